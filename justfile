@@ -1,0 +1,31 @@
+# shelldon's recipes. `just run` starts the pet, `just test` runs every test (Rust and Python).
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+venv := justfile_directory() / ".venv"
+py := venv / "bin" / "python"
+
+# Start the pet in this terminal (offline brain unless shelldon.toml configures a provider).
+run *ARGS: dev
+    {{py}} -m shelldon run {{ARGS}}
+
+# Every test: Rust unit tests, then pytest (where "no tests ran" is a failure).
+test *ARGS: dev
+    cargo test --quiet
+    scripts/pytest.sh {{ARGS}}
+
+# Create .venv, install the dev tools, build the Rust extension into it (release: the gate's regexes are hot).
+dev:
+    scripts/bootstrap.sh
+
+# ruff, mypy, stubtest for _native.pyi, cargo fmt --check, clippy -D warnings.
+lint: dev
+    {{venv}}/bin/ruff check python tests scripts
+    {{venv}}/bin/ruff format --check python tests scripts
+    {{venv}}/bin/mypy
+    {{py}} -m mypy.stubtest shelldon._native --mypy-config-file pyproject.toml
+    cargo fmt --check
+    cargo clippy --all-targets --quiet -- -D warnings
+
+# Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios.
+bench *ARGS: dev
+    {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}

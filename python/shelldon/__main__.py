@@ -1,0 +1,15 @@
+"""`python -m shelldon` / `shelldon`: the command-line entry point."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    from shelldon.cli import main as cli_main
+
+    return cli_main(sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

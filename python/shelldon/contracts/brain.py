@@ -1,0 +1,53 @@
+"""What a worker sends the broker's provider chain, and what comes back.
+
+The prompt travels as ordered sections (the binding order of worker.prompt) so an HTTP provider
+can render them into its wire format and the offline brain can read them without parsing prose.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+SectionKind = Literal[
+    "system",  # SYSTEM_INSTRUCTION
+    "directive",  # DIRECTIVE.md, the owner's constitution
+    "about",  # about.md
+    "summary",  # summary.md, shown as "# Conversation so far"
+    "memory",  # ranked curated entries (full, titles, count of the rest)
+    "recent",  # the recent window, oldest -> newest
+    "recall",  # FTS recall, de-duplicated against the window
+    "dream",  # the dream directive built by core (pending learnings with ids)
+    "message",  # the current owner message, always last
+]
+
+
+class PromptSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    kind: SectionKind
+    text: str
+
+
+class CompletionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    purpose: Literal["turn", "dream"]
+    sections: tuple[PromptSection, ...]
+    max_reply_chars: int = 4000
+
+    def rendered(self) -> str:
+        """The whole prompt as one text, sections in order (what a single-message provider gets)."""
+        return "\n\n".join(s.text for s in self.sections if s.text)
+
+
+class Usage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class BrainReply(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The owner-facing text and the raw proposed ops (decoded one by one by core)."""
+
+    text: str
+    ops: tuple[Any, ...] = ()
+    provider: str = ""
+    usage: Usage | None = None
+    dropped: tuple[str, ...] = ()  # reasons the reply parser dropped parts, for the audit log

@@ -1,0 +1,100 @@
+"""Memory-ops and learning-ops: everything a worker may propose, and nothing else.
+
+Markdown ops (MemoryOp) are applied by core.memory.CuratedMemory; learning ops go to the
+sqlite learnings table through core.history.HistoryStore. Each op is decoded on its own so one
+bad op never spoils the others.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+CollectionName = Literal["facts", "people", "preferences", "capabilities"]
+COLLECTION_NAMES: tuple[str, ...] = ("facts", "people", "preferences", "capabilities")
+
+
+class _Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op"):
+    pass
+
+
+class RewriteAbout(_Op, tag="rewrite_about"):
+    """Replace about.md, the pet's self-summary."""
+
+    content: str
+
+
+class Remember(_Op, tag="remember"):
+    """Write one entry, <collection>/<stem of name>.md."""
+
+    collection: CollectionName
+    name: str
+    content: str
+
+
+class LogEpisode(_Op, tag="log_episode"):
+    """Append one dated entry to episodes.md."""
+
+    content: str
+    tags: tuple[str, ...] = ()
+
+
+class RewriteSummary(_Op, tag="rewrite_summary"):
+    """Replace summary.md, the running conversation summary (the dream writes it)."""
+
+    content: str
+
+
+class CaptureLearning(_Op, tag="capture_learning"):
+    """A private observation for the learnings table; recurrence on pattern_key is the signal."""
+
+    observation: str
+    pattern_key: str | None = None
+
+
+class ResolveLearning(_Op, tag="resolve_learning"):
+    """Mark a pending learning promoted or pruned (the dream's verdict)."""
+
+    id: int
+    status: Literal["promoted", "pruned"]
+
+
+MemoryOp = RewriteAbout | Remember | LogEpisode | RewriteSummary
+LearningOp = CaptureLearning | ResolveLearning
+Op = RewriteAbout | Remember | LogEpisode | RewriteSummary | CaptureLearning | ResolveLearning
+
+_OP_DECODER = msgspec.json.Decoder(Op)  # type: ignore[var-annotated]
+_OP_CONVERT_TYPE: Any = Op
+
+
+class OpDecodeError(ValueError):
+    """An op that does not fit the contract. The message says why; it never echoes the op body."""
+
+
+def decode_op(raw: bytes | str | dict[str, Any]) -> Op:
+    """Decode one op from JSON bytes/str or an already-parsed mapping. Raises OpDecodeError."""
+    try:
+        if isinstance(raw, dict):
+            return msgspec.convert(raw, _OP_CONVERT_TYPE, strict=True)  # type: ignore[no-any-return]
+        return _OP_DECODER.decode(raw)  # type: ignore[no-any-return]
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise OpDecodeError(str(exc)) from None
+    except (TypeError, ValueError, RecursionError) as exc:  # hostile shapes msgspec rejects late
+        raise OpDecodeError(f"undecodable op: {type(exc).__name__}") from None
+
+
+def decode_ops(raws: list[Any]) -> tuple[list[Op], list[tuple[int, str]]]:
+    """Decode each op on its own. Returns (valid ops, [(index, reason)] for the dropped ones)."""
+    ops: list[Op] = []
+    dropped: list[tuple[int, str]] = []
+    for index, raw in enumerate(raws):
+        try:
+            ops.append(decode_op(raw))
+        except OpDecodeError as exc:
+            dropped.append((index, str(exc)))
+    return ops, dropped
+
+
+def encode_op(op: Op) -> bytes:
+    return msgspec.json.encode(op)

@@ -1,0 +1,1 @@
+"""How the owner talks to the pet: the terminal first."""

@@ -1,0 +1,1 @@
+"""The worker side: fork-server, privilege drop, prompt assembly, one turn per fork."""

@@ -1,0 +1,6 @@
+//! shelldon's native core. The logic modules are pyo3-free and tested with `cargo test`;
+//! `bindings.rs` is the one file that knows about Python.
+
+pub mod error;
+
+mod bindings;

@@ -1,0 +1,67 @@
+"""Shared fixtures. Every test gets an injected data root; nothing touches a real home."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _find_shared_data() -> Path:
+    """../shared/data beside the clone (or beside any ancestor: worktrees live one level deeper)."""
+    override = os.environ.get("SHELLDON_SHARED_DATA")
+    if override:
+        return Path(override)
+    for parent in REPO_ROOT.parents:
+        candidate = parent / "shared" / "data"
+        if candidate.is_dir():
+            return candidate
+    return REPO_ROOT.parent / "shared" / "data"
+
+
+SHARED_DATA = _find_shared_data()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--live", action="store_true", help="run tests marked live (real providers)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--live"):
+        return
+    skip_live = pytest.mark.skip(reason="live provider test: opt in with --live")
+    for item in items:
+        if "live" in item.keywords:
+            item.add_marker(skip_live)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point SHELLDON_HOME at a fresh temporary directory for every test."""
+    home = tmp_path / "shelldon-home"
+    monkeypatch.setenv("SHELLDON_HOME", str(home))
+    monkeypatch.delenv("SHELLDON_RUN_DIR", raising=False)
+    monkeypatch.delenv("SHELLDON_CONFIG", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "fake-user-home"))
+    yield home
+
+
+@pytest.fixture
+def home() -> Path:
+    return Path(os.environ["SHELLDON_HOME"])
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """../shared/data, or skip: third-party data is never copied into the project."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"third-party data not present at {SHARED_DATA}")
+    return SHARED_DATA
+
+
+def needs_root() -> pytest.MarkDecorator:
+    return pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root): uid drop / kernel permission checks")

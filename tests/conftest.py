@@ -63,5 +63,8 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-def needs_root() -> pytest.MarkDecorator:
-    return pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root): uid drop / kernel permission checks")
+# Tests that need a real uid drop or the kernel's permission checks. CI runs as root.
+requires_root = pytest.mark.skipif(
+    os.geteuid() != 0,
+    reason="needs root (CI runs as root): real uid drop and kernel permission checks",
+)

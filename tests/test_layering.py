@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "shelldon"
-FORBIDDEN_IN_CORE = ("shelldon.broker", "shelldon.worker", "http", "urllib", "socket.create_connection")
+FORBIDDEN_IN_CORE = ("shelldon.broker", "shelldon.worker", "http", "urllib", "ssl")
 
 
 def _imports(path: Path) -> set[str]:

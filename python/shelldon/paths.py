@@ -1,4 +1,4 @@
-"""Where shelldon keeps things. One data root, chosen by --home, then SHELLDON_HOME, then ~/.shelldon.
+"""Where shelldon keeps things: one data root, from --home, SHELLDON_HOME or ~/.shelldon.
 
 Every path the program uses is derived here, so tests inject a temporary root and nothing
 ever touches a real home.

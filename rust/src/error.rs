@@ -45,6 +45,9 @@ mod tests {
 
     #[test]
     fn invalid_displays_its_message() {
-        assert_eq!(Error::Invalid("empty stem".into()).to_string(), "empty stem");
+        assert_eq!(
+            Error::Invalid("empty stem".into()).to_string(),
+            "empty stem"
+        );
     }
 }

@@ -19,13 +19,13 @@ class _Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op
     pass
 
 
-class RewriteAbout(_Op, tag="rewrite_about"):
+class RewriteAbout(_Op, frozen=True, tag="rewrite_about"):
     """Replace about.md, the pet's self-summary."""
 
     content: str
 
 
-class Remember(_Op, tag="remember"):
+class Remember(_Op, frozen=True, tag="remember"):
     """Write one entry, <collection>/<stem of name>.md."""
 
     collection: CollectionName
@@ -33,27 +33,27 @@ class Remember(_Op, tag="remember"):
     content: str
 
 
-class LogEpisode(_Op, tag="log_episode"):
+class LogEpisode(_Op, frozen=True, tag="log_episode"):
     """Append one dated entry to episodes.md."""
 
     content: str
     tags: tuple[str, ...] = ()
 
 
-class RewriteSummary(_Op, tag="rewrite_summary"):
+class RewriteSummary(_Op, frozen=True, tag="rewrite_summary"):
     """Replace summary.md, the running conversation summary (the dream writes it)."""
 
     content: str
 
 
-class CaptureLearning(_Op, tag="capture_learning"):
+class CaptureLearning(_Op, frozen=True, tag="capture_learning"):
     """A private observation for the learnings table; recurrence on pattern_key is the signal."""
 
     observation: str
     pattern_key: str | None = None
 
 
-class ResolveLearning(_Op, tag="resolve_learning"):
+class ResolveLearning(_Op, frozen=True, tag="resolve_learning"):
     """Mark a pending learning promoted or pruned (the dream's verdict)."""
 
     id: int
@@ -64,7 +64,7 @@ MemoryOp = RewriteAbout | Remember | LogEpisode | RewriteSummary
 LearningOp = CaptureLearning | ResolveLearning
 Op = RewriteAbout | Remember | LogEpisode | RewriteSummary | CaptureLearning | ResolveLearning
 
-_OP_DECODER = msgspec.json.Decoder(Op)  # type: ignore[var-annotated]
+_OP_DECODER: msgspec.json.Decoder[Op] = msgspec.json.Decoder(Op)
 _OP_CONVERT_TYPE: Any = Op
 
 
@@ -77,7 +77,7 @@ def decode_op(raw: bytes | str | dict[str, Any]) -> Op:
     try:
         if isinstance(raw, dict):
             return msgspec.convert(raw, _OP_CONVERT_TYPE, strict=True)  # type: ignore[no-any-return]
-        return _OP_DECODER.decode(raw)  # type: ignore[no-any-return]
+        return _OP_DECODER.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise OpDecodeError(str(exc)) from None
     except (TypeError, ValueError, RecursionError) as exc:  # hostile shapes msgspec rejects late

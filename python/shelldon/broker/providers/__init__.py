@@ -1,0 +1,56 @@
+"""HTTP providers: OpenAI-compatible chat completions and Anthropic-compatible messages.
+
+`make_provider(spec, read_secret)` turns one `[[provider]]` into a Provider, reading its key from
+the vault once: a named key that is missing is a ConfigError at start-up, never a silent keyless
+call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shelldon.broker.chain import Provider
+from shelldon.config import ConfigError
+from shelldon.contracts.brain import CompletionRequest
+from shelldon.contracts.config import ProviderConfig
+
+
+def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]) -> Provider:
+    api_key = ""
+    if spec.key:
+        try:
+            value = read_secret(spec.key)
+        except (OSError, ValueError) as exc:
+            # The reason is the vault's (traversal, permissions); it never holds the value.
+            raise ConfigError(
+                f"provider {spec.name!r}: cannot read vault entry {spec.key!r} "
+                f"({type(exc).__name__})"
+            ) from None
+        api_key = (value or "").strip()
+        if not api_key:
+            raise ConfigError(
+                f"provider {spec.name!r}: vault entry {spec.key!r} is missing or empty; "
+                f"set it with `shelldon vault set {spec.key}`"
+            )
+    if spec.kind == "openai":
+        from shelldon.broker.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(spec, api_key)
+    if spec.kind == "anthropic":
+        from shelldon.broker.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(spec, api_key)
+    raise ConfigError(f"provider {spec.name!r}: kind {spec.kind!r} is not an HTTP provider")
+
+
+def split_prompt(request: CompletionRequest) -> tuple[str, str]:
+    """(system text, user text): the last section is what the model answers (the owner's message,
+    or the dream directive); everything before it, in binding order, is the system context."""
+    sections = [s for s in request.sections if s.text]
+    if not sections:
+        return "", ""
+    *context, last = sections
+    return "\n\n".join(s.text for s in context), last.text
+
+
+__all__ = ["make_provider", "split_prompt"]

@@ -1,0 +1,98 @@
+"""Anthropic-compatible messages: `POST {base_url}/messages` with `x-api-key` and
+`anthropic-version`. The format has no JSON mode: the system prompt carries the reply protocol and
+the robust parser does the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shelldon.broker.chain import ProviderError, RawCompletion
+from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
+from shelldon.broker.providers import split_prompt
+from shelldon.broker.providers.http import post_json, raise_for_status
+from shelldon.broker.providers.openai import _int
+from shelldon.contracts.brain import CompletionRequest, Usage
+from shelldon.contracts.config import ProviderConfig
+
+
+class AnthropicProvider:
+    def __init__(self, spec: ProviderConfig, api_key: str) -> None:
+        self.name = spec.name
+        self.spec = spec
+        self.max_reply_chars = spec.max_reply_chars
+        self.url = spec.base_url.rstrip("/") + "/messages"
+        self._api_key = api_key
+
+    def __repr__(self) -> str:  # never the key
+        return f"AnthropicProvider(name={self.name!r}, url={self.url!r}, model={self.spec.model!r})"
+
+    def payload(self, request: CompletionRequest) -> dict[str, Any]:
+        system, user = split_prompt(request)
+        if REPLY_FORMAT_INSTRUCTION not in system:
+            system = (
+                f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
+            )
+        body: dict[str, Any] = {
+            "model": self.spec.model,
+            "max_tokens": self.spec.max_tokens,
+            "system": system,
+            "messages": [{"role": "user", "content": user or "(no message)"}],
+        }
+        if self.spec.temperature is not None:
+            body["temperature"] = min(self.spec.temperature, 1.0)
+        return body
+
+    def headers(self) -> dict[str, str]:
+        headers = dict(self.spec.headers)
+        headers["anthropic-version"] = self.spec.anthropic_version
+        if self._api_key:
+            headers["x-api-key"] = self._api_key
+        return headers
+
+    def complete(self, request: CompletionRequest) -> RawCompletion:
+        secrets = (self._api_key,)
+        response = post_json(
+            self.url,
+            self.payload(request),
+            self.headers(),
+            timeout=self.spec.timeout,
+            connect_timeout=self.spec.connect_timeout,
+            max_bytes=self.spec.max_response_bytes,
+            secrets=secrets,
+        )
+        # Anthropic's "overloaded" is 529: a 5xx, so it falls back like any server error.
+        raise_for_status(response, secrets)
+        try:
+            data = response.json()
+        except (ValueError, RecursionError):
+            raise ProviderError(
+                "malformed", "the answer is not JSON", status=response.status
+            ) from None
+        return RawCompletion(text=_text(data), usage=_usage(data))
+
+
+def _text(data: Any) -> str:
+    blocks = data.get("content") if isinstance(data, dict) else None
+    if not isinstance(blocks, list):
+        raise ProviderError("malformed", "no content blocks in the answer")
+    texts = [
+        block["text"]
+        for block in blocks
+        if isinstance(block, dict)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ]
+    if not texts:
+        raise ProviderError("malformed", "the answer has no text block")
+    return "".join(texts)
+
+
+def _usage(data: Any) -> Usage | None:
+    usage = data.get("usage") if isinstance(data, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    return Usage(
+        prompt_tokens=_int(usage.get("input_tokens")),
+        completion_tokens=_int(usage.get("output_tokens")),
+    )

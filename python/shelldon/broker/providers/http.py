@@ -1,0 +1,296 @@
+"""One JSON POST over the standard library's http.client, with the broker's rules applied.
+
+Why the standard library: it costs the broker ~3 MB of RSS where httpx costs ~9 MB and requests
+~13 MB (docs/brain.md has the figures and `scripts/measure_http_client.py` prints them), and one
+POST per turn needs nothing more. What it adds on top of http.client:
+
+- TLS verification always on (the system's CA store through `ssl.create_default_context`).
+- Proxies from the environment: HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (either case), NO_PROXY
+  (host suffixes, `*`, optional `:port`), with http:// proxies (CONNECT tunnel for https targets).
+- One deadline for the whole exchange (connect, send, every read), a cap on the body size.
+- Failures as ProviderError kinds the chain understands; messages scrubbed of the key.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import http.client
+import json
+import os
+import re
+import socket
+import ssl
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from shelldon.broker.chain import ErrorKind, ProviderError
+
+_SSL_CONTEXT: ssl.SSLContext | None = None
+_SNIPPET_CHARS = 160
+_CHUNK = 64 * 1024
+# Token-shaped runs a server might echo back (an API key with a prefix, a long opaque string).
+_TOKENISH = re.compile(r"\b(?:sk|pk|rk|ak|key|gsk|xai)[-_][A-Za-z0-9_-]{6,}|[A-Za-z0-9_-]{32,}")
+
+
+def ssl_context() -> ssl.SSLContext:
+    """Verification on, hostname checked; built once (loading the CA store costs ~1 MB, ~10 ms)."""
+    global _SSL_CONTEXT
+    if _SSL_CONTEXT is None:
+        _SSL_CONTEXT = ssl.create_default_context()
+    return _SSL_CONTEXT
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    headers: Mapping[str, str]  # lower-cased names
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass(frozen=True)
+class Proxy:
+    host: str
+    port: int
+    authorization: str | None  # a Proxy-Authorization header value, from user:pass in the URL
+
+
+def scrub(text: str, secrets: Iterable[str] = ()) -> str:
+    """`text` with every secret, and anything shaped like a token, replaced: safe to log."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return _TOKENISH.sub("[redacted]", text)
+
+
+def _env(environ: Mapping[str, str], name: str) -> str:
+    return environ.get(name.lower()) or environ.get(name.upper()) or ""
+
+
+def proxy_for(url: str, environ: Mapping[str, str] | None = None) -> Proxy | None:
+    """The proxy the environment names for `url`; None for direct (or bypassed by NO_PROXY)."""
+    env = os.environ if environ is None else environ
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    if _bypassed(host, port, _env(env, "no_proxy")):
+        return None
+    raw = _env(env, f"{parts.scheme}_proxy") or _env(env, "all_proxy")
+    if not raw:
+        return None
+    if "://" not in raw:
+        raw = "http://" + raw
+    proxy = urlsplit(raw)
+    if proxy.scheme != "http" or not proxy.hostname:
+        raise ProviderError("connect", f"unsupported proxy scheme {proxy.scheme!r} (http:// only)")
+    authorization = None
+    if proxy.username is not None:
+        import base64  # only when a proxy wants credentials
+
+        pair = f"{unquote(proxy.username)}:{unquote(proxy.password or '')}".encode()
+        authorization = "Basic " + base64.b64encode(pair).decode("ascii")
+    return Proxy(proxy.hostname, proxy.port or 8080, authorization)
+
+
+def _bypassed(host: str, port: int, no_proxy: str) -> bool:
+    for item in (part.strip().lower() for part in no_proxy.split(",")):
+        if not item:
+            continue
+        if item == "*":
+            return True
+        name, _, item_port = item.partition(":") if item.count(":") == 1 else (item, "", "")
+        if item_port and item_port != str(port):
+            continue
+        name = name.lstrip("*").lstrip(".")
+        if host == name or host.endswith("." + name):
+            return True
+    return False
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """Retry-After as seconds: delta-seconds or an HTTP date. Garbage → None."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(min(int(value[:9]), 86_400))
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    current = time.time() if now is None else now
+    return max(0.0, min(when.timestamp() - current, 86_400.0))
+
+
+def post_json(
+    url: str,
+    payload: Mapping[str, Any],
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    connect_timeout: float,
+    max_bytes: int,
+    secrets: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> HttpResponse:
+    """POST `payload` as JSON; any status comes back as an HttpResponse (the caller judges it).
+
+    Raises ProviderError: connect (DNS, refused, TLS, proxy), timeout (the whole exchange past
+    `timeout` seconds), malformed (a body cut short or larger than `max_bytes`).
+    """
+    secret_list = [s for s in secrets if s]
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ProviderError("client", "not an http(s) URL")
+    deadline = clock() + timeout
+    body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    target_port = parts.port or (443 if parts.scheme == "https" else 80)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    proxy = proxy_for(url, environ)
+
+    conn: http.client.HTTPConnection
+    connect_wait = min(connect_timeout, timeout)
+    if proxy is None:
+        conn = _connection(parts.scheme, parts.hostname, target_port, connect_wait)
+    elif parts.scheme == "https":
+        conn = _connection("https", proxy.host, proxy.port, connect_wait)
+        tunnel_headers = (
+            {"Proxy-Authorization": proxy.authorization} if proxy.authorization else None
+        )
+        conn.set_tunnel(parts.hostname, target_port, headers=tunnel_headers)
+    else:
+        conn = _connection("http", proxy.host, proxy.port, connect_wait)
+        path = url  # plain http through a proxy: the absolute URI
+    request_headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "User-Agent": "shelldon",
+        **headers,
+    }
+    if proxy is not None and proxy.authorization and parts.scheme == "http":
+        request_headers["Proxy-Authorization"] = proxy.authorization
+    what = "connecting"
+    try:
+        conn.connect()
+        what = "sending"
+        _arm(conn, deadline, clock)
+        conn.request("POST", path, body=body, headers=request_headers)
+        what = "waiting for the answer"
+        response = conn.getresponse()
+        what = "reading the answer"
+        data = _read_body(conn, response, max_bytes, deadline, clock)
+        return HttpResponse(
+            status=response.status,
+            headers={k.lower(): v for k, v in response.getheaders()},
+            body=data,
+        )
+    except ProviderError:
+        raise
+    except TimeoutError:
+        raise ProviderError("timeout", f"no answer within {timeout:g}s ({what})") from None
+    except ssl.SSLCertVerificationError as exc:
+        raise ProviderError("connect", f"TLS verification failed: {exc.verify_message}") from None
+    except http.client.IncompleteRead as exc:
+        raise ProviderError("malformed", f"body cut short after {len(exc.partial)} bytes") from None
+    except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as exc:
+        kind: ErrorKind = (
+            "connect"
+            if what in ("connecting", "sending", "waiting for the answer")
+            else "malformed"
+        )
+        raise ProviderError(
+            kind, f"connection closed while {what} ({type(exc).__name__})"
+        ) from None
+    except http.client.HTTPException as exc:
+        raise ProviderError(
+            "malformed", scrub(f"bad HTTP while {what}: {exc}", secret_list)
+        ) from None
+    except OSError as exc:
+        detail = exc.strerror or type(exc).__name__
+        if isinstance(exc, socket.gaierror):
+            detail = f"cannot resolve host ({detail})"
+        raise ProviderError("connect", scrub(f"{detail} while {what}", secret_list)) from None
+    finally:
+        conn.close()
+
+
+def _connection(scheme: str, host: str, port: int, timeout: float) -> http.client.HTTPConnection:
+    if scheme == "https":
+        return http.client.HTTPSConnection(host, port, timeout=timeout, context=ssl_context())
+    return http.client.HTTPConnection(host, port, timeout=timeout)
+
+
+def _arm(conn: http.client.HTTPConnection, deadline: float, clock: Callable[[], float]) -> None:
+    """Give the socket what is left of the exchange's deadline."""
+    remaining = deadline - clock()
+    if remaining <= 0:
+        raise TimeoutError
+    if conn.sock is not None:
+        conn.sock.settimeout(remaining)
+
+
+def _read_body(
+    conn: http.client.HTTPConnection,
+    response: http.client.HTTPResponse,
+    max_bytes: int,
+    deadline: float,
+    clock: Callable[[], float],
+) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        _arm(conn, deadline, clock)
+        chunk = response.read1(_CHUNK) if hasattr(response, "read1") else response.read(_CHUNK)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > max_bytes:
+            raise ProviderError("malformed", f"answer larger than {max_bytes} bytes")
+        chunks.append(chunk)
+    declared = response.getheader("Content-Length")
+    if declared is not None and declared.isdigit() and int(declared) != size:
+        raise ProviderError("malformed", f"body cut short: {size} of {declared} bytes")
+    return b"".join(chunks)
+
+
+def error_snippet(response: HttpResponse, secrets: Iterable[str] = ()) -> str:
+    """A short, scrubbed description of an error answer (its JSON error message if it has one)."""
+    text = ""
+    try:
+        parsed = response.json()
+    except (ValueError, RecursionError):
+        parsed = None
+    if isinstance(parsed, dict):
+        error = parsed.get("error", parsed)
+        if isinstance(error, dict):
+            text = str(error.get("message") or error.get("type") or error.get("code") or "")
+        elif isinstance(error, str):
+            text = error
+    if not text:
+        text = response.body[: _SNIPPET_CHARS * 2].decode("utf-8", "replace")
+    text = " ".join(text.split())[:_SNIPPET_CHARS]
+    return scrub(text, secrets)
+
+
+def raise_for_status(response: HttpResponse, secrets: Iterable[str] = ()) -> None:
+    """Map a non-2xx answer to the ProviderError the chain acts on."""
+    status = response.status
+    if 200 <= status < 300:
+        return
+    detail = f"HTTP {status}: {error_snippet(response, secrets)}".rstrip(": ")
+    retry_after = retry_after_seconds(response.headers.get("retry-after"))
+    if status == 429:
+        raise ProviderError("rate_limited", detail, retry_after=retry_after, status=status)
+    if status == 408:
+        raise ProviderError("timeout", detail, status=status)
+    if status >= 500:
+        raise ProviderError("server", detail, retry_after=retry_after, status=status)
+    raise ProviderError("client", detail, status=status)

@@ -1,0 +1,203 @@
+"""Load and check `shelldon.toml`: `<home>/shelldon.toml`, or the path in SHELLDON_CONFIG.
+
+A missing file is the default configuration (no providers: the offline brain). A file that
+exists but is wrong (bad TOML, an unknown setting, an unknown provider kind, a provider without a
+model) is a ConfigError naming the file and the setting, raised at start-up. Nothing here reads a
+key: the broker does, once, when it builds the chain (`shelldon.broker.chain.build_chain`).
+
+Environment overrides: SHELLDON_CONFIG (the file's path), SHELLDON_OFFLINE=1 (ignore the configured
+providers and use the offline brain alone, e.g. on a plane or while debugging a provider).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+import tomllib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import msgspec
+
+from shelldon.contracts.config import (
+    PROVIDER_KINDS,
+    RESPONSE_FORMATS,
+    ProviderConfig,
+    ShelldonConfig,
+)
+from shelldon.paths import DataRoot
+
+OFFLINE_ENV = "SHELLDON_OFFLINE"
+MAX_CONFIG_BYTES = 256 * 1024
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_KEY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+_HEADER_NAME = re.compile(r"[A-Za-z0-9-]{1,64}")
+# Headers that carry credentials are set by the provider from the vault, never from the file.
+_RESERVED_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "proxy-authorization"})
+DEFAULT_BASE_URLS = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com/v1",
+}
+DEFAULT_RESPONSE_FORMAT = {"openai": "json_object", "anthropic": "none", "offline": "none"}
+
+
+class ConfigError(ValueError):
+    """shelldon.toml is unusable: the message names the file and the setting, never a key."""
+
+
+def config_path(root: DataRoot | None = None) -> Path:
+    return (root if root is not None else DataRoot.resolve()).config
+
+
+def load_config(root: DataRoot | None = None, *, path: Path | None = None) -> ShelldonConfig:
+    """The checked configuration. Raises ConfigError with a message a person can act on."""
+    path = path if path is not None else config_path(root)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        config = ShelldonConfig()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    else:
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"{path}: larger than {MAX_CONFIG_BYTES} bytes; is it the right file?"
+            )
+        config = parse_config(data, source=str(path))
+    if os.environ.get(OFFLINE_ENV, "").strip() not in ("", "0"):
+        config = msgspec.structs.replace(config, providers=())
+    return config
+
+
+def parse_config(data: bytes | str, *, source: str = "shelldon.toml") -> ShelldonConfig:
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        table = tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise ConfigError(f"{source}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    try:
+        config = msgspec.convert(table, ShelldonConfig, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{source}: {_friendly(str(exc))}") from None
+    check_config(config, source=source)
+    return _with_defaults(config)
+
+
+def _friendly(message: str) -> str:
+    # msgspec says "... - at `$.provider[0].kind`"; people wrote `[[provider]]` #1.
+    return re.sub(
+        r"\$\.provider\[(\d+)\]", lambda m: f"[[provider]] #{int(m.group(1)) + 1}", message
+    )
+
+
+def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> None:
+    seen: set[str] = set()
+    for index, spec in enumerate(config.providers):
+        where = f"{source}: [[provider]] #{index + 1}"
+        if not _NAME.fullmatch(spec.name):
+            raise ConfigError(f"{where}: name must be 1-64 letters, digits, '_', '.', '-'")
+        where = f"{source}: provider {spec.name!r}"
+        if spec.name in seen:
+            raise ConfigError(f"{where}: the name is used twice")
+        seen.add(spec.name)
+        _check_provider(spec, where)
+        if spec.kind == "offline" and index != len(config.providers) - 1:
+            raise ConfigError(
+                f"{where}: the offline brain never fails, so providers after it would never be "
+                "asked; put it last"
+            )
+
+
+def _check_provider(spec: ProviderConfig, where: str) -> None:
+    if spec.kind not in PROVIDER_KINDS:
+        raise ConfigError(
+            f"{where}: unknown provider kind {spec.kind!r} (known: {', '.join(PROVIDER_KINDS)})"
+        )
+    if spec.response_format and spec.response_format not in RESPONSE_FORMATS:
+        raise ConfigError(
+            f"{where}: unknown response_format {spec.response_format!r} "
+            f"(known: {', '.join(RESPONSE_FORMATS)})"
+        )
+    if spec.kind == "anthropic" and spec.response_format not in ("", "none"):
+        raise ConfigError(f"{where}: the Anthropic messages format has no JSON mode; use 'none'")
+    if spec.key and not _KEY_NAME.fullmatch(spec.key):
+        raise ConfigError(f"{where}: key must name a vault entry (letters, digits, '_', '.', '-')")
+    _positive(where, "timeout", spec.timeout, 600)
+    _positive(where, "connect_timeout", spec.connect_timeout, 120)
+    _positive(where, "backoff", spec.backoff, 60, allow_zero=True)
+    _positive(where, "backoff_cap", spec.backoff_cap, 300, allow_zero=True)
+    _positive(where, "retry_after_cap", spec.retry_after_cap, 600, allow_zero=True)
+    if not 0 <= spec.retries <= 5:
+        raise ConfigError(f"{where}: retries must be 0..5, not {spec.retries}")
+    if not 1 <= spec.max_tokens <= 200_000:
+        raise ConfigError(f"{where}: max_tokens must be 1..200000")
+    if not 1 <= spec.max_reply_chars <= 100_000:
+        raise ConfigError(f"{where}: max_reply_chars must be 1..100000")
+    if not 1024 <= spec.max_response_bytes <= 64 * 1024 * 1024:
+        raise ConfigError(f"{where}: max_response_bytes must be 1 KiB..64 MiB")
+    if spec.temperature is not None and not 0 <= spec.temperature <= 2:
+        raise ConfigError(f"{where}: temperature must be 0..2")
+    for header, value in spec.headers.items():
+        if not _HEADER_NAME.fullmatch(header) or header.lower() in _RESERVED_HEADERS:
+            raise ConfigError(
+                f"{where}: header {header!r} is not allowed (credentials come from the vault)"
+            )
+        if "\n" in value or "\r" in value:
+            raise ConfigError(f"{where}: header {header!r} holds a line break")
+    if spec.kind == "offline":
+        return
+    if not spec.model:
+        raise ConfigError(f"{where}: model is required for a {spec.kind} provider")
+    base_url = spec.base_url or DEFAULT_BASE_URLS[spec.kind]
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{where}: base_url must be an http(s) URL, not {base_url!r}")
+    if parts.username or parts.password:
+        raise ConfigError(f'{where}: base_url must not carry credentials; use key = "..."')
+    if parts.query or parts.fragment:
+        raise ConfigError(f"{where}: base_url must not have a query or fragment")
+    if (
+        parts.scheme == "http"
+        and spec.key
+        and not spec.allow_plain_http
+        and not _is_loopback(parts.hostname)
+    ):
+        raise ConfigError(
+            f"{where}: refusing to send a key over plain http to {parts.hostname}; use https "
+            "(or set allow_plain_http = true if this network is yours)"
+        )
+
+
+def _positive(
+    where: str, name: str, value: float, upper: float, *, allow_zero: bool = False
+) -> None:
+    low_ok = value >= 0 if allow_zero else value > 0
+    if not (low_ok and value <= upper):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ConfigError(f"{where}: {name} must be {bound} and <= {upper}, not {value}")
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _with_defaults(config: ShelldonConfig) -> ShelldonConfig:
+    providers = tuple(
+        msgspec.structs.replace(
+            spec,
+            base_url=(spec.base_url or DEFAULT_BASE_URLS.get(spec.kind, "")).rstrip("/"),
+            response_format=spec.response_format or DEFAULT_RESPONSE_FORMAT[spec.kind],
+        )
+        for spec in config.providers
+    )
+    return msgspec.structs.replace(config, providers=providers)

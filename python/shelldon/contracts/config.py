@@ -1,0 +1,74 @@
+"""`shelldon.toml`, as typed structs. Loading, validation and messages live in `shelldon.config`.
+
+Every section is closed (forbid_unknown_fields): a typo'd setting is a start-up error naming the
+file and the setting, never a silently ignored line. Owners of a section add its fields here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+ProviderKind = Literal["openai", "anthropic", "offline"]
+PROVIDER_KINDS: tuple[str, ...] = ("openai", "anthropic", "offline")
+ResponseFormat = Literal["json_schema", "json_object", "none"]
+RESPONSE_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
+
+
+class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One `[[provider]]` entry: a link of the ordered chain.
+
+    `kind` is checked by shelldon.config (with a message listing the kinds) rather than by the type,
+    so an unknown kind names itself. `key` is the vault entry holding the API key ("" = no key,
+    e.g. a local Ollama); the key itself never appears in this file.
+    """
+
+    name: str
+    kind: str
+    base_url: str = ""
+    model: str = ""
+    key: str = ""
+    timeout: float = 30.0  # seconds: connect, and each read of the answer; also the whole-body cap
+    connect_timeout: float = 5.0
+    retries: int = 1  # extra attempts on connect/timeout/429/5xx before moving on
+    backoff: float = 0.5  # first pause; doubles per retry, capped at backoff_cap
+    backoff_cap: float = 4.0
+    retry_after_cap: float = 10.0  # a longer Retry-After skips the provider (cooldown) instead
+    max_tokens: int = 1024  # the provider's completion budget (the reply itself is cut by chars)
+    max_reply_chars: int = 4000
+    max_response_bytes: int = 1_048_576  # an HTTP body past this is refused as malformed
+    temperature: float | None = None
+    response_format: str = ""  # json_schema | json_object | none; "" = the kind's default
+    headers: dict[str, str] = {}  # extra request headers (OpenRouter's HTTP-Referer, …); no secrets
+    allow_plain_http: bool = (
+        False  # send a key over http:// to a non-loopback host (refused if off)
+    )
+    anthropic_version: str = "2023-06-01"
+
+
+class WorkerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    user: str = "shelldon-worker"  # the uid a turn's worker drops to (appliance)
+    turn_timeout: float = 60.0  # seconds before core gives the degrade reply
+
+
+class PromptConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Prompt assembly budgets (worker.prompt trims by these, never mid-entry)."""
+
+    max_prompt_chars: int = 24_000
+    memory_full_entries: int = 4
+    memory_full_chars: int = 3000
+    memory_title_entries: int = 12
+    recent_messages: int = 12
+    recall_hits: int = 6
+
+
+class SchedulerConfig(msgspec.Struct, frozen=True):
+    """The scheduler's settings: owned by the learning step, which adds its fields."""
+
+
+class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    providers: tuple[ProviderConfig, ...] = msgspec.field(default=(), name="provider")
+    worker: WorkerConfig = msgspec.field(default_factory=WorkerConfig)
+    prompt: PromptConfig = msgspec.field(default_factory=PromptConfig)
+    scheduler: SchedulerConfig = msgspec.field(default_factory=SchedulerConfig)

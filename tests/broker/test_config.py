@@ -1,0 +1,193 @@
+"""shelldon.toml: defaults, the path and its override, clear start-up errors, build_chain's keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shelldon.broker.chain import build_chain
+from shelldon.config import ConfigError, load_config, parse_config
+from shelldon.paths import DataRoot
+
+OPENAI = "[[provider]]\nname = 'x'\nkind = 'openai'\nmodel = 'm'\n"
+GOOD = """
+[[provider]]
+name = "groq"
+kind = "openai"
+base_url = "https://api.groq.com/openai/v1/"
+model = "llama-3.1-8b-instant"
+key = "groq_key"
+retries = 2
+
+[[provider]]
+name = "claude"
+kind = "anthropic"
+model = "claude-3-5-haiku-latest"
+key = "anthropic_key"
+
+[[provider]]
+name = "offline"
+kind = "offline"
+
+[worker]
+user = "pet-worker"
+
+[prompt]
+max_prompt_chars = 12000
+"""
+
+
+def test_no_file_is_the_default_configuration(home: Path) -> None:
+    config = load_config(DataRoot.resolve())
+    assert config.providers == ()
+    assert config.worker.user == "shelldon-worker"
+
+
+def test_the_file_in_the_home_is_read_with_defaults_filled(home: Path) -> None:
+    home.mkdir(parents=True)
+    (home / "shelldon.toml").write_text(GOOD)
+    config = load_config(DataRoot.resolve())
+    assert [p.name for p in config.providers] == ["groq", "claude", "offline"]
+    groq, claude, _ = config.providers
+    assert groq.base_url == "https://api.groq.com/openai/v1"
+    assert groq.response_format == "json_object"
+    assert groq.retries == 2
+    assert claude.base_url == "https://api.anthropic.com/v1"
+    assert claude.response_format == "none"
+    assert config.worker.user == "pet-worker"
+    assert config.prompt.max_prompt_chars == 12000
+
+
+def test_shelldon_config_overrides_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere.toml"
+    elsewhere.write_text('[[provider]]\nname = "local"\nkind = "openai"\nmodel = "m"\n')
+    monkeypatch.setenv("SHELLDON_CONFIG", str(elsewhere))
+    assert [p.name for p in load_config(DataRoot.resolve()).providers] == ["local"]
+
+
+def test_shelldon_offline_ignores_the_providers(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home.mkdir(parents=True)
+    (home / "shelldon.toml").write_text(GOOD)
+    monkeypatch.setenv("SHELLDON_OFFLINE", "1")
+    assert load_config(DataRoot.resolve()).providers == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[[provider]]\nname = "x"\nkind = "gpt"\n', "unknown provider kind 'gpt'"),
+        ('[[provider]]\nname = "x"\nkind = "openai"\n', "model is required"),
+        (
+            '[[provider]]\nname = "x"\nkind = "openai"\nmodel = "m"\nmodle = "m"\n',
+            "unknown field `modle`",
+        ),
+        (
+            '[[provider]]\nname = "x"\nkind = "openai"\nmodel = "m"\ntimeout = "5"\n',
+            "[[provider]] #1.timeout",
+        ),
+        (
+            "[[provider]]\nname = 'y'\nkind = 'offline'\n" + OPENAI,
+            "put it last",
+        ),
+        (OPENAI * 2, "used twice"),
+        (
+            OPENAI + "base_url = 'ftp://h'\n",
+            "http(s) URL",
+        ),
+        (
+            OPENAI + "base_url = 'https://u:p@h/v1'\n",
+            "must not carry credentials",
+        ),
+        (
+            OPENAI + "key = 'k'\nbase_url = 'http://10.0.0.5/v1'\n",
+            "refusing to send a key over plain http",
+        ),
+        (
+            OPENAI + "response_format = 'yaml'\n",
+            "unknown response_format",
+        ),
+        (
+            OPENAI.replace("openai", "anthropic") + "response_format = 'json_object'\n",
+            "no JSON mode",
+        ),
+        (
+            OPENAI + "headers = { Authorization = 'Bearer k' }\n",
+            "not allowed",
+        ),
+        (
+            OPENAI + "key = '../../etc/passwd'\n",
+            "vault entry",
+        ),
+        (
+            OPENAI + "retries = 50\n",
+            "retries must be 0..5",
+        ),
+        ("[[provider]\n", "not valid TOML"),
+        ("[wroker]\nuser = 'x'\n", "unknown field `wroker`"),
+    ],
+)
+def test_bad_configuration_fails_with_a_clear_message(text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text, source="/etc/shelldon.toml")
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("/etc/shelldon.toml: ")
+
+
+def test_plain_http_is_fine_for_loopback_and_keyless_hosts() -> None:
+    config = parse_config(
+        "[[provider]]\nname = 'ollama'\nkind = 'openai'\nmodel = 'llama3'\n"
+        "base_url = 'http://192.168.1.5:11434/v1'\n"
+        "[[provider]]\nname = 'llamacpp'\nkind = 'openai'\nmodel = 'm'\nkey = 'k'\n"
+        "base_url = 'http://127.0.0.1:8080/v1'\n"
+    )
+    assert [p.name for p in config.providers] == ["ollama", "llamacpp"]
+
+
+def test_a_missing_key_fails_at_start_up_naming_the_entry_not_a_value() -> None:
+    config = parse_config(GOOD)
+    with pytest.raises(ConfigError) as caught:
+        build_chain(config, read_secret=lambda name: None)
+    assert "vault entry 'groq_key' is missing" in str(caught.value)
+    assert "shelldon vault set groq_key" in str(caught.value)
+
+
+def test_a_vault_refusal_is_a_config_error_without_details() -> None:
+    def refuse(name: str) -> str | None:
+        raise ValueError("traversal rejected: sk-SECRET-should-not-show")
+
+    with pytest.raises(ConfigError) as caught:
+        build_chain(parse_config(GOOD), read_secret=refuse)
+    assert "sk-SECRET" not in str(caught.value)
+
+
+def test_build_chain_reads_each_key_once_and_keeps_the_order() -> None:
+    asked: list[str] = []
+
+    def secrets(name: str) -> str:
+        asked.append(name)
+        return f"value-of-{name}"
+
+    without_offline = GOOD.replace(
+        'name = "offline"\nkind = "offline"', 'name = "local"\nkind = "openai"\nmodel = "m"'
+    )
+    chain = build_chain(parse_config(without_offline), read_secret=secrets)
+    assert chain.names == ("groq", "claude", "local")
+    assert asked == ["groq_key", "anthropic_key"]
+    assert chain.policies["groq"].retries == 2
+    assert "value-of" not in repr(chain.providers)
+
+
+def test_no_configuration_builds_the_offline_brain_alone() -> None:
+    offline = pytest.importorskip(
+        "shelldon.broker.offline", reason="the offline brain has not landed"
+    )
+    chain = build_chain(None)
+    assert len(chain.providers) == 1
+    assert isinstance(chain.providers[0], offline.OfflineBrain)
+    chain_from_default = build_chain(load_config(DataRoot.resolve()))
+    assert isinstance(chain_from_default.providers[0], offline.OfflineBrain)

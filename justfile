@@ -29,3 +29,18 @@ lint: dev
 # Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios.
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}
+
+# --- the appliance image (image/, docs/image.md; all three run as root) ---
+
+# Units verified, users, modes and vault isolation in an amd64 root built like the appliance's (minutes).
+image-check: dev
+    image/deps.sh check
+    scripts/pytest.sh tests/image
+
+# The flashable SD-card image: image/out/shelldon-<version>-arm64.img.xz + .sha256 (cached layers).
+image:
+    image/build.sh
+
+# Boot the built image under qemu-system-aarch64 -M virt -m 416; the self-test inside says PASS/FAIL.
+image-test:
+    image/boottest.sh

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Layer 1: the Debian root as a tarball, cached by its inputs.
+#   image/base.sh arm64   -> $CACHE_DIR/base-arm64-<key>.tar   (the appliance root)
+#   image/base.sh amd64   -> $CACHE_DIR/base-amd64-<key>.tar   (the root of the fast CI check)
+# Prints the tarball's path on stdout.
+source "$(dirname "$0")/common.sh"
+need_root
+arch=${1:?usage: base.sh arm64|amd64}
+case $arch in
+  arm64) pkgs=("${APPLIANCE_PACKAGES[@]}"); ensure_binfmt ;;
+  amd64) pkgs=("${CHECK_PACKAGES[@]}") ;;
+  *) die "unknown arch $arch" ;;
+esac
+key=$(layer_key "$RELEASE" "$arch" "${pkgs[*]}" "$IMAGE_DIR/base.sh" "$IMAGE_DIR/hooks/base-essential.sh" \
+  "$IMAGE_DIR/hooks/base-customize.sh" "$IMAGE_DIR/hooks/initramfs-modules")
+tar=$CACHE_DIR/base-$arch-$key.tar
+if [ -s "$tar" ]; then
+  log "base layer $arch cached: $tar"
+  echo "$tar"; exit 0
+fi
+mkdir -p "$CACHE_DIR"
+log "building base layer $arch ($RELEASE, ${#pkgs[@]} packages) -> $tar"
+start=$(date +%s)
+tmp=$CACHE_DIR/tmp-$$-base-$arch.tar
+trap 'rm -f "$tmp"' EXIT
+mapfile -t srcs < <(sources_for "$RELEASE")
+IFS=,
+mmdebstrap --mode=root --format=tar --variant=minbase --architectures="$arch" \
+  --include="${pkgs[*]}" \
+  --aptopt='Acquire::Retries "3"' \
+  --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+  --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
+  --dpkgopt='path-exclude=/usr/share/info/*' \
+  --essential-hook="$IMAGE_DIR/hooks/base-essential.sh \"\$1\" $arch" \
+  --customize-hook="$IMAGE_DIR/hooks/base-customize.sh \"\$1\" $arch" \
+  "$RELEASE" "$tmp" "${srcs[@]}"
+unset IFS
+mv "$tmp" "$tar"
+log "base layer $arch built in $(( $(date +%s) - start )) s, $(du -h "$tar" | cut -f1)"
+echo "$tar"

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Boot the built image under qemu-system-aarch64 -M virt -m 416 (the image's own kernel and
+# initrd, its root partition as a virtio disk, snapshot=on so the image stays pristine) with the
+# self-test unit pulled in from the kernel command line. The self-test checks the appliance from the
+# inside (units active, users, vault, `shelldon say "hello"`), prints its verdict on the serial
+# console and powers off; this script waits for qemu to exit (no sleeps) and reports.
+#   image/boottest.sh [IMG] [LOG]     exit 0 only on "SHELLDON-SELFTEST: PASS"
+source "$(dirname "$0")/common.sh"
+"$IMAGE_DIR/deps.sh" test
+img=${1:-$OUT_DIR/shelldon-arm64.img}
+log_file=${2:-$OUT_DIR/boot.log}
+[ -f "$img" ] || die "no image at $img: run just image first"
+kernel=$OUT_DIR/vmlinuz initrd=$OUT_DIR/initrd.img
+mem=${SHELLDON_QEMU_MEM:-416}
+start=$(date +%s.%N)
+set +e
+timeout --foreground "${SHELLDON_BOOT_TIMEOUT:-1200}" qemu-system-aarch64 \
+  -M virt -cpu cortex-a72 -smp 2 -m "$mem" \
+  -kernel "$kernel" -initrd "$initrd" \
+  -append "root=LABEL=RASPIROOT rw rootwait console=ttyAMA0 systemd.wants=shelldon-selftest.service systemd.show_status=1" \
+  -drive "if=none,id=sd,file=$img,format=raw,snapshot=on" -device virtio-blk-pci,drive=sd \
+  -nic none -nographic -no-reboot -serial mon:stdio < /dev/null 2>&1 | tr -d '\r' > "$log_file"
+rc=${PIPESTATUS[0]}
+set -e
+secs=$(python3 -c "import time; print(f'{time.time() - $start:.0f}')")
+log "qemu exited ($rc) after $secs s; log in $log_file"
+grep -E '^(selftest|SHELLDON-SELFTEST)' "$log_file" >&2 || true
+grep -q '^SHELLDON-SELFTEST: PASS' "$log_file"

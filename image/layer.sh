@@ -1,0 +1,66 @@
+#!/bin/bash
+# Layer 2: shelldon on top of a base root.
+#   image/layer.sh BASE_TAR ROOT_DIR ARCH [NATIVE_SO]
+# Extracts the base layer into ROOT_DIR (made afresh), adds the overlay, the Python package and
+# the native module, then creates users, the data tree and unit links with the host's systemd
+# tools pointed at the tree (no emulation needed for those).
+source "$(dirname "$0")/common.sh"
+need_root
+base=${1:?base tarball} root=${2:?root dir} arch=${3:?arch} native=${4:-}
+[ -s "$base" ] || die "no base layer $base"
+case $root in /|"") die "refusing root dir '$root'" ;; esac
+rm -rf "$root"; mkdir -p "$root"
+log "extracting $(basename "$base") -> $root"
+tar -C "$root" --numeric-owner --xattrs --xattrs-include='*' -xpf "$base"
+
+log "overlay"
+tar -C "$IMAGE_DIR/overlay" --owner=0 --group=0 --numeric-owner -cf - . | tar -C "$root" -xpf -
+chmod 0755 "$root/usr/bin/shelldon" "$root/usr/lib/shelldon/growroot" "$root/usr/lib/shelldon/selftest" \
+  "$root/usr/lib/shelldon/firstboot.py"
+chmod 0640 "$root/etc/shelldon/shelldon.toml"
+install -d -m 0755 "$root/usr/share/doc/shelldon"
+[ -f "$REPO_DIR/docs/image.md" ] && install -m 0644 "$REPO_DIR/docs/image.md" "$root/usr/share/doc/shelldon/image.md"
+
+log "python package from $REPO_DIR/python/shelldon"
+lib=$root/opt/shelldon/lib
+install -d -m 0755 "$lib"
+if [ -d "$REPO_DIR/python/shelldon" ]; then
+  tar -C "$REPO_DIR/python" --owner=0 --group=0 --numeric-owner \
+    --exclude='__pycache__' --exclude='*.pyc' --exclude='*.so' -cf - shelldon | tar -C "$lib" -xpf -
+else
+  log "WARNING: python/shelldon does not exist yet: the image carries no shelldon code"
+fi
+if [ -n "$native" ]; then
+  [ -d "$lib/shelldon" ] || install -d -m 0755 "$lib/shelldon"
+  install -m 0644 "$native" "$lib/shelldon/_native.abi3.so"
+fi
+find "$lib" -type d -exec chmod 0755 {} + ; find "$lib" -type f -exec chmod 0644 {} +
+pyver=$(ls -d "$root"/usr/lib/python3.[0-9]* | sort -V | tail -n1); pyver=${pyver##*/}
+echo /opt/shelldon/lib > "$root/usr/lib/python3/dist-packages/shelldon.pth"
+shelldon_version > "$root/opt/shelldon/VERSION"
+git -C "$REPO_DIR" rev-parse --short HEAD > "$root/opt/shelldon/REVISION" 2>/dev/null || echo unknown > "$root/opt/shelldon/REVISION"
+
+log "hostname, users, data tree, units"
+echo shelldon > "$root/etc/hostname"
+printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tshelldon\n' > "$root/etc/hosts"
+if [ "$arch" = arm64 ]; then
+  install -m 0644 "$IMAGE_DIR/boot/shelldon.toml" "$root/boot/firmware/shelldon.toml"
+fi
+# The tree's own systemd (the release's, not the host's) creates users and the data tree and
+# enables units; offline, inside the tree (under qemu-user for arm64).
+[ "$arch" = arm64 ] && ensure_binfmt
+in_root "$root" systemd-sysusers
+in_root "$root" systemd-tmpfiles --create --prefix=/var/lib/shelldon /usr/lib/tmpfiles.d/shelldon.conf
+in_root "$root" systemctl enable --quiet shelldon.target shelldon-core.service shelldon-broker.service \
+  shelldon-forkserver.service shelldon-firstboot.service shelldon-growroot.service shelldon-sshkeys.service \
+  systemd-networkd.service systemd-resolved.service systemd-timesyncd.service
+[ "$arch" = arm64 ] && in_root "$root" systemctl enable --quiet wpa_supplicant@wlan0.service
+# No swap on the card, ever (nothing creates one by default; make sure nothing can).
+in_root "$root" systemctl mask --quiet swap.target
+ln -sf ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
+
+log "byte-compiling for $pyver"
+if [ -d "$lib/shelldon" ]; then
+  in_root "$root" /usr/bin/python3 -m compileall -q -j0 /opt/shelldon/lib >/dev/null
+fi
+log "layer done: $(du -sh "$root" | cut -f1)"

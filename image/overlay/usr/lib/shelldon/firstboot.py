@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""Apply shelldon.toml from the FAT boot partition to the appliance.
+
+Runs at every boot before the network and shelldon start (shelldon-firstboot.service) and does
+work only when the file changed since it was last applied. It sets the hostname, the time zone,
+root's SSH public keys, Wi-Fi, and writes the provider chain to /etc/shelldon/shelldon.toml.
+API keys found in the file are moved into the vault (<home>/memory/vault/<key>.md, 0600, owned
+by shelldon) and then wiped from the FAT partition; the vault entry keeps its name, so the
+provider keeps working when the file is applied again without the key.
+
+Standard library only (tomllib). Paths are injectable so tests run it against a scratch tree:
+    firstboot.py [--root DIR] [--boot DIR] [--offline]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tomllib
+
+SERVICE_USER = "shelldon"
+WORKER_USER = "shelldon-worker"
+HOME = "var/lib/shelldon"
+STAMP = "var/lib/shelldon-image/firstboot.sha256"
+KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+TZ = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
+COUNTRY = re.compile(r"^[A-Z]{2}$")
+PROVIDER_KEYS = ("name", "kind", "base_url", "model", "timeout", "key")
+KINDS = ("openai", "anthropic", "offline")
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def log(msg: str) -> None:
+    print(f"shelldon-firstboot: {msg}", flush=True)
+
+
+def ids_of(root: str, user: str) -> tuple[int, int]:
+    with open(os.path.join(root, "etc/passwd"), encoding="utf-8") as f:
+        for line in f:
+            parts = line.split(":")
+            if parts[0] == user:
+                return int(parts[2]), int(parts[3])
+    raise ConfigError(f"user {user!r} does not exist in {root}/etc/passwd")
+
+
+def write_atomic(path: str, data: str, mode: int, uid: int = 0, gid: int = 0) -> None:
+    d = os.path.dirname(path)
+    os.makedirs(d, exist_ok=True)
+    tmp = os.path.join(d, f".{os.path.basename(path)}.tmp{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, mode)
+    try:
+        os.fchmod(fd, mode)
+        os.fchown(fd, uid, gid)
+        os.write(fd, data.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def toml_value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return toml_str(v)
+    raise ConfigError(f"unsupported value {v!r}")
+
+
+def providers_of(cfg: dict) -> list[tuple[dict, str | None]]:
+    """[(provider table for /etc, api key or None)] in the file's order, validated."""
+    out = []
+    seen = set()
+    for i, p in enumerate(cfg.get("provider", [])):
+        if not isinstance(p, dict):
+            raise ConfigError(f"provider #{i + 1} is not a table")
+        name = p.get("name")
+        if not isinstance(name, str) or not KEY_NAME.match(name):
+            raise ConfigError(f"provider #{i + 1}: name must match {KEY_NAME.pattern}")
+        if name in seen:
+            raise ConfigError(f"provider {name!r} appears twice")
+        seen.add(name)
+        if p.get("kind") not in KINDS:
+            raise ConfigError(f"provider {name!r}: kind must be one of {', '.join(KINDS)}")
+        unknown = set(p) - set(PROVIDER_KEYS) - {"api_key"}
+        if unknown:
+            raise ConfigError(f"provider {name!r}: unknown keys {sorted(unknown)}")
+        api_key = p.get("api_key")
+        if api_key is not None and (not isinstance(api_key, str) or not api_key.strip()):
+            raise ConfigError(f"provider {name!r}: api_key must be a non-empty string")
+        table = {k: p[k] for k in PROVIDER_KEYS if k in p}
+        if p["kind"] != "offline":
+            table.setdefault("key", name)
+            if not KEY_NAME.match(str(table["key"])):
+                raise ConfigError(f"provider {name!r}: key must match {KEY_NAME.pattern}")
+        elif api_key is not None:
+            raise ConfigError(f"provider {name!r}: the offline brain takes no api_key")
+        out.append((table, api_key.strip() if api_key else None))
+    return out
+
+
+def render_config(providers: list[tuple[dict, str | None]]) -> str:
+    lines = [
+        "# Written by shelldon-firstboot from shelldon.toml on the boot partition. API keys are not",
+        "# here: each provider's `key` names its vault entry (<home>/memory/vault/<key>.md).",
+        "",
+        "[worker]",
+        f"user = {toml_str(WORKER_USER)}",
+    ]
+    for table, _ in providers:
+        lines += ["", "[[provider]]"]
+        lines += [f"{k} = {toml_value(v)}" for k, v in table.items()]
+    return "\n".join(lines) + "\n"
+
+
+def wipe_keys(text: str, when: str) -> str:
+    """The FAT file's text with every api_key line replaced by a note."""
+    pat = re.compile(r"^(\s*)api_key\s*=.*$", re.M)
+    return pat.sub(lambda m: f"{m.group(1)}# api_key: moved into the shelldon vault on {when}", text)
+
+
+def apply(root: str, boot: str, live: bool) -> bool:
+    src = os.path.join(boot, "shelldon.toml")
+    raw = open(src, "rb").read()
+    digest = hashlib.sha256(raw).hexdigest()
+    stamp = os.path.join(root, STAMP)
+    if os.path.exists(stamp) and open(stamp).read().strip() == digest:
+        log("shelldon.toml unchanged since it was applied")
+        return False
+    try:
+        cfg = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"shelldon.toml does not parse: {e}") from None
+    system = cfg.get("system", {})
+    wifi = cfg.get("wifi", {})
+    providers = providers_of(cfg)
+
+    # Validate everything before changing anything: a bad file changes nothing.
+    hostname = system.get("hostname")
+    if hostname is not None and (not isinstance(hostname, str) or not HOSTNAME.match(hostname)):
+        raise ConfigError("system.hostname must be a lower-case DNS label")
+    tz = system.get("timezone")
+    if tz is not None:
+        if not isinstance(tz, str) or not TZ.match(tz) or ".." in tz:
+            raise ConfigError("system.timezone must be a zone name such as Europe/London")
+        if not os.path.isfile(os.path.join(root, "usr/share/zoneinfo", tz)):
+            raise ConfigError(f"unknown time zone {tz!r}")
+    keys = system.get("ssh_authorized_keys")
+    if isinstance(keys, str):
+        keys = [keys]
+    if keys is not None and not (
+        isinstance(keys, list)
+        and all(isinstance(k, str) and re.match(r"^(ssh-|ecdsa-|sk-)\S+ \S+", k.strip()) for k in keys)
+    ):
+        raise ConfigError("system.ssh_authorized_keys must be OpenSSH public keys")
+    wpa = None
+    if wifi.get("ssid"):
+        ssid, psk, country = wifi["ssid"], wifi.get("psk"), wifi.get("country", "")
+        if not isinstance(ssid, str) or not 1 <= len(ssid.encode()) <= 32:
+            raise ConfigError("wifi.ssid must be 1 to 32 bytes")
+        if country and (not isinstance(country, str) or not COUNTRY.match(country)):
+            raise ConfigError("wifi.country must be a two-letter code such as GB")
+        if psk is not None and (not isinstance(psk, str) or not 8 <= len(psk) <= 63):
+            raise ConfigError("wifi.psk must be 8 to 63 characters")
+        net = [f"\tssid={toml_str(ssid)}"]
+        net.append(f"\tpsk={toml_str(psk)}" if psk else "\tkey_mgmt=NONE")
+        wpa = "ctrl_interface=DIR=/run/wpa_supplicant GROUP=netdev\nupdate_config=0\n"
+        if country:
+            wpa += f"country={country}\n"
+        wpa += "network={\n" + "\n".join(net) + "\n}\n"
+    uid, gid = ids_of(root, SERVICE_USER)
+
+    if hostname is not None:
+        write_atomic(os.path.join(root, "etc/hostname"), hostname + "\n", 0o644)
+        hosts = os.path.join(root, "etc/hosts")
+        old = open(hosts).read() if os.path.exists(hosts) else "127.0.0.1\tlocalhost\n"
+        new = re.sub(r"^127\.0\.1\.1\s.*\n?", "", old, flags=re.M).rstrip("\n")
+        write_atomic(hosts, f"{new}\n127.0.1.1\t{hostname}\n", 0o644)
+        if live:
+            subprocess.run(["hostname", hostname], check=False)
+        log(f"hostname {hostname}")
+    if tz is not None:
+        lt = os.path.join(root, "etc/localtime")
+        tmp = lt + ".tmp"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(f"/usr/share/zoneinfo/{tz}", tmp)
+        os.replace(tmp, lt)
+        write_atomic(os.path.join(root, "etc/timezone"), tz + "\n", 0o644)
+        log(f"time zone {tz}")
+    if keys is not None:
+        ssh = os.path.join(root, "root/.ssh")
+        os.makedirs(ssh, mode=0o700, exist_ok=True)
+        os.chmod(ssh, 0o700)
+        write_atomic(os.path.join(ssh, "authorized_keys"), "".join(k.strip() + "\n" for k in keys), 0o600)
+        log(f"{len(keys)} SSH key(s) for root")
+    if wpa is not None:
+        write_atomic(os.path.join(root, "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"), wpa, 0o600)
+        log(f"Wi-Fi {wifi['ssid']!r}")
+
+    # Providers: keys into the vault first, then the config that names them, then wipe the FAT.
+    vault = os.path.join(root, HOME, "memory/vault")
+    moved = 0
+    for table, api_key in providers:
+        if api_key is None:
+            continue
+        os.makedirs(vault, mode=0o700, exist_ok=True)
+        os.chown(vault, uid, gid)
+        os.chmod(vault, 0o700)
+        write_atomic(os.path.join(vault, f"{table['key']}.md"), api_key + "\n", 0o600, uid, gid)
+        moved += 1
+    if providers:
+        write_atomic(os.path.join(root, "etc/shelldon/shelldon.toml"), render_config(providers), 0o640, 0, gid)
+        log(f"provider chain: {', '.join(t['name'] for t, _ in providers)}")
+    text = raw.decode("utf-8")
+    if moved:
+        when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d")
+        text = wipe_keys(text, when)
+        write_atomic(src, text, 0o600)
+        log(f"{moved} API key(s) moved into the vault and wiped from the boot partition")
+    write_atomic(stamp, hashlib.sha256(text.encode()).hexdigest() + "\n", 0o600)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", default="/")
+    ap.add_argument("--boot", default="/boot/firmware")
+    ap.add_argument("--offline", action="store_true", help="change files only (tests, image build)")
+    a = ap.parse_args(argv)
+    try:
+        apply(a.root, a.boot, live=not a.offline)
+    except (ConfigError, OSError) as e:
+        log(f"not applied: {e}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Fixtures for the image checks. They run as root (users, owners, chroot) and skip with the reason
+when that or a tool is missing. The check root is an amd64 root built by image/checkroot.sh, the same
+way as the appliance's; set SHELLDON_CHECK_ROOT to reuse one that is already built."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imagetools import IMAGE, need_root, need_tools  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def check_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    need_root()
+    need_tools("mmdebstrap", "unshare", "chroot")
+    given = os.environ.get("SHELLDON_CHECK_ROOT")
+    if given:
+        root = Path(given)
+        if not (root / "usr/lib/systemd/system/shelldon-core.service").exists():
+            subprocess.run([str(IMAGE / "checkroot.sh"), str(root)], check=True)
+        return root
+    root = tmp_path_factory.mktemp("checkroot") / "root"
+    subprocess.run([str(IMAGE / "checkroot.sh"), str(root)], check=True)
+    return root

@@ -1,0 +1,44 @@
+"""Helpers of the image checks (tests/image): paths, skips with a reason, running inside a tree."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+IMAGE = REPO / "image"
+OVERLAY = IMAGE / "overlay"
+UNITS = ("shelldon-core.service", "shelldon-broker.service", "shelldon-forkserver.service")
+ALL_UNITS = UNITS + (
+    "shelldon.target",
+    "shelldon-firstboot.service",
+    "shelldon-growroot.service",
+    "shelldon-sshkeys.service",
+    "shelldon-selftest.service",
+)
+
+
+def need_root() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("image checks need root (owners, chroot, sysusers into a tree)")
+
+
+def need_tools(*tools: str) -> None:
+    missing = [t for t in tools if shutil.which(t) is None]
+    if missing:
+        pytest.skip(f"missing tools {missing}: run image/deps.sh check")
+
+
+def run(*cmd: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(list(cmd), capture_output=True, text=True, **kw)
+
+
+def in_root(root, *cmd: str) -> subprocess.CompletedProcess:
+    """Run cmd inside the tree with its own tools (the release's systemd, not the host's), /proc
+    and a scratch /run mounted in a private mount namespace that vanishes with the command."""
+    script = 'r=$1; shift; mount -t proc proc "$r/proc" && mount -t tmpfs tmpfs "$r/run" && exec chroot "$r" "$@"'
+    return run("unshare", "--mount", "--propagation", "private", "--fork", "--",
+               "sh", "-c", script, "in_root", str(root), *cmd)

@@ -1,0 +1,176 @@
+"""shelldon-firstboot against a scratch tree: shelldon.toml on 'FAT' -> system settings, provider
+chain in /etc, API keys into the vault (0600, owned by shelldon) and wiped from the boot partition."""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from imagetools import OVERLAY, need_root
+
+FIRSTBOOT = OVERLAY / "usr/lib/shelldon/firstboot.py"
+SECRET = "sk-test-0123456789abcdefSECRET"
+CONFIG = f"""
+[system]
+hostname = "pet-one"
+timezone = "Europe/London"
+ssh_authorized_keys = ["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIO2 owner@laptop"]
+
+[wifi]
+country = "GB"
+ssid = "HomeNet"
+psk = "correct horse battery"
+
+[[provider]]
+name = "openrouter"
+kind = "openai"
+base_url = "https://example.invalid/api/v1"
+model = "some-model"
+timeout = 30
+api_key = "{SECRET}"
+
+[[provider]]
+name = "offline"
+kind = "offline"
+"""
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> tuple[Path, Path]:
+    need_root()
+    root, boot = tmp_path / "root", tmp_path / "boot"
+    (root / "etc").mkdir(parents=True)
+    (root / "etc/passwd").write_text(
+        "root:x:0:0:root:/root:/bin/sh\n"
+        "shelldon:x:900:900::/var/lib/shelldon:/usr/sbin/nologin\n"
+        "shelldon-worker:x:901:901::/:/usr/sbin/nologin\n"
+    )
+    (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\tshelldon\n")
+    for zone in ("Europe/London", "Etc/UTC"):
+        src = Path("/usr/share/zoneinfo") / zone
+        if not src.exists():
+            pytest.skip("host has no tzdata")
+        (root / "usr/share/zoneinfo" / zone).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src, root / "usr/share/zoneinfo" / zone)
+    boot.mkdir()
+    (boot / "shelldon.toml").write_text(CONFIG)
+    return root, boot
+
+
+def firstboot(root: Path, boot: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(FIRSTBOOT), "--root", str(root), "--boot", str(boot), "--offline"],
+        capture_output=True, text=True,
+    )
+
+
+def everything_under(p: Path) -> str:
+    out = []
+    for f in p.rglob("*"):
+        if f.is_file() and not f.is_symlink():
+            out.append(f.read_text(errors="replace"))
+    return "\n".join(out)
+
+
+def test_keys_move_into_vault_and_leave_fat(tree):
+    root, boot = tree
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout + r.stderr
+    entry = root / "var/lib/shelldon/memory/vault/openrouter.md"
+    st = entry.stat()
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o600, 900, 900)
+    assert entry.read_text().strip() == SECRET
+    vault = entry.parent.stat()
+    assert (stat.S_IMODE(vault.st_mode), vault.st_uid) == (0o700, 900)
+    fat = (boot / "shelldon.toml").read_text()
+    assert SECRET not in fat and "moved into the shelldon vault" in fat
+    assert tomllib.loads(fat)["provider"][0].get("api_key") is None
+    # The secret is nowhere but the vault, and never printed.
+    assert SECRET not in everything_under(root / "etc") and SECRET not in r.stdout + r.stderr
+
+
+def test_provider_chain_written_in_order_with_vault_key(tree):
+    root, boot = tree
+    assert firstboot(root, boot).returncode == 0
+    conf = root / "etc/shelldon/shelldon.toml"
+    st = conf.stat()
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o640, 0, 900)
+    cfg = tomllib.loads(conf.read_text())
+    assert [p["name"] for p in cfg["provider"]] == ["openrouter", "offline"]
+    assert cfg["provider"][0] == {
+        "name": "openrouter", "kind": "openai", "base_url": "https://example.invalid/api/v1",
+        "model": "some-model", "timeout": 30, "key": "openrouter",
+    }
+    assert cfg["provider"][1] == {"name": "offline", "kind": "offline"}
+    assert cfg["worker"]["user"] == "shelldon-worker"
+
+
+def test_system_settings(tree):
+    root, boot = tree
+    assert firstboot(root, boot).returncode == 0
+    assert (root / "etc/hostname").read_text() == "pet-one\n"
+    hosts = (root / "etc/hosts").read_text()
+    assert "127.0.1.1\tpet-one" in hosts and "shelldon" not in hosts
+    assert os.readlink(root / "etc/localtime") == "/usr/share/zoneinfo/Europe/London"
+    ak = root / "root/.ssh/authorized_keys"
+    assert ak.read_text().startswith("ssh-ed25519 ") and stat.S_IMODE(ak.stat().st_mode) == 0o600
+    wpa = root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
+    assert stat.S_IMODE(wpa.stat().st_mode) == 0o600
+    text = wpa.read_text()
+    assert "country=GB" in text and 'ssid="HomeNet"' in text
+
+
+def test_applied_once_then_again_after_an_edit(tree):
+    root, boot = tree
+    assert firstboot(root, boot).returncode == 0
+    again = firstboot(root, boot)
+    assert again.returncode == 0 and "unchanged" in again.stdout
+    # The owner edits the file (keys already gone): the provider keeps its vault entry.
+    fat = boot / "shelldon.toml"
+    fat.write_text(fat.read_text().replace('model = "some-model"', 'model = "other-model"'))
+    r = firstboot(root, boot)
+    assert r.returncode == 0 and "unchanged" not in r.stdout
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert cfg["provider"][0]["model"] == "other-model" and cfg["provider"][0]["key"] == "openrouter"
+    assert (root / "var/lib/shelldon/memory/vault/openrouter.md").read_text().strip() == SECRET
+
+
+@pytest.mark.parametrize("bad", [
+    'kind = "openai"\nname = "x"\nbogus = 1',
+    'kind = "telepathy"\nname = "x"',
+    'kind = "offline"\nname = "x"\napi_key = "sk-nope-12345"',
+    'kind = "openai"\nname = "../etc"',
+])
+def test_bad_provider_refused_and_nothing_moved(tree, bad):
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(f"[[provider]]\n{bad}\n")
+    before = (boot / "shelldon.toml").read_text()
+    r = firstboot(root, boot)
+    assert r.returncode == 1 and "not applied" in r.stdout
+    assert (boot / "shelldon.toml").read_text() == before
+    assert not (root / "var/lib/shelldon").exists()
+    assert not (root / "etc/shelldon/shelldon.toml").exists()
+    assert (root / "etc/hosts").read_text() == "127.0.0.1\tlocalhost\n127.0.1.1\tshelldon\n"
+
+
+def test_bad_system_setting_changes_nothing(tree):
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(CONFIG.replace("Europe/London", "Mars/Olympus"))
+    r = firstboot(root, boot)
+    assert r.returncode == 1 and "unknown time zone" in r.stdout
+    assert not (root / "etc/hostname").exists() and not (root / "var/lib/shelldon").exists()
+
+
+def test_template_on_fat_parses_and_applies(tree):
+    root, boot = tree
+    shutil.copy(OVERLAY.parent / "boot/shelldon.toml", boot / "shelldon.toml")
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert [p["kind"] for p in cfg["provider"]] == ["offline"]

@@ -1,0 +1,173 @@
+"""Unit files, users, modes and the vault in an amd64 root built like the appliance's."""
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+import pytest
+
+from imagetools import ALL_UNITS, OVERLAY, UNITS, in_root, need_tools, run
+
+SYSTEMD = "usr/lib/systemd/system"
+# Exposure levels of `systemd-analyze security` (0 = locked down, 10 = exposed). The scores measured
+# are in docs/image.md; these bounds fail the check if a change loosens a unit.
+MAX_EXPOSURE = {
+    "shelldon-core.service": 0.6,
+    "shelldon-broker.service": 1.5,
+    "shelldon-forkserver.service": 1.3,
+}
+
+
+def unit_settings(name: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for line in (OVERLAY / SYSTEMD / name).read_text().splitlines():
+        if "=" in line and not line.lstrip().startswith(("#", ";", "[")):
+            k, v = line.split("=", 1)
+            out.setdefault(k.strip(), []).append(v.strip())
+    return out
+
+
+def test_units_verify_clean(check_root):
+    paths = [f"/{SYSTEMD}/{u}" for u in ALL_UNITS]
+    r = in_root(check_root, "systemd-analyze", "verify", *paths)
+    # Unknown keys and bad values only warn (exit 0): any output on stderr fails the check.
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_security_exposure(check_root, unit):
+    r = in_root(check_root, "systemd-analyze", "security", "--offline=yes", "--no-pager", unit)
+    m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", r.stdout)
+    assert m, r.stdout[-2000:] + r.stderr
+    assert float(m.group(1)) <= MAX_EXPOSURE[unit], f"{unit}: exposure {m.group(1)}\n{r.stdout}"
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_notify_watchdog_restart(unit):
+    s = unit_settings(unit)
+    assert s["Type"] == ["notify"]
+    assert s["WatchdogSec"] and int(s["WatchdogSec"][0]) > 0
+    assert s["Restart"] == ["on-failure"]
+    assert s["StartLimitBurst"] and s["StartLimitIntervalSec"]
+    assert s["NoNewPrivileges"] == ["yes"] and s["ProtectSystem"] == ["strict"]
+    assert s["ProtectHome"] == ["yes"] and s["PrivateTmp"] == ["yes"]
+
+
+def test_capabilities_only_forkserver_changes_uid():
+    assert unit_settings("shelldon-core.service")["CapabilityBoundingSet"] == [""]
+    assert unit_settings("shelldon-broker.service")["CapabilityBoundingSet"] == [""]
+    fs = unit_settings("shelldon-forkserver.service")
+    assert sorted(fs["CapabilityBoundingSet"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
+    assert fs["AmbientCapabilities"] == [""]
+    assert fs["Environment"] and any("SHELLDON_WORKER_USER=shelldon-worker" in e for e in fs["Environment"])
+
+
+def test_only_broker_reaches_the_network():
+    for unit in ("shelldon-core.service", "shelldon-forkserver.service"):
+        s = unit_settings(unit)
+        assert s["RestrictAddressFamilies"] == ["AF_UNIX"] and s["PrivateNetwork"] == ["yes"], unit
+    assert "AF_INET" in unit_settings("shelldon-broker.service")["RestrictAddressFamilies"][0]
+
+
+def passwd(root) -> dict[str, list[str]]:
+    return {l.split(":")[0]: l.split(":") for l in (root / "etc/passwd").read_text().splitlines()}
+
+
+def test_users_fixed_ids_no_login(check_root):
+    pw = passwd(check_root)
+    assert pw["shelldon"][2:4] == ["900", "900"]
+    assert pw["shelldon-worker"][2:4] == ["901", "901"]
+    for u in ("shelldon", "shelldon-worker"):
+        assert pw[u][6] == "/usr/sbin/nologin"
+    shadow = {l.split(":")[0]: l.split(":") for l in (check_root / "etc/shadow").read_text().splitlines()}
+    for u in ("shelldon", "shelldon-worker"):
+        assert shadow[u][1].startswith("!"), f"{u} has a usable password field"
+    # The worker is in no group of shelldon's.
+    groups = (check_root / "etc/group").read_text().splitlines()
+    assert not any(l.startswith("shelldon:") and "shelldon-worker" in l.split(":")[3] for l in groups)
+
+
+def mode_owner(path) -> tuple[str, int, int]:
+    st = os.lstat(path)
+    return oct(stat.S_IMODE(st.st_mode)), st.st_uid, st.st_gid
+
+
+def test_data_tree_modes(check_root):
+    home = check_root / "var/lib/shelldon"
+    assert mode_owner(home) == ("0o755", 900, 900)
+    assert mode_owner(home / "memory") == ("0o755", 900, 900)
+    assert mode_owner(home / "memory/vault") == ("0o700", 900, 900)
+    assert mode_owner(check_root / "etc/shelldon/shelldon.toml") == ("0o640", 0, 0)
+
+
+def test_tmpfiles_reasserts_vault_at_start(check_root):
+    """What shelldon-core's ExecStartPre does: a loosened vault is tightened again."""
+    vault = check_root / "var/lib/shelldon/memory/vault"
+    os.chmod(vault, 0o755)
+    os.chown(vault, 901, 901)
+    r = in_root(check_root, "systemd-tmpfiles", "--create", "/usr/lib/tmpfiles.d/shelldon.conf")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert mode_owner(vault) == ("0o700", 900, 900)
+
+
+def test_sysusers_and_tmpfiles_parse_clean(check_root):
+    r = in_root(check_root, "systemd-sysusers", "/usr/lib/sysusers.d/shelldon.conf")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    r = in_root(check_root, "systemd-tmpfiles", "--create", "/usr/lib/tmpfiles.d/shelldon.conf")
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    # A malformed line is reported: the check above can fail.
+    bad = check_root / "etc/tmpfiles.d/zz-probe.conf"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_text("d /var/lib/shelldon/x 0999 nobody-such-user - -\n")
+    try:
+        r = in_root(check_root, "systemd-tmpfiles", "--create", "/etc/tmpfiles.d/zz-probe.conf")
+        assert r.stderr != ""
+    finally:
+        bad.unlink()
+
+
+def test_kernel_refuses_worker_vault_read(check_root):
+    """The real thing: inside the root, uid shelldon-worker cannot list or open the vault."""
+    need_tools("chroot")
+    secret = check_root / "var/lib/shelldon/memory/vault/probe.md"
+    secret.write_text("not for workers\n")
+    os.chown(secret, 900, 900)
+    os.chmod(secret, 0o600)
+    try:
+        as_worker = ["chroot", "--userspec=901:901", "--groups=901", str(check_root)]
+        r = run(*as_worker, "ls", "/var/lib/shelldon/memory/vault")
+        assert r.returncode != 0 and "Permission denied" in r.stderr
+        r = run(*as_worker, "cat", "/var/lib/shelldon/memory/vault/probe.md")
+        assert r.returncode != 0 and "Permission denied" in r.stderr
+        # ... while the memory tree around it stays readable to the worker,
+        r = run(*as_worker, "ls", "/var/lib/shelldon/memory")
+        assert r.returncode == 0 and "vault" in r.stdout
+        # and the service uid reads the entry.
+        r = run("chroot", "--userspec=900:900", "--groups=900", str(check_root),
+                "cat", "/var/lib/shelldon/memory/vault/probe.md")
+        assert r.returncode == 0 and r.stdout == "not for workers\n"
+    finally:
+        secret.unlink()
+
+
+def test_units_enabled(check_root):
+    etc = check_root / "etc/systemd/system"
+    assert (etc / "multi-user.target.wants/shelldon.target").is_symlink()
+    for u in UNITS:
+        assert (etc / "shelldon.target.wants" / u).is_symlink(), u
+    for u in ("shelldon-firstboot.service", "shelldon-growroot.service", "shelldon-sshkeys.service"):
+        assert (etc / "sysinit.target.wants" / u).is_symlink(), u
+    assert not (etc / "multi-user.target.wants/shelldon-selftest.service").exists()
+
+
+def test_no_identity_baked_in(check_root):
+    assert not list((check_root / "etc/ssh").glob("ssh_host_*_key"))
+    assert (check_root / "etc/machine-id").read_text().strip() in ("", "uninitialized")
+
+
+def test_python_package_installed(check_root):
+    pth = check_root / "usr/lib/python3/dist-packages/shelldon.pth"
+    assert pth.read_text().strip() == "/opt/shelldon/lib"
+    r = run("chroot", str(check_root), "python3", "-c", "import msgspec, tomllib; print('ok')")
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr

@@ -1,6 +1,7 @@
-"""Fixtures for the image checks. They run as root (users, owners, chroot) and skip with the reason
-when that or a tool is missing. The check root is an amd64 root built by image/checkroot.sh, the same
-way as the appliance's; set SHELLDON_CHECK_ROOT to reuse one that is already built."""
+"""Fixtures for the image checks. They run as root (users, owners, chroot) and skip with the
+reason when that or a tool is missing. The check root is an amd64 root built by
+image/checkroot.sh, the same way as the appliance's; SHELLDON_CHECK_ROOT reuses a built one."""
+
 from __future__ import annotations
 
 import os
@@ -11,12 +12,15 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from imagetools import IMAGE, need_root, need_tools  # noqa: E402
+from imagetools import IMAGE, need_root, need_tools
 
 
 @pytest.fixture(scope="session")
 def check_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     need_root()
+    if os.environ.get("CI") == "true":
+        # CI runs on a clean Debian 12 as root: install the check's host tools (idempotent, quick).
+        subprocess.run([str(IMAGE / "deps.sh"), "check"], check=True)
     need_tools("mmdebstrap", "unshare", "chroot")
     given = os.environ.get("SHELLDON_CHECK_ROOT")
     if given:

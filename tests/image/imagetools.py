@@ -1,4 +1,5 @@
 """Helpers of the image checks (tests/image): paths, skips with a reason, running inside a tree."""
+
 from __future__ import annotations
 
 import os
@@ -12,7 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 IMAGE = REPO / "image"
 OVERLAY = IMAGE / "overlay"
 UNITS = ("shelldon-core.service", "shelldon-broker.service", "shelldon-forkserver.service")
-ALL_UNITS = UNITS + (
+ALL_UNITS = (
+    *UNITS,
     "shelldon.target",
     "shelldon-firstboot.service",
     "shelldon-growroot.service",
@@ -39,6 +41,21 @@ def run(*cmd: str, **kw) -> subprocess.CompletedProcess:
 def in_root(root, *cmd: str) -> subprocess.CompletedProcess:
     """Run cmd inside the tree with its own tools (the release's systemd, not the host's), /proc
     and a scratch /run mounted in a private mount namespace that vanishes with the command."""
-    script = 'r=$1; shift; mount -t proc proc "$r/proc" && mount -t tmpfs tmpfs "$r/run" && exec chroot "$r" "$@"'
-    return run("unshare", "--mount", "--propagation", "private", "--fork", "--",
-               "sh", "-c", script, "in_root", str(root), *cmd)
+    script = (
+        'r=$1; shift; mount -t proc proc "$r/proc" && mount -t tmpfs tmpfs "$r/run"'
+        ' && exec chroot "$r" "$@"'
+    )
+    return run(
+        "unshare",
+        "--mount",
+        "--propagation",
+        "private",
+        "--fork",
+        "--",
+        "sh",
+        "-c",
+        script,
+        "in_root",
+        str(root),
+        *cmd,
+    )

@@ -1,5 +1,7 @@
-"""shelldon-firstboot against a scratch tree: shelldon.toml on 'FAT' -> system settings, provider
-chain in /etc, API keys into the vault (0600, owned by shelldon) and wiped from the boot partition."""
+"""shelldon-firstboot against a scratch tree: shelldon.toml on 'FAT' -> system settings,
+provider chain in /etc, API keys into the vault (0600, shelldon) and wiped from the boot
+partition."""
+
 from __future__ import annotations
 
 import os
@@ -11,7 +13,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from imagetools import OVERLAY, need_root
 
 FIRSTBOOT = OVERLAY / "usr/lib/shelldon/firstboot.py"
@@ -66,7 +67,8 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
 def firstboot(root: Path, boot: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(FIRSTBOOT), "--root", str(root), "--boot", str(boot), "--offline"],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -104,8 +106,12 @@ def test_provider_chain_written_in_order_with_vault_key(tree):
     cfg = tomllib.loads(conf.read_text())
     assert [p["name"] for p in cfg["provider"]] == ["openrouter", "offline"]
     assert cfg["provider"][0] == {
-        "name": "openrouter", "kind": "openai", "base_url": "https://example.invalid/api/v1",
-        "model": "some-model", "timeout": 30, "key": "openrouter",
+        "name": "openrouter",
+        "kind": "openai",
+        "base_url": "https://example.invalid/api/v1",
+        "model": "some-model",
+        "timeout": 30,
+        "key": "openrouter",
     }
     assert cfg["provider"][1] == {"name": "offline", "kind": "offline"}
     assert cfg["worker"]["user"] == "shelldon-worker"
@@ -137,16 +143,21 @@ def test_applied_once_then_again_after_an_edit(tree):
     r = firstboot(root, boot)
     assert r.returncode == 0 and "unchanged" not in r.stdout
     cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
-    assert cfg["provider"][0]["model"] == "other-model" and cfg["provider"][0]["key"] == "openrouter"
+    assert (
+        cfg["provider"][0]["model"] == "other-model" and cfg["provider"][0]["key"] == "openrouter"
+    )
     assert (root / "var/lib/shelldon/memory/vault/openrouter.md").read_text().strip() == SECRET
 
 
-@pytest.mark.parametrize("bad", [
-    'kind = "openai"\nname = "x"\nbogus = 1',
-    'kind = "telepathy"\nname = "x"',
-    'kind = "offline"\nname = "x"\napi_key = "sk-nope-12345"',
-    'kind = "openai"\nname = "../etc"',
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        'kind = "openai"\nname = "x"\nbogus = 1',
+        'kind = "telepathy"\nname = "x"',
+        'kind = "offline"\nname = "x"\napi_key = "sk-nope-12345"',
+        'kind = "openai"\nname = "../etc"',
+    ],
+)
 def test_bad_provider_refused_and_nothing_moved(tree, bad):
     root, boot = tree
     (boot / "shelldon.toml").write_text(f"[[provider]]\n{bad}\n")

@@ -1,4 +1,5 @@
 """Unit files, users, modes and the vault in an amd64 root built like the appliance's."""
+
 from __future__ import annotations
 
 import os
@@ -6,7 +7,6 @@ import re
 import stat
 
 import pytest
-
 from imagetools import ALL_UNITS, OVERLAY, UNITS, in_root, need_tools, run
 
 SYSTEMD = "usr/lib/systemd/system"
@@ -60,7 +60,9 @@ def test_capabilities_only_forkserver_changes_uid():
     fs = unit_settings("shelldon-forkserver.service")
     assert sorted(fs["CapabilityBoundingSet"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
     assert fs["AmbientCapabilities"] == [""]
-    assert fs["Environment"] and any("SHELLDON_WORKER_USER=shelldon-worker" in e for e in fs["Environment"])
+    assert fs["Environment"] and any(
+        "SHELLDON_WORKER_USER=shelldon-worker" in e for e in fs["Environment"]
+    )
 
 
 def test_only_broker_reaches_the_network():
@@ -70,22 +72,26 @@ def test_only_broker_reaches_the_network():
     assert "AF_INET" in unit_settings("shelldon-broker.service")["RestrictAddressFamilies"][0]
 
 
-def passwd(root) -> dict[str, list[str]]:
-    return {l.split(":")[0]: l.split(":") for l in (root / "etc/passwd").read_text().splitlines()}
+def table(path) -> dict[str, list[str]]:
+    """/etc/passwd-style file -> {name: fields}."""
+    rows = [line.split(":") for line in path.read_text().splitlines()]
+    return {r[0]: r for r in rows}
 
 
 def test_users_fixed_ids_no_login(check_root):
-    pw = passwd(check_root)
+    pw = table(check_root / "etc/passwd")
     assert pw["shelldon"][2:4] == ["900", "900"]
     assert pw["shelldon-worker"][2:4] == ["901", "901"]
     for u in ("shelldon", "shelldon-worker"):
         assert pw[u][6] == "/usr/sbin/nologin"
-    shadow = {l.split(":")[0]: l.split(":") for l in (check_root / "etc/shadow").read_text().splitlines()}
+    shadow = table(check_root / "etc/shadow")
     for u in ("shelldon", "shelldon-worker"):
         assert shadow[u][1].startswith("!"), f"{u} has a usable password field"
     # The worker is in no group of shelldon's.
     groups = (check_root / "etc/group").read_text().splitlines()
-    assert not any(l.startswith("shelldon:") and "shelldon-worker" in l.split(":")[3] for l in groups)
+    assert not any(
+        line.startswith("shelldon:") and "shelldon-worker" in line.split(":")[3] for line in groups
+    )
 
 
 def mode_owner(path) -> tuple[str, int, int]:
@@ -144,8 +150,14 @@ def test_kernel_refuses_worker_vault_read(check_root):
         r = run(*as_worker, "ls", "/var/lib/shelldon/memory")
         assert r.returncode == 0 and "vault" in r.stdout
         # and the service uid reads the entry.
-        r = run("chroot", "--userspec=900:900", "--groups=900", str(check_root),
-                "cat", "/var/lib/shelldon/memory/vault/probe.md")
+        r = run(
+            "chroot",
+            "--userspec=900:900",
+            "--groups=900",
+            str(check_root),
+            "cat",
+            "/var/lib/shelldon/memory/vault/probe.md",
+        )
         assert r.returncode == 0 and r.stdout == "not for workers\n"
     finally:
         secret.unlink()
@@ -156,7 +168,11 @@ def test_units_enabled(check_root):
     assert (etc / "multi-user.target.wants/shelldon.target").is_symlink()
     for u in UNITS:
         assert (etc / "shelldon.target.wants" / u).is_symlink(), u
-    for u in ("shelldon-firstboot.service", "shelldon-growroot.service", "shelldon-sshkeys.service"):
+    for u in (
+        "shelldon-firstboot.service",
+        "shelldon-growroot.service",
+        "shelldon-sshkeys.service",
+    ):
         assert (etc / "sysinit.target.wants" / u).is_symlink(), u
     assert not (etc / "multi-user.target.wants/shelldon-selftest.service").exists()
 

@@ -1,0 +1,536 @@
+"""The offline brain: a real, deterministic, rule-based Provider that needs no network.
+
+It reads the prompt's sections (see shelldon.worker.prompt), answers from what they hold and
+proposes ops for clear statements, all in the reply protocol every brain speaks:
+`{"reply": "...", "ops": [...]}`. The rules, in order, for each sentence of the owner's message:
+
+- a secret ("my wifi password is ...") is never proposed for memory (the owner is pointed to the
+  vault);
+- a question is answered from the statements the prompt holds (memory entries, about, summary,
+  the owner's own words in the recent window and recall), chosen by shared words; or it admits it
+  does not know;
+- "my sister is called Ana" -> remember in people/; "my name is ..." / "I live in ..." /
+  "remember that ..." -> facts/; "I like / love / prefer / hate ..." / "my favourite X is Y" ->
+  preferences/;
+- "I usually ...", "every morning I ...", "I'm a ..." and anything the owner says again ->
+  capture_learning with a stable pattern_key (recurrence is what the dream promotes);
+- greetings, thanks and goodbyes are answered; anything else is acknowledged.
+
+For purpose == "dream" it delegates to shelldon.broker.offline_dream (Step 5). Rules, not a model:
+small, readable, and tested on many phrasings (tests/test_offline_brain.py). See docs/turn.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from shelldon.broker.chain import ProviderError, RawCompletion
+from shelldon.contracts.brain import CompletionRequest
+
+MAX_OPS = 5
+_SOURCE_RANK = {"memory": 5, "about": 4, "summary": 3, "directive": 3, "recall": 1, "recent": 2}
+
+# --- words -------------------------------------------------------------------------------------
+
+_STOPWORDS = frozenset(
+    re.findall(
+        r"\S+",
+        """a an the and or but of to in on at for with from by about as is are was were be been
+        being am do does did done have has had having i me my mine myself you your yours yourself we
+        our us it its this that these those there here what whats who whom whose which where when
+        why how can could would should will shall may might must not no yes so if then than too very
+        just really please tell know remember recall again any some anything something say said told
+        s t d ll re ve m also still ever owner owners pet shelldon""",
+    )
+)
+# Words that mean the same thing for matching a question to a statement.
+_SYNONYMS = {
+    "called": "name", "named": "name", "names": "name", "call": "name",
+    "love": "like", "loves": "like", "enjoy": "like", "enjoys": "like", "likes": "like",
+    "prefer": "like", "prefers": "like", "fond": "like", "favorite": "favourite",
+    "lives": "live", "living": "live", "located": "live",
+    "works": "work", "working": "work", "job": "work",
+    "born": "birthday", "bday": "birthday",
+    "mom": "mum", "mother": "mum", "dad": "father",
+}  # fmt: skip
+_INTENT_WORDS = frozenset({"name", "like", "live", "work", "favourite", "birthday"})
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+_CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
+
+
+def _norm(word: str) -> str:
+    w = _CONTRACTION.sub("", word.casefold().replace("’", "'"))
+    w = _SYNONYMS.get(w, w)
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return _SYNONYMS.get(w, w)
+
+
+def content_words(text: str) -> list[str]:
+    """Casefolded, lightly stemmed words that carry meaning, in order, without repeats."""
+    out: list[str] = []
+    for raw in _WORD.findall(text):
+        w = _norm(raw)
+        if len(w) > 1 and w not in _STOPWORDS and w not in out:
+            out.append(w)
+    return out
+
+
+def pattern_key(kind: str, text: str, words: int = 5) -> str:
+    """A stable key: the same observation, however punctuated or cased, gives the same key."""
+    return f"{kind}:" + "-".join(content_words(text)[:words])
+
+
+# --- person: first <-> second <-> third --------------------------------------------------------
+
+_MODALS = frozenset(
+    re.findall(r"\S+", "can could will would should shall may might must did was had")
+)
+_IRREGULAR_3RD = {
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "am": "is",
+    "'m": "is",
+    "don't": "doesn't",
+}
+_IRREGULAR_2ND = {
+    "has": "have",
+    "does": "do",
+    "goes": "go",
+    "is": "are",
+    "doesn't": "don't",
+    "was": "were",
+}
+
+
+_ADVERBS = (
+    "(?:usually|often|always|normally|generally|never|rarely|sometimes|really|also|still|just|only|"
+    "actually|truly|absolutely|quite|mostly)"
+)
+
+
+def _third_person_verb(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR_3RD:
+        return _IRREGULAR_3RD[low]
+    if low in _MODALS or low.endswith("ed") or low.endswith("n't"):
+        return verb
+    if re.search(r"(s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _second_person_verb(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR_2ND:
+        return _IRREGULAR_2ND[low]
+    if low in _MODALS or low.endswith("ed") or low.endswith("n't") or low == "lives":
+        return verb[:-1] if low == "lives" else verb
+    if low.endswith("ies"):
+        return verb[:-3] + "y"
+    if re.search(r"(sses|shes|ches|xes|zes|oes)$", low):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def to_third_person(text: str) -> str:
+    """The owner's first-person sentence as a memory entry says it ("the owner has ...")."""
+    out = re.sub(
+        r"\bI(?:'m| am)\b",
+        "the owner is",
+        text,
+    )
+    out = re.sub(
+        rf"\bI ((?:{_ADVERBS} )*)(\w+(?:n't)?)\b",
+        lambda m: "the owner " + m.group(1) + _third_person_verb(m.group(2)),
+        out,
+    )
+    out = re.sub(r"\bI\b", "the owner", out)
+    out = re.sub(r"\bmy\b", "the owner's", out, flags=re.IGNORECASE)
+    out = re.sub(r"\bmine\b", "the owner's", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:me|myself)\b", "the owner", out, flags=re.IGNORECASE)
+    return _sentence(out)
+
+
+def to_second_person(text: str) -> str:
+    """A stored statement (first person or "the owner ...") as said back to the owner."""
+    out = re.sub(r"\b[Tt]he owner's\b", "your", text)
+    out = re.sub(
+        rf"\b[Tt]he owner ((?:{_ADVERBS} )*)(\w+(?:n't)?)\b",
+        lambda m: "you " + m.group(1) + _second_person_verb(m.group(2)),
+        out,
+    )
+    out = re.sub(r"\b[Tt]he owner\b", "you", out)
+    out = re.sub(r"\bI(?:'m| am)\b", "you are", out)
+    out = re.sub(r"\bI\b", "you", out)
+    out = re.sub(r"\b[Mm]y\b", "your", out)
+    out = re.sub(r"\b[Mm]ine\b", "yours", out)
+    out = re.sub(r"\b(?:[Mm]e|[Mm]yself)\b", "you", out)
+    return out.strip().rstrip(".!") + "."
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split()).strip().rstrip(".!;,")
+    return (text[:1].upper() + text[1:] + ".") if text else ""
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[:1].isupper() and not text[1:2].isupper() else text
+
+
+# --- reading the prompt ------------------------------------------------------------------------
+
+_ROW = re.compile(r"^(owner|pet)(?: \([^)]*\))?: (.*)$")
+
+
+@dataclass(frozen=True)
+class Known:
+    """A statement the prompt holds, where it came from, and how recent it is (higher = newer)."""
+
+    text: str
+    source: str
+    order: int
+
+
+@dataclass
+class PromptView:
+    message: str = ""
+    known: list[Known] = field(default_factory=list)
+    owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
+
+    @classmethod
+    def of(cls, request: CompletionRequest) -> PromptView:
+        view = cls()
+        order = 0
+        for section in request.sections:
+            body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+            if section.kind == "message":
+                view.message = body.strip()
+            elif section.kind in ("recent", "recall"):
+                for line in body.splitlines():
+                    row = _ROW.match(line.strip())
+                    if row and row.group(1) == "owner":
+                        order += 1
+                        view.owner_said.append(row.group(2))
+                        for s in _sentences(row.group(2)):
+                            if not _is_question(s):
+                                view.known.append(Known(s, section.kind, order))
+            elif section.kind in ("memory", "about", "summary", "directive"):
+                for line in body.splitlines():
+                    line = line.strip()
+                    if not line or line.startswith(("#", "(", "Also in memory", "[")):
+                        continue
+                    line = re.sub(r"^- (.*?) \[[^\]]*\]$", r"\1", line)
+                    order += 1
+                    view.known.extend(Known(s, section.kind, order) for s in _sentences(line))
+        return view
+
+
+def _sentences(text: str) -> Iterator[str]:
+    for part in re.split(r"(?<=[.!?])\s+|\n+", text):
+        part = part.strip()
+        if part:
+            yield part
+
+
+_QUESTION_START = re.compile(
+    r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|which|why|how|do you|did you|"
+    r"can you|could you|would you|will you|have you|are you|is|are|does|did i|do i|have i|am i|"
+    r"tell me|remind me)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+
+
+# --- understanding the owner's sentences -------------------------------------------------------
+
+_RELATIONS = (
+    "best friend|friend|sister|brother|mum|mom|mother|father|dad|wife|husband|partner|boyfriend|"
+    "girlfriend|fiancé|fiancée|fiance|fiancee|son|daughter|baby|kid|child|boss|manager|colleague|"
+    "coworker|grandma|grandmother|granny|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|"
+    "neighbour|neighbor|flatmate|roommate|teacher|doctor|dentist|cat|dog|puppy|kitten|hamster|"
+    "rabbit|parrot|pet|horse|fish|goldfish|tortoise|turtle"
+)
+_NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
+_LOOSE_NAME = r"([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)*)"
+_REL = rf"(?:older |younger |little |big |elder |twin |new |old )?({_RELATIONS})"
+_PEOPLE_PATTERNS = (
+    re.compile(rf"\bmy {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE),
+    re.compile(rf"\bmy {_REL}['’]s name is {_LOOSE_NAME}", re.IGNORECASE),
+    re.compile(rf"\bmy {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
+    re.compile(rf"\b{_NAME} is my {_REL}\b"),
+)
+_SECRET = re.compile(
+    r"\b(?:password|passwd|passcode|pass phrase|passphrase|pin(?: code)?|api key|secret|token|"
+    r"private key|credit card|card number|social security|iban)\b",
+    re.IGNORECASE,
+)
+_REMEMBER = re.compile(
+    r"^(?:please\s+)?(?:remember|don't forget|do not forget|note|keep in mind|make a note)"
+    r"(?:\s+that)?[:,]?\s+(.+)$",
+    re.IGNORECASE,
+)
+_MY_NAME = re.compile(
+    rf"^(?:my name is|my name's|i'm called|i am called|call me) {_LOOSE_NAME}", re.IGNORECASE
+)
+_FACT_PATTERNS = (
+    (re.compile(r"^i (?:live|am living|'m living) in (.+)$", re.IGNORECASE), "home"),
+    (
+        re.compile(r"^i (?:work|am working|'m working) (?:as|at|for|in) (.+)$", re.IGNORECASE),
+        "work",
+    ),
+    (re.compile(r"^i(?: am|'m) from (.+)$", re.IGNORECASE), "origin"),
+    (re.compile(r"^my birthday is (.+)$", re.IGNORECASE), "birthday"),
+    (re.compile(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
+    (re.compile(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),
+)
+_LIKE = re.compile(
+    r"^i (?:really |also |do |quite |absolutely )?(like|love|enjoy|prefer|adore|hate|dislike|"
+    r"don't like|do not like|can't stand|cannot stand) (.+)$",
+    re.IGNORECASE,
+)
+_FAVOURITE = re.compile(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
+_HABIT = re.compile(
+    r"^(?:i (?:usually|often|always|normally|generally|tend to|never|rarely|sometimes) .+|"
+    r"(?:every|each) (?:day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday)[, ]+i .+)$",
+    re.IGNORECASE,
+)
+_IDENTITY = re.compile(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b", re.IGNORECASE
+)
+_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
+_BYE = re.compile(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
+_HOW_ARE_YOU = re.compile(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
+_WHO_ARE_YOU = re.compile(r"^(?:who|what) are you\b", re.IGNORECASE)
+
+
+def _clean_clause(text: str) -> str:
+    return text.strip().rstrip(".!?,;").strip()
+
+
+def _title(text: str, words: int = 6) -> str:
+    return " ".join(_clean_clause(text).split()[:words])
+
+
+@dataclass
+class _Turn:
+    view: PromptView
+    replies: list[str] = field(default_factory=list)
+    ops: list[dict[str, Any]] = field(default_factory=list)
+
+    def propose(self, op: dict[str, Any]) -> None:
+        if len(self.ops) < MAX_OPS and op not in self.ops:
+            self.ops.append(op)
+
+    def remember(self, collection: str, name: str, content: str) -> None:
+        self.propose({"op": "remember", "collection": collection, "name": name, "content": content})
+
+    def learn(self, observation: str, key: str) -> None:
+        self.propose({"op": "capture_learning", "observation": observation, "pattern_key": key})
+
+
+def _statement(turn: _Turn, sentence: str) -> bool:
+    """Propose ops for a clear statement and acknowledge it. False when nothing matched."""
+    s = _clean_clause(sentence)
+    remembered = _REMEMBER.match(s)
+    if remembered:
+        inner = _clean_clause(remembered.group(1))
+        if not _statement(turn, inner):  # a recognised shape files itself where it belongs
+            content = to_third_person(inner)
+            turn.remember(
+                "facts", _title(" ".join(content_words(inner)), 5) or _title(inner), content
+            )
+            turn.replies.append(f"I'll remember that {_lower_first(to_second_person(content))}")
+        return True
+    for pattern in _PEOPLE_PATTERNS:
+        found = pattern.search(s)
+        if found:
+            groups = found.groups()
+            # The name-first pattern captures (name, relation); the others (relation, name).
+            rel, name = (groups[1], groups[0]) if pattern is _PEOPLE_PATTERNS[-1] else groups
+            rel, name = rel.lower(), name[:1].upper() + name[1:]
+            turn.remember("people", rel, f"The owner's {rel} is called {name}.")
+            turn.replies.append(f"Nice, your {rel} is called {name}. I'll remember that.")
+            return True
+    found = _MY_NAME.match(s)
+    if found:
+        name = found.group(1)[:1].upper() + found.group(1)[1:]
+        turn.remember("facts", "owner's name", f"The owner's name is {name}.")
+        turn.replies.append(f"Nice to meet you, {name}!")
+        return True
+    for pattern, topic in _FACT_PATTERNS:
+        if pattern.match(s):
+            content = to_third_person(s)
+            turn.remember("facts", topic, content)
+            turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+            return True
+    found = _FAVOURITE.match(s)
+    if found:
+        what, value = found.group(1).strip().lower(), _clean_clause(found.group(2))
+        turn.remember(
+            "preferences", f"favourite {what}", f"The owner's favourite {what} is {value}."
+        )
+        turn.replies.append(f"{value} as your favourite {what}: noted!")
+        return True
+    found = _LIKE.match(s)
+    if found:
+        verb, obj = found.group(1).lower(), _clean_clause(found.group(2))
+        negative = verb in (
+            "hate",
+            "dislike",
+            "don't like",
+            "do not like",
+            "can't stand",
+            "cannot stand",
+        )
+        content = f"The owner {'dislikes' if negative else _third_person_verb(verb)} {obj}."
+        turn.remember("preferences", _title(obj, 5), content)
+        turn.replies.append(f"Noted: you {'are not a fan of' if negative else verb} {obj}.")
+        return True
+    if _HABIT.match(s):
+        turn.learn(to_third_person(s), pattern_key("habit", s))
+        turn.replies.append("Good to know how your days go.")
+        return True
+    found = _IDENTITY.match(s)
+    if found:
+        turn.learn(to_third_person(s), pattern_key("identity", s))
+        turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")
+        return True
+    return False
+
+
+def _repeated(turn: _Turn, sentence: str) -> None:
+    """The owner says again what they said before: a pattern worth consolidating."""
+    words = set(content_words(sentence))
+    if len(words) < 2:
+        return
+    for earlier in turn.view.owner_said:
+        other = set(content_words(earlier))
+        if other and len(words & other) / len(words | other) >= 0.75:
+            observation = (
+                f"The owner said more than once: {_lower_first(to_third_person(sentence))}"
+            )
+            turn.learn(observation, pattern_key("said", sentence))
+            return
+
+
+def _answer(turn: _Turn, question: str) -> None:
+    q = content_words(question)
+    subject = [w for w in q if w not in _INTENT_WORDS]
+    best: tuple[tuple[int, int, int, int], Known] | None = None
+    for known in turn.view.known:
+        words = content_words(known.text)
+        shared = [w for w in q if w in words]
+        if not shared:
+            continue
+        shared_subject = [w for w in subject if w in words]
+        if subject and len(shared_subject) * 2 < len(subject):
+            continue  # "my sister" must not be answered with a fact about "my brother"
+        if not subject and not shared:
+            continue
+        extra = len([w for w in words if w not in q])
+        score = (len(shared), -extra, _SOURCE_RANK.get(known.source, 0), known.order)
+        if best is None or score > best[0]:
+            best = (score, known)
+    if best is None:
+        turn.replies.append("I don't know that yet. Tell me and I'll remember.")
+        return
+    found = best[1]
+    said = _lower_first(to_second_person(found.text))
+    if found.source in ("recent", "recall"):
+        turn.replies.append(f"You told me {said}")
+    else:
+        turn.replies.append(f"I remember that {said}")
+
+
+def _owner_name(view: PromptView) -> str:
+    for known in reversed(view.known):
+        found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
+        if found:
+            return found.group(1)
+    return ""
+
+
+def respond(request: CompletionRequest) -> dict[str, Any]:
+    """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
+    view = PromptView.of(request)
+    turn = _Turn(view)
+    message = view.message
+    if not message:
+        return {"reply": "I'm here.", "ops": []}
+    for sentence in _sentences(message):
+        s = sentence.strip()
+        if _GREETING.match(s) and len(content_words(s)) <= 3:
+            name = _owner_name(view)
+            turn.replies.append(f"Hello{', ' + name if name else ''}! Good to see you.")
+        elif _THANKS.match(s):
+            turn.replies.append("You're welcome!")
+        elif _BYE.match(s):
+            turn.replies.append("Bye for now! I'll be here.")
+        elif _HOW_ARE_YOU.match(s):
+            turn.replies.append("I'm doing well, thanks for asking. How are you?")
+        elif _WHO_ARE_YOU.match(s):
+            turn.replies.append("I'm shelldon, your pocket pet. I remember what you tell me.")
+        elif _SECRET.search(s) and not _is_question(s):
+            turn.replies.append(
+                "That sounds like a secret, so I won't keep it in my memory. "
+                "`shelldon vault set` keeps secrets locked away."
+            )
+        elif _is_question(s):
+            _answer(turn, s)
+        else:
+            if not _statement(turn, s):
+                turn.replies.append(_acknowledge(s))
+            _repeated(turn, s)
+    return {"reply": " ".join(dict.fromkeys(turn.replies)), "ops": turn.ops}
+
+
+def _acknowledge(sentence: str) -> str:
+    choices = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+    return choices[zlib.crc32(sentence.encode()) % len(choices)]
+
+
+class OfflineBrain:
+    """A Provider (shelldon.broker.chain) that thinks by rules. No network, no randomness."""
+
+    name = "offline"
+
+    def complete(self, request: CompletionRequest) -> RawCompletion:
+        if request.purpose == "dream":
+            return _dream(request)
+        return RawCompletion(text=json.dumps(respond(request), ensure_ascii=False))
+
+
+def _dream(request: CompletionRequest) -> RawCompletion:
+    """Step 5's deterministic dream lives in shelldon.broker.offline_dream."""
+    try:
+        module = importlib.import_module("shelldon.broker.offline_dream")
+    except ModuleNotFoundError as exc:
+        raise ProviderError("client", "the offline dream is not available") from exc
+    result = module.dream(request)
+    if isinstance(result, RawCompletion):
+        return result
+    return RawCompletion(
+        text=result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+    )

@@ -1,0 +1,234 @@
+"""The offline brain's dream: deterministic, no network, no model.
+
+It reads the directive core built (the `dream` section) and answers in the reply protocol:
+- a learning seen at least twice is promoted: a `remember` into the collection its words point to
+  (people, preferences, capabilities, else facts), then `resolve_learning(id, "promoted")`;
+- every other learning is pruned;
+- `rewrite_summary` gets an extractive summary of the recent conversation: the owner's most
+  informative sentences, in the order they were said;
+- the reply is a one-line note for the owner.
+Full collections are left to a real model: the offline brain proposes no merges (it never sees
+entry bodies, only their titles).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from shelldon.contracts.brain import CompletionRequest
+
+PROMOTE_AT = 2  # seen at least this many times
+MAX_SUMMARY_SENTENCES = 5
+MAX_SUMMARY_CHARS = 900
+
+# Keep in step with shelldon.core.dream's directive grammar.
+LEARNINGS_HEADER = "## Pending learnings (most recurrent first)"
+RECENT_HEADER = "## Recent conversation"
+_LEARNING_LINE = re.compile(
+    r"^- \[id=(?P<id>\d+)\] (?P<text>.*) \(seen (?P<count>\d+)×(?:; key: (?P<key>[^)]*))?\)$"
+)
+
+_PEOPLE = re.compile(
+    r"\b(?:sister|brother|mother|mom|mum|dad|father|wife|husband|partner|friend|son|daughter|"
+    r"boss|colleague|coworker|aunt|uncle|cousin|grandma|grandmother|grandpa|grandfather|"
+    r"neighbou?r|girlfriend|boyfriend|niece|nephew|roommate|flatmate|teacher|doctor)s?\b",
+    re.IGNORECASE,
+)
+_PREFERENCES = re.compile(
+    r"\b(?:prefers?|preferred|likes?|liked|loves?|loved|hates?|dislikes?|enjoys?|favou?rite|"
+    r"wants?|rather|fond of|can'?t stand|allergic)\b",
+    re.IGNORECASE,
+)
+_CAPABILITIES = re.compile(
+    r"\b(?:can|able to|knows how|speaks|plays|good at|skilled|certified|fluent)\b", re.IGNORECASE
+)
+_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "but",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "my",
+        "me",
+        "i",
+        "you",
+        "your",
+        "owner",
+        "pet",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "so",
+        "very",
+        "just",
+        "also",
+        "about",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class OfferedLearning:
+    id: int
+    text: str
+    seen: int
+    key: str | None
+
+
+def parse_directive(directive: str) -> tuple[list[OfferedLearning], list[tuple[str, str]]]:
+    """The learnings offered and the recent conversation [(role, text)] from a dream directive."""
+    learnings: list[OfferedLearning] = []
+    recent: list[tuple[str, str]] = []
+    section = ""
+    for line in directive.splitlines():
+        if line.startswith("## "):
+            section = line.strip()
+            continue
+        if section == LEARNINGS_HEADER:
+            match = _LEARNING_LINE.match(line.strip())
+            if match:
+                key = (match.group("key") or "").strip() or None
+                learnings.append(
+                    OfferedLearning(
+                        int(match.group("id")), match.group("text"), int(match.group("count")), key
+                    )
+                )
+        elif section == RECENT_HEADER and ": " in line:
+            role, _, text = line.partition(": ")
+            recent.append((role.strip(), text.strip()))
+    return learnings, recent
+
+
+def collection_for(text: str) -> str:
+    if _PEOPLE.search(text):
+        return "people"
+    if _PREFERENCES.search(text):
+        return "preferences"
+    if _CAPABILITIES.search(text):
+        return "capabilities"
+    return "facts"
+
+
+def _words(text: str) -> list[str]:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return [w for w in re.findall(r"\w+", folded) if w not in _STOP]
+
+
+def _name_for(item: OfferedLearning) -> str:
+    if item.key:
+        return item.key
+    return "-".join(_words(item.text)[:6]) or f"learning-{item.id}"
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split()).rstrip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?…" else text + "."
+
+
+def _screen(text: str) -> bool:
+    """True when memory may keep the text (the gate's safety screen, when it is present)."""
+    try:
+        gate = importlib.import_module("shelldon.core.gate")
+    except ImportError:
+        return True
+    screen = getattr(gate, "screen_text", None)
+    return screen is None or screen(text) is None
+
+
+def extractive_summary(recent: list[tuple[str, str]]) -> str:
+    """The owner's most informative sentences (most distinct content words; earlier wins ties),
+    shown in the order they were said. "" when the owner said nothing worth keeping."""
+    candidates: list[tuple[int, int, str]] = []
+    seen: set[str] = set()
+    order = 0
+    for role, text in recent:
+        if role != "owner":
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            sentence = sentence.strip()
+            words = set(_words(sentence))
+            norm = " ".join(sorted(words))
+            if len(words) < 3 or norm in seen or not _screen(sentence):
+                continue
+            seen.add(norm)
+            candidates.append((len(words), order, sentence))
+            order += 1
+    best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_SUMMARY_SENTENCES]
+    lines: list[str] = []
+    used = 0
+    for _, _, sentence in sorted(best, key=lambda c: c[1]):
+        line = f"- {_sentence(sentence)}"
+        if used + len(line) > MAX_SUMMARY_CHARS:
+            break
+        used += len(line) + 1
+        lines.append(line)
+    if not lines:
+        return ""
+    return "Lately my owner told me:\n" + "\n".join(lines)
+
+
+def dream_reply(directive: str) -> dict[str, Any]:
+    """The reply object ({"reply", "ops"}) for one dream directive."""
+    learnings, recent = parse_directive(directive)
+    ops: list[dict[str, Any]] = []
+    kept = dropped = 0
+    for item in learnings:
+        if item.seen >= PROMOTE_AT and len(_words(item.text)) >= 2:
+            ops.append(
+                {
+                    "op": "remember",
+                    "collection": collection_for(item.text),
+                    "name": _name_for(item),
+                    "content": _sentence(item.text),
+                }
+            )
+            ops.append({"op": "resolve_learning", "id": item.id, "status": "promoted"})
+            kept += 1
+        else:
+            ops.append({"op": "resolve_learning", "id": item.id, "status": "pruned"})
+            dropped += 1
+    summary = extractive_summary(recent)
+    if summary:
+        ops.append({"op": "rewrite_summary", "content": summary})
+    note = f"💤 I tidied my thoughts: kept {kept}, let {dropped} go."
+    return {"reply": note, "ops": ops}
+
+
+def dream_request_text(request: CompletionRequest) -> str:
+    dream_sections = [s.text for s in request.sections if s.kind == "dream"]
+    return "\n\n".join(dream_sections) if dream_sections else request.rendered()
+
+
+def complete(request: CompletionRequest) -> str:
+    """What the offline brain answers for purpose == "dream": the reply protocol's JSON text."""
+    return json.dumps(dream_reply(dream_request_text(request)), ensure_ascii=False)

@@ -1,0 +1,490 @@
+"""When the pet may dream: cadence, daily budget, cooldown, battery, and one worker in flight.
+
+Core-resident and LLM-free. The scheduler never runs a turn itself: it answers "may a dream start
+now, and if not, why and when", charges the budget, and keeps its state in `<home>/state/` so a
+restart neither refunds the day's spend nor forgets the last dream. The clock and the sysfs root
+are injected so tests drive time and power without sleeping or touching real hardware.
+
+Decisions (docs/learning.md has the reasons):
+- The budget is counted per UTC day. Owner turns cost 1 and are never refused by it (the owner is
+  always answered); a dream costs 3 and only starts when the day has room for it.
+- Idle cadence: a dream is due once the owner has been silent for `idle_after` (6 h default) and the
+  last dream is at least `cooldown` old. `dream --now` skips those two waits, never the budget or
+  the battery unless forced.
+- Battery: no battery means mains; a battery that is low AND discharging means no dream.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+log = logging.getLogger(__name__)
+
+POWER_SUPPLY_ROOT = Path("/sys/class/power_supply")
+STATE_FILE = "scheduler.json"
+STATE_VERSION = 1
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def _parse_iso(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# --- power -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PowerStatus:
+    """What sysfs says about power. `percent` is the lowest battery's capacity (None: unknown)."""
+
+    has_battery: bool
+    discharging: bool
+    percent: int | None
+    detail: str
+
+    def too_low(self, low_percent: int) -> bool:
+        """Low AND discharging: the one state in which a dream must not run."""
+        return self.discharging and self.percent is not None and self.percent <= low_percent
+
+
+def _read_sysfs(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+
+
+def read_power(root: Path = POWER_SUPPLY_ROOT) -> PowerStatus:
+    """Read /sys/class/power_supply (or an injected copy of it). Never raises.
+
+    Any online mains/USB supply means "not discharging" whatever a battery reports; no battery at
+    all means mains. An unreadable capacity is unknown, which never blocks a dream by itself.
+    """
+    try:
+        supplies = sorted(p for p in root.iterdir() if p.is_dir())
+    except OSError:
+        return PowerStatus(False, False, None, "no power_supply in sysfs: mains")
+    batteries: list[tuple[str, int | None, str]] = []
+    mains_online = False
+    for supply in supplies:
+        kind = (_read_sysfs(supply / "type") or "").lower()
+        if kind == "battery":
+            if _read_sysfs(supply / "present") == "0":
+                continue
+            capacity_text = _read_sysfs(supply / "capacity")
+            capacity: int | None = None
+            if capacity_text is not None:
+                try:
+                    capacity = max(0, min(100, int(capacity_text)))
+                except ValueError:
+                    log.warning("unreadable battery capacity in %s", supply.name)
+            batteries.append(
+                (supply.name, capacity, (_read_sysfs(supply / "status") or "").lower())
+            )
+        elif kind in ("mains", "usb", "usb_c", "usb_pd", "wireless") and (
+            _read_sysfs(supply / "online") == "1"
+        ):
+            mains_online = True
+    if not batteries:
+        return PowerStatus(False, False, None, "no battery: mains")
+    known = [cap for _, cap, _ in batteries if cap is not None]
+    percent = min(known) if known else None
+    discharging = not mains_online and any(status == "discharging" for _, _, status in batteries)
+    state = "discharging" if discharging else "charging or on mains"
+    shown = f"{percent}%" if percent is not None else "unknown charge"
+    return PowerStatus(True, discharging, percent, f"battery {shown}, {state}")
+
+
+# --- configuration and state ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SchedulerConfig:
+    idle_after: timedelta = timedelta(hours=6)
+    cooldown: timedelta = timedelta(hours=6)
+    daily_budget: int = 60
+    dream_cost: int = 3
+    turn_cost: int = 1
+    battery_low_percent: int = 20
+    power_supply_root: Path = field(default=POWER_SUPPLY_ROOT)
+
+    @classmethod
+    def from_mapping(cls, raw: dict[str, Any]) -> SchedulerConfig:
+        """From shelldon.toml's [scheduler] table. Unknown keys and bad values are clear errors."""
+        known = {
+            "idle_after_hours",
+            "cooldown_hours",
+            "daily_budget",
+            "dream_cost",
+            "turn_cost",
+            "battery_low_percent",
+            "power_supply_root",
+        }
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise ValueError(f"unknown [scheduler] setting(s): {', '.join(unknown)}")
+        base = cls()
+        try:
+            config = cls(
+                idle_after=timedelta(hours=float(raw.get("idle_after_hours", 6))),
+                cooldown=timedelta(hours=float(raw.get("cooldown_hours", 6))),
+                daily_budget=int(raw.get("daily_budget", base.daily_budget)),
+                dream_cost=int(raw.get("dream_cost", base.dream_cost)),
+                turn_cost=int(raw.get("turn_cost", base.turn_cost)),
+                battery_low_percent=int(raw.get("battery_low_percent", base.battery_low_percent)),
+                power_supply_root=Path(raw.get("power_supply_root", POWER_SUPPLY_ROOT)),
+            )
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"bad [scheduler] setting: {exc}") from None
+        if config.daily_budget < 0 or config.dream_cost < 0 or config.turn_cost < 0:
+            raise ValueError("[scheduler] budgets and costs must not be negative")
+        if config.idle_after < timedelta(0) or config.cooldown < timedelta(0):
+            raise ValueError("[scheduler] idle_after_hours and cooldown_hours must not be negative")
+        return config
+
+
+class DreamRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The outcome of the last dream attempt, shown by `shelldon status`."""
+
+    at: str
+    outcome: str  # "done" | "stopped" | "skipped" | "failed" | "busy"
+    detail: str
+    n: int = 0  # the dream number (audit unit dream-<n>); 0 when no dream ran
+    written: int = 0
+    promoted: int = 0
+    pruned: int = 0
+    refused: int = 0
+    note: str = ""
+
+
+class SchedulerState(msgspec.Struct, forbid_unknown_fields=True):
+    version: int = STATE_VERSION
+    day: str = ""  # the UTC day `spent` belongs to
+    spent: int = 0
+    last_owner_at: str | None = None
+    last_dream_at: str | None = None  # when the last dream that spent budget started
+    dreams: int = 0  # how many dreams have run; the next is dream-<dreams + 1>
+    last_dream: DreamRecord | None = None
+
+
+VerdictCode = Literal["due", "idle", "cooldown", "budget", "battery"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    due: bool
+    code: VerdictCode
+    reason: str
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Temp file in the same directory, fsync, rename, fsync the directory."""
+    try:
+        from shelldon import _native
+
+        writer = getattr(_native, "atomic_write", None)
+    except ImportError:  # pragma: no cover - the extension is always built
+        writer = None
+    if writer is not None:
+        writer(str(path), data, 0o644)
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+class Scheduler:
+    """Budget, cadence and gates for the dream. Thread-safe; state persisted on every change."""
+
+    def __init__(
+        self,
+        state_dir: Path,
+        config: SchedulerConfig | None = None,
+        *,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.config = config or SchedulerConfig()
+        self._path = Path(state_dir) / STATE_FILE
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._state = self._load()
+
+    # -- persistence
+
+    def _load(self) -> SchedulerState:
+        try:
+            raw = self._path.read_bytes()
+        except FileNotFoundError:
+            return SchedulerState()
+        except OSError as exc:
+            log.warning("scheduler state unreadable (%s); starting fresh", exc.strerror)
+            return SchedulerState()
+        try:
+            state = msgspec.json.decode(raw, type=SchedulerState)
+            if state.version != STATE_VERSION:
+                raise ValueError(f"state version {state.version}")
+            return state
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+            # Keep the bad file for a person to look at; never crash core over it.
+            aside = self._path.with_name(STATE_FILE + ".corrupt")
+            log.warning("scheduler state corrupt (%s); kept as %s, starting fresh", exc, aside.name)
+            with contextlib.suppress(OSError):
+                os.replace(self._path, aside)
+            return SchedulerState()
+
+    def _save(self) -> None:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(self._path, msgspec.json.encode(self._state))
+
+    def _roll_day(self, now: datetime) -> None:
+        today = now.astimezone(UTC).date().isoformat()
+        if self._state.day != today:
+            self._state.day = today
+            self._state.spent = 0
+
+    # -- inputs
+
+    def now(self) -> datetime:
+        return self._clock()
+
+    def note_owner_turn(self) -> None:
+        """An owner turn ran: it costs its share of the budget and resets the idle clock."""
+        with self._lock:
+            now = self._clock()
+            self._roll_day(now)
+            self._state.spent += self.config.turn_cost
+            self._state.last_owner_at = _iso(now)
+            self._save()
+
+    def power(self) -> PowerStatus:
+        return read_power(self.config.power_supply_root)
+
+    def verdict(self, *, on_request: bool = False, force: bool = False) -> Verdict:
+        """May a dream start now? `on_request` (dream --now) skips idle and cooldown; `force`
+        skips budget and battery too."""
+        with self._lock:
+            now = self._clock()
+            self._roll_day(now)
+            state, config = self._state, self.config
+            if not force:
+                left = config.daily_budget - state.spent
+                if left < config.dream_cost:
+                    return Verdict(
+                        False,
+                        "budget",
+                        f"daily budget spent ({state.spent}/{config.daily_budget}; a dream costs "
+                        f"{config.dream_cost})",
+                    )
+                power = self.power()
+                if power.too_low(config.battery_low_percent):
+                    return Verdict(
+                        False,
+                        "battery",
+                        f"{power.detail}: at or below {config.battery_low_percent}%",
+                    )
+            if not (on_request or force):
+                last_owner = _parse_iso(state.last_owner_at)
+                if last_owner is not None and now - last_owner < config.idle_after:
+                    return Verdict(
+                        False,
+                        "idle",
+                        f"owner active {_span(now - last_owner)} ago; dreams after "
+                        f"{_span(config.idle_after)} of silence",
+                    )
+                last_dream = _parse_iso(state.last_dream_at)
+                if last_dream is not None and now - last_dream < config.cooldown:
+                    return Verdict(
+                        False,
+                        "cooldown",
+                        f"last dream {_span(now - last_dream)} ago (cooldown "
+                        f"{_span(config.cooldown)})",
+                    )
+            return Verdict(True, "due", "due")
+
+    def begin_dream(self) -> int:
+        """Charge the dream's cost and number it. Called only once a worker will be asked."""
+        with self._lock:
+            now = self._clock()
+            self._roll_day(now)
+            self._state.spent += self.config.dream_cost
+            self._state.dreams += 1
+            self._state.last_dream_at = _iso(now)
+            self._save()
+            return self._state.dreams
+
+    def finish_dream(self, record: DreamRecord) -> None:
+        with self._lock:
+            self._state.last_dream = record
+            self._save()
+
+    # -- outputs
+
+    @property
+    def state(self) -> SchedulerState:
+        with self._lock:
+            return msgspec.structs.replace(self._state)
+
+    def budget_left(self) -> int:
+        with self._lock:
+            self._roll_day(self._clock())
+            return self.config.daily_budget - self._state.spent
+
+    def next_dream_at(self) -> datetime:
+        """The earliest moment cadence, cooldown and budget allow (battery: not predictable)."""
+        with self._lock:
+            now = self._clock()
+            self._roll_day(now)
+            state, config = self._state, self.config
+            candidates = [now]
+            last_owner = _parse_iso(state.last_owner_at)
+            if last_owner is not None:
+                candidates.append(last_owner + config.idle_after)
+            last_dream = _parse_iso(state.last_dream_at)
+            if last_dream is not None:
+                candidates.append(last_dream + config.cooldown)
+            if config.daily_budget - state.spent < config.dream_cost:
+                tomorrow = now.astimezone(UTC).date() + timedelta(days=1)
+                candidates.append(datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=UTC))
+            return max(candidates)
+
+    def status_lines(self) -> tuple[str, ...]:
+        """The scheduler's lines for `shelldon status`."""
+        now = self._clock()
+        state = self.state
+        left = self.budget_left()
+        lines = [
+            f"budget: {max(left, 0)}/{self.config.daily_budget} left today "
+            f"(turn {self.config.turn_cost}, dream {self.config.dream_cost})",
+        ]
+        verdict = self.verdict()
+        if verdict.due:
+            lines.append("next dream: due now")
+        else:
+            when = self.next_dream_at()
+            wait = when - now
+            eta = _iso(when) if wait > timedelta(0) else "when allowed"
+            lines.append(
+                f"next dream: {eta} (in {_span(max(wait, timedelta(0)))}; {verdict.reason})"
+            )
+        record = state.last_dream
+        if record is None:
+            lines.append("last dream: none yet")
+        else:
+            counts = (
+                f"{record.written} written, {record.promoted} promoted, {record.pruned} pruned, "
+                f"{record.refused} refused"
+            )
+            label = f"dream-{record.n} " if record.n else ""
+            line = f"last dream: {label}{record.outcome} at {record.at}: {record.detail}"
+            if record.n:
+                line += f" ({counts})"
+            lines.append(line)
+            if record.note:
+                lines.append(f"dream note: {record.note}")
+        return tuple(lines)
+
+
+def _span(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds < 0:
+        seconds = 0
+    hours, rest = divmod(seconds, 3600)
+    minutes = rest // 60
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    if minutes:
+        return f"{minutes}m"
+    return f"{seconds}s"
+
+
+# --- one worker in flight ---------------------------------------------------------------------
+
+
+class TurnArbiter:
+    """One worker at a time, owner first.
+
+    An owner's turn waits only for the turn already in flight. A dream starts only when nothing
+    is in flight AND no owner is waiting, so it always queues behind the owner, never the reverse.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._busy: str | None = None
+        self._owners_waiting = 0
+
+    @property
+    def busy(self) -> str | None:
+        with self._cond:
+            return self._busy
+
+    @contextmanager
+    def owner_turn(self) -> Iterator[None]:
+        with self._cond:
+            self._owners_waiting += 1
+            try:
+                while self._busy is not None:
+                    self._cond.wait()
+            finally:
+                self._owners_waiting -= 1
+            self._busy = "owner"
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._busy = None
+                self._cond.notify_all()
+
+    @contextmanager
+    def dream_turn(self, *, wait_s: float = 0.0) -> Iterator[bool]:
+        """Yields True when the dream holds the slot, False when it must give way (nothing ran)."""
+        with self._cond:
+            acquired = self._cond.wait_for(
+                lambda: self._busy is None and self._owners_waiting == 0, timeout=wait_s
+            )
+            if acquired:
+                self._busy = "dream"
+        if not acquired:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with self._cond:
+                self._busy = None
+                self._cond.notify_all()

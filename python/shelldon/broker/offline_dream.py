@@ -232,3 +232,8 @@ def dream_request_text(request: CompletionRequest) -> str:
 def complete(request: CompletionRequest) -> str:
     """What the offline brain answers for purpose == "dream": the reply protocol's JSON text."""
     return json.dumps(dream_reply(dream_request_text(request)), ensure_ascii=False)
+
+
+def dream(request: CompletionRequest) -> str:
+    """The entry point OfflineBrain calls for purpose == "dream" (same as `complete`)."""
+    return complete(request)

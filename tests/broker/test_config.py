@@ -178,7 +178,7 @@ def test_build_chain_reads_each_key_once_and_keeps_the_order() -> None:
     chain = build_chain(parse_config(without_offline), read_secret=secrets)
     assert chain.names == ("groq", "claude", "local")
     assert asked == ["groq_key", "anthropic_key"]
-    assert chain.policies["groq"].retries == 2
+    assert chain.providers[0].retry_policy.retries == 2  # type: ignore[attr-defined]
     assert "value-of" not in repr(chain.providers)
 
 

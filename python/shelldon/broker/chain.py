@@ -112,6 +112,9 @@ class RetryPolicy:
 class ProviderChain:
     """Ordered providers with fallback. Thread-safe: the only shared state is the cooldown map.
 
+    A provider's retry policy is `policies[name]`, else its own `retry_policy` attribute (the HTTP
+    providers carry the one their `[[provider]]` entry configures), else `default_policy`.
+
     `clock` (monotonic seconds) and `sleep` are injectable so tests never sleep for real.
     """
 
@@ -175,7 +178,11 @@ class ProviderChain:
         attempts: list[Attempt],
         deadline: float | None,
     ) -> RawCompletion | None:
-        policy = self.policies.get(provider.name, self.default_policy)
+        policy = (
+            self.policies.get(provider.name)
+            or getattr(provider, "retry_policy", None)
+            or self.default_policy
+        )
         for attempt in range(policy.retries + 1):
             try:
                 return provider.complete(request)
@@ -217,11 +224,12 @@ class ProviderChain:
             self._cooldown_until[name] = self.clock() + seconds
 
 
-def _offline_brain(root: DataRoot | None) -> Provider:
+def _offline_brain(name: str = "offline") -> Provider:
     # Lazy (and by name): the offline brain is its own module with its own rules, and only the
     # chains that use it should pay for importing it.
     module = importlib.import_module("shelldon.broker.offline")
     brain: Provider = module.OfflineBrain()
+    brain.name = name  # the chain, logs and BrainReply.provider use the configured name
     return brain
 
 
@@ -241,23 +249,16 @@ def build_chain(
     from shelldon.broker.providers import make_provider
 
     if config is None or not config.providers:
-        return ProviderChain([_offline_brain(root)], clock=clock, sleep=sleep)
+        return ProviderChain([_offline_brain()], clock=clock, sleep=sleep)
     if read_secret is None:
         read_secret = _vault_reader(root)
     providers: list[Provider] = []
-    policies: dict[str, RetryPolicy] = {}
     for spec in config.providers:
         if spec.kind == "offline":
-            providers.append(_offline_brain(root))
-            continue
-        providers.append(make_provider(spec, read_secret))
-        policies[spec.name] = RetryPolicy(
-            retries=spec.retries,
-            backoff=spec.backoff,
-            backoff_cap=spec.backoff_cap,
-            retry_after_cap=spec.retry_after_cap,
-        )
-    return ProviderChain(providers, policies=policies, clock=clock, sleep=sleep)
+            providers.append(_offline_brain(spec.name))
+        else:
+            providers.append(make_provider(spec, read_secret))
+    return ProviderChain(providers, clock=clock, sleep=sleep)
 
 
 def _vault_reader(root: DataRoot | None) -> Callable[[str], str | None]:

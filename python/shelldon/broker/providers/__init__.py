@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shelldon.broker.chain import Provider
+from shelldon.broker.chain import Provider, RetryPolicy
 from shelldon.config import ConfigError
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.config import ProviderConfig
@@ -43,6 +43,15 @@ def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]
     raise ConfigError(f"provider {spec.name!r}: kind {spec.kind!r} is not an HTTP provider")
 
 
+def retry_policy(spec: ProviderConfig) -> RetryPolicy:
+    return RetryPolicy(
+        retries=spec.retries,
+        backoff=spec.backoff,
+        backoff_cap=spec.backoff_cap,
+        retry_after_cap=spec.retry_after_cap,
+    )
+
+
 def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     """(system text, user text): the last section is what the model answers (the owner's message,
     or the dream directive); everything before it, in binding order, is the system context."""
@@ -53,4 +62,4 @@ def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     return "\n\n".join(s.text for s in context), last.text
 
 
-__all__ = ["make_provider", "split_prompt"]
+__all__ = ["make_provider", "retry_policy", "split_prompt"]

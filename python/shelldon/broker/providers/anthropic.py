@@ -9,7 +9,7 @@ from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
-from shelldon.broker.providers import split_prompt
+from shelldon.broker.providers import retry_policy, split_prompt
 from shelldon.broker.providers.http import post_json, raise_for_status
 from shelldon.broker.providers.openai import _int
 from shelldon.contracts.brain import CompletionRequest, Usage
@@ -21,6 +21,7 @@ class AnthropicProvider:
         self.name = spec.name
         self.spec = spec
         self.max_reply_chars = spec.max_reply_chars
+        self.retry_policy = retry_policy(spec)
         self.url = spec.base_url.rstrip("/") + "/messages"
         self._api_key = api_key
 

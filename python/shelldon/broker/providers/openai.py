@@ -12,7 +12,7 @@ from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION, REPLY_JSON_SCHEMA
-from shelldon.broker.providers import split_prompt
+from shelldon.broker.providers import retry_policy, split_prompt
 from shelldon.broker.providers.http import post_json, raise_for_status
 from shelldon.contracts.brain import CompletionRequest, Usage
 from shelldon.contracts.config import ProviderConfig
@@ -23,6 +23,7 @@ class OpenAIProvider:
         self.name = spec.name
         self.spec = spec
         self.max_reply_chars = spec.max_reply_chars
+        self.retry_policy = retry_policy(spec)
         self.url = spec.base_url.rstrip("/") + "/chat/completions"
         self._api_key = api_key
 

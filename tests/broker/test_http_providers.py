@@ -1,0 +1,320 @@
+"""The OpenAI and Anthropic providers against a real HTTP server on 127.0.0.1 (tests/fakes).
+
+Each path the chain must handle goes through real sockets: a good answer in both wire formats,
+a slow answer (timeout), 429 + Retry-After, 500, malformed JSON, a truncated body, a truncated
+reply object, hostile ops, a bad key, a refused connection, and the key's whereabouts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+from fakes.fake_provider import (
+    HOSTILE_OPS,
+    FakeProvider,
+    echo,
+    hostile,
+    malformed,
+    raw,
+    reply,
+    slow,
+    status,
+    truncated,
+)
+
+from shelldon.broker.chain import ChainExhausted, ProviderChain, ProviderError, build_chain
+from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
+from shelldon.broker.providers import make_provider
+from shelldon.config import parse_config
+from shelldon.contracts.brain import CompletionRequest, PromptSection, Usage
+from shelldon.contracts.config import ProviderConfig
+from shelldon.contracts.ops import decode_ops
+
+KEY = "sk-test-0123456789abcdefSECRET"
+REQUEST = CompletionRequest(
+    purpose="turn",
+    sections=(
+        PromptSection(kind="system", text="You are shelldon."),
+        PromptSection(kind="about", text="I am a pet."),
+        PromptSection(kind="message", text="my sister is called Ana"),
+    ),
+)
+WIRES = ["openai", "anthropic"]
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeProvider]:
+    with FakeProvider(require_key=KEY) as server:
+        yield server
+
+
+def spec(fake: FakeProvider, kind: str, **overrides: object) -> ProviderConfig:
+    base = {
+        "name": f"fake-{kind}",
+        "kind": kind,
+        "base_url": fake.openai_base_url if kind == "openai" else fake.anthropic_base_url,
+        "model": "fake-model",
+        "key": "fake_key",
+        "timeout": 5.0,
+        "retries": 0,
+        "response_format": "json_object" if kind == "openai" else "none",
+    }
+    base.update(overrides)
+    return msgspec.convert(base, ProviderConfig)
+
+
+def provider(fake: FakeProvider, kind: str, **overrides: object):  # type: ignore[no-untyped-def]
+    return make_provider(spec(fake, kind, **overrides), lambda name: KEY)
+
+
+class NoSleep:
+    def __init__(self) -> None:
+        self.slept: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.slept.append(seconds)
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_good_answer_in_each_wire_format(fake: FakeProvider, kind: str) -> None:
+    ops = [{"op": "remember", "collection": "people", "name": "ana", "content": "Sister: Ana."}]
+    fake.script(reply("Nice to meet Ana!", ops=ops, usage=(120, 30)))
+    result = ProviderChain([provider(fake, kind)]).complete(REQUEST)
+    assert result.text == "Nice to meet Ana!"
+    assert result.ops == tuple(ops)
+    assert result.usage == Usage(prompt_tokens=120, completion_tokens=30)
+    assert result.provider == f"fake-{kind}"
+    (sent,) = fake.requests
+    assert sent.wire == kind
+    assert sent.user_text() == "my sister is called Ana"
+    assert sent.system_text().startswith("You are shelldon.\n\nI am a pet.")
+    assert REPLY_FORMAT_INSTRUCTION in sent.system_text()
+    assert sent.json["model"] == "fake-model"
+
+
+def test_openai_asks_for_the_configured_json_mode(fake: FakeProvider) -> None:
+    for mode, expected in [("json_schema", "json_schema"), ("json_object", "json_object")]:
+        ProviderChain([provider(fake, "openai", response_format=mode)]).complete(REQUEST)
+        assert fake.requests[-1].json["response_format"]["type"] == expected
+    ProviderChain([provider(fake, "openai", response_format="none")]).complete(REQUEST)
+    assert "response_format" not in fake.requests[-1].json
+    schema = fake.requests[0].json["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["reply", "ops"]
+
+
+def test_anthropic_sends_its_version_header(fake: FakeProvider) -> None:
+    ProviderChain([provider(fake, "anthropic")]).complete(REQUEST)
+    assert fake.requests[0].headers["anthropic-version"] == "2023-06-01"
+    assert fake.requests[0].json["system"].startswith("You are shelldon.")
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_the_key_is_in_the_auth_header_and_nowhere_else(
+    fake: FakeProvider, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake.script(status(500), reply("fine"))
+    the_chain = ProviderChain(
+        [provider(fake, kind, retries=1, backoff=0.0)], sleep=NoSleep()
+    )
+    the_chain.complete(REQUEST)
+    header = "authorization" if kind == "openai" else "x-api-key"
+    for sent in fake.requests:
+        expected = f"Bearer {KEY}" if kind == "openai" else KEY
+        assert sent.headers[header] == expected
+        others = {k: v for k, v in sent.headers.items() if k != header}
+        assert KEY not in json.dumps(others)
+        assert KEY.encode() not in sent.body
+        assert KEY not in sent.path
+    assert KEY not in caplog.text
+    assert KEY not in repr(the_chain)
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_bad_key_is_a_client_error_without_retry_or_key(fake: FakeProvider, kind: str) -> None:
+    wrong = make_provider(spec(fake, kind, retries=3), lambda name: "sk-wrong-key-000000000")
+    sleep = NoSleep()
+    with pytest.raises(ChainExhausted) as caught:
+        ProviderChain([wrong], sleep=sleep).complete(REQUEST)
+    (attempt,) = caught.value.attempts
+    assert attempt.kind == "client"
+    assert "HTTP 401" in attempt.message
+    assert "sk-wrong" not in str(caught.value)
+    assert sleep.slept == [] and len(fake.requests) == 1
+
+
+def test_a_slow_answer_times_out_and_the_next_provider_answers(fake: FakeProvider) -> None:
+    fake.script(slow(30))
+    quick = provider(fake, "openai", timeout=0.3)
+    backup = provider(fake, "anthropic")
+    result = ProviderChain([quick, backup]).complete(REQUEST)
+    assert result.provider == "fake-anthropic"
+    with pytest.raises(ProviderError) as caught:
+        fake.script(slow(30))
+        quick.complete(REQUEST)
+    assert caught.value.kind == "timeout"
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_429_honours_retry_after_then_succeeds(fake: FakeProvider, kind: str) -> None:
+    fake.script(status(429, retry_after=3), reply("after the wait"))
+    sleep = NoSleep()
+    chain = ProviderChain([provider(fake, kind, retries=2)], sleep=sleep)
+    assert chain.complete(REQUEST).text == "after the wait"
+    assert sleep.slept == [3.0]
+
+
+def test_a_retry_after_date_is_understood(fake: FakeProvider) -> None:
+    fake.script(status(429, retry_after="Wed, 21 Oct 2015 07:28:00 GMT"), reply("ok"))
+    sleep = NoSleep()
+    ProviderChain([provider(fake, "openai", retries=1)], sleep=sleep).complete(REQUEST)
+    assert sleep.slept == [0.0]  # a date in the past: retry at once
+
+
+def test_a_long_retry_after_moves_on_without_waiting(fake: FakeProvider) -> None:
+    fake.script(status(429, retry_after=3600), reply("from the backup"))
+    sleep = NoSleep()
+    chain = ProviderChain(
+        [provider(fake, "openai", retries=3), provider(fake, "anthropic")], sleep=sleep
+    )
+    assert chain.complete(REQUEST).provider == "fake-anthropic"
+    assert sleep.slept == []
+
+
+@pytest.mark.parametrize("code", [500, 502, 503, 529])
+def test_5xx_is_retried_then_falls_back(fake: FakeProvider, code: int) -> None:
+    fake.script(status(code), status(code), reply("backup"))
+    sleep = NoSleep()
+    chain = ProviderChain(
+        [provider(fake, "openai", retries=1, backoff=0.25), provider(fake, "anthropic")],
+        sleep=sleep,
+    )
+    result = chain.complete(REQUEST)
+    assert result.provider == "fake-anthropic"
+    assert len(sleep.slept) == 1 and 0 < sleep.slept[0] <= 0.25
+    assert [r.wire for r in fake.requests] == ["openai", "openai", "anthropic"]
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_malformed_body_falls_back_without_retry(fake: FakeProvider, kind: str) -> None:
+    fake.script(malformed(), reply("backup"))
+    with pytest.raises(ProviderError) as caught:
+        provider(fake, kind, retries=2).complete(REQUEST)
+    assert caught.value.kind == "malformed"
+    fake.script(malformed(), reply("backup"))
+    result = ProviderChain([provider(fake, kind, retries=2), provider(fake, "openai")]).complete(
+        REQUEST
+    )
+    assert result.text == "backup"
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_truncated_body_is_malformed(fake: FakeProvider, kind: str) -> None:
+    fake.script(truncated())
+    with pytest.raises(ProviderError) as caught:
+        provider(fake, kind).complete(REQUEST)
+    assert caught.value.kind == "malformed"
+    assert "cut short" in caught.value.message
+
+
+def test_an_oversized_body_is_refused(fake: FakeProvider) -> None:
+    fake.script(reply("x" * 5000))
+    with pytest.raises(ProviderError) as caught:
+        provider(fake, "openai", max_response_bytes=2048).complete(REQUEST)
+    assert caught.value.kind == "malformed"
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_reply_object_cut_off_by_the_model_is_salvaged(fake: FakeProvider, kind: str) -> None:
+    whole = json.dumps(
+        {"reply": "Noted, Ana is your sister.", "ops": [{"op": "log_episode", "content": "A"}] * 2}
+    )
+    fake.script(raw(whole[: whole.rindex('"content"')]))
+    result = ProviderChain([provider(fake, kind)]).complete(REQUEST)
+    assert result.text == "Noted, Ana is your sister."
+    assert result.ops == ({"op": "log_episode", "content": "A"},)
+    assert result.dropped
+
+
+def test_fenced_json_with_prose_from_a_real_answer(fake: FakeProvider) -> None:
+    fake.script(raw('Here:\n```json\n{"reply": "Hello", "ops": []}\n```'))
+    assert ProviderChain([provider(fake, "anthropic")]).complete(REQUEST).text == "Hello"
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_hostile_ops_arrive_raw_and_the_reply_still_goes_out(fake: FakeProvider, kind: str) -> None:
+    fake.script(hostile("Sure, done!"))
+    result = ProviderChain([provider(fake, kind)]).complete(REQUEST)
+    assert result.text == "Sure, done!"
+    # The parser drops the oversized rewrite (op 6) and passes the rest on raw, for core.
+    assert any(reason.startswith("op 6:") for reason in result.dropped)
+    assert list(result.ops) == HOSTILE_OPS[:6] + HOSTILE_OPS[7:]
+    decoded, refused = decode_ops(list(result.ops))
+    # The contract refuses the shapes it can see: a collection outside the four, an unknown op,
+    # an extra field claiming owner provenance, a non-integer id. Names, secrets and instructions
+    # decode and are the gate's to refuse (core).
+    assert [index for index, _ in refused] == [0, 6, 7, 8]
+    assert len(decoded) == 5
+
+
+def test_connection_refused_falls_back(fake: FakeProvider) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        dead_port = sock.getsockname()[1]
+    dead = provider(fake, "openai", base_url=f"http://127.0.0.1:{dead_port}/v1", retries=1)
+    sleep = NoSleep()
+    result = ProviderChain([dead, provider(fake, "anthropic")], sleep=sleep).complete(REQUEST)
+    assert result.provider == "fake-anthropic"
+    assert len(sleep.slept) == 1
+    with pytest.raises(ProviderError) as caught:
+        dead.complete(REQUEST)
+    assert caught.value.kind == "connect"
+
+
+def test_the_whole_chain_failing_is_exhausted_with_each_reason(fake: FakeProvider) -> None:
+    fake.script(status(503), malformed())
+    chain = ProviderChain([provider(fake, "openai"), provider(fake, "anthropic")])
+    with pytest.raises(ChainExhausted) as caught:
+        chain.complete(REQUEST)
+    assert [(a.provider, a.kind) for a in caught.value.attempts] == [
+        ("fake-openai", "server"),
+        ("fake-anthropic", "malformed"),
+    ]
+
+
+def test_build_chain_from_toml_talks_to_the_fake(fake: FakeProvider) -> None:
+    config = parse_config(
+        f"""
+[[provider]]
+name = "primary"
+kind = "openai"
+base_url = "{fake.openai_base_url}"
+model = "m"
+key = "fake_key"
+retries = 0
+
+[[provider]]
+name = "secondary"
+kind = "anthropic"
+base_url = "{fake.anthropic_base_url}"
+model = "m"
+key = "fake_key"
+"""
+    )
+    fake.script(status(400), echo())
+    chain = build_chain(config, read_secret=lambda name: KEY if name == "fake_key" else None)
+    result = chain.complete(REQUEST)
+    assert (result.provider, result.text) == ("secondary", "echo: my sister is called Ana")
+
+
+def test_an_error_echoing_the_key_is_scrubbed(fake: FakeProvider) -> None:
+    fake.script(status(401, message=f"Incorrect API key provided: {KEY}"))
+    with pytest.raises(ProviderError) as caught:
+        provider(fake, "openai").complete(REQUEST)
+    assert KEY not in str(caught.value)
+    assert "Incorrect API key provided" in str(caught.value)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import msgspec
 import pytest
+
 from fakes.fake_provider import (
     HOSTILE_OPS,
     FakeProvider,
@@ -26,7 +27,6 @@ from fakes.fake_provider import (
     status,
     truncated,
 )
-
 from shelldon.broker.chain import ChainExhausted, ProviderChain, ProviderError, build_chain
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers import make_provider
@@ -119,9 +119,7 @@ def test_the_key_is_in_the_auth_header_and_nowhere_else(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     fake.script(status(500), reply("fine"))
-    the_chain = ProviderChain(
-        [provider(fake, kind, retries=1, backoff=0.0)], sleep=NoSleep()
-    )
+    the_chain = ProviderChain([provider(fake, kind, retries=1, backoff=0.0)], sleep=NoSleep())
     the_chain.complete(REQUEST)
     header = "authorization" if kind == "openai" else "x-api-key"
     for sent in fake.requests:

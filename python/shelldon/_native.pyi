@@ -2,3 +2,16 @@
 # Keep one section per Rust module, in the order of rust/src/bindings.rs.
 
 __version__: str
+
+# ranker.rs: curated entries ranked against a turn.
+class Ranker:
+    def __new__(
+        cls,
+        entries: list[
+            tuple[str, list[str], list[str], list[str], list[str], int, float, float, bool]
+        ],
+    ) -> Ranker: ...
+    def __len__(self) -> int: ...
+    def rank(
+        self, query: list[str], paths: list[str], now: float, limit: int
+    ) -> list[tuple[int, float, float]]: ...

@@ -2,5 +2,6 @@
 //! `bindings.rs` is the one file that knows about Python.
 
 pub mod error;
+pub mod ranker;
 
 mod bindings;

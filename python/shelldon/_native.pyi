@@ -1,9 +1,12 @@
 # Hand-written stub for the Rust module; `just lint` checks it with mypy.stubtest.
 # Keep one section per Rust module, in the order of rust/src/bindings.rs.
 
+from typing import final
+
 __version__: str
 
 # ranker.rs: curated entries ranked against a turn.
+@final
 class Ranker:
     def __new__(
         cls,

@@ -1,9 +1,12 @@
 # Hand-written stub for the Rust module; `just lint` checks it with mypy.stubtest.
 # Keep one section per Rust module, in the order of rust/src/bindings.rs.
 
+import os
 from typing import final
 
 __version__: str
+UNICODE_VERSION: str
+TEMP_MARKER: str
 
 # ranker.rs: curated entries ranked against a turn.
 @final
@@ -18,3 +21,21 @@ class Ranker:
     def rank(
         self, query: list[str], paths: list[str], now: float, limit: int
     ) -> list[tuple[int, float, float]]: ...
+
+# --- atomic.rs / append.rs ---
+
+def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
+    """Replace `path` atomically and durably; OSError (with errno) leaves the old file untouched."""
+
+def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> int:
+    """Append with one fsync (created at `mode` if absent); returns the file's new size."""
+
+# --- fts.rs ---
+
+def fts_query(query: str, max_terms: int = 16, max_term_chars: int = 64) -> str | None:
+    """Quoted, OR-ed word terms for FTS5 MATCH; None when no term remains."""
+
+# --- stem.rs ---
+
+def safe_stem(name: str, max_bytes: int = 120) -> str:
+    """Path-safe filename stem (NFC, casefold, non-word runs to '-'); ValueError if empty."""

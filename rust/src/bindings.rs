@@ -1,11 +1,15 @@
 //! The Python surface of `shelldon._native`: thin wrappers that take `str`/`bytes`/lists,
 //! call the pyo3-free modules and return plain values. The one `Error -> PyErr` conversion lives here.
 
+use std::path::PathBuf;
+
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::error::Error;
-use crate::ranker;
+
+use crate::{append, atomic, fts, ranker, stem};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -94,9 +98,63 @@ impl PyRanker {
     }
 }
 
+// Lone surrogates cannot cross into Rust as UTF-8; lossily they become U+FFFD, which is no more
+// a word character than the surrogate was, so results still match the Python references.
+fn text_of(s: &Bound<'_, PyString>) -> String {
+    s.to_string_lossy().into_owned()
+}
+
+// --- atomic.rs / append.rs: durable writes (fsync is milliseconds, so the GIL is released) ---
+
+/// Replace `path` with `data` atomically and durably (temp, fsync, rename, fsync dir), at `mode`.
+#[pyfunction]
+#[pyo3(signature = (path, data, mode = 0o644))]
+fn atomic_write(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyResult<()> {
+    // bytes are immutable, so the borrowed buffer stays valid while the GIL is released.
+    py.detach(|| atomic::atomic_write(&path, data, mode))
+        .map_err(PyErr::from)
+}
+
+/// Append `data` to `path` with one fsync; create it at `mode` if absent. Returns the new size.
+#[pyfunction]
+#[pyo3(signature = (path, data, mode = 0o644))]
+fn durable_append(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyResult<u64> {
+    py.detach(|| append::durable_append(&path, data, mode))
+        .map_err(PyErr::from)
+}
+
+// --- fts.rs ---
+
+/// An FTS5 MATCH expression of quoted, OR-ed word terms, or None when no term remains.
+#[pyfunction]
+// Literal defaults (pyo3 shows constants as `...`); fts.rs tests they equal the DEFAULT_* values.
+#[pyo3(signature = (query, max_terms = 16, max_term_chars = 64))]
+fn fts_query(
+    query: &Bound<'_, PyString>,
+    max_terms: usize,
+    max_term_chars: usize,
+) -> Option<String> {
+    fts::sanitize_query(&text_of(query), max_terms, max_term_chars)
+}
+
+// --- stem.rs ---
+
+/// The path-safe filename stem of `name`; ValueError when nothing usable remains.
+#[pyfunction]
+#[pyo3(signature = (name, max_bytes = 120))]
+fn safe_stem(name: &Bound<'_, PyString>, max_bytes: usize) -> PyResult<String> {
+    Ok(stem::safe_stem(&text_of(name), max_bytes)?)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyRanker>()?;
+    m.add("UNICODE_VERSION", crate::unicode_tables::UNICODE_VERSION)?;
+    m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
+    m.add_function(wrap_pyfunction!(atomic_write, m)?)?;
+    m.add_function(wrap_pyfunction!(durable_append, m)?)?;
+    m.add_function(wrap_pyfunction!(fts_query, m)?)?;
+    m.add_function(wrap_pyfunction!(safe_stem, m)?)?;
     Ok(())
 }

@@ -1,7 +1,13 @@
 //! shelldon's native core. The logic modules are pyo3-free and tested with `cargo test`;
 //! `bindings.rs` is the one file that knows about Python.
 
+pub mod append;
+pub mod atomic;
 pub mod error;
+pub mod fts;
 pub mod ranker;
+pub mod stem;
+pub mod unicode;
+mod unicode_tables;
 
 mod bindings;

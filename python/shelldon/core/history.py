@@ -1,0 +1,368 @@
+"""Conversation history and learnings: one sqlite file (WAL + FTS5), core its only writer.
+
+`HistoryStore.open(path)` is core's read-write handle. `open_readonly(path)` is what workers
+get: a `mode=ro` connection whose class has no write method, and whose writes would raise
+at the sqlite layer anyway. Schema, UPSERT and resolve semantics follow the seed exactly;
+decisions the seed leaves open are in docs/storage.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final, TypedDict
+
+from shelldon import _native
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION: Final = 1
+DB_MODE: Final = 0o644  # the worker uid reads it; -wal/-shm inherit this mode from the db
+BUSY_TIMEOUT_MS: Final = 5_000
+MAX_RECENT: Final = 500
+MAX_SEARCH: Final = 100
+MAX_PENDING: Final = 200
+# Recall is two-stage: the newest CANDIDATES matches (cheap: no ranking, rowid order), then
+# bm25 over just those. Ranking every match of a common word at 200k rows is what this avoids.
+SEARCH_CANDIDATES: Final = 200
+SEARCH_BUDGET_S: Final = 0.2  # hard ceiling per search (the Pi's p95 target is 100 ms)
+_PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS messages (
+    id      INTEGER PRIMARY KEY,
+    turn_id TEXT,
+    role    TEXT NOT NULL CHECK (role IN ('owner', 'pet')),
+    content TEXT NOT NULL,
+    ts      TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts
+    USING fts5(content, content='messages', content_rowid='id');
+CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TABLE IF NOT EXISTS learnings (
+    id               INTEGER PRIMARY KEY,
+    pattern_key      TEXT,
+    observation      TEXT NOT NULL,
+    recurrence_count INTEGER NOT NULL DEFAULT 1,
+    status           TEXT NOT NULL DEFAULT 'pending'
+                       CHECK (status IN ('pending', 'promoted', 'pruned')),
+    first_seen       TEXT NOT NULL,
+    last_seen        TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS learnings_pattern_key
+    ON learnings (pattern_key) WHERE pattern_key IS NOT NULL;
+"""
+
+# One statement: the unique partial index turns a second capture of a key into an increment,
+# so two writers (a turn and the dream) can never duplicate or lose a row between check and write.
+_UPSERT_LEARNING: Final = """
+INSERT INTO learnings (pattern_key, observation, first_seen, last_seen)
+VALUES (?, ?, ?, ?)
+ON CONFLICT (pattern_key) WHERE pattern_key IS NOT NULL DO UPDATE SET
+    recurrence_count = recurrence_count + 1,
+    last_seen = excluded.last_seen,
+    status = 'pending'
+RETURNING id
+"""
+
+_MESSAGE_COLUMNS: Final = "id, turn_id, role, content, ts"
+_LEARNING_COLUMNS: Final = (
+    "id, pattern_key, observation, recurrence_count, status, first_seen, last_seen"
+)
+
+
+class MessageRow(TypedDict):
+    id: int
+    turn_id: str | None
+    role: str
+    content: str
+    ts: str
+
+
+class LearningRow(TypedDict):
+    id: int
+    pattern_key: str | None
+    observation: str
+    recurrence_count: int
+    status: str
+    first_seen: str
+    last_seen: str
+
+
+def _fts5_available(conn: sqlite3.Connection) -> bool:
+    """Probe by creating (and dropping) an in-memory FTS5 table: compile options can lie
+    when FTS5 is loaded as an extension, a real table cannot."""
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.shelldon_fts5_probe USING fts5(x)")
+        conn.execute("DROP TABLE temp.shelldon_fts5_probe")
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+def _require_fts5(conn: sqlite3.Connection) -> None:
+    if not _fts5_available(conn):
+        conn.close()
+        raise RuntimeError(
+            f"this sqlite ({sqlite3.sqlite_version}) was built without FTS5; shelldon's history "
+            "recall needs it (CPython's bundled sqlite and Debian's libsqlite3 have it)"
+        )
+
+
+def _timestamp(now: datetime) -> str:
+    if now.tzinfo is None:
+        raise ValueError("history timestamps must be timezone-aware (UTC)")
+    return now.isoformat()
+
+
+class _Reader:
+    """The two query shapes workers get: recent and search. Shared by both handles."""
+
+    _conn: sqlite3.Connection
+    _search_budget_s: float
+
+    def recent(self, n: int) -> list[MessageRow]:
+        """The last `n` messages (capped at MAX_RECENT), oldest → newest."""
+        n = max(0, min(int(n), MAX_RECENT))
+        if n == 0:
+            return []
+        rows = self._conn.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM ("
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages ORDER BY id DESC LIMIT ?) ORDER BY id",
+            (n,),
+        ).fetchall()
+        return [_message(row) for row in rows]
+
+    def search(self, query: str, n: int) -> list[MessageRow]:
+        """FTS5 keyword recall, most relevant first (bm25, newer first on ties). `[]` when no
+        word survives sanitising, on any sqlite error, or when the time budget runs out."""
+        n = max(0, min(int(n), MAX_SEARCH))
+        match = _native.fts_query(query) if isinstance(query, str) else None
+        if n == 0 or match is None:
+            return []
+        deadline = time.monotonic() + self._search_budget_s
+        try:
+            # Every _PROGRESS_OPS VM steps: past the deadline → sqlite interrupts the query.
+            self._conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_OPS)
+            # Stage 1: bounded, unranked candidates, newest first (FTS5 walks rowids backwards).
+            candidates = self._conn.execute(
+                "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? "
+                "ORDER BY rowid DESC LIMIT ?",
+                (match, SEARCH_CANDIDATES),
+            ).fetchall()
+            if not candidates:
+                return []
+            oldest = candidates[-1][0]
+            # Stage 2: rank only those (a rowid range FTS5 applies inside the index).
+            rows = self._conn.execute(
+                f"SELECT {', '.join('m.' + c for c in _MESSAGE_COLUMNS.split(', '))} "
+                "FROM messages_fts JOIN messages AS m ON m.id = messages_fts.rowid "
+                "WHERE messages_fts MATCH ? AND messages_fts.rowid >= ? "
+                "ORDER BY bm25(messages_fts), m.id DESC LIMIT ?",
+                (match, oldest, n),
+            ).fetchall()
+            return [_message(row) for row in rows]
+        except sqlite3.Error as exc:
+            log.warning("history search failed, no recall this turn: %s", exc)
+            return []
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.set_progress_handler(None, 0)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> _Reader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _message(row: tuple[Any, ...]) -> MessageRow:
+    return {"id": row[0], "turn_id": row[1], "role": row[2], "content": row[3], "ts": row[4]}
+
+
+def _learning(row: tuple[Any, ...]) -> LearningRow:
+    return {
+        "id": row[0],
+        "pattern_key": row[1],
+        "observation": row[2],
+        "recurrence_count": row[3],
+        "status": row[4],
+        "first_seen": row[5],
+        "last_seen": row[6],
+    }
+
+
+class HistoryStore(_Reader):
+    """Core's read-write handle. Single writer; every write is one short IMMEDIATE transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self._path = path
+        self._search_budget_s = SEARCH_BUDGET_S
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> HistoryStore:
+        """Open or create the store. RuntimeError when sqlite lacks FTS5."""
+        db = Path(path)
+        created = not db.exists()
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
+        conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+        _require_fts5(conn)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise RuntimeError(f"{db}: could not switch to WAL (got {mode!r})")
+            conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable at checkpoint, never corrupt
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("BEGIN IMMEDIATE")
+            for statement in _split_schema(_SCHEMA):
+                conn.execute(statement)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.close()
+            raise
+        if created:
+            os.chmod(db, DB_MODE)  # explicit, not the umask: the worker must be able to read it
+        return cls(conn, db)
+
+    def record_turn(
+        self, turn_id: str | None, owner_text: str, pet_text: str, now: datetime
+    ) -> None:
+        """Both rows of a turn in one transaction: after a crash, both or neither."""
+        ts = _timestamp(now)
+        with _transaction(self._conn):
+            self._conn.execute(
+                "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'owner', ?, ?)",
+                (turn_id, owner_text, ts),
+            )
+            self._conn.execute(
+                "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'pet', ?, ?)",
+                (turn_id, pet_text, ts),
+            )
+
+    def capture_learning(
+        self, observation: str, pattern_key: str | None, now: datetime
+    ) -> int | None:
+        """Insert, or bump the recurrence of the row with this key (and send it back to pending).
+        A blank key is no key (always a fresh row). An empty observation is skipped and logged.
+        Returns the row id, or None when skipped."""
+        if not isinstance(observation, str) or not observation.strip():
+            log.info("capture_learning: empty observation skipped")
+            return None
+        key = pattern_key.strip() if isinstance(pattern_key, str) else None
+        ts = _timestamp(now)
+        with _transaction(self._conn):
+            row = self._conn.execute(
+                _UPSERT_LEARNING, (key or None, observation.strip(), ts, ts)
+            ).fetchone()
+        return int(row[0])
+
+    def pending_learnings(self, limit: int = 50) -> list[LearningRow]:
+        """Pending rows, most recurrent first (then most recently seen, then id): bounded."""
+        limit = max(0, min(int(limit), MAX_PENDING))
+        rows = self._conn.execute(
+            f"SELECT {_LEARNING_COLUMNS} FROM learnings WHERE status = 'pending' "
+            "ORDER BY recurrence_count DESC, last_seen DESC, id ASC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [_learning(row) for row in rows]
+
+    def learning(self, learning_id: int) -> LearningRow | None:
+        row = self._conn.execute(
+            f"SELECT {_LEARNING_COLUMNS} FROM learnings WHERE id = ?", (learning_id,)
+        ).fetchone()
+        return _learning(row) if row else None
+
+    def resolve_learning(self, learning_id: int, status: str) -> bool:
+        """Soft status change of a *pending* row. A stale, invented or already-resolved id
+        changes nothing, is logged, and returns False. Never a DELETE."""
+        if status not in ("promoted", "pruned"):
+            raise ValueError(f"resolve_learning: status must be promoted or pruned, not {status!r}")
+        if isinstance(learning_id, bool) or not isinstance(learning_id, int):
+            log.info("resolve_learning: non-integer id ignored")
+            return False
+        with _transaction(self._conn):
+            changed = self._conn.execute(
+                "UPDATE learnings SET status = ? WHERE id = ? AND status = 'pending'",
+                (status, learning_id),
+            ).rowcount
+        if changed == 0:
+            log.info("resolve_learning: id %d is not a pending learning; no-op", learning_id)
+            return False
+        return True
+
+
+class HistoryReader(_Reader):
+    """A worker's handle: recent and search only. There is no write method to call."""
+
+    def __init__(self, conn: sqlite3.Connection, search_budget_s: float) -> None:
+        self._conn = conn
+        self._search_budget_s = search_budget_s
+
+
+def open_readonly(
+    path: str | os.PathLike[str], *, search_budget_s: float = SEARCH_BUDGET_S
+) -> HistoryReader:
+    """`file:…?mode=ro`: any write through this connection raises sqlite3.OperationalError.
+
+    Works for a reader that cannot write the directory or the -wal/-shm files (the worker uid)
+    as long as the writer has the database open, so -wal and -shm exist: sqlite then reads the
+    wal-index read-only (see docs/storage.md). sqlite3.OperationalError if the file is absent."""
+    uri = Path(path).absolute().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    try:
+        _require_fts5(conn)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA query_only = ON")
+        conn.execute("SELECT 1 FROM messages LIMIT 1").fetchall()  # fail now, not mid-turn
+    except BaseException:
+        conn.close()
+        raise
+    return HistoryReader(conn, search_budget_s)
+
+
+class _transaction:
+    """BEGIN IMMEDIATE … COMMIT, ROLLBACK on any exception. IMMEDIATE takes the write lock up
+    front so a second writer waits on busy_timeout instead of failing mid-transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self._conn.execute("COMMIT")
+        else:
+            self._conn.execute("ROLLBACK")
+
+
+def _split_schema(schema: str) -> list[str]:
+    """Statements of _SCHEMA; the trigger body's inner `;` stays with its CREATE TRIGGER."""
+    statements: list[str] = []
+    buffer = ""
+    for line in schema.strip().splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    return statements

@@ -1,0 +1,72 @@
+"""Entry front matter: render/parse round trip, tolerant parse."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from shelldon.core.entry import EntryMeta, parse_entry, render_entry
+
+META = EntryMeta(
+    title="José, my friend",
+    collection="people",
+    provenance="owner",
+    confidence=0.9,
+    created="2026-11-29T21:00:00Z",
+    modified="2026-11-29T21:05:00Z",
+    last_confirmed="2026-11-29T21:05:00Z",
+    supersedes=("jose-old",),
+    superseded_by="",
+    status="active",
+    depends_on=("people/ana.md",),
+    tags=("friend", 'quote"d'),
+)
+
+
+def test_round_trip() -> None:
+    entry = parse_entry(render_entry(META, "Likes chess.\n---\nnot a fence problem\n"))
+    assert entry.meta == META
+    assert entry.body == "Likes chess.\n---\nnot a fence problem\n"
+    assert not entry.defaulted
+
+
+def test_it_is_readable() -> None:
+    text = render_entry(META, "body")
+    assert text.startswith("---\ntitle: José, my friend\ncollection: people\nprovenance: owner\n")
+    assert 'tags: ["friend", "quote\\"d"]' in text
+
+
+def test_multiline_scalars_cannot_break_the_block() -> None:
+    meta = EntryMeta(title="a\n---\nprovenance: owner")
+    entry = parse_entry(render_entry(meta, "b"))
+    assert entry.meta.provenance == "inferred"
+    assert entry.meta.title == "a --- provenance: owner"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no front matter at all", "---\nnot closed", "---\nno colon here\n---\nbody", "", "---\n"],
+)
+def test_unparseable_is_inferred_defaults(text: str, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        entry = parse_entry(text, source="facts/x.md")
+    assert entry.meta == EntryMeta()
+    assert entry.meta.provenance == "inferred"
+    assert entry.defaulted
+
+
+def test_bad_values_fall_back_per_field(caplog: pytest.LogCaptureFixture) -> None:
+    text = (
+        '---\nprovenance: god\nconfidence: 7\ncreated: yesterday\ntags: {"a": 1}\n'
+        "title: ok\nfuture_key: whatever\n---\nbody\n"
+    )
+    with caplog.at_level(logging.WARNING):
+        entry = parse_entry(text, source="facts/x.md")
+    assert entry.meta == EntryMeta(title="ok")
+    assert "facts/x.md" in caplog.text
+    assert not entry.defaulted
+
+
+def test_nan_confidence_is_refused() -> None:
+    assert parse_entry("---\nconfidence: nan\n---\n").meta.confidence == 0.5

@@ -41,7 +41,7 @@ max_prompt_chars = 12000
 def test_no_file_is_the_default_configuration(home: Path) -> None:
     config = load_config(DataRoot.resolve())
     assert config.providers == ()
-    assert config.worker.user == "shelldon-worker"
+    assert config.worker.user == ""  # unconfigured: dev mode, no drop
 
 
 def test_the_file_in_the_home_is_read_with_defaults_filled(home: Path) -> None:

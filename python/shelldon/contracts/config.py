@@ -48,7 +48,9 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class WorkerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    user: str = "shelldon-worker"  # the uid a turn's worker drops to (appliance)
+    # The user a turn's worker drops to ("shelldon-worker" on the appliance). Empty: no drop, the
+    # loud "vault isolation OFF, dev mode" warning (a developer's box).
+    user: str = ""
     turn_timeout: float = 60.0  # seconds before core gives the degrade reply
 
 

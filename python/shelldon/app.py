@@ -1,0 +1,283 @@
+"""The composition root (`python -m shelldon`, `shelldon run`): the pet as three real processes.
+
+It prepares the data root (memory tree, vault 0700), starts broker, fork-server and core as
+separate OS processes (`python -m shelldon <name>`), waits until each says READY=1 on a private
+notify socket (the same sd_notify protocol systemd uses, so the processes behave identically
+under both), then either opens the chat in this terminal or just supervises. SIGTERM/SIGINT stop
+everything cleanly; a child that dies is reported by name and exit status, and the rest are
+stopped instead of leaving a hung pet.
+
+On the appliance systemd starts the three units directly (`shelldon core|broker|forkserver`) and
+this module is not used."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shelldon.core import layout
+from shelldon.paths import DataRoot
+
+log = logging.getLogger("shelldon.app")
+
+PROCESSES = ("broker", "forkserver", "core")
+READY_TIMEOUT_S = 30.0
+STOP_TIMEOUT_S = 10.0
+
+
+class ChildDied(Exception):
+    def __init__(self, name: str, pid: int, how: str) -> None:
+        super().__init__(f"{name} (pid {pid}) {how}")
+        self.name = name
+
+
+class StopRequested(Exception):
+    pass
+
+
+@dataclass
+class Child:
+    name: str
+    proc: subprocess.Popen[bytes]
+    ready: bool = False
+    pidfd: int = -1
+
+
+def describe_returncode(code: int | None) -> str:
+    if code is None:
+        return "is still running"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+@dataclass
+class Supervisor:
+    root: DataRoot
+    log_dir: Path | None = None  # children's stderr goes here (chat mode) instead of the terminal
+    children: dict[str, Child] = field(default_factory=dict)
+    # Kept bound until stop(): the children also send STOPPING=1 (and would warn if it vanished).
+    _notify: tuple[socket.socket, Path] | None = None
+
+    def _notify_socket(self) -> tuple[socket.socket, Path]:
+        path = self.root.run_dir / f"notify-{os.getpid()}.sock"
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+        sock.bind(os.fspath(path))
+        os.chmod(path, 0o600)  # only our own uid (and root) may tell us a child is ready
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        return sock, path
+
+    def start(self) -> None:
+        """Start the three processes and wait for each READY=1. ChildDied if one fails first."""
+        layout.prepare(self.root)
+        notify, notify_path = self._notify_socket()
+        self._notify = (notify, notify_path)
+        env = dict(os.environ)
+        env["NOTIFY_SOCKET"] = os.fspath(notify_path)
+        env.pop("WATCHDOG_USEC", None)
+        env.pop("WATCHDOG_PID", None)
+        env["SHELLDON_HOME"] = os.fspath(self.root.home)
+        if self.root.run_override is not None:
+            env["SHELLDON_RUN_DIR"] = os.fspath(self.root.run_override)
+        for name in PROCESSES:
+            stderr = None
+            if self.log_dir is not None:
+                self.log_dir.mkdir(parents=True, exist_ok=True)
+                stderr = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - handed to the child
+            try:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "shelldon", name, "--home", os.fspath(self.root.home)],
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr,
+                    # Own session: the terminal's Ctrl-C reaches only us, and we stop them in order.
+                    start_new_session=True,
+                )
+            finally:
+                if stderr is not None:
+                    stderr.close()
+            child = Child(name, proc)
+            with contextlib.suppress(OSError):
+                child.pidfd = os.pidfd_open(proc.pid)
+            self.children[name] = child
+        self._wait_ready(notify)
+
+    def _wait_ready(self, notify: socket.socket) -> None:
+        by_pid = {c.proc.pid: c for c in self.children.values()}
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while not all(c.ready for c in self.children.values()):
+            for child in self.children.values():
+                if child.proc.poll() is not None:
+                    raise ChildDied(
+                        child.name,
+                        child.proc.pid,
+                        describe_returncode(child.proc.returncode) + " while starting",
+                    )
+            left = deadline - time.monotonic()
+            if left <= 0:
+                waiting = [c.name for c in self.children.values() if not c.ready]
+                raise TimeoutError(f"not ready after {READY_TIMEOUT_S:.0f} s: {', '.join(waiting)}")
+            fds = [notify.fileno(), *(c.pidfd for c in self.children.values() if c.pidfd >= 0)]
+            readable, _, _ = select.select(
+                fds,
+                [],
+                [],
+                min(left, 0.5 if any(c.pidfd < 0 for c in self.children.values()) else left),
+            )
+            if notify.fileno() not in readable:
+                continue
+            data, ancdata, _flags, _addr = notify.recvmsg(4096, socket.CMSG_SPACE(12))
+            sender = None
+            for level, kind, payload in ancdata:
+                if (
+                    level == socket.SOL_SOCKET
+                    and kind == socket.SCM_CREDENTIALS
+                    and len(payload) >= 12
+                ):
+                    sender = int.from_bytes(payload[:4], sys.byteorder, signed=True)
+            sent_by = by_pid.get(sender) if sender is not None else None
+            if sent_by is not None and b"READY=1" in data.split(b"\n"):
+                sent_by.ready = True
+                log.info("%s is ready (pid %d)", sent_by.name, sent_by.proc.pid)
+
+    def wait_for_death(self, stop: threading.Event) -> Child | None:
+        """Block until a child exits (returned) or `stop` is set (None). Uses pidfds: no polling."""
+        r, w = os.pipe()
+        try:
+            watcher = threading.Thread(target=lambda: (stop.wait(), os.write(w, b"x")), daemon=True)
+            watcher.start()
+            while True:
+                for candidate in self.children.values():
+                    if candidate.proc.poll() is not None:
+                        return candidate
+                if stop.is_set():
+                    return None
+                fds = [r, *(c.pidfd for c in self.children.values() if c.pidfd >= 0)]
+                select.select(
+                    fds, [], [], None if all(c.pidfd >= 0 for c in self.children.values()) else 0.5
+                )
+        finally:
+            os.close(r)
+            os.close(w)
+
+    def stop(self) -> dict[str, int | None]:
+        """SIGTERM in reverse start order, wait, SIGKILL stragglers. Each child's exit code."""
+        for name in reversed(PROCESSES):
+            child = self.children.get(name)
+            if child is not None and child.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    child.proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        codes: dict[str, int | None] = {}
+        for name, child in self.children.items():
+            try:
+                child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                log.error("%s (pid %d) ignored SIGTERM; killing it", name, child.proc.pid)
+                child.proc.kill()
+                child.proc.wait()
+            codes[name] = child.proc.returncode
+            if child.pidfd >= 0:
+                os.close(child.pidfd)
+                child.pidfd = -1
+        if self._notify is not None:
+            sock, path = self._notify
+            sock.close()
+            with contextlib.suppress(OSError):
+                path.unlink()
+            self._notify = None
+        return codes
+
+
+def report_death(dead: Child, *, newline: bool = False) -> None:
+    how = describe_returncode(dead.proc.returncode)
+    lead = "\n" if newline else ""
+    print(
+        f"{lead}shelldon: {dead.name} (pid {dead.proc.pid}) {how}; stopping the others",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def run(root: DataRoot, *, chat: bool) -> int:
+    """Start the pet; chat in this terminal if asked, else supervise until a signal or a death."""
+    supervisor = Supervisor(root, log_dir=root.home / "logs" if chat else None)
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.set()
+        if threading.current_thread() is threading.main_thread() and chat:
+            raise StopRequested(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGHUP, on_signal)
+    code = 0
+    try:
+        supervisor.start()
+        pids = ", ".join(f"{c.name} {c.proc.pid}" for c in supervisor.children.values())
+        print(f"shelldon is up ({pids}); data in {root.home}", file=sys.stderr, flush=True)
+        if chat:
+            code = _chat_until_done(root, supervisor, stop)
+        else:
+            dead = supervisor.wait_for_death(stop)
+            if dead is not None:
+                report_death(dead)
+                code = 1
+    except ChildDied as exc:
+        print(f"shelldon: {exc}; stopping the others", file=sys.stderr, flush=True)
+        code = 1
+    except TimeoutError as exc:
+        print(f"shelldon: {exc}", file=sys.stderr, flush=True)
+        code = 1
+    except (StopRequested, KeyboardInterrupt):
+        code = 0
+    finally:
+        codes = supervisor.stop()
+        unclean = {n: c for n, c in codes.items() if c not in (0, None, -signal.SIGTERM)}
+        if unclean and code == 0:
+            print(f"shelldon: unclean exit: {unclean}", file=sys.stderr, flush=True)
+            code = 1
+    return code
+
+
+def _chat_until_done(root: DataRoot, supervisor: Supervisor, stop: threading.Event) -> int:
+    """The chat in the foreground; a watcher thread interrupts it if a child dies."""
+    from shelldon.cli.chat_cmd import chat_loop
+
+    died: list[Child] = []
+    main_thread = threading.main_thread()
+
+    def watch() -> None:
+        dead = supervisor.wait_for_death(stop)
+        if dead is not None and not stop.is_set():
+            died.append(dead)
+            stop.set()
+            signal.pthread_kill(main_thread.ident or 0, signal.SIGHUP)
+
+    threading.Thread(target=watch, daemon=True, name="watch-children").start()
+    try:
+        return chat_loop(root)
+    except StopRequested:
+        if died:
+            dead = died[0]
+            report_death(dead, newline=True)
+            return 1
+        return 0
+    finally:
+        stop.set()

@@ -1,0 +1,157 @@
+"""The broker process: the egress boundary. Serves completions to workers and vault reads to core.
+
+Peer checks (SO_PEERCRED, see docs/processes.md):
+- Complete: only a direct child of the fork-server (the peer's parent pid is the pid in
+  forkserver.pid),
+  i.e. a worker of a turn in flight. Anyone else is refused and logged.
+- VaultRead: only core (the peer's pid is the pid in core.pid).
+- Ping: anyone who can reach the socket (it reveals nothing).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+from typing import Protocol
+
+from shelldon import ipc, sdnotify
+from shelldon.broker.chain import RawCompletion
+from shelldon.broker.vault import surface_vault
+from shelldon.contracts import wire
+from shelldon.contracts.brain import BrainReply, CompletionRequest
+from shelldon.core.vault import VaultError
+from shelldon.paths import DataRoot
+
+log = logging.getLogger("shelldon.broker.server")
+
+
+class Brain(Protocol):
+    """What the broker needs from `broker.chain.ProviderChain`."""
+
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> BrainReply: ...
+
+
+def build_brain(root: DataRoot) -> Brain:
+    """The chain shelldon.toml describes (`broker.chain.build_chain`); offline when none is set.
+
+    Raises ConfigError (a message a person can act on) before the broker serves anything.
+    """
+    from shelldon.broker.chain import ProviderChain, build_chain
+    from shelldon.config import load_config
+
+    config = load_config(root)
+    try:
+        return build_chain(config, root=root)
+    except ModuleNotFoundError as exc:
+        if exc.name != "shelldon.broker.offline":
+            raise
+        # Until the offline brain lands (engineer `brain`): say so plainly rather than pretend.
+        log.warning("broker: no offline brain installed yet; answering with a placeholder")
+        return ProviderChain([_PlaceholderBrain()])
+
+
+class _PlaceholderBrain:
+    name = "placeholder"
+
+    def complete(self, request: CompletionRequest) -> RawCompletion:
+        return RawCompletion(text='{"reply": "(shelldon has no brain installed yet)", "ops": []}')
+
+
+class BrokerService:
+    def __init__(self, root: DataRoot, brain: Brain) -> None:
+        self.root = root
+        self.brain = brain
+        self.completions = 0
+
+    def handle(
+        self, peer: ipc.Peer, message: wire.Message, respond: ipc.Respond
+    ) -> wire._Msg | None:
+        if isinstance(message, wire.Ping):
+            return wire.Pong(
+                name="broker", pid=os.getpid(), detail=f"{self.completions} completions served"
+            )
+        if isinstance(message, wire.Complete):
+            refusal = self._check_worker(peer)
+            if refusal:
+                return wire.Refused(reason=refusal)
+            return self._complete(message)
+        if isinstance(message, wire.VaultRead):
+            core_pid = ipc.read_pid_file(self.root.run_dir, "core")
+            if peer.pid != core_pid:
+                log.warning(
+                    "broker: refused VaultRead from pid %d uid %d (core is %s)",
+                    peer.pid,
+                    peer.uid,
+                    core_pid,
+                )
+                return wire.Refused(reason="only core may read the vault")
+            try:
+                value = surface_vault(self.root, message.key)
+            except VaultError as exc:
+                return wire.Refused(reason=str(exc))
+            return wire.VaultValue(key=message.key, value=value)
+        log.warning("broker: refused %s from pid %d", type(message).__name__, peer.pid)
+        return wire.Refused(reason=f"the broker does not serve {type(message).__name__}")
+
+    def _check_worker(self, peer: ipc.Peer) -> str | None:
+        forkserver_pid = ipc.read_pid_file(self.root.run_dir, "forkserver")
+        parent = peer.parent_pid
+        if forkserver_pid is None or parent != forkserver_pid:
+            log.warning(
+                "broker: refused Complete from pid %d uid %d (parent %s, fork-server %s)",
+                peer.pid,
+                peer.uid,
+                parent,
+                forkserver_pid,
+            )
+            return "only a worker forked by the fork-server may ask for a completion"
+        return None
+
+    def _complete(self, message: wire.Complete) -> wire._Msg:
+        try:
+            deadline = time.monotonic() + max(0.0, message.deadline_s)
+            reply = self.brain.complete(message.request, deadline=deadline)
+        except Exception as exc:  # ChainExhausted and anything a provider let escape
+            kind = getattr(exc, "kind", "") or type(exc).__name__
+            log.warning("broker: turn %s: the brain failed: %s", message.turn_id, exc)
+            return wire.CompletionFailed(reason=str(exc)[:500], kind=str(kind))
+        self.completions += 1
+        return wire.Completion(reply=reply)
+
+
+def main(root: DataRoot) -> int:
+    """`shelldon broker`: build the chain, listen, serve until SIGTERM."""
+    from shelldon.config import ConfigError
+
+    try:
+        brain = build_brain(root)
+    except ConfigError as exc:
+        log.error("broker: %s", exc)
+        return 2
+    service = BrokerService(root, brain)
+    # 0666: workers run as another uid and must connect; SO_PEERCRED decides who gets what.
+    server = ipc.ThreadedServer(
+        "broker", root.socket("broker"), service.handle, mode=0o666, idle_timeout=120.0
+    )
+    try:
+        server.bind()
+    except OSError as exc:
+        log.error("broker: cannot listen on %s: %s", root.socket("broker"), exc)
+        return 1
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: server.stop())
+    ipc.write_pid_file(root.run_dir, "broker")
+    watchdog = sdnotify.Watchdog()
+    watchdog.start()
+    sdnotify.ready()
+    try:
+        server.serve_forever()  # in the main thread: a signal's handler wakes it through a pipe
+    finally:
+        sdnotify.stopping()
+        watchdog.stop()
+        ipc.remove_pid_file(root.run_dir, "broker")
+    return 0

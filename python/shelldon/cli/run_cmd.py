@@ -1,0 +1,72 @@
+"""`shelldon run` (the whole pet) and `shelldon core|broker|forkserver` (one process, for systemd
+units)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from shelldon.paths import DataRoot
+
+
+def add_run_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--run-dir", help="sockets and pid files (default: $SHELLDON_RUN_DIR or <home>/run)"
+    )
+
+
+def data_root(args: argparse.Namespace) -> DataRoot:
+    """The data root from --home / SHELLDON_HOME, with --run-dir / SHELLDON_RUN_DIR applied."""
+    root = DataRoot.resolve(args.home)
+    run_dir = getattr(args, "run_dir", None)
+    if run_dir:
+        root = DataRoot(root.home, Path(run_dir).expanduser().absolute())
+    return root
+
+
+def _run(args: argparse.Namespace) -> int:
+    from shelldon.app import run
+
+    chat = not args.no_chat and sys.stdin.isatty()
+    return run(data_root(args), chat=chat)
+
+
+def _single(name: str):  # type: ignore[no-untyped-def]
+    def command(args: argparse.Namespace) -> int:
+        root = data_root(args)
+        os.environ.setdefault("SHELLDON_HOME", os.fspath(root.home))
+        if name == "core":
+            from shelldon.core.server import main
+        elif name == "broker":
+            from shelldon.broker.server import main
+        else:
+            from shelldon.worker.forkserver import main
+        return main(root)
+
+    return command
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    run = sub.add_parser(
+        "run", parents=[common], help="start the pet (core, broker, fork-server) and chat here"
+    )
+    add_run_dir(run)
+    run.add_argument(
+        "--no-chat", action="store_true", help="only supervise the processes (no terminal chat)"
+    )
+    run.set_defaults(func=_run)
+    for name, text in (
+        ("core", "run only core (the owner's socket, the turn, the stores); systemd Type=notify"),
+        ("broker", "run only the broker (the provider chain, the vault read); systemd Type=notify"),
+        (
+            "forkserver",
+            "run only the fork-server (forks one dropped worker per turn); systemd Type=notify",
+        ),
+    ):
+        parser = sub.add_parser(name, parents=[common], help=text)
+        add_run_dir(parser)
+        parser.set_defaults(func=_single(name))

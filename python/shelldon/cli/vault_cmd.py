@@ -1,0 +1,71 @@
+"""`shelldon vault set KEY` (value from stdin or a hidden prompt, never argv), `vault list`."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+from shelldon import ipc
+from shelldon.cli.chat_cmd import NotRunning, ask_core
+from shelldon.cli.run_cmd import add_run_dir, data_root
+from shelldon.contracts import wire
+
+
+def _read_secret() -> str:
+    if sys.stdin.isatty():
+        return getpass.getpass("value (not echoed): ")
+    return sys.stdin.read().rstrip("\n")
+
+
+def _set(args: argparse.Namespace) -> int:
+    value = _read_secret()
+    if not value.strip():
+        print("shelldon vault set: empty value, nothing stored", file=sys.stderr)
+        return 2
+    return _ask(args, wire.VaultSet(key=args.key, value=value))
+
+
+def _list(args: argparse.Namespace) -> int:
+    return _ask(args, wire.VaultList())
+
+
+def _ask(args: argparse.Namespace, message: wire._Msg) -> int:
+    try:
+        answer = ask_core(data_root(args), message, 15.0)
+    except NotRunning as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except (ipc.IpcError, OSError) as exc:
+        print(f"shelldon: lost core ({exc})", file=sys.stderr)
+        return 1
+    if isinstance(answer, wire.Ack):
+        print(answer.detail)
+        return 0
+    if isinstance(answer, wire.VaultNames):
+        for name in answer.names:
+            print(name)
+        return 0
+    if isinstance(answer, wire.Refused):
+        print(f"shelldon refused: {answer.reason}", file=sys.stderr)
+        return 1
+    print(f"shelldon: unexpected answer {type(answer).__name__}", file=sys.stderr)
+    return 1
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    vault = sub.add_parser("vault", parents=[common], help="secrets only the broker can read")
+    vsub = vault.add_subparsers(dest="vault_command", metavar="ACTION", required=True)
+    set_ = vsub.add_parser(
+        "set", parents=[common], help="store a secret (value from stdin or a hidden prompt)"
+    )
+    add_run_dir(set_)
+    set_.add_argument("key")
+    set_.set_defaults(func=_set)
+    list_ = vsub.add_parser(
+        "list", parents=[common], help="the names of the stored secrets (never values)"
+    )
+    add_run_dir(list_)
+    list_.set_defaults(func=_list)

@@ -1,0 +1,238 @@
+"""Every message that crosses a process boundary: one tagged msgspec union, msgpack on the wire.
+
+Framing (length prefix, size limit, read deadlines) lives in `shelldon.ipc`; this module is only
+the vocabulary. Each message carries `v` (the wire version): a peer speaking another version is
+refused with a clear reason instead of being half-understood.
+
+Who talks to whom (and who may: the servers check the peer with SO_PEERCRED, see
+docs/processes.md):
+
+    owner CLI  -> core         Say -> Reply; StatusRequest -> Status; VaultSet -> Ack;
+                               VaultList -> VaultNames; IsolationProbe -> ProbeReport
+    core       -> fork-server  SpawnTurn -> TurnResult | TurnFailed;   Ping -> Pong
+    worker     -> broker       Complete -> Completion | CompletionFailed
+    core       -> broker       VaultRead -> VaultValue;                Ping -> Pong
+    anyone     <- any server   Refused(reason) when a request is not allowed or not understood
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from shelldon.contracts.brain import BrainReply, CompletionRequest, Usage
+
+WIRE_VERSION = 1
+
+
+class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t", kw_only=True):
+    v: int = WIRE_VERSION
+
+
+# --- owner <-> core ---------------------------------------------------------------------------
+
+
+class Say(_Msg, frozen=True, tag="say"):
+    """One owner message; core answers with exactly one Reply."""
+
+    text: str
+
+
+class Reply(_Msg, frozen=True, tag="reply"):
+    text: str
+    turn_id: str
+    degraded: bool = False  # the degrade reply stood in for the brain's
+    provider: str = ""
+
+
+class StatusRequest(_Msg, frozen=True, tag="status_request"):
+    pass
+
+
+class ProcessState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str  # "core" | "broker" | "forkserver"
+    pid: int | None
+    up: bool
+    detail: str = ""
+
+
+class LastTurn(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    turn_id: str
+    purpose: str
+    at: str  # ISO-8601 UTC
+    outcome: str  # "ok" | "degraded" | "spawn_failed"
+    provider: str = ""
+    elapsed_ms: int = 0
+
+
+class Status(_Msg, frozen=True, tag="status"):
+    processes: tuple[ProcessState, ...]
+    last_turn: LastTurn | None
+    memory_counts: dict[str, int]
+    vault_isolation: bool  # the worker drops to an unprivileged uid that cannot read vault/
+    isolation_detail: str = ""
+    extra_lines: tuple[str, ...] = ()  # e.g. the scheduler's "next dream in ..." lines
+
+
+class IsolationProbe(_Msg, frozen=True, tag="isolation_probe"):
+    """Fork a real worker that tries to read the vault, write memory, regain root (doctor)."""
+
+
+class ProbeReport(_Msg, frozen=True, tag="probe_report"):
+    isolated: bool
+    report: (
+        str  # JSON: {"uid", "gid", "resuid", "checks": [{"check", "outcome", "error", "errno"}]}
+    )
+
+
+class VaultSet(_Msg, frozen=True, tag="vault_set"):
+    key: str
+    value: str
+
+
+class VaultList(_Msg, frozen=True, tag="vault_list"):
+    pass
+
+
+class VaultNames(_Msg, frozen=True, tag="vault_names"):
+    names: tuple[str, ...]
+
+
+class Ack(_Msg, frozen=True, tag="ack"):
+    detail: str = ""
+
+
+class Refused(_Msg, frozen=True, tag="refused"):
+    """The request was not allowed or not understood. `reason` never echoes a secret."""
+
+    reason: str
+
+
+# --- core <-> fork-server ---------------------------------------------------------------------
+
+
+TurnPurpose = Literal["turn", "dream", "probe"]  # probe: the isolation self-test, no brain
+
+
+class SpawnTurn(_Msg, frozen=True, tag="spawn_turn"):
+    turn_id: str
+    purpose: TurnPurpose
+    message: str
+    dream_directive: str = ""  # core-built for purpose == "dream"; empty for an owner turn
+    deadline_s: float = (
+        30.0  # the whole turn, fork to result; the fork-server kills the worker after it
+    )
+
+
+class TurnResult(_Msg, frozen=True, tag="turn_result"):
+    """What a worker proposes. `ops` are raw (core decodes each on its own); nothing is trusted."""
+
+    turn_id: str
+    reply: str
+    ops: tuple[Any, ...] = ()
+    provider: str = ""
+    usage: Usage | None = None
+    dropped: tuple[str, ...] = ()  # reasons the reply parser dropped parts
+    prompt: CompletionRequest | None = None  # the assembled prompt, kept for tests and audit
+    isolated: bool = False  # the worker ran dropped to the worker uid
+
+
+TurnFailStage = Literal["busy", "spawn", "drop", "prompt", "brain", "timeout", "crash", "protocol"]
+
+
+class TurnFailed(_Msg, frozen=True, tag="turn_failed"):
+    """No reply from the worker. Stages "spawn", "busy", "drop": nothing ran and nothing is
+    recorded; any later stage: core answers with the degrade reply."""
+
+    turn_id: str
+    stage: TurnFailStage
+    reason: str
+
+
+class Ping(_Msg, frozen=True, tag="ping"):
+    pass
+
+
+class Pong(_Msg, frozen=True, tag="pong"):
+    name: str
+    pid: int
+    detail: str = ""
+    isolation: bool | None = None  # fork-server only: workers drop privilege
+
+
+# --- worker <-> broker, core <-> broker -------------------------------------------------------
+
+
+class Complete(_Msg, frozen=True, tag="complete"):
+    turn_id: str
+    request: CompletionRequest
+    deadline_s: float = 30.0  # what is left of the turn when sent: bounds the chain's retries
+
+
+class Completion(_Msg, frozen=True, tag="completion"):
+    reply: BrainReply
+
+
+class CompletionFailed(_Msg, frozen=True, tag="completion_failed"):
+    reason: str
+    kind: str = ""  # a ProviderError kind when the chain was exhausted
+
+
+class VaultRead(_Msg, frozen=True, tag="vault_read"):
+    key: str
+
+
+class VaultValue(_Msg, frozen=True, tag="vault_value"):
+    key: str
+    value: str | None  # None: no such key
+
+
+Message = (
+    Say
+    | Reply
+    | StatusRequest
+    | Status
+    | IsolationProbe
+    | ProbeReport
+    | VaultSet
+    | VaultList
+    | VaultNames
+    | Ack
+    | Refused
+    | SpawnTurn
+    | TurnResult
+    | TurnFailed
+    | Ping
+    | Pong
+    | Complete
+    | Completion
+    | CompletionFailed
+    | VaultRead
+    | VaultValue
+)
+
+
+class WireError(ValueError):
+    """A frame that does not decode to a known message of this wire version."""
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(Message)
+
+
+def encode(message: _Msg) -> bytes:
+    return _ENCODER.encode(message)
+
+
+def decode(payload: bytes) -> Message:
+    """Decode one frame's payload. Raises WireError with a short reason (never the payload)."""
+    try:
+        message = _DECODER.decode(payload)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise WireError(f"undecodable frame: {str(exc)[:200]}") from None
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise WireError(f"undecodable frame: {type(exc).__name__}") from None
+    if message.v != WIRE_VERSION:
+        raise WireError(f"wire version {message.v} is not {WIRE_VERSION}")
+    return message  # type: ignore[no-any-return]

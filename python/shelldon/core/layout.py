@@ -1,0 +1,31 @@
+"""The data root's directories, created (or checked) at every start by whoever runs core.
+
+The memory tree is 0755 (the worker may read it, nobody else writes it: core is its only writer);
+vault/ is 0700 owned by the service uid, chmod'ed after mkdir so the umask cannot loosen it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from shelldon.core.vault import ensure_vault
+from shelldon.paths import COLLECTIONS, DataRoot
+
+
+def _dir(path: Path, mode: int) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    if stat.S_IMODE(path.stat().st_mode) != mode:
+        os.chmod(path, mode)
+
+
+def prepare(root: DataRoot) -> None:
+    """Create home, memory/, the collections, vault/ (0700), state/ and the run dir. Idempotent."""
+    _dir(root.home, 0o755)
+    _dir(root.memory, 0o755)
+    for collection in COLLECTIONS:
+        _dir(root.memory / collection, 0o755)
+    ensure_vault(root.vault)
+    _dir(root.state, 0o755)
+    _dir(root.run_dir, 0o755)

@@ -1,0 +1,167 @@
+"""Inside a freshly forked worker: shed everything inherited, then drop to the worker uid, fail-
+closed.
+
+Order matters: fds first (nothing privileged may stay open), then supplementary groups, then
+gid, then uid (after setuid a process can no longer change its gid), then no_new_privs so
+nothing exec'd later can regain privilege. Then verify every id and the capability sets from the
+kernel's own view (/proc/self/status); if anything did not take, the turn is refused.
+
+Not root, or no worker user configured: no drop, and a loud "vault isolation OFF, dev mode"
+warning."""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import pwd
+from dataclasses import dataclass
+from pathlib import Path
+
+from shelldon.paths import DataRoot
+
+log = logging.getLogger("shelldon.worker.drop")
+
+WORKER_USER_ENV = "SHELLDON_WORKER_USER"
+DEV_MODE_WARNING = (
+    "vault isolation OFF, dev mode: the worker runs with this process's uid and could read vault/"
+)
+PR_SET_NO_NEW_PRIVS = 38
+PR_GET_NO_NEW_PRIVS = 39
+
+
+class DropRefused(RuntimeError):
+    """The drop was configured but did not fully take. The turn must not run."""
+
+
+@dataclass(frozen=True)
+class WorkerIdentity:
+    """Who workers become. `None` uid: dev mode (no drop)."""
+
+    uid: int | None
+    gid: int | None
+    user: str | None
+    reason: str  # why isolation is on or off, for status and logs
+
+    @property
+    def isolated(self) -> bool:
+        return self.uid is not None
+
+
+def configured_worker_user(root: DataRoot) -> str | None:
+    """SHELLDON_WORKER_USER, else `[worker] user` in shelldon.toml, else None (dev mode).
+
+    Raises shelldon.config.ConfigError if the file is unusable.
+    """
+    env = os.environ.get(WORKER_USER_ENV)
+    if env:
+        return env
+    from shelldon.config import load_config
+
+    return load_config(root).worker.user or None
+
+
+def resolve_identity(user: str | None) -> WorkerIdentity:
+    """Decide, once at fork-server start, whether workers drop and to whom.
+
+    A configured user that does not exist is an error (raised): silently running undropped would
+    be the failure this whole design exists to prevent.
+    """
+    if not user:
+        return WorkerIdentity(None, None, None, "no worker user configured")
+    try:
+        entry = pwd.getpwnam(user) if not user.isdigit() else pwd.getpwuid(int(user))
+    except KeyError:
+        raise DropRefused(f"worker user {user!r} does not exist") from None
+    if entry.pw_uid == 0:
+        raise DropRefused("the worker user must not be root")
+    if os.geteuid() != 0:
+        return WorkerIdentity(
+            None,
+            None,
+            entry.pw_name,
+            f"not root (euid {os.geteuid()}): cannot drop to {entry.pw_name}",
+        )
+    return WorkerIdentity(
+        entry.pw_uid,
+        entry.pw_gid,
+        entry.pw_name,
+        f"workers run as {entry.pw_name} ({entry.pw_uid})",
+    )
+
+
+def close_inherited_fds(keep: set[int]) -> None:
+    """Close every fd but `keep` and stderr (logs). stdin/stdout become /dev/null."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        if fd not in keep:
+            os.dup2(devnull, fd)
+    os.close(devnull)
+    keep_all = sorted({0, 1, 2, *keep})
+    low = 3
+    for fd in keep_all:
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1
+    os.closerange(low, _max_fd())
+
+
+def _max_fd() -> int:
+    try:
+        return int(os.sysconf("SC_OPEN_MAX"))
+    except (OSError, ValueError):
+        return 65536
+
+
+def _set_no_new_privs() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        errno = ctypes.get_errno()
+        raise DropRefused(f"prctl(PR_SET_NO_NEW_PRIVS) failed: {os.strerror(errno)}")
+    if libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
+        raise DropRefused("no_new_privs did not stick")
+
+
+def _proc_status() -> dict[str, str]:
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    return fields
+
+
+def verify_dropped(uid: int, gid: int) -> None:
+    """Raise DropRefused unless every id is the worker's and no capability is left."""
+    if os.getresuid() != (uid, uid, uid):
+        raise DropRefused(f"uids are {os.getresuid()}, expected {uid} in all three")
+    if os.getresgid() != (gid, gid, gid):
+        raise DropRefused(f"gids are {os.getresgid()}, expected {gid} in all three")
+    if os.getgroups() not in ([], [gid]):
+        raise DropRefused(f"supplementary groups remain: {os.getgroups()}")
+    status = _proc_status()
+    for cap in ("CapEff", "CapPrm", "CapAmb"):
+        value = status.get(cap)
+        if value is None or int(value, 16) != 0:
+            raise DropRefused(f"{cap} is {value!r}, expected 0")
+    if status.get("NoNewPrivs") != "1":
+        raise DropRefused("NoNewPrivs is not set")
+
+
+def drop_privileges(identity: WorkerIdentity) -> bool:
+    """Drop to the worker identity and verify. True: isolated. False: dev mode (warned).
+
+    Raises DropRefused if a configured drop did not take; the caller must not run the turn.
+    """
+    if identity.uid is None or identity.gid is None:
+        log.warning("%s (%s)", DEV_MODE_WARNING, identity.reason)
+        return False
+    uid, gid = identity.uid, identity.gid
+    try:
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+    except OSError as exc:
+        raise DropRefused(f"dropping to {uid}:{gid} failed: {exc}") from None
+    _set_no_new_privs()
+    verify_dropped(uid, gid)
+    return True

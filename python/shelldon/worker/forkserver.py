@@ -1,0 +1,466 @@
+"""The fork-server: a warm, single-threaded parent that forks one privilege-dropped worker per
+turn.
+
+Why a fork-server: importing msgspec, sqlite3, the native module and the prompt code costs far
+more than a fork on a Pi Zero; doing it once and then `gc.collect(); gc.freeze()` keeps each
+child's pages shared (without the freeze a child's first GC dirties most of the parent's heap).
+
+It is single-threaded on purpose (fork in a threaded process can inherit a held lock), so
+everything — accepting core's requests, reading the child's result, the turn deadline, the
+systemd watchdog, reaping — is one selector loop that never blocks on a child. At most one
+worker is in flight; a second SpawnTurn gets TurnFailed(stage="busy").
+
+Protocol: core connects, sends SpawnTurn, and gets exactly one TurnResult or TurnFailed on the
+same connection. The worker writes its result frame to a pipe the fork-server reads and checks
+before relaying; the worker never holds core's connection."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import logging
+import os
+import selectors
+import signal
+import socket
+import time
+from dataclasses import dataclass, field
+
+from shelldon import ipc, sdnotify
+from shelldon.contracts import wire
+from shelldon.paths import DataRoot
+from shelldon.worker import drop
+
+log = logging.getLogger("shelldon.worker.forkserver")
+
+# Modules a worker needs, imported here once so the child never imports (and shares these pages).
+PRELOAD = (
+    "msgspec",
+    "sqlite3",
+    "json",
+    "shelldon._native",
+    "shelldon.contracts.ops",
+    "shelldon.contracts.brain",
+    "shelldon.contracts.wire",
+    "shelldon.worker.prompt",
+    "shelldon.worker.turn",
+    "shelldon.core.gate",  # the compiled scanner, once it exists
+    "shelldon.core.history",
+    "shelldon.core.memory",
+)
+KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
+REQUEST_READ_S = 2.0  # core sends its request right after connecting
+
+
+def preload() -> list[str]:
+    """Import what workers use, then freeze the heap. Returns the modules that were missing."""
+    missing = []
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+            missing.append(name)
+    gc.collect()
+    gc.freeze()
+    return missing
+
+
+@dataclass
+class _Turn:
+    pid: int
+    turn_id: str
+    conn: socket.socket
+    pipe: int
+    deadline: float
+    started: float
+    buffer: bytearray = field(default_factory=bytearray)
+
+
+class ForkServer:
+    def __init__(
+        self, root: DataRoot, identity: drop.WorkerIdentity, *, max_frame: int = ipc.MAX_FRAME
+    ) -> None:
+        self.root = root
+        self.identity = identity
+        self.max_frame = max_frame
+        self.turn: _Turn | None = None
+        self.zombies: dict[int, float] = {}  # pid -> when we gave up waiting synchronously
+        self._exited: dict[
+            int, int
+        ] = {}  # pid -> wait status, reaped by the loop before its turn ended
+        self.spawned = 0
+        self._stop = False
+        self._listener: socket.socket | None = None
+        self._selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self._watchdog = sdnotify.WatchdogClock()
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    def bind(self) -> None:
+        # 0666: the worker-less core uid must connect; SO_PEERCRED admits only core for SpawnTurn.
+        self._listener = ipc.bind_unix(self.root.socket("forkserver"), mode=0o666)
+
+    def install_signals(self) -> None:
+        signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._on_stop_signal)
+        signal.signal(signal.SIGCHLD, lambda *_: None)  # wakes the loop through the wakeup fd
+
+    def _on_stop_signal(self, signum: int, frame: object) -> None:
+        self._stop = True
+
+    def serve_forever(self) -> None:
+        if self._listener is None:
+            self.bind()
+        assert self._listener is not None
+        self._listener.setblocking(False)
+        self._selector.register(self._listener, selectors.EVENT_READ, "accept")
+        self._selector.register(self._wake_r, selectors.EVENT_READ, "wake")
+        ipc.write_pid_file(self.root.run_dir, "forkserver")
+        sdnotify.ready(f"isolation {'on' if self.identity.isolated else 'OFF'}")
+        try:
+            while not self._stop:
+                for key, _ in self._selector.select(self._timeout()):
+                    if key.data == "accept":
+                        self._accept()
+                    elif key.data == "wake":
+                        with contextlib.suppress(BlockingIOError):
+                            os.read(self._wake_r, 512)
+                    elif key.data == "turn":
+                        self._read_turn()
+                self._check_deadline()
+                self._reap()
+                self._watchdog.tick()
+        finally:
+            self.shutdown()
+
+    def _timeout(self) -> float | None:
+        candidates = []
+        if self.turn is not None:
+            candidates.append(max(0.0, self.turn.deadline - time.monotonic()))
+        if self.zombies:
+            candidates.append(0.1)  # a SIGKILLed child in uninterruptible sleep: look again soon
+        wd = self._watchdog.timeout()
+        if wd is not None:
+            candidates.append(wd)
+        return min(candidates) if candidates else None
+
+    def shutdown(self) -> None:
+        sdnotify.stopping()
+        if self.turn is not None:
+            self._fail_turn("crash", "fork-server shutting down")
+        for pid in list(self.zombies):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self._reap()
+        if self._listener is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(self._listener)
+            self._listener.close()
+            with contextlib.suppress(OSError):
+                self.root.socket("forkserver").unlink()
+            self._listener = None
+        ipc.remove_pid_file(self.root.run_dir, "forkserver")
+
+    # --- requests -------------------------------------------------------------------------------
+
+    def _accept(self) -> None:
+        assert self._listener is not None
+        try:
+            conn, _ = self._listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return
+        conn.setblocking(True)
+        keep = False
+        try:
+            keep = self._handle(conn)
+        except (ipc.IpcError, OSError) as exc:
+            log.warning("fork-server: dropped a connection: %s", exc)
+        finally:
+            if not keep:
+                conn.close()
+
+    def _handle(self, conn: socket.socket) -> bool:
+        """Serve one request. True if the connection now belongs to a running turn."""
+        peer = ipc.peer_of(conn)
+        try:
+            message = ipc.recv(
+                conn, deadline=time.monotonic() + REQUEST_READ_S, max_size=self.max_frame
+            )
+        except ipc.PeerClosed:
+            return False
+        except (ipc.FrameTooLarge, ipc.FrameTruncated, ipc.FrameMalformed, ipc.FrameTimeout) as exc:
+            log.warning(
+                "fork-server: refused a frame from pid %d uid %d: %s", peer.pid, peer.uid, exc
+            )
+            ipc.refuse_and_close(conn, f"bad frame: {exc}")
+            return False
+        if isinstance(message, wire.Ping):
+            ipc.send(conn, self.pong(), deadline=time.monotonic() + 1)
+            return False
+        if not isinstance(message, wire.SpawnTurn):
+            ipc.send(
+                conn,
+                wire.Refused(reason=f"the fork-server does not serve {type(message).__name__}"),
+            )
+            return False
+        core_pid = ipc.read_pid_file(self.root.run_dir, "core")
+        if peer.pid != core_pid:
+            log.warning(
+                "fork-server: refused SpawnTurn from pid %d uid %d (core is %s)",
+                peer.pid,
+                peer.uid,
+                core_pid,
+            )
+            ipc.send(conn, wire.Refused(reason="only core may spawn a turn"))
+            return False
+        if self.turn is not None or self.zombies:
+            ipc.send(
+                conn,
+                wire.TurnFailed(
+                    turn_id=message.turn_id, stage="busy", reason="a worker is in flight"
+                ),
+            )
+            return False
+        return self._spawn(message, conn)
+
+    def pong(self) -> wire.Pong:
+        busy = f"turn {self.turn.turn_id} in flight" if self.turn else "idle"
+        return wire.Pong(
+            name="forkserver",
+            pid=os.getpid(),
+            detail=f"{busy}; {self.spawned} spawned; {self.identity.reason}",
+            isolation=self.identity.isolated,
+        )
+
+    # --- one worker -----------------------------------------------------------------------------
+
+    def _spawn(self, spawn: wire.SpawnTurn, conn: socket.socket) -> bool:
+        started = time.monotonic()
+        deadline = started + max(0.1, spawn.deadline_s)
+        try:
+            read_end, write_end = os.pipe2(os.O_CLOEXEC)
+        except OSError as exc:
+            ipc.send(
+                conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
+            )
+            return False
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            os.close(read_end)
+            os.close(write_end)
+            ipc.send(
+                conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"fork: {exc}")
+            )
+            return False
+        if pid == 0:  # pragma: no cover - runs in the child, which never returns
+            self._child(spawn, write_end, deadline)
+        os.close(write_end)
+        os.set_blocking(read_end, False)
+        self.spawned += 1
+        self.turn = _Turn(
+            pid=pid,
+            turn_id=spawn.turn_id,
+            conn=conn,
+            pipe=read_end,
+            deadline=deadline,
+            started=started,
+        )
+        self._selector.register(read_end, selectors.EVENT_READ, "turn")
+        log.debug("fork-server: turn %s in worker %d", spawn.turn_id, pid)
+        return True
+
+    def _child(self, spawn: wire.SpawnTurn, out: int, deadline: float) -> None:
+        """In the worker. Never returns: the process ends with os._exit."""
+        code = 0
+        try:
+            signal.set_wakeup_fd(-1)
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
+                signal.signal(sig, signal.SIG_DFL)
+            drop.close_inherited_fds(keep={out})
+            try:
+                isolated = drop.drop_privileges(self.identity)
+            except drop.DropRefused as exc:
+                log.error("worker: refusing turn %s: %s", spawn.turn_id, exc)
+                result: wire.TurnResult | wire.TurnFailed = wire.TurnFailed(
+                    turn_id=spawn.turn_id, stage="drop", reason=str(exc)
+                )
+            else:
+                from shelldon.worker.turn import run_turn  # preloaded: a dict lookup, not an import
+
+                result = run_turn(self.root, spawn, isolated=isolated, deadline=deadline)
+            data = ipc.frame(result, max_size=self.max_frame)
+            view = memoryview(data)
+            while view:
+                written = os.write(out, view)
+                view = view[written:]
+        except BaseException:
+            log.exception("worker: turn %s crashed", spawn.turn_id)
+            code = 1
+        finally:
+            os._exit(code)
+
+    def _read_turn(self) -> None:
+        turn = self.turn
+        assert turn is not None
+        try:
+            chunk = os.read(turn.pipe, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._fail_turn("crash", f"reading the worker: {exc}")
+            return
+        if chunk:
+            turn.buffer += chunk
+            if len(turn.buffer) > self.max_frame + ipc.HEADER.size:
+                self._kill(turn.pid)
+                self._fail_turn("protocol", "the worker's result exceeds the frame limit")
+            return
+        self._finish_turn()  # EOF: the worker is done (or dead)
+
+    def _finish_turn(self) -> None:
+        turn = self.turn
+        assert turn is not None
+        status = self._wait(turn.pid, KILL_GRACE_S)
+        result = self._parse_result(turn)
+        if result is None:
+            how = _describe_exit(status)
+            self._fail_turn("crash", f"the worker ended without a result ({how})")
+            return
+        self._relay(result)
+
+    def _parse_result(self, turn: _Turn) -> wire.TurnResult | wire.TurnFailed | None:
+        data = bytes(turn.buffer)
+        if len(data) < ipc.HEADER.size:
+            return None
+        (length,) = ipc.HEADER.unpack_from(data)
+        if length != len(data) - ipc.HEADER.size:
+            log.warning("fork-server: worker %d sent a truncated or padded frame", turn.pid)
+            return None
+        try:
+            message = wire.decode(data[ipc.HEADER.size :])
+        except wire.WireError as exc:
+            log.warning("fork-server: worker %d sent a malformed frame: %s", turn.pid, exc)
+            return None
+        if (
+            not isinstance(message, (wire.TurnResult, wire.TurnFailed))
+            or message.turn_id != turn.turn_id
+        ):
+            log.warning("fork-server: worker %d answered for the wrong turn", turn.pid)
+            return None
+        return message
+
+    def _check_deadline(self) -> None:
+        turn = self.turn
+        if turn is None or time.monotonic() < turn.deadline:
+            return
+        log.warning(
+            "fork-server: turn %s passed its deadline; killing worker %d", turn.turn_id, turn.pid
+        )
+        self._kill(turn.pid)
+        self._fail_turn("timeout", "the turn passed its deadline")
+
+    def _fail_turn(self, stage: wire.TurnFailStage, reason: str) -> None:
+        turn = self.turn
+        assert turn is not None
+        self._relay(wire.TurnFailed(turn_id=turn.turn_id, stage=stage, reason=reason))
+
+    def _relay(self, result: wire.TurnResult | wire.TurnFailed) -> None:
+        turn = self.turn
+        assert turn is not None
+        self.turn = None
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(turn.pipe)
+        os.close(turn.pipe)
+        if self._wait(turn.pid, 0) is None and turn.pid not in self.zombies:
+            self.zombies[turn.pid] = time.monotonic()
+        try:
+            ipc.send(turn.conn, result, deadline=time.monotonic() + 2)
+        except (ipc.IpcError, OSError) as exc:
+            log.warning(
+                "fork-server: core went away before turn %s's result: %s", turn.turn_id, exc
+            )
+        finally:
+            turn.conn.close()
+
+    # --- children -------------------------------------------------------------------------------
+
+    def _kill(self, pid: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        if self._wait(pid, KILL_GRACE_S) is None:
+            self.zombies.setdefault(pid, time.monotonic())
+
+    def _wait(self, pid: int, grace: float) -> int | None:
+        """Reap `pid` within `grace` s (polled: waitpid has no timeout). Its status, or None."""
+        end = time.monotonic() + grace
+        while True:
+            if pid in self._exited:
+                self.zombies.pop(pid, None)
+                return self._exited.pop(pid)
+            try:
+                got, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                self.zombies.pop(pid, None)
+                return 0
+            if got == pid:
+                self.zombies.pop(pid, None)
+                return status
+            if time.monotonic() >= end:
+                return None
+            time.sleep(0.005)
+
+    def _reap(self) -> None:
+        for pid in list(self.zombies):
+            self._wait(pid, 0)
+        # Anything else that ended (should not happen: every child is tracked), without blocking.
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if self.turn is not None and pid == self.turn.pid:
+                self._exited[pid] = status  # the pipe's EOF follows; _finish_turn reads this
+            self.zombies.pop(pid, None)
+
+
+def _describe_exit(status: int | None) -> str:
+    if status is None:
+        return "still running after SIGKILL"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return f"killed by {signal.Signals(sig).name}"
+    return f"exit code {os.WEXITSTATUS(status)}"
+
+
+def main(root: DataRoot) -> int:
+    """`shelldon forkserver`: resolve the worker identity, preload, freeze, serve."""
+    from shelldon.config import ConfigError
+
+    try:
+        identity = drop.resolve_identity(drop.configured_worker_user(root))
+    except (drop.DropRefused, ConfigError) as exc:
+        log.error("fork-server: %s", exc)
+        return 2
+    if not identity.isolated:
+        log.warning("fork-server: %s (%s)", drop.DEV_MODE_WARNING, identity.reason)
+    missing = preload()
+    if missing:
+        log.info("fork-server: not yet present, workers will do without: %s", ", ".join(missing))
+    root.run_dir.mkdir(parents=True, exist_ok=True)
+    server = ForkServer(root, identity)
+    try:
+        server.bind()
+    except OSError as exc:
+        log.error("fork-server: cannot listen on %s: %s", root.socket("forkserver"), exc)
+        return 1
+    server.install_signals()
+    server.serve_forever()
+    return 0

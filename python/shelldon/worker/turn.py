@@ -1,0 +1,219 @@
+"""One turn, inside a dropped worker: assemble the prompt, ask the broker, hand back reply + raw
+ops.
+
+Runs after `worker.drop` in a child of the fork-server. It opens nothing writable: memory is
+read through `worker.prompt.gather_context` (read-only handles), the brain is reached only
+through the broker's socket. The result goes back to the fork-server on the turn's pipe; core
+decides what, if anything, is written.
+
+`purpose == "probe"` runs no brain: it tries what a hostile worker would try (read the vault,
+write the memory tree and history.db, regain root) and reports what the kernel said. `shelldon
+doctor` and the isolation tests use it."""
+
+from __future__ import annotations
+
+import errno
+import importlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Literal
+
+from shelldon import ipc
+from shelldon.contracts import wire
+from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.paths import DataRoot
+
+log = logging.getLogger("shelldon.worker.turn")
+
+
+def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
+    purpose: Literal["turn", "dream"] = "dream" if spawn.purpose == "dream" else "turn"
+    try:
+        prompt = importlib.import_module("shelldon.worker.prompt")  # preloaded by the fork-server
+    except ModuleNotFoundError:
+        # Until worker.prompt lands (engineer `brain`): the system line and the message only.
+        sections = [PromptSection(kind="system", text="You are shelldon, a small pet.")]
+        if spawn.dream_directive:
+            sections.append(PromptSection(kind="dream", text=spawn.dream_directive))
+        sections.append(PromptSection(kind="message", text=spawn.message))
+        return CompletionRequest(purpose=purpose, sections=tuple(sections))
+    request: CompletionRequest = prompt.gather_context(
+        root, spawn.message, purpose=purpose, dream_directive=spawn.dream_directive
+    )
+    return request
+
+
+def run_turn(
+    root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float
+) -> wire.TurnResult | wire.TurnFailed:
+    """Everything the worker does for one turn. Never raises: failures become TurnFailed."""
+    if spawn.purpose == "probe":
+        report = probe_isolation(root)
+        return wire.TurnResult(
+            turn_id=spawn.turn_id, reply=json.dumps(report), provider="probe", isolated=isolated
+        )
+    try:
+        request = _assemble(root, spawn)
+    except Exception as exc:
+        log.exception("prompt assembly failed")
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id,
+            stage="prompt",
+            reason=f"prompt assembly failed: {type(exc).__name__}",
+        )
+    try:
+        with ipc.connect(
+            root.socket("broker"), timeout=max(0.1, deadline - time.monotonic())
+        ) as sock:
+            left = deadline - time.monotonic()
+            complete = wire.Complete(turn_id=spawn.turn_id, request=request, deadline_s=left)
+            ipc.send(sock, complete, deadline=deadline)
+            answer = ipc.recv(sock, deadline=deadline)
+    except (OSError, ipc.IpcError) as exc:
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id, stage="brain", reason=f"broker: {type(exc).__name__}: {exc}"
+        )
+    if isinstance(answer, wire.Completion):
+        reply = answer.reply
+        return wire.TurnResult(
+            turn_id=spawn.turn_id,
+            reply=reply.text,
+            ops=reply.ops,
+            provider=reply.provider,
+            usage=reply.usage,
+            dropped=reply.dropped,
+            prompt=request,
+            isolated=isolated,
+        )
+    if isinstance(answer, wire.CompletionFailed):
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id,
+            stage="brain",
+            reason=f"{answer.kind or 'failed'}: {answer.reason}",
+        )
+    if isinstance(answer, wire.Refused):
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id, stage="brain", reason=f"broker refused: {answer.reason}"
+        )
+    return wire.TurnFailed(
+        turn_id=spawn.turn_id, stage="protocol", reason=f"broker answered {type(answer).__name__}"
+    )
+
+
+# --- the isolation probe ------------------------------------------------------------------------
+
+
+def _attempt(name: str, action: Callable[[], object]) -> dict[str, object]:
+    """Run one hostile action; record whether the kernel refused it and with what."""
+    try:
+        action()
+    except PermissionError as exc:
+        return {"check": name, "outcome": "refused", "error": "PermissionError", "errno": exc.errno}
+    except OSError as exc:
+        refused = exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+        return {
+            "check": name,
+            "outcome": "refused" if refused else "error",
+            "error": type(exc).__name__,
+            "errno": exc.errno,
+        }
+    except Exception as exc:  # sqlite3 raises its own types for a read-only file
+        return {
+            "check": name,
+            "outcome": "refused",
+            "error": type(exc).__name__,
+            "errno": None,
+            "detail": str(exc)[:120],
+        }
+    return {"check": name, "outcome": "allowed", "error": None, "errno": None}
+
+
+def _append_byte(path: Path) -> None:
+    # O_WRONLY without O_TRUNC/O_CREAT: if it opens, the worker could write; we write nothing.
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+    os.close(fd)
+
+
+def _create_file(directory: Path) -> None:
+    path = directory / f".probe-{os.getpid()}.md"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    os.close(fd)
+    os.unlink(path)  # dev mode: leave nothing behind
+
+
+def _sqlite_write(db: Path) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{db}?mode=rw", uri=True)
+    try:
+        # A write lock is a write permission; rolled back so even dev mode changes nothing.
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def _cap_zero(field: str) -> None:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            if int(line.split()[1], 16) != 0:
+                return  # a non-zero capability set: "allowed" (the bad outcome)
+            raise PermissionError(errno.EPERM, f"{field} is 0")
+    raise OSError(errno.ENOENT, f"{field} missing")
+
+
+def probe_isolation(root: DataRoot) -> dict[str, object]:
+    """What a hostile worker can do. Every check's good outcome is "refused"."""
+    checks: list[dict[str, object]] = []
+    vault = root.vault
+    checks.append(_attempt("list vault/", lambda: os.listdir(vault)))
+    checks.append(_attempt("read vault/<key>.md", lambda: (vault / "probe.md").read_bytes()))
+    memory = root.memory
+    targets: list[Path] = []
+    try:
+        for dirpath, dirnames, filenames in os.walk(memory):
+            dirnames[:] = [d for d in dirnames if Path(dirpath, d) != vault]
+            targets.extend(Path(dirpath, f) for f in filenames)
+            checks.append(
+                _attempt(
+                    f"create a file in {Path(dirpath).relative_to(root.home)}/",
+                    partial(_create_file, Path(dirpath)),
+                )
+            )
+    except OSError as exc:
+        checks.append(
+            {
+                "check": "walk memory/",
+                "outcome": "error",
+                "error": type(exc).__name__,
+                "errno": exc.errno,
+            }
+        )
+    for path in sorted(targets):
+        checks.append(
+            _attempt(f"open {path.relative_to(root.home)} for writing", partial(_append_byte, path))
+        )
+    for suffix in ("", "-wal", "-shm"):
+        db_file = root.history_db.with_name(root.history_db.name + suffix)
+        if db_file.exists():
+            checks.append(
+                _attempt(f"open {db_file.name} for writing", partial(_append_byte, db_file))
+            )
+    if root.history_db.exists():
+        checks.append(
+            _attempt("write history.db through sqlite", lambda: _sqlite_write(root.history_db))
+        )
+    checks.append(_attempt("setuid(0)", lambda: os.setuid(0)))
+    checks.append(_attempt("CapEff is 0", lambda: _cap_zero("CapEff")))
+    checks.append(_attempt("CapPrm is 0", lambda: _cap_zero("CapPrm")))
+    return {
+        "uid": os.getuid(),
+        "gid": os.getgid(),
+        "resuid": list(os.getresuid()),
+        "checks": checks,
+    }

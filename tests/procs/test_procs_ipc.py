@@ -1,0 +1,177 @@
+"""Frames and peers over real Unix sockets: bad frames are refused and logged; serving goes on."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from shelldon import ipc
+from shelldon.contracts import wire
+from shelldon.contracts.brain import BrainReply, CompletionRequest, PromptSection
+
+
+@pytest.fixture
+def echo_server(run_dir: Path) -> Iterator[ipc.ThreadedServer]:
+    """A real ThreadedServer that answers Ping with its peer's pid."""
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg | None:
+        if isinstance(message, wire.Ping):
+            return wire.Pong(name="echo", pid=peer.pid, detail=f"uid {peer.uid}")
+        return wire.Refused(reason="echo only answers Ping")
+
+    server = ipc.ThreadedServer("echo", run_dir / "echo.sock", handle, mode=0o600, idle_timeout=5.0)
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.stop()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def _raw(server: ipc.ThreadedServer, data: bytes, *, close_write: bool = True) -> bytes:
+    """Send raw bytes, then read whatever the server answers until it closes."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        sock.connect(str(server.path))
+        sock.sendall(data)
+        if close_write:
+            sock.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _decode_answer(data: bytes) -> wire.Message:
+    (length,) = struct.unpack(">I", data[:4])
+    assert len(data) == 4 + length
+    return wire.decode(data[4:])
+
+
+def test_every_message_round_trips() -> None:
+    request = CompletionRequest(
+        purpose="turn", sections=(PromptSection(kind="message", text="hi"),)
+    )
+    samples: list[wire._Msg] = [
+        wire.Say(text="hello"),
+        wire.Reply(text="hi", turn_id="t1", degraded=True, provider="offline"),
+        wire.SpawnTurn(turn_id="t1", purpose="dream", message="", dream_directive="- [id=1] x"),
+        wire.TurnResult(turn_id="t1", reply="r", ops=({"op": "remember"},), prompt=request),
+        wire.TurnFailed(turn_id="t1", stage="timeout", reason="late"),
+        wire.Complete(turn_id="t1", request=request, deadline_s=3.5),
+        wire.Completion(reply=BrainReply(text="x", ops=({"op": "log_episode", "content": "c"},))),
+        wire.VaultRead(key="api"),
+        wire.VaultValue(key="api", value=None),
+        wire.Status(processes=(), last_turn=None, memory_counts={"facts": 1}, vault_isolation=True),
+    ]
+    for message in samples:
+        assert wire.decode(wire.encode(message)) == message
+
+
+def test_another_wire_version_is_refused() -> None:
+    payload = msgspec.msgpack.encode({"t": "say", "v": 2, "text": "hi"})
+    with pytest.raises(wire.WireError, match="version 2"):
+        wire.decode(payload)
+
+
+def test_unknown_tag_and_unknown_field_are_refused() -> None:
+    with pytest.raises(wire.WireError):
+        wire.decode(msgspec.msgpack.encode({"t": "format_disk", "v": 1}))
+    with pytest.raises(wire.WireError):
+        wire.decode(msgspec.msgpack.encode({"t": "say", "v": 1, "text": "hi", "sudo": True}))
+
+
+def test_a_good_frame_is_answered_with_the_peers_credentials(
+    echo_server: ipc.ThreadedServer,
+) -> None:
+    answer = ipc.request(echo_server.path, wire.Ping())
+    assert isinstance(answer, wire.Pong)
+    assert answer.pid == os.getpid()
+    assert answer.detail == f"uid {os.getuid()}"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "logged"),
+    [
+        ("oversized", struct.pack(">I", ipc.MAX_FRAME + 1) + b"x" * 16, "exceeds"),
+        ("malformed", struct.pack(">I", 5) + b"\xc1\xc1\xc1\xc1\xc1", "undecodable"),
+        ("truncated", struct.pack(">I", 100) + b"\x81" * 10, "stream ended inside a frame"),
+        (
+            "not msgpack of a message",
+            struct.pack(">I", 3) + msgspec.msgpack.encode([1, 2]),
+            "undecodable",
+        ),
+    ],
+)
+def test_bad_frames_are_refused_logged_and_the_server_keeps_serving(
+    echo_server: ipc.ThreadedServer,
+    caplog: pytest.LogCaptureFixture,
+    name: str,
+    data: bytes,
+    logged: str,
+) -> None:
+    caplog.set_level(logging.WARNING, logger="shelldon.ipc")
+    answer = _decode_answer(_raw(echo_server, data))
+    assert isinstance(answer, wire.Refused), name
+    assert answer.reason.startswith("bad frame")
+    assert any(
+        logged in r.getMessage() and "refused a frame" in r.getMessage() for r in caplog.records
+    )
+    # The server is still there for the next, well-formed request.
+    assert isinstance(ipc.request(echo_server.path, wire.Ping()), wire.Pong)
+
+
+def test_a_silent_peer_times_out_on_the_read_deadline() -> None:
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with left, right:
+        with pytest.raises(ipc.FrameTimeout):
+            ipc.recv(left, deadline=time.monotonic() + 0.05)
+        right.sendall(struct.pack(">I", 10) + b"abc")  # a frame that never completes
+        with pytest.raises(ipc.FrameTimeout):
+            ipc.recv(left, deadline=time.monotonic() + 0.05)
+
+
+def test_clean_close_between_frames_is_not_an_error_but_mid_frame_is() -> None:
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with left:
+        right.close()
+        with pytest.raises(ipc.PeerClosed):
+            ipc.recv(left, deadline=time.monotonic() + 5)
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with left:
+        right.sendall(ipc.frame(wire.Ping())[:-1])
+        right.close()
+        with pytest.raises(ipc.FrameTruncated):
+            ipc.recv(left, deadline=time.monotonic() + 5)
+
+
+def test_sending_an_oversized_frame_is_refused_before_it_leaves() -> None:
+    with pytest.raises(ipc.FrameTooLarge):
+        ipc.frame(wire.Say(text="x" * (ipc.MAX_FRAME + 1)))
+
+
+def test_peer_credentials_and_parent_pid_come_from_the_kernel() -> None:
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with left, right:
+        peer = ipc.peer_of(left)
+    assert (peer.pid, peer.uid, peer.gid) == (os.getpid(), os.getuid(), os.getgid())
+    assert ipc.parent_pid(os.getpid()) == os.getppid()
+    assert ipc.parent_pid(2**22 + 12345) is None
+
+
+def test_binding_refuses_to_replace_a_file_that_is_not_a_socket(tmp_path: Path) -> None:
+    path = tmp_path / "core.sock"
+    path.write_text("precious")
+    with pytest.raises(FileExistsError):
+        ipc.bind_unix(path, mode=0o600)
+    assert path.read_text() == "precious"

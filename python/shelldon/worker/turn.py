@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from shelldon import ipc
 from shelldon.contracts import wire
@@ -34,9 +34,11 @@ log = logging.getLogger("shelldon.worker.turn")
 def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
     purpose: Literal["turn", "dream"] = "dream" if spawn.purpose == "dream" else "turn"
     try:
-        prompt = importlib.import_module("shelldon.worker.prompt")  # preloaded by the fork-server
+        prompt: Any = importlib.import_module("shelldon.worker.prompt")  # preloaded
     except ModuleNotFoundError:
-        # Until worker.prompt lands (engineer `brain`): the system line and the message only.
+        prompt = None
+    if not hasattr(prompt, "gather_context"):
+        # Until gather_context lands (engineer `brain`): the system line and the message only.
         sections = [PromptSection(kind="system", text="You are shelldon, a small pet.")]
         if spawn.dream_directive:
             sections.append(PromptSection(kind="dream", text=spawn.dream_directive))

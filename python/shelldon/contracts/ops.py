@@ -60,9 +60,27 @@ class ResolveLearning(_Op, frozen=True, tag="resolve_learning"):
     status: Literal["promoted", "pruned"]
 
 
+class Merge(_Op, frozen=True, tag="merge"):
+    """Consolidate entries of one collection into one (only a dream may propose it, when the
+    collection is full). The merged text replaces `sources[0]`; the other sources are retired,
+    so the collection shrinks by len(sources) - 1. Applied by core.dream through the gate."""
+
+    collection: CollectionName
+    sources: tuple[str, ...]
+    content: str
+
+
 MemoryOp = RewriteAbout | Remember | LogEpisode | RewriteSummary
 LearningOp = CaptureLearning | ResolveLearning
-Op = RewriteAbout | Remember | LogEpisode | RewriteSummary | CaptureLearning | ResolveLearning
+Op = (
+    RewriteAbout
+    | Remember
+    | LogEpisode
+    | RewriteSummary
+    | CaptureLearning
+    | ResolveLearning
+    | Merge
+)
 
 _OP_DECODER: msgspec.json.Decoder[Op] = msgspec.json.Decoder(Op)
 _OP_CONVERT_TYPE: Any = Op

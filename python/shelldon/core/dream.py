@@ -38,6 +38,7 @@ import msgspec
 from shelldon.contracts.ops import (
     CaptureLearning,
     LogEpisode,
+    Merge,
     Op,
     OpDecodeError,
     Remember,
@@ -127,7 +128,8 @@ def build_dream_directive(
     limits: DreamLimits = DreamLimits(),
 ) -> str:
     """The dream's directive, or "" when nothing is pending (the dream is then skipped)."""
-    chosen = sorted(pending, key=lambda p: (-p.recurrence_count, p.id))[: limits.max_learnings]
+    # Stable: ties keep the store's order (most recently seen first, then id).
+    chosen = sorted(pending, key=lambda p: -p.recurrence_count)[: limits.max_learnings]
     if not chosen:
         return ""
     lines = [
@@ -155,8 +157,8 @@ def build_dream_directive(
         for col in full:
             lines.append(
                 f"{col.collection}/ holds {col.count} of {col.cap} entries: merge related entries "
-                f'with {{"op": "merge", "collection": "{col.collection}", "sources": [stems], '
-                '"name": "...", "content": "..."}} instead of adding new ones.'
+                f'with {{"op": "merge", "collection": "{col.collection}", "sources": [stems, the '
+                'first is kept], "content": "..."}} instead of adding new ones.'
             )
             for stem, title in col.entries[: limits.max_full_listed]:
                 lines.append(f"  - {col.collection}/{stem}: {_one_line(title, 80)}")
@@ -465,12 +467,6 @@ class DreamApplication:
 _DREAM_WRITES: tuple[type, ...] = (Remember, RewriteAbout, RewriteSummary)
 
 
-def _merge_type() -> type | None:
-    from shelldon.contracts import ops
-
-    return getattr(ops, "Merge", None)
-
-
 def _op_text(op: Any) -> str:
     parts = [str(getattr(op, name, "")) for name in ("name", "content", "observation")]
     return " ".join(p for p in parts if p)
@@ -505,8 +501,6 @@ def apply_dream(
     resolved: set[int] = set()
     tokens = 0
     noop_streak = 0
-    merge_type = _merge_type()
-    writes = (*_DREAM_WRITES, merge_type) if merge_type else _DREAM_WRITES
 
     def record(outcome: OpOutcome, *, audited: bool = True) -> None:
         result.outcomes.append(outcome)
@@ -536,12 +530,8 @@ def apply_dream(
                 break
             continue
         op_name = type(op).__name__
-        encoded = (
-            encode_op(op)
-            if not (merge_type and isinstance(op, merge_type))
-            else (msgspec.json.encode(op))
-        )
-        tag = msgspec.json.decode(encoded).get("op", op_name) if encoded else op_name
+        encoded = encode_op(op)
+        tag = str(msgspec.json.decode(encoded).get("op", op_name))
         if encoded in seen:
             record(OpOutcome(index, tag, "stopped", "repeat", "the same op twice: dream stopped"))
             result.stopped = "repeated op"
@@ -562,7 +552,11 @@ def apply_dream(
             changed = outcome.action == "resolved"
             if changed:
                 resolved.add(op.id)
-        elif isinstance(op, writes):
+        elif isinstance(op, Merge):
+            outcome = _merge(index, op, memory, unit, provenance)
+            record(outcome, audited=outcome.action == "refused" or outcome.reason_code == "merged")
+            changed = outcome.action in ("create", "update")
+        elif isinstance(op, _DREAM_WRITES):
             text = _op_text(op)
             if isinstance(op, Remember | RewriteAbout) and any(
                 _near(text, c) for c in corrected_texts
@@ -607,6 +601,49 @@ def apply_dream(
             result.stopped = f"{noop_streak} ops in a row changed nothing"
             break
     return result
+
+
+def _merge(index: int, op: Merge, memory: MemoryWriter, unit: str, provenance: str) -> OpOutcome:
+    """A consolidating merge: the merged text updates sources[0] through the gate, then the other
+    sources are retired (marked superseded by it, never deleted). Every check runs before any
+    write; the collection shrinks by len(sources) - 1."""
+    target = f"{op.collection}/{op.sources[0]}" if op.sources else op.collection
+    sources = list(dict.fromkeys(op.sources))
+    if len(sources) < 2:
+        return OpOutcome(index, "merge", "refused", "merge_too_small",
+                         "a merge needs two or more distinct entries", target)  # fmt: skip
+    retire = getattr(memory, "retire_entry", None)
+    entries = getattr(memory, "entries", None)
+    if retire is None or entries is None:
+        return OpOutcome(index, "merge", "refused", "merge_unsupported",
+                         "this memory cannot retire entries", target)  # fmt: skip
+    present = {e.stem: e for e in entries() if e.collection == op.collection}
+    missing = [stem for stem in sources if stem not in present]
+    if missing:
+        return OpOutcome(index, "merge", "refused", "unknown_entry",
+                         f"no entry {op.collection}/{missing[0][:60]}", target)  # fmt: skip
+    owned = [stem for stem in sources if present[stem].meta.provenance == "owner"]
+    if owned and provenance != "owner":
+        return OpOutcome(index, "merge", "refused", "owner_entry",
+                         f"{op.collection}/{owned[0]} is the owner's; an inference never "
+                         "replaces it", target)  # fmt: skip
+    try:
+        decision = memory.apply_memory_op(
+            Remember(collection=op.collection, name=sources[0], content=op.content),
+            provenance=provenance,
+            turn_id=unit,
+        )
+    except (ValueError, OSError) as exc:
+        return OpOutcome(index, "merge", "refused", "apply_failed", str(exc)[:200], target)
+    action, code, reason, _ = _decision_fields(decision)
+    if action not in ("create", "update"):
+        return OpOutcome(index, "merge", action, code, reason, target)
+    for stem in sources[1:]:
+        retire(op.collection, stem, superseded_by=sources[0], turn_id=unit)
+    return OpOutcome(
+        index, "merge", "update", "merged",
+        f"{len(sources)} entries merged into {target}", target,
+    )  # fmt: skip
 
 
 def _near(text: str, observation: str) -> bool:
@@ -922,3 +959,131 @@ def undo_dream_learnings(
         if changed not in (False, 0, None):
             reopened += 1
     return reopened
+
+
+# --- wiring to the stores and to core -----------------------------------------------------------
+
+COLLECTION_CAP = 40  # the gate's default per-collection cap (core.gate); a full one asks for merges
+INDEX_MAX_LINES = 200  # MEMORY.md's limit
+
+
+class StoreSources:
+    """DreamSources over the real stores: HistoryStore for learnings and the recent window,
+    CuratedMemory for counts (full collections, the index) and the owner's rules."""
+
+    def __init__(
+        self,
+        history: Any,
+        memory: Any,
+        *,
+        collection_cap: int = COLLECTION_CAP,
+        index_max_lines: int = INDEX_MAX_LINES,
+    ) -> None:
+        self.history = history
+        self.memory = memory
+        self.collection_cap = collection_cap
+        self.index_max_lines = index_max_lines
+
+    def pending(self, limit: int) -> Sequence[PendingLearning]:
+        return [PendingLearning.from_row(row) for row in self.history.pending_learnings(limit)]
+
+    def recent(self, n: int) -> Sequence[Mapping[str, Any]]:
+        try:
+            return list(self.history.recent(n))
+        except Exception:  # the summary is a nicety; the dream goes on without it
+            log.exception("dream: could not read the recent window")
+            return []
+
+    def _entries(self) -> list[Any]:
+        try:
+            return [
+                e for e in self.memory.entries() if getattr(e.meta, "status", "") != "superseded"
+            ]
+        except Exception:
+            log.exception("dream: could not list curated entries")
+            return []
+
+    def full_collections(self) -> Sequence[FullCollection]:
+        entries = self._entries()
+        by_collection: dict[str, list[Any]] = {}
+        for entry in entries:
+            by_collection.setdefault(entry.collection, []).append(entry)
+        index_full = self._index_lines() >= self.index_max_lines - 1
+        out = []
+        for collection, items in sorted(by_collection.items()):
+            if len(items) >= self.collection_cap or (index_full and len(items) >= 2):
+                listed = tuple((e.stem, e.meta.title or e.stem) for e in items)
+                out.append(FullCollection(collection, len(items), self.collection_cap, listed))
+        return out
+
+    def _index_lines(self) -> int:
+        try:
+            with open(Path(self.memory.root) / "MEMORY.md", encoding="utf-8") as fh:
+                return sum(1 for _ in fh)
+        except OSError:
+            return 0
+
+    def owner_rules(self) -> Sequence[str]:
+        return [e.body for e in self._entries() if getattr(e.meta, "provenance", "") == "owner"]
+
+
+class GateArbiter:
+    """TurnArbiter's `dream_turn` over core.server's TurnGate (acquire(purpose)/release)."""
+
+    def __init__(self, gate: Any) -> None:
+        self.gate = gate
+
+    @contextlib.contextmanager
+    def dream_turn(self, *, wait_s: float = 0.0) -> Iterator[bool]:
+        self.gate.acquire("dream")  # waits behind every owner turn, in flight or queued
+        try:
+            yield True
+        finally:
+            self.gate.release()
+
+
+class DreamService:
+    """What core.server holds: the scheduler, the dreamer, the idle ticker and the status lines."""
+
+    def __init__(self, dreamer: Dreamer, *, tick_s: float = 60.0) -> None:
+        self.dreamer = dreamer
+        self.scheduler = dreamer.scheduler
+        self.tick_s = tick_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def owner_turn_done(self) -> None:
+        try:
+            self.scheduler.note_owner_turn()
+        except Exception:
+            log.exception("scheduler: could not count the owner's turn")
+
+    def status_lines(self) -> tuple[str, ...]:
+        try:
+            return self.scheduler.status_lines()
+        except Exception:
+            log.exception("scheduler: status failed")
+            return ("scheduler: status unavailable (see the log)",)
+
+    def dream_now(self, *, force: bool = False) -> DreamRecord:
+        return self.dreamer.dream_now(force=force)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="dream-ticker", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.tick_s):
+            try:
+                record = self.dreamer.tick()
+            except Exception:
+                log.exception("dream tick failed; the next tick tries again")
+                continue
+            if record is not None:
+                log.info("dream: %s (%s)", record.outcome, record.detail)

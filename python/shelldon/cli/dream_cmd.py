@@ -1,0 +1,73 @@
+"""`shelldon dream --now`: ask the running core for one dream, and print what it did.
+
+The dream runs in core (the sole writer), behind any owner turn in flight, under the same
+budget and battery gates as a scheduled one; `--now` only skips the idle wait and the cooldown.
+`--force` skips the budget and battery gates too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import msgspec
+
+from shelldon.cli.chat_cmd import NotRunning, ask_core
+from shelldon.cli.run_cmd import add_run_dir, data_root
+from shelldon.contracts import wire
+
+# Beyond the dream's own deadline and an owner turn it may queue behind.
+DREAM_TIMEOUT_S = 300.0
+
+
+def format_dream(done: wire.DreamDone) -> str:
+    head = f"dream-{done.n}: {done.outcome}" if done.n else f"dream: {done.outcome}"
+    lines = [f"{head} ({done.detail})"]
+    if done.n:
+        lines.append(
+            f"{done.written} written, {done.promoted} promoted, {done.pruned} pruned, "
+            f"{done.refused} refused"
+        )
+    if done.note:
+        lines.append(done.note)
+    return "\n".join(lines)
+
+
+def _dream(args: argparse.Namespace) -> int:
+    if not args.now:
+        print("shelldon dream: only --now is supported (the scheduler dreams on its own)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        answer = ask_core(data_root(args), wire.DreamNow(force=args.force), DREAM_TIMEOUT_S)
+    except NotRunning as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"shelldon dream: lost core ({exc})", file=sys.stderr)
+        return 1
+    if isinstance(answer, wire.Refused):
+        print(f"shelldon refused: {answer.reason}", file=sys.stderr)
+        return 1
+    if not isinstance(answer, wire.DreamDone):
+        print(f"shelldon: unexpected answer {type(answer).__name__}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(answer)))
+    else:
+        print(format_dream(answer))
+    return 0 if answer.outcome in ("done", "stopped", "skipped") else 1
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    dream = sub.add_parser(
+        "dream", parents=[common], help="consolidate learnings now: shelldon dream --now"
+    )
+    add_run_dir(dream)
+    dream.add_argument("--now", action="store_true", help="dream now (skips idle wait, cooldown)")
+    dream.add_argument("--force", action="store_true", help="also skip the budget and battery")
+    dream.add_argument("--json", action="store_true", help="machine-readable")
+    dream.set_defaults(func=_dream)

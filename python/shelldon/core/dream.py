@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import importlib
 import logging
 import os
 import re
@@ -48,7 +49,7 @@ from shelldon.contracts.ops import (
     decode_op,
     encode_op,
 )
-from shelldon.core.scheduler import DreamRecord, Scheduler, TurnArbiter, _atomic_write, _iso
+from shelldon.core.scheduler import DreamRecord, Scheduler, _atomic_write, _iso
 
 log = logging.getLogger(__name__)
 
@@ -770,6 +771,12 @@ class DreamSources(Protocol):
     def owner_rules(self) -> Sequence[str]: ...
 
 
+class Arbiter(Protocol):
+    """One worker in flight (core.scheduler.TurnArbiter, or GateArbiter over core's TurnGate)."""
+
+    def dream_turn(self, *, wait_s: float = ...) -> contextlib.AbstractContextManager[bool]: ...
+
+
 class Dreamer:
     """One dream at a time: verdict → lock → arbiter slot → directive → budget → worker → apply."""
 
@@ -778,7 +785,7 @@ class Dreamer:
         *,
         state_dir: Path,
         scheduler: Scheduler,
-        arbiter: TurnArbiter,
+        arbiter: Arbiter,
         sources: DreamSources,
         memory: MemoryWriter,
         history: LearningWriter,
@@ -1087,3 +1094,82 @@ class DreamService:
                 continue
             if record is not None:
                 log.info("dream: %s (%s)", record.outcome, record.detail)
+
+
+def _turn_to_dream(outcome: Any) -> DreamTurn:
+    """core.server's TurnResult / TurnFailed as the Dreamer sees it."""
+    if type(outcome).__name__ == "TurnFailed":
+        return DreamTurn(failed=f"{outcome.stage}: {outcome.reason}"[:200] or "worker failed")
+    usage = getattr(outcome, "usage", None)
+    return DreamTurn(
+        reply=str(getattr(outcome, "reply", "")),
+        ops=tuple(getattr(outcome, "ops", ()) or ()),
+        completion_tokens=getattr(usage, "completion_tokens", None),
+    )
+
+
+def attach(core: Any, *, config: Any = None, clock: Any = None) -> DreamService:
+    """Build the DreamService for core.server's CoreService (duck-typed: `root`, `stores`,
+    `gate`, `spawn`). Called once at core start-up."""
+    from shelldon.core.scheduler import utc_now
+
+    root = core.root
+    history = core.stores.get("history")
+    memory = core.stores.get("memory")
+    if config is None:
+        config = _scheduler_config(root)
+    scheduler = Scheduler(Path(root.state), config, clock=clock or utc_now)
+    audit_log = _audit_log(memory)
+
+    def audit(line: Mapping[str, Any]) -> None:
+        if audit_log is None:
+            log.info("dream audit: %s", dict(line))
+            return
+        try:
+            audit_log.record(**line, now=scheduler.now())
+        except Exception:
+            log.exception("dream: could not write the audit record")
+
+    def spawn(turn_id: str, directive: str, deadline_s: float) -> DreamTurn:
+        return _turn_to_dream(core.spawn(turn_id, "dream", "", directive))
+
+    dreamer = Dreamer(
+        state_dir=Path(root.state),
+        scheduler=scheduler,
+        arbiter=GateArbiter(core.gate),
+        sources=StoreSources(history, memory),
+        memory=memory,
+        history=history,
+        audit=audit,
+        spawn=spawn,
+    )
+    return DreamService(dreamer)
+
+
+def _scheduler_config(root: Any) -> Any:
+    """[scheduler] from shelldon.toml when present; defaults otherwise (a bad table is an error)."""
+    from shelldon.core.scheduler import SchedulerConfig
+
+    path = Path(root.config)
+    try:
+        import tomllib
+
+        with open(path, "rb") as fh:
+            raw = tomllib.load(fh)
+    except FileNotFoundError:
+        return SchedulerConfig()
+    table = raw.get("scheduler", {})
+    if not isinstance(table, dict):
+        raise ValueError("[scheduler] in shelldon.toml must be a table")
+    return SchedulerConfig.from_mapping(table)
+
+
+def _audit_log(memory: Any) -> Any:
+    if memory is None:
+        return None
+    try:
+        audit_module = importlib.import_module("shelldon.core.audit")
+    except ImportError:
+        return None
+    maker = getattr(audit_module, "AuditLog", None)
+    return maker(memory.root) if maker is not None else None

@@ -1,0 +1,304 @@
+"""Applying a dream against the real stores: ids, promotion pairing, corrections, caps, gates."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shelldon.core.dream import (
+    CorrectionLedger,
+    Dreamer,
+    DreamLimits,
+    DreamTurn,
+    PendingLearning,
+    StoreSources,
+    apply_dream,
+    dream_unit,
+)
+from shelldon.core.history import HistoryStore
+from shelldon.core.memory import CuratedMemory
+from shelldon.core.scheduler import Scheduler, SchedulerConfig, TurnArbiter
+
+NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
+
+
+class Stores:
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.history = HistoryStore.open(base / "history.db")
+        self.memory = CuratedMemory(base / "memory")
+        self.audit_lines: list[dict[str, Any]] = []
+
+    def audit(self, line: Any) -> None:
+        self.audit_lines.append(dict(line))
+
+    def learn(self, observation: str, key: str | None, times: int = 1) -> int:
+        row_id = 0
+        for i in range(times):
+            row_id = self.history.capture_learning(observation, key, NOW + timedelta(minutes=i))
+        return row_id
+
+    def status(self, learning_id: int) -> str:
+        row = self.history.learning(learning_id)
+        assert row is not None
+        return row["status"]
+
+    def offered(self) -> dict[int, PendingLearning]:
+        return {p.id: p for p in StoreSources(self.history, self.memory).pending(20)}
+
+    def files(self) -> dict[str, str]:
+        root = self.base / "memory"
+        return {
+            str(p.relative_to(root)): p.read_text()
+            for p in sorted(root.rglob("*.md"))
+            if p.is_file()
+        }
+
+
+@pytest.fixture
+def stores(tmp_path: Path) -> Iterator[Stores]:
+    s = Stores(tmp_path)
+    yield s
+    s.history.close()
+
+
+def apply(stores: Stores, ops: list[Any], *, corrected: frozenset[int] = frozenset(), **limits: int) -> Any:
+    return apply_dream(
+        ops,
+        unit=dream_unit(1),
+        offered=stores.offered(),
+        corrected=corrected,
+        memory=stores.memory,
+        history=stores.history,
+        audit=stores.audit,
+        limits=DreamLimits(**limits),
+    )
+
+
+def test_a_promotion_is_two_ops_and_lands_in_a_curated_file(stores: Stores) -> None:
+    tea = stores.learn("owner drinks green tea every morning", "tea", times=3)
+    rain = stores.learn("owner mentioned rain", None)
+    result = apply(
+        stores,
+        [
+            {"op": "remember", "collection": "preferences", "name": "tea",
+             "content": "The owner drinks green tea every morning."},
+            {"op": "resolve_learning", "id": tea, "status": "promoted"},
+            {"op": "resolve_learning", "id": rain, "status": "pruned"},
+        ],
+    )  # fmt: skip
+    assert (result.written, result.promoted, result.pruned, result.refused) == (1, 1, 1, 0)
+    assert stores.status(tea) == "promoted" and stores.status(rain) == "pruned"
+    assert "green tea every morning" in stores.files()["preferences/tea.md"]
+    assert [line["unit"] for line in stores.audit_lines] == ["dream-1", "dream-1"]
+
+
+def test_hallucinated_and_stale_ids_change_nothing(stores: Stores) -> None:
+    live = stores.learn("owner plays chess on sundays", "chess", times=2)
+    stale = stores.learn("owner is learning italian", "italian", times=2)
+    assert stores.history.resolve_learning(stale, "pruned")  # resolved before this dream
+    before = stores.files()
+    result = apply(
+        stores,
+        [
+            {"op": "resolve_learning", "id": 9999, "status": "promoted"},
+            {"op": "resolve_learning", "id": stale, "status": "promoted"},
+            {"op": "resolve_learning", "id": -3, "status": "pruned"},
+        ],
+        max_noop_streak=10,
+    )
+    assert [o.reason_code for o in result.outcomes] == ["unknown_id"] * 3
+    assert stores.status(live) == "pending" and stores.status(stale) == "pruned"
+    assert stores.files() == before
+
+
+def test_a_promotion_without_its_write_is_refused(stores: Stores) -> None:
+    chess = stores.learn("owner plays chess on sundays", "chess", times=2)
+    ducks = stores.learn("owner collects rubber ducks", "ducks", times=2)
+    result = apply(
+        stores,
+        [
+            # promotion before its write
+            {"op": "resolve_learning", "id": chess, "status": "promoted"},
+            {"op": "remember", "collection": "facts", "name": "chess",
+             "content": "The owner plays chess on Sundays."},
+            # a write that keeps something else
+            {"op": "remember", "collection": "facts", "name": "weather",
+             "content": "It rained a lot in November this year."},
+            {"op": "resolve_learning", "id": ducks, "status": "promoted"},
+        ],
+    )  # fmt: skip
+    codes = [o.reason_code for o in result.outcomes if o.op == "resolve_learning"]
+    assert codes == ["promotion_without_write", "promotion_without_write"]
+    assert stores.status(chess) == "pending" and stores.status(ducks) == "pending"
+
+
+def test_a_corrected_learning_is_never_promoted(stores: Stores, tmp_path: Path) -> None:
+    coffee = stores.learn("owner likes strong black coffee", "drink", times=4)
+    result = apply(
+        stores,
+        [
+            {"op": "remember", "collection": "preferences", "name": "drink",
+             "content": "The owner likes strong black coffee."},
+            {"op": "resolve_learning", "id": coffee, "status": "promoted"},
+        ],
+        corrected={coffee},
+    )  # fmt: skip
+    assert [o.reason_code for o in result.outcomes] == ["owner_corrected", "owner_corrected"]
+    assert stores.status(coffee) == "pending"
+    assert "preferences/drink.md" not in stores.files()
+
+
+def test_a_repeated_op_stops_the_dream(stores: Stores) -> None:
+    stores.learn("owner plays chess on sundays", "chess", times=2)
+    op = {"op": "rewrite_summary", "content": "We talked about chess and the weather."}
+    result = apply(stores, [op] * 50)
+    assert result.stopped == "repeated op"
+    assert len(result.outcomes) == 2 and result.outcomes[-1].reason_code == "repeat"
+
+
+def test_ops_that_change_nothing_stop_the_dream(stores: Stores) -> None:
+    ops = [{"op": "resolve_learning", "id": 1000 + i, "status": "pruned"} for i in range(50)]
+    result = apply(stores, ops)
+    assert result.stopped.startswith("3 ops in a row")
+    assert len(result.outcomes) == 3
+
+
+def test_the_op_cap_and_the_token_cap(stores: Stores) -> None:
+    ops = [
+        {"op": "remember", "collection": "facts", "name": f"fact {i}",
+         "content": f"The owner owns {i} distinct rubber ducks."}
+        for i in range(40)
+    ]  # fmt: skip
+    result = apply(stores, ops, max_ops=5)
+    assert result.stopped == "op cap reached (5 ops)" and result.written == 5
+    result = apply(stores, ops[5:], max_tokens=60)
+    assert result.stopped.startswith("token cap") and result.written < 5
+
+
+def test_log_episode_and_capture_are_not_dream_ops(stores: Stores) -> None:
+    result = apply(
+        stores,
+        [
+            {"op": "log_episode", "content": "I dreamt of electric sheep tonight."},
+            {"op": "capture_learning", "observation": "owner is asleep"},
+        ],
+    )
+    assert [o.reason_code for o in result.outcomes] == ["not_in_dream", "not_in_dream"]
+    assert stores.history.pending_learnings(10) == []
+
+
+# --- the Dreamer: gates, skip-when-empty ------------------------------------------------------
+
+
+class Brain:
+    """A unit-level brain: counts calls, answers with scripted ops."""
+
+    def __init__(self, ops: list[Any] | None = None, reply: str = "tidied") -> None:
+        self.calls: list[str] = []
+        self.ops = ops or []
+        self.reply = reply
+
+    def __call__(self, turn_id: str, directive: str, deadline_s: float) -> DreamTurn:
+        self.calls.append(directive)
+        return DreamTurn(reply=self.reply, ops=tuple(self.ops))
+
+
+def dreamer(stores: Stores, brain: Brain, power: Path, **config: Any) -> Dreamer:
+    clock = lambda: NOW  # noqa: E731
+    scheduler = Scheduler(
+        stores.base / "state", SchedulerConfig(power_supply_root=power, **config), clock=clock
+    )
+    return Dreamer(
+        state_dir=stores.base / "state",
+        scheduler=scheduler,
+        arbiter=TurnArbiter(),
+        sources=StoreSources(stores.history, stores.memory),
+        memory=stores.memory,
+        history=stores.history,
+        audit=stores.audit,
+        spawn=brain,
+    )
+
+
+def test_nothing_pending_means_no_worker_and_no_spend(stores: Stores, tmp_path: Path) -> None:
+    brain = Brain()
+    d = dreamer(stores, brain, tmp_path / "no-power")
+    left = d.scheduler.budget_left()
+    record = d.dream_now()
+    assert record.outcome == "skipped" and record.detail == "nothing to consolidate"
+    assert brain.calls == [] and d.scheduler.budget_left() == left
+    assert d.scheduler.state.dreams == 0
+
+
+def test_the_budget_gate_refuses_before_any_worker(stores: Stores, tmp_path: Path) -> None:
+    stores.learn("owner plays chess on sundays", "chess", times=2)
+    brain = Brain()
+    d = dreamer(stores, brain, tmp_path / "no-power", daily_budget=4)
+    d.scheduler.note_owner_turn()
+    d.scheduler.note_owner_turn()
+    record = d.dream_now()
+    assert record.outcome == "refused" and "daily budget" in record.detail
+    assert brain.calls == []
+    forced = d.dream_now(force=True)
+    assert forced.outcome == "done" and len(brain.calls) == 1
+
+
+def test_the_battery_gate_refuses_before_any_worker(stores: Stores, tmp_path: Path) -> None:
+    stores.learn("owner plays chess on sundays", "chess", times=2)
+    power = tmp_path / "power_supply"
+    (power / "BAT0").mkdir(parents=True)
+    for name, value in {"type": "Battery", "capacity": "9", "status": "Discharging"}.items():
+        (power / "BAT0" / name).write_text(value)
+    brain = Brain()
+    d = dreamer(stores, brain, power)
+    assert d.tick() is None  # the idle tick: not due, nothing recorded
+    record = d.dream_now()
+    assert record.outcome == "refused" and "9%" in record.detail and brain.calls == []
+
+
+def test_a_dream_spends_three_and_is_recorded(stores: Stores, tmp_path: Path) -> None:
+    chess = stores.learn("owner plays chess on sundays", "chess", times=2)
+    brain = Brain(
+        [
+            {"op": "remember", "collection": "facts", "name": "chess",
+             "content": "The owner plays chess on Sundays."},
+            {"op": "resolve_learning", "id": chess, "status": "promoted"},
+        ],
+        reply="💤 kept the chess thing",
+    )  # fmt: skip
+    d = dreamer(stores, brain, tmp_path / "no-power", daily_budget=10)
+    record = d.dream_now()
+    assert (record.outcome, record.n, record.promoted, record.written) == ("done", 1, 1, 1)
+    assert "[id=%d] owner plays chess on sundays (seen 2×; key: chess)" % chess in brain.calls[0]
+    assert d.scheduler.budget_left() == 7
+    assert d.scheduler.state.last_dream == record
+    assert record.note == "💤 kept the chess thing"
+
+
+def test_corrected_learnings_are_held_back_and_pruned(stores: Stores, tmp_path: Path) -> None:
+    ledger = CorrectionLedger(stores.base / "state")
+    from shelldon.contracts.ops import CaptureLearning
+
+    coffee = stores.learn("owner likes strong black coffee", "drink", times=3)
+    chess = stores.learn("owner plays chess on sundays", "chess", times=2)
+    ledger.note_turn(
+        "t1", "I want a coffee", [CaptureLearning("owner likes strong black coffee", "drink")]
+    )
+    ledger.note_turn("t2", "No, that's wrong. I drink tea.", [])
+    brain = Brain([{"op": "resolve_learning", "id": coffee, "status": "promoted"}])
+    d = dreamer(stores, brain, tmp_path / "no-power")
+    record = d.dream_now()
+    assert f"[id={coffee}]" not in brain.calls[0] and f"[id={chess}]" in brain.calls[0]
+    assert stores.status(coffee) == "pruned"  # by core, inside the dream's unit
+    assert any(
+        line["reason_code"] == "owner_corrected" and line["unit"] == "dream-1"
+        for line in stores.audit_lines
+    )
+    assert record.promoted == 0
+    _ = json  # keep the import for debugging output

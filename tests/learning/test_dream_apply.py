@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,7 +66,9 @@ def stores(tmp_path: Path) -> Iterator[Stores]:
     s.history.close()
 
 
-def apply(stores: Stores, ops: list[Any], *, corrected: frozenset[int] = frozenset(), **limits: int) -> Any:
+def apply(
+    stores: Stores, ops: list[Any], *, corrected: frozenset[int] = frozenset(), **limits: int
+) -> Any:
     return apply_dream(
         ops,
         unit=dream_unit(1),
@@ -147,7 +148,7 @@ def test_a_corrected_learning_is_never_promoted(stores: Stores, tmp_path: Path) 
              "content": "The owner likes strong black coffee."},
             {"op": "resolve_learning", "id": coffee, "status": "promoted"},
         ],
-        corrected={coffee},
+        corrected=frozenset({coffee}),
     )  # fmt: skip
     assert [o.reason_code for o in result.outcomes] == ["owner_corrected", "owner_corrected"]
     assert stores.status(coffee) == "pending"
@@ -275,7 +276,7 @@ def test_a_dream_spends_three_and_is_recorded(stores: Stores, tmp_path: Path) ->
     d = dreamer(stores, brain, tmp_path / "no-power", daily_budget=10)
     record = d.dream_now()
     assert (record.outcome, record.n, record.promoted, record.written) == ("done", 1, 1, 1)
-    assert "[id=%d] owner plays chess on sundays (seen 2×; key: chess)" % chess in brain.calls[0]
+    assert f"[id={chess}] owner plays chess on sundays (seen 2×; key: chess)" in brain.calls[0]
     assert d.scheduler.budget_left() == 7
     assert d.scheduler.state.last_dream == record
     assert record.note == "💤 kept the chess thing"
@@ -301,4 +302,3 @@ def test_corrected_learnings_are_held_back_and_pruned(stores: Stores, tmp_path: 
         for line in stores.audit_lines
     )
     assert record.promoted == 0
-    _ = json  # keep the import for debugging output

@@ -8,7 +8,8 @@ Who talks to whom (and who may: the servers check the peer with SO_PEERCRED, see
 docs/processes.md):
 
     owner CLI  -> core         Say -> Reply; StatusRequest -> Status; VaultSet -> Ack;
-                               VaultList -> VaultNames; IsolationProbe -> ProbeReport
+                               VaultList -> VaultNames; IsolationProbe -> ProbeReport;
+                               DreamNow -> DreamDone
     core       -> fork-server  SpawnTurn -> TurnResult | TurnFailed;   Ping -> Pong
     worker     -> broker       Complete -> Completion | CompletionFailed
     core       -> broker       VaultRead -> VaultValue;                Ping -> Pong
@@ -101,6 +102,27 @@ class VaultNames(_Msg, frozen=True, tag="vault_names"):
 
 class Ack(_Msg, frozen=True, tag="ack"):
     detail: str = ""
+
+
+class DreamNow(_Msg, frozen=True, tag="dream_now"):
+    """`shelldon dream --now`: one dream, skipping the idle wait and cooldown (force: also the
+    budget and battery gates). Core answers with DreamDone."""
+
+    force: bool = False
+
+
+class DreamDone(_Msg, frozen=True, tag="dream_done"):
+    """What the dream did (core.scheduler.DreamRecord's fields)."""
+
+    at: str
+    outcome: str  # done | stopped | skipped | failed | busy | refused
+    detail: str
+    n: int = 0
+    written: int = 0
+    promoted: int = 0
+    pruned: int = 0
+    refused: int = 0
+    note: str = ""
 
 
 class Refused(_Msg, frozen=True, tag="refused"):
@@ -199,6 +221,8 @@ Message = (
     | VaultList
     | VaultNames
     | Ack
+    | DreamNow
+    | DreamDone
     | Refused
     | SpawnTurn
     | TurnResult

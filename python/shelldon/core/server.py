@@ -105,6 +105,7 @@ class CoreService:
         self.gate = TurnGate()
         self.last_turn: wire.LastTurn | None = None
         self.stores = _open_stores(root)
+        self.learning = _attach_learning(self)
 
     # --- the turn -------------------------------------------------------------------------------
 
@@ -280,6 +281,8 @@ class CoreService:
             return wire.Ack(detail=f"stored {message.key}")
         if isinstance(message, wire.VaultList):
             return wire.VaultNames(names=tuple(list_names(self.root.vault)))
+        if isinstance(message, wire.DreamNow):
+            return self._dream_now(message)
         if isinstance(message, wire.IsolationProbe):
             return self._probe()
         if isinstance(message, wire.Ping):
@@ -310,11 +313,19 @@ class CoreService:
             respond(reply)
 
         applied = self.run_turn("turn", text, emit=emit)
+        if self.learning is not None and applied.outcome != "spawn_failed":
+            self.learning.owner_turn_done()  # the budget and the idle clock (core.scheduler)
         if not sent:  # run_turn always emits; belt and braces for the owner's terminal
             respond(
                 wire.Reply(text=applied.reply, turn_id=applied.turn_id, degraded=applied.degraded)
             )
         return ipc.ANSWERED
+
+    def _dream_now(self, message: wire.DreamNow) -> wire._Msg:
+        if self.learning is None:
+            return wire.Refused(reason="dreaming is not available (see the core log)")
+        record = self.learning.dream_now(force=message.force)
+        return wire.DreamDone(**msgspec.structs.asdict(record))
 
     def _probe(self) -> wire._Msg:
         self.gate.acquire("turn")
@@ -348,7 +359,7 @@ class CoreService:
                 if name == "forkserver":
                     isolation = bool(pong.isolation)
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
-        lines: list[str] = []
+        lines: list[str] = list(self.learning.status_lines()) if self.learning else []
         for hook in list(_status_hooks):
             try:
                 lines.extend(hook())
@@ -400,6 +411,17 @@ def turn_deadline(root: DataRoot) -> float:
     return value if value > 0 else DEFAULT_TURN_DEADLINE_S
 
 
+def _attach_learning(core: CoreService) -> Any:
+    """The scheduler and the dream (core.dream, Step 5); None when they cannot start (logged)."""
+    try:
+        from shelldon.core import dream
+
+        return dream.attach(core)
+    except (OSError, ValueError) as exc:
+        log.error("core: dreaming disabled: %s", exc)
+        return None
+
+
 def _open_stores(root: DataRoot) -> dict[str, Any]:
     """history.db and the memory tree, when their modules are present (engineer `store`)."""
     stores: dict[str, Any] = {"root": root}
@@ -439,11 +461,15 @@ def main(root: DataRoot) -> int:
     ipc.write_pid_file(root.run_dir, "core")
     watchdog = sdnotify.Watchdog()
     watchdog.start()
+    if service.learning is not None:
+        service.learning.start()  # the idle cadence: a dream when due
     sdnotify.ready()
     try:
         server.serve_forever()
     finally:
         sdnotify.stopping()
+        if service.learning is not None:
+            service.learning.stop()
         watchdog.stop()
         ipc.remove_pid_file(root.run_dir, "core")
     return 0

@@ -1,0 +1,496 @@
+"""The audit log of curated memory: `memory/history.jsonl`, one JSON line per decision, and undo.
+
+Every decision the gate takes (accepted or refused) is one line: when, which unit of work
+("turn-<id>", "dream-<n>", "cli", "owner-rule"), the op, the action, the reason, the target, and
+sha256 of the target before and after. What undo needs is kept beside it: the prior content of a
+replaced or deleted file as a content-addressed blob in `memory/.undo/<sha256>` (0700, so a
+worker cannot read what the owner asked to forget), and for an append only the prior size.
+
+Nothing secret is written here: a refused text is never stored, only a redacted preview that the
+caller blanked, and reasons carry rule ids, not matches.
+
+The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
+`history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from shelldon import _native
+
+log = logging.getLogger(__name__)
+
+LOG_NAME = "history.jsonl"
+UNDO_DIR = ".undo"
+ROTATE_BYTES = 1_000_000
+KEEP_ROTATED = 4
+PREVIEW_CHARS = 80
+
+# Files an undo may touch, relative to the memory root. DIRECTIVE.md, vault/, MEMORY.md, the log
+# and the blob store are deliberately absent: a tampered log line cannot aim undo at them.
+_UNDOABLE = re.compile(
+    r"(?:about|summary|episodes)\.md|(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
+)
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+class UndoError(Exception):
+    """An undo that cannot be done as asked; the message says why and what to do."""
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(ts: datetime) -> str:
+    return ts.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def redacted_preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """One line, at most `limit` characters. The caller blanks secrets first; this only trims."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file's change inside a decision. `before_size` is set for appends (undo truncates)."""
+
+    target: str
+    before_sha256: str | None
+    after_sha256: str | None
+    before_size: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "target": self.target,
+            "before_sha256": self.before_sha256,
+            "after_sha256": self.after_sha256,
+        }
+        if self.before_size is not None:
+            out["before_size"] = self.before_size
+        return out
+
+    @classmethod
+    def from_json(cls, raw: Any) -> FileChange:
+        if not isinstance(raw, dict) or not isinstance(raw.get("target"), str):
+            raise ValueError("file change without a target")
+        size = raw.get("before_size")
+        return cls(
+            target=raw["target"],
+            before_sha256=_opt_sha(raw.get("before_sha256")),
+            after_sha256=_opt_sha(raw.get("after_sha256")),
+            before_size=size if isinstance(size, int) and size >= 0 else None,
+        )
+
+
+def _opt_sha(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and _SHA256.fullmatch(value):
+        return value
+    raise ValueError("not a sha256")
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One line of history.jsonl."""
+
+    id: str
+    ts: str
+    unit: str
+    op: str
+    action: str
+    reason_code: str
+    reason: str
+    target: str | None
+    before_sha256: str | None
+    after_sha256: str | None
+    provenance: str | None = None
+    preview: str | None = None
+    flags: tuple[str, ...] = ()
+    # Secondary files the same decision changed (a superseded entry marked), first is `target`.
+    changes: tuple[FileChange, ...] = ()
+    undoes: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "ts": self.ts,
+            "unit": self.unit,
+            "op": self.op,
+            "action": self.action,
+            "reason_code": self.reason_code,
+            "reason": self.reason,
+            "target": self.target,
+            "before_sha256": self.before_sha256,
+            "after_sha256": self.after_sha256,
+        }
+        if self.provenance is not None:
+            out["provenance"] = self.provenance
+        if self.preview is not None:
+            out["preview"] = self.preview
+        if self.flags:
+            out["flags"] = list(self.flags)
+        if self.changes:
+            out["changes"] = [c.to_json() for c in self.changes]
+        if self.undoes is not None:
+            out["undoes"] = self.undoes
+        return out
+
+    @classmethod
+    def from_json(cls, raw: Any) -> AuditRecord:
+        if not isinstance(raw, dict):
+            raise ValueError("not an object")
+        text = {k: raw.get(k) for k in ("id", "ts", "unit", "op", "action", "reason_code")}
+        if not all(isinstance(v, str) for v in text.values()):
+            raise ValueError("missing a required field")
+        target = raw.get("target")
+        flags = raw.get("flags") or []
+        return cls(
+            id=raw["id"],
+            ts=raw["ts"],
+            unit=raw["unit"],
+            op=raw["op"],
+            action=raw["action"],
+            reason_code=raw["reason_code"],
+            reason=str(raw.get("reason") or ""),
+            target=target if isinstance(target, str) else None,
+            before_sha256=_opt_sha(raw.get("before_sha256")),
+            after_sha256=_opt_sha(raw.get("after_sha256")),
+            provenance=raw.get("provenance") if isinstance(raw.get("provenance"), str) else None,
+            preview=raw.get("preview") if isinstance(raw.get("preview"), str) else None,
+            flags=tuple(str(f) for f in flags) if isinstance(flags, list) else (),
+            changes=tuple(FileChange.from_json(c) for c in raw.get("changes") or []),
+            undoes=raw.get("undoes") if isinstance(raw.get("undoes"), str) else None,
+        )
+
+    @property
+    def file_changes(self) -> tuple[FileChange, ...]:
+        """Every file this decision changed (empty for skip/reject)."""
+        if self.changes:
+            return self.changes
+        if self.target is not None and self.before_sha256 != self.after_sha256:
+            return (FileChange(self.target, self.before_sha256, self.after_sha256),)
+        return ()
+
+
+@dataclass
+class _Restore:
+    target: str
+    before_sha256: str | None
+    before_size: int | None
+    expected_now: str | None
+    undone: list[str] = field(default_factory=list)
+
+
+class AuditLog:
+    """history.jsonl and the undo blob store under one memory root. Core is the only writer."""
+
+    def __init__(
+        self,
+        memory_root: Path,
+        *,
+        rotate_bytes: int = ROTATE_BYTES,
+        keep_rotated: int = KEEP_ROTATED,
+    ) -> None:
+        self.root = Path(memory_root)
+        self.path = self.root / LOG_NAME
+        self.undo_dir = self.root / UNDO_DIR
+        self.rotate_bytes = rotate_bytes
+        self.keep_rotated = keep_rotated
+
+    # --- writing -------------------------------------------------------------------------
+
+    def new_id(self, now: datetime) -> str:
+        """Sortable by time, unique enough for one writer: 20261129T213000-3f9a1c."""
+        return f"{now.astimezone(UTC).strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}"
+
+    def keep_blob(self, data: bytes) -> str:
+        """Store `data` content-addressed (for undo); returns its sha256."""
+        digest = sha256_hex(data)
+        self._ensure_undo_dir()
+        blob = self.undo_dir / digest
+        if not blob.exists():
+            _native.atomic_write(blob, data, 0o600)
+        return digest
+
+    def _ensure_undo_dir(self) -> None:
+        if not self.undo_dir.is_dir():
+            self.undo_dir.mkdir(parents=True, exist_ok=True)
+        # chmod after mkdir: umask must not widen it, and an existing dir is tightened too.
+        os.chmod(self.undo_dir, 0o700)
+
+    def record(
+        self,
+        *,
+        unit: str,
+        op: str,
+        action: str,
+        reason_code: str,
+        reason: str,
+        target: str | None = None,
+        changes: Sequence[FileChange] = (),
+        provenance: str | None = None,
+        preview: str | None = None,
+        flags: Sequence[str] = (),
+        undoes: str | None = None,
+        now: datetime | None = None,
+    ) -> AuditRecord:
+        """Append one decision. The caller has already kept blobs for the before states."""
+        now = now or utc_now()
+        primary = changes[0] if changes else None
+        rec = AuditRecord(
+            id=self.new_id(now),
+            ts=iso(now),
+            unit=unit,
+            op=op,
+            action=action,
+            reason_code=reason_code,
+            reason=reason,
+            target=target if target is not None else (primary.target if primary else None),
+            before_sha256=primary.before_sha256 if primary else None,
+            after_sha256=primary.after_sha256 if primary else None,
+            provenance=provenance,
+            preview=preview,
+            flags=tuple(flags),
+            changes=tuple(changes),
+            undoes=undoes,
+        )
+        line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size and size + len(line) > self.rotate_bytes:
+            self._rotate()
+        _native.durable_append(self.path, line, 0o644)
+        return rec
+
+    def note(self, fields: Mapping[str, Any]) -> AuditRecord:
+        """One line from a mapping (unit, op, action, reason_code, reason, target): for writers
+        outside the memory tree, like the dream's learning resolutions. Changes no file."""
+        target = fields.get("target")
+        return self.record(
+            unit=str(fields.get("unit") or "core"),
+            op=str(fields.get("op") or "?"),
+            action=str(fields.get("action") or "?"),
+            reason_code=str(fields.get("reason_code") or ""),
+            reason=str(fields.get("reason") or ""),
+            target=str(target) if target else None,
+        )
+
+    def rotated_path(self, n: int) -> Path:
+        return self.root / f"history.{n}.jsonl"
+
+    def _rotate(self) -> None:
+        """history.jsonl → history.1.jsonl → … ; the oldest beyond KEEP is dropped."""
+        oldest = self.rotated_path(self.keep_rotated)
+        if oldest.exists():
+            oldest.unlink()
+        for n in range(self.keep_rotated - 1, 0, -1):
+            src = self.rotated_path(n)
+            if src.exists():
+                src.rename(self.rotated_path(n + 1))
+        self.path.rename(self.rotated_path(1))
+        _fsync_dir(self.root)
+        self._collect_blobs()
+        log.info("audit log rotated at %d bytes", self.rotate_bytes)
+
+    def _collect_blobs(self) -> None:
+        """Drop undo blobs that no kept log line refers to any more."""
+        if not self.undo_dir.is_dir():
+            return
+        wanted: set[str] = set()
+        for rec in self.records():
+            for change in rec.file_changes:
+                if change.before_sha256:
+                    wanted.add(change.before_sha256)
+        for blob in self.undo_dir.iterdir():
+            if blob.name not in wanted and _SHA256.fullmatch(blob.name):
+                blob.unlink()
+
+    # --- reading -------------------------------------------------------------------------
+
+    def log_files(self) -> list[Path]:
+        """Oldest first."""
+        files = [self.rotated_path(n) for n in range(self.keep_rotated, 0, -1)]
+        return [p for p in [*files, self.path] if p.is_file()]
+
+    def records(self) -> Iterator[AuditRecord]:
+        """Every readable line, oldest first. A torn or edited line is logged and skipped."""
+        for path in self.log_files():
+            with path.open("rb") as fh:
+                for number, raw in enumerate(fh, 1):
+                    if not raw.strip():
+                        continue
+                    try:
+                        yield AuditRecord.from_json(json.loads(raw))
+                    except (ValueError, TypeError) as exc:
+                        log.warning(
+                            "%s:%d: unreadable audit line skipped (%s)", path.name, number, exc
+                        )
+
+    def find(self, change_id: str) -> AuditRecord | None:
+        found = None
+        for rec in self.records():
+            if rec.id == change_id:
+                found = rec
+        return found
+
+    def unit_records(self, unit: str) -> list[AuditRecord]:
+        return [rec for rec in self.records() if rec.unit == unit]
+
+    def read_blob(self, digest: str) -> bytes:
+        path = self.undo_dir / digest
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise UndoError(f"the prior content ({digest[:12]}) is no longer kept") from None
+        if sha256_hex(data) != digest:
+            raise UndoError(f"the kept prior content {digest[:12]} is damaged")
+        return data
+
+    # --- undo ----------------------------------------------------------------------------
+
+    def plan_undo(self, recs: Sequence[AuditRecord]) -> list[_Restore]:
+        """Per file, the state before the first of `recs` and the state the last left behind.
+
+        Raises UndoError when `recs` changed nothing, or when a target's path is not one undo may
+        touch (a hand-edited log line).
+        """
+        plans: dict[str, _Restore] = {}
+        for rec in recs:
+            for change in rec.file_changes:
+                if not _UNDOABLE.fullmatch(change.target) or ".." in change.target.split("/"):
+                    raise UndoError(f"change {rec.id} names a file undo may not touch")
+                plan = plans.get(change.target)
+                if plan is None:
+                    plan = plans[change.target] = _Restore(
+                        change.target, change.before_sha256, change.before_size, change.after_sha256
+                    )
+                plan.expected_now = change.after_sha256
+                plan.undone.append(rec.id)
+        if not plans:
+            raise UndoError("nothing to undo: no file was changed by it")
+        return [plans[t] for t in sorted(plans)]
+
+    def later_changes(self, after: AuditRecord, target: str) -> list[str]:
+        """Ids of changes to `target` recorded after `after`."""
+        seen = False
+        out: list[str] = []
+        for rec in self.records():
+            if rec.id == after.id:
+                seen = True
+                continue
+            if seen and any(c.target == target for c in rec.file_changes):
+                out.append(rec.id)
+        return out
+
+    def restore(self, plan: _Restore) -> FileChange:
+        """Put one file back to its planned prior state. The caller holds the write lock."""
+        path = self.root / plan.target
+        current = _read_or_none(path)
+        current_sha = sha256_hex(current) if current is not None else None
+        if current is not None:
+            # Kept so the undo itself can be undone.
+            self.keep_blob(current)
+        if plan.before_sha256 is None:
+            if current is not None:
+                path.unlink()
+                _fsync_dir(path.parent)
+            return FileChange(plan.target, current_sha, None)
+        if plan.before_size is not None and current is not None:
+            prefix = current[: plan.before_size]
+            if sha256_hex(prefix) == plan.before_sha256:
+                _native.atomic_write(path, prefix, 0o644)
+                return FileChange(plan.target, current_sha, plan.before_sha256)
+        data = self.read_blob(plan.before_sha256)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _native.atomic_write(path, data, 0o644)
+        return FileChange(plan.target, current_sha, plan.before_sha256)
+
+    def undo(
+        self,
+        recs: Sequence[AuditRecord],
+        *,
+        label: str,
+        unit: str = "cli",
+        force: bool = False,
+    ) -> AuditRecord:
+        """Restore every file `recs` changed to its state before the first of them; audited.
+
+        A file changed again since (by something outside `recs`) is a conflict: UndoError names
+        the later changes, unless `force`, which overwrites them (they stay undoable in turn).
+        The caller holds the write lock and rebuilds the index afterwards.
+        """
+        plans = self.plan_undo(recs)
+        if not force:
+            conflicts = [
+                plan.target for plan in plans if self.current_sha(plan.target) != plan.expected_now
+            ]
+            if conflicts:
+                undone = set(rec.id for rec in recs)
+                later = sorted(
+                    {
+                        cid
+                        for target in conflicts
+                        for cid in self.later_changes(recs[-1], target)
+                        if cid not in undone
+                    }
+                )
+                raise UndoError(
+                    f"{', '.join(conflicts)} changed since {label}"
+                    + (f" (by {', '.join(later)})" if later else " (edited by hand)")
+                    + "; undo those first or pass --force"
+                )
+        # Read every blob before touching anything, so a missing one fails with nothing changed.
+        for plan in plans:
+            if plan.before_sha256 is not None and plan.before_size is None:
+                self.read_blob(plan.before_sha256)
+        changes = [self.restore(plan) for plan in plans]
+        return self.record(
+            unit=unit,
+            op="undo",
+            action="restore",
+            reason_code="undo",
+            reason=f"restored the state before {label}",
+            changes=changes,
+            provenance="owner",
+            undoes=label,
+        )
+
+    def current_sha(self, target: str) -> str | None:
+        data = _read_or_none(self.root / target)
+        return sha256_hex(data) if data is not None else None
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,300 @@
+"""Which curated entries a turn's prompt carries, and how: ranked retrieval within a fixed budget.
+
+The Rust `Ranker` orders every active entry against the turn (shared words over title, tags and
+body; shared file paths; times trust, recency, confidence and staleness; ties by id). Then:
+
+- up to `FULL_MAX` (4) entries in full, within `FULL_BUDGET_CHARS` (3,000) characters, taken in
+  rank order among entries that share something with the turn or that the owner stated (an
+  owner's rule applies to every turn); an entry that does not fit the remaining budget is listed
+  by title instead and the next one is tried;
+- the next `TITLE_MAX` (12) by title;
+- the rest counted, in words, so the prompt never silently drops anything.
+
+Superseded entries are never offered. The worker calls `select_entries` while assembling the
+prompt; it only reads (the depended-on files' mtimes for staleness).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from shelldon._native import Ranker
+from shelldon.core.entry import Entry
+
+FULL_MAX = 4
+FULL_BUDGET_CHARS = 3000
+TITLE_MAX = 12
+TRUST_INDEX = {"owner": 0, "observed": 1, "inferred": 2}
+
+_WORD = re.compile(r"\w+")
+# A path-looking token in the owner's words: has a slash, or ends in a short extension.
+_PATH = re.compile(r"(?<![\w/.~-])(?:[~.]?[\w.-]*/)*[\w-]+(?:/|\.[A-Za-z0-9]{1,8})(?![\w/])")
+# Words too common to say anything about relevance; BM25's idf would mostly cancel them, but a
+# small curated set makes it almost certain, and short queries benefit most.
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "do",
+        "does",
+        "did",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "so",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "too",
+        "up",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    ]
+)
+
+
+def tokenize(text: str) -> list[str]:
+    """Case-folded word tokens, stopwords dropped. The ranker's one definition of a word."""
+    return [t for t in _WORD.findall(text.casefold()) if t not in STOPWORDS]
+
+
+def paths_in(text: str) -> list[str]:
+    """File paths named in free text ("src/main.rs", "notes.md"), normalised."""
+    return sorted({normalise_path(m) for m in _PATH.findall(text)} - {""})
+
+
+def normalise_path(path: str) -> str:
+    path = path.strip()
+    while path.startswith("./"):
+        path = path[2:]
+    return path.rstrip("/")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """An entry as the prompt shows it."""
+
+    id: str
+    collection: str
+    title: str
+    body: str
+    provenance: str
+    confidence: float
+    score: float
+    relevance: float
+    stale_files: tuple[str, ...] = ()
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.stale_files)
+
+    def label(self) -> str:
+        note = f"{self.provenance}, confidence {self.confidence:.2f}"
+        if self.stale_files:
+            note += f"; may be stale: {', '.join(self.stale_files)} changed since last confirmed"
+        return note
+
+    def render_full(self) -> str:
+        return f"### {self.title} ({self.id}; {self.label()})\n{self.body.strip()}\n"
+
+    def render_title(self) -> str:
+        stale = "; may be stale" if self.stale_files else ""
+        return f"- {self.title} ({self.id}; {self.provenance}{stale})"
+
+
+@dataclass(frozen=True)
+class MemorySelection:
+    """What the prompt carries: entries in full, entries by title, and how many were left out."""
+
+    full: tuple[Shown, ...] = ()
+    titled: tuple[Shown, ...] = ()
+    rest: int = 0  # ranked but neither shown nor listed: counted in the text, never dropped
+    ranked: tuple[Shown, ...] = field(default=(), repr=False)
+
+    @property
+    def total(self) -> int:
+        return len(self.full) + len(self.titled) + self.rest
+
+    def render(self) -> str:
+        """The prompt section's text ('' when memory holds no entries)."""
+        if self.total == 0:
+            return ""
+        parts = [s.render_full() for s in self.full]
+        if self.titled:
+            heading = "Also in memory (titles only):" if self.full else "In memory (titles only):"
+            parts.append("\n".join([heading, *(s.render_title() for s in self.titled)]) + "\n")
+        if self.rest:
+            noun = "entry" if self.rest == 1 else "entries"
+            parts.append(f"{self.rest} more {noun} not shown.\n")
+        return "\n".join(parts)
+
+
+def stale_files(
+    depends_on: Iterable[str], last_confirmed: datetime, base: Path | None
+) -> tuple[str, ...]:
+    """Depended-on files changed (or gone) since `last_confirmed`; relative paths from `base`."""
+    confirmed = last_confirmed.timestamp()
+    out: list[str] = []
+    for raw in depends_on:
+        path = Path(raw).expanduser()
+        if not path.is_absolute():
+            if base is None:
+                continue
+            path = base / path
+        try:
+            if path.stat().st_mtime > confirmed:
+                out.append(raw)
+        except OSError:
+            out.append(raw)
+    return tuple(sorted(out))
+
+
+def _ts(value: datetime) -> float:
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
+
+
+def parse_time(raw: str) -> datetime:
+    """A front-matter timestamp; empty or unreadable is the epoch (oldest, and so never fresh)."""
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        return datetime.fromtimestamp(0, UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def entry_id(entry: Entry) -> str:
+    """'<collection>/<stem>': unique in the tree, and the ranker's tie-break."""
+    return f"{entry.collection}/{entry.stem}"
+
+
+def entry_title(entry: Entry) -> str:
+    """The front matter's title, else the body's first line, else the id."""
+    if entry.meta.title.strip():
+        return entry.meta.title.strip()
+    for line in entry.body.splitlines():
+        if line.strip():
+            return line.strip().lstrip("#").strip()[:80]
+    return entry_id(entry)
+
+
+def select_entries(
+    entries: Sequence[Entry],
+    query: str,
+    now: datetime,
+    *,
+    paths: Sequence[str] = (),
+    base: Path | None = None,
+    full_max: int = FULL_MAX,
+    budget_chars: int = FULL_BUDGET_CHARS,
+    title_max: int = TITLE_MAX,
+) -> MemorySelection:
+    """Rank `entries` against the turn's `query` (and file `paths`) and fit them to the budget.
+
+    `base` resolves relative `depends_on` paths for the staleness check (the data root).
+    """
+    active = [e for e in entries if e.meta.status != "superseded"]
+    if not active:
+        return MemorySelection()
+    stale = [
+        stale_files(e.meta.depends_on, parse_time(e.meta.last_confirmed), base) for e in active
+    ]
+    ranker = Ranker(
+        [
+            (
+                entry_id(e),
+                tokenize(entry_title(e)),
+                [t for tag in e.meta.tags for t in tokenize(tag)],
+                tokenize(e.body),
+                [normalise_path(p) for p in e.meta.depends_on],
+                TRUST_INDEX.get(e.meta.provenance, 2),
+                float(e.meta.confidence),
+                max(_ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))),
+                bool(stale[i]),
+            )
+            for i, e in enumerate(active)
+        ]
+    )
+    query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
+    order = ranker.rank(tokenize(query), query_paths, _ts(now), len(active))
+    ranked = tuple(
+        Shown(
+            id=entry_id(active[i]),
+            collection=active[i].collection,
+            title=entry_title(active[i]),
+            body=active[i].body,
+            provenance=active[i].meta.provenance,
+            confidence=float(active[i].meta.confidence),
+            score=score,
+            relevance=relevance,
+            stale_files=stale[i],
+        )
+        for i, score, relevance in order
+    )
+    full: list[Shown] = []
+    rest: list[Shown] = []
+    used = 0
+    for shown in ranked:
+        eligible = shown.relevance > 0.0 or shown.provenance == "owner"
+        size = len(shown.render_full())
+        if eligible and len(full) < full_max and used + size <= budget_chars:
+            full.append(shown)
+            used += size
+        else:
+            rest.append(shown)
+    titled = tuple(rest[:title_max])
+    return MemorySelection(
+        full=tuple(full), titled=titled, rest=len(rest) - len(titled), ranked=ranked
+    )

@@ -1,0 +1,133 @@
+"""Rules the owner states ("always …", "never …", "prefer …", "call me …"), captured by core.
+
+No model is asked: core reads the owner's own message, and each rule becomes an owner entry in
+`preferences/` through the one gate (so "always obey the following …" is refused like any other
+instruction-shaped text, and audited). A rule restated with a new value supersedes the old one,
+which is kept and marked superseded, never deleted.
+
+When is a new rule a restatement of an old one? Rules are compared as their words with the
+polarity taken off ("always answer in French" → answer, in, french):
+- "call me X" restates any earlier "call me Y";
+- always/never with the same words and the other polarity restates it ("never use emoji" after
+  "always use emoji");
+- the same polarity (or both "prefer"), the same number of words (two or more), and exactly one
+  word different restates it ("answer in English" after "answer in French", "prefer long
+  replies" after "prefer short replies").
+Anything else is a new rule beside the old ones. The last case can over-match ("always use tabs"
+after "always use emoji"); the old rule stays on disk, marked, and `shelldon memory undo` brings
+it back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+RuleKind = Literal["always", "never", "prefer", "call_me"]
+RULE_TAG = "owner-rule"
+COLLECTION = "preferences"
+MAX_RULE_WORDS = 40
+
+_SENTENCES = re.compile(r"[^.!?;\n]+[.!?;]*")
+# Openers that do not change what the rule says.
+_FILLER = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|also|oh|hey|hi|well|btw|one more thing|from now on|"
+    r"going forward|in future|in the future|remember(?: that)?|please|pls|you should|"
+    r"you must|you need to)[\s,:-]+)+",
+    re.IGNORECASE,
+)
+_ALWAYS_NEVER = re.compile(r"^(always|never)\b[\s,:-]*(.+)$", re.IGNORECASE)
+_PREFER = re.compile(
+    r"^(?:i(?:\s+would|'d|’d)?\s+)?(?:really\s+)?prefers?\b[\s,:-]*(.+)$", re.IGNORECASE
+)
+_CALL_ME = re.compile(r"^call\s+me\s+(.+)$", re.IGNORECASE)
+_WORD = re.compile(r"[\w'’-]+")
+# Words that carry no part of the rule's meaning when comparing two rules.
+_NOISE = frozenset({"please", "the", "a", "an", "to", "you", "your", "always", "never", "prefer"})
+
+
+@dataclass(frozen=True)
+class OwnerRule:
+    kind: RuleKind
+    text: str  # as the owner said it, one sentence, tidied
+    words: tuple[str, ...]  # the rule without its polarity, case-folded
+
+    @property
+    def name(self) -> str:
+        """The entry name in preferences/ (the safe stem is taken by the write path)."""
+        prefix = "call-me" if self.kind == "call_me" else self.kind
+        return "-".join([prefix, *self.words[:8]])
+
+    @property
+    def title(self) -> str:
+        return self.text.rstrip(".!;").strip()
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return (RULE_TAG, self.kind)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in (m.casefold().strip("'’-") for m in _WORD.findall(text)) if w)
+
+
+def _tidy(sentence: str) -> str:
+    text = " ".join(sentence.split()).rstrip(" ,;")
+    text = text[0].upper() + text[1:] if text else text
+    return text if text.endswith((".", "!")) else text + "."
+
+
+def parse_rule(sentence: str) -> OwnerRule | None:
+    """One sentence → the rule it states, or None."""
+    text = " ".join(sentence.split()).strip()
+    if not text or text.endswith("?"):
+        return None
+    text = _FILLER.sub("", text).strip()
+    kind: RuleKind
+    if m := _ALWAYS_NEVER.match(text):
+        kind = "always" if m.group(1).lower() == "always" else "never"
+        body = m.group(2)
+    elif m := _PREFER.match(text):
+        kind, body = "prefer", m.group(1)
+    elif m := _CALL_ME.match(text):
+        kind, body = "call_me", m.group(1)
+    else:
+        return None
+    words = tuple(w for w in _words(body) if w not in _NOISE)
+    if not words or len(words) > MAX_RULE_WORDS:
+        return None
+    said = f"Call me {body.strip().rstrip('.!;')}" if kind == "call_me" else text
+    return OwnerRule(kind, _tidy(said), words)
+
+
+def extract_rules(message: str) -> list[OwnerRule]:
+    """Every rule the owner's message states, in order, each at most once."""
+    rules: list[OwnerRule] = []
+    for match in _SENTENCES.finditer(message):
+        rule = parse_rule(match.group(0))
+        if rule is not None and rule not in rules:
+            rules.append(rule)
+    return rules
+
+
+def restates(new: OwnerRule, old: OwnerRule) -> bool:
+    """True when `new` is the owner changing `old` (see the module docstring)."""
+    if new.kind == "call_me" or old.kind == "call_me":
+        return new.kind == old.kind and new.words != old.words
+    polar = {"always", "never"}
+    if new.kind in polar and old.kind in polar and new.kind != old.kind:
+        return new.words == old.words
+    if new.kind != old.kind:
+        return False
+    if len(new.words) != len(old.words) or len(new.words) < 2:
+        return False
+    return sum(a != b for a, b in zip(new.words, old.words, strict=True)) == 1
+
+
+def rule_of_entry(tags: Sequence[str], body: str) -> OwnerRule | None:
+    """The rule an owner-rule entry holds (None for any other entry)."""
+    if RULE_TAG not in tags:
+        return None
+    return parse_rule(body.strip().splitlines()[0] if body.strip() else "")

@@ -302,3 +302,29 @@ def test_corrected_learnings_are_held_back_and_pruned(stores: Stores, tmp_path: 
         for line in stores.audit_lines
     )
     assert record.promoted == 0
+
+
+def test_undo_of_a_dream_reopens_the_learnings_it_resolved(stores: Stores) -> None:
+    from shelldon.core.dream import dream_resolutions, undo_dream_learnings
+
+    tea = stores.learn("owner drinks green tea every morning", "tea", times=3)
+    rain = stores.learn("owner mentioned rain", None)
+    other = stores.learn("owner mentioned snow", None)
+    apply(
+        stores,
+        [
+            {"op": "remember", "collection": "preferences", "name": "tea",
+             "content": "The owner drinks green tea every morning."},
+            {"op": "resolve_learning", "id": tea, "status": "promoted"},
+            {"op": "resolve_learning", "id": rain, "status": "pruned"},
+        ],
+    )  # fmt: skip
+    assert dream_resolutions(stores.audit_lines, 1) == [(tea, "promoted"), (rain, "pruned")]
+    assert dream_resolutions(stores.audit_lines, 2) == []
+    # Something else resolved `other` (not this dream): undo must leave it alone.
+    assert stores.history.resolve_learning(other, "pruned")
+    stores.learn("owner mentioned rain", None)  # anonymous: a fresh row; `rain` stays pruned
+    assert undo_dream_learnings(stores.audit_lines, 1, stores.history) == 2
+    assert stores.status(tea) == "pending" and stores.status(rain) == "pending"
+    assert stores.status(other) == "pruned"
+    assert undo_dream_learnings(stores.audit_lines, 1, stores.history) == 0  # idempotent

@@ -940,24 +940,29 @@ class LearningReopener(Protocol):
     def reopen_learning(self, id: int, from_status: str) -> Any: ...
 
 
-def dream_resolutions(audit_lines: Iterable[Mapping[str, Any]], n: int) -> list[tuple[int, str]]:
+def _field(line: Any, name: str) -> Any:
+    """A field of an audit line: a mapping (JSON) or core.audit's AuditRecord."""
+    if isinstance(line, Mapping):
+        return line.get(name)
+    return getattr(line, name, None)
+
+
+def dream_resolutions(audit_lines: Iterable[Any], n: int) -> list[tuple[int, str]]:
     """The learning resolutions dream-<n> applied, from its audit lines: [(id, status)]."""
     unit = dream_unit(n)
     out: list[tuple[int, str]] = []
     for line in audit_lines:
-        if line.get("unit") != unit or line.get("op") != "resolve_learning":
+        if _field(line, "unit") != unit or _field(line, "op") != "resolve_learning":
             continue
-        if line.get("action") != "resolved":
+        if _field(line, "action") != "resolved":
             continue
-        parts = str(line.get("target", "")).split(":")
+        parts = str(_field(line, "target") or "").split(":")
         if len(parts) == 3 and parts[0] == "learning" and parts[1].isdigit():
             out.append((int(parts[1]), parts[2]))
     return out
 
 
-def undo_dream_learnings(
-    audit_lines: Iterable[Mapping[str, Any]], n: int, history: LearningReopener
-) -> int:
+def undo_dream_learnings(audit_lines: Iterable[Any], n: int, history: LearningReopener) -> int:
     """Put back to pending the learnings dream-<n> resolved (only those still in the state the
     dream left them in). Returns how many were reopened."""
     reopened = 0
@@ -1126,7 +1131,7 @@ def attach(core: Any, *, config: Any = None, clock: Any = None) -> DreamService:
             log.info("dream audit: %s", dict(line))
             return
         try:
-            audit_log.record(**line, now=scheduler.now())
+            audit_log.note(line)
         except Exception:
             log.exception("dream: could not write the audit record")
 

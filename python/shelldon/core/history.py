@@ -309,6 +309,20 @@ class HistoryStore(_Reader):
             return False
         return True
 
+    def reopen_learning(self, learning_id: int, from_status: str) -> bool:
+        """Undo of a dream's verdict (`memory undo --dream N`): back to pending, only while the
+        row is still in the state that dream left it. Returns False (a no-op) otherwise."""
+        if from_status not in ("promoted", "pruned"):
+            raise ValueError("reopen_learning: from_status must be promoted or pruned")
+        if isinstance(learning_id, bool) or not isinstance(learning_id, int):
+            return False
+        with _transaction(self._conn):
+            changed = self._conn.execute(
+                "UPDATE learnings SET status = 'pending' WHERE id = ? AND status = ?",
+                (learning_id, from_status),
+            ).rowcount
+        return changed > 0
+
 
 class HistoryReader(_Reader):
     """A worker's handle: recent and search only. There is no write method to call."""

@@ -82,9 +82,9 @@ class IsolationProbe(_Msg, frozen=True, tag="isolation_probe"):
 
 class ProbeReport(_Msg, frozen=True, tag="probe_report"):
     isolated: bool
-    report: (
-        str  # JSON: {"uid", "gid", "resuid", "checks": [{"check", "outcome", "error", "errno"}]}
-    )
+    # JSON: {"uid", "gid", "resuid", "resgid", "groups", "status": {"CapEff", "CapPrm", "CapAmb",
+    # "NoNewPrivs"}, "checks": [{"check", "outcome": refused|allowed|error, "error", "errno"}]}
+    report: str
 
 
 class VaultSet(_Msg, frozen=True, tag="vault_set"):

@@ -153,20 +153,27 @@ def _sqlite_write(db: Path) -> None:
 
     conn = sqlite3.connect(f"file:{db}?mode=rw", uri=True)
     try:
-        # A write lock is a write permission; rolled back so even dev mode changes nothing.
+        # mode=rw quietly falls back to read-only on a write-protected file, and a lock alone is
+        # not a write: make a real change, then roll it back so even dev mode keeps nothing.
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("ROLLBACK")
+        try:
+            conn.execute("CREATE TABLE shelldon_probe_must_not_exist (x)")
+        finally:
+            conn.execute("ROLLBACK")
     finally:
         conn.close()
 
 
-def _cap_zero(field: str) -> None:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            if int(line.split()[1], 16) != 0:
-                return  # a non-zero capability set: "allowed" (the bad outcome)
-            raise PermissionError(errno.EPERM, f"{field} is 0")
-    raise OSError(errno.ENOENT, f"{field} missing")
+def _status_fields(*names: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in names:
+                found[key] = value.strip()
+    except OSError as exc:
+        found["error"] = str(exc)
+    return found
 
 
 def probe_isolation(root: DataRoot) -> dict[str, object]:
@@ -211,11 +218,12 @@ def probe_isolation(root: DataRoot) -> dict[str, object]:
             _attempt("write history.db through sqlite", lambda: _sqlite_write(root.history_db))
         )
     checks.append(_attempt("setuid(0)", lambda: os.setuid(0)))
-    checks.append(_attempt("CapEff is 0", lambda: _cap_zero("CapEff")))
-    checks.append(_attempt("CapPrm is 0", lambda: _cap_zero("CapPrm")))
     return {
         "uid": os.getuid(),
         "gid": os.getgid(),
         "resuid": list(os.getresuid()),
+        "resgid": list(os.getresgid()),
+        "groups": os.getgroups(),
+        "status": _status_fields("CapEff", "CapPrm", "CapAmb", "NoNewPrivs"),
         "checks": checks,
     }

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,3 +91,87 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+class Units:
+    """The three processes started one by one, as systemd's Type=notify units would start them.
+
+    Each gets NOTIFY_SOCKET (and optionally WATCHDOG_USEC) pointing at a datagram socket here; a
+    process counts as started when its READY=1 arrives, identified by the kernel's SCM_CREDENTIALS.
+    """
+
+    def __init__(
+        self, root: DataRoot, env: dict[str, str] | None = None, watchdog_usec: int | None = None
+    ):
+        self.root = root
+        self.env = dict(os.environ, **(env or {}))
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.messages: list[tuple[int, str]] = []  # (sender pid, datagram)
+        root.run_dir.mkdir(parents=True, exist_ok=True)
+        self.notify_path = root.run_dir / "test-notify.sock"
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(str(self.notify_path))
+        self.notify.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.env["NOTIFY_SOCKET"] = str(self.notify_path)
+        if watchdog_usec is not None:
+            self.env["WATCHDOG_USEC"] = str(watchdog_usec)
+        self.logs = {
+            name: root.home / f"{name}-unit.log" for name in ("core", "broker", "forkserver")
+        }
+        root.home.mkdir(parents=True, exist_ok=True)
+
+    def start(self, name: str, timeout: float = UP_TIMEOUT_S) -> int:
+        with self.logs[name].open("ab") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "shelldon", name],
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        self.procs[name] = proc
+        self.wait_for(proc.pid, "READY=1", timeout)
+        return proc.pid
+
+    def wait_for(self, pid: int, state: str, timeout: float) -> None:
+        if any(p == pid and state in m.split("\n") for p, m in self.messages):
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {state} from pid {pid}; log:\n{self.log_text()}")
+            readable, _, _ = select.select([self.notify], [], [], left)
+            if not readable:
+                continue
+            data, anc, _, _ = self.notify.recvmsg(4096, socket.CMSG_SPACE(12))
+            sender = -1
+            for level, kind, payload in anc:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                    sender = int.from_bytes(payload[:4], sys.byteorder, signed=True)
+            message = data.decode(errors="replace")
+            self.messages.append((sender, message))
+            if sender == pid and state in message.split("\n"):
+                return
+
+    def log_text(self) -> str:
+        return "".join(p.read_text(errors="replace") for p in self.logs.values() if p.exists())
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        proc = self.procs[name]
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+
+    def stop_all(self) -> dict[str, int | None]:
+        codes: dict[str, int | None] = {}
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for name, proc in self.procs.items():
+            try:
+                codes[name] = proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                codes[name] = proc.wait()
+        self.notify.close()
+        return codes

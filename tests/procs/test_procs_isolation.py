@@ -24,7 +24,8 @@ from shelldon.contracts import wire
 from shelldon.paths import DataRoot
 
 needs_root = pytest.mark.skipif(
-    os.geteuid() != 0, reason="needs root (CI runs as root): a real uid drop and the kernel's refusal"
+    os.geteuid() != 0,
+    reason="needs root (CI runs as root): a real uid drop and the kernel's refusal",
 )
 WORKER_USER = "nobody"
 

@@ -185,3 +185,32 @@ def test_template_on_fat_parses_and_applies(tree):
     assert r.returncode == 0, r.stdout
     cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
     assert [p["kind"] for p in cfg["provider"]] == ["offline"]
+
+
+def test_shelldon_judges_provider_settings(tree):
+    """Settings pass through to shelldon's own loader, which names a typo'd one."""
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(
+        '[[provider]]\nname = "groq"\nkind = "openai"\nbase_url = "https://example.invalid"\n'
+        'model = "m"\ntimout = 3\napi_key = "gsk-abcdef123456"\n'
+    )
+    r = firstboot(root, boot)
+    assert r.returncode == 1 and "timout" in r.stdout
+    assert not (root / "var/lib/shelldon").exists()
+
+
+def test_keyless_provider_and_extra_settings(tree):
+    """A local server needs no key: no `key` is invented; other settings pass through."""
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(
+        '[[provider]]\nname = "ollama"\nkind = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\n'
+        'model = "llama3.2"\nretries = 2\nheaders = { "X-Title" = "shelldon" }\n\n'
+        '[[provider]]\nname = "offline"\nkind = "offline"\n'
+    )
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    first = cfg["provider"][0]
+    assert (
+        "key" not in first and first["retries"] == 2 and first["headers"] == {"X-Title": "shelldon"}
+    )

@@ -30,7 +30,6 @@ KEY_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 TZ = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
-PROVIDER_KEYS = ("name", "kind", "base_url", "model", "timeout", "key")
 KINDS = ("openai", "anthropic", "offline")
 
 
@@ -82,37 +81,40 @@ def toml_value(v: object) -> str:
         return repr(v)
     if isinstance(v, str):
         return toml_str(v)
+    if isinstance(v, dict) and all(isinstance(k, str) for k in v):
+        return "{ " + ", ".join(f"{toml_str(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     raise ConfigError(f"unsupported value {v!r}")
 
 
-def providers_of(cfg: dict) -> list[tuple[dict, str | None]]:
-    """[(provider table for /etc, api key or None)] in the file's order, validated."""
+def providers_of(cfg: dict, vault: str) -> list[tuple[dict, str | None]]:
+    """[(provider table for /etc, api key or None)] in the file's order.
+
+    Every setting but `api_key` passes through (shelldon.config checks them). A provider whose key
+    is given, or already in the vault from an earlier boot, names its vault entry in `key`.
+    """
     out = []
-    seen = set()
     for i, p in enumerate(cfg.get("provider", [])):
         if not isinstance(p, dict):
             raise ConfigError(f"provider #{i + 1} is not a table")
         name = p.get("name")
         if not isinstance(name, str) or not KEY_NAME.match(name):
             raise ConfigError(f"provider #{i + 1}: name must match {KEY_NAME.pattern}")
-        if name in seen:
-            raise ConfigError(f"provider {name!r} appears twice")
-        seen.add(name)
         if p.get("kind") not in KINDS:
             raise ConfigError(f"provider {name!r}: kind must be one of {', '.join(KINDS)}")
-        unknown = set(p) - set(PROVIDER_KEYS) - {"api_key"}
-        if unknown:
-            raise ConfigError(f"provider {name!r}: unknown keys {sorted(unknown)}")
         api_key = p.get("api_key")
         if api_key is not None and (not isinstance(api_key, str) or not api_key.strip()):
             raise ConfigError(f"provider {name!r}: api_key must be a non-empty string")
-        table = {k: p[k] for k in PROVIDER_KEYS if k in p}
-        if p["kind"] != "offline":
-            table.setdefault("key", name)
-            if not KEY_NAME.match(str(table["key"])):
-                raise ConfigError(f"provider {name!r}: key must match {KEY_NAME.pattern}")
-        elif api_key is not None:
+        if api_key is not None and p["kind"] == "offline":
             raise ConfigError(f"provider {name!r}: the offline brain takes no api_key")
+        table = {k: v for k, v in p.items() if k != "api_key"}
+        if "key" not in table and (
+            api_key is not None or os.path.exists(os.path.join(vault, f"{name}.md"))
+        ):
+            table["key"] = name
+        if "key" in table and not KEY_NAME.match(str(table["key"])):
+            raise ConfigError(f"provider {name!r}: key must match {KEY_NAME.pattern}")
         out.append((table, api_key.strip() if api_key else None))
     return out
 
@@ -127,8 +129,22 @@ def render_config(providers: list[tuple[dict, str | None]]) -> str:
     ]
     for table, _ in providers:
         lines += ["", "[[provider]]"]
-        lines += [f"{k} = {toml_value(v)}" for k, v in table.items()]
+        lines += [f"{k} = {toml_value(v)}" for k, v in table.items() if v is not None]
     return "\n".join(lines) + "\n"
+
+
+def check_with_shelldon(text: str) -> None:
+    """shelldon's own loader judges the provider chain when it is importable (on the device)."""
+    try:
+        from shelldon.config import ConfigError as ShelldonConfigError
+        from shelldon.config import parse_config
+    except ImportError:
+        log("shelldon.config not importable: provider settings checked only in outline")
+        return
+    try:
+        parse_config(text, source="shelldon.toml")
+    except ShelldonConfigError as e:
+        raise ConfigError(str(e)) from None
 
 
 def wipe_keys(text: str, when: str) -> str:
@@ -151,7 +167,11 @@ def apply(root: str, boot: str, live: bool) -> bool:
         raise ConfigError(f"shelldon.toml does not parse: {e}") from None
     system = cfg.get("system", {})
     wifi = cfg.get("wifi", {})
-    providers = providers_of(cfg)
+    vault = os.path.join(root, HOME, "memory/vault")
+    providers = providers_of(cfg, vault)
+    rendered = render_config(providers) if providers else None
+    if rendered is not None:
+        check_with_shelldon(rendered)
 
     # Validate everything before changing anything: a bad file changes nothing.
     hostname = system.get("hostname")
@@ -217,7 +237,6 @@ def apply(root: str, boot: str, live: bool) -> bool:
         log(f"Wi-Fi {wifi['ssid']!r}")
 
     # Providers: keys into the vault first, then the config that names them, then wipe the FAT.
-    vault = os.path.join(root, HOME, "memory/vault")
     moved = 0
     for table, api_key in providers:
         if api_key is None:
@@ -228,7 +247,7 @@ def apply(root: str, boot: str, live: bool) -> bool:
         write_atomic(os.path.join(vault, f"{table['key']}.md"), api_key + "\n", 0o600, uid, gid)
         moved += 1
     if providers:
-        write_atomic(os.path.join(root, "etc/shelldon/shelldon.toml"), render_config(providers), 0o640, 0, gid)
+        write_atomic(os.path.join(root, "etc/shelldon/shelldon.toml"), rendered, 0o640, 0, gid)
         log(f"provider chain: {', '.join(t['name'] for t, _ in providers)}")
     text = raw.decode("utf-8")
     if moved:

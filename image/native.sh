@@ -39,7 +39,13 @@ cp "$REPO_DIR/Cargo.toml" "$src/"
 cp -a "$REPO_DIR/rust" "$src/"
 # pyproject/README may be referenced by Cargo.toml (readme, include): copy the small top-level files.
 for f in pyproject.toml README.md LICENSE; do [ -f "$REPO_DIR/$f" ] && cp "$REPO_DIR/$f" "$src/"; done
-(cd "$src" && cargo vendor --quiet --versioned-dirs vendor > .cargo/config.toml)
+(cd "$src" && cargo vendor --quiet --locked --versioned-dirs vendor)
+cat > "$src/.cargo/config.toml" <<'TOML'
+[source.crates-io]
+replace-with = "vendored-sources"
+[source.vendored-sources]
+directory = "vendor"
+TOML
 libname=$(python3 - "$src/Cargo.toml" <<'PY'
 import sys, tomllib
 d = tomllib.load(open(sys.argv[1], "rb"))
@@ -55,7 +61,7 @@ mount -t proc proc "$bdir/proc"; mounted+=("$bdir/proc")
 mount --bind /dev "$bdir/dev"; mounted+=("$bdir/dev")
 start=$(date +%s)
 chroot "$bdir" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/build CARGO_HOME=/build/cargo-home \
-  CARGO_TARGET_DIR=/build/target \
+  CARGO_TARGET_DIR=/build/target CARGO_PROFILE_RELEASE_STRIP=symbols \
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
   PYO3_CROSS_PYTHON_VERSION=3.11 \
   sh -c 'cd /build/src && rustc --version && cargo --version &&

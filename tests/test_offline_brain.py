@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from shelldon.broker.chain import Provider, ProviderError
+from shelldon.broker.chain import Provider
 from shelldon.broker.offline import OfflineBrain, pattern_key, to_second_person, to_third_person
 from shelldon.contracts.brain import CompletionRequest
-from shelldon.contracts.ops import CaptureLearning, Remember, decode_ops
+from shelldon.contracts.ops import CaptureLearning, Remember, ResolveLearning, decode_ops
 from shelldon.worker.prompt import (
     HistoryRow,
     MemoryItem,
@@ -318,19 +318,24 @@ def test_person_conversions() -> None:
     )
 
 
-def test_a_dream_is_delegated_to_the_offline_dream(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
+def test_a_dream_is_delegated_to_the_offline_dream() -> None:
+    from shelldon.core.dream import PendingLearning, build_dream_directive
 
-    request = CompletionRequest(purpose="dream", sections=())
-    try:
-        importlib.import_module("shelldon.broker.offline_dream")
-    except ModuleNotFoundError:
-        with pytest.raises(ProviderError) as caught:
-            OfflineBrain().complete(request)
-        assert caught.value.kind == "client"
-        return
+    directive = build_dream_directive(
+        [
+            PendingLearning(3, "The owner usually drinks tea in the morning.", 2, "habit:tea"),
+            PendingLearning(5, "The owner is a night owl.", 1, "identity:night-owl"),
+        ]
+    )
+    request = assemble_prompt(PromptContext(), "", purpose="dream", dream_directive=directive)
+    assert [s.kind for s in request.sections] == ["system", "dream"]
     obj = json.loads(OfflineBrain().complete(request).text)
-    assert "reply" in obj
+    ops, dropped = decode_ops(obj["ops"])
+    assert dropped == []
+    verdicts = {(op.id, op.status) for op in ops if isinstance(op, ResolveLearning)}
+    assert verdicts == {(3, "promoted"), (5, "pruned")}
+    [kept] = [op for op in ops if isinstance(op, Remember)]
+    assert "tea" in kept.content
 
 
 def test_the_default_chain_is_the_offline_brain_and_its_text_parses() -> None:

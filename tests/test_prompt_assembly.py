@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.worker.prompt import (
@@ -241,3 +243,64 @@ def test_window_sizes_come_from_the_environment(
 def test_a_zero_window_shows_no_recent_section() -> None:
     ctx = PromptContext(recent=_rows("a", "b"), limits=PromptLimits(recent_window=0))
     assert "recent" not in [s.kind for s in assemble_prompt(ctx, "hi").sections]
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=400)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    recent=st.lists(_text, max_size=30),
+    recall=st.lists(st.tuples(st.integers(1, 60), _text), max_size=20),
+    bodies=st.lists(_text, max_size=6),
+    titles=st.integers(0, 20),
+    rest=st.integers(0, 100),
+    budget=st.integers(3_000, 12_000),
+    window=st.integers(0, 40),
+    message=_text,
+)
+def test_any_context_fits_and_keeps_whole_pieces(
+    recent: list[str],
+    recall: list[tuple[int, str]],
+    bodies: list[str],
+    titles: int,
+    rest: int,
+    budget: int,
+    window: int,
+    message: str,
+) -> None:
+    limits = PromptLimits(
+        recent_window=window, max_prompt_chars=budget, max_doc_chars=200, max_message_chars=200
+    )
+    ctx = PromptContext(
+        directive="Be kind.",
+        memory=MemorySelection(
+            full=tuple(MemoryItem(f"entry {i}", "facts", b) for i, b in enumerate(bodies)),
+            titled=tuple(MemoryItem(f"title {i}", "facts") for i in range(titles)),
+            rest=rest,
+        ),
+        recent=tuple(HistoryRow(i + 1, "owner", t) for i, t in enumerate(recent)),
+        recall=tuple(HistoryRow(100 + i, "pet", t) for i, t in recall),
+        limits=limits,
+    )
+    request = assemble_prompt(ctx, message)
+    kinds = [s.kind for s in request.sections]
+    assert len(request.rendered()) <= budget
+    assert kinds[0] == "system" and kinds[-1] == "message"
+    assert kinds.index("directive") == 1
+    order = ["system", "directive", "memory", "recent", "recall", "message"]
+    assert kinds == [k for k in order if k in kinds]
+    # Every shown row id appears at most once across the window and recall.
+    lines = [
+        line
+        for s in request.sections
+        if s.kind in ("recent", "recall")
+        for line in s.text.splitlines()[1:]
+        if line.startswith(("owner", "pet"))
+    ]
+    assert len(lines) <= window + limits.recall_k
+    memory = next((s.text for s in request.sections if s.kind == "memory"), "")
+    for i, body in enumerate(bodies):
+        block = f"## entry {i} [facts, inferred]"
+        if block in memory:
+            assert body.strip() in memory  # a body shown is shown whole

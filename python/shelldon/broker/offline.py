@@ -523,14 +523,12 @@ class OfflineBrain:
 
 
 def _dream(request: CompletionRequest) -> RawCompletion:
-    """Step 5's deterministic dream lives in shelldon.broker.offline_dream."""
+    """Step 5's deterministic dream lives in shelldon.broker.offline_dream (`dream` -> text)."""
     try:
         module = importlib.import_module("shelldon.broker.offline_dream")
     except ModuleNotFoundError as exc:
         raise ProviderError("client", "the offline dream is not available") from exc
-    result = module.dream(request)
-    if isinstance(result, RawCompletion):
-        return result
-    return RawCompletion(
-        text=result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
-    )
+    text = module.dream(request)
+    if not isinstance(text, str):
+        raise ProviderError("malformed", "the offline dream returned no text")
+    return RawCompletion(text=text)

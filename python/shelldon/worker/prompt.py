@@ -13,13 +13,26 @@ prompt says what was left out. See docs/turn.md.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.core.history import open_readonly
+from shelldon.core.memory import CuratedMemory
+from shelldon.paths import DataRoot
+
+try:  # Step 2's ranked retrieval; without it the prompt simply has no memory section.
+    _retrieval: Any = importlib.import_module("shelldon.core.retrieval")
+except ModuleNotFoundError as exc:  # pragma: no cover - only while Step 2 is landing
+    if exc.name != "shelldon.core.retrieval":
+        raise
+    _retrieval = None
 
 log = logging.getLogger(__name__)
 
@@ -305,8 +318,11 @@ def assemble_prompt(
             break
 
     tail: list[PromptSection] = []
-    if purpose == "dream" and dream_directive.strip():
-        tail.append(PromptSection("dream", f"{DREAM_HEADER}\n{dream_directive.strip()}"))
+    directive = dream_directive.strip()
+    if purpose == "dream" and directive:
+        # Core's directive usually brings its own heading; add ours only when it has none.
+        text = directive if directive.startswith("# ") else f"{DREAM_HEADER}\n{directive}"
+        tail.append(PromptSection("dream", text))
     text = message.strip()
     if len(text) > limits.max_message_chars:
         extra = len(text) - limits.max_message_chars
@@ -361,20 +377,98 @@ def _as_text(value: Any, notes: list[str], what: str) -> str | None:
     return None
 
 
+def _item(shown: Any) -> MemoryItem:
+    return MemoryItem(
+        title=shown.title,
+        collection=shown.id.split("/", 1)[0],
+        body=shown.body,
+        provenance=shown.provenance,
+        stale=shown.stale,
+    )
+
+
 def selection_from_retrieval(selected: Any) -> MemorySelection:
-    """Adapt core.retrieval.select_entries' result (full entries, titled entries, rest count)."""
+    """core.retrieval's ranked selection (full, titled, hidden) as the prompt shows it."""
+    return MemorySelection(
+        full=tuple(_item(s) for s in selected.full),
+        titled=tuple(_item(s) for s in selected.titled),
+        rest=selected.rest,
+    )
 
-    def item(entry: Any) -> MemoryItem:
-        meta = getattr(entry, "meta", entry)
-        return MemoryItem(
-            title=str(getattr(meta, "title", "") or getattr(entry, "stem", "") or "untitled"),
-            collection=str(getattr(meta, "collection", "") or getattr(entry, "collection", "")),
-            body=str(getattr(entry, "body", "") or ""),
-            provenance=str(getattr(meta, "provenance", "inferred") or "inferred"),
-            stale=bool(getattr(entry, "stale", False)),
+
+def _select_memory(memory: CuratedMemory, message: str, base: Path) -> MemorySelection:
+    if _retrieval is None:
+        raise RuntimeError("shelldon.core.retrieval is not available")
+    selected = _retrieval.select_entries(memory.entries(), message, datetime.now(UTC), base=base)
+    return selection_from_retrieval(selected)
+
+
+def read_context(
+    root: DataRoot,
+    message: str,
+    *,
+    limits: PromptLimits | None = None,
+    select_memory: Callable[[CuratedMemory, str, Path], MemorySelection] | None = None,
+) -> PromptContext:
+    """Read everything the prompt needs through read-only handles. Never raises: a part that is
+    missing or unreadable is left out, noted and logged. `select_memory` is injectable for tests.
+    """
+    limits = limits or PromptLimits.from_env()
+    notes: list[str] = []
+
+    memory: CuratedMemory | None = _attempt(
+        notes, "memory tree", lambda: CuratedMemory(root.memory, readonly=True)
+    )
+    directive = about = summary = None
+    selection = None
+    if memory is not None:
+        directive = _as_text(
+            _attempt(notes, "DIRECTIVE.md", memory.read_directive), notes, "DIRECTIVE.md"
         )
+        about = _as_text(_attempt(notes, "about.md", memory.read_about), notes, "about.md")
+        summary = _as_text(_attempt(notes, "summary.md", memory.read_summary), notes, "summary.md")
+        selector = select_memory or _select_memory
+        selection = _attempt(notes, "curated entries", lambda: selector(memory, message, root.home))
 
-    full = tuple(item(e) for e in getattr(selected, "full", ()))
-    titled = tuple(item(e) for e in getattr(selected, "titled", getattr(selected, "titles", ())))
-    rest = int(getattr(selected, "rest", getattr(selected, "rest_count", 0)) or 0)
-    return MemorySelection(full, titled, rest)
+    recent: tuple[HistoryRow, ...] = ()
+    recall: tuple[HistoryRow, ...] = ()
+    reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
+    if reader is not None:
+        try:
+            if limits.recent_window > 0:
+                got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))
+                recent = rows_from_mappings(got or (), notes, "recent window")
+            if limits.recall_k > 0 and message.strip():
+                # Fetch past the window so that de-duplication still leaves recall_k rows.
+                want = limits.recall_k + limits.recent_window
+                got = _attempt(notes, "recall", lambda: reader.search(message, want))
+                recall = rows_from_mappings(got or (), notes, "recall")
+        finally:
+            _attempt(notes, "history.db close", reader.close)
+
+    if notes:
+        log.info("prompt assembled without: %s", "; ".join(notes))
+    return PromptContext(
+        directive=directive,
+        about=about,
+        summary=summary,
+        memory=selection if isinstance(selection, MemorySelection) else None,
+        recent=recent,
+        recall=recall,
+        limits=limits,
+        notes=tuple(notes),
+    )
+
+
+def gather_context(
+    root: DataRoot,
+    message: str,
+    *,
+    purpose: Literal["turn", "dream"] = "turn",
+    dream_directive: str = "",
+    limits: PromptLimits | None = None,
+    select_memory: Callable[[CuratedMemory, str, Path], MemorySelection] | None = None,
+) -> CompletionRequest:
+    """The worker's one call: read the context (fail-soft) and assemble the prompt."""
+    ctx = read_context(root, message, limits=limits, select_memory=select_memory)
+    return assemble_prompt(ctx, message, purpose=purpose, dream_directive=dream_directive)

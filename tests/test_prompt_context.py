@@ -1,0 +1,172 @@
+"""gather_context / read_context against a real history.db and a real memory tree; fail-soft."""
+
+from __future__ import annotations
+
+import importlib.util
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from shelldon.contracts.ops import Remember
+from shelldon.core.history import HistoryStore
+from shelldon.core.memory import CuratedMemory
+from shelldon.paths import DataRoot
+from shelldon.worker.prompt import (
+    MemorySelection,
+    PromptLimits,
+    gather_context,
+    read_context,
+)
+
+# The memory section comes from Step 2's ranked retrieval; until it is on main these skip.
+needs_retrieval = pytest.mark.skipif(
+    importlib.util.find_spec("shelldon.core.retrieval") is None,
+    reason="shelldon.core.retrieval (Step 2) has not landed yet",
+)
+T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def root(home: Path) -> DataRoot:
+    return DataRoot.resolve(home)
+
+
+def _talk(root: DataRoot, *turns: tuple[str, str]) -> None:
+    root.home.mkdir(parents=True, exist_ok=True)
+    store = HistoryStore.open(root.history_db)
+    try:
+        for i, (owner, pet) in enumerate(turns):
+            store.record_turn(f"t{i}", owner, pet, T0 + timedelta(minutes=i))
+    finally:
+        store.close()
+
+
+def _kinds(request: object) -> list[str]:
+    return [s.kind for s in request.sections]  # type: ignore[attr-defined]
+
+
+def _text(request: object, kind: str) -> str:
+    return "\n".join(s.text for s in request.sections if s.kind == kind)  # type: ignore[attr-defined]
+
+
+def _populate(root: DataRoot) -> None:
+    memory = CuratedMemory(root.memory)
+    (root.memory / "DIRECTIVE.md").write_text("Be kind and brief.\n")
+    (root.memory / "about.md").write_text("I am shelldon, a pocket pet.\n")
+    (root.memory / "summary.md").write_text("We talked about the garden.\n")
+    memory.apply_memory_op(
+        Remember("people", "sister", "The owner's sister is called Ana."), provenance="owner"
+    )
+    _talk(
+        root,
+        ("my sister is called Ana", "Nice, I'll remember."),
+        ("I went to the market", "Sounds fun."),
+        ("the tomatoes are ripe", "Lovely."),
+    )
+
+
+@needs_retrieval
+def test_every_part_in_the_binding_order(root: DataRoot) -> None:
+    _populate(root)
+    request = gather_context(root, "what's my sister called?", limits=PromptLimits(recent_window=2))
+    assert _kinds(request) == [
+        "system", "directive", "about", "summary", "memory", "recent", "recall", "message"
+    ]  # fmt: skip
+    assert "Be kind and brief." in _text(request, "directive")
+    assert "The owner's sister is called Ana." in _text(request, "memory")
+    assert _text(request, "recent").splitlines()[1:] == [
+        "owner: the tomatoes are ripe",
+        "pet: Lovely.",
+    ]
+    assert "owner (2026-11-29 09:00): my sister is called Ana" in _text(request, "recall")
+    assert request.sections[-1].text.endswith("what's my sister called?")
+
+
+def test_recall_never_repeats_a_row_of_the_window(root: DataRoot) -> None:
+    _talk(root, ("my sister is called Ana", "ok"), ("my sister is called Ana", "ok"))
+    ctx = read_context(root, "sister Ana", limits=PromptLimits(recent_window=2))
+    window_ids = {r.id for r in ctx.recent}
+    request = gather_context(root, "sister Ana", limits=PromptLimits(recent_window=2))
+    recall_lines = _text(request, "recall").splitlines()[1:]
+    # The newest "my sister…" row is in the window; the older one, same words, is recalled once.
+    assert len(window_ids) == 2
+    assert len(recall_lines) == 1 and recall_lines[0].endswith("my sister is called Ana")
+
+
+def test_a_fresh_root_gives_the_system_instruction_and_the_message(root: DataRoot) -> None:
+    request = gather_context(root, "hello")
+    assert _kinds(request) == ["system", "message"]
+    assert (
+        not root.home.exists() or not (root.memory / "facts").exists()
+    )  # the worker creates nothing
+
+
+def test_a_directory_where_a_file_should_be_is_left_out(root: DataRoot) -> None:
+    _populate(root)
+    (root.memory / "about.md").unlink()
+    (root.memory / "about.md").mkdir()
+    (root.memory / "summary.md").unlink()
+    (root.memory / "summary.md").mkdir()
+    request = gather_context(root, "hi")
+    assert "about" not in _kinds(request) and "summary" not in _kinds(request)
+    assert "directive" in _kinds(request) and "recent" in _kinds(request)
+
+
+@needs_retrieval
+def test_an_unreadable_history_is_left_out_and_noted(root: DataRoot) -> None:
+    _populate(root)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{root.history_db}{suffix}").unlink(missing_ok=True)
+    root.history_db.mkdir()  # a directory where the database should be
+    ctx = read_context(root, "sister")
+    assert ctx.recent == () and ctx.recall == ()
+    assert any(note.startswith("history.db") for note in ctx.notes)
+    assert ctx.directive is not None and ctx.memory is not None
+
+
+@needs_retrieval
+def test_a_corrupt_history_is_left_out(root: DataRoot) -> None:
+    _populate(root)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{root.history_db}{suffix}").unlink(missing_ok=True)
+    root.history_db.write_bytes(b"this is not a database" * 100)
+    request = gather_context(root, "sister")
+    assert "recent" not in _kinds(request) and "recall" not in _kinds(request)
+    assert "memory" in _kinds(request)
+
+
+def test_a_retrieval_failure_leaves_the_memory_out(root: DataRoot) -> None:
+    _populate(root)
+
+    def broken(memory: CuratedMemory, message: str, base: Path) -> MemorySelection:
+        raise RuntimeError("ranker exploded")
+
+    ctx = read_context(root, "sister", select_memory=broken)
+    assert ctx.memory is None
+    assert any("curated entries" in note for note in ctx.notes)
+    assert ctx.recent  # the rest is still there
+
+
+@needs_retrieval
+def test_an_entry_with_broken_front_matter_is_still_read(root: DataRoot) -> None:
+    CuratedMemory(root.memory)
+    (root.memory / "facts" / "odd.md").write_text(
+        "---\nthis is: [not closed\n---\nThe owner keeps bees.\n"
+    )
+    request = gather_context(root, "do I keep bees?")
+    assert "The owner keeps bees." in _text(request, "memory")
+
+
+def test_hostile_query_punctuation_does_not_break_recall(root: DataRoot) -> None:
+    _populate(root)
+    request = gather_context(root, 'sister" OR NEAR( * ) AND -- ;DROP TABLE messages')
+    assert "my sister is called Ana" in _text(request, "recall") + _text(request, "recent")
+
+
+def test_the_worker_reads_without_writing(root: DataRoot) -> None:
+    _populate(root)
+    before = {p: p.stat().st_mtime_ns for p in root.memory.rglob("*") if p.is_file()}
+    gather_context(root, "sister")
+    after = {p: p.stat().st_mtime_ns for p in root.memory.rglob("*") if p.is_file()}
+    assert before == after

@@ -175,3 +175,23 @@ def test_binding_refuses_to_replace_a_file_that_is_not_a_socket(tmp_path: Path) 
     with pytest.raises(FileExistsError):
         ipc.bind_unix(path, mode=0o600)
     assert path.read_text() == "precious"
+
+
+def test_the_broker_admits_the_worker_uid_or_a_fork_server_child_and_no_one_else(
+    run_dir: Path,
+) -> None:
+    from shelldon.broker.server import BrokerService
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve()
+    service = BrokerService(root, brain=None, worker_uid=65534)  # type: ignore[arg-type]
+    # The worker uid is admitted even when its /proc entry is hidden (pid 1's parent is 0).
+    assert service._check_worker(ipc.Peer(pid=1, uid=65534, gid=65534)) is None
+    # Anyone else needs the fork-server as parent: here this test process plays the fork-server.
+    ipc.write_pid_file(run_dir, "forkserver")
+    assert service._check_worker(ipc.Peer(pid=os.getpid(), uid=0, gid=0)) is not None
+    child = os.fork()
+    if child == 0:  # pragma: no cover - a real child of the "fork-server", checked by the parent
+        os._exit(0 if service._check_worker(ipc.Peer(os.getpid(), 0, 0)) is None else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 0

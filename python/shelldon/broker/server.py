@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pwd
 import signal
 import time
 from typing import Protocol
@@ -62,10 +63,11 @@ class _PlaceholderBrain:
 
 
 class BrokerService:
-    def __init__(self, root: DataRoot, brain: Brain) -> None:
+    def __init__(self, root: DataRoot, brain: Brain, *, worker_uid: int | None = None) -> None:
         self.root = root
         self.brain = brain
         self.completions = 0
+        self.worker_uid = worker_uid if worker_uid != os.geteuid() else None
 
     def handle(
         self, peer: ipc.Peer, message: wire.Message, respond: ipc.Respond
@@ -98,6 +100,10 @@ class BrokerService:
         return wire.Refused(reason=f"the broker does not serve {type(message).__name__}")
 
     def _check_worker(self, peer: ipc.Peer) -> str | None:
+        # Isolated: the worker uid is used by nothing but workers, and the kernel vouches for it
+        # (the appliance's ProtectProc=invisible hides another uid's /proc: no parent pid there).
+        if self.worker_uid is not None and peer.uid == self.worker_uid:
+            return None
         forkserver_pid = ipc.read_pid_file(self.root.run_dir, "forkserver")
         parent = peer.parent_pid
         if forkserver_pid is None or parent != forkserver_pid:
@@ -123,6 +129,23 @@ class BrokerService:
         return wire.Completion(reply=reply)
 
 
+def _worker_uid(root: DataRoot) -> int | None:
+    """The configured worker user's uid, if it exists (else the fork-server refuses to start)."""
+    from shelldon.config import ConfigError
+    from shelldon.worker.drop import configured_worker_user
+
+    try:
+        user = configured_worker_user(root)
+    except ConfigError:
+        return None
+    if not user:
+        return None
+    try:
+        return pwd.getpwnam(user).pw_uid if not user.isdigit() else int(user)
+    except KeyError:
+        return None
+
+
 def main(root: DataRoot) -> int:
     """`shelldon broker`: build the chain, listen, serve until SIGTERM."""
     from shelldon.config import ConfigError
@@ -132,7 +155,7 @@ def main(root: DataRoot) -> int:
     except ConfigError as exc:
         log.error("broker: %s", exc)
         return 2
-    service = BrokerService(root, brain)
+    service = BrokerService(root, brain, worker_uid=_worker_uid(root))
     # 0666: workers run as another uid and must connect; SO_PEERCRED decides who gets what.
     server = ipc.ThreadedServer(
         "broker", root.socket("broker"), service.handle, mode=0o666, idle_timeout=120.0

@@ -16,7 +16,8 @@ from shelldon.paths import COLLECTIONS, DataRoot
 
 def _dir(path: Path, mode: int) -> None:
     path.mkdir(parents=True, exist_ok=True)
-    if stat.S_IMODE(path.stat().st_mode) != mode:
+    st = path.stat()
+    if stat.S_IMODE(st.st_mode) != mode and st.st_uid == os.geteuid():
         os.chmod(path, mode)
 
 
@@ -28,4 +29,6 @@ def prepare(root: DataRoot) -> None:
         _dir(root.memory / collection, 0o755)
     ensure_vault(root.vault)
     _dir(root.state, 0o755)
-    _dir(root.run_dir, 0o755)
+    # The run dir is created if missing but never re-moded: on the appliance it is tmpfiles.d's
+    # (root:shelldon 0775, so the root fork-server without CAP_DAC_OVERRIDE can bind in it).
+    root.run_dir.mkdir(mode=0o755, parents=True, exist_ok=True)

@@ -1,0 +1,139 @@
+"""The drop itself, in real forked children: it takes fully, or the turn is refused."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import pwd
+from collections.abc import Callable
+
+import pytest
+
+from shelldon.worker import drop
+
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0, reason="needs root (CI runs as root): a real setuid/setgid"
+)
+NOBODY = pwd.getpwnam("nobody")
+
+
+def in_child(body: Callable[[], str]) -> str:
+    """Run `body` in a forked child; return what it returned (or the exception it raised)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        os.close(read_end)
+        try:
+            result = body()
+        except BaseException as exc:
+            result = f"{type(exc).__name__}: {exc}"
+        os.write(write_end, result.encode()[:4000])
+        os._exit(0)
+    os.close(write_end)
+    chunks = []
+    while chunk := os.read(read_end, 4096):
+        chunks.append(chunk)
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode()
+
+
+def identity() -> drop.WorkerIdentity:
+    return drop.WorkerIdentity(NOBODY.pw_uid, NOBODY.pw_gid, "nobody", "test")
+
+
+@needs_root
+def test_a_full_drop_verifies_and_root_cannot_be_regained() -> None:
+    def body() -> str:
+        assert drop.drop_privileges(identity()) is True
+        try:
+            os.setuid(0)
+        except PermissionError as exc:
+            return f"dropped; setuid(0): errno {exc.errno}"
+        return "setuid(0) succeeded"
+
+    assert in_child(body) == f"dropped; setuid(0): errno {errno.EPERM}"
+
+
+@needs_root
+def test_supplementary_groups_left_behind_refuse_the_turn() -> None:
+    def body() -> str:
+        os.setgroups([0, 4])  # as if the parent held groups and the drop forgot them
+        os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
+        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, NOBODY.pw_uid)
+        drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
+        return "verified"
+
+    assert in_child(body).startswith("DropRefused: supplementary groups remain")
+
+
+@needs_root
+def test_a_saved_root_uid_refuses_the_turn() -> None:
+    def body() -> str:
+        os.setgroups([])
+        os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
+        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, 0)  # saved uid still root: could switch back
+        drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
+        return "verified"
+
+    assert in_child(body).startswith("DropRefused: uids are")
+
+
+@needs_root
+def test_capabilities_kept_or_no_new_privs_missing_refuse_the_turn() -> None:
+    def kept_caps() -> str:
+        # Still root: every capability is there, which the check must see in /proc/self/status.
+        drop.verify_dropped(0, 0)
+        return "verified"
+
+    assert in_child(kept_caps).startswith("DropRefused: CapEff is")
+
+    def no_nnp() -> str:
+        os.setgroups([])
+        os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
+        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, NOBODY.pw_uid)
+        drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
+        return "verified"
+
+    assert in_child(no_nnp) == "DropRefused: NoNewPrivs is not set"
+
+
+def test_inherited_fds_are_closed_except_the_result_pipe() -> None:
+    secret = os.open(os.devnull, os.O_RDONLY)  # stands for a sqlite handle or a socket
+    keep_r, keep_w = os.pipe()  # the turn's result pipe
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the kept pipe
+        drop.close_inherited_fds(keep={keep_w})
+        fds = os.listdir("/proc/self/fd")  # includes the fd listdir itself had open
+        os.write(keep_w, " ".join(fds).encode())
+        os._exit(0)
+    os.close(keep_w)
+    chunks = []
+    while chunk := os.read(keep_r, 4096):
+        chunks.append(chunk)
+    os.close(keep_r)
+    os.waitpid(pid, 0)
+    os.close(secret)
+    listed = {int(x) for x in b"".join(chunks).split()}
+    assert keep_w in listed
+    assert secret not in listed
+    assert keep_r not in listed
+    assert {0, 1, 2} <= listed
+    assert len(listed - {0, 1, 2, keep_w}) <= 1  # at most the directory fd of the listing itself
+
+
+def test_dev_mode_warns_loudly_and_does_not_drop(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="shelldon.worker.drop")
+    dev = drop.WorkerIdentity(None, None, None, "no worker user configured")
+    assert drop.drop_privileges(dev) is False
+    assert os.getuid() == os.geteuid()
+    assert any("vault isolation OFF, dev mode" in r.getMessage() for r in caplog.records)
+
+
+def test_a_missing_or_root_worker_user_is_refused_at_start() -> None:
+    with pytest.raises(drop.DropRefused, match="does not exist"):
+        drop.resolve_identity("no-such-user-shelldon")
+    with pytest.raises(drop.DropRefused, match="must not be root"):
+        drop.resolve_identity("root")
+    assert drop.resolve_identity(None).isolated is False

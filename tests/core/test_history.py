@@ -156,13 +156,16 @@ def test_readonly_of_missing_file_raises(home: Path) -> None:
 
 
 def test_missing_fts5_is_a_clear_runtime_error(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(history, "_fts5_available", lambda conn: False)
+    monkeypatch.setattr(history, "_fts5_available", lambda: False)
     with pytest.raises(RuntimeError, match="FTS5"):
         HistoryStore.open(db)
+    assert not db.exists(), "refused before creating anything"
+    with pytest.raises(RuntimeError, match="FTS5"):
+        open_readonly(db)
 
 
 def test_the_fts5_probe_sees_this_sqlite() -> None:
-    assert history._fts5_available(sqlite3.connect(":memory:"))
+    assert history._fts5_available()
 
 
 def test_add_column_later_is_non_breaking(store: HistoryStore, db: Path) -> None:

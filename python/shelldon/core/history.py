@@ -96,20 +96,22 @@ class LearningRow(TypedDict):
     last_seen: str
 
 
-def _fts5_available(conn: sqlite3.Connection) -> bool:
-    """Probe by creating (and dropping) an in-memory FTS5 table: compile options can lie
-    when FTS5 is loaded as an extension, a real table cannot."""
+def _fts5_available() -> bool:
+    """Probe the sqlite library (not the file: a read-only file must not look like a missing
+    FTS5) by creating an FTS5 table in memory. Compile options can lie when FTS5 is loaded as
+    an extension; a real table cannot."""
+    probe = sqlite3.connect(":memory:")
     try:
-        conn.execute("CREATE VIRTUAL TABLE temp.shelldon_fts5_probe USING fts5(x)")
-        conn.execute("DROP TABLE temp.shelldon_fts5_probe")
+        probe.execute("CREATE VIRTUAL TABLE fts5_probe USING fts5(x)")
     except sqlite3.OperationalError:
         return False
+    finally:
+        probe.close()
     return True
 
 
-def _require_fts5(conn: sqlite3.Connection) -> None:
-    if not _fts5_available(conn):
-        conn.close()
+def _require_fts5() -> None:
+    if not _fts5_available():
         raise RuntimeError(
             f"this sqlite ({sqlite3.sqlite_version}) was built without FTS5; shelldon's history "
             "recall needs it (CPython's bundled sqlite and Debian's libsqlite3 have it)"
@@ -217,11 +219,11 @@ class HistoryStore(_Reader):
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> HistoryStore:
         """Open or create the store. RuntimeError when sqlite lacks FTS5."""
+        _require_fts5()
         db = Path(path)
         created = not db.exists()
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
         conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
-        _require_fts5(conn)
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -337,20 +339,35 @@ def open_readonly(
 ) -> HistoryReader:
     """`file:…?mode=ro`: any write through this connection raises sqlite3.OperationalError.
 
-    Works for a reader that cannot write the directory or the -wal/-shm files (the worker uid)
-    as long as the writer has the database open, so -wal and -shm exist: sqlite then reads the
-    wal-index read-only (see docs/storage.md). sqlite3.OperationalError if the file is absent."""
-    uri = Path(path).absolute().as_uri() + "?mode=ro"
+    A reader that may not write the directory or the -wal/-shm files (the worker uid) works:
+    while the writer has the database open, -wal and -shm exist and sqlite reads the wal-index
+    read-only. When there is no writer and no -wal (the writer closed cleanly and checkpointed
+    everything into the main file) sqlite cannot create the -shm, so the fallback opens the
+    file `immutable=1`, which is exact in that state. See docs/storage.md for the tradeoffs.
+    sqlite3.OperationalError if the file is absent or unreadable."""
+    _require_fts5()
+    db = Path(path).absolute()
+    try:
+        conn = _connect_readonly(db.as_uri() + "?mode=ro")
+    except sqlite3.OperationalError:
+        wal = db.with_name(db.name + "-wal")
+        if not db.is_file() or (wal.exists() and wal.stat().st_size > 0):
+            raise
+        log.info("%s: no writer and no WAL; reading it immutable", db.name)
+        conn = _connect_readonly(db.as_uri() + "?mode=ro&immutable=1")
+    return HistoryReader(conn, search_budget_s)
+
+
+def _connect_readonly(uri: str) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
-        _require_fts5(conn)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA query_only = ON")
         conn.execute("SELECT 1 FROM messages LIMIT 1").fetchall()  # fail now, not mid-turn
     except BaseException:
         conn.close()
         raise
-    return HistoryReader(conn, search_budget_s)
+    return conn
 
 
 class _transaction:

@@ -14,6 +14,7 @@ from shelldon.core.dream import (
     Dreamer,
     DreamLimits,
     DreamTurn,
+    GateArbiter,
     PendingLearning,
     StoreSources,
     apply_dream,
@@ -21,7 +22,8 @@ from shelldon.core.dream import (
 )
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
-from shelldon.core.scheduler import Scheduler, SchedulerConfig, TurnArbiter
+from shelldon.core.scheduler import Scheduler, SchedulerConfig
+from shelldon.core.server import TurnGate
 
 NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
 
@@ -218,7 +220,7 @@ def dreamer(stores: Stores, brain: Brain, power: Path, **config: Any) -> Dreamer
     return Dreamer(
         state_dir=stores.base / "state",
         scheduler=scheduler,
-        arbiter=TurnArbiter(),
+        arbiter=GateArbiter(TurnGate()),
         sources=StoreSources(stores.history, stores.memory),
         memory=stores.memory,
         history=stores.history,
@@ -328,3 +330,29 @@ def test_undo_of_a_dream_reopens_the_learnings_it_resolved(stores: Stores) -> No
     assert stores.status(tea) == "pending" and stores.status(rain) == "pending"
     assert stores.status(other) == "pruned"
     assert undo_dream_learnings(stores.audit_lines, 1, stores.history) == 0  # idempotent
+
+
+def test_a_dream_queues_behind_an_owner_turn(stores: Stores, tmp_path: Path) -> None:
+    import threading
+
+    stores.learn("owner plays chess on sundays", "chess", times=2)
+    gate = TurnGate()
+    brain = Brain()
+    d = dreamer(stores, brain, tmp_path / "no-power")
+    entered = threading.Event()
+
+    class Observed(GateArbiter):
+        def dream_turn(self, *, wait_s: float = 0.0) -> Any:
+            entered.set()
+            return super().dream_turn(wait_s=wait_s)
+
+    d.arbiter = Observed(gate)
+    gate.acquire("turn")  # an owner's turn is in flight
+    records: list[Any] = []
+    worker = threading.Thread(target=lambda: records.append(d.dream_now()))
+    worker.start()
+    entered.wait()
+    assert brain.calls == []  # the dream has not run while the owner holds the slot
+    gate.release()
+    worker.join()
+    assert records[0].outcome == "done" and len(brain.calls) == 1

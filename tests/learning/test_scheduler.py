@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,7 +11,6 @@ from shelldon.core.scheduler import (
     DreamRecord,
     Scheduler,
     SchedulerConfig,
-    TurnArbiter,
     read_power,
 )
 
@@ -197,52 +195,3 @@ def test_config_from_mapping_rejects_unknown_and_negative() -> None:
         SchedulerConfig.from_mapping({"dream_cost": -1})
     with pytest.raises(ValueError, match="bad"):
         SchedulerConfig.from_mapping({"daily_budget": "many"})
-
-
-# --- one worker in flight, owner first
-
-
-def test_a_dream_gives_way_to_an_owner_in_flight() -> None:
-    arbiter = TurnArbiter()
-    with arbiter.owner_turn(), arbiter.dream_turn(wait_s=0) as slot:
-        assert slot is False
-    with arbiter.dream_turn(wait_s=0) as slot:
-        assert slot is True
-        assert arbiter.busy == "dream"
-    assert arbiter.busy is None
-
-
-def test_a_waiting_owner_goes_before_a_waiting_dream() -> None:
-    arbiter = TurnArbiter()
-    order: list[str] = []
-    first_in = threading.Event()
-    release_first = threading.Event()
-
-    def owner(name: str, hold: threading.Event | None) -> None:
-        with arbiter.owner_turn():
-            order.append(name)
-            if hold is not None:
-                first_in.set()
-                hold.wait()
-
-    a = threading.Thread(target=owner, args=("owner-a", release_first))
-    a.start()
-    first_in.wait()
-    b = threading.Thread(target=owner, args=("owner-b", None))
-    b.start()
-    with arbiter._cond:  # wait until owner-b is queued (a state change, not a sleep)
-        arbiter._cond.wait_for(lambda: arbiter._owners_waiting == 1)
-    dream_done = threading.Event()
-
-    def dream() -> None:
-        with arbiter.dream_turn(wait_s=30) as slot:
-            assert slot
-            order.append("dream")
-        dream_done.set()
-
-    d = threading.Thread(target=dream)
-    d.start()
-    release_first.set()
-    for t in (a, b, d):
-        t.join()
-    assert order == ["owner-a", "owner-b", "dream"]

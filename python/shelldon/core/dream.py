@@ -772,7 +772,7 @@ class DreamSources(Protocol):
 
 
 class Arbiter(Protocol):
-    """One worker in flight (core.scheduler.TurnArbiter, or GateArbiter over core's TurnGate)."""
+    """One worker in flight: GateArbiter over core.server's TurnGate (owner turns first)."""
 
     def dream_turn(self, *, wait_s: float = ...) -> contextlib.AbstractContextManager[bool]: ...
 
@@ -1040,7 +1040,8 @@ class StoreSources:
 
 
 class GateArbiter:
-    """TurnArbiter's `dream_turn` over core.server's TurnGate (acquire(purpose)/release)."""
+    """The dream's slot in core.server's TurnGate (acquire(purpose)/release): it waits behind
+    every owner turn in flight or queued, and an owner arriving later goes before it."""
 
     def __init__(self, gate: Any) -> None:
         self.gate = gate

@@ -1,4 +1,4 @@
-"""When the pet may dream: cadence, daily budget, cooldown, battery, and one worker in flight.
+"""When the pet may dream: cadence, daily budget, cooldown and battery.
 
 Core-resident and LLM-free. The scheduler never runs a turn itself: it answers "may a dream start
 now, and if not, why and when", charges the budget, and keeps its state in `<home>/state/` so a
@@ -12,6 +12,8 @@ Decisions (docs/learning.md has the reasons):
   last dream is at least `cooldown` old. `dream --now` skips those two waits, never the budget or
   the battery unless forced.
 - Battery: no battery means mains; a battery that is low AND discharging means no dream.
+- One worker in flight is core.server's TurnGate (owner turns first); the dream takes its slot
+  through core.dream.GateArbiter, so it always queues behind the owner, never the reverse.
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -431,60 +432,3 @@ def _span(delta: timedelta) -> str:
     if minutes:
         return f"{minutes}m"
     return f"{seconds}s"
-
-
-# --- one worker in flight ---------------------------------------------------------------------
-
-
-class TurnArbiter:
-    """One worker at a time, owner first.
-
-    An owner's turn waits only for the turn already in flight. A dream starts only when nothing
-    is in flight AND no owner is waiting, so it always queues behind the owner, never the reverse.
-    """
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._busy: str | None = None
-        self._owners_waiting = 0
-
-    @property
-    def busy(self) -> str | None:
-        with self._cond:
-            return self._busy
-
-    @contextmanager
-    def owner_turn(self) -> Iterator[None]:
-        with self._cond:
-            self._owners_waiting += 1
-            try:
-                while self._busy is not None:
-                    self._cond.wait()
-            finally:
-                self._owners_waiting -= 1
-            self._busy = "owner"
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._busy = None
-                self._cond.notify_all()
-
-    @contextmanager
-    def dream_turn(self, *, wait_s: float = 0.0) -> Iterator[bool]:
-        """Yields True when the dream holds the slot, False when it must give way (nothing ran)."""
-        with self._cond:
-            acquired = self._cond.wait_for(
-                lambda: self._busy is None and self._owners_waiting == 0, timeout=wait_s
-            )
-            if acquired:
-                self._busy = "dream"
-        if not acquired:
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            with self._cond:
-                self._busy = None
-                self._cond.notify_all()

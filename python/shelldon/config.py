@@ -96,6 +96,11 @@ def _friendly(message: str) -> str:
 
 
 def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> None:
+    for name, value in config.prompt.overrides().items():
+        if not 0 <= value <= 1_000_000:
+            raise ConfigError(f"{source}: [prompt] {name} must be 0..1000000, not {value}")
+    if not 1 <= config.worker.turn_timeout <= 3600:
+        raise ConfigError(f"{source}: [worker] turn_timeout must be 1..3600 seconds")
     seen: set[str] = set()
     for index, spec in enumerate(config.providers):
         where = f"{source}: [[provider]] #{index + 1}"

@@ -35,6 +35,7 @@ user = "pet-worker"
 
 [prompt]
 max_prompt_chars = 12000
+recent_window = 20
 """
 
 
@@ -56,7 +57,7 @@ def test_the_file_in_the_home_is_read_with_defaults_filled(home: Path) -> None:
     assert claude.base_url == "https://api.anthropic.com/v1"
     assert claude.response_format == "none"
     assert config.worker.user == "pet-worker"
-    assert config.prompt.max_prompt_chars == 12000
+    assert config.prompt.overrides() == {"recent_window": 20, "max_prompt_chars": 12000}
 
 
 def test_shelldon_config_overrides_the_path(
@@ -129,6 +130,8 @@ def test_shelldon_offline_ignores_the_providers(
         ),
         ("[[provider]\n", "not valid TOML"),
         ("[wroker]\nuser = 'x'\n", "unknown field `wroker`"),
+        ("[prompt]\nrecent_window = -3\n", "[prompt] recent_window must be 0..1000000"),
+        ("[prompt]\nrecent_windows = 3\n", "unknown field `recent_windows`"),
     ],
 )
 def test_bad_configuration_fails_with_a_clear_message(text: str, message: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import time
 from collections.abc import Iterator
 
 import msgspec
@@ -316,3 +317,22 @@ def test_an_error_echoing_the_key_is_scrubbed(fake: FakeProvider) -> None:
         provider(fake, "openai").complete(REQUEST)
     assert KEY not in str(caught.value)
     assert "Incorrect API key provided" in str(caught.value)
+
+
+def test_the_turn_deadline_bounds_a_slow_provider(fake: FakeProvider) -> None:
+    fake.script(slow(30))
+    patient = provider(fake, "openai", timeout=60.0, retries=3)
+    chain = ProviderChain([patient], sleep=NoSleep())
+    with pytest.raises(ChainExhausted) as caught:
+        chain.complete(REQUEST, deadline=time.monotonic() + 0.3)
+    (attempt,) = caught.value.attempts  # no retry: its pause would pass the deadline
+    assert attempt.kind == "timeout"
+    assert "no answer within 0.3s" in attempt.message
+
+
+def test_no_call_once_the_deadline_has_passed(fake: FakeProvider) -> None:
+    chain = ProviderChain([provider(fake, "openai")])
+    with pytest.raises(ChainExhausted) as caught:
+        chain.complete(REQUEST, deadline=time.monotonic() - 1)
+    assert caught.value.attempts[0].message == "no time left in the turn"
+    assert fake.requests == []

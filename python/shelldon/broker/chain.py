@@ -87,6 +87,19 @@ class Provider(Protocol):
     def complete(self, request: CompletionRequest) -> RawCompletion: ...
 
 
+@runtime_checkable
+class DeadlineAwareProvider(Provider, Protocol):
+    """A provider that can bound its own call by the turn's deadline (the HTTP providers do)."""
+
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion: ...
+
+
+# Below this much time left, calling a provider is pointless: move on (or give up) at once.
+MIN_CALL_SECONDS = 0.05
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """How hard the chain tries one provider before moving on.
@@ -184,7 +197,12 @@ class ProviderChain:
             or self.default_policy
         )
         for attempt in range(policy.retries + 1):
+            if deadline is not None and deadline - self.clock() < MIN_CALL_SECONDS:
+                attempts.append(Attempt(provider.name, "timeout", "no time left in the turn"))
+                return None
             try:
+                if deadline is not None and getattr(provider, "honours_deadline", False):
+                    return provider.complete(request, deadline=deadline)  # type: ignore[call-arg]
                 return provider.complete(request)
             except ProviderError as error:
                 attempts.append(Attempt(provider.name, error.kind, error.message))

@@ -29,7 +29,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     base_url: str = ""
     model: str = ""
     key: str = ""
-    timeout: float = 30.0  # seconds: connect, and each read of the answer; also the whole-body cap
+    timeout: float = 30.0  # seconds for the whole exchange (cut to what is left of the turn)
     connect_timeout: float = 5.0
     retries: int = 1  # extra attempts on connect/timeout/429/5xx before moving on
     backoff: float = 0.5  # first pause; doubles per retry, capped at backoff_cap
@@ -41,9 +41,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     temperature: float | None = None
     response_format: str = ""  # json_schema | json_object | none; "" = the kind's default
     headers: dict[str, str] = {}  # extra request headers (OpenRouter's HTTP-Referer, …); no secrets
-    allow_plain_http: bool = (
-        False  # send a key over http:// to a non-loopback host (refused if off)
-    )
+    allow_plain_http: bool = False  # may a key go over http:// to a non-loopback host?
     anthropic_version: str = "2023-06-01"
 
 
@@ -55,14 +53,27 @@ class WorkerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class PromptConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Prompt assembly budgets (worker.prompt trims by these, never mid-entry)."""
+    """Prompt budgets, named as `shelldon.worker.prompt.PromptLimits` names them.
 
-    max_prompt_chars: int = 24_000
-    memory_full_entries: int = 4
-    memory_full_chars: int = 3000
-    memory_title_entries: int = 12
-    recent_messages: int = 12
-    recall_hits: int = 6
+    None means the prompt module's own default, so the defaults live in one place; a value set
+    here replaces it (the worker applies them, never cutting mid-entry).
+    """
+
+    recent_window: int | None = None
+    recall_k: int | None = None
+    max_doc_chars: int | None = None
+    max_row_chars: int | None = None
+    max_message_chars: int | None = None
+    max_prompt_chars: int | None = None
+    max_reply_chars: int | None = None
+
+    def overrides(self) -> dict[str, int]:
+        """The settings the file sets, for `dataclasses.replace(PromptLimits(), **overrides)`."""
+        return {
+            name: value
+            for name in self.__struct_fields__
+            if (value := getattr(self, name)) is not None
+        }
 
 
 class SchedulerConfig(msgspec.Struct, frozen=True):

@@ -7,6 +7,7 @@ call.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from shelldon.broker.chain import Provider, RetryPolicy
@@ -52,6 +53,13 @@ def retry_policy(spec: ProviderConfig) -> RetryPolicy:
     )
 
 
+def call_timeout(timeout: float, deadline: float | None) -> float:
+    """The provider's own timeout, cut to what is left of the turn (deadline on time.monotonic)."""
+    if deadline is None:
+        return timeout
+    return max(0.01, min(timeout, deadline - time.monotonic()))
+
+
 def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     """(system text, user text): the last section is what the model answers (the owner's message,
     or the dream directive); everything before it, in binding order, is the system context."""
@@ -62,4 +70,4 @@ def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     return "\n\n".join(s.text for s in context), last.text
 
 
-__all__ = ["make_provider", "retry_policy", "split_prompt"]
+__all__ = ["call_timeout", "make_provider", "retry_policy", "split_prompt"]

@@ -35,11 +35,34 @@ _CHUNK = 64 * 1024
 _TOKENISH = re.compile(r"\b(?:sk|pk|rk|ak|key|gsk|xai)[-_][A-Za-z0-9_-]{6,}|[A-Za-z0-9_-]{32,}")
 
 
+def ca_source() -> tuple[str, str]:
+    """Where trust comes from: ("capath", dir) when the system has a hashed CA directory, which
+    OpenSSL reads on demand (one certificate per handshake, ~1 MB less RSS than parsing the
+    whole bundle); else ("default", bundle) — also whenever SSL_CERT_FILE/SSL_CERT_DIR is set."""
+    paths = ssl.get_default_verify_paths()
+    overridden = os.environ.get(paths.openssl_cafile_env) or os.environ.get(
+        paths.openssl_capath_env
+    )
+    capath = paths.capath
+    if not overridden and capath and os.path.isdir(capath):
+        try:
+            hashed = any(name.endswith(".0") for name in os.listdir(capath))
+        except OSError:
+            hashed = False
+        if hashed:
+            return "capath", capath
+    return "default", paths.cafile or paths.openssl_cafile
+
+
 def ssl_context() -> ssl.SSLContext:
-    """Verification on, hostname checked; built once (loading the CA store costs ~1 MB, ~10 ms)."""
+    """Verification on, hostname checked; built once per process."""
     global _SSL_CONTEXT
     if _SSL_CONTEXT is None:
-        _SSL_CONTEXT = ssl.create_default_context()
+        kind, where = ca_source()
+        if kind == "capath":
+            _SSL_CONTEXT = ssl.create_default_context(capath=where)
+        else:
+            _SSL_CONTEXT = ssl.create_default_context()
     return _SSL_CONTEXT
 
 
@@ -195,7 +218,7 @@ def post_json(
     except ProviderError:
         raise
     except TimeoutError:
-        raise ProviderError("timeout", f"no answer within {timeout:g}s ({what})") from None
+        raise ProviderError("timeout", f"no answer within {timeout:.1f}s ({what})") from None
     except ssl.SSLCertVerificationError as exc:
         raise ProviderError("connect", f"TLS verification failed: {exc.verify_message}") from None
     except http.client.IncompleteRead as exc:

@@ -12,7 +12,7 @@ from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION, REPLY_JSON_SCHEMA
-from shelldon.broker.providers import retry_policy, split_prompt
+from shelldon.broker.providers import call_timeout, retry_policy, split_prompt
 from shelldon.broker.providers.http import post_json, raise_for_status
 from shelldon.contracts.brain import CompletionRequest, Usage
 from shelldon.contracts.config import ProviderConfig
@@ -24,6 +24,7 @@ class OpenAIProvider:
         self.spec = spec
         self.max_reply_chars = spec.max_reply_chars
         self.retry_policy = retry_policy(spec)
+        self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
         self.url = spec.base_url.rstrip("/") + "/chat/completions"
         self._api_key = api_key
 
@@ -32,7 +33,7 @@ class OpenAIProvider:
 
     def payload(self, request: CompletionRequest) -> dict[str, Any]:
         system, user = split_prompt(request)
-        if REPLY_FORMAT_INSTRUCTION not in system:
+        if '"reply"' not in system:  # the worker's system instruction usually carries it
             system = (
                 f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
             )
@@ -62,13 +63,15 @@ class OpenAIProvider:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def complete(self, request: CompletionRequest) -> RawCompletion:
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion:
         secrets = (self._api_key,)
         response = post_json(
             self.url,
             self.payload(request),
             self.headers(),
-            timeout=self.spec.timeout,
+            timeout=call_timeout(self.spec.timeout, deadline),
             connect_timeout=self.spec.connect_timeout,
             max_bytes=self.spec.max_response_bytes,
             secrets=secrets,

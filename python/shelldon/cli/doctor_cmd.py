@@ -1,0 +1,290 @@
+"""`shelldon doctor`: check the configuration and reach each provider, printing what works.
+
+The doctor is a list of check functions (`CHECKS`). Each takes the DoctorContext and yields
+CheckResults; a check that raises is reported as failed, never crashes the doctor. Other steps add
+theirs by appending to CHECKS, or by naming a module in CHECK_MODULES that exposes
+`CHECKS: list[Check]` (a missing module is skipped, like the CLI's command modules).
+
+To reach a provider the doctor builds the chain the broker would (same code: `build_chain`, keys
+read through `shelldon.broker.vault.surface_vault`), so run it as the service user or root. No key
+is ever printed: results are built from names and scrubbed errors, and the whole report is scrubbed
+of every key read before it is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+import msgspec
+
+from shelldon.contracts.config import ProviderConfig, ShelldonConfig
+from shelldon.paths import DataRoot
+
+Status = Literal["ok", "warn", "fail", "skip"]
+_LABELS = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
+
+PROBE_MESSAGE = 'This is a health check. Answer with {"reply": "ok", "ops": []}.'
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    status: Status
+    name: str
+    detail: str
+
+
+@dataclass
+class DoctorContext:
+    root: DataRoot
+    network: bool = True
+    timeout: float = 15.0
+    secrets: list[str] = field(default_factory=list)  # every key read, scrubbed from the report
+    # How keys are read; None = the broker's vault read (tests inject their own).
+    read_secret: Callable[[str], str | None] | None = None
+    # Filled by check_config for the checks after it.
+    config: ShelldonConfig | None = None
+    config_ok: bool = False
+
+
+Check = Callable[[DoctorContext], Iterable[CheckResult]]
+
+
+def check_data_root(ctx: DoctorContext) -> Iterator[CheckResult]:
+    home = ctx.root.home
+    if not home.exists():
+        yield CheckResult(
+            "warn", "data root", f"{home} does not exist yet (`shelldon run` makes it)"
+        )
+    elif not os.access(home, os.R_OK | os.X_OK):
+        yield CheckResult("fail", "data root", f"{home} is not readable by uid {os.getuid()}")
+    else:
+        yield CheckResult("ok", "data root", str(home))
+
+
+def check_config(ctx: DoctorContext) -> Iterator[CheckResult]:
+    from shelldon.config import OFFLINE_ENV, ConfigError, load_config
+
+    path = ctx.root.config
+    try:
+        config = load_config(ctx.root)
+    except ConfigError as exc:
+        yield CheckResult("fail", "config", str(exc))
+        return
+    ctx.config, ctx.config_ok = config, True
+    where = str(path) if path.exists() else f"{path} (absent: defaults)"
+    if os.environ.get(OFFLINE_ENV, "").strip() not in ("", "0"):
+        yield CheckResult("warn", "config", f"{where}; {OFFLINE_ENV} is set: offline brain only")
+    elif not config.providers:
+        yield CheckResult("ok", "config", f"{where}; no providers: the offline brain answers")
+    else:
+        chain = ", ".join(f"{p.name} ({p.kind})" for p in config.providers)
+        yield CheckResult("ok", "config", f"{where}; chain: {chain}")
+
+
+def check_tls(ctx: DoctorContext) -> Iterator[CheckResult]:
+    from shelldon.broker.providers.http import ca_source, proxy_for, ssl_context
+
+    if not ctx.config_ok or not _http_specs(ctx):
+        return
+    context = ssl_context()
+    kind, where = ca_source()
+    loaded = context.cert_store_stats().get("x509_ca", 0)
+    if kind == "capath":
+        yield CheckResult("ok", "tls", f"verification on, CA directory {where} (read on demand)")
+    elif loaded == 0:
+        yield CheckResult(
+            "warn", "tls", "no CA certificates loaded: https providers will fail (ca-certificates)"
+        )
+    else:
+        yield CheckResult("ok", "tls", f"verification on, {loaded} CA certificates from {where}")
+    for spec in _http_specs(ctx):
+        try:
+            proxy = proxy_for(spec.base_url)
+        except Exception as exc:  # an unusable proxy setting is the provider check's failure too
+            yield CheckResult("warn", f"proxy {spec.name}", str(exc))
+            continue
+        if proxy is not None:
+            yield CheckResult("ok", f"proxy {spec.name}", f"via {proxy.host}:{proxy.port}")
+
+
+def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
+    """Build each provider (reading its key) and, with the network on, send it a tiny request."""
+    from shelldon.broker.chain import ProviderError, build_chain
+    from shelldon.broker.protocol import parse_reply
+    from shelldon.config import ConfigError
+    from shelldon.contracts.brain import CompletionRequest, PromptSection
+
+    if not ctx.config_ok or ctx.config is None:
+        yield CheckResult("skip", "providers", "the configuration did not load")
+        return
+    config = ctx.config
+    request = CompletionRequest(
+        purpose="turn",
+        sections=(PromptSection(kind="message", text=PROBE_MESSAGE),),
+        max_reply_chars=200,
+    )
+    links = config.providers or ()
+    if not links:
+        yield from _probe_offline(request)
+        return
+    for spec in links:
+        name = f"provider {spec.name}"
+        if spec.kind == "offline":
+            yield from _probe_offline(request, name)
+            continue
+        # A tiny budget and no retries: the doctor asks once and reports.
+        probe_spec = _probe_spec(spec, ctx.timeout)
+        try:
+            chain = build_chain(
+                ShelldonConfig(providers=(probe_spec,)),
+                root=ctx.root,
+                read_secret=_recording_reader(ctx),
+            )
+        except ConfigError as exc:
+            yield CheckResult("fail", name, str(exc))
+            continue
+        except PermissionError:
+            yield CheckResult(
+                "fail", name, f"cannot read the vault as uid {os.getuid()}: run as the service user"
+            )
+            continue
+        if not ctx.network:
+            yield CheckResult("skip", name, "built (key present); not contacted (--offline)")
+            continue
+        provider = chain.providers[0]
+        started = time.monotonic()
+        try:
+            raw = provider.complete(request)
+        except ProviderError as exc:
+            yield CheckResult("fail", name, f"{spec.base_url}: {exc.kind}: {exc.message}")
+            continue
+        elapsed = (time.monotonic() - started) * 1000
+        reply = parse_reply(raw.text, max_reply_chars=200)
+        usage = ""
+        if raw.usage is not None and raw.usage.prompt_tokens is not None:
+            usage = f", {raw.usage.prompt_tokens}+{raw.usage.completion_tokens or 0} tokens"
+        shape = "the reply protocol" if not reply.dropped else "text the parser had to repair"
+        yield CheckResult(
+            "ok" if not reply.dropped else "warn",
+            name,
+            f"{spec.model} answered in {elapsed:.0f} ms with {shape}{usage}",
+        )
+
+
+def _probe_offline(request: object, name: str = "provider offline") -> Iterator[CheckResult]:
+    try:
+        module = importlib.import_module("shelldon.broker.offline")
+        raw = module.OfflineBrain().complete(request)
+    except Exception as exc:
+        yield CheckResult("fail", name, f"the offline brain failed: {type(exc).__name__}: {exc}")
+        return
+    yield CheckResult("ok", name, f"the offline brain answers ({len(raw.text)} chars)")
+
+
+def _probe_spec(spec: ProviderConfig, timeout: float) -> ProviderConfig:
+    return msgspec.structs.replace(
+        spec, retries=0, max_tokens=64, timeout=min(timeout, spec.timeout)
+    )
+
+
+def _http_specs(ctx: DoctorContext) -> list[ProviderConfig]:
+    providers = ctx.config.providers if ctx.config is not None else ()
+    return [p for p in providers if p.kind != "offline"]
+
+
+def _recording_reader(ctx: DoctorContext) -> Callable[[str], str | None]:
+    if ctx.read_secret is not None:
+        source = ctx.read_secret
+    else:
+        surface_vault = importlib.import_module("shelldon.broker.vault").surface_vault
+
+        def source(key: str) -> str | None:
+            value = surface_vault(ctx.root, key)
+            return value if isinstance(value, str) else None
+
+    def read(key: str) -> str | None:
+        value = source(key)
+        if isinstance(value, str) and value:
+            ctx.secrets.append(value)
+            return value
+        return None
+
+    return read
+
+
+CHECKS: list[Check] = [check_data_root, check_config, check_tls, check_providers]
+# Modules exposing `CHECKS: list[Check]`, run after the ones above (e.g. the appliance's).
+CHECK_MODULES: tuple[str, ...] = ("shelldon.appliance.doctor_checks",)
+
+
+def all_checks() -> list[Check]:
+    checks = list(CHECKS)
+    for module_name in CHECK_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module_name.startswith(exc.name):
+                continue
+            raise
+        checks.extend(getattr(module, "CHECKS", []))
+    return checks
+
+
+def run_checks(ctx: DoctorContext, checks: Iterable[Check] | None = None) -> list[CheckResult]:
+    results: list[CheckResult] = []
+    for check in checks if checks is not None else all_checks():
+        try:
+            results.extend(check(ctx))
+        except Exception as exc:  # one broken check must not hide the others
+            results.append(
+                CheckResult(
+                    "fail", check.__name__, f"the check crashed: {type(exc).__name__}: {exc}"
+                )
+            )
+    return results
+
+
+def render(results: Iterable[CheckResult], secrets: Iterable[str] = ()) -> str:
+    from shelldon.broker.providers.http import scrub
+
+    lines = [f"  {_LABELS[r.status]}  {r.name:<20} {r.detail}" for r in results]
+    return scrub("\n".join(lines), secrets) + "\n"
+
+
+def doctor(args: argparse.Namespace) -> int:
+    ctx = DoctorContext(
+        root=DataRoot.resolve(args.home),
+        network=not args.offline,
+        timeout=args.timeout,
+    )
+    results = run_checks(ctx)
+    sys.stdout.write(f"shelldon doctor: {ctx.root.home}\n")
+    sys.stdout.write(render(results, ctx.secrets))
+    failed = sum(1 for r in results if r.status == "fail")
+    sys.stdout.write("all good\n" if not failed else f"{failed} check(s) failed\n")
+    return 1 if failed else 0
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    parser = sub.add_parser(
+        "doctor",
+        parents=[common],
+        help="check the configuration and reach each provider",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
+    parser.add_argument(
+        "--offline", action="store_true", help="check the configuration and keys, contact nothing"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=15.0, help="seconds per provider probe (default 15)"
+    )
+    parser.set_defaults(func=doctor)

@@ -1,0 +1,141 @@
+"""`shelldon doctor`: what works and what does not, against real HTTP, never printing a key."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+
+from fakes.fake_provider import FakeProvider, raw, reply, status
+from shelldon.cli.doctor_cmd import CheckResult, DoctorContext, render, run_checks
+from shelldon.paths import DataRoot
+
+KEY = "sk-doctor-0123456789abcdefKEY"
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeProvider]:
+    with FakeProvider(require_key=KEY) as server:
+        yield server
+
+
+def write_config(home: Path, fake: FakeProvider, extra: str = "") -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "shelldon.toml").write_text(
+        f"""
+[[provider]]
+name = "primary"
+kind = "openai"
+base_url = "{fake.openai_base_url}"
+model = "fake-small"
+key = "primary_key"
+
+[[provider]]
+name = "claude"
+kind = "anthropic"
+base_url = "{fake.anthropic_base_url}"
+model = "fake-claude"
+key = "claude_key"
+{extra}
+"""
+    )
+
+
+def by_name(results: Iterable[CheckResult]) -> dict[str, CheckResult]:
+    return {r.name: r for r in results}
+
+
+def test_every_provider_reached_and_reported(home: Path, fake: FakeProvider) -> None:
+    write_config(home, fake, '[[provider]]\nname = "offline"\nkind = "offline"\n')
+    fake.script(reply("ok", usage=(9, 2)), raw("ok, sure"))
+    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: KEY)
+    results = by_name(run_checks(ctx))
+    assert results["config"].status == "ok"
+    assert "primary (openai), claude (anthropic), offline (offline)" in results["config"].detail
+    assert results["provider primary"].status == "ok"
+    assert "fake-small answered" in results["provider primary"].detail
+    assert "9+2 tokens" in results["provider primary"].detail
+    assert results["provider claude"].status == "warn"  # answered, but not in the protocol
+    assert results["provider offline"].status == "ok"
+    assert len(fake.requests) == 2
+    assert fake.requests[0].json["max_tokens"] == 64
+
+
+def test_failures_are_named_and_the_key_never_printed(home: Path, fake: FakeProvider) -> None:
+    write_config(home, fake)
+    fake.script(status(401, message=f"Incorrect API key provided: {KEY}"), status(503))
+    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: KEY)
+    results = run_checks(ctx)
+    found = by_name(results)
+    assert found["provider primary"].status == "fail"
+    assert "client: HTTP 401" in found["provider primary"].detail
+    assert "server: HTTP 503" in found["provider claude"].detail
+    report = render(results, ctx.secrets)
+    assert KEY not in report
+    assert ctx.secrets == [KEY, KEY]
+
+
+def test_a_missing_key_and_a_bad_config_are_reported(home: Path, fake: FakeProvider) -> None:
+    write_config(home, fake)
+    ctx = DoctorContext(
+        root=DataRoot.resolve(), read_secret=lambda name: KEY if name == "claude_key" else None
+    )
+    found = by_name(run_checks(ctx))
+    assert found["provider primary"].status == "fail"
+    assert "vault entry 'primary_key' is missing" in found["provider primary"].detail
+    assert found["provider claude"].status == "ok"
+    (home / "shelldon.toml").write_text('[[provider]]\nname = "x"\nkind = "gpt5"\n')
+    found = by_name(run_checks(DoctorContext(root=DataRoot.resolve())))
+    assert (
+        found["config"].status == "fail"
+        and "unknown provider kind 'gpt5'" in found["config"].detail
+    )
+    assert found["providers"].status == "skip"
+
+
+def test_offline_mode_contacts_nothing(home: Path, fake: FakeProvider) -> None:
+    write_config(home, fake)
+    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=lambda name: KEY)
+    found = by_name(run_checks(ctx))
+    assert found["provider primary"].status == "skip"
+    assert fake.requests == []
+
+
+def test_a_crashing_check_is_a_failure_not_a_crash(home: Path) -> None:
+    def broken(ctx: DoctorContext) -> list[CheckResult]:
+        raise RuntimeError("boom")
+
+    results = run_checks(DoctorContext(root=DataRoot.resolve()), [broken])
+    assert results == [CheckResult("fail", "broken", "the check crashed: RuntimeError: boom")]
+
+
+def test_no_configuration_checks_the_offline_brain(home: Path) -> None:
+    found = by_name(run_checks(DoctorContext(root=DataRoot.resolve())))
+    assert found["provider offline"].status == "ok"
+    assert "no providers" in found["config"].detail
+
+
+def test_the_command_end_to_end_with_the_real_vault(home: Path, fake: FakeProvider) -> None:
+    pytest.importorskip("shelldon.broker.vault", reason="surface_vault (Step 3) has not landed")
+    write_config(home, fake)
+    vault = home / "memory" / "vault"
+    vault.mkdir(parents=True)
+    os.chmod(vault, 0o700)
+    (vault / "primary_key.md").write_text(KEY + "\n")
+    (vault / "claude_key.md").write_text("sk-wrong-key-for-claude-000000\n")
+    env = {**os.environ, "SHELLDON_HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-m", "shelldon", "doctor", "--timeout", "5"],
+        capture_output=True, text=True, env=env, cwd=REPO, timeout=60,
+    )  # fmt: skip
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "ok    provider primary" in output
+    assert "FAIL  provider claude" in output and "HTTP 401" in output
+    assert "1 check(s) failed" in output
+    assert KEY not in output and "sk-wrong-key" not in output

@@ -2,9 +2,10 @@
 """Measure what an HTTP client costs the broker: RSS and import time of a fresh process.
 
 Each figure comes from a new interpreter that imports msgspec (the broker always has it), then the
-client, reading VmRSS from /proc/self/status before and after; import time is the fastest of the
-runs (the least disturbed by other load). `--python` may name other interpreters (e.g. a scratch venv holding httpx and requests), so
-the comparison does not need those libraries in the project.
+client, reading VmRSS from /proc/self/status before and after (the median of the runs); import
+time is the fastest run (the least disturbed by other load). `--python` may name other
+interpreters (e.g. a scratch venv holding httpx and requests), so the comparison does not need
+those libraries in the project.
 
     python scripts/measure_http_client.py [--python /tmp/venv/bin/python] [--runs 7]
 """
@@ -56,7 +57,8 @@ print(json.dumps({"before": before, "after": rss_kib(), "seconds": elapsed}))
 def measure(python: str, code: str, runs: int) -> dict[str, float] | None:
     samples = []
     for _ in range(runs):
-        out = subprocess.run([python, "-c", CHILD, code], capture_output=True, text=True, check=True)
+        command = [python, "-c", CHILD, code]
+        out = subprocess.run(command, capture_output=True, text=True, check=True)
         data = json.loads(out.stdout)
         if "missing" in data:
             return None
@@ -89,7 +91,8 @@ def main() -> int:
             break
         else:
             print(f"| {name} | not installed in any given interpreter | | |")
-    print(f"\nbaseline: python {sys.version.split()[0]} + msgspec, measured with {args.runs} runs each")
+    version = sys.version.split()[0]
+    print(f"\nbaseline: python {version} + msgspec, measured with {args.runs} runs each")
     return 0
 
 

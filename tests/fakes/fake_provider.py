@@ -11,6 +11,7 @@ plain dict, so the same script works in-process and across processes; build them
     echo()                           a valid answer repeating the user message (prompt checks)
     status(429, retry_after=2)       an error status (optionally with Retry-After) and a JSON error
     slow(5, then=reply("late"))      wait (released early by stop()), then do `then`
+    hold(then=reply("late"))         wait until release() (max 60 s): freeze a turn mid-flight
     malformed()                      200 with a body that is not JSON
     truncated()                      200 whose body stops short of its Content-Length
     hostile()                        a valid answer carrying HOSTILE_OPS
@@ -29,6 +30,7 @@ As a subprocess (for end-to-end tests that start shelldon's real processes):
     POST /_script   (a JSON list of steps) replaces the script
     GET  /_requests (recorded requests as JSON; header values included, so keep it on loopback)
     POST /_reset    clears the script and the recorded requests
+    POST /_release  lets a held answer go
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import json
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -91,6 +94,10 @@ def status(code: int, retry_after: str | float | None = None, message: str = "")
 
 def slow(seconds: float, then: Step | None = None) -> Step:
     return {"kind": "slow", "seconds": seconds, "then": then or reply("late answer")}
+
+
+def hold(then: Step | None = None, max_seconds: float = 60.0) -> Step:
+    return {"kind": "hold", "max_seconds": max_seconds, "then": then or reply("held answer")}
 
 
 def malformed() -> Step:
@@ -155,7 +162,9 @@ class _State:
     require_key: str | None = None
     responder: Callable[[RecordedRequest], Step] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
-    released: threading.Event = field(default_factory=threading.Event)
+    released: threading.Event = field(default_factory=threading.Event)  # set by stop()
+    held: threading.Event = field(default_factory=threading.Event)  # a hold step is waiting
+    let_go: threading.Event = field(default_factory=threading.Event)  # set by release()
 
 
 class FakeProvider:
@@ -218,6 +227,16 @@ class FakeProvider:
         """Replace the script: one step per request, then `default`."""
         with self._state.lock:
             self._state.steps = list(steps)
+            self._state.held.clear()
+            self._state.let_go.clear()
+
+    def wait_held(self, timeout: float = 30.0) -> bool:
+        """Block until a request reached a hold() step (True), or the timeout passed (False)."""
+        return self._state.held.wait(timeout)
+
+    def release(self) -> None:
+        """Let held answers go (and any later hold step pass at once until the next script())."""
+        self._state.let_go.set()
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -248,6 +267,10 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 with state.lock:
                     state.steps = list(steps)
                 self._send_json(200, {"steps": len(steps)})
+                return
+            if self.path == "/_release":
+                state.let_go.set()
+                self._send_json(200, {})
                 return
             if self.path == "/_reset":
                 with state.lock:
@@ -290,6 +313,13 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.released.wait(float(step["seconds"]))
                 if state.released.is_set():
                     return  # the server is stopping: drop the connection
+                self._play(step["then"], request)
+            elif kind == "hold":
+                state.held.set()
+                deadline = time.monotonic() + float(step.get("max_seconds", 60.0))
+                while not state.let_go.wait(0.05):
+                    if state.released.is_set() or time.monotonic() > deadline:
+                        return  # stopping, or nobody came: drop the connection
                 self._play(step["then"], request)
             elif kind == "status":
                 headers = {"Retry-After": step["retry_after"]} if "retry_after" in step else {}

@@ -1,0 +1,186 @@
+"""The real pet (core, broker, fork-server, a forked worker) talking to an HTTP provider on 127.0.0.1.
+
+What only whole processes can show: the key goes from the vault to the broker and out in one
+header, and nowhere else — not in the prompt, any file of the data root outside the vault, any log,
+nor the memory of core, the fork-server or the worker (read from /proc/<pid>/mem while the turn is
+held mid-flight), while the broker's own memory holds it (the positive control that proves the scan
+can see a key). A configuration the broker cannot honour stops the start-up with a clear message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fakes.fake_provider import FakeProvider, hold, reply
+from procs.procs_support import Pet, start_pet
+from shelldon.paths import DataRoot
+
+KEY = "sk-e2e-Q7vN2kLm9PzR4tXw8YbC"
+REPLY = "Ana is a lovely name for a sister!"
+
+
+@pytest.fixture
+def short_run_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """AF_UNIX paths are limited to 108 bytes and pytest's tmp paths are long."""
+    path = Path(tempfile.mkdtemp(prefix="shd-", dir="/tmp"))
+    os.chmod(path, 0o755)
+    monkeypatch.setenv("SHELLDON_RUN_DIR", str(path))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeProvider]:
+    with FakeProvider(require_key=KEY) as server:
+        yield server
+
+
+def configure(
+    home: Path, fake: FakeProvider, *, key: str = "llm_key", kind: str = "openai"
+) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "shelldon.toml").write_text(
+        f"""
+[[provider]]
+name = "fake"
+kind = "{kind}"
+base_url = "{fake.openai_base_url}"
+model = "fake-model"
+key = "{key}"
+retries = 0
+
+[[provider]]
+name = "offline"
+kind = "offline"
+"""
+    )
+
+
+def store_key(home: Path) -> None:
+    """The owner's way: the pet up (offline brain), `shelldon vault set`, the pet down."""
+    pet = start_pet()
+    try:
+        stored = pet.cli("vault", "set", "llm_key", stdin=KEY + "\n")
+        assert stored.returncode == 0, stored.stderr
+    finally:
+        pet.stop()
+
+
+def memory_holds(pid: int, needle: bytes) -> bool:
+    """Whether any readable mapping of process `pid` contains `needle` (raises PermissionError)."""
+    found = False
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            fields = line.split()
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            name = fields[5] if len(fields) > 5 else ""
+            if not fields[1].startswith("r") or name in ("[vvar]", "[vsyscall]", "[vvar_vclock]"):
+                continue
+            try:
+                mem.seek(start)
+                chunk = mem.read(end - start)
+            except (OSError, ValueError, OverflowError):
+                continue
+            if needle in chunk:
+                found = True
+                break
+    return found
+
+
+def children(pid: int) -> list[int]:
+    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    return [int(x) for x in text.split()]
+
+
+def files_holding(root: Path, needle: bytes, *, skip: Path) -> list[str]:
+    hits = []
+    for path in root.rglob("*"):
+        if path.is_file() and skip not in path.parents and needle in path.read_bytes():
+            hits.append(str(path.relative_to(root)))
+    return hits
+
+
+def test_the_key_stays_in_the_broker_through_a_real_turn(
+    short_run_dir: Path, home: Path, fake: FakeProvider
+) -> None:
+    store_key(home)
+    configure(home, fake)
+    ops = [{"op": "remember", "collection": "people", "name": "ana", "content": "Sister: Ana."}]
+    fake.script(hold(reply(REPLY, ops=ops, usage=(321, 12))))
+    pet: Pet = start_pet()
+    try:
+        say = subprocess.Popen(
+            [sys.executable, "-m", "shelldon", "say", "my sister is called Ana"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        assert fake.wait_held(60), f"no request reached the provider:\n{pet.log}"
+        # The turn is frozen mid-flight: the worker is waiting on the broker, which is waiting
+        # on the provider. Now look inside every process.
+        scans: dict[str, bool] = {}
+        try:
+            forkserver = pet.pid_of("forkserver")
+            workers = children(forkserver)
+            assert workers, "no worker in flight"
+            scans["broker"] = memory_holds(pet.pid_of("broker"), KEY.encode())
+            scans["core"] = memory_holds(pet.pid_of("core"), KEY.encode())
+            scans["forkserver"] = memory_holds(forkserver, KEY.encode())
+            for worker in workers:
+                scans[f"worker {worker}"] = memory_holds(worker, KEY.encode())
+        except PermissionError:
+            scans = {}
+        finally:
+            fake.release()
+        out, err = say.communicate(timeout=60)
+        assert say.returncode == 0, err
+        assert REPLY in out
+    finally:
+        pet.stop()
+
+    (sent,) = fake.requests
+    assert sent.headers["authorization"] == f"Bearer {KEY}"
+    assert "my sister is called Ana" in sent.user_text()
+    assert KEY.encode() not in sent.body
+    assert KEY not in repr({k: v for k, v in sent.headers.items() if k != "authorization"})
+    assert not files_holding(home, KEY.encode(), skip=DataRoot.resolve().vault)
+    assert not files_holding(short_run_dir, KEY.encode(), skip=DataRoot.resolve().vault)
+    assert KEY not in pet.log and KEY not in out + err
+    if not scans:
+        pytest.skip("cannot read the processes' memory here (ptrace restrictions)")
+    assert scans.pop("broker") is True, "positive control: the broker must hold the key"
+    assert not any(scans.values()), f"the key leaked into: {[n for n, v in scans.items() if v]}"
+
+
+def _start_fails(home: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode != 0, done.stderr
+    return done.stderr
+
+
+def test_a_missing_key_stops_the_start_with_a_clear_message(
+    short_run_dir: Path, home: Path, fake: FakeProvider
+) -> None:
+    configure(home, fake, key="never_stored")
+    log = _start_fails(home)
+    assert "vault entry 'never_stored' is missing" in log
+    assert "shelldon vault set never_stored" in log
+    assert fake.requests == []
+
+
+def test_an_unknown_provider_kind_stops_the_start(
+    short_run_dir: Path, home: Path, fake: FakeProvider
+) -> None:
+    configure(home, fake, kind="gpt")
+    log = _start_fails(home)
+    assert re.search(r"shelldon\.toml: provider 'fake': unknown provider kind 'gpt'", log), log

@@ -1,4 +1,4 @@
-"""The real pet (core, broker, fork-server, a forked worker) talking to an HTTP provider on 127.0.0.1.
+"""The real pet (core, broker, fork-server, a worker) talking to an HTTP provider on 127.0.0.1.
 
 What only whole processes can show: the key goes from the vault to the broker and out in one
 header, and nowhere else — not in the prompt, any file of the data root outside the vault, any log,

@@ -8,8 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::error::Error;
-
-use crate::{append, atomic, fts, ranker, stem};
+use crate::scanner::{self, RuleSpec};
+use crate::{append, atomic, fts, ranker, similarity, stem};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -146,6 +146,123 @@ fn safe_stem(name: &Bound<'_, PyString>, max_bytes: usize) -> PyResult<String> {
     Ok(stem::safe_stem(&text_of(name), max_bytes)?)
 }
 
+// ---- gate: scanner ----------------------------------------------------------------------
+
+/// A rule as Python passes it: (id, pattern, prefilter literals, entropy floor, skip placeholders).
+type RuleTuple = (String, String, Vec<String>, f64, bool);
+
+/// The gate's compiled rule set. Build once; `scan` returns (rule id, start, end) in characters.
+#[pyclass(module = "shelldon._native", frozen)]
+struct Scanner {
+    inner: scanner::Scanner,
+}
+
+impl Scanner {
+    fn hits_as_tuples(&self, text: &str) -> Vec<(String, usize, usize)> {
+        let hits = self.inner.scan(text);
+        let mut offsets = Vec::with_capacity(hits.len() * 2);
+        for hit in &hits {
+            offsets.push(hit.start);
+            offsets.push(hit.end);
+        }
+        let chars = scanner::byte_to_char_offsets(text, &offsets);
+        hits.iter()
+            .enumerate()
+            .map(|(i, hit)| {
+                (
+                    self.inner.rule_id(hit.rule).to_string(),
+                    chars[2 * i],
+                    chars[2 * i + 1],
+                )
+            })
+            .collect()
+    }
+}
+
+#[pymethods]
+impl Scanner {
+    #[new]
+    #[pyo3(signature = (rules, placeholders))]
+    fn new(rules: Vec<RuleTuple>, placeholders: Vec<String>) -> PyResult<Self> {
+        let specs: Vec<RuleSpec> = rules
+            .into_iter()
+            .map(
+                |(id, pattern, prefilter, min_entropy, skip_placeholders)| RuleSpec {
+                    id,
+                    pattern,
+                    prefilter,
+                    min_entropy,
+                    skip_placeholders,
+                },
+            )
+            .collect();
+        Ok(Scanner {
+            inner: scanner::Scanner::new(&specs, &placeholders)?,
+        })
+    }
+
+    /// Every finding in `text`: (rule id, start, end) as character offsets, sorted by position.
+    fn scan(&self, text: &Bound<'_, PyString>) -> Vec<(String, usize, usize)> {
+        self.hits_as_tuples(&text_of(text))
+    }
+
+    /// `scan` for many texts at once, without the GIL.
+    fn scan_batch(
+        &self,
+        py: Python<'_>,
+        texts: Vec<Bound<'_, PyString>>,
+    ) -> Vec<Vec<(String, usize, usize)>> {
+        let texts: Vec<String> = texts.iter().map(text_of).collect();
+        py.detach(|| texts.iter().map(|t| self.hits_as_tuples(t)).collect())
+    }
+
+    /// The ids of the rules that fire on `text`, each once, in rule order.
+    fn rules_hit(&self, text: &Bound<'_, PyString>) -> Vec<String> {
+        self.inner
+            .rules_hit(&text_of(text))
+            .into_iter()
+            .map(|i| self.inner.rule_id(i).to_string())
+            .collect()
+    }
+
+    /// True when `value` matches one of the placeholder patterns.
+    fn is_placeholder(&self, value: &str) -> bool {
+        self.inner.is_placeholder(value)
+    }
+
+    fn rule_ids(&self) -> Vec<String> {
+        self.inner.rule_ids()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// Shannon entropy of `text` in bits per character.
+#[pyfunction]
+fn shannon_entropy(text: &str) -> f64 {
+    scanner::shannon_entropy(text)
+}
+
+// ---- gate: similarity -------------------------------------------------------------------
+
+/// Compare `candidate` with each of `others`: (Dice similarity of content tokens, veto code,
+/// content tokens only the candidate has, content tokens only the other has). The veto code is
+/// "", "negation", "number" or "proper_noun".
+#[pyfunction]
+fn similarity_batch(
+    candidate: &Bound<'_, PyString>,
+    others: Vec<Bound<'_, PyString>>,
+) -> Vec<(f64, &'static str, usize, usize)> {
+    let others: Vec<String> = others.iter().map(text_of).collect();
+    let refs: Vec<&str> = others.iter().map(String::as_str).collect();
+    similarity::similarity_batch(&text_of(candidate), &refs)
+        .into_iter()
+        .map(|c| (c.score, c.veto.code(), c.added, c.dropped))
+        .collect()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -156,5 +273,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(durable_append, m)?)?;
     m.add_function(wrap_pyfunction!(fts_query, m)?)?;
     m.add_function(wrap_pyfunction!(safe_stem, m)?)?;
+    m.add_class::<Scanner>()?;
+    m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(similarity_batch, m)?)?;
     Ok(())
 }

@@ -6,6 +6,8 @@ pub mod atomic;
 pub mod error;
 pub mod fts;
 pub mod ranker;
+pub mod scanner;
+pub mod similarity;
 pub mod stem;
 pub mod unicode;
 mod unicode_tables;

@@ -1,0 +1,388 @@
+//! The gate's text scanner: rules kept as data (id, pattern, prefilter literals, an optional
+//! entropy floor), compiled once into an Aho-Corasick literal prefilter plus one `RegexSet`.
+//!
+//! A scan is three steps: the prefilter names the rules whose literals occur (rules without
+//! literals always run); the `RegexSet` tells in one pass which of all rules match at all; only
+//! rules that pass both run their own regex to find spans. A span is the rule's `secret` capture
+//! group when it has one (so blanking keeps "my password is" and hides only the value), else the
+//! whole match. Spans whose value is a placeholder (`${VAR}`, `changeme`, `<your-key>` …) or whose
+//! Shannon entropy is under the rule's floor are dropped.
+//!
+//! pyo3-free; `bindings.rs` wraps it as `shelldon._native.Scanner`.
+
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::{Regex, RegexSet, RegexSetBuilder};
+
+use crate::error::{Error, Result};
+
+/// Upper bound on a compiled regex program, so a bad rules file fails loudly instead of eating RAM.
+const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
+
+/// One rule as the rules file states it.
+#[derive(Debug, Clone)]
+pub struct RuleSpec {
+    pub id: String,
+    pub pattern: String,
+    /// Literals (matched ASCII-case-insensitively) one of which must occur for the rule to run.
+    /// Empty: the rule always runs.
+    pub prefilter: Vec<String>,
+    /// Minimum Shannon entropy (bits per character) of the span; 0 means no floor.
+    pub min_entropy: f64,
+    /// Drop spans whose value looks like a placeholder.
+    pub skip_placeholders: bool,
+}
+
+/// One finding: the rule's index and the byte span of the value (or of the whole match).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub rule: usize,
+}
+
+struct Rule {
+    id: String,
+    regex: Regex,
+    /// Groups named `secret`, `secret2`, … (a pattern with alternatives names one per branch);
+    /// the first that took part in the match is the value.
+    secret_groups: Vec<usize>,
+    min_entropy: f64,
+    skip_placeholders: bool,
+}
+
+pub struct Scanner {
+    rules: Vec<Rule>,
+    set: RegexSet,
+    prefilter: Option<AhoCorasick>,
+    /// For each prefilter literal, the rules it enables.
+    literal_rules: Vec<Vec<usize>>,
+    /// Rules that have no literal and so always run.
+    always: Vec<usize>,
+    placeholders: Option<RegexSet>,
+}
+
+impl Scanner {
+    /// Compile the rules once. A rule that does not compile is an `Error::Invalid` naming its id.
+    pub fn new(specs: &[RuleSpec], placeholder_patterns: &[String]) -> Result<Scanner> {
+        let mut rules = Vec::with_capacity(specs.len());
+        let mut literal_index: HashMap<String, usize> = HashMap::new();
+        let mut literals: Vec<String> = Vec::new();
+        let mut literal_rules: Vec<Vec<usize>> = Vec::new();
+        let mut always = Vec::new();
+        let mut seen_ids: HashMap<&str, ()> = HashMap::new();
+        for (index, spec) in specs.iter().enumerate() {
+            if spec.id.is_empty() {
+                return Err(Error::Invalid(format!("rule #{index} has an empty id")));
+            }
+            if seen_ids.insert(spec.id.as_str(), ()).is_some() {
+                return Err(Error::Invalid(format!(
+                    "rule id {:?} is used twice",
+                    spec.id
+                )));
+            }
+            if !(spec.min_entropy.is_finite() && spec.min_entropy >= 0.0) {
+                return Err(Error::Invalid(format!(
+                    "rule {:?}: entropy floor must be a finite number >= 0",
+                    spec.id
+                )));
+            }
+            let regex = regex::RegexBuilder::new(&spec.pattern)
+                .size_limit(REGEX_SIZE_LIMIT)
+                .build()
+                .map_err(|e| Error::Invalid(format!("rule {:?}: bad pattern: {e}", spec.id)))?;
+            let secret_groups: Vec<usize> = regex
+                .capture_names()
+                .enumerate()
+                .filter(|(_, name)| name.is_some_and(is_secret_group))
+                .map(|(index, _)| index)
+                .collect();
+            if spec.prefilter.iter().all(|lit| lit.is_empty()) {
+                always.push(index);
+            }
+            for literal in spec.prefilter.iter().filter(|lit| !lit.is_empty()) {
+                let key = literal.to_ascii_lowercase();
+                let slot = *literal_index.entry(key.clone()).or_insert_with(|| {
+                    literals.push(key);
+                    literal_rules.push(Vec::new());
+                    literals.len() - 1
+                });
+                if !literal_rules[slot].contains(&index) {
+                    literal_rules[slot].push(index);
+                }
+            }
+            rules.push(Rule {
+                id: spec.id.clone(),
+                regex,
+                secret_groups,
+                min_entropy: spec.min_entropy,
+                skip_placeholders: spec.skip_placeholders,
+            });
+        }
+        let set = RegexSetBuilder::new(specs.iter().map(|s| s.pattern.as_str()))
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+            .map_err(|e| Error::Invalid(format!("rule set does not compile: {e}")))?;
+        let prefilter = if literals.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .build(&literals)
+                    .map_err(|e| Error::Invalid(format!("prefilter does not build: {e}")))?,
+            )
+        };
+        let placeholders = if placeholder_patterns.is_empty() {
+            None
+        } else {
+            Some(
+                RegexSetBuilder::new(placeholder_patterns)
+                    .size_limit(REGEX_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {e}")))?,
+            )
+        };
+        Ok(Scanner {
+            rules,
+            set,
+            prefilter,
+            literal_rules,
+            always,
+            placeholders,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    pub fn rule_id(&self, index: usize) -> &str {
+        &self.rules[index].id
+    }
+
+    pub fn rule_ids(&self) -> Vec<String> {
+        self.rules.iter().map(|r| r.id.clone()).collect()
+    }
+
+    /// True when `value` looks like a placeholder rather than a real credential.
+    pub fn is_placeholder(&self, value: &str) -> bool {
+        self.placeholders
+            .as_ref()
+            .is_some_and(|set| set.is_match(value))
+    }
+
+    /// The rules the literal prefilter lets through, as a mask indexed by rule.
+    fn candidates(&self, text: &str) -> Vec<bool> {
+        let mut mask = vec![false; self.rules.len()];
+        for &index in &self.always {
+            mask[index] = true;
+        }
+        if let Some(prefilter) = &self.prefilter {
+            for found in prefilter.find_overlapping_iter(text) {
+                for &index in &self.literal_rules[found.pattern().as_usize()] {
+                    mask[index] = true;
+                }
+            }
+        }
+        mask
+    }
+
+    /// Every finding in `text`, sorted by (start, end, rule), byte offsets.
+    pub fn scan(&self, text: &str) -> Vec<Hit> {
+        let mask = self.candidates(text);
+        if !mask.iter().any(|&on| on) {
+            return Vec::new();
+        }
+        let mut hits = Vec::new();
+        for index in self.set.matches(text).into_iter() {
+            if !mask[index] {
+                continue;
+            }
+            let rule = &self.rules[index];
+            for caps in rule.regex.captures_iter(text) {
+                let span = rule
+                    .secret_groups
+                    .iter()
+                    .find_map(|&group| caps.get(group))
+                    .or_else(|| caps.get(0));
+                let Some(span) = span else { continue };
+                let value = span.as_str();
+                if rule.min_entropy > 0.0 && shannon_entropy(value) < rule.min_entropy {
+                    continue;
+                }
+                if rule.skip_placeholders && self.is_placeholder(value) {
+                    continue;
+                }
+                hits.push(Hit {
+                    start: span.start(),
+                    end: span.end(),
+                    rule: index,
+                });
+            }
+        }
+        hits.sort_unstable();
+        hits.dedup();
+        hits
+    }
+
+    /// The indices of the rules that fire on `text` (each once, ascending).
+    pub fn rules_hit(&self, text: &str) -> Vec<usize> {
+        let mut rules: Vec<usize> = self.scan(text).into_iter().map(|h| h.rule).collect();
+        rules.sort_unstable();
+        rules.dedup();
+        rules
+    }
+}
+
+/// `secret` or `secret` followed by digits.
+fn is_secret_group(name: &str) -> bool {
+    name.strip_prefix("secret")
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Shannon entropy in bits per character (Unicode scalar values). Empty text has 0.
+pub fn shannon_entropy(text: &str) -> f64 {
+    let mut counts: HashMap<char, usize> = HashMap::new();
+    let mut total = 0usize;
+    for ch in text.chars() {
+        *counts.entry(ch).or_insert(0) += 1;
+        total += 1;
+    }
+    if total == 0 {
+        return 0.0;
+    }
+    let n = total as f64;
+    // Sum in a fixed order so the result does not depend on hash-map iteration order.
+    let mut freqs: Vec<usize> = counts.into_values().collect();
+    freqs.sort_unstable();
+    freqs
+        .into_iter()
+        .map(|c| {
+            let p = c as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Convert byte offsets into `text` (on character boundaries, any order) to character offsets,
+/// which is what Python's `str` indexes by.
+pub fn byte_to_char_offsets(text: &str, offsets: &[usize]) -> Vec<usize> {
+    if text.is_ascii() {
+        return offsets.to_vec();
+    }
+    // char_at[b] = number of characters that start before byte b.
+    let mut char_at = vec![0usize; text.len() + 1];
+    let mut count = 0usize;
+    let mut next_boundary = text.char_indices().map(|(pos, _)| pos).peekable();
+    for (byte, slot) in char_at.iter_mut().enumerate() {
+        while next_boundary.peek().is_some_and(|&pos| pos < byte) {
+            next_boundary.next();
+            count += 1;
+        }
+        *slot = count;
+    }
+    offsets
+        .iter()
+        .map(|&b| char_at.get(b).copied().unwrap_or(count))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(id: &str, pattern: &str, prefilter: &[&str], min_entropy: f64) -> RuleSpec {
+        RuleSpec {
+            id: id.to_string(),
+            pattern: pattern.to_string(),
+            prefilter: prefilter.iter().map(|s| s.to_string()).collect(),
+            min_entropy,
+            skip_placeholders: true,
+        }
+    }
+
+    fn placeholders() -> Vec<String> {
+        vec![r"(?i)changeme".to_string(), r"^\$\{[^}]*\}$".to_string()]
+    }
+
+    #[test]
+    fn entropy_of_known_strings() {
+        assert_eq!(shannon_entropy(""), 0.0);
+        assert_eq!(shannon_entropy("aaaa"), 0.0);
+        assert!((shannon_entropy("ab") - 1.0).abs() < 1e-12);
+        assert!((shannon_entropy("abcd") - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn finds_the_secret_group_span() {
+        let scanner = Scanner::new(
+            &[rule(
+                "pw",
+                r"(?i)password is (?P<secret>\S+)",
+                &["password"],
+                0.0,
+            )],
+            &placeholders(),
+        )
+        .expect("compiles");
+        let hits = scanner.scan("my wifi password is hunter2 ok");
+        assert_eq!(hits.len(), 1);
+        let text = "my wifi password is hunter2 ok";
+        assert_eq!(&text[hits[0].start..hits[0].end], "hunter2");
+    }
+
+    #[test]
+    fn prefilter_gates_rules_case_insensitively() {
+        let scanner =
+            Scanner::new(&[rule("tok", r"(?i)tok_[a-z]+", &["TOK_"], 0.0)], &[]).expect("compiles");
+        assert_eq!(scanner.scan("a TOK_abc b").len(), 1);
+        assert!(scanner.scan("nothing here").is_empty());
+    }
+
+    #[test]
+    fn placeholders_and_low_entropy_are_dropped() {
+        let scanner = Scanner::new(
+            &[rule("kv", r"KEY=(?P<secret>\S+)", &["KEY="], 3.0)],
+            &placeholders(),
+        )
+        .expect("compiles");
+        assert!(scanner.scan("KEY=changeme1234567890abcdef").is_empty());
+        assert!(scanner.scan("KEY=${API_KEY}").is_empty());
+        assert!(scanner.scan("KEY=aaaaaaaaaaaaaaaa").is_empty());
+        assert_eq!(scanner.scan("KEY=q8Zr2LmT7vX1pN4w").len(), 1);
+    }
+
+    #[test]
+    fn bad_rules_are_invalid_not_panics() {
+        assert!(matches!(
+            Scanner::new(&[rule("x", "(", &[], 0.0)], &[]),
+            Err(Error::Invalid(_))
+        ));
+        assert!(matches!(
+            Scanner::new(&[rule("", "a", &[], 0.0)], &[]),
+            Err(Error::Invalid(_))
+        ));
+        assert!(matches!(
+            Scanner::new(&[rule("a", "a", &[], 0.0), rule("a", "b", &[], 0.0)], &[]),
+            Err(Error::Invalid(_))
+        ));
+        assert!(matches!(
+            Scanner::new(&[rule("a", "a", &[], f64::NAN)], &[]),
+            Err(Error::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn char_offsets_for_non_ascii_text() {
+        let text = "é password is ü";
+        let starts = byte_to_char_offsets(text, &[0, 2, 3, text.len()]);
+        assert_eq!(starts, vec![0, 1, 2, text.chars().count()]);
+    }
+}

@@ -1,0 +1,72 @@
+"""Every example in the gate's rules files, checked with Python `re` (the reference scanner) and
+with the Rust scanner the product uses (rust/tests/gate_rules.rs checks Rust `regex` directly)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from reference.gate_reference import ReferenceScanner
+from shelldon._native import Scanner
+from shelldon.core import gate
+
+EXAMPLES = [
+    (name, rule, text, positive)
+    for name in gate.RULE_FILES
+    for rule in gate.load_rules(name).rules
+    for positive, texts in ((True, rule.positives), (False, rule.negatives))
+    for text in texts
+]
+
+
+def _prepare(name: str, text: str) -> str:
+    return gate.normalise_for_rules(text) if name == "instructions" else text
+
+
+@pytest.mark.parametrize(
+    ("name", "rule", "text", "positive"),
+    EXAMPLES,
+    ids=[f"{r.id}-{'pos' if p else 'neg'}-{i}" for i, (_, r, _, p) in enumerate(EXAMPLES)],
+)
+def test_rule_example_in_python_re_and_rust(
+    name: str, rule: gate.Rule, text: str, positive: bool
+) -> None:
+    placeholders = list(gate.load_rules(name).placeholders)
+    prepared = _prepare(name, text)
+    python_found = bool(ReferenceScanner([rule.as_native()], placeholders).scan(prepared))
+    rust_found = bool(Scanner([rule.as_native()], placeholders).scan(prepared))
+    assert python_found is positive, f"Python re: {rule.id} on {text!r}"
+    assert rust_found is positive, f"Rust regex: {rule.id} on {text!r}"
+
+
+@pytest.mark.parametrize("name", gate.RULE_FILES)
+def test_every_rule_has_both_kinds_of_example_and_a_unique_id(name: str) -> None:
+    rules = gate.load_rules(name).rules
+    assert rules
+    assert len({r.id for r in rules}) == len(rules)
+    for rule in rules:
+        assert rule.positives, rule.id
+        assert rule.negatives, rule.id
+        re.compile(rule.pattern)
+
+
+def test_instruction_patterns_are_lower_case_because_text_is_case_folded() -> None:
+    for rule in gate.load_rules("instructions").rules:
+        literal_letters = re.sub(r"\\[a-zA-Z]", "", rule.pattern)
+        assert literal_letters == literal_letters.lower(), rule.id
+        assert all(lit == lit.lower() for lit in rule.prefilter), rule.id
+        assert rule.family and rule.strength in ("strong", "weak")
+
+
+def test_a_bad_rules_file_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no pattern"):
+        gate.parse_rules("secrets", {"rule": [{"id": "x"}]})
+    with pytest.raises(ValueError, match="entropy"):
+        gate.parse_rules("secrets", {"rule": [{"id": "x", "pattern": "a", "entropy": -1}]})
+    with pytest.raises(ValueError, match="bad pattern"):
+        Scanner([("x", "(", [], 0.0, True)], [])
+    with pytest.raises(ValueError, match="used twice"):
+        Scanner([("x", "a", [], 0.0, True), ("x", "b", [], 0.0, True)], [])
+    with pytest.raises(ValueError, match="unknown rules file"):
+        gate.load_rules("nope")

@@ -39,6 +39,7 @@ def fts_query(query: str, max_terms: int = 16, max_term_chars: int = 64) -> str 
 
 def safe_stem(name: str, max_bytes: int = 120) -> str:
     """Path-safe filename stem (NFC, casefold, non-word runs to '-'); ValueError if empty."""
+
 # scanner.rs: the gate's rule scanner (secrets, instruction-shaped text).
 
 @final

@@ -138,6 +138,9 @@ class ProviderChain:
     sleep: Callable[[float], None] = time.sleep
     jitter: Callable[[], float] = random.random
     max_ops: int = 16
+    # A dream resolves up to 20 learnings, two ops per promotion, plus its summary (core.dream
+    # applies at most DreamLimits.max_ops of them under its own caps).
+    max_dream_ops: int = 48
     _cooldown_until: dict[str, float] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
@@ -164,7 +167,7 @@ class ProviderChain:
             reply = parse_reply(
                 raw.text,
                 max_reply_chars=min(request.max_reply_chars, limit),
-                max_ops=self.max_ops,
+                max_ops=self.max_dream_ops if request.purpose == "dream" else self.max_ops,
                 provider=provider.name,
                 usage=raw.usage,
             )

@@ -74,8 +74,8 @@ def dream_unit(n: int) -> str:
 class DreamLimits:
     max_learnings: int = 20  # offered in one directive
     max_observation_chars: int = 300
-    max_ops: int = 24  # applied per dream; the rest is stopped
-    max_tokens: int = 2000  # estimated tokens of the ops applied (4 bytes of JSON per token)
+    max_ops: int = 48  # applied per dream (2 per promotion + summary); the rest is stopped
+    max_tokens: int = 3000  # estimated tokens of the ops applied (4 bytes of JSON per token)
     max_noop_streak: int = 3  # consecutive ops that change nothing: the brain is looping
     max_note_chars: int = 280
     recent_messages: int = 12
@@ -639,8 +639,12 @@ def _merge(index: int, op: Merge, memory: MemoryWriter, unit: str, provenance: s
     action, code, reason, _ = _decision_fields(decision)
     if action not in ("create", "update"):
         return OpOutcome(index, "merge", action, code, reason, target)
-    for stem in sources[1:]:
-        retire(op.collection, stem, superseded_by=sources[0], turn_id=unit)
+    # The gate may have routed the text to another entry (a near-duplicate it updated instead):
+    # that one is the survivor, and it is never retired.
+    kept = str(getattr(decision, "stem", None) or sources[0])
+    for stem in sources:
+        if stem != kept:
+            retire(op.collection, stem, superseded_by=kept, turn_id=unit)
     return OpOutcome(
         index, "merge", "update", "merged",
         f"{len(sources)} entries merged into {target}", target,

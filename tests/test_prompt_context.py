@@ -170,3 +170,23 @@ def test_the_worker_reads_without_writing(root: DataRoot) -> None:
     gather_context(root, "sister")
     after = {p: p.stat().st_mtime_ns for p in root.memory.rglob("*") if p.is_file()}
     assert before == after
+
+
+def test_limits_come_from_shelldon_toml_then_the_environment(
+    root: DataRoot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root.home.mkdir(parents=True, exist_ok=True)
+    root.config.write_text("[prompt]\nrecent_window = 3\nmax_row_chars = 150\nrecall_k = 999\n")
+    limits = PromptLimits.for_root(root, environ={})
+    assert (limits.recent_window, limits.max_row_chars, limits.recall_k) == (3, 150, 50)
+    assert PromptLimits.for_root(root, environ={"SHELLDON_RECENT_WINDOW": "1"}).recent_window == 1
+    monkeypatch.setenv("SHELLDON_RECENT_WINDOW", "2")
+    _talk(root, *((f"message {i}", f"reply {i}") for i in range(4)))
+    request = gather_context(root, "hi")
+    assert _text(request, "recent").splitlines()[1:] == ["owner: message 3", "pet: reply 3"]
+
+
+def test_a_broken_shelldon_toml_leaves_the_defaults(root: DataRoot) -> None:
+    root.home.mkdir(parents=True, exist_ok=True)
+    root.config.write_text("[prompt\nthis is not toml")
+    assert PromptLimits.for_root(root, environ={}) == PromptLimits()

@@ -17,11 +17,12 @@ import importlib
 import logging
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history import open_readonly
 from shelldon.core.memory import CuratedMemory
@@ -131,24 +132,55 @@ class PromptLimits:
     max_reply_chars: int = MAX_REPLY_CHARS
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> PromptLimits:
-        """Defaults, with the window sizes overridable from the environment (bad values ignored)."""
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, *, base: PromptLimits | None = None
+    ) -> PromptLimits:
+        """`base` (default: the defaults), with the window sizes overridable from the environment
+        (bad values ignored, logged)."""
         env = os.environ if environ is None else environ
-        limits = cls()
-        for name, attr, ceiling in (
-            (RECENT_WINDOW_ENV, "recent_window", 200),
-            (RECALL_K_ENV, "recall_k", 50),
-        ):
+        limits = base or cls()
+        for name, attr in ((RECENT_WINDOW_ENV, "recent_window"), (RECALL_K_ENV, "recall_k")):
             raw = env.get(name)
             if raw is None:
                 continue
             try:
                 value = int(raw)
             except ValueError:
-                log.warning("%s=%r is not a number; using the default", name, raw)
+                log.warning("%s=%r is not a number; ignored", name, raw)
                 continue
-            limits = replace(limits, **{attr: max(0, min(value, ceiling))})
+            limits = replace(limits, **{attr: _clamp(attr, value)})
         return limits
+
+    @classmethod
+    def for_root(cls, root: DataRoot, environ: Mapping[str, str] | None = None) -> PromptLimits:
+        """The defaults, then shelldon.toml's [prompt] table, then the environment. A config that
+        cannot be read leaves the defaults (core refuses a bad config at start-up anyway)."""
+        limits = cls()
+        try:
+            overrides = load_config(root).prompt.overrides()
+        except (ConfigError, OSError) as exc:
+            log.warning("prompt limits: shelldon.toml unreadable, using defaults: %s", exc)
+            overrides = {}
+        known = {f.name for f in fields(cls)}
+        clamped = {k: _clamp(k, v) for k, v in overrides.items() if k in known}
+        return cls.from_env(environ, base=replace(limits, **clamped))
+
+
+# Sane ranges for every limit: a typo in shelldon.toml must not make a 10 MB prompt on a Pi.
+_RANGES = {
+    "recent_window": (0, 200),
+    "recall_k": (0, 50),
+    "max_doc_chars": (200, 20_000),
+    "max_row_chars": (80, 4_000),
+    "max_message_chars": (200, 32_000),
+    "max_prompt_chars": (4_000, 100_000),
+    "max_reply_chars": (200, 16_000),
+}
+
+
+def _clamp(name: str, value: int) -> int:
+    low, high = _RANGES[name]
+    return max(low, min(int(value), high))
 
 
 @dataclass(frozen=True)
@@ -413,7 +445,7 @@ def read_context(
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
     missing or unreadable is left out, noted and logged. `select_memory` is injectable for tests.
     """
-    limits = limits or PromptLimits.from_env()
+    limits = limits or PromptLimits.for_root(root)
     notes: list[str] = []
 
     memory: CuratedMemory | None = _attempt(

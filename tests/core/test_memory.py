@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import ast
+import errno
 import inspect
 import os
+import resource
+import signal
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,17 +170,26 @@ def test_names_never_leave_the_collection(mem: CuratedMemory, root: Path) -> Non
 
 
 def test_write_failure_keeps_old_content_and_raises_oserror(mem: CuratedMemory, root: Path) -> None:
+    """A real mid-write failure, root or not: a forked child whose file-size limit is smaller
+    than the new entry gets EFBIG from the kernel halfway through the write."""
     mem.apply_memory_op(Remember(collection="facts", name="tea", content="old"))
     before = _snapshot(root)
-    (root / "facts").chmod(0o555)
-    try:
-        if os.geteuid() == 0:
-            pytest.skip("root ignores directory permissions; covered by the atomic-write tests")
-        with pytest.raises(OSError):
-            mem.apply_memory_op(Remember(collection="facts", name="tea", content="new"))
-    finally:
-        (root / "facts").chmod(0o755)
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of a kill
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+            try:
+                mem.apply_memory_op(Remember(collection="facts", name="tea", content="n" * 20_000))
+            except OSError as exc:
+                code = 0 if exc.errno == errno.EFBIG else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0, "the write should have failed with EFBIG"
     assert _snapshot(root) == before
+    assert not list(root.rglob(f"*{_native.TEMP_MARKER}*")), "the temp file was removed"
 
 
 def test_failed_atomic_write_is_oserror_with_errno_and_old_file_kept(tmp_path: Path) -> None:

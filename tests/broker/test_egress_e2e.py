@@ -96,6 +96,13 @@ def memory_holds(pid: int, needle: bytes) -> bool:
     return found
 
 
+def peak_rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmHWM for {pid}")
+
+
 def children(pid: int) -> list[int]:
     text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
     return [int(x) for x in text.split()]
@@ -142,6 +149,7 @@ def test_the_key_stays_in_the_broker_through_a_real_turn(
         out, err = say.communicate(timeout=60)
         assert say.returncode == 0, err
         assert REPLY in out
+        broker_peak_kib = peak_rss_kib(pet.pid_of("broker"))
     finally:
         pet.stop()
 
@@ -153,6 +161,8 @@ def test_the_key_stays_in_the_broker_through_a_real_turn(
     assert not files_holding(home, KEY.encode(), skip=DataRoot.resolve().vault)
     assert not files_holding(short_run_dir, KEY.encode(), skip=DataRoot.resolve().vault)
     assert KEY not in pet.log and KEY not in out + err
+    # The broker's budget (DESIGN.md): 30 MB, its high-water mark after a turn over HTTP.
+    assert broker_peak_kib <= 30 * 1024, f"broker peak RSS {broker_peak_kib} KiB"
     if not scans:
         pytest.skip("cannot read the processes' memory here (ptrace restrictions)")
     assert scans.pop("broker") is True, "positive control: the broker must hold the key"

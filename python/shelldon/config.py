@@ -141,6 +141,8 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
         raise ConfigError(f"{where}: retries must be 0..5, not {spec.retries}")
     if not 1 <= spec.max_tokens <= 200_000:
         raise ConfigError(f"{where}: max_tokens must be 1..200000")
+    if not 1 <= spec.dream_max_tokens <= 200_000:
+        raise ConfigError(f"{where}: dream_max_tokens must be 1..200000")
     if not 1 <= spec.max_reply_chars <= 100_000:
         raise ConfigError(f"{where}: max_reply_chars must be 1..100000")
     if not 1024 <= spec.max_response_bytes <= 64 * 1024 * 1024:

@@ -108,6 +108,26 @@ def test_openai_asks_for_the_configured_json_mode(fake: FakeProvider) -> None:
     assert schema["required"] == ["reply", "ops"]
 
 
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_dream_gets_its_own_token_budget_and_its_directive_as_the_message(
+    fake: FakeProvider, kind: str
+) -> None:
+    dream = CompletionRequest(
+        purpose="dream",
+        sections=(
+            PromptSection(kind="system", text="You are shelldon."),
+            PromptSection(kind="dream", text="# Dream: consolidate\n1. likes tea"),
+        ),
+    )
+    fake.script(reply("", ops=[{"op": "rewrite_summary", "content": "We talked."}]))
+    result = ProviderChain([provider(fake, kind, max_tokens=100, dream_max_tokens=3000)]).complete(
+        dream
+    )
+    assert result.ops == ({"op": "rewrite_summary", "content": "We talked."},)
+    assert fake.requests[0].json["max_tokens"] == 3000
+    assert fake.requests[0].user_text().startswith("# Dream: consolidate")
+
+
 def test_anthropic_sends_its_version_header(fake: FakeProvider) -> None:
     ProviderChain([provider(fake, "anthropic")]).complete(REQUEST)
     assert fake.requests[0].headers["anthropic-version"] == "2023-06-01"

@@ -60,6 +60,10 @@ def call_timeout(timeout: float, deadline: float | None) -> float:
     return max(0.01, min(timeout, deadline - time.monotonic()))
 
 
+def max_tokens(spec: ProviderConfig, request: CompletionRequest) -> int:
+    return spec.dream_max_tokens if request.purpose == "dream" else spec.max_tokens
+
+
 def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     """(system text, user text): the last section is what the model answers (the owner's message,
     or the dream directive); everything before it, in binding order, is the system context."""
@@ -70,4 +74,4 @@ def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     return "\n\n".join(s.text for s in context), last.text
 
 
-__all__ = ["call_timeout", "make_provider", "retry_policy", "split_prompt"]
+__all__ = ["call_timeout", "make_provider", "max_tokens", "retry_policy", "split_prompt"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
-from shelldon.broker.providers import call_timeout, retry_policy, split_prompt
+from shelldon.broker.providers import call_timeout, max_tokens, retry_policy, split_prompt
 from shelldon.broker.providers.http import post_json, raise_for_status
 from shelldon.broker.providers.openai import _int
 from shelldon.contracts.brain import CompletionRequest, Usage
@@ -37,7 +37,7 @@ class AnthropicProvider:
             )
         body: dict[str, Any] = {
             "model": self.spec.model,
-            "max_tokens": self.spec.max_tokens,
+            "max_tokens": max_tokens(self.spec, request),
             "system": system,
             "messages": [{"role": "user", "content": user or "(no message)"}],
         }

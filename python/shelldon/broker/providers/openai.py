@@ -12,7 +12,7 @@ from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION, REPLY_JSON_SCHEMA
-from shelldon.broker.providers import call_timeout, retry_policy, split_prompt
+from shelldon.broker.providers import call_timeout, max_tokens, retry_policy, split_prompt
 from shelldon.broker.providers.http import post_json, raise_for_status
 from shelldon.contracts.brain import CompletionRequest, Usage
 from shelldon.contracts.config import ProviderConfig
@@ -43,7 +43,7 @@ class OpenAIProvider:
                 {"role": "system", "content": system},
                 {"role": "user", "content": user},
             ],
-            "max_tokens": self.spec.max_tokens,
+            "max_tokens": max_tokens(self.spec, request),
             "stream": False,
         }
         if self.spec.temperature is not None:

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from fakes.fake_provider import FakeProvider, hold, reply
+from fakes.fake_provider import FakeProvider, hold, reply, status
 from procs.procs_support import Pet, start_pet
+from shelldon.core.server import FALLBACK_DEGRADE_TEXT
 from shelldon.paths import DataRoot
 
 KEY = "sk-e2e-Q7vN2kLm9PzR4tXw8YbC"
@@ -194,3 +195,33 @@ def test_an_unknown_provider_kind_stops_the_start(
     configure(home, fake, kind="gpt")
     log = _start_fails(home)
     assert re.search(r"shelldon\.toml: provider 'fake': unknown provider kind 'gpt'", log), log
+
+
+def test_every_provider_failing_gives_the_degrade_reply_and_the_next_turn_works(
+    short_run_dir: Path, home: Path, fake: FakeProvider
+) -> None:
+    store_key(home)
+    home.joinpath("shelldon.toml").write_text(
+        f"""
+[[provider]]
+name = "fake"
+kind = "openai"
+base_url = "{fake.openai_base_url}"
+model = "fake-model"
+key = "llm_key"
+retries = 1
+backoff = 0.01
+"""
+    )
+    fake.script(status(503), status(500), reply("back again"))
+    pet = start_pet()
+    try:
+        first = pet.cli("say", "hello?")
+        second = pet.cli("say", "hello again")
+    finally:
+        pet.stop()
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == FALLBACK_DEGRADE_TEXT
+    assert second.stdout.strip() == "back again"
+    assert len(fake.requests) == 3  # one try and one retry, then the next turn's request
+    assert "fake: server (HTTP 503" in pet.log  # why, in the broker's log

@@ -28,7 +28,13 @@ from fakes.fake_provider import (
     status,
     truncated,
 )
-from shelldon.broker.chain import ChainExhausted, ProviderChain, ProviderError, build_chain
+from shelldon.broker.chain import (
+    ChainExhausted,
+    Provider,
+    ProviderChain,
+    ProviderError,
+    build_chain,
+)
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers import make_provider
 from shelldon.config import parse_config
@@ -69,7 +75,7 @@ def spec(fake: FakeProvider, kind: str, **overrides: object) -> ProviderConfig:
     return msgspec.convert(base, ProviderConfig)
 
 
-def provider(fake: FakeProvider, kind: str, **overrides: object):  # type: ignore[no-untyped-def]
+def provider(fake: FakeProvider, kind: str, **overrides: object) -> Provider:
     return make_provider(spec(fake, kind, **overrides), lambda name: KEY)
 
 

@@ -186,12 +186,16 @@ def test_status_lines_show_budget_next_dream_and_last_outcome(tmp_path: Path, ma
     assert lines[3] == "dream note: zz"
 
 
-def test_config_from_mapping_rejects_unknown_and_negative() -> None:
-    config = SchedulerConfig.from_mapping({"idle_after_hours": 2, "daily_budget": 9})
+def test_config_comes_from_shelldon_toml_and_bad_values_are_errors() -> None:
+    from shelldon.config import ConfigError, parse_config
+
+    table = parse_config("[scheduler]\nidle_after_hours = 2\ndaily_budget = 9\n").scheduler
+    config = SchedulerConfig.from_config(table)
     assert config.idle_after == timedelta(hours=2) and config.daily_budget == 9
-    with pytest.raises(ValueError, match="unknown"):
-        SchedulerConfig.from_mapping({"idle_hours": 2})
+    assert config.dream_cost == 3 and config.cooldown == timedelta(hours=6)
+    with pytest.raises(ConfigError, match="idle_hours"):
+        parse_config("[scheduler]\nidle_hours = 2\n")
+    with pytest.raises(ConfigError):
+        parse_config('[scheduler]\ndaily_budget = "many"\n')
     with pytest.raises(ValueError, match="negative"):
-        SchedulerConfig.from_mapping({"dream_cost": -1})
-    with pytest.raises(ValueError, match="bad"):
-        SchedulerConfig.from_mapping({"daily_budget": "many"})
+        SchedulerConfig.from_config(parse_config("[scheduler]\ndream_cost = -1\n").scheduler)

@@ -77,8 +77,16 @@ class PromptConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         }
 
 
-class SchedulerConfig(msgspec.Struct, frozen=True):
-    """The scheduler's settings: owned by the learning step, which adds its fields."""
+class SchedulerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`[scheduler]`: when the pet may dream (core.scheduler; docs/learning.md)."""
+
+    idle_after_hours: float = 6.0  # a dream is due after this much owner silence
+    cooldown_hours: float = 6.0  # and at least this long after the previous dream
+    daily_budget: int = 60  # turns per UTC day; owner turns are counted, never refused
+    dream_cost: int = 3
+    turn_cost: int = 1
+    battery_low_percent: int = 20  # at or below, and discharging: no dream
+    power_supply_root: str = "/sys/class/power_supply"
 
 
 class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -1157,21 +1157,11 @@ def attach(core: Any, *, config: Any = None, clock: Any = None) -> DreamService:
 
 
 def _scheduler_config(root: Any) -> Any:
-    """[scheduler] from shelldon.toml when present; defaults otherwise (a bad table is an error)."""
+    """`[scheduler]` from shelldon.toml (defaults when absent; a bad value is a start-up error)."""
+    from shelldon.config import load_config
     from shelldon.core.scheduler import SchedulerConfig
 
-    path = Path(root.config)
-    try:
-        import tomllib
-
-        with open(path, "rb") as fh:
-            raw = tomllib.load(fh)
-    except FileNotFoundError:
-        return SchedulerConfig()
-    table = raw.get("scheduler", {})
-    if not isinstance(table, dict):
-        raise ValueError("[scheduler] in shelldon.toml must be a table")
-    return SchedulerConfig.from_mapping(table)
+    return SchedulerConfig.from_config(load_config(root).scheduler)
 
 
 def _audit_log(memory: Any) -> Any:

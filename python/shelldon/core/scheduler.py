@@ -136,33 +136,18 @@ class SchedulerConfig:
     power_supply_root: Path = field(default=POWER_SUPPLY_ROOT)
 
     @classmethod
-    def from_mapping(cls, raw: dict[str, Any]) -> SchedulerConfig:
-        """From shelldon.toml's [scheduler] table. Unknown keys and bad values are clear errors."""
-        known = {
-            "idle_after_hours",
-            "cooldown_hours",
-            "daily_budget",
-            "dream_cost",
-            "turn_cost",
-            "battery_low_percent",
-            "power_supply_root",
-        }
-        unknown = sorted(set(raw) - known)
-        if unknown:
-            raise ValueError(f"unknown [scheduler] setting(s): {', '.join(unknown)}")
-        base = cls()
-        try:
-            config = cls(
-                idle_after=timedelta(hours=float(raw.get("idle_after_hours", 6))),
-                cooldown=timedelta(hours=float(raw.get("cooldown_hours", 6))),
-                daily_budget=int(raw.get("daily_budget", base.daily_budget)),
-                dream_cost=int(raw.get("dream_cost", base.dream_cost)),
-                turn_cost=int(raw.get("turn_cost", base.turn_cost)),
-                battery_low_percent=int(raw.get("battery_low_percent", base.battery_low_percent)),
-                power_supply_root=Path(raw.get("power_supply_root", POWER_SUPPLY_ROOT)),
-            )
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"bad [scheduler] setting: {exc}") from None
+    def from_config(cls, raw: Any) -> SchedulerConfig:
+        """From shelldon.toml's `[scheduler]` (shelldon.contracts.config.SchedulerConfig, whose
+        types the loader already checked). Negative values are a clear error."""
+        config = cls(
+            idle_after=timedelta(hours=float(raw.idle_after_hours)),
+            cooldown=timedelta(hours=float(raw.cooldown_hours)),
+            daily_budget=int(raw.daily_budget),
+            dream_cost=int(raw.dream_cost),
+            turn_cost=int(raw.turn_cost),
+            battery_low_percent=int(raw.battery_low_percent),
+            power_supply_root=Path(raw.power_supply_root),
+        )
         if config.daily_budget < 0 or config.dream_cost < 0 or config.turn_cost < 0:
             raise ValueError("[scheduler] budgets and costs must not be negative")
         if config.idle_after < timedelta(0) or config.cooldown < timedelta(0):

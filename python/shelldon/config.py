@@ -130,6 +130,10 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
         )
     if spec.kind == "anthropic" and spec.response_format not in ("", "none"):
         raise ConfigError(f"{where}: the Anthropic messages format has no JSON mode; use 'none'")
+    if spec.max_tokens_field not in ("max_tokens", "max_completion_tokens"):
+        raise ConfigError(
+            f"{where}: max_tokens_field must be 'max_tokens' or 'max_completion_tokens'"
+        )
     if spec.key and not _KEY_NAME.fullmatch(spec.key):
         raise ConfigError(f"{where}: key must name a vault entry (letters, digits, '_', '.', '-')")
     _positive(where, "timeout", spec.timeout, 600)

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FakeProvider, reply
-from shelldon.broker.chain import ProviderError
+from shelldon.broker.chain import ProviderError, scrub
 from shelldon.broker.providers.http import (
     Proxy,
     post_json,
     proxy_for,
     retry_after_seconds,
-    scrub,
 )
 
 PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")

@@ -37,7 +37,7 @@ from shelldon.broker.chain import (
 )
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers import make_provider
-from shelldon.config import parse_config
+from shelldon.config import ConfigError, parse_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection, Usage
 from shelldon.contracts.config import ProviderConfig
 from shelldon.contracts.ops import decode_ops
@@ -132,6 +132,21 @@ def test_a_dream_gets_its_own_token_budget_and_its_directive_as_the_message(
     assert result.ops == ({"op": "rewrite_summary", "content": "We talked."},)
     assert fake.requests[0].json["max_tokens"] == 3000
     assert fake.requests[0].user_text().startswith("# Dream: consolidate")
+
+
+def test_openai_token_field_is_configurable(fake: FakeProvider) -> None:
+    ProviderChain([provider(fake, "openai", max_tokens_field="max_completion_tokens")]).complete(
+        REQUEST
+    )
+    sent = fake.requests[0].json
+    assert sent["max_completion_tokens"] == 1024 and "max_tokens" not in sent
+
+
+def test_a_pasted_key_with_a_line_break_is_refused_at_start_up(fake: FakeProvider) -> None:
+    with pytest.raises(ConfigError) as caught:
+        make_provider(spec(fake, "openai"), lambda name: "sk-abc\r\nX-Evil: 1")
+    assert "does not look like an API key" in str(caught.value)
+    assert "sk-abc" not in str(caught.value)
 
 
 def test_anthropic_sends_its_version_header(fake: FakeProvider) -> None:

@@ -155,9 +155,13 @@ def test_an_empty_answer_falls_through() -> None:
     assert reply.provider == "b"
 
 
-def test_a_provider_bug_does_not_escape_the_chain() -> None:
-    broken = Scripted("a", [ZeroDivisionError("bug")])
+def test_a_provider_bug_does_not_escape_the_chain_nor_leak_into_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    broken = Scripted("a", [ValueError("Invalid header value 'sk-live-abcdef0123456789'")])
     assert chain(broken, Scripted("b", [answer("b")])).complete(REQUEST).provider == "b"
+    assert "raised unexpectedly" in caplog.text and "ValueError" in caplog.text
+    assert "sk-live-abcdef0123456789" not in caplog.text
 
 
 def test_everything_failing_raises_chain_exhausted_with_each_attempt() -> None:

@@ -14,9 +14,11 @@ from __future__ import annotations
 import importlib
 import logging
 import random
+import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
@@ -30,6 +32,19 @@ if TYPE_CHECKING:
     from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
+
+# Token-shaped runs (an API key with its prefix, a long opaque string) that a server or an
+# exception might echo back: replaced before anything reaches a log or an error.
+_TOKENISH = re.compile(r"\b(?:sk|pk|rk|ak|key|gsk|xai)[-_][A-Za-z0-9_-]{6,}|[A-Za-z0-9_-]{32,}")
+
+
+def scrub(text: str, secrets: Iterable[str] = ()) -> str:
+    """`text` with every secret, and anything shaped like a token, replaced: safe to log."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return _TOKENISH.sub("[redacted]", text)
+
 
 ErrorKind = Literal["connect", "timeout", "rate_limited", "server", "client", "malformed"]
 
@@ -223,7 +238,9 @@ class ProviderChain:
                 log.info("provider %s: %s, retrying in %.2fs", provider.name, error.kind, pause)
                 self.sleep(pause)
             except Exception as exc:  # a provider bug must not take the broker down
-                log.exception("provider %s raised unexpectedly", provider.name)
+                # The traceback's code lines are safe; the message may quote a value: scrubbed.
+                trace = "".join(traceback.format_exception(exc))
+                log.error("provider %s raised unexpectedly:\n%s", provider.name, scrub(trace))
                 attempts.append(
                     Attempt(provider.name, "malformed", f"internal {type(exc).__name__}")
                 )

@@ -252,7 +252,7 @@ def run_checks(ctx: DoctorContext, checks: Iterable[Check] | None = None) -> lis
 
 
 def render(results: Iterable[CheckResult], secrets: Iterable[str] = ()) -> str:
-    from shelldon.broker.providers.http import scrub
+    from shelldon.broker.chain import scrub
 
     lines = [f"  {_LABELS[r.status]}  {r.name:<20} {r.detail}" for r in results]
     return scrub("\n".join(lines), secrets) + "\n"

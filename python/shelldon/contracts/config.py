@@ -37,6 +37,7 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     retry_after_cap: float = 10.0  # a longer Retry-After skips the provider (cooldown) instead
     max_tokens: int = 1024  # the provider's completion budget (the reply itself is cut by chars)
     dream_max_tokens: int = 4096  # a dream answers with many ops (up to 48)
+    max_tokens_field: str = "max_tokens"  # openai: "max_completion_tokens" for o-series/gpt-5
     max_reply_chars: int = 4000
     max_response_bytes: int = 1_048_576  # an HTTP body past this is refused as malformed
     temperature: float | None = None

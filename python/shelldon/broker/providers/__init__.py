@@ -7,6 +7,7 @@ call.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -14,6 +15,8 @@ from shelldon.broker.chain import Provider, RetryPolicy
 from shelldon.config import ConfigError
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.config import ProviderConfig
+
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]{1,4096}")
 
 
 def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]) -> Provider:
@@ -32,6 +35,13 @@ def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]
             raise ConfigError(
                 f"provider {spec.name!r}: vault entry {spec.key!r} is missing or empty; "
                 f"set it with `shelldon vault set {spec.key}`"
+            )
+        if not _HEADER_SAFE.fullmatch(api_key):
+            # It goes into an HTTP header: a space, a line break or a non-ASCII character there is
+            # a paste accident (and http.client would quote the value in its error).
+            raise ConfigError(
+                f"provider {spec.name!r}: vault entry {spec.key!r} does not look like an API key "
+                "(spaces, line breaks or non-ASCII characters); set it again"
             )
     if spec.kind == "openai":
         from shelldon.broker.providers.openai import OpenAIProvider

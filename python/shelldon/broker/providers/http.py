@@ -17,7 +17,6 @@ import email.utils
 import http.client
 import json
 import os
-import re
 import socket
 import ssl
 import time
@@ -26,13 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from shelldon.broker.chain import ErrorKind, ProviderError
+from shelldon.broker.chain import ErrorKind, ProviderError, scrub
 
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
 _CHUNK = 64 * 1024
 # Token-shaped runs a server might echo back (an API key with a prefix, a long opaque string).
-_TOKENISH = re.compile(r"\b(?:sk|pk|rk|ak|key|gsk|xai)[-_][A-Za-z0-9_-]{6,}|[A-Za-z0-9_-]{32,}")
 
 
 def ca_source() -> tuple[str, str]:
@@ -81,14 +79,6 @@ class Proxy:
     host: str
     port: int
     authorization: str | None  # a Proxy-Authorization header value, from user:pass in the URL
-
-
-def scrub(text: str, secrets: Iterable[str] = ()) -> str:
-    """`text` with every secret, and anything shaped like a token, replaced: safe to log."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    return _TOKENISH.sub("[redacted]", text)
 
 
 def _env(environ: Mapping[str, str], name: str) -> str:

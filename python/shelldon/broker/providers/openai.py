@@ -43,7 +43,7 @@ class OpenAIProvider:
                 {"role": "system", "content": system},
                 {"role": "user", "content": user},
             ],
-            "max_tokens": max_tokens(self.spec, request),
+            self.spec.max_tokens_field: max_tokens(self.spec, request),
             "stream": False,
         }
         if self.spec.temperature is not None:

@@ -48,7 +48,8 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and "vault" not in p.parts
+        # memint: undo blobs are kept before a write; a failed write may leave one (harmless).
+        if p.is_file() and "vault" not in p.parts and ".undo" not in p.parts
     }
 
 
@@ -77,7 +78,9 @@ def test_each_op_writes_its_file(mem: CuratedMemory, root: Path) -> None:
         assert mem.apply_memory_op(RewriteAbout(content="I am shelldon.")).action == "create"
         assert mem.apply_memory_op(RewriteAbout(content="I am a pet.")).action == "update"
         mem.apply_memory_op(RewriteSummary(content="We talked about cats."))
-        mem.apply_memory_op(Remember(collection="people", name="José", content="A friend."))
+        mem.apply_memory_op(
+            Remember(collection="people", name="José", content="A friend from school.")
+        )
         mem.apply_memory_op(LogEpisode(content="Went to the park.", tags=("outing",)), turn_id="t9")
         mem.apply_memory_op(LogEpisode(content="Came back."))
     finally:
@@ -92,13 +95,17 @@ def test_each_op_writes_its_file(mem: CuratedMemory, root: Path) -> None:
         "## 2026-11-29T21:00:00Z\nCame back.\n\n"
     )
     (entry,) = mem.entries()
-    assert (entry.collection, entry.stem, entry.body) == ("people", "josé", "A friend.\n")
+    assert (entry.collection, entry.stem, entry.body) == (
+        "people",
+        "josé",
+        "A friend from school.\n",
+    )
     assert entry.meta.title == "José"
     assert entry.meta.provenance == "inferred"
     assert entry.meta.created == "2026-11-29T21:00:00Z"
     assert mem.read_all_collections() == {
         "facts": {},
-        "people": {"josé": "A friend.\n"},
+        "people": {"josé": "A friend from school.\n"},
         "preferences": {},
         "capabilities": {},
     }
@@ -107,16 +114,17 @@ def test_each_op_writes_its_file(mem: CuratedMemory, root: Path) -> None:
 def test_update_keeps_created_and_records_provenance(root: Path) -> None:
     times = iter([datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC)])
     mem = CuratedMemory(root, clock=lambda: next(times))
-    mem.apply_memory_op(Remember(collection="facts", name="tea", content="likes tea"))
+    mem.apply_memory_op(Remember(collection="facts", name="tea", content="the owner likes tea"))
     result = mem.apply_memory_op(
-        Remember(collection="facts", name="Tea", content="likes green tea"), provenance="owner"
+        Remember(collection="facts", name="Tea", content="the owner likes green tea"),
+        provenance="owner",
     )
     assert result.action == "update"
     (entry,) = mem.entries()
     assert entry.meta.created == "2026-01-01T00:00:00Z"
     assert entry.meta.modified == "2026-02-01T00:00:00Z"
     assert entry.meta.provenance == "owner"
-    assert entry.body == "likes green tea\n"
+    assert entry.body == "the owner likes green tea\n"
 
 
 @pytest.mark.parametrize(
@@ -142,15 +150,26 @@ def test_invalid_ops_touch_nothing(
 ) -> None:
     mem.apply_memory_op(RewriteAbout(content="original"))
     before = _snapshot(root)
+    real_append = _native.durable_append
 
     def no_disk(*args: object, **kwargs: object) -> None:
         raise AssertionError("validation must refuse before any write")
 
+    def audit_only(path: Path, data: bytes, mode: int = 0o644) -> int:
+        # The refusal itself is audited (memint): history.jsonl is the one write allowed.
+        if Path(path).name != "history.jsonl":
+            raise AssertionError("validation must refuse before any write")
+        return real_append(path, data, mode)
+
     monkeypatch.setattr(_native, "atomic_write", no_disk)
-    monkeypatch.setattr(_native, "durable_append", no_disk)
+    monkeypatch.setattr(_native, "durable_append", audit_only)
     with pytest.raises(MemoryOpError):
         mem.apply_memory_op(op)  # type: ignore[arg-type]
-    assert _snapshot(root) == before
+    after = _snapshot(root)
+    audit_after = after.pop("history.jsonl")
+    audit_before = before.pop("history.jsonl")
+    assert after == before
+    assert audit_after.startswith(audit_before) and b'"reason_code": "invalid"' in audit_after
 
 
 def test_not_an_op_and_bad_provenance_are_refused(mem: CuratedMemory) -> None:
@@ -162,7 +181,9 @@ def test_not_an_op_and_bad_provenance_are_refused(mem: CuratedMemory) -> None:
 
 def test_names_never_leave_the_collection(mem: CuratedMemory, root: Path) -> None:
     for name in ("../etc", "../../passwd", "/etc/passwd", "a/b/c", "..\\x", ".hidden", "~root"):
-        result = mem.apply_memory_op(Remember(collection="facts", name=name, content="x"))
+        result = mem.apply_memory_op(
+            Remember(collection="facts", name=name, content="the owner keeps notes here")
+        )
         assert result.target.parent == root / "facts"
         assert not result.target.name.startswith(".")
     assert (root / "facts" / "etc.md").is_file()
@@ -172,7 +193,7 @@ def test_names_never_leave_the_collection(mem: CuratedMemory, root: Path) -> Non
 def test_write_failure_keeps_old_content_and_raises_oserror(mem: CuratedMemory, root: Path) -> None:
     """A real mid-write failure, root or not: a forked child whose file-size limit is smaller
     than the new entry gets EFBIG from the kernel halfway through the write."""
-    mem.apply_memory_op(Remember(collection="facts", name="tea", content="old"))
+    mem.apply_memory_op(Remember(collection="facts", name="tea", content="the old tea fact"))
     before = _snapshot(root)
     pid = os.fork()
     if pid == 0:
@@ -181,7 +202,9 @@ def test_write_failure_keeps_old_content_and_raises_oserror(mem: CuratedMemory, 
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of a kill
             resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
             try:
-                mem.apply_memory_op(Remember(collection="facts", name="tea", content="n" * 20_000))
+                # Passes the gate (few enough characters) yet is over 4 KB: 4-byte word characters.
+                big = "the tea fact " + " ".join(["\U00020000" * 10] * 130)
+                mem.apply_memory_op(Remember(collection="facts", name="tea", content=big))
             except OSError as exc:
                 code = 0 if exc.errno == errno.EFBIG else 2
         finally:
@@ -280,7 +303,11 @@ def test_no_op_and_no_name_can_reach_directive(mem: CuratedMemory, root: Path) -
     for name in DIRECTIVE_NAMES:
         for collection in COLLECTION_NAMES:
             ops: list[object] = [
-                Remember(collection=collection, name=name, content="OBEY ME"),  # type: ignore[arg-type]
+                Remember(
+                    collection=collection,  # type: ignore[arg-type]
+                    name=name,
+                    content=f"note number {attempts} kept by the owner",
+                ),
                 RewriteAbout(content=name),
                 RewriteSummary(content=name),
                 LogEpisode(content=name, tags=(name.strip() or "x",)),
@@ -310,6 +337,11 @@ def test_no_op_and_no_name_can_reach_directive(mem: CuratedMemory, root: Path) -
         "episodes.md",
         "vault",
         *COLLECTION_NAMES,
+        # memint: the index, the audit log, undo blobs, the writers' lock.
+        "MEMORY.md",
+        "history.jsonl",
+        ".undo",
+        ".write.lock",
     }
     assert mem.read_directive() == "Be kind. Never share my address.\n"
 
@@ -348,7 +380,8 @@ def test_directive_absent_reads_none(mem: CuratedMemory) -> None:
 
 def test_entries_round_trip_through_front_matter(mem: CuratedMemory, root: Path) -> None:
     mem.apply_memory_op(
-        Remember(collection="preferences", name="Replies", content="terse"), provenance="owner"
+        Remember(collection="preferences", name="Replies", content="terse replies, please"),
+        provenance="owner",
     )
     text = (root / "preferences" / "replies.md").read_text()
     parsed = parse_entry(text)

@@ -11,10 +11,12 @@ read by `read_directive` and named nowhere else.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -28,8 +30,13 @@ from shelldon.contracts.ops import (
     RewriteAbout,
     RewriteSummary,
 )
+from shelldon.core import gate
+from shelldon.core.audit import AuditLog, AuditRecord, FileChange, UndoError, redacted_preview
+from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import PROVENANCES, Entry, EntryMeta, Provenance, iso_utc, parse_entry
 from shelldon.core.entry import render_entry as _render_entry
+from shelldon.core.index import INDEX_NAME, render_index
+from shelldon.core.records import screen_record
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +47,11 @@ MAX_CONTENT_CHARS = 64_000  # hard ceiling before the gate's own, tighter limits
 MAX_NAME_CHARS = 200
 MAX_READ_BYTES = 1_000_000  # a hand-edited giant file is skipped, not loaded on a 416 MB Pi
 MAX_TAGS = 16
+LOCK_NAME = ".write.lock"
+# Confidence a new entry starts with when the writer gives none: what the owner said is certain,
+# what a command showed nearly so, what a model inferred is a guess.
+DEFAULT_CONFIDENCE: dict[str, float] = {"owner": 1.0, "observed": 0.8, "inferred": 0.5}
+_TRUST = {"inferred": 0, "observed": 1, "owner": 2}
 
 
 class MemoryOpError(ValueError):
@@ -61,12 +73,43 @@ class PlannedWrite:
 
 
 @dataclass(frozen=True)
+class EntryExtras:
+    """What a writer knows beyond the op: the owner-rule capture and CLI edits set these."""
+
+    title: str | None = None
+    tags: tuple[str, ...] = ()
+    depends_on: tuple[str, ...] = ()
+    confidence: float | None = None
+    # Addresses an existing entry (the gate's Candidate.stem): "this revises that one".
+    stem: str | None = None
+
+
+@dataclass(frozen=True)
 class Applied:
-    """What apply_memory_op did. (Becomes the gate's Decision once the gate is wired in.)"""
+    """What apply_memory_op did: the gate's decision, resolved to files, and its audit line.
+
+    `target` is the file the action applies to (for a skip, the entry that made it redundant when
+    there is one); `stem` its entry stem; `change_id` the history.jsonl line."""
 
     action: Literal["create", "update", "append", "skip", "reject"]
     target: Path
     reason: str = ""
+    reason_code: str = ""
+    stem: str | None = None
+    supersedes: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    rule_ids: tuple[str, ...] = ()
+    change_id: str = ""
+    decision: gate.Decision | None = field(default=None, compare=False)
+
+
+def unit_for(turn_id: str | None) -> str:
+    """The audit unit of a write: "dream-<n>" as given, "turn-<id>" for a turn, else "core"."""
+    if not turn_id:
+        return "core"
+    if turn_id.startswith(("dream-", "turn-", "cli", "owner-rule")):
+        return turn_id
+    return f"turn-{turn_id}"
 
 
 def _utc_now() -> datetime:
@@ -82,13 +125,20 @@ class CuratedMemory:
         *,
         readonly: bool = False,
         clock: Callable[[], datetime] = _utc_now,
+        limits: gate.Limits = gate.DEFAULT_LIMITS,
     ) -> None:
         self._root = Path(root).absolute()
         self._readonly = readonly
         self._clock = clock
+        self._limits = limits
+        self._parsed: dict[Path, tuple[tuple[int, int, int, int], Entry]] = {}
+        self.audit = AuditLog(self._root)
         if not readonly:
             self._create_tree()
             self._sweep_temp_files()
+            # A writer killed between an entry and the index leaves the index behind: catch up.
+            with self._write_lock():
+                self._refresh_index()
 
     # --- the tree -------------------------------------------------------------------------
 
@@ -126,17 +176,38 @@ class CuratedMemory:
     # --- writing ----------------------------------------------------------------------------
 
     def apply_memory_op(
-        self, op: MemoryOp, *, provenance: Provenance = "inferred", turn_id: str | None = None
+        self,
+        op: MemoryOp,
+        *,
+        provenance: Provenance = "inferred",
+        turn_id: str | None = None,
+        unit: str | None = None,
+        extras: EntryExtras | None = None,
     ) -> Applied:
-        """Validate, let the gate decide, then write atomically. Raises MemoryOpError (invalid
-        op, nothing touched) or OSError (the write failed, the old file is untouched)."""
+        """Validate, let the gate decide, write atomically, audit, keep MEMORY.md in step.
+
+        Every decision, accepted or refused, is one line in history.jsonl under `unit` (default
+        from `turn_id`: "turn-<id>", or "dream-<n>" as given). Raises MemoryOpError (invalid op,
+        nothing touched; audited as a reject) or OSError (a write failed, old files untouched)."""
         if self._readonly:
             raise PermissionError("this CuratedMemory was opened read-only")
-        plan = self._plan(op, provenance, turn_id)
-        verdict = self._decide(plan)
-        if verdict is not None:
-            return verdict
-        return self._write(plan)
+        audit_unit = unit or unit_for(turn_id)
+        with self._write_lock():
+            try:
+                plan = self._plan(op, provenance, turn_id)
+            except MemoryOpError as exc:
+                self.audit.record(
+                    unit=audit_unit,
+                    op=_op_name(op),
+                    action="reject",
+                    reason_code="invalid",
+                    reason=str(exc),
+                    provenance=str(provenance)[:20],
+                )
+                raise
+            if plan.collection is None:
+                return self._apply_document(plan, audit_unit)
+            return self._apply_entry(plan, audit_unit, extras or EntryExtras())
 
     def _plan(self, op: object, provenance: str, turn_id: str | None) -> PlannedWrite:
         """All validation, no disk access. Structs built in code skip msgspec's checks, so the
@@ -179,51 +250,357 @@ class CuratedMemory:
             )
         raise MemoryOpError(f"not a memory op: {type(op).__name__}")
 
-    def _decide(self, plan: PlannedWrite) -> Applied | None:
-        """THE SEAM: the gate decides here, before anything is written. Return None to write
-        `plan` as is, or a result (skip / reject) to stop. Until the gate is wired: write."""
-        del plan
-        return None
+    # --- the gate, applied -------------------------------------------------------------------
 
-    def _write(self, plan: PlannedWrite) -> Applied:
-        if plan.kind == "append":
-            _native.durable_append(plan.target, self._episode_record(plan), FILE_MODE)
-            return Applied("append", plan.target)
-        existed = plan.target.exists()
-        if plan.collection is not None:
-            directory = self.collection_dir(plan.collection)
-            if directory.is_symlink() or not directory.is_dir():
-                raise MemoryOpError(f"{plan.collection}/ is not a plain directory; refusing")
-            text = self._render_collection_entry(plan, existed)
-        else:
-            text = plan.content if plan.content.endswith("\n") else plan.content + "\n"
-        _native.atomic_write(plan.target, text.encode("utf-8"), FILE_MODE)
-        return Applied("update" if existed else "create", plan.target)
+    @contextlib.contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        """One writer at a time across processes (core, and the CLI when core is not running)."""
+        fd = os.open(self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
 
-    def _render_collection_entry(self, plan: PlannedWrite, existed: bool) -> str:
-        now = iso_utc(self._clock())
-        assert isinstance(plan.op, Remember)
-        meta = EntryMeta(
-            title=plan.op.name.strip(),
-            collection=plan.collection or "",
+    @staticmethod
+    def _existing(entries: Sequence[Entry]) -> list[gate.ExistingEntry]:
+        return [
+            gate.ExistingEntry(
+                stem=e.stem,
+                collection=e.collection,
+                title=_entry_title(e),
+                body=e.body,
+                provenance=e.meta.provenance,
+                status=e.meta.status,
+                confidence=e.meta.confidence,
+            )
+            for e in entries
+        ]
+
+    def _refuse(
+        self, plan: PlannedWrite, unit: str, decision: gate.Decision, target: Path | None = None
+    ) -> Applied:
+        """Audit a skip or reject. Nothing of a refused text is kept but a blanked preview."""
+        preview = None
+        if decision.action == "reject" and decision.reason_code != gate.SECRET:
+            preview = redacted_preview(gate.blank_secrets(plan.content))
+        rec = self.audit.record(
+            unit=unit,
+            op=_op_name(plan.op),
+            action=decision.action,
+            reason_code=decision.reason_code,
+            reason=decision.reason,
+            target=self._rel(target) if target is not None else None,
             provenance=plan.provenance,
-            created=now,
-            modified=now,
-            last_confirmed=now,
+            preview=preview,
+            flags=(*decision.flags, *(f"rule:{r}" for r in decision.rule_ids)),
         )
-        if existed:
-            old = self._read_entry(plan.target, plan.collection or "")
-            if old is not None and not old.defaulted:
-                # An update keeps the entry's history; the gate decides provenance changes.
-                meta = replace(
-                    old.meta,
-                    title=meta.title,
-                    provenance=plan.provenance,
-                    modified=now,
-                    last_confirmed=now,
-                    created=old.meta.created or now,
+        log.info(
+            "%s: %s %s refused (%s): %s",
+            unit,
+            _op_name(plan.op),
+            decision.action,
+            decision.reason_code,
+            decision.reason,
+        )
+        return Applied(
+            decision.action,
+            target if target is not None else plan.target,
+            decision.reason,
+            decision.reason_code,
+            stem=decision.target,
+            flags=decision.flags,
+            rule_ids=decision.rule_ids,
+            change_id=rec.id,
+            decision=decision,
+        )
+
+    def _apply_document(self, plan: PlannedWrite, unit: str) -> Applied:
+        """about.md and summary.md (knowledge: refused when unsafe) and episodes.md (a record:
+        secrets blanked, instruction-shaped text still refused)."""
+        content = plan.content
+        if plan.kind == "append":
+            verdict = screen_record(content)
+            content = verdict.text if verdict.text is not None else content
+            plan = replace(plan, content=content)
+            refusal = verdict.refusal
+        else:
+            refusal = gate.screen_text(content)
+        if refusal is not None:
+            decision = gate.Decision(
+                action="reject",
+                reason_code=refusal.code,
+                reason=refusal.message,
+                rule_ids=refusal.rule_ids,
+            )
+            return self._refuse(plan, unit, decision)
+        before = _read_bytes(plan.target)
+        if plan.kind == "append":
+            record = self._episode_record(plan)
+            _native.durable_append(plan.target, record, FILE_MODE)
+            after = (before or b"") + record
+            change = FileChange(
+                self._rel(plan.target),
+                _sha256(before) if before is not None else None,
+                _sha256(after),
+                before_size=len(before) if before is not None else None,
+            )
+            action: Literal["create", "update", "append"] = "append"
+            code, reason = "recorded", "appended to the episode log"
+        else:
+            text = (content if content.endswith("\n") else content + "\n").encode("utf-8")
+            if before == text:
+                decision = gate.Decision(
+                    action="skip", reason_code=gate.DUPLICATE, reason="the same text is there"
                 )
-        return _render_entry(meta, plan.content)
+                return self._refuse(plan, unit, decision, plan.target)
+            if before is not None:
+                self.audit.keep_blob(before)
+            _native.atomic_write(plan.target, text, FILE_MODE)
+            change = FileChange(
+                self._rel(plan.target),
+                _sha256(before) if before is not None else None,
+                _sha256(text),
+            )
+            action = "update" if before is not None else "create"
+            code, reason = (
+                ("revised", "rewritten") if before is not None else ("created", "written")
+            )
+        rec = self.audit.record(
+            unit=unit,
+            op=_op_name(plan.op),
+            action=action,
+            reason_code=code,
+            reason=reason,
+            changes=[change],
+            provenance=plan.provenance,
+        )
+        return Applied(action, plan.target, reason, code, change_id=rec.id)
+
+    def _apply_entry(self, plan: PlannedWrite, unit: str, extras: EntryExtras) -> Applied:
+        assert isinstance(plan.op, Remember) and plan.collection is not None
+        directory = self.collection_dir(plan.collection)
+        if directory.is_symlink() or not directory.is_dir():
+            raise MemoryOpError(f"{plan.collection}/ is not a plain directory; refusing")
+        title = " ".join((extras.title or plan.op.name).split())
+        candidate = gate.Candidate(
+            collection=plan.collection,
+            title=title,
+            body=plan.content,
+            provenance=plan.provenance,
+            stem=extras.stem or plan.stem,
+            confidence=extras.confidence,
+        )
+        entries = self.entries()
+        decision = gate.decide(candidate, self._existing(entries), self._limits)
+        if decision.action in ("skip", "reject"):
+            found = _find(entries, decision.target, plan.collection)
+            where = self._entry_path(found) if found is not None else None
+            return self._refuse(plan, unit, decision, where)
+
+        now = iso_utc(self._clock())
+        changes: list[FileChange] = []
+        if decision.action == "update":
+            old = _find(entries, decision.target, plan.collection)
+            if old is None:  # the gate names only entries it was shown
+                raise MemoryOpError(f"the gate named an unknown entry {decision.target!r}")
+            path = self._entry_path(old)
+            keep_title = decision.reason_code != gate.REVISED and old.meta.title.strip()
+            provenance = max(old.meta.provenance, plan.provenance, key=lambda p: _TRUST[p])
+            confidence = max(
+                old.meta.confidence,
+                extras.confidence
+                if extras.confidence is not None
+                else DEFAULT_CONFIDENCE[plan.provenance],
+            )
+            meta = replace(
+                old.meta,
+                title=old.meta.title if keep_title else title,
+                collection=old.collection,
+                provenance=provenance,
+                confidence=confidence,
+                created=old.meta.created or now,
+                modified=now,
+                last_confirmed=now,
+                status="active",
+                depends_on=_merged(old.meta.depends_on, extras.depends_on),
+                tags=_merged(old.meta.tags, extras.tags),
+            )
+            changes.append(self._put(path, _render_entry(meta, plan.content)))
+            stem = old.stem
+        else:
+            stem = self._free_stem(directory, plan.stem or "entry", decision.supersedes)
+            path = directory / f"{stem}.md"
+            meta = EntryMeta(
+                title=title,
+                collection=plan.collection,
+                provenance=plan.provenance,
+                confidence=extras.confidence
+                if extras.confidence is not None
+                else DEFAULT_CONFIDENCE[plan.provenance],
+                created=now,
+                modified=now,
+                last_confirmed=now,
+                supersedes=tuple(decision.supersedes),
+                depends_on=extras.depends_on,
+                tags=extras.tags,
+            )
+            changes.append(self._put(path, _render_entry(meta, plan.content)))
+        for old_stem in decision.supersedes:
+            old = _find(entries, old_stem, plan.collection)
+            if old is None or old.stem == stem:
+                continue
+            marked = replace(old.meta, status="superseded", superseded_by=stem, modified=now)
+            changes.append(self._put(self._entry_path(old), _render_entry(marked, old.body)))
+        rec = self.audit.record(
+            unit=unit,
+            op=_op_name(plan.op),
+            action=decision.action,
+            reason_code=decision.reason_code,
+            reason=decision.reason,
+            changes=changes,
+            provenance=plan.provenance,
+            flags=decision.flags,
+        )
+        self._refresh_index()
+        return Applied(
+            decision.action,
+            path,
+            decision.reason,
+            decision.reason_code,
+            stem=stem,
+            supersedes=tuple(decision.supersedes),
+            flags=decision.flags,
+            change_id=rec.id,
+            decision=decision,
+        )
+
+    def _put(self, path: Path, text: str) -> FileChange:
+        """Write one file atomically, keeping its prior content for undo."""
+        before = _read_bytes(path)
+        if before is not None:
+            self.audit.keep_blob(before)
+        data = text.encode("utf-8")
+        _native.atomic_write(path, data, FILE_MODE)
+        return FileChange(
+            self._rel(path), _sha256(before) if before is not None else None, _sha256(data)
+        )
+
+    def _free_stem(self, directory: Path, stem: str, taken: Sequence[str]) -> str:
+        """`stem`, or `stem-2`, `stem-3`… when a file (a superseded entry, say) holds it."""
+        candidate, n = stem, 1
+        while candidate in taken or (directory / f"{candidate}.md").exists():
+            n += 1
+            candidate = f"{stem}-{n}"
+        return candidate
+
+    def _entry_path(self, entry: Entry) -> Path:
+        return self._root / entry.collection / f"{entry.stem}.md"
+
+    def _rel(self, path: Path) -> str:
+        return path.relative_to(self._root).as_posix()
+
+    def _refresh_index(self) -> None:
+        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index)."""
+        path = self._root / INDEX_NAME
+        text = render_index(self.entries()).encode("utf-8")
+        if _read_bytes(path) != text:
+            _native.atomic_write(path, text, FILE_MODE)
+
+    # --- owner's edits: forget, retire, undo -----------------------------------------------
+
+    def find_entry(self, name: str) -> Entry:
+        """An entry by "<collection>/<stem>" or by a stem unique across collections.
+        Raises LookupError naming the candidates when it is absent or ambiguous."""
+        want = name.strip().removesuffix(".md")
+        collection, _, stem = want.rpartition("/")
+        matches = [
+            e
+            for e in self.entries()
+            if e.stem == stem and (not collection or e.collection == collection)
+        ]
+        if not matches:
+            raise LookupError(f"no entry named {name!r}")
+        if len(matches) > 1:
+            names = ", ".join(f"{e.collection}/{e.stem}" for e in matches)
+            raise LookupError(f"{name!r} is ambiguous: {names}")
+        return matches[0]
+
+    def forget(self, name: str, *, unit: str = "cli") -> AuditRecord:
+        """Delete one entry (the owner's "forget"). Not gated, always audited, undoable."""
+        if self._readonly:
+            raise PermissionError("this CuratedMemory was opened read-only")
+        with self._write_lock():
+            entry = self.find_entry(name)
+            path = self._entry_path(entry)
+            before = path.read_bytes()
+            self.audit.keep_blob(before)
+            path.unlink()
+            _fsync_dir(path.parent)
+            rec = self.audit.record(
+                unit=unit,
+                op="forget",
+                action="delete",
+                reason_code="forgotten",
+                reason=f"the owner asked to forget {entry.collection}/{entry.stem}",
+                changes=[FileChange(self._rel(path), _sha256(before), None)],
+                provenance="owner",
+            )
+            self._refresh_index()
+            return rec
+
+    def retire_entry(
+        self,
+        collection: str,
+        stem: str,
+        *,
+        superseded_by: str,
+        turn_id: str | None = None,
+        unit: str | None = None,
+    ) -> AuditRecord | None:
+        """Mark an entry superseded (kept, never deleted), as a merge does. Audited."""
+        if self._readonly:
+            raise PermissionError("this CuratedMemory was opened read-only")
+        with self._write_lock():
+            entry = _find(self.entries(), stem, collection)
+            if entry is None or entry.collection != collection:
+                return None
+            now = iso_utc(self._clock())
+            marked = replace(
+                entry.meta, status="superseded", superseded_by=superseded_by, modified=now
+            )
+            change = self._put(self._entry_path(entry), _render_entry(marked, entry.body))
+            rec = self.audit.record(
+                unit=unit or unit_for(turn_id),
+                op="retire",
+                action="update",
+                reason_code="superseded",
+                reason=f"{collection}/{stem} superseded by {collection}/{superseded_by}",
+                changes=[change],
+                provenance=entry.meta.provenance,
+            )
+            self._refresh_index()
+            return rec
+
+    def undo_change(self, change_id: str, *, force: bool = False, unit: str = "cli") -> AuditRecord:
+        """Restore the files one change touched to their state before it. Raises UndoError."""
+        with self._write_lock():
+            rec = self.audit.find(change_id)
+            if rec is None:
+                raise UndoError(f"no change {change_id!r} in the kept history")
+            done = self.audit.undo([rec], label=change_id, unit=unit, force=force)
+            self._refresh_index()
+            return done
+
+    def undo_unit(self, unit_name: str, *, force: bool = False, unit: str = "cli") -> AuditRecord:
+        """Restore every file a unit ("dream-3", "turn-…") touched to its state before the unit."""
+        with self._write_lock():
+            recs = self.audit.unit_records(unit_name)
+            if not recs:
+                raise UndoError(f"no change recorded for {unit_name}")
+            done = self.audit.undo(recs, label=unit_name, unit=unit, force=force)
+            self._refresh_index()
+            return done
 
     def _episode_record(self, plan: PlannedWrite) -> bytes:
         assert isinstance(plan.op, LogEpisode)
@@ -275,11 +652,31 @@ class CuratedMemory:
         return out
 
     def _read_entry(self, path: Path, collection: str) -> Entry | None:
+        # Parsed entries are kept while the file's identity and mtime are unchanged: every
+        # write replaces the file (a new inode), so a stale hit needs a same-inode edit within
+        # the same nanosecond and size. (memint: the gate reads every entry on every write.)
+        try:
+            st = path.lstat()
+            key: tuple[int, int, int, int] | None = (
+                st.st_dev,
+                st.st_ino,
+                st.st_mtime_ns,
+                st.st_size,
+            )
+        except OSError:
+            key = None
+        cached = self._parsed.get(path)
+        if key is not None and cached is not None and cached[0] == key:
+            return cached[1]
         text = self._read_text(path)
         if text is None:
+            self._parsed.pop(path, None)
             return None
         entry = parse_entry(text, source=f"{collection}/{path.name}")
-        return replace(entry, stem=path.name.removesuffix(".md"), collection=collection)
+        entry = replace(entry, stem=path.name.removesuffix(".md"), collection=collection)
+        if key is not None:
+            self._parsed[path] = (key, entry)
+        return entry
 
     def _read_text(self, path: Path) -> str | None:
         """File text, or None when absent or unreadable (logged). Symlinks are not followed:
@@ -313,3 +710,44 @@ def _checked_text(value: object, what: str, *, max_chars: int = MAX_CONTENT_CHAR
     except UnicodeEncodeError:
         raise MemoryOpError(f"{what} is not valid text (lone surrogate)") from None
     return value
+
+
+def _op_name(op: object) -> str:
+    tag = getattr(type(op), "__struct_config__", None)
+    name = getattr(tag, "tag", None) if tag is not None else None
+    return str(name) if isinstance(name, str) else type(op).__name__
+
+
+def _entry_title(entry: Entry) -> str:
+    if entry.meta.title.strip():
+        return " ".join(entry.meta.title.split())
+    first = next((line for line in entry.body.splitlines() if line.strip()), entry.stem)
+    return " ".join(first.lstrip("#").split())[:120]
+
+
+def _find(entries: Sequence[Entry], stem: str | None, prefer: str) -> Entry | None:
+    """The entry with `stem`, from `prefer`'s collection first (the gate names stems only)."""
+    if stem is None:
+        return None
+    found = [e for e in entries if e.stem == stem]
+    found.sort(key=lambda e: (e.collection != prefer, e.meta.status != "active", e.collection))
+    return found[0] if found else None
+
+
+def _merged(old: Sequence[str], new: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*old, *new]))
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -20,20 +20,28 @@ it back.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
+
+from shelldon.contracts.ops import Remember
+from shelldon.core.entry import Entry
+from shelldon.core.memory import Applied, CuratedMemory, EntryExtras, MemoryOpError
+
+log = logging.getLogger(__name__)
 
 RuleKind = Literal["always", "never", "prefer", "call_me"]
 RULE_TAG = "owner-rule"
-COLLECTION = "preferences"
+COLLECTION: Final = "preferences"
+RULE_UNIT = "owner-rule"
 MAX_RULE_WORDS = 40
 
 _SENTENCES = re.compile(r"[^.!?;\n]+[.!?;]*")
 # Openers that do not change what the rule says.
 _FILLER = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|also|oh|hey|hi|well|btw|one more thing|from now on|"
+    r"^(?:(?:ok(?:ay)?|so|and|also|oh|hey|hi|well|btw|actually|no|one more thing|from now on|"
     r"going forward|in future|in the future|remember(?: that)?|please|pls|you should|"
     r"you must|you need to)[\s,:-]+)+",
     re.IGNORECASE,
@@ -44,6 +52,7 @@ _PREFER = re.compile(
 )
 _CALL_ME = re.compile(r"^call\s+me\s+(.+)$", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
+_TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|thanks|thank you)[.!]*$", re.IGNORECASE)
 # Words that carry no part of the rule's meaning when comparing two rules.
 _NOISE = frozenset({"please", "the", "a", "an", "to", "you", "your", "always", "never", "prefer"})
 
@@ -84,7 +93,7 @@ def parse_rule(sentence: str) -> OwnerRule | None:
     text = " ".join(sentence.split()).strip()
     if not text or text.endswith("?"):
         return None
-    text = _FILLER.sub("", text).strip()
+    text = _TRAILING_PLEASE.sub("", _FILLER.sub("", text).strip())
     kind: RuleKind
     if m := _ALWAYS_NEVER.match(text):
         kind = "always" if m.group(1).lower() == "always" else "never"
@@ -131,3 +140,58 @@ def rule_of_entry(tags: Sequence[str], body: str) -> OwnerRule | None:
     if RULE_TAG not in tags:
         return None
     return parse_rule(body.strip().splitlines()[0] if body.strip() else "")
+
+
+def rule_unit(turn_id: str | None) -> str:
+    """Audit unit of the rules one owner message stated: undone together, apart from the turn's
+    model-proposed ops."""
+    return f"{RULE_UNIT}-{turn_id}" if turn_id else RULE_UNIT
+
+
+def capture_owner_rules(
+    memory: CuratedMemory,
+    message: str,
+    *,
+    turn_id: str | None = None,
+) -> list[Applied]:
+    """Store every rule the owner's `message` states as an owner entry in preferences/.
+
+    Core calls this with the owner's own text (never the model's), before the turn's ops, so a
+    rule said in this turn already outranks whatever the model proposes. Each rule goes through
+    the gate (audited under unit "owner-rule-<turn id>"); a restatement addresses the rule it
+    changes so the gate supersedes it. Returns one result per rule found.
+    """
+    results: list[Applied] = []
+    for rule in extract_rules(message):
+        old = _restated(memory.entries(), rule)
+        extras = EntryExtras(
+            title=rule.title,
+            tags=rule.tags,
+            confidence=1.0,
+            stem=old.stem if old is not None else None,
+        )
+        op = Remember(collection=COLLECTION, name=rule.name, content=rule.text)
+        try:
+            results.append(
+                memory.apply_memory_op(
+                    op, provenance="owner", turn_id=turn_id, unit=rule_unit(turn_id), extras=extras
+                )
+            )
+        except MemoryOpError as exc:  # audited by apply_memory_op
+            log.info("owner rule not kept: %s", exc)
+    return results
+
+
+def _restated(entries: Sequence[Entry], rule: OwnerRule) -> Entry | None:
+    """The active owner rule `rule` changes, if any (the newest when several would match)."""
+    found = [
+        e
+        for e in entries
+        if e.collection == COLLECTION
+        and e.meta.provenance == "owner"
+        and e.meta.status == "active"
+        and (old := rule_of_entry(e.meta.tags, e.body)) is not None
+        and restates(rule, old)
+    ]
+    found.sort(key=lambda e: (e.meta.modified, e.stem))
+    return found[-1] if found else None

@@ -1,0 +1,187 @@
+"""`shelldon memory list | show | log | remember | forget NAME | undo ID | undo --dream N`.
+
+The memory commands work on the data root directly, whether core is running or not: every write
+goes through `CuratedMemory` (the gate, the audit log, MEMORY.md) under the same cross-process
+write lock core takes, so a CLI edit and a turn never interleave. Core reads the tree afresh for
+every decision, so nothing it holds goes stale. (See docs/memory.md, "The command line".)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from shelldon.cli.run_cmd import data_root
+from shelldon.contracts.ops import COLLECTION_NAMES, Remember
+from shelldon.core.audit import AuditRecord, UndoError
+from shelldon.core.memory import CuratedMemory, MemoryOpError
+
+CLI_UNIT = "cli"
+
+
+def _memory(args: argparse.Namespace) -> CuratedMemory:
+    return CuratedMemory(data_root(args).memory)
+
+
+def _list(args: argparse.Namespace) -> int:
+    memory = _memory(args)
+    entries = memory.entries()
+    shown = [e for e in entries if args.all or e.meta.status != "superseded"]
+    for e in shown:
+        status = f" (superseded by {e.meta.superseded_by})" if e.meta.status == "superseded" else ""
+        title = " ".join((e.meta.title or e.body.strip().split("\n")[0]).split())[:80]
+        print(
+            f"{e.collection}/{e.stem}\t{e.meta.provenance}\t{e.meta.confidence:.2f}\t"
+            f"{e.meta.modified[:10] or '-'}\t{title}{status}"
+        )
+    hidden = len(entries) - len(shown)
+    summary = f"{len(shown)} entr{'y' if len(shown) == 1 else 'ies'}"
+    if hidden:
+        summary += f" ({hidden} superseded not shown; --all shows them)"
+    print(summary, file=sys.stderr)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    memory = _memory(args)
+    try:
+        entry = memory.find_entry(args.name)
+    except LookupError as exc:
+        print(f"shelldon memory show: {exc}", file=sys.stderr)
+        return 1
+    path = memory.root / entry.collection / f"{entry.stem}.md"
+    sys.stdout.write(path.read_text(encoding="utf-8", errors="replace"))
+    return 0
+
+
+def _format(rec: AuditRecord) -> str:
+    target = rec.target or "-"
+    extra = f" [{rec.preview}]" if rec.preview else ""
+    return (
+        f"{rec.id}  {rec.ts}  {rec.unit:<14} {rec.op:<15} {rec.action:<8} "
+        f"{rec.reason_code:<16} {target}  {rec.reason}{extra}"
+    )
+
+
+def _log(args: argparse.Namespace) -> int:
+    memory = _memory(args)
+    records = (
+        [r for r in memory.audit.records() if args.unit is None or r.unit == args.unit][
+            -args.limit :
+        ]
+        if args.limit > 0
+        else []
+    )
+    for rec in records:
+        if args.json:
+            print(json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True))
+        else:
+            print(_format(rec))
+    return 0
+
+
+def _remember(args: argparse.Namespace) -> int:
+    memory = _memory(args)
+    op = Remember(collection=args.collection, name=args.name, content=args.text)
+    try:
+        result = memory.apply_memory_op(op, provenance="owner", unit=CLI_UNIT)
+    except MemoryOpError as exc:
+        print(f"shelldon memory remember: refused: {exc}", file=sys.stderr)
+        return 1
+    print(f"{result.action} ({result.reason_code}): {result.reason}  [change {result.change_id}]")
+    return 0 if result.action in ("create", "update") else 1
+
+
+def _forget(args: argparse.Namespace) -> int:
+    memory = _memory(args)
+    try:
+        rec = memory.forget(args.name, unit=CLI_UNIT)
+    except LookupError as exc:
+        print(f"shelldon memory forget: {exc}", file=sys.stderr)
+        return 1
+    print(f"forgot {rec.target}  [change {rec.id}; `shelldon memory undo {rec.id}` brings it back]")
+    return 0
+
+
+def _reopen_dream_learnings(args: argparse.Namespace, records: list[AuditRecord], n: int) -> int:
+    """Put a dream's learning resolutions back to pending (core.dream owns how)."""
+    from shelldon.core import dream, history
+
+    store: Any = history.HistoryStore.open(data_root(args).history_db)
+    try:
+        return dream.undo_dream_learnings([r.to_json() for r in records], n, store)
+    finally:
+        store.close()
+
+
+def _undo(args: argparse.Namespace) -> int:
+    memory = _memory(args)
+    if (args.change_id is None) == (args.dream is None):
+        print("shelldon memory undo: give a CHANGE_ID or --dream N", file=sys.stderr)
+        return 2
+    try:
+        if args.dream is not None:
+            unit = f"dream-{args.dream}"
+            records = memory.audit.unit_records(unit)
+            if not records:
+                print(f"shelldon memory undo: no change recorded for {unit}", file=sys.stderr)
+                return 1
+            files_changed = any(r.file_changes for r in records)
+            rec = memory.undo_unit(unit, force=args.force) if files_changed else None
+            reopened = _reopen_dream_learnings(args, records, args.dream)
+            restored = ", ".join(c.target for c in rec.changes) if rec else "no files"
+            print(f"undid {unit}: restored {restored}; {reopened} learning(s) back to pending")
+            return 0
+        rec = memory.undo_change(args.change_id, force=args.force)
+    except UndoError as exc:
+        print(f"shelldon memory undo: {exc}", file=sys.stderr)
+        return 1
+    print(f"restored {', '.join(c.target for c in rec.changes)}  [change {rec.id}]")
+    return 0
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    memory = sub.add_parser(
+        "memory", parents=[common], help="curated memory: list, show, log, undo"
+    )
+    msub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
+
+    list_ = msub.add_parser("list", parents=[common], help="every entry, one per line")
+    list_.add_argument("--all", action="store_true", help="include superseded entries")
+    list_.set_defaults(func=_list)
+
+    show = msub.add_parser("show", parents=[common], help="one entry, front matter and body")
+    show.add_argument("name", help="collection/stem, or a stem unique across collections")
+    show.set_defaults(func=_show)
+
+    log_ = msub.add_parser("log", parents=[common], help="the audit log (history.jsonl)")
+    log_.add_argument("-n", "--limit", type=int, default=50, help="last N decisions (50)")
+    log_.add_argument("--unit", help='only this unit ("cli", "turn-…", "dream-3", …)')
+    log_.add_argument("--json", action="store_true", help="the raw JSON lines")
+    log_.set_defaults(func=_log)
+
+    remember = msub.add_parser(
+        "remember", parents=[common], help="write an owner entry (through the gate)"
+    )
+    remember.add_argument("collection", choices=COLLECTION_NAMES)
+    remember.add_argument("name")
+    remember.add_argument("text")
+    remember.set_defaults(func=_remember)
+
+    forget = msub.add_parser("forget", parents=[common], help="delete an entry (audited, undoable)")
+    forget.add_argument("name", help="collection/stem, or a stem unique across collections")
+    forget.set_defaults(func=_forget)
+
+    undo = msub.add_parser(
+        "undo", parents=[common], help="restore the state before a change, or before a dream"
+    )
+    undo.add_argument("change_id", nargs="?", help="an id from `shelldon memory log`")
+    undo.add_argument("--dream", type=int, metavar="N", help="undo dream N as a whole")
+    undo.add_argument(
+        "--force", action="store_true", help="even if a later change touched the same files"
+    )
+    undo.set_defaults(func=_undo)

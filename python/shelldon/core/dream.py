@@ -992,11 +992,14 @@ class StoreSources:
         history: Any,
         memory: Any,
         *,
-        collection_cap: int = COLLECTION_CAP,
+        collection_cap: int | None = None,
         index_max_lines: int = INDEX_MAX_LINES,
     ) -> None:
         self.history = history
         self.memory = memory
+        if collection_cap is None:  # the cap the memory's gate enforces
+            limits = getattr(memory, "_limits", None)
+            collection_cap = int(getattr(limits, "collection_cap", COLLECTION_CAP))
         self.collection_cap = collection_cap
         self.index_max_lines = index_max_lines
 

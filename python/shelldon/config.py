@@ -168,6 +168,10 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigError(f"{where}: base_url must be an http(s) URL, not {base_url!r}")
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when asked
+    except ValueError:
+        raise ConfigError(f"{where}: base_url has an invalid port: {base_url!r}") from None
     if parts.username or parts.password:
         raise ConfigError(f'{where}: base_url must not carry credentials; use key = "..."')
     if parts.query or parts.fragment:

@@ -96,6 +96,7 @@ def test_shelldon_offline_ignores_the_providers(
             "put it last",
         ),
         (OPENAI * 2, "used twice"),
+        (OPENAI + "base_url = 'https://h:99999/v1'\n", "invalid port"),
         (
             OPENAI + "base_url = 'ftp://h'\n",
             "http(s) URL",
@@ -166,6 +167,15 @@ def test_a_vault_refusal_is_a_config_error_without_details() -> None:
     with pytest.raises(ConfigError) as caught:
         build_chain(parse_config(GOOD), read_secret=refuse)
     assert "sk-SECRET" not in str(caught.value)
+
+
+def test_a_vault_the_user_may_not_read_says_whom_to_run_as() -> None:
+    def denied(name: str) -> str | None:
+        raise PermissionError(13, "Permission denied")
+
+    with pytest.raises(ConfigError) as caught:
+        build_chain(parse_config(GOOD), read_secret=denied)
+    assert "run as the service user" in str(caught.value)
 
 
 def test_build_chain_reads_each_key_once_and_keeps_the_order() -> None:

@@ -42,6 +42,7 @@ class ConnectProxy:
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
         self.seen: list[str] = []
+        self.deny = False  # answer every CONNECT with 407
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
 
@@ -64,6 +65,9 @@ class ConnectProxy:
             text = head.split(b"\r\n\r\n", 1)[0].decode("latin-1")
             self.seen.append(text)
             method, target, _ = text.split("\r\n", 1)[0].split(" ", 2)
+            if self.deny:
+                client.sendall(b"HTTP/1.1 407 Proxy Authentication Required\r\n\r\n")
+                return
             if method != "CONNECT":
                 client.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
                 return
@@ -161,6 +165,17 @@ def test_https_goes_through_the_environment_proxy_with_connect(
     assert request.startswith(f"CONNECT 127.0.0.1:{self_signed_tls_server} ")
     auth = base64.b64encode(b"alice:s3cret").decode()
     assert f"Proxy-Authorization: Basic {auth}" in request
+
+
+def test_a_proxy_refusing_the_tunnel_is_a_connect_error(
+    monkeypatch: pytest.MonkeyPatch, connect_proxy: ConnectProxy
+) -> None:
+    connect_proxy.deny = True
+    monkeypatch.setenv("https_proxy", f"127.0.0.1:{connect_proxy.port}")
+    with pytest.raises(ProviderError) as caught:
+        post("https://api.example.org/v1/chat/completions")
+    assert caught.value.kind == "connect"
+    assert "407" in caught.value.message
 
 
 def test_plain_http_through_a_proxy_uses_the_absolute_uri(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,6 +24,11 @@ def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]
     if spec.key:
         try:
             value = read_secret(spec.key)
+        except PermissionError:
+            raise ConfigError(
+                f"provider {spec.name!r}: no permission to read vault entry {spec.key!r}; "
+                "run as the service user (or root)"
+            ) from None
         except (OSError, ValueError) as exc:
             # The reason is the vault's (traversal, permissions); it never holds the value.
             raise ConfigError(

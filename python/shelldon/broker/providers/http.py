@@ -227,7 +227,7 @@ def post_json(
             "malformed", scrub(f"bad HTTP while {what}: {exc}", secret_list)
         ) from None
     except OSError as exc:
-        detail = exc.strerror or type(exc).__name__
+        detail = exc.strerror or str(exc) or type(exc).__name__  # e.g. a proxy's 407
         if isinstance(exc, socket.gaierror):
             detail = f"cannot resolve host ({detail})"
         raise ProviderError("connect", scrub(f"{detail} while {what}", secret_list)) from None

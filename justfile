@@ -48,3 +48,7 @@ image-test:
 # The dream's figures (docs/learning.md): the offline dream on a seeded week, hostile dream brains.
 dream-report: dev
     {{py}} scripts/dream_report.py
+
+# Curated memory's figures (docs/memory.md): the gate on the write path, costs, retrieval on LoCoMo.
+memory-report: dev
+    {{py}} scripts/memory_report.py

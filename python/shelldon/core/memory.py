@@ -633,13 +633,14 @@ class CuratedMemory:
         for collection in COLLECTION_NAMES:
             directory = self._root / collection
             try:
-                names = sorted(p.name for p in directory.iterdir())
+                with os.scandir(directory) as listing:
+                    items = sorted((d.name, d) for d in listing)
             except OSError:
                 continue
-            for name in names:
+            for name, dirent in items:
                 if name.startswith(".") or not name.endswith(".md"):
                     continue
-                entry = self._read_entry(directory / name, collection)
+                entry = self._read_entry(directory / name, collection, dirent)
                 if entry is not None:
                     found.append(entry)
         return found
@@ -651,12 +652,14 @@ class CuratedMemory:
             out[entry.collection][entry.stem] = entry.body
         return out
 
-    def _read_entry(self, path: Path, collection: str) -> Entry | None:
+    def _read_entry(
+        self, path: Path, collection: str, dirent: os.DirEntry[str] | None = None
+    ) -> Entry | None:
         # Parsed entries are kept while the file's identity and mtime are unchanged: every
         # write replaces the file (a new inode), so a stale hit needs a same-inode edit within
         # the same nanosecond and size. (memint: the gate reads every entry on every write.)
         try:
-            st = path.lstat()
+            st = dirent.stat(follow_symlinks=False) if dirent is not None else path.lstat()
             key: tuple[int, int, int, int] | None = (
                 st.st_dev,
                 st.st_ino,

@@ -30,6 +30,12 @@ MAX_PENDING: Final = 200
 # Recall is two-stage: the newest CANDIDATES matches (cheap: no ranking, rowid order), then
 # bm25 over just those. Ranking every match of a common word at 200k rows is what this avoids.
 SEARCH_CANDIDATES: Final = 200
+# Before stage 1, words in more than COMMON_FRACTION of the rows ("the", "did", "you") are dropped
+# from the query: they would fill the candidate set with the newest rows and push the evidence out.
+# Measured on LoCoMo (scripts/recall_report.py, docs/recall.md). Small histories keep every word.
+COMMON_FRACTION: Final = 0.10
+COMMON_MIN_ROWS: Final = 50
+KEEP_RAREST_WHEN_ALL_COMMON: Final = 2
 SEARCH_BUDGET_S: Final = 0.2  # hard ceiling per search (the Pi's p95 target is 100 ms)
 _PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
 
@@ -46,6 +52,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts
 CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
     INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
 END;
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, row);
 CREATE TABLE IF NOT EXISTS learnings (
     id               INTEGER PRIMARY KEY,
     pattern_key      TEXT,
@@ -153,6 +160,7 @@ class _Reader:
         try:
             # Every _PROGRESS_OPS VM steps: past the deadline → sqlite interrupts the query.
             self._conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_OPS)
+            match = self._without_common_words(match)
             # Stage 1: bounded, unranked candidates, newest first (FTS5 walks rowids backwards).
             candidates = self._conn.execute(
                 "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? "
@@ -177,6 +185,34 @@ class _Reader:
         finally:
             with contextlib.suppress(sqlite3.Error):
                 self._conn.set_progress_handler(None, 0)
+
+    def _without_common_words(self, match: str) -> str:
+        """Drop the query's words found in more than COMMON_FRACTION of the rows (document
+        frequency from the FTS index's own vocabulary). A word the vocabulary does not list is
+        kept (MATCH normalises it the same way as the index). A store made before the
+        vocabulary table existed keeps the query as it is."""
+        terms = match.split(" OR ")
+        if len(terms) < 2:
+            return match
+        rows = self._conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
+        if rows < COMMON_MIN_ROWS:
+            return match
+        words = [term.strip('"') for term in terms]
+        try:
+            found = self._conn.execute(
+                "SELECT term, doc FROM messages_vocab WHERE term IN "
+                f"({', '.join('?' * len(words))})",
+                words,
+            ).fetchall()
+        except sqlite3.OperationalError:  # no vocabulary table: an older store
+            return match
+        frequency = {str(term): int(doc) for term, doc in found}
+        limit = COMMON_FRACTION * rows
+        kept = [t for t, w in zip(terms, words, strict=True) if frequency.get(w, 0) <= limit]
+        if not kept:
+            rarest = sorted(zip(terms, words, strict=True), key=lambda tw: frequency[tw[1]])
+            kept = [t for t, _ in rarest[:KEEP_RAREST_WHEN_ALL_COMMON]]
+        return " OR ".join(kept)
 
     def close(self) -> None:
         self._conn.close()

@@ -47,7 +47,7 @@ def _lines(conversation: dict[str, object]) -> list[tuple[str, str, str]]:
 def replay(path: Path, db: Path) -> dict[str, int]:
     """Record the conversation as turns; returns dia_id -> message row id."""
     data = json.loads(path.read_text())
-    conversation = data["conversation"] if "conversation" in data else data
+    conversation = data.get("conversation", data)
     lines = _lines(conversation)
     store = HistoryStore.open(db)
     ids: dict[str, int] = {}
@@ -115,9 +115,9 @@ def render(results: list[Result]) -> str:
         n = sum(r.by_category.get(category, (0, {}))[0] for r in results)
         if not n:
             continue
+        empty = (0, dict.fromkeys(KS, 0))
         cells = " | ".join(
-            f"{sum(r.by_category.get(category, (0, dict.fromkeys(KS, 0)))[1][k] for r in results) / n:.2f}"
-            for k in KS
+            f"{sum(r.by_category.get(category, empty)[1][k] for r in results) / n:.2f}" for k in KS
         )
         lines.append(f"| {category} ({CATEGORY_NAMES[category]}) | {n} | {cells} |")
     return "\n".join(lines) + "\n"

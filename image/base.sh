@@ -11,7 +11,10 @@ case $arch in
   amd64) pkgs=("${CHECK_PACKAGES[@]}") ;;
   *) die "unknown arch $arch" ;;
 esac
-key=$(layer_key "$RELEASE" "$arch" "${pkgs[*]}" "$IMAGE_DIR/base.sh" "$IMAGE_DIR/hooks/base-essential.sh" \
+# The key: what goes into the layer (release, packages, the mmdebstrap recipe, the hooks), not this
+# script's other lines, so logging or cache housekeeping here does not rebuild 20 minutes of layer.
+BASE_RECIPE="mmdebstrap --mode=root --format=tar --variant=minbase, path-excludes doc/man/locale/info v1"
+key=$(layer_key "$RELEASE" "$arch" "${pkgs[*]}" "$BASE_RECIPE" "$IMAGE_DIR/hooks/base-essential.sh" \
   "$IMAGE_DIR/hooks/base-customize.sh" "$IMAGE_DIR/hooks/initramfs-modules")
 tar=$CACHE_DIR/base-$arch-$key.tar
 if [ -s "$tar" ]; then
@@ -36,5 +39,6 @@ mmdebstrap --mode=root --format=tar --variant=minbase --architectures="$arch" \
   "$RELEASE" "$tmp" "${srcs[@]}"
 unset IFS
 mv "$tmp" "$tar"
+prune_cache "base-$arch-*.tar" "$tar"
 log "base layer $arch built in $(( $(date +%s) - start )) s, $(du -h "$tar" | cut -f1)"
 echo "$tar"

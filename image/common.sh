@@ -21,7 +21,7 @@ BUILDER_RELEASE=bookworm
 # Packages of the appliance root (arm64). minbase + these.
 APPLIANCE_PACKAGES=(
   systemd systemd-sysv udev dbus systemd-timesyncd systemd-resolved
-  linux-image-arm64 initramfs-tools raspi-firmware firmware-brcm80211 wireless-regdb wpasupplicant
+  linux-image-arm64 initramfs-tools zstd raspi-firmware firmware-brcm80211 wireless-regdb wpasupplicant
   openssh-server ca-certificates tzdata iproute2 kmod netbase procps less
   cloud-guest-utils e2fsprogs fdisk
   python3 python3-msgspec
@@ -79,6 +79,18 @@ layer_key() {
   { for a in "$@"; do
       if [ -f "$a" ]; then sha256sum "$a"; else printf '%s\n' "$a"; fi
     done; } | sha256sum | cut -c1-16
+}
+
+# Keep the cache bounded: of the files matching PATTERN keep KEEP and the 2 newest others (layers
+# of other work trees' versions), delete the rest.
+prune_cache() {  # prune_cache PATTERN KEEP
+  local pattern=$1 keep=$2 f n=0
+  for f in $(ls -t "$CACHE_DIR"/$pattern 2>/dev/null); do
+    [ "$f" = "$keep" ] && continue
+    n=$((n + 1))
+    [ $n -gt 2 ] && rm -f "$f"
+  done
+  return 0
 }
 
 ensure_binfmt() {

@@ -57,6 +57,8 @@ in_root "$root" systemctl enable --quiet shelldon.target shelldon-core.service s
 [ "$arch" = arm64 ] && in_root "$root" systemctl enable --quiet wpa_supplicant@wlan0.service
 # No swap on the card, ever (nothing creates one by default; make sure nothing can).
 in_root "$root" systemctl mask --quiet swap.target
+# The broker reads the provider chain; the worker may not (no keys there, but no reason either).
+chgrp shelldon "$root/etc/shelldon/shelldon.toml" 2>/dev/null || chgrp 900 "$root/etc/shelldon/shelldon.toml"
 ln -sf ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 
 log "byte-compiling for $pyver"

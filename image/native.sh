@@ -11,7 +11,9 @@ out=${1:?out dir}
 if [ ! -f "$REPO_DIR/Cargo.toml" ]; then
   log "WARNING: no Cargo.toml in the repo yet: no native module in this image"; exit 0
 fi
-key=$(layer_key "$BUILDER_RELEASE" "${BUILDER_PACKAGES[*]}" "$IMAGE_DIR/native.sh")
+# Keyed on what makes the build root (not on this script: the build steps below change more often).
+BUILDER_RECIPE="mmdebstrap --variant=apt --architectures=amd64,arm64 v1"
+key=$(layer_key "$BUILDER_RELEASE" "${BUILDER_PACKAGES[*]}" "$BUILDER_RECIPE")
 tar=$CACHE_DIR/builder-amd64-$key.tar
 bdir=$CACHE_DIR/builder-$key
 mkdir -p "$CACHE_DIR"
@@ -24,10 +26,12 @@ if [ ! -s "$tar" ]; then
     --include="${BUILDER_PACKAGES[*]}" --aptopt='Acquire::Retries "3"' \
     "$BUILDER_RELEASE" "$tmp" "${srcs[@]}")
   mv "$tmp" "$tar"
+  prune_cache "builder-amd64-*.tar" "$tar"
 fi
 if [ ! -x "$bdir/usr/bin/aarch64-linux-gnu-gcc" ]; then
   rm -rf "$bdir"; mkdir -p "$bdir"
   tar -C "$bdir" --numeric-owner -xpf "$tar"
+  for d in "$CACHE_DIR"/builder-*/; do [ "${d%/}" = "$bdir" ] || rm -rf "${d%/}"; done
 fi
 
 log "vendoring crates on the host"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from imagetools import IMAGE, need_root, need_tools
+from imagetools import IMAGE, NATIVE, need_root, need_tools
 
 
 @pytest.fixture(scope="session")
@@ -22,12 +22,14 @@ def check_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # CI runs on a clean Debian 12 as root: install the check's host tools (idempotent, quick).
         subprocess.run([str(IMAGE / "deps.sh"), "check"], check=True)
     need_tools("mmdebstrap", "unshare", "chroot")
+    # The amd64 extension that `just dev` built goes in too, so the root can run shelldon.
+    native = [str(NATIVE)] if NATIVE.exists() else []
     given = os.environ.get("SHELLDON_CHECK_ROOT")
     if given:
         root = Path(given)
         if not (root / "usr/lib/systemd/system/shelldon-core.service").exists():
-            subprocess.run([str(IMAGE / "checkroot.sh"), str(root)], check=True)
+            subprocess.run([str(IMAGE / "checkroot.sh"), str(root), *native], check=True)
         return root
     root = tmp_path_factory.mktemp("checkroot") / "root"
-    subprocess.run([str(IMAGE / "checkroot.sh"), str(root)], check=True)
+    subprocess.run([str(IMAGE / "checkroot.sh"), str(root), *native], check=True)
     return root

@@ -12,6 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 IMAGE = REPO / "image"
 OVERLAY = IMAGE / "overlay"
+NATIVE = REPO / "python/shelldon/_native.abi3.so"
 UNITS = ("shelldon-core.service", "shelldon-broker.service", "shelldon-forkserver.service")
 ALL_UNITS = (
     *UNITS,

@@ -59,7 +59,7 @@ def test_capabilities_only_forkserver_changes_uid():
     assert unit_settings("shelldon-broker.service")["CapabilityBoundingSet"] == [""]
     fs = unit_settings("shelldon-forkserver.service")
     assert sorted(fs["CapabilityBoundingSet"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
-    assert fs["AmbientCapabilities"] == [""]
+    assert sorted(fs["AmbientCapabilities"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
     assert fs["Environment"] and any(
         "SHELLDON_WORKER_USER=shelldon-worker" in e for e in fs["Environment"]
     )
@@ -104,7 +104,7 @@ def test_data_tree_modes(check_root):
     assert mode_owner(home) == ("0o755", 900, 900)
     assert mode_owner(home / "memory") == ("0o755", 900, 900)
     assert mode_owner(home / "memory/vault") == ("0o700", 900, 900)
-    assert mode_owner(check_root / "etc/shelldon/shelldon.toml") == ("0o640", 0, 0)
+    assert mode_owner(check_root / "etc/shelldon/shelldon.toml") == ("0o640", 0, 900)
 
 
 def test_tmpfiles_reasserts_vault_at_start(check_root):

@@ -1,0 +1,63 @@
+"""The check root booted by systemd in a container: the units start as the appliance starts them
+(Type=notify, sandboxing, users, the fork-server's capabilities) and a turn gets a reply from a real
+dropped worker. The appliance's own self-test runs inside and prints its verdict on the console."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from imagetools import NATIVE, need_tools
+
+# Checks of the self-test that mean something in a container. (The root is not remounted and not
+# noatime there: those are checked by the qemu boot of the real image, `just image-test`.)
+MUST_PASS = (
+    "shelldon-core active",
+    "shelldon-broker active",
+    "shelldon-forkserver active",
+    "users",
+    "vault 0700 shelldon",
+    "worker cannot read vault",
+    "native module matches x86_64",
+    "say hello",
+    "journald volatile",
+    "no swap",
+)
+
+
+@pytest.fixture(scope="module")
+def selftest(check_root) -> dict[str, str]:
+    need_tools("systemd-nspawn")
+    if not NATIVE.exists():
+        pytest.skip(f"no amd64 build of the extension at {NATIVE}: run `just dev`")
+    # --volatile=overlay: the boot writes to a tmpfs over the root, which stays as built. The
+    # self-test powers the container off; the timeout only bounds a hung boot.
+    r = subprocess.run(
+        [
+            "systemd-nspawn", "--register=no", "--keep-unit", "--volatile=overlay", "-q",
+            "-D", str(check_root), "-b", "--", "systemd.wants=shelldon-selftest.service",
+        ],
+        capture_output=True, text=True, errors="replace", timeout=300, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    out = r.stdout + r.stderr
+    assert "SHELLDON-SELFTEST:" in out, out[-4000:]
+    lines = {}
+    for m in re.finditer(r"^selftest (ok  |FAIL) (.+?)(?: ?: (.*))?$", out, re.M):
+        lines[m.group(2).strip()] = (m.group(1).strip(), (m.group(3) or "").strip())
+    lines["status"] = ("", "\n".join(re.findall(r"^selftest status (.*)$", out, re.M)))
+    return lines
+
+
+@pytest.mark.parametrize("check", MUST_PASS)
+def test_selftest_check_passes(selftest, check):
+    assert check in selftest, sorted(selftest)
+    verdict, detail = selftest[check]
+    assert verdict == "ok", f"{check}: {detail}"
+
+
+def test_turn_ran_isolated_and_the_offline_brain_answered(selftest):
+    """`shelldon status` inside: the worker dropped to shelldon-worker; the turn not degraded."""
+    _, status = selftest["status"]
+    assert re.search(r"^vault isolation: on", status, re.M), status
+    assert re.search(r"^last turn: \S+ turn ok via offline", status, re.M), status

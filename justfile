@@ -52,3 +52,8 @@ dream-report: dev
 # Curated memory's figures (docs/memory.md): the gate on the write path, costs, retrieval on LoCoMo.
 memory-report: dev
     {{py}} scripts/memory_report.py
+
+# Process figures for docs/processes.md: worker spawn cost, worker private memory after its first GC
+# (with and without gc.freeze), Say round trip through the real processes, memory at rest.
+procs-figures *ARGS: dev
+    {{py}} scripts/measure_processes.py {{ARGS}}

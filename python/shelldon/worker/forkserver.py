@@ -24,8 +24,11 @@ import os
 import selectors
 import signal
 import socket
+import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 
 from shelldon import ipc, sdnotify
 from shelldon.contracts import wire
@@ -53,8 +56,11 @@ KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leav
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
 
 
-def preload() -> list[str]:
-    """Import what workers use, then freeze the heap. Returns the modules that were missing."""
+def preload(*, freeze: bool = True) -> list[str]:
+    """Import what workers use, warm them up, then freeze the heap. The modules that were missing.
+
+    `freeze=False` exists only to measure what the freeze saves (scripts/measure_processes.py).
+    """
     missing = []
     for name in PRELOAD:
         try:
@@ -63,9 +69,46 @@ def preload() -> list[str]:
             if exc.name is None or not name.startswith(exc.name):
                 raise
             missing.append(name)
+    warm_up()
     gc.collect()
-    gc.freeze()
+    if freeze:
+        gc.freeze()
     return missing
+
+
+def warm_up() -> None:
+    """Run one prompt assembly in the parent against a throwaway data root.
+
+    First calls pay for lazily built state: sqlite's schema parse, compiled regexes in `re`'s cache,
+    the ranker's tables. Paid once here, before the freeze, every worker inherits them instead of
+    paying again per turn. The throwaway root is removed and every handle closed: the parent keeps
+    no file of the real data root open.
+    """
+    try:
+        prompt = importlib.import_module("shelldon.worker.prompt")
+        history = importlib.import_module("shelldon.core.history")
+        memory = importlib.import_module("shelldon.core.memory")
+    except ModuleNotFoundError:
+        return
+    if not hasattr(prompt, "gather_context"):
+        return
+    quiet = logging.getLogger("shelldon")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # the throwaway root is empty on purpose; no "missing" notes
+    try:
+        with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
+            root = DataRoot(Path(tmp))
+            memory.CuratedMemory(root.memory)
+            store = history.HistoryStore.open(root.history_db)
+            try:
+                store.record_turn("warm", "I like green tea", "Noted.", datetime.now(UTC))
+            finally:
+                store.close()
+            prompt.gather_context(root, "do you remember the tea I like?")
+    except Exception:
+        log.exception("fork-server: warm-up failed (workers will pay their first calls)")
+    finally:
+        quiet.setLevel(level)
 
 
 @dataclass

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Figures for docs/processes.md: worker spawn cost, a worker's private memory after its first GC
+(with and without the fork-server's gc.freeze), the turn overhead through the real processes, and
+each process's memory at rest.
+
+    just procs-figures        (= .venv/bin/python scripts/measure_processes.py)
+    options: --spawns 200 --turns 100 --worker-user nobody
+
+The spawn is exactly the fork-server's: the same preload, then fork -> close inherited fds -> drop
+(when root and a worker user exist) -> "ready" on a pipe. The child then runs gc.collect() (its
+first collection) and reports its Private_Clean + Private_Dirty from /proc/self/smaps_rollup: the
+pages it no longer shares with the parent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import pwd
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def smaps_kb(pid: int | str = "self") -> dict[str, int]:
+    fields: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        key, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[0].isdigit():
+            fields[key] = int(parts[0])
+    return fields
+
+
+def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[str, object]:
+    """In a fresh interpreter (see main): preload like the fork-server, then fork `count` times."""
+    from shelldon.worker import drop, forkserver
+
+    forkserver.preload(freeze=freeze)  # exactly the fork-server's preload, warm-up and freeze
+    identity = drop.resolve_identity(worker_user) if worker_user else drop.resolve_identity(None)
+    import logging
+
+    logging.getLogger("shelldon.worker.drop").setLevel(
+        logging.ERROR
+    )  # the dev-mode warning, once per fork
+    parent = smaps_kb()
+    spawn_ms: list[float] = []
+    private_kb: list[int] = []
+    for _ in range(count):
+        read_end, write_end = os.pipe()
+        started = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                drop.close_inherited_fds(keep={write_end})
+                drop.drop_privileges(identity)
+                os.write(write_end, b"R")  # ready: this is where a turn would start
+                gc.collect()  # the worker's first collection
+                mem = smaps_kb()
+                private = mem.get("Private_Clean", 0) + mem.get("Private_Dirty", 0)
+                os.write(write_end, json.dumps({"private_kb": private}).encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        first = os.read(read_end, 1)
+        spawn_ms.append((time.perf_counter() - started) * 1000)
+        assert first == b"R"
+        rest = b""
+        while chunk := os.read(read_end, 4096):
+            rest += chunk
+        os.close(read_end)
+        os.waitpid(pid, 0)
+        private_kb.append(json.loads(rest)["private_kb"])
+    spawn_ms.sort()
+    return {
+        "freeze": freeze,
+        "isolated": identity.isolated,
+        "parent_rss_kb": parent.get("Rss", 0),
+        "spawn_ms_median": round(statistics.median(spawn_ms), 3),
+        "spawn_ms_p95": round(spawn_ms[int(len(spawn_ms) * 0.95) - 1], 3),
+        "worker_private_kb_median": int(statistics.median(private_kb)),
+        "worker_private_kb_max": max(private_kb),
+    }
+
+
+def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
+    """Start the real pet (offline brain) in a temporary home and time Say -> Reply round trips."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    from shelldon import ipc
+    from shelldon.contracts import wire
+
+    home = Path(tempfile.mkdtemp(prefix="shelldon-measure-", dir="/tmp"))
+    os.chmod(home, 0o755)
+    env = dict(os.environ, SHELLDON_HOME=str(home), SHELLDON_RUN_DIR=str(home / "run"))
+    env.pop("SHELLDON_CONFIG", None)
+    if worker_user:
+        env["SHELLDON_WORKER_USER"] = worker_user
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "shelldon is up" in line:
+                break
+        else:
+            raise RuntimeError("the pet did not come up")
+        # Keep draining its log so it never blocks on a full pipe.
+        import threading
+
+        threading.Thread(target=lambda: [None for _ in proc.stderr or ()], daemon=True).start()
+        sock_path = home / "run" / "core.sock"
+        round_ms: list[float] = []
+        with ipc.connect(sock_path) as sock:
+            for i in range(count):
+                started = time.perf_counter()
+                ipc.send(
+                    sock,
+                    wire.Say(text=f"hello number {i}, I like tea"),
+                    deadline=time.monotonic() + 60,
+                )
+                answer = ipc.recv(sock, deadline=time.monotonic() + 60)
+                round_ms.append((time.perf_counter() - started) * 1000)
+                assert isinstance(answer, wire.Reply) and not answer.degraded, answer
+        at_rest = {}
+        for name in ("core", "broker", "forkserver"):
+            pid = int((home / "run" / f"{name}.pid").read_text())
+            mem = smaps_kb(pid)
+            at_rest[name] = {"rss_kb": mem.get("Rss", 0), "pss_kb": mem.get("Pss", 0)}
+        round_ms.sort()
+        return {
+            "turns": count,
+            "isolated": bool(worker_user) and os.geteuid() == 0,
+            "say_round_trip_ms_median": round(statistics.median(round_ms), 2),
+            "say_round_trip_ms_p95": round(round_ms[int(len(round_ms) * 0.95) - 1], 2),
+            "processes_at_rest": at_rest,
+            "pss_total_kb": sum(v["pss_kb"] for v in at_rest.values()),
+        }
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        subprocess.run(["rm", "-rf", str(home)], check=False)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spawns", type=int, default=200)
+    parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--worker-user", default="nobody" if os.geteuid() == 0 else None)
+    parser.add_argument("--only-spawns", choices=("freeze", "nofreeze"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker_user:
+        try:
+            pwd.getpwnam(args.worker_user)
+        except KeyError:
+            args.worker_user = None
+    if args.only_spawns:
+        print(
+            json.dumps(measure_spawns(args.spawns, args.only_spawns == "freeze", args.worker_user))
+        )
+        return 0
+    results = {}
+    for mode in ("freeze", "nofreeze"):
+        # A fresh interpreter each: the heap (and what a freeze covers) must not carry over.
+        cmd = [sys.executable, __file__, "--spawns", str(args.spawns), "--only-spawns", mode]
+        if args.worker_user:
+            cmd += ["--worker-user", args.worker_user]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        results[f"spawn_{mode}"] = json.loads(out)
+    results["turns"] = measure_turns(args.turns, args.worker_user)
+    results["machine"] = {
+        "cpus": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "uname": os.uname().machine,
+    }
+    print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -130,10 +131,17 @@ class Units:
                 stderr=log,
             )
         self.procs[name] = proc
-        self.wait_for(proc.pid, "READY=1", timeout)
+        try:
+            self.wait_for(proc.pid, "READY=1", timeout, proc)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
         return proc.pid
 
-    def wait_for(self, pid: int, state: str, timeout: float) -> None:
+    def wait_for(
+        self, pid: int, state: str, timeout: float, proc: subprocess.Popen[bytes] | None = None
+    ) -> None:
         if any(p == pid and state in m.split("\n") for p, m in self.messages):
             return
         deadline = time.monotonic() + timeout
@@ -141,7 +149,9 @@ class Units:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no {state} from pid {pid}; log:\n{self.log_text()}")
-            readable, _, _ = select.select([self.notify], [], [], left)
+            if proc is not None and proc.poll() is not None:
+                raise RuntimeError(f"pid {pid} exited ({proc.returncode}); log:\n{self.log_text()}")
+            readable, _, _ = select.select([self.notify], [], [], min(left, 0.5))
             if not readable:
                 continue
             data, anc, _, _ = self.notify.recvmsg(4096, socket.CMSG_SPACE(12))
@@ -173,5 +183,6 @@ class Units:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 codes[name] = proc.wait()
-        self.notify.close()
+        with contextlib.suppress(OSError):
+            self.notify.close()
         return codes

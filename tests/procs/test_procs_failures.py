@@ -73,10 +73,12 @@ def units(run_dir: Path, brain: Brain) -> Iterator[Units]:
         "retries = 0\n"
     )
     u = Units(root, env={"SHELLDON_TURN_DEADLINE": str(TURN_DEADLINE_S)})
-    for name in ("broker", "forkserver", "core"):
-        u.start(name)
-    yield u
-    u.stop_all()
+    try:
+        for name in ("broker", "forkserver", "core"):
+            u.start(name)
+        yield u
+    finally:
+        u.stop_all()
 
 
 def say(root: DataRoot, text: str) -> wire.Reply:

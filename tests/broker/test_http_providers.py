@@ -19,6 +19,7 @@ import pytest
 from fakes.fake_provider import (
     HOSTILE_OPS,
     FakeProvider,
+    body,
     echo,
     hostile,
     malformed,
@@ -147,6 +148,45 @@ def test_a_pasted_key_with_a_line_break_is_refused_at_start_up(fake: FakeProvide
         make_provider(spec(fake, "openai"), lambda name: "sk-abc\r\nX-Evil: 1")
     assert "does not look like an API key" in str(caught.value)
     assert "sk-abc" not in str(caught.value)
+
+
+def test_anthropic_keeps_only_text_blocks(fake: FakeProvider) -> None:
+    answer = {"reply": "Hi", "ops": []}
+    fake.script(
+        body(
+            {
+                "content": [
+                    {"type": "thinking", "thinking": '{"reply": "draft"}'},
+                    {"type": "text", "text": json.dumps(answer)[:10]},
+                    {"type": "text", "text": json.dumps(answer)[10:]},
+                ],
+                "usage": {"input_tokens": 5, "output_tokens": True},
+            }
+        ),
+        body({"content": [{"type": "tool_use", "id": "x", "name": "y", "input": {}}]}),
+    )
+    result = ProviderChain([provider(fake, "anthropic")]).complete(REQUEST)
+    assert result.text == "Hi"
+    assert result.usage == Usage(prompt_tokens=5, completion_tokens=None)  # a bool is no count
+    with pytest.raises(ProviderError) as caught:
+        provider(fake, "anthropic").complete(REQUEST)
+    assert caught.value.message == "the answer has no text block"
+
+
+def test_openai_content_parts_refusals_and_missing_choices(fake: FakeProvider) -> None:
+    parts = [{"type": "text", "text": '{"reply": "from '}, {"type": "text", "text": 'parts"}'}]
+    fake.script(
+        body({"choices": [{"message": {"role": "assistant", "content": parts}}]}),
+        body({"choices": [{"message": {"content": None, "refusal": "I can't help with that."}}]}),
+        body({"choices": []}),
+        body({"error": {"message": "overloaded"}}),
+    )
+    openai = provider(fake, "openai")
+    assert ProviderChain([openai]).complete(REQUEST).text == "from parts"
+    for expected in ("a refusal", "no choices[0].message", "no choices[0].message"):
+        with pytest.raises(ProviderError) as caught:
+            openai.complete(REQUEST)
+        assert caught.value.kind == "malformed" and expected in caught.value.message
 
 
 def test_anthropic_sends_its_version_header(fake: FakeProvider) -> None:

@@ -72,6 +72,20 @@ def test_ops_first_then_truncated_reply() -> None:
     assert parsed.text == "half a sen"
 
 
+def test_a_reasoning_block_and_its_drafts_are_not_the_answer() -> None:
+    draft = '{"reply": "draft answer", "ops": []}'
+    raw = f"<think>\nMaybe {draft}? No, shorter.\n</think>\n{body('Final answer')}"
+    parsed = parse_reply(raw)
+    assert parsed.text == "Final answer"
+    assert parsed.ops == (REMEMBER,)
+    assert "body: reasoning block removed" in parsed.dropped
+
+
+def test_cut_off_while_still_thinking_is_an_empty_answer() -> None:
+    parsed = parse_reply('<think>I should answer {"reply": "dra')
+    assert parsed.text == "" and parsed.ops == ()
+
+
 def test_no_json_at_all_is_the_reply_without_ops() -> None:
     parsed = parse_reply("  Just a plain answer.  ")
     assert parsed.text == "Just a plain answer."

@@ -15,6 +15,7 @@ plain dict, so the same script works in-process and across processes; build them
     malformed()                      200 with a body that is not JSON
     truncated()                      200 whose body stops short of its Content-Length
     hostile()                        a valid answer carrying HOSTILE_OPS
+    body({...}, code=200)            exactly this JSON body (wire-format edge cases)
 
 In-process (pytest):
 
@@ -106,6 +107,10 @@ def malformed() -> Step:
 
 def truncated() -> Step:
     return {"kind": "truncated"}
+
+
+def body(data: Any, code: int = 200) -> Step:
+    return {"kind": "body", "json": data, "status": code}
 
 
 def hostile(text: str = "Sure, done!") -> Step:
@@ -325,6 +330,8 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 headers = {"Retry-After": step["retry_after"]} if "retry_after" in step else {}
                 error = {"error": {"message": step["message"], "type": "fake"}}
                 self._send_json(int(step["status"]), error, headers)
+            elif kind == "body":
+                self._send_json(int(step.get("status", 200)), step["json"])
             elif kind == "malformed":
                 self._send_bytes(200, b'{"choices": [ this is not json', "application/json")
             elif kind == "truncated":

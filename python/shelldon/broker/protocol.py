@@ -52,6 +52,9 @@ REPLY_FORMAT_INSTRUCTION = (
 _DECODER = json.JSONDecoder(strict=False)  # models put raw newlines inside strings
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _SALVAGE_START = re.compile(r'\{\s*"(?:reply|ops)"\s*:')
+# Reasoning models served through OpenAI-compatible APIs (DeepSeek R1, Qwen3, …) think aloud in a
+# <think> block before answering; drafts of the answer inside it must not be taken for the answer.
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 # Terminal control characters (ESC sequences, carriage returns, NUL…) have no place in a reply the
 # owner reads in a terminal; newline and tab stay.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -73,6 +76,9 @@ def parse_reply(
         raw = raw[:max_raw_chars]
         dropped.append(f"body: cut to {max_raw_chars} chars before parsing")
     text = raw.strip()
+    if "<think>" in text[:64].lower():
+        text = _THINK.sub("", text, count=1).strip()
+        dropped.append("body: reasoning block removed")
 
     found = _find_object(text)
     reply_value: Any

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shelldon.core.entry import EntryMeta, parse_entry, render_entry
 
@@ -70,3 +73,44 @@ def test_bad_values_fall_back_per_field(caplog: pytest.LogCaptureFixture) -> Non
 
 def test_nan_confidence_is_refused() -> None:
     assert parse_entry("---\nconfidence: nan\n---\n").meta.confidence == 0.5
+
+
+_SCALAR = st.text(max_size=40)
+_LIST = st.lists(st.text(max_size=15), max_size=4).map(tuple)
+_META = st.builds(
+    EntryMeta,
+    title=_SCALAR,
+    collection=st.sampled_from(["facts", "people", "preferences", "capabilities"]),
+    provenance=st.sampled_from(["owner", "observed", "inferred"]),
+    confidence=st.floats(0.0, 1.0),
+    created=st.just("2026-11-29T21:00:00Z"),
+    modified=st.just(""),
+    last_confirmed=st.just("2026-11-29T21:00:00Z"),
+    supersedes=_LIST,
+    superseded_by=st.text(alphabet="abc-", max_size=8),
+    status=st.sampled_from(["active", "superseded"]),
+    depends_on=_LIST,
+    tags=_LIST,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_META, st.text(max_size=200))
+def test_render_then_parse_round_trips(meta: EntryMeta, body: str) -> None:
+    entry = parse_entry(render_entry(meta, body))
+    assert not entry.defaulted
+    expected_title = " ".join(meta.title.split())
+    assert entry.meta == replace(
+        meta, title=expected_title, superseded_by=meta.superseded_by.strip()
+    )
+    assert entry.body == (body if body == "" or body.endswith("\n") else body + "\n")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(max_size=300) | st.just("---\n").flatmap(lambda h: st.text(max_size=200).map(h.__add__))
+)
+def test_parse_never_raises(text: str) -> None:
+    entry = parse_entry(text)
+    assert entry.meta.provenance in ("owner", "observed", "inferred")
+    assert 0.0 <= entry.meta.confidence <= 1.0

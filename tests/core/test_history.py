@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shelldon.core import history
 from shelldon.core.history import HistoryStore, open_readonly
@@ -255,3 +258,46 @@ def test_resolve_only_changes_pending_rows(
     assert row is not None and row["status"] == "promoted"
     with pytest.raises(ValueError):
         store.resolve_learning(lid, "deleted")
+
+
+def test_two_writer_processes_never_duplicate_or_lose_a_learning(db: Path) -> None:
+    """The turn and the dream both capture: the unique partial index + one-statement UPSERT
+    must leave exactly one row per key with every capture counted."""
+    HistoryStore.open(db).close()
+    keys, rounds, writers = 40, 5, 2
+    go_read, go_write = os.pipe()
+    pids = []
+    for _ in range(writers):
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.close(go_write)
+                store = HistoryStore.open(db)
+                os.read(go_read, 1)  # barrier: every writer starts together
+                for _ in range(rounds):
+                    for k in range(keys):
+                        store.capture_learning(f"obs {k}", f"key{k}", NOW)
+                code = 0
+            finally:
+                os._exit(code)
+        pids.append(pid)
+    os.close(go_read)
+    os.write(go_write, b"x" * writers)
+    os.close(go_write)
+    for pid in pids:
+        assert os.waitpid(pid, 0)[1] == 0
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT pattern_key, recurrence_count FROM learnings").fetchall()
+    assert len(rows) == keys
+    assert {count for _, count in rows} == {rounds * writers}
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.text(max_size=120) | st.sampled_from(['"', "NEAR(", "\ud800x", "a AND", "*", "x:y"]))
+def test_search_never_raises(store: HistoryStore, query: str) -> None:
+    if not store.recent(1):
+        store.record_turn("t1", "the cat and the tea", "NEAR the park", NOW)
+    assert isinstance(store.search(query, 5), list)

@@ -121,14 +121,15 @@ def render_entry(meta: EntryMeta, body: str) -> str:
 
 
 def _split(text: str) -> tuple[list[str], str] | None:
-    """(front-matter lines, body) or None when the text has no complete block."""
+    """(front-matter lines, body) or None when the text has no complete block. Lines end at
+    "\n" only: str.splitlines would also break at U+0085/U+2028, which JSON lists keep raw."""
     if not text.startswith(FENCE + "\n") and not text.startswith(FENCE + "\r\n"):
         return None
-    lines = text.splitlines(keepends=True)
+    lines = text.split("\n")
     for index in range(1, len(lines)):
-        if lines[index].rstrip("\r\n") == FENCE:
-            block = [line.rstrip("\r\n") for line in lines[1:index]]
-            return block, "".join(lines[index + 1 :])
+        if lines[index].rstrip("\r") == FENCE:
+            block = [line.rstrip("\r") for line in lines[1:index]]
+            return block, "\n".join(lines[index + 1 :])
     return None
 
 

@@ -460,3 +460,19 @@ def test_a_merge_that_cannot_shrink_or_touches_the_owners_is_refused(stores: Sto
     codes = [o.reason_code for o in result.outcomes]
     assert codes == ["merge_too_small", "unknown_entry", "owner_entry"]
     assert stores.files() == before
+
+
+def test_a_learning_memory_already_holds_may_be_promoted(stores: Stores) -> None:
+    text = "The owner plays chess at the club on Sundays."
+    stores.memory.apply_memory_op(Remember("facts", "chess", text), turn_id="turn-a")
+    chess = stores.learn("owner plays chess at the club on sundays", "chess", times=2)
+    result = apply(
+        stores,
+        [
+            {"op": "remember", "collection": "facts", "name": "chess", "content": text},
+            {"op": "resolve_learning", "id": chess, "status": "promoted"},
+        ],
+    )
+    assert [o.action for o in result.outcomes] == ["skip", "resolved"]
+    assert result.outcomes[0].reason_code in ("duplicate", "near_duplicate", "confirmed")
+    assert stores.status(chess) == "promoted"

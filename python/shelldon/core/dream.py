@@ -468,6 +468,10 @@ class DreamApplication:
 _DREAM_WRITES: tuple[type, ...] = (Remember, RewriteAbout, RewriteSummary)
 
 
+# Gate skips that mean "an entry already says this" (core.gate's reason codes).
+_ALREADY_KEPT = frozenset({"duplicate", "near_duplicate", "confirmed"})
+
+
 def _op_text(op: Any) -> str:
     parts = [str(getattr(op, name, "")) for name in ("name", "content", "observation")]
     return " ".join(p for p in parts if p)
@@ -582,6 +586,10 @@ def apply_dream(
                     record(OpOutcome(index, tag, action, code, reason, target), audited=False)
                     if action in ("create", "update"):
                         changed = True
+                        if not isinstance(op, RewriteSummary):
+                            writes_kept.append(text)
+                    elif action == "skip" and code in _ALREADY_KEPT:
+                        # Memory already holds this knowledge: promoting its learning is honest.
                         if not isinstance(op, RewriteSummary):
                             writes_kept.append(text)
         elif isinstance(op, CaptureLearning | LogEpisode):
@@ -1144,7 +1152,9 @@ def attach(core: Any, *, config: Any = None, clock: Any = None) -> DreamService:
             log.exception("dream: could not write the audit record")
 
     def spawn(turn_id: str, directive: str, deadline_s: float) -> DreamTurn:
-        return _turn_to_dream(core.spawn(turn_id, "dream", "", directive))
+        outcome = core.spawn(turn_id, "dream", "", directive)
+        _record_prompt(root, turn_id, outcome)
+        return _turn_to_dream(outcome)
 
     dreamer = Dreamer(
         state_dir=Path(root.state),
@@ -1157,6 +1167,18 @@ def attach(core: Any, *, config: Any = None, clock: Any = None) -> DreamService:
         spawn=spawn,
     )
     return DreamService(dreamer)
+
+
+def _record_prompt(root: Any, turn_id: str, outcome: Any) -> None:
+    """The dream's assembled prompt into state/prompts.jsonl when tests ask for it (core.turns)."""
+    prompt = getattr(outcome, "prompt", None)
+    if prompt is None:
+        return
+    try:
+        turns = importlib.import_module("shelldon.core.turns")
+        turns.record_prompt(root, turn_id, "dream", prompt)
+    except Exception:
+        log.exception("dream: could not record the prompt")
 
 
 def _scheduler_config(root: Any) -> Any:

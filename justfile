@@ -30,6 +30,10 @@ lint: dev
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}
 
+# Measure the memory gate on ../shared/data/gate (or $SHELLDON_SHARED_DATA/gate) and write docs/gate.md.
+gate-report *ARGS: dev
+    {{py}} scripts/gate_report.py {{ARGS}}
+
 # --- the appliance image (image/, docs/image.md; all three run as root) ---
 
 # Units verified, users, modes and vault isolation in an amd64 root built like the appliance's (minutes).

@@ -276,6 +276,10 @@ _HOMOGLYPHS = str.maketrans(
         "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
         "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɑ": "a", "ο": "o", "α": "a", "ε": "e", "ι": "i", "κ": "k",
         "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ӏ": "l", "һ": "h", "ɩ": "i",
+    }
+)  # fmt: skip
+_PUNCTUATION = str.maketrans(
+    {
         "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"',
         "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
     }
@@ -289,11 +293,26 @@ def strip_invisible(text: str) -> str:
     return text.translate(_INVISIBLE)
 
 
+_HOMOGLYPH_CHARS = re.compile("[" + re.escape("".join(chr(c) for c in _HOMOGLYPHS)) + "]")
+_MIXED_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
+
+
+def _map_mixed_word(match: re.Match[str]) -> str:
+    word = match.group(0)
+    # Only a word that also has Latin letters is disguised; Cyrillic or Greek prose stays itself.
+    if any("a" <= ch <= "z" for ch in word):
+        return word.translate(_HOMOGLYPHS)
+    return word
+
+
 def normalise_for_rules(text: str) -> str:
     """The text the instruction rules see: NFKC, case folded, invisible characters removed,
-    homoglyphs mapped, runs of spaces and tabs collapsed (newlines kept: delimiters are lines)."""
+    look-alike letters inside Latin words mapped ("ignоre" with a Cyrillic о), quotes and dashes
+    unified, runs of spaces and tabs collapsed (newlines kept: delimiters are lines)."""
     folded = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
-    return _HSPACE.sub(" ", folded.translate(_HOMOGLYPHS))
+    if _HOMOGLYPH_CHARS.search(folded):
+        folded = _MIXED_WORD.sub(_map_mixed_word, folded)
+    return _HSPACE.sub(" ", folded.translate(_PUNCTUATION))
 
 
 _WORD = re.compile(r"\w+")

@@ -1,0 +1,108 @@
+"""The gate's scanners and similarity: Rust against the pure-Python references, in one run.
+
+The budget (DESIGN.md): a 2 KB entry scanned with every rule, p99 <= 0.5 ms on x86. pytest-benchmark
+reports the distribution; the comparison that matters is the ratio between the two groups' rows.
+`scripts/gate_report.py` prints a p99 measured the same way.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reference.gate_reference import ReferenceScanner
+from reference.gate_reference import similarity_batch as reference_similarity
+from shelldon._native import Scanner, similarity_batch
+from shelldon.core import gate
+
+WORDS = [
+    "the",
+    "owner",
+    "likes",
+    "tea",
+    "coffee",
+    "garden",
+    "walk",
+    "morning",
+    "evening",
+    "password",
+    "key",
+    "token",
+    "ignore",
+    "previous",
+    "system",
+    "prompt",
+    "always",
+    "never",
+    "cat",
+    "dog",
+    "Mia",
+    "Oscar",
+    "Lyon",
+    "2024",
+    "meeting",
+    "project",
+    "build",
+    "test",
+    "deploy",
+    "config",
+    "file",
+    "path",
+    "reply",
+    "French",
+    "English",
+    "weekend",
+    "holiday",
+]
+
+
+def entry_2kb(seed: int) -> str:
+    rng = random.Random(seed)
+    parts: list[str] = []
+    while sum(map(len, parts)) < 2048:
+        parts.append(" ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))) + ". ")
+    return "".join(parts)[:2048]
+
+
+ENTRY = entry_2kb(1)
+SECRETS = gate.load_rules("secrets")
+INSTRUCTIONS = gate.load_rules("instructions")
+
+
+def _scan_all(secrets: Scanner | ReferenceScanner, instructions: Scanner | ReferenceScanner) -> int:
+    found = secrets.scan(gate.strip_invisible(ENTRY))
+    fired = instructions.rules_hit(gate.normalise_for_rules(ENTRY))
+    return len(found) + len(fired)
+
+
+@pytest.mark.benchmark(group="gate-scan-2kb-all-rules")
+def test_bench_scan_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
+    secrets = Scanner([r.as_native() for r in SECRETS.rules], list(SECRETS.placeholders))
+    instructions = Scanner(
+        [r.as_native() for r in INSTRUCTIONS.rules], list(INSTRUCTIONS.placeholders)
+    )
+    assert benchmark(_scan_all, secrets, instructions) >= 0
+
+
+@pytest.mark.benchmark(group="gate-scan-2kb-all-rules")
+def test_bench_scan_reference(benchmark) -> None:  # type: ignore[no-untyped-def]
+    secrets = ReferenceScanner([r.as_native() for r in SECRETS.rules], list(SECRETS.placeholders))
+    instructions = ReferenceScanner(
+        [r.as_native() for r in INSTRUCTIONS.rules], list(INSTRUCTIONS.placeholders)
+    )
+    assert benchmark(_scan_all, secrets, instructions) >= 0
+
+
+COLLECTION = [entry_2kb(seed)[:300] for seed in range(40)]
+CANDIDATE = "The owner's sister Mia lives in Lyon and has 2 cats called Oscar and Felix."
+
+
+@pytest.mark.benchmark(group="gate-similarity-40")
+def test_bench_similarity_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
+    assert len(benchmark(similarity_batch, CANDIDATE, COLLECTION)) == 40
+
+
+@pytest.mark.benchmark(group="gate-similarity-40")
+def test_bench_similarity_reference(benchmark) -> None:  # type: ignore[no-untyped-def]
+    assert len(benchmark(reference_similarity, CANDIDATE, COLLECTION)) == 40

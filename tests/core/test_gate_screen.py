@@ -143,3 +143,13 @@ def test_normalise_for_compare_drops_case_punctuation_and_spacing() -> None:
     assert gate.normalise_for_compare("The  Cat is called OSCAR!") == gate.normalise_for_compare(
         "the cat is called oscar"
     )
+
+
+def test_blanked_text_screens_clean() -> None:
+    # Records are blanked, then may be screened again (an episode quoted into a fact): the
+    # blank itself must never read as a credential.
+    for rule in gate.load_rules("secrets").rules:
+        for text in rule.positives:
+            blanked = gate.blank_secrets(text)
+            assert not gate.find_secrets(blanked), (rule.id, blanked)
+            assert gate.blank_secrets(blanked) == blanked

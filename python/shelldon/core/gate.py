@@ -339,26 +339,44 @@ class SecretHit:
     end: int
 
 
+_BLANK = re.compile(r"\[secret:[a-z0-9-]+\]")
+
+
+def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
+    hits = secret_scanner().scan(clean)
+    if hits and "[secret:" in clean:
+        # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
+        blanks = [m.span() for m in _BLANK.finditer(clean)]
+        hits = [h for h in hits if not any(s <= h[1] < e for s, e in blanks)]
+    return hits
+
+
 def find_secrets(text: str) -> list[SecretHit]:
     """Credential spans in `strip_invisible(text)` (character offsets into that string)."""
-    return [SecretHit(r, s, e) for r, s, e in secret_scanner().scan(strip_invisible(text))]
+    return [SecretHit(r, s, e) for r, s, e in _scan_secrets(strip_invisible(text))]
 
 
 def blank_secrets(text: str) -> str:
     """`text` with invisible characters dropped and each credential replaced by `[secret:<rule>]`.
 
     For text kept as a record rather than knowledge: episodes, learnings, history rows.
+    Blanking twice changes nothing.
     """
     clean = strip_invisible(text)
-    hits = secret_scanner().scan(clean)
+    hits = _scan_secrets(clean)
     if not hits:
         return clean
     out: list[str] = []
     cursor = 0
-    for rule_id, start, end in hits:
-        if end <= cursor:
-            continue  # inside a span already blanked
-        out.append(clean[cursor : max(start, cursor)])
+    # Overlapping findings become one blank named after the rule that starts first (the longest
+    # there), so the result reads cleanly and blanking it again changes nothing.
+    ordered = sorted(hits, key=lambda h: (h[1], -h[2], h[0]))
+    for rule_id, start, end in ordered:
+        if start < cursor:
+            if end > cursor:
+                cursor = end  # overlaps the blank just written: widen it
+            continue
+        out.append(clean[cursor:start])
         out.append(f"[secret:{rule_id}]")
         cursor = end
     out.append(clean[cursor:])

@@ -220,6 +220,7 @@ class CoreService:
                 message=message,
                 outcome=outcome,
                 emit=once,
+                corrections=_corrections_of(self.learning),
             )
         else:  # until core.turns lands (engineer `brain`): reply or degrade, nothing written
             if isinstance(outcome, wire.TurnResult):
@@ -420,6 +421,11 @@ def _attach_learning(core: CoreService) -> Any:
     except (OSError, ValueError) as exc:
         log.error("core: dreaming disabled: %s", exc)
         return None
+
+
+def _corrections_of(learning: Any) -> Any:
+    """The Dreamer's correction ledger, so an owner's "no, that's wrong" reaches the dream."""
+    return getattr(getattr(learning, "dreamer", None), "corrections", None)
 
 
 def _open_stores(root: DataRoot) -> dict[str, Any]:

@@ -1,0 +1,408 @@
+"""The turn as core applies it: the reply out first, then the ops through the gate, then history.
+
+Workers propose, core writes. For one owner turn, `apply_turn`:
+
+1. emits the reply (the brain's, or DEGRADE_TEXT when the worker timed out or the brain failed)
+   before anything is written, so a slow disk never delays the owner;
+2. captures the rules the owner stated in the message ("always ...", "never ...", "call me ...",
+   shelldon.core.rules) as owner entries, before the model's ops, so an inference proposed in
+   the same turn can never replace them;
+3. decodes each proposed op on its own (an invalid one is dropped, its reason in the audit log);
+   memory ops go through `CuratedMemory.apply_memory_op(op, provenance="inferred")` (the gate);
+   `capture_learning` goes to the learnings table with secrets blanked and instruction-shaped
+   text refused; ops only a dream may propose are refused on an owner turn;
+4. records the turn in history (secrets blanked, best-effort: a failure is logged and the loop
+   goes on). A turn whose worker never started records nothing; a degraded turn records
+   DEGRADE_TEXT as the pet's reply.
+
+For tests, SHELLDON_RECORD_PROMPTS=1 appends the prompt the worker assembled to
+`state/prompts.jsonl` (one JSON object per turn). See docs/turn.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import msgspec
+
+from shelldon.contracts import wire
+from shelldon.contracts.ops import (
+    CaptureLearning,
+    LogEpisode,
+    Op,
+    Remember,
+    ResolveLearning,
+    RewriteAbout,
+    RewriteSummary,
+    decode_ops,
+)
+from shelldon.core import records, rules
+from shelldon.core.audit import AuditLog
+from shelldon.core.history import HistoryStore
+from shelldon.core.memory import CuratedMemory, MemoryOpError
+from shelldon.paths import DataRoot
+
+log = logging.getLogger(__name__)
+
+DEGRADE_TEXT = "Sorry, my thoughts got tangled just now. Could you say that again in a moment?"
+BUSY_TEXT = "I'm still busy with something else. Try again in a moment."
+EMPTY_REPLY_TEXT = "Okay."
+
+# Worker failures before any brain ran: nothing happened, so nothing is recorded.
+SPAWN_FAILED_STAGES = frozenset({"busy", "spawn", "drop"})
+# Ops a brain may only propose while dreaming (the dream's application lives in core.dream).
+DREAM_ONLY_OPS: tuple[type, ...] = (RewriteSummary, ResolveLearning)
+MAX_OPS_PER_TURN = 16
+MAX_LEARNING_CHARS = 500
+MAX_PATTERN_KEY_CHARS = 120
+MAX_REASON_CHARS = 200
+
+RECORD_PROMPTS_ENV = "SHELLDON_RECORD_PROMPTS"
+PROMPTS_FILE = "prompts.jsonl"
+
+Emit = Callable[[str, bool], None]
+Outcome = Literal["ok", "degraded", "spawn_failed"]
+
+
+@dataclass(frozen=True)
+class OpVerdict:
+    """What became of one proposed op (or of one owner rule)."""
+
+    index: int  # position in the brain's ops; -1 for an owner rule
+    op: str
+    action: str  # create | update | skip | reject | append | captured | ...
+    reason_code: str
+    reason: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    turn_id: str
+    reply: str
+    degraded: bool
+    outcome: Outcome
+    recorded: bool
+    verdicts: tuple[OpVerdict, ...] = field(default=())
+
+
+def unit_of(turn_id: str) -> str:
+    return f"turn-{turn_id}"
+
+
+def _clip(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """A reason for the audit log: one line, short, credentials blanked."""
+    flat = " ".join(records.blank_record(str(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _op_tag(raw: Any) -> str:
+    tag = raw.get("op") if isinstance(raw, dict) else None
+    return _clip(tag, 40) if isinstance(tag, str) and tag else "?"
+
+
+def _audit(
+    audit: AuditLog | None,
+    turn_id: str,
+    verdict: OpVerdict,
+    *,
+    provenance: str | None = None,
+    now: datetime,
+) -> None:
+    if audit is None:
+        return
+    try:
+        audit.record(
+            unit=unit_of(turn_id),
+            op=verdict.op,
+            action=verdict.action,
+            reason_code=verdict.reason_code,
+            reason=verdict.reason,
+            target=verdict.target,
+            provenance=provenance,
+            now=now,
+        )
+    except Exception:  # the audit log must not take the turn down
+        log.exception("turn %s: could not write the audit record", turn_id)
+
+
+def _op_name(op: Op) -> str:
+    return {
+        RewriteAbout: "rewrite_about",
+        Remember: "remember",
+        LogEpisode: "log_episode",
+        RewriteSummary: "rewrite_summary",
+        CaptureLearning: "capture_learning",
+        ResolveLearning: "resolve_learning",
+    }.get(type(op), type(op).__name__)
+
+
+def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> None:
+    """Append the worker's assembled prompt to state/prompts.jsonl (tests only, opt-in)."""
+    if os.environ.get(RECORD_PROMPTS_ENV) != "1" or prompt is None:
+        return
+    line = json.dumps(
+        {"turn_id": turn_id, "purpose": purpose, "prompt": msgspec.to_builtins(prompt)},
+        ensure_ascii=False,
+    )
+    try:
+        state = Path(root.state)
+        state.mkdir(parents=True, exist_ok=True)
+        with open(state / PROMPTS_FILE, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+    except OSError as exc:
+        log.warning("turn %s: cannot append the prompt record: %s", turn_id, exc)
+
+
+class _Applier:
+    """Applies one turn's ops and rules; collects a verdict for each."""
+
+    def __init__(
+        self,
+        *,
+        turn_id: str,
+        memory: CuratedMemory | None,
+        history: HistoryStore | None,
+        audit: AuditLog | None,
+        now: datetime,
+    ) -> None:
+        self.turn_id = turn_id
+        self.memory = memory
+        self.history = history
+        self.audit = audit
+        self.now = now
+        self.verdicts: list[OpVerdict] = []
+        self.captured: list[CaptureLearning] = []
+
+    def note(self, verdict: OpVerdict, *, audited_by_caller: bool = True, prov: str = "") -> None:
+        """Keep the verdict; write it to the audit log unless the gate's writer already did."""
+        self.verdicts.append(verdict)
+        if audited_by_caller:
+            _audit(self.audit, self.turn_id, verdict, provenance=prov or None, now=self.now)
+        level = logging.INFO if verdict.action not in ("reject",) else logging.WARNING
+        what = f"{verdict.op} -> {verdict.action} ({verdict.reason_code})"
+        log.log(level, "turn %s: %s", self.turn_id, what)
+
+    def reject(self, index: int, op: str, code: str, reason: str) -> None:
+        self.note(OpVerdict(index, op, "reject", code, _clip(reason)))
+
+    def owner_rules(self, message: str) -> None:
+        """The owner's own rules, through the gate as owner entries (audited by the writer)."""
+        if self.memory is None:
+            return
+        try:
+            kept = rules.capture_owner_rules(self.memory, message, turn_id=self.turn_id)
+        except Exception:  # a broken rule must not take the turn down
+            log.exception("turn %s: owner-rule capture failed", self.turn_id)
+            return
+        for applied in kept:
+            self.note(self._verdict(-1, "owner_rule", applied), audited_by_caller=False)
+
+    def proposed(self, raws: Sequence[Any], dropped_by_parser: Sequence[str]) -> None:
+        for reason in dropped_by_parser:
+            self.reject(-1, "?", "parser_dropped", reason)
+        raws = list(raws)
+        if len(raws) > MAX_OPS_PER_TURN:
+            self.reject(
+                MAX_OPS_PER_TURN,
+                "?",
+                "too_many_ops",
+                f"{len(raws) - MAX_OPS_PER_TURN} ops past the cap of {MAX_OPS_PER_TURN} ignored",
+            )
+            raws = raws[:MAX_OPS_PER_TURN]
+        for index, raw in enumerate(raws):
+            ops, bad = decode_ops([raw])
+            if bad:
+                self.reject(index, _op_tag(raw), "invalid", bad[0][1])
+                continue
+            self._one(index, ops[0])
+
+    def _one(self, index: int, op: Op) -> None:
+        name = _op_name(op)
+        if isinstance(op, DREAM_ONLY_OPS):
+            self.reject(index, name, "dream_only", f"{name} is only applied by a dream")
+        elif isinstance(op, CaptureLearning):
+            self._learning(index, op)
+        else:
+            self._memory_op(index, name, op)
+
+    def _verdict(self, index: int, op: str, applied: Any) -> OpVerdict:
+        """What apply_memory_op returned (the gate's decision, resolved to a file) as a verdict."""
+        target = getattr(applied, "target", None)
+        where: str | None = None
+        if isinstance(target, Path) and self.memory is not None:
+            try:
+                where = str(target.relative_to(self.memory.root))
+            except ValueError:
+                where = target.name
+        return OpVerdict(
+            index=index,
+            op=op,
+            action=str(getattr(applied, "action", "?")),
+            reason_code=str(getattr(applied, "reason_code", "") or ""),
+            reason=_clip(getattr(applied, "reason", "") or ""),
+            target=where,
+        )
+
+    def _memory_op(self, index: int, name: str, op: Any) -> None:
+        if self.memory is None:
+            self.reject(index, name, "store_unavailable", "the memory tree is not open")
+            return
+        try:
+            applied = self.memory.apply_memory_op(op, provenance="inferred", turn_id=self.turn_id)
+        except MemoryOpError as exc:  # invalid: refused, and already audited by the writer
+            self.note(
+                OpVerdict(index, name, "reject", "invalid", _clip(str(exc))),
+                audited_by_caller=False,
+            )
+            return
+        except OSError as exc:
+            self.reject(index, name, "write_failed", f"{type(exc).__name__}: errno {exc.errno}")
+            return
+        except Exception as exc:
+            log.exception("turn %s: applying %s failed", self.turn_id, name)
+            self.reject(index, name, "apply_failed", type(exc).__name__)
+            return
+        # The memory writer audits its own decisions (one line per gate decision).
+        self.note(self._verdict(index, name, applied), audited_by_caller=False)
+
+    def _learning(self, index: int, op: CaptureLearning) -> None:
+        name = "capture_learning"
+        if self.history is None:
+            self.reject(index, name, "store_unavailable", "history.db is not open")
+            return
+        if len(op.observation) > MAX_LEARNING_CHARS:
+            self.reject(index, name, "too_long", f"over {MAX_LEARNING_CHARS} characters")
+            return
+        # A learning is a record (secrets blanked) that the dream may promote to knowledge
+        # (instruction-shaped text refused).
+        screened = records.screen_record(op.observation)
+        if screened.text is None:
+            refusal = screened.refusal
+            code = refusal.code if refusal is not None else "refused"
+            self.reject(index, name, code, refusal.message if refusal is not None else code)
+            return
+        observation = screened.text
+        key = op.pattern_key
+        if key is not None:
+            key = records.blank_record(key)[:MAX_PATTERN_KEY_CHARS]
+        try:
+            row_id = self.history.capture_learning(observation, key, self.now)
+        except Exception as exc:
+            log.exception("turn %s: capture_learning failed", self.turn_id)
+            self.reject(index, name, "write_failed", type(exc).__name__)
+            return
+        if row_id is None:
+            self.reject(index, name, "too_short", "empty observation")
+            return
+        self.captured.append(CaptureLearning(observation=observation, pattern_key=key))
+        blanked = " (secrets blanked)" if observation != op.observation else ""
+        self.note(
+            OpVerdict(
+                index,
+                name,
+                "captured",
+                "captured",
+                f"pending learning{blanked}",
+                f"learnings/{row_id}",
+            ),
+            prov="inferred",
+        )
+
+
+class CorrectionSink(Protocol):
+    """Step 5's correction ledger (core.dream.CorrectionLedger), the instance the Dreamer reads."""
+
+    def note_turn(
+        self, turn_id: str, owner_text: str, captured: Iterable[CaptureLearning]
+    ) -> int: ...
+
+
+def _note_corrections(
+    corrections: CorrectionSink | None, turn_id: str, message: str, captured: list[CaptureLearning]
+) -> None:
+    """A "no, that's wrong" marks the previous turn's learnings so the dream never promotes them."""
+    if corrections is None:
+        return
+    try:
+        corrections.note_turn(turn_id, message, captured)
+    except Exception:
+        log.exception("turn %s: the correction ledger failed", turn_id)
+
+
+def apply_turn(
+    *,
+    root: DataRoot,
+    history: HistoryStore | None,
+    memory: CuratedMemory | None,
+    turn_id: str,
+    purpose: str,
+    message: str,
+    outcome: wire.TurnResult | wire.TurnFailed,
+    emit: Emit,
+    audit: AuditLog | None = None,
+    corrections: CorrectionSink | None = None,
+    now: datetime | None = None,
+) -> TurnOutcome:
+    """Apply one worker's outcome. Emits exactly one reply, first. Never raises for bad ops."""
+    now = now or datetime.now(UTC)
+
+    if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
+        text = BUSY_TEXT if outcome.stage == "busy" else DEGRADE_TEXT
+        _emit(emit, turn_id, text, True)
+        log.warning("turn %s: no worker (%s): nothing recorded", turn_id, outcome.stage)
+        return TurnOutcome(turn_id, text, True, "spawn_failed", recorded=False)
+
+    if isinstance(outcome, wire.TurnFailed):
+        reply, degraded = DEGRADE_TEXT, True
+        log.warning("turn %s degraded at %s: %s", turn_id, outcome.stage, _clip(outcome.reason))
+    else:
+        reply, degraded = (outcome.reply.strip() or EMPTY_REPLY_TEXT), False
+    _emit(emit, turn_id, reply, degraded)
+
+    if isinstance(outcome, wire.TurnResult):
+        record_prompt(root, turn_id, purpose, outcome.prompt)
+    if purpose != "turn":
+        # A dream's ops are applied by core.dream under its own caps and unit; nothing here.
+        return TurnOutcome(turn_id, reply, degraded, "degraded" if degraded else "ok", False)
+
+    if audit is None and memory is not None:
+        audit = memory.audit  # the same log the gate's writer keeps
+    applier = _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit, now=now)
+    applier.owner_rules(message)
+    if isinstance(outcome, wire.TurnResult):
+        applier.proposed(outcome.ops, outcome.dropped)
+    _note_corrections(corrections, turn_id, message, applier.captured)
+
+    recorded = False
+    if history is None:
+        log.error("turn %s: history.db is not open; the turn is not recorded", turn_id)
+    else:
+        try:
+            owner_text, pet_text = records.blank_record(message), records.blank_record(reply)
+            history.record_turn(turn_id, owner_text, pet_text, now)
+            recorded = True
+        except Exception:
+            log.exception("turn %s: record_turn failed; the loop goes on", turn_id)
+    return TurnOutcome(
+        turn_id,
+        reply,
+        degraded,
+        "degraded" if degraded else "ok",
+        recorded,
+        tuple(applier.verdicts),
+    )
+
+
+def _emit(emit: Emit, turn_id: str, text: str, degraded: bool) -> None:
+    try:
+        emit(text, degraded)
+    except Exception:  # the owner went away: the turn is still applied and recorded
+        log.exception("turn %s: emitting the reply failed", turn_id)

@@ -1,0 +1,96 @@
+"""CAP-6 with real processes: a fact said in turn 1 reaches the brain in a related turn 3.
+
+`shelldon run` starts core, broker and fork-server; three turns go through `shelldon say`; the
+worker's assembled prompt comes back in TurnResult and core keeps it in state/prompts.jsonl
+(SHELLDON_RECORD_PROMPTS=1). Once the fact is in the recent window, once (with a window of two
+messages) the window has moved past it and FTS recall brings it back.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from procs_support import Pet, start_pet
+
+from shelldon.core.history import open_readonly
+
+FACT = "we planted tulips by the old fence"
+OTHER = "the kettle is broken again"
+QUESTION = "where did we plant the tulips?"
+
+
+def _prompts(pet: Pet) -> list[dict[str, Any]]:
+    path = pet.root.state / "prompts.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _section(record: dict[str, Any], kind: str) -> str:
+    return "\n".join(s["text"] for s in record["prompt"]["sections"] if s["kind"] == kind)
+
+
+def _say(pet: Pet, text: str) -> str:
+    done = pet.cli("say", text)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize(("window", "via"), [("12", "recent"), ("2", "recall")])
+def test_a_fact_from_turn_one_is_in_the_prompt_of_turn_three(
+    run_dir: Path, window: str, via: str
+) -> None:
+    pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1", "SHELLDON_RECENT_WINDOW": window})
+    try:
+        _say(pet, FACT)
+        _say(pet, OTHER)
+        answer = _say(pet, QUESTION)
+    finally:
+        assert pet.stop() == 0, pet.log
+
+    records = _prompts(pet)
+    assert [r["purpose"] for r in records] == ["turn", "turn", "turn"]
+    third = records[2]
+    kinds = [s["kind"] for s in third["prompt"]["sections"]]
+    assert kinds[0] == "system" and kinds[-1] == "message"
+    assert _section(third, "message").endswith(QUESTION)
+
+    other = "recall" if via == "recent" else "recent"
+    assert f"owner: {FACT}" in _section(third, via) or f"): {FACT}" in _section(third, via)
+    assert FACT not in _section(third, other)  # shown once: recall is de-duplicated by row id
+    if via == "recall":
+        # The window has moved past turn 1: it holds turn 2 only.
+        assert _section(third, "recent").splitlines()[1:] == [
+            f"owner: {OTHER}",
+            f"pet: {_pet_reply(pet, 1)}",
+        ]
+    # The offline brain answered from it, and the three turns are in history.
+    assert "tulips by the old fence" in answer
+    with open_readonly(pet.root.history_db) as reader:
+        owner_rows = [r["content"] for r in reader.recent(6) if r["role"] == "owner"]
+    assert owner_rows == [FACT, OTHER, QUESTION]
+
+
+def _pet_reply(pet: Pet, turn: int) -> str:
+    with open_readonly(pet.root.history_db) as reader:
+        pets = [r["content"] for r in reader.recent(20) if r["role"] == "pet"]
+    return pets[turn]
+
+
+def test_a_named_person_is_remembered_and_answered_from_memory(run_dir: Path) -> None:
+    pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1", "SHELLDON_RECENT_WINDOW": "0"})
+    try:
+        said = _say(pet, "my sister is called Ana")
+        _say(pet, OTHER)
+        answer = _say(pet, "what's my sister called?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert "Ana" in said
+    entry = pet.root.memory / "people" / "sister.md"
+    assert "The owner's sister is called Ana." in entry.read_text()
+    third = _prompts(pet)[2]
+    assert "The owner's sister is called Ana." in _section(third, "memory")
+    assert answer == "I remember that your sister is called Ana."
+    audit = [json.loads(x) for x in (pet.root.memory / "history.jsonl").read_text().splitlines()]
+    assert any(r["action"] == "create" and "sister" in (r["target"] or "") for r in audit)

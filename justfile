@@ -61,3 +61,7 @@ memory-report: dev
 # (with and without gc.freeze), Say round trip through the real processes, memory at rest.
 procs-figures *ARGS: dev
     {{py}} scripts/measure_processes.py {{ARGS}}
+
+# The turn's figures (docs/turn.md): prompt assembly and apply_turn costs, the offline brain's answers.
+turn-report: dev
+    {{py}} scripts/turn_report.py

@@ -270,7 +270,7 @@ def test_a_statement_said_again_is_captured_as_a_repeated_pattern() -> None:
     assert first == []
     assert again == [
         CaptureLearning(
-            "The owner said more than once: the garden needs water.", "said:garden-need-water"
+            "The owner said more than once: the garden needs water.", "said:garden-needs-water"
         )
     ]
 

@@ -59,37 +59,70 @@ _SYNONYMS = {
     "born": "birthday", "bday": "birthday",
     "mom": "mum", "mother": "mum", "dad": "father",
 }  # fmt: skip
-_INTENT_WORDS = frozenset({"name", "like", "live", "work", "favourite", "birthday"})
-
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-
-
 _CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
+
+
+def _stem(word: str) -> str:
+    """Very light suffix folding, the same on both sides: park/parks/parked/parking -> park."""
+    w = word
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) >= 6 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) >= 5 and w.endswith("ed"):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w[:-1] if len(w) >= 4 and w.endswith("e") else w
 
 
 def _norm(word: str) -> str:
     w = _CONTRACTION.sub("", word.casefold().replace("’", "'"))
     w = _SYNONYMS.get(w, w)
-    if len(w) > 4 and w.endswith("ies"):
-        w = w[:-3] + "y"
-    elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        w = w[:-1]
-    return _SYNONYMS.get(w, w)
+    return _stem(_SYNONYMS.get(_stem(w), w))
+
+
+# What a question asks about ("what's my sister *called*"): the answer must share one of them.
+_INTENT_WORDS = frozenset(
+    _norm(w) for w in ("name", "like", "live", "work", "favourite", "birthday", "allergic")
+)
+# Words that only say what kind of answer is wanted ("which *city*"): never required to match.
+_ANSWER_KINDS = frozenset(
+    _norm(w)
+    for w in re.findall(
+        r"\S+",
+        "city town country place where day date time year thing kind sort type drink food "
+        "person one colour color number",
+    )
+)
+
+
+def _plain_words(text: str) -> list[str]:
+    out: list[str] = []
+    for raw in _WORD.findall(text):
+        w = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
+        if len(w) > 1 and w not in _STOPWORDS and w not in out:
+            out.append(w)
+    return out
 
 
 def content_words(text: str) -> list[str]:
     """Casefolded, lightly stemmed words that carry meaning, in order, without repeats."""
     out: list[str] = []
     for raw in _WORD.findall(text):
+        plain = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
+        if len(plain) < 2 or plain in _STOPWORDS:
+            continue
         w = _norm(raw)
-        if len(w) > 1 and w not in _STOPWORDS and w not in out:
+        if w not in out:
             out.append(w)
     return out
 
 
 def pattern_key(kind: str, text: str, words: int = 5) -> str:
     """A stable key: the same observation, however punctuated or cased, gives the same key."""
-    return f"{kind}:" + "-".join(content_words(text)[:words])
+    return f"{kind}:" + "-".join(_plain_words(text)[:words])
 
 
 # --- person: first <-> second <-> third --------------------------------------------------------
@@ -191,7 +224,9 @@ def _sentence(text: str) -> str:
 
 
 def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:1].isupper() and not text[1:2].isupper() else text
+    """Lower-case a sentence's first word for use mid-sentence, unless it is a name ("Ana")."""
+    first = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if first.casefold() in _STOPWORDS else text
 
 
 # --- reading the prompt ------------------------------------------------------------------------
@@ -435,20 +470,33 @@ def _repeated(turn: _Turn, sentence: str) -> None:
             return
 
 
+_NAME_INTENT = _norm("name")
+
+
+def _names_someone(intent: str, text: str) -> bool:
+    """A name question is answered by a statement with a proper name in it ("Ana is my sister")."""
+    if intent != _NAME_INTENT:
+        return False
+    return any(
+        w[:1].isupper() and w != "I" and w.casefold() not in _STOPWORDS for w in _WORD.findall(text)
+    )
+
+
 def _answer(turn: _Turn, question: str) -> None:
     q = content_words(question)
-    subject = [w for w in q if w not in _INTENT_WORDS]
+    intents = [w for w in q if w in _INTENT_WORDS]
+    subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, int, int, int], Known] | None = None
     for known in turn.view.known:
         words = content_words(known.text)
         shared = [w for w in q if w in words]
         if not shared:
             continue
+        if intents and not any(w in words or _names_someone(w, known.text) for w in intents):
+            continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
         if subject and len(shared_subject) * 2 < len(subject):
             continue  # "my sister" must not be answered with a fact about "my brother"
-        if not subject and not shared:
-            continue
         extra = len([w for w in words if w not in q])
         score = (len(shared), -extra, _SOURCE_RANK.get(known.source, 0), known.order)
         if best is None or score > best[0]:

@@ -51,7 +51,7 @@ from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
 
-DEGRADE_TEXT = "Sorry, my thoughts got tangled just now. Could you say that again in a moment?"
+DEGRADE_TEXT = "I lost my train of thought for a moment. Could you say that again?"
 BUSY_TEXT = "I'm still busy with something else. Try again in a moment."
 EMPTY_REPLY_TEXT = "Okay."
 

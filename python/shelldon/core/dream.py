@@ -588,10 +588,13 @@ def apply_dream(
                         changed = True
                         if not isinstance(op, RewriteSummary):
                             writes_kept.append(text)
-                    elif action == "skip" and code in _ALREADY_KEPT:
+                    elif (
+                        action == "skip"
+                        and code in _ALREADY_KEPT
+                        and not isinstance(op, RewriteSummary)
+                    ):
                         # Memory already holds this knowledge: promoting its learning is honest.
-                        if not isinstance(op, RewriteSummary):
-                            writes_kept.append(text)
+                        writes_kept.append(text)
         elif isinstance(op, CaptureLearning | LogEpisode):
             record(
                 OpOutcome(

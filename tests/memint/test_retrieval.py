@@ -50,8 +50,14 @@ def entry(
 
 
 def test_tokenize_folds_case_and_drops_stopwords() -> None:
-    assert tokenize("What is Mia's CAT called?") == ["mia", "s", "cat", "called"]
+    assert tokenize("What is Mia's CAT called?") == ["mia", "s", "cat", "call"]
     assert tokenize("Straße") == ["strasse"]
+
+
+def test_tokenize_strips_common_suffixes_but_keeps_short_words() -> None:
+    assert tokenize("camped camping camps") == ["camp", "camp", "camp"]
+    assert tokenize("stories story") == ["story", "story"]
+    assert tokenize("bus glass red x2s") == ["bus", "glass", "red", "x2s"]
 
 
 def test_paths_in_finds_file_names() -> None:

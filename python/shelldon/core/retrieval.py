@@ -104,9 +104,25 @@ STOPWORDS = frozenset(
 )
 
 
+# A light suffix stripper ("camped", "camping" → "camp"; "stories" → "story"): English is what
+# the owner mostly types, and a word's other form is the commonest lexical miss. Longest first;
+# the stem must keep three characters, so short words are left alone.
+_SUFFIXES = (("ies", "y"), ("ing", ""), ("ed", ""), ("s", ""))
+
+
+def stem(word: str) -> str:
+    if word.endswith("ss") or not word.isalpha():
+        return word
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + replacement
+    return word
+
+
 def tokenize(text: str) -> list[str]:
-    """Case-folded word tokens, stopwords dropped. The ranker's one definition of a word."""
-    return [t for t in _WORD.findall(text.casefold()) if t not in STOPWORDS]
+    """Case-folded, lightly stemmed word tokens, stopwords dropped. The ranker's one
+    definition of a word (the product and the reference both use it)."""
+    return [stem(t) for t in _WORD.findall(text.casefold()) if t not in STOPWORDS]
 
 
 def paths_in(text: str) -> list[str]:

@@ -57,8 +57,7 @@ dream-report: dev
 memory-report: dev
     {{py}} scripts/memory_report.py
 
-# Process figures for docs/processes.md: worker spawn cost, worker private memory after its first GC
-# (with and without gc.freeze), Say round trip through the real processes, memory at rest.
+# Process figures (docs/processes.md): spawn cost, worker memory after its first GC, Say round trip.
 procs-figures *ARGS: dev
     {{py}} scripts/measure_processes.py {{ARGS}}
 

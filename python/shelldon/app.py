@@ -218,6 +218,10 @@ def report_death(dead: Child, *, newline: bool = False) -> None:
 def run(root: DataRoot, *, chat: bool) -> int:
     """Start the pet; chat in this terminal if asked, else supervise until a signal or a death."""
     supervisor = Supervisor(root, log_dir=root.home / "logs" if chat else None)
+    if chat:
+        # The conversation is the terminal's; the processes log to <home>/logs, and this one only
+        # speaks up for warnings (a death, a refusal).
+        logging.getLogger().setLevel(max(logging.WARNING, logging.getLogger().level))
     stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:

@@ -183,6 +183,23 @@ class Units:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 codes[name] = proc.wait()
+        self._drain()
         with contextlib.suppress(OSError):
             self.notify.close()
         return codes
+
+    def _drain(self) -> None:
+        """Keep the datagrams still queued (STOPPING=1 arrives while the processes exit)."""
+        if self.notify.fileno() < 0:
+            return
+        self.notify.setblocking(False)
+        while True:
+            try:
+                data, anc, _, _ = self.notify.recvmsg(4096, socket.CMSG_SPACE(12))
+            except (BlockingIOError, OSError):
+                return
+            sender = -1
+            for level, kind, payload in anc:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                    sender = int.from_bytes(payload[:4], sys.byteorder, signed=True)
+            self.messages.append((sender, data.decode(errors="replace")))

@@ -175,3 +175,18 @@ def test_the_units_notify_ready_and_stop_cleanly(units: Units) -> None:
     assert codes == {"broker": 0, "forkserver": 0, "core": 0}
     for name in pids:
         assert not units.root.socket(name).exists()
+
+
+def test_each_process_pings_the_systemd_watchdog(run_dir: Path) -> None:
+    root = DataRoot.resolve()
+    units = Units(root, watchdog_usec=400_000)  # 0.4 s: a ping every 0.2 s
+    try:
+        pids = {name: units.start(name) for name in ("broker", "forkserver", "core")}
+        for name, pid in pids.items():
+            units.wait_for(pid, "WATCHDOG=1", timeout=30)
+            assert any(p == pid and "WATCHDOG=1" in m for p, m in units.messages), name
+    finally:
+        codes = units.stop_all()
+    assert set(codes.values()) == {0}
+    stopping = {p for p, m in units.messages if "STOPPING=1" in m.split("\n")}
+    assert set(pids.values()) <= stopping

@@ -1,0 +1,120 @@
+"""`shelldon run` in a terminal: the chat opens, answers and leaves cleanly; a death is reported."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from procs_support import alive
+
+from shelldon.paths import DataRoot
+
+WAIT_S = 60.0
+
+
+class Terminal:
+    """A real pseudo-terminal running `shelldon run`, read until an expected text shows up."""
+
+    def __init__(self, *args: str) -> None:
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "shelldon", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=os.environ.copy(),
+            close_fds=True,
+        )
+        os.close(slave)
+        self.seen = ""  # not yet matched
+        self.transcript = ""  # everything the terminal showed
+
+    def expect(self, pattern: str, timeout: float = WAIT_S) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        regex = re.compile(pattern)
+        while True:
+            found = regex.search(self.seen)
+            if found:
+                self.seen = self.seen[found.end() :]
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{pattern!r} not seen; the terminal shows:\n{self.seen}")
+            readable, _, _ = select.select([self.master], [], [], left)
+            if readable:
+                try:
+                    data = os.read(self.master, 4096)
+                except OSError:  # EIO: the other side closed
+                    data = b""
+                if not data:
+                    raise AssertionError(f"{pattern!r} not seen before EOF:\n{self.seen}")
+                self.seen += data.decode(errors="replace")
+                self.transcript += data.decode(errors="replace")
+
+    def type(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\n")
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=60)
+        os.close(self.master)
+        return code
+
+
+@pytest.fixture
+def terminal(run_dir: Path) -> Iterator[Terminal]:
+    term = Terminal("run")
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def test_run_opens_the_chat_answers_and_quits(terminal: Terminal) -> None:
+    terminal.expect(r"Talk to your pet")
+    terminal.expect(r"you> ")
+    terminal.type("hello there, my name is Robin")
+    terminal.expect(r"shelldon> \S")
+    terminal.expect(r"you> ")
+    terminal.type("/status")
+    terminal.expect(r"vault isolation: ")
+    pids = {
+        name: int((DataRoot.resolve().run_dir / f"{name}.pid").read_text())
+        for name in ("core", "broker", "forkserver")
+    }
+    terminal.type("/quit")
+    assert terminal.proc.wait(timeout=60) == 0
+    assert not any(alive(pid) for pid in pids.values())
+    # In the chat the processes' logs go to files, not over the conversation.
+    logs = DataRoot.resolve().home / "logs"
+    assert (logs / "core.log").exists()
+    assert " INFO " not in terminal.transcript
+    assert "shelldon is up" in terminal.transcript
+
+
+def test_a_child_that_dies_during_the_chat_is_reported(terminal: Terminal) -> None:
+    terminal.expect(r"you> ")
+    forkserver = int((DataRoot.resolve().run_dir / "forkserver.pid").read_text())
+    os.kill(forkserver, signal.SIGKILL)
+    found = terminal.expect(r"forkserver \(pid (\d+)\) was killed by SIGKILL; stopping the others")
+    assert int(found.group(1)) == forkserver
+    assert terminal.proc.wait(timeout=60) == 1
+
+
+def test_chat_without_a_running_pet_says_how_to_start_it(run_dir: Path) -> None:
+    term = Terminal("chat")
+    try:
+        term.expect(r"shelldon is not running .*shelldon run")
+        assert term.proc.wait(timeout=60) == 1
+    finally:
+        term.close()

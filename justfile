@@ -64,3 +64,7 @@ procs-figures *ARGS: dev
 # The turn's figures (docs/turn.md): prompt assembly and apply_turn costs, the offline brain's answers.
 turn-report: dev
     {{py}} scripts/turn_report.py
+
+# HTTP client figures (docs/brain.md): RSS and import cost per client; --python PATH adds a venv's.
+http-figures *ARGS: dev
+    {{py}} scripts/measure_http_client.py {{ARGS}}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -301,3 +302,26 @@ def test_search_never_raises(store: HistoryStore, query: str) -> None:
     if not store.recent(1):
         store.record_turn("t1", "the cat and the tea", "NEAR the park", NOW)
     assert isinstance(store.search(query, 5), list)
+
+
+def test_one_store_shared_by_threads_serialises_its_transactions(store: HistoryStore) -> None:
+    """Core's server threads and the dream ticker share one store (one sqlite connection)."""
+    errors: list[BaseException] = []
+
+    def worker(name: str) -> None:
+        try:
+            for i in range(60):
+                store.record_turn(f"{name}-{i}", f"cats {name} {i}", "ok", NOW)
+                store.capture_learning(f"obs {i}", f"key{i % 7}", NOW)
+                store.search("cats", 3)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(f"t{n}",)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(store.recent(history.MAX_RECENT)) == 480
+    assert sum(r["recurrence_count"] for r in store.pending_learnings(50)) == 240

@@ -9,13 +9,16 @@ decisions the seed leaves open are in docs/storage.md.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import sqlite3
+import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final, TypedDict
+from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon import _native
 
@@ -125,6 +128,21 @@ def _require_fts5() -> None:
         )
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _serialised(method: _F) -> _F:
+    """One call at a time per handle: core shares one store between its server threads and the
+    dream ticker, and a sqlite connection has one transaction and one progress handler."""
+
+    @functools.wraps(method)
+    def wrapper(self: _Reader, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return cast(_F, wrapper)
+
+
 def _timestamp(now: datetime) -> str:
     if now.tzinfo is None:
         raise ValueError("history timestamps must be timezone-aware (UTC)")
@@ -135,8 +153,10 @@ class _Reader:
     """The two query shapes workers get: recent and search. Shared by both handles."""
 
     _conn: sqlite3.Connection
+    _lock: threading.RLock
     _search_budget_s: float
 
+    @_serialised
     def recent(self, n: int) -> list[MessageRow]:
         """The last `n` messages (capped at MAX_RECENT), oldest → newest."""
         n = max(0, min(int(n), MAX_RECENT))
@@ -149,6 +169,7 @@ class _Reader:
         ).fetchall()
         return [_message(row) for row in rows]
 
+    @_serialised
     def search(self, query: str, n: int) -> list[MessageRow]:
         """FTS5 keyword recall, most relevant first (bm25, newer first on ties). `[]` when no
         word survives sanitising, on any sqlite error, or when the time budget runs out."""
@@ -214,6 +235,7 @@ class _Reader:
             kept = [t for t, _ in rarest[:KEEP_RAREST_WHEN_ALL_COMMON]]
         return " OR ".join(kept)
 
+    @_serialised
     def close(self) -> None:
         self._conn.close()
 
@@ -245,6 +267,7 @@ class HistoryStore(_Reader):
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn = conn
+        self._lock = threading.RLock()
         self._path = path
         self._search_budget_s = SEARCH_BUDGET_S
 
@@ -281,6 +304,7 @@ class HistoryStore(_Reader):
             os.chmod(db, DB_MODE)  # explicit, not the umask: the worker must be able to read it
         return cls(conn, db)
 
+    @_serialised
     def record_turn(
         self, turn_id: str | None, owner_text: str, pet_text: str, now: datetime
     ) -> None:
@@ -296,6 +320,7 @@ class HistoryStore(_Reader):
                 (turn_id, pet_text, ts),
             )
 
+    @_serialised
     def capture_learning(
         self, observation: str, pattern_key: str | None, now: datetime
     ) -> int | None:
@@ -313,6 +338,7 @@ class HistoryStore(_Reader):
             ).fetchone()
         return int(row[0])
 
+    @_serialised
     def pending_learnings(self, limit: int = 50) -> list[LearningRow]:
         """Pending rows, most recurrent first (then most recently seen, then id): bounded."""
         limit = max(0, min(int(limit), MAX_PENDING))
@@ -323,12 +349,14 @@ class HistoryStore(_Reader):
         ).fetchall()
         return [_learning(row) for row in rows]
 
+    @_serialised
     def learning(self, learning_id: int) -> LearningRow | None:
         row = self._conn.execute(
             f"SELECT {_LEARNING_COLUMNS} FROM learnings WHERE id = ?", (learning_id,)
         ).fetchone()
         return _learning(row) if row else None
 
+    @_serialised
     def resolve_learning(self, learning_id: int, status: str) -> bool:
         """Soft status change of a *pending* row. A stale, invented or already-resolved id
         changes nothing, is logged, and returns False. Never a DELETE."""
@@ -347,6 +375,7 @@ class HistoryStore(_Reader):
             return False
         return True
 
+    @_serialised
     def reopen_learning(self, learning_id: int, from_status: str) -> bool:
         """Undo of a dream's verdict (`memory undo --dream N`): back to pending, only while the
         row is still in the state that dream left it. Returns False (a no-op) otherwise."""
@@ -367,6 +396,7 @@ class HistoryReader(_Reader):
 
     def __init__(self, conn: sqlite3.Connection, search_budget_s: float) -> None:
         self._conn = conn
+        self._lock = threading.RLock()
         self._search_budget_s = search_budget_s
 
 

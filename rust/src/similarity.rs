@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 /// Function words that say little about which fact a sentence states.
 const STOP_WORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-    "been", "before", "but", "by", "can", "could", "did", "do", "doe", "for", "from", "had", "ha",
+    "been", "before", "but", "by", "can", "could", "did", "do", "doe", "for", "from", "ha", "had",
     "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it",
     "its", "just", "like", "me", "more", "most", "my", "of", "on", "or", "our", "own", "she", "so",
     "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
@@ -24,16 +24,21 @@ const STOP_WORDS: &[&str] = &[
 
 /// Words that flip a statement. Their count's parity differing between two texts vetoes "duplicate".
 const NEGATIONS: &[&str] = &[
-    "not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "nowhere", "cannot",
+    "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere",
     "without",
 ];
 
 /// Number words treated like digits for the number veto.
 const NUMBER_WORDS: &[&str] = &[
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "million",
-    "once", "twice", "first", "second", "third",
+    "eight", "eleven", "fifty", "first", "five", "forty", "four", "hundred", "million", "nine",
+    "once", "one", "second", "seven", "six", "ten", "third", "thirty", "thousand", "three",
+    "twelve", "twenty", "twice", "two", "zero",
 ];
+
+/// Membership in one of the sorted word lists above.
+fn is_in(list: &[&str], word: &str) -> bool {
+    list.binary_search(&word).is_ok()
+}
 
 /// Why two similar texts are still two facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +118,7 @@ fn normalise_word(word: &str) -> String {
 }
 
 fn is_number_token(token: &str) -> bool {
-    token.chars().any(|c| c.is_ascii_digit()) || NUMBER_WORDS.contains(&token)
+    token.chars().any(|c| c.is_ascii_digit()) || is_in(NUMBER_WORDS, token)
 }
 
 impl Profile {
@@ -127,7 +132,7 @@ impl Profile {
             if token.is_empty() {
                 continue;
             }
-            if NEGATIONS.contains(&token.as_str()) {
+            if is_in(NEGATIONS, token.as_str()) {
                 negations += 1;
             }
             if is_number_token(&token) {
@@ -141,14 +146,14 @@ impl Profile {
         let proper_nouns: BTreeSet<String> = capitalised
             .into_iter()
             .filter(|t| {
-                !STOP_WORDS.contains(&t.as_str())
-                    && !NEGATIONS.contains(&t.as_str())
+                !is_in(STOP_WORDS, t.as_str())
+                    && !is_in(NEGATIONS, t.as_str())
                     && !is_number_token(t)
             })
             .collect();
         let content: BTreeSet<String> = tokens
             .iter()
-            .filter(|t| !STOP_WORDS.contains(&t.as_str()))
+            .filter(|t| !is_in(STOP_WORDS, t.as_str()))
             .cloned()
             .collect();
         Profile {
@@ -247,6 +252,13 @@ mod tests {
     fn added_and_dropped_count_content_tokens() {
         let c = similarity_batch("Mia has a black cat", &["Mia has a cat"])[0];
         assert_eq!((c.added, c.dropped), (1, 0));
+    }
+
+    #[test]
+    fn word_lists_are_sorted_for_binary_search() {
+        for list in [STOP_WORDS, NEGATIONS, NUMBER_WORDS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+        }
     }
 
     #[test]

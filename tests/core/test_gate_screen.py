@@ -117,6 +117,8 @@ def test_blank_secrets_handles_non_ascii_offsets() -> None:
 def test_normalise_for_rules() -> None:
     assert gate.normalise_for_rules("ＩＧＮ\u200bORE   Prеvious") == "ignore previous"
     assert gate.normalise_for_rules("a\n\nb") == "a\n\nb"
+    for spaced in ("a  b", "a\tb", "a \t b", "a\u00a0b"):
+        assert gate.normalise_for_rules(spaced) == "a b", repr(spaced)
     assert gate.normalise_for_rules("Don\u2019t \u201cfollow\u201d") == 'don\'t "follow"'
 
 

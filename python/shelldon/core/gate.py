@@ -285,12 +285,14 @@ _PUNCTUATION = str.maketrans(
     }
 )  # fmt: skip
 
-_HSPACE = re.compile(r"[^\S\n]+")
+# Runs of spaces or tabs become one space. Written to match only what changes (a lone space
+# stays unmatched): substituting every single space cost 0.1 ms per 2 KB.
+_HSPACE = re.compile(r"[^\S\n]{2,}|[^\S\n ]")
 
 
 def strip_invisible(text: str) -> str:
     """Drop zero-width and direction-control characters."""
-    return text.translate(_INVISIBLE)
+    return text if text.isascii() else text.translate(_INVISIBLE)
 
 
 _HOMOGLYPH_CHARS = re.compile("[" + re.escape("".join(chr(c) for c in _HOMOGLYPHS)) + "]")
@@ -309,6 +311,8 @@ def normalise_for_rules(text: str) -> str:
     """The text the instruction rules see: NFKC, case folded, invisible characters removed,
     look-alike letters inside Latin words mapped ("ignоre" with a Cyrillic о), quotes and dashes
     unified, runs of spaces and tabs collapsed (newlines kept: delimiters are lines)."""
+    if text.isascii():  # the common case: nothing to fold but case
+        return _HSPACE.sub(" ", text.lower())
     folded = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
     if _HOMOGLYPH_CHARS.search(folded):
         folded = _MIXED_WORD.sub(_map_mixed_word, folded)

@@ -77,6 +77,15 @@ def chain(
     )
 
 
+def test_each_answer_logs_its_usage(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("INFO", logger="shelldon.broker.chain")
+    down = Scripted("a", [ProviderError("client")])
+    chain(down, Scripted("b", [answer("hi")])).complete(REQUEST)
+    assert (
+        "turn answered by b: prompt_tokens=1 completion_tokens=2 failed_attempts=1" in caplog.text
+    )
+
+
 def test_first_provider_answers() -> None:
     first, second = Scripted("a", [answer("from a")]), Scripted("b", [answer("from b")])
     reply = chain(first, second).complete(REQUEST)

@@ -195,6 +195,7 @@ class ProviderChain:
                 log.info(
                     "provider %s: reply parser dropped: %s", provider.name, "; ".join(reply.dropped)
                 )
+            _log_usage(provider.name, request.purpose, reply.usage, len(attempts))
             return reply
         for attempt in attempts:
             log.warning(
@@ -260,6 +261,20 @@ class ProviderChain:
     def _cool_down(self, name: str, seconds: float) -> None:
         with self._lock:
             self._cooldown_until[name] = self.clock() + seconds
+
+
+def _log_usage(name: str, purpose: str, usage: Usage | None, failed_before: int) -> None:
+    """One line per answered request (one per turn): the broker's record of what each turn cost."""
+    prompt = usage.prompt_tokens if usage is not None else None
+    completion = usage.completion_tokens if usage is not None else None
+    log.info(
+        "%s answered by %s: prompt_tokens=%s completion_tokens=%s failed_attempts=%d",
+        purpose,
+        name,
+        "?" if prompt is None else prompt,
+        "?" if completion is None else completion,
+        failed_before,
+    )
 
 
 def _offline_brain(name: str = "offline") -> Provider:

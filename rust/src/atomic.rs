@@ -56,7 +56,9 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 }
 
 /// Replace `path` with `data` atomically and durably, leaving the file at `mode`.
-/// On any failure the old file is untouched and the temp file is removed.
+/// Any failure before the rename leaves the old file untouched and removes the temp file. The
+/// one failure after it, the directory fsync, is still an error: the new content is in place
+/// but its durability across power loss is not known.
 pub fn atomic_write(path: &Path, data: &[u8], mode: u32) -> Result<()> {
     if mode > 0o7777 {
         return Err(Error::Invalid(format!(

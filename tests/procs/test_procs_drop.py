@@ -6,7 +6,10 @@ import errno
 import logging
 import os
 import pwd
+import shutil
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -137,3 +140,22 @@ def test_a_missing_or_root_worker_user_is_refused_at_start() -> None:
     with pytest.raises(drop.DropRefused, match="must not be root"):
         drop.resolve_identity("root")
     assert drop.resolve_identity(None).isolated is False
+
+
+def test_a_data_root_the_worker_cannot_reach_is_named() -> None:
+    base = Path(tempfile.mkdtemp(prefix="shd-reach-", dir="/tmp"))
+    try:
+        os.chmod(base, 0o755)
+        (base / "locked" / "memory").mkdir(parents=True)
+        os.chmod(base / "locked", 0o700)  # like root's home
+        (base / "open" / "memory").mkdir(parents=True)
+        os.chmod(base / "open", 0o755)
+        reason = drop.unreachable_for(identity(), base / "locked" / "memory")
+        assert reason == (
+            f"{base / 'locked'} (mode 0700) keeps nobody from reaching {base / 'locked' / 'memory'}"
+        )
+        assert drop.unreachable_for(identity(), base / "open" / "memory", base / "run") is None
+        dev = drop.WorkerIdentity(None, None, None, "dev")
+        assert drop.unreachable_for(dev, base / "locked" / "memory") is None
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

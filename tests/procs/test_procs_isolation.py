@@ -153,3 +153,25 @@ def test_a_worker_user_that_does_not_exist_stops_the_fork_server(run_dir: Path) 
     assert done.returncode == 1
     assert "worker user 'no-such-user-shelldon' does not exist" in done.stderr
     assert "forkserver (pid" in done.stderr and "exited with status 2 while starting" in done.stderr
+
+
+@needs_root
+def test_a_data_root_the_worker_cannot_reach_stops_the_start_with_the_reason(
+    run_dir: Path, home: Path
+) -> None:
+    import subprocess
+    import sys
+
+    # `home` is under pytest's 0700 tmp tree: the worker could never read the memory tree.
+    env = dict(os.environ, SHELLDON_WORKER_USER=WORKER_USER)
+    done = subprocess.run(
+        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "(mode 0700) keeps nobody from reaching" in done.stderr
+    assert "exited with status 2 while starting" in done.stderr

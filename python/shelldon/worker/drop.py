@@ -15,6 +15,7 @@ import ctypes
 import logging
 import os
 import pwd
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +89,34 @@ def resolve_identity(user: str | None) -> WorkerIdentity:
         entry.pw_name,
         f"workers run as {entry.pw_name} ({entry.pw_uid})",
     )
+
+
+def unreachable_for(identity: WorkerIdentity, *paths: Path) -> str | None:
+    """Why the worker could not reach one of `paths` (an ancestor it may not traverse), or None.
+
+    Checked at fork-server start: a data root under a 0700 home (root's, say) would make every turn
+    fail inside the worker; better one clear error than a pet that only ever degrades.
+    """
+    if identity.uid is None or identity.gid is None:
+        return None
+    for path in paths:
+        current = Path("/")
+        for part in Path(path).absolute().parts[1:]:
+            current = current / part
+            try:
+                st = current.stat()
+            except FileNotFoundError:
+                break  # created later by core, with the tree's modes
+            if st.st_uid == identity.uid:
+                bit = stat.S_IXUSR
+            elif st.st_gid == identity.gid:
+                bit = stat.S_IXGRP
+            else:
+                bit = stat.S_IXOTH
+            if stat.S_ISDIR(st.st_mode) and not st.st_mode & bit:
+                mode = stat.S_IMODE(st.st_mode)
+                return f"{current} (mode {mode:04o}) keeps {identity.user} from reaching {path}"
+    return None
 
 
 def close_inherited_fds(keep: set[int]) -> None:

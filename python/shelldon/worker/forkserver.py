@@ -494,6 +494,10 @@ def main(root: DataRoot) -> int:
         return 2
     if not identity.isolated:
         log.warning("fork-server: %s (%s)", drop.DEV_MODE_WARNING, identity.reason)
+    blocked = drop.unreachable_for(identity, root.memory, root.run_dir)
+    if blocked:
+        log.error("fork-server: %s; use a data root and run dir the worker can traverse", blocked)
+        return 2
     missing = preload()
     if missing:
         log.info("fork-server: not yet present, workers will do without: %s", ", ".join(missing))

@@ -50,7 +50,11 @@ class FrameTooLarge(IpcError):
 
 
 class FrameTimeout(IpcError):
-    """No complete frame before the deadline."""
+    """No complete frame before the deadline. `idle`: not one byte of it arrived."""
+
+    def __init__(self, message: str, *, idle: bool = False) -> None:
+        super().__init__(message)
+        self.idle = idle
 
 
 class FrameMalformed(IpcError):
@@ -72,7 +76,10 @@ def _recv_exact(sock: socket.socket, size: int, deadline: float, *, at_boundary:
         try:
             chunk = sock.recv(min(size - got, 1 << 16))
         except TimeoutError:
-            raise FrameTimeout(f"no frame within the deadline ({got}/{size} bytes)") from None
+            idle = at_boundary and got == 0
+            raise FrameTimeout(
+                f"no frame within the deadline ({got}/{size} bytes)", idle=idle
+            ) from None
         except ConnectionResetError:
             chunk = b""
         if not chunk:
@@ -352,7 +359,14 @@ class ThreadedServer:
                         message = recv(conn, deadline=deadline, max_size=self._max_frame)
                     except PeerClosed:
                         return
-                    except (FrameTooLarge, FrameTruncated, FrameMalformed, FrameTimeout) as exc:
+                    except FrameTimeout as exc:
+                        if exc.idle:  # a quiet client (an open chat): just let the connection go
+                            log.debug("%s: closing idle connection of pid %d", self.name, peer.pid)
+                            return
+                        log.warning("%s: pid %d stalled mid-frame: %s", self.name, peer.pid, exc)
+                        refuse_and_close(conn, f"bad frame: {exc}")
+                        return
+                    except (FrameTooLarge, FrameTruncated, FrameMalformed) as exc:
                         log.warning(
                             "%s: refused a frame from pid %d uid %d: %s",
                             self.name,

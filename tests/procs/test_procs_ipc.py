@@ -195,3 +195,36 @@ def test_the_broker_admits_the_worker_uid_or_a_fork_server_child_and_no_one_else
         os._exit(0 if service._check_worker(ipc.Peer(os.getpid(), 0, 0)) is None else 1)
     _, status = os.waitpid(child, 0)
     assert os.WEXITSTATUS(status) == 0
+
+
+def test_an_idle_client_is_let_go_quietly_and_a_chat_reconnects(
+    run_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import select
+
+    from shelldon.cli.chat_cmd import Session
+    from shelldon.paths import DataRoot
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        return wire.Pong(name="core", pid=peer.pid)
+
+    root = DataRoot.resolve()
+    server = ipc.ThreadedServer("core", root.socket("core"), handle, idle_timeout=0.3)
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    caplog.set_level(logging.DEBUG, logger="shelldon.ipc")
+    try:
+        session = Session(root)
+        first = session.sock
+        readable, _, _ = select.select([first], [], [], 10)  # the server's close is the event
+        assert readable and first.recv(1, socket.MSG_PEEK) == b""  # closed, no Refused frame
+        answer = session.ask(wire.Ping())
+        assert isinstance(answer, wire.Pong) and answer.pid == os.getpid()
+        assert session.sock is not first
+        session.close()
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("closing idle connection" in r.getMessage() for r in caplog.records)

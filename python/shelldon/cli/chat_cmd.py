@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import select
+import socket
 import sys
 import time
 
@@ -25,17 +27,33 @@ class Session:
     """One connection to core, kept open for a whole chat."""
 
     def __init__(self, root: DataRoot) -> None:
-        path = root.socket("core")
+        self.path = root.socket("core")
+        self.sock = self._connect()
+
+    def _connect(self) -> socket.socket:
         try:
-            self.sock = ipc.connect(path, timeout=5.0)
+            return ipc.connect(self.path, timeout=5.0)
         except OSError as exc:
             raise NotRunning(
-                f"shelldon is not running (no core at {path}: {exc.strerror}); "
+                f"shelldon is not running (no core at {self.path}: {exc.strerror}); "
                 "start it with `shelldon run`"
             ) from None
 
+    def _closed_by_core(self) -> bool:
+        """Core lets a chat idle past its timeout go; a quiet EOF here means: connect again."""
+        readable, _, _ = select.select([self.sock], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except OSError:
+            return True
+
     def ask(self, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
         deadline = time.monotonic() + timeout
+        if self._closed_by_core():  # nothing was sent yet, so asking again is safe
+            self.sock.close()
+            self.sock = self._connect()
         ipc.send(self.sock, message, deadline=deadline)
         return ipc.recv(self.sock, deadline=deadline)
 

@@ -342,6 +342,7 @@ def test_no_op_and_no_name_can_reach_directive(mem: CuratedMemory, root: Path) -
         "history.jsonl",
         ".undo",
         ".write.lock",
+        ".audit.lock",
     }
     assert mem.read_directive() == "Be kind. Never share my address.\n"
 

@@ -197,6 +197,9 @@ def test_rotation_at_the_size_limit_keeps_generations_and_drops_orphan_blobs(roo
     audit = AuditLog(root, rotate_bytes=2_000, keep_rotated=2)
     first = write(root, audit, "facts/a.md", "a0")
     write(root, audit, "facts/a.md", "a1")  # keeps blob of a0
+    old = (root / ".undo" / sha256_hex(b"a0")).stat().st_mtime - 7200
+    os.utime(root / ".undo" / sha256_hex(b"a0"), (old, old))
+    young = audit.keep_blob(b"kept by a writer whose line is not appended yet")
     for i in range(60):
         audit.record(
             unit="cli", op="remember", action="skip", reason_code="duplicate", reason=f"n{i}"
@@ -207,6 +210,7 @@ def test_rotation_at_the_size_limit_keeps_generations_and_drops_orphan_blobs(roo
         assert path.stat().st_size <= 2_000
     assert audit.find(first.id) is None  # rotated out of the kept generations
     assert not (root / ".undo" / sha256_hex(b"a0")).exists()
+    assert (root / ".undo" / young).exists()  # within the grace period
     ids = [r.id for r in audit.records()]
     assert len(ids) == len(set(ids))
 
@@ -258,3 +262,49 @@ def test_log_file_is_appended_not_rewritten(root: Path) -> None:
     inode = os.stat(root / "history.jsonl").st_ino
     audit.record(unit="cli", op="remember", action="skip", reason_code="duplicate", reason="b")
     assert os.stat(root / "history.jsonl").st_ino == inode
+
+
+ROTATING_WRITER = r"""
+import sys
+from pathlib import Path
+from shelldon.core.audit import AuditLog
+
+audit = AuditLog(Path(sys.argv[1]), rotate_bytes=3_000, keep_rotated=50)
+print("ready", flush=True)
+sys.stdin.readline()
+for i in range(150):
+    audit.record(unit=sys.argv[2], op="remember", action="skip", reason_code="duplicate",
+                 reason=f"line {i}")
+"""
+
+
+def test_processes_rotating_at_once_lose_no_line(root: Path) -> None:
+    import subprocess
+    import sys
+
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", ROTATING_WRITER, str(root), tag],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for tag in ("a", "b", "c")
+    ]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        proc.communicate(timeout=120)
+        assert proc.returncode == 0
+    audit = AuditLog(root, keep_rotated=50)
+    records = list(audit.records())
+    assert len(records) == 450
+    for tag in ("a", "b", "c"):
+        mine = [r.reason for r in records if r.unit == tag]
+        assert mine == [f"line {i}" for i in range(150)]
+    for path in audit.log_files():
+        assert path.stat().st_size <= 3_000

@@ -15,12 +15,14 @@ The log is appended with one fsync per line (the Rust `durable_append`) and rota
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
 import os
 import re
 import secrets
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -36,6 +38,8 @@ UNDO_DIR = ".undo"
 ROTATE_BYTES = 1_000_000
 KEEP_ROTATED = 4
 PREVIEW_CHARS = 80
+AUDIT_LOCK_NAME = ".audit.lock"
+BLOB_GRACE_S = 3600.0
 
 # Files an undo may touch, relative to the memory root. DIRECTIVE.md, vault/, MEMORY.md, the log
 # and the blob store are deliberately absent: a tampered log line cannot aim undo at them.
@@ -274,13 +278,20 @@ class AuditLog:
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
         self.root.mkdir(parents=True, exist_ok=True)
+        # Its own lock (not the memory write lock, which a caller may hold on another fd): the
+        # size check, a rotation and the append are one step for every process.
+        fd = os.open(self.root / AUDIT_LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
-            size = self.path.stat().st_size
-        except FileNotFoundError:
-            size = 0
-        if size and size + len(line) > self.rotate_bytes:
-            self._rotate()
-        _native.durable_append(self.path, line, 0o644)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                size = self.path.stat().st_size
+            except FileNotFoundError:
+                size = 0
+            if size and size + len(line) > self.rotate_bytes:
+                self._rotate()
+            _native.durable_append(self.path, line, 0o644)
+        finally:
+            os.close(fd)
         return rec
 
     def note(self, fields: Mapping[str, Any]) -> AuditRecord:
@@ -322,9 +333,17 @@ class AuditLog:
             for change in rec.file_changes:
                 if change.before_sha256:
                     wanted.add(change.before_sha256)
+        # A blob younger than the grace period may belong to a write whose line is not yet
+        # appended (another process, between keeping the prior content and auditing).
+        cutoff = time.time() - BLOB_GRACE_S
         for blob in self.undo_dir.iterdir():
-            if blob.name not in wanted and _SHA256.fullmatch(blob.name):
-                blob.unlink()
+            if blob.name in wanted or not _SHA256.fullmatch(blob.name):
+                continue
+            try:
+                if blob.stat().st_mtime < cutoff:
+                    blob.unlink()
+            except FileNotFoundError:
+                continue
 
     # --- reading -------------------------------------------------------------------------
 

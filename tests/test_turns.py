@@ -439,3 +439,14 @@ def test_a_correction_marks_the_previous_turns_learnings(world: World) -> None:
     assert not ledger.is_corrected(pending)
     turn("no, that's wrong", (), "b")
     assert ledger.is_corrected(pending)
+
+
+def test_a_stopping_core_waits_for_the_turn_in_flight() -> None:
+    from shelldon.core.server import TurnGate
+
+    gate = TurnGate()
+    assert gate.drain(timeout=0) is True  # nothing in flight
+    gate.acquire("turn")
+    assert gate.drain(timeout=0.01) is False  # the turn is still being applied
+    gate.release()
+    assert gate.drain(timeout=0) is True

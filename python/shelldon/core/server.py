@@ -39,6 +39,7 @@ PROMPT_LOG_ENV = (
     "SHELLDON_PROMPT_LOG"  # tests: append each turn's assembled prompt here (JSON lines)
 )
 DEFAULT_TURN_DEADLINE_S = 30.0
+SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
 RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
 FALLBACK_DEGRADE_TEXT = "I lost my train of thought for a moment. Could you say that again?"
 
@@ -94,6 +95,12 @@ class TurnGate:
         with self._cond:
             self._busy = False
             self._cond.notify_all()
+
+    def drain(self, timeout: float) -> bool:
+        """Wait for the turn in flight to finish (its reply is out; its ops and history row are
+        being written). False if it did not finish within `timeout`."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._busy, timeout=timeout)
 
 
 class CoreService:
@@ -474,6 +481,10 @@ def main(root: DataRoot) -> int:
         server.serve_forever()
     finally:
         sdnotify.stopping()
+        # A turn whose reply is already out still applies its ops and records itself: wait for it
+        # (connection threads are daemons and would be cut at exit).
+        if not service.gate.drain(timeout=SHUTDOWN_DRAIN_S):
+            log.warning("core: a turn was still running at shutdown; it may be unrecorded")
         if service.learning is not None:
             service.learning.stop()
         watchdog.stop()

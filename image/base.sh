@@ -35,7 +35,7 @@ mmdebstrap --mode=root --format=tar --variant=minbase --architectures="$arch" \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/info/*' \
   --essential-hook="$IMAGE_DIR/hooks/base-essential.sh \"\$1\" $arch" \
-  --customize-hook="$IMAGE_DIR/hooks/base-customize.sh \"\$1\" $arch" \
+  --customize-hook="$IMAGE_DIR/hooks/base-customize.sh \"\$1\"" \
   "$RELEASE" "$tmp" "${srcs[@]}"
 unset IFS
 mv "$tmp" "$tar"

@@ -44,6 +44,9 @@ log "hostname, users, data tree, units"
 echo shelldon > "$root/etc/hostname"
 printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tshelldon\n' > "$root/etc/hosts"
 if [ "$arch" = arm64 ]; then
+  ensure_binfmt
+  log "boot files (raspi-firmware) and the initramfs check"
+  "$IMAGE_DIR/hooks/raspi-boot.sh" "$root" >&2
   install -m 0644 "$IMAGE_DIR/boot/shelldon.toml" "$root/boot/firmware/shelldon.toml"
 fi
 # The tree's own systemd (the release's, not the host's) creates users and the data tree and

@@ -23,6 +23,7 @@ MUST_PASS = (
     "say hello",
     "journald volatile",
     "no swap",
+    "doctor",
 )
 
 
@@ -46,6 +47,7 @@ def selftest(check_root) -> dict[str, str]:
     for m in re.finditer(r"^selftest (ok  |FAIL) (.+?)(?: ?: (.*))?$", out, re.M):
         lines[m.group(2).strip()] = (m.group(1).strip(), (m.group(3) or "").strip())
     lines["status"] = ("", "\n".join(re.findall(r"^selftest status (.*)$", out, re.M)))
+    lines["doctor output"] = ("", "\n".join(re.findall(r"^selftest doctor (.*)$", out, re.M)))
     return lines
 
 
@@ -61,3 +63,10 @@ def test_turn_ran_isolated_and_the_offline_brain_answered(selftest):
     _, status = selftest["status"]
     assert re.search(r"^vault isolation: on", status, re.M), status
     assert re.search(r"^last turn: \S+ turn ok via offline", status, re.M), status
+
+
+def test_doctor_shows_the_kernel_refusing_a_real_worker(selftest):
+    _, doctor = selftest["doctor output"]
+    assert re.search(r"ok\s+vault isolation\s+on: worker uid 901", doctor), doctor
+    assert "Permission denied" in doctor or "Operation not permitted" in doctor, doctor
+    assert not re.search(r"FAIL", doctor), doctor

@@ -1,0 +1,32 @@
+#!/bin/bash
+# The boot files of an arm64 root (run by layer.sh, in seconds to a minute under qemu-user):
+# raspi-firmware's settings, its hook re-run to fill /boot/firmware (kernel, initrd, DTBs,
+# config.txt, cmdline.txt), and a check that the initramfs can find the root.
+#   hooks/raspi-boot.sh ROOT
+set -euo pipefail
+root=$1
+here=$(cd "$(dirname "$0")" && pwd)
+# Root by label, the Zero 2 W's serial (ttyS1) and the screen as consoles, no CMA reservation
+# (64 MB back on a 512 MB board: shelldon does no camera or GPU work).
+cat > "$root/etc/default/raspi-firmware" <<'CONF'
+ROOTPART=LABEL=RASPIROOT
+CMA=0
+CONSOLES="ttyS1,115200 tty0"
+KERNEL_ARCH=arm64
+CONF
+kver=$(basename "$(ls -d "$root"/lib/modules/* | sort -V | tail -n1)")
+# Every driver of the list must be in the initramfs or built into the kernel.
+listing=$(chroot "$root" lsinitramfs "/boot/initrd.img-$kver")
+builtin=$(cat "$root/lib/modules/$kver/modules.builtin" 2>/dev/null || true)
+missing=()
+n=0
+for m in $(grep -v '^#' "$here/initramfs-modules"); do
+  f=${m//_/[_-]}
+  if printf '%s\n' "$listing" | grep -q "/${f}\.ko"; then n=$((n + 1))
+  elif printf '%s\n' "$builtin" | grep -q "/${f}\.ko"; then :
+  else missing+=("$m"); fi
+done
+[ ${#missing[@]} = 0 ] || { echo "initramfs of $kver lacks: ${missing[*]}" >&2; exit 1; }
+echo "initramfs of $kver: $n listed modules in it, the others built in; $(du -h "$root/boot/initrd.img-$kver" | cut -f1)"
+chroot "$root" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver"
+ls "$root/boot/firmware" | tr '\n' ' '; echo

@@ -1,0 +1,1 @@
+"""What only the appliance needs at run time (the image's side of `shelldon doctor`)."""

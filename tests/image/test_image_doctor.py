@@ -70,13 +70,25 @@ def test_modes_ok(tree):
     assert result.status == "ok", result.detail
 
 
-def test_loose_vault_fails(tree):
+@pytest.fixture
+def appliance(monkeypatch):
+    monkeypatch.setattr(dc, "on_appliance", lambda ctx: True)
+
+
+def test_loose_vault_fails(tree, appliance):
     os.chmod(tree.root.vault, 0o755)
     [result] = dc.check_modes(tree)
     assert result.status == "fail" and "0755" in result.detail
 
 
-def test_loose_vault_entry_fails(tree):
+def test_loose_vault_only_warns_on_a_dev_box(tree, monkeypatch):
+    monkeypatch.setattr(dc, "on_appliance", lambda ctx: False)
+    os.chmod(tree.root.vault, 0o755)
+    [result] = dc.check_modes(tree)
+    assert result.status == "warn" and "0755" in result.detail
+
+
+def test_loose_vault_entry_fails(tree, appliance):
     os.chmod(tree.root.vault / "openrouter.md", 0o644)
     [result] = dc.check_modes(tree)
     assert result.status == "fail" and "openrouter" in result.detail and "sk-x" not in result.detail

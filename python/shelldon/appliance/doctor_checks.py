@@ -62,8 +62,27 @@ def check_users(ctx: DoctorContext) -> Iterator[CheckResult]:
         yield CheckResult("ok", "users", f"service {service}, worker {name} ({worker.pw_uid})")
 
 
+def on_appliance(ctx: DoctorContext) -> bool:
+    """The worker user exists: an installed pet, where a wrong mode or a dead core is a failure.
+    Elsewhere (a developer's box) the same findings are warnings."""
+    from shelldon.config import ConfigError
+    from shelldon.worker.drop import configured_worker_user
+
+    try:
+        name = configured_worker_user(ctx.root)
+    except ConfigError:
+        return False
+    return name is not None and _user(name) is not None
+
+
 def check_modes(ctx: DoctorContext) -> Iterator[CheckResult]:
     """home and memory/ 0755, vault/ 0700, owned by the service uid; vault entries 0600."""
+    bad: Status = "fail" if on_appliance(ctx) else "warn"
+    for result in _modes(ctx):
+        yield CheckResult(bad, result.name, result.detail) if result.status == "fail" else result
+
+
+def _modes(ctx: DoctorContext) -> Iterator[CheckResult]:
     root = ctx.root
     home = _mode(root.home)
     if home is None:
@@ -120,7 +139,8 @@ def check_isolation(ctx: DoctorContext) -> Iterator[CheckResult]:
     try:
         answer = ipc.request(ctx.root.socket("core"), wire.IsolationProbe(), timeout=60.0)
     except (OSError, ipc.IpcError) as exc:
-        yield CheckResult("fail", "vault isolation", f"cannot ask core: {exc}")
+        level: Status = "fail" if on_appliance(ctx) else "skip"
+        yield CheckResult(level, "vault isolation", f"cannot ask core (is the pet running?): {exc}")
         return
     if not isinstance(answer, wire.ProbeReport):
         said = getattr(answer, "reason", type(answer).__name__)

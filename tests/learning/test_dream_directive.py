@@ -181,3 +181,23 @@ def test_the_dream_lock_holds_across_processes(tmp_path: Path) -> None:
         child.wait(timeout=30)
     with dream_lock(state) as held:
         assert held is True
+
+
+def test_the_summary_excerpt_leaves_out_what_the_owner_took_back() -> None:
+    recent = [
+        {"role": "owner", "content": "I drink black coffee at midnight"},
+        {"role": "pet", "content": "Noted."},
+        {"role": "owner", "content": "I drink black coffee at midnight"},
+        {"role": "pet", "content": "Noted: coffee at midnight."},
+        {"role": "owner", "content": "No, that's wrong, forget it."},
+        {"role": "pet", "content": "Okay."},
+        {"role": "owner", "content": "I cycle along the river"},
+    ]
+    directive = build_dream_directive(
+        [PendingLearning(1, "owner cycles by the river", 2)],
+        recent=recent,
+        withheld=["The owner drinks black coffee at midnight."],
+    )
+    excerpt = directive.split("## Recent conversation")[1]
+    assert "coffee" not in excerpt and "wrong" not in excerpt
+    assert "pet: Okay." in excerpt and "owner: I cycle along the river" in excerpt

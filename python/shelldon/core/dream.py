@@ -126,9 +126,11 @@ def build_dream_directive(
     *,
     full: Sequence[FullCollection] = (),
     recent: Sequence[Mapping[str, Any]] = (),
+    withheld: Sequence[str] = (),
     limits: DreamLimits = DreamLimits(),
 ) -> str:
-    """The dream's directive, or "" when nothing is pending (the dream is then skipped)."""
+    """The dream's directive, or "" when nothing is pending (the dream is then skipped).
+    `withheld`: observations of corrected learnings; owner lines saying them leave the excerpt."""
     # Stable: ties keep the store's order (most recently seen first, then id).
     chosen = sorted(pending, key=lambda p: -p.recurrence_count)[: limits.max_learnings]
     if not chosen:
@@ -163,14 +165,38 @@ def build_dream_directive(
             )
             for stem, title in col.entries[: limits.max_full_listed]:
                 lines.append(f"  - {col.collection}/{stem}: {_one_line(title, 80)}")
-    excerpt = _recent_excerpt(recent, limits)
+    excerpt = _recent_excerpt(recent, limits, withheld)
     if excerpt:
         lines += ["", RECENT_HEADER, *excerpt]
     return "\n".join(lines)
 
 
-def _recent_excerpt(recent: Sequence[Mapping[str, Any]], limits: DreamLimits) -> list[str]:
-    rows = list(recent)[-limits.recent_messages :]
+def _without_corrected(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Drop what the owner corrected: the owner message before a correction (with the pet's reply
+    to it) and the correction itself, so the summary never repeats what the owner took back."""
+    kept: list[Mapping[str, Any]] = []
+    for row in rows:
+        if str(row.get("role")) == "owner" and detect_correction(str(row.get("content", ""))):
+            while kept and str(kept[-1].get("role")) != "owner":
+                kept.pop()
+            if kept:
+                kept.pop()
+            continue
+        kept.append(row)
+    return kept
+
+
+def _recent_excerpt(
+    recent: Sequence[Mapping[str, Any]], limits: DreamLimits, withheld: Sequence[str] = ()
+) -> list[str]:
+    rows = [
+        row
+        for row in _without_corrected(list(recent))
+        if not (
+            str(row.get("role")) == "owner"
+            and any(_near(str(row.get("content", "")), text) for text in withheld)
+        )
+    ][-limits.recent_messages :]
     out: list[str] = []
     used = 0
     for row in reversed(rows):  # newest kept first when the budget runs out
@@ -870,6 +896,7 @@ class Dreamer:
             offered_list,
             full=self.sources.full_collections(),
             recent=self.sources.recent(self.limits.recent_messages),
+            withheld=[p.observation for p in pending if p.id in corrected],
             limits=self.limits,
         )
         if not directive:

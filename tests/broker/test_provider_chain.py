@@ -81,6 +81,7 @@ def test_each_answer_logs_its_usage(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("INFO", logger="shelldon.broker.chain")
     down = Scripted("a", [ProviderError("client")])
     chain(down, Scripted("b", [answer("hi")])).complete(REQUEST)
+    assert "provider a failed: client" in caplog.text
     assert (
         "turn answered by b: prompt_tokens=1 completion_tokens=2 failed_attempts=1" in caplog.text
     )

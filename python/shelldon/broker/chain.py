@@ -197,11 +197,9 @@ class ProviderChain:
                 )
             _log_usage(provider.name, request.purpose, reply.usage, len(attempts))
             return reply
-        for attempt in attempts:
-            log.warning(
-                "provider %s failed: %s (%s)", attempt.provider, attempt.kind, attempt.message
-            )
-        raise ChainExhausted(attempts)
+        exhausted = ChainExhausted(attempts)
+        log.error("%s", exhausted)
+        raise exhausted
 
     def _try_provider(
         self,
@@ -225,6 +223,7 @@ class ProviderChain:
                 return provider.complete(request)
             except ProviderError as error:
                 attempts.append(Attempt(provider.name, error.kind, error.message))
+                log.warning("provider %s failed: %s (%s)", provider.name, error.kind, error.message)
                 long_wait = (
                     error.retry_after is not None and error.retry_after > policy.retry_after_cap
                 )

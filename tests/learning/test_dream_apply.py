@@ -476,3 +476,41 @@ def test_a_learning_memory_already_holds_may_be_promoted(stores: Stores) -> None
     assert [o.action for o in result.outcomes] == ["skip", "resolved"]
     assert result.outcomes[0].reason_code in ("duplicate", "near_duplicate", "confirmed")
     assert stores.status(chess) == "promoted"
+
+
+def test_the_idle_tick_dreams_once_the_owner_has_been_silent(
+    stores: Stores, tmp_path: Path
+) -> None:
+    stores.learn("owner plays chess on sundays", "chess", times=2)
+    brain = Brain()
+    moments = [NOW]
+    scheduler = Scheduler(
+        stores.base / "state",
+        SchedulerConfig(power_supply_root=tmp_path / "no-power"),
+        clock=lambda: moments[-1],
+    )
+    d = dreamer(stores, brain, tmp_path / "no-power")
+    d.scheduler = scheduler
+    scheduler.note_owner_turn()
+    moments.append(NOW + timedelta(hours=5))
+    assert d.tick() is None and brain.calls == []
+    moments.append(NOW + timedelta(hours=6))
+    record = d.tick()
+    assert record is not None and record.outcome == "done" and len(brain.calls) == 1
+    moments.append(NOW + timedelta(hours=7))
+    assert d.tick() is None  # cooldown: one dream per silence
+    assert len(brain.calls) == 1
+
+
+def test_an_index_at_its_limit_asks_for_merges(stores: Stores) -> None:
+    for name, text in [
+        ("tea", "The owner drinks green tea every single morning."),
+        ("bike", "The owner cycles to the office along the river."),
+    ]:
+        stores.memory.apply_memory_op(Remember("facts", name, text), turn_id="turn-i")
+    sources = StoreSources(stores.history, stores.memory, index_max_lines=200)
+    assert sources.full_collections() == []
+    index = stores.base / "memory" / "MEMORY.md"
+    index.write_text(index.read_text() + "".join(f"- filler {i}\n" for i in range(200)))
+    [facts] = sources.full_collections()
+    assert facts.collection == "facts" and facts.count == 2

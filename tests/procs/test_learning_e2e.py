@@ -106,6 +106,14 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
 def test_undo_of_a_dream_reverts_it_whole(run_dir: Path) -> None:
     pet = start_pet()
     try:
+        # Nothing pending: no worker is forked and nothing is spent.
+        empty = pet.cli("dream", "--now")
+        assert empty.stdout.startswith("dream: skipped (nothing to consolidate)"), empty.stdout
+        status = pet.cli("status", "--json")
+        report = json.loads(status.stdout)
+        forkserver = next(p for p in report["processes"] if p["name"] == "forkserver")
+        assert "0 spawned" in forkserver["detail"], forkserver
+        assert any(line.startswith("budget: 60/60") for line in report["extra_lines"])
         for _ in range(2):
             _say(pet, HABIT)
         dreamt = pet.cli("dream", "--now")

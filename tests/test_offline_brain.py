@@ -350,3 +350,10 @@ def test_the_default_chain_is_the_offline_brain_and_its_text_parses() -> None:
     assert reply.dropped == ()
     ops, dropped = decode_ops(list(reply.ops))
     assert (ops, dropped) == ([Remember("facts", "home", "The owner lives in Porto.")], [])
+
+
+def test_a_bulleted_summary_is_read_without_its_bullets() -> None:
+    summary = "Lately my owner told me:\n- I usually drink tea in the morning.\n- I'm a night owl."
+    request = assemble_prompt(PromptContext(summary=summary), "am I a night owl?")
+    reply = json.loads(OfflineBrain().complete(request).text)["reply"]
+    assert reply == "I remember that you are a night owl."

@@ -231,6 +231,7 @@ def _lower_first(text: str) -> str:
 
 # --- reading the prompt ------------------------------------------------------------------------
 
+_BULLET = re.compile(r"^(?:[-*•]\s+|\d+[.)]\s+)")
 _ROW = re.compile(r"^(owner|pet)(?: \([^)]*\))?: (.*)$")
 
 
@@ -271,7 +272,11 @@ class PromptView:
                     line = line.strip()
                     if not line or line.startswith(("#", "(", "Also in memory", "[")):
                         continue
-                    line = re.sub(r"^- (.*?) \[[^\]]*\]$", r"\1", line)
+                    line = re.sub(r"^- (.*?) \[[^\]]*\]$", r"\1", line)  # a title line
+                    line = _BULLET.sub("", line)
+                    if line.casefold().startswith("pet:"):
+                        continue  # the pet's own words are not evidence
+                    line = re.sub(r"^owner:\s*", "", line, flags=re.IGNORECASE)
                     order += 1
                     view.known.extend(Known(s, section.kind, order) for s in _sentences(line))
         return view

@@ -121,3 +121,21 @@ def test_undo_dream_restores_files_and_reopens_learnings(home: Path) -> None:
     store.close()
     assert shelldon(home, "undo", "--dream", "9").returncode == 1
     assert shelldon(home, "undo").returncode == 2
+    assert shelldon(home, "undo", "x", "--dream", "1").returncode == 2
+
+
+def test_undo_a_turn_as_a_unit(home: Path) -> None:
+    seed(home)
+    undone = shelldon(home, "undo", "--unit", "turn-t2")
+    assert undone.returncode == 0, undone.stderr
+    assert "facts/tea.md" in undone.stdout
+    assert not (home / "memory" / "facts" / "tea.md").exists()
+    assert (home / "memory" / "people" / "ana.md").exists()
+    missing = shelldon(home, "undo", "--unit", "turn-nope")
+    assert missing.returncode == 1 and "no change recorded" in missing.stderr
+
+
+def test_reading_commands_write_nothing(home: Path) -> None:
+    for args in (("list",), ("log",), ("show", "x")):
+        shelldon(home, *args)
+    assert not home.exists() or not any(home.rglob("*"))

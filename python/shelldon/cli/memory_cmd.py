@@ -21,12 +21,13 @@ from shelldon.core.memory import CuratedMemory, MemoryOpError
 CLI_UNIT = "cli"
 
 
-def _memory(args: argparse.Namespace) -> CuratedMemory:
-    return CuratedMemory(data_root(args).memory)
+def _memory(args: argparse.Namespace, *, readonly: bool = False) -> CuratedMemory:
+    """Reading commands open the tree read-only: they create and rewrite nothing."""
+    return CuratedMemory(data_root(args).memory, readonly=readonly)
 
 
 def _list(args: argparse.Namespace) -> int:
-    memory = _memory(args)
+    memory = _memory(args, readonly=True)
     entries = memory.entries()
     shown = [e for e in entries if args.all or e.meta.status != "superseded"]
     for e in shown:
@@ -45,7 +46,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    memory = _memory(args)
+    memory = _memory(args, readonly=True)
     try:
         entry = memory.find_entry(args.name)
     except LookupError as exc:
@@ -66,7 +67,7 @@ def _format(rec: AuditRecord) -> str:
 
 
 def _log(args: argparse.Namespace) -> int:
-    memory = _memory(args)
+    memory = _memory(args, readonly=True)
     records = (
         [r for r in memory.audit.records() if args.unit is None or r.unit == args.unit][
             -args.limit :
@@ -118,10 +119,15 @@ def _reopen_dream_learnings(args: argparse.Namespace, records: list[AuditRecord]
 
 def _undo(args: argparse.Namespace) -> int:
     memory = _memory(args)
-    if (args.change_id is None) == (args.dream is None):
-        print("shelldon memory undo: give a CHANGE_ID or --dream N", file=sys.stderr)
+    given = [x for x in (args.change_id, args.dream, args.unit) if x is not None]
+    if len(given) != 1:
+        print("shelldon memory undo: give one of CHANGE_ID, --dream N, --unit U", file=sys.stderr)
         return 2
     try:
+        if args.unit is not None:
+            whole = memory.undo_unit(args.unit, force=args.force)
+            print(f"undid {args.unit}: restored {', '.join(c.target for c in whole.changes)}")
+            return 0
         if args.dream is not None:
             unit = f"dream-{args.dream}"
             records = memory.audit.unit_records(unit)
@@ -129,9 +135,9 @@ def _undo(args: argparse.Namespace) -> int:
                 print(f"shelldon memory undo: no change recorded for {unit}", file=sys.stderr)
                 return 1
             files_changed = any(r.file_changes for r in records)
-            rec = memory.undo_unit(unit, force=args.force) if files_changed else None
+            dream = memory.undo_unit(unit, force=args.force) if files_changed else None
             reopened = _reopen_dream_learnings(args, records, args.dream)
-            restored = ", ".join(c.target for c in rec.changes) if rec else "no files"
+            restored = ", ".join(c.target for c in dream.changes) if dream else "no files"
             print(f"undid {unit}: restored {restored}; {reopened} learning(s) back to pending")
             return 0
         rec = memory.undo_change(args.change_id, force=args.force)
@@ -181,6 +187,9 @@ def register(
     )
     undo.add_argument("change_id", nargs="?", help="an id from `shelldon memory log`")
     undo.add_argument("--dream", type=int, metavar="N", help="undo dream N as a whole")
+    undo.add_argument(
+        "--unit", help='undo a whole unit ("turn-…", "owner-rule-…", "cli"): its files only'
+    )
     undo.add_argument(
         "--force", action="store_true", help="even if a later change touched the same files"
     )

@@ -21,6 +21,7 @@ from fakes.fake_provider import FakeProvider, RecordedRequest, Step, reply, slow
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.core import server as core_server
+from shelldon.core import turns
 from shelldon.paths import DataRoot
 
 TURN_DEADLINE_S = 4.0
@@ -31,11 +32,7 @@ NEVER = 120.0
 
 
 def degrade_text() -> str:
-    try:
-        from shelldon.core import turns
-    except ImportError:
-        return core_server.FALLBACK_DEGRADE_TEXT
-    return str(getattr(turns, "DEGRADE_TEXT", core_server.FALLBACK_DEGRADE_TEXT))
+    return turns.DEGRADE_TEXT
 
 
 class Brain:

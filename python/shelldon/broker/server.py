@@ -18,7 +18,6 @@ import time
 from typing import Protocol
 
 from shelldon import ipc, sdnotify
-from shelldon.broker.chain import RawCompletion
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.brain import BrainReply, CompletionRequest
@@ -41,25 +40,10 @@ def build_brain(root: DataRoot) -> Brain:
 
     Raises ConfigError (a message a person can act on) before the broker serves anything.
     """
-    from shelldon.broker.chain import ProviderChain, build_chain
+    from shelldon.broker.chain import build_chain
     from shelldon.config import load_config
 
-    config = load_config(root)
-    try:
-        return build_chain(config, root=root)
-    except ModuleNotFoundError as exc:
-        if exc.name != "shelldon.broker.offline":
-            raise
-        # Until the offline brain lands (engineer `brain`): say so plainly rather than pretend.
-        log.warning("broker: no offline brain installed yet; answering with a placeholder")
-        return ProviderChain([_PlaceholderBrain()])
-
-
-class _PlaceholderBrain:
-    name = "placeholder"
-
-    def complete(self, request: CompletionRequest) -> RawCompletion:
-        return RawCompletion(text='{"reply": "(shelldon has no brain installed yet)", "ops": []}')
+    return build_chain(load_config(root), root=root)
 
 
 class BrokerService:

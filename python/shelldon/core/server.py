@@ -12,8 +12,6 @@ the peer must be root or core's own uid (the socket is 0660 as a first gate)."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib
-import json
 import logging
 import os
 import secrets
@@ -28,20 +26,18 @@ import msgspec
 
 from shelldon import ipc, sdnotify
 from shelldon.contracts import wire
-from shelldon.core import layout
+from shelldon.core import layout, turns
+from shelldon.core.history import HistoryStore
+from shelldon.core.memory import CuratedMemory
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import COLLECTIONS, DataRoot
 
 log = logging.getLogger("shelldon.core.server")
 
 TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
-PROMPT_LOG_ENV = (
-    "SHELLDON_PROMPT_LOG"  # tests: append each turn's assembled prompt here (JSON lines)
-)
 DEFAULT_TURN_DEADLINE_S = 30.0
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
 RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
-FALLBACK_DEGRADE_TEXT = "I lost my train of thought for a moment. Could you say that again?"
 
 # Extra `shelldon status` lines (the scheduler registers "next dream in ..." here).
 StatusLines = Callable[[], Iterable[str]]
@@ -169,9 +165,7 @@ class CoreService:
             started = time.monotonic()
             turn_id = new_turn_id()
             outcome = self.spawn(turn_id, purpose, message, dream_directive)
-            if isinstance(outcome, wire.TurnResult):
-                self._log_prompt(turn_id, purpose, outcome)
-            else:
+            if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit)
             self.last_turn = wire.LastTurn(
@@ -214,10 +208,6 @@ class CoreService:
                     log.info("turn %s: the owner went away before the reply: %s", turn_id, exc)
 
         try:
-            turns: Any = importlib.import_module("shelldon.core.turns")
-        except ModuleNotFoundError:
-            turns = None
-        if turns is not None and hasattr(turns, "apply_turn"):
             turns.apply_turn(
                 root=self.root,
                 history=self.stores.get("history"),
@@ -229,14 +219,11 @@ class CoreService:
                 emit=once,
                 corrections=_corrections_of(self.learning),
             )
-        else:  # until core.turns lands (engineer `brain`): reply or degrade, nothing written
-            if isinstance(outcome, wire.TurnResult):
-                once(outcome.reply, False)
-            else:
-                once(FALLBACK_DEGRADE_TEXT, True)
+        except Exception:  # a bug there must not leave the owner without an answer
+            log.exception("turn %s: applying the turn failed", turn_id)
         if not emitted:
             log.error("turn %s: core.turns emitted no reply; sending the degrade reply", turn_id)
-            once(FALLBACK_DEGRADE_TEXT, True)
+            once(turns.DEGRADE_TEXT, True)
         text, degraded = emitted[0]
         spawn_failed = isinstance(outcome, wire.TurnFailed) and outcome.stage in (
             "spawn",
@@ -250,21 +237,6 @@ class CoreService:
             outcome="spawn_failed" if spawn_failed else ("degraded" if degraded else "ok"),
             provider=provider,
         )
-
-    def _log_prompt(self, turn_id: str, purpose: str, result: wire.TurnResult) -> None:
-        path = os.environ.get(PROMPT_LOG_ENV)
-        if not path or result.prompt is None:
-            return
-        record = {
-            "turn_id": turn_id,
-            "purpose": purpose,
-            "prompt": msgspec.to_builtins(result.prompt),
-        }
-        try:
-            with open(path, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps(record) + "\n")
-        except OSError as exc:
-            log.warning("cannot append the prompt record to %s: %s", path, exc)
 
     # --- the owner's socket ---------------------------------------------------------------------
 
@@ -436,21 +408,12 @@ def _corrections_of(learning: Any) -> Any:
 
 
 def _open_stores(root: DataRoot) -> dict[str, Any]:
-    """history.db and the memory tree, when their modules are present (engineer `store`)."""
-    stores: dict[str, Any] = {"root": root}
-    try:
-        history: Any = importlib.import_module("shelldon.core.history")
-    except ModuleNotFoundError:
-        pass
-    else:
-        stores["history"] = history.HistoryStore.open(root.history_db)
-    try:
-        memory: Any = importlib.import_module("shelldon.core.memory")
-    except ModuleNotFoundError:
-        pass
-    else:
-        stores["memory"] = memory.CuratedMemory(root.memory)
-    return stores
+    """history.db and the memory tree: core's read-write handles (it is their only writer)."""
+    return {
+        "root": root,
+        "history": HistoryStore.open(root.history_db),
+        "memory": CuratedMemory(root.memory),
+    }
 
 
 def main(root: DataRoot) -> int:

@@ -24,6 +24,7 @@ import os
 import selectors
 import signal
 import socket
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -336,7 +337,11 @@ class ForkServer:
             else:
                 from shelldon.worker.turn import run_turn  # preloaded: a dict lookup, not an import
 
+                before = set(sys.modules)
                 result = run_turn(self.root, spawn, isolated=isolated, deadline=deadline)
+                late = sorted(set(sys.modules) - before)
+                if late:  # each is a per-turn cost and private memory: add it to PRELOAD
+                    log.warning("worker: imported after fork: %s", ", ".join(late))
             data = ipc.frame(result, max_size=self.max_frame)
             view = memoryview(data)
             while view:

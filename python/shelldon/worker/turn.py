@@ -13,7 +13,6 @@ doctor` and the isolation tests use it."""
 from __future__ import annotations
 
 import errno
-import importlib
 import json
 import logging
 import os
@@ -21,33 +20,22 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from shelldon import ipc
 from shelldon.contracts import wire
-from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.contracts.brain import CompletionRequest
 from shelldon.paths import DataRoot
+from shelldon.worker.prompt import gather_context
 
 log = logging.getLogger("shelldon.worker.turn")
 
 
 def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
     purpose: Literal["turn", "dream"] = "dream" if spawn.purpose == "dream" else "turn"
-    try:
-        prompt: Any = importlib.import_module("shelldon.worker.prompt")  # preloaded
-    except ModuleNotFoundError:
-        prompt = None
-    if not hasattr(prompt, "gather_context"):
-        # Until gather_context lands (engineer `brain`): the system line and the message only.
-        sections = [PromptSection(kind="system", text="You are shelldon, a small pet.")]
-        if spawn.dream_directive:
-            sections.append(PromptSection(kind="dream", text=spawn.dream_directive))
-        sections.append(PromptSection(kind="message", text=spawn.message))
-        return CompletionRequest(purpose=purpose, sections=tuple(sections))
-    request: CompletionRequest = prompt.gather_context(
+    return gather_context(
         root, spawn.message, purpose=purpose, dream_directive=spawn.dream_directive
     )
-    return request
 
 
 def run_turn(

@@ -38,6 +38,7 @@ TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
 DEFAULT_TURN_DEADLINE_S = 30.0
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
 RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
+FALLBACK_DEGRADE_TEXT = turns.DEGRADE_TEXT  # the one degrade text (older tests import it here)
 
 # Extra `shelldon status` lines (the scheduler registers "next dream in ..." here).
 StatusLines = Callable[[], Iterable[str]]

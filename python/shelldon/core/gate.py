@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -283,6 +284,8 @@ _PUNCTUATION = str.maketrans(
         "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"',
         "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
     }
+    # Unicode tag characters U+E0020..U+E007E spell ASCII invisibly ("ASCII smuggling").
+    | {0xE0000 + c: chr(c) for c in range(0x20, 0x7F)}
 )  # fmt: skip
 
 # Runs of spaces or tabs become one space. Written to match only what changes (a lone space
@@ -307,16 +310,48 @@ def _map_mixed_word(match: re.Match[str]) -> str:
     return word
 
 
+# Disguises undone in an extra view of the text (the rules see the original and the decoded):
+# leetspeak inside words that mix letters and digits, %-escapes, literal \\uXXXX escapes.
+_LEET_WORD = re.compile(r"\b(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])[a-z0-9@$]{3,}\b")
+_LEET = str.maketrans("0134578@$", "oieastbas")
+# A digit-like character touching a letter. Written to start with a character class so `re`
+# scans for it quickly (the plain alternation cost 0.16 ms per 2 KB).
+_LETTER_DIGIT = re.compile(r"[0-9@$](?:(?<=[a-z][0-9@$])|(?=[a-z]))")
+_PERCENT = re.compile(r"%[0-9a-f]{2}")
+_U_ESCAPE = re.compile(r"\\u([0-9a-f]{4})")
+
+
+def _decoded_views(folded: str) -> list[str]:
+    views = []
+    # Cheap checks first: these scans run on every text, the decoding almost never.
+    if _LETTER_DIGIT.search(folded) and _LEET_WORD.search(folded):
+        views.append(_LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded))
+    if "%" in folded and _PERCENT.search(folded):
+        views.append(urllib.parse.unquote(folded))
+    if "\\u" in folded:
+        views.append(_U_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), folded).casefold())
+    return views
+
+
 def normalise_for_rules(text: str) -> str:
     """The text the instruction rules see: NFKC, case folded, invisible characters removed,
-    look-alike letters inside Latin words mapped ("ignоre" with a Cyrillic о), quotes and dashes
-    unified, runs of spaces and tabs collapsed (newlines kept: delimiters are lines)."""
+    look-alike letters inside Latin words mapped ("ignоre" with a Cyrillic о), Unicode tag
+    characters read as the ASCII they hide, quotes and dashes unified, runs of spaces and tabs
+    collapsed (newlines kept: delimiters are lines). When the text hides words in leetspeak,
+    %-escapes or \\u escapes, the decoded text follows the original after a blank line."""
     if text.isascii():  # the common case: nothing to fold but case
-        return _HSPACE.sub(" ", text.lower())
-    folded = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
-    if _HOMOGLYPH_CHARS.search(folded):
-        folded = _MIXED_WORD.sub(_map_mixed_word, folded)
-    return _HSPACE.sub(" ", folded.translate(_PUNCTUATION))
+        folded = text.lower()
+    else:
+        folded = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
+        if _HOMOGLYPH_CHARS.search(folded):
+            folded = _MIXED_WORD.sub(_map_mixed_word, folded)
+        folded = folded.translate(_PUNCTUATION).casefold()
+    views = _decoded_views(folded)
+    if views:
+        folded = "\n\n".join([folded, *views])
+    if "  " in folded or not folded.isascii() or any(ch in folded for ch in "\t\r\x0b\x0c"):
+        folded = _HSPACE.sub(" ", folded)  # substring checks first: the regex scan is slow
+    return folded
 
 
 _WORD = re.compile(r"\w+")

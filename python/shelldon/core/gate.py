@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-import urllib.parse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -327,7 +326,8 @@ def _decoded_views(folded: str) -> list[str]:
     if _LETTER_DIGIT.search(folded) and _LEET_WORD.search(folded):
         views.append(_LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded))
     if "%" in folded and _PERCENT.search(folded):
-        views.append(urllib.parse.unquote(folded))
+        # Byte by byte (ASCII is what an instruction hides in); core imports no URL library.
+        views.append(_PERCENT.sub(lambda m: chr(int(m.group(0)[1:], 16)), folded))
     if "\\u" in folded:
         views.append(_U_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), folded).casefold())
     return views

@@ -46,7 +46,7 @@ from shelldon.contracts.ops import (
 from shelldon.core import records, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory, MemoryOpError
+from shelldon.core.memory import CuratedMemory, MemoryOpError, unit_for
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
@@ -93,10 +93,6 @@ class TurnOutcome:
     verdicts: tuple[OpVerdict, ...] = field(default=())
 
 
-def unit_of(turn_id: str) -> str:
-    return f"turn-{turn_id}"
-
-
 def _clip(text: str, limit: int = MAX_REASON_CHARS) -> str:
     """A reason for the audit log: one line, short, credentials blanked."""
     flat = " ".join(records.blank_record(str(text)).split())
@@ -120,7 +116,7 @@ def _audit(
         return
     try:
         audit.record(
-            unit=unit_of(turn_id),
+            unit=unit_for(turn_id),  # the same unit the memory writer uses
             op=verdict.op,
             action=verdict.action,
             reason_code=verdict.reason_code,
@@ -181,12 +177,12 @@ class _Applier:
         self.verdicts: list[OpVerdict] = []
         self.captured: list[CaptureLearning] = []
 
-    def note(self, verdict: OpVerdict, *, audited_by_caller: bool = True, prov: str = "") -> None:
+    def note(self, verdict: OpVerdict, *, audit_here: bool = True, prov: str = "") -> None:
         """Keep the verdict; write it to the audit log unless the gate's writer already did."""
         self.verdicts.append(verdict)
-        if audited_by_caller:
+        if audit_here:
             _audit(self.audit, self.turn_id, verdict, provenance=prov or None, now=self.now)
-        level = logging.INFO if verdict.action not in ("reject",) else logging.WARNING
+        level = logging.WARNING if verdict.action == "reject" else logging.INFO
         what = f"{verdict.op} -> {verdict.action} ({verdict.reason_code})"
         log.log(level, "turn %s: %s", self.turn_id, what)
 
@@ -203,7 +199,7 @@ class _Applier:
             log.exception("turn %s: owner-rule capture failed", self.turn_id)
             return
         for applied in kept:
-            self.note(self._verdict(-1, "owner_rule", applied), audited_by_caller=False)
+            self.note(self._verdict(-1, "owner_rule", applied), audit_here=False)
 
     def proposed(self, raws: Sequence[Any], dropped_by_parser: Sequence[str]) -> None:
         for reason in dropped_by_parser:
@@ -260,7 +256,7 @@ class _Applier:
         except MemoryOpError as exc:  # invalid: refused, and already audited by the writer
             self.note(
                 OpVerdict(index, name, "reject", "invalid", _clip(str(exc))),
-                audited_by_caller=False,
+                audit_here=False,
             )
             return
         except OSError as exc:
@@ -271,7 +267,7 @@ class _Applier:
             self.reject(index, name, "apply_failed", type(exc).__name__)
             return
         # The memory writer audits its own decisions (one line per gate decision).
-        self.note(self._verdict(index, name, applied), audited_by_caller=False)
+        self.note(self._verdict(index, name, applied), audit_here=False)
 
     def _learning(self, index: int, op: CaptureLearning) -> None:
         name = "capture_learning"

@@ -437,3 +437,23 @@ def test_undoing_every_unit_in_reverse_restores_the_start(
         if any(r.file_changes for r in mem.audit.unit_records(unit)):
             mem.undo_unit(unit)
     assert {p.relative_to(root): p.read_bytes() for p in root.rglob("*.md")} == start
+
+
+def test_a_stem_shared_across_collections_updates_the_entry_the_gate_meant(
+    mem: CuratedMemory, root: Path
+) -> None:
+    # facts/tea is superseded; preferences/tea is active and says the same thing.
+    mem.apply_memory_op(
+        Remember(collection="preferences", name="tea", content="The owner likes green tea."),
+    )
+    (root / "facts" / "tea.md").write_text(
+        "---\ntitle: tea\ncollection: facts\nstatus: superseded\nsuperseded_by: x\n---\n"
+        "The owner drank coffee once.\n"
+    )
+    result = mem.apply_memory_op(
+        Remember(collection="facts", name="green", content="The owner likes green tea."),
+        provenance="owner",
+    )
+    assert (result.action, result.reason_code) == ("update", "confirmed")
+    assert result.target == root / "preferences" / "tea.md"
+    assert "drank coffee" in (root / "facts" / "tea.md").read_text()

@@ -729,11 +729,13 @@ def _entry_title(entry: Entry) -> str:
 
 
 def _find(entries: Sequence[Entry], stem: str | None, prefer: str) -> Entry | None:
-    """The entry with `stem`, from `prefer`'s collection first (the gate names stems only)."""
+    """The active entry with `stem`, from `prefer`'s collection first (the gate names stems
+    only, and only of active entries)."""
     if stem is None:
         return None
     found = [e for e in entries if e.stem == stem]
-    found.sort(key=lambda e: (e.collection != prefer, e.meta.status != "active", e.collection))
+    # The gate only names active entries: an active one anywhere beats a superseded namesake.
+    found.sort(key=lambda e: (e.meta.status != "active", e.collection != prefer, e.collection))
     return found[0] if found else None
 
 

@@ -514,3 +514,21 @@ def test_an_index_at_its_limit_asks_for_merges(stores: Stores) -> None:
     index.write_text(index.read_text() + "".join(f"- filler {i}\n" for i in range(200)))
     [facts] = sources.full_collections()
     assert facts.collection == "facts" and facts.count == 2
+
+
+def test_an_idle_tick_with_nothing_to_do_writes_nothing(stores: Stores, tmp_path: Path) -> None:
+    brain = Brain()
+    d = dreamer(stores, brain, tmp_path / "no-power")
+    state = stores.base / "state"
+    assert d.tick() is None  # due (no owner turn yet), but nothing pending
+    assert not (state / "scheduler.json").exists() and brain.calls == []
+    # Only corrected learnings pending: held back, and still nothing written by the tick.
+    coffee = stores.learn("owner likes strong black coffee", "drink", times=2)
+    from shelldon.contracts.ops import CaptureLearning
+
+    d.corrections.note_turn("t1", "coffee?", [CaptureLearning("owner likes coffee", "drink")])
+    d.corrections.note_turn("t2", "no, that's wrong", [])
+    record = d.tick()
+    assert record is not None and record.outcome == "skipped" and "held back" in record.detail
+    assert not (state / "scheduler.json").exists() and brain.calls == []
+    assert stores.status(coffee) == "pending"

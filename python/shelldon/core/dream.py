@@ -777,8 +777,6 @@ def dream_lock(state_dir: Path) -> Iterator[bool]:
                 return
             raise
         try:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
             yield True
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
@@ -852,6 +850,10 @@ class Dreamer:
         """The idle cadence: dream if due, else nothing (not recorded: most ticks are not due)."""
         if not self.scheduler.verdict().due:
             return None
+        # Nothing pending: nothing to do, and nothing written (the tick runs every minute on an
+        # SD card; a skip is only recorded when the owner asked for the dream).
+        if not self.sources.pending(1):
+            return None
         return self._run(on_request=False, force=False, wait_s=0.0)
 
     def dream_now(self, *, force: bool = False, wait_s: float = 30.0) -> DreamRecord:
@@ -880,11 +882,11 @@ class Dreamer:
                 verdict = self.scheduler.verdict(on_request=on_request, force=force)
                 if not verdict.due:
                     return DreamRecord(at=at, outcome="refused", detail=verdict.reason)
-                return self._dream(at)
+                return self._dream(at, record_skip=on_request)
 
-    def _dream(self, at: str) -> DreamRecord:
+    def _dream(self, at: str, *, record_skip: bool = True) -> DreamRecord:
         pending = list(self.sources.pending(self.limits.max_learnings))
-        rules = list(self.sources.owner_rules())
+        rules = list(self.sources.owner_rules()) if pending else []
         corrected = {
             p.id
             for p in pending
@@ -892,6 +894,12 @@ class Dreamer:
             or any(rule_contradicts(rule, p.observation) for rule in rules)
         }
         offered_list = [p for p in pending if p.id not in corrected]
+        if not offered_list:  # skip before reading the tree or the window: no fork, no spend
+            detail = "nothing to consolidate"
+            if corrected:
+                detail += f" ({len(corrected)} corrected learning(s) held back)"
+            skipped = DreamRecord(at=at, outcome="skipped", detail=detail)
+            return self._finish(skipped) if record_skip else skipped
         directive = build_dream_directive(
             offered_list,
             full=self.sources.full_collections(),

@@ -139,3 +139,21 @@ def test_reading_commands_write_nothing(home: Path) -> None:
     for args in (("list",), ("log",), ("show", "x")):
         shelldon(home, *args)
     assert not home.exists() or not any(home.rglob("*"))
+
+
+def test_remember_records_tags_and_depended_on_files(home: Path) -> None:
+    ok = shelldon(
+        home,
+        "remember",
+        "facts",
+        "wifi",
+        "The router lives in the hall cupboard.",
+        "--tag",
+        "home",
+        "--depends-on",
+        "notes/router.txt",
+    )
+    assert ok.returncode == 0, ok.stderr
+    (entry,) = CuratedMemory(home / "memory").entries()
+    assert entry.meta.tags == ("home",)
+    assert entry.meta.depends_on == ("notes/router.txt",)

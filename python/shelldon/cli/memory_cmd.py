@@ -16,7 +16,7 @@ from typing import Any
 from shelldon.cli.run_cmd import data_root
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.core.audit import AuditRecord, UndoError
-from shelldon.core.memory import CuratedMemory, MemoryOpError
+from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError
 
 CLI_UNIT = "cli"
 
@@ -86,8 +86,9 @@ def _log(args: argparse.Namespace) -> int:
 def _remember(args: argparse.Namespace) -> int:
     memory = _memory(args)
     op = Remember(collection=args.collection, name=args.name, content=args.text)
+    extras = EntryExtras(tags=tuple(args.tag or ()), depends_on=tuple(args.depends_on or ()))
     try:
-        result = memory.apply_memory_op(op, provenance="owner", unit=CLI_UNIT)
+        result = memory.apply_memory_op(op, provenance="owner", unit=CLI_UNIT, extras=extras)
     except MemoryOpError as exc:
         print(f"shelldon memory remember: refused: {exc}", file=sys.stderr)
         return 1
@@ -176,6 +177,14 @@ def register(
     remember.add_argument("collection", choices=COLLECTION_NAMES)
     remember.add_argument("name")
     remember.add_argument("text")
+    remember.add_argument("--tag", action="append", help="a tag (repeatable)")
+    remember.add_argument(
+        "--depends-on",
+        action="append",
+        metavar="PATH",
+        help="a file the entry depends on; when it changes the entry 'may be stale' (repeatable; "
+        "relative to the data root)",
+    )
     remember.set_defaults(func=_remember)
 
     forget = msub.add_parser("forget", parents=[common], help="delete an entry (audited, undoable)")

@@ -190,3 +190,20 @@ def test_a_broken_shelldon_toml_leaves_the_defaults(root: DataRoot) -> None:
     root.home.mkdir(parents=True, exist_ok=True)
     root.config.write_text("[prompt\nthis is not toml")
     assert PromptLimits.for_root(root, environ={}) == PromptLimits()
+
+
+def test_limits_read_before_the_drop_are_used_when_the_file_cannot_be_read(
+    root: DataRoot,
+) -> None:
+    from shelldon.worker import prompt
+
+    root.home.mkdir(parents=True, exist_ok=True)
+    root.config.write_text("[prompt]\nrecent_window = 4\n")
+    try:
+        assert prompt.warm(root).recent_window == 4
+        root.config.unlink()
+        root.config.mkdir()  # what a dropped worker meets: a config it cannot read
+        assert PromptLimits.for_root(root, environ={}).recent_window == 4
+    finally:
+        prompt._CONFIGURED.clear()
+    assert PromptLimits.for_root(root, environ={}) == PromptLimits()

@@ -506,6 +506,8 @@ def main(root: DataRoot) -> int:
     missing = preload()
     if missing:
         log.info("fork-server: not yet present, workers will do without: %s", ", ".join(missing))
+    if "shelldon.worker.prompt" not in missing:  # [prompt] read before workers drop privilege
+        importlib.import_module("shelldon.worker.prompt").warm(root)
     root.run_dir.mkdir(parents=True, exist_ok=True)
     server = ForkServer(root, identity)
     try:

@@ -155,15 +155,10 @@ class PromptLimits:
     def for_root(cls, root: DataRoot, environ: Mapping[str, str] | None = None) -> PromptLimits:
         """The defaults, then shelldon.toml's [prompt] table, then the environment. A config that
         cannot be read leaves the defaults (core refuses a bad config at start-up anyway)."""
-        limits = cls()
-        try:
-            overrides = load_config(root).prompt.overrides()
-        except (ConfigError, OSError) as exc:
-            log.warning("prompt limits: shelldon.toml unreadable, using defaults: %s", exc)
-            overrides = {}
-        known = {f.name for f in fields(cls)}
-        clamped = {k: _clamp(k, v) for k, v in overrides.items() if k in known}
-        return cls.from_env(environ, base=replace(limits, **clamped))
+        configured = _CONFIGURED.get(Path(root.config))
+        if configured is None:
+            configured = _configured_limits(root)
+        return cls.from_env(environ, base=configured)
 
 
 # Sane ranges for every limit: a typo in shelldon.toml must not make a 10 MB prompt on a Pi.
@@ -181,6 +176,30 @@ _RANGES = {
 def _clamp(name: str, value: int) -> int:
     low, high = _RANGES[name]
     return max(low, min(int(value), high))
+
+
+# [prompt] as read before the worker dropped privilege, by config path (see `warm`).
+_CONFIGURED: dict[Path, PromptLimits] = {}
+
+
+def _configured_limits(root: DataRoot) -> PromptLimits:
+    try:
+        overrides = load_config(root).prompt.overrides()
+    except (ConfigError, OSError) as exc:
+        log.warning("prompt limits: shelldon.toml unreadable, using defaults: %s", exc)
+        overrides = {}
+    known = {f.name for f in fields(PromptLimits)}
+    clamped = {k: _clamp(k, v) for k, v in overrides.items() if k in known}
+    return replace(PromptLimits(), **clamped)
+
+
+def warm(root: DataRoot) -> PromptLimits:
+    """Read shelldon.toml's [prompt] once, in the fork-server before any worker drops privilege:
+    on the appliance the file is 0640 and the worker's uid cannot read it. Workers forked later
+    reuse this (the environment still applies per turn)."""
+    limits = _configured_limits(root)
+    _CONFIGURED[Path(root.config)] = limits
+    return limits
 
 
 @dataclass(frozen=True)

@@ -290,6 +290,7 @@ class ThreadedServer:
         mode: int = 0o600,
         idle_timeout: float = 300.0,
         max_frame: int = MAX_FRAME,
+        max_connections: int = 32,
     ) -> None:
         self.name = name
         self.path = path
@@ -297,6 +298,7 @@ class ThreadedServer:
         self._mode = mode
         self._idle_timeout = idle_timeout
         self._max_frame = max_frame
+        self._max_connections = max_connections
         self._listener: socket.socket | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._stopping = threading.Event()
@@ -324,6 +326,15 @@ class ThreadedServer:
                     except (BlockingIOError, InterruptedError):
                         continue
                     conn.setblocking(True)
+                    with self._lock:
+                        full = len(self._threads) >= self._max_connections
+                    if full:  # a thread per connection is memory: bounded on a 416 MB machine
+                        log.warning(
+                            "%s: %d connections open; refusing one", self.name, len(self._threads)
+                        )
+                        refuse_and_close(conn, "too many connections")
+                        conn.close()
+                        continue
                     thread = threading.Thread(
                         target=self._serve_connection,
                         args=(conn,),

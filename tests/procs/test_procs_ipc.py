@@ -228,3 +228,36 @@ def test_an_idle_client_is_let_go_quietly_and_a_chat_reconnects(
         thread.join(timeout=10)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert any("closing idle connection" in r.getMessage() for r in caplog.records)
+
+
+def test_connections_beyond_the_cap_are_refused_and_serving_goes_on(run_dir: Path) -> None:
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        return wire.Pong(name="capped", pid=peer.pid)
+
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_connections=2)
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    held = []
+    try:
+        for _ in range(2):  # two open sessions, each proven served (so its thread exists)
+            sock = ipc.connect(server.path)
+            ipc.send(sock, wire.Ping())
+            assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
+            held.append(sock)
+        third = ipc.request(server.path, wire.Ping())
+        assert isinstance(third, wire.Refused) and third.reason == "too many connections"
+        for sock in held:
+            sock.close()
+        held.clear()
+        # The held sessions' threads end on their peers' close; then a newcomer is served again.
+        deadline = time.monotonic() + 10
+        answer: wire.Message = third
+        while not isinstance(answer, wire.Pong) and time.monotonic() < deadline:
+            answer = ipc.request(server.path, wire.Ping())
+        assert isinstance(answer, wire.Pong)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)

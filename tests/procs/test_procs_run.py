@@ -7,6 +7,7 @@ import os
 import signal
 import stat
 
+import pytest
 from procs_support import Pet, alive
 
 from shelldon import ipc
@@ -100,3 +101,39 @@ def _log_eventually(pet: Pet, text: str) -> bool:
     # to flush stderr and look again.
     pet.stop()
     return text in pet.log
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root): a peer of another uid")
+def test_a_stranger_is_refused_by_the_fork_server_and_core_without_being_heard(pet: Pet) -> None:
+    import pwd
+
+    nobody = pwd.getpwnam("nobody")
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - reports through the pipe
+        answers = []
+        try:
+            os.setgroups([])
+            os.setresgid(nobody.pw_gid, nobody.pw_gid, nobody.pw_gid)
+            os.setresuid(nobody.pw_uid, nobody.pw_uid, nobody.pw_uid)
+            fork_answer = ipc.request(pet.root.socket("forkserver"), wire.Ping(), timeout=10)
+            answers.append(getattr(fork_answer, "reason", type(fork_answer).__name__))
+            try:
+                ipc.request(pet.root.socket("core"), wire.StatusRequest(), timeout=10)
+                answers.append("core answered")
+            except PermissionError:
+                answers.append("core.sock: permission denied")
+        except BaseException as exc:
+            answers.append(f"{type(exc).__name__}: {exc}")
+        os.write(write_end, "\n".join(answers).encode())
+        os._exit(0)
+    os.close(write_end)
+    out = b""
+    while chunk := os.read(read_end, 4096):
+        out += chunk
+    os.close(read_end)
+    os.waitpid(child, 0)
+    assert out.decode().splitlines() == [
+        "only core may talk to the fork-server",
+        "core.sock: permission denied",
+    ]

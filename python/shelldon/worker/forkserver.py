@@ -55,6 +55,7 @@ PRELOAD = (
 )
 KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
+PEER_READ_S = 0.25  # anyone else (root's diagnostics): a Ping, at once
 
 
 def preload(*, freeze: bool = True) -> list[str]:
@@ -231,10 +232,16 @@ class ForkServer:
     def _handle(self, conn: socket.socket) -> bool:
         """Serve one request. True if the connection now belongs to a running turn."""
         peer = ipc.peer_of(conn)
+        core_pid = ipc.read_pid_file(self.root.run_dir, "core")
+        if peer.pid != core_pid and peer.uid not in (0, os.geteuid()):
+            # The socket is 0666 (core runs as another uid); nobody else gets this loop's time.
+            log.warning("fork-server: refused pid %d uid %d unheard", peer.pid, peer.uid)
+            ipc.refuse_and_close(conn, "only core may talk to the fork-server")
+            return False
+        # The loop is single-threaded: a silent peer may hold it only briefly (core sends at once).
+        read_s = REQUEST_READ_S if peer.pid == core_pid else PEER_READ_S
         try:
-            message = ipc.recv(
-                conn, deadline=time.monotonic() + REQUEST_READ_S, max_size=self.max_frame
-            )
+            message = ipc.recv(conn, deadline=time.monotonic() + read_s, max_size=self.max_frame)
         except ipc.PeerClosed:
             return False
         except (ipc.FrameTooLarge, ipc.FrameTruncated, ipc.FrameMalformed, ipc.FrameTimeout) as exc:
@@ -252,7 +259,6 @@ class ForkServer:
                 wire.Refused(reason=f"the fork-server does not serve {type(message).__name__}"),
             )
             return False
-        core_pid = ipc.read_pid_file(self.root.run_dir, "core")
         if peer.pid != core_pid:
             log.warning(
                 "fork-server: refused SpawnTurn from pid %d uid %d (core is %s)",

@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 # Floors: what the rules reach on this data now, rounded down a little. Aims: secrets >= 0.80,
 # in-the-wild >= 0.80, ignore-instructions >= 0.85, benign memory FP <= 0.001, trigger FP <= 0.05.
 FLOORS = {
-    "secrets_recall": 0.84,
+    "secrets_recall": 0.88,
     "inthewild_recall": 0.86,
     "ignore_instructions_recall": 0.90,
 }

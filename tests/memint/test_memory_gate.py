@@ -457,3 +457,15 @@ def test_a_stem_shared_across_collections_updates_the_entry_the_gate_meant(
     assert (result.action, result.reason_code) == ("update", "confirmed")
     assert result.target == root / "preferences" / "tea.md"
     assert "drank coffee" in (root / "facts" / "tea.md").read_text()
+
+
+def test_a_two_word_owner_rule_is_kept_but_a_two_word_inference_is_not(
+    mem: CuratedMemory, root: Path
+) -> None:
+    (rule,) = capture_owner_rules(mem, "Never swear.", turn_id="t1")
+    assert rule.action == "create", rule
+    assert (root / "preferences" / "never-swear.md").is_file()
+    (empty,) = capture_owner_rules(mem, "Always.", turn_id="t2") or [None]
+    assert empty is None  # no rule without words
+    model = mem.apply_memory_op(Remember(collection="facts", name="x", content="Never swear."))
+    assert (model.action, model.reason_code) == ("reject", "too_short")

@@ -147,6 +147,11 @@ class CuratedMemory:
         return self._root
 
     @property
+    def limits(self) -> gate.Limits:
+        """The gate's thresholds this memory applies by default."""
+        return self._limits
+
+    @property
     def vault(self) -> Path:
         return self._root / "vault"
 
@@ -183,6 +188,7 @@ class CuratedMemory:
         turn_id: str | None = None,
         unit: str | None = None,
         extras: EntryExtras | None = None,
+        limits: gate.Limits | None = None,
     ) -> Applied:
         """Validate, let the gate decide, write atomically, audit, keep MEMORY.md in step.
 
@@ -207,7 +213,9 @@ class CuratedMemory:
                 raise
             if plan.collection is None:
                 return self._apply_document(plan, audit_unit)
-            return self._apply_entry(plan, audit_unit, extras or EntryExtras())
+            return self._apply_entry(
+                plan, audit_unit, extras or EntryExtras(), limits or self._limits
+            )
 
     def _plan(self, op: object, provenance: str, turn_id: str | None) -> PlannedWrite:
         """All validation, no disk access. Structs built in code skip msgspec's checks, so the
@@ -377,7 +385,9 @@ class CuratedMemory:
         )
         return Applied(action, plan.target, reason, code, change_id=rec.id)
 
-    def _apply_entry(self, plan: PlannedWrite, unit: str, extras: EntryExtras) -> Applied:
+    def _apply_entry(
+        self, plan: PlannedWrite, unit: str, extras: EntryExtras, limits: gate.Limits
+    ) -> Applied:
         assert isinstance(plan.op, Remember) and plan.collection is not None
         directory = self.collection_dir(plan.collection)
         if directory.is_symlink() or not directory.is_dir():
@@ -392,7 +402,7 @@ class CuratedMemory:
             confidence=extras.confidence,
         )
         entries = self.entries()
-        decision = gate.decide(candidate, self._existing(entries), self._limits)
+        decision = gate.decide(candidate, self._existing(entries), limits)
         if decision.action in ("skip", "reject"):
             found = _find(entries, decision.target, plan.collection)
             where = self._entry_path(found) if found is not None else None

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+import msgspec
+
 from shelldon.contracts.ops import Remember
 from shelldon.core.entry import Entry
 from shelldon.core.memory import Applied, CuratedMemory, EntryExtras, MemoryOpError
@@ -171,10 +173,19 @@ def capture_owner_rules(
             stem=old.stem if old is not None else None,
         )
         op = Remember(collection=COLLECTION, name=rule.name, content=rule.text)
+        # "Never swear." is two words and a whole rule: the sprawl floor is for model-proposed
+        # facts, so an owner's rule only needs two words (safety, provenance, duplicates and caps
+        # apply unchanged).
+        limits = msgspec.structs.replace(memory.limits, min_words=min(2, memory.limits.min_words))
         try:
             results.append(
                 memory.apply_memory_op(
-                    op, provenance="owner", turn_id=turn_id, unit=rule_unit(turn_id), extras=extras
+                    op,
+                    provenance="owner",
+                    turn_id=turn_id,
+                    unit=rule_unit(turn_id),
+                    extras=extras,
+                    limits=limits,
                 )
             )
         except MemoryOpError as exc:  # audited by apply_memory_op

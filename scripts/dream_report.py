@@ -194,7 +194,9 @@ def run_offline(base: Path) -> list[str]:
     world = World(base)
     world.seed()
     before = world.statuses()
+    start = time.perf_counter()
     record = world.dreamer(offline_spawn).dream_now()
+    elapsed_ms = (time.perf_counter() - start) * 1000
     after = world.statuses()
     files = world.files()
     curated = [k for k in files if "/" in k]
@@ -202,10 +204,11 @@ def run_offline(base: Path) -> list[str]:
     promoted = sum(1 for k, v in after.items() if v == "promoted" and before[k] == "pending")
     pruned = sum(1 for k, v in after.items() if v == "pruned" and before[k] == "pending")
     return [
-        "| pending before | promoted | pruned | curated files | summary chars | outcome |",
-        "|---|---|---|---|---|---|",
+        "| pending before | promoted | pruned | curated files | summary chars | outcome "
+        "| wall time |",
+        "|---|---|---|---|---|---|---|",
         f"| {len(before)} | {promoted} | {pruned} | {len(curated)} ({', '.join(curated)}) "
-        f"| {len(summary)} | {record.outcome}: {record.detail} |",
+        f"| {len(summary)} | {record.outcome}: {record.detail} | {elapsed_ms:.0f} ms |",
     ]
 
 

@@ -20,6 +20,7 @@ from shelldon.broker.chain import ProviderChain
 from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.protocol import parse_reply
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.core import gate
 from shelldon.core.dream import (
     Dreamer,
     DreamLimits,
@@ -194,6 +195,9 @@ def run_offline(base: Path) -> list[str]:
     world = World(base)
     world.seed()
     before = world.statuses()
+    gate.screen_text(
+        "warm up"
+    )  # the Scanner compiles once per process (core and workers preload it)
     start = time.perf_counter()
     record = world.dreamer(offline_spawn).dream_now()
     elapsed_ms = (time.perf_counter() - start) * 1000

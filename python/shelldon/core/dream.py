@@ -550,6 +550,7 @@ def apply_dream(
     for index, raw in enumerate(raw_ops):
         if index >= limits.max_ops:
             result.stopped = f"op cap reached ({limits.max_ops} ops)"
+            record(OpOutcome(index, "?", "stopped", "op_cap", result.stopped))
             break
         try:
             op: Op | Any = decode_op(raw) if not isinstance(raw, msgspec.Struct) else raw
@@ -606,6 +607,9 @@ def apply_dream(
                     decision = memory.apply_memory_op(op, provenance=provenance, turn_id=unit)
                 except (ValueError, OSError) as exc:
                     record(OpOutcome(index, tag, "refused", "apply_failed", str(exc)[:200]))
+                except Exception as exc:  # one op's failure never takes the dream down
+                    log.exception("%s: applying %s failed", unit, tag)
+                    record(OpOutcome(index, tag, "refused", "apply_failed", type(exc).__name__))
                 else:
                     action, code, reason, target = _decision_fields(decision)
                     # The gate's own audit line is written by apply_memory_op; this one is ours.

@@ -9,6 +9,9 @@ messages) the window has moved past it and FTS recall brings it back.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +97,36 @@ def test_a_named_person_is_remembered_and_answered_from_memory(run_dir: Path) ->
     assert answer == "I remember that your sister is called Ana."
     audit = [json.loads(x) for x in (pet.root.memory / "history.jsonl").read_text().splitlines()]
     assert any(r["action"] == "create" and "sister" in (r["target"] or "") for r in audit)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root): a real uid drop")
+def test_cap6_with_a_dropped_worker_and_a_config_it_cannot_read(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The appliance's shape: the worker runs as `nobody`, shelldon.toml is 0640 root's, and the
+    [prompt] window it sets still applies (the fork-server read it before the drop)."""
+    home = Path(tempfile.mkdtemp(prefix="shelldon-home-", dir="/tmp"))  # traversable by nobody
+    os.chmod(home, 0o755)
+    monkeypatch.setenv("SHELLDON_HOME", str(home))
+    try:
+        config = home / "shelldon.toml"
+        config.write_text("[prompt]\nrecent_window = 2\n")
+        os.chmod(config, 0o640)
+        pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1", "SHELLDON_WORKER_USER": "nobody"})
+        try:
+            _say(pet, FACT)
+            _say(pet, OTHER)
+            answer = _say(pet, QUESTION)
+            status = json.loads(pet.cli("status", "--json").stdout)
+        finally:
+            assert pet.stop() == 0, pet.log
+        assert status["vault_isolation"] is True
+        third = _prompts(pet)[2]
+        assert _section(third, "recent").splitlines()[1:] == [
+            f"owner: {OTHER}",
+            f"pet: {_pet_reply(pet, 1)}",
+        ]
+        assert f"): {FACT}" in _section(third, "recall")
+        assert "tulips by the old fence" in answer
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

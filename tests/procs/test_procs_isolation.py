@@ -11,6 +11,7 @@ import errno
 import json
 import os
 import pwd
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -175,3 +176,29 @@ def test_a_data_root_the_worker_cannot_reach_stops_the_start_with_the_reason(
     assert done.returncode == 1
     assert "(mode 0700) keeps nobody from reaching" in done.stderr
     assert "exited with status 2 while starting" in done.stderr
+
+
+@needs_root
+def test_doctor_shows_the_kernels_refusal(isolated_pet: Pet) -> None:
+    done = isolated_pet.cli("doctor", "--offline")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    nobody = pwd.getpwnam(WORKER_USER).pw_uid
+    assert re.search(
+        rf"ok\s+isolation vault read\s+worker uid {nobody}: 1/1 refused by the kernel: "
+        r"PermissionError \(errno 13\)",
+        out,
+    ), out
+    assert re.search(r"ok\s+isolation root again .*PermissionError \(errno 1\)", out), out
+    assert re.search(r"ok\s+isolation memory writes\s+worker uid \d+: (\d+)/\1 refused", out), out
+    assert re.search(r"ok\s+isolation caps\s+CapEff 0+ CapPrm 0+ NoNewPrivs 1", out), out
+    assert re.search(r"ok\s+process forkserver", out), out
+
+
+def test_doctor_warns_when_isolation_is_off(world_home: Path) -> None:
+    pet = start_pet()
+    try:
+        out = pet.cli("doctor", "--offline").stdout
+        assert re.search(r"WARN\s+vault isolation\s+OFF \(dev mode\)", out), out
+    finally:
+        pet.stop()

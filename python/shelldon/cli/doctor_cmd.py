@@ -221,7 +221,7 @@ def _recording_reader(ctx: DoctorContext) -> Callable[[str], str | None]:
 
 CHECKS: list[Check] = [check_data_root, check_config, check_tls, check_providers]
 # Modules exposing `CHECKS: list[Check]`, run after the ones above (e.g. the appliance's).
-CHECK_MODULES: tuple[str, ...] = ("shelldon.appliance.doctor_checks",)
+CHECK_MODULES: tuple[str, ...] = ("shelldon.cli.procs_doctor", "shelldon.appliance.doctor_checks")
 
 
 def all_checks() -> list[Check]:

@@ -71,6 +71,8 @@ class World:
         failed: str | None = None,
         turn_id: str = "t1",
         prompt: CompletionRequest | None = None,
+        purpose: str = "turn",
+        **extra: Any,  # audit=, corrections=
     ) -> Any:
         outcome: wire.TurnResult | wire.TurnFailed
         if failed is not None:
@@ -84,11 +86,12 @@ class World:
             history=self.history,
             memory=self.memory,
             turn_id=turn_id,
-            purpose="turn",
+            purpose=purpose,
             message=message,
             outcome=outcome,
             emit=self.emit,
             now=NOW,
+            **extra,
         )
 
 
@@ -374,22 +377,8 @@ def test_an_empty_reply_still_answers(world: World) -> None:
 
 
 def test_a_dream_outcome_is_emitted_but_not_applied_here(world: World) -> None:
-    outcome = wire.TurnResult(
-        turn_id="d1",
-        reply="💤 tidied",
-        ops=({"op": "rewrite_summary", "content": "We talked about tea and the garden."},),
-    )
-    result = apply_turn(
-        root=world.root,
-        history=world.history,
-        memory=world.memory,
-        turn_id="d1",
-        purpose="dream",
-        message="",
-        outcome=outcome,
-        emit=world.emit,
-        now=NOW,
-    )
+    summary = {"op": "rewrite_summary", "content": "We talked about tea and the garden."}
+    result = world.turn("", reply="💤 tidied", ops=(summary,), turn_id="d1", purpose="dream")
     assert world.emitted == [("💤 tidied", False)]
     assert not (world.root.memory / "summary.md").exists()
     assert _rows(world) == [] and result.verdicts == ()
@@ -397,18 +386,7 @@ def test_a_dream_outcome_is_emitted_but_not_applied_here(world: World) -> None:
 
 def test_an_audit_log_can_be_passed_in(world: World) -> None:
     audit = AuditLog(world.root.memory)
-    apply_turn(
-        root=world.root,
-        history=world.history,
-        memory=world.memory,
-        turn_id="x",
-        purpose="turn",
-        message="hi",
-        outcome=wire.TurnResult(turn_id="x", reply="hi", ops=({"op": "bogus"},)),
-        emit=world.emit,
-        audit=audit,
-        now=NOW,
-    )
+    world.turn("hi", reply="hi", ops=({"op": "bogus"},), turn_id="x", audit=audit)
     assert [r.reason_code for r in audit.records()] == ["invalid"]
 
 
@@ -417,27 +395,11 @@ def test_a_correction_marks_the_previous_turns_learnings(world: World) -> None:
 
     ledger = CorrectionLedger(world.root.state)
     learned = _learn("The owner is a night owl.", "identity:night-owl")
-
-    def turn(message: str, ops: tuple[Any, ...], turn_id: str) -> None:
-        outcome = wire.TurnResult(turn_id=turn_id, reply="ok", ops=ops)
-        apply_turn(
-            root=world.root,
-            history=world.history,
-            memory=world.memory,
-            turn_id=turn_id,
-            purpose="turn",
-            message=message,
-            outcome=outcome,
-            emit=world.emit,
-            corrections=ledger,
-            now=NOW,
-        )
-
-    turn("I'm a night owl", (learned,), "a")
+    world.turn("I'm a night owl", ops=(learned,), turn_id="a", corrections=ledger)
     [row] = world.history.pending_learnings()
     pending = PendingLearning.from_row(row)
     assert not ledger.is_corrected(pending)
-    turn("no, that's wrong", (), "b")
+    world.turn("no, that's wrong", turn_id="b", corrections=ledger)
     assert ledger.is_corrected(pending)
 
 

@@ -69,7 +69,7 @@ chroot "$bdir" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/build CARGO_HOME=/build/
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
   PYO3_CROSS_PYTHON_VERSION=3.11 \
   sh -c 'cd /build/src && rustc --version && cargo --version &&
-         cargo build --release --offline --lib --features extension-module --target aarch64-unknown-linux-gnu'
+         cargo build --release --offline --lib --features extension-module --target aarch64-unknown-linux-gnu' >&2
 cleanup; mounted=()
 so=$bdir/build/target/aarch64-unknown-linux-gnu/release/lib$libname.so
 [ -f "$so" ] || die "no $so after the build"

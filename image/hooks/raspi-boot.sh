@@ -6,6 +6,7 @@
 set -euo pipefail
 root=$1
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../common.sh"
 # Root by label, the Zero 2 W's serial (ttyS1) and the screen as consoles, no CMA reservation
 # (64 MB back on a 512 MB board: shelldon does no camera or GPU work).
 cat > "$root/etc/default/raspi-firmware" <<'CONF'
@@ -16,7 +17,7 @@ KERNEL_ARCH=arm64
 CONF
 kver=$(basename "$(ls -d "$root"/lib/modules/* | sort -V | tail -n1)")
 # Every driver of the list must be in the initramfs or built into the kernel.
-listing=$(chroot "$root" lsinitramfs "/boot/initrd.img-$kver")
+listing=$(in_root "$root" lsinitramfs "/boot/initrd.img-$kver")
 builtin=$(cat "$root/lib/modules/$kver/modules.builtin" 2>/dev/null || true)
 missing=()
 n=0
@@ -28,5 +29,7 @@ for m in $(grep -v '^#' "$here/initramfs-modules"); do
 done
 [ ${#missing[@]} = 0 ] || { echo "initramfs of $kver lacks: ${missing[*]}" >&2; exit 1; }
 echo "initramfs of $kver: $n listed modules in it, the others built in; $(du -h "$root/boot/initrd.img-$kver" | cut -f1)"
-chroot "$root" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver"
+# With /proc (in_root) the hook's `ischroot` sees the chroot and skips its "is /boot/firmware
+# mounted" check.
+in_root "$root" env DEB_MAINT_PARAMS=configure /etc/kernel/postinst.d/z50-raspi-firmware "$kver"
 ls "$root/boot/firmware" | tr '\n' ' '; echo

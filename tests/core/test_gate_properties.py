@@ -13,10 +13,36 @@ from hypothesis import strategies as st
 from shelldon.core.gate import Candidate, ExistingEntry, Limits, decide
 
 SECRET = "ghp_gaKjIg8xNbe3nNyjOq9wMxEhh2FDEEtfjgVv"
-WORDS = (
-    "Mia Tom Oscar owner sister cat dog likes tea coffee lives in Lyon Paris always never "
-    "reply French English 2 3 not called named has the a and"
-).split()
+WORDS = [
+    "Mia",
+    "Tom",
+    "Oscar",
+    "owner",
+    "sister",
+    "cat",
+    "dog",
+    "likes",
+    "tea",
+    "coffee",
+    "lives",
+    "in",
+    "Lyon",
+    "Paris",
+    "always",
+    "never",
+    "reply",
+    "French",
+    "English",
+    "2",
+    "3",
+    "not",
+    "called",
+    "named",
+    "has",
+    "the",
+    "a",
+    "and",
+]
 PROVENANCE = st.sampled_from(["owner", "observed", "inferred"])
 COLLECTIONS = st.sampled_from(["facts", "people", "preferences"])
 BODY = st.one_of(

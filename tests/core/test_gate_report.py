@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 FLOORS = {
     "secrets_recall": 0.88,
     "inthewild_recall": 0.86,
-    "ignore_instructions_recall": 0.90,
+    "ignore_instructions_recall": 0.88,
 }
 CEILINGS = {
     "benign_memory_fp": 0.001,

@@ -30,6 +30,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from shelldon import _native
+
 log = logging.getLogger(__name__)
 
 POWER_SUPPLY_ROOT = Path("/sys/class/power_supply")
@@ -190,29 +192,8 @@ class Verdict:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Temp file in the same directory, fsync, rename, fsync the directory."""
-    try:
-        from shelldon import _native
-
-        writer = getattr(_native, "atomic_write", None)
-    except ImportError:  # pragma: no cover - the extension is always built
-        writer = None
-    if writer is not None:
-        writer(str(path), data, 0o644)
-        return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    """State files are replaced whole, durably, by the Rust atomic write (no Python fallback)."""
+    _native.atomic_write(path, data, 0o644)
 
 
 class Scheduler:

@@ -137,3 +137,12 @@ def test_a_stranger_is_refused_by_the_fork_server_and_core_without_being_heard(p
         "only core may talk to the fork-server",
         "core.sock: permission denied",
     ]
+
+
+def test_status_counts_what_the_turns_stored(pet: Pet) -> None:
+    assert pet.cli("say", "my sister is called Ana").returncode == 0
+    assert pet.cli("say", "hello again").returncode == 0
+    counts = json.loads(pet.cli("status", "--json").stdout)["memory_counts"]
+    assert counts["messages"] == 4  # two turns, owner and pet rows each
+    assert counts["people"] == 1  # the offline brain's remember, through the gate
+    assert counts["vault"] == 0

@@ -390,6 +390,19 @@ class HistoryStore(_Reader):
             ).rowcount
         return changed > 0
 
+    @_serialised
+    def counts(self) -> dict[str, int]:
+        """For `shelldon status`: messages (the largest id: rows are append-only, so no table scan)
+        and learnings by status."""
+        counts = {
+            "messages": int(self._conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0)
+        }
+        for status, n in self._conn.execute(
+            "SELECT status, count(*) FROM learnings GROUP BY status ORDER BY status"
+        ):
+            counts[f"learnings {status}"] = int(n)
+        return counts
+
 
 class HistoryReader(_Reader):
     """A worker's handle: recent and search only. There is no write method to call."""

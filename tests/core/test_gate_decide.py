@@ -422,3 +422,43 @@ def test_the_same_fact_reworded_ten_times_is_one_entry() -> None:
         _apply(store, c, d, turn)
     active = [e for e in store.values() if e.status == "active"]
     assert len(active) == 1
+
+
+@pytest.mark.parametrize("long_titles", [True, False])
+def test_the_index_estimate_never_undercounts_the_rendered_index(long_titles: bool) -> None:
+    # The gate estimates MEMORY.md from the entries; core.index renders it. Whenever the gate
+    # admits a create, the rendered index (with the new entry) must list every active entry.
+    from shelldon.core.entry import Entry, EntryMeta
+    from shelldon.core.index import MAX_BYTES, MAX_LINES, render_index
+
+    limits = Limits(collection_cap=1000)
+    existing: list[ExistingEntry] = []
+    rendered: list[Entry] = []
+    for i in range(400):
+        if long_titles:  # the byte bound binds
+            title = f"a rather long and descriptive title for entry number {i} ✓ about the garden"
+            stem = f"entry-number-{i:03d}-about-the-garden"
+        else:  # the line bound binds
+            title, stem = f"e{i}", f"e{i}"
+        c = Candidate(
+            collection="facts", title=title, body=f"Fact {i} about item{i} today.", stem=stem
+        )
+        d = decide(c, existing, limits)
+        if d.action != "create":
+            assert d.reason_code == "index_full"
+            break
+        existing.append(entry(stem, c.body, title=title))
+        rendered.append(
+            Entry(
+                meta=EntryMeta(title=title, collection="facts", provenance="observed",
+                               modified="2026-11-29T21:00:00Z"),
+                body=c.body,
+                stem=stem,
+                collection="facts",
+            )
+        )  # fmt: skip
+    else:
+        raise AssertionError("the index never filled")
+    text = render_index(rendered)
+    assert "more entries not listed" not in text and "more entry not listed" not in text
+    assert len(text.splitlines()) <= MAX_LINES and len(text.encode()) <= MAX_BYTES

@@ -118,10 +118,11 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     rule_collections: tuple[str, ...] = ("preferences",)
     index_max_lines: int = 200
     index_max_bytes: int = 25_000
-    # MEMORY.md's fixed part (title, section headings) and the per-line markup around an entry.
-    index_reserved_lines: int = 12
-    index_reserved_bytes: int = 600
-    index_line_overhead: int = 16
+    # MEMORY.md (core.index): a 4-line header, a "… N more" line when cut, and per entry
+    # "- [title](collection/stem.md) — provenance, YYYY-MM-DD": about 40 bytes around the names.
+    index_reserved_lines: int = 6
+    index_reserved_bytes: int = 300
+    index_line_overhead: int = 40
 
 
 DEFAULT_LIMITS = Limits()

@@ -16,6 +16,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
@@ -66,6 +67,13 @@ CREATE TABLE IF NOT EXISTS learnings (
     first_seen       TEXT NOT NULL,
     last_seen        TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS turn_usage (
+    turn_id           TEXT,
+    provider          TEXT NOT NULL,
+    prompt_tokens     INTEGER,
+    completion_tokens INTEGER,
+    ts                TEXT NOT NULL
+);
 CREATE UNIQUE INDEX IF NOT EXISTS learnings_pattern_key
     ON learnings (pattern_key) WHERE pattern_key IS NOT NULL;
 """
@@ -94,6 +102,22 @@ class MessageRow(TypedDict):
     role: str
     content: str
     ts: str
+
+
+@dataclass(frozen=True)
+class TurnUsage:
+    """What the provider said a turn cost. Token counts are None when it did not say."""
+
+    provider: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class UsageTotals:
+    turns: int
+    prompt_tokens: int
+    completion_tokens: int
 
 
 class LearningRow(TypedDict):
@@ -306,9 +330,16 @@ class HistoryStore(_Reader):
 
     @_serialised
     def record_turn(
-        self, turn_id: str | None, owner_text: str, pet_text: str, now: datetime
+        self,
+        turn_id: str | None,
+        owner_text: str,
+        pet_text: str,
+        now: datetime,
+        *,
+        usage: TurnUsage | None = None,
     ) -> None:
-        """Both rows of a turn in one transaction: after a crash, both or neither."""
+        """Both rows of a turn in one transaction: after a crash, both or neither. The provider's
+        usage figures, when the turn has them, ride the same transaction (no extra commit)."""
         ts = _timestamp(now)
         with _transaction(self._conn):
             self._conn.execute(
@@ -319,6 +350,22 @@ class HistoryStore(_Reader):
                 "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'pet', ?, ?)",
                 (turn_id, pet_text, ts),
             )
+            if usage is not None:
+                self._conn.execute(
+                    "INSERT INTO turn_usage (turn_id, provider, prompt_tokens, "
+                    "completion_tokens, ts) VALUES (?, ?, ?, ?, ?)",
+                    (turn_id, usage.provider, usage.prompt_tokens, usage.completion_tokens, ts),
+                )
+
+    @_serialised
+    def usage_since(self, since: datetime) -> UsageTotals:
+        """Turns, prompt and completion tokens recorded since `since` (for `shelldon status`)."""
+        row = self._conn.execute(
+            "SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0)"
+            " FROM turn_usage WHERE ts >= ?",
+            (_timestamp(since),),
+        ).fetchone()
+        return UsageTotals(int(row[0]), int(row[1]), int(row[2]))
 
     @_serialised
     def capture_learning(

@@ -16,6 +16,7 @@ import logging
 import os
 import secrets
 import signal
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -341,6 +342,7 @@ class CoreService:
                     isolation = bool(pong.isolation)
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
         lines: list[str] = list(self.learning.status_lines()) if self.learning else []
+        lines.extend(self.usage_lines())
         for hook in list(_status_hooks):
             try:
                 lines.extend(hook())
@@ -354,6 +356,22 @@ class CoreService:
             isolation_detail=isolation_detail,
             extra_lines=tuple(lines),
         )
+
+    def usage_lines(self) -> list[str]:
+        """Today's (UTC) provider usage, from the figures recorded with each turn."""
+        history = self.stores.get("history")
+        if history is None:
+            return []
+        midnight = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        try:
+            totals = history.usage_since(midnight)
+        except sqlite3.Error as exc:
+            log.warning("usage totals unavailable: %s", exc)
+            return []
+        return [
+            f"usage today: {totals.turns} turns, {totals.prompt_tokens} prompt tokens, "
+            f"{totals.completion_tokens} completion tokens"
+        ]
 
     def memory_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

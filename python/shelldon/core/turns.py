@@ -45,7 +45,7 @@ from shelldon.contracts.ops import (
 )
 from shelldon.core import records, rules
 from shelldon.core.audit import AuditLog
-from shelldon.core.history import HistoryStore
+from shelldon.core.history import HistoryStore, TurnUsage
 from shelldon.core.memory import CuratedMemory, MemoryOpError, unit_for
 from shelldon.paths import DataRoot
 
@@ -383,7 +383,7 @@ def apply_turn(
     else:
         try:
             owner_text, pet_text = records.blank_record(message), records.blank_record(reply)
-            history.record_turn(turn_id, owner_text, pet_text, now)
+            history.record_turn(turn_id, owner_text, pet_text, now, usage=_usage_of(outcome))
             recorded = True
         except Exception:
             log.exception("turn %s: record_turn failed; the loop goes on", turn_id)
@@ -394,6 +394,18 @@ def apply_turn(
         "degraded" if degraded else "ok",
         recorded,
         tuple(applier.verdicts),
+    )
+
+
+def _usage_of(outcome: wire.TurnResult | wire.TurnFailed) -> TurnUsage | None:
+    """The provider's usage figures for this turn, recorded with its history rows."""
+    if not isinstance(outcome, wire.TurnResult) or not outcome.provider:
+        return None
+    usage = outcome.usage
+    return TurnUsage(
+        provider=outcome.provider,
+        prompt_tokens=usage.prompt_tokens if usage else None,
+        completion_tokens=usage.completion_tokens if usage else None,
     )
 
 

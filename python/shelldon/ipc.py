@@ -241,6 +241,18 @@ def refuse_and_close(conn: socket.socket, reason: str) -> None:
 # --- listening --------------------------------------------------------------------------------
 
 
+def _someone_listens(path: Path) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(os.fspath(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
 def bind_unix(path: Path, *, mode: int) -> socket.socket:
     """Listen on `path`. A stale socket file from a crashed run is replaced; nothing else is."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -251,7 +263,9 @@ def bind_unix(path: Path, *, mode: int) -> socket.socket:
     else:
         if not stat.S_ISSOCK(st.st_mode):
             raise FileExistsError(f"{path} exists and is not a socket; refusing to replace it")
-        path.unlink()
+        if _someone_listens(path):
+            raise FileExistsError(f"{path} is in use: is another shelldon running on this run dir?")
+        path.unlink()  # left behind by a process that died
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.bind(os.fspath(path))

@@ -8,7 +8,7 @@ import signal
 import stat
 
 import pytest
-from procs_support import Pet, alive
+from procs_support import Pet, alive, start_pet
 
 from shelldon import ipc
 from shelldon.contracts import wire
@@ -146,3 +146,34 @@ def test_status_counts_what_the_turns_stored(pet: Pet) -> None:
     assert counts["messages"] == 4  # two turns, owner and pet rows each
     assert counts["people"] == 1  # the offline brain's remember, through the gate
     assert counts["vault"] == 0
+
+
+def test_a_second_pet_on_the_same_run_dir_is_refused_and_the_first_keeps_serving(pet: Pet) -> None:
+    import subprocess
+    import sys
+
+    second = subprocess.run(
+        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert second.returncode == 1
+    assert "is in use: is another shelldon running on this run dir?" in second.stderr
+    assert pet.cli("say", "still there?").returncode == 0
+    assert all(pet.root.socket(n).exists() for n in ("core", "broker", "forkserver"))
+
+
+def test_after_a_hard_crash_the_next_start_replaces_the_stale_sockets(pet: Pet) -> None:
+    pids = [pet.pid_of(n) for n in ("core", "broker", "forkserver")]
+    pet.proc.kill()  # the supervisor first, so nobody cleans up
+    pet.proc.wait(timeout=30)
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    assert all(pet.root.socket(n).exists() for n in ("core", "broker", "forkserver"))
+    again = start_pet()
+    try:
+        assert again.cli("say", "are you back?").returncode == 0
+    finally:
+        assert again.stop() == 0

@@ -184,7 +184,7 @@ def test_an_inference_never_replaces_a_named_owner_entry() -> None:
 
 def test_an_inference_never_contradicts_an_owner_rule() -> None:
     d = decide(cand("Always reply to me in French.", collection="preferences"), [OWNER_RULE])
-    assert (d.action, d.reason_code) == ("reject", "owner_protected")
+    assert (d.action, d.reason_code, d.target) == ("reject", "owner_protected", "reply-language")
 
 
 def test_an_inference_restating_an_owner_rule_is_skipped() -> None:

@@ -131,8 +131,9 @@ DEFAULT_LIMITS = Limits()
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
     """What to do with a candidate, and why.
 
-    `target` is the stem the action applies to: the entry to update, or the duplicate that made
-    the candidate redundant; None for a create (the caller names new entries and must not reuse a
+    `target` is the stem the action applies to: the entry to update, the duplicate that made
+    the candidate redundant, or the owner entry a refused write would have revised; None for a
+    create (the caller names new entries and must not reuse a
     stem listed in `supersedes`). `supersedes` lists stems the caller marks superseded (kept).
     `rule_ids` names the safety rules that fired, for the audit log.
     """
@@ -494,8 +495,12 @@ def _label(entry: ExistingEntry) -> str:
     return f"{entry.collection}/{entry.stem}"
 
 
-def _reject(code: str, reason: str, rule_ids: tuple[str, ...] = ()) -> Decision:
-    return Decision(action="reject", reason_code=code, reason=reason, rule_ids=rule_ids)
+def _reject(
+    code: str, reason: str, rule_ids: tuple[str, ...] = (), target: str | None = None
+) -> Decision:
+    return Decision(
+        action="reject", reason_code=code, reason=reason, rule_ids=rule_ids, target=target
+    )
 
 
 def _index_cost(collection: str, stem: str, title: str, limits: Limits) -> int:
@@ -680,6 +685,7 @@ def decide(
                     OWNER_PROTECTED,
                     f"{_label(named)} is what the owner stated; an {candidate.provenance} "
                     "write never replaces it",
+                    target=named.stem,
                 )
             return Decision(
                 action="skip",
@@ -704,6 +710,7 @@ def decide(
                     f"contradicts {_label(m.entry)}, which the owner stated "
                     f"({m.veto.replace('_', ' ')} differs); an {candidate.provenance} write never "
                     "revises it",
+                    target=m.entry.stem,
                 )
     else:
         for m in contradicts:

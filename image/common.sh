@@ -81,14 +81,14 @@ layer_key() {
     done; } | sha256sum | cut -c1-16
 }
 
-# Keep the cache bounded: of the files matching PATTERN keep KEEP and the 2 newest others (layers
+# Keep the cache bounded: of the files matching PATTERN keep KEEP and the 5 newest others (layers
 # of other work trees' versions), delete the rest.
 prune_cache() {  # prune_cache PATTERN KEEP
   local pattern=$1 keep=$2 f n=0
   for f in $(ls -t "$CACHE_DIR"/$pattern 2>/dev/null); do
     [ "$f" = "$keep" ] && continue
     n=$((n + 1))
-    [ $n -gt 2 ] && rm -f "$f"
+    [ $n -gt 5 ] && rm -f "$f"
   done
   return 0
 }

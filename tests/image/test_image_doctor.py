@@ -35,25 +35,6 @@ def test_memory_parsed_and_low_memory_warns():
     assert low.status == "warn"
 
 
-def test_isolation_report_rendered_with_the_kernels_answers():
-    report = {
-        "uid": 901,
-        "gid": 901,
-        "groups": [],
-        "status": {"CapEff": "0000000000000000", "NoNewPrivs": "1"},
-        "checks": [
-            {"check": "read vault", "outcome": "refused", "error": "PermissionError", "errno": 13},
-            {"check": "setuid(0)", "outcome": "allowed"},
-        ],
-    }
-    results = list(dc.isolation_results(True, report))
-    assert results[0].status == "ok" and "uid 901" in results[0].detail
-    assert results[1].status == "ok" and "Permission denied" in results[1].detail
-    assert results[2].status == "fail"  # isolation claimed on, yet the kernel allowed it
-    dev = list(dc.isolation_results(False, report))
-    assert dev[0].status == "fail" and dev[2].status == "warn"
-
-
 @pytest.fixture
 def tree(tmp_path) -> DoctorContext:
     root = DataRoot(tmp_path / "home")

@@ -1,5 +1,6 @@
-"""The appliance's checks for `shelldon doctor`: users, modes, units, vault isolation shown by a
-real worker, the native module's architecture, free memory (docs/image.md).
+"""The appliance's checks for `shelldon doctor`: users, modes, units, the native module's
+architecture, free memory (docs/image.md). The vault isolation shown by a real worker is
+`shelldon.cli.procs_doctor`'s.
 
 Run as root on the device (the `shelldon` wrapper keeps root for `doctor`) so every file can be
 seen. Each check yields `CheckResult`s; `shelldon.cli.doctor_cmd` runs them after its own.
@@ -7,7 +8,6 @@ seen. Each check yields `CheckResult`s; `shelldon.cli.doctor_cmd` runs them afte
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import pwd
@@ -131,45 +131,6 @@ def check_units(ctx: DoctorContext) -> Iterator[CheckResult]:
     yield CheckResult(level, "units", ", ".join(f"{u} {s}" for u, s in states))
 
 
-def check_isolation(ctx: DoctorContext) -> Iterator[CheckResult]:
-    """Core forks a real worker, dropped as for a turn, that tries what it must not."""
-    from shelldon import ipc
-    from shelldon.contracts import wire
-
-    try:
-        answer = ipc.request(ctx.root.socket("core"), wire.IsolationProbe(), timeout=60.0)
-    except (OSError, ipc.IpcError) as exc:
-        level: Status = "fail" if on_appliance(ctx) else "skip"
-        yield CheckResult(level, "vault isolation", f"cannot ask core (is the pet running?): {exc}")
-        return
-    if not isinstance(answer, wire.ProbeReport):
-        said = getattr(answer, "reason", type(answer).__name__)
-        yield CheckResult("fail", "vault isolation", f"core answered: {said}")
-        return
-    yield from isolation_results(answer.isolated, json.loads(answer.report))
-
-
-def isolation_results(isolated: bool, report: dict[str, object]) -> Iterator[CheckResult]:
-    status = report.get("status")
-    caps = status if isinstance(status, dict) else {}
-    yield CheckResult(
-        "ok" if isolated else "fail",
-        "vault isolation",
-        f"{'on' if isolated else 'OFF'}: worker uid {report.get('uid')} gid {report.get('gid')}, "
-        f"groups {report.get('groups')}, CapEff {caps.get('CapEff')}, "
-        f"NoNewPrivs {caps.get('NoNewPrivs')}",
-    )
-    checks = report.get("checks")
-    for item in checks if isinstance(checks, list) else []:
-        refused = item.get("outcome") == "refused"
-        said = str(item.get("error") or item.get("outcome"))
-        errno = item.get("errno")
-        if isinstance(errno, int) and errno:
-            said += f" ({errno}: {os.strerror(errno)})"
-        level: Status = "ok" if refused else ("fail" if isolated else "warn")
-        yield CheckResult(level, f"worker {item.get('check')}", f"the kernel said: {said}")
-
-
 def elf_machine(path: str) -> int:
     with open(path, "rb") as fh:
         header = fh.read(20)
@@ -219,7 +180,6 @@ CHECKS: list[Check] = [
     check_users,
     check_modes,
     check_units,
-    check_isolation,
     check_native,
     check_memory,
 ]

@@ -159,3 +159,37 @@ def test_a_data_root_the_worker_cannot_reach_is_named() -> None:
         assert drop.unreachable_for(dev, base / "locked" / "memory") is None
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_worker_that_closes_its_result_but_lingers_is_killed(run_dir: Path) -> None:
+    import signal
+    import socket
+    import time
+
+    from shelldon import ipc
+    from shelldon.contracts import wire
+    from shelldon.paths import DataRoot
+    from shelldon.worker import forkserver
+
+    server = forkserver.ForkServer(DataRoot.resolve(), drop.resolve_identity(None))
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - a hostile worker: no result, pipe closed, never exits
+        os.close(read_end)
+        os.close(write_end)
+        while True:
+            signal.pause()
+    os.close(write_end)
+    core_side, server_side = socket.socketpair()
+    now = time.monotonic()
+    server.turn = forkserver._Turn(
+        pid=pid, turn_id="t-linger", conn=server_side, pipe=read_end, deadline=now + 30, started=now
+    )
+    server._finish_turn()  # as on the pipe's EOF
+    answer = ipc.recv(core_side, deadline=time.monotonic() + 10)
+    core_side.close()
+    assert isinstance(answer, wire.TurnFailed)
+    assert answer.stage == "crash" and "killed by SIGKILL" in answer.reason
+    assert server.turn is None and not server.zombies  # the next turn may start
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # already reaped

@@ -21,6 +21,7 @@ import gc
 import importlib
 import logging
 import os
+import select
 import selectors
 import signal
 import socket
@@ -54,6 +55,7 @@ PRELOAD = (
     "shelldon.core.memory",
 )
 KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
+EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may take to exit
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
 PEER_READ_S = 0.25  # anyone else (root's diagnostics): a Ping, at once
 
@@ -380,7 +382,14 @@ class ForkServer:
     def _finish_turn(self) -> None:
         turn = self.turn
         assert turn is not None
-        status = self._wait(turn.pid, KILL_GRACE_S)
+        status = self._wait(turn.pid, EXIT_GRACE_S)
+        if status is None:
+            # The pipe is closed but the worker lives on: it has nothing legitimate left to do,
+            # and while it lives no next turn may start.
+            log.warning(
+                "fork-server: worker %d closed its result but did not exit; killing", turn.pid
+            )
+            status = self._kill(turn.pid)
         result = self._parse_result(turn)
         if result is None:
             how = _describe_exit(status)
@@ -444,30 +453,43 @@ class ForkServer:
 
     # --- children -------------------------------------------------------------------------------
 
-    def _kill(self, pid: int) -> None:
+    def _kill(self, pid: int) -> int | None:
+        """SIGKILL and reap within the grace; its wait status, or None (left to the loop)."""
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        if self._wait(pid, KILL_GRACE_S) is None:
+        status = self._wait(pid, KILL_GRACE_S)
+        if status is None:
             self.zombies.setdefault(pid, time.monotonic())
+        return status
 
     def _wait(self, pid: int, grace: float) -> int | None:
-        """Reap `pid` within `grace` s (polled: waitpid has no timeout). Its status, or None."""
-        end = time.monotonic() + grace
-        while True:
-            if pid in self._exited:
-                self.zombies.pop(pid, None)
-                return self._exited.pop(pid)
-            try:
-                got, status = os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                self.zombies.pop(pid, None)
-                return 0
-            if got == pid:
-                self.zombies.pop(pid, None)
-                return status
-            if time.monotonic() >= end:
-                return None
-            time.sleep(0.005)
+        """Reap `pid`, waiting at most `grace` s for it to end (on its pidfd). Status, or None."""
+        status = self._try_reap(pid)
+        if status is not None or grace <= 0:
+            return status
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:  # already reaped elsewhere, or no pidfd: one last look
+            return self._try_reap(pid)
+        try:
+            select.select([pidfd], [], [], grace)  # readable once the process has ended
+        finally:
+            os.close(pidfd)
+        return self._try_reap(pid)
+
+    def _try_reap(self, pid: int) -> int | None:
+        if pid in self._exited:
+            self.zombies.pop(pid, None)
+            return self._exited.pop(pid)
+        try:
+            got, status = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            self.zombies.pop(pid, None)
+            return 0
+        if got == pid:
+            self.zombies.pop(pid, None)
+            return status
+        return None
 
     def _reap(self) -> None:
         for pid in list(self.zombies):

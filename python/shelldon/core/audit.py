@@ -320,7 +320,7 @@ class AuditLog:
             if src.exists():
                 src.rename(self.rotated_path(n + 1))
         self.path.rename(self.rotated_path(1))
-        _fsync_dir(self.root)
+        fsync_dir(self.root)
         self._collect_blobs()
         log.info("audit log rotated at %d bytes", self.rotate_bytes)
 
@@ -425,7 +425,7 @@ class AuditLog:
     def restore(self, plan: _Restore) -> FileChange:
         """Put one file back to its planned prior state. The caller holds the write lock."""
         path = self.root / plan.target
-        current = _read_or_none(path)
+        current = read_or_none(path)
         current_sha = sha256_hex(current) if current is not None else None
         if current is not None:
             # Kept so the undo itself can be undone.
@@ -433,7 +433,7 @@ class AuditLog:
         if plan.before_sha256 is None:
             if current is not None:
                 path.unlink()
-                _fsync_dir(path.parent)
+                fsync_dir(path.parent)
             return FileChange(plan.target, current_sha, None)
         if plan.before_size is not None and current is not None:
             prefix = current[: plan.before_size]
@@ -496,18 +496,20 @@ class AuditLog:
         )
 
     def current_sha(self, target: str) -> str | None:
-        data = _read_or_none(self.root / target)
+        data = read_or_none(self.root / target)
         return sha256_hex(data) if data is not None else None
 
 
-def _read_or_none(path: Path) -> bytes | None:
+def read_or_none(path: Path) -> bytes | None:
+    """The file's bytes, or None when it does not exist (other errors raise)."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
         return None
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a rename or unlink in `path` durable."""
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)

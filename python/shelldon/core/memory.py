@@ -31,7 +31,15 @@ from shelldon.contracts.ops import (
     RewriteSummary,
 )
 from shelldon.core import gate
-from shelldon.core.audit import AuditLog, AuditRecord, FileChange, UndoError, redacted_preview
+from shelldon.core.audit import (
+    AuditLog,
+    AuditRecord,
+    FileChange,
+    UndoError,
+    fsync_dir,
+    read_or_none,
+    redacted_preview,
+)
 from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import PROVENANCES, Entry, EntryMeta, Provenance, iso_utc, parse_entry
 from shelldon.core.entry import render_entry as _render_entry
@@ -342,7 +350,7 @@ class CuratedMemory:
                 rule_ids=refusal.rule_ids,
             )
             return self._refuse(plan, unit, decision)
-        before = _read_bytes(plan.target)
+        before = read_or_none(plan.target)
         if plan.kind == "append":
             record = self._episode_record(plan)
             _native.durable_append(plan.target, record, FILE_MODE)
@@ -487,7 +495,7 @@ class CuratedMemory:
 
     def _put(self, path: Path, text: str) -> FileChange:
         """Write one file atomically, keeping its prior content for undo."""
-        before = _read_bytes(path)
+        before = read_or_none(path)
         if before is not None:
             self.audit.keep_blob(before)
         data = text.encode("utf-8")
@@ -514,7 +522,7 @@ class CuratedMemory:
         """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index)."""
         path = self._root / INDEX_NAME
         text = render_index(self.entries()).encode("utf-8")
-        if _read_bytes(path) != text:
+        if read_or_none(path) != text:
             _native.atomic_write(path, text, FILE_MODE)
 
     # --- owner's edits: forget, retire, undo -----------------------------------------------
@@ -546,7 +554,7 @@ class CuratedMemory:
             before = path.read_bytes()
             self.audit.keep_blob(before)
             path.unlink()
-            _fsync_dir(path.parent)
+            fsync_dir(path.parent)
             rec = self.audit.record(
                 unit=unit,
                 op="forget",
@@ -751,18 +759,3 @@ def _find(entries: Sequence[Entry], stem: str | None, prefer: str) -> Entry | No
 
 def _merged(old: Sequence[str], new: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*old, *new]))
-
-
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -9,8 +9,8 @@ from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
-from shelldon.broker.providers import call_timeout, max_tokens, retry_policy, split_prompt
-from shelldon.broker.providers.http import post_json, raise_for_status
+from shelldon.broker.providers import max_tokens, retry_policy, split_prompt
+from shelldon.broker.providers.http import exchange_json
 from shelldon.broker.providers.openai import _int
 from shelldon.contracts.brain import CompletionRequest, Usage
 from shelldon.contracts.config import ProviderConfig
@@ -55,24 +55,15 @@ class AnthropicProvider:
     def complete(
         self, request: CompletionRequest, *, deadline: float | None = None
     ) -> RawCompletion:
-        secrets = (self._api_key,)
-        response = post_json(
+        # Anthropic's "overloaded" is 529: a 5xx, so it falls back like any server error.
+        data = exchange_json(
             self.url,
             self.payload(request),
             self.headers(),
-            timeout=call_timeout(self.spec.timeout, deadline),
-            connect_timeout=self.spec.connect_timeout,
-            max_bytes=self.spec.max_response_bytes,
-            secrets=secrets,
+            self.spec,
+            deadline=deadline,
+            secrets=(self._api_key,),
         )
-        # Anthropic's "overloaded" is 529: a 5xx, so it falls back like any server error.
-        raise_for_status(response, secrets)
-        try:
-            data = response.json()
-        except (ValueError, RecursionError):
-            raise ProviderError(
-                "malformed", "the answer is not JSON", status=response.status
-            ) from None
         return RawCompletion(text=_text(data), usage=_usage(data))
 
 

@@ -26,6 +26,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from shelldon.broker.chain import ErrorKind, ProviderError, scrub
+from shelldon.broker.providers import call_timeout
+from shelldon.contracts.config import ProviderConfig
 
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
@@ -307,3 +309,32 @@ def raise_for_status(response: HttpResponse, secrets: Iterable[str] = ()) -> Non
     if status >= 500:
         raise ProviderError("server", detail, retry_after=retry_after, status=status)
     raise ProviderError("client", detail, status=status)
+
+
+def exchange_json(
+    url: str,
+    payload: dict[str, Any],
+    headers: dict[str, str],
+    spec: ProviderConfig,
+    *,
+    deadline: float | None,
+    secrets: Iterable[str],
+) -> Any:
+    """One provider request: POST the JSON body within the turn's deadline, map a non-2xx answer
+    to its ProviderError, and return the parsed JSON answer (a non-JSON answer is "malformed").
+    Both wire formats go through here; they differ only in body, headers and answer shape."""
+    secrets = tuple(secrets)
+    response = post_json(
+        url,
+        payload,
+        headers,
+        timeout=call_timeout(spec.timeout, deadline),
+        connect_timeout=spec.connect_timeout,
+        max_bytes=spec.max_response_bytes,
+        secrets=secrets,
+    )
+    raise_for_status(response, secrets)
+    try:
+        return response.json()
+    except (ValueError, RecursionError):
+        raise ProviderError("malformed", "the answer is not JSON", status=response.status) from None

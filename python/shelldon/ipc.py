@@ -147,6 +147,15 @@ def request(path: Path, message: wire._Msg, *, timeout: float = DEFAULT_TIMEOUT)
         return recv(sock, deadline=deadline)
 
 
+def answers_ping(path: Path, timeout: float = 5.0) -> bool:
+    """True if the server on `path` answers a Ping: its accept loop and a handler thread work.
+    The watchdog's health check, so a wedged server stops pinging systemd and is restarted."""
+    try:
+        return isinstance(request(path, wire.Ping(), timeout=timeout), wire.Pong)
+    except (OSError, IpcError):
+        return False
+
+
 # --- peers ------------------------------------------------------------------------------------
 
 

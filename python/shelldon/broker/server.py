@@ -152,7 +152,7 @@ def main(root: DataRoot) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: server.stop())
     ipc.write_pid_file(root.run_dir, "broker")
-    watchdog = sdnotify.Watchdog()
+    watchdog = sdnotify.Watchdog(lambda: ipc.answers_ping(root.socket("broker")))
     watchdog.start()
     sdnotify.ready()
     try:

@@ -454,7 +454,7 @@ def main(root: DataRoot) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: server.stop())
     ipc.write_pid_file(root.run_dir, "core")
-    watchdog = sdnotify.Watchdog()
+    watchdog = sdnotify.Watchdog(lambda: ipc.answers_ping(root.socket("core")))
     watchdog.start()
     if service.learning is not None:
         service.learning.start()  # the idle cadence: a dream when due

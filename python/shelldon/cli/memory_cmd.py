@@ -152,9 +152,9 @@ def _undo(args: argparse.Namespace) -> int:
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
-    memory = sub.add_parser(
-        "memory", parents=[common], help="curated memory: list, show, log, undo"
-    )
+    # No common options on the group (procs): argparse lets the action's defaults silently
+    # overwrite a `memory --home X list`; --home goes after the action.
+    memory = sub.add_parser("memory", help="curated memory: list, show, log, undo")
     msub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
 
     list_ = msub.add_parser("list", parents=[common], help="every entry, one per line")

@@ -56,7 +56,9 @@ def _ask(args: argparse.Namespace, message: wire._Msg) -> int:
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
-    vault = sub.add_parser("vault", parents=[common], help="secrets only the broker can read")
+    # No common options on the group itself: argparse would let the action's defaults silently
+    # overwrite a `vault --home X` (so --home goes after the action: `vault set --home X KEY`).
+    vault = sub.add_parser("vault", help="secrets only the broker can read")
     vsub = vault.add_subparsers(dest="vault_command", metavar="ACTION", required=True)
     set_ = vsub.add_parser(
         "set", parents=[common], help="store a secret (value from stdin or a hidden prompt)"

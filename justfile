@@ -47,7 +47,7 @@ image:
 
 # Boot the built image under qemu-system-aarch64 -M virt -m 416; the self-test inside says PASS/FAIL.
 image-test:
-    image/boottest.sh
+    SHELLDON_BOOT_TOML=image/test/boot-shelldon.toml image/boottest.sh
 
 # The dream's figures (docs/learning.md): the offline dream on a seeded week, hostile dream brains.
 dream-report: dev

@@ -11,6 +11,18 @@ img=${1:-$OUT_DIR/shelldon-arm64.img}
 log_file=${2:-$OUT_DIR/boot.log}
 [ -f "$img" ] || die "no image at $img: run just image first"
 kernel=$OUT_DIR/vmlinuz initrd=$OUT_DIR/initrd.img
+# With SHELLDON_BOOT_TOML (just image-test sets image/test/boot-shelldon.toml), a sparse copy of the
+# image gets that file on its FAT partition, to see first boot move its API key into the vault.
+toml=${SHELLDON_BOOT_TOML:-}
+if [ -n "$toml" ]; then
+  copy=$OUT_DIR/boottest-copy.img
+  cp --sparse=always "$img" "$copy"
+  trap 'rm -f "$copy"' EXIT
+  fat_offset=$(( $(sfdisk -J "$copy" | python3 -c 'import json,sys; print(json.load(sys.stdin)["partitiontable"]["partitions"][0]["start"])') * 512 ))
+  mcopy -o -i "$copy@@$fat_offset" "$toml" ::shelldon.toml
+  img=$copy
+  log "booting a copy with $(basename "$toml") on its FAT partition"
+fi
 mem=${SHELLDON_QEMU_MEM:-416}
 start=$(date +%s.%N)
 set +e
@@ -26,3 +38,9 @@ secs=$(python3 -c "import time; print(f'{time.time() - $start:.0f}')")
 log "qemu exited ($rc) after $secs s; log in $log_file"
 grep -E '^(selftest|SHELLDON-SELFTEST)' "$log_file" >&2 || true
 grep -q '^SHELLDON-SELFTEST: PASS' "$log_file"
+if [ -n "$toml" ]; then
+  # The key moved: the vault has the entry, the FAT file has no api_key line (checked inside).
+  grep -q '^selftest ok   vault entries : boottest$' "$log_file" || die "the FAT key did not reach the vault"
+  grep -q '^selftest ok   no API key on FAT' "$log_file" || die "an API key is still on the FAT partition"
+  log "first boot moved the FAT partition's API key into the vault and wiped it"
+fi

@@ -2,8 +2,8 @@
 # Layer 2: shelldon on top of a base root.
 #   image/layer.sh BASE_TAR ROOT_DIR ARCH [NATIVE_SO]
 # Extracts the base layer into ROOT_DIR (made afresh), adds the overlay, the Python package and
-# the native module, then creates users, the data tree and unit links with the host's systemd
-# tools pointed at the tree (no emulation needed for those).
+# the native module, the boot files (arm64), then creates users, the data tree and unit links with
+# the tree's own systemd tools (in_root; under qemu-user for arm64).
 source "$(dirname "$0")/common.sh"
 need_root
 base=${1:?base tarball} root=${2:?root dir} arch=${3:?arch} native=${4:-}
@@ -51,7 +51,6 @@ if [ "$arch" = arm64 ]; then
 fi
 # The tree's own systemd (the release's, not the host's) creates users and the data tree and
 # enables units; offline, inside the tree (under qemu-user for arm64).
-[ "$arch" = arm64 ] && ensure_binfmt
 in_root "$root" systemd-sysusers
 in_root "$root" systemd-tmpfiles --create --prefix=/var/lib/shelldon /usr/lib/tmpfiles.d/shelldon.conf
 in_root "$root" systemctl enable --quiet shelldon.target shelldon-core.service shelldon-broker.service \
@@ -61,7 +60,8 @@ in_root "$root" systemctl enable --quiet shelldon.target shelldon-core.service s
 # No swap on the card, ever (nothing creates one by default; make sure nothing can).
 in_root "$root" systemctl mask --quiet swap.target
 # The broker reads the provider chain; the worker may not (no keys there, but no reason either).
-chgrp shelldon "$root/etc/shelldon/shelldon.toml" 2>/dev/null || chgrp 900 "$root/etc/shelldon/shelldon.toml"
+# (By number: the host has no such group; sysusers.d fixes it at 900.)
+chgrp 900 "$root/etc/shelldon/shelldon.toml"
 ln -sf ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 
 log "byte-compiling for $pyver"

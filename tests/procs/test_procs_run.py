@@ -177,3 +177,18 @@ def test_after_a_hard_crash_the_next_start_replaces_the_stale_sockets(pet: Pet) 
         assert again.cli("say", "are you back?").returncode == 0
     finally:
         assert again.stop() == 0
+
+
+def test_turns_leave_no_late_import_and_no_traceback_in_the_logs(pet: Pet) -> None:
+    for text in ("my sister is called Ana", "remember that I like green tea", "who is Ana?"):
+        assert pet.cli("say", text).returncode == 0
+    assert pet.stop() == 0  # the whole log is in once the processes are gone
+    assert "imported after fork" not in pet.log  # every worker module is preloaded
+    assert "Traceback" not in pet.log
+
+
+def test_sigint_stops_everything_cleanly(pet: Pet) -> None:
+    pids = [pet.pid_of(n) for n in ("core", "broker", "forkserver")]
+    pet.proc.send_signal(signal.SIGINT)
+    assert pet.proc.wait(timeout=60) == 0
+    assert not any(alive(pid) for pid in pids)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shelldon.core import scheduler
 from shelldon.core.scheduler import (
     DreamRecord,
     Scheduler,
@@ -199,3 +200,38 @@ def test_config_comes_from_shelldon_toml_and_bad_values_are_errors() -> None:
         parse_config('[scheduler]\ndaily_budget = "many"\n')
     with pytest.raises(ValueError, match="negative"):
         SchedulerConfig.from_config(parse_config("[scheduler]\ndream_cost = -1\n").scheduler)
+
+
+def test_owner_turns_are_written_in_batches_and_flushed_at_stop(
+    tmp_path: Path, mains: Path
+) -> None:
+    # SD-card care: not one state write per owner turn.
+    clock = Clock()
+    sched = make(tmp_path, clock, mains, daily_budget=10)
+    state_file = tmp_path / "state" / "scheduler.json"
+    sched.note_owner_turn()  # the first count of this run is written at once
+    first = state_file.read_bytes()
+    clock.advance(minutes=1)
+    sched.note_owner_turn()
+    assert state_file.read_bytes() == first, "a second turn within the batch is not written"
+    assert make(tmp_path, clock, mains, daily_budget=10).budget_left() == 9
+    sched.flush()
+    assert make(tmp_path, clock, mains, daily_budget=10).budget_left() == 8
+    clock.advance(minutes=11)
+    sched.note_owner_turn()  # past the batch interval: written
+    assert make(tmp_path, clock, mains, daily_budget=10).budget_left() == 7
+
+
+def test_a_new_day_is_written_at_once(
+    tmp_path: Path, mains: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scheduler, "OWNER_TURN_SAVE_EVERY", timedelta(days=7))
+    clock = Clock()
+    sched = make(tmp_path, clock, mains, daily_budget=10)
+    sched.note_owner_turn()
+    sched.note_owner_turn()
+    clock.advance(hours=16, minutes=5)  # 00:05 the next day (T0 is 08:00 UTC)
+    sched.note_owner_turn()
+    again = make(tmp_path, clock, mains, daily_budget=10)
+    assert again.state.day == clock.now.date().isoformat()
+    assert again.budget_left() == 9

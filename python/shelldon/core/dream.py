@@ -1147,6 +1147,10 @@ class DreamService:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        try:
+            self.scheduler.flush()  # the owner turns counted since the last save
+        except Exception:
+            log.exception("scheduler: could not save its state at shutdown")
 
     def _loop(self) -> None:
         while not self._stop.wait(self.tick_s):

@@ -196,8 +196,13 @@ def _atomic_write(path: Path, data: bytes) -> None:
     _native.atomic_write(path, data, 0o644)
 
 
+# Owner turns are counted in memory and written at most this often (see note_owner_turn).
+OWNER_TURN_SAVE_EVERY = timedelta(minutes=10)
+
+
 class Scheduler:
-    """Budget, cadence and gates for the dream. Thread-safe; state persisted on every change."""
+    """Budget, cadence and gates for the dream. Thread-safe; state persisted atomically (owner turns
+    in batches, see note_owner_turn)."""
 
     def __init__(
         self,
@@ -211,6 +216,8 @@ class Scheduler:
         self._clock = clock
         self._lock = threading.Lock()
         self._state = self._load()
+        self._saved_at: datetime | None = None  # when _save last wrote (None: not this run)
+        self._dirty = False  # an owner turn counted in memory, not yet on disk
 
     # -- persistence
 
@@ -238,6 +245,8 @@ class Scheduler:
     def _save(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(self._path, msgspec.json.encode(self._state))
+        self._saved_at = self._clock()
+        self._dirty = False
 
     def _roll_day(self, now: datetime) -> None:
         today = now.astimezone(UTC).date().isoformat()
@@ -251,13 +260,26 @@ class Scheduler:
         return self._clock()
 
     def note_owner_turn(self) -> None:
-        """An owner turn ran: it costs its share of the budget and resets the idle clock."""
+        """An owner turn ran: it costs its share of the budget and resets the idle clock.
+
+        SD-card care: the count is written at most every OWNER_TURN_SAVE_EVERY (and on a new day,
+        a dream, or `flush()` at shutdown), not once per turn. A crash forgets at most that
+        stretch of counted turns; the idle clock then restarts from the last saved turn."""
         with self._lock:
             now = self._clock()
+            new_day = self._state.day != now.astimezone(UTC).date().isoformat()
             self._roll_day(now)
             self._state.spent += self.config.turn_cost
             self._state.last_owner_at = _iso(now)
-            self._save()
+            self._dirty = True
+            if new_day or self._saved_at is None or now - self._saved_at >= OWNER_TURN_SAVE_EVERY:
+                self._save()
+
+    def flush(self) -> None:
+        """Write what note_owner_turn held back (core calls it when it stops)."""
+        with self._lock:
+            if self._dirty:
+                self._save()
 
     def power(self) -> PowerStatus:
         return read_power(self.config.power_supply_root)

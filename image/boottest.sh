@@ -24,13 +24,24 @@ if [ -n "$toml" ]; then
   log "booting a copy with $(basename "$toml") on its FAT partition"
 fi
 mem=${SHELLDON_QEMU_MEM:-416}
+cmdline="root=LABEL=RASPIROOT rw rootwait console=ttyAMA0 systemd.wants=shelldon-selftest.service systemd.show_status=1"
+case ${SHELLDON_QEMU_MACHINE:-virt} in
+  virt)  # the default: -M virt, the image as a virtio disk
+    machine=(-M virt -cpu cortex-a72 -smp 2 -m "$mem"
+      -drive "if=none,id=sd,file=$img,format=raw,snapshot=on" -device virtio-blk-pci,drive=sd) ;;
+  raspi3b)  # BCM2837 like the Zero 2 W, the image as its SD card (mmcblk0): the size must be a power
+            # of two, so a sparse copy is grown to 2 GiB (first boot's growroot then fills it)
+    sd=$OUT_DIR/boottest-sd.img
+    cp --sparse=always "$img" "$sd"; truncate -s 2G "$sd"
+    trap 'rm -f "$sd" "${copy:-}"' EXIT
+    machine=(-M raspi3b -dtb "$OUT_DIR/root/boot/firmware/bcm2837-rpi-3-b.dtb"
+      -drive "if=sd,file=$sd,format=raw") ;;
+  *) die "SHELLDON_QEMU_MACHINE is virt or raspi3b" ;;
+esac
 start=$(date +%s.%N)
 set +e
-timeout --foreground "${SHELLDON_BOOT_TIMEOUT:-1200}" qemu-system-aarch64 \
-  -M virt -cpu cortex-a72 -smp 2 -m "$mem" \
-  -kernel "$kernel" -initrd "$initrd" \
-  -append "root=LABEL=RASPIROOT rw rootwait console=ttyAMA0 systemd.wants=shelldon-selftest.service systemd.show_status=1" \
-  -drive "if=none,id=sd,file=$img,format=raw,snapshot=on" -device virtio-blk-pci,drive=sd \
+timeout --foreground "${SHELLDON_BOOT_TIMEOUT:-1200}" qemu-system-aarch64 "${machine[@]}" \
+  -kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
   -nic none -nographic -no-reboot -serial mon:stdio < /dev/null 2>&1 | tr -d '\r' > "$log_file"
 rc=${PIPESTATUS[0]}
 set -e

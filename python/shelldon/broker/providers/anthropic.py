@@ -8,33 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 from shelldon.broker.chain import ProviderError, RawCompletion
-from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
-from shelldon.broker.providers import max_tokens, retry_policy, split_prompt
-from shelldon.broker.providers.http import exchange_json
+from shelldon.broker.providers import max_tokens
+from shelldon.broker.providers.http import JsonHttpProvider, exchange_json
 from shelldon.broker.providers.openai import _int
 from shelldon.contracts.brain import CompletionRequest, Usage
-from shelldon.contracts.config import ProviderConfig
 
 
-class AnthropicProvider:
-    def __init__(self, spec: ProviderConfig, api_key: str) -> None:
-        self.name = spec.name
-        self.spec = spec
-        self.max_reply_chars = spec.max_reply_chars
-        self.retry_policy = retry_policy(spec)
-        self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
-        self.url = spec.base_url.rstrip("/") + "/messages"
-        self._api_key = api_key
-
-    def __repr__(self) -> str:  # never the key
-        return f"AnthropicProvider(name={self.name!r}, url={self.url!r}, model={self.spec.model!r})"
+class AnthropicProvider(JsonHttpProvider):
+    ENDPOINT = "/messages"
 
     def payload(self, request: CompletionRequest) -> dict[str, Any]:
-        system, user = split_prompt(request)
-        if '"reply"' not in system:  # the worker's system instruction usually carries it
-            system = (
-                f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
-            )
+        system, user = self.system_and_user(request)
         body: dict[str, Any] = {
             "model": self.spec.model,
             "max_tokens": max_tokens(self.spec, request),

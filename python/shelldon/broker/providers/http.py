@@ -22,11 +22,13 @@ import ssl
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
 from shelldon.broker.chain import ErrorKind, ProviderError, scrub
-from shelldon.broker.providers import call_timeout
+from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
+from shelldon.broker.providers import call_timeout, retry_policy, split_prompt
+from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.config import ProviderConfig
 
 _SSL_CONTEXT: ssl.SSLContext | None = None
@@ -338,3 +340,33 @@ def exchange_json(
         return response.json()
     except (ValueError, RecursionError):
         raise ProviderError("malformed", "the answer is not JSON", status=response.status) from None
+
+
+class JsonHttpProvider:
+    """What both wire formats share: the configured spec, the endpoint URL, a repr that never shows
+    the key, and the (system, user) split of the prompt carrying the reply protocol. Subclasses
+    set ENDPOINT and build their own body, headers and answer parsing."""
+
+    ENDPOINT: ClassVar[str]
+
+    def __init__(self, spec: ProviderConfig, api_key: str) -> None:
+        self.name = spec.name
+        self.spec = spec
+        self.max_reply_chars = spec.max_reply_chars
+        self.retry_policy = retry_policy(spec)
+        self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
+        self.url = spec.base_url.rstrip("/") + self.ENDPOINT
+        self._api_key = api_key
+
+    def __repr__(self) -> str:  # never the key
+        kind = type(self).__name__
+        return f"{kind}(name={self.name!r}, url={self.url!r}, model={self.spec.model!r})"
+
+    @staticmethod
+    def system_and_user(request: CompletionRequest) -> tuple[str, str]:
+        system, user = split_prompt(request)
+        if '"reply"' not in system:  # the worker's system instruction usually carries it
+            system = (
+                f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
+            )
+        return system, user

@@ -211,7 +211,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     return out
 
 
-def _entry_2kb(seed: int) -> str:
+def entry_2kb(seed: int) -> str:
     """A 2 KB memory-like entry: ordinary sentences with a few trigger-ish words mixed in."""
     rng = random.Random(seed)
     words = [
@@ -269,7 +269,7 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
 
     Wall time includes whatever else the machine runs; the thread's CPU time does not, so both
     are reported (on a shared build box the wall p99 is mostly other people's compilers)."""
-    texts = [_entry_2kb(i) for i in range(50)]
+    texts = [entry_2kb(i) for i in range(50)]
     for text in texts:  # build the scanners and warm their caches outside the timing
         gate.screen_text(text)
     wall: list[float] = []

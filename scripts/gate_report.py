@@ -27,6 +27,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 
+from shelldon._native import similarity_batch  # noqa: E402
 from shelldon.core import gate  # noqa: E402
 from shelldon.core.gate import DEFAULT_LIMITS  # noqa: E402
 
@@ -195,7 +196,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
             for sentence in (first, second):
                 refused = gate.screen_text(sentence) is not None
                 sentences.add(refused, sentence, keep_if=refused)
-            score, veto, _, _ = gate.similarity_batch(first, [second])[0]
+            score, veto, _, _ = similarity_batch(first, [second])[0]
             duplicate = score >= DEFAULT_LIMITS.near_duplicate and not veto
             if veto:
                 vetoes[veto] += 1

@@ -12,7 +12,7 @@ struct Example {
 }
 
 fn rules_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/shelldon/core/gate_rules")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/shelldon/core/gate/gate_rules")
 }
 
 fn strings(value: Option<&toml::Value>) -> Vec<String> {

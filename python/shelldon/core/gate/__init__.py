@@ -1,0 +1,120 @@
+"""The memory gate: one pure function decides every durable write.
+
+- `decide(candidate, existing, limits)` returns a `Decision` (create, update, skip or reject) with a
+  reason code and a reason a person understands; its stages are listed in `gate.decide`.
+- `screen_text(text)` is the safety screen alone (secrets and instruction-shaped text);
+  `blank_secrets(text)` replaces credentials in text kept as a record (episodes, learnings,
+  history). Reasons never echo a secret.
+
+Modules: `model` (Candidate, ExistingEntry, Limits, Decision, reason codes), `rules` (the rules
+files in `gate_rules/` and their compiled scanners), `normalise` (text as the checks see it),
+`screen` (the safety screen), `decide` (the stages). Import from here: `shelldon.core.gate`.
+"""
+
+from shelldon.core.gate.decide import decide
+from shelldon.core.gate.model import (
+    BAD_MERGE,
+    COLLECTION_FULL,
+    CONFIRMED,
+    CREATED,
+    DEFAULT_LIMITS,
+    DUPLICATE,
+    FLAG_COLLECTION_FULL,
+    FLAG_INDEX_FULL,
+    IMPROVED,
+    INDEX_FULL,
+    INSTRUCTION,
+    LOWER_PROVENANCE,
+    MERGED,
+    NEAR_DUPLICATE,
+    OWNER_PROTECTED,
+    OWNER_RESTATED,
+    PROVENANCE_RANK,
+    REVISED,
+    SECRET,
+    TOO_LONG,
+    TOO_SHORT,
+    Action,
+    Candidate,
+    Decision,
+    ExistingEntry,
+    Limits,
+    Provenance,
+    Status,
+)
+from shelldon.core.gate.normalise import (
+    normalise_for_compare,
+    normalise_for_rules,
+    strip_invisible,
+    word_count,
+)
+from shelldon.core.gate.rules import (
+    RULE_FILES,
+    Rule,
+    RuleSet,
+    instruction_rules,
+    instruction_scanner,
+    load_rules,
+    parse_rules,
+    secret_scanner,
+)
+from shelldon.core.gate.screen import (
+    Refusal,
+    SecretHit,
+    blank_secrets,
+    find_secrets,
+    instruction_rules_hit,
+    instruction_verdict,
+    screen_text,
+)
+
+__all__ = [
+    "BAD_MERGE",
+    "COLLECTION_FULL",
+    "CONFIRMED",
+    "CREATED",
+    "DEFAULT_LIMITS",
+    "DUPLICATE",
+    "FLAG_COLLECTION_FULL",
+    "FLAG_INDEX_FULL",
+    "IMPROVED",
+    "INDEX_FULL",
+    "INSTRUCTION",
+    "LOWER_PROVENANCE",
+    "MERGED",
+    "NEAR_DUPLICATE",
+    "OWNER_PROTECTED",
+    "OWNER_RESTATED",
+    "PROVENANCE_RANK",
+    "REVISED",
+    "RULE_FILES",
+    "SECRET",
+    "TOO_LONG",
+    "TOO_SHORT",
+    "Action",
+    "Candidate",
+    "Decision",
+    "ExistingEntry",
+    "Limits",
+    "Provenance",
+    "Refusal",
+    "Rule",
+    "RuleSet",
+    "SecretHit",
+    "Status",
+    "blank_secrets",
+    "decide",
+    "find_secrets",
+    "instruction_rules",
+    "instruction_rules_hit",
+    "instruction_scanner",
+    "instruction_verdict",
+    "load_rules",
+    "normalise_for_compare",
+    "normalise_for_rules",
+    "parse_rules",
+    "screen_text",
+    "secret_scanner",
+    "strip_invisible",
+    "word_count",
+]

@@ -1,0 +1,483 @@
+"""`decide(candidate, existing, limits)`: the one pure function that decides every durable write.
+
+It returns a `Decision` (create, update, skip or reject), the entry it targets, a reason code, a
+reason a person understands, what it supersedes, and flags. It reads nothing and writes nothing:
+the caller (core.memory) applies the decision and audits it.
+
+Checks run in a fixed order and the first that settles the candidate wins. Each stage is one
+function below, in this order:
+
+1. safety      credential-shaped text, instruction-shaped text, too short / too long  -> reject
+2. provenance  owner > observed > inferred. A lower provenance never replaces or revises a higher
+               one (an inference revising an owner entry is rejected; one revising an observed
+               entry is skipped). The owner restating a rule with a new value supersedes the old
+               rule (kept, marked superseded by the caller).
+3. exact       the same text after normalisation already exists                     -> skip
+4. near        token-set similarity (Rust) over the threshold and no veto: a better
+               candidate updates the entry, one that is no better is skipped. A swapped negation,
+               number or proper noun vetoes "duplicate": those are two facts.
+5. caps        a full collection skips with the `collection_full` flag (the dream consolidates);
+               a full index (MEMORY.md lines/bytes) skips with `index_full`. A merge that does
+               not grow the collection is admitted.
+
+A merge (`Candidate.merges`) takes the same path with stages of its own in the middle: it must
+name active entries, may not merge away what the owner stated unless the owner asks, and its text
+may not already exist outside what it merges.
+
+About 480 lines, on purpose: this is the gate's whole policy, stage after stage, and most of it is
+the reasons it gives. Split further, following one decision would mean reading several files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from shelldon._native import similarity_batch
+from shelldon.core.gate.model import (
+    BAD_MERGE,
+    COLLECTION_FULL,
+    CONFIRMED,
+    CREATED,
+    DEFAULT_LIMITS,
+    DUPLICATE,
+    FLAG_COLLECTION_FULL,
+    FLAG_INDEX_FULL,
+    IMPROVED,
+    INDEX_FULL,
+    LOWER_PROVENANCE,
+    MERGED,
+    NEAR_DUPLICATE,
+    OWNER_PROTECTED,
+    OWNER_RESTATED,
+    PROVENANCE_RANK,
+    REVISED,
+    TOO_LONG,
+    TOO_SHORT,
+    Candidate,
+    Decision,
+    ExistingEntry,
+    Limits,
+)
+from shelldon.core.gate.normalise import normalise_for_compare, word_count
+from shelldon.core.gate.screen import screen_text
+
+
+def decide(
+    candidate: Candidate,
+    existing: Sequence[ExistingEntry],
+    limits: Limits = DEFAULT_LIMITS,
+) -> Decision:
+    """Decide one candidate write against the current entries. Pure: no I/O, no clock."""
+    write = _Write(candidate, existing, limits)
+    stages: tuple[Callable[[_Write], Decision | None], ...]
+    if candidate.merges:
+        stages = (_safety, _merge_targets, _merge_provenance, _merge_duplicate, _caps)
+    else:
+        stages = (_safety, _provenance, _exact_duplicate, _near_duplicate, _caps)
+    for stage in stages:
+        decision = stage(write)
+        if decision is not None:
+            return decision
+    return _admit(write)
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """How close an active entry's body is to the candidate's (`_native.similarity_batch`)."""
+
+    entry: ExistingEntry
+    score: float
+    veto: str
+    added: int
+    dropped: int
+
+
+class _Write:
+    """One candidate against the stored entries, with what several stages read worked out once,
+    when first read (an unsafe candidate or a merge never needs the similarity scores)."""
+
+    def __init__(
+        self, candidate: Candidate, existing: Sequence[ExistingEntry], limits: Limits
+    ) -> None:
+        self.candidate = candidate
+        self.existing = existing
+        self.limits = limits
+        self.rank = _rank(candidate.provenance)
+        self.is_owner = candidate.provenance == "owner"
+
+    @cached_property
+    def active(self) -> list[ExistingEntry]:
+        return [e for e in self.existing if e.status == "active"]
+
+    @cached_property
+    def norm(self) -> str:
+        """The candidate's body as exact-duplicate comparison sees it."""
+        return normalise_for_compare(self.candidate.body)
+
+    @cached_property
+    def named(self) -> ExistingEntry | None:
+        """The active entry the writer addressed by stem, if any."""
+        if self.candidate.stem is None:
+            return None
+        return next(
+            (
+                e
+                for e in self.active
+                if e.collection == self.candidate.collection and e.stem == self.candidate.stem
+            ),
+            None,
+        )
+
+    @cached_property
+    def matches(self) -> list[_Match]:
+        if not self.active:
+            return []
+        scores = similarity_batch(self.candidate.body, [e.body for e in self.active])
+        return [
+            _Match(entry, score, veto, added, dropped)
+            for entry, (score, veto, added, dropped) in zip(self.active, scores, strict=True)
+        ]
+
+    @cached_property
+    def near(self) -> list[_Match]:
+        """Matches over the near-duplicate threshold, closest first."""
+        return sorted(
+            (m for m in self.matches if m.score >= self.limits.near_duplicate), key=_closest_first
+        )
+
+    @cached_property
+    def contradicts(self) -> list[_Match]:
+        """Matches that state the same subject with a different value (a veto fired), closest
+        first."""
+        limits = self.limits
+        return sorted(
+            (
+                m
+                for m in self.matches
+                if m.veto
+                and (
+                    m.score >= limits.near_duplicate
+                    or (
+                        m.score >= limits.contradiction
+                        and m.added <= limits.contradiction_swaps
+                        and m.dropped <= limits.contradiction_swaps
+                    )
+                )
+            ),
+            key=_closest_first,
+        )
+
+    @cached_property
+    def merged(self) -> list[ExistingEntry]:
+        """The active entries of the candidate's collection that it merges, each once, in the
+        order named; a stem that names none is left out (`_merge_targets` refuses it)."""
+        by_stem = {e.stem: e for e in self.active if e.collection == self.candidate.collection}
+        return [by_stem[stem] for stem in dict.fromkeys(self.candidate.merges) if stem in by_stem]
+
+
+# ------------------------------------------------------------------------------ 1. safety
+
+
+def _safety(write: _Write) -> Decision | None:
+    candidate, limits = write.candidate, write.limits
+    refusal = screen_text(f"{candidate.title}\n{candidate.body}")
+    if refusal is not None:
+        return _reject(refusal.code, refusal.message, refusal.rule_ids)
+    words = word_count(candidate.body)
+    if words < limits.min_words:
+        return _reject(
+            TOO_SHORT,
+            f"too short to be worth remembering ({words} word{'s' if words != 1 else ''}; "
+            f"at least {limits.min_words})",
+        )
+    if len(candidate.body) > limits.max_body_chars:
+        return _reject(
+            TOO_LONG,
+            f"too long for one entry ({len(candidate.body)} characters; at most "
+            f"{limits.max_body_chars}): split it or summarise it",
+        )
+    if len(candidate.title) > limits.max_title_chars:
+        return _reject(
+            TOO_LONG,
+            f"title too long ({len(candidate.title)} characters; at most {limits.max_title_chars})",
+        )
+    return None
+
+
+# -------------------------------------------------------------------------- 2. provenance
+
+
+def _provenance(write: _Write) -> Decision | None:
+    """The entry the writer addressed, then any entry the candidate contradicts."""
+    addressed = _provenance_of_named(write)
+    if addressed is not None:
+        return addressed
+    return _provenance_of_contradicted(write)
+
+
+def _provenance_of_named(write: _Write) -> Decision | None:
+    named, candidate = write.named, write.candidate
+    if named is None or normalise_for_compare(named.body) == write.norm:
+        return None
+    if _rank(named.provenance) > write.rank:
+        if named.provenance == "owner":
+            return _reject(
+                OWNER_PROTECTED,
+                f"{_label(named)} is what the owner stated; an {candidate.provenance} "
+                "write never replaces it",
+                target=named.stem,
+            )
+        return Decision(
+            action="skip",
+            reason_code=LOWER_PROVENANCE,
+            reason=f"{_label(named)} is {named.provenance}; an {candidate.provenance} "
+            "write does not revise it",
+            target=named.stem,
+        )
+    if write.is_owner and named.provenance == "owner":
+        return Decision(
+            action="create",
+            reason_code=OWNER_RESTATED,
+            reason=f"the owner restated {_label(named)} with a new value; the old one is "
+            "kept, marked superseded",
+            supersedes=(named.stem,),
+        )
+    return None
+
+
+def _provenance_of_contradicted(write: _Write) -> Decision | None:
+    candidate = write.candidate
+    if not write.is_owner:
+        for m in write.contradicts:
+            if m.entry.provenance == "owner":
+                return _reject(
+                    OWNER_PROTECTED,
+                    f"contradicts {_label(m.entry)}, which the owner stated "
+                    f"({m.veto.replace('_', ' ')} differs); an {candidate.provenance} write never "
+                    "revises it",
+                    target=m.entry.stem,
+                )
+        return None
+    for m in write.contradicts:
+        if (
+            m.entry.provenance == "owner"
+            and m.entry.collection == candidate.collection
+            and candidate.collection in write.limits.rule_collections
+        ):
+            return Decision(
+                action="create",
+                reason_code=OWNER_RESTATED,
+                reason=f"the owner restated {_label(m.entry)} with a new value; the old one "
+                "is kept, marked superseded",
+                supersedes=(m.entry.stem,),
+            )
+    return None
+
+
+# ------------------------------------------------------------------------------- 3. exact
+
+
+def _exact_duplicate(write: _Write) -> Decision | None:
+    candidate = write.candidate
+    exact = sorted(
+        (e for e in write.active if normalise_for_compare(e.body) == write.norm),
+        key=lambda e: (e.collection != candidate.collection, e.stem != candidate.stem, e.stem),
+    )
+    if not exact:
+        return None
+    entry = exact[0]
+    if write.rank > _rank(entry.provenance):
+        return Decision(
+            action="update",
+            reason_code=CONFIRMED,
+            reason=f"{_label(entry)} says the same; now confirmed by {candidate.provenance}",
+            target=entry.stem,
+        )
+    return Decision(
+        action="skip",
+        reason_code=DUPLICATE,
+        reason=f"already remembered as {_label(entry)}",
+        target=entry.stem,
+    )
+
+
+# -------------------------------------------------------------------------------- 4. near
+
+
+def _near_duplicate(write: _Write) -> Decision | None:
+    """Near duplicates, and revisions of the entry the writer addressed."""
+    candidate, named = write.candidate, write.named
+    if named is not None:
+        return Decision(
+            action="update",
+            reason_code=REVISED,
+            reason=f"revises {_label(named)}",
+            target=named.stem,
+        )
+    same_fact = [m for m in write.near if not m.veto]
+    if not same_fact:
+        return None
+    best = same_fact[0]
+    entry = best.entry
+    higher = write.rank > _rank(entry.provenance)
+    lower = write.rank < _rank(entry.provenance)
+    adds_detail = best.added > 0 and best.dropped == 0
+    if lower:
+        if entry.provenance == "owner":
+            reason = f"the owner already stated this as {_label(entry)}"
+        else:
+            reason = f"{_label(entry)} ({entry.provenance}) already says this"
+        return Decision(
+            action="skip",
+            reason_code=LOWER_PROVENANCE if adds_detail else NEAR_DUPLICATE,
+            reason=reason,
+            target=entry.stem,
+        )
+    if higher or adds_detail:
+        why = f"now from the {candidate.provenance}" if higher else "adds detail"
+        return Decision(
+            action="update",
+            reason_code=IMPROVED,
+            reason=f"a better version of {_label(entry)} ({why}, similarity {best.score:.2f})",
+            target=entry.stem,
+        )
+    return Decision(
+        action="skip",
+        reason_code=NEAR_DUPLICATE,
+        reason=f"a rewording of {_label(entry)} that adds nothing (similarity {best.score:.2f})",
+        target=entry.stem,
+    )
+
+
+# -------------------------------------------------------------------------------- 5. caps
+
+
+def _caps(write: _Write) -> Decision | None:
+    candidate, active, limits = write.candidate, write.active, write.limits
+    merged = len(write.merged)
+    in_collection = sum(1 for e in active if e.collection == candidate.collection)
+    after = in_collection - merged + 1
+    # A merge that does not grow the collection passes even when it is over the cap.
+    if after > limits.collection_cap and after > in_collection:
+        return Decision(
+            action="skip",
+            reason_code=COLLECTION_FULL,
+            reason=(
+                f"{candidate.collection} is full ({in_collection} of {limits.collection_cap} "
+                "entries); kept for the dream to consolidate"
+            ),
+            flags=(FLAG_COLLECTION_FULL,),
+        )
+    if merged == 0 and _index_full(active, candidate, limits):
+        return Decision(
+            action="skip",
+            reason_code=INDEX_FULL,
+            reason=(
+                f"the memory index would pass {limits.index_max_lines} lines or "
+                f"{limits.index_max_bytes} bytes; kept for the dream to consolidate"
+            ),
+            flags=(FLAG_INDEX_FULL,),
+        )
+    return None
+
+
+def _index_full(active: Sequence[ExistingEntry], candidate: Candidate, limits: Limits) -> bool:
+    lines = limits.index_reserved_lines + len(active) + 1
+    size = limits.index_reserved_bytes + sum(
+        _index_cost(e.collection, e.stem, e.title, limits) for e in active
+    )
+    size += _index_cost(
+        candidate.collection, candidate.stem or candidate.title, candidate.title, limits
+    )
+    return lines > limits.index_max_lines or size > limits.index_max_bytes
+
+
+def _index_cost(collection: str, stem: str, title: str, limits: Limits) -> int:
+    return len(collection) + len(stem) + len(title.encode()) + limits.index_line_overhead
+
+
+# ---------------------------------------------------------------------- a merge's stages
+
+
+def _merge_targets(write: _Write) -> Decision | None:
+    """A merge names active entries of its own collection."""
+    found = {e.stem for e in write.merged}
+    for stem in write.candidate.merges:
+        if stem not in found:
+            return _reject(
+                BAD_MERGE,
+                f"the merge names {write.candidate.collection}/{stem}, which is not an active "
+                "entry",
+            )
+    return None
+
+
+def _merge_provenance(write: _Write) -> Decision | None:
+    """Only the owner merges away what the owner stated."""
+    for entry in write.merged:
+        if _rank(entry.provenance) > write.rank and entry.provenance == "owner":
+            return _reject(
+                OWNER_PROTECTED,
+                f"a merge by {write.candidate.provenance} may not replace {_label(entry)}, "
+                "which the owner stated",
+            )
+    return None
+
+
+def _merge_duplicate(write: _Write) -> Decision | None:
+    """The merged text already exists outside the entries it merges."""
+    collection = write.candidate.collection
+    merged_stems = {e.stem for e in write.merged}
+    for entry in write.active:
+        if entry.collection == collection and entry.stem in merged_stems:
+            continue
+        if normalise_for_compare(entry.body) == write.norm:
+            return Decision(
+                action="skip",
+                reason_code=DUPLICATE,
+                reason=f"the merged text already exists as {_label(entry)}",
+                target=entry.stem,
+            )
+    return None
+
+
+# ------------------------------------------------------------------------------- admitted
+
+
+def _admit(write: _Write) -> Decision:
+    """Past every stage: a new entry, which supersedes the entries a merge consolidates."""
+    if not write.candidate.merges:
+        return Decision(action="create", reason_code=CREATED, reason="a new entry")
+    stems = tuple(e.stem for e in write.merged)
+    return Decision(
+        action="create",
+        reason_code=MERGED,
+        reason=f"merges {len(stems)} entr{'y' if len(stems) == 1 else 'ies'} into one: "
+        + ", ".join(f"{write.candidate.collection}/{s}" for s in stems),
+        supersedes=stems,
+    )
+
+
+# -------------------------------------------------------------------------------- helpers
+
+
+def _rank(provenance: str) -> int:
+    return PROVENANCE_RANK.get(provenance, 1)
+
+
+def _label(entry: ExistingEntry) -> str:
+    return f"{entry.collection}/{entry.stem}"
+
+
+def _reject(
+    code: str, reason: str, rule_ids: tuple[str, ...] = (), target: str | None = None
+) -> Decision:
+    return Decision(
+        action="reject", reason_code=code, reason=reason, rule_ids=rule_ids, target=target
+    )
+
+
+def _closest_first(m: _Match) -> tuple[float, str, str]:
+    return (-m.score, m.entry.collection, m.entry.stem)

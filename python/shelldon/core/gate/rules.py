@@ -1,0 +1,111 @@
+"""The gate's rules, kept as data in `gate_rules/<name>.toml` (shipped inside this package), and the
+scanners compiled from them (`shelldon._native.Scanner`, built once per process)."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from shelldon._native import Scanner
+
+RULE_FILES = ("secrets", "instructions")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule as the rules file states it (see gate_rules/*.toml)."""
+
+    id: str
+    pattern: str
+    prefilter: tuple[str, ...]
+    entropy: float
+    placeholders: bool
+    family: str
+    strength: str
+    positives: tuple[str, ...]
+    negatives: tuple[str, ...]
+
+    def as_native(self) -> tuple[str, str, list[str], float, bool]:
+        """The plain tuple `shelldon._native.Scanner` takes."""
+        return (self.id, self.pattern, list(self.prefilter), self.entropy, self.placeholders)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    name: str
+    rules: tuple[Rule, ...]
+    placeholders: tuple[str, ...]
+
+    def by_id(self) -> dict[str, Rule]:
+        return {rule.id: rule for rule in self.rules}
+
+
+def _as_str_tuple(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{what} must be a list of strings")
+    return tuple(value)
+
+
+def parse_rules(name: str, data: dict[str, Any]) -> RuleSet:
+    """Validate a parsed rules file. Raises ValueError naming the rule at fault."""
+    rules = []
+    for index, raw in enumerate(data.get("rule", [])):
+        rule_id = raw.get("id")
+        if not isinstance(rule_id, str) or not rule_id:
+            raise ValueError(f"{name}: rule #{index} has no id")
+        pattern = raw.get("pattern")
+        if not isinstance(pattern, str) or not pattern:
+            raise ValueError(f"{name}: rule {rule_id} has no pattern")
+        entropy = raw.get("entropy", 0.0)
+        if not isinstance(entropy, int | float) or entropy < 0:
+            raise ValueError(f"{name}: rule {rule_id}: entropy must be a number >= 0")
+        strength = raw.get("strength", "strong")
+        if strength not in ("strong", "weak"):
+            raise ValueError(f"{name}: rule {rule_id}: strength must be strong or weak")
+        rules.append(
+            Rule(
+                id=rule_id,
+                pattern=pattern,
+                prefilter=_as_str_tuple(raw.get("prefilter", []), f"{rule_id}.prefilter"),
+                entropy=float(entropy),
+                placeholders=bool(raw.get("placeholders", True)),
+                family=str(raw.get("family", name)),
+                strength=strength,
+                positives=_as_str_tuple(raw.get("positives", []), f"{rule_id}.positives"),
+                negatives=_as_str_tuple(raw.get("negatives", []), f"{rule_id}.negatives"),
+            )
+        )
+    placeholders = _as_str_tuple(data.get("placeholders", []), f"{name}.placeholders")
+    return RuleSet(name=name, rules=tuple(rules), placeholders=placeholders)
+
+
+@cache
+def load_rules(name: str) -> RuleSet:
+    """The packaged rules file `gate_rules/<name>.toml`."""
+    if name not in RULE_FILES:
+        raise ValueError(f"unknown rules file {name!r}")
+    source = resources.files("shelldon.core.gate").joinpath("gate_rules", f"{name}.toml")
+    return parse_rules(name, tomllib.loads(source.read_text(encoding="utf-8")))
+
+
+@cache
+def secret_scanner() -> Scanner:
+    """The compiled credential rules (built once per process; the fork-server preloads it)."""
+    rules = load_rules("secrets")
+    return Scanner([r.as_native() for r in rules.rules], list(rules.placeholders))
+
+
+@cache
+def instruction_scanner() -> Scanner:
+    """The compiled instruction-shaped-text rules; they run on `normalise_for_rules` output."""
+    rules = load_rules("instructions")
+    return Scanner([r.as_native() for r in rules.rules], list(rules.placeholders))
+
+
+@cache
+def instruction_rules() -> dict[str, Rule]:
+    """The instruction rules by id (their family and strength make the screen's verdict)."""
+    return load_rules("instructions").by_id()

@@ -1,0 +1,127 @@
+"""The safety screen: credentials (found, or blanked in text kept as a record) and
+instruction-shaped text. Reasons never echo a secret: they name the rule and show a preview with
+the value blanked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import msgspec
+
+from shelldon.core.gate.normalise import normalise_for_rules, strip_invisible
+from shelldon.core.gate.rules import instruction_rules, instruction_scanner, secret_scanner
+
+
+class Refusal(msgspec.Struct, frozen=True, kw_only=True):
+    """Why text may not be kept: `code` is "secret" or "instruction".
+
+    `message` never holds a secret: it names the rules and shows the text with values blanked."""
+
+    code: Literal["secret", "instruction"]
+    rule_ids: tuple[str, ...]
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class SecretHit:
+    rule_id: str
+    start: int
+    end: int
+
+
+_BLANK = re.compile(r"\[secret:[a-z0-9-]+\]")
+
+
+def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
+    hits = secret_scanner().scan(clean)
+    if hits and "[secret:" in clean:
+        # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
+        blanks = [m.span() for m in _BLANK.finditer(clean)]
+        hits = [h for h in hits if not any(s <= h[1] < e for s, e in blanks)]
+    return hits
+
+
+def find_secrets(text: str) -> list[SecretHit]:
+    """Credential spans in `strip_invisible(text)` (character offsets into that string)."""
+    return [SecretHit(r, s, e) for r, s, e in _scan_secrets(strip_invisible(text))]
+
+
+def blank_secrets(text: str) -> str:
+    """`text` with invisible characters dropped and each credential replaced by `[secret:<rule>]`.
+
+    For text kept as a record rather than knowledge: episodes, learnings, history rows.
+    Blanking twice changes nothing.
+    """
+    clean = strip_invisible(text)
+    hits = _scan_secrets(clean)
+    if not hits:
+        return clean
+    out: list[str] = []
+    cursor = 0
+    # Overlapping findings become one blank named after the rule that starts first (the longest
+    # there), so the result reads cleanly and blanking it again changes nothing.
+    ordered = sorted(hits, key=lambda h: (h[1], -h[2], h[0]))
+    for rule_id, start, end in ordered:
+        if start < cursor:
+            if end > cursor:
+                cursor = end  # overlaps the blank just written: widen it
+            continue
+        out.append(clean[cursor:start])
+        out.append(f"[secret:{rule_id}]")
+        cursor = end
+    out.append(clean[cursor:])
+    return "".join(out)
+
+
+def _preview(text: str, limit: int = 60) -> str:
+    """A short, secret-free preview of `text` for reasons and logs."""
+    one_line = " ".join(blank_secrets(text).split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+def instruction_rules_hit(text: str) -> list[str]:
+    """Ids of the instruction rules that fire on `text` (normalised first)."""
+    return instruction_scanner().rules_hit(normalise_for_rules(text))
+
+
+def instruction_verdict(rule_ids: Iterable[str]) -> tuple[str, ...] | None:
+    """The rules that make text instruction-shaped: any strong rule alone, or weak rules from two
+    or more families together. None when the text passes."""
+    rules = instruction_rules()
+    fired = [rules[r] for r in rule_ids if r in rules]
+    strong = tuple(r.id for r in fired if r.strength == "strong")
+    if strong:
+        return strong
+    weak_families = {r.family for r in fired if r.strength == "weak"}
+    if len(weak_families) >= 2:
+        return tuple(r.id for r in fired)
+    return None
+
+
+def screen_text(text: str) -> Refusal | None:
+    """None if memory may keep `text`; otherwise why not (secret or instruction-shaped)."""
+    secret_rules = sorted({hit.rule_id for hit in find_secrets(text)})
+    if secret_rules:
+        return Refusal(
+            code="secret",
+            rule_ids=tuple(secret_rules),
+            message=(
+                f"looks like a credential (rule {', '.join(secret_rules)}); "
+                f"memory never keeps secrets: {_preview(text)!r}"
+            ),
+        )
+    verdict = instruction_verdict(instruction_rules_hit(text))
+    if verdict:
+        families = sorted({instruction_rules()[r].family for r in verdict})
+        return Refusal(
+            code="instruction",
+            rule_ids=verdict,
+            message=(
+                f"reads like instructions aimed at the assistant ({', '.join(families)}; "
+                f"rule {', '.join(verdict)}), not something to remember"
+            ),
+        )
+    return None

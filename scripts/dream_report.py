@@ -31,8 +31,8 @@ from shelldon.core.dream import (
 )
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
+from shelldon.core.runner import TurnGate
 from shelldon.core.scheduler import Scheduler, SchedulerConfig
-from shelldon.core.server import TurnGate
 
 T0 = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
 HABITS = [

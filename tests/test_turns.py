@@ -404,7 +404,7 @@ def test_a_correction_marks_the_previous_turns_learnings(world: World) -> None:
 
 
 def test_a_stopping_core_waits_for_the_turn_in_flight() -> None:
-    from shelldon.core.server import TurnGate
+    from shelldon.core.runner import TurnGate
 
     gate = TurnGate()
     assert gate.drain(timeout=0) is True  # nothing in flight

@@ -25,8 +25,8 @@ from shelldon.core.dream import (
 )
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
+from shelldon.core.runner import TurnGate
 from shelldon.core.scheduler import Scheduler, SchedulerConfig
-from shelldon.core.server import TurnGate
 
 NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
 

@@ -20,14 +20,13 @@ from procs_support import Units, alive
 from fakes.fake_provider import FakeProvider, RecordedRequest, Step, reply, slow
 from shelldon import ipc
 from shelldon.contracts import wire
-from shelldon.core import server as core_server
-from shelldon.core import turns
+from shelldon.core import runner, turns
 from shelldon.paths import DataRoot
 
 TURN_DEADLINE_S = 4.0
 # A generous bound on the whole exchange: the deadline, the fork-server's kill and relay grace, and
 # slack for a loaded CI box. The fake's "never answers" would take 120 s.
-REPLY_BOUND_S = TURN_DEADLINE_S + core_server.RELAY_GRACE_S + 10
+REPLY_BOUND_S = TURN_DEADLINE_S + runner.RELAY_GRACE_S + 10
 NEVER = 120.0
 
 

@@ -13,25 +13,23 @@ entry bodies, only their titles).
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Any
 
 from shelldon.contracts.brain import CompletionRequest
+from shelldon.contracts.dream import (
+    LEARNINGS_HEADER,
+    RECENT_HEADER,
+    OfferedLearning,
+    parse_learning_line,
+)
+from shelldon.core.gate import screen_text
 
 PROMOTE_AT = 2  # seen at least this many times
 MAX_SUMMARY_SENTENCES = 5
 MAX_SUMMARY_CHARS = 900
-
-# Keep in step with shelldon.core.dream's directive grammar.
-LEARNINGS_HEADER = "## Pending learnings (most recurrent first)"
-RECENT_HEADER = "## Recent conversation"
-_LEARNING_LINE = re.compile(
-    r"^- \[id=(?P<id>\d+)\] (?P<text>.*) \(seen (?P<count>\d+)×(?:; key: (?P<key>[^)]*))?\)$"
-)
 
 _PEOPLE = re.compile(
     r"\b(?:sister|brother|mother|mom|mum|dad|father|wife|husband|partner|friend|son|daughter|"
@@ -94,14 +92,6 @@ _STOP = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class OfferedLearning:
-    id: int
-    text: str
-    seen: int
-    key: str | None
-
-
 def parse_directive(directive: str) -> tuple[list[OfferedLearning], list[tuple[str, str]]]:
     """The learnings offered and the recent conversation [(role, text)] from a dream directive."""
     learnings: list[OfferedLearning] = []
@@ -112,14 +102,9 @@ def parse_directive(directive: str) -> tuple[list[OfferedLearning], list[tuple[s
             section = line.strip()
             continue
         if section == LEARNINGS_HEADER:
-            match = _LEARNING_LINE.match(line.strip())
-            if match:
-                key = (match.group("key") or "").strip() or None
-                learnings.append(
-                    OfferedLearning(
-                        int(match.group("id")), match.group("text"), int(match.group("count")), key
-                    )
-                )
+            learning = parse_learning_line(line)
+            if learning is not None:
+                learnings.append(learning)
         elif section == RECENT_HEADER and ": " in line:
             role, _, text = line.partition(": ")
             recent.append((role.strip(), text.strip()))
@@ -156,13 +141,8 @@ def _sentence(text: str) -> str:
 
 
 def _screen(text: str) -> bool:
-    """True when memory may keep the text (the gate's safety screen, when it is present)."""
-    try:
-        gate = importlib.import_module("shelldon.core.gate")
-    except ImportError:
-        return True
-    screen = getattr(gate, "screen_text", None)
-    return screen is None or screen(text) is None
+    """True when memory may keep the text (the gate's safety screen)."""
+    return screen_text(text) is None
 
 
 def extractive_summary(recent: list[tuple[str, str]]) -> str:

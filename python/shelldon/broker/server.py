@@ -13,11 +13,10 @@ from __future__ import annotations
 import logging
 import os
 import pwd
-import signal
 import time
 from typing import Protocol
 
-from shelldon import ipc, sdnotify
+from shelldon import daemon, ipc
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.brain import BrainReply, CompletionRequest
@@ -141,24 +140,4 @@ def main(root: DataRoot) -> int:
         return 2
     service = BrokerService(root, brain, worker_uid=_worker_uid(root))
     # 0666: workers run as another uid and must connect; SO_PEERCRED decides who gets what.
-    server = ipc.ThreadedServer(
-        "broker", root.socket("broker"), service.handle, mode=0o666, idle_timeout=120.0
-    )
-    try:
-        server.bind()
-    except OSError as exc:
-        log.error("broker: cannot listen on %s: %s", root.socket("broker"), exc)
-        return 1
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: server.stop())
-    ipc.write_pid_file(root.run_dir, "broker")
-    watchdog = sdnotify.Watchdog(lambda: ipc.answers_ping(root.socket("broker")))
-    watchdog.start()
-    sdnotify.ready()
-    try:
-        server.serve_forever()  # in the main thread: a signal's handler wakes it through a pipe
-    finally:
-        sdnotify.stopping()
-        watchdog.stop()
-        ipc.remove_pid_file(root.run_dir, "broker")
-    return 0
+    return daemon.serve(root, "broker", service.handle, mode=0o666, idle_timeout=120.0)

@@ -12,8 +12,8 @@ Decisions (docs/learning.md has the reasons):
   last dream is at least `cooldown` old. `dream --now` skips those two waits, never the budget or
   the battery unless forced.
 - Battery: no battery means mains; a battery that is low AND discharging means no dream.
-- One worker in flight is core.server's TurnGate (owner turns first); the dream takes its slot
-  through core.dream.GateArbiter, so it always queues behind the owner, never the reverse.
+- One worker in flight is core.runner's TurnGate (owner turns first); the dream takes its slot
+  through core.dream.cycle.GateArbiter, so it always queues behind the owner, never the reverse.
 """
 
 from __future__ import annotations

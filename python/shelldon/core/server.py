@@ -1,7 +1,7 @@
 """Core's process: the owner's socket, the turn loop, status and the vault's write side.
 
 Core is the only writer of history.db and the memory tree. For each owner message it asks the
-fork-server for a worker (one in flight: owner turns go first, a dream waits behind them), then
+fork-server for a worker (core.runner: one in flight, owner turns first, a dream behind them), then
 hands what comes back to `core.turns` (reply out first, ops through the gate, record_turn best-
 effort). It never imports the broker, the worker or any HTTP code (tests/test_layering.py): it
 reaches them only through sockets.
@@ -15,30 +15,25 @@ import datetime as dt
 import logging
 import os
 import secrets
-import signal
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
-from shelldon import ipc, sdnotify
+from shelldon import daemon, ipc
 from shelldon.contracts import wire
 from shelldon.core import layout, turns
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.dream.service import DreamService
+from shelldon.core.runner import WorkerRunner
+from shelldon.core.stores import Stores
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import COLLECTIONS, DataRoot
 
 log = logging.getLogger("shelldon.core.server")
 
-TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
-DEFAULT_TURN_DEADLINE_S = 30.0
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
-RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
 FALLBACK_DEGRADE_TEXT = turns.DEGRADE_TEXT  # the one degrade text (older tests import it here)
 
 # Extra `shelldon status` lines (the scheduler registers "next dream in ..." here).
@@ -69,89 +64,19 @@ def new_turn_id() -> str:
     return f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
 
 
-class TurnGate:
-    """One worker in flight. Owner turns are served before a waiting dream."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._busy = False
-        self._owners_waiting = 0
-
-    def acquire(self, purpose: str) -> None:
-        with self._cond:
-            if purpose == "dream":
-                self._cond.wait_for(lambda: not self._busy and self._owners_waiting == 0)
-            else:
-                self._owners_waiting += 1
-                try:
-                    self._cond.wait_for(lambda: not self._busy)
-                finally:
-                    self._owners_waiting -= 1
-            self._busy = True
-
-    def release(self) -> None:
-        with self._cond:
-            self._busy = False
-            self._cond.notify_all()
-
-    def drain(self, timeout: float) -> bool:
-        """Wait for the turn in flight to finish (its reply is out; its ops and history row are
-        being written). False if it did not finish within `timeout`."""
-        with self._cond:
-            return self._cond.wait_for(lambda: not self._busy, timeout=timeout)
-
-
 class CoreService:
-    def __init__(self, root: DataRoot, *, turn_deadline_s: float | None = None) -> None:
-        self.root = root
-        self.turn_deadline_s = (
-            turn_deadline_s if turn_deadline_s is not None else turn_deadline(root)
-        )
-        self.gate = TurnGate()
+    """The owner's socket: turns, status, the vault's write side, the dream on request."""
+
+    def __init__(
+        self, stores: Stores, runner: WorkerRunner, dreams: DreamService | None = None
+    ) -> None:
+        self.root = stores.root
+        self.stores = stores
+        self.runner = runner
+        self.dreams = dreams  # None when dreaming could not start (logged)
         self.last_turn: wire.LastTurn | None = None
-        self.stores = _open_stores(root)
-        self.learning = _attach_learning(self)
 
     # --- the turn -------------------------------------------------------------------------------
-
-    def spawn(
-        self, turn_id: str, purpose: wire.TurnPurpose, message: str, dream_directive: str = ""
-    ) -> wire.TurnResult | wire.TurnFailed:
-        """Ask the fork-server for one worker: a result or a failure, never an exception."""
-        request = wire.SpawnTurn(
-            turn_id=turn_id,
-            purpose=purpose,
-            message=message,
-            dream_directive=dream_directive,
-            deadline_s=self.turn_deadline_s,
-        )
-        try:
-            answer = ipc.request(
-                self.root.socket("forkserver"),
-                request,
-                timeout=self.turn_deadline_s + RELAY_GRACE_S,
-            )
-        except OSError as exc:
-            return wire.TurnFailed(
-                turn_id=turn_id, stage="spawn", reason=f"fork-server unreachable: {exc}"
-            )
-        except ipc.FrameTimeout:
-            return wire.TurnFailed(
-                turn_id=turn_id, stage="timeout", reason="no answer from the fork-server"
-            )
-        except ipc.IpcError as exc:
-            return wire.TurnFailed(turn_id=turn_id, stage="protocol", reason=f"fork-server: {exc}")
-        if isinstance(answer, (wire.TurnResult, wire.TurnFailed)) and answer.turn_id == turn_id:
-            return answer
-        if isinstance(answer, wire.Refused):
-            return wire.TurnFailed(
-                turn_id=turn_id, stage="spawn", reason=f"fork-server refused: {answer.reason}"
-            )
-        return wire.TurnFailed(
-            turn_id=turn_id,
-            stage="protocol",
-            reason=f"fork-server answered {type(answer).__name__}",
-        )
 
     def run_turn(
         self,
@@ -162,11 +87,11 @@ class CoreService:
         emit: Callable[[wire.Reply], None] | None = None,
     ) -> AppliedTurn:
         """One whole turn under the one-worker gate: spawn, apply (reply first), record."""
-        self.gate.acquire(purpose)
+        self.runner.gate.acquire(purpose)
         try:
             started = time.monotonic()
             turn_id = new_turn_id()
-            outcome = self.spawn(turn_id, purpose, message, dream_directive)
+            outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit)
@@ -180,7 +105,7 @@ class CoreService:
             )
             return applied
         finally:
-            self.gate.release()
+            self.runner.gate.release()
 
     def _apply(
         self,
@@ -212,14 +137,14 @@ class CoreService:
         try:
             turns.apply_turn(
                 root=self.root,
-                history=self.stores.get("history"),
-                memory=self.stores.get("memory"),
+                history=self.stores.history,
+                memory=self.stores.memory,
                 turn_id=turn_id,
                 purpose=purpose,
                 message=message,
                 outcome=outcome,
                 emit=once,
-                corrections=_corrections_of(self.learning),
+                corrections=self.dreams.corrections if self.dreams else None,
             )
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
@@ -295,8 +220,8 @@ class CoreService:
             respond(reply)
 
         applied = self.run_turn("turn", text, emit=emit)
-        if self.learning is not None and applied.outcome != "spawn_failed":
-            self.learning.owner_turn_done()  # the budget and the idle clock (core.scheduler)
+        if self.dreams is not None and applied.outcome != "spawn_failed":
+            self.dreams.owner_turn_done()  # the budget and the idle clock (core.scheduler)
         if not sent:  # run_turn always emits; belt and braces for the owner's terminal
             respond(
                 wire.Reply(text=applied.reply, turn_id=applied.turn_id, degraded=applied.degraded)
@@ -304,17 +229,17 @@ class CoreService:
         return ipc.ANSWERED
 
     def _dream_now(self, message: wire.DreamNow) -> wire._Msg:
-        if self.learning is None:
+        if self.dreams is None:
             return wire.Refused(reason="dreaming is not available (see the core log)")
-        record = self.learning.dream_now(force=message.force)
+        record = self.dreams.dream_now(force=message.force)
         return wire.DreamDone(**msgspec.structs.asdict(record))
 
     def _probe(self) -> wire._Msg:
-        self.gate.acquire("turn")
+        self.runner.gate.acquire("turn")
         try:
-            outcome = self.spawn(new_turn_id(), "probe", "")
+            outcome = self.runner.spawn(new_turn_id(), "probe", "")
         finally:
-            self.gate.release()
+            self.runner.gate.release()
         if isinstance(outcome, wire.TurnFailed):
             return wire.Refused(reason=f"probe failed at {outcome.stage}: {outcome.reason}")
         return wire.ProbeReport(isolated=outcome.isolated, report=outcome.reply)
@@ -341,7 +266,7 @@ class CoreService:
                 if name == "forkserver":
                     isolation = bool(pong.isolation)
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
-        lines: list[str] = list(self.learning.status_lines()) if self.learning else []
+        lines: list[str] = list(self.dreams.status_lines()) if self.dreams else []
         lines.extend(self.usage_lines())
         for hook in list(_status_hooks):
             try:
@@ -359,12 +284,9 @@ class CoreService:
 
     def usage_lines(self) -> list[str]:
         """Today's (UTC) provider usage, from the figures recorded with each turn."""
-        history = self.stores.get("history")
-        if history is None:
-            return []
         midnight = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         try:
-            totals = history.usage_since(midnight)
+            totals = self.stores.history.usage_since(midnight)
         except sqlite3.Error as exc:
             log.warning("usage totals unavailable: %s", exc)
             return []
@@ -383,92 +305,52 @@ class CoreService:
             except OSError:
                 counts[collection] = 0
         counts["vault"] = len(list_names(self.root.vault))
-        history = self.stores.get("history")
-        counter = getattr(history, "counts", None)
-        if callable(counter):
-            try:
-                counts.update({str(k): int(v) for k, v in counter().items()})
-            except Exception:
-                log.exception("history counts failed")
+        try:
+            counts.update(self.stores.history.counts())
+        except Exception:
+            log.exception("history counts failed")
         return counts
 
 
-def turn_deadline(root: DataRoot) -> float:
-    """SHELLDON_TURN_DEADLINE (tests), else `[worker] turn_timeout` in shelldon.toml."""
-    raw = os.environ.get(TURN_DEADLINE_ENV)
-    if not raw:
-        from shelldon.config import load_config
-
-        return float(load_config(root).worker.turn_timeout)
+def _start_dreaming(runner: WorkerRunner, stores: Stores) -> DreamService | None:
+    """The scheduler and the dream; None when they cannot start (core serves the owner anyway)."""
     try:
-        value = float(raw)
-    except ValueError:
-        log.error(
-            "%s=%r is not a number; using %.0f s", TURN_DEADLINE_ENV, raw, DEFAULT_TURN_DEADLINE_S
-        )
-        return DEFAULT_TURN_DEADLINE_S
-    return value if value > 0 else DEFAULT_TURN_DEADLINE_S
-
-
-def _attach_learning(core: CoreService) -> Any:
-    """The scheduler and the dream (core.dream, Step 5); None when they cannot start (logged)."""
-    try:
-        from shelldon.core import dream
-
-        return dream.attach(core)
+        return DreamService(runner, stores)
     except (OSError, ValueError) as exc:
         log.error("core: dreaming disabled: %s", exc)
         return None
-
-
-def _corrections_of(learning: Any) -> Any:
-    """The Dreamer's correction ledger, so an owner's "no, that's wrong" reaches the dream."""
-    return getattr(getattr(learning, "dreamer", None), "corrections", None)
-
-
-def _open_stores(root: DataRoot) -> dict[str, Any]:
-    """history.db and the memory tree: core's read-write handles (it is their only writer)."""
-    return {
-        "root": root,
-        "history": HistoryStore.open(root.history_db),
-        "memory": CuratedMemory(root.memory),
-    }
 
 
 def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
         layout.prepare(root)
-        service = CoreService(root)
+        runner = WorkerRunner(root)
+        stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors
         log.error("core: cannot start: %s", exc)
         return 2
-    server = ipc.ThreadedServer(
-        "core", root.socket("core"), service.handle, mode=0o660, idle_timeout=3600.0
-    )
-    try:
-        server.bind()
-    except OSError as exc:
-        log.error("core: cannot listen on %s: %s", root.socket("core"), exc)
-        return 1
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: server.stop())
-    ipc.write_pid_file(root.run_dir, "core")
-    watchdog = sdnotify.Watchdog(lambda: ipc.answers_ping(root.socket("core")))
-    watchdog.start()
-    if service.learning is not None:
-        service.learning.start()  # the idle cadence: a dream when due
-    sdnotify.ready()
-    try:
-        server.serve_forever()
-    finally:
-        sdnotify.stopping()
+    dreams = _start_dreaming(runner, stores)
+    service = CoreService(stores, runner, dreams)
+
+    def started() -> None:
+        if dreams is not None:
+            dreams.start()  # the idle cadence: a dream when due
+
+    def stopping() -> None:
         # A turn whose reply is already out still applies its ops and records itself: wait for it
         # (connection threads are daemons and would be cut at exit).
-        if not service.gate.drain(timeout=SHUTDOWN_DRAIN_S):
+        if not runner.gate.drain(timeout=SHUTDOWN_DRAIN_S):
             log.warning("core: a turn was still running at shutdown; it may be unrecorded")
-        if service.learning is not None:
-            service.learning.stop()
-        watchdog.stop()
-        ipc.remove_pid_file(root.run_dir, "core")
-    return 0
+        if dreams is not None:
+            dreams.stop()
+
+    return daemon.serve(
+        root,
+        "core",
+        service.handle,
+        mode=0o660,
+        idle_timeout=3600.0,
+        started=started,
+        stopping=stopping,
+    )

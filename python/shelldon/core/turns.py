@@ -24,11 +24,11 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import msgspec
 
@@ -45,6 +45,7 @@ from shelldon.contracts.ops import (
 )
 from shelldon.core import records, rules
 from shelldon.core.audit import AuditLog
+from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
 from shelldon.core.memory import CuratedMemory, MemoryOpError, unit_for
 from shelldon.paths import DataRoot
@@ -313,16 +314,11 @@ class _Applier:
         )
 
 
-class CorrectionSink(Protocol):
-    """Step 5's correction ledger (core.dream.CorrectionLedger), the instance the Dreamer reads."""
-
-    def note_turn(
-        self, turn_id: str, owner_text: str, captured: Iterable[CaptureLearning]
-    ) -> int: ...
-
-
 def _note_corrections(
-    corrections: CorrectionSink | None, turn_id: str, message: str, captured: list[CaptureLearning]
+    corrections: CorrectionLedger | None,
+    turn_id: str,
+    message: str,
+    captured: list[CaptureLearning],
 ) -> None:
     """A "no, that's wrong" marks the previous turn's learnings so the dream never promotes them."""
     if corrections is None:
@@ -344,7 +340,7 @@ def apply_turn(
     outcome: wire.TurnResult | wire.TurnFailed,
     emit: Emit,
     audit: AuditLog | None = None,
-    corrections: CorrectionSink | None = None,
+    corrections: CorrectionLedger | None = None,
     now: datetime | None = None,
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, first. Never raises for bad ops."""

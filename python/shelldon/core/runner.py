@@ -1,0 +1,121 @@
+"""How core runs a worker: one at a time (TurnGate), asked of the fork-server (WorkerRunner).
+
+Both the owner's turns (core.server) and the dream (core.dream) run their workers through these;
+core never forks a worker itself and never imports worker/ (it only talks to the fork-server's
+socket).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+from shelldon import ipc
+from shelldon.config import load_config
+from shelldon.contracts import wire
+from shelldon.paths import DataRoot
+
+log = logging.getLogger(__name__)
+
+TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
+DEFAULT_TURN_DEADLINE_S = 30.0
+RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
+
+
+class TurnGate:
+    """One worker in flight. Owner turns are served before a waiting dream."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._busy = False
+        self._owners_waiting = 0
+
+    def acquire(self, purpose: str) -> None:
+        with self._cond:
+            if purpose == "dream":
+                self._cond.wait_for(lambda: not self._busy and self._owners_waiting == 0)
+            else:
+                self._owners_waiting += 1
+                try:
+                    self._cond.wait_for(lambda: not self._busy)
+                finally:
+                    self._owners_waiting -= 1
+            self._busy = True
+
+    def release(self) -> None:
+        with self._cond:
+            self._busy = False
+            self._cond.notify_all()
+
+    def drain(self, timeout: float) -> bool:
+        """Wait for the turn in flight to finish (its reply is out; its ops and history row are
+        being written). False if it did not finish within `timeout`."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._busy, timeout=timeout)
+
+
+class WorkerRunner:
+    """Asks the fork-server for one worker and relays what it returned. `gate` is the one-worker
+    slot every caller takes first (owner turns ahead of a dream)."""
+
+    def __init__(self, root: DataRoot, *, turn_deadline_s: float | None = None) -> None:
+        self.root = root
+        self.turn_deadline_s = (
+            turn_deadline_s if turn_deadline_s is not None else turn_deadline(root)
+        )
+        self.gate = TurnGate()
+
+    def spawn(
+        self, turn_id: str, purpose: wire.TurnPurpose, message: str, dream_directive: str = ""
+    ) -> wire.TurnResult | wire.TurnFailed:
+        """One worker's outcome: a result or a failure, never an exception."""
+        request = wire.SpawnTurn(
+            turn_id=turn_id,
+            purpose=purpose,
+            message=message,
+            dream_directive=dream_directive,
+            deadline_s=self.turn_deadline_s,
+        )
+        try:
+            answer = ipc.request(
+                self.root.socket("forkserver"),
+                request,
+                timeout=self.turn_deadline_s + RELAY_GRACE_S,
+            )
+        except OSError as exc:
+            return wire.TurnFailed(
+                turn_id=turn_id, stage="spawn", reason=f"fork-server unreachable: {exc}"
+            )
+        except ipc.FrameTimeout:
+            return wire.TurnFailed(
+                turn_id=turn_id, stage="timeout", reason="no answer from the fork-server"
+            )
+        except ipc.IpcError as exc:
+            return wire.TurnFailed(turn_id=turn_id, stage="protocol", reason=f"fork-server: {exc}")
+        if isinstance(answer, (wire.TurnResult, wire.TurnFailed)) and answer.turn_id == turn_id:
+            return answer
+        if isinstance(answer, wire.Refused):
+            return wire.TurnFailed(
+                turn_id=turn_id, stage="spawn", reason=f"fork-server refused: {answer.reason}"
+            )
+        return wire.TurnFailed(
+            turn_id=turn_id,
+            stage="protocol",
+            reason=f"fork-server answered {type(answer).__name__}",
+        )
+
+
+def turn_deadline(root: DataRoot) -> float:
+    """SHELLDON_TURN_DEADLINE (tests), else `[worker] turn_timeout` in shelldon.toml."""
+    raw = os.environ.get(TURN_DEADLINE_ENV)
+    if not raw:
+        return float(load_config(root).worker.turn_timeout)
+    try:
+        value = float(raw)
+    except ValueError:
+        log.error(
+            "%s=%r is not a number; using %.0f s", TURN_DEADLINE_ENV, raw, DEFAULT_TURN_DEADLINE_S
+        )
+        return DEFAULT_TURN_DEADLINE_S
+    return value if value > 0 else DEFAULT_TURN_DEADLINE_S

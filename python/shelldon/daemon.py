@@ -1,0 +1,55 @@
+"""The life of a threaded service (core, the broker): bind, signals, pid file, watchdog, ready,
+serve until SIGTERM, then tidy up. The fork-server is single-threaded and keeps its own loop."""
+
+from __future__ import annotations
+
+import logging
+import signal
+from collections.abc import Callable
+
+from shelldon import ipc, sdnotify
+from shelldon.paths import DataRoot
+
+log = logging.getLogger(__name__)
+
+
+def _nothing() -> None:
+    pass
+
+
+def serve(
+    root: DataRoot,
+    name: str,
+    handler: ipc.Handler,
+    *,
+    mode: int,
+    idle_timeout: float,
+    started: Callable[[], None] = _nothing,
+    stopping: Callable[[], None] = _nothing,
+) -> int:
+    """Serve `handler` on the `name` socket until SIGTERM or SIGINT. `started` runs once the socket
+    listens, before systemd hears READY; `stopping` once serving ended, before the pid file goes.
+    Returns the process's exit code: 1 when the socket cannot be bound, else 0."""
+    path = root.socket(name)
+    server = ipc.ThreadedServer(name, path, handler, mode=mode, idle_timeout=idle_timeout)
+    try:
+        server.bind()
+    except OSError as exc:
+        log.error("%s: cannot listen on %s: %s", name, path, exc)
+        return 1
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: server.stop())
+    ipc.write_pid_file(root.run_dir, name)
+    # The watchdog pings only while the socket answers: a wedged accept loop gets restarted.
+    watchdog = sdnotify.Watchdog(lambda: ipc.answers_ping(path))
+    watchdog.start()
+    started()
+    sdnotify.ready()
+    try:
+        server.serve_forever()  # in the main thread: a signal's handler wakes it through a pipe
+    finally:
+        sdnotify.stopping()
+        stopping()
+        watchdog.stop()
+        ipc.remove_pid_file(root.run_dir, name)
+    return 0

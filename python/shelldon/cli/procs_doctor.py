@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from shelldon import ipc
-from shelldon.cli.doctor_cmd import Check, CheckResult, DoctorContext, Status
+from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, Status
 from shelldon.contracts import wire
 
 

@@ -20,6 +20,7 @@ from typing import Protocol
 
 from shelldon import ipc, sdnotify
 from shelldon.broker.chain import ProviderChain
+from shelldon.broker.providers import make_provider
 from shelldon.broker.providers.base import Provider
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
@@ -65,9 +66,6 @@ def build_chain(
     """
     if config is None or not config.providers:
         return ProviderChain([_offline_brain()], clock=clock, sleep=sleep)
-    # Only a chain with an HTTP provider pays for http.client and ssl.
-    from shelldon.broker.providers import make_provider
-
     if read_secret is None:
         read_secret = _vault_reader(root if root is not None else DataRoot.resolve())
     providers: list[Provider] = []

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from shelldon.broker.chain import Provider
 from shelldon.broker.offline import OfflineBrain, pattern_key, to_second_person, to_third_person
+from shelldon.broker.providers.base import Provider
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.ops import CaptureLearning, Remember, ResolveLearning, decode_ops
 from shelldon.worker.prompt import (
@@ -339,7 +339,7 @@ def test_a_dream_is_delegated_to_the_offline_dream() -> None:
 
 
 def test_the_default_chain_is_the_offline_brain_and_its_text_parses() -> None:
-    from shelldon.broker.chain import build_chain
+    from shelldon.broker.server import build_chain
 
     chain = build_chain(None)
     assert chain.names == ("offline",)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,11 +18,6 @@ from shelldon.worker.prompt import (
     read_context,
 )
 
-# The memory section comes from Step 2's ranked retrieval; until it is on main these skip.
-needs_retrieval = pytest.mark.skipif(
-    importlib.util.find_spec("shelldon.core.retrieval") is None,
-    reason="shelldon.core.retrieval (Step 2) has not landed yet",
-)
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
 
@@ -66,7 +60,6 @@ def _populate(root: DataRoot) -> None:
     )
 
 
-@needs_retrieval
 def test_every_part_in_the_binding_order(root: DataRoot) -> None:
     _populate(root)
     request = gather_context(root, "what's my sister called?", limits=PromptLimits(recent_window=2))
@@ -113,7 +106,6 @@ def test_a_directory_where_a_file_should_be_is_left_out(root: DataRoot) -> None:
     assert "directive" in _kinds(request) and "recent" in _kinds(request)
 
 
-@needs_retrieval
 def test_an_unreadable_history_is_left_out_and_noted(root: DataRoot) -> None:
     _populate(root)
     for suffix in ("", "-wal", "-shm"):
@@ -125,7 +117,6 @@ def test_an_unreadable_history_is_left_out_and_noted(root: DataRoot) -> None:
     assert ctx.directive is not None and ctx.memory is not None
 
 
-@needs_retrieval
 def test_a_corrupt_history_is_left_out(root: DataRoot) -> None:
     _populate(root)
     for suffix in ("-wal", "-shm"):
@@ -148,7 +139,6 @@ def test_a_retrieval_failure_leaves_the_memory_out(root: DataRoot) -> None:
     assert ctx.recent  # the rest is still there
 
 
-@needs_retrieval
 def test_an_entry_with_broken_front_matter_is_still_read(root: DataRoot) -> None:
     CuratedMemory(root.memory)
     (root.memory / "facts" / "odd.md").write_text(

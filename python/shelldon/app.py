@@ -27,6 +27,7 @@ from pathlib import Path
 
 from shelldon.core import layout
 from shelldon.paths import DataRoot
+from shelldon.transport.terminal import chat_loop
 
 log = logging.getLogger("shelldon.app")
 
@@ -262,8 +263,6 @@ def run(root: DataRoot, *, chat: bool) -> int:
 
 def _chat_until_done(root: DataRoot, supervisor: Supervisor, stop: threading.Event) -> int:
     """The chat in the foreground; a watcher thread interrupts it if a child dies."""
-    from shelldon.cli.chat_cmd import chat_loop
-
     died: list[Child] = []
     main_thread = threading.main_thread()
 

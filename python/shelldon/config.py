@@ -3,10 +3,11 @@
 A missing file is the default configuration (no providers: the offline brain). A file that
 exists but is wrong (bad TOML, an unknown setting, an unknown provider kind, a provider without a
 model) is a ConfigError naming the file and the setting, raised at start-up. Nothing here reads a
-key: the broker does, once, when it builds the chain (`shelldon.broker.chain.build_chain`).
+key: the broker does, once, when it builds the chain (`shelldon.broker.server.build_chain`).
 
 Environment overrides: SHELLDON_CONFIG (the file's path), SHELLDON_OFFLINE=1 (ignore the configured
-providers and use the offline brain alone, e.g. on a plane or while debugging a provider).
+providers and use the offline brain alone, e.g. on a plane or while debugging a provider),
+SHELLDON_WORKER_USER (the `[worker] user`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from shelldon.contracts.config import (
 from shelldon.paths import DataRoot
 
 OFFLINE_ENV = "SHELLDON_OFFLINE"
+WORKER_USER_ENV = "SHELLDON_WORKER_USER"
 MAX_CONFIG_BYTES = 256 * 1024
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -70,6 +72,18 @@ def load_config(root: DataRoot | None = None, *, path: Path | None = None) -> Sh
     if os.environ.get(OFFLINE_ENV, "").strip() not in ("", "0"):
         config = msgspec.structs.replace(config, providers=())
     return config
+
+
+def configured_worker_user(root: DataRoot) -> str | None:
+    """SHELLDON_WORKER_USER, else `[worker] user` in shelldon.toml, else None (dev mode).
+
+    Read by the fork-server (whom workers become), the broker (whom it serves) and the doctor.
+    Raises ConfigError if the file is unusable.
+    """
+    env = os.environ.get(WORKER_USER_ENV)
+    if env:
+        return env
+    return load_config(root).worker.user or None
 
 
 def parse_config(data: bytes | str, *, source: str = "shelldon.toml") -> ShelldonConfig:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.broker.chain import build_chain
+from shelldon.broker.server import build_chain
 from shelldon.config import ConfigError, load_config, parse_config
 from shelldon.paths import DataRoot
 

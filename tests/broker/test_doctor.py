@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FakeProvider, raw, reply, status
-from shelldon.cli.doctor_cmd import CheckResult, DoctorContext, render, run_checks
+from shelldon.appliance.doctor import CheckResult, DoctorContext
+from shelldon.cli.doctor_cmd import render, run_checks
 from shelldon.paths import DataRoot
 
 KEY = "sk-doctor-0123456789abcdefKEY"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FakeProvider, reply
-from shelldon.broker.chain import ProviderError, scrub
+from shelldon.broker.providers.base import ProviderError, scrub
 from shelldon.broker.providers.http import (
     Proxy,
     post_json,

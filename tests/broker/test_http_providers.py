@@ -29,15 +29,11 @@ from fakes.fake_provider import (
     status,
     truncated,
 )
-from shelldon.broker.chain import (
-    ChainExhausted,
-    Provider,
-    ProviderChain,
-    ProviderError,
-    build_chain,
-)
+from shelldon.broker.chain import ChainExhausted, ProviderChain
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers import make_provider
+from shelldon.broker.providers.base import Provider, ProviderError
+from shelldon.broker.server import build_chain
 from shelldon.config import ConfigError, parse_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection, Usage
 from shelldon.contracts.config import ProviderConfig

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.broker.chain import build_chain
+from shelldon.broker.server import build_chain
 from shelldon.config import load_config
 from shelldon.contracts.ops import decode_ops
 from shelldon.paths import DataRoot

@@ -11,13 +11,8 @@ from collections.abc import Iterable
 
 import pytest
 
-from shelldon.broker.chain import (
-    ChainExhausted,
-    ProviderChain,
-    ProviderError,
-    RawCompletion,
-    RetryPolicy,
-)
+from shelldon.broker.chain import ChainExhausted, ProviderChain
+from shelldon.broker.providers.base import ProviderError, RawCompletion, RetryPolicy
 from shelldon.contracts.brain import CompletionRequest, PromptSection, Usage
 
 REQUEST = CompletionRequest(

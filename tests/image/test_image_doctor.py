@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.appliance import doctor_checks as dc
-from shelldon.cli.doctor_cmd import DoctorContext
+from shelldon.appliance.doctor import DoctorContext
 from shelldon.paths import DataRoot
 
 

@@ -202,8 +202,8 @@ def test_an_idle_client_is_let_go_quietly_and_a_chat_reconnects(
 ) -> None:
     import select
 
-    from shelldon.cli.chat_cmd import Session
     from shelldon.paths import DataRoot
+    from shelldon.transport.terminal import Session
 
     def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
         return wire.Pong(name="core", pid=peer.pid)

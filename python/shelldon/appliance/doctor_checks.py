@@ -16,7 +16,8 @@ import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from shelldon.cli.doctor_cmd import Check, CheckResult, DoctorContext, Status
+from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, Status
+from shelldon.config import ConfigError, configured_worker_user
 
 UNITS = ("shelldon-core", "shelldon-broker", "shelldon-forkserver")
 # ELF e_machine of the architectures shelldon runs on.
@@ -41,8 +42,6 @@ def _mode(path: Path) -> tuple[int, int] | None:
 
 def check_users(ctx: DoctorContext) -> Iterator[CheckResult]:
     """The worker user exists, is not root, cannot log in, and does not own the data root."""
-    from shelldon.worker.drop import configured_worker_user
-
     name = configured_worker_user(ctx.root)
     worker = _user(name) if name else None
     if worker is None:
@@ -65,9 +64,6 @@ def check_users(ctx: DoctorContext) -> Iterator[CheckResult]:
 def on_appliance(ctx: DoctorContext) -> bool:
     """The worker user exists: an installed pet, where a wrong mode or a dead core is a failure.
     Elsewhere (a developer's box) the same findings are warnings."""
-    from shelldon.config import ConfigError
-    from shelldon.worker.drop import configured_worker_user
-
     try:
         name = configured_worker_user(ctx.root)
     except ConfigError:

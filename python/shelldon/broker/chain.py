@@ -1,80 +1,38 @@
 """The broker's ordered provider chain: fallback, bounded retries, then the reply parser.
 
-A provider turns a CompletionRequest into raw text (`RawCompletion`); the chain walks its providers
-in order, retries a provider only for transient failures (connect, timeout, 429, 5xx) with backoff
-that honours a capped Retry-After, moves on for everything else, and parses the first answer into
-a BrainReply. When every provider failed it raises ChainExhausted: the turn gets the degrade reply.
+A provider turns a CompletionRequest into raw text (`RawCompletion`; the vocabulary lives in
+`shelldon.broker.providers.base`); the chain walks its providers in order, retries a provider only
+for transient failures (connect, timeout, 429, 5xx) with backoff that honours a capped Retry-After,
+moves on for everything else, and parses the first answer into a BrainReply. When every provider
+failed it raises ChainExhausted: the turn gets the degrade reply.
 
 Messages carried by ProviderError / ChainExhausted are written for logs: they never hold a key, a
-prompt or a reply body (the HTTP providers scrub what they quote from a server).
+prompt or a reply body (the HTTP providers scrub what they quote from a server). The broker builds
+its chain from shelldon.toml with `shelldon.broker.server.build_chain`.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import random
-import re
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
-
-import msgspec
 
 from shelldon.broker.protocol import parse_reply
+from shelldon.broker.providers.base import (
+    RETRYABLE_KINDS,
+    Provider,
+    ProviderError,
+    RawCompletion,
+    RetryPolicy,
+    scrub,
+)
 from shelldon.contracts.brain import BrainReply, CompletionRequest, Usage
 
-if TYPE_CHECKING:
-    from shelldon.contracts.config import ShelldonConfig
-    from shelldon.paths import DataRoot
-
 log = logging.getLogger(__name__)
-
-# Token-shaped runs (an API key with its prefix, a long opaque string) that a server or an
-# exception might echo back: replaced before anything reaches a log or an error.
-_TOKENISH = re.compile(r"\b(?:sk|pk|rk|ak|key|gsk|xai)[-_][A-Za-z0-9_-]{6,}|[A-Za-z0-9_-]{32,}")
-
-
-def scrub(text: str, secrets: Iterable[str] = ()) -> str:
-    """`text` with every secret, and anything shaped like a token, replaced: safe to log."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    return _TOKENISH.sub("[redacted]", text)
-
-
-ErrorKind = Literal["connect", "timeout", "rate_limited", "server", "client", "malformed"]
-
-# Worth asking the same provider again after a pause; the rest move straight to the next provider.
-RETRYABLE_KINDS: frozenset[str] = frozenset({"connect", "timeout", "rate_limited", "server"})
-
-
-class RawCompletion(msgspec.Struct, frozen=True):
-    """What a provider answered: the model's text (the reply protocol, unparsed) and its usage."""
-
-    text: str
-    usage: Usage | None = None
-
-
-class ProviderError(Exception):
-    """A provider could not answer. `kind` drives the chain's choice; the message is log-safe."""
-
-    def __init__(
-        self,
-        kind: ErrorKind,
-        message: str = "",
-        *,
-        retry_after: float | None = None,
-        status: int | None = None,
-    ) -> None:
-        self.kind: ErrorKind = kind
-        self.retry_after = retry_after
-        self.status = status
-        self.message = message or kind
-        super().__init__(f"{kind}: {self.message}")
 
 
 @dataclass(frozen=True)
@@ -95,45 +53,8 @@ class ChainExhausted(Exception):
         super().__init__(f"every provider failed: {detail or 'the chain is empty'}")
 
 
-@runtime_checkable
-class Provider(Protocol):
-    name: str
-
-    def complete(self, request: CompletionRequest) -> RawCompletion: ...
-
-
-@runtime_checkable
-class DeadlineAwareProvider(Provider, Protocol):
-    """A provider that can bound its own call by the turn's deadline (the HTTP providers do)."""
-
-    def complete(
-        self, request: CompletionRequest, *, deadline: float | None = None
-    ) -> RawCompletion: ...
-
-
 # Below this much time left, calling a provider is pointless: move on (or give up) at once.
 MIN_CALL_SECONDS = 0.05
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How hard the chain tries one provider before moving on.
-
-    `retries` is the number of extra attempts after the first; the pause before retry n is
-    min(backoff * 2**n, backoff_cap) with jitter, or the server's Retry-After capped at
-    `retry_after_cap`. A Retry-After above the cap also puts the provider in cooldown for that long,
-    so the next turns skip it instead of hitting it again.
-    """
-
-    retries: int = 1
-    backoff: float = 0.5
-    backoff_cap: float = 4.0
-    retry_after_cap: float = 10.0
-
-    def pause(self, attempt: int, error: ProviderError, jitter: float) -> float:
-        if error.retry_after is not None:
-            return max(0.0, min(float(error.retry_after), self.retry_after_cap))
-        return min(self.backoff * float(2**attempt), self.backoff_cap) * (0.5 + jitter / 2)
 
 
 @dataclass
@@ -274,55 +195,3 @@ def _log_usage(name: str, purpose: str, usage: Usage | None, failed_before: int)
         "?" if completion is None else completion,
         failed_before,
     )
-
-
-def _offline_brain(name: str = "offline") -> Provider:
-    # Lazy (and by name): the offline brain is its own module with its own rules, and only the
-    # chains that use it should pay for importing it.
-    module = importlib.import_module("shelldon.broker.offline")
-    brain: Provider = module.OfflineBrain()
-    brain.name = name  # the chain, logs and BrainReply.provider use the configured name
-    return brain
-
-
-def build_chain(
-    config: ShelldonConfig | None,
-    *,
-    root: DataRoot | None = None,
-    read_secret: Callable[[str], str | None] | None = None,
-    clock: Callable[[], float] = time.monotonic,
-    sleep: Callable[[float], None] = time.sleep,
-) -> ProviderChain:
-    """The chain `shelldon.toml` describes; no providers configured → the offline brain alone.
-
-    Keys are read here, once, at start-up (`read_secret`, default the broker's vault read): a named
-    key that is missing raises ConfigError before the broker serves anything.
-    """
-    from shelldon.broker.providers import make_provider
-
-    if config is None or not config.providers:
-        return ProviderChain([_offline_brain()], clock=clock, sleep=sleep)
-    if read_secret is None:
-        read_secret = _vault_reader(root)
-    providers: list[Provider] = []
-    for spec in config.providers:
-        if spec.kind == "offline":
-            providers.append(_offline_brain(spec.name))
-        else:
-            providers.append(make_provider(spec, read_secret))
-    return ProviderChain(providers, clock=clock, sleep=sleep)
-
-
-def _vault_reader(root: DataRoot | None) -> Callable[[str], str | None]:
-    from shelldon.paths import DataRoot
-
-    # The broker's one vault read (shelldon.broker.vault, Step 3); imported by name so the chain
-    # module stays importable on its own.
-    surface_vault = importlib.import_module("shelldon.broker.vault").surface_vault
-    resolved = root if root is not None else DataRoot.resolve()
-
-    def read(key: str) -> str | None:
-        value = surface_vault(resolved, key)
-        return value if isinstance(value, str) else None
-
-    return read

@@ -22,7 +22,6 @@ small, readable, and tested on many phrasings (tests/test_offline_brain.py). See
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import zlib
@@ -30,7 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from shelldon.broker.chain import ProviderError, RawCompletion
+from shelldon.broker.providers.base import RawCompletion
 from shelldon.contracts.brain import CompletionRequest
 
 MAX_OPS = 5
@@ -565,7 +564,7 @@ def _acknowledge(sentence: str) -> str:
 
 
 class OfflineBrain:
-    """A Provider (shelldon.broker.chain) that thinks by rules. No network, no randomness."""
+    """A Provider that thinks by rules. No network, no randomness."""
 
     name = "offline"
 
@@ -576,12 +575,8 @@ class OfflineBrain:
 
 
 def _dream(request: CompletionRequest) -> RawCompletion:
-    """Step 5's deterministic dream lives in shelldon.broker.offline_dream (`dream` -> text)."""
-    try:
-        module = importlib.import_module("shelldon.broker.offline_dream")
-    except ModuleNotFoundError as exc:
-        raise ProviderError("client", "the offline dream is not available") from exc
-    text = module.dream(request)
-    if not isinstance(text, str):
-        raise ProviderError("malformed", "the offline dream returned no text")
-    return RawCompletion(text=text)
+    """The deterministic dream lives in shelldon.broker.offline_dream (`dream` -> text); imported
+    here, not at the top, so a turn never pays for it."""
+    from shelldon.broker.offline_dream import dream
+
+    return RawCompletion(text=dream(request))

@@ -14,12 +14,17 @@ import logging
 import os
 import pwd
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from shelldon import daemon, ipc
+from shelldon.broker.chain import ProviderChain
+from shelldon.broker.providers import make_provider
+from shelldon.broker.providers.base import Provider
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.brain import BrainReply, CompletionRequest
+from shelldon.contracts.config import ShelldonConfig
 from shelldon.core.vault import VaultError
 from shelldon.paths import DataRoot
 
@@ -35,14 +40,59 @@ class Brain(Protocol):
 
 
 def build_brain(root: DataRoot) -> Brain:
-    """The chain shelldon.toml describes (`broker.chain.build_chain`); offline when none is set.
+    """The chain shelldon.toml describes (`build_chain`); offline when none is set.
 
     Raises ConfigError (a message a person can act on) before the broker serves anything.
     """
-    from shelldon.broker.chain import build_chain
     from shelldon.config import load_config
 
     return build_chain(load_config(root), root=root)
+
+
+def build_chain(
+    config: ShelldonConfig | None,
+    *,
+    root: DataRoot | None = None,
+    read_secret: Callable[[str], str | None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> ProviderChain:
+    """The chain `shelldon.toml` describes; no providers configured → the offline brain alone.
+
+    Keys are read here, once, at start-up (`read_secret`, default the broker's vault read): a named
+    key that is missing raises ConfigError before the broker serves anything. The doctor builds
+    its probes with this same function.
+    """
+    if config is None or not config.providers:
+        return ProviderChain([_offline_brain()], clock=clock, sleep=sleep)
+    if read_secret is None:
+        read_secret = _vault_reader(root if root is not None else DataRoot.resolve())
+    providers: list[Provider] = []
+    for spec in config.providers:
+        if spec.kind == "offline":
+            providers.append(_offline_brain(spec.name))
+        else:
+            providers.append(make_provider(spec, read_secret))
+    return ProviderChain(providers, clock=clock, sleep=sleep)
+
+
+def _offline_brain(name: str = "offline") -> Provider:
+    # Only the chains that use the offline brain pay for importing its rules.
+    from shelldon.broker.offline import OfflineBrain
+
+    brain = OfflineBrain()
+    brain.name = name  # the chain, logs and BrainReply.provider use the configured name
+    return brain
+
+
+def _vault_reader(root: DataRoot) -> Callable[[str], str | None]:
+    """The broker's one vault read, as `build_chain`'s key reader."""
+
+    def read(key: str) -> str | None:
+        value = surface_vault(root, key)
+        return value if isinstance(value, str) else None
+
+    return read
 
 
 class BrokerService:
@@ -114,8 +164,7 @@ class BrokerService:
 
 def _worker_uid(root: DataRoot) -> int | None:
     """The configured worker user's uid, if it exists (else the fork-server refuses to start)."""
-    from shelldon.config import ConfigError
-    from shelldon.worker.drop import configured_worker_user
+    from shelldon.config import ConfigError, configured_worker_user
 
     try:
         user = configured_worker_user(root)

@@ -7,38 +7,24 @@ its subparser and sets `func(args) -> int` on it; dispatch is here and nowhere e
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 
 from shelldon import __version__
 
-# Command modules, in the order `shelldon --help` lists them. A module that is missing is skipped
-# so the CLI stays usable while a command group is being built.
-COMMAND_MODULES = (
-    "shelldon.cli.run_cmd",
-    "shelldon.cli.chat_cmd",
-    "shelldon.cli.memory_cmd",
-    "shelldon.cli.vault_cmd",
-    "shelldon.cli.dream_cmd",
-    "shelldon.cli.doctor_cmd",
-)
-
 
 def build_parser() -> argparse.ArgumentParser:
+    # Imported here, not at the top: `import shelldon.cli` stays cheap for whoever needs only a
+    # piece of it (the command modules pull in core's stores).
+    from shelldon.cli import chat_cmd, doctor_cmd, dream_cmd, memory_cmd, run_cmd, vault_cmd
+    from shelldon.cli.common import common_options
+
     parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
     parser.add_argument("--version", action="version", version=f"shelldon {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--home", help="data root (default: $SHELLDON_HOME or ~/.shelldon)")
-    common.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+    common = common_options()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
+    # In the order `shelldon --help` lists them.
+    for module in (run_cmd, chat_cmd, memory_cmd, vault_cmd, dream_cmd, doctor_cmd):
         module.register(sub, common)
     return parser
 

@@ -1,9 +1,9 @@
 """`shelldon doctor`: check the configuration and reach each provider, printing what works.
 
-The doctor is a list of check functions (`CHECKS`). Each takes the DoctorContext and yields
-CheckResults; a check that raises is reported as failed, never crashes the doctor. Other steps add
-theirs by appending to CHECKS, or by naming a module in CHECK_MODULES that exposes
-`CHECKS: list[Check]` (a missing module is skipped, like the CLI's command modules).
+The doctor is a list of check functions (`shelldon.appliance.doctor.Check`). Each takes the
+DoctorContext and yields CheckResults; a check that raises is reported as failed, never crashes the
+doctor. `all_checks` is this module's `CHECKS`, then `shelldon.cli.procs_doctor`'s and
+`shelldon.appliance.doctor_checks`'s.
 
 To reach a provider the doctor builds the chain the broker would (same code: `build_chain`, keys
 read through `shelldon.broker.vault.surface_vault`), so run it as the service user or root. No key
@@ -14,46 +14,23 @@ of every key read before it is written.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Literal
 
 import msgspec
 
+from shelldon.appliance import doctor_checks
+from shelldon.appliance.doctor import Check, CheckResult, DoctorContext
+from shelldon.cli import procs_doctor
+from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.config import ProviderConfig, ShelldonConfig
 from shelldon.paths import DataRoot
 
-Status = Literal["ok", "warn", "fail", "skip"]
 _LABELS = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
 
 PROBE_MESSAGE = 'This is a health check. Answer with {"reply": "ok", "ops": []}.'
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    status: Status
-    name: str
-    detail: str
-
-
-@dataclass
-class DoctorContext:
-    root: DataRoot
-    network: bool = True
-    timeout: float = 15.0
-    secrets: list[str] = field(default_factory=list)  # every key read, scrubbed from the report
-    # How keys are read; None = the broker's vault read (tests inject their own).
-    read_secret: Callable[[str], str | None] | None = None
-    # Filled by check_config for the checks after it.
-    config: ShelldonConfig | None = None
-    config_ok: bool = False
-
-
-Check = Callable[[DoctorContext], Iterable[CheckResult]]
 
 
 def check_data_root(ctx: DoctorContext) -> Iterator[CheckResult]:
@@ -116,10 +93,10 @@ def check_tls(ctx: DoctorContext) -> Iterator[CheckResult]:
 
 def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
     """Build each provider (reading its key) and, with the network on, send it a tiny request."""
-    from shelldon.broker.chain import ProviderError, build_chain
     from shelldon.broker.protocol import parse_reply
+    from shelldon.broker.providers.base import ProviderError
+    from shelldon.broker.server import build_chain
     from shelldon.config import ConfigError
-    from shelldon.contracts.brain import CompletionRequest, PromptSection
 
     if not ctx.config_ok or ctx.config is None:
         yield CheckResult("skip", "providers", "the configuration did not load")
@@ -178,10 +155,13 @@ def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
         )
 
 
-def _probe_offline(request: object, name: str = "provider offline") -> Iterator[CheckResult]:
+def _probe_offline(
+    request: CompletionRequest, name: str = "provider offline"
+) -> Iterator[CheckResult]:
     try:
-        module = importlib.import_module("shelldon.broker.offline")
-        raw = module.OfflineBrain().complete(request)
+        from shelldon.broker.offline import OfflineBrain
+
+        raw = OfflineBrain().complete(request)
     except Exception as exc:
         yield CheckResult("fail", name, f"the offline brain failed: {type(exc).__name__}: {exc}")
         return
@@ -203,7 +183,7 @@ def _recording_reader(ctx: DoctorContext) -> Callable[[str], str | None]:
     if ctx.read_secret is not None:
         source = ctx.read_secret
     else:
-        surface_vault = importlib.import_module("shelldon.broker.vault").surface_vault
+        from shelldon.broker.vault import surface_vault
 
         def source(key: str) -> str | None:
             value = surface_vault(ctx.root, key)
@@ -220,21 +200,11 @@ def _recording_reader(ctx: DoctorContext) -> Callable[[str], str | None]:
 
 
 CHECKS: list[Check] = [check_data_root, check_config, check_tls, check_providers]
-# Modules exposing `CHECKS: list[Check]`, run after the ones above (e.g. the appliance's).
-CHECK_MODULES: tuple[str, ...] = ("shelldon.cli.procs_doctor", "shelldon.appliance.doctor_checks")
 
 
 def all_checks() -> list[Check]:
-    checks = list(CHECKS)
-    for module_name in CHECK_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue
-            raise
-        checks.extend(getattr(module, "CHECKS", []))
-    return checks
+    """This module's checks, then the running processes', then the card's."""
+    return [*CHECKS, *procs_doctor.CHECKS, *doctor_checks.CHECKS]
 
 
 def run_checks(ctx: DoctorContext, checks: Iterable[Check] | None = None) -> list[CheckResult]:
@@ -252,7 +222,7 @@ def run_checks(ctx: DoctorContext, checks: Iterable[Check] | None = None) -> lis
 
 
 def render(results: Iterable[CheckResult], secrets: Iterable[str] = ()) -> str:
-    from shelldon.broker.chain import scrub
+    from shelldon.broker.providers.base import scrub
 
     lines = [f"  {_LABELS[r.status]}  {r.name:<20} {r.detail}" for r in results]
     return scrub("\n".join(lines), secrets) + "\n"

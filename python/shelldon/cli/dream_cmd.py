@@ -13,9 +13,9 @@ import sys
 
 import msgspec
 
-from shelldon.cli.chat_cmd import NotRunning, ask_core
-from shelldon.cli.run_cmd import add_run_dir, data_root
+from shelldon.cli.common import add_run_dir, data_root
 from shelldon.contracts import wire
+from shelldon.transport.terminal import NotRunning, ask_core
 
 # Beyond the dream's own deadline and an owner turn it may queue behind.
 DREAM_TIMEOUT_S = 300.0

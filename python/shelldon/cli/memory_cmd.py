@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from shelldon.cli.run_cmd import data_root
+from shelldon.cli.common import data_root
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.core.audit import AuditRecord, UndoError
 from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError

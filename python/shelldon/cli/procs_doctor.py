@@ -1,5 +1,5 @@
 """`shelldon doctor`'s process checks: are the three processes up, and does the kernel keep a real,
-dropped worker out of the vault? (Named in doctor_cmd.CHECK_MODULES.)
+dropped worker out of the vault? (Run by doctor_cmd.all_checks.)
 
 The isolation check asks core for an IsolationProbe: the fork-server forks and drops a worker
 exactly as for a turn, and the worker tries to read vault/, write the memory tree and history.db,
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from shelldon import ipc
-from shelldon.cli.doctor_cmd import Check, CheckResult, DoctorContext, Status
+from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, Status
 from shelldon.contracts import wire
 
 

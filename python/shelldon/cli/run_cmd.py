@@ -6,24 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from shelldon.paths import DataRoot
-
-
-def add_run_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--run-dir", help="sockets and pid files (default: $SHELLDON_RUN_DIR or <home>/run)"
-    )
-
-
-def data_root(args: argparse.Namespace) -> DataRoot:
-    """The data root from --home / SHELLDON_HOME, with --run-dir / SHELLDON_RUN_DIR applied."""
-    root = DataRoot.resolve(args.home)
-    run_dir = getattr(args, "run_dir", None)
-    if run_dir:
-        root = DataRoot(root.home, Path(run_dir).expanduser().absolute())
-    return root
+from shelldon.cli.common import add_run_dir, data_root
 
 
 def _run(args: argparse.Namespace) -> int:

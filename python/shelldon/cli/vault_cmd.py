@@ -7,9 +7,9 @@ import getpass
 import sys
 
 from shelldon import ipc
-from shelldon.cli.chat_cmd import NotRunning, ask_core
-from shelldon.cli.run_cmd import add_run_dir, data_root
+from shelldon.cli.common import add_run_dir, data_root
 from shelldon.contracts import wire
+from shelldon.transport.terminal import NotRunning, ask_core
 
 
 def _read_secret() -> str:

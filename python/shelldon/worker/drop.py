@@ -19,11 +19,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from shelldon.paths import DataRoot
-
 log = logging.getLogger("shelldon.worker.drop")
 
-WORKER_USER_ENV = "SHELLDON_WORKER_USER"
 DEV_MODE_WARNING = (
     "vault isolation OFF, dev mode: the worker runs with this process's uid and could read vault/"
 )
@@ -47,19 +44,6 @@ class WorkerIdentity:
     @property
     def isolated(self) -> bool:
         return self.uid is not None
-
-
-def configured_worker_user(root: DataRoot) -> str | None:
-    """SHELLDON_WORKER_USER, else `[worker] user` in shelldon.toml, else None (dev mode).
-
-    Raises shelldon.config.ConfigError if the file is unusable.
-    """
-    env = os.environ.get(WORKER_USER_ENV)
-    if env:
-        return env
-    from shelldon.config import load_config
-
-    return load_config(root).worker.user or None
 
 
 def resolve_identity(user: str | None) -> WorkerIdentity:

@@ -50,7 +50,7 @@ PRELOAD = (
     "shelldon.contracts.wire",
     "shelldon.worker.prompt",
     "shelldon.worker.turn",
-    "shelldon.core.gate",  # the compiled scanner, once it exists
+    "shelldon.core.gate",  # the compiled scanner
     "shelldon.core.history",
     "shelldon.core.memory",
 )
@@ -60,24 +60,17 @@ REQUEST_READ_S = 2.0  # core sends its request right after connecting
 PEER_READ_S = 0.25  # anyone else (root's diagnostics): a Ping, at once
 
 
-def preload(*, freeze: bool = True) -> list[str]:
-    """Import what workers use, warm them up, then freeze the heap. The modules that were missing.
+def preload(*, freeze: bool = True) -> None:
+    """Import what workers use, warm them up, then freeze the heap.
 
     `freeze=False` exists only to measure what the freeze saves (scripts/measure_processes.py).
     """
-    missing = []
-    for name in PRELOAD:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not name.startswith(exc.name):
-                raise
-            missing.append(name)
+    for name in PRELOAD:  # names, not imports: the list is data (tests/test_layering.py checks it)
+        importlib.import_module(name)
     warm_up()
     gc.collect()
     if freeze:
         gc.freeze()
-    return missing
 
 
 def warm_up() -> None:
@@ -88,27 +81,23 @@ def warm_up() -> None:
     paying again per turn. The throwaway root is removed and every handle closed: the parent keeps
     no file of the real data root open.
     """
-    try:
-        prompt = importlib.import_module("shelldon.worker.prompt")
-        history = importlib.import_module("shelldon.core.history")
-        memory = importlib.import_module("shelldon.core.memory")
-    except ModuleNotFoundError:
-        return
-    if not hasattr(prompt, "gather_context"):
-        return
+    from shelldon.core.history import HistoryStore
+    from shelldon.core.memory import CuratedMemory
+    from shelldon.worker.prompt import gather_context
+
     quiet = logging.getLogger("shelldon")
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # the throwaway root is empty on purpose; no "missing" notes
     try:
         with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
             root = DataRoot(Path(tmp))
-            memory.CuratedMemory(root.memory)
-            store = history.HistoryStore.open(root.history_db)
+            CuratedMemory(root.memory)
+            store = HistoryStore.open(root.history_db)
             try:
                 store.record_turn("warm", "I like green tea", "Noted.", datetime.now(UTC))
             finally:
                 store.close()
-            prompt.gather_context(root, "do you remember the tea I like?")
+            gather_context(root, "do you remember the tea I like?")
     except Exception:
         log.exception("fork-server: warm-up failed (workers will pay their first calls)")
     finally:
@@ -518,10 +507,10 @@ def _describe_exit(status: int | None) -> str:
 
 def main(root: DataRoot) -> int:
     """`shelldon forkserver`: resolve the worker identity, preload, freeze, serve."""
-    from shelldon.config import ConfigError
+    from shelldon.config import ConfigError, configured_worker_user
 
     try:
-        identity = drop.resolve_identity(drop.configured_worker_user(root))
+        identity = drop.resolve_identity(configured_worker_user(root))
     except (drop.DropRefused, ConfigError) as exc:
         log.error("fork-server: %s", exc)
         return 2
@@ -531,11 +520,10 @@ def main(root: DataRoot) -> int:
     if blocked:
         log.error("fork-server: %s; use a data root and run dir the worker can traverse", blocked)
         return 2
-    missing = preload()
-    if missing:
-        log.info("fork-server: not yet present, workers will do without: %s", ", ".join(missing))
-    if "shelldon.worker.prompt" not in missing:  # [prompt] read before workers drop privilege
-        importlib.import_module("shelldon.worker.prompt").warm(root)
+    preload()
+    from shelldon.worker.prompt import warm  # preloaded just now: a dict lookup
+
+    warm(root)  # [prompt] read before workers drop privilege
     root.run_dir.mkdir(parents=True, exist_ok=True)
     server = ForkServer(root, identity)
     try:

@@ -13,7 +13,6 @@ prompt says what was left out. See docs/turn.md.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -26,14 +25,8 @@ from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history import open_readonly
 from shelldon.core.memory import CuratedMemory
+from shelldon.core.retrieval import select_entries
 from shelldon.paths import DataRoot
-
-try:  # Step 2's ranked retrieval; without it the prompt simply has no memory section.
-    _retrieval: Any = importlib.import_module("shelldon.core.retrieval")
-except ModuleNotFoundError as exc:  # pragma: no cover - only while Step 2 is landing
-    if exc.name != "shelldon.core.retrieval":
-        raise
-    _retrieval = None
 
 log = logging.getLogger(__name__)
 
@@ -448,9 +441,7 @@ def selection_from_retrieval(selected: Any) -> MemorySelection:
 
 
 def _select_memory(memory: CuratedMemory, message: str, base: Path) -> MemorySelection:
-    if _retrieval is None:
-        raise RuntimeError("shelldon.core.retrieval is not available")
-    selected = _retrieval.select_entries(memory.entries(), message, datetime.now(UTC), base=base)
+    selected = select_entries(memory.entries(), message, datetime.now(UTC), base=base)
     return selection_from_retrieval(selected)
 
 

@@ -1,17 +1,16 @@
 """Anthropic-compatible messages: `POST {base_url}/messages` with `x-api-key` and
 `anthropic-version`. The format has no JSON mode: the system prompt carries the reply protocol and
-the robust parser does the rest.
+the robust parser does the rest. Anthropic's "overloaded" is 529: a 5xx, so it falls back like any
+server error.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from shelldon.broker.chain import ProviderError, RawCompletion
-from shelldon.broker.providers import max_tokens
-from shelldon.broker.providers.http import JsonHttpProvider, exchange_json
-from shelldon.broker.providers.openai import _int
-from shelldon.contracts.brain import CompletionRequest, Usage
+from shelldon.broker.providers.base import ProviderError, RawCompletion
+from shelldon.broker.providers.json_http import JsonHttpProvider, usage_from
+from shelldon.contracts.brain import CompletionRequest
 
 
 class AnthropicProvider(JsonHttpProvider):
@@ -21,7 +20,7 @@ class AnthropicProvider(JsonHttpProvider):
         system, user = self.system_and_user(request)
         body: dict[str, Any] = {
             "model": self.spec.model,
-            "max_tokens": max_tokens(self.spec, request),
+            "max_tokens": self.max_tokens(request),
             "system": system,
             "messages": [{"role": "user", "content": user or "(no message)"}],
         }
@@ -36,19 +35,10 @@ class AnthropicProvider(JsonHttpProvider):
             headers["x-api-key"] = self._api_key
         return headers
 
-    def complete(
-        self, request: CompletionRequest, *, deadline: float | None = None
-    ) -> RawCompletion:
-        # Anthropic's "overloaded" is 529: a 5xx, so it falls back like any server error.
-        data = exchange_json(
-            self.url,
-            self.payload(request),
-            self.headers(),
-            self.spec,
-            deadline=deadline,
-            secrets=(self._api_key,),
+    def parse(self, data: Any) -> RawCompletion:
+        return RawCompletion(
+            text=_text(data), usage=usage_from(data, "input_tokens", "output_tokens")
         )
-        return RawCompletion(text=_text(data), usage=_usage(data))
 
 
 def _text(data: Any) -> str:
@@ -65,13 +55,3 @@ def _text(data: Any) -> str:
     if not texts:
         raise ProviderError("malformed", "the answer has no text block")
     return "".join(texts)
-
-
-def _usage(data: Any) -> Usage | None:
-    usage = data.get("usage") if isinstance(data, dict) else None
-    if not isinstance(usage, dict):
-        return None
-    return Usage(
-        prompt_tokens=_int(usage.get("input_tokens")),
-        completion_tokens=_int(usage.get("output_tokens")),
-    )

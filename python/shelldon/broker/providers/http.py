@@ -22,19 +22,14 @@ import ssl
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from shelldon.broker.chain import ErrorKind, ProviderError, scrub
-from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
-from shelldon.broker.providers import call_timeout, retry_policy, split_prompt
-from shelldon.contracts.brain import CompletionRequest
-from shelldon.contracts.config import ProviderConfig
+from shelldon.broker.providers.base import ErrorKind, ProviderError, scrub
 
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
 _CHUNK = 64 * 1024
-# Token-shaped runs a server might echo back (an API key with a prefix, a long opaque string).
 
 
 def ca_source() -> tuple[str, str]:
@@ -311,62 +306,3 @@ def raise_for_status(response: HttpResponse, secrets: Iterable[str] = ()) -> Non
     if status >= 500:
         raise ProviderError("server", detail, retry_after=retry_after, status=status)
     raise ProviderError("client", detail, status=status)
-
-
-def exchange_json(
-    url: str,
-    payload: dict[str, Any],
-    headers: dict[str, str],
-    spec: ProviderConfig,
-    *,
-    deadline: float | None,
-    secrets: Iterable[str],
-) -> Any:
-    """One provider request: POST the JSON body within the turn's deadline, map a non-2xx answer
-    to its ProviderError, and return the parsed JSON answer (a non-JSON answer is "malformed").
-    Both wire formats go through here; they differ only in body, headers and answer shape."""
-    secrets = tuple(secrets)
-    response = post_json(
-        url,
-        payload,
-        headers,
-        timeout=call_timeout(spec.timeout, deadline),
-        connect_timeout=spec.connect_timeout,
-        max_bytes=spec.max_response_bytes,
-        secrets=secrets,
-    )
-    raise_for_status(response, secrets)
-    try:
-        return response.json()
-    except (ValueError, RecursionError):
-        raise ProviderError("malformed", "the answer is not JSON", status=response.status) from None
-
-
-class JsonHttpProvider:
-    """What both wire formats share: the configured spec, the endpoint URL, a repr that never shows
-    the key, and the (system, user) split of the prompt carrying the reply protocol. Subclasses
-    set ENDPOINT and build their own body, headers and answer parsing."""
-
-    ENDPOINT: ClassVar[str]
-
-    def __init__(self, spec: ProviderConfig, api_key: str) -> None:
-        self.name = spec.name
-        self.spec = spec
-        self.max_reply_chars = spec.max_reply_chars
-        self.retry_policy = retry_policy(spec)
-        self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
-        self.url = spec.base_url.rstrip("/") + self.ENDPOINT
-        self._api_key = api_key
-
-    def __repr__(self) -> str:  # never the key
-        kind = type(self).__name__
-        return f"{kind}(name={self.name!r}, url={self.url!r}, model={self.spec.model!r})"
-
-    @staticmethod
-    def system_and_user(request: CompletionRequest) -> tuple[str, str]:
-        system, user = split_prompt(request)
-        if '"reply"' not in system:  # the worker's system instruction usually carries it
-            system = (
-                f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
-            )
-        return system, user

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from shelldon.broker.chain import ProviderError, RawCompletion
 from shelldon.broker.protocol import REPLY_JSON_SCHEMA
-from shelldon.broker.providers import max_tokens
-from shelldon.broker.providers.http import JsonHttpProvider, exchange_json
-from shelldon.contracts.brain import CompletionRequest, Usage
+from shelldon.broker.providers.base import ProviderError, RawCompletion
+from shelldon.broker.providers.json_http import JsonHttpProvider, usage_from
+from shelldon.contracts.brain import CompletionRequest
 
 
 class OpenAIProvider(JsonHttpProvider):
@@ -28,7 +27,7 @@ class OpenAIProvider(JsonHttpProvider):
                 {"role": "system", "content": system},
                 {"role": "user", "content": user},
             ],
-            self.spec.max_tokens_field: max_tokens(self.spec, request),
+            self.spec.max_tokens_field: self.max_tokens(request),
             "stream": False,
         }
         if self.spec.temperature is not None:
@@ -48,18 +47,10 @@ class OpenAIProvider(JsonHttpProvider):
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
 
-    def complete(
-        self, request: CompletionRequest, *, deadline: float | None = None
-    ) -> RawCompletion:
-        data = exchange_json(
-            self.url,
-            self.payload(request),
-            self.headers(),
-            self.spec,
-            deadline=deadline,
-            secrets=(self._api_key,),
+    def parse(self, data: Any) -> RawCompletion:
+        return RawCompletion(
+            text=_content(data), usage=usage_from(data, "prompt_tokens", "completion_tokens")
         )
-        return RawCompletion(text=_content(data), usage=_usage(data))
 
 
 def _content(data: Any) -> str:
@@ -75,17 +66,3 @@ def _content(data: Any) -> str:
         reason = "a refusal" if refusal else "no text content"
         raise ProviderError("malformed", f"the answer has {reason}")
     return content
-
-
-def _usage(data: Any) -> Usage | None:
-    usage = data.get("usage") if isinstance(data, dict) else None
-    if not isinstance(usage, dict):
-        return None
-    return Usage(
-        prompt_tokens=_int(usage.get("prompt_tokens")),
-        completion_tokens=_int(usage.get("completion_tokens")),
-    )
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

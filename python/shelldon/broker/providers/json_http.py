@@ -1,0 +1,154 @@
+"""What the two JSON wires (OpenAI chat completions, Anthropic messages) share: `JsonHttpProvider`,
+whose `complete` is a template method (POST the wire's payload, parse the wire's answer), and the
+small helpers both use (the turn's deadline as a timeout, the prompt split, usage figures).
+
+The HTTP exchange itself (TLS, proxies, the deadline, the size cap) is `http.py`'s.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
+from shelldon.broker.providers.base import ProviderError, RawCompletion, RetryPolicy
+from shelldon.broker.providers.http import post_json, raise_for_status
+from shelldon.contracts.brain import CompletionRequest, Usage
+from shelldon.contracts.config import ProviderConfig
+
+
+def retry_policy(spec: ProviderConfig) -> RetryPolicy:
+    return RetryPolicy(
+        retries=spec.retries,
+        backoff=spec.backoff,
+        backoff_cap=spec.backoff_cap,
+        retry_after_cap=spec.retry_after_cap,
+    )
+
+
+def call_timeout(timeout: float, deadline: float | None) -> float:
+    """The provider's own timeout, cut to what is left of the turn (deadline on time.monotonic)."""
+    if deadline is None:
+        return timeout
+    return max(0.01, min(timeout, deadline - time.monotonic()))
+
+
+def split_prompt(request: CompletionRequest) -> tuple[str, str]:
+    """(system text, user text): the last section is what the model answers (the owner's message,
+    or the dream directive); everything before it, in binding order, is the system context."""
+    sections = [s for s in request.sections if s.text]
+    if not sections:
+        return "", ""
+    *context, last = sections
+    return "\n\n".join(s.text for s in context), last.text
+
+
+def token_count(value: Any) -> int | None:
+    """A usage figure from a provider's JSON: a non-negative int, else unknown (None)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def usage_from(data: Any, prompt_field: str, completion_field: str) -> Usage | None:
+    """The answer's `usage` object as a Usage; the two wires name its fields differently."""
+    usage = data.get("usage") if isinstance(data, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    return Usage(
+        prompt_tokens=token_count(usage.get(prompt_field)),
+        completion_tokens=token_count(usage.get(completion_field)),
+    )
+
+
+def exchange_json(
+    url: str,
+    payload: dict[str, Any],
+    headers: dict[str, str],
+    spec: ProviderConfig,
+    *,
+    deadline: float | None,
+    secrets: Iterable[str],
+) -> Any:
+    """POST the JSON body within the turn's deadline, map a non-2xx answer to its ProviderError,
+    and return the parsed JSON answer (a non-JSON answer is "malformed")."""
+    secrets = tuple(secrets)
+    response = post_json(
+        url,
+        payload,
+        headers,
+        timeout=call_timeout(spec.timeout, deadline),
+        connect_timeout=spec.connect_timeout,
+        max_bytes=spec.max_response_bytes,
+        secrets=secrets,
+    )
+    raise_for_status(response, secrets)
+    try:
+        return response.json()
+    except (ValueError, RecursionError):
+        raise ProviderError("malformed", "the answer is not JSON", status=response.status) from None
+
+
+class JsonHttpProvider(ABC):
+    """One provider request in a JSON wire format: a template method.
+
+    `complete` is the same for every wire: POST `payload(request)` with `headers()` to the
+    endpoint within the turn's deadline, map a failure to its ProviderError, and hand the JSON
+    answer to `parse`. A wire (openai.py, anthropic.py) sets ENDPOINT and supplies those three.
+    Shared here too: the configured spec, a repr that never shows the key, and the (system, user)
+    split of the prompt carrying the reply protocol.
+    """
+
+    ENDPOINT: ClassVar[str]
+
+    def __init__(self, spec: ProviderConfig, api_key: str) -> None:
+        self.name = spec.name
+        self.spec = spec
+        self.max_reply_chars = spec.max_reply_chars
+        self.retry_policy = retry_policy(spec)
+        self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
+        self.url = spec.base_url.rstrip("/") + self.ENDPOINT
+        self._api_key = api_key
+
+    def __repr__(self) -> str:  # never the key
+        kind = type(self).__name__
+        return f"{kind}(name={self.name!r}, url={self.url!r}, model={self.spec.model!r})"
+
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion:
+        data = exchange_json(
+            self.url,
+            self.payload(request),
+            self.headers(),
+            self.spec,
+            deadline=deadline,
+            secrets=(self._api_key,),
+        )
+        return self.parse(data)
+
+    @abstractmethod
+    def payload(self, request: CompletionRequest) -> dict[str, Any]:
+        """The request body in this wire's shape."""
+
+    @abstractmethod
+    def headers(self) -> dict[str, str]:
+        """The configured headers plus this wire's key header (never logged)."""
+
+    @abstractmethod
+    def parse(self, data: Any) -> RawCompletion:
+        """The model's text and usage from the JSON answer; ProviderError("malformed") if absent."""
+
+    def max_tokens(self, request: CompletionRequest) -> int:
+        """The reply's token budget: a dream writes more than a turn."""
+        spec = self.spec
+        return spec.dream_max_tokens if request.purpose == "dream" else spec.max_tokens
+
+    @staticmethod
+    def system_and_user(request: CompletionRequest) -> tuple[str, str]:
+        system, user = split_prompt(request)
+        if '"reply"' not in system:  # the worker's system instruction usually carries it
+            system = (
+                f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
+            )
+        return system, user

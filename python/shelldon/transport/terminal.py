@@ -1,0 +1,143 @@
+"""The terminal chat client: the owner's side of core's socket, one line in, the pet's reply out.
+
+`shelldon chat` and `shelldon run` (in the foreground) talk through `chat_loop`; `shelldon say`,
+`status`, `vault` and `dream` ask one question with `ask_core`.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import sys
+import time
+
+from shelldon import ipc
+from shelldon.contracts import wire
+from shelldon.paths import DataRoot
+
+SAY_TIMEOUT_S = (
+    120.0  # beyond any turn deadline: core always answers, with the degrade reply at worst
+)
+
+
+class NotRunning(Exception):
+    pass
+
+
+class Session:
+    """One connection to core, kept open for a whole chat."""
+
+    def __init__(self, root: DataRoot) -> None:
+        self.path = root.socket("core")
+        self.sock = self._connect()
+
+    def _connect(self) -> socket.socket:
+        try:
+            return ipc.connect(self.path, timeout=5.0)
+        except OSError as exc:
+            raise NotRunning(
+                f"shelldon is not running (no core at {self.path}: {exc.strerror}); "
+                "start it with `shelldon run`"
+            ) from None
+
+    def _closed_by_core(self) -> bool:
+        """Core lets a chat idle past its timeout go; a quiet EOF here means: connect again."""
+        readable, _, _ = select.select([self.sock], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return self.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except OSError:
+            return True
+
+    def ask(self, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+        deadline = time.monotonic() + timeout
+        if self._closed_by_core():  # nothing was sent yet, so asking again is safe
+            self.sock.close()
+            self.sock = self._connect()
+        ipc.send(self.sock, message, deadline=deadline)
+        return ipc.recv(self.sock, deadline=deadline)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def ask_core(root: DataRoot, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+    session = Session(root)
+    try:
+        return session.ask(message, timeout)
+    finally:
+        session.close()
+
+
+def print_reply(answer: wire.Message) -> int:
+    if isinstance(answer, wire.Reply):
+        print(answer.text, flush=True)
+        return 0
+    if isinstance(answer, wire.Refused):
+        print(f"shelldon refused: {answer.reason}", file=sys.stderr)
+        return 1
+    print(f"shelldon: unexpected answer {type(answer).__name__}", file=sys.stderr)
+    return 1
+
+
+def chat_loop(root: DataRoot) -> int:
+    """Read a line, print the pet's reply, until EOF or /quit."""
+    try:
+        session = Session(root)
+    except NotRunning as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print("Talk to your pet. /status shows how it is, /quit (or Ctrl-D) leaves.", flush=True)
+    try:
+        while True:
+            try:
+                line = input("you> ")
+            except EOFError:
+                print()
+                return 0
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("/quit", "/exit"):
+                return 0
+            try:
+                if text == "/status":
+                    answer = session.ask(wire.StatusRequest(), 10.0)
+                    if isinstance(answer, wire.Status):
+                        print(format_status(answer), flush=True)
+                    continue
+                answer = session.ask(wire.Say(text=text))
+            except (ipc.IpcError, OSError) as exc:
+                print(f"shelldon: lost core ({exc})", file=sys.stderr)
+                return 1
+            if isinstance(answer, wire.Reply):
+                print(f"shelldon> {answer.text}", flush=True)
+            else:
+                print_reply(answer)
+    finally:
+        session.close()
+
+
+def format_status(status: wire.Status) -> str:
+    lines = []
+    for proc in status.processes:
+        state = "up" if proc.up else "DOWN"
+        detail = f"  {proc.detail}" if proc.detail else ""
+        lines.append(
+            f"{proc.name:<11} {state:<5} pid {proc.pid if proc.pid is not None else '-'}{detail}"
+        )
+    iso = "on" if status.vault_isolation else "OFF (dev mode)"
+    lines.append(f"vault isolation: {iso} ({status.isolation_detail})")
+    if status.last_turn is None:
+        lines.append("last turn: none yet")
+    else:
+        t = status.last_turn
+        via = f" via {t.provider}" if t.provider else ""
+        lines.append(
+            f"last turn: {t.turn_id} {t.purpose} {t.outcome}{via} at {t.at} ({t.elapsed_ms} ms)"
+        )
+    counts = ", ".join(f"{k} {v}" for k, v in status.memory_counts.items())
+    lines.append(f"memory: {counts}")
+    lines.extend(status.extra_lines)
+    return "\n".join(lines)

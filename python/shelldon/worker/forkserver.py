@@ -34,6 +34,7 @@ from pathlib import Path
 
 from shelldon import ipc, sdnotify
 from shelldon.contracts import wire
+from shelldon.core import layout
 from shelldon.paths import DataRoot
 from shelldon.worker import drop
 
@@ -52,7 +53,7 @@ PRELOAD = (
     "shelldon.worker.turn",
     "shelldon.core.gate",  # the compiled scanner, once it exists
     "shelldon.core.history",
-    "shelldon.core.memory",
+    "shelldon.core.memory.reader",
 )
 KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
 EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may take to exit
@@ -91,7 +92,6 @@ def warm_up() -> None:
     try:
         prompt = importlib.import_module("shelldon.worker.prompt")
         history = importlib.import_module("shelldon.core.history")
-        memory = importlib.import_module("shelldon.core.memory")
     except ModuleNotFoundError:
         return
     if not hasattr(prompt, "gather_context"):
@@ -102,7 +102,7 @@ def warm_up() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
             root = DataRoot(Path(tmp))
-            memory.CuratedMemory(root.memory)
+            layout.prepare_memory(root.memory)
             store = history.HistoryStore.open(root.history_db)
             try:
                 store.record_turn("warm", "I like green tea", "Noted.", datetime.now(UTC))

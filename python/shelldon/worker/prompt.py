@@ -25,7 +25,7 @@ from typing import Any, Literal
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history import open_readonly
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory.reader import MemoryReader
 from shelldon.paths import DataRoot
 
 try:  # Step 2's ranked retrieval; without it the prompt simply has no memory section.
@@ -447,7 +447,7 @@ def selection_from_retrieval(selected: Any) -> MemorySelection:
     )
 
 
-def _select_memory(memory: CuratedMemory, message: str, base: Path) -> MemorySelection:
+def _select_memory(memory: MemoryReader, message: str, base: Path) -> MemorySelection:
     if _retrieval is None:
         raise RuntimeError("shelldon.core.retrieval is not available")
     selected = _retrieval.select_entries(memory.entries(), message, datetime.now(UTC), base=base)
@@ -459,7 +459,7 @@ def read_context(
     message: str,
     *,
     limits: PromptLimits | None = None,
-    select_memory: Callable[[CuratedMemory, str, Path], MemorySelection] | None = None,
+    select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
 ) -> PromptContext:
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
     missing or unreadable is left out, noted and logged. `select_memory` is injectable for tests.
@@ -467,9 +467,7 @@ def read_context(
     limits = limits or PromptLimits.for_root(root)
     notes: list[str] = []
 
-    memory: CuratedMemory | None = _attempt(
-        notes, "memory tree", lambda: CuratedMemory(root.memory, readonly=True)
-    )
+    memory: MemoryReader | None = _attempt(notes, "memory tree", lambda: MemoryReader(root.memory))
     directive = about = summary = None
     selection = None
     if memory is not None:
@@ -518,7 +516,7 @@ def gather_context(
     purpose: Literal["turn", "dream"] = "turn",
     dream_directive: str = "",
     limits: PromptLimits | None = None,
-    select_memory: Callable[[CuratedMemory, str, Path], MemorySelection] | None = None,
+    select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
 ) -> CompletionRequest:
     """The worker's one call: read the context (fail-soft) and assemble the prompt."""
     ctx = read_context(root, message, limits=limits, select_memory=select_memory)

@@ -272,7 +272,7 @@ class AuditLog:
             undoes=undoes,
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
-        self.root.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(self.root, layout.TREE_MODE)
         # Its own lock (not the memory write lock, which a caller may hold on another fd): the
         # size check, a rotation and the append are one step for every process.
         fd = os.open(self.root / AUDIT_LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -436,7 +436,7 @@ class AuditLog:
                 _native.atomic_write(path, prefix, 0o644)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(path.parent, layout.TREE_MODE)
         _native.atomic_write(path, data, 0o644)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 

@@ -109,9 +109,6 @@ class MemoryWriter(MemoryReader):
         """The gate's thresholds this memory applies by default."""
         return self._limits
 
-    def collection_dir(self, collection: str) -> Path:
-        return collection_dir(self._root, collection)
-
     def apply_memory_op(
         self,
         op: MemoryOp,
@@ -170,24 +167,6 @@ class MemoryWriter(MemoryReader):
             flags=flags,
         )
 
-    @staticmethod
-    def _refused(
-        plan: PlannedWrite, decision: gate.Decision, where: Path | None = None
-    ) -> _Outcome:
-        """A skip or a reject: nothing is written."""
-        preview = None
-        if decision.action == "reject" and decision.reason_code != gate.SECRET:
-            preview = redacted_preview(gate.blank_secrets(plan.content))
-        return _Outcome(
-            decision.action,
-            decision.reason_code,
-            decision.reason,
-            where,
-            preview=preview,
-            stem=decision.target,
-            decision=decision,
-        )
-
     def _write_document(self, plan: PlannedWrite) -> _Outcome:
         """about.md and summary.md (knowledge: refused when unsafe) and episodes.md (a record:
         secrets blanked, instruction-shaped text still refused)."""
@@ -205,7 +184,7 @@ class MemoryWriter(MemoryReader):
                 reason=refusal.message,
                 rule_ids=refusal.rule_ids,
             )
-            return self._refused(plan, decision)
+            return _refused(plan, decision)
         before = read_or_none(plan.target)
         if plan.kind == "append":
             record = self._episode_record(plan)
@@ -225,7 +204,7 @@ class MemoryWriter(MemoryReader):
             duplicate = gate.Decision(
                 action="skip", reason_code=gate.DUPLICATE, reason="the same text is there"
             )
-            return self._refused(plan, duplicate, plan.target)
+            return _refused(plan, duplicate, plan.target)
         change = self._put(plan.target, text, before)
         if before is None:
             return _Outcome("create", "created", "written", plan.target, (change,))
@@ -235,7 +214,7 @@ class MemoryWriter(MemoryReader):
         self, plan: PlannedWrite, extras: EntryExtras, limits: gate.Limits
     ) -> _Outcome:
         assert isinstance(plan.op, Remember) and plan.collection is not None
-        directory = self.collection_dir(plan.collection)
+        directory = collection_dir(self._root, plan.collection)
         if directory.is_symlink() or not directory.is_dir():
             raise MemoryOpError(f"{plan.collection}/ is not a plain directory; refusing")
         title = " ".join((extras.title or plan.op.name).split())
@@ -251,7 +230,7 @@ class MemoryWriter(MemoryReader):
         decision = gate.decide(candidate, _existing(entries), limits)
         if decision.action in ("skip", "reject"):
             found = find_active(entries, decision.target, plan.collection)
-            return self._refused(plan, decision, self.entry_path(found) if found else None)
+            return _refused(plan, decision, self.entry_path(found) if found else None)
 
         now = iso_utc(self._clock())
         confidence = (
@@ -371,6 +350,22 @@ class MemoryWriter(MemoryReader):
                     log.info("removed leftover temp file %s", path.name)
                 except OSError as exc:
                     log.warning("could not remove leftover temp file %s: %s", path.name, exc)
+
+
+def _refused(plan: PlannedWrite, decision: gate.Decision, where: Path | None = None) -> _Outcome:
+    """A skip or a reject: nothing is written."""
+    preview = None
+    if decision.action == "reject" and decision.reason_code != gate.SECRET:
+        preview = redacted_preview(gate.blank_secrets(plan.content))
+    return _Outcome(
+        decision.action,
+        decision.reason_code,
+        decision.reason,
+        where,
+        preview=preview,
+        stem=decision.target,
+        decision=decision,
+    )
 
 
 def _existing(entries: Sequence[Entry]) -> list[gate.ExistingEntry]:

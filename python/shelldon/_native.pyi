@@ -30,6 +30,9 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -
 def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> int:
     """Append with one fsync (created at `mode` if absent); returns the file's new size."""
 
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """fsync a directory so a rename or unlink in it is durable; OSError (ENOTDIR for a file)."""
+
 # --- fts.rs ---
 
 def fts_query(query: str, max_terms: int = 16, max_term_chars: int = 64) -> str | None:

@@ -123,6 +123,12 @@ fn durable_append(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyRe
         .map_err(PyErr::from)
 }
 
+/// fsync the directory `path`, so a rename or unlink inside it is durable (ENOTDIR otherwise).
+#[pyfunction]
+fn fsync_dir(py: Python<'_>, path: PathBuf) -> PyResult<()> {
+    py.detach(|| atomic::sync_dir(&path)).map_err(PyErr::from)
+}
+
 // --- fts.rs ---
 
 /// An FTS5 MATCH expression of quoted, OR-ed word terms, or None when no term remains.
@@ -271,6 +277,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;
     m.add_function(wrap_pyfunction!(durable_append, m)?)?;
+    m.add_function(wrap_pyfunction!(fsync_dir, m)?)?;
     m.add_function(wrap_pyfunction!(fts_query, m)?)?;
     m.add_function(wrap_pyfunction!(safe_stem, m)?)?;
     m.add_class::<Scanner>()?;

@@ -308,3 +308,13 @@ def test_op_shaped_mappings_decode_or_raise_op_decode_error(raw: dict[str, Any])
         assert decode_op(msgspec.json.encode(raw)) == op
     ops, dropped = decode_ops([raw, raw])
     assert len(ops) + len(dropped) == 2
+
+
+def test_fsync_dir_takes_a_directory_and_reports_errno(tmp_path: Path) -> None:
+    _native.fsync_dir(tmp_path)
+    (tmp_path / "plain.md").write_bytes(b"x")
+    with pytest.raises(NotADirectoryError):
+        _native.fsync_dir(tmp_path / "plain.md")
+    with pytest.raises(FileNotFoundError) as info:
+        _native.fsync_dir(tmp_path / "missing")
+    assert info.value.errno == 2

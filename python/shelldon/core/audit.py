@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from shelldon import _native
+from shelldon.core import layout
 
 log = logging.getLogger(__name__)
 
@@ -228,17 +229,11 @@ class AuditLog:
     def keep_blob(self, data: bytes) -> str:
         """Store `data` content-addressed (for undo); returns its sha256."""
         digest = sha256_hex(data)
-        self._ensure_undo_dir()
+        layout.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
         blob = self.undo_dir / digest
         if not blob.exists():
             _native.atomic_write(blob, data, 0o600)
         return digest
-
-    def _ensure_undo_dir(self) -> None:
-        if not self.undo_dir.is_dir():
-            self.undo_dir.mkdir(parents=True, exist_ok=True)
-        # chmod after mkdir: umask must not widen it, and an existing dir is tightened too.
-        os.chmod(self.undo_dir, 0o700)
 
     def record(
         self,
@@ -277,7 +272,7 @@ class AuditLog:
             undoes=undoes,
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
-        self.root.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(self.root, layout.TREE_MODE)
         # Its own lock (not the memory write lock, which a caller may hold on another fd): the
         # size check, a rotation and the append are one step for every process.
         fd = os.open(self.root / AUDIT_LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -320,7 +315,7 @@ class AuditLog:
             if src.exists():
                 src.rename(self.rotated_path(n + 1))
         self.path.rename(self.rotated_path(1))
-        fsync_dir(self.root)
+        _native.fsync_dir(self.root)
         self._collect_blobs()
         log.info("audit log rotated at %d bytes", self.rotate_bytes)
 
@@ -433,7 +428,7 @@ class AuditLog:
         if plan.before_sha256 is None:
             if current is not None:
                 path.unlink()
-                fsync_dir(path.parent)
+                _native.fsync_dir(path.parent)
             return FileChange(plan.target, current_sha, None)
         if plan.before_size is not None and current is not None:
             prefix = current[: plan.before_size]
@@ -441,7 +436,7 @@ class AuditLog:
                 _native.atomic_write(path, prefix, 0o644)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(path.parent, layout.TREE_MODE)
         _native.atomic_write(path, data, 0o644)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 
@@ -506,12 +501,3 @@ def read_or_none(path: Path) -> bytes | None:
         return path.read_bytes()
     except FileNotFoundError:
         return None
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a rename or unlink in `path` durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -6,6 +6,10 @@ at the sqlite layer anyway. The schema is built by numbered migrations (core.mig
 open. UPSERT and resolve semantics follow the seed exactly; decisions the seed leaves open are
 in docs/storage.md. `journal_turn` records a turn before its reply, with the ops still to apply
 (core.journal).
+
+Over 400 lines: every SQL statement against history.db lives here, behind the two handles (the
+shared reader with its bounded two-stage recall, and core's writer); splitting it would spread
+one store's queries over several modules.
 """
 
 from __future__ import annotations

@@ -398,7 +398,9 @@ def apply_turn(
     saved, journal_id = journal.save(
         history, turn_id, message, reply, items, now, usage=_usage_of(outcome)
     )
-    _emit(emit, turn_id, reply if saved else f"{reply}\n({NOT_SAVED_TEXT})", degraded)
+    if not saved:
+        reply = f"{reply}\n({NOT_SAVED_TEXT})"
+    _emit(emit, turn_id, reply, degraded)
     if isinstance(outcome, wire.TurnResult):
         record_prompt(root, turn_id, purpose, outcome.prompt)
     if not saved:  # the owner was told; a turn that is not stored changes nothing

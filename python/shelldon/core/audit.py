@@ -9,12 +9,16 @@ worker cannot read what the owner asked to forget), and for an append only the p
 Nothing secret is written here: a refused text is never stored, only a redacted preview that the
 caller blanked, and reasons carry rule ids, not matches.
 
+A decision taken while applying a journaled turn's op (core.journal) carries that op's journal
+id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already here.
+
 The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -24,6 +28,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +53,20 @@ _UNDOABLE = re.compile(
     r"(?:about|summary|episodes)\.md|(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
 )
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+
+# The journal id of the op being applied on this thread (core.journal), stamped on every line
+# written meanwhile, whoever writes it (the gate's writer, core.turns): see journal_scope.
+_JOURNAL_ID: ContextVar[str | None] = ContextVar("shelldon_audit_journal_id", default=None)
+
+
+@contextlib.contextmanager
+def journal_scope(journal_id: str) -> Iterator[None]:
+    """Every audit line written inside carries `journal_id`."""
+    token = _JOURNAL_ID.set(journal_id)
+    try:
+        yield
+    finally:
+        _JOURNAL_ID.reset(token)
 
 
 class UndoError(Exception):
@@ -132,6 +151,7 @@ class AuditRecord:
     # Secondary files the same decision changed (a superseded entry marked), first is `target`.
     changes: tuple[FileChange, ...] = ()
     undoes: str | None = None
+    journal: str | None = None  # the journaled op this decision applied (core.journal)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -156,6 +176,8 @@ class AuditRecord:
             out["changes"] = [c.to_json() for c in self.changes]
         if self.undoes is not None:
             out["undoes"] = self.undoes
+        if self.journal is not None:
+            out["journal"] = self.journal
         return out
 
     @classmethod
@@ -183,6 +205,7 @@ class AuditRecord:
             flags=tuple(str(f) for f in flags) if isinstance(flags, list) else (),
             changes=tuple(FileChange.from_json(c) for c in raw.get("changes") or []),
             undoes=raw.get("undoes") if isinstance(raw.get("undoes"), str) else None,
+            journal=raw.get("journal") if isinstance(raw.get("journal"), str) else None,
         )
 
     @property
@@ -249,9 +272,11 @@ class AuditLog:
         preview: str | None = None,
         flags: Sequence[str] = (),
         undoes: str | None = None,
+        journal: str | None = None,
         now: datetime | None = None,
     ) -> AuditRecord:
-        """Append one decision. The caller has already kept blobs for the before states."""
+        """Append one decision. The caller has already kept blobs for the before states.
+        `journal` defaults to the enclosing journal_scope's id."""
         now = now or utc_now()
         primary = changes[0] if changes else None
         rec = AuditRecord(
@@ -270,6 +295,7 @@ class AuditLog:
             flags=tuple(flags),
             changes=tuple(changes),
             undoes=undoes,
+            journal=journal if journal is not None else _JOURNAL_ID.get(),
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
         layout.ensure_dir(self.root, layout.TREE_MODE)
@@ -360,6 +386,10 @@ class AuditLog:
                         log.warning(
                             "%s:%d: unreadable audit line skipped (%s)", path.name, number, exc
                         )
+
+    def journal_ids(self) -> set[str]:
+        """The journal ids of every decision in the kept logs (a replay skips these)."""
+        return {rec.journal for rec in self.records() if rec.journal is not None}
 
     def find(self, change_id: str) -> AuditRecord | None:
         found = None

@@ -2,8 +2,8 @@
 
 Core is the only writer of history.db and the memory tree. For each owner message it asks the
 fork-server for a worker (core.runner: one in flight, owner turns first, a dream behind them), then
-hands what comes back to `core.turns` (reply out first, ops through the gate, record_turn best-
-effort). It never imports the broker, the worker or any HTTP code (tests/test_layering.py): it
+hands what comes back to `core.turns` (the turn journaled, then the reply, then the ops through
+the gate). It never imports the broker, the worker or any HTTP code (tests/test_layering.py): it
 reaches them only through sockets.
 
 Peer checks (SO_PEERCRED): a worker (a child of the fork-server) is refused outright; otherwise
@@ -75,6 +75,8 @@ class CoreService:
         self.runner = runner
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.last_turn: wire.LastTurn | None = None
+        # Before the first turn: what a killed core journaled but had not applied (core.journal).
+        turns.replay_journal(stores.history, stores.memory)
 
     # --- the turn -------------------------------------------------------------------------------
 

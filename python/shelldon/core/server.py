@@ -340,10 +340,11 @@ def main(root: DataRoot) -> int:
             dreams.start()  # the idle cadence: a dream when due
 
     def stopping() -> None:
-        # A turn whose reply is already out still applies its ops and records itself: wait for it
-        # (connection threads are daemons and would be cut at exit).
+        # A turn whose reply is already out is journaled; it still applies its ops: wait for it
+        # (connection threads are daemons and would be cut at exit). Whatever is cut is replayed
+        # from the journal at the next start.
         if not runner.gate.drain(timeout=SHUTDOWN_DRAIN_S):
-            log.warning("core: a turn was still running at shutdown; it may be unrecorded")
+            log.warning("core: a turn was still applying at shutdown; the journal replays it")
         if dreams is not None:
             dreams.stop()
 

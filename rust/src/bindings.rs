@@ -4,8 +4,8 @@
 //!
 //! Records that cross the boundary are frozen classes wrapping the crate's own structs (`RankEntry`,
 //! `RuleSpec`, `Comparison`), built with keyword arguments, so neither side counts tuple positions.
-//! The ranker's own result stays an `(index, score, relevance)` tuple: it is made 200 times per
-//! turn, and a tuple costs a fraction of an object.
+//! Results made in bulk on every turn stay tuples (`Ranker.rank`'s `(index, score, relevance)`,
+//! 200 a turn; `Scanner.scan`'s `(rule id, start, end)`): a tuple costs a fraction of an object.
 
 use std::path::PathBuf;
 

@@ -98,7 +98,8 @@ pub struct Ranker {
 }
 
 impl Ranker {
-    /// Borrows the entries: the index keeps interned ids, so only each entry's id is copied.
+    /// Borrows the entries: the index holds interned term and path ids, so of an entry's text
+    /// only its id is copied.
     pub fn new<'a, S: AsRef<str> + 'a>(
         entries: impl IntoIterator<Item = &'a RankEntry<S>>,
     ) -> Result<Self> {

@@ -82,16 +82,16 @@ def test_bench_fts_query_python(benchmark) -> None:  # type: ignore[no-untyped-d
     assert benchmark(ref.fts_query, MESSAGE) is not None
 
 
-@pytest.mark.benchmark(group="stem")
-def test_bench_stem_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
-    assert benchmark(lambda: [_native.safe_stem(n) for n in NAMES]) == [
-        ref.safe_stem(n) for n in NAMES
+@pytest.mark.benchmark(group="filename-stem")
+def test_bench_filename_stem_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
+    assert benchmark(lambda: [_native.filename_stem(n) for n in NAMES]) == [
+        ref.filename_stem(n) for n in NAMES
     ]
 
 
-@pytest.mark.benchmark(group="stem")
-def test_bench_stem_python(benchmark) -> None:  # type: ignore[no-untyped-def]
-    assert len(benchmark(lambda: [ref.safe_stem(n) for n in NAMES])) == len(NAMES)
+@pytest.mark.benchmark(group="filename-stem")
+def test_bench_filename_stem_python(benchmark) -> None:  # type: ignore[no-untyped-def]
+    assert len(benchmark(lambda: [ref.filename_stem(n) for n in NAMES])) == len(NAMES)
 
 
 ENTRY = ("---\ntitle: tea\n---\n" + "green tea, no sugar, in the morning. " * 50).encode()

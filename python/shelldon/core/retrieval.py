@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shelldon._native import Ranker
+from shelldon._native import RankEntry, Ranker
 from shelldon.core.entry import Entry
 
 FULL_MAX = 4
@@ -269,16 +269,18 @@ def select_entries(
     ]
     ranker = Ranker(
         [
-            (
-                entry_id(e),
-                tokenize(entry_title(e)),
-                [t for tag in e.meta.tags for t in tokenize(tag)],
-                tokenize(e.body),
-                [normalise_path(p) for p in e.meta.depends_on],
-                TRUST_INDEX.get(e.meta.provenance, 2),
-                float(e.meta.confidence),
-                max(_ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))),
-                bool(stale[i]),
+            RankEntry(
+                id=entry_id(e),
+                title=tokenize(entry_title(e)),
+                tags=[t for tag in e.meta.tags for t in tokenize(tag)],
+                body=tokenize(e.body),
+                paths=[normalise_path(p) for p in e.meta.depends_on],
+                trust=TRUST_INDEX.get(e.meta.provenance, 2),
+                confidence=float(e.meta.confidence),
+                updated=max(
+                    _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
+                ),
+                stale=bool(stale[i]),
             )
             for i, e in enumerate(active)
         ]

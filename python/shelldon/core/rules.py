@@ -67,7 +67,7 @@ class OwnerRule:
 
     @property
     def name(self) -> str:
-        """The entry name in preferences/ (the safe stem is taken by the write path)."""
+        """The entry name in preferences/ (the filename stem is taken by the write path)."""
         prefix = "call-me" if self.kind == "call_me" else self.kind
         return "-".join([prefix, *self.words[:8]])
 

@@ -124,7 +124,7 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
         name = _checked_text(op.name, "name", max_chars=MAX_NAME_CHARS)
         content = _checked_text(op.content, "content")
         try:
-            stem = _native.safe_stem(name)
+            stem = _native.filename_stem(name)
         except ValueError:
             raise MemoryOpError("remember: name has no usable filename characters") from None
         directory = collection_dir(root, op.collection)

@@ -219,18 +219,6 @@ def remove_pid_file(run_dir: Path, name: str) -> None:
             path.unlink()
 
 
-def pid_alive(pid: int | None) -> bool:
-    if pid is None:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def refuse_and_close(conn: socket.socket, reason: str) -> None:
     """Answer Refused, then close so the peer reads it: unread input would turn close() into a
     reset that discards the answer, so a little of it (bounded in bytes and time) is dropped."""

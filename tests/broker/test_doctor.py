@@ -122,7 +122,6 @@ def test_no_configuration_checks_the_offline_brain(home: Path) -> None:
 
 
 def test_the_command_end_to_end_with_the_real_vault(home: Path, fake: FakeProvider) -> None:
-    pytest.importorskip("shelldon.broker.vault", reason="surface_vault (Step 3) has not landed")
     write_config(home, fake)
     vault = home / "memory" / "vault"
     vault.mkdir(parents=True)

@@ -22,7 +22,7 @@ import pytest
 
 from fakes.fake_provider import FakeProvider, hold, reply, status
 from procs.procs_support import Pet, start_pet
-from shelldon.core.server import FALLBACK_DEGRADE_TEXT
+from shelldon.core.turns import DEGRADE_TEXT
 from shelldon.paths import DataRoot
 
 KEY = "sk-e2e-Q7vN2kLm9PzR4tXw8YbC"
@@ -221,7 +221,7 @@ backoff = 0.01
     finally:
         pet.stop()
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == FALLBACK_DEGRADE_TEXT
+    assert first.stdout.strip() == DEGRADE_TEXT
     assert second.stdout.strip() == "back again"
     assert len(fake.requests) == 3  # one try and one retry, then the next turn's request
     assert "fake: server (HTTP 503" in pet.log  # why, in the broker's log

@@ -1,9 +1,10 @@
 """CAP-6 with real processes: a fact said in turn 1 reaches the brain in a related turn 3.
 
 `shelldon run` starts core, broker and fork-server; three turns go through `shelldon say`; the
-worker's assembled prompt comes back in TurnResult and core keeps it in state/prompts.jsonl
-(SHELLDON_RECORD_PROMPTS=1). Once the fact is in the recent window, once (with a window of two
-messages) the window has moved past it and FTS recall brings it back.
+worker's assembled prompt comes back in TurnResult (asked for by core under
+SHELLDON_RECORD_PROMPTS=1, and only then) and core keeps it in state/prompts.jsonl. Once the fact
+is in the recent window, once (with a window of two messages) the window has moved past it and FTS
+recall brings it back.
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs_support import Pet, start_pet
+from procs_support import Pet, Units, start_pet
 
+from shelldon import ipc
+from shelldon.contracts import wire
 from shelldon.core.history import open_readonly
+from shelldon.core.runner import WorkerRunner
+from shelldon.paths import DataRoot
 
 FACT = "we planted tulips by the old fence"
 OTHER = "the kettle is broken again"
@@ -73,6 +78,26 @@ def test_a_fact_from_turn_one_is_in_the_prompt_of_turn_three(
     with open_readonly(pet.root.history_db) as reader:
         owner_rows = [r["content"] for r in reader.recent(6) if r["role"] == "owner"]
     assert owner_rows == [FACT, OTHER, QUESTION]
+
+
+def test_the_prompt_travels_back_only_when_core_asks_for_it(run_dir: Path) -> None:
+    """A real fork-server, worker and broker (offline brain); this test stands in for core (its
+    pid is in core.pid, so the fork-server takes its SpawnTurn)."""
+    root = DataRoot.resolve()
+    units = Units(root)
+    try:
+        units.start("broker")
+        units.start("forkserver")
+        ipc.write_pid_file(root.run_dir, "core")
+        plain = WorkerRunner(root).spawn("t-plain", "turn", QUESTION)
+        asked = WorkerRunner(root, capture_prompts=True).spawn("t-asked", "turn", QUESTION)
+    finally:
+        assert set(units.stop_all().values()) == {0}, units.log_text()
+    assert isinstance(plain, wire.TurnResult) and isinstance(asked, wire.TurnResult)
+    assert plain.reply and plain.prompt is None
+    assert asked.prompt is not None
+    assert asked.prompt.sections[-1].kind == "message"
+    assert asked.prompt.sections[-1].text.endswith(QUESTION)
 
 
 def _pet_reply(pet: Pet, turn: int) -> str:

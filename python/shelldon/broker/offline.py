@@ -16,7 +16,7 @@ proposes ops for clear statements, all in the reply protocol every brain speaks:
   capture_learning with a stable pattern_key (recurrence is what the dream promotes);
 - greetings, thanks and goodbyes are answered; anything else is acknowledged.
 
-For purpose == "dream" it delegates to shelldon.broker.offline_dream (Step 5). Rules, not a model:
+For purpose == "dream" it delegates to shelldon.broker.offline_dream. Rules, not a model:
 small, readable, and tested on many phrasings (tests/test_offline_brain.py). See docs/turn.md.
 """
 

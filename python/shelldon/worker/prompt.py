@@ -107,7 +107,7 @@ class MemoryItem:
 
 @dataclass(frozen=True)
 class MemorySelection:
-    """Ranked curated entries under the Step 2 budget: shown in full, listed by title, counted."""
+    """Ranked curated entries within core.retrieval's budget: in full, listed by title, counted."""
 
     full: tuple[MemoryItem, ...] = ()
     titled: tuple[MemoryItem, ...] = ()

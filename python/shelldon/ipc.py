@@ -7,7 +7,12 @@ never pins a server thread.
 
 Peers are identified with SO_PEERCRED (pid, uid, gid as the kernel saw them at connect). Each
 server process writes `<run_dir>/<name>.pid` once it is serving, so another server can tell
-"core" or "the fork-server's children" from anybody else who can reach the socket."""
+"core" or "the fork-server's children" from anybody else who can reach the socket.
+
+Over 400 lines: the frame format, the peer checks and the threaded server are the one contract
+every process speaks; the server reads with the frames' deadlines and refuses with the peer
+checks, so the three change together.
+"""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FAKE_KEY, FakeProvider
+from support.pet import Pet, start_pet
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,3 +84,25 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"third-party data not present at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture
+def pet(run_dir: Path) -> Iterator[Pet]:
+    """A real `shelldon run` (core, broker, fork-server) on the test's data root."""
+    pet = start_pet()
+    try:
+        yield pet
+    finally:
+        if pet.proc.poll() is None:
+            pet.stop()
+
+
+@pytest.fixture
+def world_home(monkeypatch: pytest.MonkeyPatch, run_dir: Path) -> Iterator[Path]:
+    """SHELLDON_HOME under /tmp, 0755: a dropped worker (`nobody`) can traverse it, which it
+    cannot do under pytest's tmp dirs (0700)."""
+    home = Path(tempfile.mkdtemp(prefix="shelldon-home-", dir="/tmp"))
+    os.chmod(home, 0o755)
+    monkeypatch.setenv("SHELLDON_HOME", str(home))
+    yield home
+    shutil.rmtree(home, ignore_errors=True)

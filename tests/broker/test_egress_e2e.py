@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FAKE_KEY, FakeProvider, hold, reply, status
-from procs.procs_support import Pet, start_pet, start_to_exit
 from shelldon.core.turns import DEGRADE_TEXT
 from shelldon.paths import DataRoot
+from support.pet import Pet, start_pet, start_to_exit
 
 REPLY = "Ana is a lovely name for a sister!"
 

@@ -51,7 +51,7 @@ def _snapshot(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        # memint: undo blobs are kept before a write; a failed write may leave one (harmless).
+        # undo blobs are kept before a write; a failed write may leave one (harmless).
         if p.is_file() and "vault" not in p.parts and ".undo" not in p.parts
     }
 
@@ -159,7 +159,7 @@ def test_invalid_ops_touch_nothing(
         raise AssertionError("validation must refuse before any write")
 
     def audit_only(path: Path, data: bytes, mode: int = 0o644) -> int:
-        # The refusal itself is audited (memint): history.jsonl is the one write allowed.
+        # The refusal itself is audited: history.jsonl is the one write allowed.
         if Path(path).name != "history.jsonl":
             raise AssertionError("validation must refuse before any write")
         return real_append(path, data, mode)
@@ -341,7 +341,7 @@ def test_no_op_and_no_name_can_reach_directive(mem: CuratedMemory, root: Path) -
         "episodes.md",
         "vault",
         *COLLECTION_NAMES,
-        # memint: the index, the audit log, undo blobs, the writers' lock.
+        # the index, the audit log, undo blobs, the writers' lock.
         "MEMORY.md",
         "history.jsonl",
         ".undo",

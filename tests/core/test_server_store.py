@@ -13,11 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from procs_support import Pet, Units, start_pet
-
 from shelldon.core import migrations
 from shelldon.core.history import open_readonly
 from shelldon.paths import DataRoot
+from support.pet import Pet, Units, start_pet
 
 JOURNAL_CHILD = Path(__file__).resolve().parents[1] / "core" / "journal_child.py"
 FIXTURES = Path(__file__).resolve().parents[1] / "core" / "fixtures"

@@ -15,13 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procs_support import Units, alive
 
 from fakes.fake_provider import FakeProvider, RecordedRequest, Step, reply, slow
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.core import runner, turns
 from shelldon.paths import DataRoot
+from support.pet import Units, alive
 
 TURN_DEADLINE_S = 4.0
 # A generous bound on the whole exchange: the deadline, the fork-server's kill and relay grace, and

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procs_support import start_pet
 
 from fakes.fake_provider import FakeProvider, reply
+from support.pet import start_pet
 
 VAULT_SECRET = "hunter2-correct-horse-battery"
 API_KEY = "sk-proj-" + "Q4x" * 16

@@ -14,7 +14,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from procs_support import Pet, prompt_section, start_pet
+from support.pet import Pet, prompt_section, start_pet
 
 HABIT = "I usually drink jasmine tea in the evening"
 FILLER = ("the bus was late today", "my laptop fan is noisy", "it rained all afternoon")

@@ -14,7 +14,6 @@ import os
 from pathlib import Path
 
 import pytest
-from procs_support import Pet, Units, prompt_section, start_pet
 
 from shelldon import ipc
 from shelldon.contracts import wire
@@ -22,6 +21,7 @@ from shelldon.core.history import open_readonly
 from shelldon.core.runner import WorkerRunner
 from shelldon.paths import DataRoot
 from support.marks import needs_root
+from support.pet import Pet, Units, prompt_section, start_pet
 
 FACT = "we planted tulips by the old fence"
 OTHER = "the kettle is broken again"

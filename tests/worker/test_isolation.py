@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procs_support import Pet, start_pet, start_to_exit
 
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.paths import DataRoot
 from support.marks import needs_root
+from support.pet import Pet, start_pet, start_to_exit
 
 needs_uid_drop = needs_root("a real uid drop and the kernel's refusal")
 WORKER_USER = "nobody"

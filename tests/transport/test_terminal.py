@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procs_support import alive
 
 from shelldon.paths import DataRoot
+from support.pet import alive
 
 WAIT_S = 60.0
 

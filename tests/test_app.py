@@ -7,12 +7,11 @@ import os
 import signal
 import stat
 
-from procs_support import Pet, alive, start_pet, start_to_exit
-
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from support.marks import needs_root
+from support.pet import Pet, alive, start_pet, start_to_exit
 
 
 def test_say_status_and_vault_through_the_cli(pet: Pet) -> None:

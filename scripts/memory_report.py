@@ -32,8 +32,9 @@ from shelldon.contracts.ops import Remember  # noqa: E402
 from shelldon.core.entry import Entry, EntryMeta, iso_utc  # noqa: E402
 from shelldon.core.gate import Limits  # noqa: E402
 from shelldon.core.memory import CuratedMemory  # noqa: E402
-from shelldon.core.retrieval import select_entries, tokenize  # noqa: E402
+from shelldon.core.retrieval import select_entries  # noqa: E402
 from shelldon.core.rules import capture_owner_rules  # noqa: E402
+from shelldon.core.words import tokens  # noqa: E402
 
 FAKE_KEY = "sk-proj-" + "Zq8rT2vX9kLmN4pQ7sW1yB3dF6hJ0cE5gA2uR8tY"  # shaped like a key; not one
 
@@ -148,7 +149,7 @@ def costs(base: Path) -> list[str]:
     select_ms = _median_ms(lambda: select_entries(entries, "how many tulips in bed 12?", now), 30)
     out.append(f"select_entries over {len(entries)} entries: {select_ms:.2f} ms median")
     rng = random.Random(7)
-    vocab = [w for e in entries for w in tokenize(e.body)]
+    vocab = [w for e in entries for w in tokens(e.body)]
     rows = [
         (
             f"e{i:03d}",

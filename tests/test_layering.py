@@ -57,8 +57,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
     "shelldon.worker": ("shelldon.core.history", "shelldon.core.memory", "shelldon.core.retrieval"),
-    # vault: the broker's one vault read; gate: the offline dream screens what it proposes.
-    "shelldon.broker": ("shelldon.core.vault", "shelldon.core.gate"),
+    # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:
+    # the offline brain's stop words and stemmer.
+    "shelldon.broker": ("shelldon.core.vault", "shelldon.core.gate", "shelldon.core.words"),
 }
 # (file, function, argument) where a dynamic import is the design: the fork-server's loop over its
 # PRELOAD names (checked to exist below).
@@ -369,7 +370,8 @@ def test_imports_against_the_layers_are_found(tmp_path: Path) -> None:
         "shelldon.broker.server:1 imports shelldon.worker.drop: a sibling "
         "(shelldon.worker from shelldon.broker)",
         "shelldon.broker.server:2 imports shelldon.core.turns: shelldon.broker may import only "
-        "shelldon.core.vault, shelldon.core.gate from core",
+        + ", ".join(CORE_FOR["shelldon.broker"])
+        + " from core",
         "shelldon.core.turns:2 imports shelldon.cli.common (inside a function): a higher layer "
         "(shelldon.cli from shelldon.core)",
         "shelldon.transport.terminal:1 imports shelldon.app: a higher layer "

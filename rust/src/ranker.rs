@@ -3,8 +3,8 @@
 //! entries, then `rank` is called per query. Deterministic: ties break by entry id and no hash-map
 //! order reaches the output (term statistics are looked up, never iterated into the result).
 //!
-//! Tokenising is the caller's job (Python's `shelldon.core.retrieval.tokenize`), so the product and
-//! the pure-Python reference agree on what a word is.
+//! Tokenising is the caller's job (Python's `shelldon.core.words.tokens`), so the product and the
+//! pure-Python reference agree on what a word is.
 
 use std::collections::HashMap;
 

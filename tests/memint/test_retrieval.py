@@ -14,7 +14,6 @@ from shelldon.core.retrieval import (
     paths_in,
     select_entries,
     stale_files,
-    tokenize,
 )
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -47,17 +46,6 @@ def entry(
         tags=tags,
     )
     return Entry(meta, body, stem=stem, collection=collection)
-
-
-def test_tokenize_folds_case_and_drops_stopwords() -> None:
-    assert tokenize("What is Mia's CAT called?") == ["mia", "s", "cat", "call"]
-    assert tokenize("Straße") == ["strasse"]
-
-
-def test_tokenize_strips_common_suffixes_but_keeps_short_words() -> None:
-    assert tokenize("camped camping camps") == ["camp", "camp", "camp"]
-    assert tokenize("stories story") == ["story", "story"]
-    assert tokenize("bus glass red x2s") == ["bus", "glass", "red", "x2s"]
 
 
 def test_paths_in_finds_file_names() -> None:

@@ -26,10 +26,10 @@ from shelldon.contracts.ops import (
     decode_op,
 )
 from shelldon.core.dream.model import DEFAULT_LIMITS, AuditFn, DreamLimits, PendingLearning
-from shelldon.core.dream.words import near, shares_words
 from shelldon.core.entry import Provenance
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import Applied, CuratedMemory
+from shelldon.core.words import near, shares_words
 
 log = logging.getLogger(__name__)
 

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal
 
+from shelldon.contracts.provenance import PROVENANCES, Provenance
+
 log = logging.getLogger(__name__)
 
-Provenance = Literal["owner", "observed", "inferred"]
 Status = Literal["active", "superseded"]
-PROVENANCES: tuple[Provenance, ...] = ("owner", "observed", "inferred")
 STATUSES: tuple[Status, ...] = ("active", "superseded")
 FENCE = "---"
 DEFAULT_CONFIDENCE = 0.5

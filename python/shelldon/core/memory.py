@@ -30,6 +30,7 @@ from shelldon.contracts.ops import (
     RewriteAbout,
     RewriteSummary,
 )
+from shelldon.contracts.provenance import PROVENANCES, Provenance, most_trusted
 from shelldon.core import gate
 from shelldon.core.audit import (
     AuditLog,
@@ -41,7 +42,7 @@ from shelldon.core.audit import (
     redacted_preview,
 )
 from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import PROVENANCES, Entry, EntryMeta, Provenance, iso_utc, parse_entry
+from shelldon.core.entry import Entry, EntryMeta, iso_utc, parse_entry
 from shelldon.core.entry import render_entry as _render_entry
 from shelldon.core.index import INDEX_NAME, render_index
 from shelldon.core.records import screen_record
@@ -59,7 +60,6 @@ LOCK_NAME = ".write.lock"
 # Confidence a new entry starts with when the writer gives none: what the owner said is certain,
 # what a command showed nearly so, what a model inferred is a guess.
 DEFAULT_CONFIDENCE: dict[str, float] = {"owner": 1.0, "observed": 0.8, "inferred": 0.5}
-_TRUST = {"inferred": 0, "observed": 1, "owner": 2}
 
 
 class MemoryOpError(ValueError):
@@ -424,7 +424,7 @@ class CuratedMemory:
                 raise MemoryOpError(f"the gate named an unknown entry {decision.target!r}")
             path = self._entry_path(old)
             keep_title = decision.reason_code != gate.REVISED and old.meta.title.strip()
-            provenance = max(old.meta.provenance, plan.provenance, key=lambda p: _TRUST[p])
+            provenance = most_trusted(old.meta.provenance, plan.provenance)
             confidence = max(
                 old.meta.confidence,
                 extras.confidence

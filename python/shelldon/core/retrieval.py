@@ -23,13 +23,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from shelldon._native import Ranker
+from shelldon.contracts.provenance import rank
 from shelldon.core.entry import Entry
 from shelldon.core.words import tokens
 
 FULL_MAX = 4
 FULL_BUDGET_CHARS = 3000
 TITLE_MAX = 12
-TRUST_INDEX = {"owner": 0, "observed": 1, "inferred": 2}
 
 # A path-looking token in the owner's words: has a slash, or ends in a short extension.
 _PATH = re.compile(r"(?<![\w/.~-])(?:[~.]?[\w.-]*/)*[\w-]+(?:/|\.[A-Za-z0-9]{1,8})(?![\w/])")
@@ -185,7 +185,7 @@ def select_entries(
                 [t for tag in e.meta.tags for t in tokens(tag)],
                 tokens(e.body),
                 [normalise_path(p) for p in e.meta.depends_on],
-                TRUST_INDEX.get(e.meta.provenance, 2),
+                rank(e.meta.provenance),
                 float(e.meta.confidence),
                 max(_ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))),
                 bool(stale[i]),

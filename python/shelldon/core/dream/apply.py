@@ -25,8 +25,8 @@ from shelldon.contracts.ops import (
     RewriteSummary,
     decode_op,
 )
+from shelldon.contracts.provenance import Provenance
 from shelldon.core.dream.model import DEFAULT_LIMITS, AuditFn, DreamLimits, PendingLearning
-from shelldon.core.entry import Provenance
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import Applied, CuratedMemory
 from shelldon.core.words import near, shares_words

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from shelldon.contracts.provenance import Provenance
 from shelldon.core.dream.apply import DreamApplication, OpOutcome, RawOp, apply_dream
 from shelldon.core.dream.corrections import CorrectionLedger, rule_contradicts
 from shelldon.core.dream.directive import StoreSources, build_dream_directive, one_line
@@ -22,7 +23,6 @@ from shelldon.core.dream.model import (
     PendingLearning,
     dream_unit,
 )
-from shelldon.core.entry import Provenance
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
 from shelldon.core.runner import TurnGate

@@ -10,8 +10,9 @@ import os
 import stat
 from pathlib import Path
 
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.vault import ensure_vault
-from shelldon.paths import COLLECTIONS, DataRoot
+from shelldon.paths import DataRoot
 
 
 def _dir(path: Path, mode: int) -> None:
@@ -25,7 +26,7 @@ def prepare(root: DataRoot) -> None:
     """Create home, memory/, the collections, vault/ (0700), state/ and the run dir. Idempotent."""
     _dir(root.home, 0o755)
     _dir(root.memory, 0o755)
-    for collection in COLLECTIONS:
+    for collection in COLLECTION_NAMES:
         _dir(root.memory / collection, 0o755)
     ensure_vault(root.vault)
     _dir(root.state, 0o755)

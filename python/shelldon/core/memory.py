@@ -29,6 +29,7 @@ from shelldon.contracts.ops import (
     Remember,
     RewriteAbout,
     RewriteSummary,
+    op_name,
 )
 from shelldon.contracts.provenance import PROVENANCES, Provenance, most_trusted
 from shelldon.core import gate
@@ -212,7 +213,7 @@ class CuratedMemory:
             except MemoryOpError as exc:
                 self.audit.record(
                     unit=audit_unit,
-                    op=_op_name(op),
+                    op=op_name(op),
                     action="reject",
                     reason_code="invalid",
                     reason=str(exc),
@@ -302,7 +303,7 @@ class CuratedMemory:
             preview = redacted_preview(gate.blank_secrets(plan.content))
         rec = self.audit.record(
             unit=unit,
-            op=_op_name(plan.op),
+            op=op_name(plan.op),
             action=decision.action,
             reason_code=decision.reason_code,
             reason=decision.reason,
@@ -314,7 +315,7 @@ class CuratedMemory:
         log.info(
             "%s: %s %s refused (%s): %s",
             unit,
-            _op_name(plan.op),
+            op_name(plan.op),
             decision.action,
             decision.reason_code,
             decision.reason,
@@ -384,7 +385,7 @@ class CuratedMemory:
             )
         rec = self.audit.record(
             unit=unit,
-            op=_op_name(plan.op),
+            op=op_name(plan.op),
             action=action,
             reason_code=code,
             reason=reason,
@@ -472,7 +473,7 @@ class CuratedMemory:
             changes.append(self._put(self._entry_path(old), _render_entry(marked, old.body)))
         rec = self.audit.record(
             unit=unit,
-            op=_op_name(plan.op),
+            op=op_name(plan.op),
             action=decision.action,
             reason_code=decision.reason_code,
             reason=decision.reason,
@@ -731,12 +732,6 @@ def _checked_text(value: object, what: str, *, max_chars: int = MAX_CONTENT_CHAR
     except UnicodeEncodeError:
         raise MemoryOpError(f"{what} is not valid text (lone surrogate)") from None
     return value
-
-
-def _op_name(op: object) -> str:
-    tag = getattr(type(op), "__struct_config__", None)
-    name = getattr(tag, "tag", None) if tag is not None else None
-    return str(name) if isinstance(name, str) else type(op).__name__
 
 
 def _entry_title(entry: Entry) -> str:

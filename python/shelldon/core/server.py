@@ -24,12 +24,13 @@ import msgspec
 
 from shelldon import daemon, ipc
 from shelldon.contracts import wire
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core import layout, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.stores import Stores
 from shelldon.core.vault import VaultError, list_names, set_secret
-from shelldon.paths import COLLECTIONS, DataRoot
+from shelldon.paths import DataRoot
 
 log = logging.getLogger("shelldon.core.server")
 
@@ -297,7 +298,7 @@ class CoreService:
 
     def memory_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
-        for collection in COLLECTIONS:
+        for collection in COLLECTION_NAMES:
             try:
                 counts[collection] = sum(
                     1 for p in (self.root.memory / collection).iterdir() if p.suffix == ".md"

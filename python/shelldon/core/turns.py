@@ -35,13 +35,11 @@ import msgspec
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
     CaptureLearning,
-    LogEpisode,
     Op,
-    Remember,
     ResolveLearning,
-    RewriteAbout,
     RewriteSummary,
     decode_ops,
+    op_name,
 )
 from shelldon.core import records, rules
 from shelldon.core.audit import AuditLog
@@ -130,17 +128,6 @@ def _audit(
         log.exception("turn %s: could not write the audit record", turn_id)
 
 
-def _op_name(op: Op) -> str:
-    return {
-        RewriteAbout: "rewrite_about",
-        Remember: "remember",
-        LogEpisode: "log_episode",
-        RewriteSummary: "rewrite_summary",
-        CaptureLearning: "capture_learning",
-        ResolveLearning: "resolve_learning",
-    }.get(type(op), type(op).__name__)
-
-
 def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> None:
     """Append the worker's assembled prompt to state/prompts.jsonl (tests only, opt-in)."""
     if os.environ.get(RECORD_PROMPTS_ENV) != "1" or prompt is None:
@@ -222,7 +209,7 @@ class _Applier:
             self._one(index, ops[0])
 
     def _one(self, index: int, op: Op) -> None:
-        name = _op_name(op)
+        name = op_name(op)
         if isinstance(op, DREAM_ONLY_OPS):
             self.reject(index, name, "dream_only", f"{name} is only applied by a dream")
         elif isinstance(op, CaptureLearning):

@@ -29,7 +29,8 @@ sys.path.insert(0, str(REPO / "tests"))
 from reference.ranker import ReferenceRanker  # noqa: E402
 from shelldon._native import Ranker  # noqa: E402
 from shelldon.contracts.ops import Remember  # noqa: E402
-from shelldon.core.entry import Entry, EntryMeta, iso_utc  # noqa: E402
+from shelldon.clock import iso  # noqa: E402
+from shelldon.core.entry import Entry, EntryMeta  # noqa: E402
 from shelldon.core.gate import Limits  # noqa: E402
 from shelldon.core.memory import CuratedMemory  # noqa: E402
 from shelldon.core.retrieval import select_entries  # noqa: E402
@@ -201,7 +202,7 @@ def locomo(data: Path) -> list[str]:
         by_evidence: dict[str, set[str]] = {}
         for i, row in enumerate(observations[conv]):
             stem = f"obs-{i:04d}"
-            when = iso_utc(now - timedelta(days=len(observations[conv]) - i))
+            when = iso(now - timedelta(days=len(observations[conv]) - i))
             words = row["text"].split()
             meta = EntryMeta(
                 title=" ".join(words[:8]),

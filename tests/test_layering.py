@@ -7,7 +7,7 @@ a layer above:
     shelldon (the package itself: __version__)
     _native
     contracts
-    paths | sdnotify       (leaves: the data root's layout | systemd's notify protocol)
+    paths | sdnotify | clock  (leaves: the data root's layout | systemd's notify protocol | time)
     config | ipc           (shelldon.toml, over paths | the sockets' framing, over contracts)
     core
     worker | broker        (neither imports the other; each imports only its named core modules)
@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon",),
     ("shelldon._native",),
     ("shelldon.contracts",),
-    ("shelldon.paths", "shelldon.sdnotify"),
+    ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock"),
     ("shelldon.config", "shelldon.ipc"),
     ("shelldon.daemon",),  # the servers' shared start-up: bind, signals, pid file, watchdog
     ("shelldon.core",),

@@ -6,7 +6,7 @@ import typing
 
 import msgspec
 
-from shelldon.contracts import ops
+from shelldon import paths
 from shelldon.contracts.ops import COLLECTION_NAMES, CollectionName, Op, decode_op, op_name
 
 SAMPLES: list[dict[str, object]] = [
@@ -38,4 +38,4 @@ def test_what_is_not_an_op_is_named_by_its_type() -> None:
 def test_the_collections_are_the_ones_an_op_may_name() -> None:
     assert COLLECTION_NAMES == ("facts", "people", "preferences", "capabilities")
     assert typing.get_args(CollectionName) == COLLECTION_NAMES
-    assert not hasattr(ops, "COLLECTIONS")
+    assert not hasattr(paths, "COLLECTIONS")  # one list, in contracts

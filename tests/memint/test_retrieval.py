@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.core.entry import Entry, EntryMeta, iso_utc
+from shelldon.clock import iso
+from shelldon.core.entry import Entry, EntryMeta
 from shelldon.core.retrieval import (
     FULL_BUDGET_CHARS,
     paths_in,
@@ -32,7 +33,7 @@ def entry(
     status: str = "active",
     tags: tuple[str, ...] = (),
 ) -> Entry:
-    when = iso_utc(NOW - timedelta(days=age_days))
+    when = iso(NOW - timedelta(days=age_days))
     meta = EntryMeta(
         title=title or body.split(".")[0][:60],
         collection=collection,

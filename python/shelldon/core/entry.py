@@ -30,9 +30,9 @@ import json
 import logging
 import math
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import Literal
 
+from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import PROVENANCES, Provenance
 
 log = logging.getLogger(__name__)
@@ -58,13 +58,6 @@ _KEY_ORDER = (
     "depends_on",
     "tags",
 )
-
-
-def iso_utc(moment: datetime) -> str:
-    """ISO-8601 UTC with a `Z`, second precision: the one timestamp shape in front matter."""
-    if moment.tzinfo is None:
-        raise ValueError("timestamps must be timezone-aware")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -142,7 +135,7 @@ def _parse_list(raw: str) -> tuple[str, ...]:
 
 def _parse_time(raw: str) -> str:
     if raw:
-        datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        parse_iso(raw)
     return raw
 
 

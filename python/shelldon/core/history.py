@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon import _native
+from shelldon.clock import iso
 
 log = logging.getLogger(__name__)
 
@@ -165,12 +166,6 @@ def _serialised(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return cast(_F, wrapper)
-
-
-def _timestamp(now: datetime) -> str:
-    if now.tzinfo is None:
-        raise ValueError("history timestamps must be timezone-aware (UTC)")
-    return now.isoformat()
 
 
 class _Reader:
@@ -340,7 +335,7 @@ class HistoryStore(_Reader):
     ) -> None:
         """Both rows of a turn in one transaction: after a crash, both or neither. The provider's
         usage figures, when the turn has them, ride the same transaction (no extra commit)."""
-        ts = _timestamp(now)
+        ts = iso(now)
         with _transaction(self._conn):
             self._conn.execute(
                 "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'owner', ?, ?)",
@@ -363,7 +358,7 @@ class HistoryStore(_Reader):
         row = self._conn.execute(
             "SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0)"
             " FROM turn_usage WHERE ts >= ?",
-            (_timestamp(since),),
+            (iso(since),),
         ).fetchone()
         return UsageTotals(int(row[0]), int(row[1]), int(row[2]))
 
@@ -378,7 +373,7 @@ class HistoryStore(_Reader):
             log.info("capture_learning: empty observation skipped")
             return None
         key = pattern_key.strip() if isinstance(pattern_key, str) else None
-        ts = _timestamp(now)
+        ts = iso(now)
         with _transaction(self._conn):
             row = self._conn.execute(
                 _UPSERT_LEARNING, (key or None, observation.strip(), ts, ts)

@@ -17,11 +17,12 @@ import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
 from shelldon import _native
+from shelldon.clock import iso, utc_now
 from shelldon.contracts.ops import (
     COLLECTION_NAMES,
     LogEpisode,
@@ -43,7 +44,7 @@ from shelldon.core.audit import (
     redacted_preview,
 )
 from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import Entry, EntryMeta, iso_utc, parse_entry
+from shelldon.core.entry import Entry, EntryMeta, parse_entry
 from shelldon.core.entry import render_entry as _render_entry
 from shelldon.core.index import INDEX_NAME, render_index
 from shelldon.core.records import screen_record
@@ -121,10 +122,6 @@ def unit_for(turn_id: str | None) -> str:
     return f"turn-{turn_id}"
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 class CuratedMemory:
     """The memory tree under `root` (`<data root>/memory`)."""
 
@@ -133,7 +130,7 @@ class CuratedMemory:
         root: str | os.PathLike[str],
         *,
         readonly: bool = False,
-        clock: Callable[[], datetime] = _utc_now,
+        clock: Callable[[], datetime] = utc_now,
         limits: gate.Limits = gate.DEFAULT_LIMITS,
     ) -> None:
         self._root = Path(root).absolute()
@@ -417,7 +414,7 @@ class CuratedMemory:
             where = self._entry_path(found) if found is not None else None
             return self._refuse(plan, unit, decision, where)
 
-        now = iso_utc(self._clock())
+        now = iso(self._clock())
         changes: list[FileChange] = []
         if decision.action == "update":
             old = _find(entries, decision.target, plan.collection)
@@ -584,7 +581,7 @@ class CuratedMemory:
             entry = _find(self.entries(), stem, collection)
             if entry is None or entry.collection != collection:
                 return None
-            now = iso_utc(self._clock())
+            now = iso(self._clock())
             marked = replace(
                 entry.meta, status="superseded", superseded_by=superseded_by, modified=now
             )
@@ -623,7 +620,7 @@ class CuratedMemory:
 
     def _episode_record(self, plan: PlannedWrite) -> bytes:
         assert isinstance(plan.op, LogEpisode)
-        header = f"## {iso_utc(self._clock())}"
+        header = f"## {iso(self._clock())}"
         if plan.op.tags:
             header += " [" + ", ".join(" ".join(t.split()) for t in plan.op.tags) + "]"
         if plan.turn_id:

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from shelldon._native import Ranker
+from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import rank
 from shelldon.core.entry import Entry
 from shelldon.core.words import tokens
@@ -135,10 +136,9 @@ def _ts(value: datetime) -> float:
 def parse_time(raw: str) -> datetime:
     """A front-matter timestamp; empty or unreadable is the epoch (oldest, and so never fresh)."""
     try:
-        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        return parse_iso(raw)
     except ValueError:
         return datetime.fromtimestamp(0, UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def entry_id(entry: Entry) -> str:

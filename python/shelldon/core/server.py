@@ -11,7 +11,6 @@ the peer must be root or core's own uid (the socket is 0660 as a first gate)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import os
 import secrets
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 import msgspec
 
 from shelldon import daemon, ipc
+from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core import layout, turns
@@ -62,7 +62,7 @@ Emit = Callable[[str, bool], None]
 
 
 def new_turn_id() -> str:
-    return f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
+    return f"{compact(utc_now())}-{secrets.token_hex(3)}"
 
 
 class CoreService:
@@ -99,7 +99,7 @@ class CoreService:
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
-                at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                at=iso(utc_now()),
                 outcome=applied.outcome,
                 provider=applied.provider,
                 elapsed_ms=int((time.monotonic() - started) * 1000),
@@ -285,7 +285,7 @@ class CoreService:
 
     def usage_lines(self) -> list[str]:
         """Today's (UTC) provider usage, from the figures recorded with each turn."""
-        midnight = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        midnight = utc_now().replace(hour=0, minute=0, second=0, microsecond=0)
         try:
             totals = self.stores.history.usage_since(midnight)
         except sqlite3.Error as exc:

@@ -26,12 +26,13 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
 
+from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
     CaptureLearning,
@@ -331,7 +332,7 @@ def apply_turn(
     now: datetime | None = None,
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, first. Never raises for bad ops."""
-    now = now or datetime.now(UTC)
+    now = now or utc_now()
 
     if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
         text = BUSY_TEXT if outcome.stage == "busy" else DEGRADE_TEXT

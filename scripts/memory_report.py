@@ -28,8 +28,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from reference.ranker import ReferenceRanker  # noqa: E402
 from shelldon._native import Ranker  # noqa: E402
-from shelldon.contracts.ops import Remember  # noqa: E402
 from shelldon.clock import iso  # noqa: E402
+from shelldon.contracts.ops import Remember  # noqa: E402
 from shelldon.core.entry import Entry, EntryMeta  # noqa: E402
 from shelldon.core.gate import Limits  # noqa: E402
 from shelldon.core.memory import CuratedMemory  # noqa: E402

@@ -13,6 +13,7 @@ from shelldon.core.words import (
     HEDGES,
     NEGATIONS,
     NUMBER_WORDS,
+    PET_WORDS,
     SIMILARITY_STOPWORDS,
     STOPWORDS,
     content_words,
@@ -28,6 +29,8 @@ def test_tokens_fold_case_and_drop_stopwords() -> None:
     assert tokens("What is Mia's CAT called?") == ["mia", "cat", "call"]
     assert tokens("Straße") == ["strasse"]
     assert tokens("ｆｕｌｌ width") == ["full", "width"]  # NFKC first
+    # The pet's nouns stay: a question about the owner reaches the memories about the owner.
+    assert tokens("What does my owner enjoy?") == ["owner", "enjoy"]
 
 
 def test_tokens_strip_common_suffixes_but_keep_short_words() -> None:
@@ -52,6 +55,7 @@ def test_the_dream_ignores_hedges_and_short_words() -> None:
 
 def test_the_lists_are_named_subsets_of_one_another() -> None:
     assert FUNCTION_WORDS <= STOPWORDS
+    assert not PET_WORDS & STOPWORDS
     assert SIMILARITY_STOPWORDS <= FUNCTION_WORDS
     assert not SIMILARITY_STOPWORDS & NEGATIONS
     assert not HEDGES & STOPWORDS  # "usually" names a habit for the offline brain

@@ -31,13 +31,15 @@ from typing import Any
 
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.contracts.brain import CompletionRequest
-from shelldon.core.words import STOPWORDS, stem
+from shelldon.core.words import PET_WORDS, STOPWORDS, stem
 
 MAX_OPS = 5
 _SOURCE_RANK = {"memory": 5, "about": 4, "summary": 3, "directive": 3, "recall": 1, "recent": 2}
 
 # --- words -------------------------------------------------------------------------------------
 
+# What a question and a statement are compared without: the stop words and the pet's own nouns.
+_UNSAID = STOPWORDS | PET_WORDS
 # Words that mean the same thing for matching a question to a statement.
 _SYNONYMS = {
     "called": "name", "named": "name", "names": "name", "call": "name",
@@ -77,7 +79,7 @@ def _plain_words(text: str) -> list[str]:
     out: list[str] = []
     for raw in _WORD.findall(text):
         w = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
-        if len(w) > 1 and w not in STOPWORDS and w not in out:
+        if len(w) > 1 and w not in _UNSAID and w not in out:
             out.append(w)
     return out
 
@@ -87,7 +89,7 @@ def content_words(text: str) -> list[str]:
     out: list[str] = []
     for raw in _WORD.findall(text):
         plain = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
-        if len(plain) < 2 or plain in STOPWORDS:
+        if len(plain) < 2 or plain in _UNSAID:
             continue
         w = _norm(raw)
         if w not in out:
@@ -201,7 +203,7 @@ def _sentence(text: str) -> str:
 def _lower_first(text: str) -> str:
     """Lower-case a sentence's first word for use mid-sentence, unless it is a name ("Ana")."""
     first = text.split(" ", 1)[0]
-    return text[:1].lower() + text[1:] if first.casefold() in STOPWORDS else text
+    return text[:1].lower() + text[1:] if first.casefold() in _UNSAID else text
 
 
 # --- reading the prompt ------------------------------------------------------------------------
@@ -458,7 +460,7 @@ def _names_someone(intent: str, text: str) -> bool:
     if intent != _NAME_INTENT:
         return False
     return any(
-        w[:1].isupper() and w != "I" and w.casefold() not in STOPWORDS for w in _WORD.findall(text)
+        w[:1].isupper() and w != "I" and w.casefold() not in _UNSAID for w in _WORD.findall(text)
     )
 
 

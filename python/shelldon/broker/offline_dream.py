@@ -25,7 +25,7 @@ from shelldon.contracts.dream import (
     parse_learning_line,
 )
 from shelldon.core.gate import screen_text
-from shelldon.core.words import STOPWORDS, words
+from shelldon.core.words import PET_WORDS, STOPWORDS, words
 
 PROMOTE_AT = 2  # seen at least this many times
 MAX_SUMMARY_SENTENCES = 5
@@ -76,8 +76,12 @@ def collection_for(text: str) -> str:
     return "facts"
 
 
+_UNSAID = STOPWORDS | PET_WORDS
+
+
 def _words(text: str) -> list[str]:
-    return [w for w in words(text) if w not in STOPWORDS]
+    """The words that name and summarise a learning: no stop words, none of the pet's nouns."""
+    return [w for w in words(text) if w not in _UNSAID]
 
 
 def _name_for(item: OfferedLearning) -> str:

@@ -37,10 +37,13 @@ FUNCTION_WORDS: frozenset[str] = ARTICLES | frozenset(
 ASKING_WORDS: frozenset[str] = frozenset(
     re.findall(r"\S+", "please really know remember recall say says said tell told")
 )
-# The pet's own nouns: nearly every memory holds them ("The owner ...").
-PET_WORDS: frozenset[str] = frozenset({"owner", "owners", "pet", "shelldon"})
 # The stop words: what retrieval, the dream and the offline brain drop before comparing words.
-STOPWORDS: frozenset[str] = FUNCTION_WORDS | ASKING_WORDS | PET_WORDS
+STOPWORDS: frozenset[str] = FUNCTION_WORDS | ASKING_WORDS
+
+# The pet's own nouns, which nearly every memory holds ("The owner ..."). The dream and the offline
+# brain compare what is said about the owner and drop them too; retrieval keeps them, so a question
+# about the owner ("what does my owner enjoy?") reaches the memories about the owner.
+PET_WORDS: frozenset[str] = frozenset({"owner", "owners", "pet", "shelldon"})
 
 # Words that hedge an observation ("The owner *seems* to *usually* ..."): the dream ignores them
 # when it compares two observations; the offline brain keeps them ("usually" names a habit).
@@ -71,7 +74,7 @@ QUALIFIERS: frozenset[str] = frozenset({"only", "still", "up", "over", "under"})
 # are part of a stored fact, so the asking words and the pet's nouns are not in it either.
 SIMILARITY_STOPWORDS: frozenset[str] = FUNCTION_WORDS - NEGATIONS - QUALIFIERS
 
-_UNSAID = STOPWORDS | HEDGES
+_UNSAID = STOPWORDS | PET_WORDS | HEDGES
 
 _WORD = re.compile(r"\w+")
 # Longest first; the stem keeps at least three characters, so short words are left alone.
@@ -103,8 +106,8 @@ def tokens(text: str) -> list[str]:
 
 
 def content_words(text: str) -> set[str]:
-    """The stemmed words of `text` that say what it is about: three letters or more, neither a
-    stop word nor a hedge. The dream compares observations with these."""
+    """The stemmed words of `text` that say what it is about: three letters or more, not a stop
+    word, one of the pet's nouns or a hedge. The dream compares observations with these."""
     return {stem(w) for w in words(text) if len(w) >= 3 and w not in _UNSAID}
 
 

@@ -196,10 +196,10 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
             for sentence in (first, second):
                 refused = gate.screen_text(sentence) is not None
                 sentences.add(refused, sentence, keep_if=refused)
-            score, veto, _, _ = similarity_batch(first, [second])[0]
-            duplicate = score >= DEFAULT_LIMITS.near_duplicate and not veto
-            if veto:
-                vetoes[veto] += 1
+            comparison = similarity_batch(first, [second])[0]
+            duplicate = comparison.score >= DEFAULT_LIMITS.near_duplicate and not comparison.veto
+            if comparison.veto:
+                vetoes[comparison.veto] += 1
             target = merged_para if quality == "1" else merged_nonpara
             target.add(duplicate, f"{first} || {second}", keep_if=duplicate and quality == "0")
     out["paraphrase_screen"] = sentences

@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from reference.ranker import ReferenceRanker  # noqa: E402
-from shelldon._native import Ranker  # noqa: E402
+from shelldon._native import RankEntry, Ranker  # noqa: E402
 from shelldon.clock import iso  # noqa: E402
 from shelldon.contracts.ops import Remember  # noqa: E402
 from shelldon.core.entry import Entry, EntryMeta  # noqa: E402
@@ -152,16 +152,16 @@ def costs(base: Path) -> list[str]:
     rng = random.Random(7)
     vocab = [w for e in entries for w in tokens(e.body)]
     rows = [
-        (
-            f"e{i:03d}",
-            rng.sample(vocab, 4),
-            [rng.choice(vocab)],
-            rng.sample(vocab, 30),
-            [],
-            rng.randint(0, 2),
-            rng.random(),
-            1.8e9 - rng.random() * 1e7,
-            False,
+        RankEntry(
+            id=f"e{i:03d}",
+            title=rng.sample(vocab, 4),
+            tags=[rng.choice(vocab)],
+            body=rng.sample(vocab, 30),
+            paths=[],
+            trust=rng.randint(0, 2),
+            confidence=rng.random(),
+            updated=1.8e9 - rng.random() * 1e7,
+            stale=False,
         )
         for i in range(200)
     ]

@@ -56,7 +56,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # The core modules worker/ and broker/ may import (a name covers its submodules). Anything else in
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
-    "shelldon.worker": ("shelldon.core.history", "shelldon.core.memory", "shelldon.core.retrieval"),
+    # layout: the fork-server warms up on a throwaway tree made the way core makes the real one.
+    "shelldon.worker": (
+        "shelldon.core.history",
+        "shelldon.core.layout",
+        "shelldon.core.memory",
+        "shelldon.core.retrieval",
+    ),
     # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:
     # the offline brain's stop words and stemmer.
     "shelldon.broker": ("shelldon.core.vault", "shelldon.core.gate", "shelldon.core.words"),

@@ -9,7 +9,7 @@ import pytest
 
 from shelldon.contracts.ops import Remember
 from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory import CuratedMemory, MemoryReader
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import (
     MemorySelection,
@@ -130,7 +130,7 @@ def test_a_corrupt_history_is_left_out(root: DataRoot) -> None:
 def test_a_retrieval_failure_leaves_the_memory_out(root: DataRoot) -> None:
     _populate(root)
 
-    def broken(memory: CuratedMemory, message: str, base: Path) -> MemorySelection:
+    def broken(memory: MemoryReader, message: str, base: Path) -> MemorySelection:
         raise RuntimeError("ranker exploded")
 
     ctx = read_context(root, "sister", select_memory=broken)

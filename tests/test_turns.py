@@ -1,4 +1,5 @@
-"""core.turns on real stores: reply first, each op on its own through the gate, history last."""
+"""core.turns on real stores: the turn journaled, then the reply, then each op on its own through
+the gate."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from shelldon.core.memory import CuratedMemory
 from shelldon.core.turns import (
     BUSY_TEXT,
     DEGRADE_TEXT,
+    NOT_SAVED_TEXT,
     PROMPTS_FILE,
     RECORD_PROMPTS_ENV,
     apply_turn,
@@ -40,7 +42,7 @@ class World:
     seen_at_emit: list[tuple[int, list[str]]] = field(default_factory=list)
 
     def emit(self, text: str, degraded: bool) -> None:
-        # What was already written when the reply went out: it must be nothing.
+        # What was already written when the reply went out: the turn's rows, nothing else.
         try:
             rows = len(self.history.recent(50))
         except sqlite3.ProgrammingError:  # the test closed the store on purpose
@@ -109,7 +111,7 @@ def _rows(world: World) -> list[tuple[str, str]]:
     return [(r["role"], r["content"]) for r in world.history.recent(50)]
 
 
-def test_the_reply_goes_out_first_then_ops_then_history(world: World) -> None:
+def test_the_turn_is_recorded_then_the_reply_goes_out_then_the_ops(world: World) -> None:
     op = {
         "op": "remember",
         "collection": "people",
@@ -118,7 +120,7 @@ def test_the_reply_goes_out_first_then_ops_then_history(world: World) -> None:
     }
     result = world.turn("my sister is called Ana", reply="Nice!", ops=(op,))
     assert world.emitted == [("Nice!", False)]
-    assert world.seen_at_emit == [(0, [])]  # nothing written before the reply
+    assert world.seen_at_emit == [(2, [])]  # both rows recorded, no memory written yet
     assert world.tree() == ["people/sister.md"]
     assert (
         "The owner's sister is called Ana." in (world.root.memory / "people/sister.md").read_text()
@@ -327,14 +329,16 @@ def test_a_spawn_failure_records_nothing(world: World, stage: str) -> None:
     assert (result.outcome, result.recorded) == ("spawn_failed", False)
 
 
-def test_a_failed_record_is_logged_and_the_loop_goes_on(
+def test_a_failed_journal_is_said_in_the_reply_and_the_loop_goes_on(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     world.history.close()  # any write now raises inside sqlite
-    result = world.turn("hello", reply="hi")
-    assert world.emitted == [("hi", False)]
+    op = _remember("people", "sister", "The owner's sister is called Ana.")
+    result = world.turn("Always answer in French.", reply="I'll remember that.", ops=(op,))
+    assert world.emitted == [(f"I'll remember that.\n({NOT_SAVED_TEXT})", False)]
     assert result.recorded is False
-    assert "record_turn failed" in caplog.text
+    assert world.tree() == [] and world.audit() == []  # a turn not stored changes nothing
+    assert "journaling the turn failed" in caplog.text
     world.history = HistoryStore.open(world.root.history_db)
     world.turn("again", reply="hi again", turn_id="t2")
     assert _rows(world) == [("owner", "again"), ("pet", "hi again")]

@@ -10,17 +10,51 @@ TEMP_MARKER: str
 
 # ranker.rs: curated entries ranked against a turn.
 @final
-class Ranker:
+class RankEntry:
+    """One entry as the ranker sees it; trust is the provenance's rank (0 owner, 1 observed,
+    2 inferred: `shelldon.contracts.provenance.rank`); `Ranker` checks."""
+
     def __new__(
         cls,
-        entries: list[
-            tuple[str, list[str], list[str], list[str], list[str], int, float, float, bool]
-        ],
-    ) -> Ranker: ...
+        *,
+        id: str,
+        title: list[str],
+        tags: list[str],
+        body: list[str],
+        paths: list[str],
+        trust: int,
+        confidence: float,
+        updated: float,
+        stale: bool,
+    ) -> RankEntry: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> list[str]: ...
+    @property
+    def tags(self) -> list[str]: ...
+    @property
+    def body(self) -> list[str]: ...
+    @property
+    def paths(self) -> list[str]: ...
+    @property
+    def trust(self) -> int: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def updated(self) -> float:
+        """Epoch seconds."""
+    @property
+    def stale(self) -> bool: ...
+
+@final
+class Ranker:
+    def __new__(cls, entries: list[RankEntry]) -> Ranker: ...
     def __len__(self) -> int: ...
     def rank(
         self, query: list[str], paths: list[str], now: float, limit: int
-    ) -> list[tuple[int, float, float]]: ...
+    ) -> list[tuple[int, float, float]]:
+        """(index into `entries`, score, relevance), best first, ties by id; at most `limit`."""
 
 # --- atomic.rs / append.rs ---
 
@@ -30,25 +64,50 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -
 def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> int:
     """Append with one fsync (created at `mode` if absent); returns the file's new size."""
 
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """fsync a directory so a rename or unlink in it is durable; OSError (ENOTDIR for a file)."""
+
 # --- fts.rs ---
 
 def fts_query(query: str, max_terms: int = 16, max_term_chars: int = 64) -> str | None:
     """Quoted, OR-ed word terms for FTS5 MATCH; None when no term remains."""
 
-# --- stem.rs ---
+# --- filename.rs ---
 
-def safe_stem(name: str, max_bytes: int = 120) -> str:
-    """Path-safe filename stem (NFC, casefold, non-word runs to '-'); ValueError if empty."""
+def filename_stem(name: str, max_bytes: int = 120) -> str:
+    """Path-safe file name stem (NFC, casefold, non-word runs to '-'); ValueError if empty."""
 
 # scanner.rs: the gate's rule scanner (secrets, instruction-shaped text).
 
 @final
-class Scanner:
-    """Rules compiled once: (id, pattern, prefilter literals, entropy floor, skip placeholders)."""
+class RuleSpec:
+    """One scanner rule; `prefilter` empty: the rule always runs; `min_entropy` 0: no floor."""
 
     def __new__(
-        cls, rules: list[tuple[str, str, list[str], float, bool]], placeholders: list[str]
-    ) -> Scanner: ...
+        cls,
+        *,
+        id: str,
+        pattern: str,
+        prefilter: list[str],
+        min_entropy: float,
+        skip_placeholders: bool,
+    ) -> RuleSpec: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def prefilter(self) -> list[str]: ...
+    @property
+    def min_entropy(self) -> float: ...
+    @property
+    def skip_placeholders(self) -> bool: ...
+
+@final
+class Scanner:
+    """Rules compiled once; `scan` gives (rule id, start, end) in characters."""
+
+    def __new__(cls, rules: list[RuleSpec], placeholders: list[str]) -> Scanner: ...
     def scan(self, text: str) -> list[tuple[str, int, int]]: ...
     def scan_batch(self, texts: list[str]) -> list[list[tuple[str, int, int]]]: ...
     def rules_hit(self, text: str) -> list[str]: ...
@@ -60,4 +119,20 @@ def shannon_entropy(text: str) -> float: ...
 
 # similarity.rs: the gate's near-duplicate check.
 
-def similarity_batch(candidate: str, others: list[str]) -> list[tuple[float, str, int, int]]: ...
+@final
+class Comparison:
+    """A candidate against one other text: Dice `score` of content tokens, `veto` ("",
+    "negation", "number", "proper_noun"), content tokens only the candidate has (`added`) and
+    only the other has (`dropped`)."""
+
+    def __new__(cls, *, score: float, veto: str, added: int, dropped: int) -> Comparison: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def veto(self) -> str: ...
+    @property
+    def added(self) -> int: ...
+    @property
+    def dropped(self) -> int: ...
+
+def similarity_batch(candidate: str, others: list[str]) -> list[Comparison]: ...

@@ -1,4 +1,4 @@
-"""A tiny sd_notify: READY=1 / STOPPING=1 / WATCHDOG=1 datagrams to $NOTIFY_SOCKET.
+"""A tiny sd_notify: READY, STOPPING, WATCHDOG and EXTEND_TIMEOUT_USEC datagrams to $NOTIFY_SOCKET.
 
 Outside systemd (no NOTIFY_SOCKET) every call is a no-op, so the same code runs in a terminal.
 The watchdog pinger is a daemon thread that pings at half of $WATCHDOG_USEC while `healthy()`
@@ -47,6 +47,12 @@ def ready(status: str = "") -> bool:
 
 def stopping() -> bool:
     return notify("STOPPING=1")
+
+
+def extend_timeout(seconds: float) -> bool:
+    """EXTEND_TIMEOUT_USEC: the current state's timeout (at start, TimeoutStartSec) is extended so
+    that the service has `seconds` from now to send its next message (e.g. READY=1)."""
+    return notify(f"EXTEND_TIMEOUT_USEC={int(seconds * 1_000_000)}")
 
 
 def watchdog_interval() -> float | None:

@@ -49,9 +49,14 @@ fn create_temp(dir: &Path, name: &str, mode: u32) -> Result<(PathBuf, File)> {
     Err(io::Error::from_raw_os_error(17).into()) // EEXIST: 64 collisions in a row
 }
 
-/// fsync a directory so a rename or a create inside it survives power loss.
+/// fsync a directory so a rename, a create or an unlink inside it survives power loss.
+/// ENOTDIR for anything but a directory: a caller naming a file means a bug, not a no-op.
 pub fn sync_dir(dir: &Path) -> Result<()> {
-    File::open(dir)?.sync_all()?;
+    let handle = File::open(dir)?;
+    if !handle.metadata()?.is_dir() {
+        return Err(io::Error::from_raw_os_error(20).into()); // ENOTDIR
+    }
+    handle.sync_all()?;
     Ok(())
 }
 
@@ -132,6 +137,20 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "temp removed: {names:?}");
+    }
+
+    #[test]
+    fn sync_dir_takes_directories_only() {
+        let dir = scratch("syncdir");
+        sync_dir(&dir).unwrap();
+        let file = dir.join("plain.md");
+        fs::write(&file, b"x").unwrap();
+        for (path, errno) in [(file, 20), (dir.join("missing"), 2)] {
+            match sync_dir(&path).unwrap_err() {
+                Error::Io(e) => assert_eq!(e.raw_os_error(), Some(errno), "{}", path.display()),
+                Error::Invalid(m) => panic!("expected Io, got {m}"),
+            }
+        }
     }
 
     #[test]

@@ -1,15 +1,21 @@
-//! The Python surface of `shelldon._native`: thin wrappers that take `str`/`bytes`/lists,
-//! call the pyo3-free modules and return plain values. The one `Error -> PyErr` conversion lives here.
+//! The Python surface of `shelldon._native`: thin wrappers that take `str`/`bytes`/lists and the
+//! named records below, call the pyo3-free modules and return plain values or records. The one
+//! `Error -> PyErr` conversion lives here.
+//!
+//! Records that cross the boundary are frozen classes wrapping the crate's own structs (`RankEntry`,
+//! `RuleSpec`, `Comparison`), built with keyword arguments, so neither side counts tuple positions.
+//! Results made in bulk on every turn stay tuples (`Ranker.rank`'s `(index, score, relevance)`,
+//! 200 a turn; `Scanner.scan`'s `(rule id, start, end)`): a tuple costs a fraction of an object.
 
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyString;
 
 use crate::error::Error;
-use crate::scanner::{self, RuleSpec};
-use crate::{append, atomic, fts, ranker, similarity, stem};
+use crate::{append, atomic, filename, fts, ranker, scanner, similarity};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -24,19 +30,112 @@ impl From<Error> for PyErr {
     }
 }
 
-/// One entry for the ranker: (id, title tokens, tag tokens, body tokens, paths, trust 0/1/2,
-/// confidence 0..1, updated as epoch seconds, stale).
-type RankEntryTuple = (
-    String,
-    Vec<String>,
-    Vec<String>,
-    Vec<String>,
-    Vec<String>,
-    u8,
-    f64,
-    f64,
-    bool,
-);
+/// `Name(field=repr(value), ...)`, as a dataclass shows itself, read through the getters.
+fn record_repr(record: &Bound<'_, PyAny>, fields: &[&str]) -> PyResult<String> {
+    let mut parts = Vec::with_capacity(fields.len());
+    for field in fields {
+        parts.push(format!("{field}={}", record.getattr(*field)?.repr()?));
+    }
+    Ok(format!(
+        "{}({})",
+        record.get_type().name()?,
+        parts.join(", ")
+    ))
+}
+
+// ---- ranker.rs ------------------------------------------------------------------------------
+
+/// One curated entry as the ranker sees it: tokens of title, tags and body, the file paths it
+/// depends on, trust (the provenance's rank: 0 owner, 1 observed, 2 inferred), confidence 0..1,
+/// updated (epoch seconds), stale. `Ranker` checks the values. The tokens stay the caller's `str`
+/// objects (borrowed, not copied): a turn builds 200 of these.
+#[pyclass(name = "RankEntry", module = "shelldon._native", frozen, eq)]
+#[derive(PartialEq)]
+struct PyRankEntry(ranker::RankEntry<PyBackedStr>);
+
+#[pymethods]
+impl PyRankEntry {
+    #[new]
+    #[pyo3(signature = (*, id, title, tags, body, paths, trust, confidence, updated, stale))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        id: PyBackedStr,
+        title: Vec<PyBackedStr>,
+        tags: Vec<PyBackedStr>,
+        body: Vec<PyBackedStr>,
+        paths: Vec<PyBackedStr>,
+        trust: u8,
+        confidence: f64,
+        updated: f64,
+        stale: bool,
+    ) -> Self {
+        PyRankEntry(ranker::RankEntry {
+            id,
+            title,
+            tags,
+            body,
+            paths,
+            trust,
+            confidence,
+            updated,
+            stale,
+        })
+    }
+
+    #[getter]
+    fn id(&self) -> &PyBackedStr {
+        &self.0.id
+    }
+    #[getter]
+    fn title(&self) -> &[PyBackedStr] {
+        &self.0.title
+    }
+    #[getter]
+    fn tags(&self) -> &[PyBackedStr] {
+        &self.0.tags
+    }
+    #[getter]
+    fn body(&self) -> &[PyBackedStr] {
+        &self.0.body
+    }
+    #[getter]
+    fn paths(&self) -> &[PyBackedStr] {
+        &self.0.paths
+    }
+    #[getter]
+    fn trust(&self) -> u8 {
+        self.0.trust
+    }
+    #[getter]
+    fn confidence(&self) -> f64 {
+        self.0.confidence
+    }
+    #[getter]
+    fn updated(&self) -> f64 {
+        self.0.updated
+    }
+    #[getter]
+    fn stale(&self) -> bool {
+        self.0.stale
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        record_repr(
+            slf.as_any(),
+            &[
+                "id",
+                "title",
+                "tags",
+                "body",
+                "paths",
+                "trust",
+                "confidence",
+                "updated",
+                "stale",
+            ],
+        )
+    }
+}
 
 /// Above this many entries a ranking is worth releasing the GIL for (~20 us).
 const RANK_DETACH_THRESHOLD: usize = 64;
@@ -50,27 +149,9 @@ struct PyRanker {
 #[pymethods]
 impl PyRanker {
     #[new]
-    fn new(entries: Vec<RankEntryTuple>) -> PyResult<Self> {
-        let entries = entries
-            .into_iter()
-            .map(
-                |(id, title, tags, body, paths, trust, confidence, updated, stale)| {
-                    ranker::RankEntry {
-                        id,
-                        title,
-                        tags,
-                        body,
-                        paths,
-                        trust,
-                        confidence,
-                        updated,
-                        stale,
-                    }
-                },
-            )
-            .collect();
+    fn new(entries: Vec<Bound<'_, PyRankEntry>>) -> PyResult<Self> {
         Ok(PyRanker {
-            inner: ranker::Ranker::new(entries)?,
+            inner: ranker::Ranker::new(entries.iter().map(|entry| &entry.get().0))?,
         })
     }
 
@@ -123,6 +204,12 @@ fn durable_append(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyRe
         .map_err(PyErr::from)
 }
 
+/// fsync the directory `path`, so a rename or unlink inside it is durable (ENOTDIR otherwise).
+#[pyfunction]
+fn fsync_dir(py: Python<'_>, path: PathBuf) -> PyResult<()> {
+    py.detach(|| atomic::sync_dir(&path)).map_err(PyErr::from)
+}
+
 // --- fts.rs ---
 
 /// An FTS5 MATCH expression of quoted, OR-ed word terms, or None when no term remains.
@@ -137,19 +224,79 @@ fn fts_query(
     fts::sanitize_query(&text_of(query), max_terms, max_term_chars)
 }
 
-// --- stem.rs ---
+// --- filename.rs ---
 
-/// The path-safe filename stem of `name`; ValueError when nothing usable remains.
+/// The path-safe filename stem of `name` (the `<stem>` of `<stem>.md`); ValueError when nothing
+/// usable remains.
 #[pyfunction]
 #[pyo3(signature = (name, max_bytes = 120))]
-fn safe_stem(name: &Bound<'_, PyString>, max_bytes: usize) -> PyResult<String> {
-    Ok(stem::safe_stem(&text_of(name), max_bytes)?)
+fn filename_stem(name: &Bound<'_, PyString>, max_bytes: usize) -> PyResult<String> {
+    Ok(filename::filename_stem(&text_of(name), max_bytes)?)
 }
 
 // ---- gate: scanner ----------------------------------------------------------------------
 
-/// A rule as Python passes it: (id, pattern, prefilter literals, entropy floor, skip placeholders).
-type RuleTuple = (String, String, Vec<String>, f64, bool);
+/// One scanner rule: id, regex pattern, prefilter literals (one must occur for the rule to run;
+/// none: it always runs), the span's minimum Shannon entropy (0: no floor), whether spans that
+/// look like placeholders are dropped.
+#[pyclass(name = "RuleSpec", module = "shelldon._native", frozen, eq)]
+#[derive(PartialEq)]
+struct PyRuleSpec(scanner::RuleSpec);
+
+#[pymethods]
+impl PyRuleSpec {
+    #[new]
+    #[pyo3(signature = (*, id, pattern, prefilter, min_entropy, skip_placeholders))]
+    fn new(
+        id: String,
+        pattern: String,
+        prefilter: Vec<String>,
+        min_entropy: f64,
+        skip_placeholders: bool,
+    ) -> Self {
+        PyRuleSpec(scanner::RuleSpec {
+            id,
+            pattern,
+            prefilter,
+            min_entropy,
+            skip_placeholders,
+        })
+    }
+
+    #[getter]
+    fn id(&self) -> &str {
+        &self.0.id
+    }
+    #[getter]
+    fn pattern(&self) -> &str {
+        &self.0.pattern
+    }
+    #[getter]
+    fn prefilter(&self) -> &[String] {
+        &self.0.prefilter
+    }
+    #[getter]
+    fn min_entropy(&self) -> f64 {
+        self.0.min_entropy
+    }
+    #[getter]
+    fn skip_placeholders(&self) -> bool {
+        self.0.skip_placeholders
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        record_repr(
+            slf.as_any(),
+            &[
+                "id",
+                "pattern",
+                "prefilter",
+                "min_entropy",
+                "skip_placeholders",
+            ],
+        )
+    }
+}
 
 /// The gate's compiled rule set. Build once; `scan` returns (rule id, start, end) in characters.
 #[pyclass(module = "shelldon._native", frozen)]
@@ -183,19 +330,8 @@ impl Scanner {
 impl Scanner {
     #[new]
     #[pyo3(signature = (rules, placeholders))]
-    fn new(rules: Vec<RuleTuple>, placeholders: Vec<String>) -> PyResult<Self> {
-        let specs: Vec<RuleSpec> = rules
-            .into_iter()
-            .map(
-                |(id, pattern, prefilter, min_entropy, skip_placeholders)| RuleSpec {
-                    id,
-                    pattern,
-                    prefilter,
-                    min_entropy,
-                    skip_placeholders,
-                },
-            )
-            .collect();
+    fn new(rules: Vec<Bound<'_, PyRuleSpec>>, placeholders: Vec<String>) -> PyResult<Self> {
+        let specs: Vec<scanner::RuleSpec> = rules.iter().map(|rule| rule.get().0.clone()).collect();
         Ok(Scanner {
             inner: scanner::Scanner::new(&specs, &placeholders)?,
         })
@@ -247,34 +383,80 @@ fn shannon_entropy(text: &str) -> f64 {
 
 // ---- gate: similarity -------------------------------------------------------------------
 
-/// Compare `candidate` with each of `others`: (Dice similarity of content tokens, veto code,
-/// content tokens only the candidate has, content tokens only the other has). The veto code is
-/// "", "negation", "number" or "proper_noun".
+/// How a candidate compares with one other text: score (Dice similarity of content tokens),
+/// veto ("", "negation", "number" or "proper_noun"), added (content tokens only the candidate
+/// has), dropped (content tokens only the other has).
+#[pyclass(name = "Comparison", module = "shelldon._native", frozen, eq)]
+#[derive(PartialEq)]
+struct PyComparison(similarity::Comparison);
+
+#[pymethods]
+impl PyComparison {
+    #[new]
+    #[pyo3(signature = (*, score, veto, added, dropped))]
+    fn new(score: f64, veto: &str, added: usize, dropped: usize) -> PyResult<Self> {
+        let veto = similarity::Veto::from_code(veto)
+            .ok_or_else(|| Error::Invalid(format!("unknown veto {veto:?}")))?;
+        Ok(PyComparison(similarity::Comparison {
+            score,
+            veto,
+            added,
+            dropped,
+        }))
+    }
+
+    #[getter]
+    fn score(&self) -> f64 {
+        self.0.score
+    }
+    #[getter]
+    fn veto(&self) -> &'static str {
+        self.0.veto.code()
+    }
+    #[getter]
+    fn added(&self) -> usize {
+        self.0.added
+    }
+    #[getter]
+    fn dropped(&self) -> usize {
+        self.0.dropped
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        record_repr(slf.as_any(), &["score", "veto", "added", "dropped"])
+    }
+}
+
+/// Compare `candidate` with each of `others`, in order.
 #[pyfunction]
 fn similarity_batch(
     candidate: &Bound<'_, PyString>,
     others: Vec<Bound<'_, PyString>>,
-) -> Vec<(f64, &'static str, usize, usize)> {
+) -> Vec<PyComparison> {
     let others: Vec<String> = others.iter().map(text_of).collect();
     let refs: Vec<&str> = others.iter().map(String::as_str).collect();
     similarity::similarity_batch(&text_of(candidate), &refs)
         .into_iter()
-        .map(|c| (c.score, c.veto.code(), c.added, c.dropped))
+        .map(PyComparison)
         .collect()
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<PyRankEntry>()?;
     m.add_class::<PyRanker>()?;
     m.add("UNICODE_VERSION", crate::unicode_tables::UNICODE_VERSION)?;
     m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;
     m.add_function(wrap_pyfunction!(durable_append, m)?)?;
+    m.add_function(wrap_pyfunction!(fsync_dir, m)?)?;
     m.add_function(wrap_pyfunction!(fts_query, m)?)?;
-    m.add_function(wrap_pyfunction!(safe_stem, m)?)?;
+    m.add_function(wrap_pyfunction!(filename_stem, m)?)?;
+    m.add_class::<PyRuleSpec>()?;
     m.add_class::<Scanner>()?;
     m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
+    m.add_class::<PyComparison>()?;
     m.add_function(wrap_pyfunction!(similarity_batch, m)?)?;
     Ok(())
 }

@@ -93,7 +93,7 @@ mod tests {
     fn defaults_match_the_python_signature() {
         // bindings.rs spells these as literals so Python's signature shows them.
         assert_eq!((DEFAULT_MAX_TERMS, DEFAULT_MAX_TERM_CHARS), (16, 64));
-        assert_eq!(crate::stem::DEFAULT_MAX_STEM_BYTES, 120);
+        assert_eq!(crate::filename::DEFAULT_MAX_STEM_BYTES, 120);
     }
 
     #[test]

@@ -4,11 +4,11 @@
 pub mod append;
 pub mod atomic;
 pub mod error;
+pub mod filename;
 pub mod fts;
 pub mod ranker;
 pub mod scanner;
 pub mod similarity;
-pub mod stem;
 pub mod unicode;
 mod unicode_tables;
 

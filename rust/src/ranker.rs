@@ -35,14 +35,15 @@ pub const STALE_FACTOR: f64 = 0.5;
 const SECONDS_PER_DAY: f64 = 86_400.0;
 
 /// One entry as the ranker sees it. `trust` is the provenance's rank: 0 owner, 1 observed,
-/// 2 inferred.
-#[derive(Debug, Clone)]
-pub struct RankEntry {
-    pub id: String,
-    pub title: Vec<String>,
-    pub tags: Vec<String>,
-    pub body: Vec<String>,
-    pub paths: Vec<String>,
+/// 2 inferred. Text is any `S: AsRef<str>`, so a caller can lend strings it already holds instead
+/// of copying each token.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankEntry<S = String> {
+    pub id: S,
+    pub title: Vec<S>,
+    pub tags: Vec<S>,
+    pub body: Vec<S>,
+    pub paths: Vec<S>,
     pub trust: u8,
     pub confidence: f64,
     pub updated: f64,
@@ -99,8 +100,13 @@ pub struct Ranker {
 }
 
 impl Ranker {
-    pub fn new(entries: Vec<RankEntry>) -> Result<Self> {
-        let mut indexed = Vec::with_capacity(entries.len());
+    /// Borrows the entries: the index holds interned term and path ids, so of an entry's text
+    /// only its id is copied.
+    pub fn new<'a, S: AsRef<str> + 'a>(
+        entries: impl IntoIterator<Item = &'a RankEntry<S>>,
+    ) -> Result<Self> {
+        let entries = entries.into_iter();
+        let mut indexed = Vec::with_capacity(entries.size_hint().0);
         let mut terms = Interner::default();
         let mut path_ids = Interner::default();
         let mut doc_freq: Vec<u32> = Vec::new();
@@ -109,13 +115,13 @@ impl Ranker {
             if entry.trust > 2 {
                 return Err(Error::Invalid(format!(
                     "entry {:?}: trust must be 0 (owner), 1 (observed) or 2 (inferred)",
-                    entry.id
+                    entry.id.as_ref()
                 )));
             }
             if !entry.confidence.is_finite() || !entry.updated.is_finite() {
                 return Err(Error::Invalid(format!(
                     "entry {:?}: confidence and updated must be finite",
-                    entry.id
+                    entry.id.as_ref()
                 )));
             }
             let mut tf: Vec<(u32, f64)> = Vec::new();
@@ -127,7 +133,7 @@ impl Ranker {
                 (&entry.body, 1.0),
             ] {
                 for token in tokens {
-                    tf.push((terms.intern(token)?, weight));
+                    tf.push((terms.intern(token.as_ref())?, weight));
                 }
             }
             tf.sort_by_key(|&(id, _)| id);
@@ -151,12 +157,12 @@ impl Ranker {
             let mut paths = entry
                 .paths
                 .iter()
-                .map(|p| path_ids.intern(p))
+                .map(|p| path_ids.intern(p.as_ref()))
                 .collect::<Result<Vec<u32>>>()?;
             paths.sort_unstable();
             paths.dedup();
             indexed.push(Indexed {
-                id: entry.id,
+                id: entry.id.as_ref().to_owned(),
                 tf: merged,
                 length,
                 paths,
@@ -308,7 +314,7 @@ mod tests {
 
     #[test]
     fn shared_words_rank_first() {
-        let ranker = Ranker::new(vec![
+        let ranker = Ranker::new(&[
             entry("a", "tea", "owner drinks green tea", 2),
             entry("b", "cat", "the cat is called oscar", 2),
         ])
@@ -323,7 +329,7 @@ mod tests {
         old_owner.updated = -3650.0 * SECONDS_PER_DAY;
         old_owner.confidence = 0.0;
         let fresh_inferred = entry("a-inferred", "cat", "cat oscar", 2);
-        let ranker = Ranker::new(vec![fresh_inferred, old_owner]).unwrap();
+        let ranker = Ranker::new(&[fresh_inferred, old_owner]).unwrap();
         assert_eq!(order(&ranker, "cat"), ["z-owner", "a-inferred"]);
     }
 
@@ -331,13 +337,13 @@ mod tests {
     fn stale_entries_rank_lower() {
         let mut stale = entry("a", "build", "run make", 1);
         stale.stale = true;
-        let ranker = Ranker::new(vec![stale, entry("b", "build", "run make", 1)]).unwrap();
+        let ranker = Ranker::new(&[stale, entry("b", "build", "run make", 1)]).unwrap();
         assert_eq!(order(&ranker, "build"), ["b", "a"]);
     }
 
     #[test]
     fn ties_break_by_id_not_by_insertion_order() {
-        let ranker = Ranker::new(vec![
+        let ranker = Ranker::new(&[
             entry("c", "x", "same", 1),
             entry("a", "x", "same", 1),
             entry("b", "x", "same", 1),
@@ -350,8 +356,7 @@ mod tests {
     fn shared_paths_add_relevance() {
         let mut with_path = entry("b", "notes", "unrelated words", 2);
         with_path.paths = vec!["src/main.rs".into()];
-        let ranker =
-            Ranker::new(vec![entry("a", "notes", "unrelated words", 2), with_path]).unwrap();
+        let ranker = Ranker::new(&[entry("a", "notes", "unrelated words", 2), with_path]).unwrap();
         let ranked = ranker
             .rank(&[], &["src/main.rs".into()], 0.0, usize::MAX)
             .unwrap();
@@ -361,22 +366,22 @@ mod tests {
 
     #[test]
     fn limit_and_empty() {
-        let empty = Ranker::new(vec![]).unwrap();
+        let empty = Ranker::new::<String>(&[]).unwrap();
         assert!(empty.rank(&words("x"), &[], 0.0, 4).unwrap().is_empty());
-        let ranker = Ranker::new(vec![entry("a", "x", "y", 0), entry("b", "x", "y", 0)]).unwrap();
+        let ranker = Ranker::new(&[entry("a", "x", "y", 0), entry("b", "x", "y", 0)]).unwrap();
         assert_eq!(ranker.rank(&words("x"), &[], 0.0, 1).unwrap().len(), 1);
     }
 
     #[test]
     fn bad_input_is_invalid_not_a_panic() {
         assert!(matches!(
-            Ranker::new(vec![entry("a", "x", "y", 3)]),
+            Ranker::new(&[entry("a", "x", "y", 3)]),
             Err(Error::Invalid(_))
         ));
         let mut nan = entry("a", "x", "y", 0);
         nan.updated = f64::NAN;
-        assert!(matches!(Ranker::new(vec![nan]), Err(Error::Invalid(_))));
-        let ranker = Ranker::new(vec![entry("a", "x", "y", 0)]).unwrap();
+        assert!(matches!(Ranker::new(&[nan]), Err(Error::Invalid(_))));
+        let ranker = Ranker::new(&[entry("a", "x", "y", 0)]).unwrap();
         assert!(ranker.rank(&[], &[], f64::INFINITY, 1).is_err());
     }
 }

@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
 
 /// One rule as the rules file states it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RuleSpec {
     pub id: String,
     pub pattern: String,

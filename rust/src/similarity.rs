@@ -65,6 +65,13 @@ impl Veto {
             Veto::ProperNoun => "proper_noun",
         }
     }
+
+    /// The veto a `code()` names; None for any other text.
+    pub fn from_code(code: &str) -> Option<Veto> {
+        [Veto::None, Veto::Negation, Veto::Number, Veto::ProperNoun]
+            .into_iter()
+            .find(|veto| veto.code() == code)
+    }
 }
 
 /// A text's tokens and the features the veto compares, computed once per text.
@@ -259,6 +266,14 @@ mod tests {
     fn added_and_dropped_count_content_tokens() {
         let c = similarity_batch("Mia has a black cat", &["Mia has a cat"])[0];
         assert_eq!((c.added, c.dropped), (1, 0));
+    }
+
+    #[test]
+    fn veto_codes_round_trip() {
+        for veto in [Veto::None, Veto::Negation, Veto::Number, Veto::ProperNoun] {
+            assert_eq!(Veto::from_code(veto.code()), Some(veto));
+        }
+        assert_eq!(Veto::from_code("maybe"), None);
     }
 
     #[test]

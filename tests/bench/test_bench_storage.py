@@ -82,16 +82,16 @@ def test_bench_fts_query_python(benchmark) -> None:  # type: ignore[no-untyped-d
     assert benchmark(ref.fts_query, MESSAGE) is not None
 
 
-@pytest.mark.benchmark(group="stem")
-def test_bench_stem_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
-    assert benchmark(lambda: [_native.safe_stem(n) for n in NAMES]) == [
-        ref.safe_stem(n) for n in NAMES
+@pytest.mark.benchmark(group="filename-stem")
+def test_bench_filename_stem_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
+    assert benchmark(lambda: [_native.filename_stem(n) for n in NAMES]) == [
+        ref.filename_stem(n) for n in NAMES
     ]
 
 
-@pytest.mark.benchmark(group="stem")
-def test_bench_stem_python(benchmark) -> None:  # type: ignore[no-untyped-def]
-    assert len(benchmark(lambda: [ref.safe_stem(n) for n in NAMES])) == len(NAMES)
+@pytest.mark.benchmark(group="filename-stem")
+def test_bench_filename_stem_python(benchmark) -> None:  # type: ignore[no-untyped-def]
+    assert len(benchmark(lambda: [ref.filename_stem(n) for n in NAMES])) == len(NAMES)
 
 
 ENTRY = ("---\ntitle: tea\n---\n" + "green tea, no sugar, in the morning. " * 50).encode()
@@ -124,3 +124,24 @@ def test_bench_record_turn(benchmark, tmp_path: Path) -> None:  # type: ignore[n
     store = HistoryStore.open(tmp_path / "history.db")
     now = datetime(2026, 1, 1, tzinfo=UTC)
     benchmark(store.record_turn, "t", "what did I say about tea?", "green, no sugar", now)
+
+
+@pytest.mark.benchmark(group="record-turn")
+def test_bench_journal_turn(benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The turn recorded before its reply: one `remember` journaled, committed with FULL, then
+    cleared (core.journal). Against test_bench_record_turn: what the journal adds to a turn."""
+    from shelldon.core import journal
+
+    store = HistoryStore.open(tmp_path / "history.db")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    op = {"op": "remember", "collection": "facts", "name": "tea", "content": "Green, no sugar."}
+    items = journal.encode(journal.plan([], [op]))
+
+    def journaled() -> None:
+        journal_id = store.journal_turn(
+            "t", "what did I say about tea?", "green, no sugar", now, items=items
+        )
+        assert journal_id is not None
+        store.clear_journal(journal_id)
+
+    benchmark(journaled)

@@ -1,15 +1,26 @@
-"""Entry front matter: render/parse round trip, tolerant parse."""
+"""Entry front matter: render/parse round trip, tolerant parse, format versions."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shelldon.core.entry import EntryMeta, parse_entry, render_entry
+from shelldon.contracts.ops import Remember
+from shelldon.core import entry as entry_module
+from shelldon.core.entry import (
+    FORMAT_VERSION,
+    UNVERSIONED_FORMAT,
+    EntryMeta,
+    parse_entry,
+    render_entry,
+    upgrade_front_matter,
+)
+from shelldon.core.memory import CuratedMemory
 
 META = EntryMeta(
     title="José, my friend",
@@ -114,3 +125,71 @@ def test_parse_never_raises(text: str) -> None:
     entry = parse_entry(text)
     assert entry.meta.provenance in ("owner", "observed", "inferred")
     assert 0.0 <= entry.meta.confidence <= 1.0
+
+
+# --- format versions --------------------------------------------------------------------------
+
+V1_ENTRY = Path(__file__).with_name("fixtures") / "entry_v1.md"  # the last release's render_entry
+
+
+def test_an_entry_without_a_format_reads_as_version_1_with_every_field() -> None:
+    entry = parse_entry(V1_ENTRY.read_text(), source="facts/tea.md")
+    assert entry.format == UNVERSIONED_FORMAT == 1
+    assert not entry.defaulted
+    assert entry.meta == EntryMeta(
+        title="tea",
+        collection="facts",
+        provenance="owner",
+        confidence=0.9,
+        created="2026-11-29T21:00:00Z",
+        modified="2026-11-29T21:05:00Z",
+        last_confirmed="2026-11-29T21:05:00Z",
+        tags=("drinks",),
+    )
+
+
+def test_rendering_writes_the_current_format_and_keeps_every_field() -> None:
+    old = parse_entry(V1_ENTRY.read_text())
+    text = render_entry(old.meta, old.body)
+    assert f"\nformat: {FORMAT_VERSION}\n---\n" in text
+    new = parse_entry(text)
+    assert (new.format, new.meta, new.body) == (FORMAT_VERSION, old.meta, old.body)
+
+
+def test_every_older_version_has_an_upgrade_step() -> None:
+    assert sorted(entry_module._UPGRADES) == list(range(1, FORMAT_VERSION))
+    raw = {"title": "tea", "provenance": "owner"}
+    assert upgrade_front_matter(dict(raw), 1) == raw  # 1 -> 2 changes no field
+
+
+def test_an_old_entry_is_upgraded_when_the_write_path_rewrites_it_not_before(home: Path) -> None:
+    memory = CuratedMemory(home / "memory")
+    untouched = home / "memory" / "facts" / "coffee.md"
+    untouched.write_text(V1_ENTRY.read_text().replace("tea", "coffee"))
+    tea = home / "memory" / "facts" / "tea.md"
+    tea.write_text(V1_ENTRY.read_text())
+    before = untouched.read_bytes()
+    CuratedMemory(home / "memory")  # a start: nothing is rewritten eagerly
+    assert tea.read_text() == V1_ENTRY.read_text()
+    # A new tea fact: the gate supersedes the old one, whose file is rewritten (marked).
+    applied = memory.apply_memory_op(
+        Remember(
+            collection="facts", name="tea", content="The owner drinks green tea with honey now."
+        ),
+        provenance="owner",
+    )
+    assert applied.supersedes == ("tea",)
+    rewritten = parse_entry(tea.read_text())
+    assert rewritten.format == FORMAT_VERSION
+    assert rewritten.meta.created == "2026-11-29T21:00:00Z"  # kept from the version-1 file
+    assert rewritten.meta.tags == ("drinks",)
+    assert rewritten.meta.status == "superseded"
+    assert untouched.read_bytes() == before  # the other old entry stays as it was
+
+
+@pytest.mark.parametrize(("value", "read_as"), [("x", 1), ("0", 1), ("3", 3)])
+def test_an_odd_or_newer_format_still_reads_the_known_fields(value: str, read_as: int) -> None:
+    text = V1_ENTRY.read_text().replace("\n---\nThe", f"\nformat: {value}\nnew_key: z\n---\nThe")
+    entry = parse_entry(text)
+    assert entry.format == read_as
+    assert entry.meta.title == "tea" and entry.meta.provenance == "owner"

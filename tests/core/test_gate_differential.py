@@ -3,6 +3,7 @@ gate_reference.py) on generated text: the scanner (both rule files), entropy, si
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,9 +118,19 @@ def test_similarity_matches_reference(candidate: str, others: list[str]) -> None
     rust = _native.similarity_batch(candidate, others)
     python = similarity_batch(candidate, others)
     assert len(rust) == len(python)
-    for (rs, rv, ra, rd), (ps, pv, pa, pd) in zip(rust, python, strict=True):
-        assert abs(rs - ps) < 1e-12
-        assert (rv, ra, rd) == (pv, pa, pd)
+    for r, p in zip(rust, python, strict=True):
+        assert abs(r.score - p.score) < 1e-12
+        assert (r.veto, r.added, r.dropped) == (p.veto, p.added, p.dropped)
+
+
+def test_comparison_is_a_named_record() -> None:
+    [found] = _native.similarity_batch("Mia has 2 cats", ["Mia has 3 cats"])
+    assert (found.veto, found.added, found.dropped) == ("number", 1, 1)
+    same = _native.Comparison(score=found.score, veto="number", added=1, dropped=1)
+    assert found == same
+    assert repr(found) == f"Comparison(score={found.score!r}, veto='number', added=1, dropped=1)"
+    with pytest.raises(ValueError, match="unknown veto"):
+        _native.Comparison(score=0.5, veto="maybe", added=0, dropped=0)
 
 
 def test_scan_offsets_are_character_offsets() -> None:

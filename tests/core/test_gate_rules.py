@@ -8,7 +8,7 @@ import re
 import pytest
 
 from reference.gate_reference import ReferenceScanner
-from shelldon._native import Scanner
+from shelldon._native import RuleSpec, Scanner
 from shelldon.core import gate
 
 EXAMPLES = [
@@ -59,14 +59,31 @@ def test_instruction_patterns_are_lower_case_because_text_is_case_folded() -> No
         assert rule.family and rule.strength in ("strong", "weak")
 
 
+def _spec(rule_id: str, pattern: str) -> RuleSpec:
+    return RuleSpec(
+        id=rule_id, pattern=pattern, prefilter=[], min_entropy=0.0, skip_placeholders=True
+    )
+
+
+def test_rules_cross_to_rust_as_named_specs() -> None:
+    rule = gate.load_rules("secrets").by_id()["github-token"]
+    spec = rule.as_native()
+    assert (spec.id, spec.pattern, spec.prefilter) == (rule.id, rule.pattern, list(rule.prefilter))
+    assert (spec.min_entropy, spec.skip_placeholders) == (rule.entropy, rule.placeholders)
+    assert spec == rule.as_native()
+    assert repr(spec).startswith("RuleSpec(id='github-token', pattern=")
+    with pytest.raises(TypeError):
+        RuleSpec("x", "a", [], 0.0, True)  # type: ignore[misc]
+
+
 def test_a_bad_rules_file_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="no pattern"):
         gate.parse_rules("secrets", {"rule": [{"id": "x"}]})
     with pytest.raises(ValueError, match="entropy"):
         gate.parse_rules("secrets", {"rule": [{"id": "x", "pattern": "a", "entropy": -1}]})
     with pytest.raises(ValueError, match="bad pattern"):
-        Scanner([("x", "(", [], 0.0, True)], [])
+        Scanner([_spec("x", "(")], [])
     with pytest.raises(ValueError, match="used twice"):
-        Scanner([("x", "a", [], 0.0, True), ("x", "b", [], 0.0, True)], [])
+        Scanner([_spec("x", "a"), _spec("x", "b")], [])
     with pytest.raises(ValueError, match="unknown rules file"):
         gate.load_rules("nope")

@@ -58,7 +58,7 @@ def test_lone_surrogates_are_separators_in_both() -> None:
         assert _native.fts_query(text) == ref.fts_query(text)
         rust, python = _both(text)
         assert rust == python
-    assert _native.safe_stem("ab\ud800cd") == "ab-cd"
+    assert _native.filename_stem("ab\ud800cd") == "ab-cd"
 
 
 @pytest.fixture(scope="module")
@@ -106,16 +106,16 @@ def test_raw_queries_would_raise_without_the_sanitiser(fts_db: sqlite3.Connectio
             ).fetchall()
 
 
-# --- safe_stem ------------------------------------------------------------------------------
+# --- filename_stem --------------------------------------------------------------------------
 
 
 def _both(name: str, max_bytes: int = ref.MAX_STEM_BYTES) -> tuple[str | None, str | None]:
     try:
-        rust: str | None = _native.safe_stem(name, max_bytes)
+        rust: str | None = _native.filename_stem(name, max_bytes)
     except ValueError:
         rust = None
     try:
-        python: str | None = ref.safe_stem(name, max_bytes)
+        python: str | None = ref.filename_stem(name, max_bytes)
     except ValueError:
         python = None
     return rust, python
@@ -126,12 +126,12 @@ def _both(name: str, max_bytes: int = ref.MAX_STEM_BYTES) -> tuple[str | None, s
 @example("José", 120)
 @example("../etc", 120)
 @example("İstanbul ΣΊΣΥΦΟΣ Straße ﬁ", 120)
-def test_safe_stem_matches_reference(name: str, max_bytes: int) -> None:
+def test_filename_stem_matches_reference(name: str, max_bytes: int) -> None:
     rust, python = _both(name, max_bytes)
     assert rust == python
 
 
-def test_safe_stem_matches_reference_on_every_code_point() -> None:
+def test_filename_stem_matches_reference_on_every_code_point() -> None:
     # Exhaustive over single characters: casefold, \w and NFC tables, all of them.
     mismatches = []
     for cp in range(0x110000):
@@ -153,20 +153,20 @@ def test_safe_stem_matches_reference_on_every_code_point() -> None:
     ],
 )
 def test_spec_examples(name: str, stem: str) -> None:
-    assert _native.safe_stem(name) == stem == ref.safe_stem(name)
+    assert _native.filename_stem(name) == stem == ref.filename_stem(name)
 
 
 @pytest.mark.parametrize("name", ["", "...", "/", "---", "\x00", "\u0301", "  "])
 def test_empty_stem_is_value_error(name: str) -> None:
     with pytest.raises(ValueError):
-        _native.safe_stem(name)
+        _native.filename_stem(name)
 
 
 @SETTINGS
 @given(st.one_of(st.text(max_size=300), HOSTILE, st.just("../" * 50)))
 def test_stem_never_leaves_its_directory(tmp_path: Path, name: str) -> None:
     try:
-        stem = _native.safe_stem(name)
+        stem = _native.filename_stem(name)
     except ValueError:
         return
     directory = tmp_path / "facts"
@@ -308,3 +308,13 @@ def test_op_shaped_mappings_decode_or_raise_op_decode_error(raw: dict[str, Any])
         assert decode_op(msgspec.json.encode(raw)) == op
     ops, dropped = decode_ops([raw, raw])
     assert len(ops) + len(dropped) == 2
+
+
+def test_fsync_dir_takes_a_directory_and_reports_errno(tmp_path: Path) -> None:
+    _native.fsync_dir(tmp_path)
+    (tmp_path / "plain.md").write_bytes(b"x")
+    with pytest.raises(NotADirectoryError):
+        _native.fsync_dir(tmp_path / "plain.md")
+    with pytest.raises(FileNotFoundError) as info:
+        _native.fsync_dir(tmp_path / "missing")
+    assert info.value.errno == 2

@@ -23,7 +23,7 @@ import pytest
 from shelldon import _native
 from shelldon.contracts.ops import RewriteAbout
 from shelldon.core.history import HistoryStore, open_readonly
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory import CuratedMemory, MemoryReader
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="needs root to drop to another uid (CI runs as root)"
@@ -148,7 +148,7 @@ def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path) -> None:
     (root / "vault" / "pin.md").write_text("1234")
 
     def probe() -> dict[str, Any]:
-        reader = CuratedMemory(root, readonly=True)
+        reader = MemoryReader(root)
         report: dict[str, Any] = {"about": reader.read_about()}
         try:
             os.listdir(root / "vault")

@@ -9,12 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.ranker import ReferenceRanker
-from shelldon._native import Ranker
+from shelldon._native import RankEntry, Ranker
 
 DAY = 86_400.0
 NOW = 1_800_000_000.0
-
-Entry = tuple[str, list[str], list[str], list[str], list[str], int, float, float, bool]
 
 
 def make(
@@ -28,23 +26,23 @@ def make(
     confidence: float = 1.0,
     updated: float = NOW,
     stale: bool = False,
-) -> Entry:
-    return (
-        ident,
-        title.split(),
-        tags.split(),
-        body.split(),
-        list(paths),
-        trust,
-        confidence,
-        updated,
-        stale,
+) -> RankEntry:
+    return RankEntry(
+        id=ident,
+        title=title.split(),
+        tags=tags.split(),
+        body=body.split(),
+        paths=list(paths),
+        trust=trust,
+        confidence=confidence,
+        updated=updated,
+        stale=stale,
     )
 
 
-def order(entries: list[Entry], query: str, paths: tuple[str, ...] = ()) -> list[str]:
+def order(entries: list[RankEntry], query: str, paths: tuple[str, ...] = ()) -> list[str]:
     ranker = Ranker(entries)
-    return [entries[i][0] for i, _, _ in ranker.rank(query.split(), list(paths), NOW, 100)]
+    return [entries[i].id for i, _, _ in ranker.rank(query.split(), list(paths), NOW, 100)]
 
 
 def test_shared_words_decide_before_anything_else() -> None:
@@ -104,7 +102,7 @@ def test_a_stale_entry_ranks_below_its_fresh_twin() -> None:
 def test_shared_paths_count_as_relevance() -> None:
     entries = [make("a", "notes"), make("b", "notes", paths=("src/main.rs",))]
     ranked = Ranker(entries).rank([], ["src/main.rs"], NOW, 10)
-    assert [entries[i][0] for i, _, _ in ranked] == ["b", "a"]
+    assert [entries[i].id for i, _, _ in ranked] == ["b", "a"]
     assert ranked[0][2] == pytest.approx(2.0)
     assert ranked[1][2] == 0.0
 
@@ -122,6 +120,31 @@ def test_limit_len_and_empty() -> None:
     assert Ranker([]).rank(["x"], [], NOW, 5) == []
 
 
+def _fields(entry: RankEntry) -> dict[str, object]:
+    names = ("id", "title", "tags", "body", "paths", "trust", "confidence", "updated", "stale")
+    return {name: getattr(entry, name) for name in names}
+
+
+def test_rank_entry_is_a_keyword_only_record() -> None:
+    entry = make("facts/cat", "the cat oscar", title="cat", paths=("a.md",), trust=0)
+    assert (entry.id, entry.title, entry.body, entry.paths) == (
+        "facts/cat",
+        ["cat"],
+        ["the", "cat", "oscar"],
+        ["a.md"],
+    )
+    assert (entry.trust, entry.confidence, entry.updated, entry.stale) == (0, 1.0, NOW, False)
+    assert entry == make("facts/cat", "the cat oscar", title="cat", paths=("a.md",), trust=0)
+    assert entry != make("facts/cat", "the cat oscar", title="cat", paths=("a.md",), trust=1)
+    assert repr(entry).startswith("RankEntry(id='facts/cat', title=['cat'], tags=[], body=")
+    with pytest.raises(TypeError):
+        RankEntry("a", [], [], [], [], 0, 1.0, NOW, False)  # type: ignore[misc]
+    with pytest.raises(TypeError):  # a string is not a list of tokens
+        RankEntry(**{**_fields(entry), "title": "cat"})
+    with pytest.raises(AttributeError):
+        entry.trust = 2  # type: ignore[misc]
+
+
 @pytest.mark.parametrize(
     "entry",
     [
@@ -130,7 +153,7 @@ def test_limit_len_and_empty() -> None:
         make("a", "x", updated=math.inf),
     ],
 )
-def test_bad_entries_are_value_errors(entry: Entry) -> None:
+def test_bad_entries_are_value_errors(entry: RankEntry) -> None:
     with pytest.raises(ValueError):
         Ranker([entry])
 
@@ -152,16 +175,17 @@ _words = st.lists(
 )
 _paths = st.lists(st.sampled_from(["a.md", "src/x.rs", "notes/", "b"]), max_size=3)
 _entries = st.lists(
-    st.tuples(
-        st.text(alphabet="abcdefé", min_size=1, max_size=4),
-        _words,
-        _words,
-        _words,
-        _paths,
-        st.integers(0, 2),
-        st.floats(-1.0, 2.0, allow_nan=False),
-        st.floats(NOW - 400 * DAY, NOW + DAY, allow_nan=False),
-        st.booleans(),
+    st.builds(
+        RankEntry,
+        id=st.text(alphabet="abcdefé", min_size=1, max_size=4),
+        title=_words,
+        tags=_words,
+        body=_words,
+        paths=_paths,
+        trust=st.integers(0, 2),
+        confidence=st.floats(-1.0, 2.0, allow_nan=False),
+        updated=st.floats(NOW - 400 * DAY, NOW + DAY, allow_nan=False),
+        stale=st.booleans(),
     ),
     max_size=12,
 )
@@ -170,7 +194,7 @@ _entries = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(entries=_entries, query=_words, paths=_paths, limit=st.integers(0, 20))
 def test_rust_and_reference_agree(
-    entries: list[Entry], query: list[str], paths: list[str], limit: int
+    entries: list[RankEntry], query: list[str], paths: list[str], limit: int
 ) -> None:
     got = Ranker(entries).rank(query, paths, NOW, limit)
     want = ReferenceRanker(entries).rank(query, paths, NOW, limit)

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from shelldon._native import Comparison, RuleSpec
 from shelldon.core.words import NEGATIONS, NUMBER_WORDS, SIMILARITY_STOPWORDS
 
 _SECRET_GROUP = re.compile(r"^secret\d*$")
@@ -19,14 +20,16 @@ _SECRET_GROUP = re.compile(r"^secret\d*$")
 class ReferenceScanner:
     """`shelldon._native.Scanner` in Python: prefilter, then each rule's regex, then filters."""
 
-    def __init__(
-        self,
-        rules: Sequence[tuple[str, str, Sequence[str], float, bool]],
-        placeholders: Sequence[str],
-    ) -> None:
+    def __init__(self, rules: Sequence[RuleSpec], placeholders: Sequence[str]) -> None:
         self.rules = [
-            (rule_id, re.compile(pattern), [lit.lower() for lit in prefilter if lit], entropy, skip)
-            for rule_id, pattern, prefilter, entropy, skip in rules
+            (
+                rule.id,
+                re.compile(rule.pattern),
+                [lit.lower() for lit in rule.prefilter if lit],
+                rule.min_entropy,
+                rule.skip_placeholders,
+            )
+            for rule in rules
         ]
         self.placeholders = [re.compile(p) for p in placeholders]
 
@@ -165,11 +168,18 @@ def _veto(a: Profile, b: Profile) -> str:
     return ""
 
 
-def similarity_batch(candidate: str, others: Sequence[str]) -> list[tuple[float, str, int, int]]:
+def similarity_batch(candidate: str, others: Sequence[str]) -> list[Comparison]:
     cand = Profile(candidate)
     out = []
     for other in others:
         prof = Profile(other)
         sa, sb = cand.comparable(), prof.comparable()
-        out.append((_similarity(cand, prof), _veto(cand, prof), len(sa - sb), len(sb - sa)))
+        out.append(
+            Comparison(
+                score=_similarity(cand, prof),
+                veto=_veto(cand, prof),
+                added=len(sa - sb),
+                dropped=len(sb - sa),
+            )
+        )
     return out

@@ -1,13 +1,15 @@
 """Pure-Python reference for rust/src/ranker.rs: the same arithmetic in the same order.
 
 Used by the differential property test and as the benchmark's baseline; the product never
-imports it.
+imports it. It reads the same `RankEntry` records the Rust ranker takes.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
+from shelldon._native import RankEntry
 
 K1 = 1.2
 B = 0.75
@@ -22,11 +24,9 @@ CONFIDENCE_FLOOR = 0.9
 STALE_FACTOR = 0.5
 SECONDS_PER_DAY = 86_400.0
 
-EntryTuple = tuple[str, list[str], list[str], list[str], list[str], int, float, float, bool]
-
 
 class ReferenceRanker:
-    def __init__(self, entries: Sequence[EntryTuple]) -> None:
+    def __init__(self, entries: Sequence[RankEntry]) -> None:
         self._ids: list[str] = []
         self._tf: list[dict[str, float]] = []
         self._length: list[float] = []
@@ -34,25 +34,25 @@ class ReferenceRanker:
         self._weight_parts: list[tuple[float, float, float, bool]] = []
         self._df: dict[str, int] = {}
         total = 0.0
-        for ident, title, tags, body, paths, trust, confidence, updated, stale in entries:
-            if trust not in (0, 1, 2):
-                raise ValueError(f"entry {ident!r}: trust must be 0, 1 or 2")
-            if not (math.isfinite(confidence) and math.isfinite(updated)):
-                raise ValueError(f"entry {ident!r}: confidence and updated must be finite")
+        for e in entries:
+            if e.trust not in (0, 1, 2):
+                raise ValueError(f"entry {e.id!r}: trust must be 0, 1 or 2")
+            if not (math.isfinite(e.confidence) and math.isfinite(e.updated)):
+                raise ValueError(f"entry {e.id!r}: confidence and updated must be finite")
             tf: dict[str, float] = {}
-            for tokens, weight in ((title, TITLE_WEIGHT), (tags, TAG_WEIGHT), (body, 1.0)):
+            for tokens, weight in ((e.title, TITLE_WEIGHT), (e.tags, TAG_WEIGHT), (e.body, 1.0)):
                 for token in tokens:
                     tf[token] = tf.get(token, 0.0) + weight
-            length = TITLE_WEIGHT * len(title) + TAG_WEIGHT * len(tags) + float(len(body))
+            length = TITLE_WEIGHT * len(e.title) + TAG_WEIGHT * len(e.tags) + float(len(e.body))
             total += length
             for term in tf:
                 self._df[term] = self._df.get(term, 0) + 1
-            self._ids.append(ident)
+            self._ids.append(e.id)
             self._tf.append(tf)
             self._length.append(length)
-            self._paths.append(set(paths))
+            self._paths.append(set(e.paths))
             self._weight_parts.append(
-                (TRUST[trust], min(max(confidence, 0.0), 1.0), updated, stale)
+                (TRUST[e.trust], min(max(e.confidence, 0.0), 1.0), e.updated, e.stale)
             )
         self._avg = total / len(self._ids) if self._ids else 0.0
 

@@ -1,4 +1,4 @@
-"""Pure-Python references for rust/src/{atomic,append,fts,stem}.rs.
+"""Pure-Python references for rust/src/{atomic,append,fts,filename}.rs.
 
 The differential property tests check the Rust functions against these on generated input,
 and the benchmarks use them as the baseline. The product never imports this module.
@@ -33,7 +33,7 @@ def fts_query(
     return " OR ".join(f'"{t}"' for t in terms)
 
 
-def safe_stem(name: str, max_bytes: int = MAX_STEM_BYTES) -> str:
+def filename_stem(name: str, max_bytes: int = MAX_STEM_BYTES) -> str:
     folded = unicodedata.normalize("NFC", name).casefold()
     stem = _NOT_WORD_OR_DASH.sub("-", folded).strip("-")
     encoded = stem.encode("utf-8", "surrogatepass")

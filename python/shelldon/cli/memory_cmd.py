@@ -15,19 +15,23 @@ from typing import Any
 
 from shelldon.cli.common import data_root
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
-from shelldon.core.audit import AuditRecord, UndoError
-from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError
+from shelldon.core.audit import AuditLog, AuditRecord, UndoError
+from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError, MemoryReader
 
 CLI_UNIT = "cli"
 
 
-def _memory(args: argparse.Namespace, *, readonly: bool = False) -> CuratedMemory:
+def _memory(args: argparse.Namespace) -> CuratedMemory:
+    return CuratedMemory(data_root(args).memory)
+
+
+def _reader(args: argparse.Namespace) -> MemoryReader:
     """Reading commands open the tree read-only: they create and rewrite nothing."""
-    return CuratedMemory(data_root(args).memory, readonly=readonly)
+    return MemoryReader(data_root(args).memory)
 
 
 def _list(args: argparse.Namespace) -> int:
-    memory = _memory(args, readonly=True)
+    memory = _reader(args)
     entries = memory.entries()
     shown = [e for e in entries if args.all or e.meta.status != "superseded"]
     for e in shown:
@@ -46,7 +50,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    memory = _memory(args, readonly=True)
+    memory = _reader(args)
     try:
         entry = memory.find_entry(args.name)
     except LookupError as exc:
@@ -67,11 +71,9 @@ def _format(rec: AuditRecord) -> str:
 
 
 def _log(args: argparse.Namespace) -> int:
-    memory = _memory(args, readonly=True)
+    audit = AuditLog(data_root(args).memory)  # reading the log creates nothing
     records = (
-        [r for r in memory.audit.records() if args.unit is None or r.unit == args.unit][
-            -args.limit :
-        ]
+        [r for r in audit.records() if args.unit is None or r.unit == args.unit][-args.limit :]
         if args.limit > 0
         else []
     )

@@ -9,12 +9,16 @@ worker cannot read what the owner asked to forget), and for an append only the p
 Nothing secret is written here: a refused text is never stored, only a redacted preview that the
 caller blanked, and reasons carry rule ids, not matches.
 
+A decision taken while applying a journaled turn's op (core.journal) carries that op's journal
+id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already here.
+
 The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -24,6 +28,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,6 +36,7 @@ from typing import Any
 
 from shelldon import _native
 from shelldon.clock import compact, iso, utc_now
+from shelldon.core import layout
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +54,20 @@ _UNDOABLE = re.compile(
     r"(?:about|summary|episodes)\.md|(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
 )
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+
+# The journal id of the op being applied on this thread (core.journal), stamped on every line
+# written meanwhile, whoever writes it (the gate's writer, core.turns): see journal_scope.
+_JOURNAL_ID: ContextVar[str | None] = ContextVar("shelldon_audit_journal_id", default=None)
+
+
+@contextlib.contextmanager
+def journal_scope(journal_id: str) -> Iterator[None]:
+    """Every audit line written inside carries `journal_id`."""
+    token = _JOURNAL_ID.set(journal_id)
+    try:
+        yield
+    finally:
+        _JOURNAL_ID.reset(token)
 
 
 class UndoError(Exception):
@@ -124,6 +144,7 @@ class AuditRecord:
     # Secondary files the same decision changed (a superseded entry marked), first is `target`.
     changes: tuple[FileChange, ...] = ()
     undoes: str | None = None
+    journal: str | None = None  # the journaled op this decision applied (core.journal)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -148,6 +169,8 @@ class AuditRecord:
             out["changes"] = [c.to_json() for c in self.changes]
         if self.undoes is not None:
             out["undoes"] = self.undoes
+        if self.journal is not None:
+            out["journal"] = self.journal
         return out
 
     @classmethod
@@ -175,6 +198,7 @@ class AuditRecord:
             flags=tuple(str(f) for f in flags) if isinstance(flags, list) else (),
             changes=tuple(FileChange.from_json(c) for c in raw.get("changes") or []),
             undoes=raw.get("undoes") if isinstance(raw.get("undoes"), str) else None,
+            journal=raw.get("journal") if isinstance(raw.get("journal"), str) else None,
         )
 
     @property
@@ -221,17 +245,11 @@ class AuditLog:
     def keep_blob(self, data: bytes) -> str:
         """Store `data` content-addressed (for undo); returns its sha256."""
         digest = sha256_hex(data)
-        self._ensure_undo_dir()
+        layout.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
         blob = self.undo_dir / digest
         if not blob.exists():
             _native.atomic_write(blob, data, 0o600)
         return digest
-
-    def _ensure_undo_dir(self) -> None:
-        if not self.undo_dir.is_dir():
-            self.undo_dir.mkdir(parents=True, exist_ok=True)
-        # chmod after mkdir: umask must not widen it, and an existing dir is tightened too.
-        os.chmod(self.undo_dir, 0o700)
 
     def record(
         self,
@@ -247,9 +265,11 @@ class AuditLog:
         preview: str | None = None,
         flags: Sequence[str] = (),
         undoes: str | None = None,
+        journal: str | None = None,
         now: datetime | None = None,
     ) -> AuditRecord:
-        """Append one decision. The caller has already kept blobs for the before states."""
+        """Append one decision. The caller has already kept blobs for the before states.
+        `journal` defaults to the enclosing journal_scope's id."""
         now = now or utc_now()
         primary = changes[0] if changes else None
         rec = AuditRecord(
@@ -268,9 +288,10 @@ class AuditLog:
             flags=tuple(flags),
             changes=tuple(changes),
             undoes=undoes,
+            journal=journal if journal is not None else _JOURNAL_ID.get(),
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
-        self.root.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(self.root, layout.TREE_MODE)
         # Its own lock (not the memory write lock, which a caller may hold on another fd): the
         # size check, a rotation and the append are one step for every process.
         fd = os.open(self.root / AUDIT_LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -313,7 +334,7 @@ class AuditLog:
             if src.exists():
                 src.rename(self.rotated_path(n + 1))
         self.path.rename(self.rotated_path(1))
-        fsync_dir(self.root)
+        _native.fsync_dir(self.root)
         self._collect_blobs()
         log.info("audit log rotated at %d bytes", self.rotate_bytes)
 
@@ -358,6 +379,10 @@ class AuditLog:
                         log.warning(
                             "%s:%d: unreadable audit line skipped (%s)", path.name, number, exc
                         )
+
+    def journal_ids(self) -> set[str]:
+        """The journal ids of every decision in the kept logs (a replay skips these)."""
+        return {rec.journal for rec in self.records() if rec.journal is not None}
 
     def find(self, change_id: str) -> AuditRecord | None:
         found = None
@@ -426,7 +451,7 @@ class AuditLog:
         if plan.before_sha256 is None:
             if current is not None:
                 path.unlink()
-                fsync_dir(path.parent)
+                _native.fsync_dir(path.parent)
             return FileChange(plan.target, current_sha, None)
         if plan.before_size is not None and current is not None:
             prefix = current[: plan.before_size]
@@ -434,7 +459,7 @@ class AuditLog:
                 _native.atomic_write(path, prefix, 0o644)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(path.parent, layout.TREE_MODE)
         _native.atomic_write(path, data, 0o644)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 
@@ -499,12 +524,3 @@ def read_or_none(path: Path) -> bytes | None:
         return path.read_bytes()
     except FileNotFoundError:
         return None
-
-
-def fsync_dir(path: Path) -> None:
-    """Make a rename or unlink in `path` durable."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

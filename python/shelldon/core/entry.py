@@ -15,6 +15,7 @@ Layout (readable by a person, parsed without a YAML dependency)::
     status: active
     depends_on: []
     tags: []
+    format: 2
     ---
     the body, markdown
 
@@ -22,6 +23,14 @@ Scalars are `key: value` on one line; lists are JSON arrays of strings. Parsing 
 a file without front matter, or with a block that does not parse, is read with defaults and
 provenance `inferred` (the least trusted), logged, never raised. A single bad value falls back
 to that field's default. Unknown keys are ignored so older code reads newer files.
+
+Format versions (`format:`, last key): an entry written without it is version 1 (the releases
+before the key existed). Parsing upgrades the raw keys step by step (`_UPGRADES[n]` turns version n
+into n + 1) before reading the fields, and rendering always writes FORMAT_VERSION, so an old entry
+is upgraded on disk the next time the write path rewrites it, not eagerly (docs/storage.md: an
+eager rewrite of every entry would change each file's hash under the audit log, and undo of the
+changes before it would then refuse with a conflict). `Entry.format` says what the file held.
+- 2: the `format` key itself; no field changed (version 1 parses to the same fields).
 """
 
 from __future__ import annotations
@@ -29,8 +38,9 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Final, Literal
 
 from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import PROVENANCES, Provenance
@@ -41,6 +51,9 @@ Status = Literal["active", "superseded"]
 STATUSES: tuple[Status, ...] = ("active", "superseded")
 FENCE = "---"
 DEFAULT_CONFIDENCE = 0.5
+FORMAT_VERSION: Final = 2
+FORMAT_KEY: Final = "format"
+UNVERSIONED_FORMAT: Final = 1  # an entry without the key
 
 _LIST_KEYS = ("supersedes", "depends_on", "tags")
 _TIME_KEYS = ("created", "modified", "last_confirmed")
@@ -85,6 +98,8 @@ class Entry:
     collection: str = ""
     # True when the front matter was missing or unparseable and defaults were used.
     defaulted: bool = field(default=False, compare=False)
+    # The front matter's format version as read (rendering always writes FORMAT_VERSION).
+    format: int = field(default=FORMAT_VERSION, compare=False)
 
 
 def _one_line(value: str) -> str:
@@ -108,6 +123,7 @@ def render_entry(meta: EntryMeta, body: str) -> str:
         values[key] = json.dumps([str(v) for v in getattr(meta, key)], ensure_ascii=False)
     lines = [FENCE]
     lines += [f"{key}: {values[key]}".rstrip() for key in _KEY_ORDER]
+    lines.append(f"{FORMAT_KEY}: {FORMAT_VERSION}")
     lines.append(FENCE)
     text = "\n".join(lines) + "\n" + body
     return text if text.endswith("\n") else text + "\n"
@@ -139,13 +155,50 @@ def _parse_time(raw: str) -> str:
     return raw
 
 
+def _v1_to_v2(raw: dict[str, str]) -> dict[str, str]:
+    """Version 2 only added the format key: every version-1 field reads the same."""
+    return raw
+
+
+# _UPGRADES[n]: the raw front matter of version n, as version n + 1 would hold it.
+_UPGRADES: Final[dict[int, Callable[[dict[str, str]], dict[str, str]]]] = {1: _v1_to_v2}
+
+
+def _format_of(raw: dict[str, str], source: str) -> int:
+    value = raw.pop(FORMAT_KEY, None)
+    if value is None:
+        return UNVERSIONED_FORMAT
+    try:
+        version = int(value)
+        if version < 1:
+            raise ValueError(value)
+    except ValueError:
+        log.warning("%s: front matter format %r unreadable; read as version 1", source, value[:20])
+        return UNVERSIONED_FORMAT
+    if version > FORMAT_VERSION:
+        log.info(
+            "%s: front matter format %d is newer than %d; known keys read",
+            source,
+            version,
+            FORMAT_VERSION,
+        )
+    return version
+
+
+def upgrade_front_matter(raw: dict[str, str], version: int) -> dict[str, str]:
+    """Raw `key: value` pairs of `version`, upgraded to FORMAT_VERSION one step at a time."""
+    for step in range(version, FORMAT_VERSION):
+        raw = _UPGRADES[step](dict(raw))
+    return raw
+
+
 def parse_entry(text: str, *, source: str = "<entry>") -> Entry:
     """Parse an entry; never raises on content. `source` only names the file in log lines."""
     split = _split(text)
     if split is None:
         if text.startswith(FENCE):
             log.warning("%s: front matter not closed; read as inferred with defaults", source)
-        return Entry(EntryMeta(), text, defaulted=True)
+        return Entry(EntryMeta(), text, defaulted=True, format=UNVERSIONED_FORMAT)
     block, body = split
     raw: dict[str, str] = {}
     for line in block:
@@ -154,8 +207,10 @@ def parse_entry(text: str, *, source: str = "<entry>") -> Entry:
         key, sep, value = line.partition(":")
         if not sep or not key.strip():
             log.warning("%s: front matter line unparseable; read as inferred with defaults", source)
-            return Entry(EntryMeta(), body, defaulted=True)
+            return Entry(EntryMeta(), body, defaulted=True, format=UNVERSIONED_FORMAT)
         raw[key.strip()] = value.strip()
+    version = _format_of(raw, source)
+    raw = upgrade_front_matter(raw, version)
     meta = EntryMeta()
     updates: dict[str, object] = {}
     for key, value in raw.items():
@@ -182,4 +237,4 @@ def parse_entry(text: str, *, source: str = "<entry>") -> Entry:
         except ValueError as exc:  # json.JSONDecodeError is a ValueError
             log.warning("%s: front matter %s ignored (%s); default used", source, key, exc)
     meta = replace(meta, **updates)  # type: ignore[arg-type]
-    return Entry(meta, body)
+    return Entry(meta, body, format=version)

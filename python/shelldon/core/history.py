@@ -2,8 +2,14 @@
 
 `HistoryStore.open(path)` is core's read-write handle. `open_readonly(path)` is what workers
 get: a `mode=ro` connection whose class has no write method, and whose writes would raise
-at the sqlite layer anyway. Schema, UPSERT and resolve semantics follow the seed exactly;
-decisions the seed leaves open are in docs/storage.md.
+at the sqlite layer anyway. The schema is built by numbered migrations (core.migrations) at
+open. UPSERT and resolve semantics follow the seed exactly; decisions the seed leaves open are
+in docs/storage.md. `journal_turn` records a turn before its reply, with the ops still to apply
+(core.journal).
+
+Over 400 lines: every SQL statement against history.db lives here, behind the two handles (the
+shared reader with its bounded two-stage recall, and core's writer); splitting it would spread
+one store's queries over several modules.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon import _native
 from shelldon.clock import iso
+from shelldon.core import migrations
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION: Final = 1
 DB_MODE: Final = 0o644  # the worker uid reads it; -wal/-shm inherit this mode from the db
 BUSY_TIMEOUT_MS: Final = 5_000
 MAX_RECENT: Final = 500
@@ -43,41 +49,6 @@ COMMON_MIN_ROWS: Final = 50
 KEEP_RAREST_WHEN_ALL_COMMON: Final = 2
 SEARCH_BUDGET_S: Final = 0.2  # hard ceiling per search (the Pi's p95 target is 100 ms)
 _PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS messages (
-    id      INTEGER PRIMARY KEY,
-    turn_id TEXT,
-    role    TEXT NOT NULL CHECK (role IN ('owner', 'pet')),
-    content TEXT NOT NULL,
-    ts      TEXT NOT NULL
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts
-    USING fts5(content, content='messages', content_rowid='id');
-CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-END;
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, row);
-CREATE TABLE IF NOT EXISTS learnings (
-    id               INTEGER PRIMARY KEY,
-    pattern_key      TEXT,
-    observation      TEXT NOT NULL,
-    recurrence_count INTEGER NOT NULL DEFAULT 1,
-    status           TEXT NOT NULL DEFAULT 'pending'
-                       CHECK (status IN ('pending', 'promoted', 'pruned')),
-    first_seen       TEXT NOT NULL,
-    last_seen        TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS turn_usage (
-    turn_id           TEXT,
-    provider          TEXT NOT NULL,
-    prompt_tokens     INTEGER,
-    completion_tokens INTEGER,
-    ts                TEXT NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS learnings_pattern_key
-    ON learnings (pattern_key) WHERE pattern_key IS NOT NULL;
-"""
 
 # One statement: the unique partial index turns a second capture of a key into an increment,
 # so two writers (a turn and the dream) can never duplicate or lose a row between check and write.
@@ -119,6 +90,16 @@ class UsageTotals:
     turns: int
     prompt_tokens: int
     completion_tokens: int
+
+
+@dataclass(frozen=True)
+class JournalRow:
+    """One journaled turn (core.journal): `items` is the JSON of its ops still to apply."""
+
+    id: int
+    turn_id: str
+    ts: str
+    items: str
 
 
 class LearningRow(TypedDict):
@@ -309,13 +290,7 @@ class HistoryStore(_Reader):
                 raise RuntimeError(f"{db}: could not switch to WAL (got {mode!r})")
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable at checkpoint, never corrupt
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("BEGIN IMMEDIATE")
-            for statement in _split_schema(_SCHEMA):
-                conn.execute(statement)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
+            migrations.migrate(conn, name=db.name)  # the schema: numbered, in core.migrations
         except BaseException:
             conn.close()
             raise
@@ -335,22 +310,76 @@ class HistoryStore(_Reader):
     ) -> None:
         """Both rows of a turn in one transaction: after a crash, both or neither. The provider's
         usage figures, when the turn has them, ride the same transaction (no extra commit)."""
-        ts = iso(now)
         with _transaction(self._conn):
+            self._insert_turn(turn_id, owner_text, pet_text, iso(now), usage)
+
+    @_serialised
+    def journal_turn(
+        self,
+        turn_id: str,
+        owner_text: str,
+        pet_text: str,
+        now: datetime,
+        *,
+        usage: TurnUsage | None = None,
+        items: str | None = None,
+    ) -> int | None:
+        """A turn recorded before its reply (core.journal): both rows, its usage and, when it has
+        any, the ops still to apply (`items`, JSON, secrets already blanked) in one transaction.
+        That commit is durable: synchronous=FULL for it (in WAL, NORMAL can roll a committed
+        transaction back at a power cut), NORMAL again after. Returns the journal id."""
+        ts = iso(now)
+        self._conn.execute("PRAGMA synchronous = FULL")
+        try:
+            with _transaction(self._conn):
+                self._insert_turn(turn_id, owner_text, pet_text, ts, usage)
+                if items is None:
+                    return None
+                row = self._conn.execute(
+                    "INSERT INTO turn_journal (turn_id, ts, items) VALUES (?, ?, ?) RETURNING id",
+                    (turn_id, ts, items),
+                ).fetchone()
+                return int(row[0])
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _insert_turn(
+        self,
+        turn_id: str | None,
+        owner_text: str,
+        pet_text: str,
+        ts: str,
+        usage: TurnUsage | None,
+    ) -> None:
+        self._conn.execute(
+            "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'owner', ?, ?)",
+            (turn_id, owner_text, ts),
+        )
+        self._conn.execute(
+            "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'pet', ?, ?)",
+            (turn_id, pet_text, ts),
+        )
+        if usage is not None:
             self._conn.execute(
-                "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'owner', ?, ?)",
-                (turn_id, owner_text, ts),
+                "INSERT INTO turn_usage (turn_id, provider, prompt_tokens, "
+                "completion_tokens, ts) VALUES (?, ?, ?, ?, ?)",
+                (turn_id, usage.provider, usage.prompt_tokens, usage.completion_tokens, ts),
             )
-            self._conn.execute(
-                "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'pet', ?, ?)",
-                (turn_id, pet_text, ts),
-            )
-            if usage is not None:
-                self._conn.execute(
-                    "INSERT INTO turn_usage (turn_id, provider, prompt_tokens, "
-                    "completion_tokens, ts) VALUES (?, ?, ?, ?, ?)",
-                    (turn_id, usage.provider, usage.prompt_tokens, usage.completion_tokens, ts),
-                )
+
+    @_serialised
+    def pending_journal(self) -> list[JournalRow]:
+        """Journaled turns whose ops were not all applied (a killed core), oldest first."""
+        rows = self._conn.execute(
+            "SELECT id, turn_id, ts, items FROM turn_journal ORDER BY id"
+        ).fetchall()
+        return [JournalRow(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+    @_serialised
+    def clear_journal(self, journal_id: int) -> None:
+        """The turn's ops are applied: its journal row goes (ids are never reused)."""
+        with _transaction(self._conn):
+            self._conn.execute("DELETE FROM turn_journal WHERE id = ?", (journal_id,))
 
     @_serialised
     def usage_since(self, since: datetime) -> UsageTotals:
@@ -506,15 +535,3 @@ class _transaction:
             self._conn.execute("COMMIT")
         else:
             self._conn.execute("ROLLBACK")
-
-
-def _split_schema(schema: str) -> list[str]:
-    """Statements of _SCHEMA; the trigger body's inner `;` stays with its CREATE TRIGGER."""
-    statements: list[str] = []
-    buffer = ""
-    for line in schema.strip().splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    return statements

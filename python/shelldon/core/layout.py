@@ -1,35 +1,70 @@
-"""The data root's directories, created (or checked) at every start by whoever runs core.
+"""The data root's directories and their modes: the one place that creates (or checks) them.
+
+`prepare` runs at every start of whoever runs core (app, core's main). The memory writer, the
+vault and the audit log's undo store call the narrower helpers below when they are opened on
+their own (the CLI, tests), so the shape and the modes are written here and nowhere else.
 
 The memory tree is 0755 (the worker may read it, nobody else writes it: core is its only writer);
-vault/ is 0700 owned by the service uid, chmod'ed after mkdir so the umask cannot loosen it.
+vault/ and the undo store are 0700 owned by the service uid, chmod'ed after mkdir so the umask
+cannot loosen them.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 from pathlib import Path
 
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.core.vault import ensure_vault
 from shelldon.paths import DataRoot
 
+log = logging.getLogger(__name__)
 
-def _dir(path: Path, mode: int) -> None:
+TREE_MODE = 0o755  # the worker (another uid) reads the tree
+PRIVATE_MODE = 0o700  # the worker may not even traverse it
+
+
+class LayoutError(ValueError):
+    """A path of the tree that exists but is not a directory."""
+
+
+def ensure_dir(path: Path, mode: int) -> None:
+    """mkdir -p, then chmod to `mode` when it differs and the directory is ours (one another uid
+    owns is left as it is; `doctor` reports it)."""
     path.mkdir(parents=True, exist_ok=True)
     st = path.stat()
     if stat.S_IMODE(st.st_mode) != mode and st.st_uid == os.geteuid():
         os.chmod(path, mode)
 
 
-def prepare(root: DataRoot) -> None:
-    """Create home, memory/, the collections, vault/ (0700), state/ and the run dir. Idempotent."""
-    _dir(root.home, 0o755)
-    _dir(root.memory, 0o755)
+def ensure_vault(vault: Path) -> None:
+    """Create vault/ 0700 (or tighten it), owned by whoever runs core: the service uid."""
+    vault.mkdir(parents=True, exist_ok=True)
+    st = vault.lstat()
+    if not stat.S_ISDIR(st.st_mode):
+        raise LayoutError(f"{vault} is not a directory")
+    if stat.S_IMODE(st.st_mode) != PRIVATE_MODE:
+        os.chmod(vault, PRIVATE_MODE)
+    if st.st_uid != os.geteuid():
+        # A vault owned by someone else is a misconfiguration the owner must see, not something to
+        # fix silently.
+        log.error("%s is owned by uid %d, not the service uid %d", vault, st.st_uid, os.geteuid())
+
+
+def prepare_memory(memory: Path) -> None:
+    """memory/, its collections (0755) and vault/ (0700). Idempotent."""
+    ensure_dir(memory, TREE_MODE)
     for collection in COLLECTION_NAMES:
-        _dir(root.memory / collection, 0o755)
-    ensure_vault(root.vault)
-    _dir(root.state, 0o755)
+        ensure_dir(memory / collection, TREE_MODE)
+    ensure_vault(memory / "vault")
+
+
+def prepare(root: DataRoot) -> None:
+    """Create home, the memory tree, vault/ (0700), state/ and the run dir. Idempotent."""
+    ensure_dir(root.home, TREE_MODE)
+    prepare_memory(root.memory)
+    ensure_dir(root.state, TREE_MODE)
     # The run dir is created if missing but never re-moded: on the appliance it is tmpfiles.d's
     # (root:shelldon 0775, so the root fork-server without CAP_DAC_OVERRIDE can bind in it).
     root.run_dir.mkdir(mode=0o755, parents=True, exist_ok=True)

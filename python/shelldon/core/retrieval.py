@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shelldon._native import Ranker
+from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import rank
 from shelldon.core.entry import Entry
@@ -179,16 +179,18 @@ def select_entries(
     ]
     ranker = Ranker(
         [
-            (
-                entry_id(e),
-                tokens(entry_title(e)),
-                [t for tag in e.meta.tags for t in tokens(tag)],
-                tokens(e.body),
-                [normalise_path(p) for p in e.meta.depends_on],
-                rank(e.meta.provenance),
-                float(e.meta.confidence),
-                max(_ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))),
-                bool(stale[i]),
+            RankEntry(
+                id=entry_id(e),
+                title=tokens(entry_title(e)),
+                tags=[t for tag in e.meta.tags for t in tokens(tag)],
+                body=tokens(e.body),
+                paths=[normalise_path(p) for p in e.meta.depends_on],
+                trust=rank(e.meta.provenance),
+                confidence=float(e.meta.confidence),
+                updated=max(
+                    _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
+                ),
+                stale=bool(stale[i]),
             )
             for i, e in enumerate(active)
         ]

@@ -70,7 +70,7 @@ class OwnerRule:
 
     @property
     def name(self) -> str:
-        """The entry name in preferences/ (the safe stem is taken by the write path)."""
+        """The entry name in preferences/ (the filename stem is taken by the write path)."""
         prefix = "call-me" if self.kind == "call_me" else self.kind
         return "-".join([prefix, *self.words[:8]])
 
@@ -164,36 +164,45 @@ def capture_owner_rules(
     Core calls this with the owner's own text (never the model's), before the turn's ops, so a
     rule said in this turn already outranks whatever the model proposes. Each rule goes through
     the gate (audited under unit "owner-rule-<turn id>"); a restatement addresses the rule it
-    changes so the gate supersedes it. Returns one result per rule found.
+    changes so the gate supersedes it. Returns one result per rule kept by the gate's writer.
     """
     results: list[Applied] = []
     for rule in extract_rules(message):
-        old = _restated(memory.entries(), rule)
-        extras = EntryExtras(
-            title=rule.title,
-            tags=rule.tags,
-            confidence=1.0,
-            stem=old.stem if old is not None else None,
-        )
-        op = Remember(collection=COLLECTION, name=rule.name, content=rule.text)
-        # "Never swear." is two words and a whole rule: the sprawl floor is for model-proposed
-        # facts, so an owner's rule only needs two words (safety, provenance, duplicates and caps
-        # apply unchanged).
-        limits = msgspec.structs.replace(memory.limits, min_words=min(2, memory.limits.min_words))
-        try:
-            results.append(
-                memory.apply_memory_op(
-                    op,
-                    provenance="owner",
-                    turn_id=turn_id,
-                    unit=rule_unit(turn_id),
-                    extras=extras,
-                    limits=limits,
-                )
-            )
-        except MemoryOpError as exc:  # audited by apply_memory_op
-            log.info("owner rule not kept: %s", exc)
+        applied = capture_rule(memory, rule, turn_id=turn_id)
+        if applied is not None:
+            results.append(applied)
     return results
+
+
+def capture_rule(
+    memory: CuratedMemory, rule: OwnerRule, *, turn_id: str | None = None
+) -> Applied | None:
+    """One rule through the gate as an owner entry (core.turns applies a turn's rules one by one,
+    each under its journal id). None when the writer refused it as invalid (audited there)."""
+    old = _restated(memory.entries(), rule)
+    extras = EntryExtras(
+        title=rule.title,
+        tags=rule.tags,
+        confidence=1.0,
+        stem=old.stem if old is not None else None,
+    )
+    op = Remember(collection=COLLECTION, name=rule.name, content=rule.text)
+    # "Never swear." is two words and a whole rule: the sprawl floor is for model-proposed
+    # facts, so an owner's rule only needs two words (safety, provenance, duplicates and caps
+    # apply unchanged).
+    limits = msgspec.structs.replace(memory.limits, min_words=min(2, memory.limits.min_words))
+    try:
+        return memory.apply_memory_op(
+            op,
+            provenance="owner",
+            turn_id=turn_id,
+            unit=rule_unit(turn_id),
+            extras=extras,
+            limits=limits,
+        )
+    except MemoryOpError as exc:  # audited by apply_memory_op
+        log.info("owner rule not kept: %s", exc)
+        return None
 
 
 def _restated(entries: Sequence[Entry], rule: OwnerRule) -> Entry | None:

@@ -2,8 +2,8 @@
 
 Core is the only writer of history.db and the memory tree. For each owner message it asks the
 fork-server for a worker (core.runner: one in flight, owner turns first, a dream behind them), then
-hands what comes back to `core.turns` (reply out first, ops through the gate, record_turn best-
-effort). It never imports the broker, the worker or any HTTP code (tests/test_layering.py): it
+hands what comes back to `core.turns` (the turn journaled, then the reply, then the ops through
+the gate). It never imports the broker, the worker or any HTTP code (tests/test_layering.py): it
 reaches them only through sockets.
 
 Peer checks (SO_PEERCRED): a worker (a child of the fork-server) is refused outright; otherwise
@@ -76,6 +76,8 @@ class CoreService:
         self.runner = runner
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.last_turn: wire.LastTurn | None = None
+        # Before the first turn: what a killed core journaled but had not applied (core.journal).
+        turns.replay_journal(stores.history, stores.memory)
 
     # --- the turn -------------------------------------------------------------------------------
 
@@ -339,10 +341,11 @@ def main(root: DataRoot) -> int:
             dreams.start()  # the idle cadence: a dream when due
 
     def stopping() -> None:
-        # A turn whose reply is already out still applies its ops and records itself: wait for it
-        # (connection threads are daemons and would be cut at exit).
+        # A turn whose reply is already out is journaled; it still applies its ops: wait for it
+        # (connection threads are daemons and would be cut at exit). Whatever is cut is replayed
+        # from the journal at the next start.
         if not runner.gate.drain(timeout=SHUTDOWN_DRAIN_S):
-            log.warning("core: a turn was still running at shutdown; it may be unrecorded")
+            log.warning("core: a turn was still applying at shutdown; the journal replays it")
         if dreams is not None:
             dreams.stop()
 

@@ -1,19 +1,27 @@
-"""The turn as core applies it: the reply out first, then the ops through the gate, then history.
+"""The turn as core applies it: journaled, then the reply, then the ops through the gate.
 
 Workers propose, core writes. For one owner turn, `apply_turn`:
 
-1. emits the reply (the brain's, or DEGRADE_TEXT when the worker timed out or the brain failed)
-   before anything is written, so a slow disk never delays the owner;
-2. captures the rules the owner stated in the message ("always ...", "never ...", "call me ...",
+1. journals the turn (core.journal): its two history rows (secrets blanked) and the items still to
+   apply (the owner's rules and the brain's ops, blanked) in one durable sqlite commit. A reply
+   means the turn is stored: history and `shelldon status` count it as soon as the owner has it,
+   and a core killed after the reply applies the items at its next start;
+2. emits the reply (the brain's, or DEGRADE_TEXT when the worker timed out or the brain failed).
+   Only that one commit precedes it: the gate and the file writes never delay the owner. When the
+   commit fails (disk full, a damaged store), the reply says the turn could not be saved and
+   nothing of the turn is applied;
+3. captures the rules the owner stated in the message ("always ...", "never ...", "call me ...",
    shelldon.core.rules) as owner entries, before the model's ops, so an inference proposed in
    the same turn can never replace them;
-3. decodes each proposed op on its own (an invalid one is dropped, its reason in the audit log);
+4. decodes each proposed op on its own (an invalid one is dropped, its reason in the audit log);
    memory ops go through `CuratedMemory.apply_memory_op(op, provenance="inferred")` (the gate);
    `capture_learning` goes to the learnings table with secrets blanked and instruction-shaped
-   text refused; ops only a dream may propose are refused on an owner turn;
-4. records the turn in history (secrets blanked, best-effort: a failure is logged and the loop
-   goes on). A turn whose worker never started records nothing; a degraded turn records
-   DEGRADE_TEXT as the pet's reply.
+   text refused; ops only a dream may propose are refused on an owner turn. Each item's audit
+   lines carry its journal id; then the journal row is cleared.
+
+A turn whose worker never started records nothing; a degraded turn records DEGRADE_TEXT as the
+pet's reply. Over 400 lines because the applier's branches (rules, memory ops, learnings,
+refusals) are one job in one order; core.journal holds the journal's own half.
 
 For tests, SHELLDON_RECORD_PROMPTS=1 appends the prompt the worker assembled to
 `state/prompts.jsonl` (one JSON object per turn). See docs/turn.md.
@@ -42,7 +50,7 @@ from shelldon.contracts.ops import (
     decode_ops,
     op_name,
 )
-from shelldon.core import records, rules
+from shelldon.core import journal, records, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -54,6 +62,7 @@ log = logging.getLogger(__name__)
 DEGRADE_TEXT = "I lost my train of thought for a moment. Could you say that again?"
 BUSY_TEXT = "I'm still busy with something else. Try again in a moment."
 EMPTY_REPLY_TEXT = "Okay."
+NOT_SAVED_TEXT = "I could not save this turn, so I will not remember any of it."
 
 # Worker failures before any brain ran: nothing happened, so nothing is recorded.
 SPAWN_FAILED_STAGES = frozenset({"busy", "spawn", "drop"})
@@ -178,22 +187,22 @@ class _Applier:
     def reject(self, index: int, op: str, code: str, reason: str) -> None:
         self.note(OpVerdict(index, op, "reject", code, _clip(reason)))
 
-    def owner_rules(self, message: str) -> None:
-        """The owner's own rules, through the gate as owner entries (audited by the writer)."""
+    def rule(self, item: journal.RuleItem) -> None:
+        """One of the owner's rules, through the gate as an owner entry (audited by the writer)."""
         if self.memory is None:
             return
         try:
-            kept = rules.capture_owner_rules(self.memory, message, turn_id=self.turn_id)
+            applied = rules.capture_rule(self.memory, item.rule(), turn_id=self.turn_id)
         except Exception:  # a broken rule must not take the turn down
             log.exception("turn %s: owner-rule capture failed", self.turn_id)
             return
-        for applied in kept:
+        if applied is not None:
             self.note(self._verdict(-1, "owner_rule", applied), audit_here=False)
 
-    def proposed(self, raws: Sequence[Any], dropped_by_parser: Sequence[str]) -> None:
+    def refused_before_ops(self, raws: Sequence[Any], dropped_by_parser: Sequence[str]) -> None:
+        """What never became an item: the reply parser's drops and the ops past the cap."""
         for reason in dropped_by_parser:
             self.reject(-1, "?", "parser_dropped", reason)
-        raws = list(raws)
         if len(raws) > MAX_OPS_PER_TURN:
             self.reject(
                 MAX_OPS_PER_TURN,
@@ -201,13 +210,26 @@ class _Applier:
                 "too_many_ops",
                 f"{len(raws) - MAX_OPS_PER_TURN} ops past the cap of {MAX_OPS_PER_TURN} ignored",
             )
-            raws = raws[:MAX_OPS_PER_TURN]
-        for index, raw in enumerate(raws):
-            ops, bad = decode_ops([raw])
-            if bad:
-                self.reject(index, _op_tag(raw), "invalid", bad[0][1])
-                continue
-            self._one(index, ops[0])
+
+    def op(self, item: journal.OpItem) -> None:
+        ops, bad = decode_ops([item.raw])
+        if bad:
+            self.reject(item.index, _op_tag(item.raw), "invalid", bad[0][1])
+            return
+        self._one(item.index, ops[0])
+
+    def item(self, item: journal.Item) -> None:
+        if isinstance(item, journal.RuleItem):
+            self.rule(item)
+        else:
+            self.op(item)
+
+    def refuse(self, item: journal.Item, reason: str) -> None:
+        """A replayed item that may not be applied as the journal kept it."""
+        if isinstance(item, journal.RuleItem):
+            self.reject(-1, "owner_rule", "secret", reason)
+        else:
+            self.reject(item.index, _op_tag(item.raw), "secret", reason)
 
     def _one(self, index: int, op: Op) -> None:
         name = op_name(op)
@@ -331,7 +353,8 @@ def apply_turn(
     corrections: CorrectionLedger | None = None,
     now: datetime | None = None,
 ) -> TurnOutcome:
-    """Apply one worker's outcome. Emits exactly one reply, first. Never raises for bad ops."""
+    """Apply one worker's outcome. Emits exactly one reply, after the turn is journaled and
+    before anything else is written. Never raises for bad ops."""
     now = now or utc_now()
 
     if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
@@ -345,40 +368,71 @@ def apply_turn(
         log.warning("turn %s degraded at %s: %s", turn_id, outcome.stage, _clip(outcome.reason))
     else:
         reply, degraded = (outcome.reply.strip() or EMPTY_REPLY_TEXT), False
-    _emit(emit, turn_id, reply, degraded)
 
-    if isinstance(outcome, wire.TurnResult):
-        record_prompt(root, turn_id, purpose, outcome.prompt)
     if purpose != "turn":
         # A dream's ops are applied by core.dream under its own caps and unit; nothing here.
+        _emit(emit, turn_id, reply, degraded)
+        if isinstance(outcome, wire.TurnResult):
+            record_prompt(root, turn_id, purpose, outcome.prompt)
+        return TurnOutcome(turn_id, reply, degraded, "degraded" if degraded else "ok", False)
+
+    raws = list(outcome.ops) if isinstance(outcome, wire.TurnResult) else []
+    owner_rules = rules.extract_rules(message) if memory is not None else []
+    items = journal.plan(owner_rules, raws[:MAX_OPS_PER_TURN])
+    saved, journal_id = journal.save(
+        history, turn_id, message, reply, items, now, usage=_usage_of(outcome)
+    )
+    if not saved:
+        reply = f"{reply}\n({NOT_SAVED_TEXT})"
+    _emit(emit, turn_id, reply, degraded)
+    if isinstance(outcome, wire.TurnResult):
+        record_prompt(root, turn_id, purpose, outcome.prompt)
+    if not saved:  # the owner was told; a turn that is not stored changes nothing
         return TurnOutcome(turn_id, reply, degraded, "degraded" if degraded else "ok", False)
 
     if audit is None and memory is not None:
         audit = memory.audit  # the same log the gate's writer keeps
     applier = _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit, now=now)
-    applier.owner_rules(message)
-    if isinstance(outcome, wire.TurnResult):
-        applier.proposed(outcome.ops, outcome.dropped)
+    dropped = outcome.dropped if isinstance(outcome, wire.TurnResult) else ()
+    # The owner's rules first (so a same-turn inference cannot replace them), then the ops.
+    for position, item in enumerate(items):
+        if isinstance(item, journal.RuleItem):
+            journal.apply(applier, journal_id, position, item)
+    applier.refused_before_ops(raws, dropped)
+    for position, item in enumerate(items):
+        if isinstance(item, journal.OpItem):
+            journal.apply(applier, journal_id, position, item)
     _note_corrections(corrections, turn_id, message, applier.captured)
-
-    recorded = False
-    if history is None:
-        log.error("turn %s: history.db is not open; the turn is not recorded", turn_id)
-    else:
-        try:
-            owner_text, pet_text = records.blank_record(message), records.blank_record(reply)
-            history.record_turn(turn_id, owner_text, pet_text, now, usage=_usage_of(outcome))
-            recorded = True
-        except Exception:
-            log.exception("turn %s: record_turn failed; the loop goes on", turn_id)
+    if journal_id is not None:
+        journal.clear(history, journal_id)
     return TurnOutcome(
         turn_id,
         reply,
         degraded,
         "degraded" if degraded else "ok",
-        recorded,
+        True,
         tuple(applier.verdicts),
     )
+
+
+def replay_journal(
+    history: HistoryStore | None, memory: CuratedMemory | None, audit: AuditLog | None = None
+) -> int:
+    """At core start: apply the items a killed core journaled but had not applied, each once
+    (core.journal.replay). Returns how many were applied now."""
+    if history is None or memory is None:
+        return 0
+
+    audit_log = audit or memory.audit
+
+    def applier_for(turn_id: str, when: datetime) -> _Applier:
+        return _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit_log, now=when)
+
+    try:
+        return journal.replay(history, audit_log, applier_for)
+    except Exception:  # the rows stay journaled: the next start tries again
+        log.exception("replaying the turn journal failed; core starts without it")
+        return 0
 
 
 def _usage_of(outcome: wire.TurnResult | wire.TurnFailed) -> TurnUsage | None:

@@ -34,6 +34,7 @@ from pathlib import Path
 from shelldon import ipc, sdnotify
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
+from shelldon.core import layout
 from shelldon.paths import DataRoot
 from shelldon.worker import drop
 
@@ -52,7 +53,7 @@ PRELOAD = (
     "shelldon.worker.turn",
     "shelldon.core.gate",  # the compiled scanner
     "shelldon.core.history",
-    "shelldon.core.memory",
+    "shelldon.core.memory.reader",
 )
 KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
 EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may take to exit
@@ -82,7 +83,6 @@ def warm_up() -> None:
     no file of the real data root open.
     """
     from shelldon.core.history import HistoryStore
-    from shelldon.core.memory import CuratedMemory
     from shelldon.worker.prompt import gather_context
 
     quiet = logging.getLogger("shelldon")
@@ -91,7 +91,7 @@ def warm_up() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
             root = DataRoot(Path(tmp))
-            CuratedMemory(root.memory)
+            layout.prepare_memory(root.memory)
             store = HistoryStore.open(root.history_db)
             try:
                 store.record_turn("warm", "I like green tea", "Noted.", utc_now())

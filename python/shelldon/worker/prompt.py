@@ -24,7 +24,7 @@ from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history import open_readonly
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory.reader import MemoryReader
 from shelldon.core.retrieval import select_entries
 from shelldon.paths import DataRoot
 
@@ -440,7 +440,7 @@ def selection_from_retrieval(selected: Any) -> MemorySelection:
     )
 
 
-def _select_memory(memory: CuratedMemory, message: str, base: Path) -> MemorySelection:
+def _select_memory(memory: MemoryReader, message: str, base: Path) -> MemorySelection:
     selected = select_entries(memory.entries(), message, utc_now(), base=base)
     return selection_from_retrieval(selected)
 
@@ -450,7 +450,7 @@ def read_context(
     message: str,
     *,
     limits: PromptLimits | None = None,
-    select_memory: Callable[[CuratedMemory, str, Path], MemorySelection] | None = None,
+    select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
 ) -> PromptContext:
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
     missing or unreadable is left out, noted and logged. `select_memory` is injectable for tests.
@@ -458,9 +458,7 @@ def read_context(
     limits = limits or PromptLimits.for_root(root)
     notes: list[str] = []
 
-    memory: CuratedMemory | None = _attempt(
-        notes, "memory tree", lambda: CuratedMemory(root.memory, readonly=True)
-    )
+    memory: MemoryReader | None = _attempt(notes, "memory tree", lambda: MemoryReader(root.memory))
     directive = about = summary = None
     selection = None
     if memory is not None:
@@ -509,7 +507,7 @@ def gather_context(
     purpose: Literal["turn", "dream"] = "turn",
     dream_directive: str = "",
     limits: PromptLimits | None = None,
-    select_memory: Callable[[CuratedMemory, str, Path], MemorySelection] | None = None,
+    select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
 ) -> CompletionRequest:
     """The worker's one call: read the context (fail-soft) and assemble the prompt."""
     ctx = read_context(root, message, limits=limits, select_memory=select_memory)

@@ -135,8 +135,8 @@ class _Write:
             return []
         scores = similarity_batch(self.candidate.body, [e.body for e in self.active])
         return [
-            _Match(entry, score, veto, added, dropped)
-            for entry, (score, veto, added, dropped) in zip(self.active, scores, strict=True)
+            _Match(entry, c.score, c.veto, c.added, c.dropped)
+            for entry, c in zip(self.active, scores, strict=True)
         ]
 
     @cached_property

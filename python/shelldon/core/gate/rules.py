@@ -9,7 +9,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from shelldon._native import Scanner
+from shelldon._native import RuleSpec, Scanner
 
 RULE_FILES = ("secrets", "instructions")
 
@@ -28,9 +28,15 @@ class Rule:
     positives: tuple[str, ...]
     negatives: tuple[str, ...]
 
-    def as_native(self) -> tuple[str, str, list[str], float, bool]:
-        """The plain tuple `shelldon._native.Scanner` takes."""
-        return (self.id, self.pattern, list(self.prefilter), self.entropy, self.placeholders)
+    def as_native(self) -> RuleSpec:
+        """What `shelldon._native.Scanner` compiles: the rule without its examples and verdict."""
+        return RuleSpec(
+            id=self.id,
+            pattern=self.pattern,
+            prefilter=list(self.prefilter),
+            min_entropy=self.entropy,
+            skip_placeholders=self.placeholders,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-//! Safe filename stems for curated entries: a `remember` op's name cannot leave its directory.
+//! Filename stems for curated entries (the `<stem>` of `<stem>.md`, not word stemming): a
+//! `remember` op's name cannot leave its directory.
 //!
 //! NFC, Python's full case folding, then every run of characters that are neither Python `\w`
 //! nor `-` becomes one `-`, then `-` is trimmed from both ends. Separators, dots and NUL are
@@ -14,7 +15,7 @@ use crate::unicode::{casefold, is_word_char};
 /// NAME_MAX (255 bytes) with room to spare.
 pub const DEFAULT_MAX_STEM_BYTES: usize = 120;
 
-pub fn safe_stem(name: &str, max_bytes: usize) -> Result<String> {
+pub fn filename_stem(name: &str, max_bytes: usize) -> Result<String> {
     let folded = casefold(&name.nfc().collect::<String>());
     let mut collapsed = String::with_capacity(folded.len());
     let mut in_run = false;
@@ -48,7 +49,7 @@ mod tests {
     use super::*;
 
     fn s(name: &str) -> String {
-        safe_stem(name, DEFAULT_MAX_STEM_BYTES).unwrap()
+        filename_stem(name, DEFAULT_MAX_STEM_BYTES).unwrap()
     }
 
     #[test]
@@ -65,7 +66,7 @@ mod tests {
     fn empty_results_are_invalid() {
         for bad in ["", "...", "/", "---", " \0 ", "\u{301}"] {
             assert!(
-                matches!(safe_stem(bad, 120), Err(Error::Invalid(_))),
+                matches!(filename_stem(bad, 120), Err(Error::Invalid(_))),
                 "{bad:?}"
             );
         }
@@ -73,9 +74,9 @@ mod tests {
 
     #[test]
     fn long_names_are_cut_on_a_char_boundary() {
-        let stem = safe_stem(&"é".repeat(200), 121).unwrap();
+        let stem = filename_stem(&"é".repeat(200), 121).unwrap();
         assert_eq!(stem, "é".repeat(60));
-        let stem = safe_stem("ab-cd", 3).unwrap();
+        let stem = filename_stem("ab-cd", 3).unwrap();
         assert_eq!(stem, "ab");
     }
 

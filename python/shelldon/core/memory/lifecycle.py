@@ -1,0 +1,94 @@
+"""The owner's edits to the tree, beside the gated write path: forget, retire, undo.
+
+None of them is gated (the owner asked, or a merge the gate accepted retires what it replaced);
+every one is audited and undoable, and MEMORY.md follows each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from shelldon import _native
+from shelldon.clock import iso
+from shelldon.core.audit import AuditRecord, FileChange, UndoError
+from shelldon.core.audit import sha256_hex as _sha256
+from shelldon.core.memory.plan import unit_for
+from shelldon.core.memory.reader import find_active
+from shelldon.core.memory.writer import MemoryWriter
+
+
+class CuratedMemory(MemoryWriter):
+    """Core's handle on the memory tree under `root` (`<data root>/memory`): every read, the
+    gated write path, and the owner's lifecycle edits. Core is the tree's only writer."""
+
+    def forget(self, name: str, *, unit: str = "cli") -> AuditRecord:
+        """Delete one entry (the owner's "forget"). Not gated, always audited, undoable."""
+        with self._write_lock():
+            entry = self.find_entry(name)
+            path = self.entry_path(entry)
+            before = path.read_bytes()
+            self.audit.keep_blob(before)
+            path.unlink()
+            _native.fsync_dir(path.parent)
+            rec = self.audit.record(
+                unit=unit,
+                op="forget",
+                action="delete",
+                reason_code="forgotten",
+                reason=f"the owner asked to forget {entry.collection}/{entry.stem}",
+                changes=[FileChange(self._rel(path), _sha256(before), None)],
+                provenance="owner",
+            )
+            self._refresh_index()
+            return rec
+
+    def retire_entry(
+        self,
+        collection: str,
+        stem: str,
+        *,
+        superseded_by: str,
+        turn_id: str | None = None,
+        unit: str | None = None,
+    ) -> AuditRecord | None:
+        """Mark an entry superseded (kept, never deleted), as a merge does. Audited."""
+        with self._write_lock():
+            entry = find_active(self.entries(), stem, collection)
+            if entry is None or entry.collection != collection:
+                return None
+            now = iso(self._clock())
+            marked = replace(
+                entry.meta, status="superseded", superseded_by=superseded_by, modified=now
+            )
+            change = self._put_entry(self.entry_path(entry), marked, entry.body)
+            rec = self.audit.record(
+                unit=unit or unit_for(turn_id),
+                op="retire",
+                action="update",
+                reason_code="superseded",
+                reason=f"{collection}/{stem} superseded by {collection}/{superseded_by}",
+                changes=[change],
+                provenance=entry.meta.provenance,
+            )
+            self._refresh_index()
+            return rec
+
+    def undo_change(self, change_id: str, *, force: bool = False, unit: str = "cli") -> AuditRecord:
+        """Restore the files one change touched to their state before it. Raises UndoError."""
+        with self._write_lock():
+            rec = self.audit.find(change_id)
+            if rec is None:
+                raise UndoError(f"no change {change_id!r} in the kept history")
+            done = self.audit.undo([rec], label=change_id, unit=unit, force=force)
+            self._refresh_index()
+            return done
+
+    def undo_unit(self, unit_name: str, *, force: bool = False, unit: str = "cli") -> AuditRecord:
+        """Restore every file a unit ("dream-3", "turn-…") touched to its state before the unit."""
+        with self._write_lock():
+            recs = self.audit.unit_records(unit_name)
+            if not recs:
+                raise UndoError(f"no change recorded for {unit_name}")
+            done = self.audit.undo(recs, label=unit_name, unit=unit, force=force)
+            self._refresh_index()
+            return done

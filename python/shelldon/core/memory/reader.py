@@ -1,0 +1,155 @@
+"""Every read of the memory tree, and nothing else: the handle a worker gets.
+
+`MemoryReader(root)` opens nothing and creates nothing; it has no write method to call (and the
+worker's uid could not write the tree anyway). Core's `CuratedMemory` is a `MemoryReader` with
+the write path added, so core reads through the same code.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from shelldon.contracts.ops import COLLECTION_NAMES
+from shelldon.core.entry import Entry, parse_entry
+
+log = logging.getLogger(__name__)
+
+MAX_READ_BYTES = 1_000_000  # a hand-edited giant file is skipped, not loaded on a 416 MB Pi
+
+
+class MemoryReader:
+    """The memory tree under `root` (`<data root>/memory`), read-only."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self._root = Path(root).absolute()
+        self._parsed: dict[Path, tuple[tuple[int, int, int, int], Entry]] = {}
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    @property
+    def vault(self) -> Path:
+        return self._root / "vault"
+
+    def read_directive(self) -> str | None:
+        """The owner's DIRECTIVE.md. Read-only: no write path to this file exists anywhere."""
+        return self._read_text(self._root / "DIRECTIVE.md")
+
+    def read_about(self) -> str | None:
+        return self._read_text(self._root / "about.md")
+
+    def read_summary(self) -> str | None:
+        return self._read_text(self._root / "summary.md")
+
+    def read_episodes(self) -> str | None:
+        return self._read_text(self._root / "episodes.md")
+
+    def entries(self) -> list[Entry]:
+        """Every curated entry, parsed, ordered by collection then stem (deterministic)."""
+        found: list[Entry] = []
+        for collection in COLLECTION_NAMES:
+            directory = self._root / collection
+            try:
+                with os.scandir(directory) as listing:
+                    items = sorted((d.name, d) for d in listing)
+            except OSError:
+                continue
+            for name, dirent in items:
+                if name.startswith(".") or not name.endswith(".md"):
+                    continue
+                entry = self._read_entry(directory / name, collection, dirent)
+                if entry is not None:
+                    found.append(entry)
+        return found
+
+    def read_all_collections(self) -> dict[str, dict[str, str]]:
+        """{collection: {stem: body}} for the prompt, every collection present (maybe empty)."""
+        out: dict[str, dict[str, str]] = {c: {} for c in COLLECTION_NAMES}
+        for entry in self.entries():
+            out[entry.collection][entry.stem] = entry.body
+        return out
+
+    def find_entry(self, name: str) -> Entry:
+        """An entry by "<collection>/<stem>" or by a stem unique across collections.
+        Raises LookupError naming the candidates when it is absent or ambiguous."""
+        want = name.strip().removesuffix(".md")
+        collection, _, stem = want.rpartition("/")
+        matches = [
+            e
+            for e in self.entries()
+            if e.stem == stem and (not collection or e.collection == collection)
+        ]
+        if not matches:
+            raise LookupError(f"no entry named {name!r}")
+        if len(matches) > 1:
+            names = ", ".join(f"{e.collection}/{e.stem}" for e in matches)
+            raise LookupError(f"{name!r} is ambiguous: {names}")
+        return matches[0]
+
+    def entry_path(self, entry: Entry) -> Path:
+        return self._root / entry.collection / f"{entry.stem}.md"
+
+    def _rel(self, path: Path) -> str:
+        return path.relative_to(self._root).as_posix()
+
+    def _read_entry(
+        self, path: Path, collection: str, dirent: os.DirEntry[str] | None = None
+    ) -> Entry | None:
+        # Parsed entries are kept while the file's identity and mtime are unchanged: every
+        # write replaces the file (a new inode), so a stale hit needs a same-inode edit within
+        # the same nanosecond and size. (memint: the gate reads every entry on every write.)
+        try:
+            st = dirent.stat(follow_symlinks=False) if dirent is not None else path.lstat()
+            key: tuple[int, int, int, int] | None = (
+                st.st_dev,
+                st.st_ino,
+                st.st_mtime_ns,
+                st.st_size,
+            )
+        except OSError:
+            key = None
+        cached = self._parsed.get(path)
+        if key is not None and cached is not None and cached[0] == key:
+            return cached[1]
+        text = self._read_text(path)
+        if text is None:
+            self._parsed.pop(path, None)
+            return None
+        entry = parse_entry(text, source=f"{collection}/{path.name}")
+        entry = replace(entry, stem=path.name.removesuffix(".md"), collection=collection)
+        if key is not None:
+            self._parsed[path] = (key, entry)
+        return entry
+
+    def _read_text(self, path: Path) -> str | None:
+        """File text, or None when absent or unreadable (logged). Symlinks are not followed:
+        a link planted in the tree must not pull another file (the vault) into a prompt."""
+        try:
+            if path.is_symlink():
+                log.warning("%s is a symlink; not read", path.name)
+                return None
+            if not path.is_file():
+                return None
+            if path.stat().st_size > MAX_READ_BYTES:
+                log.warning("%s is over %d bytes; not read", path.name, MAX_READ_BYTES)
+                return None
+            return path.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            log.warning("could not read %s: %s", path.name, exc)
+            return None
+
+
+def find_active(entries: Sequence[Entry], stem: str | None, prefer: str) -> Entry | None:
+    """The active entry with `stem`, from `prefer`'s collection first (the gate names stems
+    only, and only of active entries)."""
+    if stem is None:
+        return None
+    found = [e for e in entries if e.stem == stem]
+    # The gate only names active entries: an active one anywhere beats a superseded namesake.
+    found.sort(key=lambda e: (e.meta.status != "active", e.collection != prefer, e.collection))
+    return found[0] if found else None

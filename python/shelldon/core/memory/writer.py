@@ -1,0 +1,390 @@
+"""Core's write path into the memory tree: validated, gated, written, audited once.
+
+Every op is validated (`plan.plan_write`: types, sizes, the filename stem, the path check) before
+any disk access; the gate then decides (the safety screen for the documents, `gate.decide` for
+entries); only then is anything written, atomically and durably through the Rust writer
+(`shelldon._native.atomic_write` / `durable_append`). Each branch returns an `_Outcome`, and
+`apply_memory_op` writes the audit line for it in one place (`_audit`), accepted or refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from shelldon import _native
+from shelldon.clock import iso, utc_now
+from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
+from shelldon.contracts.provenance import Provenance, most_trusted
+from shelldon.core import gate, layout
+from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none, redacted_preview
+from shelldon.core.audit import sha256_hex as _sha256
+from shelldon.core.entry import Entry, EntryMeta, render_entry
+from shelldon.core.index import INDEX_NAME, render_index
+from shelldon.core.memory.plan import (
+    Action,
+    Applied,
+    EntryExtras,
+    MemoryOpError,
+    PlannedWrite,
+    collection_dir,
+    plan_write,
+    unit_for,
+)
+from shelldon.core.memory.reader import MemoryReader, find_active
+from shelldon.core.records import screen_record
+
+log = logging.getLogger(__name__)
+
+FILE_MODE = 0o644  # the worker (another uid) reads the tree
+LOCK_NAME = ".write.lock"
+# Confidence a new entry starts with when the writer gives none: what the owner said is certain,
+# what a command showed nearly so, what a model inferred is a guess.
+DEFAULT_CONFIDENCE: dict[str, float] = {"owner": 1.0, "observed": 0.8, "inferred": 0.5}
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What one branch of the write path did, before its audit line is written."""
+
+    action: Action
+    reason_code: str
+    reason: str
+    target: Path | None = None  # None: a refusal with no file to name
+    changes: tuple[FileChange, ...] = ()
+    preview: str | None = None  # a refused text, secrets blanked
+    stem: str | None = None
+    supersedes: tuple[str, ...] = ()
+    decision: gate.Decision | None = None
+
+    def applied(self, planned: Path, change_id: str) -> Applied:
+        decision = self.decision
+        return Applied(
+            self.action,
+            self.target if self.target is not None else planned,
+            self.reason,
+            self.reason_code,
+            stem=self.stem,
+            supersedes=self.supersedes,
+            flags=decision.flags if decision is not None else (),
+            rule_ids=decision.rule_ids if decision is not None else (),
+            change_id=change_id,
+            decision=decision,
+        )
+
+
+class MemoryWriter(MemoryReader):
+    """The reader plus the write path. Opening it prepares the tree (`core.layout`), sweeps a
+    killed writer's temp files and brings MEMORY.md up to date."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        limits: gate.Limits = gate.DEFAULT_LIMITS,
+    ) -> None:
+        super().__init__(root)
+        self._clock = clock
+        self._limits = limits
+        self.audit = AuditLog(self._root)
+        layout.prepare_memory(self._root)
+        self._sweep_temp_files()
+        # A writer killed between an entry and the index leaves the index behind: catch up.
+        with self._write_lock():
+            self._refresh_index()
+
+    @property
+    def limits(self) -> gate.Limits:
+        """The gate's thresholds this memory applies by default."""
+        return self._limits
+
+    def apply_memory_op(
+        self,
+        op: MemoryOp,
+        *,
+        provenance: Provenance = "inferred",
+        turn_id: str | None = None,
+        unit: str | None = None,
+        extras: EntryExtras | None = None,
+        limits: gate.Limits | None = None,
+    ) -> Applied:
+        """Validate, let the gate decide, write atomically, audit, keep MEMORY.md in step.
+
+        Every decision, accepted or refused, is one line in history.jsonl under `unit` (default
+        from `turn_id`: "turn-<id>", or "dream-<n>" as given). Raises MemoryOpError (invalid op,
+        nothing touched; audited as a reject) or OSError (a write failed, old files untouched)."""
+        audit_unit = unit or unit_for(turn_id)
+        with self._write_lock():
+            try:
+                plan = plan_write(self._root, op, provenance, turn_id)
+            except MemoryOpError as exc:
+                invalid = _Outcome("reject", "invalid", str(exc))
+                self._audit(audit_unit, op, str(provenance)[:20], invalid)
+                raise
+            if plan.collection is None:
+                outcome = self._write_document(plan)
+            else:
+                outcome = self._write_entry(plan, extras or EntryExtras(), limits or self._limits)
+            rec = self._audit(audit_unit, plan.op, plan.provenance, outcome)
+            if outcome.action in ("skip", "reject"):
+                log.info(
+                    "%s: %s %s refused (%s): %s",
+                    audit_unit,
+                    op_name(plan.op),
+                    outcome.action,
+                    outcome.reason_code,
+                    outcome.reason,
+                )
+            elif plan.collection is not None:
+                self._refresh_index()
+        return outcome.applied(plan.target, rec.id)
+
+    def _audit(self, unit: str, op: object, provenance: str, outcome: _Outcome) -> AuditRecord:
+        """The write path's one audit line. Nothing of a refused text but its blanked preview."""
+        decision = outcome.decision
+        flags = (*decision.flags, *(f"rule:{r}" for r in decision.rule_ids)) if decision else ()
+        return self.audit.record(
+            unit=unit,
+            op=op_name(op),
+            action=outcome.action,
+            reason_code=outcome.reason_code,
+            reason=outcome.reason,
+            target=self._rel(outcome.target) if outcome.target is not None else None,
+            changes=outcome.changes,
+            provenance=provenance,
+            preview=outcome.preview,
+            flags=flags,
+        )
+
+    def _write_document(self, plan: PlannedWrite) -> _Outcome:
+        """about.md and summary.md (knowledge: refused when unsafe) and episodes.md (a record:
+        secrets blanked, instruction-shaped text still refused)."""
+        if plan.kind == "append":
+            verdict = screen_record(plan.content)
+            if verdict.text is not None:
+                plan = replace(plan, content=verdict.text)
+            refusal = verdict.refusal
+        else:
+            refusal = gate.screen_text(plan.content)
+        if refusal is not None:
+            decision = gate.Decision(
+                action="reject",
+                reason_code=refusal.code,
+                reason=refusal.message,
+                rule_ids=refusal.rule_ids,
+            )
+            return _refused(plan, decision)
+        before = read_or_none(plan.target)
+        if plan.kind == "append":
+            record = self._episode_record(plan)
+            _native.durable_append(plan.target, record, FILE_MODE)
+            change = FileChange(
+                self._rel(plan.target),
+                _sha256(before) if before is not None else None,
+                _sha256((before or b"") + record),
+                before_size=len(before) if before is not None else None,
+            )
+            return _Outcome(
+                "append", "recorded", "appended to the episode log", plan.target, (change,)
+            )
+        content = plan.content
+        text = (content if content.endswith("\n") else content + "\n").encode("utf-8")
+        if before == text:
+            duplicate = gate.Decision(
+                action="skip", reason_code=gate.DUPLICATE, reason="the same text is there"
+            )
+            return _refused(plan, duplicate, plan.target)
+        change = self._put(plan.target, text, before)
+        if before is None:
+            return _Outcome("create", "created", "written", plan.target, (change,))
+        return _Outcome("update", "revised", "rewritten", plan.target, (change,))
+
+    def _write_entry(
+        self, plan: PlannedWrite, extras: EntryExtras, limits: gate.Limits
+    ) -> _Outcome:
+        assert isinstance(plan.op, Remember) and plan.collection is not None
+        directory = collection_dir(self._root, plan.collection)
+        if directory.is_symlink() or not directory.is_dir():
+            raise MemoryOpError(f"{plan.collection}/ is not a plain directory; refusing")
+        title = " ".join((extras.title or plan.op.name).split())
+        candidate = gate.Candidate(
+            collection=plan.collection,
+            title=title,
+            body=plan.content,
+            provenance=plan.provenance,
+            stem=extras.stem or plan.stem,
+            confidence=extras.confidence,
+        )
+        entries = self.entries()
+        decision = gate.decide(candidate, _existing(entries), limits)
+        if decision.action in ("skip", "reject"):
+            found = find_active(entries, decision.target, plan.collection)
+            return _refused(plan, decision, self.entry_path(found) if found else None)
+
+        now = iso(self._clock())
+        confidence = (
+            extras.confidence
+            if extras.confidence is not None
+            else DEFAULT_CONFIDENCE[plan.provenance]
+        )
+        changes: list[FileChange] = []
+        if decision.action == "update":
+            old = find_active(entries, decision.target, plan.collection)
+            if old is None:  # the gate names only entries it was shown
+                raise MemoryOpError(f"the gate named an unknown entry {decision.target!r}")
+            path = self.entry_path(old)
+            keep_title = decision.reason_code != gate.REVISED and old.meta.title.strip()
+            meta = replace(
+                old.meta,
+                title=old.meta.title if keep_title else title,
+                collection=old.collection,
+                provenance=most_trusted(old.meta.provenance, plan.provenance),
+                confidence=max(old.meta.confidence, confidence),
+                created=old.meta.created or now,
+                modified=now,
+                last_confirmed=now,
+                status="active",
+                depends_on=_merged(old.meta.depends_on, extras.depends_on),
+                tags=_merged(old.meta.tags, extras.tags),
+            )
+            stem = old.stem
+        else:
+            stem = self._free_stem(directory, plan.stem or "entry", decision.supersedes)
+            path = directory / f"{stem}.md"
+            meta = EntryMeta(
+                title=title,
+                collection=plan.collection,
+                provenance=plan.provenance,
+                confidence=confidence,
+                created=now,
+                modified=now,
+                last_confirmed=now,
+                supersedes=tuple(decision.supersedes),
+                depends_on=extras.depends_on,
+                tags=extras.tags,
+            )
+        changes.append(self._put_entry(path, meta, plan.content))
+        for old_stem in decision.supersedes:
+            old = find_active(entries, old_stem, plan.collection)
+            if old is None or old.stem == stem:
+                continue
+            marked = replace(old.meta, status="superseded", superseded_by=stem, modified=now)
+            changes.append(self._put_entry(self.entry_path(old), marked, old.body))
+        return _Outcome(
+            decision.action,
+            decision.reason_code,
+            decision.reason,
+            path,
+            tuple(changes),
+            stem=stem,
+            supersedes=tuple(decision.supersedes),
+            decision=decision,
+        )
+
+    def _episode_record(self, plan: PlannedWrite) -> bytes:
+        assert isinstance(plan.op, LogEpisode)
+        header = f"## {iso(self._clock())}"
+        if plan.op.tags:
+            header += " [" + ", ".join(" ".join(t.split()) for t in plan.op.tags) + "]"
+        if plan.turn_id:
+            header += f" (turn {' '.join(plan.turn_id.split())})"
+        body = plan.content.strip("\n")
+        return f"{header}\n{body}\n\n".encode()
+
+    # --- the files --------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        """One writer at a time across processes (core, and the CLI when core is not running)."""
+        fd = os.open(self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _put(self, path: Path, data: bytes, before: bytes | None) -> FileChange:
+        """Replace one file atomically, keeping its prior content (`before`) for undo."""
+        if before is not None:
+            self.audit.keep_blob(before)
+        _native.atomic_write(path, data, FILE_MODE)
+        return FileChange(
+            self._rel(path), _sha256(before) if before is not None else None, _sha256(data)
+        )
+
+    def _put_entry(self, path: Path, meta: EntryMeta, body: str) -> FileChange:
+        return self._put(path, render_entry(meta, body).encode("utf-8"), read_or_none(path))
+
+    def _free_stem(self, directory: Path, stem: str, taken: Sequence[str]) -> str:
+        """`stem`, or `stem-2`, `stem-3`… when a file (a superseded entry, say) holds it."""
+        candidate, n = stem, 1
+        while candidate in taken or (directory / f"{candidate}.md").exists():
+            n += 1
+            candidate = f"{stem}-{n}"
+        return candidate
+
+    def _refresh_index(self) -> None:
+        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index)."""
+        path = self._root / INDEX_NAME
+        text = render_index(self.entries()).encode("utf-8")
+        if read_or_none(path) != text:
+            _native.atomic_write(path, text, FILE_MODE)
+
+    def _sweep_temp_files(self) -> None:
+        """Remove temp files a killed writer left behind (only names our writer makes)."""
+        for directory in (self._root, *(self._root / c for c in COLLECTION_NAMES)):
+            for path in directory.glob(f".*{_native.TEMP_MARKER}*"):
+                try:
+                    path.unlink()
+                    log.info("removed leftover temp file %s", path.name)
+                except OSError as exc:
+                    log.warning("could not remove leftover temp file %s: %s", path.name, exc)
+
+
+def _refused(plan: PlannedWrite, decision: gate.Decision, where: Path | None = None) -> _Outcome:
+    """A skip or a reject: nothing is written."""
+    preview = None
+    if decision.action == "reject" and decision.reason_code != gate.SECRET:
+        preview = redacted_preview(gate.blank_secrets(plan.content))
+    return _Outcome(
+        decision.action,
+        decision.reason_code,
+        decision.reason,
+        where,
+        preview=preview,
+        stem=decision.target,
+        decision=decision,
+    )
+
+
+def _existing(entries: Sequence[Entry]) -> list[gate.ExistingEntry]:
+    return [
+        gate.ExistingEntry(
+            stem=e.stem,
+            collection=e.collection,
+            title=_entry_title(e),
+            body=e.body,
+            provenance=e.meta.provenance,
+            status=e.meta.status,
+            confidence=e.meta.confidence,
+        )
+        for e in entries
+    ]
+
+
+def _entry_title(entry: Entry) -> str:
+    if entry.meta.title.strip():
+        return " ".join(entry.meta.title.split())
+    first = next((line for line in entry.body.splitlines() if line.strip()), entry.stem)
+    return " ".join(first.lstrip("#").split())[:120]
+
+
+def _merged(old: Sequence[str], new: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*old, *new]))

@@ -1,0 +1,169 @@
+"""history.db's schema, as numbered forward migrations keyed on `PRAGMA user_version`.
+
+Each migration runs in its own `BEGIN IMMEDIATE` transaction that also sets `user_version` to its
+number, so a kill mid-migration leaves the store at the version before it (sqlite rolls the
+transaction back) and the next open runs it again. The version is re-read inside the transaction:
+two processes opening the store at once (core and a root CLI) cannot run a migration twice.
+
+- 1: the schema the releases before migrations made (messages + FTS5 and its vocabulary,
+  learnings, turn_usage). Those releases wrote `user_version = 1` and re-ran `CREATE … IF NOT
+  EXISTS` at every open, so a version-1 store may come from a build before `messages_vocab` or
+  `turn_usage` existed: migration 1 is idempotent and is re-run on a version-1 store.
+- 2: `turn_journal`, the turn journal (core.journal): a turn's proposed ops, saved with its history
+  rows before the reply and cleared once applied.
+
+A store newer than this code knows is refused (RuntimeError), never downgraded.
+
+A long migration must not get core killed at start: before each migration, when `messages` holds
+more than LONG_MIGRATION_ROWS rows, core tells systemd EXTEND_TIMEOUT_USEC (sdnotify). Migrations
+run before READY=1, when systemd's watchdog is not yet armed; only TimeoutStartSec applies, and
+the extension covers it. docs/storage.md has the rule.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from shelldon import sdnotify
+
+log = logging.getLogger(__name__)
+
+# Over this many rows, a migration may take long on a Pi (an index or a rebuild over 1M rows):
+# core asks systemd for more start time before it (EXTEND_TIMEOUT_USEC).
+LONG_MIGRATION_ROWS: Final = 50_000
+MIGRATION_EXTEND_S: Final = 600.0
+
+_V1: Final = """
+CREATE TABLE IF NOT EXISTS messages (
+    id      INTEGER PRIMARY KEY,
+    turn_id TEXT,
+    role    TEXT NOT NULL CHECK (role IN ('owner', 'pet')),
+    content TEXT NOT NULL,
+    ts      TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts
+    USING fts5(content, content='messages', content_rowid='id');
+CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, row);
+CREATE TABLE IF NOT EXISTS learnings (
+    id               INTEGER PRIMARY KEY,
+    pattern_key      TEXT,
+    observation      TEXT NOT NULL,
+    recurrence_count INTEGER NOT NULL DEFAULT 1,
+    status           TEXT NOT NULL DEFAULT 'pending'
+                       CHECK (status IN ('pending', 'promoted', 'pruned')),
+    first_seen       TEXT NOT NULL,
+    last_seen        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS turn_usage (
+    turn_id           TEXT,
+    provider          TEXT NOT NULL,
+    prompt_tokens     INTEGER,
+    completion_tokens INTEGER,
+    ts                TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS learnings_pattern_key
+    ON learnings (pattern_key) WHERE pattern_key IS NOT NULL;
+"""
+
+# AUTOINCREMENT: a journal id is never reused after its row is cleared, so an audit line that
+# carries an old id can never be mistaken for a later turn's op on replay.
+_V2: Final = """
+CREATE TABLE turn_journal (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    turn_id TEXT NOT NULL,
+    ts      TEXT NOT NULL,
+    items   TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    def statements(self) -> list[str]:
+        """The script's statements; a trigger body's inner `;` stays with its CREATE TRIGGER."""
+        statements: list[str] = []
+        buffer = ""
+        for line in self.sql.strip().splitlines(keepends=True):
+            buffer += line
+            if sqlite3.complete_statement(buffer):
+                statements.append(buffer.strip())
+                buffer = ""
+        return statements
+
+
+MIGRATIONS: Final = (
+    Migration(1, "messages, FTS5, learnings, turn_usage", _V1),
+    Migration(2, "turn journal", _V2),
+)
+LATEST: Final = MIGRATIONS[-1].version
+
+Extend = Callable[[float], bool]
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _rows(conn: sqlite3.Connection) -> int:
+    """How big the store is, without a table scan (ids are append-only); 0 before migration 1."""
+    try:
+        return int(conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0)
+    except sqlite3.OperationalError:  # no messages table yet
+        return 0
+
+
+def _pending(version: int) -> list[Migration]:
+    # A version-1 store may predate some of migration 1's tables (see the module docstring).
+    since = 0 if version == 1 else version
+    return [m for m in MIGRATIONS if m.version > since]
+
+
+def migrate(
+    conn: sqlite3.Connection,
+    *,
+    name: str = "history.db",
+    extend: Extend = sdnotify.extend_timeout,
+) -> list[int]:
+    """Bring the store to LATEST. Returns the versions applied (empty when it was current).
+
+    `conn` is in autocommit mode (isolation_level=None). RuntimeError when the store is newer
+    than this code. `extend` asks systemd for more start time (tests pass a recorder)."""
+    version = user_version(conn)
+    if version > LATEST:
+        raise RuntimeError(
+            f"{name} is at schema version {version}, but this shelldon knows versions up to "
+            f"{LATEST}: it was written by a newer release (downgrades are not supported)"
+        )
+    applied: list[int] = []
+    for migration in _pending(version):
+        rows = _rows(conn)
+        if rows > LONG_MIGRATION_ROWS:
+            extend(MIGRATION_EXTEND_S)
+        log.info("%s: migration %d (%s), %d rows", name, migration.version, migration.name, rows)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = user_version(conn)
+            if current >= migration.version and not (migration.version == current == 1):
+                conn.execute("ROLLBACK")  # another process migrated it meanwhile
+                continue
+            for statement in migration.statements():
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {migration.version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        applied.append(migration.version)
+    return applied

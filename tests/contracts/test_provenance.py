@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shelldon._native import Ranker
+from shelldon._native import RankEntry, Ranker
 from shelldon.contracts.provenance import PROVENANCES, most_trusted, outranks, rank
 
 
@@ -36,8 +36,18 @@ def test_most_trusted_keeps_the_higher(a: str, b: str, kept: str) -> None:
 def test_the_rust_ranker_reads_the_same_order() -> None:
     """Two entries alike but for provenance: the ranker puts the more trusted first."""
 
-    def entry(ident: str, provenance: str) -> tuple:  # type: ignore[type-arg]
-        return (ident, [], [], ["tea"], [], rank(provenance), 1.0, 1.8e9, False)
+    def entry(ident: str, provenance: str) -> RankEntry:
+        return RankEntry(
+            id=ident,
+            title=[],
+            tags=[],
+            body=["tea"],
+            paths=[],
+            trust=rank(provenance),
+            confidence=1.0,
+            updated=1.8e9,
+            stale=False,
+        )
 
     for high, low in [("owner", "observed"), ("observed", "inferred")]:
         ranked = Ranker([entry("a", low), entry("b", high)]).rank(["tea"], [], 1.8e9, 2)

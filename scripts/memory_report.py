@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from reference.ranker import ReferenceRanker  # noqa: E402
 from shelldon._native import RankEntry, Ranker  # noqa: E402
-from shelldon.clock import iso  # noqa: E402
+from shelldon.clock import iso, utc_now  # noqa: E402
 from shelldon.contracts.ops import Remember  # noqa: E402
 from shelldon.core.entry import Entry, EntryMeta  # noqa: E402
 from shelldon.core.gate import Limits  # noqa: E402
@@ -146,7 +146,7 @@ def costs(base: Path) -> list[str]:
         f"{_median_ms(refused, 30):.2f} ms median",
     ]
     entries = mem.entries()[:160]
-    now = datetime.now(UTC)
+    now = utc_now()
     select_ms = _median_ms(lambda: select_entries(entries, "how many tulips in bed 12?", now), 30)
     out.append(f"select_entries over {len(entries)} entries: {select_ms:.2f} ms median")
     rng = random.Random(7)

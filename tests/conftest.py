@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from fakes.fake_provider import FAKE_KEY, FakeProvider
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,15 +60,26 @@ def home() -> Path:
 
 
 @pytest.fixture
+def run_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A short run dir for the sockets: AF_UNIX paths are limited to 108 bytes and pytest's tmp
+    paths are long."""
+    path = Path(tempfile.mkdtemp(prefix="shd-", dir="/tmp"))
+    os.chmod(path, 0o755)
+    monkeypatch.setenv("SHELLDON_RUN_DIR", str(path))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeProvider]:
+    """The fake LLM provider on 127.0.0.1, answering only requests that carry FAKE_KEY."""
+    with FakeProvider(require_key=FAKE_KEY) as server:
+        yield server
+
+
+@pytest.fixture
 def shared_data() -> Path:
     """../shared/data, or skip: third-party data is never copied into the project."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"third-party data not present at {SHARED_DATA}")
     return SHARED_DATA
-
-
-# Tests that need a real uid drop or the kernel's permission checks. CI runs as root.
-requires_root = pytest.mark.skipif(
-    os.geteuid() != 0,
-    reason="needs root (CI runs as root): real uid drop and kernel permission checks",
-)

@@ -6,27 +6,16 @@ that makes recall worse fails here. The data is read from ../shared/data and nev
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "recall_report.py"
+from support.scripts import load_script
+
 FLOOR_TOP_6 = 0.45
 FLOOR_TOP_20 = 0.58
 
 
-def _report() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("recall_report", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["recall_report"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_evidence_comes_back_on_locomo(shared_data: Path) -> None:
-    report = _report()
+    report = load_script("recall_report")
     results = report.run(shared_data / "memory")
     questions = sum(r.questions for r in results)
     assert questions > 200  # both conversations, answerable categories only

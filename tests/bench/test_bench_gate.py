@@ -7,31 +7,16 @@ reports the distribution; the comparison that matters is the ratio between the t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
 from reference.gate_reference import ReferenceScanner
 from reference.gate_reference import similarity_batch as reference_similarity
 from shelldon._native import Scanner, similarity_batch
 from shelldon.core import gate
+from support.scripts import load_script
 
-
-def _report_module() -> ModuleType:
-    """scripts/gate_report.py, whose 2 KB workload this benchmark shares (one text, one figure)."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / "gate_report.py"
-    spec = importlib.util.spec_from_file_location("gate_report", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look themselves up there
-    spec.loader.exec_module(module)
-    return module
-
-
-entry_2kb = _report_module().entry_2kb
+# scripts/gate_report.py's 2 KB workload, which this benchmark shares (one text, one figure).
+entry_2kb = load_script("gate_report").entry_2kb
 ENTRY = entry_2kb(1)
 SECRETS = gate.load_rules("secrets")
 INSTRUCTIONS = gate.load_rules("instructions")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.server import build_chain
 from shelldon.config import ConfigError, load_config, parse_config
 from shelldon.paths import DataRoot
@@ -196,11 +197,8 @@ def test_build_chain_reads_each_key_once_and_keeps_the_order() -> None:
 
 
 def test_no_configuration_builds_the_offline_brain_alone() -> None:
-    offline = pytest.importorskip(
-        "shelldon.broker.offline", reason="the offline brain has not landed"
-    )
     chain = build_chain(None)
     assert len(chain.providers) == 1
-    assert isinstance(chain.providers[0], offline.OfflineBrain)
+    assert isinstance(chain.providers[0], OfflineBrain)
     chain_from_default = build_chain(load_config(DataRoot.resolve()))
-    assert isinstance(chain_from_default.providers[0], offline.OfflineBrain)
+    assert isinstance(chain_from_default.providers[0], OfflineBrain)

@@ -5,45 +5,26 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
-import pytest
-
-from fakes.fake_provider import FakeProvider, raw, reply, status
+from fakes.fake_provider import FAKE_KEY, FakeProvider, raw, reply, status
 from shelldon.appliance.doctor import CheckResult, DoctorContext
 from shelldon.cli.doctor_cmd import render, run_checks
 from shelldon.paths import DataRoot
 
-KEY = "sk-doctor-0123456789abcdefKEY"
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeProvider]:
-    with FakeProvider(require_key=KEY) as server:
-        yield server
 
 
 def write_config(home: Path, fake: FakeProvider, extra: str = "") -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "shelldon.toml").write_text(
-        f"""
-[[provider]]
-name = "primary"
-kind = "openai"
-base_url = "{fake.openai_base_url}"
-model = "fake-small"
-key = "primary_key"
-
-[[provider]]
-name = "claude"
-kind = "anthropic"
-base_url = "{fake.anthropic_base_url}"
-model = "fake-claude"
-key = "claude_key"
-{extra}
-"""
+        fake.provider_table(name="primary", model="fake-small", key="primary_key")
+        + "\n"
+        + fake.provider_table(
+            name="claude", kind="anthropic", model="fake-claude", key="claude_key"
+        )
+        + f"\n{extra}"
     )
 
 
@@ -54,7 +35,7 @@ def by_name(results: Iterable[CheckResult]) -> dict[str, CheckResult]:
 def test_every_provider_reached_and_reported(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake, '[[provider]]\nname = "offline"\nkind = "offline"\n')
     fake.script(reply("ok", usage=(9, 2)), raw("ok, sure"))
-    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: KEY)
+    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: FAKE_KEY)
     results = by_name(run_checks(ctx))
     assert results["config"].status == "ok"
     assert "primary (openai), claude (anthropic), offline (offline)" in results["config"].detail
@@ -69,22 +50,22 @@ def test_every_provider_reached_and_reported(home: Path, fake: FakeProvider) -> 
 
 def test_failures_are_named_and_the_key_never_printed(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake)
-    fake.script(status(401, message=f"Incorrect API key provided: {KEY}"), status(503))
-    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: KEY)
+    fake.script(status(401, message=f"Incorrect API key provided: {FAKE_KEY}"), status(503))
+    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: FAKE_KEY)
     results = run_checks(ctx)
     found = by_name(results)
     assert found["provider primary"].status == "fail"
     assert "client: HTTP 401" in found["provider primary"].detail
     assert "server: HTTP 503" in found["provider claude"].detail
     report = render(results, ctx.secrets)
-    assert KEY not in report
-    assert ctx.secrets == [KEY, KEY]
+    assert FAKE_KEY not in report
+    assert ctx.secrets == [FAKE_KEY, FAKE_KEY]
 
 
 def test_a_missing_key_and_a_bad_config_are_reported(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake)
     ctx = DoctorContext(
-        root=DataRoot.resolve(), read_secret=lambda name: KEY if name == "claude_key" else None
+        root=DataRoot.resolve(), read_secret=lambda name: FAKE_KEY if name == "claude_key" else None
     )
     found = by_name(run_checks(ctx))
     assert found["provider primary"].status == "fail"
@@ -101,7 +82,7 @@ def test_a_missing_key_and_a_bad_config_are_reported(home: Path, fake: FakeProvi
 
 def test_offline_mode_contacts_nothing(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake)
-    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=lambda name: KEY)
+    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=lambda name: FAKE_KEY)
     found = by_name(run_checks(ctx))
     assert found["provider primary"].status == "skip"
     assert fake.requests == []
@@ -122,12 +103,11 @@ def test_no_configuration_checks_the_offline_brain(home: Path) -> None:
 
 
 def test_the_command_end_to_end_with_the_real_vault(home: Path, fake: FakeProvider) -> None:
-    pytest.importorskip("shelldon.broker.vault", reason="surface_vault (Step 3) has not landed")
     write_config(home, fake)
     vault = home / "memory" / "vault"
     vault.mkdir(parents=True)
     os.chmod(vault, 0o700)
-    (vault / "primary_key.md").write_text(KEY + "\n")
+    (vault / "primary_key.md").write_text(FAKE_KEY + "\n")
     (vault / "claude_key.md").write_text("sk-wrong-key-for-claude-000000\n")
     env = {**os.environ, "SHELLDON_HOME": str(home)}
     done = subprocess.run(
@@ -139,4 +119,4 @@ def test_the_command_end_to_end_with_the_real_vault(home: Path, fake: FakeProvid
     assert "ok    provider primary" in output
     assert "FAIL  provider claude" in output and "HTTP 401" in output
     assert "1 check(s) failed" in output
-    assert KEY not in output and "sk-wrong-key" not in output
+    assert FAKE_KEY not in output and "sk-wrong-key" not in output

@@ -9,40 +9,19 @@ can see a key). A configuration the broker cannot honour stops the start-up with
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from fakes.fake_provider import FakeProvider, hold, reply, status
-from procs.procs_support import Pet, start_pet
-from shelldon.core.server import FALLBACK_DEGRADE_TEXT
+from fakes.fake_provider import FAKE_KEY, FakeProvider, hold, reply, status
+from procs.procs_support import Pet, start_pet, start_to_exit
+from shelldon.core.turns import DEGRADE_TEXT
 from shelldon.paths import DataRoot
 
-KEY = "sk-e2e-Q7vN2kLm9PzR4tXw8YbC"
 REPLY = "Ana is a lovely name for a sister!"
-
-
-@pytest.fixture
-def short_run_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """AF_UNIX paths are limited to 108 bytes and pytest's tmp paths are long."""
-    path = Path(tempfile.mkdtemp(prefix="shd-", dir="/tmp"))
-    os.chmod(path, 0o755)
-    monkeypatch.setenv("SHELLDON_RUN_DIR", str(path))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeProvider]:
-    with FakeProvider(require_key=KEY) as server:
-        yield server
 
 
 def configure(
@@ -50,19 +29,8 @@ def configure(
 ) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "shelldon.toml").write_text(
-        f"""
-[[provider]]
-name = "fake"
-kind = "{kind}"
-base_url = "{fake.openai_base_url}"
-model = "fake-model"
-key = "{key}"
-retries = 0
-
-[[provider]]
-name = "offline"
-kind = "offline"
-"""
+        fake.provider_table(kind=kind, key=key, retries=0)
+        + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
     )
 
 
@@ -70,7 +38,7 @@ def store_key(home: Path) -> None:
     """The owner's way: the pet up (offline brain), `shelldon vault set`, the pet down."""
     pet = start_pet()
     try:
-        stored = pet.cli("vault", "set", "llm_key", stdin=KEY + "\n")
+        stored = pet.cli("vault", "set", "llm_key", stdin=FAKE_KEY + "\n")
         assert stored.returncode == 0, stored.stderr
     finally:
         pet.stop()
@@ -118,7 +86,7 @@ def files_holding(root: Path, needle: bytes, *, skip: Path) -> list[str]:
 
 
 def test_the_key_stays_in_the_broker_through_a_real_turn(
-    short_run_dir: Path, home: Path, fake: FakeProvider
+    run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
     store_key(home)
     configure(home, fake)
@@ -138,11 +106,11 @@ def test_the_key_stays_in_the_broker_through_a_real_turn(
             forkserver = pet.pid_of("forkserver")
             workers = children(forkserver)
             assert workers, "no worker in flight"
-            scans["broker"] = memory_holds(pet.pid_of("broker"), KEY.encode())
-            scans["core"] = memory_holds(pet.pid_of("core"), KEY.encode())
-            scans["forkserver"] = memory_holds(forkserver, KEY.encode())
+            scans["broker"] = memory_holds(pet.pid_of("broker"), FAKE_KEY.encode())
+            scans["core"] = memory_holds(pet.pid_of("core"), FAKE_KEY.encode())
+            scans["forkserver"] = memory_holds(forkserver, FAKE_KEY.encode())
             for worker in workers:
-                scans[f"worker {worker}"] = memory_holds(worker, KEY.encode())
+                scans[f"worker {worker}"] = memory_holds(worker, FAKE_KEY.encode())
         except PermissionError:
             scans = {}
         finally:
@@ -155,13 +123,13 @@ def test_the_key_stays_in_the_broker_through_a_real_turn(
         pet.stop()
 
     (sent,) = fake.requests
-    assert sent.headers["authorization"] == f"Bearer {KEY}"
+    assert sent.headers["authorization"] == f"Bearer {FAKE_KEY}"
     assert "my sister is called Ana" in sent.user_text()
-    assert KEY.encode() not in sent.body
-    assert KEY not in repr({k: v for k, v in sent.headers.items() if k != "authorization"})
-    assert not files_holding(home, KEY.encode(), skip=DataRoot.resolve().vault)
-    assert not files_holding(short_run_dir, KEY.encode(), skip=DataRoot.resolve().vault)
-    assert KEY not in pet.log and KEY not in out + err
+    assert FAKE_KEY.encode() not in sent.body
+    assert FAKE_KEY not in repr({k: v for k, v in sent.headers.items() if k != "authorization"})
+    assert not files_holding(home, FAKE_KEY.encode(), skip=DataRoot.resolve().vault)
+    assert not files_holding(run_dir, FAKE_KEY.encode(), skip=DataRoot.resolve().vault)
+    assert FAKE_KEY not in pet.log and FAKE_KEY not in out + err
     # The broker's budget (DESIGN.md): 30 MB, its high-water mark after a turn over HTTP.
     assert broker_peak_kib <= 30 * 1024, f"broker peak RSS {broker_peak_kib} KiB"
     if not scans:
@@ -170,48 +138,36 @@ def test_the_key_stays_in_the_broker_through_a_real_turn(
     assert not any(scans.values()), f"the key leaked into: {[n for n, v in scans.items() if v]}"
 
 
-def _start_fails(home: Path) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+def _start_fails() -> str:
+    done = start_to_exit()
     assert done.returncode != 0, done.stderr
     return done.stderr
 
 
 def test_a_missing_key_stops_the_start_with_a_clear_message(
-    short_run_dir: Path, home: Path, fake: FakeProvider
+    run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
     configure(home, fake, key="never_stored")
-    log = _start_fails(home)
+    log = _start_fails()
     assert "vault entry 'never_stored' is missing" in log
     assert "shelldon vault set never_stored" in log
     assert fake.requests == []
 
 
 def test_an_unknown_provider_kind_stops_the_start(
-    short_run_dir: Path, home: Path, fake: FakeProvider
+    run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
     configure(home, fake, kind="gpt")
-    log = _start_fails(home)
+    log = _start_fails()
     assert re.search(r"shelldon\.toml: provider 'fake': unknown provider kind 'gpt'", log), log
 
 
 def test_every_provider_failing_gives_the_degrade_reply_and_the_next_turn_works(
-    short_run_dir: Path, home: Path, fake: FakeProvider
+    run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
     store_key(home)
     home.joinpath("shelldon.toml").write_text(
-        f"""
-[[provider]]
-name = "fake"
-kind = "openai"
-base_url = "{fake.openai_base_url}"
-model = "fake-model"
-key = "llm_key"
-retries = 1
-backoff = 0.01
-"""
+        fake.provider_table(key="llm_key", retries=1, backoff=0.01)
     )
     fake.script(status(503), status(500), reply("back again"))
     pet = start_pet()
@@ -221,7 +177,7 @@ backoff = 0.01
     finally:
         pet.stop()
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == FALLBACK_DEGRADE_TEXT
+    assert first.stdout.strip() == DEGRADE_TEXT
     assert second.stdout.strip() == "back again"
     assert len(fake.requests) == 3  # one try and one retry, then the next turn's request
     assert "fake: server (HTTP 503" in pet.log  # why, in the broker's log

@@ -11,12 +11,12 @@ import json
 import logging
 import socket
 import time
-from collections.abc import Iterator
 
 import msgspec
 import pytest
 
 from fakes.fake_provider import (
+    FAKE_KEY,
     HOSTILE_OPS,
     FakeProvider,
     body,
@@ -39,7 +39,6 @@ from shelldon.contracts.brain import CompletionRequest, PromptSection, Usage
 from shelldon.contracts.config import ProviderConfig
 from shelldon.contracts.ops import decode_ops
 
-KEY = "sk-test-0123456789abcdefSECRET"
 REQUEST = CompletionRequest(
     purpose="turn",
     sections=(
@@ -49,12 +48,6 @@ REQUEST = CompletionRequest(
     ),
 )
 WIRES = ["openai", "anthropic"]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeProvider]:
-    with FakeProvider(require_key=KEY) as server:
-        yield server
 
 
 def spec(fake: FakeProvider, kind: str, **overrides: object) -> ProviderConfig:
@@ -73,7 +66,7 @@ def spec(fake: FakeProvider, kind: str, **overrides: object) -> ProviderConfig:
 
 
 def provider(fake: FakeProvider, kind: str, **overrides: object) -> Provider:
-    return make_provider(spec(fake, kind, **overrides), lambda name: KEY)
+    return make_provider(spec(fake, kind, **overrides), lambda name: FAKE_KEY)
 
 
 class NoSleep:
@@ -201,14 +194,14 @@ def test_the_key_is_in_the_auth_header_and_nowhere_else(
     the_chain.complete(REQUEST)
     header = "authorization" if kind == "openai" else "x-api-key"
     for sent in fake.requests:
-        expected = f"Bearer {KEY}" if kind == "openai" else KEY
+        expected = f"Bearer {FAKE_KEY}" if kind == "openai" else FAKE_KEY
         assert sent.headers[header] == expected
         others = {k: v for k, v in sent.headers.items() if k != header}
-        assert KEY not in json.dumps(others)
-        assert KEY.encode() not in sent.body
-        assert KEY not in sent.path
-    assert KEY not in caplog.text
-    assert KEY not in repr(the_chain)
+        assert FAKE_KEY not in json.dumps(others)
+        assert FAKE_KEY.encode() not in sent.body
+        assert FAKE_KEY not in sent.path
+    assert FAKE_KEY not in caplog.text
+    assert FAKE_KEY not in repr(the_chain)
 
 
 @pytest.mark.parametrize("kind", WIRES)
@@ -365,34 +358,21 @@ def test_the_whole_chain_failing_is_exhausted_with_each_reason(fake: FakeProvide
 
 def test_build_chain_from_toml_talks_to_the_fake(fake: FakeProvider) -> None:
     config = parse_config(
-        f"""
-[[provider]]
-name = "primary"
-kind = "openai"
-base_url = "{fake.openai_base_url}"
-model = "m"
-key = "fake_key"
-retries = 0
-
-[[provider]]
-name = "secondary"
-kind = "anthropic"
-base_url = "{fake.anthropic_base_url}"
-model = "m"
-key = "fake_key"
-"""
+        fake.provider_table(name="primary", model="m", key="fake_key", retries=0)
+        + "\n"
+        + fake.provider_table(name="secondary", kind="anthropic", model="m", key="fake_key")
     )
     fake.script(status(400), echo())
-    chain = build_chain(config, read_secret=lambda name: KEY if name == "fake_key" else None)
+    chain = build_chain(config, read_secret=lambda name: FAKE_KEY if name == "fake_key" else None)
     result = chain.complete(REQUEST)
     assert (result.provider, result.text) == ("secondary", "echo: my sister is called Ana")
 
 
 def test_an_error_echoing_the_key_is_scrubbed(fake: FakeProvider) -> None:
-    fake.script(status(401, message=f"Incorrect API key provided: {KEY}"))
+    fake.script(status(401, message=f"Incorrect API key provided: {FAKE_KEY}"))
     with pytest.raises(ProviderError) as caught:
         provider(fake, "openai").complete(REQUEST)
-    assert KEY not in str(caught.value)
+    assert FAKE_KEY not in str(caught.value)
     assert "Incorrect API key provided" in str(caught.value)
 
 

@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from shelldon.broker.server import build_chain
+from shelldon.broker.vault import surface_vault
 from shelldon.config import load_config
 from shelldon.contracts.ops import decode_ops
 from shelldon.paths import DataRoot
+from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
 
 LIVE_HOME_ENV = "SHELLDON_LIVE_HOME"
 
@@ -39,26 +41,22 @@ def test_one_real_turn(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptur
     http_links = [p for p in config.providers if p.kind != "offline"]
     if not http_links:
         pytest.skip(f"{root.config} configures no HTTP provider")
-    prompt = pytest.importorskip("shelldon.worker.prompt")
     keys: list[str] = []
-    vault = pytest.importorskip("shelldon.broker.vault")
 
     def read(name: str) -> str | None:
-        value = vault.surface_vault(root, name)
+        value = surface_vault(root, name)
         if value:
             keys.append(value)
-        return value  # type: ignore[no-any-return]
+        return value
 
     caplog.set_level(logging.DEBUG)
     offline_names = {p.name for p in config.providers if p.kind == "offline"}
     chain = build_chain(config, root=root, read_secret=read)
     recent = (
-        prompt.HistoryRow(id=1, role="owner", content="My sister is called Ana.", ts=""),
-        prompt.HistoryRow(id=2, role="pet", content="Nice! I'll remember Ana.", ts=""),
+        HistoryRow(id=1, role="owner", content="My sister is called Ana.", ts=""),
+        HistoryRow(id=2, role="pet", content="Nice! I'll remember Ana.", ts=""),
     )
-    request = prompt.assemble_prompt(
-        prompt.PromptContext(recent=recent), "What is my sister called?"
-    )
+    request = assemble_prompt(PromptContext(recent=recent), "What is my sister called?")
     reply = chain.complete(request)
     assert reply.provider not in offline_names, f"only the offline brain answered: {reply}"
     assert reply.text.strip()

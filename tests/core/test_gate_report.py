@@ -7,15 +7,11 @@ positives fails here. The issue's aims are the minimum; the floors sit at or abo
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from support.scripts import load_script
 
 # Floors: what the rules reach on this data now, rounded down a little. Aims: secrets >= 0.80,
 # in-the-wild >= 0.80, ignore-instructions >= 0.85, benign memory FP <= 0.001, trigger FP <= 0.05.
@@ -30,22 +26,11 @@ CEILINGS = {
 }
 
 
-def _report_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "gate_report", REPO / "scripts" / "gate_report.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gate_report"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def measured() -> dict[str, Any]:
     # Module scope (the measurement takes seconds), so it finds the data the way the script does
     # rather than through the function-scoped `shared_data` fixture; same rule: absent -> skip.
-    report = _report_module()
+    report = load_script("gate_report")
     data = report.find_data()
     if data is None or not data.is_dir():
         pytest.skip(f"gate tuning data not present ({data})")
@@ -54,7 +39,7 @@ def measured() -> dict[str, Any]:
 
 
 def test_the_floors_meet_the_aims() -> None:
-    report = _report_module()
+    report = load_script("gate_report")
     for key, floor in FLOORS.items():
         assert floor >= report.AIMS[key]
     for key, ceiling in CEILINGS.items():

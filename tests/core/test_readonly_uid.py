@@ -24,10 +24,9 @@ from shelldon import _native
 from shelldon.contracts.ops import RewriteAbout
 from shelldon.core.history import HistoryStore, open_readonly
 from shelldon.core.memory import CuratedMemory, MemoryReader
+from support.marks import needs_root
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0, reason="needs root to drop to another uid (CI runs as root)"
-)
+pytestmark = needs_root("a drop to another uid")
 NOW = datetime(2026, 11, 29, 22, 0, tzinfo=UTC)
 
 

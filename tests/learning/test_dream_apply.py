@@ -86,18 +86,20 @@ def apply(
     )
 
 
+def promote_tea_prune_rain(tea: int, rain: int) -> list[dict[str, object]]:
+    """A dream's answer: the tea habit becomes a preference (two ops), the rain is pruned."""
+    return [
+        {"op": "remember", "collection": "preferences", "name": "tea",
+         "content": "The owner drinks green tea every morning."},
+        {"op": "resolve_learning", "id": tea, "status": "promoted"},
+        {"op": "resolve_learning", "id": rain, "status": "pruned"},
+    ]  # fmt: skip
+
+
 def test_a_promotion_is_two_ops_and_lands_in_a_curated_file(stores: Stores) -> None:
     tea = stores.learn("owner drinks green tea every morning", "tea", times=3)
     rain = stores.learn("owner mentioned rain", None)
-    result = apply(
-        stores,
-        [
-            {"op": "remember", "collection": "preferences", "name": "tea",
-             "content": "The owner drinks green tea every morning."},
-            {"op": "resolve_learning", "id": tea, "status": "promoted"},
-            {"op": "resolve_learning", "id": rain, "status": "pruned"},
-        ],
-    )  # fmt: skip
+    result = apply(stores, promote_tea_prune_rain(tea, rain))
     assert (result.written, result.promoted, result.pruned, result.refused) == (1, 1, 1, 0)
     assert stores.status(tea) == "promoted" and stores.status(rain) == "pruned"
     assert "green tea every morning" in stores.files()["preferences/tea.md"]
@@ -315,15 +317,7 @@ def test_undo_of_a_dream_reopens_the_learnings_it_resolved(stores: Stores) -> No
     tea = stores.learn("owner drinks green tea every morning", "tea", times=3)
     rain = stores.learn("owner mentioned rain", None)
     other = stores.learn("owner mentioned snow", None)
-    apply(
-        stores,
-        [
-            {"op": "remember", "collection": "preferences", "name": "tea",
-             "content": "The owner drinks green tea every morning."},
-            {"op": "resolve_learning", "id": tea, "status": "promoted"},
-            {"op": "resolve_learning", "id": rain, "status": "pruned"},
-        ],
-    )  # fmt: skip
+    apply(stores, promote_tea_prune_rain(tea, rain))
     assert dream_resolutions(stores.audit_lines, 1) == [(tea, "promoted"), (rain, "pruned")]
     assert dream_resolutions(stores.audit_lines, 2) == []
     # Something else resolved `other` (not this dream): undo must leave it alone.

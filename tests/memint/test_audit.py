@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.core.audit import AuditLog, AuditRecord, FileChange, UndoError, sha256_hex
+from support.processes import started_together
 
 
 @pytest.fixture
@@ -279,24 +280,7 @@ for i in range(150):
 
 
 def test_processes_rotating_at_once_lose_no_line(root: Path) -> None:
-    import subprocess
-    import sys
-
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", ROTATING_WRITER, str(root), tag],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for tag in ("a", "b", "c")
-    ]
-    for proc in procs:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
+    procs = started_together(ROTATING_WRITER, [(str(root), tag) for tag in ("a", "b", "c")])
     for proc in procs:
         proc.communicate(timeout=120)
         assert proc.returncode == 0

@@ -5,13 +5,12 @@ previous one left), every entry is whole, and MEMORY.md lists them all."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from shelldon.core.audit import sha256_hex
 from shelldon.core.entry import parse_entry
 from shelldon.core.memory import CuratedMemory
+from support.processes import started_together
 
 WRITER = r"""
 import sys
@@ -40,21 +39,7 @@ def test_two_writer_processes_serialise(home: Path) -> None:
     root = home / "memory"
     CuratedMemory(root)
     count = 20
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(root), tag, str(count)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for tag in ("alpha", "beta")
-    ]
-    for proc in procs:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
+    procs = started_together(WRITER, [(str(root), tag, str(count)) for tag in ("alpha", "beta")])
     for proc in procs:
         out, _ = proc.communicate(timeout=120)
         assert proc.returncode == 0 and out.strip() == "done"

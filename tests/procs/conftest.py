@@ -1,4 +1,4 @@
-"""Fixtures for the process tests: a short run dir and a running pet."""
+"""Fixtures for the process tests: a running pet, a data root the worker's uid can reach."""
 
 from __future__ import annotations
 
@@ -13,16 +13,6 @@ from procs_support import Pet, start_pet
 
 
 @pytest.fixture
-def run_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A short run dir: AF_UNIX paths are limited to 108 bytes and pytest's tmp paths are long."""
-    path = Path(tempfile.mkdtemp(prefix="shd-", dir="/tmp"))
-    os.chmod(path, 0o755)
-    monkeypatch.setenv("SHELLDON_RUN_DIR", str(path))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
 def pet(run_dir: Path) -> Iterator[Pet]:
     pet = start_pet()
     try:
@@ -30,3 +20,14 @@ def pet(run_dir: Path) -> Iterator[Pet]:
     finally:
         if pet.proc.poll() is None:
             pet.stop()
+
+
+@pytest.fixture
+def world_home(monkeypatch: pytest.MonkeyPatch, run_dir: Path) -> Iterator[Path]:
+    """SHELLDON_HOME under /tmp, 0755: a dropped worker (`nobody`) can traverse it, which it
+    cannot do under pytest's tmp dirs (0700)."""
+    home = Path(tempfile.mkdtemp(prefix="shelldon-home-", dir="/tmp"))
+    os.chmod(home, 0o755)
+    monkeypatch.setenv("SHELLDON_HOME", str(home))
+    yield home
+    shutil.rmtree(home, ignore_errors=True)

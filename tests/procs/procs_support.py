@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
 import signal
@@ -13,6 +14,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,6 +56,17 @@ class Pet:
             check=False,
         )
 
+    def say(self, text: str) -> str:
+        """One turn through `shelldon say`; the pet's reply."""
+        done = self.cli("say", text)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def prompts(self) -> list[dict[str, Any]]:
+        """The prompts core recorded (state/prompts.jsonl, SHELLDON_RECORD_PROMPTS=1), in order."""
+        path = self.root.state / "prompts.jsonl"
+        return [json.loads(line) for line in path.read_text().splitlines()]
+
     def pid_of(self, name: str) -> int:
         return int((self.root.run_dir / f"{name}.pid").read_text())
 
@@ -63,6 +76,11 @@ class Pet:
         code = self.proc.wait(timeout=60)
         self.ended.wait(timeout=10)
         return code
+
+
+def prompt_section(record: dict[str, Any], kind: str) -> str:
+    """The text of a recorded prompt's sections of one kind ("recent", "recall", "memory", ...)."""
+    return "\n".join(s["text"] for s in record["prompt"]["sections"] if s["kind"] == kind)
 
 
 def start_pet(extra_env: dict[str, str] | None = None) -> Pet:
@@ -83,6 +101,19 @@ def start_pet(extra_env: dict[str, str] | None = None) -> Pet:
         proc.wait()
         pytest.fail(f"the pet did not come up:\n{pet.log}")
     return pet
+
+
+def start_to_exit(extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`shelldon run --no-chat` for a start that is expected to fail: run to its exit."""
+    return subprocess.run(
+        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
+        env={**os.environ, **(extra_env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def alive(pid: int) -> bool:

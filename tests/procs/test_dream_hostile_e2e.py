@@ -86,15 +86,7 @@ def test_a_hostile_dream_brain_changes_nothing_it_should_not(
 ) -> None:
     root = DataRoot.resolve()  # SHELLDON_HOME, set by conftest
     root.home.mkdir(parents=True, exist_ok=True)
-    (root.home / "shelldon.toml").write_text(
-        "[[provider]]\n"
-        'name = "fake"\n'
-        'kind = "openai"\n'
-        f'base_url = "{brain.fake.openai_base_url}"\n'
-        'model = "fake-model"\n'
-        "timeout = 30\n"
-        "retries = 0\n"
-    )
+    (root.home / "shelldon.toml").write_text(brain.fake.provider_table(timeout=30, retries=0))
     pet = start_pet()
     try:
         for _ in range(2):

@@ -52,32 +52,26 @@ HOSTILE_OPS: list[Any] = [
 
 
 @pytest.fixture
-def fake() -> Iterator[FakeProvider]:
+def keyless_fake() -> Iterator[FakeProvider]:
+    """The fake provider asking for no key (conftest's `fake` wants FAKE_KEY from a vault)."""
     with FakeProvider() as server:
         yield server
 
 
 def _configure(home: Path, fake: FakeProvider) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    (home / "shelldon.toml").write_text(
-        f"""
-[[provider]]
-name = "fake"
-kind = "openai"
-base_url = "{fake.openai_base_url}"
-model = "fake-model"
-retries = 0
-"""
-    )
+    (home / "shelldon.toml").write_text(fake.provider_table(retries=0))
 
 
 def _files(home: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and "vault" not in p.parts}
 
 
-def test_a_hostile_brain_is_refused_op_by_op(run_dir: Path, home: Path, fake: FakeProvider) -> None:
-    _configure(home, fake)
-    fake.script(reply(REPLY, ops=HOSTILE_OPS))
+def test_a_hostile_brain_is_refused_op_by_op(
+    run_dir: Path, home: Path, keyless_fake: FakeProvider
+) -> None:
+    _configure(home, keyless_fake)
+    keyless_fake.script(reply(REPLY, ops=HOSTILE_OPS))
     pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1"})
     try:
         (pet.root.memory / "DIRECTIVE.md").write_text(DIRECTIVE)

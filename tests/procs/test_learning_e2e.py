@@ -13,28 +13,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
 
-from procs_support import Pet, start_pet
+from procs_support import Pet, prompt_section, start_pet
 
 HABIT = "I usually drink jasmine tea in the evening"
 FILLER = ("the bus was late today", "my laptop fan is noisy", "it rained all afternoon")
 QUESTION = "what does my owner enjoy?"
-
-
-def _prompts(pet: Pet) -> list[dict[str, Any]]:
-    path = pet.root.state / "prompts.jsonl"
-    return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def _section(record: dict[str, Any], kind: str) -> str:
-    return "\n".join(s["text"] for s in record["prompt"]["sections"] if s["kind"] == kind)
-
-
-def _say(pet: Pet, text: str) -> str:
-    done = pet.cli("say", text)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 def _learnings(pet: Pet) -> list[tuple[int, str, int, str]]:
@@ -52,7 +36,7 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
     )
     try:
         for _ in range(3):
-            _say(pet, HABIT)
+            pet.say(HABIT)
         # The offline brain notes the habit (and, separately, that it was said more than once).
         habit = [
             r for r in _learnings(pet) if "jasmine tea" in r[1] and "more than once" not in r[1]
@@ -62,8 +46,8 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
         assert (seen, status) == (3, "pending")
 
         for text in FILLER:
-            _say(pet, text)
-        before = _prompts(pet)[-1]
+            pet.say(text)
+        before = pet.prompts()[-1]
         assert "jasmine" not in json.dumps(before)  # nothing carries it yet: window moved on
 
         dreamt = pet.cli("dream", "--now")
@@ -83,7 +67,7 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
         summary = (pet.root.memory / "summary.md").read_text()
         assert "jasmine tea" in summary or "laptop fan" in summary
 
-        answer = _say(pet, QUESTION)
+        answer = pet.say(QUESTION)
         status = pet.cli("status")
         assert status.returncode == 0
         assert "last dream: dream-1 done" in status.stdout and "budget:" in status.stdout
@@ -91,15 +75,15 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
     finally:
         assert pet.stop() == 0, pet.log
 
-    last = _prompts(pet)[-1]
-    assert last["purpose"] == "turn" and _section(last, "message").endswith(QUESTION)
-    assert "jasmine tea" in _section(last, "memory")
-    assert "jasmine" not in _section(last, "recent")
-    assert "jasmine" not in _section(last, "recall")
-    dream_prompts = [r for r in _prompts(pet) if r["purpose"] == "dream"]
+    last = pet.prompts()[-1]
+    assert last["purpose"] == "turn" and prompt_section(last, "message").endswith(QUESTION)
+    assert "jasmine tea" in prompt_section(last, "memory")
+    assert "jasmine" not in prompt_section(last, "recent")
+    assert "jasmine" not in prompt_section(last, "recall")
+    dream_prompts = [r for r in pet.prompts() if r["purpose"] == "dream"]
     assert len(dream_prompts) == 1
-    assert f"[id={learning_id}]" in _section(dream_prompts[0], "dream")
-    assert "(seen 3×" in _section(dream_prompts[0], "dream")
+    assert f"[id={learning_id}]" in prompt_section(dream_prompts[0], "dream")
+    assert "(seen 3×" in prompt_section(dream_prompts[0], "dream")
     assert answer  # the pet answered
 
 
@@ -115,7 +99,7 @@ def test_undo_of_a_dream_reverts_it_whole(run_dir: Path) -> None:
         assert "0 spawned" in forkserver["detail"], forkserver
         assert any(line.startswith("budget: 60/60") for line in report["extra_lines"])
         for _ in range(2):
-            _say(pet, HABIT)
+            pet.say(HABIT)
         dreamt = pet.cli("dream", "--now")
         assert dreamt.returncode == 0 and "1 promoted" in dreamt.stdout, dreamt.stdout + pet.log
         written = [
@@ -140,11 +124,11 @@ def test_undo_of_a_dream_reverts_it_whole(run_dir: Path) -> None:
 def test_a_learning_the_owner_corrected_is_never_promoted(run_dir: Path) -> None:
     pet = start_pet()
     try:
-        _say(pet, "I usually drink black coffee at midnight")
-        _say(pet, "I usually drink black coffee at midnight")
-        _say(pet, "No, that's wrong, forget it.")
-        _say(pet, "I usually cycle along the river")
-        _say(pet, "I usually cycle along the river")
+        pet.say("I usually drink black coffee at midnight")
+        pet.say("I usually drink black coffee at midnight")
+        pet.say("No, that's wrong, forget it.")
+        pet.say("I usually cycle along the river")
+        pet.say("I usually cycle along the river")
         dreamt = pet.cli("dream", "--now")
         assert dreamt.returncode == 0, dreamt.stderr + pet.log
     finally:

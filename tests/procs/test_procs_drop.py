@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from shelldon.worker import drop
+from support.marks import needs_root
 
-needs_root = pytest.mark.skipif(
-    os.geteuid() != 0, reason="needs root (CI runs as root): a real setuid/setgid"
-)
+needs_setuid = needs_root("a real setuid/setgid")
 NOBODY = pwd.getpwnam("nobody")
 
 
@@ -46,7 +45,7 @@ def identity() -> drop.WorkerIdentity:
     return drop.WorkerIdentity(NOBODY.pw_uid, NOBODY.pw_gid, "nobody", "test")
 
 
-@needs_root
+@needs_setuid
 def test_a_full_drop_verifies_and_root_cannot_be_regained() -> None:
     def body() -> str:
         assert drop.drop_privileges(identity()) is True
@@ -59,7 +58,7 @@ def test_a_full_drop_verifies_and_root_cannot_be_regained() -> None:
     assert in_child(body) == f"dropped; setuid(0): errno {errno.EPERM}"
 
 
-@needs_root
+@needs_setuid
 def test_supplementary_groups_left_behind_refuse_the_turn() -> None:
     def body() -> str:
         os.setgroups([0, 4])  # as if the parent held groups and the drop forgot them
@@ -71,7 +70,7 @@ def test_supplementary_groups_left_behind_refuse_the_turn() -> None:
     assert in_child(body).startswith("DropRefused: supplementary groups remain")
 
 
-@needs_root
+@needs_setuid
 def test_a_saved_root_uid_refuses_the_turn() -> None:
     def body() -> str:
         os.setgroups([])
@@ -83,7 +82,7 @@ def test_a_saved_root_uid_refuses_the_turn() -> None:
     assert in_child(body).startswith("DropRefused: uids are")
 
 
-@needs_root
+@needs_setuid
 def test_capabilities_kept_or_no_new_privs_missing_refuse_the_turn() -> None:
     def kept_caps() -> str:
         # Still root: every capability is there, which the check must see in /proc/self/status.

@@ -59,15 +59,7 @@ def brain() -> Iterator[Brain]:
 def units(run_dir: Path, brain: Brain) -> Iterator[Units]:
     root = DataRoot.resolve()
     root.home.mkdir(parents=True, exist_ok=True)
-    (root.home / "shelldon.toml").write_text(
-        "[[provider]]\n"
-        'name = "fake"\n'
-        'kind = "openai"\n'
-        f'base_url = "{brain.fake.openai_base_url}"\n'
-        'model = "fake-model"\n'
-        f"timeout = {NEVER}\n"
-        "retries = 0\n"
-    )
+    (root.home / "shelldon.toml").write_text(brain.fake.provider_table(timeout=NEVER, retries=0))
     u = Units(root, env={"SHELLDON_TURN_DEADLINE": str(TURN_DEADLINE_S)})
     try:
         for name in ("broker", "forkserver", "core"):

@@ -12,32 +12,19 @@ import json
 import os
 import pwd
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procs_support import Pet, start_pet
+from procs_support import Pet, start_pet, start_to_exit
 
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.paths import DataRoot
+from support.marks import needs_root
 
-needs_root = pytest.mark.skipif(
-    os.geteuid() != 0,
-    reason="needs root (CI runs as root): a real uid drop and the kernel's refusal",
-)
+needs_uid_drop = needs_root("a real uid drop and the kernel's refusal")
 WORKER_USER = "nobody"
-
-
-@pytest.fixture
-def world_home(monkeypatch: pytest.MonkeyPatch, run_dir: Path) -> Iterator[Path]:
-    home = Path(tempfile.mkdtemp(prefix="shelldon-home-", dir="/tmp"))
-    os.chmod(home, 0o755)
-    monkeypatch.setenv("SHELLDON_HOME", str(home))
-    yield home
-    shutil.rmtree(home, ignore_errors=True)
 
 
 def _seed_memory(root: DataRoot) -> None:
@@ -76,7 +63,7 @@ def isolated_pet(world_home: Path) -> Iterator[Pet]:
             pet.stop()
 
 
-@needs_root
+@needs_uid_drop
 def test_the_kernel_refuses_the_worker_the_vault_and_every_write(isolated_pet: Pet) -> None:
     isolated, report = _probe(isolated_pet)
     nobody = pwd.getpwnam(WORKER_USER)
@@ -110,7 +97,7 @@ def test_the_kernel_refuses_the_worker_the_vault_and_every_write(isolated_pet: P
     assert all(c["outcome"] != "allowed" for c in checks.values()), report
 
 
-@needs_root
+@needs_uid_drop
 def test_an_isolated_worker_still_answers_a_turn(isolated_pet: Pet) -> None:
     said = isolated_pet.cli("say", "hello, are you there?")
     assert said.returncode == 0, said.stderr
@@ -137,48 +124,26 @@ def test_without_a_worker_user_the_probe_shows_the_vault_open(world_home: Path) 
         pet.stop()
 
 
-@needs_root
+@needs_uid_drop
 def test_a_worker_user_that_does_not_exist_stops_the_fork_server(run_dir: Path) -> None:
-    import subprocess
-    import sys
-
-    env = dict(os.environ, SHELLDON_WORKER_USER="no-such-user-shelldon")
-    done = subprocess.run(
-        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = start_to_exit({"SHELLDON_WORKER_USER": "no-such-user-shelldon"})
     assert done.returncode == 1
     assert "worker user 'no-such-user-shelldon' does not exist" in done.stderr
     assert "forkserver (pid" in done.stderr and "exited with status 2 while starting" in done.stderr
 
 
-@needs_root
+@needs_uid_drop
 def test_a_data_root_the_worker_cannot_reach_stops_the_start_with_the_reason(
     run_dir: Path, home: Path
 ) -> None:
-    import subprocess
-    import sys
-
     # `home` is under pytest's 0700 tmp tree: the worker could never read the memory tree.
-    env = dict(os.environ, SHELLDON_WORKER_USER=WORKER_USER)
-    done = subprocess.run(
-        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = start_to_exit({"SHELLDON_WORKER_USER": WORKER_USER})
     assert done.returncode == 1
     assert "(mode 0700) keeps nobody from reaching" in done.stderr
     assert "exited with status 2 while starting" in done.stderr
 
 
-@needs_root
+@needs_uid_drop
 def test_doctor_shows_the_kernels_refusal(isolated_pet: Pet) -> None:
     done = isolated_pet.cli("doctor", "--offline")
     out = done.stdout

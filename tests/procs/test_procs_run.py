@@ -7,12 +7,12 @@ import os
 import signal
 import stat
 
-import pytest
-from procs_support import Pet, alive, start_pet
+from procs_support import Pet, alive, start_pet, start_to_exit
 
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from support.marks import needs_root
 
 
 def test_say_status_and_vault_through_the_cli(pet: Pet) -> None:
@@ -103,7 +103,7 @@ def _log_eventually(pet: Pet, text: str) -> bool:
     return text in pet.log
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (CI runs as root): a peer of another uid")
+@needs_root("a peer of another uid")
 def test_a_stranger_is_refused_by_the_fork_server_and_core_without_being_heard(pet: Pet) -> None:
     import pwd
 
@@ -149,16 +149,7 @@ def test_status_counts_what_the_turns_stored(pet: Pet) -> None:
 
 
 def test_a_second_pet_on_the_same_run_dir_is_refused_and_the_first_keeps_serving(pet: Pet) -> None:
-    import subprocess
-    import sys
-
-    second = subprocess.run(
-        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    second = start_to_exit()
     assert second.returncode == 1
     assert "is in use: is another shelldon running on this run dir?" in second.stderr
     assert pet.cli("say", "still there?").returncode == 0

@@ -16,8 +16,12 @@ proposes ops for clear statements, all in the reply protocol every brain speaks:
   capture_learning with a stable pattern_key (recurrence is what the dream promotes);
 - greetings, thanks and goodbyes are answered; anything else is acknowledged.
 
-For purpose == "dream" it delegates to shelldon.broker.offline_dream (Step 5). Rules, not a model:
+For purpose == "dream" it delegates to shelldon.broker.offline_dream. Rules, not a model:
 small, readable, and tested on many phrasings (tests/test_offline_brain.py). See docs/turn.md.
+
+Over 400 lines: each rule above is a few lines here, and all of them share the sentence
+splitting, the person shifting and the view of the prompt; the dream's rules already live apart
+(broker.offline_dream).
 """
 
 from __future__ import annotations

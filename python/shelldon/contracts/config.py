@@ -6,13 +6,9 @@ file and the setting, never a silently ignored line. Owners of a section add its
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
-ProviderKind = Literal["openai", "anthropic", "offline"]
 PROVIDER_KINDS: tuple[str, ...] = ("openai", "anthropic", "offline")
-ResponseFormat = Literal["json_schema", "json_object", "none"]
 RESPONSE_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
 
 

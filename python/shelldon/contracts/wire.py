@@ -145,6 +145,7 @@ class SpawnTurn(_Msg, frozen=True, tag="spawn_turn"):
     deadline_s: float = (
         30.0  # the whole turn, fork to result; the fork-server kills the worker after it
     )
+    capture_prompt: bool = False  # send the assembled prompt back (core records it; tests only)
 
 
 class TurnResult(_Msg, frozen=True, tag="turn_result"):
@@ -156,7 +157,7 @@ class TurnResult(_Msg, frozen=True, tag="turn_result"):
     provider: str = ""
     usage: Usage | None = None
     dropped: tuple[str, ...] = ()  # reasons the reply parser dropped parts
-    prompt: CompletionRequest | None = None  # the assembled prompt, kept for tests and audit
+    prompt: CompletionRequest | None = None  # only when SpawnTurn.capture_prompt (up to 24 KB)
     isolated: bool = False  # the worker ran dropped to the worker uid
 
 

@@ -14,6 +14,10 @@ id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already 
 
 The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
+
+Over 400 lines: the record format, the writer (lock, rotation, blob bookkeeping) and undo all
+work on the same lines and blobs; undo needs the writer's lock and rotation's view of which blobs
+are kept, so they are one module around one AuditLog.
 """
 
 from __future__ import annotations

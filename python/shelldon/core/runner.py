@@ -59,8 +59,15 @@ class WorkerRunner:
     """Asks the fork-server for one worker and relays what it returned. `gate` is the one-worker
     slot every caller takes first (owner turns ahead of a dream)."""
 
-    def __init__(self, root: DataRoot, *, turn_deadline_s: float | None = None) -> None:
+    def __init__(
+        self,
+        root: DataRoot,
+        *,
+        turn_deadline_s: float | None = None,
+        capture_prompts: bool = False,
+    ) -> None:
         self.root = root
+        self.capture_prompts = capture_prompts  # workers send their prompt back (core.turns)
         self.turn_deadline_s = (
             turn_deadline_s if turn_deadline_s is not None else turn_deadline(root)
         )
@@ -76,6 +83,7 @@ class WorkerRunner:
             message=message,
             dream_directive=dream_directive,
             deadline_s=self.turn_deadline_s,
+            capture_prompt=self.capture_prompts,
         )
         try:
             answer = ipc.request(

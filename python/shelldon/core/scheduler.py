@@ -14,6 +14,10 @@ Decisions (docs/learning.md has the reasons):
 - Battery: no battery means mains; a battery that is low AND discharging means no dream.
 - One worker in flight is core.runner's TurnGate (owner turns first); the dream takes its slot
   through core.dream.cycle.GateArbiter, so it always queues behind the owner, never the reverse.
+
+Over 400 lines: cadence, budget, cooldown and battery are one decision, taken under one lock
+against one persisted state; the sysfs power reading it consults is the only part that stands
+alone, and it is small.
 """
 
 from __future__ import annotations

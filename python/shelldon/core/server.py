@@ -16,7 +16,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgspec
@@ -35,15 +35,6 @@ from shelldon.paths import DataRoot
 log = logging.getLogger("shelldon.core.server")
 
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
-FALLBACK_DEGRADE_TEXT = turns.DEGRADE_TEXT  # the one degrade text (older tests import it here)
-
-# Extra `shelldon status` lines (the scheduler registers "next dream in ..." here).
-StatusLines = Callable[[], Iterable[str]]
-_status_hooks: list[StatusLines] = []
-
-
-def register_status_lines(hook: StatusLines) -> None:
-    _status_hooks.append(hook)
 
 
 @dataclass(frozen=True)
@@ -55,10 +46,6 @@ class AppliedTurn:
     degraded: bool
     outcome: str  # "ok" | "degraded" | "spawn_failed"
     provider: str = ""
-
-
-# core.turns calls emit(reply text, degraded) exactly once, before it writes anything.
-Emit = Callable[[str, bool], None]
 
 
 def new_turn_id() -> str:
@@ -271,11 +258,6 @@ class CoreService:
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
         lines: list[str] = list(self.dreams.status_lines()) if self.dreams else []
         lines.extend(self.usage_lines())
-        for hook in list(_status_hooks):
-            try:
-                lines.extend(hook())
-            except Exception:
-                log.exception("a status hook failed")
         return wire.Status(
             processes=tuple(processes),
             last_turn=self.last_turn,
@@ -328,7 +310,7 @@ def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
         layout.prepare(root)
-        runner = WorkerRunner(root)
+        runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())
         stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors
         log.error("core: cannot start: %s", exc)

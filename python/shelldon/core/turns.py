@@ -23,7 +23,8 @@ A turn whose worker never started records nothing; a degraded turn records DEGRA
 pet's reply. Over 400 lines because the applier's branches (rules, memory ops, learnings,
 refusals) are one job in one order; core.journal holds the journal's own half.
 
-For tests, SHELLDON_RECORD_PROMPTS=1 appends the prompt the worker assembled to
+For tests, SHELLDON_RECORD_PROMPTS=1 makes core ask each worker for the prompt it assembled
+(SpawnTurn.capture_prompt; otherwise TurnResult carries none) and append it to
 `state/prompts.jsonl` (one JSON object per turn). See docs/turn.md.
 """
 
@@ -138,9 +139,14 @@ def _audit(
         log.exception("turn %s: could not write the audit record", turn_id)
 
 
+def prompts_recorded() -> bool:
+    """SHELLDON_RECORD_PROMPTS=1: core asks each worker for its prompt and keeps it (tests)."""
+    return os.environ.get(RECORD_PROMPTS_ENV) == "1"
+
+
 def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> None:
     """Append the worker's assembled prompt to state/prompts.jsonl (tests only, opt-in)."""
-    if os.environ.get(RECORD_PROMPTS_ENV) != "1" or prompt is None:
+    if not prompts_recorded() or prompt is None:
         return
     line = json.dumps(
         {"turn_id": turn_id, "purpose": purpose, "prompt": msgspec.to_builtins(prompt)},

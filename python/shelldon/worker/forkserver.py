@@ -12,7 +12,12 @@ worker is in flight; a second SpawnTurn gets TurnFailed(stage="busy").
 
 Protocol: core connects, sends SpawnTurn, and gets exactly one TurnResult or TurnFailed on the
 same connection. The worker writes its result frame to a pipe the fork-server reads and checks
-before relaying; the worker never holds core's connection."""
+before relaying; the worker never holds core's connection.
+
+Over 400 lines: one selector loop owns a worker's whole life (fork, deadline, result, relay,
+reap, watchdog), and every part reads and writes the same state (the one turn in flight, the
+selector, the zombies to reap); it is one class doing one job, single-threaded.
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,10 @@ tested); `gather_context` does the reading through read-only handles and is fail
 is missing or unreadable is left out and logged, never raised. Everything is bounded; when the whole
 prompt would pass MAX_PROMPT_CHARS, whole rows and entries are dropped (never cut mid-entry) and the
 prompt says what was left out. See docs/turn.md.
+
+Over 400 lines: both halves speak one vocabulary (PromptContext, PromptLimits, the section
+headers) and change together whenever a section is added; split, a new section would touch two
+modules that only make sense side by side.
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ class MemoryItem:
 
 @dataclass(frozen=True)
 class MemorySelection:
-    """Ranked curated entries under the Step 2 budget: shown in full, listed by title, counted."""
+    """Ranked curated entries within core.retrieval's budget: in full, listed by title, counted."""
 
     full: tuple[MemoryItem, ...] = ()
     titled: tuple[MemoryItem, ...] = ()

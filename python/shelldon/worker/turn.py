@@ -77,7 +77,7 @@ def run_turn(
             provider=reply.provider,
             usage=reply.usage,
             dropped=reply.dropped,
-            prompt=request,
+            prompt=request if spawn.capture_prompt else None,
             isolated=isolated,
         )
     if isinstance(answer, wire.CompletionFailed):

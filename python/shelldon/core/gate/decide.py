@@ -24,7 +24,7 @@ A merge (`Candidate.merges`) takes the same path with stages of its own in the m
 name active entries, may not merge away what the owner stated unless the owner asks, and its text
 may not already exist outside what it merges.
 
-About 480 lines, on purpose: this is the gate's whole policy, stage after stage, and most of it is
+Over 400 lines: this is the gate's whole policy, stage after stage, and most of it is
 the reasons it gives. Split further, following one decision would mean reading several files.
 """
 

@@ -1,0 +1,6 @@
+"""Helpers more than one test module uses (fixtures live in tests/conftest.py):
+
+- `marks.needs_root(why)`: skip unless root (CI runs as root), saying what root is needed for;
+- `scripts.load_script(name)`: a `scripts/<name>.py` report as a module, to share its workload;
+- `processes.started_together(code, argvs)`: Python children released at the same moment.
+"""

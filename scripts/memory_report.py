@@ -28,12 +28,14 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from reference.ranker import ReferenceRanker  # noqa: E402
 from shelldon._native import RankEntry, Ranker  # noqa: E402
+from shelldon.clock import iso, utc_now  # noqa: E402
 from shelldon.contracts.ops import Remember  # noqa: E402
-from shelldon.core.entry import Entry, EntryMeta, iso_utc  # noqa: E402
+from shelldon.core.entry import Entry, EntryMeta  # noqa: E402
 from shelldon.core.gate import Limits  # noqa: E402
 from shelldon.core.memory import CuratedMemory  # noqa: E402
-from shelldon.core.retrieval import select_entries, tokenize  # noqa: E402
+from shelldon.core.retrieval import select_entries  # noqa: E402
 from shelldon.core.rules import capture_owner_rules  # noqa: E402
+from shelldon.core.words import tokens  # noqa: E402
 
 FAKE_KEY = "sk-proj-" + "Zq8rT2vX9kLmN4pQ7sW1yB3dF6hJ0cE5gA2uR8tY"  # shaped like a key; not one
 
@@ -144,11 +146,11 @@ def costs(base: Path) -> list[str]:
         f"{_median_ms(refused, 30):.2f} ms median",
     ]
     entries = mem.entries()[:160]
-    now = datetime.now(UTC)
+    now = utc_now()
     select_ms = _median_ms(lambda: select_entries(entries, "how many tulips in bed 12?", now), 30)
     out.append(f"select_entries over {len(entries)} entries: {select_ms:.2f} ms median")
     rng = random.Random(7)
-    vocab = [w for e in entries for w in tokenize(e.body)]
+    vocab = [w for e in entries for w in tokens(e.body)]
     rows = [
         RankEntry(
             id=f"e{i:03d}",
@@ -200,7 +202,7 @@ def locomo(data: Path) -> list[str]:
         by_evidence: dict[str, set[str]] = {}
         for i, row in enumerate(observations[conv]):
             stem = f"obs-{i:04d}"
-            when = iso_utc(now - timedelta(days=len(observations[conv]) - i))
+            when = iso(now - timedelta(days=len(observations[conv]) - i))
             words = row["text"].split()
             meta = EntryMeta(
                 title=" ".join(words[:8]),

@@ -7,7 +7,7 @@ a layer above:
     shelldon (the package itself: __version__)
     _native
     contracts
-    paths | sdnotify       (leaves: the data root's layout | systemd's notify protocol)
+    paths | sdnotify | clock  (leaves: the data root's layout | systemd's notify protocol | time)
     config | ipc           (shelldon.toml, over paths | the sockets' framing, over contracts)
     core
     worker | broker        (neither imports the other; each imports only its named core modules)
@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon",),
     ("shelldon._native",),
     ("shelldon.contracts",),
-    ("shelldon.paths", "shelldon.sdnotify"),
+    ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock"),
     ("shelldon.config", "shelldon.ipc"),
     ("shelldon.daemon",),  # the servers' shared start-up: bind, signals, pid file, watchdog
     ("shelldon.core",),
@@ -63,8 +63,9 @@ CORE_FOR: Mapping[str, tuple[str, ...]] = {
         "shelldon.core.memory",
         "shelldon.core.retrieval",
     ),
-    # vault: the broker's one vault read; gate: the offline dream screens what it proposes.
-    "shelldon.broker": ("shelldon.core.vault", "shelldon.core.gate"),
+    # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:
+    # the offline brain's stop words and stemmer.
+    "shelldon.broker": ("shelldon.core.vault", "shelldon.core.gate", "shelldon.core.words"),
 }
 # (file, function, argument) where a dynamic import is the design: the fork-server's loop over its
 # PRELOAD names (checked to exist below).
@@ -375,7 +376,8 @@ def test_imports_against_the_layers_are_found(tmp_path: Path) -> None:
         "shelldon.broker.server:1 imports shelldon.worker.drop: a sibling "
         "(shelldon.worker from shelldon.broker)",
         "shelldon.broker.server:2 imports shelldon.core.turns: shelldon.broker may import only "
-        "shelldon.core.vault, shelldon.core.gate from core",
+        + ", ".join(CORE_FOR["shelldon.broker"])
+        + " from core",
         "shelldon.core.turns:2 imports shelldon.cli.common (inside a function): a higher layer "
         "(shelldon.cli from shelldon.core)",
         "shelldon.transport.terminal:1 imports shelldon.app: a higher layer "

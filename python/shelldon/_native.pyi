@@ -11,7 +11,8 @@ TEMP_MARKER: str
 # ranker.rs: curated entries ranked against a turn.
 @final
 class RankEntry:
-    """One entry as the ranker sees it; trust 0 owner, 1 observed, 2 inferred; `Ranker` checks."""
+    """One entry as the ranker sees it; trust is the provenance's rank (0 owner, 1 observed,
+    2 inferred: `shelldon.contracts.provenance.rank`); `Ranker` checks."""
 
     def __new__(
         cls,

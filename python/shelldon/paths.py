@@ -14,9 +14,6 @@ HOME_ENV = "SHELLDON_HOME"
 RUN_DIR_ENV = "SHELLDON_RUN_DIR"
 CONFIG_ENV = "SHELLDON_CONFIG"
 
-# The collections a `remember` op may target; each is a directory of one-entry files.
-COLLECTIONS = ("facts", "people", "preferences", "capabilities")
-
 
 @dataclass(frozen=True)
 class DataRoot:

@@ -46,9 +46,9 @@ fn record_repr(record: &Bound<'_, PyAny>, fields: &[&str]) -> PyResult<String> {
 // ---- ranker.rs ------------------------------------------------------------------------------
 
 /// One curated entry as the ranker sees it: tokens of title, tags and body, the file paths it
-/// depends on, trust (0 owner, 1 observed, 2 inferred), confidence 0..1, updated (epoch
-/// seconds), stale. `Ranker` checks the values. The tokens stay the caller's `str` objects
-/// (borrowed, not copied): a turn builds 200 of these.
+/// depends on, trust (the provenance's rank: 0 owner, 1 observed, 2 inferred), confidence 0..1,
+/// updated (epoch seconds), stale. `Ranker` checks the values. The tokens stay the caller's `str`
+/// objects (borrowed, not copied): a turn builds 200 of these.
 #[pyclass(name = "RankEntry", module = "shelldon._native", frozen, eq)]
 #[derive(PartialEq)]
 struct PyRankEntry(ranker::RankEntry<PyBackedStr>);

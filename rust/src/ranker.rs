@@ -3,8 +3,8 @@
 //! entries, then `rank` is called per query. Deterministic: ties break by entry id and no hash-map
 //! order reaches the output (term statistics are looked up, never iterated into the result).
 //!
-//! Tokenising is the caller's job (Python's `shelldon.core.retrieval.tokenize`), so the product and
-//! the pure-Python reference agree on what a word is.
+//! Tokenising is the caller's job (Python's `shelldon.core.words.tokens`), so the product and the
+//! pure-Python reference agree on what a word is.
 
 use std::collections::HashMap;
 
@@ -20,9 +20,10 @@ pub const TAG_WEIGHT: f64 = 1.5;
 pub const PATH_BONUS: f64 = 2.0;
 /// A floor so entries that share nothing still order by trust and recency.
 pub const PRIOR: f64 = 0.05;
-/// Trust by provenance (owner, observed, inferred). With the recency and confidence factors kept
-/// in [0.85, 1] and [0.9, 1], the lowest owner factor (0.765) beats the highest observed (0.7) and
-/// the lowest observed (0.5355) beats the highest inferred (0.5): equal relevance never lets an
+/// Trust by provenance, indexed by its rank (`shelldon.contracts.provenance.rank`: 0 owner,
+/// 1 observed, 2 inferred; the order is written there). With the recency and confidence factors
+/// kept in [0.85, 1] and [0.9, 1], the lowest owner factor (0.765) beats the highest observed (0.7)
+/// and the lowest observed (0.5355) beats the highest inferred (0.5): equal relevance never lets an
 /// inference outrank what the owner said.
 pub const TRUST: [f64; 3] = [1.0, 0.7, 0.5];
 pub const RECENCY_FLOOR: f64 = 0.85;
@@ -33,8 +34,9 @@ pub const STALE_FACTOR: f64 = 0.5;
 
 const SECONDS_PER_DAY: f64 = 86_400.0;
 
-/// One entry as the ranker sees it. `trust` is 0 owner, 1 observed, 2 inferred. Text is any
-/// `S: AsRef<str>`, so a caller can lend strings it already holds instead of copying each token.
+/// One entry as the ranker sees it. `trust` is the provenance's rank: 0 owner, 1 observed,
+/// 2 inferred. Text is any `S: AsRef<str>`, so a caller can lend strings it already holds instead
+/// of copying each token.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RankEntry<S = String> {
     pub id: S,

@@ -11,24 +11,31 @@
 
 use std::collections::BTreeSet;
 
-/// Function words that say little about which fact a sentence states.
+/// Function words that say little about which fact a sentence states, in token form ("this" is
+/// "thi" once its plural "s" is trimmed): `shelldon.core.words.SIMILARITY_STOPWORDS`, kept equal
+/// to it by tests/core/test_words.py. Packed by hand: rustfmt would give each word a line.
+#[rustfmt::skip]
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-    "been", "before", "but", "by", "can", "could", "did", "do", "doe", "for", "from", "ha", "had",
-    "has", "have", "he", "her", "here", "him", "his", "how", "i", "if", "in", "into", "is", "it",
-    "its", "just", "like", "me", "more", "most", "my", "of", "on", "or", "our", "own", "she", "so",
-    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
-    "thi", "this", "those", "to", "too", "very", "wa", "was", "we", "were", "what", "when",
-    "where", "which", "while", "who", "will", "with", "would", "you", "your",
+    "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "anything", "are",
+    "as", "at", "be", "been", "before", "being", "but", "by", "can", "could", "d", "did", "do",
+    "doe", "done", "ever", "for", "from", "had", "has", "have", "having", "he", "her", "here",
+    "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just", "ll", "m", "may",
+    "me", "might", "mine", "more", "most", "must", "my", "myself", "of", "on", "or", "other",
+    "our", "own", "re", "s", "same", "shall", "she", "should", "so", "some", "something",
+    "such", "t", "than", "that", "the", "their", "them", "then", "there", "these", "they",
+    "thi", "those", "to", "too", "us", "ve", "very", "was", "we", "were", "what", "when",
+    "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "would", "yes",
+    "you", "your", "yourself",
 ];
 
 /// Words that flip a statement. Their count's parity differing between two texts vetoes "duplicate".
+/// `shelldon.core.words.NEGATIONS`.
 const NEGATIONS: &[&str] = &[
     "cannot", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "nowhere",
     "without",
 ];
 
-/// Number words treated like digits for the number veto.
+/// Number words treated like digits for the number veto. `shelldon.core.words.NUMBER_WORDS`.
 const NUMBER_WORDS: &[&str] = &[
     "eight", "eleven", "fifty", "first", "five", "forty", "four", "hundred", "million", "nine",
     "once", "one", "second", "seven", "six", "ten", "third", "thirty", "thousand", "three",

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shelldon.clock import iso
 from shelldon.core import history
 from shelldon.core.history import HistoryStore, open_readonly
 
@@ -68,7 +69,7 @@ def test_record_turn_writes_both_rows_in_order(store: HistoryStore) -> None:
         ("t1", "owner", "hello pet"),
         ("t1", "pet", "hello owner"),
     ]
-    assert rows[0]["ts"] == NOW.isoformat()
+    assert rows[0]["ts"] == iso(NOW) == "2026-11-29T21:00:00Z"
 
 
 def test_record_turn_is_one_transaction(store: HistoryStore, db: Path) -> None:
@@ -199,8 +200,8 @@ def test_capture_upsert_counts_recurrence(store: HistoryStore) -> None:
     assert row is not None
     assert row["recurrence_count"] == 2
     assert row["observation"] == "owner prefers terse replies"
-    assert row["first_seen"] == NOW.isoformat()
-    assert row["last_seen"] == (NOW + timedelta(hours=1)).isoformat()
+    assert row["first_seen"] == iso(NOW)
+    assert row["last_seen"] == iso(NOW + timedelta(hours=1))
 
 
 def test_blank_key_is_no_key(store: HistoryStore) -> None:

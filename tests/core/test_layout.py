@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core import layout
 from shelldon.core.audit import AuditLog
 from shelldon.core.vault import VaultError, list_names, set_secret
-from shelldon.paths import COLLECTIONS, DataRoot
+from shelldon.paths import DataRoot
 
 
 def _mode(path: Path) -> int:
@@ -34,7 +35,8 @@ def test_prepare_makes_the_whole_tree(tmp_path: Path, umask: None) -> None:
     layout.prepare(root)
     layout.prepare(root)  # idempotent
     assert _mode(root.home) == _mode(root.memory) == _mode(root.state) == 0o755
-    assert {c: _mode(root.memory / c) for c in COLLECTIONS} == dict.fromkeys(COLLECTIONS, 0o755)
+    modes = {c: _mode(root.memory / c) for c in COLLECTION_NAMES}
+    assert modes == dict.fromkeys(COLLECTION_NAMES, 0o755)
     assert _mode(root.vault) == 0o700
     assert root.run_dir.is_dir()
 

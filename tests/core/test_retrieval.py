@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.core.entry import Entry, EntryMeta, iso_utc
+from shelldon.clock import iso
+from shelldon.core.entry import Entry, EntryMeta
 from shelldon.core.retrieval import (
     FULL_BUDGET_CHARS,
     paths_in,
     select_entries,
     stale_files,
-    tokenize,
 )
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -33,7 +33,7 @@ def entry(
     status: str = "active",
     tags: tuple[str, ...] = (),
 ) -> Entry:
-    when = iso_utc(NOW - timedelta(days=age_days))
+    when = iso(NOW - timedelta(days=age_days))
     meta = EntryMeta(
         title=title or body.split(".")[0][:60],
         collection=collection,
@@ -47,17 +47,6 @@ def entry(
         tags=tags,
     )
     return Entry(meta, body, stem=stem, collection=collection)
-
-
-def test_tokenize_folds_case_and_drops_stopwords() -> None:
-    assert tokenize("What is Mia's CAT called?") == ["mia", "s", "cat", "call"]
-    assert tokenize("Straße") == ["strasse"]
-
-
-def test_tokenize_strips_common_suffixes_but_keeps_short_words() -> None:
-    assert tokenize("camped camping camps") == ["camp", "camp", "camp"]
-    assert tokenize("stories story") == ["story", "story"]
-    assert tokenize("bus glass red x2s") == ["bus", "glass", "red", "x2s"]
 
 
 def test_paths_in_finds_file_names() -> None:

@@ -176,7 +176,7 @@ def test_status_lines_show_budget_next_dream_and_last_outcome(tmp_path: Path, ma
     sched.note_owner_turn()
     lines = sched.status_lines()
     assert lines[0].startswith("budget: 9/10 left today")
-    assert lines[1].startswith("next dream: 2026-11-29T14:00:00+00:00")
+    assert lines[1].startswith("next dream: 2026-11-29T14:00:00Z")
     assert lines[2] == "last dream: none yet"
     n = sched.begin_dream()
     sched.finish_dream(
@@ -185,6 +185,21 @@ def test_status_lines_show_budget_next_dream_and_last_outcome(tmp_path: Path, ma
     lines = sched.status_lines()
     assert "last dream: dream-1 done at x" in lines[2] and "1 promoted, 1 pruned" in lines[2]
     assert lines[3] == "dream note: zz"
+
+
+def test_a_state_file_written_with_offsets_still_reads(tmp_path: Path, mains: Path) -> None:
+    # Before the one ISO shape (shelldon.clock), the state held "+00:00" times: same schedule.
+    clock = Clock()
+    sched = make(tmp_path, clock, mains, daily_budget=30)
+    sched.note_owner_turn()
+    sched.finish_dream(DreamRecord(at="x", outcome="done", detail="", n=sched.begin_dream()))
+    sched.flush()
+    state_file = tmp_path / "state" / "scheduler.json"
+    written = state_file.read_text()
+    assert "2026-11-29T08:00:00Z" in written
+    want = make(tmp_path, clock, mains, daily_budget=30).status_lines()
+    state_file.write_text(written.replace("T08:00:00Z", "T08:00:00.000001+00:00"))
+    assert make(tmp_path, clock, mains, daily_budget=30).status_lines() == want
 
 
 def test_config_comes_from_shelldon_toml_and_bad_values_are_errors() -> None:

@@ -55,6 +55,21 @@ def test_usage_since_sums_only_the_window(store: HistoryStore) -> None:
     assert (totals.turns, totals.prompt_tokens, totals.completion_tokens) == (2, 100, 15)
 
 
+def test_usage_written_with_offsets_still_counts(store: HistoryStore) -> None:
+    # Rows from before the one ISO shape (shelldon.clock) carry "+00:00" and microseconds.
+    store.record_turn("t1", "a", "b", NOW, usage=TurnUsage("x", 100, 10))
+    conn = sqlite3.connect(store.path)
+    with conn:
+        conn.execute(
+            "INSERT INTO turn_usage (turn_id, provider, prompt_tokens, completion_tokens, ts) "
+            "VALUES ('old', 'x', 7, 1, ?)",
+            ((NOW - timedelta(minutes=5)).isoformat(timespec="microseconds"),),
+        )
+    conn.close()
+    totals = store.usage_since(NOW - timedelta(hours=1))
+    assert (totals.turns, totals.prompt_tokens, totals.completion_tokens) == (2, 107, 11)
+
+
 def test_apply_turn_records_the_providers_figures(home: Path, store: HistoryStore) -> None:
     root = DataRoot.resolve(home)
     outcome = wire.TurnResult(

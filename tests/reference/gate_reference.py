@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from shelldon._native import Comparison, RuleSpec
+from shelldon.core.words import NEGATIONS, NUMBER_WORDS, SIMILARITY_STOPWORDS
 
 _SECRET_GROUP = re.compile(r"^secret\d*$")
 
@@ -73,141 +74,6 @@ def shannon_entropy(text: str) -> float:
 
 # ------------------------------------------------------------------------------ similarity
 
-STOP_WORDS = frozenset(
-    [
-        "a",
-        "about",
-        "after",
-        "all",
-        "also",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "been",
-        "before",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "doe",
-        "for",
-        "from",
-        "had",
-        "ha",
-        "has",
-        "have",
-        "he",
-        "her",
-        "here",
-        "him",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "just",
-        "like",
-        "me",
-        "more",
-        "most",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "own",
-        "she",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "thi",
-        "this",
-        "those",
-        "to",
-        "too",
-        "very",
-        "wa",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    ]
-)
-NEGATIONS = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "none",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "nowhere",
-        "cannot",
-        "without",
-    ]
-)
-NUMBER_WORDS = frozenset(
-    [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "hundred",
-        "thousand",
-        "million",
-        "once",
-        "twice",
-        "first",
-        "second",
-        "third",
-    ]
-)
-
 
 def _raw_words(text: str) -> list[str]:
     words: list[str] = []
@@ -240,6 +106,11 @@ def _normalise_word(word: str) -> str:
     if len(base) > 3 and base.endswith("s") and not base.endswith("ss") and not base.isnumeric():
         return base[:-1]
     return base
+
+
+# The word lists are the product's (shelldon.core.words); the stop words in token form, as the
+# check compares them ("this" -> "thi").
+STOP_WORDS = frozenset(_normalise_word(w) for w in SIMILARITY_STOPWORDS)
 
 
 def _is_number_token(token: str) -> bool:

@@ -35,23 +35,15 @@ from typing import Any
 
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.contracts.brain import CompletionRequest
+from shelldon.core.words import PET_WORDS, STOPWORDS, stem
 
 MAX_OPS = 5
 _SOURCE_RANK = {"memory": 5, "about": 4, "summary": 3, "directive": 3, "recall": 1, "recent": 2}
 
 # --- words -------------------------------------------------------------------------------------
 
-_STOPWORDS = frozenset(
-    re.findall(
-        r"\S+",
-        """a an the and or but of to in on at for with from by about as is are was were be been
-        being am do does did done have has had having i me my mine myself you your yours yourself we
-        our us it its this that these those there here what whats who whom whose which where when
-        why how can could would should will shall may might must not no yes so if then than too very
-        just really please tell know remember recall again any some anything something say said told
-        s t d ll re ve m also still ever owner owners pet shelldon""",
-    )
-)
+# What a question and a statement are compared without: the stop words and the pet's own nouns.
+_UNSAID = STOPWORDS | PET_WORDS
 # Words that mean the same thing for matching a question to a statement.
 _SYNONYMS = {
     "called": "name", "named": "name", "names": "name", "call": "name",
@@ -66,24 +58,10 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
 
 
-def _stem(word: str) -> str:
-    """Very light suffix folding, the same on both sides: park/parks/parked/parking -> park."""
-    w = word
-    if len(w) > 4 and w.endswith("ies"):
-        w = w[:-3] + "y"
-    elif len(w) >= 6 and w.endswith("ing"):
-        w = w[:-3]
-    elif len(w) >= 5 and w.endswith("ed"):
-        w = w[:-2]
-    elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-        w = w[:-1]
-    return w[:-1] if len(w) >= 4 and w.endswith("e") else w
-
-
 def _norm(word: str) -> str:
     w = _CONTRACTION.sub("", word.casefold().replace("’", "'"))
     w = _SYNONYMS.get(w, w)
-    return _stem(_SYNONYMS.get(_stem(w), w))
+    return stem(_SYNONYMS.get(stem(w), w))
 
 
 # What a question asks about ("what's my sister *called*"): the answer must share one of them.
@@ -105,7 +83,7 @@ def _plain_words(text: str) -> list[str]:
     out: list[str] = []
     for raw in _WORD.findall(text):
         w = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
-        if len(w) > 1 and w not in _STOPWORDS and w not in out:
+        if len(w) > 1 and w not in _UNSAID and w not in out:
             out.append(w)
     return out
 
@@ -115,7 +93,7 @@ def content_words(text: str) -> list[str]:
     out: list[str] = []
     for raw in _WORD.findall(text):
         plain = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
-        if len(plain) < 2 or plain in _STOPWORDS:
+        if len(plain) < 2 or plain in _UNSAID:
             continue
         w = _norm(raw)
         if w not in out:
@@ -229,7 +207,7 @@ def _sentence(text: str) -> str:
 def _lower_first(text: str) -> str:
     """Lower-case a sentence's first word for use mid-sentence, unless it is a name ("Ana")."""
     first = text.split(" ", 1)[0]
-    return text[:1].lower() + text[1:] if first.casefold() in _STOPWORDS else text
+    return text[:1].lower() + text[1:] if first.casefold() in _UNSAID else text
 
 
 # --- reading the prompt ------------------------------------------------------------------------
@@ -486,7 +464,7 @@ def _names_someone(intent: str, text: str) -> bool:
     if intent != _NAME_INTENT:
         return False
     return any(
-        w[:1].isupper() and w != "I" and w.casefold() not in _STOPWORDS for w in _WORD.findall(text)
+        w[:1].isupper() and w != "I" and w.casefold() not in _UNSAID for w in _WORD.findall(text)
     )
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Any
 
 from shelldon.contracts.brain import CompletionRequest
@@ -26,6 +25,7 @@ from shelldon.contracts.dream import (
     parse_learning_line,
 )
 from shelldon.core.gate import screen_text
+from shelldon.core.words import PET_WORDS, STOPWORDS, words
 
 PROMOTE_AT = 2  # seen at least this many times
 MAX_SUMMARY_SENTENCES = 5
@@ -44,51 +44,6 @@ _PREFERENCES = re.compile(
 )
 _CAPABILITIES = re.compile(
     r"\b(?:can|able to|knows how|speaks|plays|good at|skilled|certified|fluent)\b", re.IGNORECASE
-)
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "but",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "my",
-        "me",
-        "i",
-        "you",
-        "your",
-        "owner",
-        "pet",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "so",
-        "very",
-        "just",
-        "also",
-        "about",
-    ]
 )
 
 
@@ -121,9 +76,12 @@ def collection_for(text: str) -> str:
     return "facts"
 
 
+_UNSAID = STOPWORDS | PET_WORDS
+
+
 def _words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return [w for w in re.findall(r"\w+", folded) if w not in _STOP]
+    """The words that name and summarise a learning: no stop words, none of the pet's nouns."""
+    return [w for w in words(text) if w not in _UNSAID]
 
 
 def _name_for(item: OfferedLearning) -> str:

@@ -20,6 +20,7 @@ from shelldon.contracts.ops import (
     decode_op,
     decode_ops,
     encode_op,
+    op_name,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "decode_op",
     "decode_ops",
     "encode_op",
+    "op_name",
 ]

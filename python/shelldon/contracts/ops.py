@@ -7,12 +7,13 @@ bad op never spoils the others.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
+# The collections a `remember` or `merge` op may target; each is a directory of one-entry files.
 CollectionName = Literal["facts", "people", "preferences", "capabilities"]
-COLLECTION_NAMES: tuple[str, ...] = ("facts", "people", "preferences", "capabilities")
+COLLECTION_NAMES: tuple[CollectionName, ...] = get_args(CollectionName)
 
 
 class _Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op"):
@@ -116,3 +117,10 @@ def decode_ops(raws: list[Any]) -> tuple[list[Op], list[tuple[int, str]]]:
 
 def encode_op(op: Op) -> bytes:
     return msgspec.json.encode(op)
+
+
+def op_name(op: object) -> str:
+    """An op's name as the wire spells it (its msgspec tag: "remember", "merge"); anything that is
+    not an op (a caller's mistake, audited as such) by its type's name."""
+    tag = getattr(getattr(type(op), "__struct_config__", None), "tag", None)
+    return tag if isinstance(tag, str) else type(op).__name__

@@ -34,11 +34,12 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from shelldon import _native
+from shelldon.clock import compact, iso, utc_now
 from shelldon.core import layout
 
 log = logging.getLogger(__name__)
@@ -79,14 +80,6 @@ class UndoError(Exception):
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def iso(ts: datetime) -> str:
-    return ts.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def redacted_preview(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -251,7 +244,7 @@ class AuditLog:
 
     def new_id(self, now: datetime) -> str:
         """Sortable by time, unique enough for one writer: 20261129T213000-3f9a1c."""
-        return f"{now.astimezone(UTC).strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}"
+        return f"{compact(now)}-{secrets.token_hex(3)}"
 
     def keep_blob(self, data: bytes) -> str:
         """Store `data` content-addressed (for undo); returns its sha256."""

@@ -40,14 +40,14 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from typing import Final, Literal
+
+from shelldon.clock import parse_iso
+from shelldon.contracts.provenance import PROVENANCES, Provenance
 
 log = logging.getLogger(__name__)
 
-Provenance = Literal["owner", "observed", "inferred"]
 Status = Literal["active", "superseded"]
-PROVENANCES: tuple[Provenance, ...] = ("owner", "observed", "inferred")
 STATUSES: tuple[Status, ...] = ("active", "superseded")
 FENCE = "---"
 DEFAULT_CONFIDENCE = 0.5
@@ -71,13 +71,6 @@ _KEY_ORDER = (
     "depends_on",
     "tags",
 )
-
-
-def iso_utc(moment: datetime) -> str:
-    """ISO-8601 UTC with a `Z`, second precision: the one timestamp shape in front matter."""
-    if moment.tzinfo is None:
-        raise ValueError("timestamps must be timezone-aware")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -158,7 +151,7 @@ def _parse_list(raw: str) -> tuple[str, ...]:
 
 def _parse_time(raw: str) -> str:
     if raw:
-        datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        parse_iso(raw)
     return raw
 
 

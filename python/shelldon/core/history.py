@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon import _native
+from shelldon.clock import iso
 from shelldon.core import migrations
 
 log = logging.getLogger(__name__)
@@ -146,12 +147,6 @@ def _serialised(method: _F) -> _F:
             return method(self, *args, **kwargs)
 
     return cast(_F, wrapper)
-
-
-def _timestamp(now: datetime) -> str:
-    if now.tzinfo is None:
-        raise ValueError("history timestamps must be timezone-aware (UTC)")
-    return now.isoformat()
 
 
 class _Reader:
@@ -316,7 +311,7 @@ class HistoryStore(_Reader):
         """Both rows of a turn in one transaction: after a crash, both or neither. The provider's
         usage figures, when the turn has them, ride the same transaction (no extra commit)."""
         with _transaction(self._conn):
-            self._insert_turn(turn_id, owner_text, pet_text, _timestamp(now), usage)
+            self._insert_turn(turn_id, owner_text, pet_text, iso(now), usage)
 
     @_serialised
     def journal_turn(
@@ -333,7 +328,7 @@ class HistoryStore(_Reader):
         any, the ops still to apply (`items`, JSON, secrets already blanked) in one transaction.
         That commit is durable: synchronous=FULL for it (in WAL, NORMAL can roll a committed
         transaction back at a power cut), NORMAL again after. Returns the journal id."""
-        ts = _timestamp(now)
+        ts = iso(now)
         self._conn.execute("PRAGMA synchronous = FULL")
         try:
             with _transaction(self._conn):
@@ -392,7 +387,7 @@ class HistoryStore(_Reader):
         row = self._conn.execute(
             "SELECT count(*), coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0)"
             " FROM turn_usage WHERE ts >= ?",
-            (_timestamp(since),),
+            (iso(since),),
         ).fetchone()
         return UsageTotals(int(row[0]), int(row[1]), int(row[2]))
 
@@ -407,7 +402,7 @@ class HistoryStore(_Reader):
             log.info("capture_learning: empty observation skipped")
             return None
         key = pattern_key.strip() if isinstance(pattern_key, str) else None
-        ts = _timestamp(now)
+        ts = iso(now)
         with _transaction(self._conn):
             row = self._conn.execute(
                 _UPSERT_LEARNING, (key or None, observation.strip(), ts, ts)

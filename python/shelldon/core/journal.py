@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Protocol
 
 import msgspec
 
+from shelldon.clock import parse_iso, utc_now
 from shelldon.core import records
 from shelldon.core.audit import AuditLog, journal_scope
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -200,9 +201,9 @@ def replay(
             clear(history, row.id)
             continue
         try:
-            when = datetime.fromisoformat(row.ts)
+            when = parse_iso(row.ts)
         except ValueError:
-            when = datetime.now(UTC)
+            when = utc_now()
         applier = applier_for(row.turn_id, when)
         todo = [(n, item) for n, item in enumerate(items) if item_id(row.id, n) not in done]
         for position, item in todo:

@@ -16,7 +16,8 @@ import os
 import stat
 from pathlib import Path
 
-from shelldon.paths import COLLECTIONS, DataRoot
+from shelldon.contracts.ops import COLLECTION_NAMES
+from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ def ensure_vault(vault: Path) -> None:
 def prepare_memory(memory: Path) -> None:
     """memory/, its collections (0755) and vault/ (0700). Idempotent."""
     ensure_dir(memory, TREE_MODE)
-    for collection in COLLECTIONS:
+    for collection in COLLECTION_NAMES:
         ensure_dir(memory / collection, TREE_MODE)
     ensure_vault(memory / "vault")
 

@@ -23,106 +23,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from shelldon._native import RankEntry, Ranker
+from shelldon.clock import parse_iso
+from shelldon.contracts.provenance import rank
 from shelldon.core.entry import Entry
+from shelldon.core.words import tokens
 
 FULL_MAX = 4
 FULL_BUDGET_CHARS = 3000
 TITLE_MAX = 12
-TRUST_INDEX = {"owner": 0, "observed": 1, "inferred": 2}
 
-_WORD = re.compile(r"\w+")
 # A path-looking token in the owner's words: has a slash, or ends in a short extension.
 _PATH = re.compile(r"(?<![\w/.~-])(?:[~.]?[\w.-]*/)*[\w-]+(?:/|\.[A-Za-z0-9]{1,8})(?![\w/])")
-# Words too common to say anything about relevance; BM25's idf would mostly cancel them, but a
-# small curated set makes it almost certain, and short queries benefit most.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "do",
-        "does",
-        "did",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "he",
-        "her",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "she",
-        "so",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "too",
-        "up",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-    ]
-)
-
-
-# A light suffix stripper ("camped", "camping" → "camp"; "stories" → "story"): English is what
-# the owner mostly types, and a word's other form is the commonest lexical miss. Longest first;
-# the stem must keep three characters, so short words are left alone.
-_SUFFIXES = (("ies", "y"), ("ing", ""), ("ed", ""), ("s", ""))
-
-
-def stem(word: str) -> str:
-    if word.endswith("ss") or not word.isalpha():
-        return word
-    for suffix, replacement in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + replacement
-    return word
-
-
-def tokenize(text: str) -> list[str]:
-    """Case-folded, lightly stemmed word tokens, stopwords dropped. The ranker's one
-    definition of a word (the product and the reference both use it)."""
-    return [stem(t) for t in _WORD.findall(text.casefold()) if t not in STOPWORDS]
 
 
 def paths_in(text: str) -> list[str]:
@@ -225,10 +136,9 @@ def _ts(value: datetime) -> float:
 def parse_time(raw: str) -> datetime:
     """A front-matter timestamp; empty or unreadable is the epoch (oldest, and so never fresh)."""
     try:
-        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        return parse_iso(raw)
     except ValueError:
         return datetime.fromtimestamp(0, UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def entry_id(entry: Entry) -> str:
@@ -271,11 +181,11 @@ def select_entries(
         [
             RankEntry(
                 id=entry_id(e),
-                title=tokenize(entry_title(e)),
-                tags=[t for tag in e.meta.tags for t in tokenize(tag)],
-                body=tokenize(e.body),
+                title=tokens(entry_title(e)),
+                tags=[t for tag in e.meta.tags for t in tokens(tag)],
+                body=tokens(e.body),
                 paths=[normalise_path(p) for p in e.meta.depends_on],
-                trust=TRUST_INDEX.get(e.meta.provenance, 2),
+                trust=rank(e.meta.provenance),
                 confidence=float(e.meta.confidence),
                 updated=max(
                     _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
@@ -286,7 +196,7 @@ def select_entries(
         ]
     )
     query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
-    order = ranker.rank(tokenize(query), query_paths, _ts(now), len(active))
+    order = ranker.rank(tokens(query), query_paths, _ts(now), len(active))
     ranked = tuple(
         Shown(
             id=entry_id(active[i]),

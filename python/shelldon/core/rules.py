@@ -31,6 +31,7 @@ import msgspec
 from shelldon.contracts.ops import Remember
 from shelldon.core.entry import Entry
 from shelldon.core.memory import Applied, CuratedMemory, EntryExtras, MemoryOpError
+from shelldon.core.words import ARTICLES
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +56,10 @@ _PREFER = re.compile(
 _CALL_ME = re.compile(r"^call\s+me\s+(.+)$", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
 _TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|thanks|thank you)[.!]*$", re.IGNORECASE)
-# Words that carry no part of the rule's meaning when comparing two rules.
-_NOISE = frozenset({"please", "the", "a", "an", "to", "you", "your", "always", "never", "prefer"})
+# Words that do not tell one rule from another: its markers, politeness, the address to the pet,
+# the articles. Not the stop words (core.words): rules are compared word by word, so "call me
+# before 9" and "call me after 9" keep "before" and "after".
+_NOISE = frozenset({"always", "never", "prefer", "please", "to", "you", "your"}) | ARTICLES
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ import contextlib
 import logging
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any, Literal
 import msgspec
 
 from shelldon import _native
+from shelldon.clock import Clock, iso, parse_iso, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -42,25 +42,14 @@ POWER_SUPPLY_ROOT = Path("/sys/class/power_supply")
 STATE_FILE = "scheduler.json"
 STATE_VERSION = 1
 
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
-
 
 def _parse_iso(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
-        moment = datetime.fromisoformat(text)
+        return parse_iso(text)
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 # --- power -------------------------------------------------------------------------------------
@@ -274,7 +263,7 @@ class Scheduler:
             new_day = self._state.day != now.astimezone(UTC).date().isoformat()
             self._roll_day(now)
             self._state.spent += self.config.turn_cost
-            self._state.last_owner_at = _iso(now)
+            self._state.last_owner_at = iso(now)
             self._dirty = True
             if new_day or self._saved_at is None or now - self._saved_at >= OWNER_TURN_SAVE_EVERY:
                 self._save()
@@ -337,7 +326,7 @@ class Scheduler:
             self._roll_day(now)
             self._state.spent += self.config.dream_cost
             self._state.dreams += 1
-            self._state.last_dream_at = _iso(now)
+            self._state.last_dream_at = iso(now)
             self._save()
             return self._state.dreams
 
@@ -391,7 +380,7 @@ class Scheduler:
         else:
             when = self.next_dream_at()
             wait = when - now
-            eta = _iso(when) if wait > timedelta(0) else "when allowed"
+            eta = iso(when) if wait > timedelta(0) else "when allowed"
             lines.append(
                 f"next dream: {eta} (in {_span(max(wait, timedelta(0)))}; {verdict.reason})"
             )

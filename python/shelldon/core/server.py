@@ -11,7 +11,6 @@ the peer must be root or core's own uid (the socket is 0660 as a first gate)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import os
 import secrets
@@ -23,13 +22,15 @@ from dataclasses import dataclass
 import msgspec
 
 from shelldon import daemon, ipc
+from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core import layout, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.stores import Stores
 from shelldon.core.vault import VaultError, list_names, set_secret
-from shelldon.paths import COLLECTIONS, DataRoot
+from shelldon.paths import DataRoot
 
 log = logging.getLogger("shelldon.core.server")
 
@@ -48,7 +49,7 @@ class AppliedTurn:
 
 
 def new_turn_id() -> str:
-    return f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{secrets.token_hex(3)}"
+    return f"{compact(utc_now())}-{secrets.token_hex(3)}"
 
 
 class CoreService:
@@ -87,7 +88,7 @@ class CoreService:
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
-                at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                at=iso(utc_now()),
                 outcome=applied.outcome,
                 provider=applied.provider,
                 elapsed_ms=int((time.monotonic() - started) * 1000),
@@ -268,7 +269,7 @@ class CoreService:
 
     def usage_lines(self) -> list[str]:
         """Today's (UTC) provider usage, from the figures recorded with each turn."""
-        midnight = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        midnight = utc_now().replace(hour=0, minute=0, second=0, microsecond=0)
         try:
             totals = self.stores.history.usage_since(midnight)
         except sqlite3.Error as exc:
@@ -281,7 +282,7 @@ class CoreService:
 
     def memory_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}
-        for collection in COLLECTIONS:
+        for collection in COLLECTION_NAMES:
             try:
                 counts[collection] = sum(
                     1 for p in (self.root.memory / collection).iterdir() if p.suffix == ".md"

@@ -35,22 +35,21 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
 
+from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
     CaptureLearning,
-    LogEpisode,
     Op,
-    Remember,
     ResolveLearning,
-    RewriteAbout,
     RewriteSummary,
     decode_ops,
+    op_name,
 )
 from shelldon.core import journal, records, rules
 from shelldon.core.audit import AuditLog
@@ -138,17 +137,6 @@ def _audit(
         )
     except Exception:  # the audit log must not take the turn down
         log.exception("turn %s: could not write the audit record", turn_id)
-
-
-def _op_name(op: Op) -> str:
-    return {
-        RewriteAbout: "rewrite_about",
-        Remember: "remember",
-        LogEpisode: "log_episode",
-        RewriteSummary: "rewrite_summary",
-        CaptureLearning: "capture_learning",
-        ResolveLearning: "resolve_learning",
-    }.get(type(op), type(op).__name__)
 
 
 def prompts_recorded() -> bool:
@@ -250,7 +238,7 @@ class _Applier:
             self.reject(item.index, _op_tag(item.raw), "secret", reason)
 
     def _one(self, index: int, op: Op) -> None:
-        name = _op_name(op)
+        name = op_name(op)
         if isinstance(op, DREAM_ONLY_OPS):
             self.reject(index, name, "dream_only", f"{name} is only applied by a dream")
         elif isinstance(op, CaptureLearning):
@@ -373,7 +361,7 @@ def apply_turn(
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, after the turn is journaled and
     before anything else is written. Never raises for bad ops."""
-    now = now or datetime.now(UTC)
+    now = now or utc_now()
 
     if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
         text = BUSY_TEXT if outcome.stage == "busy" else DEGRADE_TEXT

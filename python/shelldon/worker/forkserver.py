@@ -34,10 +34,10 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 from shelldon import ipc, sdnotify
+from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.core import layout
 from shelldon.paths import DataRoot
@@ -99,7 +99,7 @@ def warm_up() -> None:
             layout.prepare_memory(root.memory)
             store = HistoryStore.open(root.history_db)
             try:
-                store.record_turn("warm", "I like green tea", "Noted.", datetime.now(UTC))
+                store.record_turn("warm", "I like green tea", "Noted.", utc_now())
             finally:
                 store.close()
             gather_context(root, "do you remember the tea I like?")

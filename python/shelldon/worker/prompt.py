@@ -21,10 +21,10 @@ import logging
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history import open_readonly
@@ -445,7 +445,7 @@ def selection_from_retrieval(selected: Any) -> MemorySelection:
 
 
 def _select_memory(memory: MemoryReader, message: str, base: Path) -> MemorySelection:
-    selected = select_entries(memory.entries(), message, datetime.now(UTC), base=base)
+    selected = select_entries(memory.entries(), message, utc_now(), base=base)
     return selection_from_retrieval(selected)
 
 

@@ -24,12 +24,13 @@ from shelldon.contracts.ops import (
     RewriteAbout,
     RewriteSummary,
     decode_op,
+    op_name,
 )
+from shelldon.contracts.provenance import Provenance
 from shelldon.core.dream.model import DEFAULT_LIMITS, AuditFn, DreamLimits, PendingLearning
-from shelldon.core.dream.words import near, shares_words
-from shelldon.core.entry import Provenance
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import Applied, CuratedMemory
+from shelldon.core.words import near, shares_words
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +98,6 @@ def _op_text(op: DreamWrite) -> str:
     return op.content
 
 
-def _op_tag(op: msgspec.Struct) -> str:
-    """The op's wire name: its msgspec tag ("remember", "resolve_learning", …)."""
-    tag = op.__struct_config__.tag
-    return str(tag) if tag is not None else type(op).__name__
-
-
 def _decode(raw: RawOp) -> msgspec.Struct:
     if isinstance(raw, msgspec.Struct):
         return raw
@@ -159,7 +154,7 @@ def apply_dream(
                 result.stopped = f"{noop_streak} ops in a row changed nothing"
                 break
             continue
-        tag = _op_tag(op)
+        tag = op_name(op)
         encoded = msgspec.json.encode(op)
         if encoded in seen:
             record(OpOutcome(index, tag, "stopped", "repeat", "the same op twice: dream stopped"))

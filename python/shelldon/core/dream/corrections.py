@@ -20,7 +20,7 @@ import msgspec
 from shelldon import _native
 from shelldon.contracts.ops import CaptureLearning
 from shelldon.core.dream.model import PendingLearning
-from shelldon.core.dream.words import content_words
+from shelldon.core.words import content_words
 
 log = logging.getLogger(__name__)
 

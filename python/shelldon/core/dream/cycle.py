@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from shelldon.clock import iso
+from shelldon.contracts.provenance import Provenance
 from shelldon.core.dream.apply import DreamApplication, OpOutcome, RawOp, apply_dream
 from shelldon.core.dream.corrections import CorrectionLedger, rule_contradicts
 from shelldon.core.dream.directive import StoreSources, build_dream_directive, one_line
@@ -22,11 +24,10 @@ from shelldon.core.dream.model import (
     PendingLearning,
     dream_unit,
 )
-from shelldon.core.entry import Provenance
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
 from shelldon.core.runner import TurnGate
-from shelldon.core.scheduler import DreamRecord, Scheduler, _iso
+from shelldon.core.scheduler import DreamRecord, Scheduler
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class Dreamer:
         verdict = self.scheduler.verdict(on_request=True, force=force)
         if not verdict.due:
             return DreamRecord(
-                at=_iso(self.scheduler.now()), outcome="refused", detail=verdict.reason
+                at=iso(self.scheduler.now()), outcome="refused", detail=verdict.reason
             )
         return self._run(on_request=True, force=force, wait_s=wait_s)
 
@@ -147,7 +148,7 @@ class Dreamer:
         return record
 
     def _run(self, *, on_request: bool, force: bool, wait_s: float) -> DreamRecord:
-        at = _iso(self.scheduler.now())
+        at = iso(self.scheduler.now())
         with dream_lock(self.state_dir) as locked:
             if not locked:
                 return DreamRecord(at=at, outcome="busy", detail="another dream is running")

@@ -21,11 +21,11 @@ from shelldon.contracts.dream import (
 )
 from shelldon.core.dream.corrections import detect_correction
 from shelldon.core.dream.model import DEFAULT_LIMITS, DreamLimits, FullCollection, PendingLearning
-from shelldon.core.dream.words import near
 from shelldon.core.entry import Entry
 from shelldon.core.history import HistoryStore
 from shelldon.core.index import INDEX_NAME
 from shelldon.core.memory import CuratedMemory
+from shelldon.core.words import near
 
 log = logging.getLogger(__name__)
 

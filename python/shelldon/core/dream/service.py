@@ -7,6 +7,7 @@ import logging
 import threading
 from collections.abc import Mapping
 
+from shelldon.clock import Clock, utc_now
 from shelldon.config import load_config
 from shelldon.contracts import wire
 from shelldon.core import turns
@@ -14,7 +15,7 @@ from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.dream.cycle import Dreamer, DreamTurn, GateArbiter
 from shelldon.core.dream.directive import StoreSources
 from shelldon.core.runner import WorkerRunner
-from shelldon.core.scheduler import Clock, DreamRecord, Scheduler, SchedulerConfig, utc_now
+from shelldon.core.scheduler import DreamRecord, Scheduler, SchedulerConfig
 from shelldon.core.stores import Stores
 from shelldon.paths import DataRoot
 

@@ -29,7 +29,6 @@ from shelldon.core.gate.model import (
     NEAR_DUPLICATE,
     OWNER_PROTECTED,
     OWNER_RESTATED,
-    PROVENANCE_RANK,
     REVISED,
     SECRET,
     TOO_LONG,
@@ -39,7 +38,6 @@ from shelldon.core.gate.model import (
     Decision,
     ExistingEntry,
     Limits,
-    Provenance,
     Status,
 )
 from shelldon.core.gate.normalise import (
@@ -85,7 +83,6 @@ __all__ = [
     "NEAR_DUPLICATE",
     "OWNER_PROTECTED",
     "OWNER_RESTATED",
-    "PROVENANCE_RANK",
     "REVISED",
     "RULE_FILES",
     "SECRET",
@@ -96,7 +93,6 @@ __all__ = [
     "Decision",
     "ExistingEntry",
     "Limits",
-    "Provenance",
     "Refusal",
     "Rule",
     "RuleSet",

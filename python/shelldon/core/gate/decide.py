@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from shelldon._native import similarity_batch
+from shelldon.contracts.provenance import outranks
 from shelldon.core.gate.model import (
     BAD_MERGE,
     COLLECTION_FULL,
@@ -51,7 +52,6 @@ from shelldon.core.gate.model import (
     NEAR_DUPLICATE,
     OWNER_PROTECTED,
     OWNER_RESTATED,
-    PROVENANCE_RANK,
     REVISED,
     TOO_LONG,
     TOO_SHORT,
@@ -104,7 +104,6 @@ class _Write:
         self.candidate = candidate
         self.existing = existing
         self.limits = limits
-        self.rank = _rank(candidate.provenance)
         self.is_owner = candidate.provenance == "owner"
 
     @cached_property
@@ -221,7 +220,7 @@ def _provenance_of_named(write: _Write) -> Decision | None:
     named, candidate = write.named, write.candidate
     if named is None or normalise_for_compare(named.body) == write.norm:
         return None
-    if _rank(named.provenance) > write.rank:
+    if outranks(named.provenance, candidate.provenance):
         if named.provenance == "owner":
             return _reject(
                 OWNER_PROTECTED,
@@ -288,7 +287,7 @@ def _exact_duplicate(write: _Write) -> Decision | None:
     if not exact:
         return None
     entry = exact[0]
-    if write.rank > _rank(entry.provenance):
+    if outranks(candidate.provenance, entry.provenance):
         return Decision(
             action="update",
             reason_code=CONFIRMED,
@@ -321,8 +320,8 @@ def _near_duplicate(write: _Write) -> Decision | None:
         return None
     best = same_fact[0]
     entry = best.entry
-    higher = write.rank > _rank(entry.provenance)
-    lower = write.rank < _rank(entry.provenance)
+    higher = outranks(write.candidate.provenance, entry.provenance)
+    lower = outranks(entry.provenance, write.candidate.provenance)
     adds_detail = best.added > 0 and best.dropped == 0
     if lower:
         if entry.provenance == "owner":
@@ -417,7 +416,7 @@ def _merge_targets(write: _Write) -> Decision | None:
 def _merge_provenance(write: _Write) -> Decision | None:
     """Only the owner merges away what the owner stated."""
     for entry in write.merged:
-        if _rank(entry.provenance) > write.rank and entry.provenance == "owner":
+        if outranks(entry.provenance, write.candidate.provenance) and entry.provenance == "owner":
             return _reject(
                 OWNER_PROTECTED,
                 f"a merge by {write.candidate.provenance} may not replace {_label(entry)}, "
@@ -461,10 +460,6 @@ def _admit(write: _Write) -> Decision:
 
 
 # -------------------------------------------------------------------------------- helpers
-
-
-def _rank(provenance: str) -> int:
-    return PROVENANCE_RANK.get(provenance, 1)
 
 
 def _label(entry: ExistingEntry) -> str:

@@ -7,11 +7,10 @@ from typing import Literal
 
 import msgspec
 
-Provenance = Literal["owner", "observed", "inferred"]
+from shelldon.contracts.provenance import Provenance
+
 Action = Literal["create", "update", "skip", "reject"]
 Status = Literal["active", "superseded"]
-
-PROVENANCE_RANK: dict[str, int] = {"owner": 3, "observed": 2, "inferred": 1}
 
 # Reason codes, one per branch. The audit log and tests key on these; the prose is for people.
 SECRET = "secret"

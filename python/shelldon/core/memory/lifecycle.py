@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shelldon import _native
+from shelldon.clock import iso
 from shelldon.core.audit import AuditRecord, FileChange, UndoError
 from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import iso_utc
 from shelldon.core.memory.plan import unit_for
 from shelldon.core.memory.reader import find_active
 from shelldon.core.memory.writer import MemoryWriter
@@ -56,7 +56,7 @@ class CuratedMemory(MemoryWriter):
             entry = find_active(self.entries(), stem, collection)
             if entry is None or entry.collection != collection:
                 return None
-            now = iso_utc(self._clock())
+            now = iso(self._clock())
             marked = replace(
                 entry.meta, status="superseded", superseded_by=superseded_by, modified=now
             )

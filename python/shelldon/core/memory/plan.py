@@ -21,8 +21,8 @@ from shelldon.contracts.ops import (
     RewriteAbout,
     RewriteSummary,
 )
+from shelldon.contracts.provenance import PROVENANCES, Provenance
 from shelldon.core import gate
-from shelldon.core.entry import PROVENANCES, Provenance
 
 MAX_CONTENT_CHARS = 64_000  # hard ceiling before the gate's own, tighter limits
 MAX_NAME_CHARS = 200
@@ -136,13 +136,6 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
             op, "replace", target, content, prov, turn_id, collection=op.collection, stem=stem
         )
     raise MemoryOpError(f"not a memory op: {type(op).__name__}")
-
-
-def op_name(op: object) -> str:
-    """The op's wire tag ("remember", …), or its class name for anything else."""
-    tag = getattr(type(op), "__struct_config__", None)
-    name = getattr(tag, "tag", None) if tag is not None else None
-    return str(name) if isinstance(name, str) else type(op).__name__
 
 
 def _checked_text(value: object, what: str, *, max_chars: int = MAX_CONTENT_CHARS) -> str:

@@ -15,15 +15,17 @@ import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from shelldon import _native
-from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember
+from shelldon.clock import iso, utc_now
+from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
+from shelldon.contracts.provenance import Provenance, most_trusted
 from shelldon.core import gate, layout
 from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none, redacted_preview
 from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import Entry, EntryMeta, Provenance, iso_utc, render_entry
+from shelldon.core.entry import Entry, EntryMeta, render_entry
 from shelldon.core.index import INDEX_NAME, render_index
 from shelldon.core.memory.plan import (
     Action,
@@ -32,7 +34,6 @@ from shelldon.core.memory.plan import (
     MemoryOpError,
     PlannedWrite,
     collection_dir,
-    op_name,
     plan_write,
     unit_for,
 )
@@ -46,7 +47,6 @@ LOCK_NAME = ".write.lock"
 # Confidence a new entry starts with when the writer gives none: what the owner said is certain,
 # what a command showed nearly so, what a model inferred is a guess.
 DEFAULT_CONFIDENCE: dict[str, float] = {"owner": 1.0, "observed": 0.8, "inferred": 0.5}
-_TRUST = {"inferred": 0, "observed": 1, "owner": 2}
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,6 @@ class _Outcome:
         )
 
 
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 class MemoryWriter(MemoryReader):
     """The reader plus the write path. Opening it prepares the tree (`core.layout`), sweeps a
     killed writer's temp files and brings MEMORY.md up to date."""
@@ -91,7 +87,7 @@ class MemoryWriter(MemoryReader):
         self,
         root: str | os.PathLike[str],
         *,
-        clock: Callable[[], datetime] = _utc_now,
+        clock: Callable[[], datetime] = utc_now,
         limits: gate.Limits = gate.DEFAULT_LIMITS,
     ) -> None:
         super().__init__(root)
@@ -232,7 +228,7 @@ class MemoryWriter(MemoryReader):
             found = find_active(entries, decision.target, plan.collection)
             return _refused(plan, decision, self.entry_path(found) if found else None)
 
-        now = iso_utc(self._clock())
+        now = iso(self._clock())
         confidence = (
             extras.confidence
             if extras.confidence is not None
@@ -249,7 +245,7 @@ class MemoryWriter(MemoryReader):
                 old.meta,
                 title=old.meta.title if keep_title else title,
                 collection=old.collection,
-                provenance=max(old.meta.provenance, plan.provenance, key=lambda p: _TRUST[p]),
+                provenance=most_trusted(old.meta.provenance, plan.provenance),
                 confidence=max(old.meta.confidence, confidence),
                 created=old.meta.created or now,
                 modified=now,
@@ -294,7 +290,7 @@ class MemoryWriter(MemoryReader):
 
     def _episode_record(self, plan: PlannedWrite) -> bytes:
         assert isinstance(plan.op, LogEpisode)
-        header = f"## {iso_utc(self._clock())}"
+        header = f"## {iso(self._clock())}"
         if plan.op.tags:
             header += " [" + ", ".join(" ".join(t.split()) for t in plan.op.tags) + "]"
         if plan.turn_id:

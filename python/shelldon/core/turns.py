@@ -16,7 +16,9 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
 4. decodes each proposed op on its own (an invalid one is dropped, its reason in the audit log);
    memory ops go through `CuratedMemory.apply_memory_op(op, provenance="inferred")` (the gate);
    `capture_learning` goes to the learnings table with secrets blanked and instruction-shaped
-   text refused; ops only a dream may propose are refused on an owner turn. Each item's audit
+   text refused; `remind` goes to core.reminders (a refusal, e.g. a time in the past, is audited
+   and queued as a notice, since the reply is already out); ops only a dream may propose are
+   refused on an owner turn. Each item's audit
    lines carry its journal id; then the journal row is cleared.
 
 A turn whose worker never started records nothing; a degraded turn records DEGRADE_TEXT as the
@@ -46,12 +48,13 @@ from shelldon.contracts.ops import (
     LogEpisode,
     Op,
     Remember,
+    Remind,
     ResolveLearning,
     RewriteAbout,
     RewriteSummary,
     decode_ops,
 )
-from shelldon.core import journal, records, rules
+from shelldon.core import journal, records, reminders, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -147,6 +150,7 @@ def _op_name(op: Op) -> str:
         RewriteSummary: "rewrite_summary",
         CaptureLearning: "capture_learning",
         ResolveLearning: "resolve_learning",
+        Remind: "remind",
     }.get(type(op), type(op).__name__)
 
 
@@ -178,12 +182,14 @@ class _Applier:
         history: HistoryStore | None,
         audit: AuditLog | None,
         now: datetime,
+        book: reminders.Book | None = None,
     ) -> None:
         self.turn_id = turn_id
         self.memory = memory
         self.history = history
         self.audit = audit
         self.now = now
+        self.book = book
         self.verdicts: list[OpVerdict] = []
         self.captured: list[CaptureLearning] = []
 
@@ -249,6 +255,8 @@ class _Applier:
             self.reject(index, name, "dream_only", f"{name} is only applied by a dream")
         elif isinstance(op, CaptureLearning):
             self._learning(index, op)
+        elif isinstance(op, Remind):
+            self._remind(index, op)
         else:
             self._memory_op(index, name, op)
 
@@ -335,6 +343,25 @@ class _Applier:
             prov="inferred",
         )
 
+    def _remind(self, index: int, op: Remind) -> None:
+        """A reminder: resolved and stored by core.reminders (its source makes a replay a no-op)."""
+        if self.history is None:
+            self.reject(index, "remind", "store_unavailable", "history.db is not open")
+            return
+        book = self.book or reminders.Book(self.history)
+        try:
+            reminder_id = book.add_op(op, now=self.now, source=f"{self.turn_id}:{index}")
+        except reminders.Refused as exc:
+            self.reject(index, "remind", exc.code, str(exc))
+            book.notice_refused(op, exc, self.now)
+            return
+        except Exception as exc:
+            log.exception("turn %s: storing a reminder failed", self.turn_id)
+            self.reject(index, "remind", "write_failed", type(exc).__name__)
+            return
+        where = f"reminders/{reminder_id}"
+        self.note(OpVerdict(index, "remind", "created", "reminder", "reminder set", where))
+
 
 def _note_corrections(
     corrections: CorrectionLedger | None,
@@ -364,6 +391,7 @@ def apply_turn(
     audit: AuditLog | None = None,
     corrections: CorrectionLedger | None = None,
     now: datetime | None = None,
+    book: reminders.Book | None = None,
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, after the turn is journaled and
     before anything else is written. Never raises for bad ops."""
@@ -404,7 +432,9 @@ def apply_turn(
 
     if audit is None and memory is not None:
         audit = memory.audit  # the same log the gate's writer keeps
-    applier = _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit, now=now)
+    applier = _Applier(
+        turn_id=turn_id, memory=memory, history=history, audit=audit, now=now, book=book
+    )
     dropped = outcome.dropped if isinstance(outcome, wire.TurnResult) else ()
     # The owner's rules first (so a same-turn inference cannot replace them), then the ops.
     for position, item in enumerate(items):

@@ -295,6 +295,26 @@ def _memory_entries(request: CompletionRequest) -> list[tuple[str, str]]:
     return entries
 
 
+_IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+
+
+def _about_you(fact: str) -> str:
+    """"The owner lives in Porto" -> "you live in Porto"; "The owner's …" -> "your …"."""
+    if re.match(r"^the owner's\b", fact, re.IGNORECASE):
+        return "your" + fact[len("the owner's") :]
+    found = re.match(r"^the owner (\w+)\b", fact, re.IGNORECASE)
+    if found is None:
+        return fact[:1].lower() + fact[1:]
+    verb = found.group(1).lower()
+    if verb in _IRREGULAR:
+        verb = _IRREGULAR[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"you {verb}{fact[found.end() :]}"
+
+
 def checkin_text(request: CompletionRequest) -> str:
     """A short opener from what memory holds; the same prompt gives the same text."""
     entries = _memory_entries(request)
@@ -311,8 +331,7 @@ def checkin_text(request: CompletionRequest) -> str:
             )
     for collection, text in entries:
         if collection == "facts":
-            fact = re.sub(r"^The owner's\b", "your", text.rstrip("."), flags=re.IGNORECASE)
-            fact = re.sub(r"^The owner\b", "you", fact, flags=re.IGNORECASE)
+            fact = _about_you(text.rstrip("."))
             return (
                 "Hi! It's been a little while. I was thinking of what you told me: "
                 f"{fact}. How are things?"

@@ -1,0 +1,79 @@
+"""core.clock: the zone setting's rules, the system zone, the sync check, the prompt's line."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from shelldon.contracts.localtime import now_line, parse_now
+from shelldon.core import clock
+
+
+@pytest.mark.parametrize("name", ["Europe/Lisbon", "UTC", "America/Argentina/Buenos_Aires"])
+def test_known_zones(name: str) -> None:
+    assert clock.zone(name).key == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Europe/Lisbn", "", "  ", "../../etc/passwd", "/etc/localtime", "Europe /Lisbon", "x" * 80],
+)
+def test_unknown_zones_are_one_clear_line(name: str) -> None:
+    with pytest.raises(clock.UnknownZone) as refused:
+        clock.zone(name)
+    message = str(refused.value)
+    assert message.startswith("unknown time zone") and "\n" not in message
+
+
+def test_the_system_zone_from_tz_then_etc_timezone_then_localtime(tmp_path: Path) -> None:
+    tzfile = tmp_path / "timezone"
+    localtime = tmp_path / "localtime"
+    none: dict[str, str] = {}
+    assert clock.system_zone(none, localtime=localtime, timezone_file=tzfile) == "UTC"
+    os.symlink("/usr/share/zoneinfo/Europe/Berlin", localtime)
+    assert clock.system_zone(none, localtime=localtime, timezone_file=tzfile) == "Europe/Berlin"
+    tzfile.write_text("Asia/Tokyo\n")
+    assert clock.system_zone(none, localtime=localtime, timezone_file=tzfile) == "Asia/Tokyo"
+    env = {"TZ": ":America/Chicago"}
+    assert clock.system_zone(env, localtime=localtime, timezone_file=tzfile) == "America/Chicago"
+    bogus = {"TZ": "Not/AZone"}  # skipped: the next source answers
+    assert clock.system_zone(bogus, localtime=localtime, timezone_file=tzfile) == "Asia/Tokyo"
+    etc_utc = {"TZ": "Etc/UTC"}
+    assert clock.system_zone(etc_utc, localtime=localtime, timezone_file=tzfile) == "UTC"
+
+
+def test_the_owner_zone_prefers_a_known_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "Europe/Paris")
+    assert clock.owner_zone_name("Asia/Tokyo") == "Asia/Tokyo"
+    assert clock.owner_zone_name(None) == "Europe/Paris"
+    assert clock.owner_zone_name("Gone/Zone") == "Europe/Paris"  # a zone tzdata dropped
+
+
+def test_synced_means_the_flag_or_no_timesyncd(tmp_path: Path) -> None:
+    flag = tmp_path / "synchronized"
+    daemon = tmp_path / "systemd-timesyncd"
+    assert clock.clock_synced(flag, (daemon,))  # no timesyncd here: something else keeps time
+    daemon.write_text("")
+    assert not clock.clock_synced(flag, (daemon,))  # timesyncd, and no answer yet
+    flag.write_text("")
+    assert clock.clock_synced(flag, (daemon,))
+
+
+def test_the_boot_id_and_the_boot_clock() -> None:
+    assert len(clock.read_boot_id()) in (0, 36)
+    assert clock.read_boot_id(Path("/nonexistent/boot_id")) == ""
+    first = clock.boot_clock()
+    assert clock.boot_clock() >= first > 0
+
+
+def test_the_prompt_line_round_trips() -> None:
+    moment = clock.local_now(datetime(2026, 1, 15, 23, 5, tzinfo=UTC), "Asia/Tokyo")
+    line = now_line(moment, "Asia/Tokyo", clock.utc_offset(moment))
+    assert line == "Friday 2026-01-16 08:05, time zone Asia/Tokyo (UTC+09:00)"
+    read = parse_now(f"# Now\n{line}")
+    assert read is not None and read.zone == "Asia/Tokyo"
+    assert read.local == datetime(2026, 1, 16, 8, 5)
+    assert parse_now("# Now\nsometime, somewhere") is None

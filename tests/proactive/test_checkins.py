@@ -181,6 +181,28 @@ def test_a_failed_or_empty_check_in_queues_nothing(
     assert empty.outcome == "empty" and proactive_queue.pending(store) == []
 
 
+def test_a_worker_that_never_started_costs_nothing_and_keeps_no_cooldown(
+    store: HistoryStore, tmp_path: Path, power: Path
+) -> None:
+    fake = FakeClock(NOW)
+    sched = scheduler(tmp_path, fake, power)
+
+    def no_forkserver(turn_id: str, note: str) -> wire.TurnFailed:
+        return wire.TurnFailed(turn_id=turn_id, stage="spawn", reason="fork-server unreachable")
+
+    outcome = run_checkin(
+        history=store,
+        config=CheckinConfig(),
+        scheduler=sched,
+        gate=TurnGate(),
+        spawn=no_forkserver,
+        now=lambda: fake.wall,
+    )
+    assert outcome.outcome == "not_started"
+    assert sched.budget_left() == 60 and store.setting(checkins.LAST_CHECKIN_SETTING) is None
+    assert attempt(store, sched, fake, Brain()).outcome == "queued"  # asked again: no cooldown
+
+
 @pytest.mark.parametrize(
     ("hour", "minute", "quiet"),
     [(21, 59, False), (22, 0, True), (23, 59, True), (0, 0, True), (7, 59, True), (8, 0, False)],

@@ -299,7 +299,7 @@ _IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "
 
 
 def _about_you(fact: str) -> str:
-    """"The owner lives in Porto" -> "you live in Porto"; "The owner's …" -> "your …"."""
+    """ "The owner lives in Porto" -> "you live in Porto"; "The owner's …" -> "your …"."""
     if re.match(r"^the owner's\b", fact, re.IGNORECASE):
         return "your" + fact[len("the owner's") :]
     found = re.match(r"^the owner (\w+)\b", fact, re.IGNORECASE)

@@ -14,7 +14,9 @@ first that fails is the reason `shelldon status` shows):
   discharging (the gates it shares with the dream).
 
 The cost is charged and the attempt recorded before the worker is asked, so a crash cannot make
-it spend twice. Its reply (credentials blanked) goes to the proactive queue; it proposes no ops
+it spend twice; a worker that never started (the fork-server not up yet, busy) gives both back
+(outcome "not_started": the service asks again soon). Its reply (credentials blanked) goes to the
+proactive queue; it proposes no ops
 (any it sends are ignored: the owner said nothing new). Reminders never pass through here: they
 fire whatever these gates say (core.reminders).
 """
@@ -36,6 +38,7 @@ from shelldon.core.scheduler import Scheduler, Verdict
 log = logging.getLogger(__name__)
 
 QUIET_UNTIL_SETTING = "quiet_until"
+NOT_STARTED_STAGES = frozenset({"spawn", "busy", "drop"})  # no worker ran (as core.turns says)
 LAST_CHECKIN_SETTING = "last_checkin"
 
 
@@ -172,7 +175,7 @@ SpawnCheckin = Callable[[str, str], "wire.TurnResult | wire.TurnFailed"]
 
 @dataclass(frozen=True)
 class CheckinOutcome:
-    outcome: str  # "queued" | "skipped" | "failed" | "empty"
+    outcome: str  # "queued" | "skipped" | "not_started" | "failed" | "empty"
     detail: str
     item_id: int | None = None
 
@@ -210,10 +213,16 @@ def run_checkin(
         again = verdict(history, config, scheduler, moment)  # the owner may have spoken meanwhile
         if not again.due or scheduler is None:
             return CheckinOutcome("skipped", again.reason)
+        previous = history.setting(LAST_CHECKIN_SETTING)
         scheduler.charge(config.cost)
         history.set_setting(LAST_CHECKIN_SETTING, moment.astimezone(UTC).isoformat(), moment)
         turn_id = checkin_turn_id(moment)
         outcome = spawn(turn_id, note_for_worker(history, moment))
+        if isinstance(outcome, wire.TurnFailed) and outcome.stage in NOT_STARTED_STAGES:
+            scheduler.charge(-config.cost)  # nothing ran: nothing spent, no cooldown
+            history.set_setting(LAST_CHECKIN_SETTING, previous, moment)
+            log.info("check-in %s: no worker (%s); asking again soon", turn_id, outcome.reason)
+            return CheckinOutcome("not_started", f"{outcome.stage}: {outcome.reason}"[:200])
     finally:
         gate.release()
     if isinstance(outcome, wire.TurnFailed):

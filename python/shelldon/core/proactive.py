@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 TICK_S = 30.0  # the longest the reminder ticker sleeps (it wakes earlier for a due reminder)
 CHECKIN_TICK_S = 60.0
+CHECKIN_RETRY_S = 5.0  # after a check-in whose worker never started (the fork-server starting)
 
 
 def checkin_config(root: DataRoot) -> CheckinConfig:
@@ -137,11 +138,20 @@ class ProactiveService:
         return outcome
 
     def _checkin_loop(self) -> None:
-        while not self._stop.wait(self.checkin_tick_s):
+        # The first look right away: a pet started after a long silence need not wait a tick. A
+        # worker that never started (core comes up before the fork-server) is asked again soon,
+        # once; after that, at the normal pace.
+        retried = False
+        while not self._stop.is_set():
+            wait = self.checkin_tick_s
             try:
-                self.checkin_tick()
+                if self.checkin_tick().outcome != "not_started":
+                    retried = False
+                elif not retried:
+                    wait, retried = min(wait, CHECKIN_RETRY_S), True
             except Exception:
                 log.exception("check-in tick failed; the next tick tries again")
+            self._stop.wait(wait)
 
     # -- life
 

@@ -344,10 +344,11 @@ class Scheduler:
         return Verdict(True, "due", "due")
 
     def charge(self, cost: int) -> None:
-        """Charge a proactive turn's cost to today's budget (saved at once, like a dream)."""
+        """Charge a proactive turn's cost to today's budget (saved at once, like a dream). A
+        negative cost gives back a charge for a turn whose worker never started."""
         with self._lock:
             self._roll_day(self._clock())
-            self._state.spent += cost
+            self._state.spent = max(0, self._state.spent + cost)
             self._save()
 
     def begin_dream(self) -> int:

@@ -484,10 +484,12 @@ def read_context(
     limits: PromptLimits | None = None,
     select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
     now: datetime | None = None,
+    purpose: Literal["turn", "dream", "checkin"] = "turn",
 ) -> PromptContext:
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
     missing or unreadable is left out, noted and logged. `select_memory` and `now` (the wall
-    clock, UTC) are injectable for tests.
+    clock, UTC) are injectable for tests. A check-in has no message: its memory is ranked
+    against what the owner said last (the recent window's owner rows).
     """
     limits = limits or PromptLimits.for_root(root)
     notes: list[str] = []
@@ -501,8 +503,6 @@ def read_context(
         )
         about = _as_text(_attempt(notes, "about.md", memory.read_about), notes, "about.md")
         summary = _as_text(_attempt(notes, "summary.md", memory.read_summary), notes, "summary.md")
-        selector = select_memory or _select_memory
-        selection = _attempt(notes, "curated entries", lambda: selector(memory, message, root.home))
 
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
@@ -521,6 +521,13 @@ def read_context(
                 recall = rows_from_mappings(got or (), notes, "recall")
         finally:
             _attempt(notes, "history.db close", reader.close)
+
+    if memory is not None:
+        query = message
+        if purpose == "checkin" and not message.strip():
+            query = " ".join(row.content for row in recent if row.role == "owner")
+        selector = select_memory or _select_memory
+        selection = _attempt(notes, "curated entries", lambda: selector(memory, query, root.home))
 
     if notes:
         log.info("prompt assembled without: %s", "; ".join(notes))
@@ -549,5 +556,7 @@ def gather_context(
     now: datetime | None = None,
 ) -> CompletionRequest:
     """The worker's one call: read the context (fail-soft) and assemble the prompt."""
-    ctx = read_context(root, message, limits=limits, select_memory=select_memory, now=now)
+    ctx = read_context(
+        root, message, limits=limits, select_memory=select_memory, now=now, purpose=purpose
+    )
     return assemble_prompt(ctx, message, purpose=purpose, dream_directive=dream_directive)

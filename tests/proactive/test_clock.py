@@ -77,3 +77,20 @@ def test_the_prompt_line_round_trips() -> None:
     assert read is not None and read.zone == "Asia/Tokyo"
     assert read.local == datetime(2026, 1, 16, 8, 5)
     assert parse_now("# Now\nsometime, somewhere") is None
+
+
+def test_the_proactive_section_is_checked(tmp_path: Path) -> None:
+    from shelldon.config import ConfigError, parse_config
+
+    config = parse_config('[proactive]\nenabled = false\nquiet_start = "21:30"\n')
+    assert not config.proactive.enabled and config.proactive.quiet_start == "21:30"
+    assert config.proactive.quiet_end == "08:00" and config.proactive.max_reminders == 50
+    for bad, says in (
+        ('quiet_start = "25:00"', "quiet_start must be a time like 22:00"),
+        ('quiet_end = "8"', "quiet_end must be a time like 22:00"),
+        ("max_reminders = 0", "max_reminders must be 1..1000"),
+        ("checkin_after_hours = -1", "checkin_after_hours must be 0..8760"),
+        ("chekin_cost = 1", "chekin_cost"),  # a typo is an error, never ignored
+    ):
+        with pytest.raises(ConfigError, match=says):
+            parse_config(f"[proactive]\n{bad}\n")

@@ -34,9 +34,7 @@ def _reminders(args: argparse.Namespace) -> int:
               file=sys.stderr)  # fmt: skip
         return 2
     if words[:1] == ["cancel"] and (len(words) != 2 or not words[1].lstrip("#").isdigit()):
-        print(
-            "shelldon reminders cancel: give the reminder's number, e.g. cancel 3", file=sys.stderr
-        )
+        print("shelldon reminders cancel: give its number, e.g. cancel 3", file=sys.stderr)
         return 2
     store = _store(args, "reminders")
     if store is None:

@@ -10,13 +10,20 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from shelldon.cli.common import data_root
-from shelldon.core import clock, proactive
-from shelldon.core.history import HistoryStore
+
+if TYPE_CHECKING:
+    from shelldon.core.history import HistoryStore
+
+# core's modules are imported inside the commands: every process (`shelldon broker` too) starts
+# through this CLI, and the broker must not pay for the gate and the scheduler it never uses.
 
 
 def _store(args: argparse.Namespace, command: str) -> HistoryStore | None:
+    from shelldon.core.history import HistoryStore
+
     path = data_root(args).history_db
     if not path.exists():
         print(
@@ -28,6 +35,8 @@ def _store(args: argparse.Namespace, command: str) -> HistoryStore | None:
 
 
 def _reminders(args: argparse.Namespace) -> int:
+    from shelldon.core import proactive
+
     words = list(args.words)
     if words and words[0] not in ("cancel", "list"):
         print("shelldon reminders: use `shelldon reminders` or `shelldon reminders cancel N`",
@@ -53,6 +62,8 @@ def _reminders(args: argparse.Namespace) -> int:
 
 
 def _timezone(args: argparse.Namespace) -> int:
+    from shelldon.core import clock, proactive
+
     if args.zone is not None:
         try:
             clock.zone(args.zone)  # a clear one-line error before touching the store

@@ -275,3 +275,23 @@ def test_a_history_store_reports_the_zone_to_a_reader(stores: Stores) -> None:
     finally:
         reader.close()
     assert isinstance(stores.history, HistoryStore)
+
+
+def test_a_reminder_journaled_by_a_killed_core_is_set_once_at_the_next_start(
+    stores: Stores, fake: FakeClock
+) -> None:
+    from shelldon.core import journal
+    from shelldon.core.turns import replay_journal
+
+    items = journal.plan([], [{"op": "remind", "text": "call mum", "in_seconds": 1200}])
+    stores.history.journal_turn(
+        "t-cut", "remind me in 20 minutes to call mum", "Okay!", T0, items=journal.encode(items)
+    )
+    book = service(stores, fake).book
+    assert replay_journal(stores.history, stores.memory, book=book) == 1
+    [kept] = reminders.pending_reminders(stores.history)
+    assert kept.due == T0 + timedelta(minutes=20)  # from when the owner asked
+    assert replay_journal(stores.history, stores.memory, book=book) == 0
+    # Even if the journal row had survived (cleared after the kill), the op's source is unique.
+    again = book.add_op(wire_remind("call mum", in_seconds=1200), now=T0, source="t-cut:0")
+    assert again == kept.id and len(reminders.pending_reminders(stores.history)) == 1

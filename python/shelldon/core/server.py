@@ -82,7 +82,9 @@ class CoreService:
         self.proactive = proactive  # reminders, check-ins, the proactive queue
         self.last_turn: wire.LastTurn | None = None
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
-        turns.replay_journal(stores.history, stores.memory)
+        turns.replay_journal(
+            stores.history, stores.memory, book=proactive.book if proactive else None
+        )
 
     # --- the turn -------------------------------------------------------------------------------
 

@@ -458,7 +458,10 @@ def apply_turn(
 
 
 def replay_journal(
-    history: HistoryStore | None, memory: CuratedMemory | None, audit: AuditLog | None = None
+    history: HistoryStore | None,
+    memory: CuratedMemory | None,
+    audit: AuditLog | None = None,
+    book: reminders.Book | None = None,
 ) -> int:
     """At core start: apply the items a killed core journaled but had not applied, each once
     (core.journal.replay). Returns how many were applied now."""
@@ -468,7 +471,9 @@ def replay_journal(
     audit_log = audit or memory.audit
 
     def applier_for(turn_id: str, when: datetime) -> _Applier:
-        return _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit_log, now=when)
+        return _Applier(
+            turn_id=turn_id, memory=memory, history=history, audit=audit_log, now=when, book=book
+        )
 
     try:
         return journal.replay(history, audit_log, applier_for)

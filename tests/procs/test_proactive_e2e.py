@@ -45,6 +45,12 @@ def test_a_reminder_set_in_a_turn_is_listed_and_cancelled(
         cancelled = pet.cli("reminders", "cancel", "1")
         assert cancelled.stdout.strip() == "Cancelled reminder #1: call mum"
         assert pet.cli("reminders").stdout.startswith("No reminders set.")
+        # A short one, fired by the running ticker (woken by the turn that set it).
+        soon = pet.cli("say", "remind me in 2 seconds to stretch")
+        assert soon.stdout.strip() == "Okay, I'll remind you in 2 seconds to stretch."
+        pet.wait_for_log(r"reminder \d+ fired \(queue item \d+\)")
+        chat = pet.cli("chat", stdin="/quit\n")
+        assert "shelldon> Reminder: stretch\n" in chat.stdout
     finally:
         assert pet.stop() == 0
 

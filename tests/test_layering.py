@@ -56,8 +56,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # The core modules worker/ and broker/ may import (a name covers its submodules). Anything else in
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
-    # layout: the fork-server warms up on a throwaway tree made the way core makes the real one.
+    # layout: the fork-server warms up on a throwaway tree made the way core makes the real one;
+    # clock: the prompt's local time in the owner's zone.
     "shelldon.worker": (
+        "shelldon.core.owner_time",
         "shelldon.core.history",
         "shelldon.core.layout",
         "shelldon.core.memory",

@@ -115,6 +115,7 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
             raise ConfigError(f"{source}: [prompt] {name} must be 0..1000000, not {value}")
     if not 1 <= config.worker.turn_timeout <= 3600:
         raise ConfigError(f"{source}: [worker] turn_timeout must be 1..3600 seconds")
+    _check_proactive(config, source)
     seen: set[str] = set()
     for index, spec in enumerate(config.providers):
         where = f"{source}: [[provider]] #{index + 1}"
@@ -130,6 +131,25 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
                 f"{where}: the offline brain never fails, so providers after it would never be "
                 "asked; put it last"
             )
+
+
+_HH_MM = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d")
+
+
+def _check_proactive(config: ShelldonConfig, source: str) -> None:
+    where = f"{source}: [proactive]"
+    proactive = config.proactive
+    for name in ("quiet_start", "quiet_end"):
+        value = getattr(proactive, name)
+        if not _HH_MM.fullmatch(value):
+            raise ConfigError(f"{where} {name} must be a time like 22:00, not {value!r}")
+    for name in ("checkin_after_hours", "checkin_cooldown_hours"):
+        if not 0 <= getattr(proactive, name) <= 24 * 365:
+            raise ConfigError(f"{where} {name} must be 0..8760 hours")
+    if not 0 <= proactive.checkin_cost <= 1000:
+        raise ConfigError(f"{where} checkin_cost must be 0..1000")
+    if not 1 <= proactive.max_reminders <= 1000:
+        raise ConfigError(f"{where} max_reminders must be 1..1000")
 
 
 def _check_provider(spec: ProviderConfig, where: str) -> None:

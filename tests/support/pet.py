@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -30,14 +31,33 @@ class Pet:
     lines: list[str] = field(default_factory=list)
     up: threading.Event = field(default_factory=threading.Event)
     ended: threading.Event = field(default_factory=threading.Event)
+    changed: threading.Condition = field(default_factory=threading.Condition)
 
     def drain(self) -> None:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
-            self.lines.append(line)
+            with self.changed:
+                self.lines.append(line)
+                self.changed.notify_all()
             if "shelldon is up" in line:
                 self.up.set()
         self.ended.set()
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_for_log(self, pattern: str, timeout: float = UP_TIMEOUT_S) -> re.Match[str]:
+        """The first log line matching `pattern`, waiting for it (woken by each new line)."""
+        regex = re.compile(pattern)
+
+        def found() -> re.Match[str] | None:
+            return next((m for line in self.lines if (m := regex.search(line))), None)
+
+        with self.changed:
+            self.changed.wait_for(lambda: found() is not None or self.ended.is_set(), timeout)
+            match = found()
+        if match is None:
+            pytest.fail(f"no log line matching {pattern!r}:\n{self.log}")
+        return match
 
     @property
     def log(self) -> str:

@@ -64,7 +64,7 @@ def test_every_part_in_the_binding_order(root: DataRoot) -> None:
     _populate(root)
     request = gather_context(root, "what's my sister called?", limits=PromptLimits(recent_window=2))
     assert _kinds(request) == [
-        "system", "directive", "about", "summary", "memory", "recent", "recall", "message"
+        "system", "directive", "about", "summary", "memory", "recent", "recall", "time", "message"
     ]  # fmt: skip
     assert "Be kind and brief." in _text(request, "directive")
     assert "The owner's sister is called Ana." in _text(request, "memory")
@@ -89,7 +89,7 @@ def test_recall_never_repeats_a_row_of_the_window(root: DataRoot) -> None:
 
 def test_a_fresh_root_gives_the_system_instruction_and_the_message(root: DataRoot) -> None:
     request = gather_context(root, "hello")
-    assert _kinds(request) == ["system", "message"]
+    assert _kinds(request) == ["system", "time", "message"]
     assert (
         not root.home.exists() or not (root.memory / "facts").exists()
     )  # the worker creates nothing

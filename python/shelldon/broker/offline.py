@@ -16,7 +16,10 @@ proposes ops for clear statements, all in the reply protocol every brain speaks:
   capture_learning with a stable pattern_key (recurrence is what the dream promotes);
 - greetings, thanks and goodbyes are answered; anything else is acknowledged.
 
-For purpose == "dream" it delegates to shelldon.broker.offline_dream. Rules, not a model:
+"remind me …" (in 20 minutes, tomorrow at 9, every Monday at 8, …) is read against the prompt's
+local time and proposes one `remind` op (shelldon.broker.offline_proactive, which also writes the
+check-in for purpose == "checkin"). For purpose == "dream" it delegates to
+shelldon.broker.offline_dream. Rules, not a model:
 small, readable, and tested on many phrasings (tests/test_offline_brain.py). See docs/turn.md.
 
 Over 400 lines: each rule above is a few lines here, and all of them share the sentence
@@ -33,6 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from shelldon.broker import offline_proactive
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.core.words import PET_WORDS, STOPWORDS, stem
@@ -513,9 +517,15 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     message = view.message
     if not message:
         return {"reply": "I'm here.", "ops": []}
+    local_now = offline_proactive.find_now(request)
     for sentence in _sentences(message):
         s = sentence.strip()
-        if _GREETING.match(s) and len(content_words(s)) <= 3:
+        reminder = offline_proactive.reminder(s, local_now)
+        if reminder is not None:
+            turn.replies.append(reminder.reply)
+            if reminder.op is not None:
+                turn.propose(reminder.op)
+        elif _GREETING.match(s) and len(content_words(s)) <= 3:
             name = _owner_name(view)
             turn.replies.append(f"Hello{', ' + name if name else ''}! Good to see you.")
         elif _THANKS.match(s):
@@ -553,6 +563,9 @@ class OfflineBrain:
     def complete(self, request: CompletionRequest) -> RawCompletion:
         if request.purpose == "dream":
             return _dream(request)
+        if request.purpose == "checkin":
+            reply = {"reply": offline_proactive.checkin_text(request), "ops": []}
+            return RawCompletion(text=json.dumps(reply, ensure_ascii=False))
         return RawCompletion(text=json.dumps(respond(request), ensure_ascii=False))
 
 

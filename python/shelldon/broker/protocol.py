@@ -31,7 +31,10 @@ REPLY_JSON_SCHEMA: dict[str, Any] = {
         "reply": {"type": "string", "description": "what the pet says to its owner"},
         "ops": {
             "type": "array",
-            "description": "proposed memory/learning ops, each an object with an 'op' tag",
+            "description": (
+                "proposed memory, learning and reminder ops, each an object with an 'op' tag "
+                "(remember, rewrite_about, log_episode, capture_learning, remind, ...)"
+            ),
             "items": {
                 "type": "object",
                 "properties": {"op": {"type": "string"}},
@@ -46,7 +49,10 @@ REPLY_JSON_SCHEMA: dict[str, Any] = {
 REPLY_FORMAT_INSTRUCTION = (
     "Answer with exactly one JSON object and nothing else: "
     '{"reply": "<what you say to your owner>", '
-    '"ops": [<zero or more memory ops, each an object with an "op" field>]}.'
+    '"ops": [<zero or more memory or reminder ops, each an object with an "op" field>]}. '
+    'A reminder is {"op": "remind", "text": "...", "in_seconds": N} or '
+    '{"op": "remind", "text": "...", "at": "YYYY-MM-DDTHH:MM", "repeat": "daily" | "weekly"}, '
+    "in the owner's local time."
 )
 
 _DECODER = json.JSONDecoder(strict=False)  # models put raw newlines inside strings

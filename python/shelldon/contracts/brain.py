@@ -19,6 +19,8 @@ SectionKind = Literal[
     "recent",  # the recent window, oldest -> newest
     "recall",  # FTS recall, de-duplicated against the window
     "dream",  # the dream directive built by core (pending learnings with ids)
+    "checkin",  # a check-in: the pet speaks first (core's note on the silence)
+    "time",  # the owner's local time and zone (shelldon.contracts.localtime)
     "message",  # the current owner message, always last
 ]
 
@@ -29,7 +31,7 @@ class PromptSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class CompletionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    purpose: Literal["turn", "dream"]
+    purpose: Literal["turn", "dream", "checkin"]
     sections: tuple[PromptSection, ...]
     max_reply_chars: int = 4000
 

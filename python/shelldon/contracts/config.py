@@ -86,8 +86,23 @@ class SchedulerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     power_supply_root: str = "/sys/class/power_supply"
 
 
+class ProactiveConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`[proactive]`: the pet speaking first (core.checkins, core.reminders; docs/proactive.md).
+
+    Reminders always fire; these settings shape check-ins, and cap the pending reminders."""
+
+    enabled: bool = True  # false: no check-ins (reminders still fire)
+    checkin_after_hours: float = 48.0  # owner silence before the pet may check in
+    checkin_cooldown_hours: float = 48.0  # at least this long between two check-ins
+    quiet_start: str = "22:00"  # quiet hours, in the owner's time zone: no check-in
+    quiet_end: str = "08:00"
+    checkin_cost: int = 1  # charged to [scheduler] daily_budget, like a turn
+    max_reminders: int = 50  # pending reminders at most
+
+
 class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     providers: tuple[ProviderConfig, ...] = msgspec.field(default=(), name="provider")
     worker: WorkerConfig = msgspec.field(default_factory=WorkerConfig)
     prompt: PromptConfig = msgspec.field(default_factory=PromptConfig)
     scheduler: SchedulerConfig = msgspec.field(default_factory=SchedulerConfig)
+    proactive: ProactiveConfig = msgspec.field(default_factory=ProactiveConfig)

@@ -1,8 +1,9 @@
-"""Memory-ops and learning-ops: everything a worker may propose, and nothing else.
+"""Memory-ops, learning-ops and reminders: everything a worker may propose, and nothing else.
 
 Markdown ops (MemoryOp) are applied by core.memory.CuratedMemory; learning ops go to the
-sqlite learnings table through core.history.HistoryStore. Each op is decoded on its own so one
-bad op never spoils the others.
+sqlite learnings table through core.history.HistoryStore; a reminder (Remind) goes to core's
+reminders table (core.reminders), which resolves its time and refuses one in the past. Each op is
+decoded on its own so one bad op never spoils the others.
 """
 
 from __future__ import annotations
@@ -71,6 +72,22 @@ class Merge(_Op, frozen=True, tag="merge"):
     content: str
 
 
+RepeatKind = Literal["daily", "weekly"]
+
+
+class Remind(_Op, frozen=True, tag="remind"):
+    """Remind the owner of `text` later: either `in_seconds` from now, or at the local time `at`
+    ("YYYY-MM-DDTHH:MM") in `zone` (an IANA name; omitted: the owner's zone). `repeat` makes it
+    daily or weekly at that local time (weekly on `at`'s weekday); a repeat needs `at`. Core
+    resolves it, refuses a time in the past, and fires it whatever the budget (core.reminders)."""
+
+    text: str
+    in_seconds: int | None = None
+    at: str | None = None
+    zone: str | None = None
+    repeat: RepeatKind | None = None
+
+
 MemoryOp = RewriteAbout | Remember | LogEpisode | RewriteSummary
 LearningOp = CaptureLearning | ResolveLearning
 Op = (
@@ -81,6 +98,7 @@ Op = (
     | CaptureLearning
     | ResolveLearning
     | Merge
+    | Remind
 )
 
 _OP_DECODER: msgspec.json.Decoder[Op] = msgspec.json.Decoder(Op)

@@ -9,7 +9,8 @@ docs/processes.md):
 
     owner CLI  -> core         Say -> Reply; StatusRequest -> Status; VaultSet -> Ack;
                                VaultList -> VaultNames; IsolationProbe -> ProbeReport;
-                               DreamNow -> DreamDone
+                               DreamNow -> DreamDone; ProactiveFetch -> ProactiveBatch;
+                               ProactiveDelivered -> Ack (the terminal, the Telegram poller)
     core       -> fork-server  SpawnTurn -> TurnResult | TurnFailed;   Ping -> Pong
     worker     -> broker       Complete -> Completion | CompletionFailed
     core       -> broker       VaultRead -> VaultValue;                Ping -> Pong
@@ -125,6 +126,31 @@ class DreamDone(_Msg, frozen=True, tag="dream_done"):
     note: str = ""
 
 
+class ProactiveItem(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: int
+    kind: str  # "reminder" | "checkin" | "notice"
+    text: str
+    created: str  # ISO-8601 UTC
+    late: bool = False  # a reminder that came due while the pet was off
+
+
+class ProactiveFetch(_Msg, frozen=True, tag="proactive_fetch"):
+    """What the pet wants to say first, not yet delivered (oldest first, at most `limit`)."""
+
+    limit: int = 20
+
+
+class ProactiveBatch(_Msg, frozen=True, tag="proactive_batch"):
+    items: tuple[ProactiveItem, ...]
+
+
+class ProactiveDelivered(_Msg, frozen=True, tag="proactive_delivered"):
+    """The items a transport delivered; core marks them delivered (answers Ack)."""
+
+    ids: tuple[int, ...]
+    channel: str  # "telegram" | "terminal"
+
+
 class Refused(_Msg, frozen=True, tag="refused"):
     """The request was not allowed or not understood. `reason` never echoes a secret."""
 
@@ -134,14 +160,15 @@ class Refused(_Msg, frozen=True, tag="refused"):
 # --- core <-> fork-server ---------------------------------------------------------------------
 
 
-TurnPurpose = Literal["turn", "dream", "probe"]  # probe: the isolation self-test, no brain
+# probe: the isolation self-test, no brain; checkin: the pet speaks first (core.checkins)
+TurnPurpose = Literal["turn", "dream", "probe", "checkin"]
 
 
 class SpawnTurn(_Msg, frozen=True, tag="spawn_turn"):
     turn_id: str
     purpose: TurnPurpose
     message: str
-    dream_directive: str = ""  # core-built for purpose == "dream"; empty for an owner turn
+    dream_directive: str = ""  # core-built for "dream" (and core's note for "checkin"); else empty
     deadline_s: float = (
         30.0  # the whole turn, fork to result; the fork-server kills the worker after it
     )
@@ -224,6 +251,9 @@ Message = (
     | Ack
     | DreamNow
     | DreamDone
+    | ProactiveFetch
+    | ProactiveBatch
+    | ProactiveDelivered
     | Refused
     | SpawnTurn
     | TurnResult

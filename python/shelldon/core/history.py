@@ -5,7 +5,9 @@ get: a `mode=ro` connection whose class has no write method, and whose writes wo
 at the sqlite layer anyway. The schema is built by numbered migrations (core.migrations) at
 open. UPSERT and resolve semantics follow the seed exactly; decisions the seed leaves open are
 in docs/storage.md. `journal_turn` records a turn before its reply, with the ops still to apply
-(core.journal).
+(core.journal). The proactive tables (reminders, the proactive queue: core.reminders,
+core.proactive) keep their own statements beside their logic and run them through `writing()`
+and `reading()`, under this handle's lock; `setting()` is the one read both handles share.
 
 Over 400 lines: every SQL statement against history.db lives here, behind the two handles (the
 shared reader with its bounded two-stage recall, and core's writer); splitting it would spread
@@ -21,7 +23,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -236,6 +238,15 @@ class _Reader:
         return " OR ".join(kept)
 
     @_serialised
+    def setting(self, key: str) -> str | None:
+        """A core-owned setting (the owner's time zone, ...); None when unset (or an old store)."""
+        try:
+            row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        except sqlite3.OperationalError:  # no settings table: an older store
+            return None
+        return str(row[0]) if row else None
+
+    @_serialised
     def close(self) -> None:
         self._conn.close()
 
@@ -380,6 +391,49 @@ class HistoryStore(_Reader):
         """The turn's ops are applied: its journal row goes (ids are never reused)."""
         with _transaction(self._conn):
             self._conn.execute("DELETE FROM turn_journal WHERE id = ?", (journal_id,))
+
+    @contextlib.contextmanager
+    def writing(self, *, durable: bool = False) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction under this handle's lock, for the modules that keep their own
+        tables here (core.reminders, core.proactive). `durable`: synchronous=FULL for its commit
+        (a power cut cannot roll it back), as journal_turn does."""
+        with self._lock:
+            if durable:
+                self._conn.execute("PRAGMA synchronous = FULL")
+            try:
+                with _transaction(self._conn):
+                    yield self._conn
+            finally:
+                if durable:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("PRAGMA synchronous = NORMAL")
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, under this handle's lock, for reads outside a transaction."""
+        with self._lock:
+            yield self._conn
+
+    @_serialised
+    def set_setting(self, key: str, value: str | None, now: datetime) -> None:
+        """Store (or, with None, remove) a core-owned setting, durably."""
+        with self.writing(durable=True) as conn:
+            if value is None:
+                conn.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                conn.execute(
+                    "INSERT INTO settings (key, value, ts) VALUES (?, ?, ?) ON CONFLICT (key) "
+                    "DO UPDATE SET value = excluded.value, ts = excluded.ts",
+                    (key, value, iso(now)),
+                )
+
+    @_serialised
+    def last_owner_ts(self) -> str | None:
+        """When the owner last said something (the newest owner row's timestamp), or None."""
+        row = self._conn.execute(
+            "SELECT ts FROM messages WHERE role = 'owner' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return str(row[0]) if row else None
 
     @_serialised
     def usage_since(self, since: datetime) -> UsageTotals:

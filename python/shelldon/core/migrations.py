@@ -11,6 +11,9 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
   `turn_usage` existed: migration 1 is idempotent and is re-run on a version-1 store.
 - 2: `turn_journal`, the turn journal (core.journal): a turn's proposed ops, saved with its history
   rows before the reply and cleared once applied.
+- 3 ("reminders"): `settings` (core-owned settings such as the owner's time zone, core.owner_time),
+  `reminders` (core.reminders) and `proactive_queue`, what the pet says first until a transport
+  delivers it (core.proactive).
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -83,6 +86,45 @@ CREATE TABLE turn_journal (
 );
 """
 
+# Reminders: `due` is the next firing on the wall clock (UTC). A relative reminder set while the
+# clock was unsynchronised also has a monotonic deadline on its boot (boot_id, mono_due). `source`
+# (the turn and the op's index) makes a replayed op add nothing. Queue items stay until a
+# transport names them delivered.
+_V3: Final = """
+CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    ts    TEXT NOT NULL
+);
+CREATE TABLE reminders (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    text       TEXT NOT NULL,
+    due        TEXT NOT NULL,
+    zone       TEXT NOT NULL,
+    repeat     TEXT NOT NULL DEFAULT '' CHECK (repeat IN ('', 'daily', 'weekly')),
+    local_at   TEXT NOT NULL DEFAULT '',
+    boot_id    TEXT,
+    mono_due   REAL,
+    status     TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'cancelled')),
+    source     TEXT UNIQUE,
+    created    TEXT NOT NULL,
+    fired      INTEGER NOT NULL DEFAULT 0,
+    last_fired TEXT
+);
+CREATE INDEX reminders_pending ON reminders (status, due);
+CREATE TABLE proactive_queue (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind        TEXT NOT NULL CHECK (kind IN ('reminder', 'checkin', 'notice')),
+    text        TEXT NOT NULL,
+    created     TEXT NOT NULL,
+    late        INTEGER NOT NULL DEFAULT 0,
+    reminder_id INTEGER,
+    delivered   TEXT,
+    channel     TEXT
+);
+CREATE INDEX proactive_undelivered ON proactive_queue (delivered, id);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -105,6 +147,7 @@ class Migration:
 MIGRATIONS: Final = (
     Migration(1, "messages, FTS5, learnings, turn_usage", _V1),
     Migration(2, "turn journal", _V2),
+    Migration(3, "reminders", _V3),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

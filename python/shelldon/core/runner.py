@@ -24,7 +24,7 @@ RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, re
 
 
 class TurnGate:
-    """One worker in flight. Owner turns are served before a waiting dream."""
+    """One worker in flight. Owner turns are served before a waiting dream or check-in."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
@@ -33,7 +33,7 @@ class TurnGate:
 
     def acquire(self, purpose: str) -> None:
         with self._cond:
-            if purpose == "dream":
+            if purpose in ("dream", "checkin"):  # the pet's own turns wait behind the owner
                 self._cond.wait_for(lambda: not self._busy and self._owners_waiting == 0)
             else:
                 self._owners_waiting += 1

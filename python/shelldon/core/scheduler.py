@@ -174,7 +174,9 @@ class SchedulerState(msgspec.Struct, forbid_unknown_fields=True):
     last_dream: DreamRecord | None = None
 
 
-VerdictCode = Literal["due", "idle", "cooldown", "budget", "battery"]
+VerdictCode = Literal[
+    "due", "idle", "cooldown", "budget", "battery", "disabled", "paused", "quiet_hours"
+]  # the last three: check-ins only (core.checkins)
 
 
 @dataclass(frozen=True)
@@ -318,6 +320,29 @@ class Scheduler:
                         f"{_span(config.cooldown)})",
                     )
             return Verdict(True, "due", "due")
+
+    def proactive_verdict(self, cost: int) -> Verdict:
+        """May another proactive turn of `cost` (a check-in, core.checkins) start now? The
+        dream's budget and battery gates, which the seed shares with every proactive turn; its
+        cadence and cooldown are the caller's own."""
+        with self._lock:
+            self._roll_day(self._clock())
+            spent, budget = self._state.spent, self.config.daily_budget
+        if budget - spent < cost:
+            return Verdict(False, "budget", f"daily budget spent ({spent}/{budget})")
+        power = self.power()
+        if power.too_low(self.config.battery_low_percent):
+            low = self.config.battery_low_percent
+            return Verdict(False, "battery", f"{power.detail}: at or below {low}%")
+        return Verdict(True, "due", "due")
+
+    def charge(self, cost: int) -> None:
+        """Charge a proactive turn's cost to today's budget (saved at once, like a dream). A
+        negative cost gives back a charge for a turn whose worker never started."""
+        with self._lock:
+            self._roll_day(self._clock())
+            self._state.spent = max(0, self._state.spent + cost)
+            self._save()
 
     def begin_dream(self) -> int:
         """Charge the dream's cost and number it. Called only once a worker will be asked."""

@@ -27,6 +27,7 @@ from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core import layout, turns
 from shelldon.core.dream.service import DreamService
+from shelldon.core.proactive import ProactiveService
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.stores import Stores
 from shelldon.core.vault import VaultError, list_names, set_secret
@@ -56,15 +57,22 @@ class CoreService:
     """The owner's socket: turns, status, the vault's write side, the dream on request."""
 
     def __init__(
-        self, stores: Stores, runner: WorkerRunner, dreams: DreamService | None = None
+        self,
+        stores: Stores,
+        runner: WorkerRunner,
+        dreams: DreamService | None = None,
+        proactive: ProactiveService | None = None,
     ) -> None:
         self.root = stores.root
         self.stores = stores
         self.runner = runner
         self.dreams = dreams  # None when dreaming could not start (logged)
+        self.proactive = proactive  # reminders, check-ins, the proactive queue
         self.last_turn: wire.LastTurn | None = None
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
-        turns.replay_journal(stores.history, stores.memory)
+        turns.replay_journal(
+            stores.history, stores.memory, book=proactive.book if proactive else None
+        )
 
     # --- the turn -------------------------------------------------------------------------------
 
@@ -135,6 +143,7 @@ class CoreService:
                 outcome=outcome,
                 emit=once,
                 corrections=self.dreams.corrections if self.dreams else None,
+                book=self.proactive.book if self.proactive else None,
             )
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
@@ -180,6 +189,8 @@ class CoreService:
             return wire.VaultNames(names=tuple(list_names(self.root.vault)))
         if isinstance(message, wire.DreamNow):
             return self._dream_now(message)
+        if isinstance(message, (wire.ProactiveFetch, wire.ProactiveDelivered)):
+            return self._proactive(peer, message)
         if isinstance(message, wire.IsolationProbe):
             return self._probe()
         if isinstance(message, wire.Ping):
@@ -224,6 +235,24 @@ class CoreService:
         record = self.dreams.dream_now(force=message.force)
         return wire.DreamDone(**msgspec.structs.asdict(record))
 
+    def _proactive(
+        self, peer: ipc.Peer, message: wire.ProactiveFetch | wire.ProactiveDelivered
+    ) -> wire._Msg:
+        if self.proactive is None:
+            return wire.Refused(reason="proactive messages are not available (see the core log)")
+        if isinstance(message, wire.ProactiveFetch):
+            # The Telegram poller runs in the broker; any other peer is a terminal.
+            from_broker = peer.pid == ipc.read_pid_file(self.root.run_dir, "broker")
+            return self.proactive.fetch(message.limit, from_terminal=not from_broker)
+        try:
+            marked = self.proactive.delivered(message.ids, message.channel)
+        except ValueError as exc:
+            return wire.Refused(reason=str(exc))
+        except sqlite3.Error as exc:
+            log.error("proactive: could not mark items delivered: %s", exc)
+            return wire.Refused(reason="could not record the delivery; it will be offered again")
+        return wire.Ack(detail=f"{marked} delivered")
+
     def _probe(self) -> wire._Msg:
         self.runner.gate.acquire("turn")
         try:
@@ -257,6 +286,8 @@ class CoreService:
                     isolation = bool(pong.isolation)
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
         lines: list[str] = list(self.dreams.status_lines()) if self.dreams else []
+        if self.proactive is not None:
+            lines.extend(self.proactive.status_lines())
         lines.extend(self.usage_lines())
         return wire.Status(
             processes=tuple(processes),
@@ -306,6 +337,17 @@ def _start_dreaming(runner: WorkerRunner, stores: Stores) -> DreamService | None
         return None
 
 
+def _start_proactive(
+    runner: WorkerRunner, stores: Stores, dreams: DreamService | None
+) -> ProactiveService | None:
+    """Reminders, check-ins and the proactive queue; None when they cannot start (logged)."""
+    try:
+        return ProactiveService(stores, runner, scheduler=dreams.scheduler if dreams else None)
+    except (OSError, ValueError) as exc:
+        log.error("core: reminders and check-ins disabled: %s", exc)
+        return None
+
+
 def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
@@ -316,11 +358,14 @@ def main(root: DataRoot) -> int:
         log.error("core: cannot start: %s", exc)
         return 2
     dreams = _start_dreaming(runner, stores)
-    service = CoreService(stores, runner, dreams)
+    proactive = _start_proactive(runner, stores, dreams)
+    service = CoreService(stores, runner, dreams, proactive)
 
     def started() -> None:
         if dreams is not None:
             dreams.start()  # the idle cadence: a dream when due
+        if proactive is not None:
+            proactive.start()  # what came due while the pet was off fires now, before READY
 
     def stopping() -> None:
         # A turn whose reply is already out is journaled; it still applies its ops: wait for it
@@ -330,6 +375,8 @@ def main(root: DataRoot) -> int:
             log.warning("core: a turn was still applying at shutdown; the journal replays it")
         if dreams is not None:
             dreams.stop()
+        if proactive is not None:
+            proactive.stop()
 
     return daemon.serve(
         root,

@@ -16,7 +16,9 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
 4. decodes each proposed op on its own (an invalid one is dropped, its reason in the audit log);
    memory ops go through `CuratedMemory.apply_memory_op(op, provenance="inferred")` (the gate);
    `capture_learning` goes to the learnings table with secrets blanked and instruction-shaped
-   text refused; ops only a dream may propose are refused on an owner turn. Each item's audit
+   text refused; `remind` goes to core.reminders (a refusal, e.g. a time in the past, is audited
+   and queued as a notice, since the reply is already out); ops only a dream may propose are
+   refused on an owner turn. Each item's audit
    lines carry its journal id; then the journal row is cleared.
 
 A turn whose worker never started records nothing; a degraded turn records DEGRADE_TEXT as the
@@ -46,12 +48,13 @@ from shelldon.contracts import wire
 from shelldon.contracts.ops import (
     CaptureLearning,
     Op,
+    Remind,
     ResolveLearning,
     RewriteSummary,
     decode_ops,
     op_name,
 )
-from shelldon.core import journal, records, rules
+from shelldon.core import journal, records, reminders, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -172,12 +175,14 @@ class _Applier:
         history: HistoryStore | None,
         audit: AuditLog | None,
         now: datetime,
+        book: reminders.Book | None = None,
     ) -> None:
         self.turn_id = turn_id
         self.memory = memory
         self.history = history
         self.audit = audit
         self.now = now
+        self.book = book
         self.verdicts: list[OpVerdict] = []
         self.captured: list[CaptureLearning] = []
 
@@ -243,6 +248,8 @@ class _Applier:
             self.reject(index, name, "dream_only", f"{name} is only applied by a dream")
         elif isinstance(op, CaptureLearning):
             self._learning(index, op)
+        elif isinstance(op, Remind):
+            self._remind(index, op)
         else:
             self._memory_op(index, name, op)
 
@@ -329,6 +336,25 @@ class _Applier:
             prov="inferred",
         )
 
+    def _remind(self, index: int, op: Remind) -> None:
+        """A reminder: resolved and stored by core.reminders (its source makes a replay a no-op)."""
+        if self.history is None:
+            self.reject(index, "remind", "store_unavailable", "history.db is not open")
+            return
+        book = self.book or reminders.Book(self.history)
+        try:
+            reminder_id = book.add_op(op, now=self.now, source=f"{self.turn_id}:{index}")
+        except reminders.Refused as exc:
+            self.reject(index, "remind", exc.code, str(exc))
+            book.notice_refused(op, exc, self.now)
+            return
+        except Exception as exc:
+            log.exception("turn %s: storing a reminder failed", self.turn_id)
+            self.reject(index, "remind", "write_failed", type(exc).__name__)
+            return
+        where = f"reminders/{reminder_id}"
+        self.note(OpVerdict(index, "remind", "created", "reminder", "reminder set", where))
+
 
 def _note_corrections(
     corrections: CorrectionLedger | None,
@@ -358,6 +384,7 @@ def apply_turn(
     audit: AuditLog | None = None,
     corrections: CorrectionLedger | None = None,
     now: datetime | None = None,
+    book: reminders.Book | None = None,
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, after the turn is journaled and
     before anything else is written. Never raises for bad ops."""
@@ -398,7 +425,9 @@ def apply_turn(
 
     if audit is None and memory is not None:
         audit = memory.audit  # the same log the gate's writer keeps
-    applier = _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit, now=now)
+    applier = _Applier(
+        turn_id=turn_id, memory=memory, history=history, audit=audit, now=now, book=book
+    )
     dropped = outcome.dropped if isinstance(outcome, wire.TurnResult) else ()
     # The owner's rules first (so a same-turn inference cannot replace them), then the ops.
     for position, item in enumerate(items):
@@ -422,7 +451,10 @@ def apply_turn(
 
 
 def replay_journal(
-    history: HistoryStore | None, memory: CuratedMemory | None, audit: AuditLog | None = None
+    history: HistoryStore | None,
+    memory: CuratedMemory | None,
+    audit: AuditLog | None = None,
+    book: reminders.Book | None = None,
 ) -> int:
     """At core start: apply the items a killed core journaled but had not applied, each once
     (core.journal.replay). Returns how many were applied now."""
@@ -432,7 +464,9 @@ def replay_journal(
     audit_log = audit or memory.audit
 
     def applier_for(turn_id: str, when: datetime) -> _Applier:
-        return _Applier(turn_id=turn_id, memory=memory, history=history, audit=audit_log, now=when)
+        return _Applier(
+            turn_id=turn_id, memory=memory, history=history, audit=audit_log, now=when, book=book
+        )
 
     try:
         return journal.replay(history, audit_log, applier_for)

@@ -2,10 +2,16 @@
 
 `shelldon chat` and `shelldon run` (in the foreground) talk through `chat_loop`; `shelldon say`,
 `status`, `vault` and `dream` ask one question with `ask_core`.
+
+What the pet says first (reminders, check-ins, notices: core.proactive) is shown when the chat
+starts and after each reply, then reported delivered (channel "terminal"); core keeps an item
+until then, so a chat killed in between shows it again next time. While a Telegram chat is
+paired, core gives the terminal nothing: the phone is where the pet speaks first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import sys
@@ -81,6 +87,23 @@ def print_reply(answer: wire.Message) -> int:
     return 1
 
 
+def show_proactive(session: Session) -> int:
+    """Print what the pet wants to say first, then tell core it was delivered. How many were
+    shown. Never raises: a core that cannot answer just shows nothing now."""
+    try:
+        answer = session.ask(wire.ProactiveFetch(), 10.0)
+    except (ipc.IpcError, OSError):
+        return 0
+    if not isinstance(answer, wire.ProactiveBatch) or not answer.items:
+        return 0
+    for item in answer.items:
+        print(f"shelldon> {item.text}", flush=True)
+    ids = tuple(item.id for item in answer.items)
+    with contextlib.suppress(ipc.IpcError, OSError):  # else shown again next time, never lost
+        session.ask(wire.ProactiveDelivered(ids=ids, channel="terminal"), 10.0)
+    return len(ids)
+
+
 def chat_loop(root: DataRoot) -> int:
     """Read a line, print the pet's reply, until EOF or /quit."""
     try:
@@ -90,6 +113,7 @@ def chat_loop(root: DataRoot) -> int:
         return 1
     print("Talk to your pet. /status shows how it is, /quit (or Ctrl-D) leaves.", flush=True)
     try:
+        show_proactive(session)
         while True:
             try:
                 line = input("you> ")
@@ -113,6 +137,7 @@ def chat_loop(root: DataRoot) -> int:
                 return 1
             if isinstance(answer, wire.Reply):
                 print(f"shelldon> {answer.text}", flush=True)
+                show_proactive(session)
             else:
                 print_reply(answer)
     finally:

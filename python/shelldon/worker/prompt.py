@@ -2,7 +2,12 @@
 
     SYSTEM_INSTRUCTION -> DIRECTIVE.md -> about.md -> summary ("# Conversation so far")
     -> ranked curated entries -> recent window (oldest -> newest) -> FTS recall (de-duplicated
-    against the window by row id) -> [the dream directive] -> the current owner message, last.
+    against the window by row id) -> [the dream directive | the check-in note] -> the owner's
+    local time and zone ("# Now") -> the current owner message, last.
+
+The local time sits near the end (it changes every minute; what comes before it stays the same
+from turn to turn, which is what a provider's prompt cache keys on). The zone is the owner's
+setting in history.db, else the system's (core.owner_time).
 
 Two halves: `assemble_prompt` is pure (a PromptContext in, a CompletionRequest out, trivially
 tested); `gather_context` does the reading through read-only handles and is fail-soft: a part that
@@ -21,12 +26,15 @@ import logging
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
+from shelldon.core import owner_time
 from shelldon.core.history import open_readonly
 from shelldon.core.memory.reader import MemoryReader
 from shelldon.core.retrieval import select_entries
@@ -74,6 +82,10 @@ conversation supports, in your own words, one fact per op. The ops you may propo
 {"op": "log_episode", "content": "<what happened>", "tags": ["<tag>"]}
 {"op": "capture_learning", "observation": "<a private observation worth consolidating later>", \
 "pattern_key": "<a short stable key, the same each time you notice the same thing>"}
+{"op": "remind", "text": "<what to remind the owner of>", "in_seconds": <seconds from now>} or \
+{"op": "remind", "text": "...", "at": "<YYYY-MM-DDTHH:MM, the owner's local time>", \
+"repeat": "daily" | "weekly" (optional)} when the owner asks to be reminded; resolve "tomorrow \
+at 9" or "every Monday at 8" against the local time under "# Now", and say when in your reply
 {"op": "rewrite_summary", "content": "<the running conversation summary>"} (dreams only)
 {"op": "resolve_learning", "id": <learning id>, "status": "promoted" | "pruned"} (dreams only)
 Never put passwords, keys or other secrets in an op. DIRECTIVE.md is the owner's and is not yours \
@@ -211,6 +223,8 @@ class PromptContext:
     recall: tuple[HistoryRow, ...] = ()
     limits: PromptLimits = field(default_factory=PromptLimits)
     notes: tuple[str, ...] = ()  # what could not be read, for the log (never shown to the model)
+    now: datetime | None = None  # None: no "# Now" section (a pure test of the other parts)
+    zone: str = "UTC"  # the owner's time zone (core.owner_time)
 
 
 # --- pure assembly -----------------------------------------------------------------------------
@@ -334,11 +348,27 @@ def _size(sections: Sequence[PromptSection]) -> int:
     return sum(texts) + 2 * max(0, len(texts) - 1)
 
 
+CHECKIN_INSTRUCTION = (
+    "The owner has not written for a while and you speak first. Write one or two short, warm "
+    "sentences that start a conversation from something you remember about them (a person, a "
+    "plan, something they like), ending with one question. Propose no ops."
+)
+
+
+def time_section(now: datetime, zone_name: str) -> PromptSection:
+    """The owner's local time and zone (contracts.localtime's line)."""
+    local = owner_time.local_now(now, zone_name)
+    name = zone_name if local.tzinfo is not None and owner_time.is_zone(zone_name) else "UTC"
+    return PromptSection(
+        "time", f"{NOW_HEADER}\n{now_line(local, name, owner_time.utc_offset(local))}"
+    )
+
+
 def assemble_prompt(
     ctx: PromptContext,
     message: str,
     *,
-    purpose: Literal["turn", "dream"] = "turn",
+    purpose: Literal["turn", "dream", "checkin"] = "turn",
     dream_directive: str = "",
 ) -> CompletionRequest:
     """Build the prompt from what was read. Pure: no I/O, no clock, deterministic."""
@@ -371,6 +401,11 @@ def assemble_prompt(
         # Core's directive usually brings its own heading; add ours only when it has none.
         text = directive if directive.startswith("# ") else f"{DREAM_HEADER}\n{directive}"
         tail.append(PromptSection("dream", text))
+    if purpose == "checkin":
+        note = f"\n{_one_line(directive)}" if directive else ""
+        tail.append(PromptSection("checkin", f"{CHECKIN_HEADER}\n{CHECKIN_INSTRUCTION}{note}"))
+    if ctx.now is not None:
+        tail.append(time_section(ctx.now, ctx.zone))
     text = message.strip()
     if len(text) > limits.max_message_chars:
         extra = len(text) - limits.max_message_chars
@@ -455,9 +490,13 @@ def read_context(
     *,
     limits: PromptLimits | None = None,
     select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
+    now: datetime | None = None,
+    purpose: Literal["turn", "dream", "checkin"] = "turn",
 ) -> PromptContext:
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
-    missing or unreadable is left out, noted and logged. `select_memory` is injectable for tests.
+    missing or unreadable is left out, noted and logged. `select_memory` and `now` (the wall
+    clock, UTC) are injectable for tests. A check-in has no message: its memory is ranked
+    against what the owner said last (the recent window's owner rows).
     """
     limits = limits or PromptLimits.for_root(root)
     notes: list[str] = []
@@ -471,14 +510,14 @@ def read_context(
         )
         about = _as_text(_attempt(notes, "about.md", memory.read_about), notes, "about.md")
         summary = _as_text(_attempt(notes, "summary.md", memory.read_summary), notes, "summary.md")
-        selector = select_memory or _select_memory
-        selection = _attempt(notes, "curated entries", lambda: selector(memory, message, root.home))
 
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
+    zone_name: str | None = None
     reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
     if reader is not None:
         try:
+            zone_name = _attempt(notes, "time zone", lambda: owner_time.owner_zone(reader))
             if limits.recent_window > 0:
                 got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))
                 recent = rows_from_mappings(got or (), notes, "recent window")
@@ -489,6 +528,13 @@ def read_context(
                 recall = rows_from_mappings(got or (), notes, "recall")
         finally:
             _attempt(notes, "history.db close", reader.close)
+
+    if memory is not None:
+        query = message
+        if purpose == "checkin" and not message.strip():
+            query = " ".join(row.content for row in recent if row.role == "owner")
+        selector = select_memory or _select_memory
+        selection = _attempt(notes, "curated entries", lambda: selector(memory, query, root.home))
 
     if notes:
         log.info("prompt assembled without: %s", "; ".join(notes))
@@ -501,6 +547,8 @@ def read_context(
         recall=recall,
         limits=limits,
         notes=tuple(notes),
+        now=now or utc_now(),
+        zone=zone_name or owner_time.system_zone(),
     )
 
 
@@ -508,11 +556,14 @@ def gather_context(
     root: DataRoot,
     message: str,
     *,
-    purpose: Literal["turn", "dream"] = "turn",
+    purpose: Literal["turn", "dream", "checkin"] = "turn",
     dream_directive: str = "",
     limits: PromptLimits | None = None,
     select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
+    now: datetime | None = None,
 ) -> CompletionRequest:
     """The worker's one call: read the context (fail-soft) and assemble the prompt."""
-    ctx = read_context(root, message, limits=limits, select_memory=select_memory)
+    ctx = read_context(
+        root, message, limits=limits, select_memory=select_memory, now=now, purpose=purpose
+    )
     return assemble_prompt(ctx, message, purpose=purpose, dream_directive=dream_directive)

@@ -32,7 +32,9 @@ log = logging.getLogger("shelldon.worker.turn")
 
 
 def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
-    purpose: Literal["turn", "dream"] = "dream" if spawn.purpose == "dream" else "turn"
+    purpose: Literal["turn", "dream", "checkin"] = "turn"
+    if spawn.purpose == "dream" or spawn.purpose == "checkin":
+        purpose = spawn.purpose
     return gather_context(
         root, spawn.message, purpose=purpose, dream_directive=spawn.dream_directive
     )

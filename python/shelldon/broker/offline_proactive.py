@@ -1,0 +1,339 @@
+"""The offline brain's proactive half: reminders it understands, and check-ins it writes.
+
+Reminders. The common English forms, read against the local time the prompt carries ("# Now",
+shelldon.contracts.localtime), become one `remind` op and a confirmation:
+
+    remind me in 20 minutes to call mum          -> in_seconds
+    remind me tomorrow at 9 to call mum          -> at (tomorrow 09:00, the owner's zone)
+    remind me at 18:30 to take the pills         -> at (today)
+    remind me every Monday at 8 to water plants  -> at (the next Monday 08:00), repeat weekly
+    remind me every day at 7:15 to stretch       -> repeat daily
+    remind me on 2026-12-24 at 10 to wrap gifts  -> at
+    remind me on Friday at 5pm to ...; remind me to call mum tomorrow at 9 (the task first)
+
+A day without a time means 09:00; a bare hour without am/pm that has passed today while its
+afternoon twin has not ("at 6" said at 14:00) means the afternoon. A time that has passed gets a
+reply saying so and no op (core refuses one in the past anyway). Core resolves and stores the op;
+this module only proposes it.
+
+Check-ins (purpose "checkin"): one deterministic message from what the prompt's memory holds: a
+person first, then a liking, then any fact, else a plain hello.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from shelldon.contracts.brain import CompletionRequest
+from shelldon.contracts.localtime import LocalNow, parse_now
+
+DEFAULT_TIME = time(9, 0)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "forty-five": 45, "fifty": 50, "ninety": 90,
+}  # fmt: skip
+_UNITS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hr": 3600, "hour": 3600, "day": 86400,
+          "week": 604800}  # fmt: skip
+
+_ASK = re.compile(
+    r"^(?:please[, ]+)?(?:(?:can|could|would|will) you(?: please)?\s+)?remind me\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_WEEKDAY = "|".join(_WEEKDAYS)
+_REL = re.compile(
+    r"\bin (?:(?P<half>half an?) hour|(?P<n>\d+|[a-z]+(?:-[a-z]+)?) "
+    r"(?P<unit>sec(?:ond)?s?|min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?))\b",
+    re.IGNORECASE,
+)
+_EVERY = re.compile(rf"\b(?:every|each) (?P<every>day|morning|evening|night|{_WEEKDAY})\b", re.I)
+_DATE = re.compile(r"\b(?:on )?(?P<date>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
+_DAYWORD = re.compile(r"\b(?P<day>today|tonight|tomorrow)\b", re.IGNORECASE)
+_ON_WEEKDAY = re.compile(rf"\b(?:on |next |this )?(?P<weekday>{_WEEKDAY})\b", re.IGNORECASE)
+_TIME = re.compile(
+    r"\bat (?:(?P<word>noon|midnight)|(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?"
+    r"(?: ?(?P<ampm>[ap])\.?m\.?)?(?: ?o'?clock)?)(?=$|[\s,.!?;])",
+    re.IGNORECASE,
+)
+_TASK_LEAD = re.compile(r"^(?:to|that|about|of)\s+", re.IGNORECASE)
+_FLIP = {
+    "my": "your", "me": "you", "i": "you", "i'm": "you're", "myself": "yourself", "mine": "yours"
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReminderAnswer:
+    """What the offline brain says to a reminder request, and the op (None: nothing to set)."""
+
+    reply: str
+    op: dict[str, Any] | None = None
+
+
+def find_now(request: CompletionRequest) -> LocalNow | None:
+    """The owner's local time from the prompt's "# Now" section."""
+    for section in request.sections:
+        if section.kind == "time":
+            return parse_now(section.text)
+    return None
+
+
+def _second_person(text: str) -> str:
+    return " ".join(_FLIP.get(word.lower(), word) for word in text.split())
+
+
+def _amount(raw: str) -> int | None:
+    word = raw.lower()
+    if word.isdigit():
+        return int(word)
+    return _NUMBERS.get(word)
+
+
+def _hour_minute(match: re.Match[str]) -> tuple[int, int, bool] | None:
+    """(hour, minute, explicit): explicit when am/pm, a 24-hour value or a word fixed it."""
+    word = (match.group("word") or "").lower()
+    if word:
+        return (12, 0, True) if word == "noon" else (0, 0, True)
+    hour, minute = int(match.group("h")), int(match.group("m") or 0)
+    ampm = (match.group("ampm") or "").lower()
+    if minute > 59 or hour > 23 or (ampm and not 1 <= hour <= 12):
+        return None
+    if ampm == "p" and hour < 12:
+        hour += 12
+    elif ampm == "a" and hour == 12:
+        hour = 0
+    return hour, minute, bool(ampm) or hour == 0 or hour > 12
+
+
+def _task(rest: str, spans: list[tuple[int, int]]) -> str:
+    kept, cursor = [], 0
+    for start, end in sorted(spans):
+        kept.append(rest[cursor:start])
+        cursor = max(cursor, end)
+    kept.append(rest[cursor:])
+    text = " ".join("".join(kept).split()).strip(" ,;:")
+    text = _TASK_LEAD.sub("", text).strip().rstrip(".!?").strip()
+    return text
+
+
+def _say_when(moment: datetime, now: datetime) -> str:
+    if moment.date() == now.date():
+        day = "today"
+    elif moment.date() == now.date() + timedelta(days=1):
+        day = "tomorrow"
+    else:
+        day = f"on {moment:%A} {moment.day} {moment:%B}"
+        if moment.year != now.year:
+            day += f" {moment.year}"
+    return f"{day} at {moment:%H:%M}"
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _op(text: str, zone: str, *, at: datetime | None = None, **extra: Any) -> dict[str, Any]:
+    op: dict[str, Any] = {"op": "remind", "text": text}
+    if at is not None:
+        op["at"] = f"{at:%Y-%m-%dT%H:%M}"
+        op["zone"] = zone
+    op.update(extra)
+    return op
+
+
+def _relative(match: re.Match[str]) -> int | None:
+    if match.group("half"):
+        return 1800
+    amount = _amount(match.group("n"))
+    unit = match.group("unit").lower().rstrip("s")
+    unit = {"h": "hour", "hr": "hour", "hou": "hour"}.get(unit, unit)
+    factor = next((v for k, v in _UNITS.items() if unit.startswith(k)), None)
+    if amount is None or factor is None or amount <= 0:
+        return None
+    return amount * factor
+
+
+def _span(seconds: int) -> str:
+    for size, name in ((604800, "week"), (86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size and seconds % size == 0:
+            count = seconds // size
+            return f"{count} {name}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"
+
+
+def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
+    """The answer to "remind me …", or None when the sentence is not a reminder request."""
+    asked = _ASK.match(sentence.strip())
+    if asked is None:
+        return None
+    rest = asked.group("rest")
+    spans: list[tuple[int, int]] = []
+
+    def take(pattern: re.Pattern[str]) -> re.Match[str] | None:
+        found = pattern.search(rest)
+        if found is not None and not any(s < found.end() and found.start() < e for s, e in spans):
+            spans.append(found.span())
+            return found
+        return None
+
+    relative = take(_REL)
+    every = on_date = day_word = weekday = at_time = None
+    if relative is None:
+        every, on_date, day_word = take(_EVERY), take(_DATE), take(_DAYWORD)
+        if every is None and on_date is None and day_word is None:
+            weekday = take(_ON_WEEKDAY)
+        at_time = take(_TIME)
+    task = _task(rest, spans)
+    if not task:
+        return ReminderAnswer("What should I remind you of? Say: remind me tomorrow at 9 to …")
+    said = _second_person(task)
+    if relative is not None:
+        seconds = _relative(relative)
+        if seconds is None:
+            return ReminderAnswer("I didn't catch how long from now. Try: in 20 minutes.")
+        return ReminderAnswer(
+            f"Okay, I'll remind you in {_span(seconds)} to {said}.",
+            _op(task, now.zone if now else "UTC", in_seconds=seconds),
+        )
+    if now is None:
+        return ReminderAnswer("I can't tell the time right now, so I can't set that reminder.")
+    clock_time = _hour_minute(at_time) if at_time is not None else None
+    if at_time is not None and clock_time is None:
+        return ReminderAnswer("That doesn't look like a time I know. Try: at 18:30, or at 9am.")
+    local = now.local
+    if every is not None:
+        return _repeating(every.group("every").lower(), clock_time, task, said, now)
+    day: date | None = None
+    if on_date is not None:
+        try:
+            day = date.fromisoformat(on_date.group("date"))
+        except ValueError:
+            return ReminderAnswer("That date doesn't exist. Try: on 2026-12-24 at 10.")
+    elif day_word is not None:
+        word = day_word.group("day").lower()
+        day = local.date() + timedelta(days=1 if word == "tomorrow" else 0)
+        if word == "tonight" and clock_time is not None and clock_time[0] < 12:
+            clock_time = (clock_time[0] + 12, clock_time[1], True)
+    elif weekday is not None:
+        wanted = _WEEKDAYS.index(weekday.group("weekday").lower())
+        ahead = (wanted - local.weekday()) % 7 or 7
+        day = local.date() + timedelta(days=ahead)
+    if day is None and clock_time is None:
+        return ReminderAnswer(
+            f"When should I remind you to {said}? Say: in 20 minutes, or tomorrow at 9."
+        )
+    hour, minute, explicit = clock_time or (DEFAULT_TIME.hour, DEFAULT_TIME.minute, True)
+    moment = datetime.combine(day or local.date(), time(hour, minute))
+    if day is None and not explicit and moment <= local and moment + timedelta(hours=12) > local:
+        moment += timedelta(hours=12)  # "at 6" said in the afternoon: this evening
+    if moment <= local:
+        return ReminderAnswer(
+            f"{_upper_first(_say_when(moment, local))} has already passed, so I can't remind you "
+            "then. Give me a later time?"
+        )
+    return ReminderAnswer(
+        f"Okay, I'll remind you {_say_when(moment, local)} to {said}.",
+        _op(task, now.zone, at=moment),
+    )
+
+
+def _repeating(
+    every: str,
+    clock_time: tuple[int, int, bool] | None,
+    task: str,
+    said: str,
+    now: LocalNow,
+) -> ReminderAnswer:
+    defaults = {"morning": time(8, 0), "evening": time(19, 0), "night": time(21, 0)}
+    if clock_time is None:
+        if every not in defaults:
+            return ReminderAnswer(f"At what time should I remind you to {said}?")
+        at = defaults[every]
+    else:
+        at = time(clock_time[0], clock_time[1])
+    local = now.local
+    weekly = every in _WEEKDAYS
+    day = local.date()
+    if weekly:
+        day += timedelta(days=(_WEEKDAYS.index(every) - day.weekday()) % 7)
+    first = datetime.combine(day, at)
+    if first <= local:
+        first += timedelta(days=7 if weekly else 1)
+    what = f"every {every.capitalize()}" if weekly else "every day"
+    return ReminderAnswer(
+        f"Okay, {what} at {at:%H:%M} I'll remind you to {said} (first {_say_when(first, local)}).",
+        _op(task, now.zone, at=first, repeat="weekly" if weekly else "daily"),
+    )
+
+
+# --- check-ins ------------------------------------------------------------------------------------
+
+_ENTRY_HEAD = re.compile(r"^## (?P<title>.*) \[(?P<collection>[a-z]+)(?:,[^\]]*)?\]$")
+_PERSON = re.compile(r"owner's (?P<rel>[\w ]+?) is called (?P<name>[\w'’-]+)", re.IGNORECASE)
+_LIKES = re.compile(r"^the owner (?:likes|loves|enjoys|prefers|adores) (?P<what>.+?)\.?$", re.I)
+
+
+def _memory_entries(request: CompletionRequest) -> list[tuple[str, str]]:
+    """(collection, first body line) for each entry the prompt's memory section shows in full."""
+    entries: list[tuple[str, str]] = []
+    for section in request.sections:
+        if section.kind != "memory":
+            continue
+        collection = ""
+        for line in section.text.splitlines():
+            head = _ENTRY_HEAD.match(line.strip())
+            if head is not None:
+                collection = head.group("collection")
+                continue
+            text = line.strip()
+            if collection and text and not text.startswith(("#", "(", "- ", "Also in memory")):
+                entries.append((collection, text))
+                collection = ""
+    return entries
+
+
+_IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+
+
+def _about_you(fact: str) -> str:
+    """ "The owner lives in Porto" -> "you live in Porto"; "The owner's …" -> "your …"."""
+    if re.match(r"^the owner's\b", fact, re.IGNORECASE):
+        return "your" + fact[len("the owner's") :]
+    found = re.match(r"^the owner (\w+)\b", fact, re.IGNORECASE)
+    if found is None:
+        return fact[:1].lower() + fact[1:]
+    verb = found.group(1).lower()
+    if verb in _IRREGULAR:
+        verb = _IRREGULAR[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        verb = verb[:-3] + "y"
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"you {verb}{fact[found.end() :]}"
+
+
+def checkin_text(request: CompletionRequest) -> str:
+    """A short opener from what memory holds; the same prompt gives the same text."""
+    entries = _memory_entries(request)
+    for collection, text in entries:
+        person = _PERSON.search(text) if collection == "people" else None
+        if person is not None:
+            rel = person.group("rel").strip().lower()
+            return f"Hi! It's been a little while. How is {person.group('name')}, your {rel}?"
+    for collection, text in entries:
+        likes = _LIKES.match(text) if collection == "preferences" else None
+        if likes is not None:
+            return (
+                f"Hi! It's been a little while. Have you had time for {likes.group('what')} lately?"
+            )
+    for collection, text in entries:
+        if collection == "facts":
+            fact = _about_you(text.rstrip("."))
+            return (
+                "Hi! It's been a little while. I was thinking of what you told me: "
+                f"{fact}. How are things?"
+            )
+    return "Hi! It's been a little while. How are you doing?"

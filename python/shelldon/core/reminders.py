@@ -21,7 +21,7 @@
 
 Firing needs no model call and ignores the budget, cooldown, battery, quiet hours and /quiet.
 
-A little over 400 lines: resolving, storing and firing share the row's shape and the clock rule,
+Over 400 lines: resolving, storing and firing share the row's shape and the clock rule,
 and `Book` (what a turn holds) ties them together; split, each part would import the others.
 """
 

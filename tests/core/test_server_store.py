@@ -7,6 +7,7 @@ import collections
 import contextlib
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -120,8 +121,8 @@ def test_a_core_unit_with_a_large_old_store_extends_its_start_timeout_before_mig
 ) -> None:
     root = DataRoot.resolve()
     root.home.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(FIXTURES / "history_release_v1.db", root.history_db)  # made by the release
     conn = sqlite3.connect(root.history_db)
-    conn.executescript((FIXTURES / "history_release_v1.sql").read_text())
     conn.executemany(
         "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'owner', ?, ?)",
         (

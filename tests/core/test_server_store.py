@@ -10,7 +10,6 @@ import os
 import shutil
 import signal
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,8 +18,10 @@ from shelldon.core.history import open_readonly
 from shelldon.paths import DataRoot
 from support.pet import Pet, Units, start_pet
 
-JOURNAL_CHILD = Path(__file__).resolve().parents[1] / "core" / "journal_child.py"
-FIXTURES = Path(__file__).resolve().parents[1] / "core" / "fixtures"
+sys.path.insert(0, str(Path(__file__).parent))
+import journal_child
+
+FIXTURES = Path(__file__).with_name("fixtures")
 
 
 def _journal_rows(root: DataRoot) -> int:
@@ -90,13 +91,7 @@ def test_a_core_unit_applies_a_killed_turns_journal_before_ready_and_once(
     run_dir: Path,
 ) -> None:
     root = DataRoot.resolve()
-    crashed = subprocess.run(
-        [sys.executable, str(JOURNAL_CHILD), str(root.home), "reply"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    crashed = journal_child.run(root.home, "reply")
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     assert _journal_rows(root) == 1 and _journal_ids(root) == {}
     for start in (1, 2):

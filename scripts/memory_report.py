@@ -39,6 +39,21 @@ from shelldon.core.words import tokens  # noqa: E402
 
 FAKE_KEY = "sk-proj-" + "Zq8rT2vX9kLmN4pQ7sW1yB3dF6hJ0cE5gA2uR8tY"  # shaped like a key; not one
 
+# One fact, reworded ten times: the gate keeps one entry (tests/core/test_memory_gate.py checks
+# this same list).
+REWORDED_FACT = [
+    "Mia's cat is called Oscar.",
+    "Mia's cat is called Oscar",
+    "mia's cat is called oscar!",
+    "Mia's cat is named Oscar.",
+    "The cat of Mia is called Oscar.",
+    "Mia has a cat called Oscar.",
+    "Mia's cat, Oscar.",
+    "Oscar is the name of Mia's cat.",
+    "MIA'S CAT IS CALLED OSCAR.",
+    "Mia's cat is called Oscar (the cat).",
+]
+
 
 def _median_ms(fn: Callable[[], object], runs: int) -> float:
     times = []
@@ -90,20 +105,7 @@ def gate_scenarios(base: Path) -> list[str]:
         f"{sum(r.action == 'reject' for r in owner)}/{len(owner)} as an owner rule"
     )
     before = len(mem.entries())
-    for i, text in enumerate(
-        [
-            "Mia's cat is called Oscar.",
-            "Mia's cat is called Oscar",
-            "mia's cat is called oscar!",
-            "Mia's cat is named Oscar.",
-            "The cat of Mia is called Oscar.",
-            "Mia has a cat called Oscar.",
-            "Mia's cat, Oscar.",
-            "Oscar is the name of Mia's cat.",
-            "MIA'S CAT IS CALLED OSCAR.",
-            "Mia's cat is called Oscar (the cat).",
-        ]
-    ):
+    for i, text in enumerate(REWORDED_FACT):
         mem.apply_memory_op(Remember(collection="facts", name=f"cat {i}", content=text))
     out.append(f"one fact reworded ten times: {len(mem.entries()) - before} entry")
     path = mem.root / "facts" / "cat-0.md"

@@ -37,6 +37,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "shelldon"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -329,29 +331,33 @@ def _package(tmp_path: Path, files: Mapping[str, str]) -> Path:
     return package
 
 
-def test_a_circle_through_a_function_local_import_is_found(tmp_path: Path) -> None:
-    package = _package(
-        tmp_path,
-        {
-            "core/a.py": "from shelldon.core import b\n",
-            "core/b.py": "def later():\n    from shelldon.core.a import thing\n    return thing\n",
-            "core/c.py": "from shelldon.core import a\n",
-        },
-    )
-    assert circles(scan(package).edges) == [["shelldon.core.a", "shelldon.core.b"]]
-
-
-def test_a_circle_through_a_package_init_and_a_relative_import_is_found(tmp_path: Path) -> None:
-    package = _package(
-        tmp_path,
-        {
-            "broker/providers/__init__.py": "from .openai import OpenAI\n",
-            "broker/providers/openai.py": "from shelldon.broker.providers import helper\n",
-        },
-    )
-    assert circles(scan(package).edges) == [
-        ["shelldon.broker.providers", "shelldon.broker.providers.openai"]
-    ]
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (
+            {
+                "core/a.py": "from shelldon.core import b\n",
+                "core/b.py": (
+                    "def later():\n    from shelldon.core.a import thing\n    return thing\n"
+                ),
+                "core/c.py": "from shelldon.core import a\n",
+            },
+            [["shelldon.core.a", "shelldon.core.b"]],
+        ),
+        (
+            {
+                "broker/providers/__init__.py": "from .openai import OpenAI\n",
+                "broker/providers/openai.py": "from shelldon.broker.providers import helper\n",
+            },
+            [["shelldon.broker.providers", "shelldon.broker.providers.openai"]],
+        ),
+    ],
+    ids=["through-a-function-local-import", "through-a-package-init-and-a-relative-import"],
+)
+def test_a_circle_is_found(
+    tmp_path: Path, files: dict[str, str], expected: list[list[str]]
+) -> None:
+    assert circles(scan(_package(tmp_path, files)).edges) == expected
 
 
 def test_imports_against_the_layers_are_found(tmp_path: Path) -> None:

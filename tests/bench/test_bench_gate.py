@@ -7,6 +7,9 @@ reports the distribution; the comparison that matters is the ratio between the t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from reference.gate_reference import ReferenceScanner
@@ -29,18 +32,12 @@ def _scan_all(secrets: Scanner | ReferenceScanner, instructions: Scanner | Refer
 
 
 @pytest.mark.benchmark(group="gate-scan-2kb-all-rules")
-def test_bench_scan_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
-    secrets = Scanner([r.as_native() for r in SECRETS.rules], list(SECRETS.placeholders))
-    instructions = Scanner(
-        [r.as_native() for r in INSTRUCTIONS.rules], list(INSTRUCTIONS.placeholders)
-    )
-    assert benchmark(_scan_all, secrets, instructions) >= 0
-
-
-@pytest.mark.benchmark(group="gate-scan-2kb-all-rules")
-def test_bench_scan_reference(benchmark) -> None:  # type: ignore[no-untyped-def]
-    secrets = ReferenceScanner([r.as_native() for r in SECRETS.rules], list(SECRETS.placeholders))
-    instructions = ReferenceScanner(
+@pytest.mark.parametrize("scanner", [Scanner, ReferenceScanner], ids=["rust", "reference"])
+def test_bench_scan(  # type: ignore[no-untyped-def]
+    benchmark, scanner: type[Scanner | ReferenceScanner]
+) -> None:
+    secrets = scanner([r.as_native() for r in SECRETS.rules], list(SECRETS.placeholders))
+    instructions = scanner(
         [r.as_native() for r in INSTRUCTIONS.rules], list(INSTRUCTIONS.placeholders)
     )
     assert benchmark(_scan_all, secrets, instructions) >= 0
@@ -51,10 +48,10 @@ CANDIDATE = "The owner's sister Mia lives in Lyon and has 2 cats called Oscar an
 
 
 @pytest.mark.benchmark(group="gate-similarity-40")
-def test_bench_similarity_rust(benchmark) -> None:  # type: ignore[no-untyped-def]
-    assert len(benchmark(similarity_batch, CANDIDATE, COLLECTION)) == 40
-
-
-@pytest.mark.benchmark(group="gate-similarity-40")
-def test_bench_similarity_reference(benchmark) -> None:  # type: ignore[no-untyped-def]
-    assert len(benchmark(reference_similarity, CANDIDATE, COLLECTION)) == 40
+@pytest.mark.parametrize(
+    "similarity", [similarity_batch, reference_similarity], ids=["rust", "reference"]
+)
+def test_bench_similarity(  # type: ignore[no-untyped-def]
+    benchmark, similarity: Callable[[str, list[str]], list[Any]]
+) -> None:
+    assert len(benchmark(similarity, CANDIDATE, COLLECTION)) == 40

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from shelldon.contracts import wire
@@ -46,6 +48,17 @@ OPS: tuple[dict[str, Any], ...] = (
     },
 )
 TURN_ID = "20261129T210000-c0ffee"
+
+
+def run(home: Path, point: str) -> subprocess.CompletedProcess[str]:
+    """This child as the tests start it: on the data root `home`, up to the kill `point`."""
+    return subprocess.run(
+        [sys.executable, __file__, str(home), point],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _die() -> None:

@@ -6,7 +6,6 @@ import collections
 import json
 import signal
 import sqlite3
-import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,7 +22,6 @@ from shelldon.core.history import HistoryStore, open_readonly
 from shelldon.core.memory import CuratedMemory
 from shelldon.paths import DataRoot
 
-CHILD = Path(__file__).with_name("journal_child.py")
 ITEMS = 5  # the owner's rule, then the child's four ops
 API_KEY = journal_child.API_KEY
 SISTER = "The owner's sister is called Ana."
@@ -58,13 +56,7 @@ def _files(root: DataRoot) -> dict[str, bytes]:
 
 
 def _crash(root: DataRoot, point: str) -> None:
-    done = subprocess.run(
-        [sys.executable, str(CHILD), str(root.home), point],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = journal_child.run(root.home, point)
     assert done.returncode == -signal.SIGKILL, done.stderr
 
 
@@ -115,13 +107,7 @@ def test_a_turn_killed_after_its_reply_is_applied_once_at_the_next_starts(
 
 
 def test_a_turn_that_runs_to_the_end_leaves_the_same_and_no_journal(root: DataRoot) -> None:
-    done = subprocess.run(
-        [sys.executable, str(CHILD), str(root.home), "none"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = journal_child.run(root.home, "none")
     assert done.returncode == 0, done.stderr
     _assert_the_turn_applied_once(root)
     assert _start(root) == 0

@@ -16,6 +16,7 @@ from shelldon.core.entry import parse_entry
 from shelldon.core.memory import CuratedMemory, MemoryOpError
 from shelldon.core.records import blank_record, screen_record
 from shelldon.core.rules import capture_owner_rules
+from support.scripts import load_script
 
 # Shaped like a real key, made up for the test (not a credential anywhere).
 API_KEY = "sk-proj-" + "Zq8rT2vX9kLmN4pQ7sW1yB3dF6hJ0cE5gA2uR8tY"
@@ -151,20 +152,8 @@ def test_planted_instructions_are_refused_from_the_model_and_from_the_owner_alik
 
 
 def test_the_same_fact_reworded_ten_times_is_one_entry(mem: CuratedMemory, root: Path) -> None:
-    rewordings = [
-        "Mia's cat is called Oscar.",
-        "Mia's cat is called Oscar",
-        "mia's cat is called oscar!",
-        "Mia's cat is named Oscar.",
-        "The cat of Mia is called Oscar.",
-        "Mia has a cat called Oscar.",
-        "Mia's cat, Oscar.",
-        "Oscar is the name of Mia's cat.",
-        "MIA'S CAT IS CALLED OSCAR.",
-        "Mia's cat is called Oscar (the cat).",
-    ]
     actions = []
-    for turn, text in enumerate(rewordings):
+    for turn, text in enumerate(load_script("memory_report").REWORDED_FACT):
         result = mem.apply_memory_op(
             Remember(collection="facts", name=f"cat fact {turn}", content=text), turn_id=f"t{turn}"
         )

@@ -1,7 +1,13 @@
-"""history.db's numbered migrations, each from a real store the release before it made."""
+"""history.db's numbered migrations, each from a real store the release before it made.
+
+The stores are binary fixtures made by the old code itself: tests/core/fixtures/
+make_history_fixtures.py reads that build's core/history.py out of git (194cab7, the last release
+before migrations; e8e552e, the first build with a schema), lets its HistoryStore write a few
+turns and learnings, and VACUUMs the file. Tests open a copy, never the fixture."""
 
 from __future__ import annotations
 
+import shutil
 import socket
 import sqlite3
 from collections.abc import Iterator
@@ -15,14 +21,13 @@ from shelldon.core.history import HistoryStore, TurnUsage, open_readonly
 
 FIXTURES = Path(__file__).with_name("fixtures")
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-# The store each migration starts from: a script that makes the schema of the release before it.
-RELEASE_BEFORE = {2: "history_release_v1.sql", 3: "history_release_v2.sql"}
+# The store each migration starts from: one made by the release before it.
+RELEASE_BEFORE = {2: "history_release_v1.db", 3: "history_release_v2.db"}
 
 
-def _store_from(script: str, path: Path) -> Path:
-    conn = sqlite3.connect(path)
-    conn.executescript((FIXTURES / script).read_text())
-    conn.close()
+def _store_from(fixture: str, path: Path) -> Path:
+    """A copy of a fixture store at `path`: the tests migrate and write to it."""
+    shutil.copyfile(FIXTURES / fixture, path)
     return path
 
 
@@ -54,7 +59,7 @@ def _migrate(path: Path, **kwargs: object) -> list[int]:
 
 
 def test_migration_1_makes_exactly_the_last_releases_schema(tmp_path: Path) -> None:
-    release = _store_from("history_release_v1.sql", tmp_path / "release.db")
+    release = _store_from("history_release_v1.db", tmp_path / "release.db")
     fresh = tmp_path / "fresh.db"
     conn = sqlite3.connect(fresh, isolation_level=None)
     for statement in migrations.MIGRATIONS[0].statements():
@@ -92,7 +97,7 @@ def test_a_migration_upgrades_the_store_of_the_release_before_it(
 
 
 def test_the_last_releases_store_opens_and_serves_every_call(tmp_path: Path) -> None:
-    db = _store_from("history_release_v1.sql", tmp_path / "history.db")
+    db = _store_from("history_release_v1.db", tmp_path / "history.db")
     with HistoryStore.open(db) as store:
         assert isinstance(store, HistoryStore)
         found = {r["content"] for r in store.search("green tea", 5)}
@@ -111,13 +116,13 @@ def test_the_last_releases_store_opens_and_serves_every_call(tmp_path: Path) -> 
 
 
 def test_a_version_1_store_from_before_vocab_and_usage_gets_them(tmp_path: Path) -> None:
-    db = _store_from("history_early_v1.sql", tmp_path / "history.db")
+    db = _store_from("history_early_v1.db", tmp_path / "history.db")
     assert "table turn_usage" not in _schema(db)
     with HistoryStore.open(db) as store:
         assert isinstance(store, HistoryStore)
         store.record_turn("t", "tea again", "tea!", NOW, usage=TurnUsage("offline", 3, 1))
         assert store.usage_since(NOW).turns == 1
-    release = _store_from("history_release_v1.sql", tmp_path / "release.db")
+    release = _store_from("history_release_v1.db", tmp_path / "release.db")
     _migrate(release)
     assert _schema(db) == _schema(release)
 
@@ -147,7 +152,7 @@ def test_a_store_from_a_newer_release_is_refused(tmp_path: Path) -> None:
 def test_a_failing_migration_leaves_the_store_at_the_version_before_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = _store_from("history_release_v1.sql", tmp_path / "history.db")
+    db = _store_from("history_release_v1.db", tmp_path / "history.db")
     broken = migrations.Migration(
         2, "broken", "CREATE TABLE half_done (x);\nINSERT INTO no_such_table VALUES (1);\n"
     )
@@ -179,7 +184,7 @@ def _extensions(db: Path, *, rows_over: int, monkeypatch: pytest.MonkeyPatch) ->
 def test_a_large_store_asks_for_more_start_time_before_each_migration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = _store_from("history_release_v1.sql", tmp_path / "history.db")
+    db = _store_from("history_release_v1.db", tmp_path / "history.db")
     # Six rows: over a threshold of five. Migration 1 re-runs on a version-1 store, then each
     # later one, asked for while the store is still at the version before it.
     expected = [1, *range(1, migrations.LATEST)]
@@ -187,7 +192,7 @@ def test_a_large_store_asks_for_more_start_time_before_each_migration(
 
 
 def test_a_small_store_does_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = _store_from("history_release_v1.sql", tmp_path / "history.db")
+    db = _store_from("history_release_v1.db", tmp_path / "history.db")
     assert _extensions(db, rows_over=6, monkeypatch=monkeypatch) == []
     assert _version(db) == migrations.LATEST
 
@@ -215,7 +220,7 @@ def _datagrams(sock: socket.socket) -> list[str]:
 def test_the_extension_reaches_systemds_notify_socket(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notify_socket: socket.socket
 ) -> None:
-    db = _store_from("history_release_v1.sql", tmp_path / "history.db")
+    db = _store_from("history_release_v1.db", tmp_path / "history.db")
     monkeypatch.setattr(migrations, "LONG_MIGRATION_ROWS", 5)
     HistoryStore.open(db).close()
     usec = int(migrations.MIGRATION_EXTEND_S * 1_000_000)

@@ -7,9 +7,9 @@ import collections
 import contextlib
 import json
 import os
+import shutil
 import signal
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,8 +18,10 @@ from shelldon.core.history import open_readonly
 from shelldon.paths import DataRoot
 from support.pet import Pet, Units, start_pet
 
-JOURNAL_CHILD = Path(__file__).resolve().parents[1] / "core" / "journal_child.py"
-FIXTURES = Path(__file__).resolve().parents[1] / "core" / "fixtures"
+sys.path.insert(0, str(Path(__file__).parent))
+import journal_child
+
+FIXTURES = Path(__file__).with_name("fixtures")
 
 
 def _journal_rows(root: DataRoot) -> int:
@@ -89,13 +91,7 @@ def test_a_core_unit_applies_a_killed_turns_journal_before_ready_and_once(
     run_dir: Path,
 ) -> None:
     root = DataRoot.resolve()
-    crashed = subprocess.run(
-        [sys.executable, str(JOURNAL_CHILD), str(root.home), "reply"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    crashed = journal_child.run(root.home, "reply")
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     assert _journal_rows(root) == 1 and _journal_ids(root) == {}
     for start in (1, 2):
@@ -120,8 +116,8 @@ def test_a_core_unit_with_a_large_old_store_extends_its_start_timeout_before_mig
 ) -> None:
     root = DataRoot.resolve()
     root.home.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(FIXTURES / "history_release_v1.db", root.history_db)  # made by the release
     conn = sqlite3.connect(root.history_db)
-    conn.executescript((FIXTURES / "history_release_v1.sql").read_text())
     conn.executemany(
         "INSERT INTO messages (turn_id, role, content, ts) VALUES (?, 'owner', ?, ?)",
         (

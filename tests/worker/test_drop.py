@@ -33,12 +33,17 @@ def in_child(body: Callable[[], str]) -> str:
         os.write(write_end, result.encode()[:4000])
         os._exit(0)
     os.close(write_end)
+    return read_to_end(read_end, pid).decode()
+
+
+def read_to_end(read_end: int, pid: int) -> bytes:
+    """All a forked child wrote to the pipe, once it has exited and closed it; then reap it."""
     chunks = []
     while chunk := os.read(read_end, 4096):
         chunks.append(chunk)
     os.close(read_end)
     os.waitpid(pid, 0)
-    return b"".join(chunks).decode()
+    return b"".join(chunks)
 
 
 def identity() -> drop.WorkerIdentity:
@@ -58,47 +63,46 @@ def test_a_full_drop_verifies_and_root_cannot_be_regained() -> None:
     assert in_child(body) == f"dropped; setuid(0): errno {errno.EPERM}"
 
 
-@needs_setuid
-def test_supplementary_groups_left_behind_refuse_the_turn() -> None:
+def by_hand(groups: list[int], saved_uid: int) -> Callable[[], str]:
+    """A drop done by hand that leaves `groups` and the saved uid `saved_uid`, then verified."""
+
     def body() -> str:
-        os.setgroups([0, 4])  # as if the parent held groups and the drop forgot them
+        os.setgroups(groups)
         os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
-        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, NOBODY.pw_uid)
+        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, saved_uid)
         drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
         return "verified"
 
-    assert in_child(body).startswith("DropRefused: supplementary groups remain")
+    return body
 
 
 @needs_setuid
-def test_a_saved_root_uid_refuses_the_turn() -> None:
-    def body() -> str:
-        os.setgroups([])
-        os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
-        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, 0)  # saved uid still root: could switch back
-        drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
-        return "verified"
-
-    assert in_child(body).startswith("DropRefused: uids are")
+@pytest.mark.parametrize(
+    ("groups", "saved_uid", "refusal"),
+    [
+        # As if the parent held groups and the drop forgot them.
+        ([0, 4], NOBODY.pw_uid, "DropRefused: supplementary groups remain"),
+        # The saved uid is still root: the child could switch back.
+        ([], 0, "DropRefused: uids are"),
+        # Every id dropped, but no_new_privs was never set.
+        ([], NOBODY.pw_uid, "DropRefused: NoNewPrivs is not set"),
+    ],
+    ids=["supplementary-groups", "saved-root-uid", "no-new-privs-missing"],
+)
+def test_a_drop_left_half_done_refuses_the_turn(
+    groups: list[int], saved_uid: int, refusal: str
+) -> None:
+    assert in_child(by_hand(groups, saved_uid)).startswith(refusal)
 
 
 @needs_setuid
-def test_capabilities_kept_or_no_new_privs_missing_refuse_the_turn() -> None:
+def test_capabilities_kept_refuse_the_turn() -> None:
     def kept_caps() -> str:
         # Still root: every capability is there, which the check must see in /proc/self/status.
         drop.verify_dropped(0, 0)
         return "verified"
 
     assert in_child(kept_caps).startswith("DropRefused: CapEff is")
-
-    def no_nnp() -> str:
-        os.setgroups([])
-        os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
-        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, NOBODY.pw_uid)
-        drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
-        return "verified"
-
-    assert in_child(no_nnp) == "DropRefused: NoNewPrivs is not set"
 
 
 def test_inherited_fds_are_closed_except_the_result_pipe() -> None:
@@ -111,13 +115,9 @@ def test_inherited_fds_are_closed_except_the_result_pipe() -> None:
         os.write(keep_w, " ".join(fds).encode())
         os._exit(0)
     os.close(keep_w)
-    chunks = []
-    while chunk := os.read(keep_r, 4096):
-        chunks.append(chunk)
-    os.close(keep_r)
-    os.waitpid(pid, 0)
+    listing = read_to_end(keep_r, pid)
     os.close(secret)
-    listed = {int(x) for x in b"".join(chunks).split()}
+    listed = {int(x) for x in listing.split()}
     assert keep_w in listed
     assert secret not in listed
     assert keep_r not in listed

@@ -6,10 +6,9 @@ import argparse
 import json
 import sys
 
-from shelldon import ipc
-from shelldon.cli.common import add_run_dir, data_root
+from shelldon.cli.common import add_run_dir, ask_running_core, data_root
 from shelldon.contracts import wire
-from shelldon.transport.terminal import NotRunning, ask_core, chat_loop, format_status, print_reply
+from shelldon.transport.terminal import chat_loop, format_status, print_reply
 
 
 def _chat(args: argparse.Namespace) -> int:
@@ -21,25 +20,13 @@ def _say(args: argparse.Namespace) -> int:
     if not text:
         print("shelldon say: nothing to say", file=sys.stderr)
         return 2
-    try:
-        answer = ask_core(data_root(args), wire.Say(text=text))
-    except NotRunning as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    except (ipc.IpcError, OSError) as exc:
-        print(f"shelldon: lost core ({exc})", file=sys.stderr)
-        return 1
-    return print_reply(answer)
+    answer = ask_running_core(args, wire.Say(text=text))
+    return 1 if answer is None else print_reply(answer)
 
 
 def _status(args: argparse.Namespace) -> int:
-    try:
-        answer = ask_core(data_root(args), wire.StatusRequest(), 15.0)
-    except NotRunning as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    except (ipc.IpcError, OSError) as exc:
-        print(f"shelldon: lost core ({exc})", file=sys.stderr)
+    answer = ask_running_core(args, wire.StatusRequest(), 15.0)
+    if answer is None:
         return 1
     if not isinstance(answer, wire.Status):
         return print_reply(answer)

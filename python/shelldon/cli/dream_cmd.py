@@ -13,9 +13,9 @@ import sys
 
 import msgspec
 
-from shelldon.cli.common import add_run_dir, data_root
+from shelldon.cli.common import add_run_dir, ask_running_core
 from shelldon.contracts import wire
-from shelldon.transport.terminal import NotRunning, ask_core
+from shelldon.transport.terminal import print_refused_or_unexpected
 
 # Beyond the dream's own deadline and an owner turn it may queue behind.
 DREAM_TIMEOUT_S = 300.0
@@ -39,20 +39,12 @@ def _dream(args: argparse.Namespace) -> int:
         print("shelldon dream: only --now is supported (the scheduler dreams on its own)",
               file=sys.stderr)  # fmt: skip
         return 2
-    try:
-        answer = ask_core(data_root(args), wire.DreamNow(force=args.force), DREAM_TIMEOUT_S)
-    except NotRunning as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"shelldon dream: lost core ({exc})", file=sys.stderr)
-        return 1
-    if isinstance(answer, wire.Refused):
-        print(f"shelldon refused: {answer.reason}", file=sys.stderr)
+    message = wire.DreamNow(force=args.force)
+    answer = ask_running_core(args, message, DREAM_TIMEOUT_S, command="shelldon dream")
+    if answer is None:
         return 1
     if not isinstance(answer, wire.DreamDone):
-        print(f"shelldon: unexpected answer {type(answer).__name__}", file=sys.stderr)
-        return 1
+        return print_refused_or_unexpected(answer)
     if args.json:
         print(json.dumps(msgspec.to_builtins(answer)))
     else:

@@ -6,10 +6,9 @@ import argparse
 import getpass
 import sys
 
-from shelldon import ipc
-from shelldon.cli.common import add_run_dir, data_root
+from shelldon.cli.common import add_run_dir, ask_running_core
 from shelldon.contracts import wire
-from shelldon.transport.terminal import NotRunning, ask_core
+from shelldon.transport.terminal import print_refused_or_unexpected
 
 
 def _read_secret() -> str:
@@ -31,13 +30,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace, message: wire._Msg) -> int:
-    try:
-        answer = ask_core(data_root(args), message, 15.0)
-    except NotRunning as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    except (ipc.IpcError, OSError) as exc:
-        print(f"shelldon: lost core ({exc})", file=sys.stderr)
+    answer = ask_running_core(args, message, 15.0)
+    if answer is None:
         return 1
     if isinstance(answer, wire.Ack):
         print(answer.detail)
@@ -46,11 +40,7 @@ def _ask(args: argparse.Namespace, message: wire._Msg) -> int:
         for name in answer.names:
             print(name)
         return 0
-    if isinstance(answer, wire.Refused):
-        print(f"shelldon refused: {answer.reason}", file=sys.stderr)
-        return 1
-    print(f"shelldon: unexpected answer {type(answer).__name__}", file=sys.stderr)
-    return 1
+    return print_refused_or_unexpected(answer)
 
 
 def register(

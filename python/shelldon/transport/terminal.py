@@ -80,6 +80,11 @@ def print_reply(answer: wire.Message) -> int:
     if isinstance(answer, wire.Reply):
         print(answer.text, flush=True)
         return 0
+    return print_refused_or_unexpected(answer)
+
+
+def print_refused_or_unexpected(answer: wire.Message) -> int:
+    """What came instead of the answer asked for, on stderr; the exit status (1)."""
     if isinstance(answer, wire.Refused):
         print(f"shelldon refused: {answer.reason}", file=sys.stderr)
         return 1

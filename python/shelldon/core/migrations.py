@@ -11,6 +11,8 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
   `turn_usage` existed: migration 1 is idempotent and is re-run on a version-1 store.
 - 2: `turn_journal`, the turn journal (core.journal): a turn's proposed ops, saved with its history
   rows before the reply and cleared once applied.
+- 3: `telegram_state` (one row: the paired chat, the pairing code's hash, the last recorded
+  update_id) and `telegram_outbox` (replies recorded, not yet confirmed sent): core.telegram_state.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -84,6 +86,30 @@ CREATE TABLE turn_journal (
 """
 
 
+# One row (id = 1). The code is kept only as its sha256; `code_failures` closes pairing at 5.
+# The outbox's AUTOINCREMENT: a confirmation naming an old id can never delete a newer row.
+_V3: Final = """
+CREATE TABLE telegram_state (
+    id             INTEGER PRIMARY KEY CHECK (id = 1),
+    chat_id        INTEGER,
+    paired_at      TEXT,
+    last_update_id INTEGER NOT NULL DEFAULT 0,
+    code_hash      TEXT,
+    code_expires   TEXT,
+    code_failures  INTEGER NOT NULL DEFAULT 0,
+    bot_username   TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO telegram_state (id) VALUES (1);
+CREATE TABLE telegram_outbox (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id   INTEGER NOT NULL,
+    text      TEXT NOT NULL,
+    update_id INTEGER,
+    created   TEXT NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     version: int
@@ -105,6 +131,7 @@ class Migration:
 MIGRATIONS: Final = (
     Migration(1, "messages, FTS5, learnings, turn_usage", _V1),
     Migration(2, "turn journal", _V2),
+    Migration(3, "telegram", _V3),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

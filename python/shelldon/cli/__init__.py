@@ -16,7 +16,15 @@ from shelldon import __version__
 def build_parser() -> argparse.ArgumentParser:
     # Imported here, not at the top: `import shelldon.cli` stays cheap for whoever needs only a
     # piece of it (the command modules pull in core's stores).
-    from shelldon.cli import chat_cmd, doctor_cmd, dream_cmd, memory_cmd, run_cmd, vault_cmd
+    from shelldon.cli import (
+        chat_cmd,
+        doctor_cmd,
+        dream_cmd,
+        memory_cmd,
+        run_cmd,
+        telegram_cmd,
+        vault_cmd,
+    )
     from shelldon.cli.common import common_options
 
     parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
@@ -24,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = common_options()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # In the order `shelldon --help` lists them.
-    for module in (run_cmd, chat_cmd, memory_cmd, vault_cmd, dream_cmd, doctor_cmd):
+    for module in (run_cmd, chat_cmd, memory_cmd, vault_cmd, telegram_cmd, dream_cmd, doctor_cmd):
         module.register(sub, common)
     return parser
 

@@ -24,7 +24,7 @@ def _single(name: str):  # type: ignore[no-untyped-def]
         if name == "core":
             from shelldon.core.server import main
         elif name == "broker":
-            from shelldon.broker.server import main
+            from shelldon.app import broker_main as main  # with the transports run inside it
         else:
             from shelldon.worker.forkserver import main
         return main(root)

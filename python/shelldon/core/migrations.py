@@ -12,7 +12,8 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
 - 2: `turn_journal`, the turn journal (core.journal): a turn's proposed ops, saved with its history
   rows before the reply and cleared once applied.
 - 3: `telegram_state` (one row: the paired chat, the pairing code's hash, the last recorded
-  update_id) and `telegram_outbox` (replies recorded, not yet confirmed sent): core.telegram_state.
+  update_id), `telegram_updates` (the update ids recorded lately) and `telegram_outbox` (replies
+  recorded, not yet confirmed sent): core.telegram_state.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -94,12 +95,17 @@ CREATE TABLE telegram_state (
     chat_id        INTEGER,
     paired_at      TEXT,
     last_update_id INTEGER NOT NULL DEFAULT 0,
+    last_update_at TEXT,
     code_hash      TEXT,
     code_expires   TEXT,
     code_failures  INTEGER NOT NULL DEFAULT 0,
     bot_username   TEXT NOT NULL DEFAULT ''
 );
 INSERT INTO telegram_state (id) VALUES (1);
+CREATE TABLE telegram_updates (
+    update_id INTEGER PRIMARY KEY,
+    at        TEXT NOT NULL
+);
 CREATE TABLE telegram_outbox (
     id        INTEGER PRIMARY KEY AUTOINCREMENT,
     chat_id   INTEGER NOT NULL,

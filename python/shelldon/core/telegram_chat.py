@@ -98,20 +98,23 @@ class TelegramChat:
 
     # --- the poller's side ----------------------------------------------------------------------
 
-    def outbox_answer(self, *, turn: bool = False) -> wire.TelegramOutbox:
-        snap = telegram_state.snapshot(self.history)
+    def outbox_answer(self, update_id: int, *, turn: bool = False) -> wire.TelegramOutbox:
+        """`update_id` is recorded: poll after it. Every reply not yet confirmed sent goes along."""
         items = tuple(
             wire.OutboxItem(id=row.id, chat_id=row.chat_id, text=row.text)
             for row in telegram_state.outbox(self.history)
         )
         return wire.TelegramOutbox(
-            last_update_id=snap.last_update_id, paired_chat=snap.chat_id, items=items, turn=turn
+            last_update_id=update_id,
+            paired_chat=telegram_state.paired_chat(self.history),
+            items=items,
+            turn=turn,
         )
 
     def resume(self, message: wire.TelegramResume) -> wire._Msg:
         if message.bot_username:
             self.history.write(lambda c: telegram_state.set_bot_username(c, message.bot_username))
-        return self.outbox_answer()
+        return self.outbox_answer(telegram_state.resume_from(self.history, self.now()))
 
     def sent(self, message: wire.TelegramSent) -> wire._Msg:
         done = self.history.write(lambda c: telegram_state.confirm(c, message.ids))
@@ -120,12 +123,15 @@ class TelegramChat:
     def inbound(self, message: wire.TelegramInbound, respond: Respond) -> None:
         """Handle one update and answer through `respond` exactly once."""
         snap = telegram_state.snapshot(self.history)
-        if message.update_id <= snap.last_update_id:
+        if telegram_state.seen(self.history, message.update_id):
             log.info(
                 "telegram: update %d was handled before; answering from the outbox",
                 message.update_id,
             )
-            respond(self.outbox_answer())
+            respond(self.outbox_answer(message.update_id))
+            return
+        if message.kind == "none":  # not a message (allowed_updates keeps these rare)
+            self._record_and_answer(message, lambda conn: [], respond)
             return
         owner = (
             snap.chat_id is not None
@@ -197,7 +203,7 @@ class TelegramChat:
             log.error("telegram: update %d: %s: %s", message.update_id, NOT_RECORDED, exc)
             respond(wire.Refused(reason=NOT_RECORDED))
             return
-        respond(self.outbox_answer())
+        respond(self.outbox_answer(message.update_id))
 
     def _turn(self, message: wire.TelegramInbound, respond: Respond) -> None:
         answered: list[bool] = []
@@ -209,12 +215,12 @@ class TelegramChat:
             if answered:
                 return
             answered.append(True)
-            if telegram_state.last_update_id(self.history) < message.update_id:
+            if not telegram_state.seen(self.history, message.update_id):
                 # Not recorded with the turn (no worker ran, or the store refused the turn's
                 # rows): record the update and the reply on their own, so it is not run again.
                 self._record_and_answer(message, lambda conn: [reply.text], respond)
                 return
-            respond(self.outbox_answer(turn=True))
+            respond(self.outbox_answer(message.update_id, turn=True))
 
         self.owner_turn(message.text, emit, also)
         if not answered:  # the turn always emits; belt and braces for the owner's phone

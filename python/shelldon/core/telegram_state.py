@@ -9,6 +9,11 @@ past `last_update_id`, and sends what the outbox holds until `confirm` deletes i
 therefore computed once and sent until confirmed (a crash between sendMessage's success and the
 confirmation re-sends it: docs/telegram.md says so).
 
+Telegram numbers updates upwards, but after a week without updates it may start again from a
+random number: so a repeat is recognised by its id among the ids recorded lately
+(`telegram_updates`, kept RECENT_DAYS), not by comparing with the last one, and a poller that
+restarts after a longer silence polls without an offset (`resume_from`).
+
 Pairing: `start_pairing` makes a one-time code (50 bits, 10 minutes) and keeps only its sha256;
 five wrong codes close pairing until the next `start_pairing`. Every function takes the store's
 connection inside a transaction the caller opened (HistoryStore.write / journal_turn's `also`),
@@ -35,6 +40,8 @@ CODE_LENGTH = 10  # 50 bits
 CODE_TTL = timedelta(minutes=10)
 MAX_CODE_FAILURES = 5
 OUTBOX_BATCH = 50
+RECENT_DAYS = 8  # recorded update ids kept this long (Telegram keeps an update at most a day)
+RESUME_WITHIN = timedelta(days=6)  # an older last update may be from before a renumbering
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,7 @@ class Snapshot:
     chat_id: int | None
     paired_at: str | None
     last_update_id: int
+    last_update_at: str | None
     code_expires: str | None  # None: no code was issued (or it was used)
     code_failures: int
     bot_username: str
@@ -64,8 +72,8 @@ class OutboxRow:
 PairResult = Literal["paired", "wrong", "closed", "expired", "none"]
 
 _SNAPSHOT = (
-    "SELECT chat_id, paired_at, last_update_id, code_expires, code_failures, bot_username "
-    "FROM telegram_state WHERE id = 1"
+    "SELECT chat_id, paired_at, last_update_id, last_update_at, code_expires, code_failures, "
+    "bot_username FROM telegram_state WHERE id = 1"
 )
 
 
@@ -80,14 +88,15 @@ def snapshot(store: HistoryStore | sqlite3.Connection) -> Snapshot:
         return store.read(snapshot)
     row = conn.execute(_SNAPSHOT).fetchone()
     if row is None:  # the migration inserts the row; a store edited by hand may lack it
-        return Snapshot(None, None, 0, None, 0, "")
+        return Snapshot(None, None, 0, None, None, 0, "")
     return Snapshot(
         chat_id=int(row[0]) if row[0] is not None else None,
         paired_at=row[1],
         last_update_id=int(row[2]),
-        code_expires=row[3],
-        code_failures=int(row[4]),
-        bot_username=str(row[5] or ""),
+        last_update_at=row[3],
+        code_expires=row[4],
+        code_failures=int(row[5]),
+        bot_username=str(row[6] or ""),
     )
 
 
@@ -98,6 +107,27 @@ def paired_chat(store: HistoryStore | sqlite3.Connection) -> int | None:
 
 def last_update_id(store: HistoryStore | sqlite3.Connection) -> int:
     return snapshot(store).last_update_id
+
+
+def resume_from(store: HistoryStore | sqlite3.Connection, now: datetime) -> int:
+    """The update a restarted poller continues after: the last recorded one, unless it is so old
+    that Telegram may have renumbered since (then 0: poll without an offset)."""
+    snap = snapshot(store)
+    if not snap.last_update_at or snap.last_update_at < (now - RESUME_WITHIN).isoformat():
+        return 0
+    return snap.last_update_id
+
+
+def seen(store: HistoryStore | sqlite3.Connection, update_id: int) -> bool:
+    """Was this update recorded (lately)? Then it is answered from the outbox, not run again."""
+    conn = _connection(store)
+    if conn is None:
+        assert isinstance(store, HistoryStore)
+        return store.read(lambda c: seen(c, update_id))
+    row = conn.execute(
+        "SELECT 1 FROM telegram_updates WHERE update_id = ?", (update_id,)
+    ).fetchone()
+    return row is not None
 
 
 # --- pairing ---------------------------------------------------------------------------------
@@ -183,9 +213,17 @@ def record(
     now: datetime,
 ) -> None:
     """The update is handled: remember it, and queue its replies (split to the API's limit)."""
+    at = now.isoformat()
     conn.execute(
-        "UPDATE telegram_state SET last_update_id = max(last_update_id, ?) WHERE id = 1",
-        (update_id,),
+        "UPDATE telegram_state SET last_update_id = ?, last_update_at = ? WHERE id = 1",
+        (update_id, at),
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO telegram_updates (update_id, at) VALUES (?, ?)", (update_id, at)
+    )
+    conn.execute(
+        "DELETE FROM telegram_updates WHERE at < ?",
+        ((now - timedelta(days=RECENT_DAYS)).isoformat(),),
     )
     queue(conn, chat_id, texts, now, update_id=update_id)
 

@@ -87,7 +87,7 @@ class FakeTelegram:
     # --- life ---------------------------------------------------------------------------------
 
     def start(self) -> FakeTelegram:
-        server = ThreadingHTTPServer(("127.0.0.1", self._port), _handler_for(self._state))
+        server = _Server(("127.0.0.1", self._port), _handler_for(self._state))
         server.daemon_threads = True
         self._port = server.server_address[1]
         self._server = server
@@ -306,6 +306,11 @@ class FakeTelegram:
                 if left <= 0:
                     return False
                 self._state.lock.wait(min(left, 1.0))
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-answer (a killed broker, a timed-out poll) is normal."""
 
 
 def _units(text: str) -> int:

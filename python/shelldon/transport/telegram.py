@@ -260,6 +260,7 @@ class TelegramPoller:
         self._lock = threading.Lock()
         self._state = STATE_NO_TOKEN.format(key=config.token_key)
         self._api: BotApi | None = None
+        self._resumed = False
         self._bot = ""
         self._offset = 0
         self._paired: int | None = None
@@ -356,6 +357,7 @@ class TelegramPoller:
         return pause
 
     def _connect(self) -> BotApi:
+        """Read the token; getMe, deleteWebhook (pending updates kept), setMyCommands."""
         token = self._read_secret(self.config.token_key)
         if not token:
             self._set_state(STATE_NO_TOKEN.format(key=self.config.token_key))
@@ -363,22 +365,25 @@ class TelegramPoller:
         api = BotApi(self.config.api_base, token, request_timeout=self.config.request_timeout)
         _guard_logs(api.secrets)
         me = api.call("getMe")
-        bot = str(me.get("username") or "") if isinstance(me, dict) else ""
+        self._bot = str(me.get("username") or "") if isinstance(me, dict) else ""
         api.call("deleteWebhook", {"drop_pending_updates": False})
         api.call(
             "setMyCommands",
             {"commands": [{"command": n, "description": d} for n, d in OWNER_COMMANDS]},
         )
-        answer = self._ask_core(wire.TelegramResume(bot_username=bot), timeout=30.0)
+        self._api, self._resumed = api, False
+        return api
+
+    def _resume(self) -> None:
+        """Ask core where to poll from, and for the replies it recorded but nobody sent."""
+        answer = self._ask_core(wire.TelegramResume(bot_username=self._bot), timeout=30.0)
         if not isinstance(answer, wire.TelegramOutbox):
             raise CoreUnavailable(f"core answered {type(answer).__name__} to TelegramResume")
-        self._bot = bot
         # Poll after the last update core recorded; 0 (none, or too old): without an offset.
         self._offset = answer.last_update_id + 1 if answer.last_update_id else 0
         self._take(answer)
-        self._api = api
+        self._resumed = True
         self._set_state(self._polling_line())
-        return api
 
     def _polling_line(self) -> str:
         chat = f"paired chat {self._paired}" if self._paired is not None else "no chat paired"
@@ -392,6 +397,8 @@ class TelegramPoller:
 
     def _cycle(self) -> None:
         api = self._api or self._connect()
+        if not self._resumed:
+            self._resume()
         self._flush(api)
         query: dict[str, Any] = {
             "timeout": self.config.poll_timeout,
@@ -438,7 +445,8 @@ class TelegramPoller:
         return answer
 
     def _typing(self, api: BotApi, chat_id: int, done: threading.Event) -> None:
-        while not done.is_set() and not self._stop.is_set():
+        # At least once, even when core answers at once: the owner sees the message was taken.
+        while not self._stop.is_set():
             try:
                 api.call(
                     "sendChatAction",
@@ -447,7 +455,8 @@ class TelegramPoller:
                 )
             except BotApiError as exc:
                 log.debug("telegram: typing not shown: %s", exc)
-            done.wait(TYPING_EVERY_S)
+            if done.wait(TYPING_EVERY_S):
+                return
 
     def _flush(self, api: BotApi) -> None:
         """Send every pending outbox row, oldest first, confirming each to core as it goes. A row

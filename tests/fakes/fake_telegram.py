@@ -44,6 +44,7 @@ class Call:
     payload: dict[str, Any]
     token_ok: bool
     at: float
+    fault: str = ""  # the fault it met: "fail 429", "hang", "drop"
 
 
 @dataclass
@@ -235,6 +236,12 @@ class FakeTelegram:
         with self._state.lock:
             self._state.faults.setdefault(method.lower(), []).extend([_Fault("drop")] * times)
 
+    def revoke(self, new_token: str) -> None:
+        """BotFather's /revoke: the old token gets 401 from now on."""
+        with self._state.lock:
+            self._state.token = new_token
+            self._state.lock.notify_all()
+
     def release(self) -> None:
         """Let every held request go (each closes its connection unanswered)."""
         with self._state.lock:
@@ -348,17 +355,12 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             token_ok = token == state.token
             with state.lock:
                 state.bytes_in += head + 2 + body_bytes
-                state.calls.append(
-                    Call(
-                        method,
-                        payload if isinstance(payload, dict) else {},
-                        token_ok,
-                        time.monotonic(),
-                    )
-                )
-                state.lock.notify_all()
-                queued = state.faults.get(method)
+                queued = state.faults.get(method) if token_ok else None
                 fault = queued.pop(0) if queued else None
+                what = "" if fault is None else f"{fault.kind} {fault.code or ''}".strip()
+                body = payload if isinstance(payload, dict) else {}
+                state.calls.append(Call(method, body, token_ok, time.monotonic(), what))
+                state.lock.notify_all()
             if not token_ok:
                 self._error(401, "Unauthorized")
                 return

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from fakes.fake_telegram import FakeTelegram
 from procs_support import Pet
 
+from fakes.fake_telegram import FakeTelegram
 from shelldon.core.telegram_chat import PAIRED
 from shelldon.core.vault import set_secret
 from shelldon.paths import DataRoot

@@ -335,13 +335,13 @@ class TelegramPoller:
         """The pause after a failed call, and the state line that says why."""
         if exc.kind == "unauthorized":
             self._api = None  # read the token again: the owner may have set a new one
-            pause = self._backoff.next(floor=5.0)
+            pause = self._backoff.next(floor=min(5.0, self.config.backoff_cap))
             self._set_state(
                 f"telegram: 401 Unauthorized: the bot token was refused; set the right one with "
                 f"`shelldon vault set {self.config.token_key}` (retrying in {pause:.0f} s)"
             )
         elif exc.kind == "conflict":
-            pause = self._backoff.next(floor=5.0)
+            pause = self._backoff.next(floor=min(5.0, self.config.backoff_cap))
             self._set_state(
                 "telegram: 409 Conflict: another program is polling this bot's token (or a "
                 f"webhook is set); retrying in {pause:.0f} s"

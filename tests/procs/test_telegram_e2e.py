@@ -1,5 +1,5 @@
-"""The Telegram transport through the real processes: `shelldon run`, the poller in the broker,
-a fake Bot API on 127.0.0.1 speaking Telegram's wire format, the owner's phone played by the fake."""
+"""The Telegram transport through the real processes (`shelldon run`, the poller in the broker)
+and a fake Bot API on 127.0.0.1 speaking Telegram's wire format, playing the owner's phone."""
 
 from __future__ import annotations
 

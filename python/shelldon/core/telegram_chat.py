@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -95,6 +96,10 @@ class TelegramChat:
         self.command = command
         self.limiter = limiter or RefusalLimiter()
         self.now = now
+        # One update at a time. The poller sends them one by one; a second one arrives at once
+        # only from a restarted broker re-fetching the update whose turn is still running here:
+        # it waits, then finds the update recorded and is answered from the outbox.
+        self._one_at_a_time = threading.Lock()
 
     # --- the poller's side ----------------------------------------------------------------------
 
@@ -122,6 +127,10 @@ class TelegramChat:
 
     def inbound(self, message: wire.TelegramInbound, respond: Respond) -> None:
         """Handle one update and answer through `respond` exactly once."""
+        with self._one_at_a_time:
+            self._inbound(message, respond)
+
+    def _inbound(self, message: wire.TelegramInbound, respond: Respond) -> None:
         snap = telegram_state.snapshot(self.history)
         if telegram_state.seen(self.history, message.update_id):
             log.info(

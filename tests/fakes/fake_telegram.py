@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -79,8 +80,15 @@ class _State:
 
 
 class FakeTelegram:
-    def __init__(self, *, token: str = TOKEN, bot_username: str = BOT_USERNAME) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = TOKEN,
+        bot_username: str = BOT_USERNAME,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self._state = _State(token=token, bot_username=bot_username)
+        self._tls = tls  # serve HTTPS (scripts/measure_telegram.py counts what TLS costs)
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._port = 0
@@ -90,6 +98,8 @@ class FakeTelegram:
     def start(self) -> FakeTelegram:
         server = _Server(("127.0.0.1", self._port), _handler_for(self._state))
         server.daemon_threads = True
+        if self._tls is not None:
+            server.socket = self._tls.wrap_socket(server.socket, server_side=True)
         self._port = server.server_address[1]
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -133,7 +143,7 @@ class FakeTelegram:
 
     @property
     def api_base(self) -> str:
-        return f"http://127.0.0.1:{self._port}"
+        return f"{'https' if self._tls else 'http'}://127.0.0.1:{self._port}"
 
     @property
     def token(self) -> str:

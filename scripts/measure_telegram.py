@@ -18,6 +18,7 @@ whatever its length.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import socket
@@ -79,10 +80,8 @@ class CountingProxy:
             pass
         finally:
             for s in (src, dst):
-                try:
+                with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def totals(self) -> tuple[int, int, int]:
         with self._lock:
@@ -244,30 +243,26 @@ def main() -> int:
         proxy_conns = conn1 - conn0
 
     latencies.sort()
+
+    def mib(pair: tuple[int, int]) -> str:
+        return f"{pair[0] / 1024:.1f} MiB (PSS {pair[1] / 1024:.1f})"
+
+    print(f"broker RSS, poller off:        {mib(rss_off)}")
+    print(f"broker RSS, poller on, idle:   {mib(rss_on)}")
+    print(f"broker RSS, after {args.messages} turns:    {mib(rss_after)}")
     print(
-        f"broker RSS, poller off:              {rss_off[0] / 1024:.1f} MiB (PSS {rss_off[1] / 1024:.1f})"
+        f"idle polls measured: {done} ({proxy_conns} connections), poll_timeout {args.poll_timeout}"
     )
-    print(
-        f"broker RSS, poller on, idle:         {rss_on[0] / 1024:.1f} MiB (PSS {rss_on[1] / 1024:.1f})"
-    )
-    print(
-        f"broker RSS, after {args.messages} turns:          {rss_after[0] / 1024:.1f} MiB (PSS {rss_after[1] / 1024:.1f})"
-    )
-    print(
-        f"idle polls measured: {done} (connections {proxy_conns}); poll_timeout {args.poll_timeout} s"
-    )
-    print(
-        f"per idle poll: {per_poll_wire:.0f} bytes on the wire (TLS), {per_poll_http:.0f} bytes HTTP"
-    )
+    print(f"per idle poll: {per_poll_wire:.0f} bytes on the wire (TLS), {per_poll_http:.0f} HTTP")
     print(
         f"per hour at poll_timeout {PRODUCTION_POLL_TIMEOUT}: {per_hour:.0f} requests, "
         f"{per_poll_wire * per_hour / 1024:.0f} KiB on the wire, "
         f"{per_poll_http * per_hour / 1024:.0f} KiB HTTP"
     )
+    p90 = latencies[max(0, int(len(latencies) * 0.9) - 1)]
     print(
         f"message -> reply sent (offline brain, {len(latencies)} messages): median "
-        f"{statistics.median(latencies):.0f} ms, p90 {latencies[int(len(latencies) * 0.9) - 1]:.0f} "
-        f"ms, max {latencies[-1]:.0f} ms"
+        f"{statistics.median(latencies):.0f} ms, p90 {p90:.0f} ms, max {latencies[-1]:.0f} ms"
     )
     return 0
 

@@ -8,9 +8,7 @@ everything cleanly; a child that dies is reported by name and exit status, and t
 stopped instead of leaving a hung pet.
 
 On the appliance systemd starts the three units directly (`shelldon core|broker|forkserver`) and
-the supervisor is not used; `broker_main` is, in both: it is the broker process's entry, which
-builds the transports that run inside the broker (the Telegram poller, when `[telegram]` is
-enabled) and hands them to `shelldon.broker.server.main` (broker/ never imports transport/)."""
+this module is not used."""
 
 from __future__ import annotations
 
@@ -26,14 +24,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from shelldon.core import layout
 from shelldon.paths import DataRoot
 from shelldon.transport.terminal import chat_loop
-
-if TYPE_CHECKING:
-    from shelldon.broker.server import Transport
 
 log = logging.getLogger("shelldon.app")
 
@@ -210,30 +204,6 @@ class Supervisor:
                 path.unlink()
             self._notify = None
         return codes
-
-
-def broker_transports(root: DataRoot) -> list[Transport]:
-    """The transports the broker process runs: the Telegram poller unless `[telegram] enabled =
-    false` (it idles until the vault holds its token). A broken shelldon.toml: none (the broker
-    itself reports the file and exits)."""
-    from shelldon.config import ConfigError, load_config
-
-    try:
-        config = load_config(root)
-    except ConfigError:
-        return []
-    if not config.telegram.enabled:
-        return []
-    from shelldon.transport.telegram import TelegramPoller
-
-    return [TelegramPoller(root, config.telegram)]
-
-
-def broker_main(root: DataRoot) -> int:
-    """`shelldon broker`: the broker process with its transports."""
-    from shelldon.broker.server import main
-
-    return main(root, transports=broker_transports(root))
 
 
 def report_death(dead: Child, *, newline: bool = False) -> None:

@@ -7,8 +7,9 @@ Peer checks (SO_PEERCRED, see docs/processes.md):
 - VaultRead: only core (the peer's pid is the pid in core.pid).
 - Ping: anyone who can reach the socket (it reveals nothing but the transports' status lines).
 
-A transport that runs inside this process (the Telegram poller) is handed to `main` by
-`shelldon.app` as a `Transport`: broker/ never imports transport/.
+A transport that runs inside this process (the Telegram poller) is handed to `main` as a
+`Transport` by the process's entry (`shelldon broker`, cli.run_cmd): broker/ never imports
+transport/.
 """
 
 from __future__ import annotations
@@ -213,7 +214,7 @@ def _worker_uid(root: DataRoot) -> int | None:
 
 def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
     """`shelldon broker`: build the chain, listen, serve until SIGTERM. `transports` (built by
-    shelldon.app) start once the socket listens and stop when serving ends."""
+    the process's entry, cli.run_cmd) start once the socket listens and stop when serving ends."""
     from shelldon.config import ConfigError
 
     try:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import sqlite3
 import sys
 from collections.abc import Iterator
 
@@ -164,6 +163,10 @@ def _check_token(ctx: DoctorContext, token: str) -> Iterator[CheckResult]:
 
 
 def _check_pairing(ctx: DoctorContext) -> CheckResult:
+    # Here, not at the top: every process builds the CLI parser (the broker too), and sqlite
+    # costs ~1 MB of RSS to a process that never opens a database.
+    import sqlite3
+
     from shelldon.core import telegram_state
 
     db = ctx.root.history_db

@@ -1,7 +1,8 @@
 """The Telegram transport: a Bot API long-polling loop that runs inside the broker process.
 
-Only the broker reaches the network, so the poller lives there (started by `shelldon.app`'s broker
-entry: broker/ never imports transport/). It speaks HTTPS through the project's own client
+Only the broker reaches the network, so the poller lives there (started through
+`shelldon.transport.telegram_start` once the vault holds the bot token: broker/ never imports
+transport/). It speaks HTTPS through the project's own client
 (`broker.providers.http.post_json`: http.client, TLS verification on) and reaches core over core's
 socket, as any owner client does; core checks that the peer is the broker.
 
@@ -34,7 +35,6 @@ from typing import Any
 
 from shelldon import ipc
 from shelldon.broker.providers.base import ProviderError, scrub
-from shelldon.broker.providers.http import post_json
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.commands import OWNER_COMMANDS
@@ -46,7 +46,7 @@ log = logging.getLogger("shelldon.transport.telegram")
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024  # a getUpdates answer holds at most 100 updates
 CONNECT_TIMEOUT_S = 10.0
 CORE_TIMEOUT_S = 300.0  # a turn may wait behind another turn and a dream's worker
-TOKEN_RECHECK_S = 10.0  # no token yet: look in the vault again after this long
+TOKEN_RECHECK_S = 10.0  # the token gone from the vault: look again after this long
 TYPING_EVERY_S = 4.0  # Telegram shows "typing" for about five seconds per call
 PROACTIVE_EVERY_S = 10.0
 PROACTIVE_UNSERVED_S = 60.0  # core does not serve ProactiveFetch (an older core): ask rarely
@@ -118,6 +118,9 @@ class BotApi:
         self, method: str, payload: Mapping[str, Any] | None = None, *, timeout: float | None = None
     ) -> Any:
         """The method's `result`. Raises BotApiError (message scrubbed of the token)."""
+        # Imported at the first call: a pet without a bot token never pays for TLS (~2 MB RSS).
+        from shelldon.broker.providers.http import post_json
+
         url = f"{self.api_base}/bot{self._token}/{method}"
         try:
             response = post_json(
@@ -243,20 +246,20 @@ class _Backoff:
 
 
 class TelegramPoller:
-    """The broker's Telegram transport: `start()` once the broker serves, `stop()` at shutdown,
-    `status_lines()` for `shelldon status` (the broker's Pong)."""
+    """The poll loop (`run`, in the thread telegram_start gave it) and its state line."""
 
     def __init__(
         self,
         root: DataRoot,
         config: TelegramConfig,
         *,
+        stop: threading.Event | None = None,
         read_secret: Callable[[str], str | None] | None = None,
     ) -> None:
         self.root = root
         self.config = config
         self._read_secret = read_secret or self._vault_read
-        self._stop = threading.Event()
+        self._stop = stop or threading.Event()
         self._lock = threading.Lock()
         self._state = STATE_NO_TOKEN.format(key=config.token_key)
         self._api: BotApi | None = None
@@ -272,14 +275,15 @@ class TelegramPoller:
 
     # --- the broker's side ----------------------------------------------------------------------
 
-    def start(self) -> None:
-        for name, target in (
-            ("telegram-poll", self._poll_loop),
-            ("telegram-push", self._push_loop),
-        ):
-            thread = threading.Thread(target=target, name=name, daemon=True)
-            self._threads.append(thread)
-            thread.start()
+    def run(self) -> None:
+        """Poll until stopped (in the caller's thread)."""
+        self._threads.append(threading.current_thread())
+        self._poll_loop()
+
+    def _spawn(self, name: str, target: Callable[[], None]) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
 
     def stop(self) -> None:
         self._stop.set()
@@ -372,6 +376,8 @@ class TelegramPoller:
             {"commands": [{"command": n, "description": d} for n, d in OWNER_COMMANDS]},
         )
         self._api, self._resumed = api, False
+        if len(self._threads) == 1:  # the proactive delivery, once there is a bot to deliver with
+            self._spawn("telegram-push", self._push_loop)
         return api
 
     def _resume(self) -> None:

@@ -142,3 +142,44 @@ def test_the_telegram_section_is_checked() -> None:
     ):
         with pytest.raises(ConfigError, match=why):
             parse_config(f"[telegram]\n{bad}\n")
+
+
+def _doctor(fake: FakeTelegram, token: str | None, *, network: bool = True) -> dict[str, object]:
+    from shelldon.appliance.doctor import DoctorContext
+    from shelldon.cli.doctor_cmd import check_config, render, run_checks
+    from shelldon.cli.telegram_cmd import check_telegram
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve()
+    root.home.mkdir(parents=True, exist_ok=True)
+    root.config.write_text(f'[telegram]\napi_base = "{fake.api_base}"\n')
+    ctx = DoctorContext(root=root, network=network, read_secret=lambda key: token)
+    results = run_checks(ctx, [check_config, check_telegram])
+    report = render(results, ctx.secrets)
+    return {r.name: (r.status, r.detail) for r in results} | {"report": report}
+
+
+def test_the_doctor_checks_the_token_and_the_pairing(fake: FakeTelegram) -> None:
+    good = _doctor(fake, TOKEN)
+    assert good["telegram token"] == ("ok", f"accepted (getMe: @{fake.bot_username})")
+    assert good["telegram pairing"][0] == "warn"  # type: ignore[index]
+    bad = _doctor(fake, "123456789:AAwrongWrongWrongWrongWrongWrong00")
+    status, detail = bad["telegram token"]  # type: ignore[misc]
+    assert status == "fail" and "401 Unauthorized" in detail
+    assert "AAwrongWrong" not in str(bad["report"])
+    assert _doctor(fake, None)["telegram"][0] == "skip"  # type: ignore[index]
+    assert _doctor(fake, TOKEN, network=False)["telegram token"][0] == "skip"  # type: ignore[index]
+
+
+def test_the_qr_code_is_optional() -> None:
+    from shelldon.cli.telegram_cmd import deep_link, render_qr
+
+    link = deep_link("shelldon_test_bot", "ABCDEFGHJK")
+    assert link == "https://t.me/shelldon_test_bot?start=ABCDEFGHJK"
+    try:
+        import qrcode  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
+    except ImportError:
+        assert render_qr(link) is None  # without python3-qrcode: the link alone
+    else:
+        drawn = render_qr(link)
+        assert drawn is not None and len(drawn.splitlines()) > 10

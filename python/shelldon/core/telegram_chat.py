@@ -149,6 +149,9 @@ class TelegramChat:
         )
         if owner and message.kind == "text":
             parsed = commands.parse(message.text, snap.bot_username)
+            if parsed is None and not message.text.strip():
+                self._record_and_answer(message, lambda conn: [], respond)  # nothing to answer
+                return
             if parsed is None:
                 self._turn(message, respond)
                 return

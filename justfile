@@ -65,6 +65,10 @@ procs-figures *ARGS: dev
 turn-report: dev
     {{py}} scripts/turn_report.py
 
+# Telegram figures (docs/telegram.md): broker RSS with the poller, idle polling cost, message -> reply.
+telegram-figures *ARGS: dev
+    {{py}} scripts/measure_telegram.py {{ARGS}}
+
 # HTTP client figures (docs/brain.md): RSS and import cost per client; --python PATH adds a venv's.
 http-figures *ARGS: dev
     {{py}} scripts/measure_http_client.py {{ARGS}}

@@ -25,6 +25,7 @@ APPLIANCE_PACKAGES=(
   openssh-server ca-certificates tzdata iproute2 kmod netbase procps less
   cloud-guest-utils e2fsprogs fdisk
   python3 python3-msgspec
+  python3-qrcode  # `shelldon telegram pair` draws the deep link as a QR code (optional at run time)
 )
 # The amd64 check root: the same userland minus kernel, firmware and radio.
 CHECK_PACKAGES=(

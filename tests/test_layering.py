@@ -16,8 +16,8 @@ a layer above:
     cli
     __main__
 
-A transport that runs inside the broker process is started there by app, so broker/ never imports
-transport/.
+A transport that runs inside the broker process is started there by the process's entry (`shelldon
+broker` in cli, above transport), so broker/ never imports transport/.
 
 What counts as an edge: every `import` and `from … import` naming a shelldon module, wherever it
 stands: at the top, under `if TYPE_CHECKING:`, or inside a function. A function-local import

@@ -26,6 +26,7 @@ from shelldon.contracts.config import (
     RESPONSE_FORMATS,
     ProviderConfig,
     ShelldonConfig,
+    TelegramConfig,
 )
 from shelldon.paths import DataRoot
 
@@ -116,6 +117,7 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
     if not 1 <= config.worker.turn_timeout <= 3600:
         raise ConfigError(f"{source}: [worker] turn_timeout must be 1..3600 seconds")
     _check_proactive(config, source)
+    _check_telegram(config.telegram, f"{source}: [telegram]")
     seen: set[str] = set()
     for index, spec in enumerate(config.providers):
         where = f"{source}: [[provider]] #{index + 1}"
@@ -222,6 +224,29 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
         )
 
 
+def _check_telegram(spec: TelegramConfig, where: str) -> None:
+    if not _KEY_NAME.fullmatch(spec.token_key):
+        raise ConfigError(f"{where} token_key must name a vault entry (letters, digits, '_.-')")
+    if not 0 <= spec.poll_timeout <= 300:
+        raise ConfigError(f"{where} poll_timeout must be 0..300 seconds, not {spec.poll_timeout}")
+    _positive(where, "request_timeout", spec.request_timeout, 300)
+    _positive(where, "backoff_cap", spec.backoff_cap, 3600)
+    parts = urlsplit(spec.api_base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{where} api_base must be an http(s) URL, not {spec.api_base!r}")
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when asked
+    except ValueError:
+        raise ConfigError(f"{where} api_base has an invalid port: {spec.api_base!r}") from None
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise ConfigError(f"{where} api_base must not carry credentials, a query or a fragment")
+    if parts.scheme == "http" and not spec.allow_plain_http and not _is_loopback(parts.hostname):
+        raise ConfigError(
+            f"{where} refusing to send the bot token over plain http to {parts.hostname}; use "
+            "https (or set allow_plain_http = true if this network is yours)"
+        )
+
+
 def _positive(
     where: str, name: str, value: float, upper: float, *, allow_zero: bool = False
 ) -> None:
@@ -249,4 +274,7 @@ def _with_defaults(config: ShelldonConfig) -> ShelldonConfig:
         )
         for spec in config.providers
     )
-    return msgspec.structs.replace(config, providers=providers)
+    telegram = msgspec.structs.replace(
+        config.telegram, api_base=config.telegram.api_base.rstrip("/")
+    )
+    return msgspec.structs.replace(config, providers=providers, telegram=telegram)

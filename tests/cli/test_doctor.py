@@ -28,6 +28,11 @@ def write_config(home: Path, fake: FakeProvider, extra: str = "") -> None:
     )
 
 
+def provider_keys(name: str) -> str | None:
+    """A vault holding every provider's key, and no Telegram token (the doctor would call it)."""
+    return None if name == "telegram_token" else FAKE_KEY
+
+
 def by_name(results: Iterable[CheckResult]) -> dict[str, CheckResult]:
     return {r.name: r for r in results}
 
@@ -35,7 +40,7 @@ def by_name(results: Iterable[CheckResult]) -> dict[str, CheckResult]:
 def test_every_provider_reached_and_reported(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake, '[[provider]]\nname = "offline"\nkind = "offline"\n')
     fake.script(reply("ok", usage=(9, 2)), raw("ok, sure"))
-    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: FAKE_KEY)
+    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=provider_keys)
     results = by_name(run_checks(ctx))
     assert results["config"].status == "ok"
     assert "primary (openai), claude (anthropic), offline (offline)" in results["config"].detail
@@ -51,7 +56,7 @@ def test_every_provider_reached_and_reported(home: Path, fake: FakeProvider) -> 
 def test_failures_are_named_and_the_key_never_printed(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake)
     fake.script(status(401, message=f"Incorrect API key provided: {FAKE_KEY}"), status(503))
-    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=lambda name: FAKE_KEY)
+    ctx = DoctorContext(root=DataRoot.resolve(), read_secret=provider_keys)
     results = run_checks(ctx)
     found = by_name(results)
     assert found["provider primary"].status == "fail"
@@ -82,7 +87,7 @@ def test_a_missing_key_and_a_bad_config_are_reported(home: Path, fake: FakeProvi
 
 def test_offline_mode_contacts_nothing(home: Path, fake: FakeProvider) -> None:
     write_config(home, fake)
-    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=lambda name: FAKE_KEY)
+    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=provider_keys)
     found = by_name(run_checks(ctx))
     assert found["provider primary"].status == "skip"
     assert fake.requests == []

@@ -214,3 +214,76 @@ def test_keyless_provider_and_extra_settings(tree):
     assert (
         "key" not in first and first["retries"] == 2 and first["headers"] == {"X-Title": "shelldon"}
     )
+
+
+BOT_TOKEN = "987654321:AAFbotTokenFromBotFather_q1w2e3r4t5y6u7"
+TELEGRAM_ONLY = f"""
+[system]
+hostname = "pet-two"
+
+[telegram]
+token = "{BOT_TOKEN}"
+poll_timeout = 30
+"""
+
+
+def test_telegram_token_moves_into_the_vault_with_no_provider(tree):
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(TELEGRAM_ONLY)
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout + r.stderr
+    entry = root / "var/lib/shelldon/memory/vault/telegram_token.md"
+    st = entry.stat()
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o600, 900, 900)
+    assert entry.read_text().strip() == BOT_TOKEN
+    fat = (boot / "shelldon.toml").read_text()
+    assert BOT_TOKEN not in fat and "# token: moved into the shelldon vault" in fat
+    assert "token" not in tomllib.loads(fat)["telegram"]
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert cfg["telegram"] == {"poll_timeout": 30, "token_key": "telegram_token"}
+    assert "provider" not in cfg
+    assert BOT_TOKEN not in everything_under(root / "etc") and BOT_TOKEN not in r.stdout + r.stderr
+    # Applied again after an edit (the token gone from FAT): the section keeps its vault entry.
+    (boot / "shelldon.toml").write_text(fat.replace("poll_timeout = 30", "poll_timeout = 40"))
+    assert firstboot(root, boot).returncode == 0
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert cfg["telegram"] == {"poll_timeout": 40, "token_key": "telegram_token"}
+    assert entry.read_text().strip() == BOT_TOKEN
+
+
+def test_telegram_beside_providers_keeps_both_and_a_named_token_key(tree):
+    root, boot = tree
+    text = CONFIG + f'\n[telegram]\ntoken = "{BOT_TOKEN}"\ntoken_key = "my_bot"\n'
+    (boot / "shelldon.toml").write_text(text)
+    assert firstboot(root, boot).returncode == 0
+    vault = root / "var/lib/shelldon/memory/vault"
+    assert (vault / "my_bot.md").read_text().strip() == BOT_TOKEN
+    assert (vault / "openrouter.md").read_text().strip() == SECRET
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert cfg["telegram"] == {"token_key": "my_bot"}
+    assert [p["name"] for p in cfg["provider"]] == ["openrouter", "offline"]
+    fat = (boot / "shelldon.toml").read_text()
+    assert BOT_TOKEN not in fat and SECRET not in fat
+
+
+def test_a_bad_telegram_section_changes_nothing(tree):
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(f'[telegram]\ntoken = "{BOT_TOKEN}"\npoll_timout = 5\n')
+    before = (boot / "shelldon.toml").read_text()
+    r = firstboot(root, boot)
+    assert r.returncode == 1 and "poll_timout" in r.stdout
+    assert (boot / "shelldon.toml").read_text() == before
+    assert not (root / "var/lib/shelldon").exists()
+
+
+def test_proactive_section_is_carried_even_with_no_provider(tree):
+    from shelldon.contracts.config import ShelldonConfig
+
+    if "proactive" not in ShelldonConfig.__struct_fields__:
+        pytest.skip("[proactive] settings arrive with the proactive branch (ProactiveConfig)")
+    root, boot = tree
+    (boot / "shelldon.toml").write_text("[proactive]\nenabled = false\n")
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert cfg["proactive"] == {"enabled": False}

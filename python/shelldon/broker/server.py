@@ -5,7 +5,11 @@ Peer checks (SO_PEERCRED, see docs/processes.md):
   forkserver.pid),
   i.e. a worker of a turn in flight. Anyone else is refused and logged.
 - VaultRead: only core (the peer's pid is the pid in core.pid).
-- Ping: anyone who can reach the socket (it reveals nothing).
+- Ping: anyone who can reach the socket (it reveals nothing but the transports' status lines).
+
+A transport that runs inside this process (the Telegram poller) is handed to `main` as a
+`Transport` by the process's entry (`shelldon broker`, cli.run_cmd): broker/ never imports
+transport/.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import logging
 import os
 import pwd
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from shelldon import daemon, ipc
@@ -95,19 +99,49 @@ def _vault_reader(root: DataRoot) -> Callable[[str], str | None]:
     return read
 
 
+class Transport(Protocol):
+    """A transport running in the broker process (the only one with network egress)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def status_lines(self) -> list[str]: ...
+
+
 class BrokerService:
-    def __init__(self, root: DataRoot, brain: Brain, *, worker_uid: int | None = None) -> None:
+    def __init__(
+        self,
+        root: DataRoot,
+        brain: Brain,
+        *,
+        worker_uid: int | None = None,
+        transports: Sequence[Transport] = (),
+    ) -> None:
         self.root = root
         self.brain = brain
         self.completions = 0
         self.worker_uid = worker_uid if worker_uid != os.geteuid() else None
+        self.transports = tuple(transports)
+
+    def transport_lines(self) -> tuple[str, ...]:
+        lines: list[str] = []
+        for transport in self.transports:
+            try:
+                lines.extend(transport.status_lines())
+            except Exception:
+                log.exception("broker: a transport's status failed")
+        return tuple(lines)
 
     def handle(
         self, peer: ipc.Peer, message: wire.Message, respond: ipc.Respond
     ) -> wire._Msg | None:
         if isinstance(message, wire.Ping):
             return wire.Pong(
-                name="broker", pid=os.getpid(), detail=f"{self.completions} completions served"
+                name="broker",
+                pid=os.getpid(),
+                detail=f"{self.completions} completions served",
+                lines=self.transport_lines(),
             )
         if isinstance(message, wire.Complete):
             refusal = self._check_worker(peer)
@@ -178,8 +212,9 @@ def _worker_uid(root: DataRoot) -> int | None:
         return None
 
 
-def main(root: DataRoot) -> int:
-    """`shelldon broker`: build the chain, listen, serve until SIGTERM."""
+def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
+    """`shelldon broker`: build the chain, listen, serve until SIGTERM. `transports` (built by
+    the process's entry, cli.run_cmd) start once the socket listens and stop when serving ends."""
     from shelldon.config import ConfigError
 
     try:
@@ -187,6 +222,23 @@ def main(root: DataRoot) -> int:
     except ConfigError as exc:
         log.error("broker: %s", exc)
         return 2
-    service = BrokerService(root, brain, worker_uid=_worker_uid(root))
+    service = BrokerService(root, brain, worker_uid=_worker_uid(root), transports=transports)
+
+    def started() -> None:
+        for transport in service.transports:
+            transport.start()
+
+    def stopping() -> None:
+        for transport in service.transports:
+            transport.stop()
+
     # 0666: workers run as another uid and must connect; SO_PEERCRED decides who gets what.
-    return daemon.serve(root, "broker", service.handle, mode=0o666, idle_timeout=120.0)
+    return daemon.serve(
+        root,
+        "broker",
+        service.handle,
+        mode=0o666,
+        idle_timeout=120.0,
+        started=started,
+        stopping=stopping,
+    )

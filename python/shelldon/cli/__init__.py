@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         memory_cmd,
         reminders_cmd,
         run_cmd,
+        telegram_cmd,
         vault_cmd,
     )
     from shelldon.cli.common import common_options
@@ -32,7 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
     common = common_options()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # In the order `shelldon --help` lists them.
-    for module in (run_cmd, chat_cmd, memory_cmd, reminders_cmd, vault_cmd, dream_cmd, doctor_cmd):
+    for module in (
+        run_cmd,
+        chat_cmd,
+        memory_cmd,
+        reminders_cmd,
+        vault_cmd,
+        telegram_cmd,
+        dream_cmd,
+        doctor_cmd,
+    ):
         module.register(sub, common)
     return parser
 

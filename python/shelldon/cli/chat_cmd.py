@@ -8,7 +8,8 @@ import sys
 
 from shelldon.cli.common import add_run_dir, ask_running_core, data_root
 from shelldon.contracts import wire
-from shelldon.transport.terminal import chat_loop, format_status, print_reply
+from shelldon.core.status_text import format_status
+from shelldon.transport.terminal import chat_loop, print_reply
 
 
 def _chat(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ import msgspec
 
 from shelldon.appliance import doctor_checks
 from shelldon.appliance.doctor import Check, CheckResult, DoctorContext
-from shelldon.cli import procs_doctor
+from shelldon.cli import procs_doctor, telegram_cmd
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.config import ProviderConfig, ShelldonConfig
 from shelldon.paths import DataRoot
@@ -203,8 +203,8 @@ CHECKS: list[Check] = [check_data_root, check_config, check_tls, check_providers
 
 
 def all_checks() -> list[Check]:
-    """This module's checks, then the running processes', then the card's."""
-    return [*CHECKS, *procs_doctor.CHECKS, *doctor_checks.CHECKS]
+    """This module's checks, Telegram's, then the running processes', then the card's."""
+    return [*CHECKS, telegram_cmd.check_telegram, *procs_doctor.CHECKS, *doctor_checks.CHECKS]
 
 
 def run_checks(ctx: DoctorContext, checks: Iterable[Check] | None = None) -> list[CheckResult]:

@@ -24,7 +24,11 @@ def _single(name: str):  # type: ignore[no-untyped-def]
         if name == "core":
             from shelldon.core.server import main
         elif name == "broker":
-            from shelldon.broker.server import main
+            # The broker process's entry wires the transports that run inside it (Telegram).
+            from shelldon.broker.server import main as broker
+            from shelldon.transport.telegram_start import broker_transports
+
+            return broker(root, transports=broker_transports(root))
         else:
             from shelldon.worker.forkserver import main
         return main(root)

@@ -100,9 +100,26 @@ class ProactiveConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     max_reminders: int = 50  # pending reminders at most
 
 
+class TelegramConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`[telegram]`: the Bot API poller in the broker (transport.telegram; docs/telegram.md).
+
+    It polls once the vault holds `token_key` (`shelldon vault set telegram_token`); the token
+    itself never appears in this file. `enabled = false` keeps the bot silent even then.
+    """
+
+    enabled: bool = True
+    api_base: str = "https://api.telegram.org"  # a self-hosted Bot API server, or a test's fake
+    token_key: str = "telegram_token"
+    poll_timeout: int = 50  # seconds a getUpdates long poll waits for a message
+    request_timeout: float = 15.0  # any other request; also the margin over a long poll
+    backoff_cap: float = 60.0  # the longest pause between attempts after a failure
+    allow_plain_http: bool = False  # may the token go over http:// to a non-loopback host?
+
+
 class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     providers: tuple[ProviderConfig, ...] = msgspec.field(default=(), name="provider")
     worker: WorkerConfig = msgspec.field(default_factory=WorkerConfig)
     prompt: PromptConfig = msgspec.field(default_factory=PromptConfig)
     scheduler: SchedulerConfig = msgspec.field(default_factory=SchedulerConfig)
     proactive: ProactiveConfig = msgspec.field(default_factory=ProactiveConfig)
+    telegram: TelegramConfig = msgspec.field(default_factory=TelegramConfig)

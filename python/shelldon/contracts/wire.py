@@ -9,8 +9,11 @@ docs/processes.md):
 
     owner CLI  -> core         Say -> Reply; StatusRequest -> Status; VaultSet -> Ack;
                                VaultList -> VaultNames; IsolationProbe -> ProbeReport;
-                               DreamNow -> DreamDone; ProactiveFetch -> ProactiveBatch;
-                               ProactiveDelivered -> Ack (the terminal, the Telegram poller)
+                               DreamNow -> DreamDone; OwnerCommand -> CommandReply;
+                               TelegramPair -> TelegramPairing; TelegramUnpair -> Ack;
+                               ProactiveFetch -> ProactiveBatch; ProactiveDelivered -> Ack
+    broker     -> core         TelegramResume | TelegramInbound -> TelegramOutbox;
+                               TelegramSent -> Ack (the Telegram poller, inside the broker)
     core       -> fork-server  SpawnTurn -> TurnResult | TurnFailed;   Ping -> Pong
     worker     -> broker       Complete -> Completion | CompletionFailed
     core       -> broker       VaultRead -> VaultValue;                Ping -> Pong
@@ -126,6 +129,18 @@ class DreamDone(_Msg, frozen=True, tag="dream_done"):
     note: str = ""
 
 
+class OwnerCommand(_Msg, frozen=True, tag="owner_command"):
+    """`/help`, `/status`, `/memory`, … from any transport; core answers CommandReply
+    (core.commands holds the table)."""
+
+    name: str  # without the slash: "help"
+    arg: str = ""
+
+
+class CommandReply(_Msg, frozen=True, tag="command_reply"):
+    text: str
+
+
 class ProactiveItem(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: int
     kind: str  # "reminder" | "checkin" | "notice"
@@ -149,6 +164,61 @@ class ProactiveDelivered(_Msg, frozen=True, tag="proactive_delivered"):
 
     ids: tuple[int, ...]
     channel: str  # "telegram" | "terminal"
+
+
+class TelegramPair(_Msg, frozen=True, tag="telegram_pair"):
+    """`shelldon telegram pair`: a new one-time code (any earlier one stops working)."""
+
+
+class TelegramPairing(_Msg, frozen=True, tag="telegram_pairing"):
+    code: str  # shown once; core keeps only its hash
+    expires: str  # ISO-8601 UTC
+    bot_username: str = ""  # "" until the poller has asked getMe
+
+
+class TelegramUnpair(_Msg, frozen=True, tag="telegram_unpair"):
+    pass
+
+
+class TelegramResume(_Msg, frozen=True, tag="telegram_resume"):
+    """The poller (re)starts: where to poll from and what is still to send."""
+
+    bot_username: str = ""
+
+
+class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
+    """One update from getUpdates, as much of it as core needs. Core records `update_id` (in the
+    turn's own transaction when it is a turn) before it answers; a repeat is answered from the
+    outbox, never run twice."""
+
+    update_id: int
+    chat_id: int
+    chat_type: str  # "private" | "group" | "supergroup" | "channel"
+    kind: str  # "text" | "photo" | "voice" | "sticker" | "document" | … | "other"
+    text: str = ""
+    user_id: int = 0
+
+
+class OutboxItem(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: int
+    chat_id: int
+    text: str  # at most the Bot API's 4,096 characters: core split it
+
+
+class TelegramOutbox(_Msg, frozen=True, tag="telegram_outbox"):
+    """Core's answer to the poller: the last recorded update and every reply not yet confirmed
+    sent (oldest first)."""
+
+    last_update_id: int
+    paired_chat: int | None
+    items: tuple[OutboxItem, ...] = ()
+    turn: bool = False  # the update ran a turn (typing was worth showing)
+
+
+class TelegramSent(_Msg, frozen=True, tag="telegram_sent"):
+    """sendMessage confirmed these outbox rows; core forgets them (answers Ack)."""
+
+    ids: tuple[int, ...]
 
 
 class Refused(_Msg, frozen=True, tag="refused"):
@@ -209,6 +279,7 @@ class Pong(_Msg, frozen=True, tag="pong"):
     pid: int
     detail: str = ""
     isolation: bool | None = None  # fork-server only: workers drop privilege
+    lines: tuple[str, ...] = ()  # broker: its transports' status lines (`shelldon status`)
 
 
 # --- worker <-> broker, core <-> broker -------------------------------------------------------
@@ -251,9 +322,18 @@ Message = (
     | Ack
     | DreamNow
     | DreamDone
+    | OwnerCommand
+    | CommandReply
     | ProactiveFetch
     | ProactiveBatch
     | ProactiveDelivered
+    | TelegramPair
+    | TelegramPairing
+    | TelegramUnpair
+    | TelegramResume
+    | TelegramInbound
+    | TelegramOutbox
+    | TelegramSent
     | Refused
     | SpawnTurn
     | TurnResult

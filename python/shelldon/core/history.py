@@ -137,6 +137,7 @@ def _require_fts5() -> None:
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 
 def _serialised(method: _F) -> _F:
@@ -334,16 +335,21 @@ class HistoryStore(_Reader):
         *,
         usage: TurnUsage | None = None,
         items: str | None = None,
+        also: Callable[[sqlite3.Connection], None] | None = None,
     ) -> int | None:
         """A turn recorded before its reply (core.journal): both rows, its usage and, when it has
         any, the ops still to apply (`items`, JSON, secrets already blanked) in one transaction.
         That commit is durable: synchronous=FULL for it (in WAL, NORMAL can roll a committed
-        transaction back at a power cut), NORMAL again after. Returns the journal id."""
+        transaction back at a power cut), NORMAL again after. Returns the journal id. `also`
+        writes more in the same transaction (a Telegram update and its reply:
+        core.telegram_state)."""
         ts = iso(now)
         self._conn.execute("PRAGMA synchronous = FULL")
         try:
             with _transaction(self._conn):
                 self._insert_turn(turn_id, owner_text, pet_text, ts, usage)
+                if also is not None:
+                    also(self._conn)
                 if items is None:
                     return None
                 row = self._conn.execute(
@@ -377,6 +383,25 @@ class HistoryStore(_Reader):
                 "completion_tokens, ts) VALUES (?, ?, ?, ?, ?)",
                 (turn_id, usage.provider, usage.prompt_tokens, usage.completion_tokens, ts),
             )
+
+    @_serialised
+    def write(self, work: Callable[[sqlite3.Connection], _T], *, durable: bool = False) -> _T:
+        """`work` in one IMMEDIATE transaction under this handle's lock (core modules with tables
+        of their own, e.g. core.telegram_state, keep their SQL). `durable`: synchronous=FULL."""
+        if durable:
+            self._conn.execute("PRAGMA synchronous = FULL")
+        try:
+            with _transaction(self._conn):
+                return work(self._conn)
+        finally:
+            if durable:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("PRAGMA synchronous = NORMAL")
+
+    @_serialised
+    def read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """`work` on the connection under this handle's lock, outside any transaction."""
+        return work(self._conn)
 
     @_serialised
     def pending_journal(self) -> list[JournalRow]:

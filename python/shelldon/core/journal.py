@@ -18,6 +18,7 @@ the item with reason code "secret" instead of storing the blanks.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -131,9 +132,11 @@ def save(
     items: Sequence[Item],
     now: datetime,
     usage: TurnUsage | None = None,
+    also: Callable[[sqlite3.Connection], None] | None = None,
 ) -> tuple[bool, int | None]:
     """The turn's rows (secrets blanked here) and its items, committed durably before the reply:
-    (saved, the journal id when the turn has items). Never raises: a failure is (False, None)."""
+    (saved, the journal id when the turn has items). Never raises: a failure is (False, None).
+    `also` writes more in the same transaction (HistoryStore.journal_turn)."""
     if history is None:
         log.error("turn %s: history.db is not open; the turn is not saved", turn_id)
         return False, None
@@ -145,6 +148,7 @@ def save(
             now,
             usage=usage,
             items=encode(items) if items else None,
+            also=also,
         )
     except Exception:
         log.exception("turn %s: journaling the turn failed; nothing of it is applied", turn_id)

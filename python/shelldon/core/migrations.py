@@ -14,6 +14,9 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
 - 3 ("reminders"): `settings` (core-owned settings such as the owner's time zone, core.owner_time),
   `reminders` (core.reminders) and `proactive_queue`, what the pet says first until a transport
   delivers it (core.proactive).
+- 4 ("telegram"): `telegram_state` (one row: the paired chat, the pairing code's hash, the last
+  recorded update_id), `telegram_updates` (the update ids recorded lately) and `telegram_outbox`
+  (replies recorded, not yet confirmed sent): core.telegram_state.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -126,6 +129,35 @@ CREATE INDEX proactive_undelivered ON proactive_queue (delivered, id);
 """
 
 
+# One row (id = 1). The code is kept only as its sha256; `code_failures` closes pairing at 5.
+# The outbox's AUTOINCREMENT: a confirmation naming an old id can never delete a newer row.
+_V4: Final = """
+CREATE TABLE telegram_state (
+    id             INTEGER PRIMARY KEY CHECK (id = 1),
+    chat_id        INTEGER,
+    paired_at      TEXT,
+    last_update_id INTEGER NOT NULL DEFAULT 0,
+    last_update_at TEXT,
+    code_hash      TEXT,
+    code_expires   TEXT,
+    code_failures  INTEGER NOT NULL DEFAULT 0,
+    bot_username   TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO telegram_state (id) VALUES (1);
+CREATE TABLE telegram_updates (
+    update_id INTEGER PRIMARY KEY,
+    at        TEXT NOT NULL
+);
+CREATE TABLE telegram_outbox (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id   INTEGER NOT NULL,
+    text      TEXT NOT NULL,
+    update_id INTEGER,
+    created   TEXT NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     version: int
@@ -148,6 +180,7 @@ MIGRATIONS: Final = (
     Migration(1, "messages, FTS5, learnings, turn_usage", _V1),
     Migration(2, "turn journal", _V2),
     Migration(3, "reminders", _V3),
+    Migration(4, "telegram", _V4),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

@@ -24,7 +24,7 @@ from typing import Protocol
 
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts import wire
-from shelldon.core import checkins, owner_time, proactive_queue, reminders, turns
+from shelldon.core import checkins, owner_time, proactive_queue, reminders, telegram_state, turns
 from shelldon.core.checkins import CheckinConfig, CheckinOutcome
 from shelldon.core.history import HistoryStore
 from shelldon.core.owner_time import Clocks
@@ -52,7 +52,7 @@ def checkin_config(root: DataRoot) -> CheckinConfig:
 
 def _telegram_paired(history: HistoryStore) -> bool:
     """Is a Telegram chat paired? Then the terminal does not take proactive items."""
-    return False  # wired to core.telegram_state on merge
+    return telegram_state.paired_chat(history) is not None
 
 
 class ProactiveService:

@@ -25,11 +25,13 @@ from shelldon import daemon, ipc
 from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.core import layout, turns
+from shelldon.core import commands, layout, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.proactive import ProactiveService
 from shelldon.core.runner import WorkerRunner
+from shelldon.core.status_text import format_status
 from shelldon.core.stores import Stores
+from shelldon.core.telegram_chat import TelegramChat
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import DataRoot
 
@@ -69,6 +71,9 @@ class CoreService:
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.proactive = proactive  # reminders, check-ins, the proactive queue
         self.last_turn: wire.LastTurn | None = None
+        self.telegram = TelegramChat(
+            stores.history, owner_turn=self._telegram_turn, command=self.command
+        )
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(
             stores.history, stores.memory, book=proactive.book if proactive else None
@@ -83,8 +88,10 @@ class CoreService:
         *,
         dream_directive: str = "",
         emit: Callable[[wire.Reply], None] | None = None,
+        also_record: turns.AlsoRecord | None = None,
     ) -> AppliedTurn:
-        """One whole turn under the one-worker gate: spawn, apply (reply first), record."""
+        """One whole turn under the one-worker gate: spawn, apply (reply first), record.
+        `also_record` writes in the turn's own transaction (core.turns.apply_turn)."""
         self.runner.gate.acquire(purpose)
         try:
             started = time.monotonic()
@@ -92,7 +99,7 @@ class CoreService:
             outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
-            applied = self._apply(turn_id, purpose, message, outcome, emit)
+            applied = self._apply(turn_id, purpose, message, outcome, emit, also_record)
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
@@ -112,6 +119,7 @@ class CoreService:
         message: str,
         outcome: wire.TurnResult | wire.TurnFailed,
         emit: Callable[[wire.Reply], None] | None,
+        also_record: turns.AlsoRecord | None = None,
     ) -> AppliedTurn:
         emitted: list[tuple[str, bool]] = []
         provider = outcome.provider if isinstance(outcome, wire.TurnResult) else ""
@@ -144,6 +152,7 @@ class CoreService:
                 emit=once,
                 corrections=self.dreams.corrections if self.dreams else None,
                 book=self.proactive.book if self.proactive else None,
+                also_record=also_record,
             )
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
@@ -174,8 +183,16 @@ class CoreService:
             return wire.Refused(reason=refusal)
         if isinstance(message, wire.Say):
             return self._say(message, respond)
+        if isinstance(message, wire.OwnerCommand):
+            return wire.CommandReply(text=self.command(message.name, message.arg))
         if isinstance(message, wire.StatusRequest):
             return self.status()
+        if isinstance(message, (wire.TelegramResume, wire.TelegramInbound, wire.TelegramSent)):
+            return self._from_poller(peer, message, respond)
+        if isinstance(message, wire.TelegramPair):
+            return self.telegram.pair()
+        if isinstance(message, wire.TelegramUnpair):
+            return self.telegram.unpair()
         if isinstance(message, wire.VaultSet):
             try:
                 set_secret(self.root.vault, message.key, message.value)
@@ -220,13 +237,55 @@ class CoreService:
             sent.append(reply)
             respond(reply)
 
-        applied = self.run_turn("turn", text, emit=emit)
-        if self.dreams is not None and applied.outcome != "spawn_failed":
-            self.dreams.owner_turn_done()  # the budget and the idle clock (core.scheduler)
+        applied = self._owner_turn(text, emit)
         if not sent:  # run_turn always emits; belt and braces for the owner's terminal
             respond(
                 wire.Reply(text=applied.reply, turn_id=applied.turn_id, degraded=applied.degraded)
             )
+        return ipc.ANSWERED
+
+    def _owner_turn(
+        self,
+        text: str,
+        emit: Callable[[wire.Reply], None],
+        also_record: turns.AlsoRecord | None = None,
+    ) -> AppliedTurn:
+        applied = self.run_turn("turn", text, emit=emit, also_record=also_record)
+        if self.dreams is not None and applied.outcome != "spawn_failed":
+            self.dreams.owner_turn_done()  # the budget and the idle clock (core.scheduler)
+        return applied
+
+    def _telegram_turn(
+        self, text: str, emit: Callable[[wire.Reply], None], also_record: turns.AlsoRecord
+    ) -> AppliedTurn:
+        return self._owner_turn(text.strip(), emit, also_record)
+
+    def command(self, name: str, arg: str = "") -> str:
+        """One owner command (core.commands), from the terminal or the owner's Telegram chat."""
+        ctx = commands.CommandContext(self.stores, status_text=lambda: format_status(self.status()))
+        return commands.run_command(ctx, name, arg)
+
+    def _from_poller(
+        self,
+        peer: ipc.Peer,
+        message: wire.TelegramResume | wire.TelegramInbound | wire.TelegramSent,
+        respond: ipc.Respond,
+    ) -> wire._Msg | ipc._Answered:
+        """The Telegram poller runs in the broker: only the broker's pid may speak for it."""
+        broker_pid = ipc.read_pid_file(self.root.run_dir, "broker")
+        if peer.pid != broker_pid:
+            log.warning(
+                "core: refused %s from pid %d (the broker is %s)",
+                type(message).__name__,
+                peer.pid,
+                broker_pid,
+            )
+            return wire.Refused(reason="only the broker's Telegram poller may send this")
+        if isinstance(message, wire.TelegramResume):
+            return self.telegram.resume(message)
+        if isinstance(message, wire.TelegramSent):
+            return self.telegram.sent(message)
+        self.telegram.inbound(message, respond)
         return ipc.ANSWERED
 
     def _dream_now(self, message: wire.DreamNow) -> wire._Msg:
@@ -269,6 +328,7 @@ class CoreService:
         processes = [wire.ProcessState(name="core", pid=os.getpid(), up=True)]
         isolation: bool = False
         isolation_detail = "fork-server not reachable"
+        transport_lines: list[str] = []
         for name in ("broker", "forkserver"):
             try:
                 pong = ipc.request(self.root.socket(name), wire.Ping(), timeout=2.0)
@@ -285,10 +345,16 @@ class CoreService:
                 if name == "forkserver":
                     isolation = bool(pong.isolation)
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
+                transport_lines.extend(pong.lines)  # the broker's Telegram poller, if it runs
         lines: list[str] = list(self.dreams.status_lines()) if self.dreams else []
         if self.proactive is not None:
             lines.extend(self.proactive.status_lines())
         lines.extend(self.usage_lines())
+        try:
+            lines.extend(self.telegram.status_lines())
+        except sqlite3.Error as exc:
+            log.warning("telegram state unavailable: %s", exc)
+        lines.extend(transport_lines)
         return wire.Status(
             processes=tuple(processes),
             last_turn=self.last_turn,

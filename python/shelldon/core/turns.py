@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -81,6 +82,7 @@ RECORD_PROMPTS_ENV = "SHELLDON_RECORD_PROMPTS"
 PROMPTS_FILE = "prompts.jsonl"
 
 Emit = Callable[[str, bool], None]
+AlsoRecord = Callable[[sqlite3.Connection, str], None]  # (the turn's connection, its reply)
 Outcome = Literal["ok", "degraded", "spawn_failed"]
 
 
@@ -385,9 +387,12 @@ def apply_turn(
     corrections: CorrectionLedger | None = None,
     now: datetime | None = None,
     book: reminders.Book | None = None,
+    also_record: AlsoRecord | None = None,
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, after the turn is journaled and
-    before anything else is written. Never raises for bad ops."""
+    before anything else is written. Never raises for bad ops. `also_record(conn, reply)` writes
+    in the journal's own transaction (a Telegram update and its reply: core.telegram_state); it
+    runs only when the turn is recorded."""
     now = now or utc_now()
 
     if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
@@ -412,8 +417,9 @@ def apply_turn(
     raws = list(outcome.ops) if isinstance(outcome, wire.TurnResult) else []
     owner_rules = rules.extract_rules(message) if memory is not None else []
     items = journal.plan(owner_rules, raws[:MAX_OPS_PER_TURN])
+    also = _with_reply(also_record, reply) if also_record is not None else None
     saved, journal_id = journal.save(
-        history, turn_id, message, reply, items, now, usage=_usage_of(outcome)
+        history, turn_id, message, reply, items, now, usage=_usage_of(outcome), also=also
     )
     if not saved:
         reply = f"{reply}\n({NOT_SAVED_TEXT})"
@@ -473,6 +479,13 @@ def replay_journal(
     except Exception:  # the rows stay journaled: the next start tries again
         log.exception("replaying the turn journal failed; core starts without it")
         return 0
+
+
+def _with_reply(also_record: AlsoRecord, reply: str) -> Callable[[sqlite3.Connection], None]:
+    def also(conn: sqlite3.Connection) -> None:
+        also_record(conn, reply)
+
+    return also
 
 
 def _usage_of(outcome: wire.TurnResult | wire.TurnFailed) -> TurnUsage | None:

@@ -1,7 +1,9 @@
 """The terminal chat client: the owner's side of core's socket, one line in, the pet's reply out.
 
 `shelldon chat` and `shelldon run` (in the foreground) talk through `chat_loop`; `shelldon say`,
-`status`, `vault` and `dream` ask one question with `ask_core`.
+`status`, `vault` and `dream` ask one question with `ask_core`. In the chat, `/quit` is local and
+every other `/command` goes to core as an OwnerCommand (core.commands: the same table the owner's
+Telegram chat uses).
 
 What the pet says first (reminders, check-ins, notices: core.proactive) is shown when the chat
 starts and after each reply, then reported delivered (channel "terminal"); core keeps an item
@@ -24,6 +26,17 @@ from shelldon.paths import DataRoot
 SAY_TIMEOUT_S = (
     120.0  # beyond any turn deadline: core always answers, with the degrade reply at worst
 )
+
+
+COMMAND_TIMEOUT_S = 30.0
+
+
+def owner_command(text: str) -> wire.OwnerCommand | None:
+    """`/name arg` as an OwnerCommand; None for a message (or a bare "/")."""
+    if not text.startswith("/") or len(text) < 2 or text[1].isspace():
+        return None
+    name, _, arg = text[1:].partition(" ")
+    return wire.OwnerCommand(name=name.lower(), arg=arg.strip())
 
 
 class NotRunning(Exception):
@@ -116,7 +129,7 @@ def chat_loop(root: DataRoot) -> int:
     except NotRunning as exc:
         print(exc, file=sys.stderr)
         return 1
-    print("Talk to your pet. /status shows how it is, /quit (or Ctrl-D) leaves.", flush=True)
+    print("Talk to your pet. /help lists the commands, /quit (or Ctrl-D) leaves.", flush=True)
     try:
         show_proactive(session)
         while True:
@@ -131,10 +144,13 @@ def chat_loop(root: DataRoot) -> int:
             if text in ("/quit", "/exit"):
                 return 0
             try:
-                if text == "/status":
-                    answer = session.ask(wire.StatusRequest(), 10.0)
-                    if isinstance(answer, wire.Status):
-                        print(format_status(answer), flush=True)
+                command = owner_command(text)
+                if command is not None:  # handled in core (core.commands), as from Telegram
+                    answer = session.ask(command, COMMAND_TIMEOUT_S)
+                    if isinstance(answer, wire.CommandReply):
+                        print(answer.text, flush=True)
+                    else:
+                        print_reply(answer)
                     continue
                 answer = session.ask(wire.Say(text=text))
             except (ipc.IpcError, OSError) as exc:
@@ -147,27 +163,3 @@ def chat_loop(root: DataRoot) -> int:
                 print_reply(answer)
     finally:
         session.close()
-
-
-def format_status(status: wire.Status) -> str:
-    lines = []
-    for proc in status.processes:
-        state = "up" if proc.up else "DOWN"
-        detail = f"  {proc.detail}" if proc.detail else ""
-        lines.append(
-            f"{proc.name:<11} {state:<5} pid {proc.pid if proc.pid is not None else '-'}{detail}"
-        )
-    iso = "on" if status.vault_isolation else "OFF (dev mode)"
-    lines.append(f"vault isolation: {iso} ({status.isolation_detail})")
-    if status.last_turn is None:
-        lines.append("last turn: none yet")
-    else:
-        t = status.last_turn
-        via = f" via {t.provider}" if t.provider else ""
-        lines.append(
-            f"last turn: {t.turn_id} {t.purpose} {t.outcome}{via} at {t.at} ({t.elapsed_ms} ms)"
-        )
-    counts = ", ".join(f"{k} {v}" for k, v in status.memory_counts.items())
-    lines.append(f"memory: {counts}")
-    lines.extend(status.extra_lines)
-    return "\n".join(lines)

@@ -3,10 +3,12 @@
 
 Runs at every boot before the network and shelldon start (shelldon-firstboot.service) and does
 work only when the file changed since it was last applied. It sets the hostname, the time zone,
-root's SSH public keys, Wi-Fi, and writes the provider chain to /etc/shelldon/shelldon.toml.
-API keys found in the file are moved into the vault (<home>/memory/vault/<key>.md, 0600, owned
-by shelldon) and then wiped from the FAT partition; the vault entry keeps its name, so the
-provider keeps working when the file is applied again without the key.
+root's SSH public keys, Wi-Fi, and writes the provider chain, `[telegram]` and `[proactive]` to
+/etc/shelldon/shelldon.toml (the last two even with no provider configured). API keys found in
+the file, and the Telegram bot's `[telegram] token`, are moved into the vault
+(<home>/memory/vault/<key>.md, 0600, owned by shelldon) and then wiped from the FAT partition; the
+vault entry keeps its name (the bot's is `token_key`, default telegram_token), so everything keeps
+working when the file is applied again without them.
 
 Standard library only (tomllib). Paths are injectable so tests run it against a scratch tree:
     firstboot.py [--root DIR] [--boot DIR] [--offline]
@@ -31,6 +33,7 @@ HOSTNAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 TZ = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 KINDS = ("openai", "anthropic", "offline")
+TELEGRAM_TOKEN_KEY = "telegram_token"
 
 
 class ConfigError(ValueError):
@@ -119,14 +122,50 @@ def providers_of(cfg: dict, vault: str) -> list[tuple[dict, str | None]]:
     return out
 
 
-def render_config(providers: list[tuple[dict, str | None]]) -> str:
+def telegram_of(cfg: dict) -> tuple[dict | None, str | None]:
+    """([telegram] for /etc without the token, the bot token or None). Settings pass through
+    (shelldon.config checks them); the token's vault entry is named by `token_key`."""
+    section = cfg.get("telegram")
+    if section is None:
+        return None, None
+    if not isinstance(section, dict):
+        raise ConfigError("[telegram] is not a table")
+    token = section.get("token")
+    if token is not None and (
+        not isinstance(token, str) or not token.strip() or any(c.isspace() for c in token.strip())
+    ):
+        raise ConfigError("[telegram] token must be the bot token BotFather gave (one word)")
+    table = {k: v for k, v in section.items() if k != "token"}
+    table.setdefault("token_key", TELEGRAM_TOKEN_KEY)
+    if not isinstance(table["token_key"], str) or not KEY_NAME.match(table["token_key"]):
+        raise ConfigError(f"[telegram] token_key must match {KEY_NAME.pattern}")
+    return table, token.strip() if token else None
+
+
+def proactive_of(cfg: dict) -> dict | None:
+    section = cfg.get("proactive")
+    if section is not None and not isinstance(section, dict):
+        raise ConfigError("[proactive] is not a table")
+    return section
+
+
+def render_config(
+    providers: list[tuple[dict, str | None]],
+    telegram: dict | None = None,
+    proactive: dict | None = None,
+) -> str:
     lines = [
-        "# Written by shelldon-firstboot from shelldon.toml on the boot partition. API keys are not",
-        "# here: each provider's `key` names its vault entry (<home>/memory/vault/<key>.md).",
+        "# Written by shelldon-firstboot from shelldon.toml on the boot partition. Keys are not",
+        "# here: each provider's `key` and [telegram] token_key name vault entries",
+        "# (<home>/memory/vault/<key>.md).",
         "",
         "[worker]",
         f"user = {toml_str(WORKER_USER)}",
     ]
+    for name, section in (("telegram", telegram), ("proactive", proactive)):
+        if section is not None:
+            lines += ["", f"[{name}]"]
+            lines += [f"{k} = {toml_value(v)}" for k, v in section.items() if v is not None]
     for table, _ in providers:
         lines += ["", "[[provider]]"]
         lines += [f"{k} = {toml_value(v)}" for k, v in table.items() if v is not None]
@@ -148,9 +187,20 @@ def check_with_shelldon(text: str) -> None:
 
 
 def wipe_keys(text: str, when: str) -> str:
-    """The FAT file's text with every api_key line replaced by a note."""
-    pat = re.compile(r"^(\s*)api_key\s*=.*$", re.M)
-    return pat.sub(lambda m: f"{m.group(1)}# api_key: moved into the shelldon vault on {when}", text)
+    """The FAT file's text with every api_key line, and [telegram]'s token line, replaced by a
+    note."""
+    out = []
+    section = ""
+    for line in text.splitlines(keepends=True):
+        header = re.match(r"^\s*\[+\s*([A-Za-z0-9_.-]+)\s*\]+", line)
+        if header:
+            section = header.group(1)
+        secret = re.match(r"^(\s*)(api_key|token)\s*=", line)
+        if secret and (secret.group(2) == "api_key" or section == "telegram"):
+            end = "\n" if line.endswith("\n") else ""
+            line = f"{secret.group(1)}# {secret.group(2)}: moved into the shelldon vault on {when}{end}"
+        out.append(line)
+    return "".join(out)
 
 
 def apply(root: str, boot: str, live: bool) -> bool:
@@ -169,7 +219,10 @@ def apply(root: str, boot: str, live: bool) -> bool:
     wifi = cfg.get("wifi", {})
     vault = os.path.join(root, HOME, "memory/vault")
     providers = providers_of(cfg, vault)
-    rendered = render_config(providers) if providers else None
+    telegram, bot_token = telegram_of(cfg)
+    proactive = proactive_of(cfg)
+    wanted = providers or telegram is not None or proactive is not None
+    rendered = render_config(providers, telegram, proactive) if wanted else None
     if rendered is not None:
         check_with_shelldon(rendered)
 
@@ -236,25 +289,28 @@ def apply(root: str, boot: str, live: bool) -> bool:
         write_atomic(os.path.join(root, "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"), wpa, 0o600)
         log(f"Wi-Fi {wifi['ssid']!r}")
 
-    # Providers: keys into the vault first, then the config that names them, then wipe the FAT.
-    moved = 0
-    for table, api_key in providers:
-        if api_key is None:
-            continue
+    # Keys into the vault first, then the config that names them, then wipe the FAT.
+    secrets = [(table["key"], api_key) for table, api_key in providers if api_key is not None]
+    if telegram is not None and bot_token is not None:
+        secrets.append((telegram["token_key"], bot_token))
+    for key, value in secrets:
         os.makedirs(vault, mode=0o700, exist_ok=True)
         os.chown(vault, uid, gid)
         os.chmod(vault, 0o700)
-        write_atomic(os.path.join(vault, f"{table['key']}.md"), api_key + "\n", 0o600, uid, gid)
-        moved += 1
-    if providers:
+        write_atomic(os.path.join(vault, f"{key}.md"), value + "\n", 0o600, uid, gid)
+    moved = len(secrets)
+    if rendered is not None:
         write_atomic(os.path.join(root, "etc/shelldon/shelldon.toml"), rendered, 0o640, 0, gid)
-        log(f"provider chain: {', '.join(t['name'] for t, _ in providers)}")
+        if providers:
+            log(f"provider chain: {', '.join(t['name'] for t, _ in providers)}")
+        if telegram is not None:
+            log(f"telegram: token in the vault as {telegram['token_key']!r}" if bot_token else "telegram settings")
     text = raw.decode("utf-8")
     if moved:
         when = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d")
         text = wipe_keys(text, when)
         write_atomic(src, text, 0o600)
-        log(f"{moved} API key(s) moved into the vault and wiped from the boot partition")
+        log(f"{moved} key(s) moved into the vault and wiped from the boot partition")
     write_atomic(stamp, hashlib.sha256(text.encode()).hexdigest() + "\n", 0o600)
     return True
 

@@ -1,0 +1,171 @@
+"""The owner commands (`/help`, `/status`, `/memory`, `/forget N`, `/undo`, `/quiet`,
+`/reminders`), handled once for every transport.
+
+The terminal chat sends `OwnerCommand`; the Telegram poller forwards the owner's message and core
+recognises the command there. Both land in `run_command`: a table from name to a handler
+`(ctx, arg) -> reply text`. A handler never raises for the owner's input; a refusal is a reply.
+None of them reaches a worker or a model.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from shelldon.contracts.commands import OWNER_COMMANDS
+from shelldon.core.audit import AuditRecord, UndoError
+from shelldon.core.dream.undo import undo_dream_learnings
+from shelldon.core.entry import Entry
+from shelldon.core.proactive import command_quiet, command_reminders, command_timezone
+from shelldon.core.stores import Stores
+
+log = logging.getLogger(__name__)
+
+COMMAND_UNIT = "owner-command"  # the audit unit of a /forget or /undo
+MAX_LISTED = 50
+
+
+@dataclass(frozen=True)
+class CommandContext:
+    stores: Stores
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # `shelldon status` as text (core.server builds it: processes, last turn, pairing).
+    status_text: Callable[[], str] | None = None
+
+
+Handler = Callable[[CommandContext, str], str]
+
+
+def parse(text: str, bot_username: str = "") -> tuple[str, str] | None:
+    """("name", "arg") when `text` is a command ("/forget 3", "/help@my_bot"); else None."""
+    text = text.strip()
+    if not text.startswith("/") or len(text) < 2:
+        return None
+    head, _, arg = text[1:].partition(" ")
+    name, _, addressee = head.partition("@")
+    if addressee and bot_username and addressee.lower() != bot_username.lower():
+        return None  # a command for another bot (in a group)
+    return name.lower(), arg.strip()
+
+
+def command_help(ctx: CommandContext, arg: str) -> str:
+    lines = ["I understand:"]
+    lines.extend(f"/{name} - {what}" for name, what in OWNER_COMMANDS)
+    lines.append("Anything else is just talking to me.")
+    return "\n".join(lines)
+
+
+def command_status(ctx: CommandContext, arg: str) -> str:
+    if ctx.status_text is None:
+        return "I cannot see my status from here."
+    return ctx.status_text()
+
+
+def _active_entries(ctx: CommandContext) -> list[Entry]:
+    return [e for e in ctx.stores.memory.entries() if e.meta.status != "superseded"]
+
+
+def _title(entry: Entry) -> str:
+    first = entry.body.strip().split("\n")[0] if entry.body.strip() else entry.stem
+    return " ".join((entry.meta.title or first).split())[:80]
+
+
+def command_memory(ctx: CommandContext, arg: str) -> str:
+    entries = _active_entries(ctx)
+    if not entries:
+        return "I keep nothing about you yet."
+    lines = [f"I keep {len(entries)} thing{'s' if len(entries) != 1 else ''}:"]
+    for number, entry in enumerate(entries[:MAX_LISTED], start=1):
+        lines.append(f"{number}. {_title(entry)} ({entry.collection})")
+    if len(entries) > MAX_LISTED:
+        lines.append(f"... and {len(entries) - MAX_LISTED} more (`shelldon memory list`).")
+    lines.append("/forget N forgets one.")
+    return "\n".join(lines)
+
+
+def command_forget(ctx: CommandContext, arg: str) -> str:
+    if not arg.strip().isdigit():
+        return "Which one? /memory numbers them; then /forget N."
+    number = int(arg.strip())
+    entries = _active_entries(ctx)
+    if not 1 <= number <= len(entries):
+        return f"There is no {number} in /memory (it has {len(entries)})."
+    entry = entries[number - 1]
+    try:
+        rec = ctx.stores.memory.forget(f"{entry.collection}/{entry.stem}", unit=COMMAND_UNIT)
+    except LookupError:
+        return "That one is already gone; /memory shows what is left."
+    log.info("owner command: forgot %s (change %s)", rec.target, rec.id)
+    return f"Forgotten: {_title(entry)}. /undo brings it back."
+
+
+@dataclass(frozen=True)
+class _Undoable:
+    label: str  # a change id (one owner edit) or a unit ("turn-…", "dream-3")
+    records: list[AuditRecord]
+    single: bool
+
+
+def _last_undoable(records: list[AuditRecord]) -> _Undoable | None:
+    """The newest change not undone yet. A turn's or a dream's unit goes back as a whole; a
+    single owner edit (the CLI's, a command's: units many edits share) by its change id."""
+    undone = {r.undoes for r in records if r.undoes}
+    for rec in reversed(records):
+        if rec.op == "undo" or not rec.file_changes:
+            continue
+        if rec.unit in ("cli", COMMAND_UNIT):
+            if rec.id not in undone:
+                return _Undoable(rec.id, [rec], single=True)
+            continue
+        if rec.unit not in undone:
+            return _Undoable(rec.unit, [r for r in records if r.unit == rec.unit], single=False)
+    return None
+
+
+def command_undo(ctx: CommandContext, arg: str) -> str:
+    memory = ctx.stores.memory
+    found = _last_undoable(list(memory.audit.records()))
+    if found is None:
+        return "There is nothing of mine to undo."
+    label = found.label
+    try:
+        if found.single:
+            done = memory.undo_change(label, unit=COMMAND_UNIT)
+        else:
+            done = memory.undo_unit(label, unit=COMMAND_UNIT)
+            if label.startswith("dream-") and label[6:].isdigit():
+                # What the dream did to the learnings goes back too (as `memory undo --dream`).
+                undo_dream_learnings(
+                    [r.to_json() for r in found.records], int(label[6:]), ctx.stores.history
+                )
+    except UndoError as exc:
+        return f"I cannot undo that: {exc}"
+    restored = ", ".join(c.target for c in done.changes) or "nothing"
+    log.info("owner command: undid %s (%s)", label, restored)
+    return f"Undone ({label}): restored {restored}."
+
+
+COMMANDS: dict[str, Handler] = {
+    "help": command_help,
+    "status": command_status,
+    "memory": command_memory,
+    "forget": command_forget,
+    "undo": command_undo,
+    "quiet": command_quiet,
+    "reminders": command_reminders,
+    "timezone": command_timezone,
+}
+
+
+def run_command(ctx: CommandContext, name: str, arg: str = "") -> str:
+    """The reply to one owner command. An unknown one gets a pointer to /help."""
+    handler = COMMANDS.get(name.lower().lstrip("/"))
+    if handler is None:
+        return f"I do not know /{name}. /help lists what I understand."
+    try:
+        return handler(ctx, arg)
+    except Exception:  # a broken handler must not cost the owner an answer
+        log.exception("owner command /%s failed", name)
+        return f"/{name} failed on my side; the log says why."

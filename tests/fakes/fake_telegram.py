@@ -1,0 +1,553 @@
+"""A fake Telegram Bot API: a real HTTP server on 127.0.0.1 speaking the Bot API's wire format.
+
+`POST /bot<token>/<method>` with a JSON body, answered with the envelope Telegram uses:
+`{"ok": true, "result": …}` or `{"ok": false, "error_code": N, "description": "…",
+"parameters": {"retry_after": S}}`. Methods: getMe, deleteWebhook, setMyCommands, getUpdates
+(long polling with offset/timeout/limit/allowed_updates: an offset confirms, and forgets, every
+update below it; a second getUpdates while one waits ends the first with 409, as Telegram does),
+sendMessage (1-4096 UTF-16 units, plain text), sendChatAction. A wrong token gets 401.
+
+The "phone" side, for tests: `text(chat_id, "hi")`, `media(chat_id, "photo")`,
+`group_text(...)` queue Update objects shaped as Telegram sends them; `sent` holds what the bot
+delivered; `wait_until(predicate)` waits on the server's condition (no sleeps).
+
+Faults, consumed in order per method: `fail(method, code, description, retry_after=...)`,
+`hang(method)` (the request is held until `release()`, then the connection closes unanswered:
+nothing delivered), `drop(method)` (closed at once, unanswered). `down()` / `up()` close and
+reopen the listening socket on the same port (the network gone, then back).
+
+In-process: `with FakeTelegram() as tg: ... tg.api_base ...`. The pet's processes reach it over
+TCP like the real API.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+TOKEN = "123456789:AAHfakeTokenForTests_x9ZqW3e4r5t6y7u8i9"
+BOT_ID = 123456789
+BOT_USERNAME = "shelldon_test_bot"
+MAX_TEXT_UNITS = 4096
+_COMMAND = set("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+@dataclass
+class Call:
+    method: str
+    payload: dict[str, Any]
+    token_ok: bool
+    at: float
+    fault: str = ""  # the fault it met: "fail 429", "hang", "drop"
+
+
+@dataclass
+class _Fault:
+    kind: str  # fail | hang | drop
+    code: int = 0
+    description: str = ""
+    retry_after: int | None = None
+
+
+@dataclass
+class _State:
+    token: str
+    bot_username: str
+    lock: threading.Condition = field(default_factory=threading.Condition)
+    queue: list[dict[str, Any]] = field(default_factory=list)  # updates not yet confirmed
+    next_update_id: int = 700_000_001
+    next_message_id: int = 1
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    commands: list[dict[str, Any]] | None = None
+    webhook_deletes: list[bool] = field(default_factory=list)
+    faults: dict[str, list[_Fault]] = field(default_factory=dict)
+    held: int = 0
+    released: bool = False
+    poll_generation: int = 0  # a new getUpdates ends the one waiting (409)
+    bytes_in: int = 0
+    bytes_out: int = 0
+    stopping: bool = False
+    down: bool = False  # the network is gone: waiting requests end unanswered
+
+
+class FakeTelegram:
+    def __init__(
+        self,
+        *,
+        token: str = TOKEN,
+        bot_username: str = BOT_USERNAME,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self._state = _State(token=token, bot_username=bot_username)
+        self._tls = tls  # serve HTTPS (scripts/measure_telegram.py counts what TLS costs)
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._port = 0
+
+    # --- life ---------------------------------------------------------------------------------
+
+    def start(self) -> FakeTelegram:
+        server = _Server(("127.0.0.1", self._port), _handler_for(self._state))
+        server.daemon_threads = True
+        if self._tls is not None:
+            server.socket = self._tls.wrap_socket(server.socket, server_side=True)
+        self._port = server.server_address[1]
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        with self._state.lock:
+            self._state.stopping = True
+            self._state.released = True
+            self._state.lock.notify_all()
+        self._close()
+
+    def _close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def down(self) -> None:
+        """The network is gone: nothing listens on the port (connections are refused)."""
+        with self._state.lock:
+            self._state.down = True  # a waiting long poll ends unanswered
+            self._state.lock.notify_all()
+        self._close()
+
+    def up(self) -> None:
+        with self._state.lock:
+            self._state.down = False
+        self.start()
+
+    def __enter__(self) -> FakeTelegram:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def api_base(self) -> str:
+        return f"{'https' if self._tls else 'http'}://127.0.0.1:{self._port}"
+
+    @property
+    def token(self) -> str:
+        return self._state.token
+
+    @property
+    def bot_username(self) -> str:
+        return self._state.bot_username
+
+    # --- the phone's side ---------------------------------------------------------------------
+
+    def _push(self, message: dict[str, Any]) -> int:
+        with self._state.lock:
+            update_id = self._state.next_update_id
+            self._state.next_update_id += 1
+            message_id = self._state.next_message_id
+            self._state.next_message_id += 1
+            self._state.queue.append(
+                {
+                    "update_id": update_id,
+                    "message": {"message_id": message_id, "date": int(time.time()), **message},
+                }
+            )
+            self._state.lock.notify_all()
+        return update_id
+
+    @staticmethod
+    def _people(chat_id: int, chat_type: str, user_id: int | None) -> dict[str, Any]:
+        user = {
+            "id": user_id if user_id is not None else chat_id,
+            "is_bot": False,
+            "first_name": "Robin",
+            "username": f"user{abs(chat_id)}",
+            "language_code": "en",
+        }
+        chat: dict[str, Any] = {"id": chat_id, "type": chat_type}
+        if chat_type == "private":
+            chat.update(first_name="Robin", username=user["username"])
+        else:
+            chat["title"] = "Some group"
+        return {"from": user, "chat": chat}
+
+    def text(
+        self, chat_id: int, text: str, *, chat_type: str = "private", user_id: int | None = None
+    ) -> int:
+        """A text message from `chat_id`; returns its update_id."""
+        message: dict[str, Any] = {**self._people(chat_id, chat_type, user_id), "text": text}
+        if text.startswith("/"):
+            length = len(text.split()[0].encode("utf-16-le")) // 2
+            message["entities"] = [{"offset": 0, "length": length, "type": "bot_command"}]
+        return self._push(message)
+
+    def group_text(self, chat_id: int, text: str, *, user_id: int = 4242) -> int:
+        return self.text(chat_id, text, chat_type="group", user_id=user_id)
+
+    def media(self, chat_id: int, kind: str) -> int:
+        """A photo, voice note, sticker or document, as Telegram shapes each."""
+        file = {"file_id": f"AgAC{kind}", "file_unique_id": f"AQAD{kind}", "file_size": 1234}
+        payloads: dict[str, Any] = {
+            "photo": {"photo": [{**file, "width": 90, "height": 67}]},
+            "voice": {"voice": {**file, "duration": 3, "mime_type": "audio/ogg"}},
+            "sticker": {
+                "sticker": {
+                    **file,
+                    "type": "regular",
+                    "width": 512,
+                    "height": 512,
+                    "is_animated": False,
+                    "is_video": False,
+                    "emoji": "🐢",
+                }
+            },
+            "document": {
+                "document": {**file, "file_name": "notes.pdf", "mime_type": "application/pdf"}
+            },
+        }
+        return self._push({**self._people(chat_id, "private", None), **payloads[kind]})
+
+    # --- faults -------------------------------------------------------------------------------
+
+    def fail(
+        self,
+        method: str,
+        code: int,
+        description: str,
+        *,
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
+        fault = _Fault("fail", code, description, retry_after)
+        with self._state.lock:
+            self._state.faults.setdefault(method.lower(), []).extend([fault] * times)
+
+    def hang(self, method: str, *, times: int = 1) -> None:
+        with self._state.lock:
+            self._state.released = False
+            self._state.faults.setdefault(method.lower(), []).extend([_Fault("hang")] * times)
+
+    def drop(self, method: str, *, times: int = 1) -> None:
+        with self._state.lock:
+            self._state.faults.setdefault(method.lower(), []).extend([_Fault("drop")] * times)
+
+    def revoke(self, new_token: str) -> None:
+        """BotFather's /revoke: the old token gets 401 from now on."""
+        with self._state.lock:
+            self._state.token = new_token
+            self._state.lock.notify_all()
+
+    def release(self) -> None:
+        """Let every held request go (each closes its connection unanswered)."""
+        with self._state.lock:
+            self._state.released = True
+            self._state.lock.notify_all()
+
+    # --- what happened ------------------------------------------------------------------------
+
+    @property
+    def sent(self) -> list[dict[str, Any]]:
+        with self._state.lock:
+            return list(self._state.sent)
+
+    def sent_to(self, chat_id: int) -> list[str]:
+        return [m["text"] for m in self.sent if m["chat"]["id"] == chat_id]
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        with self._state.lock:
+            return list(self._state.actions)
+
+    @property
+    def calls(self) -> list[Call]:
+        with self._state.lock:
+            return list(self._state.calls)
+
+    def calls_of(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method.lower()]
+
+    @property
+    def commands(self) -> list[dict[str, Any]] | None:
+        with self._state.lock:
+            return self._state.commands
+
+    @property
+    def webhook_deletes(self) -> list[bool]:
+        with self._state.lock:
+            return list(self._state.webhook_deletes)
+
+    @property
+    def held(self) -> int:
+        with self._state.lock:
+            return self._state.held
+
+    @property
+    def pending(self) -> list[int]:
+        """Update ids Telegram still keeps (not confirmed by an offset past them)."""
+        with self._state.lock:
+            return [u["update_id"] for u in self._state.queue]
+
+    @property
+    def traffic(self) -> tuple[int, int]:
+        """(bytes received, bytes sent) on the HTTP level: request/status lines, headers, bodies."""
+        with self._state.lock:
+            return self._state.bytes_in, self._state.bytes_out
+
+    def wait_until(self, predicate: Callable[[FakeTelegram], bool], timeout: float = 60.0) -> bool:
+        """Wait (on the server's condition, woken by every request) until `predicate` holds."""
+        deadline = time.monotonic() + timeout
+        with self._state.lock:
+            while True:
+                self._state.lock.release()
+                try:
+                    if predicate(self):
+                        return True
+                finally:
+                    self._state.lock.acquire()
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._state.lock.wait(min(left, 1.0))
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away mid-answer (a killed broker, a timed-out poll) is normal."""
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            pass
+
+        def do_GET(self) -> None:
+            self._serve({})
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                payload = json.loads(raw) if raw else {}
+            except ValueError:
+                payload = None
+            self._serve(payload, len(raw))
+
+        def _serve(self, payload: Any, body_bytes: int = 0) -> None:
+            head = (
+                len(self.requestline)
+                + 2
+                + sum(len(k) + len(v) + 4 for k, v in self.headers.items())
+            )
+            parts = self.path.split("?")[0].strip("/").split("/")
+            token = parts[0][3:] if parts and parts[0].startswith("bot") else ""
+            method = parts[1].lower() if len(parts) == 2 else ""
+            token_ok = token == state.token
+            with state.lock:
+                state.bytes_in += head + 2 + body_bytes
+                queued = state.faults.get(method) if token_ok else None
+                fault = queued.pop(0) if queued else None
+                what = "" if fault is None else f"{fault.kind} {fault.code or ''}".strip()
+                body = payload if isinstance(payload, dict) else {}
+                state.calls.append(Call(method, body, token_ok, time.monotonic(), what))
+                state.lock.notify_all()
+            if not token_ok:
+                self._error(401, "Unauthorized")
+                return
+            if fault is not None and self._fault(fault):
+                return
+            if not isinstance(payload, dict):
+                self._error(400, "Bad Request: can't parse JSON")
+                return
+            handler = _METHODS.get(method)
+            if handler is None:
+                self._error(404, "Not Found")
+                return
+            handler(self, payload)
+
+        def _fault(self, fault: _Fault) -> bool:
+            if fault.kind == "fail":
+                params = {"retry_after": fault.retry_after} if fault.retry_after else None
+                self._error(fault.code, fault.description, params)
+                return True
+            if fault.kind == "hang":
+                with state.lock:
+                    state.held += 1
+                    state.lock.notify_all()
+                    while not state.released and not state.stopping:
+                        state.lock.wait(1.0)
+                    state.held -= 1
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)  # unanswered: the client sees it closed
+            return True
+
+        # -- envelopes ----------------------------------------------------------------------
+
+        def _ok(self, result: Any) -> None:
+            self._send(200, {"ok": True, "result": result})
+
+        def _error(self, code: int, description: str, params: dict[str, Any] | None = None) -> None:
+            body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
+            if params:
+                body["parameters"] = params
+            self._send(code, body)
+
+        def _send(self, code: int, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+            self.close_connection = True
+            with state.lock:
+                # Status line and headers as sent, roughly: what a byte counter on the wire sees.
+                state.bytes_out += len(data) + 150
+
+        # -- methods --------------------------------------------------------------------------
+
+        def get_me(self, payload: dict[str, Any]) -> None:
+            self._ok(
+                {
+                    "id": BOT_ID,
+                    "is_bot": True,
+                    "first_name": "Shelldon",
+                    "username": state.bot_username,
+                    "can_join_groups": True,
+                    "can_read_all_group_messages": False,
+                    "supports_inline_queries": False,
+                }
+            )
+
+        def delete_webhook(self, payload: dict[str, Any]) -> None:
+            drop = bool(payload.get("drop_pending_updates", False))
+            with state.lock:
+                state.webhook_deletes.append(drop)
+                if drop:
+                    state.queue.clear()
+            self._ok(True)
+
+        def set_my_commands(self, payload: dict[str, Any]) -> None:
+            commands = payload.get("commands")
+            if not isinstance(commands, list) or not commands:
+                self._error(400, "Bad Request: commands must be non-empty")
+                return
+            for item in commands:
+                name = item.get("command", "") if isinstance(item, dict) else ""
+                text = item.get("description", "") if isinstance(item, dict) else ""
+                if not (1 <= len(name) <= 32 and set(name) <= _COMMAND):
+                    self._error(400, "Bad Request: BOT_COMMAND_INVALID")
+                    return
+                if not 1 <= len(text) <= 256:
+                    self._error(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID")
+                    return
+            with state.lock:
+                state.commands = commands
+            self._ok(True)
+
+        def get_updates(self, payload: dict[str, Any]) -> None:
+            offset = payload.get("offset")
+            timeout = float(payload.get("timeout") or 0)
+            limit = int(payload.get("limit") or 100)
+            deadline = time.monotonic() + timeout
+            with state.lock:
+                state.poll_generation += 1
+                generation = state.poll_generation
+                state.lock.notify_all()
+                if isinstance(offset, int) and offset > 0:
+                    # An offset confirms every update below it: Telegram forgets them.
+                    state.queue = [u for u in state.queue if u["update_id"] >= offset]
+                while not state.queue and not state.stopping and not state.down:
+                    if state.poll_generation != generation:
+                        break
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    state.lock.wait(left)
+                down = state.down
+                if state.poll_generation != generation:
+                    conflict = True
+                    result: list[dict[str, Any]] = []
+                else:
+                    conflict = False
+                    result = [dict(u) for u in state.queue[:limit]]
+            if down:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if conflict:
+                self._error(
+                    409,
+                    "Conflict: terminated by other getUpdates request; make sure that only one "
+                    "bot instance is running",
+                )
+                return
+            self._ok(result)
+
+        def send_message(self, payload: dict[str, Any]) -> None:
+            text = payload.get("text")
+            chat_id = payload.get("chat_id")
+            if not isinstance(chat_id, int):
+                self._error(400, "Bad Request: chat not found")
+                return
+            if not isinstance(text, str) or not text.strip():
+                self._error(400, "Bad Request: message text is empty")
+                return
+            if _units(text) > MAX_TEXT_UNITS:
+                self._error(400, "Bad Request: message is too long")
+                return
+            with state.lock:
+                message_id = state.next_message_id
+                state.next_message_id += 1
+                message = {
+                    "message_id": message_id,
+                    "from": {
+                        "id": BOT_ID,
+                        "is_bot": True,
+                        "first_name": "Shelldon",
+                        "username": state.bot_username,
+                    },
+                    "chat": {"id": chat_id, "type": "private"},
+                    "date": int(time.time()),
+                    "text": text,
+                }
+                state.sent.append({**message, "parse_mode": payload.get("parse_mode")})
+                state.lock.notify_all()
+            self._ok(message)
+
+        def send_chat_action(self, payload: dict[str, Any]) -> None:
+            with state.lock:
+                state.actions.append(dict(payload))
+                state.lock.notify_all()
+            self._ok(True)
+
+    _METHODS: dict[str, Callable[[Handler, dict[str, Any]], None]] = {
+        "getme": Handler.get_me,
+        "deletewebhook": Handler.delete_webhook,
+        "setmycommands": Handler.set_my_commands,
+        "getupdates": Handler.get_updates,
+        "sendmessage": Handler.send_message,
+        "sendchataction": Handler.send_chat_action,
+    }
+    return Handler

@@ -1,0 +1,185 @@
+"""transport.telegram's Bot API client against the fake Bot API (real HTTP on 127.0.0.1): the
+envelopes, every failure as a kind the poller acts on, and the token kept out of every text."""
+
+from __future__ import annotations
+
+import io
+import logging
+import socket
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from fakes.fake_telegram import TOKEN, FakeTelegram
+from shelldon.config import ConfigError, parse_config
+from shelldon.transport.telegram import BotApi, BotApiError, _guard_logs, inbound_of
+
+SECRET_HALF = TOKEN.split(":", 1)[1]
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeTelegram]:
+    with FakeTelegram() as tg:
+        yield tg
+
+
+def _api(fake: FakeTelegram, token: str = TOKEN, timeout: float = 3.0) -> BotApi:
+    return BotApi(fake.api_base, token, request_timeout=timeout)
+
+
+def _error(call: object) -> BotApiError:
+    with pytest.raises(BotApiError) as caught:
+        call()  # type: ignore[operator]
+    error = caught.value
+    assert TOKEN not in str(error) and SECRET_HALF not in str(error)
+    # No chained exception whose text could hold the URL.
+    assert error.__cause__ is None and (error.__context__ is None or error.__suppress_context__)
+    return error
+
+
+def test_a_call_returns_the_result(fake: FakeTelegram) -> None:
+    me = _api(fake).call("getMe")
+    assert me["username"] == fake.bot_username and me["is_bot"] is True
+
+
+def test_each_error_envelope_becomes_a_kind(fake: FakeTelegram) -> None:
+    assert _error(lambda: _api(fake, token="1:wrong-token-xyz").call("getMe")).kind == (
+        "unauthorized"
+    )
+    fake.fail("getUpdates", 429, "Too Many Requests: retry after 3", retry_after=3)
+    flood = _error(lambda: _api(fake).call("getUpdates", {"timeout": 0}))
+    assert (flood.kind, flood.code, flood.retry_after) == ("rate_limited", 429, 3.0)
+    fake.fail("getUpdates", 502, "Bad Gateway")
+    assert _error(lambda: _api(fake).call("getUpdates", {"timeout": 0})).kind == "server"
+    long = _error(lambda: _api(fake).call("sendMessage", {"chat_id": 1, "text": "x" * 4097}))
+    assert (long.kind, long.code) == ("client", 400) and "too long" in str(long)
+
+
+def test_a_second_poller_ends_the_first_with_409(fake: FakeTelegram) -> None:
+    errors: list[BotApiError] = []
+
+    def first() -> None:
+        try:
+            _api(fake, timeout=30).call("getUpdates", {"timeout": 20}, timeout=30)
+        except BotApiError as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert fake.wait_until(lambda f: len(f.calls_of("getUpdates")) == 1)
+    _api(fake).call("getUpdates", {"timeout": 0})
+    thread.join(timeout=30)
+    assert [e.kind for e in errors] == ["conflict"] and "409" in str(errors[0])
+
+
+def test_network_failures_carry_no_token(fake: FakeTelegram) -> None:
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    refused = _error(
+        lambda: BotApi(f"http://127.0.0.1:{port}", TOKEN, request_timeout=3).call("getMe")
+    )
+    assert refused.kind == "network"
+    dns = _error(
+        lambda: BotApi("http://api.shelldon.invalid", TOKEN, request_timeout=3).call("getMe")
+    )
+    assert dns.kind == "network" and "cannot resolve host" in str(dns)
+    fake.hang("getMe")
+    hung = _error(lambda: _api(fake, timeout=1.0).call("getMe"))
+    fake.release()
+    assert hung.kind == "timeout"
+    fake.drop("getMe")
+    assert _error(lambda: _api(fake).call("getMe")).kind == "network"
+
+
+def test_updates_as_telegram_sends_them(fake: FakeTelegram) -> None:
+    fake.text(5, "hello")
+    fake.media(5, "sticker")
+    fake.group_text(-100, "/help@shelldon_test_bot")
+    updates = _api(fake).call("getUpdates", {"timeout": 0})
+    text, sticker, group = (inbound_of(u) for u in updates)
+    assert text is not None and (text.kind, text.chat_id, text.text) == ("text", 5, "hello")
+    assert text.chat_type == "private" and text.user_id == 5
+    assert sticker is not None and (sticker.kind, sticker.text) == ("sticker", "")
+    assert group is not None and (group.chat_type, group.chat_id) == ("group", -100)
+    assert inbound_of({"update_id": 9, "my_chat_member": {}}) is not None
+    assert inbound_of({"update_id": 9, "my_chat_member": {}}).kind == "none"  # type: ignore[union-attr]
+    assert inbound_of({"message": {}}) is None
+
+
+def test_no_log_record_of_the_process_carries_the_token() -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        _guard_logs([TOKEN, SECRET_HALF])
+        logging.getLogger("http.client").warning("GET /bot%s/getMe failed", TOKEN)
+        try:
+            raise RuntimeError(f"https://api.telegram.org/bot{TOKEN}/getUpdates")
+        except RuntimeError:
+            logging.getLogger("anything").exception("boom with %s", SECRET_HALF)
+    finally:
+        root.removeHandler(handler)
+    text = out.getvalue()
+    assert "getMe failed" in text and "boom" in text and "RuntimeError" in text
+    assert TOKEN not in text and SECRET_HALF not in text
+
+
+def test_the_telegram_section_is_checked() -> None:
+    config = parse_config("")
+    assert config.telegram.enabled and config.telegram.token_key == "telegram_token"
+    assert config.telegram.api_base == "https://api.telegram.org"
+    custom = parse_config('[telegram]\napi_base = "http://127.0.0.1:8081/"\npoll_timeout = 10\n')
+    assert custom.telegram.api_base == "http://127.0.0.1:8081"
+    for bad, why in (
+        ('api_base = "http://bots.example.org"', "plain http"),
+        ('api_base = "https://user:pw@api.telegram.org"', "credentials"),
+        ('token_key = "../x"', "token_key"),
+        ("poll_timeout = 900", "poll_timeout"),
+        ('token = "123:abc"', "unknown field"),
+    ):
+        with pytest.raises(ConfigError, match=why):
+            parse_config(f"[telegram]\n{bad}\n")
+
+
+def _doctor(fake: FakeTelegram, token: str | None, *, network: bool = True) -> dict[str, object]:
+    from shelldon.appliance.doctor import DoctorContext
+    from shelldon.cli.doctor_cmd import check_config, render, run_checks
+    from shelldon.cli.telegram_cmd import check_telegram
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve()
+    root.home.mkdir(parents=True, exist_ok=True)
+    root.config.write_text(f'[telegram]\napi_base = "{fake.api_base}"\n')
+    ctx = DoctorContext(root=root, network=network, read_secret=lambda key: token)
+    results = run_checks(ctx, [check_config, check_telegram])
+    report = render(results, ctx.secrets)
+    return {r.name: (r.status, r.detail) for r in results} | {"report": report}
+
+
+def test_the_doctor_checks_the_token_and_the_pairing(fake: FakeTelegram) -> None:
+    good = _doctor(fake, TOKEN)
+    assert good["telegram token"] == ("ok", f"accepted (getMe: @{fake.bot_username})")
+    assert good["telegram pairing"][0] == "warn"  # type: ignore[index]
+    bad = _doctor(fake, "123456789:AAwrongWrongWrongWrongWrongWrong00")
+    status, detail = bad["telegram token"]  # type: ignore[misc]
+    assert status == "fail" and "401 Unauthorized" in detail
+    assert "AAwrongWrong" not in str(bad["report"])
+    assert _doctor(fake, None)["telegram"][0] == "skip"  # type: ignore[index]
+    assert _doctor(fake, TOKEN, network=False)["telegram token"][0] == "skip"  # type: ignore[index]
+
+
+def test_the_qr_code_is_optional() -> None:
+    from shelldon.cli.telegram_cmd import deep_link, render_qr
+
+    link = deep_link("shelldon_test_bot", "ABCDEFGHJK")
+    assert link == "https://t.me/shelldon_test_bot?start=ABCDEFGHJK"
+    try:
+        import qrcode  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
+    except ImportError:
+        assert render_qr(link) is None  # without python3-qrcode: the link alone
+    else:
+        drawn = render_qr(link)
+        assert drawn is not None and len(drawn.splitlines()) > 10

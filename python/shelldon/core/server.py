@@ -7,7 +7,11 @@ the gate). It never imports the broker, the worker or any HTTP code (tests/test_
 reaches them only through sockets.
 
 Peer checks (SO_PEERCRED): a worker (a child of the fork-server) is refused outright; otherwise
-the peer must be root or core's own uid (the socket is 0660 as a first gate)."""
+the peer must be root or core's own uid (the socket is 0660 as a first gate).
+
+Over 400 lines: it is the one dispatcher of every message core's socket accepts (turns, status,
+the vault, the dream, owner commands, the proactive queue, the Telegram poller's messages); each
+handler is a few lines that hand over to the module that owns the behaviour."""
 
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ The generator writes messages whose words follow a Zipf law (rank r drawn with w
 the words real chat is full of ("I", "you", "the", "What", "Hey", capitalised as typed), so common
 words are as common as they are in a real history, and plants one rare word ("quokka") in a few old
 rows. `python scripts/recall_scale.py [ROWS ...]` prints the median and worst time of each query
-for the search this step replaced, for a plain ranked query and for recall now, and whether the
-rare word came back. tests/bench/test_bench_recall.py and tests/core/test_recall.py share the
-generator.
+for recall now, the search this step replaced and a plain ranked query, and how many of the
+rows returned hold the rare word. tests/bench/test_bench_recall.py and tests/core/test_recall.py
+share the generator.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -28,11 +28,13 @@ from shelldon.core.history import HistoryStore, open_readonly
 RARE_WORD = "quokka"
 # The head of the distribution: chat's commonest words, in rough order, some as typed at the
 # start of a sentence. The tail is made-up words, so each stands for one content word.
-HEAD = (
+_HEAD_WORDS = (
     "I you the to and a it is that my What of in Hey me for was so on have do just this be "
     "with we but not are like your can about how did at all get know Yeah if what go think "
     "really out up one time today there will would Thanks when been some good day"
-).split()
+)
+HEAD = _HEAD_WORDS.split()
+_SYLLABLES = "ka lo mi nu pe ra si to vu ze ba do fi gu he ja"
 TAIL = 30_000
 QUERIES = {
     "rare word among common ones": f"Hey, what did I tell you about the {RARE_WORD}?",
@@ -42,7 +44,7 @@ QUERIES = {
 
 
 def vocabulary() -> list[str]:
-    syllables = "ka lo mi nu pe ra si to vu ze ba do fi gu he ja".split()
+    syllables = _SYLLABLES.split()
     tail = []
     for i in range(TAIL):
         word, n = "", i + 17
@@ -100,21 +102,9 @@ def mid_query() -> str:
     )
 
 
-def _plain(conn: sqlite3.Connection, query: str, n: int) -> list[int]:
-    from shelldon import _native
-
-    match = _native.fts_query(query)
-    return [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? "
-            "ORDER BY bm25(messages_stem) LIMIT ?",
-            (match, n),
-        )
-    ]
-
-
 def measure(rows: int, repeats: int = 7) -> list[str]:
+    from recall_report import BASELINES, before_step_11  # a sibling script: run as a script
+
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "history.db"
@@ -131,10 +121,12 @@ def measure(rows: int, repeats: int = 7) -> list[str]:
         }
         queries = dict(QUERIES, **{"mid-frequency words": mid_query()})
         for label, query in queries.items():
-            for method, run in (
-                ("recall now", lambda q: [r["id"] for r in reader.search(q, 10)]),
-                ("plain porter OR, bm25", lambda q: _plain(plain, q, 10)),
-            ):
+            methods: dict[str, Callable[[str], list[int]]] = {
+                "recall now": lambda q: [r["id"] for r in reader.search(q, 10)],
+                "before step 11": lambda q: before_step_11(plain)(q, 10),
+                "plain porter OR, bm25": lambda q: BASELINES["fts5 porter OR, bm25"](plain)(q, 10),
+            }
+            for method, run in methods.items():
                 times, found = [], []
                 for _ in range(repeats):
                     t0 = time.perf_counter()

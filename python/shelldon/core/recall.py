@@ -1,4 +1,4 @@
-"""History recall: candidates chosen by rarity, then ranked (the method and figures: docs/recall.md).
+"""History recall: candidates chosen by rarity, then ranked (method and figures: docs/recall.md).
 
 Three sqlite structures beside the seed's `messages_fts`, all written by core:
 - `messages_stem`: a second FTS5 index of `messages.content` with the porter tokenizer, so
@@ -6,14 +6,18 @@ Three sqlite structures beside the seed's `messages_fts`, all written by core:
 - `recall_terms`: how many rows hold each stemmed term, folded in batches of FOLD_ROWS rows
   (one upsert per distinct term per batch, not per turn). Rows newer than the last fold are
   counted at read time on the stem index, restricted to that short tail (`rowid > folded`).
-- `recall_state`: how far the fold got, and the row and token totals for bm25.
+- `recall_state`: how far the fold got, and the row and word totals bm25 needs.
 
-A search reads the document frequency of each query term (O(query words)), takes every row of
-the rarest terms until CANDIDATES rows are gathered (a term too common to fit only lends its
-newest rows, so no read grows with how common a word is), then scores the candidates with bm25
-computed here from those frequencies, adds part of a neighbour's score (the answer to a question
-is often the line after it), and boosts rows inside a date the query names ("last week", "in
-June"). Every sqlite step runs under the caller's deadline.
+A search drops stop words, reads the document frequency of each remaining query term
+(O(query words)), takes every row of the rarest terms while they fit in a candidate budget (a term
+too common to fit does not gather candidates, so no read grows with how common a word is; only a
+query of nothing but common words takes the newest rows of its least common one), adds the rows
+of a date the query names ("yesterday", "last week"), then ranks the candidates and their
+neighbours with bm25F computed here from those frequencies: a row and the lines around it are one
+passage (the answer to a question is often the line after it). Rows inside the named date, or
+month ("in June"), are boosted. Every sqlite step runs under the caller's deadline; the Python
+work is bounded by the candidate budget. Over 400 lines: the write side (schema, batched counts)
+and the read side share the tokenizer, the tables and the stop words, and are tested together.
 """
 
 from __future__ import annotations
@@ -304,7 +308,8 @@ def _search(
         for j, weight in ((i - 1, tuning.previous_weight), (i + 1, tuning.next_weight)):
             for t, x in tfs.get(j, {}).items():
                 lent[t] = max(lent.get(t, 0.0), weight * min(x, 1.0))
-        merged = {t: tf.get(t, 0.0) + lent.get(t, 0.0) for t in tf.keys() | lent.keys()}
+        # Sorted: the sum's order, and so a tie between two rows, never depends on hash order.
+        merged = {t: tf.get(t, 0.0) + lent.get(t, 0.0) for t in sorted(tf.keys() | lent.keys())}
         final[i] = _bm25(merged, weights, tuning.k1)
     if window is not None:
         # A row of the named date counts as if it held the query's weakest word, then is boosted.
@@ -355,7 +360,8 @@ def _candidates(
     conn: sqlite3.Connection, terms: list[_Term], total_rows: int, tuning: Tuning
 ) -> set[int]:
     """Every row of the rarest terms while they fit in the candidate budget. A term too common
-    to fit lends only its newest rows, and only when nothing rarer matched."""
+    to fit gathers nothing, unless nothing rarer matched: then its newest rows are the
+    candidates (a query of only common words still recalls something)."""
     budget = tuning.candidates
     common = max(1.0, tuning.common_fraction * total_rows)
     chosen: set[int] = set()
@@ -363,10 +369,8 @@ def _candidates(
         room = budget - len(chosen)
         if term.docs == 0 or room <= 0:
             continue
-        if term.docs > room or term.docs > common:
-            if chosen:
-                break
-            # Only common words: the newest rows of the least common one.
+        if (term.docs > room or term.docs > common) and chosen:
+            break  # rarer terms gathered candidates; this one would only add its newest rows
         got = conn.execute(
             "SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? "
             "ORDER BY rowid DESC LIMIT ?",

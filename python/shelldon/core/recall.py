@@ -253,10 +253,15 @@ def search(
         return _search(conn, tokenizer, query, match, n, when, tuning or DEFAULT)
     except sqlite3.Error as exc:
         log.warning("history search failed, no recall this turn: %s", exc)
+        # An interrupted tokenizer may be left inside its transaction: the next search makes
+        # a fresh one rather than inherit it.
+        _local.tokenizer = None
+        with contextlib.suppress(sqlite3.Error):
+            tokenizer.conn.close()
         return []
     finally:
         for c in (conn, tokenizer.conn):
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(sqlite3.Error):  # closed above: nothing to clear
                 c.set_progress_handler(None, 0)
 
 

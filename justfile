@@ -30,6 +30,12 @@ lint: dev
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}
 
+# History recall on LoCoMo (../shared/data/memory): every method side by side at 5/10/20 rows, pooled
+# and per category, both conversations (docs/recall.md). `--tune locomo_26 --tune locomo_30` adds the
+# held-out runs both ways (minutes); `--write` updates docs/recall.md. `scripts/recall_scale.py` times it.
+eval *ARGS: dev
+    {{py}} scripts/recall_report.py {{ARGS}}
+
 # Measure the memory gate on ../shared/data/gate (or $SHELLDON_SHARED_DATA/gate) and write docs/gate.md.
 gate-report *ARGS: dev
     {{py}} scripts/gate_report.py {{ARGS}}

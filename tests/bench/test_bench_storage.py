@@ -1,4 +1,4 @@
-"""Storage hot paths: Rust against the pure-Python references, and two-stage FTS recall against
+"""Storage hot paths: Rust against the pure-Python references, and history recall against
 ranking every match, at 200k history rows. Compare within a group (one run): the ratios matter,
 not the absolute times. `just bench -k storage` prints them.
 """

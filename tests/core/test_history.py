@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shelldon.clock import iso
-from shelldon.core import history
+from shelldon.core import history, recall
 from shelldon.core.history import HistoryStore, open_readonly
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -52,8 +52,8 @@ def test_schema_is_the_seeds(store: HistoryStore, db: Path) -> None:
     ).fetchone()[0]
     assert "UNIQUE" in index_sql and "WHERE pattern_key IS NOT NULL" in index_sql
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    trigger = conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'").fetchall()
-    assert trigger == [("messages_ai",)]
+    triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    assert triggers == {"messages_ai", "messages_stem_ai"}  # the seed's, and recall's stem index
 
 
 def test_role_check_rejects_other_roles(store: HistoryStore, db: Path) -> None:
@@ -111,7 +111,10 @@ def test_search_most_relevant_first_and_hostile_queries(store: HistoryStore) -> 
     hits = store.search("cat?", 5)
     assert hits, "the cat rows are found"
     assert hits[0]["content"] == "cat cat cat cat"  # bm25: densest match first
-    assert {h["turn_id"] for h in hits} == {"t1", "t3"}
+    # Every row holding the word, before any row that is only next to one (neighbours follow).
+    holding = [h["turn_id"] for h in hits if "cat" in h["content"].casefold()]
+    assert set(holding) == {"t1", "t3"}
+    assert [h["turn_id"] for h in hits[: len(holding)]] == holding
     for hostile in ['"', "cat AND", "NEAR(", "content:cat", "*", "^cat", "(((", "", "   ", "-"]:
         assert isinstance(store.search(hostile, 5), list)
     assert store.search("", 5) == []
@@ -133,14 +136,16 @@ def test_search_budget_interrupts_and_returns_empty(store: HistoryStore, db: Pat
     assert len(open_readonly(db).search("common", 5)) == 5
 
 
-def test_search_candidates_are_bounded_to_newest(
+def test_search_candidates_come_from_the_rarest_words(
     store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(history, "SEARCH_CANDIDATES", 4)
+    # Before step 11 the candidates were the newest matches of any word: the rare old row lost.
+    monkeypatch.setattr(recall, "DEFAULT", recall.Tuning(candidates=4))
+    store.record_turn("old", "apple strudel", "ok", NOW)
     for i in range(10):
         store.record_turn(f"t{i}", f"apple {i}", "ok", NOW)
-    hits = store.search("apple", 10)
-    assert sorted(h["turn_id"] for h in hits) == ["t6", "t7", "t8", "t9"]
+    hits = store.search("apple strudel", 10)
+    assert hits[0]["turn_id"] == "old"
 
 
 def test_readonly_handle_has_no_write_path(store: HistoryStore, db: Path) -> None:
@@ -186,7 +191,8 @@ def test_add_column_later_is_non_breaking(store: HistoryStore, db: Path) -> None
     rows = again.recent(10)
     assert [r["content"] for r in rows][-2:] == ["after the migration", "still ok"]
     assert set(rows[0]) == {"id", "turn_id", "role", "content", "ts"}
-    assert [h["turn_id"] for h in open_readonly(db).search("migration", 5)] == ["t2", "t1"]
+    hits = open_readonly(db).search("migration", 5)
+    assert [h["turn_id"] for h in hits][:2] == ["t2", "t1"]  # then their replies, as neighbours
 
 
 # --- learnings -----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.core import history
+from shelldon.core import recall
 from shelldon.core.history import HistoryStore, open_readonly
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -28,13 +28,13 @@ def _fill(store: HistoryStore, chatter: int) -> None:
 def test_an_old_specific_row_beats_a_flood_of_common_words(store: HistoryStore) -> None:
     # More rows share "the" than the candidate stage keeps: without dropping it, the newest
     # chatter fills the candidates and the zebra row never reaches ranking.
-    _fill(store, history.SEARCH_CANDIDATES + 50)
+    _fill(store, recall.DEFAULT.candidates + 50)
     hits = open_readonly(store.path).search("did the zebra escape the zoo?", 3)
     assert hits and hits[0]["turn_id"] == "old"
 
 
 def test_a_query_of_only_common_words_keeps_its_rarest(store: HistoryStore) -> None:
-    _fill(store, history.COMMON_MIN_ROWS + 10)
+    _fill(store, 60)
     hits = store.search("the same", 5)
     assert hits, "a query made only of common words still recalls something"
     assert all("same" in h["content"] for h in hits)
@@ -47,6 +47,6 @@ def test_small_histories_keep_every_word(store: HistoryStore) -> None:
 
 
 def test_a_store_without_the_vocabulary_table_still_searches(store: HistoryStore) -> None:
-    _fill(store, history.COMMON_MIN_ROWS + 10)
+    _fill(store, 60)
     store._conn.execute("DROP TABLE messages_vocab")  # a store made before the table existed
     assert store.search("zebra zoo", 3)[0]["turn_id"] == "old"

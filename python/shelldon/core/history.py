@@ -22,16 +22,14 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
-from shelldon import _native
 from shelldon.clock import iso
-from shelldon.core import migrations
+from shelldon.core import migrations, recall
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +38,7 @@ BUSY_TIMEOUT_MS: Final = 5_000
 MAX_RECENT: Final = 500
 MAX_SEARCH: Final = 100
 MAX_PENDING: Final = 200
-# Recall is two-stage: the newest CANDIDATES matches (cheap: no ranking, rowid order), then
-# bm25 over just those. Ranking every match of a common word at 200k rows is what this avoids.
-SEARCH_CANDIDATES: Final = 200
-# Before stage 1, words in more than COMMON_FRACTION of the rows ("the", "did", "you") are dropped
-# from the query: they would fill the candidate set with the newest rows and push the evidence out.
-# Measured on LoCoMo (scripts/recall_report.py, docs/recall.md). Small histories keep every word.
-COMMON_FRACTION: Final = 0.10
-COMMON_MIN_ROWS: Final = 50
-KEEP_RAREST_WHEN_ALL_COMMON: Final = 2
 SEARCH_BUDGET_S: Final = 0.2  # hard ceiling per search (the Pi's p95 target is 100 ms)
-_PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
 
 # One statement: the unique partial index turns a second capture of a key into an increment,
 # so two writers (a turn and the dream) can never duplicate or lose a row between check and write.
@@ -173,70 +161,13 @@ class _Reader:
         return [_message(row) for row in rows]
 
     @_serialised
-    def search(self, query: str, n: int) -> list[MessageRow]:
-        """FTS5 keyword recall, most relevant first (bm25, newer first on ties). `[]` when no
-        word survives sanitising, on any sqlite error, or when the time budget runs out."""
+    def search(self, query: str, n: int, *, now: datetime | None = None) -> list[MessageRow]:
+        """Keyword recall, most relevant first: candidates by rarity, then ranked (core/recall.py,
+        docs/recall.md). `[]` when no word survives sanitising, on any sqlite error, or when the
+        time budget runs out. `now` anchors "yesterday", "last week" (default: the clock)."""
         n = max(0, min(int(n), MAX_SEARCH))
-        match = _native.fts_query(query) if isinstance(query, str) else None
-        if n == 0 or match is None:
-            return []
-        deadline = time.monotonic() + self._search_budget_s
-        try:
-            # Every _PROGRESS_OPS VM steps: past the deadline → sqlite interrupts the query.
-            self._conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_OPS)
-            match = self._without_common_words(match)
-            # Stage 1: bounded, unranked candidates, newest first (FTS5 walks rowids backwards).
-            candidates = self._conn.execute(
-                "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? "
-                "ORDER BY rowid DESC LIMIT ?",
-                (match, SEARCH_CANDIDATES),
-            ).fetchall()
-            if not candidates:
-                return []
-            oldest = candidates[-1][0]
-            # Stage 2: rank only those (a rowid range FTS5 applies inside the index).
-            rows = self._conn.execute(
-                f"SELECT {', '.join('m.' + c for c in _MESSAGE_COLUMNS.split(', '))} "
-                "FROM messages_fts JOIN messages AS m ON m.id = messages_fts.rowid "
-                "WHERE messages_fts MATCH ? AND messages_fts.rowid >= ? "
-                "ORDER BY bm25(messages_fts), m.id DESC LIMIT ?",
-                (match, oldest, n),
-            ).fetchall()
-            return [_message(row) for row in rows]
-        except sqlite3.Error as exc:
-            log.warning("history search failed, no recall this turn: %s", exc)
-            return []
-        finally:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.set_progress_handler(None, 0)
-
-    def _without_common_words(self, match: str) -> str:
-        """Drop the query's words found in more than COMMON_FRACTION of the rows (document
-        frequency from the FTS index's own vocabulary). A word the vocabulary does not list is
-        kept (MATCH normalises it the same way as the index). A store made before the
-        vocabulary table existed keeps the query as it is."""
-        terms = match.split(" OR ")
-        if len(terms) < 2:
-            return match
-        rows = self._conn.execute("SELECT max(id) FROM messages").fetchone()[0] or 0
-        if rows < COMMON_MIN_ROWS:
-            return match
-        words = [term.strip('"') for term in terms]
-        try:
-            found = self._conn.execute(
-                "SELECT term, doc FROM messages_vocab WHERE term IN "
-                f"({', '.join('?' * len(words))})",
-                words,
-            ).fetchall()
-        except sqlite3.OperationalError:  # no vocabulary table: an older store
-            return match
-        frequency = {str(term): int(doc) for term, doc in found}
-        limit = COMMON_FRACTION * rows
-        kept = [t for t, w in zip(terms, words, strict=True) if frequency.get(w, 0) <= limit]
-        if not kept:
-            rarest = sorted(zip(terms, words, strict=True), key=lambda tw: frequency[tw[1]])
-            kept = [t for t, _ in rarest[:KEEP_RAREST_WHEN_ALL_COMMON]]
-        return " OR ".join(kept)
+        rows = recall.search(self._conn, query, n, budget_s=self._search_budget_s, now=now)
+        return [_message(row) for row in rows]
 
     @_serialised
     def setting(self, key: str) -> str | None:
@@ -451,6 +382,7 @@ class HistoryStore(_Reader):
                     "DO UPDATE SET value = excluded.value, ts = excluded.ts",
                     (key, value, iso(now)),
                 )
+            recall.fold_new_rows(self._conn)  # every FOLD_ROWS rows: one batch of term counts
 
     @_serialised
     def last_owner_ts(self) -> str | None:

@@ -17,6 +17,9 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
 - 4 ("telegram"): `telegram_state` (one row: the paired chat, the pairing code's hash, the last
   recorded update_id), `telegram_updates` (the update ids recorded lately) and `telegram_outbox`
   (replies recorded, not yet confirmed sent): core.telegram_state.
+- 5 ("recall"): `messages_stem` (a porter-stemmed FTS5 index of the messages, with its trigger),
+  `recall_terms` and `recall_state` (document frequencies, folded in batches), built and backfilled
+  by core.recall.ensure_recall_schema (docs/recall.md).
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -35,6 +38,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from shelldon import sdnotify
+from shelldon.core import recall
 
 log = logging.getLogger(__name__)
 
@@ -163,6 +167,8 @@ class Migration:
     version: int
     name: str
     sql: str
+    # Work SQL alone cannot say (a backfill computed in Python), run in the same transaction.
+    then: Callable[[sqlite3.Connection], None] | None = None
 
     def statements(self) -> list[str]:
         """The script's statements; a trigger body's inner `;` stays with its CREATE TRIGGER."""
@@ -181,6 +187,9 @@ MIGRATIONS: Final = (
     Migration(2, "turn journal", _V2),
     Migration(3, "reminders", _V3),
     Migration(4, "telegram", _V4),
+    Migration(
+        5, "recall: stemmed index, document frequencies", "", then=recall.ensure_recall_schema
+    ),
 )
 LATEST: Final = MIGRATIONS[-1].version
 
@@ -235,6 +244,8 @@ def migrate(
                 continue
             for statement in migration.statements():
                 conn.execute(statement)
+            if migration.then is not None:
+                migration.then(conn)
             conn.execute(f"PRAGMA user_version = {migration.version}")
             conn.execute("COMMIT")
         except BaseException:

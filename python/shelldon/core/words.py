@@ -122,3 +122,22 @@ def near(text: str, observation: str) -> bool:
         return False
     shared = wanted & content_words(text)
     return len(shared) >= max(2, (len(wanted) + 1) // 2)
+
+
+# History recall's list (core.recall): English function words (NLTK's list and the modal verbs it
+# leaves out), used with the document frequencies recall keeps; no query word among them says what
+# a row is about, and a history too small for its own counts to show that needs the list. Larger
+# than STOPWORDS on purpose: recall measured better with it (docs/recall.md).
+HISTORY_STOPWORDS: frozenset[str] = frozenset(
+    """i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
+    yourselves he him his himself she she's her hers herself it it's its itself they them their
+    theirs themselves what which who whom this that that'll these those am is are was were be been
+    being have has had having do does did doing a an the and but if or because as until while of
+    at by for with about against between into through during before after above below to from up
+    down in out on off over under again further then once here there when where why how all any
+    both each few more most other some such no nor not only own same so than too very s t can will
+    just don don't should should've now d ll m o re ve y ain aren aren't couldn couldn't didn
+    didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't mustn
+    mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't won won't wouldn
+    wouldn't would could might must shall""".split()  # noqa: SIM905
+)

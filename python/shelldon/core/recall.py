@@ -1,0 +1,435 @@
+"""History recall: candidates chosen by rarity, then ranked (method and figures: docs/recall.md).
+
+Three sqlite structures beside the seed's `messages_fts`, all written by core:
+- `messages_stem`: a second FTS5 index of `messages.content` with the porter tokenizer, so
+  "escaped" finds "escape". Case-folded (unicode61): "What" and "what" are one term.
+- `recall_terms`: how many rows hold each stemmed term, folded in batches of FOLD_ROWS rows
+  (one upsert per distinct term per batch, not per turn). Rows newer than the last fold are
+  counted at read time on the stem index, restricted to that short tail (`rowid > folded`).
+- `recall_state`: how far the fold got, and the row and word totals bm25 needs.
+
+A search drops stop words, reads the document frequency of each remaining query term
+(O(query words)), takes every row of the rarest terms while they fit in a candidate budget (a term
+too common to fit does not gather candidates, so no read grows with how common a word is; only a
+query of nothing but common words takes the newest rows of its least common one), adds the rows
+of a date the query names ("yesterday", "last week"), then ranks the candidates and their
+neighbours with bm25F computed here from those frequencies: a row and the lines around it are one
+passage (the answer to a question is often the line after it). Rows inside the named date, or
+month ("in June"), are boosted. Every sqlite step runs under the caller's deadline; the Python
+work is bounded by the candidate budget. Over 400 lines: the write side (schema, batched counts)
+and the read side share the tokenizer, the tables and the stop words, and are tested together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from shelldon import _native
+from shelldon.core import recall_dates
+from shelldon.core.words import HISTORY_STOPWORDS as STOP_WORDS
+
+log = logging.getLogger(__name__)
+
+TOKENIZE: Final = "porter unicode61 remove_diacritics 2"
+FOLD_ROWS: Final = 64  # rows (32 turns) per document-frequency batch
+MAX_TERMS: Final = 16
+_PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
+_COLUMNS: Final = "id, turn_id, role, content, ts"
+# Words per row as the ranking measures length (whitespace-separated, as str.split counts them).
+_WORDS_SQL: Final = (
+    "length(trim(content)) - length(replace(trim(content), ' ', '')) + (trim(content) != '')"
+)
+
+# Migration 5 (core.migrations) runs ensure_recall_schema once.
+RECALL_SCHEMA: Final = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS messages_stem USING fts5(content, content='messages', "
+    f"content_rowid='id', tokenize='{TOKENIZE}')",
+    "CREATE TRIGGER IF NOT EXISTS messages_stem_ai AFTER INSERT ON messages BEGIN "
+    "INSERT INTO messages_stem(rowid, content) VALUES (new.id, new.content); END",
+    "CREATE TABLE IF NOT EXISTS recall_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) "
+    "WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS recall_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) "
+    "WITHOUT ROWID",
+)
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The method's knobs (docs/recall.md says how each was chosen)."""
+
+    candidates: int = 200  # rows gathered before ranking
+    common_fraction: float = 0.10  # a term in more rows than this does not gather candidates
+    k1: float = 0.9
+    b: float = 0.3
+    # A row and the lines around it are one passage: the previous line's words count this much
+    # (an answer follows its question), the next line's this much.
+    previous_weight: float = 0.7
+    next_weight: float = 0.5
+    neighbours_of: int = 40  # the best rows whose neighbours join the pool
+    date_boost: float = 1.0  # score multiplier + 1 for a row inside the date the query names
+
+
+DEFAULT: Final = Tuning()
+
+
+# --- schema and the write side (core only) --------------------------------------------------
+
+
+def ensure_recall_schema(conn: sqlite3.Connection) -> None:
+    """Create the recall structures; on a store that had messages before them, index and count
+    those (a one-off, like a migration). Runs inside the caller's transaction."""
+    existed = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages_stem'"
+    ).fetchone()
+    for statement in RECALL_SCHEMA:
+        conn.execute(statement)
+    if existed:
+        return
+    conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('rebuild')")
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_stem_vocab "
+        "USING fts5vocab(main, messages_stem, row)"
+    )
+    conn.execute("DELETE FROM recall_terms")
+    conn.execute("INSERT INTO recall_terms (term, docs) SELECT term, doc FROM recall_stem_vocab")
+    rows, top, words = conn.execute(
+        f"SELECT count(*), coalesce(max(id), 0), coalesce(sum({_WORDS_SQL}), 0) FROM messages"
+    ).fetchone()
+    _set_state(conn, folded_through=top, docs=rows, words=words)
+
+
+def fold_new_rows(conn: sqlite3.Connection, *, at_least: int = FOLD_ROWS) -> int:
+    """Count the terms of rows added since the last fold into `recall_terms`, when there are at
+    least `at_least` of them. Runs inside the caller's write transaction (record_turn's, or
+    maintenance's with at_least=1). Returns the number of rows folded."""
+    state = _state(conn)
+    through = state.get("folded_through", 0)
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+    if top - through < max(1, at_least):
+        return 0
+    # A private contentless index tokenizes the batch exactly as messages_stem does.
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_batch USING fts5(content, content='', "
+        f"tokenize='{TOKENIZE}')"
+    )
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_batch_vocab "
+        "USING fts5vocab(temp, recall_batch, row)"
+    )
+    conn.execute(
+        "INSERT INTO temp.recall_batch (rowid, content) "
+        "SELECT id, content FROM messages WHERE id > ? AND id <= ?",
+        (through, top),
+    )
+    conn.execute(
+        "INSERT INTO recall_terms (term, docs) SELECT term, doc FROM temp.recall_batch_vocab "
+        "WHERE true ON CONFLICT (term) DO UPDATE SET docs = docs + excluded.docs"
+    )
+    conn.execute("INSERT INTO temp.recall_batch (recall_batch) VALUES ('delete-all')")
+    rows, words = conn.execute(
+        f"SELECT count(*), coalesce(sum({_WORDS_SQL}), 0) FROM messages WHERE id > ? AND id <= ?",
+        (through, top),
+    ).fetchone()
+    _set_state(
+        conn,
+        folded_through=top,
+        docs=state.get("docs", 0) + rows,
+        words=state.get("words", 0) + words,
+    )
+    return int(rows)
+
+
+def _state(conn: sqlite3.Connection) -> dict[str, int]:
+    return {str(k): int(v) for k, v in conn.execute("SELECT key, value FROM recall_state")}
+
+
+def _set_state(conn: sqlite3.Connection, **values: int) -> None:
+    conn.executemany(
+        "INSERT INTO recall_state (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        list(values.items()),
+    )
+
+
+# --- the read side (any handle, read-only included) -------------------------------------------
+
+
+class _Tokenizer:
+    """An in-memory FTS5 table with the stem index's tokenizer: query words and candidate rows
+    get exactly the terms messages_stem gave them. One per thread (a read-only history handle
+    cannot create even a temp table)."""
+
+    def __init__(self) -> None:
+        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.conn.execute(
+            f"CREATE VIRTUAL TABLE t USING fts5(content, content='', tokenize='{TOKENIZE}')"
+        )
+        self.conn.execute("CREATE VIRTUAL TABLE t_terms USING fts5vocab(t, instance)")
+
+    def terms(
+        self, texts: Sequence[tuple[int, str]], only: Iterable[str] | None = None
+    ) -> list[tuple[int, str]]:
+        """(doc, term) for every token of each text, optionally only the given terms. The rows
+        live for one transaction, rolled back: nothing is ever flushed to a segment."""
+        self.conn.execute("BEGIN")
+        try:
+            self.conn.executemany("INSERT INTO t (rowid, content) VALUES (?, ?)", texts)
+            if only is None:
+                return self.conn.execute("SELECT doc, term FROM t_terms").fetchall()
+            wanted = sorted(set(only))
+            return self.conn.execute(
+                f"SELECT doc, term FROM t_terms WHERE term IN ({', '.join('?' * len(wanted))})",
+                wanted,
+            ).fetchall()
+        finally:
+            self.conn.execute("ROLLBACK")
+
+
+_local = threading.local()
+
+
+def _tokenizer() -> _Tokenizer:
+    tok: _Tokenizer | None = getattr(_local, "tokenizer", None)
+    if tok is None:
+        tok = _local.tokenizer = _Tokenizer()
+    return tok
+
+
+@dataclass(frozen=True)
+class _Term:
+    word: str  # what MATCH is given (FTS5 stems it the same way)
+    stem: str
+    docs: int
+
+
+def search(
+    conn: sqlite3.Connection,
+    query: str,
+    n: int,
+    *,
+    budget_s: float,
+    now: datetime | None = None,
+    tuning: Tuning | None = None,
+) -> list[tuple[Any, ...]]:
+    """The `n` rows (id, turn_id, role, content, ts) most likely to hold what `query` asks about,
+    best first. `[]` when no word survives sanitising, on any sqlite error, or when the time
+    budget runs out."""
+    match = _native.fts_query(query, MAX_TERMS) if isinstance(query, str) else None
+    if n <= 0 or match is None:
+        return []
+    deadline = time.monotonic() + budget_s
+
+    def past_deadline() -> int:
+        return int(time.monotonic() > deadline)
+
+    tokenizer = _tokenizer()
+    try:
+        conn.set_progress_handler(past_deadline, _PROGRESS_OPS)
+        tokenizer.conn.set_progress_handler(past_deadline, _PROGRESS_OPS)
+        when = now or datetime.now(UTC)
+        return _search(conn, tokenizer, query, match, n, when, tuning or DEFAULT)
+    except sqlite3.Error as exc:
+        log.warning("history search failed, no recall this turn: %s", exc)
+        # An interrupted tokenizer may be left inside its transaction: the next search makes
+        # a fresh one rather than inherit it.
+        _local.tokenizer = None
+        with contextlib.suppress(sqlite3.Error):
+            tokenizer.conn.close()
+        return []
+    finally:
+        for c in (conn, tokenizer.conn):
+            with contextlib.suppress(sqlite3.Error):  # closed above: nothing to clear
+                c.set_progress_handler(None, 0)
+
+
+def _search(
+    conn: sqlite3.Connection,
+    tokenizer: _Tokenizer,
+    query: str,
+    match: str,
+    n: int,
+    now: datetime,
+    tuning: Tuning,
+) -> list[tuple[Any, ...]]:
+    state = _state(conn)
+    through = state.get("folded_through", 0)
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+    total_rows = state.get("docs", 0) + max(0, top - through)
+    if total_rows == 0:
+        return []
+    terms = _query_terms(conn, tokenizer, match, through, tuning)
+    if not terms:
+        return []
+    candidates = _candidates(conn, terms, total_rows, tuning)
+    window = recall_dates.window(query, now)
+    if window is not None and window.start is not None and window.end is not None:
+        # "yesterday", "last week": the rows of that time are candidates whatever their words.
+        candidates |= _rows_within(conn, window.start, window.end, top, tuning.candidates // 2)
+    if not candidates:
+        return []
+    avg_len = state["words"] / state["docs"] if state.get("docs") and state.get("words") else 12.0
+    weights = {t.stem: _idf(t.docs, total_rows) for t in terms}
+    rows = _fetch(conn, candidates)
+    tfs = _normalised_tf(tokenizer, rows, weights, avg_len, tuning)
+    # The rows next to the best matches join the pool: the answer is often the line after the
+    # question, or the pet's reply to it.
+    own = {i: _bm25(tf, weights, tuning.k1) for i, tf in tfs.items()}
+    best = sorted(own, key=lambda i: (-own[i], -i))[: tuning.neighbours_of]
+    extra = {j for i in best for j in (i - 1, i + 1) if j not in rows and 0 < j <= top}
+    if extra and (tuning.previous_weight or tuning.next_weight):
+        more = _fetch(conn, extra)
+        tfs |= _normalised_tf(tokenizer, more, weights, avg_len, tuning)
+        rows |= more
+    # bm25F: a row and its neighbours are one passage, a neighbour's words weighing
+    # previous_weight or next_weight. A neighbour lends a word's presence, not its density
+    # (tf capped at 1), and the larger share when both hold it: a row that only borrows a word
+    # does not outrank the row that holds it. A word in both saturates once (k1), not twice.
+    final = {}
+    for i, tf in tfs.items():
+        lent: dict[str, float] = {}
+        for j, weight in ((i - 1, tuning.previous_weight), (i + 1, tuning.next_weight)):
+            for t, x in tfs.get(j, {}).items():
+                lent[t] = max(lent.get(t, 0.0), weight * min(x, 1.0))
+        # Sorted: the sum's order, and so a tie between two rows, never depends on hash order.
+        merged = {t: tf.get(t, 0.0) + lent.get(t, 0.0) for t in sorted(tf.keys() | lent.keys())}
+        final[i] = _bm25(merged, weights, tuning.k1)
+    if window is not None:
+        # A row of the named date counts as if it held the query's weakest word, then is boosted.
+        floor = min(weights.values())
+        for i in final:
+            if window.contains(rows[i][4]):
+                final[i] = (final[i] + floor) * (1 + tuning.date_boost)
+    ranked = sorted((i for i in final if final[i] > 0), key=lambda i: (-final[i], -i))
+    return [rows[i] for i in ranked[:n]]
+
+
+def _query_terms(
+    conn: sqlite3.Connection, tokenizer: _Tokenizer, match: str, through: int, tuning: Tuning
+) -> list[_Term]:
+    """Each distinct stem of the query with one word that yields it and its row count."""
+    words = [w.strip('"') for w in match.split(" OR ")]
+    content = [w for w in words if w.casefold() not in STOP_WORDS]
+    words = content or words  # "how are you": better its own words than nothing
+    stems: dict[int, list[str]] = {}
+    for doc, term in tokenizer.terms(list(enumerate(words, 1))):
+        stems.setdefault(int(doc), []).append(str(term))
+    by_stem: dict[str, str] = {}
+    for i, word in enumerate(words, 1):
+        got = stems.get(i, [])
+        if len(got) == 1 and got[0] not in by_stem:  # a word unicode61 splits further is left out
+            by_stem[got[0]] = word
+    if not by_stem:
+        return []
+    placeholders = ", ".join("?" * len(by_stem))
+    folded = dict(
+        conn.execute(
+            f"SELECT term, docs FROM recall_terms WHERE term IN ({placeholders})", list(by_stem)
+        ).fetchall()
+    )
+    terms = []
+    for stem, word in by_stem.items():
+        # The unfolded tail is short (at most a batch when core folds on write); capped anyway.
+        tail = conn.execute(
+            "SELECT count(*) FROM (SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? "
+            "AND rowid > ? LIMIT ?)",
+            (f'"{word}"', through, tuning.candidates + 1),
+        ).fetchone()[0]
+        terms.append(_Term(word, stem, int(folded.get(stem, 0)) + int(tail)))
+    return terms
+
+
+def _candidates(
+    conn: sqlite3.Connection, terms: list[_Term], total_rows: int, tuning: Tuning
+) -> set[int]:
+    """Every row of the rarest terms while they fit in the candidate budget. A term too common
+    to fit gathers nothing, unless nothing rarer matched: then its newest rows are the
+    candidates (a query of only common words still recalls something)."""
+    budget = tuning.candidates
+    common = max(1.0, tuning.common_fraction * total_rows)
+    chosen: set[int] = set()
+    for term in sorted(terms, key=lambda t: (t.docs, t.stem)):
+        room = budget - len(chosen)
+        if term.docs == 0 or room <= 0:
+            continue
+        if (term.docs > room or term.docs > common) and chosen:
+            break  # rarer terms gathered candidates; this one would only add its newest rows
+        got = conn.execute(
+            "SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? "
+            "ORDER BY rowid DESC LIMIT ?",
+            (f'"{term.word}"', room),
+        ).fetchall()
+        chosen.update(int(r[0]) for r in got)
+    return chosen
+
+
+def _rows_within(
+    conn: sqlite3.Connection, start: datetime, end: datetime, top: int, limit: int
+) -> set[int]:
+    """The newest `limit` ids stamped in [start, end): rows are appended in time order, so two
+    binary searches over ids find the range (O(log rows) lookups, no index on ts)."""
+    first, after = _first_at(conn, start, top), _first_at(conn, end, top)
+    return set(range(max(first, after - limit), after))
+
+
+def _first_at(conn: sqlite3.Connection, moment: datetime, top: int) -> int:
+    """The smallest id whose row is stamped at or after `moment` (top + 1 when none is)."""
+    lo, hi = 1, top + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        row = conn.execute(
+            "SELECT ts FROM messages WHERE id >= ? ORDER BY id LIMIT 1", (mid,)
+        ).fetchone()
+        if row is None or recall_dates.not_before(row[0], moment):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _idf(docs: int, total: int) -> float:
+    """FTS5's bm25 idf: a word in half the rows or more weighs (almost) nothing."""
+    return max(1e-6, math.log((total - docs + 0.5) / (docs + 0.5)))
+
+
+def _fetch(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
+    wanted = sorted(ids)
+    out: dict[int, tuple[Any, ...]] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        for row in conn.execute(
+            f"SELECT {_COLUMNS} FROM messages WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+        ):
+            out[int(row[0])] = tuple(row)
+    return out
+
+
+def _normalised_tf(
+    tokenizer: _Tokenizer,
+    rows: dict[int, tuple[Any, ...]],
+    weights: dict[str, float],
+    avg_len: float,
+    tuning: Tuning,
+) -> dict[int, dict[str, float]]:
+    counts: dict[int, dict[str, float]] = {i: {} for i in rows}
+    for doc, term in tokenizer.terms([(i, r[3]) for i, r in rows.items()], weights):
+        per = counts[int(doc)]
+        per[str(term)] = per.get(str(term), 0) + 1
+    for i, per in counts.items():
+        length = len(rows[i][3].split()) or 1
+        norm = 1 - tuning.b + tuning.b * length / avg_len
+        for t in per:
+            per[t] /= norm
+    return counts
+
+
+def _bm25(tf: dict[str, float], weights: dict[str, float], k1: float) -> float:
+    return sum(weights[t] * x * (k1 + 1) / (k1 + x) for t, x in tf.items())

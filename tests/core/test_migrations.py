@@ -26,6 +26,7 @@ RELEASE_BEFORE = {
     2: "history_release_v1.db",
     3: "history_release_v2.db",
     4: "history_release_v3.db",
+    5: "history_release_v4.db",
 }
 
 

@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from shelldon.core import recall
+from shelldon.core import migrations, recall
 from shelldon.core.history import HistoryStore, open_readonly
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)  # a Sunday
@@ -165,6 +165,8 @@ def test_a_store_made_before_recall_is_indexed_and_counted_on_open(home: Path) -
     conn = sqlite3.connect(db)  # back to the seed's schema, as a store from before this step
     for name in ("messages_stem", "recall_terms", "recall_state"):
         conn.execute(f"DROP TABLE {name}")
+    before = next(m.version for m in migrations.MIGRATIONS if m.then is recall.ensure_recall_schema)
+    conn.execute(f"PRAGMA user_version = {before - 1}")  # as the release before recall left it
     conn.commit()
     conn.close()
     again = HistoryStore.open(db)

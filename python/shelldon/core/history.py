@@ -314,25 +314,18 @@ class HistoryStore(_Reader):
                 "completion_tokens, ts) VALUES (?, ?, ?, ?, ?)",
                 (turn_id, usage.provider, usage.prompt_tokens, usage.completion_tokens, ts),
             )
+        recall.fold_new_rows(self._conn)  # every FOLD_ROWS rows: one batch of term counts
 
-    @_serialised
     def write(self, work: Callable[[sqlite3.Connection], _T], *, durable: bool = False) -> _T:
-        """`work` in one IMMEDIATE transaction under this handle's lock (core modules with tables
-        of their own, e.g. core.telegram_state, keep their SQL). `durable`: synchronous=FULL."""
-        if durable:
-            self._conn.execute("PRAGMA synchronous = FULL")
-        try:
-            with _transaction(self._conn):
-                return work(self._conn)
-        finally:
-            if durable:
-                with contextlib.suppress(sqlite3.Error):
-                    self._conn.execute("PRAGMA synchronous = NORMAL")
+        """`work` in one transaction (`writing`), its result returned: for modules that keep their
+        SQL beside their tables (core.telegram_state)."""
+        with self.writing(durable=durable) as conn:
+            return work(conn)
 
-    @_serialised
     def read(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """`work` on the connection under this handle's lock, outside any transaction."""
-        return work(self._conn)
+        """`work` on the connection under this handle's lock (`reading`), its result returned."""
+        with self.reading() as conn:
+            return work(conn)
 
     @_serialised
     def pending_journal(self) -> list[JournalRow]:
@@ -382,7 +375,6 @@ class HistoryStore(_Reader):
                     "DO UPDATE SET value = excluded.value, ts = excluded.ts",
                     (key, value, iso(now)),
                 )
-            recall.fold_new_rows(self._conn)  # every FOLD_ROWS rows: one batch of term counts
 
     @_serialised
     def last_owner_ts(self) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,8 +65,10 @@ def test_remember_goes_through_the_gate_as_the_owner(home: Path) -> None:
     assert refused.stdout.startswith("reject (instruction)")
     (entry,) = CuratedMemory(home / "memory").entries()
     assert entry.meta.provenance == "owner"
-    units = {r.unit for r in CuratedMemory(home / "memory").audit.records()}
-    assert units == {"cli"}
+    units = [r.unit for r in CuratedMemory(home / "memory").audit.records()]
+    # Each command is its own unit, so `memory undo --unit` takes back exactly one of them.
+    assert len(units) == 2 and len(set(units)) == 2, units
+    assert all(re.fullmatch(r"cli-\d{8}T\d{6}Z?-[0-9a-f]{6}", unit) for unit in units), units
 
 
 def test_forget_then_undo_brings_the_entry_back(home: Path) -> None:

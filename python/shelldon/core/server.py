@@ -25,8 +25,10 @@ from shelldon import daemon, ipc
 from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
+from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import layout, turns
 from shelldon.core.dream.service import DreamService
+from shelldon.core.links import LinkWatch
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.stores import Stores
 from shelldon.core.vault import VaultError, list_names, set_secret
@@ -63,6 +65,7 @@ class CoreService:
         self.runner = runner
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.last_turn: wire.LastTurn | None = None
+        self.links = LinkWatch()  # provider failures: told to the owner, shown in status
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(stores.history, stores.memory)
 
@@ -107,6 +110,9 @@ class CoreService:
     ) -> AppliedTurn:
         emitted: list[tuple[str, bool]] = []
         provider = outcome.provider if isinstance(outcome, wire.TurnResult) else ""
+        # A provider that did not answer: the owner is told in the reply (not in history).
+        note = self.links.observe(outcome)
+        note = note if purpose == "turn" else None
 
         def once(text: str, degraded: bool) -> None:
             if emitted:
@@ -114,7 +120,7 @@ class CoreService:
             emitted.append((text, degraded))
             if emit is not None:
                 reply = wire.Reply(
-                    text=text,
+                    text=f"{text}\n({note})" if note else text,
                     turn_id=turn_id,
                     degraded=degraded,
                     provider="" if degraded else provider,
@@ -199,7 +205,12 @@ class CoreService:
         return None
 
     def _say(self, message: wire.Say, respond: ipc.Respond) -> ipc._Answered:
-        text = message.text.strip()
+        # Whatever transport brought it: no terminal controls, and one size limit (contracts.text).
+        too_long = message_size_error(message.text)
+        if too_long:
+            respond(wire.Refused(reason=too_long))
+            return ipc.ANSWERED
+        text = clean_text(message.text).strip()
         if not text:
             respond(wire.Refused(reason="an empty message"))
             return ipc.ANSWERED
@@ -257,6 +268,7 @@ class CoreService:
                     isolation = bool(pong.isolation)
                     isolation_detail = pong.detail.rsplit("; ", 1)[-1]
         lines: list[str] = list(self.dreams.status_lines()) if self.dreams else []
+        lines.extend(self.links.status_lines())
         lines.extend(self.usage_lines())
         return wire.Status(
             processes=tuple(processes),

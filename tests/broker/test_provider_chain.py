@@ -203,7 +203,9 @@ class Hung:
         self.budget_s = budget_s
         self.calls = 0
 
-    def complete(self, request: CompletionRequest, *, deadline: float | None = None) -> RawCompletion:
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion:
         self.calls += 1
         assert deadline is not None, "a hung provider with no deadline would hang the turn"
         self.time.now = max(self.time.now, deadline)

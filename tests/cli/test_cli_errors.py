@@ -22,9 +22,9 @@ from shelldon.core.history import HistoryStore
 from support.pet import Pet, start_pet
 
 
-def cli(*args: str, stdin: str | bytes | None = None, prefix: tuple[str, ...] = ()) -> (
-    subprocess.CompletedProcess[str]
-):
+def cli(
+    *args: str, stdin: str | bytes | None = None, prefix: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         [*prefix, sys.executable, "-m", "shelldon", *args],
         input=stdin.encode() if isinstance(stdin, str) else stdin,
@@ -72,7 +72,9 @@ def a_file(tmp_path: Path) -> Path:
     ],
 )
 @pytest.mark.parametrize("under", [False, True], ids=["a file", "under a file"])
-def test_home_naming_a_file_is_one_line(a_file: Path, command: tuple[str, ...], under: bool) -> None:
+def test_home_naming_a_file_is_one_line(
+    a_file: Path, command: tuple[str, ...], under: bool
+) -> None:
     home = a_file / "pet" if under else a_file
     done = cli("--home", str(home), *command)
     assert done.returncode == 1

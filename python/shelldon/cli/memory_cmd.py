@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,8 @@ if TYPE_CHECKING:
 
 def cli_unit() -> str:
     """A fresh audit unit for one command: `cli-20261129T210000Z-1a2b3c`."""
+    import secrets
+
     from shelldon.clock import compact, utc_now
 
     return f"cli-{compact(utc_now())}-{secrets.token_hex(3)}"

@@ -26,7 +26,15 @@ EXIT_BUG = 70  # EX_SOFTWARE
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from shelldon.cli import chat_cmd, doctor_cmd, dream_cmd, memory_cmd, run_cmd, vault_cmd
+    from shelldon.cli import (
+        chat_cmd,
+        doctor_cmd,
+        dream_cmd,
+        memory_cmd,
+        restart_cmd,
+        run_cmd,
+        vault_cmd,
+    )
     from shelldon.cli.common import add_shared_options, common_options
 
     parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
@@ -35,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = common_options()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # In the order `shelldon --help` lists them.
-    for module in (run_cmd, chat_cmd, memory_cmd, vault_cmd, dream_cmd, doctor_cmd):
+    for module in (run_cmd, restart_cmd, chat_cmd, memory_cmd, vault_cmd, dream_cmd, doctor_cmd):
         module.register(sub, common)
     return parser
 

@@ -65,7 +65,7 @@ def _set(args: argparse.Namespace) -> int:
     try:
         check_key(args.key)
     except ValueError as exc:
-        raise CliError(str(exc), 2) from None
+        raise CliError(str(exc)) from None
     if args.key in _stored_names(root) and not args.replace and not _confirm_replace(args.key):
         raise CliError(f"{args.key!r} is already stored; nothing changed (--replace overwrites it)")
     value = _read_secret()

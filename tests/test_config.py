@@ -162,8 +162,8 @@ def test_a_missing_key_skips_its_provider_naming_the_entry_not_a_value() -> None
         ("groq", "no_key", "shelldon vault set groq_key"),
         ("claude", "no_key", "shelldon vault set anthropic_key"),
     ]
-    alone = build_chain(parse_config(GOOD.replace('[[provider]]\nname = "offline"\nkind = "offline"\n', "")),
-                        read_secret=lambda name: None)  # fmt: skip
+    no_offline = GOOD.replace('[[provider]]\nname = "offline"\nkind = "offline"\n', "")
+    alone = build_chain(parse_config(no_offline), read_secret=lambda name: None)
     assert alone.names == ("offline",)  # no provider left: the offline brain, never a dead pet
 
 

@@ -41,6 +41,11 @@ AIMS = {
 }
 
 
+def data_candidates() -> list[Path]:
+    """Where ../shared/data/gate is looked for: beside the clone or any folder above it."""
+    return [parent / "shared" / "data" / "gate" for parent in REPO.parents]
+
+
 def find_data(explicit: str | None = None) -> Path | None:
     """The gate data directory: --data, $SHELLDON_SHARED_DATA/gate, or ../shared/data/gate."""
     if explicit:
@@ -48,8 +53,7 @@ def find_data(explicit: str | None = None) -> Path | None:
     override = os.environ.get("SHELLDON_SHARED_DATA")
     if override:
         return Path(override) / "gate"
-    for parent in REPO.parents:
-        candidate = parent / "shared" / "data" / "gate"
+    for candidate in data_candidates():
         if candidate.is_dir():
             return candidate
     return None
@@ -415,8 +419,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = find_data(args.data)
     if data is None or not data.is_dir():
-        print(f"gate data not found ({data}); set SHELLDON_SHARED_DATA", file=sys.stderr)
-        return 2
+        # Third-party data is never copied into the repository: without it, say where it goes.
+        looked = str(data) if data is not None else " or ".join(str(p) for p in data_candidates())
+        print(
+            f"gate-report: skipped: no gate data at {looked}. It lives outside the repository: "
+            "../shared/data/gate beside the clone, or $SHELLDON_SHARED_DATA/gate "
+            "(or --data DIR); docs/gate.md keeps the last figures"
+        )
+        return 0
     result = measure(data)
     text = render(result)
     if args.misses:

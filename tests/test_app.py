@@ -6,6 +6,9 @@ import json
 import os
 import signal
 import stat
+import subprocess
+import sys
+from pathlib import Path
 
 from shelldon import ipc
 from shelldon.contracts import wire
@@ -182,3 +185,26 @@ def test_sigint_stops_everything_cleanly(pet: Pet) -> None:
     pet.proc.send_signal(signal.SIGINT)
     assert pet.proc.wait(timeout=60) == 0
     assert not any(alive(pid) for pid in pids)
+
+
+def test_restart_restarts_the_processes_of_shelldon_run_and_says_so(pet: Pet) -> None:
+    before = {name: pet.pid_of(name) for name in ("core", "broker", "forkserver")}
+    done = pet.cli("restart")
+    assert done.returncode == 0, done.stderr + pet.log
+    assert f"under `shelldon run` (pid {pet.proc.pid})" in done.stdout
+    after = {name: pet.pid_of(name) for name in ("core", "broker", "forkserver")}
+    assert all(after[name] != before[name] for name in before), (before, after)
+    assert not any(alive(pid) for pid in before.values())
+    assert pet.proc.poll() is None  # the supervisor itself goes on
+    assert pet.say("hello again")
+
+
+def test_restart_with_nothing_running_says_so(run_dir: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "shelldon", "restart"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "shelldon restart: shelldon is not running, so there is nothing to restart: `shelldon run`"
+    )

@@ -153,12 +153,18 @@ def test_plain_http_is_fine_for_loopback_and_keyless_hosts() -> None:
     assert [p.name for p in config.providers] == ["ollama", "llamacpp"]
 
 
-def test_a_missing_key_fails_at_start_up_naming_the_entry_not_a_value() -> None:
+def test_a_missing_key_skips_its_provider_naming_the_entry_not_a_value() -> None:
+    """It stopped the pet before (a dead end: `vault set` needed the pet running)."""
     config = parse_config(GOOD)
-    with pytest.raises(ConfigError) as caught:
-        build_chain(config, read_secret=lambda name: None)
-    assert "vault entry 'groq_key' is missing" in str(caught.value)
-    assert "shelldon vault set groq_key" in str(caught.value)
+    chain = build_chain(config, read_secret=lambda name: None)
+    assert chain.names == ("offline",)  # the rest of the chain still answers
+    assert [(a.provider, a.kind, a.message) for a in chain.skipped] == [
+        ("groq", "no_key", "shelldon vault set groq_key"),
+        ("claude", "no_key", "shelldon vault set anthropic_key"),
+    ]
+    no_offline = GOOD.replace('[[provider]]\nname = "offline"\nkind = "offline"\n', "")
+    alone = build_chain(parse_config(no_offline), read_secret=lambda name: None)
+    assert alone.names == ("offline",)  # no provider left: the offline brain, never a dead pet
 
 
 def test_a_vault_refusal_is_a_config_error_without_details() -> None:

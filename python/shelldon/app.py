@@ -7,6 +7,9 @@ under both), then either opens the chat in this terminal or just supervises. SIG
 everything cleanly; a child that dies is reported by name and exit status, and the rest are
 stopped instead of leaving a hung pet.
 
+SIGUSR1 (`shelldon restart`, which finds this process by `<run dir>/run.pid`) stops the three and
+starts them again, chat and supervision going on.
+
 On the appliance systemd starts the three units directly (`shelldon core|broker|forkserver`) and
 this module is not used."""
 
@@ -32,6 +35,7 @@ from shelldon.transport.terminal import chat_loop
 log = logging.getLogger("shelldon.app")
 
 PROCESSES = ("broker", "forkserver", "core")
+PID_NAME = "run"  # <run dir>/run.pid: this supervisor, for `shelldon restart`
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 
@@ -72,6 +76,18 @@ class Supervisor:
     children: dict[str, Child] = field(default_factory=dict)
     # Kept bound until stop(): the children also send STOPPING=1 (and would warn if it vanished).
     _notify: tuple[socket.socket, Path] | None = None
+    # wake() makes wait_for_death return (a stop or a restart asked, from a signal handler too).
+    _wake: tuple[int, int] = field(default_factory=lambda: os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK))
+
+    def wake(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            os.write(self._wake[1], b"x")
+
+    def restart(self) -> None:
+        """Stop the three and start them again (`shelldon restart`)."""
+        self.stop()
+        self.children = {}
+        self.start()
 
     def _notify_socket(self) -> tuple[socket.socket, Path]:
         path = self.root.run_dir / f"notify-{os.getpid()}.sock"
@@ -158,24 +174,24 @@ class Supervisor:
                 log.info("%s is ready (pid %d)", sent_by.name, sent_by.proc.pid)
 
     def wait_for_death(self, stop: threading.Event) -> Child | None:
-        """Block until a child exits (returned) or `stop` is set (None). Uses pidfds: no polling."""
-        r, w = os.pipe()
-        try:
-            watcher = threading.Thread(target=lambda: (stop.wait(), os.write(w, b"x")), daemon=True)
-            watcher.start()
-            while True:
-                for candidate in self.children.values():
-                    if candidate.proc.poll() is not None:
-                        return candidate
-                if stop.is_set():
-                    return None
-                fds = [r, *(c.pidfd for c in self.children.values() if c.pidfd >= 0)]
-                select.select(
-                    fds, [], [], None if all(c.pidfd >= 0 for c in self.children.values()) else 0.5
-                )
-        finally:
-            os.close(r)
-            os.close(w)
+        """Block until a child exits (returned), or until woken (None: `stop` is set, or a restart
+        was asked). Uses pidfds: no polling."""
+        wake_r = self._wake[0]
+        while True:
+            for candidate in self.children.values():
+                if candidate.proc.poll() is not None:
+                    return candidate
+            if stop.is_set():
+                return None
+            fds = [wake_r, *(c.pidfd for c in self.children.values() if c.pidfd >= 0)]
+            ready, _, _ = select.select(
+                fds, [], [], None if all(c.pidfd >= 0 for c in self.children.values()) else 0.5
+            )
+            if wake_r in ready:
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(wake_r, 64):
+                        pass
+                return None
 
     def stop(self) -> dict[str, int | None]:
         """SIGTERM in reverse start order, wait, SIGKILL stragglers. Each child's exit code."""
@@ -223,24 +239,32 @@ def run(root: DataRoot, *, chat: bool) -> int:
         # The conversation is the terminal's; the processes log to <home>/logs, and this one only
         # speaks up for warnings (a death, a refusal).
         logging.getLogger().setLevel(max(logging.WARNING, logging.getLogger().level))
-    stop = threading.Event()
+    stop, restart = threading.Event(), threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
         stop.set()
+        supervisor.wake()
         if threading.current_thread() is threading.main_thread() and chat:
             raise StopRequested(signal.Signals(signum).name)
 
+    def on_restart(signum: int, frame: object) -> None:
+        restart.set()
+        supervisor.wake()
+
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
+    signal.signal(signal.SIGUSR1, on_restart)
     code = 0
+    pid_file = root.run_dir / f"{PID_NAME}.pid"
     try:
         supervisor.start()
+        pid_file.write_text(f"{os.getpid()}\n")
         pids = ", ".join(f"{c.name} {c.proc.pid}" for c in supervisor.children.values())
         print(f"shelldon is up ({pids}); data in {root.home}", file=sys.stderr, flush=True)
         if chat:
-            code = _chat_until_done(root, supervisor, stop)
+            code = _chat_until_done(root, supervisor, stop, restart)
         else:
-            dead = supervisor.wait_for_death(stop)
+            dead = supervise(supervisor, stop, restart)
             if dead is not None:
                 report_death(dead)
                 code = 1
@@ -253,6 +277,9 @@ def run(root: DataRoot, *, chat: bool) -> int:
     except (StopRequested, KeyboardInterrupt):
         code = 0
     finally:
+        with contextlib.suppress(OSError):
+            if pid_file.read_text().strip() == str(os.getpid()):
+                pid_file.unlink()
         codes = supervisor.stop()
         unclean = {n: c for n, c in codes.items() if c not in (0, None, -signal.SIGTERM)}
         if unclean and code == 0:
@@ -261,13 +288,37 @@ def run(root: DataRoot, *, chat: bool) -> int:
     return code
 
 
-def _chat_until_done(root: DataRoot, supervisor: Supervisor, stop: threading.Event) -> int:
-    """The chat in the foreground; a watcher thread interrupts it if a child dies."""
+def supervise(
+    supervisor: Supervisor, stop: threading.Event, restart: threading.Event
+) -> Child | None:
+    """Until a child dies (returned) or `stop` (None); a restart asked meanwhile (SIGUSR1, from
+    `shelldon restart`) stops the three and starts them again."""
+    while True:
+        dead = supervisor.wait_for_death(stop)
+        if dead is not None or stop.is_set():
+            return dead
+        if restart.is_set():
+            restart.clear()
+            log.warning("restarting core, broker and fork-server (shelldon restart)")
+            supervisor.restart()
+            pids = ", ".join(f"{c.name} {c.proc.pid}" for c in supervisor.children.values())
+            log.warning("restarted (%s)", pids)
+
+
+def _chat_until_done(
+    root: DataRoot, supervisor: Supervisor, stop: threading.Event, restart: threading.Event
+) -> int:
+    """The chat in the foreground; a watcher thread supervises (restarts included) and interrupts
+    the chat if a child dies."""
     died: list[Child] = []
     main_thread = threading.main_thread()
 
     def watch() -> None:
-        dead = supervisor.wait_for_death(stop)
+        try:
+            dead = supervise(supervisor, stop, restart)
+        except (ChildDied, TimeoutError) as exc:  # a restart that did not come up
+            print(f"\nshelldon: {exc}", file=sys.stderr, flush=True)
+            dead = next(iter(supervisor.children.values()), None)
         if dead is not None and not stop.is_set():
             died.append(dead)
             stop.set()
@@ -284,3 +335,4 @@ def _chat_until_done(root: DataRoot, supervisor: Supervisor, stop: threading.Eve
         return 0
     finally:
         stop.set()
+        supervisor.wake()

@@ -9,6 +9,7 @@ can see a key). A configuration the broker cannot honour stops the start-up with
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -144,14 +145,29 @@ def _start_fails() -> str:
     return done.stderr
 
 
-def test_a_missing_key_stops_the_start_with_a_clear_message(
+def test_a_missing_key_skips_its_provider_until_vault_set_stores_it(
     run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
+    """The set-up dead end: a key named in shelldon.toml but not stored yet. The pet starts
+    anyway (the provider skipped, said in status and in the reply), and `shelldon vault set`
+    while it runs brings the provider in without a restart."""
     configure(home, fake, key="never_stored")
-    log = _start_fails()
-    assert "vault entry 'never_stored' is missing" in log
-    assert "shelldon vault set never_stored" in log
-    assert fake.requests == []
+    fake.script(reply(REPLY))
+    pet = start_pet()
+    try:
+        status = pet.cli("status")
+        first = pet.cli("say", "my sister is called Ana")
+        stored = pet.cli("vault", "set", "never_stored", stdin=FAKE_KEY + "\n")
+        second = pet.cli("say", "my sister is called Ana")
+    finally:
+        pet.stop()
+    skipped = "its key is not stored yet (`shelldon vault set never_stored`)"
+    assert f"provider fake skipped: {skipped}" in status.stdout
+    assert first.returncode == 0, first.stderr
+    assert f"my model link is down: {skipped}" in first.stdout
+    assert stored.returncode == 0, stored.stderr
+    assert second.stdout.strip() == REPLY
+    assert len(fake.requests) == 1
 
 
 def test_an_unknown_provider_kind_stops_the_start(
@@ -177,7 +193,69 @@ def test_every_provider_failing_gives_the_degrade_reply_and_the_next_turn_works(
     finally:
         pet.stop()
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == DEGRADE_TEXT
+    assert first.stdout.startswith(DEGRADE_TEXT)
+    assert "my model link is down: it had an error on its side (500)" in first.stdout
     assert second.stdout.strip() == "back again"
     assert len(fake.requests) == 3  # one try and one retry, then the next turn's request
     assert "fake: server (HTTP 503" in pet.log  # why, in the broker's log
+
+
+def last_turn(pet: Pet) -> dict[str, object]:
+    done = pet.cli("status", "--json")
+    assert done.returncode == 0, done.stderr
+    turn: dict[str, object] = json.loads(done.stdout)["last_turn"]
+    return turn
+
+
+def test_a_hung_provider_does_not_starve_the_offline_brain(run_dir: Path, home: Path) -> None:
+    """[a server that never answers, offline], the provider's timeout longer than the turn: the
+    turn's deadline leaves the offline brain its time, so the owner gets its answer, not the
+    degrade reply."""
+    with FakeProvider() as fake:  # no key asked: a local server
+        _hung_then_offline(home, fake)
+
+
+def _hung_then_offline(home: Path, fake: FakeProvider) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "shelldon.toml").write_text(
+        fake.provider_table(timeout=120) + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
+    )
+    fake.script(hold(max_seconds=120))
+    pet = start_pet({"SHELLDON_TURN_DEADLINE": "8"})
+    try:
+        said = pet.cli("say", "hello there")
+        turn = last_turn(pet)
+    finally:
+        fake.release()
+        pet.stop()
+    assert said.returncode == 0, said.stderr
+    assert DEGRADE_TEXT not in said.stdout
+    assert (turn["provider"], turn["outcome"]) == ("offline", "ok")
+    assert "my model link is down: it did not answer in time" in said.stdout
+    assert len(fake.requests) == 1  # the hung server was not asked again inside the turn
+
+
+def test_a_refused_key_is_told_once_in_the_reply_and_shown_in_status(
+    run_dir: Path, home: Path, fake: FakeProvider
+) -> None:
+    configure(home, fake)
+    # `vault set` with the pet down: written directly, 0600.
+    stored = subprocess.run(
+        [sys.executable, "-m", "shelldon", "vault", "set", "llm_key"],
+        input="sk-wrong-0000000000000000\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert stored.returncode == 0, stored.stderr
+    assert "not running" in stored.stdout
+    pet = start_pet()
+    try:
+        first = pet.cli("say", "hello")
+        second = pet.cli("say", "hello again")
+        status = pet.cli("status")
+    finally:
+        pet.stop()
+    told = "my model link is down: the key was refused (401). `shelldon doctor` has details"
+    assert first.returncode == 0, first.stderr
+    assert told in first.stdout
+    assert "model link" not in second.stdout  # once per kind of failure
+    assert re.search(r"model link: fake down since \S+: the key was refused \(401\)", status.stdout)
+    assert len(fake.requests) == 2

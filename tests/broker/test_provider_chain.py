@@ -189,3 +189,76 @@ def test_the_reply_is_bounded_by_the_request_and_the_provider() -> None:
     long.max_reply_chars = 100  # type: ignore[attr-defined]
     reply = chain(long).complete(REQUEST)
     assert len(reply.text) <= 100
+
+
+class Hung:
+    """A provider whose server never answers: each call waits out the deadline it was given
+    (on the fake clock), then times out, as the HTTP client does."""
+
+    honours_deadline = True
+
+    def __init__(self, name: str, time: FakeTime, budget_s: float | None = None) -> None:
+        self.name = name
+        self.time = time
+        self.budget_s = budget_s
+        self.calls = 0
+
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion:
+        self.calls += 1
+        assert deadline is not None, "a hung provider with no deadline would hang the turn"
+        self.time.now = max(self.time.now, deadline)
+        raise ProviderError("timeout", "no answer within the deadline")
+
+
+def test_a_hung_provider_leaves_the_rest_of_the_chain_its_time() -> None:
+    """[a server that never answers, offline]: the turn's deadline is shared, so the offline
+    brain still answers within the turn, however long the hung provider's own timeout is."""
+    time = FakeTime()
+    hung = Hung("hung", time, budget_s=600.0)
+    offline = Scripted("offline", [answer("I'm here")])
+    the_chain = chain(hung, offline, time=time, policy=RetryPolicy(retries=1))
+    turn_deadline = time.now + 60.0
+    reply = the_chain.complete(REQUEST, deadline=turn_deadline)
+    assert (reply.text, reply.provider) == ("I'm here", "offline")
+    assert time.now <= turn_deadline - 3.0  # the reserve for the one provider behind it
+    assert [(f.provider, f.kind) for f in reply.failures] == [("hung", "timeout")]
+
+
+def test_a_hung_provider_is_tried_once_within_its_own_budget() -> None:
+    """Its retries share its timeout: a hung server costs `timeout` once, not once per retry."""
+    time = FakeTime()
+    start = time.now
+    hung = Hung("hung", time, budget_s=20.0)
+    the_chain = chain(hung, Scripted("offline", [answer("ok")]), time=time)
+    the_chain.complete(REQUEST, deadline=start + 60.0)
+    assert time.now - start == pytest.approx(20.0)
+
+
+def test_with_the_defaults_a_hung_first_provider_costs_well_under_the_turn_timeout() -> None:
+    from shelldon.broker.providers.json_http import retry_policy
+    from shelldon.contracts.config import ProviderConfig, WorkerConfig
+
+    spec, turn = ProviderConfig(name="hung", kind="openai"), WorkerConfig().turn_timeout
+    time = FakeTime()
+    start = time.now
+    hung = Hung("hung", time, budget_s=spec.timeout)
+    the_chain = ProviderChain(
+        [hung, Scripted("offline", [answer("ok")])],
+        policies={"hung": retry_policy(spec)},
+        clock=time.clock,
+        sleep=time.sleep,
+    )
+    assert the_chain.complete(REQUEST, deadline=start + turn).provider == "offline"
+    assert time.now - start <= turn / 2
+
+
+def test_a_refused_key_travels_with_the_answer_as_auth() -> None:
+    down = Scripted("a", [ProviderError("client", "HTTP 401: invalid api key", status=401)])
+    reply = chain(down, Scripted("b", [answer("hi")])).complete(REQUEST)
+    (failure,) = reply.failures
+    assert (failure.provider, failure.kind, failure.status) == ("a", "auth", 401)
+    with pytest.raises(ChainExhausted) as exhausted:
+        chain(Scripted("a", [ProviderError("client", status=403)])).complete(REQUEST)
+    assert [(f.kind, f.status) for f in exhausted.value.failures] == [("auth", 403)]

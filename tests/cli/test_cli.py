@@ -18,15 +18,31 @@ def test_every_command_takes_home_and_groups_do_not_swallow_it() -> None:
     top = _subcommands(build_parser())
     assert {"run", "core", "broker", "forkserver", "chat", "say", "status", "vault"} <= set(top)
     for name, parser in top.items():
-        actions = _subcommands(parser)
-        if not actions:
-            assert "--home" in parser._option_string_actions, name
-            continue
-        # A group with --home of its own would have it overwritten by the action's default
-        # (argparse): `shelldon memory --home X list` would quietly use the default home.
-        assert "--home" not in parser._option_string_actions, name
-        for action_name, action in actions.items():
+        assert "--home" in parser._option_string_actions, name
+        for action_name, action in _subcommands(parser).items():
             assert "--home" in action._option_string_actions, f"{name} {action_name}"
+
+
+def test_home_before_the_command_is_kept_for_every_command() -> None:
+    """`shelldon --home X status`: the option before the command, before a group's action, or
+    after it; the command's own default never overwrites it (they are SUPPRESS)."""
+    parser = build_parser()
+    for name, sub in _subcommands(parser).items():
+        actions = list(_subcommands(sub)) or [None]
+        for action in actions:
+            words = [name, action] if action else [name]
+            extra = {"say": ["hi"], "vault": ["k"] if action == "set" else []}.get(name, [])
+            if name == "memory":
+                extra = {"show": ["x"], "forget": ["x"], "remember": ["facts", "n", "t"]}.get(
+                    action or "", []
+                )
+            before = parser.parse_args(["--home", "/tmp/h0", *words, *extra])
+            assert before.home == "/tmp/h0", words
+            if action:
+                middle = parser.parse_args([name, "--home", "/tmp/h1", action, *extra])
+                assert middle.home == "/tmp/h1", words
+            after = parser.parse_args([*words, "--home", "/tmp/h2", *extra])
+            assert after.home == "/tmp/h2", words
 
 
 def test_home_after_the_action_is_kept() -> None:

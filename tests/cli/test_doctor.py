@@ -125,3 +125,36 @@ def test_the_command_end_to_end_with_the_real_vault(home: Path, fake: FakeProvid
     assert "FAIL  provider claude" in output and "HTTP 401" in output
     assert "1 check(s) failed" in output
     assert FAKE_KEY not in output and "sk-wrong-key" not in output
+
+
+def test_a_config_error_is_counted_once(home: Path) -> None:
+    """The bad file was reported by check_config and again as a crashed check_users."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "shelldon.toml").write_text('[[provider]]\nname = "x"\nkind = "gpt5"\n')
+    results = run_checks(DoctorContext(root=DataRoot.resolve(), network=False))
+    failed = [r for r in results if r.status == "fail"]
+    assert [r.name for r in failed] == ["config"], failed
+    assert not any("crashed" in r.detail for r in results)
+
+
+def test_a_provider_with_no_key_is_not_shown_as_key_present(home: Path, fake: FakeProvider) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "shelldon.toml").write_text(
+        fake.provider_table(name="local") + "\n" + fake.provider_table(name="hosted", key="k")
+    )
+    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=lambda name: FAKE_KEY)
+    found = by_name(run_checks(ctx))
+    assert "no key configured" in found["provider local"].detail
+    assert "key present" not in found["provider local"].detail
+    assert "key 'k' present" in found["provider hosted"].detail
+
+
+def test_a_missing_key_says_how_to_store_it_and_that_the_pet_skips_it(
+    home: Path, fake: FakeProvider
+) -> None:
+    write_config(home, fake)
+    ctx = DoctorContext(root=DataRoot.resolve(), network=False, read_secret=lambda name: None)
+    found = by_name(run_checks(ctx))
+    detail = found["provider primary"].detail
+    assert found["provider primary"].status == "fail"
+    assert "`shelldon vault set primary_key`" in detail and "skips this provider" in detail

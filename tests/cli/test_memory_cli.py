@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,8 +65,10 @@ def test_remember_goes_through_the_gate_as_the_owner(home: Path) -> None:
     assert refused.stdout.startswith("reject (instruction)")
     (entry,) = CuratedMemory(home / "memory").entries()
     assert entry.meta.provenance == "owner"
-    units = {r.unit for r in CuratedMemory(home / "memory").audit.records()}
-    assert units == {"cli"}
+    units = [r.unit for r in CuratedMemory(home / "memory").audit.records()]
+    # Each command is its own unit, so `memory undo --unit` takes back exactly one of them.
+    assert len(units) == 2 and len(set(units)) == 2, units
+    assert all(re.fullmatch(r"cli-\d{8}T\d{6}Z?-[0-9a-f]{6}", unit) for unit in units), units
 
 
 def test_forget_then_undo_brings_the_entry_back(home: Path) -> None:
@@ -157,3 +160,38 @@ def test_remember_records_tags_and_depended_on_files(home: Path) -> None:
     (entry,) = CuratedMemory(home / "memory").entries()
     assert entry.meta.tags == ("home",)
     assert entry.meta.depends_on == ("notes/router.txt",)
+
+
+def change_of(done: subprocess.CompletedProcess[str]) -> str:
+    return done.stdout.split("[change ")[1].split("]")[0].split(";")[0]
+
+
+def unit_of(home: Path, change_id: str) -> str:
+    (rec,) = [r for r in CuratedMemory(home / "memory").audit.records() if r.id == change_id]
+    return rec.unit
+
+
+def test_each_command_is_its_own_unit_and_undo_says_what_it_did(home: Path) -> None:
+    """`memory undo --unit cli` took back every CLI change ever made, saying "restored
+    people/ana.md" while it deleted the file."""
+    ana = shelldon(home, "remember", "people", "ana", "Ana is the owner's sister in Lisbon.")
+    tea = shelldon(home, "remember", "facts", "tea", "The owner drinks green tea.")
+    assert ana.returncode == 0 and tea.returncode == 0, ana.stderr + tea.stderr
+    ana_unit, tea_unit = unit_of(home, change_of(ana)), unit_of(home, change_of(tea))
+    assert ana_unit != tea_unit
+
+    undone = shelldon(home, "undo", "--unit", ana_unit)
+    assert undone.returncode == 0, undone.stderr
+    assert undone.stdout.startswith(f"undid {ana_unit}: removed people/ana.md")
+    assert "restored" not in undone.stdout
+    assert not (home / "memory" / "people" / "ana.md").exists()
+    assert (home / "memory" / "facts" / "tea.md").exists()  # another command's change stays
+
+    forgot = shelldon(home, "forget", "facts/tea")
+    back = shelldon(home, "undo", "--unit", unit_of(home, change_of(forgot)))
+    assert back.stdout.startswith("undid cli-") and "restored facts/tea.md" in back.stdout
+    assert "removed" not in back.stdout
+    assert (home / "memory" / "facts" / "tea.md").exists()
+    # The undo is a command too: its own unit, undoable in turn.
+    again = shelldon(home, "undo", change_of(back))
+    assert again.returncode == 0 and again.stdout.startswith("removed facts/tea.md"), again.stdout

@@ -74,3 +74,16 @@ def test_the_report_renders_every_section(measured: dict[str, Any]) -> None:
     ):
         assert heading in text
     assert "NOT met" not in text
+
+
+def test_without_the_data_the_report_says_where_it_lives_and_skips(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`just gate-report` exited 2 with "gate data not found (None)" on a fresh clone."""
+    monkeypatch.setenv("SHELLDON_SHARED_DATA", str(tmp_path / "nothing-here"))
+    report = load_script("gate_report")
+    assert report.main(["--print-only"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("gate-report: skipped: no gate data at ")
+    assert str(tmp_path / "nothing-here" / "gate") in out
+    assert "../shared/data/gate beside the clone" in out and "$SHELLDON_SHARED_DATA/gate" in out

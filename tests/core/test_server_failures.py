@@ -117,9 +117,12 @@ def test_a_brain_that_never_answers_gets_the_degrade_reply(units: Units, brain: 
     started = time.monotonic()
     answer = say(units.root, "are you thinking?")
     assert answer.degraded is True
-    assert answer.text == degrade_text()
+    assert answer.text.startswith(degrade_text())
+    assert "my model link is down: it did not answer in time" in answer.text  # and why
     assert time.monotonic() - started < NEVER  # it did not wait for the brain
-    assert "passed its deadline; killing worker" in units.log_text()
+    # The chain gave up inside the turn (the worker keeps a margin to relay its answer), so the
+    # fork-server had nothing to kill.
+    assert "fake failed: timeout" in units.log_text()
     assert_next_turn_works(units.root, brain)
 
 

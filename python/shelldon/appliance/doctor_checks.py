@@ -42,7 +42,11 @@ def _mode(path: Path) -> tuple[int, int] | None:
 
 def check_users(ctx: DoctorContext) -> Iterator[CheckResult]:
     """The worker user exists, is not root, cannot log in, and does not own the data root."""
-    name = configured_worker_user(ctx.root)
+    try:
+        name = configured_worker_user(ctx.root)
+    except ConfigError:  # check_config reports it, once
+        yield CheckResult("skip", "users", "the configuration did not load")
+        return
     worker = _user(name) if name else None
     if worker is None:
         what = f"worker user {name!r} does not exist" if name else "no worker user configured"

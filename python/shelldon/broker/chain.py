@@ -6,6 +6,14 @@ for transient failures (connect, timeout, 429, 5xx) with backoff that honours a 
 moves on for everything else, and parses the first answer into a BrainReply. When every provider
 failed it raises ChainExhausted: the turn gets the degrade reply.
 
+Time: the turn's deadline is shared down the chain. A provider's attempts together get at most its
+own `budget_s` (an HTTP provider's configured `timeout`), and never the time the providers after it
+need: `RESERVE_PER_PROVIDER_S` each (at most half of what is left), so a hung first provider
+still leaves the offline brain its few seconds to answer within the turn.
+
+What did not answer travels with the answer (`BrainReply.failures`, `ChainExhausted.failures`) so
+core can tell the owner that the model link is down, and why.
+
 Messages carried by ProviderError / ChainExhausted are written for logs: they never hold a key, a
 prompt or a reply body (the HTTP providers scrub what they quote from a server). The broker builds
 its chain from shelldon.toml with `shelldon.broker.server.build_chain`.
@@ -21,6 +29,8 @@ import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import msgspec
+
 from shelldon.broker.protocol import parse_reply
 from shelldon.broker.providers.base import (
     RETRYABLE_KINDS,
@@ -30,7 +40,7 @@ from shelldon.broker.providers.base import (
     RetryPolicy,
     scrub,
 )
-from shelldon.contracts.brain import BrainReply, CompletionRequest, Usage
+from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +52,20 @@ class Attempt:
     provider: str
     kind: str
     message: str
+    status: int | None = None
+
+    def failure(self) -> LinkFailure:
+        """As the owner is told about it: a refused key (401/403) is its own kind, "auth"."""
+        kind = "auth" if self.status in (401, 403) else self.kind
+        return LinkFailure(self.provider, kind, self.status, self.message[:200])
+
+
+def failures_of(attempts: Sequence[Attempt]) -> tuple[LinkFailure, ...]:
+    """One LinkFailure per provider (its last attempt's), in chain order."""
+    last: dict[str, LinkFailure] = {}
+    for attempt in attempts:
+        last[attempt.provider] = attempt.failure()
+    return tuple(last.values())
 
 
 class ChainExhausted(Exception):
@@ -49,12 +73,16 @@ class ChainExhausted(Exception):
 
     def __init__(self, attempts: Sequence[Attempt]) -> None:
         self.attempts = tuple(attempts)
+        self.failures = failures_of(self.attempts)
         detail = "; ".join(f"{a.provider}: {a.kind} ({a.message})" for a in self.attempts)
         super().__init__(f"every provider failed: {detail or 'the chain is empty'}")
 
 
 # Below this much time left, calling a provider is pointless: move on (or give up) at once.
 MIN_CALL_SECONDS = 0.05
+# Kept back from a provider for each provider after it: the offline brain answers in well under a
+# second even on a Pi; an HTTP fallback gets this at least, and whatever the first one left.
+RESERVE_PER_PROVIDER_S = 3.0
 
 
 @dataclass
@@ -77,6 +105,8 @@ class ProviderChain:
     # A dream resolves up to 20 learnings, two ops per promotion, plus its summary (core.dream
     # applies at most DreamLimits.max_ops of them under its own caps).
     max_dream_ops: int = 48
+    # Providers left out when the chain was built (a key not stored yet): told like a failure.
+    skipped: tuple[Attempt, ...] = ()
     _cooldown_until: dict[str, float] = field(default_factory=dict, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
@@ -89,14 +119,15 @@ class ProviderChain:
 
         Raises ChainExhausted when nobody answered.
         """
-        attempts: list[Attempt] = []
-        for provider in self.providers:
+        attempts: list[Attempt] = list(self.skipped)
+        for index, provider in enumerate(self.providers):
             if self._cooling_down(provider.name):
                 attempts.append(
                     Attempt(provider.name, "cooldown", "skipped after a long Retry-After")
                 )
                 continue
-            raw = self._try_provider(provider, request, attempts, deadline)
+            share = self._deadline_for(provider, len(self.providers) - index - 1, deadline)
+            raw = self._try_provider(provider, request, attempts, share)
             if raw is None:
                 continue
             limit = getattr(provider, "max_reply_chars", None) or request.max_reply_chars
@@ -117,10 +148,25 @@ class ProviderChain:
                     "provider %s: reply parser dropped: %s", provider.name, "; ".join(reply.dropped)
                 )
             _log_usage(provider.name, request.purpose, reply.usage, len(attempts))
+            if attempts:
+                reply = msgspec.structs.replace(reply, failures=failures_of(attempts))
             return reply
         exhausted = ChainExhausted(attempts)
         log.error("%s", exhausted)
         raise exhausted
+
+    def _deadline_for(self, provider: Provider, after: int, deadline: float | None) -> float | None:
+        """When this provider's attempts must be done: its own budget, and the turn's deadline
+        less what the `after` providers behind it are kept (at most half of what is left)."""
+        now = self.clock()
+        ends: list[float] = []
+        budget = getattr(provider, "budget_s", None)
+        if isinstance(budget, (int, float)) and budget > 0:
+            ends.append(now + float(budget))
+        if deadline is not None:
+            reserve = min(RESERVE_PER_PROVIDER_S * after, (deadline - now) / 2) if after else 0.0
+            ends.append(deadline - reserve)
+        return min(ends) if ends else None
 
     def _try_provider(
         self,
@@ -143,7 +189,7 @@ class ProviderChain:
                     return provider.complete(request, deadline=deadline)  # type: ignore[call-arg]
                 return provider.complete(request)
             except ProviderError as error:
-                attempts.append(Attempt(provider.name, error.kind, error.message))
+                attempts.append(Attempt(provider.name, error.kind, error.message, error.status))
                 log.warning("provider %s failed: %s (%s)", provider.name, error.kind, error.message)
                 long_wait = (
                     error.retry_after is not None and error.retry_after > policy.retry_after_cap

@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from shelldon import daemon, ipc
-from shelldon.broker.chain import ProviderChain
-from shelldon.broker.providers import make_provider
+from shelldon.broker.chain import Attempt, ProviderChain
+from shelldon.broker.providers import MissingKey, make_provider
 from shelldon.broker.providers.base import Provider
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
@@ -63,21 +63,30 @@ def build_chain(
 ) -> ProviderChain:
     """The chain `shelldon.toml` describes; no providers configured → the offline brain alone.
 
-    Keys are read here, once, at start-up (`read_secret`, default the broker's vault read): a named
-    key that is missing raises ConfigError before the broker serves anything. The doctor builds
-    its probes with this same function.
+    Keys are read here (`read_secret`, default the broker's vault read). A provider whose key is
+    not stored yet is left out and listed in `chain.skipped` (the owner is told, `status` shows
+    it; the broker builds again once the key is there); a chain left with no provider at all gets
+    the offline brain, so the pet still answers. Any other bad setting raises ConfigError. The
+    doctor builds its probes with this same function.
     """
     if config is None or not config.providers:
         return ProviderChain([_offline_brain()], clock=clock, sleep=sleep)
     if read_secret is None:
         read_secret = _vault_reader(root if root is not None else DataRoot.resolve())
     providers: list[Provider] = []
+    skipped: list[Attempt] = []
     for spec in config.providers:
         if spec.kind == "offline":
             providers.append(_offline_brain(spec.name))
-        else:
+            continue
+        try:
             providers.append(make_provider(spec, read_secret))
-    return ProviderChain(providers, clock=clock, sleep=sleep)
+        except MissingKey as exc:
+            log.warning("broker: %s; skipping provider %s until then", exc, spec.name)
+            skipped.append(Attempt(spec.name, "no_key", f"shelldon vault set {spec.key}"))
+    if not providers:
+        providers.append(_offline_brain())
+    return ProviderChain(providers, clock=clock, sleep=sleep, skipped=tuple(skipped))
 
 
 def _offline_brain(name: str = "offline") -> Provider:
@@ -117,12 +126,14 @@ class BrokerService:
         *,
         worker_uid: int | None = None,
         transports: Sequence[Transport] = (),
+        rebuild: Callable[[], Brain] | None = None,
     ) -> None:
         self.root = root
         self.brain = brain
         self.completions = 0
         self.worker_uid = worker_uid if worker_uid != os.geteuid() else None
         self.transports = tuple(transports)
+        self.rebuild = rebuild  # builds the chain again (a skipped provider's key may be stored)
 
     def transport_lines(self) -> tuple[str, ...]:
         lines: list[str] = []
@@ -133,14 +144,39 @@ class BrokerService:
                 log.exception("broker: a transport's status failed")
         return tuple(lines)
 
+    def skipped(self) -> tuple[Attempt, ...]:
+        return tuple(getattr(self.brain, "skipped", ()))
+
+    def _refresh(self) -> None:
+        """A provider was skipped for a missing key: build again, in case it is stored now."""
+        if self.rebuild is None or not self.skipped():
+            return
+        try:
+            brain = self.rebuild()
+        except Exception as exc:  # the configuration changed under us: keep serving the old chain
+            log.warning("broker: rebuilding the chain failed: %s", exc)
+            return
+        if len(getattr(brain, "skipped", ())) < len(self.skipped()):
+            log.info("broker: a missing key is stored now; the chain is rebuilt")
+            self.brain = brain
+
+    def pong_detail(self) -> str:
+        lines = [f"{self.completions} completions served"]
+        lines += [
+            f"provider {a.provider} skipped: its key is not stored yet (`{a.message}`)"
+            for a in self.skipped()
+        ]
+        return "; ".join(lines)
+
     def handle(
         self, peer: ipc.Peer, message: wire.Message, respond: ipc.Respond
     ) -> wire._Msg | None:
         if isinstance(message, wire.Ping):
+            self._refresh()
             return wire.Pong(
                 name="broker",
                 pid=os.getpid(),
-                detail=f"{self.completions} completions served",
+                detail=self.pong_detail(),
                 lines=self.transport_lines(),
             )
         if isinstance(message, wire.Complete):
@@ -185,13 +221,16 @@ class BrokerService:
         return None
 
     def _complete(self, message: wire.Complete) -> wire._Msg:
+        self._refresh()
         try:
             deadline = time.monotonic() + max(0.0, message.deadline_s)
             reply = self.brain.complete(message.request, deadline=deadline)
         except Exception as exc:  # ChainExhausted and anything a provider let escape
             kind = getattr(exc, "kind", "") or type(exc).__name__
             log.warning("broker: turn %s: the brain failed: %s", message.turn_id, exc)
-            return wire.CompletionFailed(reason=str(exc)[:500], kind=str(kind))
+            return wire.CompletionFailed(
+                reason=str(exc)[:500], kind=str(kind), failures=getattr(exc, "failures", ())
+            )
         self.completions += 1
         return wire.Completion(reply=reply)
 
@@ -222,7 +261,13 @@ def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
     except ConfigError as exc:
         log.error("broker: %s", exc)
         return 2
-    service = BrokerService(root, brain, worker_uid=_worker_uid(root), transports=transports)
+    service = BrokerService(
+        root,
+        brain,
+        worker_uid=_worker_uid(root),
+        transports=transports,
+        rebuild=lambda: build_brain(root),
+    )
 
     def started() -> None:
         for transport in service.transports:

@@ -1,4 +1,6 @@
-"""`shelldon chat`, `shelldon say "…"`, `shelldon status`: the terminal client's commands."""
+"""`shelldon chat`, `shelldon say "…"` (or `say -`: the message from stdin), `shelldon status`:
+the terminal client's commands. Imports are function-local: a client command loads only the
+socket client, never core's stores (tests/cli/test_cli_start.py)."""
 
 from __future__ import annotations
 
@@ -6,26 +8,38 @@ import argparse
 import json
 import sys
 
-from shelldon.cli.common import add_run_dir, ask_running_core, data_root
-from shelldon.contracts import wire
-from shelldon.core.status_text import format_status
-from shelldon.transport.terminal import chat_loop, print_reply
+from shelldon.cli.common import CliError, add_run_dir, ask_running_core, data_root, owner_text
 
 
 def _chat(args: argparse.Namespace) -> int:
+    from shelldon.transport.terminal import chat_loop
+
     return chat_loop(data_root(args))
 
 
+def _say_text(args: argparse.Namespace) -> str:
+    """The message: the words given, or stdin for `say -` (bytes that are not UTF-8 → U+FFFD)."""
+    if args.text == ["-"]:
+        return sys.stdin.buffer.read().decode("utf-8", "replace").strip()
+    return " ".join(args.text).strip()
+
+
 def _say(args: argparse.Namespace) -> int:
-    text = " ".join(args.text).strip()
+    from shelldon.contracts import wire
+    from shelldon.transport.terminal import print_reply
+
+    text = _say_text(args)
     if not text:
-        print("shelldon say: nothing to say", file=sys.stderr)
-        return 2
+        raise CliError("nothing to say", 2)
     answer = ask_running_core(args, wire.Say(text=text))
     return 1 if answer is None else print_reply(answer)
 
 
 def _status(args: argparse.Namespace) -> int:
+    from shelldon.contracts import wire
+    from shelldon.core.status_text import format_status
+    from shelldon.transport.terminal import print_reply
+
     answer = ask_running_core(args, wire.StatusRequest(), 15.0)
     if answer is None:
         return 1
@@ -47,10 +61,12 @@ def register(
     add_run_dir(chat)
     chat.set_defaults(func=_chat)
     say = sub.add_parser(
-        "say", parents=[common], help='send one message and print the reply: shelldon say "hi"'
+        "say",
+        parents=[common],
+        help='send one message and print the reply: shelldon say "hi" (or - for stdin)',
     )
     add_run_dir(say)
-    say.add_argument("text", nargs="+")
+    say.add_argument("text", nargs="+", type=owner_text, help="the message; - reads it from stdin")
     say.set_defaults(func=_say)
     status = sub.add_parser(
         "status", parents=[common], help="processes, last turn, memory counts, vault isolation"

@@ -1,54 +1,117 @@
-"""The options every command shares: `--home`, `-v`, `--run-dir`, and the data root they name;
-one question to the running core, with the CLI's message when it cannot be asked."""
+"""The options every command shares: `--home`, `-v`, `--run-dir`, the data root they name, and how
+a command fails: `CliError`, one line on stderr and an exit code, never a traceback (docs/cli.md);
+one question to the running core, with the CLI's message when it cannot be asked.
+
+The options are accepted both before the command (`shelldon --home X status`) and after it
+(`shelldon status --home X`). The command's copies default to SUPPRESS, so an option given before
+the command is never overwritten by the command's own default. Imports of the socket client are
+function-local: `shelldon --help` loads none of it (tests/cli/test_cli_start.py).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from shelldon import ipc
-from shelldon.contracts import wire
 from shelldon.paths import DataRoot
-from shelldon.transport.terminal import SAY_TIMEOUT_S, NotRunning, ask_core
+
+if TYPE_CHECKING:
+    from shelldon.contracts import wire
+
+
+class CliError(Exception):
+    """A command that cannot go on: `message` is the one line the owner sees, `code` the exit."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def add_shared_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """`--home PATH` and `-v` (on the top-level parser, and on every command as SUPPRESS)."""
+    default = None if top else argparse.SUPPRESS
+    parser.add_argument(
+        "--home", default=default, help="data root (default: $SHELLDON_HOME or ~/.shelldon)"
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=False if top else argparse.SUPPRESS,
+        help="log at debug level",
+    )
+    if top:
+        add_run_dir(parser, top=True)
 
 
 def common_options() -> argparse.ArgumentParser:
     """The parent parser of every command: `--home PATH` and `-v`."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--home", help="data root (default: $SHELLDON_HOME or ~/.shelldon)")
-    common.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+    add_shared_options(common, top=False)
     return common
 
 
-def add_run_dir(parser: argparse.ArgumentParser) -> None:
+def add_run_dir(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
     parser.add_argument(
-        "--run-dir", help="sockets and pid files (default: $SHELLDON_RUN_DIR or <home>/run)"
+        "--run-dir",
+        default=None if top else argparse.SUPPRESS,
+        help="sockets and pid files (default: $SHELLDON_RUN_DIR or <home>/run)",
     )
 
 
 def data_root(args: argparse.Namespace) -> DataRoot:
-    """The data root from --home / SHELLDON_HOME, with --run-dir / SHELLDON_RUN_DIR applied."""
-    root = DataRoot.resolve(args.home)
+    """The data root from --home / SHELLDON_HOME, with --run-dir / SHELLDON_RUN_DIR applied.
+
+    Raises CliError when the path cannot be a directory (it, or a directory above it, is a file).
+    """
+    root = DataRoot.resolve(getattr(args, "home", None))
     run_dir = getattr(args, "run_dir", None)
     if run_dir:
         root = DataRoot(root.home, Path(run_dir).expanduser().absolute())
+    blocked = _file_in_the_way(root.home)
+    if blocked is not None:
+        where = "is a file" if blocked == root.home else f"is under a file ({blocked})"
+        raise CliError(f"the data root {root.home} {where}, not a directory: choose another --home")
     return root
 
 
 def ask_running_core(
     args: argparse.Namespace,
     message: wire._Msg,
-    timeout: float = SAY_TIMEOUT_S,
+    timeout: float | None = None,
     *,
     command: str = "shelldon",
 ) -> wire.Message | None:
     """Core's answer, or None once stderr says why there is none: core is not running, or the
-    connection broke before the answer (`<command>: lost core (…)`)."""
+    connection broke before the answer (`<command>: lost core (…)`). A message over the limit is
+    a CliError: nothing was sent."""
+    from shelldon import ipc
+    from shelldon.transport.terminal import SAY_TIMEOUT_S, NotRunning, TooLong, ask_core
+
     try:
-        return ask_core(data_root(args), message, timeout)
+        return ask_core(data_root(args), message, SAY_TIMEOUT_S if timeout is None else timeout)
+    except TooLong as exc:
+        raise CliError(f"{exc}; nothing was sent", 2) from None
     except NotRunning as exc:
         print(exc, file=sys.stderr)
     except (ipc.IpcError, OSError) as exc:
         print(f"{command}: lost core ({exc})", file=sys.stderr)
     return None
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The nearest existing path at or above `path` when it is not a directory, else None."""
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return None if candidate.is_dir() else candidate
+    return None
+
+
+def owner_text(value: str) -> str:
+    """An argparse `type` for text the owner typed: bytes that were not UTF-8 become U+FFFD,
+    terminal controls are stripped (contracts.text)."""
+    from shelldon.contracts.text import clean_text, repair_surrogates
+
+    return clean_text(repair_surrogates(value))

@@ -18,15 +18,14 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 import msgspec
 
-from shelldon.appliance import doctor_checks
 from shelldon.appliance.doctor import Check, CheckResult, DoctorContext
-from shelldon.cli import procs_doctor, telegram_cmd
+from shelldon.cli.common import data_root
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.config import ProviderConfig, ShelldonConfig
-from shelldon.paths import DataRoot
 
 _LABELS = {"ok": "ok  ", "warn": "WARN", "fail": "FAIL", "skip": "skip"}
 
@@ -39,10 +38,32 @@ def check_data_root(ctx: DoctorContext) -> Iterator[CheckResult]:
         yield CheckResult(
             "warn", "data root", f"{home} does not exist yet (`shelldon run` makes it)"
         )
+    elif not home.is_dir():
+        yield CheckResult("fail", "data root", f"{home} is not a directory")
     elif not os.access(home, os.R_OK | os.X_OK):
         yield CheckResult("fail", "data root", f"{home} is not readable by uid {os.getuid()}")
+    elif not _writable(home):
+        yield CheckResult(
+            "fail",
+            "data root",
+            f"{home} is read-only for uid {os.getuid()}: the pet cannot store anything there",
+        )
     else:
         yield CheckResult("ok", "data root", str(home))
+
+
+def _writable(home: Path) -> bool:
+    """Can this uid create a file in `home`? Tried for real: access(2) says yes to root on a
+    read-only mount, and a 0555 directory refuses root nothing."""
+    probe = home / f".doctor-probe-{os.getpid()}"
+    try:
+        probe.touch(exist_ok=False)
+    except FileExistsError:
+        return True
+    except OSError:
+        return False
+    probe.unlink(missing_ok=True)
+    return True
 
 
 def check_config(ctx: DoctorContext) -> Iterator[CheckResult]:
@@ -132,8 +153,17 @@ def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
                 "fail", name, f"cannot read the vault as uid {os.getuid()}: run as the service user"
             )
             continue
+        if chain.skipped:
+            yield CheckResult(
+                "fail",
+                name,
+                f"vault entry {spec.key!r} is missing: `shelldon vault set {spec.key}` "
+                "(the pet skips this provider until then)",
+            )
+            continue
         if not ctx.network:
-            yield CheckResult("skip", name, "built (key present); not contacted (--offline)")
+            key = f"key {spec.key!r} present" if spec.key else "no key configured"
+            yield CheckResult("skip", name, f"built ({key}); not contacted (--offline)")
             continue
         provider = chain.providers[0]
         started = time.monotonic()
@@ -204,6 +234,10 @@ CHECKS: list[Check] = [check_data_root, check_config, check_tls, check_providers
 
 def all_checks() -> list[Check]:
     """This module's checks, Telegram's, then the running processes', then the card's."""
+    # Imported here: `shelldon --help` (which registers this command) need not load them.
+    from shelldon.appliance import doctor_checks
+    from shelldon.cli import procs_doctor, telegram_cmd
+
     return [*CHECKS, telegram_cmd.check_telegram, *procs_doctor.CHECKS, *doctor_checks.CHECKS]
 
 
@@ -230,7 +264,7 @@ def render(results: Iterable[CheckResult], secrets: Iterable[str] = ()) -> str:
 
 def doctor(args: argparse.Namespace) -> int:
     ctx = DoctorContext(
-        root=DataRoot.resolve(args.home),
+        root=data_root(args),
         network=not args.offline,
         timeout=args.timeout,
     )

@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
-import msgspec
+from typing import TYPE_CHECKING
 
 from shelldon.cli.common import add_run_dir, ask_running_core
-from shelldon.contracts import wire
-from shelldon.transport.terminal import print_refused_or_unexpected
+
+if TYPE_CHECKING:
+    from shelldon.contracts import wire
 
 # Beyond the dream's own deadline and an owner turn it may queue behind.
 DREAM_TIMEOUT_S = 300.0
@@ -35,6 +35,11 @@ def format_dream(done: wire.DreamDone) -> str:
 
 
 def _dream(args: argparse.Namespace) -> int:
+    import msgspec
+
+    from shelldon.contracts import wire
+    from shelldon.transport.terminal import print_refused_or_unexpected
+
     if not args.now:
         print("shelldon dream: only --now is supported (the scheduler dreams on its own)",
               file=sys.stderr)  # fmt: skip

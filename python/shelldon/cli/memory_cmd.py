@@ -4,6 +4,10 @@ The memory commands work on the data root directly, whether core is running or n
 goes through `CuratedMemory` (the gate, the audit log, MEMORY.md) under the same cross-process
 write lock core takes, so a CLI edit and a turn never interleave. Core reads the tree afresh for
 every decision, so nothing it holds goes stale. (See docs/memory.md, "The command line".)
+
+Each command that writes is its own audit unit, `cli-<second>-<random>`, so `memory undo --unit`
+takes back exactly one command. Whatever the tree holds is printed through
+`contracts.text.clean_text`: a stored escape sequence never reaches the terminal.
 """
 
 from __future__ import annotations
@@ -11,22 +15,41 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shelldon.cli.common import data_root
-from shelldon.contracts.ops import COLLECTION_NAMES, Remember
-from shelldon.core.audit import AuditLog, AuditRecord, UndoError
-from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError, MemoryReader
+from shelldon.cli.common import data_root, owner_text
+from shelldon.contracts.ops import COLLECTION_NAMES
+from shelldon.contracts.text import clean_text
 
-CLI_UNIT = "cli"
+if TYPE_CHECKING:
+    from shelldon.core.audit import AuditRecord
+    from shelldon.core.memory import CuratedMemory, MemoryReader
+
+
+def cli_unit() -> str:
+    """A fresh audit unit for one command: `cli-20261129T210000Z-1a2b3c`."""
+    import secrets
+
+    from shelldon.clock import compact, utc_now
+
+    return f"cli-{compact(utc_now())}-{secrets.token_hex(3)}"
+
+
+def _out(text: str) -> None:
+    """Print what the tree holds, never raw: terminal controls stripped (newline and tab kept)."""
+    print(clean_text(text))
 
 
 def _memory(args: argparse.Namespace) -> CuratedMemory:
+    from shelldon.core.memory import CuratedMemory
+
     return CuratedMemory(data_root(args).memory)
 
 
 def _reader(args: argparse.Namespace) -> MemoryReader:
     """Reading commands open the tree read-only: they create and rewrite nothing."""
+    from shelldon.core.memory import MemoryReader
+
     return MemoryReader(data_root(args).memory)
 
 
@@ -37,7 +60,7 @@ def _list(args: argparse.Namespace) -> int:
     for e in shown:
         status = f" (superseded by {e.meta.superseded_by})" if e.meta.status == "superseded" else ""
         title = " ".join((e.meta.title or e.body.strip().split("\n")[0]).split())[:80]
-        print(
+        _out(
             f"{e.collection}/{e.stem}\t{e.meta.provenance}\t{e.meta.confidence:.2f}\t"
             f"{e.meta.modified[:10] or '-'}\t{title}{status}"
         )
@@ -57,7 +80,7 @@ def _show(args: argparse.Namespace) -> int:
         print(f"shelldon memory show: {exc}", file=sys.stderr)
         return 1
     path = memory.root / entry.collection / f"{entry.stem}.md"
-    sys.stdout.write(path.read_text(encoding="utf-8", errors="replace"))
+    sys.stdout.write(clean_text(path.read_text(encoding="utf-8", errors="replace")))
     return 0
 
 
@@ -71,6 +94,8 @@ def _format(rec: AuditRecord) -> str:
 
 
 def _log(args: argparse.Namespace) -> int:
+    from shelldon.core.audit import AuditLog
+
     audit = AuditLog(data_root(args).memory)  # reading the log creates nothing
     records = (
         [r for r in audit.records() if args.unit is None or r.unit == args.unit][-args.limit :]
@@ -79,33 +104,36 @@ def _log(args: argparse.Namespace) -> int:
     )
     for rec in records:
         if args.json:
-            print(json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True))
+            _out(json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True))
         else:
-            print(_format(rec))
+            _out(_format(rec))
     return 0
 
 
 def _remember(args: argparse.Namespace) -> int:
+    from shelldon.contracts.ops import Remember
+    from shelldon.core.memory import EntryExtras, MemoryOpError
+
     memory = _memory(args)
     op = Remember(collection=args.collection, name=args.name, content=args.text)
     extras = EntryExtras(tags=tuple(args.tag or ()), depends_on=tuple(args.depends_on or ()))
     try:
-        result = memory.apply_memory_op(op, provenance="owner", unit=CLI_UNIT, extras=extras)
+        result = memory.apply_memory_op(op, provenance="owner", unit=cli_unit(), extras=extras)
     except MemoryOpError as exc:
         print(f"shelldon memory remember: refused: {exc}", file=sys.stderr)
         return 1
-    print(f"{result.action} ({result.reason_code}): {result.reason}  [change {result.change_id}]")
+    _out(f"{result.action} ({result.reason_code}): {result.reason}  [change {result.change_id}]")
     return 0 if result.action in ("create", "update") else 1
 
 
 def _forget(args: argparse.Namespace) -> int:
     memory = _memory(args)
     try:
-        rec = memory.forget(args.name, unit=CLI_UNIT)
+        rec = memory.forget(args.name, unit=cli_unit())
     except LookupError as exc:
         print(f"shelldon memory forget: {exc}", file=sys.stderr)
         return 1
-    print(f"forgot {rec.target}  [change {rec.id}; `shelldon memory undo {rec.id}` brings it back]")
+    _out(f"forgot {rec.target}  [change {rec.id}; `shelldon memory undo {rec.id}` brings it back]")
     return 0
 
 
@@ -120,43 +148,58 @@ def _reopen_dream_learnings(args: argparse.Namespace, records: list[AuditRecord]
         store.close()
 
 
+def undo_summary(rec: AuditRecord) -> str:
+    """What an undo did to each file: "removed people/ana.md", "restored facts/tea.md"."""
+    removed = [c.target for c in rec.changes if c.after_sha256 is None]
+    restored = [c.target for c in rec.changes if c.after_sha256 is not None]
+    parts = [f"removed {', '.join(removed)}"] if removed else []
+    parts += [f"restored {', '.join(restored)}"] if restored else []
+    return "; ".join(parts) or "no files"
+
+
 def _undo(args: argparse.Namespace) -> int:
+    from shelldon.core.audit import UndoError
+
     memory = _memory(args)
+    unit = cli_unit()
     given = [x for x in (args.change_id, args.dream, args.unit) if x is not None]
     if len(given) != 1:
         print("shelldon memory undo: give one of CHANGE_ID, --dream N, --unit U", file=sys.stderr)
         return 2
     try:
         if args.unit is not None:
-            whole = memory.undo_unit(args.unit, force=args.force)
-            print(f"undid {args.unit}: restored {', '.join(c.target for c in whole.changes)}")
+            whole = memory.undo_unit(args.unit, force=args.force, unit=unit)
+            _out(f"undid {args.unit}: {undo_summary(whole)}  [change {whole.id}]")
             return 0
         if args.dream is not None:
-            unit = f"dream-{args.dream}"
-            records = memory.audit.unit_records(unit)
+            dream_unit = f"dream-{args.dream}"
+            records = memory.audit.unit_records(dream_unit)
             if not records:
-                print(f"shelldon memory undo: no change recorded for {unit}", file=sys.stderr)
+                print(f"shelldon memory undo: no change recorded for {dream_unit}", file=sys.stderr)
                 return 1
             files_changed = any(r.file_changes for r in records)
-            dream = memory.undo_unit(unit, force=args.force) if files_changed else None
+            dream = (
+                memory.undo_unit(dream_unit, force=args.force, unit=unit) if files_changed else None
+            )
             reopened = _reopen_dream_learnings(args, records, args.dream)
-            restored = ", ".join(c.target for c in dream.changes) if dream else "no files"
-            print(f"undid {unit}: restored {restored}; {reopened} learning(s) back to pending")
+            done = undo_summary(dream) if dream else "no files"
+            _out(f"undid {dream_unit}: {done}; {reopened} learning(s) back to pending")
             return 0
-        rec = memory.undo_change(args.change_id, force=args.force)
+        rec = memory.undo_change(args.change_id, force=args.force, unit=unit)
     except UndoError as exc:
         print(f"shelldon memory undo: {exc}", file=sys.stderr)
         return 1
-    print(f"restored {', '.join(c.target for c in rec.changes)}  [change {rec.id}]")
+    _out(f"{undo_summary(rec)}  [change {rec.id}]")
     return 0
 
 
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
-    # No common options on the group (procs): argparse lets the action's defaults silently
-    # overwrite a `memory --home X list`; --home goes after the action.
-    memory = sub.add_parser("memory", help="curated memory: list, show, log, undo")
+    # The shared options default to SUPPRESS (cli.common), so `memory --home X list` keeps X.
+    memory = sub.add_parser(
+        "memory", parents=[common], help="curated memory: list, show, log, undo"
+    )
     msub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
 
     list_ = msub.add_parser("list", parents=[common], help="every entry, one per line")
@@ -169,7 +212,7 @@ def register(
 
     log_ = msub.add_parser("log", parents=[common], help="the audit log (history.jsonl)")
     log_.add_argument("-n", "--limit", type=int, default=50, help="last N decisions (50)")
-    log_.add_argument("--unit", help='only this unit ("cli", "turn-…", "dream-3", …)')
+    log_.add_argument("--unit", help='only this unit ("cli-…", "turn-…", "dream-3", …)')
     log_.add_argument("--json", action="store_true", help="the raw JSON lines")
     log_.set_defaults(func=_log)
 
@@ -177,8 +220,8 @@ def register(
         "remember", parents=[common], help="write an owner entry (through the gate)"
     )
     remember.add_argument("collection", choices=COLLECTION_NAMES)
-    remember.add_argument("name")
-    remember.add_argument("text")
+    remember.add_argument("name", type=owner_text)
+    remember.add_argument("text", type=owner_text)
     remember.add_argument("--tag", action="append", help="a tag (repeatable)")
     remember.add_argument(
         "--depends-on",
@@ -199,7 +242,8 @@ def register(
     undo.add_argument("change_id", nargs="?", help="an id from `shelldon memory log`")
     undo.add_argument("--dream", type=int, metavar="N", help="undo dream N as a whole")
     undo.add_argument(
-        "--unit", help='undo a whole unit ("turn-…", "owner-rule-…", "cli"): its files only'
+        "--unit",
+        help='undo a whole unit ("turn-…", "owner-rule-…", "cli-…": one command): its files only',
     )
     undo.add_argument(
         "--force", action="store_true", help="even if a later change touched the same files"

@@ -45,6 +45,20 @@ class Usage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     completion_tokens: int | None = None
 
 
+class LinkFailure(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One provider of the chain that did not answer a turn (or was skipped), log-safe: core tells
+    the owner in plain words (core.links) and `shelldon status` shows the latest.
+
+    `kind` is a ProviderError kind (connect, timeout, rate_limited, server, client, malformed),
+    "auth" (the key was refused: 401/403), "no_key" (its vault entry is not stored yet, so the
+    broker skipped it) or "cooldown"."""
+
+    provider: str
+    kind: str
+    status: int | None = None  # the HTTP status, when there was one
+    detail: str = ""  # short, scrubbed: never a key, a prompt or a reply body
+
+
 class BrainReply(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The owner-facing text and the raw proposed ops (decoded one by one by core)."""
 
@@ -53,3 +67,4 @@ class BrainReply(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     provider: str = ""
     usage: Usage | None = None
     dropped: tuple[str, ...] = ()  # reasons the reply parser dropped parts, for the audit log
+    failures: tuple[LinkFailure, ...] = ()  # providers before this one that did not answer

@@ -25,7 +25,10 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     base_url: str = ""
     model: str = ""
     key: str = ""
-    timeout: float = 30.0  # seconds for the whole exchange (cut to what is left of the turn)
+    # Seconds for this provider in one turn, all its attempts together (cut to what is left of the
+    # turn, less what the providers after it are kept): a third of the turn's 60, so a hung first
+    # provider still leaves the rest of the chain most of the turn.
+    timeout: float = 20.0
     connect_timeout: float = 5.0
     retries: int = 1  # extra attempts on connect/timeout/429/5xx before moving on
     backoff: float = 0.5  # first pause; doubles per retry, capped at backoff_cap

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from shelldon.contracts.brain import BrainReply, CompletionRequest, Usage
+from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
 
 WIRE_VERSION = 1
 
@@ -256,6 +256,7 @@ class TurnResult(_Msg, frozen=True, tag="turn_result"):
     dropped: tuple[str, ...] = ()  # reasons the reply parser dropped parts
     prompt: CompletionRequest | None = None  # only when SpawnTurn.capture_prompt (up to 24 KB)
     isolated: bool = False  # the worker ran dropped to the worker uid
+    failures: tuple[LinkFailure, ...] = ()  # providers that did not answer before `provider`
 
 
 TurnFailStage = Literal["busy", "spawn", "drop", "prompt", "brain", "timeout", "crash", "protocol"]
@@ -268,6 +269,7 @@ class TurnFailed(_Msg, frozen=True, tag="turn_failed"):
     turn_id: str
     stage: TurnFailStage
     reason: str
+    failures: tuple[LinkFailure, ...] = ()  # stage "brain": every provider that did not answer
 
 
 class Ping(_Msg, frozen=True, tag="ping"):
@@ -298,6 +300,7 @@ class Completion(_Msg, frozen=True, tag="completion"):
 class CompletionFailed(_Msg, frozen=True, tag="completion_failed"):
     reason: str
     kind: str = ""  # a ProviderError kind when the chain was exhausted
+    failures: tuple[LinkFailure, ...] = ()  # each provider that did not answer
 
 
 class VaultRead(_Msg, frozen=True, tag="vault_read"):

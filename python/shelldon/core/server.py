@@ -29,8 +29,10 @@ from shelldon import daemon, ipc
 from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
+from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import commands, layout, turns
 from shelldon.core.dream.service import DreamService
+from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.status_text import format_status
@@ -78,6 +80,7 @@ class CoreService:
         self.telegram = TelegramChat(
             stores.history, owner_turn=self._telegram_turn, command=self.command
         )
+        self.links = LinkWatch()  # provider failures: told to the owner, shown in status
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(
             stores.history, stores.memory, book=proactive.book if proactive else None
@@ -127,6 +130,9 @@ class CoreService:
     ) -> AppliedTurn:
         emitted: list[tuple[str, bool]] = []
         provider = outcome.provider if isinstance(outcome, wire.TurnResult) else ""
+        # A provider that did not answer: the owner is told in the reply (not in history).
+        note = self.links.observe(outcome)
+        note = note if purpose == "turn" else None
 
         def once(text: str, degraded: bool) -> None:
             if emitted:
@@ -134,7 +140,7 @@ class CoreService:
             emitted.append((text, degraded))
             if emit is not None:
                 reply = wire.Reply(
-                    text=text,
+                    text=f"{text}\n({note})" if note else text,
                     turn_id=turn_id,
                     degraded=degraded,
                     provider="" if degraded else provider,
@@ -231,7 +237,12 @@ class CoreService:
         return None
 
     def _say(self, message: wire.Say, respond: ipc.Respond) -> ipc._Answered:
-        text = message.text.strip()
+        # Whatever transport brought it: no terminal controls, and one size limit (contracts.text).
+        too_long = message_size_error(message.text)
+        if too_long:
+            respond(wire.Refused(reason=too_long))
+            return ipc.ANSWERED
+        text = clean_text(message.text).strip()
         if not text:
             respond(wire.Refused(reason="an empty message"))
             return ipc.ANSWERED
@@ -262,7 +273,9 @@ class CoreService:
     def _telegram_turn(
         self, text: str, emit: Callable[[wire.Reply], None], also_record: turns.AlsoRecord
     ) -> AppliedTurn:
-        return self._owner_turn(text.strip(), emit, also_record)
+        # The same edge as _say: no terminal controls reach a turn (Telegram's 4,096 characters are
+        # under the one size limit).
+        return self._owner_turn(clean_text(text).strip(), emit, also_record)
 
     def command(self, name: str, arg: str = "") -> str:
         """One owner command (core.commands), from the terminal or the owner's Telegram chat."""
@@ -353,6 +366,7 @@ class CoreService:
         lines: list[str] = list(self.dreams.status_lines()) if self.dreams else []
         if self.proactive is not None:
             lines.extend(self.proactive.status_lines())
+        lines.extend(self.links.status_lines())
         lines.extend(self.usage_lines())
         try:
             lines.extend(self.telegram.status_lines())

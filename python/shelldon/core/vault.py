@@ -7,6 +7,7 @@ permission: the kernel says no."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -31,8 +32,11 @@ def check_key(key: str) -> str:
     return key
 
 
-def set_secret(vault: Path, key: str, value: str) -> None:
-    """Store `value` under `key` atomically, 0600. Refuses empty or oversized values."""
+def set_secret(vault: Path, key: str, value: str, *, owner: tuple[int, int] | None = None) -> None:
+    """Store `value` under `key` atomically, 0600. Refuses empty or oversized values.
+
+    `owner` (uid, gid): a root caller writing for the service user (`shelldon vault set` while
+    the pet is down) gives the vault and the file to it, so the broker can read the key."""
     check_key(key)
     data = value.encode("utf-8")
     if not data.strip():
@@ -43,7 +47,11 @@ def set_secret(vault: Path, key: str, value: str) -> None:
         layout.ensure_vault(vault)
     except layout.LayoutError as exc:
         raise VaultError(str(exc)) from None
-    _native.atomic_write(vault / f"{key}{VAULT_SUFFIX}", data, SECRET_MODE)
+    path = vault / f"{key}{VAULT_SUFFIX}"
+    _native.atomic_write(path, data, SECRET_MODE)
+    if owner is not None:
+        for owned in (vault, path):
+            os.chown(owned, *owner, follow_symlinks=False)
 
 
 def list_names(vault: Path) -> list[str]:

@@ -19,8 +19,11 @@ import socket
 import sys
 import time
 
+import msgspec
+
 from shelldon import ipc
 from shelldon.contracts import wire
+from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.paths import DataRoot
 
 SAY_TIMEOUT_S = (
@@ -41,6 +44,10 @@ def owner_command(text: str) -> wire.OwnerCommand | None:
 
 class NotRunning(Exception):
     pass
+
+
+class TooLong(ValueError):
+    """An owner message over contracts.text.MAX_MESSAGE_BYTES: refused before anything is sent."""
 
 
 class Session:
@@ -70,6 +77,19 @@ class Session:
             return True
 
     def ask(self, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+        """Send one message, return core's answer. This is the terminal's edge: what the owner
+        typed and what the pet answers pass `clean_text`; an oversize message raises TooLong."""
+        if isinstance(message, wire.Say):
+            message = msgspec.structs.replace(message, text=clean_text(message.text))
+            too_long = message_size_error(message.text)
+            if too_long:
+                raise TooLong(too_long)
+        answer = self._exchange(message, timeout)
+        if isinstance(answer, wire.Reply):
+            answer = msgspec.structs.replace(answer, text=clean_text(answer.text))
+        return answer
+
+    def _exchange(self, message: wire._Msg, timeout: float) -> wire.Message:
         deadline = time.monotonic() + timeout
         if self._closed_by_core():  # nothing was sent yet, so asking again is safe
             self.sock.close()
@@ -153,6 +173,9 @@ def chat_loop(root: DataRoot) -> int:
                         print_reply(answer)
                     continue
                 answer = session.ask(wire.Say(text=text))
+            except TooLong as exc:
+                print(f"shelldon: {exc}", file=sys.stderr, flush=True)
+                continue
             except (ipc.IpcError, OSError) as exc:
                 print(f"shelldon: lost core ({exc})", file=sys.stderr)
                 return 1

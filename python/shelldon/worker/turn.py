@@ -30,6 +30,10 @@ from shelldon.worker.prompt import gather_context
 
 log = logging.getLogger("shelldon.worker.turn")
 
+# Of what is left of the turn, kept back from the broker's chain: the time its answer takes to come
+# back through this worker to the fork-server before the fork-server's deadline kills the worker.
+RELAY_MARGIN_S = 1.0
+
 
 def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
     purpose: Literal["turn", "dream", "checkin"] = "turn"
@@ -62,7 +66,7 @@ def run_turn(
         with ipc.connect(
             root.socket("broker"), timeout=max(0.1, deadline - time.monotonic())
         ) as sock:
-            left = deadline - time.monotonic()
+            left = max(0.1, deadline - time.monotonic() - RELAY_MARGIN_S)
             complete = wire.Complete(turn_id=spawn.turn_id, request=request, deadline_s=left)
             ipc.send(sock, complete, deadline=deadline)
             answer = ipc.recv(sock, deadline=deadline)
@@ -81,12 +85,14 @@ def run_turn(
             dropped=reply.dropped,
             prompt=request if spawn.capture_prompt else None,
             isolated=isolated,
+            failures=reply.failures,
         )
     if isinstance(answer, wire.CompletionFailed):
         return wire.TurnFailed(
             turn_id=spawn.turn_id,
             stage="brain",
             reason=f"{answer.kind or 'failed'}: {answer.reason}",
+            failures=answer.failures,
         )
     if isinstance(answer, wire.Refused):
         return wire.TurnFailed(

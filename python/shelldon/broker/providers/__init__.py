@@ -1,9 +1,10 @@
 """HTTP providers: OpenAI-compatible chat completions and Anthropic-compatible messages.
 
 `make_provider(spec, read_secret)` turns one `[[provider]]` into a Provider, reading its key from
-the vault once: a named key that is missing is a ConfigError at start-up, never a silent keyless
-call. What every provider shares is in `base.py`; what the two HTTP wires share, in `http.py`
-(imported only when a chain has an HTTP provider: http.client and ssl cost the broker RSS).
+the vault once: a named key that is missing is `MissingKey` (the broker skips that provider until
+the key is stored), never a silent keyless call. What every provider shares is in `base.py`;
+what the two HTTP wires share, in `http.py` (imported only when a chain has an HTTP provider:
+http.client and ssl cost the broker RSS).
 """
 
 from __future__ import annotations
@@ -16,6 +17,18 @@ from shelldon.config import ConfigError
 from shelldon.contracts.config import ProviderConfig
 
 _HEADER_SAFE = re.compile(r"[\x21-\x7e]{1,4096}")
+
+
+class MissingKey(ConfigError):
+    """The provider's vault entry is not stored (or empty): the chain is built without it."""
+
+    def __init__(self, spec: ProviderConfig) -> None:
+        super().__init__(
+            f"provider {spec.name!r}: vault entry {spec.key!r} is missing or empty; "
+            f"set it with `shelldon vault set {spec.key}`"
+        )
+        self.provider = spec.name
+        self.key = spec.key
 
 
 def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]) -> Provider:
@@ -36,10 +49,7 @@ def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]
             ) from None
         api_key = (value or "").strip()
         if not api_key:
-            raise ConfigError(
-                f"provider {spec.name!r}: vault entry {spec.key!r} is missing or empty; "
-                f"set it with `shelldon vault set {spec.key}`"
-            )
+            raise MissingKey(spec)
         if not _HEADER_SAFE.fullmatch(api_key):
             # It goes into an HTTP header: a space, a line break or a non-ASCII character there is
             # a paste accident (and http.client would quote the value in its error).

@@ -107,6 +107,9 @@ class JsonHttpProvider(ABC):
         self.max_reply_chars = spec.max_reply_chars
         self.retry_policy = retry_policy(spec)
         self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
+        # All attempts at this provider in one turn share its timeout (ProviderChain): a hung
+        # server costs `timeout` once, not once per retry.
+        self.budget_s = spec.timeout
         self.url = spec.base_url.rstrip("/") + self.ENDPOINT
         self._api_key = api_key
 

@@ -1,0 +1,104 @@
+"""`shelldon restart`: restart the pet's processes however they run, and say which way.
+
+- Under systemd (the card): `systemctl restart shelldon.target`.
+- Under `shelldon run` (elsewhere): SIGUSR1 to the supervisor named by `<run dir>/run.pid`; it
+  stops the three and starts them again. This command waits until a new core answers.
+- Neither: the pet is not running; nothing to restart (exit 1).
+
+Use it after changing shelldon.toml (a key stored with `vault set` is picked up without it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from shelldon.cli.common import CliError, add_run_dir, data_root
+
+TARGET = "shelldon.target"
+RESTART_TIMEOUT_S = 90.0
+
+
+def _systemd_runs_it() -> bool:
+    if not Path("/run/systemd/system").is_dir():
+        return False
+    try:
+        done = subprocess.run(
+            ["systemctl", "is-active", "--quiet", TARGET], capture_output=True, timeout=10
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def _read_pid(path: Path) -> int | None:
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _supervisor(run_dir: Path) -> int | None:
+    """The `shelldon run` that wrote run.pid, if it is alive and is shelldon."""
+    pid = _read_pid(run_dir / "run.pid")
+    if pid is None:
+        return None
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    return pid if any(b"shelldon" in part for part in cmdline) else None
+
+
+def _restart(args: argparse.Namespace) -> int:
+    root = data_root(args)
+    if _systemd_runs_it():
+        done = subprocess.run(["systemctl", "restart", TARGET], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CliError(f"systemctl restart {TARGET} failed: {done.stderr.strip()}")
+        print(f"restarted {TARGET} (systemd: core, broker and fork-server units)")
+        return 0
+    supervisor = _supervisor(root.run_dir)
+    if supervisor is None:
+        raise CliError("shelldon is not running, so there is nothing to restart: `shelldon run`")
+    old_core = _read_pid(root.run_dir / "core.pid")
+    os.kill(supervisor, signal.SIGUSR1)
+    _wait_for_new_core(root.socket("core"), root.run_dir / "core.pid", old_core)
+    print(f"restarted core, broker and fork-server under `shelldon run` (pid {supervisor})")
+    return 0
+
+
+def _wait_for_new_core(sock: Path, pid_file: Path, old: int | None) -> None:
+    from shelldon import ipc
+    from shelldon.contracts import wire
+
+    deadline = time.monotonic() + RESTART_TIMEOUT_S
+    while time.monotonic() < deadline:
+        pid = _read_pid(pid_file)
+        if pid is not None and pid != old:
+            try:
+                pong = ipc.request(sock, wire.Ping(), timeout=2.0)
+            except (OSError, ipc.IpcError):
+                pong = None
+            if isinstance(pong, wire.Pong) and pong.pid == pid:
+                return
+        time.sleep(0.2)  # polling another process's start-up: there is nothing to wait on
+    raise CliError(
+        f"asked for a restart, but no new core answered within {RESTART_TIMEOUT_S:.0f} s"
+    )
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    restart = sub.add_parser(
+        "restart",
+        parents=[common],
+        help="restart the pet's processes (systemd's target, or those of `shelldon run`)",
+    )
+    add_run_dir(restart)
+    restart.set_defaults(func=_restart)

@@ -126,11 +126,11 @@ def test_a_revoked_token_is_401_in_status_and_doctor_until_a_new_one_is_set(
     pair(tg_pet, fake)
     fake.revoke(NEW_TOKEN)
     status = status_shows(tg_pet, "telegram: 401 Unauthorized")
-    assert "shelldon vault set telegram_token" in status
+    assert "shelldon vault set --replace telegram_token" in status
     doctor = tg_pet.cli("doctor")
     assert "401 Unauthorized" in doctor.stdout and doctor.returncode == 1
     terminal_works(tg_pet)
-    stored = tg_pet.cli("vault", "set", "telegram_token", stdin=NEW_TOKEN + "\n")
+    stored = tg_pet.cli("vault", "set", "--replace", "telegram_token", stdin=NEW_TOKEN + "\n")
     assert stored.returncode == 0, stored.stderr
     status_shows(tg_pet, "telegram: polling as @")
     assert answered(tg_pet, fake, "new token, same pet?")

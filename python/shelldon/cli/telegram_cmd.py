@@ -88,8 +88,11 @@ def _unpair(args: argparse.Namespace) -> int:
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
 ) -> None:
-    # No common options on the group itself (as `vault`): --home goes after the action.
-    telegram = sub.add_parser("telegram", help="pair the owner's Telegram chat with the pet")
+    # The common options on the group and on each action (as `vault`): the group's copies default
+    # to SUPPRESS (cli.common), so `telegram --home X pair` keeps X.
+    telegram = sub.add_parser(
+        "telegram", parents=[common], help="pair the owner's Telegram chat with the pet"
+    )
     tsub = telegram.add_subparsers(dest="telegram_command", metavar="ACTION", required=True)
     pair = tsub.add_parser(
         "pair", parents=[common], help="print a one-time code and link (10 minutes) to pair a chat"
@@ -152,7 +155,7 @@ def _check_token(ctx: DoctorContext, token: str) -> Iterator[CheckResult]:
         if exc.kind == "unauthorized":
             detail = (
                 f"401 Unauthorized: Telegram refused the bot token; set the right one with "
-                f"`shelldon vault set {spec.token_key}`"
+                f"`shelldon vault set --replace {spec.token_key}`"
             )
         else:
             detail = f"{spec.api_base}: {exc.kind}: {exc}"

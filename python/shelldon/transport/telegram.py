@@ -342,7 +342,7 @@ class TelegramPoller:
             pause = self._backoff.next(floor=min(5.0, self.config.backoff_cap))
             self._set_state(
                 f"telegram: 401 Unauthorized: the bot token was refused; set the right one with "
-                f"`shelldon vault set {self.config.token_key}` (retrying in {pause:.0f} s)"
+                f"`shelldon vault set --replace {self.config.token_key}` (retrying in {pause:.0f} s)"
             )
         elif exc.kind == "conflict":
             pause = self._backoff.next(floor=min(5.0, self.config.backoff_cap))

@@ -16,7 +16,7 @@ from shelldon.core.history import HistoryStore, TurnUsage, open_readonly
 FIXTURES = Path(__file__).with_name("fixtures")
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 # The store each migration starts from: a script that makes the schema of the release before it.
-RELEASE_BEFORE = {2: "history_release_v1.sql"}
+RELEASE_BEFORE = {2: "history_release_v1.sql", 3: "history_release_v2.sql"}
 
 
 def _store_from(script: str, path: Path) -> Path:
@@ -158,7 +158,7 @@ def test_a_failing_migration_leaves_the_store_at_the_version_before_it(
     assert _version(db) == 1
     assert "table half_done" not in _schema(db)  # its own transaction rolled back whole
     monkeypatch.undo()
-    assert _migrate(db) == [1, 2]  # the next open runs it again
+    assert _migrate(db) == list(range(1, migrations.LATEST + 1))  # the next open runs it again
 
 
 def _extensions(db: Path, *, rows_over: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -180,8 +180,12 @@ def test_a_large_store_asks_for_more_start_time_before_each_migration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = _store_from("history_release_v1.sql", tmp_path / "history.db")
-    # Six rows: over a threshold of five. Migration 1 re-runs on a version-1 store, then 2.
-    assert _extensions(db, rows_over=5, monkeypatch=monkeypatch) == [1, 1]
+    # Six rows: over a threshold of five. Migration 1 re-runs on a version-1 store, then each
+    # later one, asked for while the store is still at the version before it.
+    assert _extensions(db, rows_over=5, monkeypatch=monkeypatch) == [
+        1,
+        *range(1, migrations.LATEST),
+    ]
 
 
 def test_a_small_store_does_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -217,6 +221,6 @@ def test_the_extension_reaches_systemds_notify_socket(
     monkeypatch.setattr(migrations, "LONG_MIGRATION_ROWS", 5)
     HistoryStore.open(db).close()
     usec = int(migrations.MIGRATION_EXTEND_S * 1_000_000)
-    assert _datagrams(notify_socket) == [f"EXTEND_TIMEOUT_USEC={usec}"] * 2
+    assert _datagrams(notify_socket) == [f"EXTEND_TIMEOUT_USEC={usec}"] * migrations.LATEST
     HistoryStore.open(db).close()  # current: no migration, no extension
     assert _datagrams(notify_socket) == []

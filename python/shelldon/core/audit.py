@@ -45,7 +45,7 @@ from shelldon.core import layout
 log = logging.getLogger(__name__)
 
 LOG_NAME = "history.jsonl"
-UNDO_DIR = ".undo"
+UNDO_DIR = layout.UNDO_DIR
 ROTATE_BYTES = 1_000_000
 KEEP_ROTATED = 4
 PREVIEW_CHARS = 80
@@ -371,10 +371,15 @@ class AuditLog:
         return [p for p in [*files, self.path] if p.is_file()]
 
     def records(self) -> Iterator[AuditRecord]:
-        """Every readable line, oldest first. A torn or edited line is logged and skipped."""
+        """Every readable line, oldest first. A torn or edited line is logged and skipped, and so
+        is a last line without its newline: a record still being written, or torn by a killed
+        writer (core.recovery settles it at the next start)."""
         for path in self.log_files():
             with path.open("rb") as fh:
                 for number, raw in enumerate(fh, 1):
+                    if not raw.endswith(b"\n"):
+                        log.info("%s:%d: incomplete last line skipped", path.name, number)
+                        continue
                     if not raw.strip():
                         continue
                     try:

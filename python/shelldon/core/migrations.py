@@ -11,6 +11,8 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
   `turn_usage` existed: migration 1 is idempotent and is re-run on a version-1 store.
 - 2: `turn_journal`, the turn journal (core.journal): a turn's proposed ops, saved with its history
   rows before the reply and cleared once applied.
+- 3 ("messages by time"): an index on `messages.ts`, so the scheduler counts today's owner turns
+  from history itself (core.scheduler: the budget spent survives a kill) without a table scan.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -83,6 +85,10 @@ CREATE TABLE turn_journal (
 );
 """
 
+_MESSAGES_BY_TIME: Final = """
+CREATE INDEX messages_ts ON messages (ts);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -105,6 +111,7 @@ class Migration:
 MIGRATIONS: Final = (
     Migration(1, "messages, FTS5, learnings, turn_usage", _V1),
     Migration(2, "turn journal", _V2),
+    Migration(3, "messages by time", _MESSAGES_BY_TIME),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

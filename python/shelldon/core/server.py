@@ -25,7 +25,7 @@ from shelldon import daemon, ipc
 from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.core import layout, turns
+from shelldon.core import layout, recovery, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.stores import Stores
@@ -310,6 +310,7 @@ def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
         layout.prepare(root)
+        recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
         runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())
         stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors

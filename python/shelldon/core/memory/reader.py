@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,26 @@ from shelldon.core.entry import Entry, parse_entry
 log = logging.getLogger(__name__)
 
 MAX_READ_BYTES = 1_000_000  # a hand-edited giant file is skipped, not loaded on a 416 MB Pi
+# An episode record's header line, as core.memory.writer writes it: `## <UTC time> ...`.
+_EPISODE_HEADER = re.compile(rb"## \d{4}-\d\d-\d\dT")
+
+
+def whole_episodes_length(data: bytes) -> int:
+    """How many leading bytes of episodes.md are whole records. Every record ends with a blank
+    line, so text after the last one is a torn record (an append cut short by a kill or a full
+    disk): the whole part ends where that record's header line starts. Without any header, only a
+    last line lacking its newline counts as torn."""
+    if not data or data.endswith(b"\n\n"):
+        return len(data)
+    at = len(data)
+    while at > 0:
+        at = data.rfind(b"\n## ", 0, at)
+        start = 0 if at < 0 else at + 1
+        if _EPISODE_HEADER.match(data, start):
+            return start
+        if at < 0:
+            break
+    return data.rfind(b"\n") + 1
 
 
 class MemoryReader:
@@ -47,7 +68,12 @@ class MemoryReader:
         return self._read_text(self._root / "summary.md")
 
     def read_episodes(self) -> str | None:
-        return self._read_text(self._root / "episodes.md")
+        """The whole records of episodes.md; a torn last record is left out."""
+        text = self._read_text(self._root / "episodes.md")
+        if text is None:
+            return None
+        data = text.encode("utf-8", "surrogateescape")
+        return data[: whole_episodes_length(data)].decode("utf-8", "replace")
 
     def entries(self) -> list[Entry]:
         """Every curated entry, parsed, ordered by collection then stem (deterministic)."""

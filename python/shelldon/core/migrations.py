@@ -11,8 +11,9 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
   `turn_usage` existed: migration 1 is idempotent and is re-run on a version-1 store.
 - 2: `turn_journal`, the turn journal (core.journal): a turn's proposed ops, saved with its history
   rows before the reply and cleared once applied.
-- 3 ("messages by time"): an index on `messages.ts`, so the scheduler counts today's owner turns
-  from history itself (core.scheduler: the budget spent survives a kill) without a table scan.
+- 3 ("messages by time"): an index on `messages (role, ts)`, so the scheduler counts today's owner
+  turns and finds the latest from history itself (core.scheduler: the budget spent survives a
+  kill), walking only the index: no table scan, no sort.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -86,7 +87,7 @@ CREATE TABLE turn_journal (
 """
 
 _MESSAGES_BY_TIME: Final = """
-CREATE INDEX messages_ts ON messages (ts);
+CREATE INDEX messages_role_ts ON messages (role, ts);
 """
 
 

@@ -209,9 +209,8 @@ class CoreService:
             sent.append(reply)
             respond(reply)
 
+        # The budget and the idle clock read this turn from history (core.scheduler).
         applied = self.run_turn("turn", text, emit=emit)
-        if self.dreams is not None and applied.outcome != "spawn_failed":
-            self.dreams.owner_turn_done()  # the budget and the idle clock (core.scheduler)
         if not sent:  # run_turn always emits; belt and braces for the owner's terminal
             respond(
                 wire.Reply(text=applied.reply, turn_id=applied.turn_id, degraded=applied.degraded)

@@ -151,9 +151,7 @@ def test_idle_cadence_waits_for_owner_silence(
     assert sched.verdict().due
 
 
-def test_cooldown_after_a_dream(
-    tmp_path: Path, mains: Path, history: HistoryStore
-) -> None:
+def test_cooldown_after_a_dream(tmp_path: Path, mains: Path, history: HistoryStore) -> None:
     clock = Clock()
     sched = make(tmp_path, clock, mains, history, cooldown=timedelta(hours=4))
     sched.begin_dream()
@@ -175,9 +173,7 @@ def test_battery_gate_blocks_even_a_requested_dream(
     assert sched.verdict(on_request=True).due
 
 
-def test_state_survives_a_restart(
-    tmp_path: Path, mains: Path, history: HistoryStore
-) -> None:
+def test_state_survives_a_restart(tmp_path: Path, mains: Path, history: HistoryStore) -> None:
     clock = Clock()
     sched = make(tmp_path, clock, mains, history, daily_budget=10)
     owner_turn(history, clock)

@@ -80,9 +80,7 @@ def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644)
     try:
         fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
     except FileNotFoundError:
-        fd = os.open(
-            target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode
-        )
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
         os.fchmod(fd, mode)
         created = True
     try:

@@ -4,8 +4,9 @@ Core-resident and LLM-free. The scheduler never runs a turn itself: it answers "
 now, and if not, why and when", charges the budget, and keeps its state in `<home>/state/` so a
 restart neither refunds the day's spend nor forgets the last dream. Owner turns are not counted
 here at all: the budget reads them from history.db, where each turn is stored before its reply
-(`TurnLedger`), so a kill can never forget one; a dream's cost is written when it is charged. The clock and the sysfs root
-are injected so tests drive time and power without sleeping or touching real hardware.
+(`TurnLedger`), so a kill can never forget one; a dream's cost is written when it is charged. The
+clock and the sysfs root are injected so tests drive time and power without sleeping or touching
+real hardware.
 
 Decisions (docs/learning.md has the reasons):
 - The budget is counted per UTC day. Owner turns cost 1 and are never refused by it (the owner is

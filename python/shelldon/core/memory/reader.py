@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,25 +19,21 @@ from shelldon.core.entry import Entry, parse_entry
 log = logging.getLogger(__name__)
 
 MAX_READ_BYTES = 1_000_000  # a hand-edited giant file is skipped, not loaded on a 416 MB Pi
-# An episode record's header line, as core.memory.writer writes it: `## <UTC time> ...`.
-_EPISODE_HEADER = re.compile(rb"## \d{4}-\d\d-\d\dT")
 
 
 def whole_episodes_length(data: bytes) -> int:
-    """How many leading bytes of episodes.md are whole records. Every record ends with a blank
-    line, so text after the last one is a torn record (an append cut short by a kill or a full
-    disk): the whole part ends where that record's header line starts. Without any header, only a
-    last line lacking its newline counts as torn."""
+    """How many leading bytes of episodes.md are whole records. A record (core.memory.writer) is
+    `## <UTC time> ...` up to a blank line, so text after the last blank line is a torn record
+    (an append cut short by a kill or a full disk, maybe inside its header): the whole part ends
+    at the last record boundary, a blank line followed by `## `. A file with no record in the
+    episode shape loses only a last line that lacks its newline."""
     if not data or data.endswith(b"\n\n"):
         return len(data)
-    at = len(data)
-    while at > 0:
-        at = data.rfind(b"\n## ", 0, at)
-        start = 0 if at < 0 else at + 1
-        if _EPISODE_HEADER.match(data, start):
-            return start
-        if at < 0:
-            break
+    boundary = data.rfind(b"\n\n## ")
+    if boundary >= 0:
+        return boundary + 2
+    if data.startswith(b"## "):
+        return 0
     return data.rfind(b"\n") + 1
 
 

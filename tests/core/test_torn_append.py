@@ -33,7 +33,8 @@ from shelldon.core.memory import CuratedMemory
 from shelldon.paths import DataRoot
 from support.marks import needs_root
 
-KILL_LOOP = int(os.environ.get("SHELLDON_APPEND_KILLS", "20"))  # `just drill` sets 200
+SHORT_KILLS = 20
+LONG_KILLS = int(os.environ.get("SHELLDON_APPEND_KILLS", "200"))
 MB = 1 << 20
 
 
@@ -200,13 +201,13 @@ def test_a_real_full_disk_cuts_the_partial_record_and_the_next_append_is_whole(
 # --- SIGKILL at random points -------------------------------------------------------------------
 
 
-def _append_forever(path: Path, first: int, out_fd: int) -> None:
-    """The child: 1 MB JSON lines numbered from `first`; reports each number after its fsync.
-    The padding is made once, so the next write starts right after a report."""
+def _append_on_request(path: Path, first: int, go_fd: int, out_fd: int) -> None:
+    """The child: for each "go" byte, one 1 MB JSON line numbered from `first`; reports each
+    number after its fsync. The padding is made once, so the write starts right after the go."""
     pad = b"z" * (MB - 64)
     os.write(out_fd, b"ready\n")
     n = first
-    while True:
+    while os.read(go_fd, 1) == b"g":
         _native.durable_append(path, b'{"n": %d, "pad": "%s"}\n' % (n, pad))
         os.write(out_fd, f"{n}\n".encode())
         n += 1
@@ -219,9 +220,10 @@ def _spin(seconds: float) -> None:
         pass
 
 
-def _until_mid_write(path: Path, limit_s: float = 2.0) -> None:
-    """Busy-poll the file's last byte until a record is half written (bounded): a kill then
-    lands inside the write itself, where the kernel cuts it short."""
+def _until_mid_write(path: Path, before: int, limit_s: float) -> bool:
+    """Busy-poll the file until the record under way is half on disk (it grew, and does not end
+    with its newline yet), for at most `limit_s`. True when caught: a kill then lands inside
+    the write itself."""
     end = time.perf_counter() + limit_s
     fd = -1
     try:
@@ -232,44 +234,61 @@ def _until_mid_write(path: Path, limit_s: float = 2.0) -> None:
                 except FileNotFoundError:
                     continue
             size = os.fstat(fd).st_size
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                return
+            if size > before and os.pread(fd, 1, size - 1) != b"\n":
+                return True
+        return False
     finally:
         if fd >= 0:
             os.close(fd)
 
 
+def _size(path: Path) -> int:
+    return path.stat().st_size if path.exists() else 0
+
+
 def _kill_mid_append(path: Path, first: int, *, aim: bool) -> list[int]:
-    """Fork a writer, let it finish 0-2 records, SIGKILL it: `aim` waits until a record is half
-    on disk (a 1 MB write spans 256 pages), else at a random moment (often its fsync). The
-    numbers it reported durable."""
+    """Fork a writer, let it finish 0-2 records, then SIGKILL it: `aim` starts records one at a
+    time until one is caught half on disk (a 1 MB write is several page-cache folios; a busy box
+    may finish one unseen, so up to 8 tries), else it kills at a random moment of the next
+    record (often its fsync, or after). The numbers it reported durable."""
     r, w = os.pipe()
+    go_r, go_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(r)
+        os.close(go_w)
         try:
-            _append_forever(path, first, w)
+            _append_on_request(path, first, go_r, w)
         finally:
             os._exit(1)
     os.close(w)
+    os.close(go_r)
     reports: list[int] = []
-    with os.fdopen(r, "rb", buffering=0) as pipe:
-        assert pipe.readline() == b"ready\n"
-        for _ in range(random.randint(0, 2)):
-            reports.append(int(pipe.readline()))
-        if aim:
-            _until_mid_write(path)
-        else:
-            _spin(random.uniform(0.0, 0.01))
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        reports.extend(int(x) for x in pipe.read().split())
+    try:
+        with os.fdopen(r, "rb", buffering=0) as pipe:
+            assert pipe.readline() == b"ready\n"
+            for _ in range(random.randint(0, 2)):
+                os.write(go_w, b"g")
+                reports.append(int(pipe.readline()))
+            if aim:
+                for _ in range(8):
+                    before = _size(path)
+                    os.write(go_w, b"g")
+                    if _until_mid_write(path, before, limit_s=0.05):
+                        break
+                    reports.append(int(pipe.readline()))  # done unseen: the next one
+            else:
+                os.write(go_w, b"g")
+                _spin(random.uniform(0.0, 0.012))
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            reports.extend(int(x) for x in pipe.read().split())
+    finally:
+        os.close(go_w)
     return reports
 
 
-def test_sigkill_mid_append_never_glues_never_loses_and_recovery_cuts_the_tail(
-    tmp_path: Path,
-) -> None:
+def _append_kill_loop(tmp_path: Path, kills: int) -> None:
     """A real writer SIGKILLed at random points of 1 MB appends. Every record it reported durable
     is there, whole; a torn tail is skipped, and the next writer's records are whole lines after
     it (half the rounds run no recovery in between); recovery cuts a torn tail."""
@@ -277,12 +296,15 @@ def test_sigkill_mid_append_never_glues_never_loses_and_recovery_cuts_the_tail(
     root.memory.mkdir(parents=True)
     path = AuditLog(root.memory).path
     durable: list[int] = []
-    torn = cut = 0
-    for round_ in range(KILL_LOOP):
-        durable.extend(_kill_mid_append(path, first=round_ * 100, aim=round_ % 2 == 0))
+    torn = cut = after_tear = 0
+    left_torn = False  # the file ends in a torn record as this round's writer starts
+    for round_ in range(kills):
+        reported = _kill_mid_append(path, first=round_ * 100, aim=round_ % 2 == 0)
+        after_tear += left_torn and bool(reported)
+        durable.extend(reported)
         data = path.read_bytes() if path.exists() else b""
-        if data and not data.endswith(b"\n"):
-            torn += 1
+        left_torn = bool(data) and not data.endswith(b"\n")
+        torn += left_torn
         whole = []
         for line in data.split(b"\n")[:-1]:
             with contextlib.suppress(ValueError):
@@ -292,7 +314,23 @@ def test_sigkill_mid_append_never_glues_never_loses_and_recovery_cuts_the_tail(
             cut += bool(recovery.recover(root).cut)
             after = path.read_bytes() if path.exists() else b""
             assert after == data[: data.rfind(b"\n") + 1]
+            left_torn = False
         if len(data) > 8 * MB:  # bounded disk use: start a fresh file
             path.unlink()
             durable.clear()
-    print(f"append kill loop: {KILL_LOOP} kills of 1 MB appends, {torn} torn tails, {cut} cut")
+            left_torn = False
+    print(
+        f"append kill loop: {kills} kills of 1 MB appends, {torn} torn tails, {cut} cut at "
+        f"recovery, {after_tear} times a writer appended whole records after a torn tail"
+    )
+
+
+def test_sigkill_mid_append_never_glues_never_loses_and_recovery_cuts_the_tail(
+    tmp_path: Path,
+) -> None:
+    _append_kill_loop(tmp_path, SHORT_KILLS)
+
+
+@pytest.mark.drill
+def test_append_kill_drill_long(tmp_path: Path) -> None:
+    _append_kill_loop(tmp_path, LONG_KILLS)

@@ -31,6 +31,10 @@ lint: dev
 drill *ARGS: dev
     scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
 
+# The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
+journal-cost *ARGS: dev
+    {{py}} scripts/journal_cost.py {{ARGS}}
+
 # Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios.
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}

@@ -71,3 +71,27 @@ def test_a_starting_pet_sweeps_temp_files_and_cuts_torn_tails_before_serving(
     lines = audit.path.read_bytes().split(b"\n")
     assert lines[-1] == b"" and all(json.loads(line) for line in lines[:-1])
     assert (root.memory / "episodes.md").read_bytes() == b"## 2026-11-29T21:00:00Z\nwalked\n\n"
+
+
+def test_a_zombie_writer_or_a_reused_pid_counts_as_gone(home: Path) -> None:
+    """A SIGKILLed writer not yet reaped is a zombie; a pid the system gave to a process that
+    started after the temp file was written is not its writer. Both temp files go."""
+    root = DataRoot.resolve(str(home))
+    layout.prepare(root)
+    zombie = os.fork()
+    if zombie == 0:
+        os._exit(0)
+    try:
+        # The child is a zombie until waited for: poll its state, bounded, no sleeping.
+        stat_path = Path(f"/proc/{zombie}/stat")
+        for _ in range(1_000_000):
+            if stat_path.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                break
+        unreaped = root.state / f".scheduler.json{_native.TEMP_MARKER}{zombie}-0"
+        unreaped.write_text("{")
+        reused = root.state / f".corrections.json{_native.TEMP_MARKER}{os.getpid()}-0"
+        reused.write_text("{")
+        os.utime(reused, (0, 0))  # written in 1970: long before this process (our pid) began
+        assert sorted(recovery.recover(root).temp_files) == sorted([unreaped, reused])
+    finally:
+        os.waitpid(zombie, 0)

@@ -117,6 +117,10 @@ class Report:
     integrity: str = ""
     failed_requests: int = 0
     seconds: float = 0.0
+    # What the kills left for the next start (probed while the pet was down):
+    left_journaled: int = 0  # kills after a reply, before its ops were all applied
+    left_temp_files: int = 0
+    left_torn_tails: int = 0
 
     def summary(self) -> str:
         return (
@@ -125,7 +129,8 @@ class Report:
             f"{len(self.lost)} lost, {len(self.torn)} torn files, {self.audit_lines} audit lines "
             f"({len(self.bad_audit_lines)} unparsable), journal rows left {self.journal_left}, "
             f"integrity {self.integrity}, {self.failed_requests} requests cut by a kill, "
-            f"{self.seconds:.0f} s"
+            f"{self.seconds:.0f} s; left for the next start: {self.left_journaled} journaled turns "
+            f"to replay, {self.left_temp_files} temp files, {self.left_torn_tails} torn tails"
         )
 
 
@@ -174,6 +179,23 @@ def kill(pet: Pet, how: str) -> None:
     _wait_gone([core, *others], timeout=ROUND_TIMEOUT_S)
 
 
+def probe_leftovers(root: DataRoot, report: Report) -> None:
+    """While the pet is down: what the kill left for the next start to settle."""
+    if root.history_db.exists():
+        conn = sqlite3.connect(f"file:{root.history_db}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("SELECT count(*) FROM turn_journal").fetchone()[0]
+            report.left_journaled += int(rows) > 0
+        finally:
+            conn.close()
+    report.left_temp_files += sum(
+        1 for p in root.home.rglob("*") if layout.TEMP_NAME.fullmatch(p.name)
+    )
+    for path in (root.memory / "history.jsonl", root.memory / "episodes.md"):
+        if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            report.left_torn_tails += 1
+
+
 def run_drill(kills: int, *, seed: int | None = None) -> tuple[Report, Talker]:
     """`kills` rounds, then a last start and a clean stop. The caller verifies."""
     rng = random.Random(seed)
@@ -197,6 +219,7 @@ def run_drill(kills: int, *, seed: int | None = None) -> tuple[Report, Talker]:
             kill(pet, how)
             report.kills[how] += 1
             pet = None
+            probe_leftovers(root, report)
         pet = start_pet()  # the last start replays what the last kill cut
         talker.up.set()
         assert talker.wait_for(len(talker.acked) + 1, ROUND_TIMEOUT_S)

@@ -14,6 +14,8 @@ id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already 
 
 The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
+A line torn by a killed writer is skipped by the reader and cut at core's next start
+(core.recovery); the appender never glues a line onto one.
 
 Over 400 lines: the record format, the writer (lock, rotation, blob bookkeeping) and undo all
 work on the same lines and blobs; undo needs the writer's lock and rotation's view of which blobs

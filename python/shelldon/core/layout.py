@@ -91,14 +91,27 @@ def atomic_write_dirs(root: DataRoot) -> tuple[Path, ...]:
     )
 
 
-def _alive(pid: int) -> bool:
+def _boot_time() -> float:
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith("btime "):
+            return float(line.split()[1])
+    raise OSError("no btime in /proc/stat")
+
+
+def writer_running(pid: int, written_at: float) -> bool:
+    """Whether the process whose pid a temp file carries still runs: the pid exists, is not a
+    zombie (a killed writer whose parent has not reaped it yet), and started before the file was
+    last written (a later start means the pid was reused). Unreadable: assumed running."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if fields[0] in ("Z", "X"):
+            return False
+        started = _boot_time() + int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except FileNotFoundError:
         return False
-    except PermissionError:  # another uid's live process
+    except (OSError, IndexError, ValueError):
         return True
-    return True
+    return started <= written_at + 1.0  # start times are in ticks, boot time in whole seconds
 
 
 def sweep_temp_files(root: DataRoot) -> list[Path]:
@@ -108,8 +121,8 @@ def sweep_temp_files(root: DataRoot) -> list[Path]:
 
 def sweep_temp_files_in(directories: Iterable[Path]) -> list[Path]:
     """Remove every file named like the Rust writer's temp files whose writer (the pid in the
-    name) is gone; a live writer's (the CLI writing while core starts) is left to it. Nothing
-    else is touched. Returns what was removed."""
+    name) is gone (`writer_running`); a live writer's (the CLI writing while core starts) is left
+    to it. Nothing else is touched. Returns what was removed."""
     removed: list[Path] = []
     for directory in directories:
         try:
@@ -118,11 +131,12 @@ def sweep_temp_files_in(directories: Iterable[Path]) -> list[Path]:
             continue
         for name in names:
             match = TEMP_NAME.fullmatch(name)
-            if match is None or _alive(int(match.group(1))):
+            if match is None:
                 continue
             path = directory / name
             try:
-                if not stat.S_ISREG(path.lstat().st_mode):
+                st = path.lstat()
+                if not stat.S_ISREG(st.st_mode) or writer_running(int(match.group(1)), st.st_mtime):
                     continue
                 path.unlink()
             except OSError as exc:

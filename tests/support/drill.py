@@ -125,8 +125,9 @@ class Report:
     def summary(self) -> str:
         return (
             f"kill drill: {sum(self.kills.values())} kills ({self.kills['core']} of core, "
-            f"{self.kills['group']} of the whole process set), {self.acked} acknowledged turns, "
-            f"{len(self.lost)} lost, {len(self.torn)} torn files, {self.audit_lines} audit lines "
+            f"{self.kills['group']} of the whole process set), {self.acked} acknowledged turns "
+            f"({self.not_saved} said not saved), {len(self.lost)} lost, {len(self.torn)} torn "
+            f"files, {self.audit_lines} audit lines "
             f"({len(self.bad_audit_lines)} unparsable), journal rows left {self.journal_left}, "
             f"integrity {self.integrity}, {self.failed_requests} requests cut by a kill, "
             f"{self.seconds:.0f} s; left for the next start: {self.left_journaled} journaled turns "

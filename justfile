@@ -26,6 +26,15 @@ lint: dev
     cargo fmt --check
     cargo clippy --all-targets --quiet -- -D warnings
 
+# The long kill drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking
+# client, and 200 kills of 1 MB appends. SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS change the counts.
+drill *ARGS: dev
+    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
+
+# The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
+journal-cost *ARGS: dev
+    {{py}} scripts/journal_cost.py {{ARGS}}
+
 # Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios.
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}

@@ -36,12 +36,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if config.getoption("--live"):
-        return
     skip_live = pytest.mark.skip(reason="live provider test: opt in with --live")
+    skip_drill = pytest.mark.skip(reason="a long kill drill: run `just drill` (-m drill)")
+    drills_selected = "drill" in (config.getoption("-m") or "")
     for item in items:
-        if "live" in item.keywords:
+        if "live" in item.keywords and not config.getoption("--live"):
             item.add_marker(skip_live)
+        if "drill" in item.keywords and not drills_selected:
+            item.add_marker(skip_drill)
 
 
 @pytest.fixture(autouse=True)

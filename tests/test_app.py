@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import select
 import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from shelldon import ipc
@@ -151,19 +154,24 @@ def test_status_counts_what_the_turns_stored(pet: Pet) -> None:
 
 
 def test_a_second_pet_on_the_same_run_dir_is_refused_and_the_first_keeps_serving(pet: Pet) -> None:
+    pids = {name: pet.pid_of(name) for name in ("core", "broker", "forkserver")}
     second = start_to_exit()
     assert second.returncode == 1
     assert "is in use: is another shelldon running on this run dir?" in second.stderr
+    # The refusal names who holds the run dir: the listener and every pid file.
+    assert "listening: pid " in second.stderr
+    for name, pid in pids.items():
+        assert f"{name} pid {pid}" in second.stderr, name
     assert pet.cli("say", "still there?").returncode == 0
     assert all(pet.root.socket(n).exists() for n in ("core", "broker", "forkserver"))
 
 
 def test_after_a_hard_crash_the_next_start_replaces_the_stale_sockets(pet: Pet) -> None:
     pids = [pet.pid_of(n) for n in ("core", "broker", "forkserver")]
-    pet.proc.kill()  # the supervisor first, so nobody cleans up
-    pet.proc.wait(timeout=30)
-    for pid in pids:
+    for pid in pids:  # the children first, so nobody cleans up
         os.kill(pid, signal.SIGKILL)
+    pet.proc.kill()
+    pet.proc.wait(timeout=30)
     assert all(pet.root.socket(n).exists() for n in ("core", "broker", "forkserver"))
     again = start_pet()
     try:
@@ -208,3 +216,39 @@ def test_restart_with_nothing_running_says_so(run_dir: Path) -> None:
     assert done.stderr.strip() == (
         "shelldon restart: shelldon is not running, so there is nothing to restart: `shelldon run`"
     )
+
+
+def _wait_gone(pids: list[int], timeout: float) -> list[int]:
+    """Block until every pid has exited (pidfds turn readable at exit), at most `timeout`
+    seconds. The pids still running then."""
+    fds = {}
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            fds[os.pidfd_open(pid)] = pid
+    deadline = time.monotonic() + timeout
+    try:
+        while fds and (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select(list(fds), [], [], left)
+            for fd in ready:
+                fds.pop(fd)
+                os.close(fd)
+        return [pid for pid in fds.values() if alive(pid)]
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def test_a_killed_supervisor_takes_its_children_with_it_and_the_next_start_works(
+    pet: Pet,
+) -> None:
+    pids = [pet.pid_of(n) for n in ("core", "broker", "forkserver")]
+    assert pet.cli("say", "hello").returncode == 0
+    pet.proc.kill()  # SIGKILL: the supervisor runs no clean-up at all
+    pet.proc.wait(timeout=30)
+    assert _wait_gone(pids, timeout=60) == [], "children outlived their supervisor"
+    again = start_pet()
+    try:
+        assert again.cli("say", "are you back?").returncode == 0
+        assert again.pid_of("core") not in pids
+    finally:
+        assert again.stop() == 0

@@ -62,7 +62,10 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -
     """Replace `path` atomically and durably; OSError (with errno) leaves the old file untouched."""
 
 def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> int:
-    """Append with one fsync (created at `mode` if absent); returns the file's new size."""
+    """Append one record (non-empty, ending with a newline; ValueError otherwise) with one fsync,
+    created at `mode` if absent; returns the file's new size. Under an exclusive flock of the file:
+    a write that fails partway is cut back before the OSError, and a file ending in a torn record
+    gets a newline before this one."""
 
 def fsync_dir(path: str | os.PathLike[str]) -> None:
     """fsync a directory so a rename or unlink in it is durable; OSError (ENOTDIR for a file)."""

@@ -5,7 +5,9 @@ separate OS processes (`python -m shelldon <name>`), waits until each says READY
 notify socket (the same sd_notify protocol systemd uses, so the processes behave identically
 under both), then either opens the chat in this terminal or just supervises. SIGTERM/SIGINT stop
 everything cleanly; a child that dies is reported by name and exit status, and the rest are
-stopped instead of leaving a hung pet.
+stopped instead of leaving a hung pet. The children die with the supervisor even when it is
+SIGKILLed and cleans up nothing: each gets SIGTERM from the kernel then (PR_SET_PDEATHSIG, set in
+the child before exec), so no core, broker or fork-server is left running under PID 1.
 
 SIGUSR1 (`shelldon restart`, which finds this process by `<run dir>/run.pid`) stops the three and
 starts them again, chat and supervision going on.
@@ -16,6 +18,7 @@ this module is not used."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import os
 import select
@@ -25,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +42,21 @@ PROCESSES = ("broker", "forkserver", "core")
 PID_NAME = "run"  # <run dir>/run.pid: this supervisor, for `shelldon restart`
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_LIBC = ctypes.CDLL(None, use_errno=True)  # loaded here: the child between fork and exec only calls
+
+
+def die_with(parent: int) -> Callable[[], None]:
+    """A preexec_fn: the child gets SIGTERM when `parent` dies, however it dies. The kernel sends
+    it when the *thread* that forked exits; `Supervisor.start` runs on the main thread, which
+    lives as long as the supervisor. A parent already gone before the prctl: exit at once."""
+
+    def preexec() -> None:
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
 
 
 class ChildDied(Exception):
@@ -125,6 +144,7 @@ class Supervisor:
                     stderr=stderr,
                     # Own session: the terminal's Ctrl-C reaches only us, and we stop them in order.
                     start_new_session=True,
+                    preexec_fn=die_with(os.getpid()),  # safe: no thread runs yet (die_with)
                 )
             finally:
                 if stderr is not None:

@@ -243,16 +243,29 @@ def refuse_and_close(conn: socket.socket, reason: str) -> None:
 # --- listening --------------------------------------------------------------------------------
 
 
-def _someone_listens(path: Path) -> bool:
+def _listener(path: Path) -> Peer | None:
+    """Who listens on `path` (the kernel's credentials of the listening socket), or None."""
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     probe.settimeout(1.0)
     try:
         probe.connect(os.fspath(path))
+        return peer_of(probe)
     except OSError:
-        return False
+        return None
     finally:
         probe.close()
-    return True
+
+
+def _holders(path: Path, listener: Peer) -> str:
+    """The processes the run dir's pid files name (alive or not), and who listens on `path`."""
+    named = []
+    for pid_file in sorted(path.parent.glob("*.pid")):
+        pid = read_pid_file(path.parent, pid_file.stem)
+        if pid is not None:
+            gone = "" if os.path.exists(f"/proc/{pid}") else ", not running"
+            named.append(f"{pid_file.stem} pid {pid}{gone}")
+    files = "; pid files: " + ", ".join(named) if named else ""
+    return f"listening: pid {listener.pid} (uid {listener.uid}){files}"
 
 
 def bind_unix(path: Path, *, mode: int) -> socket.socket:
@@ -265,8 +278,12 @@ def bind_unix(path: Path, *, mode: int) -> socket.socket:
     else:
         if not stat.S_ISSOCK(st.st_mode):
             raise FileExistsError(f"{path} exists and is not a socket; refusing to replace it")
-        if _someone_listens(path):
-            raise FileExistsError(f"{path} is in use: is another shelldon running on this run dir?")
+        listener = _listener(path)
+        if listener is not None:
+            raise FileExistsError(
+                f"{path} is in use: is another shelldon running on this run dir? "
+                f"({_holders(path, listener)}; stop those first)"
+            )
         path.unlink()  # left behind by a process that died
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:

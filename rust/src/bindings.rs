@@ -196,7 +196,8 @@ fn atomic_write(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyResu
         .map_err(PyErr::from)
 }
 
-/// Append `data` to `path` with one fsync; create it at `mode` if absent. Returns the new size.
+/// Append the record `data` (ending with a newline) to `path` with one fsync; create it at `mode`
+/// if absent. A partial write is cut back; a torn tail gets a newline first. Returns the new size.
 #[pyfunction]
 #[pyo3(signature = (path, data, mode = 0o644))]
 fn durable_append(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyResult<u64> {

@@ -223,7 +223,10 @@ class Brain:
 def dreamer(stores: Stores, brain: Brain, power: Path, **config: Any) -> Dreamer:
     clock = lambda: NOW  # noqa: E731
     scheduler = Scheduler(
-        stores.base / "state", SchedulerConfig(power_supply_root=power, **config), clock=clock
+        stores.base / "state",
+        SchedulerConfig(power_supply_root=power, **config),
+        turns=stores.history,
+        clock=clock,
     )
     return Dreamer(
         state_dir=stores.base / "state",
@@ -251,8 +254,8 @@ def test_the_budget_gate_refuses_before_any_worker(stores: Stores, tmp_path: Pat
     stores.learn("owner plays chess on sundays", "chess", times=2)
     brain = Brain()
     d = dreamer(stores, brain, tmp_path / "no-power", daily_budget=4)
-    d.scheduler.note_owner_turn()
-    d.scheduler.note_owner_turn()
+    for n in range(2):  # owner turns: the budget reads them from history
+        stores.history.record_turn(f"t{n}", "hello", "hi", NOW)
     record = d.dream_now()
     assert record.outcome == "refused" and "daily budget" in record.detail
     assert brain.calls == []
@@ -481,11 +484,12 @@ def test_the_idle_tick_dreams_once_the_owner_has_been_silent(
     scheduler = Scheduler(
         stores.base / "state",
         SchedulerConfig(power_supply_root=tmp_path / "no-power"),
+        turns=stores.history,
         clock=lambda: moments[-1],
     )
     d = dreamer(stores, brain, tmp_path / "no-power")
     d.scheduler = scheduler
-    scheduler.note_owner_turn()
+    stores.history.record_turn("t1", "hello", "hi", NOW)  # the owner's last turn
     moments.append(NOW + timedelta(hours=5))
     assert d.tick() is None and brain.calls == []
     moments.append(NOW + timedelta(hours=6))

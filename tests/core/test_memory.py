@@ -29,6 +29,7 @@ from shelldon.contracts.ops import (
 from shelldon.core import memory as memory_module
 from shelldon.core.entry import parse_entry
 from shelldon.core.memory import CuratedMemory, MemoryOpError, MemoryReader
+from support.processes import dead_pid
 
 FIXED_NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
 
@@ -253,7 +254,7 @@ def test_unparseable_entry_reads_as_inferred(mem: CuratedMemory, root: Path) -> 
 
 def test_leftover_temp_files_are_swept(root: Path) -> None:
     CuratedMemory(root)
-    leftover = root / "facts" / f".tea.md{_native.TEMP_MARKER}123-0"
+    leftover = root / "facts" / f".tea.md{_native.TEMP_MARKER}{dead_pid()}-0"
     leftover.write_text("half")
     unrelated = root / "facts" / ".owner-notes"
     unrelated.write_text("mine")

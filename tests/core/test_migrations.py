@@ -27,6 +27,7 @@ RELEASE_BEFORE = {
     3: "history_release_v2.db",
     4: "history_release_v3.db",
     5: "history_release_v4.db",
+    6: "history_release_v5.db",
 }
 
 

@@ -206,22 +206,44 @@ def test_atomic_write_matches_reference(
     assert results[0][0] == data
 
 
+_RECORDS = st.binary(max_size=300).map(lambda b: b.replace(b"\n", b" ") + b"\n")
+
+
 @DISK_SETTINGS
-@given(st.lists(st.binary(max_size=300), min_size=1, max_size=6), st.sampled_from([0o600, 0o644]))
-def test_durable_append_matches_reference(tmp_path: Path, chunks: list[bytes], mode: int) -> None:
+@given(
+    st.lists(_RECORDS, min_size=1, max_size=6),
+    st.sampled_from([0o600, 0o644]),
+    st.sampled_from([b"", b"whole\n", b"torn tail"]),
+)
+def test_durable_append_matches_reference(
+    tmp_path: Path, records: list[bytes], mode: int, before: bytes
+) -> None:
     outcomes = []
     for label, appender in (("rust", _native.durable_append), ("python", ref.durable_append)):
         target = tmp_path / f"{label}-{len(os.listdir(tmp_path))}.md"
-        sizes = [appender(target, chunk, mode) for chunk in chunks]
+        if before:
+            target.write_bytes(before)
+            os.chmod(target, mode)
+        sizes = [appender(target, record, mode) for record in records]
         outcomes.append((target.read_bytes(), sizes, stat.S_IMODE(target.stat().st_mode)))
     assert outcomes[0] == outcomes[1]
-    assert outcomes[0][0] == b"".join(chunks)
+    # A torn tail is kept, but on a line of its own: every record appended is a whole line.
+    separator = b"\n" if before and not before.endswith(b"\n") else b""
+    assert outcomes[0][0] == before + separator + b"".join(records)
+
+
+def test_durable_append_refuses_a_record_without_its_newline(tmp_path: Path) -> None:
+    for appender in (_native.durable_append, ref.durable_append):
+        for data in (b"", b"no newline"):
+            with pytest.raises(ValueError, match="end with a newline"):
+                appender(tmp_path / "episodes.md", data)
+    assert not (tmp_path / "episodes.md").exists()
 
 
 def test_writers_report_errno(tmp_path: Path) -> None:
     for writer in (_native.atomic_write, _native.durable_append):
         with pytest.raises(FileNotFoundError) as info:
-            writer(tmp_path / "missing" / "x.md", b"x")
+            writer(tmp_path / "missing" / "x.md", b"x\n")
         assert info.value.errno == 2
     with pytest.raises(ValueError):
         _native.atomic_write(tmp_path / "x", b"", 0o10000)
@@ -241,7 +263,7 @@ def test_atomic_write_mode_ignores_umask(tmp_path: Path) -> None:
     old = os.umask(0o077)
     try:
         _native.atomic_write(tmp_path / "a", b"x", 0o644)
-        _native.durable_append(tmp_path / "b", b"x", 0o644)
+        _native.durable_append(tmp_path / "b", b"x\n", 0o644)
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "a").stat().st_mode) == 0o644

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+import os
+import signal
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from shelldon.core import scheduler
+from shelldon.core.history import HistoryStore
 from shelldon.core.scheduler import (
     DreamRecord,
     Scheduler,
@@ -43,9 +47,26 @@ def mains(tmp_path: Path) -> Path:
     return root
 
 
-def make(tmp_path: Path, clock: Clock, power: Path, **overrides: object) -> Scheduler:
+@pytest.fixture
+def history(tmp_path: Path) -> Iterator[HistoryStore]:
+    store = HistoryStore.open(tmp_path / "history.db")
+    yield store
+    store.close()
+
+
+_TURN_IDS = itertools.count(1)
+
+
+def owner_turn(history: HistoryStore, clock: Clock) -> None:
+    """One owner turn, stored the way core stores it: the budget reads it from there."""
+    history.journal_turn(f"t{next(_TURN_IDS)}", "hello", "hi", clock())
+
+
+def make(
+    tmp_path: Path, clock: Clock, power: Path, history: HistoryStore, **overrides: object
+) -> Scheduler:
     config = SchedulerConfig(power_supply_root=power, **overrides)  # type: ignore[arg-type]
-    return Scheduler(tmp_path / "state", config, clock=clock)
+    return Scheduler(tmp_path / "state", config, turns=history, clock=clock)
 
 
 # --- power
@@ -86,14 +107,16 @@ def test_battery_states_that_allow_a_dream(
 # --- budget, cadence, cooldown
 
 
-def test_owner_turns_count_and_a_dream_needs_three(tmp_path: Path, mains: Path) -> None:
+def test_owner_turns_count_and_a_dream_needs_three(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains, daily_budget=5, idle_after=timedelta(0))
+    sched = make(tmp_path, clock, mains, history, daily_budget=5, idle_after=timedelta(0))
     for _ in range(2):
-        sched.note_owner_turn()
+        owner_turn(history, clock)
     assert sched.budget_left() == 3
     assert sched.verdict().due
-    sched.note_owner_turn()  # owner turns are never refused, even when they eat the dream's room
+    owner_turn(history, clock)  # owner turns are never refused, even when they eat the dream's room
     verdict = sched.verdict(on_request=True)
     assert not verdict.due and verdict.code == "budget"
     assert sched.verdict(force=True).due
@@ -102,8 +125,10 @@ def test_owner_turns_count_and_a_dream_needs_three(tmp_path: Path, mains: Path) 
     assert sched.budget_left() == 5 and sched.verdict().due
 
 
-def test_dream_cost_is_charged_once_the_dream_begins(tmp_path: Path, mains: Path) -> None:
-    sched = make(tmp_path, Clock(), mains, daily_budget=7)
+def test_dream_cost_is_charged_once_the_dream_begins(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
+    sched = make(tmp_path, Clock(), mains, history, daily_budget=7)
     assert sched.begin_dream() == 1
     assert sched.budget_left() == 4
     assert sched.begin_dream() == 2
@@ -111,10 +136,12 @@ def test_dream_cost_is_charged_once_the_dream_begins(tmp_path: Path, mains: Path
     assert sched.verdict(force=False, on_request=True).code == "budget"
 
 
-def test_idle_cadence_waits_for_owner_silence(tmp_path: Path, mains: Path) -> None:
+def test_idle_cadence_waits_for_owner_silence(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains)
-    sched.note_owner_turn()
+    sched = make(tmp_path, clock, mains, history)
+    owner_turn(history, clock)
     clock.advance(hours=5, minutes=59)
     verdict = sched.verdict()
     assert verdict.code == "idle" and not verdict.due
@@ -124,9 +151,9 @@ def test_idle_cadence_waits_for_owner_silence(tmp_path: Path, mains: Path) -> No
     assert sched.verdict().due
 
 
-def test_cooldown_after_a_dream(tmp_path: Path, mains: Path) -> None:
+def test_cooldown_after_a_dream(tmp_path: Path, mains: Path, history: HistoryStore) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains, cooldown=timedelta(hours=4))
+    sched = make(tmp_path, clock, mains, history, cooldown=timedelta(hours=4))
     sched.begin_dream()
     clock.advance(hours=3)
     assert sched.verdict().code == "cooldown"
@@ -135,22 +162,24 @@ def test_cooldown_after_a_dream(tmp_path: Path, mains: Path) -> None:
     assert sched.verdict().due
 
 
-def test_battery_gate_blocks_even_a_requested_dream(tmp_path: Path, mains: Path) -> None:
+def test_battery_gate_blocks_even_a_requested_dream(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
     supply(mains, "BAT0", type="Battery", capacity="15", status="Discharging")
-    sched = make(tmp_path, Clock(), mains)
+    sched = make(tmp_path, Clock(), mains, history)
     verdict = sched.verdict(on_request=True)
     assert verdict.code == "battery" and "15%" in verdict.reason
     (mains / "BAT0" / "status").write_text("Charging\n")
     assert sched.verdict(on_request=True).due
 
 
-def test_state_survives_a_restart(tmp_path: Path, mains: Path) -> None:
+def test_state_survives_a_restart(tmp_path: Path, mains: Path, history: HistoryStore) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains, daily_budget=10)
-    sched.note_owner_turn()
+    sched = make(tmp_path, clock, mains, history, daily_budget=10)
+    owner_turn(history, clock)
     n = sched.begin_dream()
     sched.finish_dream(DreamRecord(at="t", outcome="done", detail="ok", n=n, promoted=2))
-    again = make(tmp_path, clock, mains, daily_budget=10)
+    again = make(tmp_path, clock, mains, history, daily_budget=10)
     assert again.budget_left() == 6
     assert again.state.dreams == 1
     assert again.state.last_dream is not None and again.state.last_dream.promoted == 2
@@ -159,21 +188,26 @@ def test_state_survives_a_restart(tmp_path: Path, mains: Path) -> None:
     assert again.begin_dream() == 2
 
 
-def test_corrupt_state_is_kept_aside_and_core_starts_fresh(tmp_path: Path, mains: Path) -> None:
+def test_corrupt_state_is_kept_aside_and_core_starts_fresh(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
     state = tmp_path / "state"
     state.mkdir()
     (state / "scheduler.json").write_text('{"version": 1, "spent": "lots"')
-    sched = make(tmp_path, Clock(), mains)
+    clock = Clock()
+    sched = make(tmp_path, clock, mains, history)
     assert sched.state.spent == 0
     assert (state / "scheduler.json.corrupt").exists()
-    sched.note_owner_turn()
-    assert make(tmp_path, Clock(), mains).state.spent == 1
+    owner_turn(history, clock)
+    assert make(tmp_path, clock, mains, history).budget_left() == 59  # of the default 60
 
 
-def test_status_lines_show_budget_next_dream_and_last_outcome(tmp_path: Path, mains: Path) -> None:
+def test_status_lines_show_budget_next_dream_and_last_outcome(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains, daily_budget=10)
-    sched.note_owner_turn()
+    sched = make(tmp_path, clock, mains, history, daily_budget=10)
+    owner_turn(history, clock)
     lines = sched.status_lines()
     assert lines[0].startswith("budget: 9/10 left today")
     assert lines[1].startswith("next dream: 2026-11-29T14:00:00Z")
@@ -187,19 +221,20 @@ def test_status_lines_show_budget_next_dream_and_last_outcome(tmp_path: Path, ma
     assert lines[3] == "dream note: zz"
 
 
-def test_a_state_file_written_with_offsets_still_reads(tmp_path: Path, mains: Path) -> None:
+def test_a_state_file_written_with_offsets_still_reads(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
     # Before the one ISO shape (shelldon.clock), the state held "+00:00" times: same schedule.
     clock = Clock()
-    sched = make(tmp_path, clock, mains, daily_budget=30)
-    sched.note_owner_turn()
+    sched = make(tmp_path, clock, mains, history, daily_budget=30)
+    owner_turn(history, clock)
     sched.finish_dream(DreamRecord(at="x", outcome="done", detail="", n=sched.begin_dream()))
-    sched.flush()
     state_file = tmp_path / "state" / "scheduler.json"
     written = state_file.read_text()
     assert "2026-11-29T08:00:00Z" in written
-    want = make(tmp_path, clock, mains, daily_budget=30).status_lines()
+    want = make(tmp_path, clock, mains, history, daily_budget=30).status_lines()
     state_file.write_text(written.replace("T08:00:00Z", "T08:00:00.000001+00:00"))
-    assert make(tmp_path, clock, mains, daily_budget=30).status_lines() == want
+    assert make(tmp_path, clock, mains, history, daily_budget=30).status_lines() == want
 
 
 def test_config_comes_from_shelldon_toml_and_bad_values_are_errors() -> None:
@@ -217,36 +252,53 @@ def test_config_comes_from_shelldon_toml_and_bad_values_are_errors() -> None:
         SchedulerConfig.from_config(parse_config("[scheduler]\ndream_cost = -1\n").scheduler)
 
 
-def test_owner_turns_are_written_in_batches_and_flushed_at_stop(
-    tmp_path: Path, mains: Path
+def test_owner_turns_are_counted_from_history_and_never_written_to_the_state_file(
+    tmp_path: Path, mains: Path, history: HistoryStore
 ) -> None:
-    # SD-card care: not one state write per owner turn.
+    # SD-card care and a kill alike: the turn's own commit is the only write it costs.
     clock = Clock()
-    sched = make(tmp_path, clock, mains, daily_budget=10)
-    state_file = tmp_path / "state" / "scheduler.json"
-    sched.note_owner_turn()  # the first count of this run is written at once
-    first = state_file.read_bytes()
-    clock.advance(minutes=1)
-    sched.note_owner_turn()
-    assert state_file.read_bytes() == first, "a second turn within the batch is not written"
-    assert make(tmp_path, clock, mains, daily_budget=10).budget_left() == 9
-    sched.flush()
-    assert make(tmp_path, clock, mains, daily_budget=10).budget_left() == 8
-    clock.advance(minutes=11)
-    sched.note_owner_turn()  # past the batch interval: written
-    assert make(tmp_path, clock, mains, daily_budget=10).budget_left() == 7
+    sched = make(tmp_path, clock, mains, history, daily_budget=10)
+    for _ in range(3):
+        owner_turn(history, clock)
+    assert sched.budget_left() == 7
+    assert not (tmp_path / "state" / "scheduler.json").exists()
 
 
-def test_a_new_day_is_written_at_once(
-    tmp_path: Path, mains: Path, monkeypatch: pytest.MonkeyPatch
+def test_the_budget_counts_todays_turns_and_the_idle_clock_runs_from_yesterdays(
+    tmp_path: Path, mains: Path, history: HistoryStore
 ) -> None:
-    monkeypatch.setattr(scheduler, "OWNER_TURN_SAVE_EVERY", timedelta(days=7))
+    clock = Clock(datetime(2026, 11, 29, 23, 59, tzinfo=UTC))
+    sched = make(tmp_path, clock, mains, history, daily_budget=10)
+    owner_turn(history, clock)
+    owner_turn(history, clock)
+    assert sched.budget_left() == 8
+    clock.advance(minutes=2)  # 00:01 the next day
+    assert sched.budget_left() == 10
+    owner_turn(history, clock)
+    assert sched.budget_left() == 9
+    clock.advance(hours=6)
+    assert sched.verdict().due  # six hours since the last turn, today's
+
+
+def test_the_budget_spent_survives_a_kill(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
+    """A real process counts owner turns the way core does and is SIGKILLed: no flush, no close.
+    The next scheduler still has them spent."""
     clock = Clock()
-    sched = make(tmp_path, clock, mains, daily_budget=10)
-    sched.note_owner_turn()
-    sched.note_owner_turn()
-    clock.advance(hours=16, minutes=5)  # 00:05 the next day (T0 is 08:00 UTC)
-    sched.note_owner_turn()
-    again = make(tmp_path, clock, mains, daily_budget=10)
-    assert again.state.day == clock.now.date().isoformat()
-    assert again.budget_left() == 9
+    pid = os.fork()
+    if pid == 0:
+        try:
+            child_history = HistoryStore.open(tmp_path / "history.db")
+            child = make(tmp_path, clock, mains, child_history, daily_budget=10)
+            child.begin_dream()  # a dream's cost: 3
+            for _ in range(5):
+                owner_turn(child_history, clock)
+            assert child.budget_left() == 2
+        finally:
+            os.kill(os.getpid(), signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    again = make(tmp_path, clock, mains, history, daily_budget=10)
+    assert again.budget_left() == 2
+    assert again.verdict(on_request=True).code == "budget"  # a dream costs 3

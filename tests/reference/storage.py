@@ -6,6 +6,7 @@ and the benchmarks use them as the baseline. The product never imports this modu
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import unicodedata
@@ -72,20 +73,28 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -
 
 
 def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> int:
+    if not data.endswith(b"\n"):
+        raise ValueError("a record must be non-empty and end with a newline")
     target = Path(path)
     created = False
     try:
-        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
     except FileNotFoundError:
-        fd = os.open(
-            target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode
-        )
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
         os.fchmod(fd, mode)
         created = True
     try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data  # a torn tail: the record starts a line of its own
         view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        try:
+            while view:
+                view = view[os.write(fd, view) :]
+        except OSError:
+            os.ftruncate(fd, size)
+            raise
         os.fdatasync(fd)
         size = os.fstat(fd).st_size
     finally:

@@ -27,3 +27,10 @@ def started_together(code: str, argvs: Sequence[Sequence[str]]) -> list[subproce
         proc.stdin.write("go\n")
         proc.stdin.flush()
     return procs
+
+
+def dead_pid() -> int:
+    """The pid of a process that has exited and been reaped (for names that carry a pid)."""
+    proc = subprocess.Popen([sys.executable, "-c", ""])
+    proc.wait()
+    return proc.pid

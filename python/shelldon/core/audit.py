@@ -14,6 +14,8 @@ id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already 
 
 The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
+A line torn by a killed writer is skipped by the reader and cut at core's next start
+(core.recovery); the appender never glues a line onto one.
 
 Over 400 lines: the record format, the writer (lock, rotation, blob bookkeeping) and undo all
 work on the same lines and blobs; undo needs the writer's lock and rotation's view of which blobs
@@ -45,7 +47,7 @@ from shelldon.core import layout
 log = logging.getLogger(__name__)
 
 LOG_NAME = "history.jsonl"
-UNDO_DIR = ".undo"
+UNDO_DIR = layout.UNDO_DIR
 ROTATE_BYTES = 1_000_000
 KEEP_ROTATED = 4
 PREVIEW_CHARS = 80
@@ -371,10 +373,15 @@ class AuditLog:
         return [p for p in [*files, self.path] if p.is_file()]
 
     def records(self) -> Iterator[AuditRecord]:
-        """Every readable line, oldest first. A torn or edited line is logged and skipped."""
+        """Every readable line, oldest first. A torn or edited line is logged and skipped, and so
+        is a last line without its newline: a record still being written, or torn by a killed
+        writer (core.recovery settles it at the next start)."""
         for path in self.log_files():
             with path.open("rb") as fh:
                 for number, raw in enumerate(fh, 1):
+                    if not raw.endswith(b"\n"):
+                        log.info("%s:%d: incomplete last line skipped", path.name, number)
+                        continue
                     if not raw.strip():
                         continue
                     try:

@@ -28,7 +28,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
-from shelldon.clock import iso
+from shelldon.clock import iso, parse_iso
 from shelldon.core import migrations, recall
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,14 @@ class UsageTotals:
     turns: int
     prompt_tokens: int
     completion_tokens: int
+
+
+@dataclass(frozen=True)
+class OwnerTurns:
+    """The owner turns history holds since a moment, and when the latest owner turn was."""
+
+    since: int
+    last: datetime | None
 
 
 @dataclass(frozen=True)
@@ -393,6 +401,23 @@ class HistoryStore(_Reader):
             (iso(since),),
         ).fetchone()
         return UsageTotals(int(row[0]), int(row[1]), int(row[2]))
+
+    @_serialised
+    def owner_turns(self, since: datetime) -> OwnerTurns:
+        """How many owner turns were recorded since `since`, and the latest one's time (any day):
+        the scheduler's budget and idle clock, read from where each turn is stored (both
+        queries walk the `messages_role_ts` index, migration 3)."""
+        count = self._conn.execute(
+            "SELECT count(*) FROM messages WHERE ts >= ? AND role = 'owner'", (iso(since),)
+        ).fetchone()[0]
+        last = self._conn.execute(
+            "SELECT ts FROM messages WHERE role = 'owner' ORDER BY ts DESC LIMIT 1"
+        ).fetchone()
+        try:
+            latest = parse_iso(str(last[0])) if last else None
+        except ValueError:  # a hand-edited row; the count still stands
+            latest = None
+        return OwnerTurns(int(count), latest)
 
     @_serialised
     def capture_learning(

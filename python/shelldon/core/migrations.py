@@ -20,6 +20,9 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
 - 5 ("recall"): `messages_stem` (a porter-stemmed FTS5 index of the messages, with its trigger),
   `recall_terms` and `recall_state` (document frequencies, folded in batches), built and backfilled
   by core.recall.ensure_recall_schema (docs/recall.md).
+- 6 ("messages by time"): an index on `messages (role, ts)`, so the scheduler counts today's owner
+  turns and finds the latest from history itself (core.scheduler: the budget spent survives a
+  kill), walking only the index: no table scan, no sort.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -161,6 +164,11 @@ CREATE TABLE telegram_outbox (
 );
 """
 
+# The scheduler counts today's owner turns from history (core.scheduler) through this index.
+_MESSAGES_BY_TIME: Final = """
+CREATE INDEX messages_role_ts ON messages (role, ts);
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -190,6 +198,7 @@ MIGRATIONS: Final = (
     Migration(
         5, "recall: stemmed index, document frequencies", "", then=recall.ensure_recall_schema
     ),
+    Migration(6, "messages by time", _MESSAGES_BY_TIME),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

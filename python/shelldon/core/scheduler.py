@@ -2,8 +2,11 @@
 
 Core-resident and LLM-free. The scheduler never runs a turn itself: it answers "may a dream start
 now, and if not, why and when", charges the budget, and keeps its state in `<home>/state/` so a
-restart neither refunds the day's spend nor forgets the last dream. The clock and the sysfs root
-are injected so tests drive time and power without sleeping or touching real hardware.
+restart neither refunds the day's spend nor forgets the last dream. Owner turns are not counted
+here at all: the budget reads them from history.db, where each turn is stored before its reply
+(`TurnLedger`), so a kill can never forget one; a dream's cost is written when it is charged. The
+clock and the sysfs root are injected so tests drive time and power without sleeping or touching
+real hardware.
 
 Decisions (docs/learning.md has the reasons):
 - The budget is counted per UTC day. Owner turns cost 1 and are never refused by it (the owner is
@@ -29,12 +32,13 @@ import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
 from shelldon import _native
 from shelldon.clock import Clock, iso, parse_iso, utc_now
+from shelldon.core.history import OwnerTurns
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +171,8 @@ class DreamRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class SchedulerState(msgspec.Struct, forbid_unknown_fields=True):
     version: int = STATE_VERSION
     day: str = ""  # the UTC day `spent` belongs to
-    spent: int = 0
-    last_owner_at: str | None = None
+    spent: int = 0  # what dreams charged that day (owner turns are counted from history)
+    last_owner_at: str | None = None  # no longer written (history has it); older files hold it
     last_dream_at: str | None = None  # when the last dream that spent budget started
     dreams: int = 0  # how many dreams have run; the next is dream-<dreams + 1>
     last_dream: DreamRecord | None = None
@@ -191,28 +195,35 @@ def _atomic_write(path: Path, data: bytes) -> None:
     _native.atomic_write(path, data, 0o644)
 
 
-# Owner turns are counted in memory and written at most this often (see note_owner_turn).
-OWNER_TURN_SAVE_EVERY = timedelta(minutes=10)
+class TurnLedger(Protocol):
+    """Where owner turns are stored (core.history.HistoryStore): the budget counts them there."""
+
+    def owner_turns(self, since: datetime) -> OwnerTurns: ...
+
+
+def _midnight(now: datetime) -> datetime:
+    day = now.astimezone(UTC)
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
 
 
 class Scheduler:
-    """Budget, cadence and gates for the dream. Thread-safe; state persisted atomically (owner turns
-    in batches, see note_owner_turn)."""
+    """Budget, cadence and gates for the dream. Thread-safe; state persisted atomically whenever a
+    dream changes it; owner turns read from `turns`."""
 
     def __init__(
         self,
         state_dir: Path,
         config: SchedulerConfig | None = None,
         *,
+        turns: TurnLedger,
         clock: Clock = utc_now,
     ) -> None:
         self.config = config or SchedulerConfig()
         self._path = Path(state_dir) / STATE_FILE
+        self._turns = turns
         self._clock = clock
         self._lock = threading.Lock()
         self._state = self._load()
-        self._saved_at: datetime | None = None  # when _save last wrote (None: not this run)
-        self._dirty = False  # an owner turn counted in memory, not yet on disk
 
     # -- persistence
 
@@ -240,8 +251,6 @@ class Scheduler:
     def _save(self) -> None:
         self._path.parent.mkdir(parents=True, exist_ok=True)
         _atomic_write(self._path, msgspec.json.encode(self._state))
-        self._saved_at = self._clock()
-        self._dirty = False
 
     def _roll_day(self, now: datetime) -> None:
         today = now.astimezone(UTC).date().isoformat()
@@ -254,27 +263,13 @@ class Scheduler:
     def now(self) -> datetime:
         return self._clock()
 
-    def note_owner_turn(self) -> None:
-        """An owner turn ran: it costs its share of the budget and resets the idle clock.
+    def _spent(self, turns: OwnerTurns) -> int:
+        """Today's spend: what dreams charged, and each owner turn history holds since midnight
+        (UTC). The caller holds the lock and has rolled the day."""
+        return self._state.spent + self.config.turn_cost * turns.since
 
-        SD-card care: the count is written at most every OWNER_TURN_SAVE_EVERY (and on a new day,
-        a dream, or `flush()` at shutdown), not once per turn. A crash forgets at most that
-        stretch of counted turns; the idle clock then restarts from the last saved turn."""
-        with self._lock:
-            now = self._clock()
-            new_day = self._state.day != now.astimezone(UTC).date().isoformat()
-            self._roll_day(now)
-            self._state.spent += self.config.turn_cost
-            self._state.last_owner_at = iso(now)
-            self._dirty = True
-            if new_day or self._saved_at is None or now - self._saved_at >= OWNER_TURN_SAVE_EVERY:
-                self._save()
-
-    def flush(self) -> None:
-        """Write what note_owner_turn held back (core calls it when it stops)."""
-        with self._lock:
-            if self._dirty:
-                self._save()
+    def _owner_turns(self, now: datetime) -> OwnerTurns:
+        return self._turns.owner_turns(_midnight(now))
 
     def power(self) -> PowerStatus:
         return read_power(self.config.power_supply_root)
@@ -286,13 +281,14 @@ class Scheduler:
             now = self._clock()
             self._roll_day(now)
             state, config = self._state, self.config
+            turns = self._owner_turns(now)
             if not force:
-                left = config.daily_budget - state.spent
-                if left < config.dream_cost:
+                spent = self._spent(turns)
+                if config.daily_budget - spent < config.dream_cost:
                     return Verdict(
                         False,
                         "budget",
-                        f"daily budget spent ({state.spent}/{config.daily_budget}; a dream costs "
+                        f"daily budget spent ({spent}/{config.daily_budget}; a dream costs "
                         f"{config.dream_cost})",
                     )
                 power = self.power()
@@ -303,7 +299,7 @@ class Scheduler:
                         f"{power.detail}: at or below {config.battery_low_percent}%",
                     )
             if not (on_request or force):
-                last_owner = _parse_iso(state.last_owner_at)
+                last_owner = turns.last
                 if last_owner is not None and now - last_owner < config.idle_after:
                     return Verdict(
                         False,
@@ -369,8 +365,9 @@ class Scheduler:
 
     def budget_left(self) -> int:
         with self._lock:
-            self._roll_day(self._clock())
-            return self.config.daily_budget - self._state.spent
+            now = self._clock()
+            self._roll_day(now)
+            return self.config.daily_budget - self._spent(self._owner_turns(now))
 
     def next_dream_at(self) -> datetime:
         """The earliest moment cadence, cooldown and budget allow (battery: not predictable)."""
@@ -378,14 +375,15 @@ class Scheduler:
             now = self._clock()
             self._roll_day(now)
             state, config = self._state, self.config
+            turns = self._owner_turns(now)
             candidates = [now]
-            last_owner = _parse_iso(state.last_owner_at)
+            last_owner = turns.last
             if last_owner is not None:
                 candidates.append(last_owner + config.idle_after)
             last_dream = _parse_iso(state.last_dream_at)
             if last_dream is not None:
                 candidates.append(last_dream + config.cooldown)
-            if config.daily_budget - state.spent < config.dream_cost:
+            if config.daily_budget - self._spent(turns) < config.dream_cost:
                 tomorrow = now.astimezone(UTC).date() + timedelta(days=1)
                 candidates.append(datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=UTC))
             return max(candidates)

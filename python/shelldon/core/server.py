@@ -30,7 +30,7 @@ from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
-from shelldon.core import commands, layout, turns
+from shelldon.core import commands, layout, recovery, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
@@ -265,10 +265,8 @@ class CoreService:
         emit: Callable[[wire.Reply], None],
         also_record: turns.AlsoRecord | None = None,
     ) -> AppliedTurn:
-        applied = self.run_turn("turn", text, emit=emit, also_record=also_record)
-        if self.dreams is not None and applied.outcome != "spawn_failed":
-            self.dreams.owner_turn_done()  # the budget and the idle clock (core.scheduler)
-        return applied
+        # The budget and the idle clock read this turn from history (core.scheduler).
+        return self.run_turn("turn", text, emit=emit, also_record=also_record)
 
     def _telegram_turn(
         self, text: str, emit: Callable[[wire.Reply], None], also_record: turns.AlsoRecord
@@ -436,6 +434,7 @@ def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
         layout.prepare(root)
+        recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
         runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())
         stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors

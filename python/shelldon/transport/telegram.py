@@ -341,8 +341,9 @@ class TelegramPoller:
             self._api = None  # read the token again: the owner may have set a new one
             pause = self._backoff.next(floor=min(5.0, self.config.backoff_cap))
             self._set_state(
-                f"telegram: 401 Unauthorized: the bot token was refused; set the right one with "
-                f"`shelldon vault set --replace {self.config.token_key}` (retrying in {pause:.0f} s)"
+                "telegram: 401 Unauthorized: the bot token was refused; set the right one with "
+                f"`shelldon vault set --replace {self.config.token_key}` "
+                f"(retrying in {pause:.0f} s)"
             )
         elif exc.kind == "conflict":
             pause = self._backoff.next(floor=min(5.0, self.config.backoff_cap))

@@ -56,7 +56,10 @@ class DreamService:
         self.stores = stores
         state = stores.root.state
         self.scheduler = Scheduler(
-            state, config if config is not None else scheduler_config(stores.root), clock=clock
+            state,
+            config if config is not None else scheduler_config(stores.root),
+            turns=stores.history,  # owner turns are counted where they are stored
+            clock=clock,
         )
         self.dreamer = Dreamer(
             state_dir=state,
@@ -90,12 +93,6 @@ class DreamService:
             turns.record_prompt(self.stores.root, turn_id, "dream", outcome.prompt)
         return dream_turn(outcome)
 
-    def owner_turn_done(self) -> None:
-        try:
-            self.scheduler.note_owner_turn()
-        except Exception:
-            log.exception("scheduler: could not count the owner's turn")
-
     def status_lines(self) -> tuple[str, ...]:
         try:
             return self.scheduler.status_lines()
@@ -115,10 +112,6 @@ class DreamService:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
-        try:
-            self.scheduler.flush()  # the owner turns counted since the last save
-        except Exception:
-            log.exception("scheduler: could not save its state at shutdown")
 
     def _loop(self) -> None:
         while not self._stop.wait(self.tick_s):

@@ -21,6 +21,22 @@ log = logging.getLogger(__name__)
 MAX_READ_BYTES = 1_000_000  # a hand-edited giant file is skipped, not loaded on a 416 MB Pi
 
 
+def whole_episodes_length(data: bytes) -> int:
+    """How many leading bytes of episodes.md are whole records. A record (core.memory.writer) is
+    `## <UTC time> ...` up to a blank line, so text after the last blank line is a torn record
+    (an append cut short by a kill or a full disk, maybe inside its header): the whole part ends
+    at the last record boundary, a blank line followed by `## `. A file with no record in the
+    episode shape loses only a last line that lacks its newline."""
+    if not data or data.endswith(b"\n\n"):
+        return len(data)
+    boundary = data.rfind(b"\n\n## ")
+    if boundary >= 0:
+        return boundary + 2
+    if data.startswith(b"## "):
+        return 0
+    return data.rfind(b"\n") + 1
+
+
 class MemoryReader:
     """The memory tree under `root` (`<data root>/memory`), read-only."""
 
@@ -47,7 +63,12 @@ class MemoryReader:
         return self._read_text(self._root / "summary.md")
 
     def read_episodes(self) -> str | None:
-        return self._read_text(self._root / "episodes.md")
+        """The whole records of episodes.md; a torn last record is left out."""
+        text = self._read_text(self._root / "episodes.md")
+        if text is None:
+            return None
+        data = text.encode("utf-8", "surrogateescape")
+        return data[: whole_episodes_length(data)].decode("utf-8", "replace")
 
     def entries(self) -> list[Entry]:
         """Every curated entry, parsed, ordered by collection then stem (deterministic)."""

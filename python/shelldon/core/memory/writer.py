@@ -338,14 +338,9 @@ class MemoryWriter(MemoryReader):
             _native.atomic_write(path, text, FILE_MODE)
 
     def _sweep_temp_files(self) -> None:
-        """Remove temp files a killed writer left behind (only names our writer makes)."""
-        for directory in (self._root, *(self._root / c for c in COLLECTION_NAMES)):
-            for path in directory.glob(f".*{_native.TEMP_MARKER}*"):
-                try:
-                    path.unlink()
-                    log.info("removed leftover temp file %s", path.name)
-                except OSError as exc:
-                    log.warning("could not remove leftover temp file %s: %s", path.name, exc)
+        """Remove temp files a killed writer left behind (only our writer's names, only of dead
+        processes: core.layout)."""
+        layout.sweep_temp_files_in((self._root, *(self._root / c for c in COLLECTION_NAMES)))
 
 
 def _refused(plan: PlannedWrite, decision: gate.Decision, where: Path | None = None) -> _Outcome:

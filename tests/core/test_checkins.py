@@ -52,9 +52,11 @@ def power(tmp_path: Path) -> Path:
     return root
 
 
-def scheduler(tmp_path: Path, fake: FakeClock, power: Path, **overrides: int) -> Scheduler:
+def scheduler(
+    store: HistoryStore, tmp_path: Path, fake: FakeClock, power: Path, **overrides: int
+) -> Scheduler:
     config = SchedulerConfig(power_supply_root=power, **overrides)  # type: ignore[arg-type]
-    return Scheduler(tmp_path / "state", config, clock=lambda: fake.wall)
+    return Scheduler(tmp_path / "state", config, turns=store, clock=lambda: fake.wall)
 
 
 def attempt(
@@ -78,7 +80,7 @@ def test_after_two_days_of_silence_the_pet_checks_in(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake, brain = FakeClock(NOW), Brain()
-    sched = scheduler(tmp_path, fake, power)
+    sched = scheduler(store, tmp_path, fake, power)
     outcome = attempt(store, sched, fake, brain)
     assert outcome.outcome == "queued"
     [item] = proactive_queue.pending(store)
@@ -91,7 +93,7 @@ def test_not_before_the_silence_is_long_enough(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake, brain = FakeClock(LAST_OWNER + timedelta(hours=47)), Brain()
-    outcome = attempt(store, scheduler(tmp_path, fake, power), fake, brain)
+    outcome = attempt(store, scheduler(store, tmp_path, fake, power), fake, brain)
     assert outcome.outcome == "skipped" and "owner active 47h ago" in outcome.detail
     assert brain.asked == []
 
@@ -100,7 +102,7 @@ def test_never_during_quiet_hours_in_the_owners_zone(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake, brain = FakeClock(datetime(2026, 5, 7, 21, 30, tzinfo=UTC)), Brain()  # 22:30 Lisbon
-    sched = scheduler(tmp_path, fake, power)
+    sched = scheduler(store, tmp_path, fake, power)
     assert attempt(store, sched, fake, brain).detail == f"quiet hours in {ZONE}"
     fake.wall = datetime(2026, 5, 8, 6, 59, tzinfo=UTC)  # 07:59 Lisbon: still quiet
     assert attempt(store, sched, fake, brain).outcome == "skipped"
@@ -112,7 +114,7 @@ def test_the_cooldown_and_an_unread_check_in_hold_the_next_one(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake, brain = FakeClock(NOW), Brain()
-    sched = scheduler(tmp_path, fake, power)
+    sched = scheduler(store, tmp_path, fake, power)
     assert attempt(store, sched, fake, brain).outcome == "queued"
     fake.advance(hours=47)
     assert "last check-in 47h ago" in attempt(store, sched, fake, brain).detail
@@ -129,7 +131,7 @@ def test_quiet_command_pauses_check_ins(store: HistoryStore, tmp_path: Path, pow
     until = end_of_next_quiet(NOW, ZONE, time(22, 0), time(8, 0))
     assert until == datetime(2026, 5, 8, 7, 0, tzinfo=UTC)  # tomorrow 08:00 in Lisbon
     checkins.set_quiet(store, until, NOW)
-    sched = scheduler(tmp_path, fake, power)
+    sched = scheduler(store, tmp_path, fake, power)
     assert attempt(store, sched, fake, brain).detail.startswith("paused by /quiet until")
     fake.wall = until
     assert attempt(store, sched, fake, brain).outcome == "queued"
@@ -138,7 +140,7 @@ def test_quiet_command_pauses_check_ins(store: HistoryStore, tmp_path: Path, pow
 def test_disabled_means_never(store: HistoryStore, tmp_path: Path, power: Path) -> None:
     fake, brain = FakeClock(NOW), Brain()
     off = CheckinConfig(enabled=False)
-    outcome = attempt(store, scheduler(tmp_path, fake, power), fake, brain, off)
+    outcome = attempt(store, scheduler(store, tmp_path, fake, power), fake, brain, off)
     assert outcome.outcome == "skipped" and "enabled = false" in outcome.detail
     assert brain.asked == []
 
@@ -147,9 +149,8 @@ def test_the_budget_shared_with_the_dream_is_respected(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake, brain = FakeClock(NOW), Brain()
-    sched = scheduler(tmp_path, fake, power, daily_budget=3)
-    for _ in range(3):
-        sched.note_owner_turn()  # a chatty morning spent the day's budget
+    sched = scheduler(store, tmp_path, fake, power, daily_budget=3)
+    sched.charge(3)  # a dream and a check-in earlier today spent the day's budget
     outcome = attempt(store, sched, fake, brain)
     assert outcome.outcome == "skipped" and outcome.detail.startswith("daily budget spent")
     assert brain.asked == []
@@ -163,7 +164,7 @@ def test_a_low_discharging_battery_holds_it(
     for name, value in (("type", "Battery"), ("capacity", "9"), ("status", "Discharging")):
         (bat / name).write_text(value + "\n")
     fake, brain = FakeClock(NOW), Brain()
-    outcome = attempt(store, scheduler(tmp_path, fake, power), fake, brain)
+    outcome = attempt(store, scheduler(store, tmp_path, fake, power), fake, brain)
     assert outcome.outcome == "skipped" and "battery 9%" in outcome.detail
 
 
@@ -177,7 +178,7 @@ def test_a_failed_or_empty_check_in_queues_nothing(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake = FakeClock(NOW)
-    empty = attempt(store, scheduler(tmp_path, fake, power), fake, Brain(reply="   "))
+    empty = attempt(store, scheduler(store, tmp_path, fake, power), fake, Brain(reply="   "))
     assert empty.outcome == "empty" and proactive_queue.pending(store) == []
 
 
@@ -185,7 +186,7 @@ def test_a_worker_that_never_started_costs_nothing_and_keeps_no_cooldown(
     store: HistoryStore, tmp_path: Path, power: Path
 ) -> None:
     fake = FakeClock(NOW)
-    sched = scheduler(tmp_path, fake, power)
+    sched = scheduler(store, tmp_path, fake, power)
 
     def no_forkserver(turn_id: str, note: str) -> wire.TurnFailed:
         return wire.TurnFailed(turn_id=turn_id, stage="spawn", reason="fork-server unreachable")

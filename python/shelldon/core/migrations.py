@@ -166,7 +166,7 @@ CREATE TABLE telegram_outbox (
 
 # The scheduler counts today's owner turns from history (core.scheduler) through this index.
 _MESSAGES_BY_TIME: Final = """
-CREATE INDEX messages_role_ts ON messages (role, ts);
+CREATE INDEX IF NOT EXISTS messages_role_ts ON messages (role, ts);
 """
 
 

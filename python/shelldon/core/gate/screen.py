@@ -12,7 +12,13 @@ from typing import Literal
 import msgspec
 
 from shelldon.core.gate.normalise import normalise_for_rules, strip_invisible
-from shelldon.core.gate.rules import instruction_rules, instruction_scanner, secret_scanner
+from shelldon.core.gate.rules import (
+    instruction_rules,
+    instruction_scanner,
+    secret_checks,
+    secret_scanner,
+)
+from shelldon.core.gate.views import secret_views
 
 
 class Refusal(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,8 +41,76 @@ class SecretHit:
 _BLANK = re.compile(r"\[secret:[a-z0-9-]+\]")
 
 
+# Rules that a view may not run: joining chunks glues ordinary numbers ("2019 2020 2021 2022")
+# into card-length digit runs, and a card typed with spaces is found in the text itself.
+_NOT_IN_VIEW = {"joined": frozenset({"payment-card"})}
+
+
+def _luhn_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The payment card number in text[start:end], or None: 13-19 digits, typed whole or in
+    groups of four (or 4-6-5 / 4-6-4), with a valid Luhn check digit. A number followed by
+    another group ("4111 1111 1111 1111 12") is tried without the extra groups."""
+    groups = re.split(r"[ -]", text[start:end])
+    for count in range(len(groups), 0, -1):
+        kept = groups[:count]
+        digits = "".join(kept)
+        if not 13 <= len(digits) <= 19 or not _card_grouping([len(g) for g in kept]):
+            continue
+        if _luhn_ok(digits):
+            return start, start + len(" ".join(kept))
+    return None
+
+
+def _card_grouping(lengths: list[int]) -> bool:
+    if len(lengths) == 1:
+        return True
+    if lengths in ([4, 6, 5], [4, 6, 4]):
+        return True
+    return all(n == 4 for n in lengths[:-1]) and 1 <= lengths[-1] <= 4
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for index, ch in enumerate(reversed(digits)):
+        value = int(ch)
+        if index % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
+    """Hits whose rule names a check (`validate` in the rules file) kept only if it passes."""
+    checks = secret_checks()
+    out = []
+    for rule_id, start, end in hits:
+        if checks.get(rule_id) == "luhn":
+            span = _luhn_span(text, start, end)
+            if span is None:
+                continue
+            start, end = span
+        out.append((rule_id, start, end))
+    return out
+
+
 def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
-    hits = secret_scanner().scan(clean)
+    """Credential hits in `clean` and in every view of it with a disguise undone (fullwidth,
+    look-alikes, spaced out, split into chunks, hex or base64), as spans of `clean`."""
+    scanner = secret_scanner()
+    hits = _checked(scanner.scan(clean), clean)
+    views = secret_views(clean)
+    if views:
+        found = scanner.scan_batch([view.text for _, view in views])
+        seen = set(hits)
+        for (name, view), view_hits in zip(views, found, strict=True):
+            skip = _NOT_IN_VIEW.get(name, frozenset())
+            for rule_id, start, end in _checked(view_hits, view.text):
+                if rule_id in skip:
+                    continue
+                hit = (rule_id, *view.origin(start, end))
+                if hit not in seen:
+                    seen.add(hit)
+                    hits.append(hit)
     if hits and "[secret:" in clean:
         # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
         blanks = [m.span() for m in _BLANK.finditer(clean)]

@@ -95,12 +95,17 @@ _PERCENT = re.compile(r"%[0-9a-f]{2}")
 _U_ESCAPE = re.compile(r"\\u([0-9a-f]{4})")
 
 
+# In text written in leetspeak, short words come out as digits alone ("17 15" for "it is").
+_LEET_NUMBER = re.compile(r"(?<![a-z0-9@$!|+])[0134578]{1,3}(?![a-z0-9@$!|+])")
+
+
 def _leet_views(folded: str) -> list[str]:
     if not (_LETTER_DIGIT.search(folded) and _LEET_WORD.search(folded)):
         return []
-    views = [_LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded)]
-    if "1" in folded or "|" in folded:
-        views.append(_LEET_WORD.sub(lambda m: m.group(0).translate(_LEET_L), folded))
+    views = []
+    for table in (_LEET, _LEET_L) if "1" in folded or "|" in folded else (_LEET,):
+        view = _LEET_WORD.sub(lambda m, t=table: m.group(0).translate(t), folded)
+        views.append(_LEET_NUMBER.sub(lambda m, t=table: m.group(0).translate(t), view))
     return views
 
 

@@ -5,7 +5,7 @@ the value blanked."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,24 +41,64 @@ class SecretHit:
 _BLANK = re.compile(r"\[secret:[a-z0-9-]+\]")
 
 
-# Rules that a view may not run: joining chunks glues ordinary numbers ("2019 2020 2021 2022")
-# into card-length digit runs, and a card typed with spaces is found in the text itself.
-_NOT_IN_VIEW = {"joined": frozenset({"payment-card"})}
+_UNLEET = str.maketrans("0134578", "oieastb")
+
+
+def _random_looking(value: str) -> bool:
+    """Mixed case and digits, as a generated key is: not English glued together ("Carolinegave
+    atalk...") or leetspeak ("c4r0l1n3j01n3d..."), which the spaced and joined views make too."""
+    if not any(c.isdigit() for c in value):
+        return False
+    # Leetspeak writes letters with 0, 1, 3, 4, 5, 7 and 8: a 2, 6 or 9 is a digit of a key.
+    if any(c in "269" for c in value):
+        return True
+    letters = [c for c in value.translate(_UNLEET) if c.isalpha()]
+    upper = sum(c.isupper() for c in letters) / max(1, len(letters))
+    vowels = sum(c in "aeiouAEIOU" for c in letters) / max(1, len(letters))
+    # A key's letters are about half capitals; words read back from leetspeak are two-fifths
+    # vowels, a key's a quarter.
+    return 0.2 <= upper <= 0.8 and vowels < 0.33
+
+
+# What a rule's hit must also be in a view. Joining chunks glues ordinary numbers ("2019 2020
+# 2021 2022") into card-length digit runs, and a card typed with spaces is found in the text
+# itself; gluing words makes long strings that only a generated key's mix of case makes secret.
+_VIEW_CHECKS: dict[str, dict[str, Callable[[str], bool]]] = {
+    "joined": {"payment-card": lambda _: False, "high-entropy-token": _random_looking},
+    "spaced": {"high-entropy-token": _random_looking},
+}
 
 
 def _luhn_span(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The payment card number in text[start:end], or None: 13-19 digits, typed whole or in
-    groups of four (or 4-6-5 / 4-6-4), with a valid Luhn check digit. A number followed by
+    """The payment card number in text[start:end], or None: 13-19 digits (a length the network
+    its leading digits name issues), typed whole or in groups of four (or 4-6-5 / 4-6-4), with
+    a valid Luhn check digit. A number followed by
     another group ("4111 1111 1111 1111 12") is tried without the extra groups."""
     groups = re.split(r"[ -]", text[start:end])
     for count in range(len(groups), 0, -1):
         kept = groups[:count]
         digits = "".join(kept)
-        if not 13 <= len(digits) <= 19 or not _card_grouping([len(g) for g in kept]):
+        if not _card_length(digits) or not _card_grouping([len(g) for g in kept]):
             continue
         if _luhn_ok(digits):
             return start, start + len(" ".join(kept))
     return None
+
+
+def _card_length(digits: str) -> bool:
+    """A length the card network that owns these leading digits issues."""
+    n, two, three, four = len(digits), int(digits[:2]), int(digits[:3]), int(digits[:4])
+    if digits[0] == "4":  # Visa
+        return n in (13, 16, 19)
+    if 51 <= two <= 55 or 2221 <= four <= 2720:  # Mastercard
+        return n == 16
+    if two in (34, 37):  # American Express
+        return n == 15
+    if two in (36, 38, 39) or 300 <= three <= 305:  # Diners Club
+        return 14 <= n <= 19
+    if 3528 <= four <= 3589 or 2200 <= four <= 2204 or digits[0] in "56":  # JCB, Mir, others
+        return 16 <= n <= 19
+    return False
 
 
 def _card_grouping(lengths: list[int]) -> bool:
@@ -103,9 +143,10 @@ def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
         found = scanner.scan_batch([view.text for _, view in views])
         seen = set(hits)
         for (name, view), view_hits in zip(views, found, strict=True):
-            skip = _NOT_IN_VIEW.get(name, frozenset())
+            checks = _VIEW_CHECKS.get(name, {})
             for rule_id, start, end in _checked(view_hits, view.text):
-                if rule_id in skip:
+                check = checks.get(rule_id)
+                if check is not None and not check(view.text[start:end]):
                     continue
                 hit = (rule_id, *view.origin(start, end))
                 if hit not in seen:

@@ -161,23 +161,29 @@ def strip_marks(text: str) -> str | None:
 
 # --------------------------------------------------------------------- finding disguises
 
-_TOKEN = r"\-A-Za-z0-9_+/=~"
+_TOKEN = r"\-A-Za-z0-9_+/=~$.%@:#*&"
 _SEPARATORS = r"""[-._*|/\\~·•:,+=^'"`]"""
 # Where a disguise may be, found by the Rust scanner in one pass (a few microseconds for 2 KB,
-# where Python `re` took half a millisecond for the same searches). Each span is then checked
-# and undone in Python, which only ever sees these few spans.
+# where Python `re` took half a millisecond for the same searches). The finders are loose (no
+# look-around in Rust `regex`, and a match may not consume the character the next one starts
+# at); Python checks each span and undoes the disguise, and only ever sees these few spans.
 _FINDERS = {
-    # Single characters with one to three spaces between them ("h u n t e r 2"), three or more.
-    "spaced": r"(?:^|\s)(?P<secret>\S(?:[^\S\n]{1,3}\S){2,})(?:\s|$)",
+    # Three or more single characters with one to three spaces between them ("h u n t e r 2").
+    "spaced": r"(?:^|\s)\S[^\S\n]{1,3}\S[^\S\n]{1,3}\S",
     # Single letters or digits with a punctuation mark between them ("i-g-n-o-r-e", "p.a.s.s").
-    "separated": (
-        rf"(?:^|[\W_])(?P<secret>[^\W_](?:[^\S\n]?{_SEPARATORS}[^\S\n]?[^\W_]){{2,}})(?:[\W_]|$)"
-    ),
+    "separated": rf"(?:^|[\W_])(?P<secret>[^\W_](?:[^\S\n]?{_SEPARATORS}[^\S\n]?[^\W_]){{2,}})",
     # A token that may be part of a key: letters with digits, a capital after a small letter,
     # four capitals, or a prefix ending in - or _ ("sk-proj-", "ghp_"); checked in Python.
     "chunk": (
-        rf"[{_TOKEN}]*(?:[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]|[A-Z]{{4}}|[A-Za-z0-9][-_])"
-        rf"[{_TOKEN}]*"
+        rf"[{_TOKEN}]*(?:[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]|[A-Z]{{4}}|[A-Z0-9][-_][A-Z0-9]"
+        rf"|[A-Za-z0-9][-_])[{_TOKEN}]*"
+    ),
+    # A quoted value given to a credential name ("password = 'super$ ecret'"): spaces inside
+    # are joined in Python if the value holds anything but words.
+    "quoted": (
+        r"(?i)(?:password|passwd|pwd|pass|passphrase|passcode|secret|token|api[_ -]?key|apikey"
+        r"|key|credential|pin)[A-Za-z0-9_.-]{0,20}[\"']?[ \t]*(?::=|=>|=|:|[ \t]is[ \t])[ \t]*"
+        r"(?P<secret>\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|`[^`\n]{1,80}`)"
     ),
     "hex": (
         r"(?:^|[^0-9A-Za-z])(?P<secret>(?:0x)?(?:[0-9a-fA-F]{2}){8,})(?:[^0-9A-Za-z]|$)"
@@ -208,35 +214,111 @@ def find_disguises(text: str) -> Spans:
 
 # --------------------------------------------------------------------- spaced-out characters
 
-_UNIT = re.compile(r"[^\s]")
-_UNIT_ALNUM = re.compile(r"[^\W_]")
 Segmenter = Callable[[str], list[str]] | None
+Run = list[tuple[int, int]]  # the units of one run, as spans of the view's text
+
+_SPACE_TOKEN = re.compile(r"[^\s]+")
+# A spaced-out unit: one character, with punctuation that may cling to it ("e," "(i" "2.").
+_SINGLE = re.compile(r"[(\[{\"'`]?[^\s][.,;:!?)\]}\"'`]*")
+# A token glued to a run's first or last character: "pw=k X 9 2" or "5 5@db.internal".
+_GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<][^\s]")
+_GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}>,;!?][^\s]*")
+_SEPARATED_UNIT = re.compile(r"[^\W_]")
 
 
-def _collapse_run(
-    out: _Builder, src: View, start: int, end: int, unit: re.Pattern[str], segment: Segmenter
-) -> None:
-    """Write the run src[start:end] with its single characters joined into words. The gap that
-    occurs most often is the one inside a word; any other gap is a word break ("i g n o r e  a l l"
-    -> "ignore all"). A run whose gaps are all alike may still hold several words: `segment`
-    splits it ("ignoreallprevious" -> "ignore all previous") when given."""
-    units = [m.start() for m in unit.finditer(src.text, start, end)]
-    gaps = [src.text[a + 1 : b] for a, b in itertools.pairwise(units)]
+def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
+    """Runs of three or more single characters, one to three spaces apart, around each span the
+    finder reported; the first and last unit may be glued to a token."""
+    if not spans:
+        return []
+    runs: list[Run] = []
+    tokens = [m.span() for m in _SPACE_TOKEN.finditer(text)]
+    current: Run = []
+    singles = 0
+
+    def close() -> None:
+        nonlocal current, singles
+        last = current[-1] if current else None
+        if last and not (_GLUED_RIGHT.fullmatch(text, *last) or _SINGLE.fullmatch(text, *last)):
+            current.pop()  # an ordinary word after the run
+        if singles >= 3 and len(current) >= 3:
+            runs.append(current)
+        current, singles = [], 0
+
+    for index, (start, end) in enumerate(tokens):
+        single = _SINGLE.fullmatch(text, start, end) is not None
+        if current:
+            gap = text[current[-1][1] : start]
+            joined = 0 < len(gap) <= 3 and "\n" not in gap
+            if joined and single:
+                current.append((start, end))
+                singles += 1
+                continue
+            if joined and singles >= 3 and _GLUED_RIGHT.fullmatch(text, start, end):
+                current.append((start, end))
+            close()
+        if single:
+            current, singles = [(start, end)], 1
+            # A token glued on the left ("pw=k") counts only if single characters follow.
+            if index and _GLUED_LEFT.fullmatch(text, *tokens[index - 1]):
+                gap = text[tokens[index - 1][1] : start]
+                if 0 < len(gap) <= 3 and "\n" not in gap:
+                    current.insert(0, tokens[index - 1])
+    close()
+    return runs
+
+
+def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
+    """Runs of single letters or digits with a punctuation mark between them; the finder cannot
+    check that the last unit ends a word ("x-y-zebra"), so that is checked here. A run with one
+    separator throughout goes on through units that are punctuation themselves: a credential's
+    own "-", "/" or "=" ("s-k---p-r-o-j" is "sk-proj")."""
+    runs = []
+    for start, end in spans:
+        units = [m.span() for m in _SEPARATED_UNIT.finditer(text, start, end)]
+        gaps = {text[a[1] : b[0]] for a, b in itertools.pairwise(units)}
+        if len(gaps) == 1 and len(separator := next(iter(gaps))) == 1:
+            units = _alternating(text, units[0][0], separator)
+        while units and units[-1][1] < len(text) and _SEPARATED_UNIT.match(text, units[-1][1]):
+            units.pop()
+        if len(units) >= 3:
+            runs.append(units)
+    return runs
+
+
+def _alternating(text: str, start: int, separator: str) -> Run:
+    """Single characters from `start`, every other one `separator`, up to the first space."""
+    units = []
+    i = start
+    while i < len(text) and not text[i].isspace():
+        units.append((i, i + 1))
+        if text[i + 1 : i + 2] != separator or text[i + 2 : i + 3] in ("", " ", "\n", "\t"):
+            break
+        i += 2
+    return units
+
+
+def _write_run(out: _Builder, src: View, units: Run, segment: Segmenter) -> None:
+    """The run's units joined into words. The gap that occurs most often is the one inside a
+    word; any other gap is a word break ("i g n o r e  a l l" -> "ignore all"). A run whose
+    gaps are all alike may still hold several words: `segment` splits it ("ignoreallprevious" ->
+    "ignore all previous") when given."""
+    gaps = [src.text[a[1] : b[0]] for a, b in itertools.pairwise(units)]
     counts = Counter(gaps)
     inner = min(counts, key=lambda g: (-counts[g], len(g))) if counts else ""
-    word: list[int] = []
-    for index, position in enumerate(units):
-        word.append(position)
+    word: Run = []
+    for index, unit in enumerate(units):
+        word.append(unit)
         last = index == len(units) - 1
         if last or gaps[index] != inner:
             _write_word(out, src, word, segment)
             word = []
             if not last:
-                gap_start = position + 1
-                out.put(" ", gap_start, gap_start + len(gaps[index]))
+                out.put(" ", unit[1], units[index + 1][0])
 
 
-def _write_word(out: _Builder, src: View, positions: list[int], segment: Segmenter) -> None:
+def _write_word(out: _Builder, src: View, units: Run, segment: Segmenter) -> None:
+    positions = [p for start, end in units for p in range(start, end)]
     letters = "".join(src.text[p] for p in positions)
     pieces = segment(letters) if segment is not None and len(letters) > 6 else [letters]
     offset = 0
@@ -253,65 +335,165 @@ def _write_word(out: _Builder, src: View, positions: list[int], segment: Segment
 def collapse_spaced(src: View, spans: Spans, segment: Segmenter = None) -> View | None:
     """Spaced-out and separated single characters joined back into words, or None if there are
     none. Ordinary hyphenated words ("e-mail", "co-operate") have no run of single letters."""
-    runs = [(s, e, _UNIT) for s, e in spans.get("spaced", ())]
-    runs += [(s, e, _UNIT_ALNUM) for s, e in spans.get("separated", ())]
+    runs = _spaced_runs(src.text, spans.get("spaced", []))
+    runs += _separated_runs(src.text, spans.get("separated", []))
     if not runs:
         return None
-    runs.sort(key=lambda r: (r[0], -r[1]))
+    runs.sort(key=lambda r: (r[0][0], -r[-1][1]))
     out = _Builder(src)
     cursor = 0
-    for start, end, unit in runs:
-        if start < cursor:
+    for units in runs:
+        if units[0][0] < cursor:
             continue  # inside a run already written
-        out.copy(cursor, start)
-        _collapse_run(out, src, start, end, unit, segment)
-        cursor = end
+        out.copy(cursor, units[0][0])
+        _write_run(out, src, units, segment)
+        cursor = units[-1][1]
     out.copy(cursor, len(src.text))
     return out.view()
 
 
 # --------------------------------------------------------------------- tokens split into chunks
 
-_KEY_LIKE = re.compile(r"[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]|[A-Z]{4}|[A-Za-z0-9][-_]$")
-# What may sit between two chunks of one split key: a few spaces or one line break, or a short
-# run of letters (a random chunk that happens to hold no digit and no capital after a small one).
-_CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n[^\S\n]*|[^\S\n]{1,3}[A-Za-z]{4,12}[^\S\n]{1,3}")
-_MIN_JOINED = 12
+_KEY_LIKE = re.compile(
+    r"[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]|[A-Z]{4}|[A-Z0-9][-_][A-Z0-9]|[A-Za-z0-9][-_]$"
+)
+_TOKEN_AT = re.compile(rf"[{_TOKEN}]+")
+# Between two chunks of one split key: a few spaces, or one line break (a wrapped value).
+_CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n[^\S\n]*")
+_CLOSING = "\"'`)]};,\n"
+_MAX_BRIDGE = 12  # a chunk with no digit or capital that may sit between two that have one
+_MAX_TAIL = 6  # the short last chunk of a value ("... rfZ1uM PH")
+_MIN_JOINED = 6
+_WINDOW = 40  # chunks looked at on either side of a key-like one
+
+
+def _key_like(text: str, span: tuple[int, int]) -> bool:
+    return _KEY_LIKE.search(text, *span) is not None
+
+
+def _chunks_after(text: str, end: int) -> list[tuple[int, int]]:
+    """Chunks after `end`, up to the first line break that a key-like chunk does not follow
+    (a value cut at the end of a line goes on at the start of the next)."""
+    out: list[tuple[int, int]] = []
+    while len(out) < _WINDOW:
+        gap = _CHUNK_GAP.match(text, end)
+        token = _TOKEN_AT.match(text, gap.end()) if gap else None
+        if gap is None or token is None:
+            break
+        if "\n" in gap.group(0) and not _key_like(text, token.span()):
+            break
+        out.append(token.span())
+        end = token.end()
+    return out
+
+
+def _chunks_before(text: str, start: int) -> list[tuple[int, int]]:
+    """Chunks before `start`, nearest first."""
+    window = text[max(0, start - 24 * _WINDOW) : start]
+    offset = start - len(window)
+    spans = [(m.start() + offset, m.end() + offset) for m in _TOKEN_AT.finditer(window)]
+    out: list[tuple[int, int]] = []
+    for span in reversed(spans):
+        if not _CHUNK_GAP.fullmatch(text, span[1], start):
+            break
+        out.append(span)
+        start = span[0]
+    return out
+
+
+def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
+    """The chunks of one split value around the key-like chunk `first`: further key-like chunks
+    with at most two short chunks between them; chunks as long as the others (a value cut every
+    N characters); a short last chunk before a quote or the end of the line; a prefix chunk
+    ("sk-ant") before."""
+    group = [first]
+    after = _chunks_after(text, first[1])
+    bridges: list[tuple[int, int]] = []
+    for span in after:
+        if _key_like(text, span):
+            # A bridge is a chunk of the same cut as its neighbours ("u8jzPde0 cfbaepfj
+            # Bd0Kh8oO"), not a word between two values ("hunter2 and token ghp_...").
+            sizes = {span[1] - span[0]}
+            if len(group) > 1:
+                sizes.add(group[-1][1] - group[-1][0])
+            if any(b[1] - b[0] not in sizes for b in bridges):
+                break
+            group += [*bridges, span]
+            bridges = []
+        elif span[1] - span[0] <= _MAX_BRIDGE and len(bridges) < 2:
+            bridges.append(span)
+        else:
+            break
+    lengths = Counter(e - s for s, e in group[1:])
+    size = lengths.most_common(1)[0][0] if lengths else 0
+    rest = after[len(group) - 1 :]
+    if size >= 4 and len(group) >= 2:  # cut every `size` characters: the rest may hold no digit
+        while rest and rest[0][1] - rest[0][0] == size:
+            group.append(rest.pop(0))
+        if rest and rest[0][1] - rest[0][0] < size:
+            group.append(rest.pop(0))
+    elif rest and rest[0][1] - rest[0][0] <= _MAX_TAIL:
+        end = rest[0][1]
+        if end == len(text) or text[end] in _CLOSING:
+            group.append(rest.pop(0))
+    before = _chunks_before(text, first[0])
+    while before and _key_like(text, before[0]):
+        group.insert(0, before.pop(0))
+    if (
+        before
+        and before[0][1] - before[0][0] <= _MAX_BRIDGE
+        and any(c in "-_" for c in text[before[0][0] : before[0][1]])
+    ):
+        group.insert(0, before.pop(0))  # a prefix: "sk-ant -api03-..."
+    return group
+
+
+_VALUE_PIECE = re.compile(r"[^\s]+")
+_NOT_WORDS = re.compile(r"[^A-Za-z\s]")
+
+
+def _quoted_groups(text: str, spans: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The pieces of each quoted credential value with spaces in it ("super$ ecret"), if the
+    value holds a digit or a symbol: "the password is 'in the drawer'" stays words."""
+    groups = []
+    for start, end in spans:
+        inner = (start + 1, end - 1)
+        pieces = [m.span() for m in _VALUE_PIECE.finditer(text, *inner)]
+        if len(pieces) > 1 and _NOT_WORDS.search(text, *inner):
+            groups.append(pieces)
+    return groups
 
 
 def join_split_tokens(src: View, spans: Spans) -> View | None:
-    """Runs of key-like chunks separated by spaces or a line break joined into one token
-    ("sk-proj-u8jz Pde0IgxL d6Gn" -> "sk-proj-u8jzPde0IgxLd6Gn"), or None if there are none."""
+    """The chunks of a key split by spaces or a line break joined into one token
+    ("sk-proj-u8jz Pde0IgxL d6Gn" -> "sk-proj-u8jzPde0IgxLd6Gn"), or None if there are none.
+    Starts from the key-like chunks the finder reported; ordinary words never start a group."""
     text = src.text
-    chunks = [
-        (s, e)
-        for s, e in spans.get("chunk", ())
-        if e - s >= 3 and _KEY_LIKE.search(text, s, e) and (s == 0 or text[s - 1] != ".")
-    ]
-    groups: list[list[tuple[int, int]]] = []
-    for start, end in chunks:
-        if groups and _CHUNK_GAP.fullmatch(text, groups[-1][-1][1], start):
-            groups[-1].append((start, end))
-        else:
-            groups.append([(start, end)])
-    joined = [g for g in groups if len(g) > 1 and g[-1][1] - g[0][0] >= _MIN_JOINED]
-    if not joined:
+    keys = sorted(
+        span
+        for span in spans.get("chunk", ())
+        if span[1] - span[0] >= 2 and _key_like(text, span) and text[span[0] - 1 : span[0]] != "."
+    )
+    groups = _quoted_groups(text, spans.get("quoted", []))
+    for span in keys:
+        if groups and span[0] < groups[-1][-1][1]:
+            continue  # inside the group before
+        group = _group(text, span)
+        if groups and group[0][0] < groups[-1][-1][1]:
+            group = [g for g in group if g[0] >= groups[-1][-1][1]]
+        if len(group) > 1 and group[-1][1] - group[0][0] >= _MIN_JOINED:
+            groups.append(group)
+    if not groups:
         return None
     out = _Builder(src)
     cursor = 0
-    for group in joined:
+    for group in sorted(groups):
+        if group[0][0] < cursor:
+            continue
         out.copy(cursor, group[0][0])
-        position = group[0][0]
         for start, end in group:
-            # Between chunks: drop the spaces, keep a bridging chunk's letters.
-            between = text[position:start]
-            letters = between.strip()
-            if letters:
-                at = position + between.index(letters)
-                out.copy(at, at + len(letters))
-            out.copy(start, end)
-            position = end
-        cursor = position
+            out.copy(start, end)  # the gaps between chunks are dropped
+        cursor = group[-1][1]
     out.copy(cursor, len(text))
     return out.view()
 

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from functools import cache
 
-from shelldon.core.gate.rules import segment_words
+from shelldon.core.gate.rules import common_words, segment_words
 from shelldon.core.gate.views import (
     HOMOGLYPHS,
     LATIN_LOOKALIKES,
@@ -81,7 +81,7 @@ def _map_look_alikes(folded: str) -> str:
 # %-escapes, literal \\uXXXX escapes.
 _LEET_WORD = re.compile(
     r"(?<![a-z0-9@$!|+])(?=[a-z0-9@$!|+]*[a-z])(?=[a-z0-9@$!|+]*[0-9@$!|+])"
-    r"[a-z0-9@$!|+]{2,}[a-z0-9@$]"
+    r"[a-z0-9@$!|+]+[a-z0-9@$]"
 )
 _LEET = str.maketrans("0134578@$!|+", "oieastbasilt")
 # "1" and "|" read as "l" as often as "i" ("a11", "4|| prev1ous"): a second view when present.
@@ -122,8 +122,11 @@ def _decoded_views(folded: str) -> list[str]:
 
 
 @cache
-def _lexicon() -> tuple[frozenset[str], int]:
-    words = segment_words()
+def _lexicon() -> tuple[dict[str, float], int]:
+    """Each known word with what it costs a split: an everyday word a little less, so a tie
+    goes to English ("keys in", not "key sin")."""
+    common = common_words()
+    words = {w: 0.9 if w in common else 1.0 for w in segment_words() | common}
     return words, max(map(len, words), default=1)
 
 
@@ -139,7 +142,7 @@ def segment(letters: str) -> list[str]:
     back = [0] * (n + 1)
     for i in range(1, n + 1):
         for j in range(max(0, i - longest), i):
-            step = 1.0 if letters[j:i] in words else (2.0 if i - j == 1 else 0.0)
+            step = words.get(letters[j:i], 2.0 if i - j == 1 else 0.0)
             if step and cost[j] + step < cost[i]:
                 cost[i], back[i] = cost[j] + step, j
     pieces: list[str] = []

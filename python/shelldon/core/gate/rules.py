@@ -133,6 +133,14 @@ def secret_checks() -> dict[str, str]:
 
 _ESCAPE = re.compile(r"\\[a-zA-Z]")
 _WORD = re.compile(r"[a-z]{2,}")
+_STEM = re.compile(r"([a-z]{2,})\(\?:([a-z|']+)\)")
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """The rules file's `words`: everyday English words, preferred when splitting glued letters
+    ("keysinevery" is "keys in every", not "key sin every")."""
+    return frozenset(w.lower() for w in load_rules("instructions").words)
 
 
 @cache
@@ -143,6 +151,9 @@ def segment_words() -> frozenset[str]:
     rules = load_rules("instructions")
     words = {w.lower() for w in rules.words}
     for rule in rules.rules:
+        # A stem with its endings in a group ("pos(?:e|ing)") is the words "pose", "posing".
+        for stem, endings in _STEM.findall(rule.pattern):
+            words.update(stem + ending for ending in endings.split("|"))
         for text in (rule.pattern, *rule.positives, *rule.negatives):
             words.update(_WORD.findall(_ESCAPE.sub(" ", text).lower()))
     return frozenset(words)

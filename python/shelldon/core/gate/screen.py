@@ -64,7 +64,11 @@ def _random_looking(value: str) -> bool:
 # 2021 2022") into card-length digit runs, and a card typed with spaces is found in the text
 # itself; gluing words makes long strings that only a generated key's mix of case makes secret.
 _VIEW_CHECKS: dict[str, dict[str, Callable[[str], bool]]] = {
-    "joined": {"payment-card": lambda _: False, "high-entropy-token": _random_looking},
+    "joined": {
+        "payment-card": lambda _: False,
+        "high-entropy-token": _random_looking,
+        "cli-credential-flag": _random_looking,  # "4g0 - pr377y" glues into "-pr377y"
+    },
     "spaced": {"high-entropy-token": _random_looking},
 }
 

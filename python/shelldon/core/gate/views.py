@@ -171,7 +171,7 @@ _FINDERS = {
     # Three or more single characters with one to three spaces between them ("h u n t e r 2").
     "spaced": r"(?:^|\s)\S[^\S\n]{1,3}\S[^\S\n]{1,3}\S",
     # Single letters or digits with a punctuation mark between them ("i-g-n-o-r-e", "p.a.s.s").
-    "separated": rf"(?:^|[\W_])(?P<secret>[^\W_](?:[^\S\n]?{_SEPARATORS}[^\S\n]?[^\W_]){{2,}})",
+    "separated": rf"(?:^|[\W_])(?P<secret>[^\W_](?:[^\S\n]?{_SEPARATORS}[^\S\n]?[^\W_])+)",
     # A token that may be part of a key: letters with digits, a capital after a small letter,
     # four capitals, or a prefix ending in - or _ ("sk-proj-", "ghp_"); checked in Python.
     "chunk": (
@@ -218,8 +218,9 @@ Segmenter = Callable[[str], list[str]] | None
 Run = list[tuple[int, int]]  # the units of one run, as spans of the view's text
 
 _SPACE_TOKEN = re.compile(r"[^\s]+")
-# A spaced-out unit: one character, with punctuation that may cling to it ("e," "(i" "2.").
-_SINGLE = re.compile(r"[(\[{\"'`]?[^\s][.,;:!?)\]}\"'`]*")
+# A spaced-out unit: one character, with punctuation that may cling to it ("e," "(i" "2.") and
+# a possessive ("r's" in "o w n e r's").
+_SINGLE = re.compile(r"[(\[{\"'`]?[^\s](?:'s)?[.,;:!?)\]}\"'`]*")
 # A token glued to a run's first or last character: "pw=k X 9 2" or "5 5@db.internal".
 _GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<][^\s]")
 _GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}>,;!?][^\s]*")
@@ -273,17 +274,21 @@ def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
     check that the last unit ends a word ("x-y-zebra"), so that is checked here. A run with one
     separator throughout goes on through units that are punctuation themselves: a credential's
     own "-", "/" or "=" ("s-k---p-r-o-j" is "sk-proj")."""
-    runs = []
+    runs: list[tuple[str, Run]] = []
     for start, end in spans:
         units = [m.span() for m in _SEPARATED_UNIT.finditer(text, start, end)]
         gaps = {text[a[1] : b[0]] for a, b in itertools.pairwise(units)}
-        if len(gaps) == 1 and len(separator := next(iter(gaps))) == 1:
+        separator = next(iter(gaps), "")
+        if len(gaps) == 1 and len(separator) == 1:
             units = _alternating(text, units[0][0], separator)
         while units and units[-1][1] < len(text) and _SEPARATED_UNIT.match(text, units[-1][1]):
             units.pop()
-        if len(units) >= 3:
-            runs.append(units)
-    return runs
+        if len(units) >= 2:
+            runs.append((separator.strip(), units))
+    # Two letters ("i-n", "t.o") are a run only beside a longer run spelled the same way: a
+    # sentence disguised word by word, not "A-B testing".
+    spelled = {sep for sep, units in runs if len(units) >= 3}
+    return [units for sep, units in runs if len(units) >= 3 or sep in spelled]
 
 
 def _alternating(text: str, start: int, separator: str) -> Run:
@@ -358,9 +363,12 @@ _KEY_LIKE = re.compile(
     r"[0-9][A-Za-z]|[A-Za-z][0-9]|[a-z][A-Z]|[A-Z]{4}|[A-Z0-9][-_][A-Z0-9]|[A-Za-z0-9][-_]$"
 )
 _TOKEN_AT = re.compile(rf"[{_TOKEN}]+")
+# A plain or capitalised word ("export", "Then"): never taken for a chunk by its length alone.
+_WORD_LIKE = re.compile(r"[A-Za-z][a-z]*")
 # Between two chunks of one split key: a few spaces, or one line break (a wrapped value).
 _CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n[^\S\n]*")
-_CLOSING = "\"'`)]};,\n"
+# Where a value ends: a quote or bracket, a separator, a comment, the end of the line.
+_VALUE_END = re.compile(r"[^\S\n]*(?:$|\n|#|//|[\"'`)\]};,])")
 _MAX_BRIDGE = 12  # a chunk with no digit or capital that may sit between two that have one
 _MAX_TAIL = 6  # the short last chunk of a value ("... rfZ1uM PH")
 _MIN_JOINED = 6
@@ -371,20 +379,20 @@ def _key_like(text: str, span: tuple[int, int]) -> bool:
     return _KEY_LIKE.search(text, *span) is not None
 
 
-def _chunks_after(text: str, end: int) -> list[tuple[int, int]]:
-    """Chunks after `end`, up to the first line break that a key-like chunk does not follow
-    (a value cut at the end of a line goes on at the start of the next)."""
+def _chunks_after(text: str, end: int) -> tuple[list[tuple[int, int]], set[int]]:
+    """Chunks after `end`, and which of them start a new line."""
     out: list[tuple[int, int]] = []
+    wrapped: set[int] = set()
     while len(out) < _WINDOW:
         gap = _CHUNK_GAP.match(text, end)
         token = _TOKEN_AT.match(text, gap.end()) if gap else None
         if gap is None or token is None:
             break
-        if "\n" in gap.group(0) and not _key_like(text, token.span()):
-            break
+        if "\n" in gap.group(0):
+            wrapped.add(len(out))
         out.append(token.span())
         end = token.end()
-    return out
+    return out, wrapped
 
 
 def _chunks_before(text: str, start: int) -> list[tuple[int, int]]:
@@ -407,9 +415,11 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
     N characters); a short last chunk before a quote or the end of the line; a prefix chunk
     ("sk-ant") before."""
     group = [first]
-    after = _chunks_after(text, first[1])
+    after, wrapped = _chunks_after(text, first[1])
     bridges: list[tuple[int, int]] = []
-    for span in after:
+    for index, span in enumerate(after):
+        if index in wrapped and not _key_like(text, span):
+            break  # a line that starts with a word is not the rest of a value
         if _key_like(text, span):
             # A bridge is a chunk of the same cut as its neighbours ("u8jzPde0 cfbaepfj
             # Bd0Kh8oO"), not a word between two values ("hunter2 and token ghp_...").
@@ -424,27 +434,57 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
             bridges.append(span)
         else:
             break
-    lengths = Counter(e - s for s, e in group[1:])
-    size = lengths.most_common(1)[0][0] if lengths else 0
-    rest = after[len(group) - 1 :]
-    if size >= 4 and len(group) >= 2:  # cut every `size` characters: the rest may hold no digit
+    # The cut: the commonest chunk length, leaving out the first chunk (it may carry "key=")
+    # and the last (it may be the short rest) when there are others to go by.
+    if len(group) >= 3:
+        sample = group[1:-1]
+    elif len(group) == 2 and any(c in "=:" for c in text[group[0][0] : group[0][1]]):
+        sample = group[1:]
+    else:
+        sample = group[:1]
+    lengths = Counter(e - s for s, e in sample)
+    size = max(lengths, key=lambda n: (lengths[n], n))
+    taken = len(group) - 1
+    rest = after[taken:]
+
+    def ends_value(span: tuple[int, int]) -> bool:
+        after = _VALUE_END.match(text, span[1])
+        return after is not None
+
+    if size >= 4:  # cut every `size` characters (on one line or several): may hold no digit
+        # A word as long as one lone chunk is just a word ("0001234A password"): a cut shows
+        # as two chunks of that length, before or after it.
         while rest and rest[0][1] - rest[0][0] == size:
+            alone = len(group) < 2 and (len(rest) < 2 or rest[1][1] - rest[1][0] != size)
+            if alone and _WORD_LIKE.fullmatch(text, *rest[0]):
+                break
             group.append(rest.pop(0))
-        if rest and rest[0][1] - rest[0][0] < size:
-            group.append(rest.pop(0))
-    elif rest and rest[0][1] - rest[0][0] <= _MAX_TAIL:
-        end = rest[0][1]
-        if end == len(text) or text[end] in _CLOSING:
+    # The short last chunk: after a cut on the same line or line by line, or, after a lone
+    # chunk, where the value ends ("Prl23D b#@" then a quote, a comment or the line's end).
+    at = len(group) - 1
+    if rest and rest[0][1] - rest[0][0] < max(size, _MAX_TAIL + 1):
+        cut = len(group) >= 2 and (at not in wrapped or at - 1 in wrapped)
+        if cut or (
+            at not in wrapped and rest[0][1] - rest[0][0] <= _MAX_TAIL and ends_value(rest[0])
+        ):
             group.append(rest.pop(0))
     before = _chunks_before(text, first[0])
-    while before and _key_like(text, before[0]):
+    while before and (
+        _key_like(text, before[0])
+        # Cut every `size` characters: a chunk of digits alone is a piece too, a word is not.
+        or (
+            size >= 4
+            and before[0][1] - before[0][0] == size
+            and not _WORD_LIKE.fullmatch(text, *before[0])
+        )
+    ):
         group.insert(0, before.pop(0))
     if (
         before
         and before[0][1] - before[0][0] <= _MAX_BRIDGE
-        and any(c in "-_" for c in text[before[0][0] : before[0][1]])
+        and (any(c in "-_" for c in text[before[0][0] : before[0][1]]) or text[group[0][0]] in "-_")
     ):
-        group.insert(0, before.pop(0))  # a prefix: "sk-ant -api03-..."
+        group.insert(0, before.pop(0))  # a prefix: "sk-ant -api03-...", "glpat -x7Kd..."
     return group
 
 

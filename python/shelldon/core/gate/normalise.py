@@ -102,11 +102,15 @@ _LEET_NUMBER = re.compile(r"(?<![a-z0-9@$!|+])[0134578]{1,3}(?![a-z0-9@$!|+])")
 def _leet_views(folded: str) -> list[str]:
     if not (_LETTER_DIGIT.search(folded) and _LEET_WORD.search(folded)):
         return []
-    views = []
-    for table in (_LEET, _LEET_L) if "1" in folded or "|" in folded else (_LEET,):
-        view = _LEET_WORD.sub(lambda m, t=table: m.group(0).translate(t), folded)
-        views.append(_LEET_NUMBER.sub(lambda m, t=table: m.group(0).translate(t), view))
-    return views
+    tables = (_LEET, _LEET_L) if "1" in folded or "|" in folded else (_LEET,)
+    return [_unleet(folded, table) for table in tables]
+
+
+def _unleet(folded: str, table: dict[int, str]) -> str:
+    def read(match: re.Match[str]) -> str:
+        return match.group(0).translate(table)
+
+    return _LEET_NUMBER.sub(read, _LEET_WORD.sub(read, folded))
 
 
 def _decoded_views(folded: str) -> list[str]:

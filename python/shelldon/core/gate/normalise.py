@@ -106,7 +106,7 @@ def _leet_views(folded: str) -> list[str]:
     return [_unleet(folded, table) for table in tables]
 
 
-def _unleet(folded: str, table: dict[int, str]) -> str:
+def _unleet(folded: str, table: dict[int, int]) -> str:
     def read(match: re.Match[str]) -> str:
         return match.group(0).translate(table)
 

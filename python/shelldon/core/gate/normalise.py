@@ -134,9 +134,26 @@ def _lexicon() -> tuple[dict[str, float], int]:
     return words, max(map(len, words), default=1)
 
 
+# Splitting costs time in proportion to the letters: a window at a time, and no more than this
+# many letters of one word (a planted instruction is near the start; the rest stays glued).
+_SEGMENT_WINDOW = 256
+_SEGMENT_MAX = 2048
+
+
 def segment(letters: str) -> list[str]:
     """`letters` split into the fewest words the instruction rules know ("ignoreallprevious" ->
     ["ignore", "all", "previous"]); letters no known word covers stay together."""
+    if len(letters) <= _SEGMENT_WINDOW:
+        return _segment_window(letters)
+    pieces: list[str] = []
+    for start in range(0, min(len(letters), _SEGMENT_MAX), _SEGMENT_WINDOW):
+        pieces += _segment_window(letters[start : start + _SEGMENT_WINDOW])
+    if len(letters) > _SEGMENT_MAX:
+        pieces.append(letters[_SEGMENT_MAX:])
+    return pieces
+
+
+def _segment_window(letters: str) -> list[str]:
     words, longest = _lexicon()
     if letters in words:
         return [letters]
@@ -167,8 +184,10 @@ def _disguise_views(text: str, folded: str) -> list[str]:
     """Spaced-out or separated letters joined ("i-g-n-o-r-e" -> "ignore"), hex and base64
     decoded, accents dropped: each an extra view, only when the text has such a disguise."""
     views: list[str] = []
-    spans = find_disguises(folded)
-    collapsed = collapse_spaced(View.of(folded), spans, segment)
+    # ASCII text folds to the same offsets, and every finder but "chunk" (not used here) ignores
+    # case: the spans the credential scan found in the text itself serve (find_disguises caches).
+    spans = find_disguises(text if text.isascii() else folded)
+    collapsed = collapse_spaced(View.of(folded), spans, segment, maps=False)
     if collapsed is not None:
         views.append(collapsed.text)
         views += _leet_views(collapsed.text)  # "1-g-n-0-r-3"
@@ -177,6 +196,7 @@ def _disguise_views(text: str, folded: str) -> list[str]:
         if not text.isascii():  # offsets differ from the folded text's: find the runs again
             clean = strip_invisible(text)
             spans = find_disguises(clean)
+        # (ASCII: `spans` are the original text's already, and base64 needs its case.)
         decoded = decode_encoded(View.of(clean), spans)
         if decoded is not None:
             views.append(decoded.text.casefold())

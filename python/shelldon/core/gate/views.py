@@ -22,7 +22,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from shelldon._native import Scanner
 
@@ -51,8 +51,9 @@ class _Builder:
     """Builds a view of `src` piece by piece; every piece says which of src's characters it
     stands for, so maps compose through any number of views."""
 
-    def __init__(self, src: View) -> None:
+    def __init__(self, src: View, *, maps: bool = True) -> None:
         self.src = src
+        self.maps = maps  # False: only the text is wanted (the instruction rules' views)
         self.parts: list[str] = []
         self.starts: list[int] = []
         self.ends: list[int] = []
@@ -61,6 +62,8 @@ class _Builder:
         if a >= b:
             return
         self.parts.append(self.src.text[a:b])
+        if not self.maps:
+            return
         if self.src.starts is None or self.src.ends is None:
             self.starts.extend(range(a, b))
             self.ends.extend(range(a + 1, b + 1))
@@ -70,13 +73,17 @@ class _Builder:
 
     def put(self, text: str, a: int, b: int) -> None:
         """`text` stands for src[a:b] (b > a) as a whole."""
-        if text:
+        if text and not self.maps:
+            self.parts.append(text)
+        elif text:
             start, end = self.src.origin(a, b)
             self.parts.append(text)
             self.starts.extend([start] * len(text))
             self.ends.extend([end] * len(text))
 
     def view(self) -> View:
+        if not self.maps:
+            return View("".join(self.parts))
         return View("".join(self.parts), self.starts, self.ends)
 
 
@@ -204,8 +211,11 @@ def _finder() -> Scanner:
     return Scanner([(kind, pattern, [], 0.0, False) for kind, pattern in _FINDERS.items()], [])
 
 
+@lru_cache(maxsize=8)
 def find_disguises(text: str) -> Spans:
-    """Spans where each kind of disguise may be (kinds absent from the dict: none found)."""
+    """Spans where each kind of disguise may be (kinds absent from the dict: none found).
+    Cached for the last few texts: the credential scan and the instruction rules both ask
+    about the same text. Callers must not change the dict."""
     spans: Spans = {}
     for kind, start, end in _finder().scan(text):
         spans.setdefault(kind, []).append((start, end))
@@ -311,6 +321,8 @@ def _write_run(out: _Builder, src: View, units: Run, segment: Segmenter) -> None
     gaps = [src.text[a[1] : b[0]] for a, b in itertools.pairwise(units)]
     counts = Counter(gaps)
     inner = min(counts, key=lambda g: (-counts[g], len(g))) if counts else ""
+    if len(counts) > 1:
+        segment = None  # the word breaks show: nothing to split
     word: Run = []
     for index, unit in enumerate(units):
         word.append(unit)
@@ -323,9 +335,13 @@ def _write_run(out: _Builder, src: View, units: Run, segment: Segmenter) -> None
 
 
 def _write_word(out: _Builder, src: View, units: Run, segment: Segmenter) -> None:
-    positions = [p for start, end in units for p in range(start, end)]
-    letters = "".join(src.text[p] for p in positions)
+    letters = "".join(src.text[a:b] for a, b in units)
     pieces = segment(letters) if segment is not None and len(letters) > 6 else [letters]
+    if len(pieces) == 1:
+        for a, b in units:
+            out.copy(a, b)
+        return
+    positions = [p for start, end in units for p in range(start, end)]
     offset = 0
     for n, piece in enumerate(pieces):
         if n:
@@ -337,15 +353,18 @@ def _write_word(out: _Builder, src: View, units: Run, segment: Segmenter) -> Non
         offset += len(piece)
 
 
-def collapse_spaced(src: View, spans: Spans, segment: Segmenter = None) -> View | None:
+def collapse_spaced(
+    src: View, spans: Spans, segment: Segmenter = None, *, maps: bool = True
+) -> View | None:
     """Spaced-out and separated single characters joined back into words, or None if there are
-    none. Ordinary hyphenated words ("e-mail", "co-operate") have no run of single letters."""
+    none. Ordinary hyphenated words ("e-mail", "co-operate") have no run of single letters.
+    `maps=False`: the text alone, without the map back to the original (cheaper)."""
     runs = _spaced_runs(src.text, spans.get("spaced", []))
     runs += _separated_runs(src.text, spans.get("separated", []))
     if not runs:
         return None
     runs.sort(key=lambda r: (r[0][0], -r[-1][1]))
-    out = _Builder(src)
+    out = _Builder(src, maps=maps)
     cursor = 0
     for units in runs:
         if units[0][0] < cursor:

@@ -1,6 +1,7 @@
 """The safety screen: credentials (found, or blanked in text kept as a record) and
-instruction-shaped text. Reasons never echo a secret: they name the rule and show a preview with
-the value blanked."""
+instruction-shaped text. Credentials are looked for in the text and in every view of it with a
+disguise undone (gate.views), and checks a regex cannot make (a card's Luhn digit) run here.
+Reasons never echo a secret: they name the rule and show a preview with the value blanked."""
 
 from __future__ import annotations
 

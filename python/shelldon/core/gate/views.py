@@ -10,6 +10,10 @@ so a credential found in a view blanks exactly the characters that spelled it.
 
 The instruction rules (normalise.py) use the same undoing on case-folded text, keeping only the
 string.
+
+Over 400 lines because the five undoings are one job on one structure: each builds a `View` of
+the same text through the same `_Builder`, from the spans one Rust pass found
+(`find_disguises`), and `secret_views` chains them; apart, each would repeat that plumbing.
 """
 
 from __future__ import annotations

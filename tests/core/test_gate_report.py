@@ -14,15 +14,20 @@ import pytest
 from support.scripts import load_script
 
 # Floors: what the rules reach on this data now, rounded down a little. Aims: secrets >= 0.80,
-# in-the-wild >= 0.80, ignore-instructions >= 0.85, benign memory FP <= 0.001, trigger FP <= 0.05.
+# in-the-wild >= 0.80, ignore-instructions >= 0.85, benign memory FP <= 0.001, trigger FP <= 0.05;
+# disguised positives >= 0.80 per transform, disguised benign text FP <= 0.001.
 FLOORS = {
     "secrets_recall": 0.88,
     "inthewild_recall": 0.86,
     "ignore_instructions_recall": 0.88,
+    # The obfuscation matrix (issue 12): the worst transform of each kind.
+    "disguised_instruction_recall": 0.90,
+    "disguised_secret_recall": 0.82,
 }
 CEILINGS = {
     "benign_memory_fp": 0.001,
     "trigger_word_fp": 0.02,
+    "disguised_benign_fp": 0.001,
 }
 
 
@@ -71,6 +76,7 @@ def test_the_report_renders_every_section(measured: dict[str, Any]) -> None:
         "## Instruction-shaped",
         "## Benign memory",
         "## Paraphrase",
+        "## Disguised positives",
     ):
         assert heading in text
     assert "NOT met" not in text

@@ -3,6 +3,7 @@ the gate."""
 
 from __future__ import annotations
 
+import base64
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -388,3 +389,40 @@ def test_a_stopping_core_waits_for_the_turn_in_flight() -> None:
     assert gate.drain(timeout=0.01) is False  # the turn is still being applied
     gate.release()
     assert gate.drain(timeout=0) is True
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+# A credential as a model might disguise it in a learning (issue 12: capture_learning stored 9).
+DISGUISES = {
+    "fullwidth": _fullwidth,
+    "hex": lambda key: key.encode().hex(),
+    "base64": lambda key: base64.b64encode(key.encode()).decode(),
+    "chunks": lambda key: " ".join(key[i : i + 7] for i in range(0, len(key), 7)),
+    "spaced": " ".join,
+    "look-alike": lambda key: key.translate(str.maketrans("aeopcx", "аеорсх")),
+    "zero-width": "\u200b".join,
+}
+
+
+@pytest.mark.parametrize("disguise", sorted(DISGUISES))
+def test_a_learning_with_a_disguised_secret_is_stored_blanked(world: World, disguise: str) -> None:
+    hidden = DISGUISES[disguise](API_KEY)
+    card = "4111 1111 1111 1111"
+    ops = (
+        _learn(f"The owner keeps the key {hidden} in a note.", f"keys:{hidden[:12]}"),
+        _learn(f"The owner paid with card {card} again.", "pays-by-card"),
+    )
+    result = world.turn("hi", ops=ops)
+    assert [v.action for v in result.verdicts] == ["captured", "captured"]
+    stored = [(row["observation"], row["pattern_key"]) for row in world.history.pending_learnings()]
+    assert len(stored) == 2
+    for observation, _ in stored:
+        assert "[secret:" in observation
+        assert hidden not in observation and API_KEY not in observation and card not in observation
+    db = world.root.history_db
+    raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
+    for needle in (API_KEY, hidden, card):
+        assert needle.encode() not in raw

@@ -7,8 +7,10 @@
   history). Reasons never echo a secret.
 
 Modules: `model` (Candidate, ExistingEntry, Limits, Decision, reason codes), `rules` (the rules
-files in `gate_rules/` and their compiled scanners), `normalise` (text as the checks see it),
-`screen` (the safety screen), `decide` (the stages). Import from here: `shelldon.core.gate`.
+files in `gate_rules/` and their compiled scanners), `views` (the text with a disguise undone:
+fullwidth, look-alikes, spaced out, split, hex, base64, each mapped back to the original),
+`normalise` (text as the checks see it), `screen` (the safety screen), `decide` (the stages).
+Import from here: `shelldon.core.gate`.
 """
 
 from shelldon.core.gate.decide import decide

@@ -1,11 +1,23 @@
 """Text as the gate's checks see it: invisible characters dropped, look-alike letters from other
-scripts mapped, disguises (leetspeak, %-escapes, \\u escapes) decoded into an extra view, and the
-form exact-duplicate comparison uses."""
+scripts mapped, disguises (leetspeak, spaced-out or separated letters, accents, %-escapes, \\u
+escapes, hex and base64) undone into extra views, and the form exact-duplicate comparison uses."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+
+from shelldon.core.gate.rules import common_words, segment_words
+from shelldon.core.gate.views import (
+    HOMOGLYPHS,
+    LATIN_LOOKALIKES,
+    View,
+    collapse_spaced,
+    decode_encoded,
+    find_disguises,
+    strip_marks,
+)
 
 # Invisible characters used to split trigger words ("ig\u200bnore").
 _INVISIBLE = dict.fromkeys(
@@ -18,14 +30,8 @@ _INVISIBLE = dict.fromkeys(
 )
 
 # Letters from other scripts that look like Latin ones (after NFKC and case folding).
-_HOMOGLYPHS = str.maketrans(
-    {
-        "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-        "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
-        "ԛ": "q", "ԝ": "w", "ɡ": "g", "ɑ": "a", "ο": "o", "α": "a", "ε": "e", "ι": "i", "κ": "k",
-        "ν": "v", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ӏ": "l", "һ": "h", "ɩ": "i",
-    }
-)  # fmt: skip
+_HOMOGLYPHS = str.maketrans(HOMOGLYPHS)
+_LATIN_LOOKALIKES = str.maketrans(LATIN_LOOKALIKES)
 _PUNCTUATION = str.maketrans(
     {
         "\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"',
@@ -57,22 +63,60 @@ def _map_mixed_word(match: re.Match[str]) -> str:
     return word
 
 
+_LATIN = re.compile(r"[a-z]")
+_OTHER_LETTER = re.compile(r"[^\W\da-z_]")
+
+
+def _map_look_alikes(folded: str) -> str:
+    """Look-alike letters mapped inside Latin words; in text that is mostly Latin, in every word
+    (a word spelled wholly in Cyrillic look-alikes among English words is a disguise too)."""
+    folded = folded.translate(_LATIN_LOOKALIKES)
+    if len(_LATIN.findall(folded)) > 2 * len(_OTHER_LETTER.findall(folded)):
+        return folded.translate(_HOMOGLYPHS)
+    return _MIXED_WORD.sub(_map_mixed_word, folded)
+
+
 # Disguises undone in an extra view of the text (the rules see the original and the decoded):
-# leetspeak inside words that mix letters and digits, %-escapes, literal \\uXXXX escapes.
-_LEET_WORD = re.compile(r"\b(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])[a-z0-9@$]{3,}\b")
-_LEET = str.maketrans("0134578@$", "oieastbas")
+# leetspeak inside words that mix letters and digits (or !, | and + between letters),
+# %-escapes, literal \\uXXXX escapes.
+_LEET_WORD = re.compile(
+    r"(?<![a-z0-9@$!|+])(?=[a-z0-9@$!|+]*[a-z])(?=[a-z0-9@$!|+]*[0-9@$!|+])"
+    r"[a-z0-9@$!|+]+[a-z0-9@$]"
+)
+_LEET = str.maketrans("0134578@$!|+", "oieastbasilt")
+# "1" and "|" read as "l" as often as "i" ("a11", "4|| prev1ous"): a second view when present.
+_LEET_L = str.maketrans("0134578@$!|+", "oleastbasitt")
 # A digit-like character touching a letter. Written to start with a character class so `re`
 # scans for it quickly (the plain alternation cost 0.16 ms per 2 KB).
-_LETTER_DIGIT = re.compile(r"[0-9@$](?:(?<=[a-z][0-9@$])|(?=[a-z]))")
+_LETTER_DIGIT = re.compile(
+    r"[0-9@$!|+](?:(?<=[a-z][0-9@$])|(?<=[0-9@$])(?=[a-z])|(?<=[a-z][!|+])(?=[a-z]))"
+)
 _PERCENT = re.compile(r"%[0-9a-f]{2}")
 _U_ESCAPE = re.compile(r"\\u([0-9a-f]{4})")
+
+
+# In text written in leetspeak, short words come out as digits alone ("17 15" for "it is").
+_LEET_NUMBER = re.compile(r"(?<![a-z0-9@$!|+])[0134578]{1,3}(?![a-z0-9@$!|+])")
+
+
+def _leet_views(folded: str) -> list[str]:
+    if not (_LETTER_DIGIT.search(folded) and _LEET_WORD.search(folded)):
+        return []
+    tables = (_LEET, _LEET_L) if "1" in folded or "|" in folded else (_LEET,)
+    return [_unleet(folded, table) for table in tables]
+
+
+def _unleet(folded: str, table: dict[int, int]) -> str:
+    def read(match: re.Match[str]) -> str:
+        return match.group(0).translate(table)
+
+    return _LEET_NUMBER.sub(read, _LEET_WORD.sub(read, folded))
 
 
 def _decoded_views(folded: str) -> list[str]:
     views = []
     # Cheap checks first: these scans run on every text, the decoding almost never.
-    if _LETTER_DIGIT.search(folded) and _LEET_WORD.search(folded):
-        views.append(_LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), folded))
+    views += _leet_views(folded)
     if "%" in folded and _PERCENT.search(folded):
         # Byte by byte (ASCII is what an instruction hides in); core imports no URL library.
         views.append(_PERCENT.sub(lambda m: chr(int(m.group(0)[1:], 16)), folded))
@@ -81,20 +125,103 @@ def _decoded_views(folded: str) -> list[str]:
     return views
 
 
+@cache
+def _lexicon() -> tuple[dict[str, float], int]:
+    """Each known word with what it costs a split: an everyday word a little less, so a tie
+    goes to English ("keys in", not "key sin")."""
+    common = common_words()
+    words = {w: 0.9 if w in common else 1.0 for w in segment_words() | common}
+    return words, max(map(len, words), default=1)
+
+
+# Splitting costs time in proportion to the letters: a window at a time, and no more than this
+# many letters of one word (a planted instruction is near the start; the rest stays glued).
+_SEGMENT_WINDOW = 256
+_SEGMENT_MAX = 2048
+
+
+def segment(letters: str) -> list[str]:
+    """`letters` split into the fewest words the instruction rules know ("ignoreallprevious" ->
+    ["ignore", "all", "previous"]); letters no known word covers stay together."""
+    if len(letters) <= _SEGMENT_WINDOW:
+        return _segment_window(letters)
+    pieces: list[str] = []
+    for start in range(0, min(len(letters), _SEGMENT_MAX), _SEGMENT_WINDOW):
+        pieces += _segment_window(letters[start : start + _SEGMENT_WINDOW])
+    if len(letters) > _SEGMENT_MAX:
+        pieces.append(letters[_SEGMENT_MAX:])
+    return pieces
+
+
+def _segment_window(letters: str) -> list[str]:
+    words, longest = _lexicon()
+    if letters in words:
+        return [letters]
+    n = len(letters)
+    # cost[i]: fewest pieces for letters[:i], a known word costing 1 and a stray letter 2.
+    cost = [0.0] + [float("inf")] * n
+    back = [0] * (n + 1)
+    for i in range(1, n + 1):
+        for j in range(max(0, i - longest), i):
+            step = words.get(letters[j:i], 2.0 if i - j == 1 else 0.0)
+            if step and cost[j] + step < cost[i]:
+                cost[i], back[i] = cost[j] + step, j
+    pieces: list[str] = []
+    i = n
+    while i > 0:
+        pieces.append(letters[back[i] : i])
+        i = back[i]
+    merged: list[str] = []
+    for piece in reversed(pieces):
+        if merged and piece not in words and merged[-1] not in words:
+            merged[-1] += piece  # stray letters stay together
+        else:
+            merged.append(piece)
+    return merged
+
+
+def _disguise_views(text: str, folded: str) -> list[str]:
+    """Spaced-out or separated letters joined ("i-g-n-o-r-e" -> "ignore"), hex and base64
+    decoded, accents dropped: each an extra view, only when the text has such a disguise."""
+    views: list[str] = []
+    # ASCII text folds to the same offsets, and every finder but "chunk" (not used here) ignores
+    # case: the spans the credential scan found in the text itself serve (find_disguises caches).
+    spans = find_disguises(text if text.isascii() else folded)
+    collapsed = collapse_spaced(View.of(folded), spans, segment, maps=False)
+    if collapsed is not None:
+        views.append(collapsed.text)
+        views += _leet_views(collapsed.text)  # "1-g-n-0-r-3"
+    if "hex" in spans or "base64" in spans:
+        clean = text
+        if not text.isascii():  # offsets differ from the folded text's: find the runs again
+            clean = strip_invisible(text)
+            spans = find_disguises(clean)
+        # (ASCII: `spans` are the original text's already, and base64 needs its case.)
+        decoded = decode_encoded(View.of(clean), spans)
+        if decoded is not None:
+            views.append(decoded.text.casefold())
+    if not folded.isascii():
+        plain = strip_marks(folded)
+        if plain is not None:
+            views.append(plain)
+    return views
+
+
 def normalise_for_rules(text: str) -> str:
     """The text the instruction rules see: NFKC, case folded, invisible characters removed,
     look-alike letters inside Latin words mapped ("ignоre" with a Cyrillic о), Unicode tag
     characters read as the ASCII they hide, quotes and dashes unified, runs of spaces and tabs
     collapsed (newlines kept: delimiters are lines). When the text hides words in leetspeak,
-    %-escapes or \\u escapes, the decoded text follows the original after a blank line."""
+    spaced-out or separated letters, accents, %-escapes, \\u escapes, hex or base64, the
+    decoded text follows the original after a blank line."""
     if text.isascii():  # the common case: nothing to fold but case
         folded = text.lower()
     else:
         folded = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
         if _HOMOGLYPH_CHARS.search(folded):
-            folded = _MIXED_WORD.sub(_map_mixed_word, folded)
+            folded = _map_look_alikes(folded)
         folded = folded.translate(_PUNCTUATION).casefold()
-    views = _decoded_views(folded)
+    views = _decoded_views(folded) + _disguise_views(text, folded)
     if views:
         folded = "\n\n".join([folded, *views])
     if "  " in folded or not folded.isascii() or any(ch in folded for ch in "\t\r\x0b\x0c"):

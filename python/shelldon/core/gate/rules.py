@@ -3,6 +3,7 @@ scanners compiled from them (`shelldon._native.Scanner`, built once per process)
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -12,6 +13,8 @@ from typing import Any
 from shelldon._native import RuleSpec, Scanner
 
 RULE_FILES = ("secrets", "instructions")
+# The checks a rule may name in `validate` (implemented in gate.screen).
+VALIDATORS = ("", "luhn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,9 @@ class Rule:
     strength: str
     positives: tuple[str, ...]
     negatives: tuple[str, ...]
+    # A check the regex cannot make, run on each value found ("luhn": a payment card's check
+    # digit). Empty: none.
+    validate: str = ""
 
     def as_native(self) -> RuleSpec:
         """What `shelldon._native.Scanner` compiles: the rule without its examples and verdict."""
@@ -44,6 +50,9 @@ class RuleSet:
     name: str
     rules: tuple[Rule, ...]
     placeholders: tuple[str, ...]
+    # Words beyond the rules' own for splitting letters whose word breaks were lost (see
+    # `segment_words`).
+    words: tuple[str, ...] = ()
 
     def by_id(self) -> dict[str, Rule]:
         return {rule.id: rule for rule in self.rules}
@@ -68,6 +77,9 @@ def parse_rules(name: str, data: dict[str, Any]) -> RuleSet:
         entropy = raw.get("entropy", 0.0)
         if not isinstance(entropy, int | float) or entropy < 0:
             raise ValueError(f"{name}: rule {rule_id}: entropy must be a number >= 0")
+        validate = raw.get("validate", "")
+        if validate not in VALIDATORS:
+            raise ValueError(f"{name}: rule {rule_id}: validate must be one of {VALIDATORS}")
         strength = raw.get("strength", "strong")
         if strength not in ("strong", "weak"):
             raise ValueError(f"{name}: rule {rule_id}: strength must be strong or weak")
@@ -82,10 +94,12 @@ def parse_rules(name: str, data: dict[str, Any]) -> RuleSet:
                 strength=strength,
                 positives=_as_str_tuple(raw.get("positives", []), f"{rule_id}.positives"),
                 negatives=_as_str_tuple(raw.get("negatives", []), f"{rule_id}.negatives"),
+                validate=validate,
             )
         )
     placeholders = _as_str_tuple(data.get("placeholders", []), f"{name}.placeholders")
-    return RuleSet(name=name, rules=tuple(rules), placeholders=placeholders)
+    words = _as_str_tuple(data.get("words", []), f"{name}.words")
+    return RuleSet(name=name, rules=tuple(rules), placeholders=placeholders, words=words)
 
 
 @cache
@@ -115,3 +129,37 @@ def instruction_scanner() -> Scanner:
 def instruction_rules() -> dict[str, Rule]:
     """The instruction rules by id (their family and strength make the screen's verdict)."""
     return load_rules("instructions").by_id()
+
+
+@cache
+def secret_checks() -> dict[str, str]:
+    """Credential rule id -> the check each value it finds must pass (rules that name one)."""
+    return {r.id: r.validate for r in load_rules("secrets").rules if r.validate}
+
+
+_ESCAPE = re.compile(r"\\[a-zA-Z]")
+_WORD = re.compile(r"[a-z]{2,}")
+_STEM = re.compile(r"([a-z]{2,})\(\?:([a-z|']+)\)")
+
+
+@cache
+def common_words() -> frozenset[str]:
+    """The rules file's `words`: everyday English words, preferred when splitting glued letters
+    ("keysinevery" is "keys in every", not "key sin every")."""
+    return frozenset(w.lower() for w in load_rules("instructions").words)
+
+
+@cache
+def segment_words() -> frozenset[str]:
+    """The words the instruction rules are made of: those in their patterns and examples, plus
+    the rules file's `words`. Letters spaced out with no word breaks ("i g n o r e a l l") are
+    split into these, so the rules can see "ignore all"."""
+    rules = load_rules("instructions")
+    words = {w.lower() for w in rules.words}
+    for rule in rules.rules:
+        # A stem with its endings in a group ("pos(?:e|ing)") is the words "pose", "posing".
+        for stem, endings in _STEM.findall(rule.pattern):
+            words.update(stem + ending for ending in endings.split("|"))
+        for text in (rule.pattern, *rule.positives, *rule.negatives):
+            words.update(_WORD.findall(_ESCAPE.sub(" ", text).lower()))
+    return frozenset(words)

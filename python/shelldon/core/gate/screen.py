@@ -1,18 +1,25 @@
 """The safety screen: credentials (found, or blanked in text kept as a record) and
-instruction-shaped text. Reasons never echo a secret: they name the rule and show a preview with
-the value blanked."""
+instruction-shaped text. Credentials are looked for in the text and in every view of it with a
+disguise undone (gate.views), and checks a regex cannot make (a card's Luhn digit) run here.
+Reasons never echo a secret: they name the rule and show a preview with the value blanked."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
 
 from shelldon.core.gate.normalise import normalise_for_rules, strip_invisible
-from shelldon.core.gate.rules import instruction_rules, instruction_scanner, secret_scanner
+from shelldon.core.gate.rules import (
+    instruction_rules,
+    instruction_scanner,
+    secret_checks,
+    secret_scanner,
+)
+from shelldon.core.gate.views import secret_views
 
 
 class Refusal(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,8 +42,121 @@ class SecretHit:
 _BLANK = re.compile(r"\[secret:[a-z0-9-]+\]")
 
 
+_UNLEET = str.maketrans("0134578", "oieastb")
+
+
+def _random_looking(value: str) -> bool:
+    """Mixed case and digits, as a generated key is: not English glued together ("Carolinegave
+    atalk...") or leetspeak ("c4r0l1n3j01n3d..."), which the spaced and joined views make too."""
+    if not any(c.isdigit() for c in value):
+        return False
+    # Leetspeak writes letters with 0, 1, 3, 4, 5, 7 and 8: a 2, 6 or 9 is a digit of a key.
+    if any(c in "269" for c in value):
+        return True
+    letters = [c for c in value.translate(_UNLEET) if c.isalpha()]
+    upper = sum(c.isupper() for c in letters) / max(1, len(letters))
+    vowels = sum(c in "aeiouAEIOU" for c in letters) / max(1, len(letters))
+    # A key's letters are about half capitals; words read back from leetspeak are two-fifths
+    # vowels, a key's a quarter.
+    return 0.2 <= upper <= 0.8 and vowels < 0.33
+
+
+# What a rule's hit must also be in a view. Joining chunks glues ordinary numbers ("2019 2020
+# 2021 2022") into card-length digit runs, and a card typed with spaces is found in the text
+# itself; gluing words makes long strings that only a generated key's mix of case makes secret.
+_VIEW_CHECKS: dict[str, dict[str, Callable[[str], bool]]] = {
+    "joined": {
+        "payment-card": lambda _: False,
+        "high-entropy-token": _random_looking,
+        "cli-credential-flag": _random_looking,  # "4g0 - pr377y" glues into "-pr377y"
+    },
+    "spaced": {"high-entropy-token": _random_looking},
+}
+
+
+def _luhn_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The payment card number in text[start:end], or None: 13-19 digits (a length the network
+    its leading digits name issues), typed whole or in groups of four (or 4-6-5 / 4-6-4), with
+    a valid Luhn check digit. A number followed by
+    another group ("4111 1111 1111 1111 12") is tried without the extra groups."""
+    groups = re.split(r"[ -]", text[start:end])
+    for count in range(len(groups), 0, -1):
+        kept = groups[:count]
+        digits = "".join(kept)
+        if not _card_length(digits) or not _card_grouping([len(g) for g in kept]):
+            continue
+        if _luhn_ok(digits):
+            return start, start + len(" ".join(kept))
+    return None
+
+
+def _card_length(digits: str) -> bool:
+    """A length the card network that owns these leading digits issues."""
+    n, two, three, four = len(digits), int(digits[:2]), int(digits[:3]), int(digits[:4])
+    if digits[0] == "4":  # Visa
+        return n in (13, 16, 19)
+    if 51 <= two <= 55 or 2221 <= four <= 2720:  # Mastercard
+        return n == 16
+    if two in (34, 37):  # American Express
+        return n == 15
+    if two in (36, 38, 39) or 300 <= three <= 305:  # Diners Club
+        return 14 <= n <= 19
+    if 3528 <= four <= 3589 or 2200 <= four <= 2204 or digits[0] in "56":  # JCB, Mir, others
+        return 16 <= n <= 19
+    return False
+
+
+def _card_grouping(lengths: list[int]) -> bool:
+    if len(lengths) == 1:
+        return True
+    if lengths in ([4, 6, 5], [4, 6, 4]):
+        return True
+    return all(n == 4 for n in lengths[:-1]) and 1 <= lengths[-1] <= 4
+
+
+def _luhn_ok(digits: str) -> bool:
+    total = 0
+    for index, ch in enumerate(reversed(digits)):
+        value = int(ch)
+        if index % 2:
+            value = value * 2 - 9 if value > 4 else value * 2
+        total += value
+    return total % 10 == 0
+
+
+def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
+    """Hits whose rule names a check (`validate` in the rules file) kept only if it passes."""
+    checks = secret_checks()
+    out = []
+    for rule_id, start, end in hits:
+        if checks.get(rule_id) == "luhn":
+            span = _luhn_span(text, start, end)
+            if span is None:
+                continue
+            start, end = span
+        out.append((rule_id, start, end))
+    return out
+
+
 def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
-    hits = secret_scanner().scan(clean)
+    """Credential hits in `clean` and in every view of it with a disguise undone (fullwidth,
+    look-alikes, spaced out, split into chunks, hex or base64), as spans of `clean`."""
+    scanner = secret_scanner()
+    hits = _checked(scanner.scan(clean), clean)
+    views = secret_views(clean)
+    if views:
+        found = scanner.scan_batch([view.text for _, view in views])
+        seen = set(hits)
+        for (name, view), view_hits in zip(views, found, strict=True):
+            checks = _VIEW_CHECKS.get(name, {})
+            for rule_id, start, end in _checked(view_hits, view.text):
+                check = checks.get(rule_id)
+                if check is not None and not check(view.text[start:end]):
+                    continue
+                hit = (rule_id, *view.origin(start, end))
+                if hit not in seen:
+                    seen.add(hit)
+                    hits.append(hit)
     if hits and "[secret:" in clean:
         # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
         blanks = [m.span() for m in _BLANK.finditer(clean)]

@@ -38,8 +38,9 @@ from shelldon.core.memory.plan import (
     unit_for,
 )
 from shelldon.core.memory.reader import MemoryReader, find_active
-from shelldon.core.records import screen_record
+from shelldon.core.records import record_body, screen_record
 
+_HEADER_MARKS = str.maketrans("", "", "[]()")
 log = logging.getLogger(__name__)
 
 FILE_MODE = 0o644  # the worker (another uid) reads the tree
@@ -291,12 +292,12 @@ class MemoryWriter(MemoryReader):
     def _episode_record(self, plan: PlannedWrite) -> bytes:
         assert isinstance(plan.op, LogEpisode)
         header = f"## {iso(self._clock())}"
-        if plan.op.tags:
-            header += " [" + ", ".join(" ".join(t.split()) for t in plan.op.tags) + "]"
+        if plan.op.tags:  # brackets dropped: a tag may not close the list and fake a turn id
+            tags = (" ".join(t.translate(_HEADER_MARKS).split()) for t in plan.op.tags)
+            header += " [" + ", ".join(tags) + "]"
         if plan.turn_id:
             header += f" (turn {' '.join(plan.turn_id.split())})"
-        body = plan.content.strip("\n")
-        return f"{header}\n{body}\n\n".encode()
+        return f"{header}\n{record_body(plan.content)}\n\n".encode()
 
     # --- the files --------------------------------------------------------------------------
 

@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 from shelldon.contracts import wire
-from shelldon.core import layout, owner_time, proactive, proactive_queue, reminders
+from shelldon.core import (
+    layout,
+    owner_time,
+    proactive,
+    proactive_queue,
+    reminders,
+    telegram_state,
+)
 from shelldon.core.checkins import CheckinConfig
 from shelldon.core.history import HistoryStore
 from shelldon.core.proactive import ProactiveService
@@ -99,6 +106,32 @@ def test_start_fires_what_came_due_while_off_then_the_wire_serves_it(
         assert svc.fetch(20, from_terminal=True).items == ()
     finally:
         svc.stop()
+
+
+def test_one_door_at_a_time_the_paired_chat_or_the_terminal(
+    stores: Stores, fake: FakeClock
+) -> None:
+    svc = service(stores, fake)
+    proactive_queue.enqueue(stores.history, "notice", "hello", T0)
+    assert len(svc.fetch(20, from_terminal=True).items) == 1
+    assert svc.fetch(20, from_terminal=False).items == ()  # the poller, no chat paired
+    with stores.history.writing() as conn:
+        code, _ = telegram_state.start_pairing(conn, T0)
+        assert telegram_state.try_code(conn, 5550001, code, T0) == "paired"
+    assert svc.fetch(20, from_terminal=True).items == ()  # the phone speaks first
+    [item] = svc.fetch(20, from_terminal=False).items
+    assert item.text == "hello"
+    with stores.history.writing() as conn:
+        telegram_state.unpair(conn)
+    assert svc.fetch(20, from_terminal=False).items == ()  # an unpaired chat is not written to
+    assert svc.fetch(20, from_terminal=True).items == (item,)
+
+
+def test_an_item_always_fits_one_telegram_message(stores: Stores) -> None:
+    proactive_queue.enqueue(stores.history, "checkin", "🐢" * 3000, T0)  # 6,000 UTF-16 units
+    [item] = proactive_queue.pending(stores.history)
+    assert telegram_state.units(item.text) == proactive_queue.MAX_ITEM_UNITS
+    assert item.text == "🐢" * (proactive_queue.MAX_ITEM_UNITS // 2)
 
 
 def test_status_lines_name_the_zone_and_the_next_reminder(stores: Stores, fake: FakeClock) -> None:

@@ -13,8 +13,11 @@ delivered; `wait_until(predicate)` waits on the server's condition (no sleeps).
 
 Faults, consumed in order per method: `fail(method, code, description, retry_after=...)`,
 `hang(method)` (the request is held until `release()`, then the connection closes unanswered:
-nothing delivered), `drop(method)` (closed at once, unanswered). `down()` / `up()` close and
-reopen the listening socket on the same port (the network gone, then back).
+nothing delivered), `hang(method, taken=True)` (the same, but Telegram carried the call out first:
+a message delivered whose answer never arrives), `hold(method)` (held until `release()`, then
+carried out and answered: a slow Telegram), `drop(method)` (closed at once, unanswered).
+`down()` / `up()` close and reopen the listening socket on the same port (the network gone, then
+back).
 
 In-process: `with FakeTelegram() as tg: ... tg.api_base ...`. The pet's processes reach it over
 TCP like the real API.
@@ -50,7 +53,7 @@ class Call:
 
 @dataclass
 class _Fault:
-    kind: str  # fail | hang | drop
+    kind: str  # fail | hang | taken (carried out, then hung) | hold (held, then answered) | drop
     code: int = 0
     description: str = ""
     retry_after: int | None = None
@@ -237,10 +240,16 @@ class FakeTelegram:
         with self._state.lock:
             self._state.faults.setdefault(method.lower(), []).extend([fault] * times)
 
-    def hang(self, method: str, *, times: int = 1) -> None:
+    def hang(self, method: str, *, times: int = 1, taken: bool = False) -> None:
+        fault = _Fault("taken" if taken else "hang")
         with self._state.lock:
             self._state.released = False
-            self._state.faults.setdefault(method.lower(), []).extend([_Fault("hang")] * times)
+            self._state.faults.setdefault(method.lower(), []).extend([fault] * times)
+
+    def hold(self, method: str) -> None:
+        with self._state.lock:
+            self._state.released = False
+            self._state.faults.setdefault(method.lower(), []).append(_Fault("hold"))
 
     def drop(self, method: str, *, times: int = 1) -> None:
         with self._state.lock:
@@ -337,6 +346,7 @@ def _units(text: str) -> int:
 def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        answer_held = False  # this request was carried out; its answer is held, then never sent
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass
@@ -374,8 +384,9 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             if not token_ok:
                 self._error(401, "Unauthorized")
                 return
-            if fault is not None and self._fault(fault):
+            if fault is not None and fault.kind != "taken" and self._fault(fault):
                 return
+            self.answer_held = fault is not None and fault.kind == "taken"  # carried out, then hung
             if not isinstance(payload, dict):
                 self._error(400, "Bad Request: can't parse JSON")
                 return
@@ -390,13 +401,15 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 params = {"retry_after": fault.retry_after} if fault.retry_after else None
                 self._error(fault.code, fault.description, params)
                 return True
-            if fault.kind == "hang":
+            if fault.kind in ("hang", "taken", "hold"):
                 with state.lock:
                     state.held += 1
                     state.lock.notify_all()
                     while not state.released and not state.stopping:
                         state.lock.wait(1.0)
                     state.held -= 1
+                if fault.kind == "hold":
+                    return False  # now carried out and answered, late
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)  # unanswered: the client sees it closed
             return True
@@ -413,6 +426,9 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             self._send(code, body)
 
         def _send(self, code: int, body: dict[str, Any]) -> None:
+            if self.answer_held:
+                self._fault(_Fault("taken"))  # done on Telegram's side; the answer never comes
+                return
             data = json.dumps(body).encode()
             self.send_response(code)
             self.send_header("Content-Type", "application/json")

@@ -277,13 +277,29 @@ def test_a_bad_telegram_section_changes_nothing(tree):
 
 
 def test_proactive_section_is_carried_even_with_no_provider(tree):
-    from shelldon.contracts.config import ShelldonConfig
-
-    if "proactive" not in ShelldonConfig.__struct_fields__:
-        pytest.skip("[proactive] settings arrive with the proactive branch (ProactiveConfig)")
     root, boot = tree
     (boot / "shelldon.toml").write_text("[proactive]\nenabled = false\n")
     r = firstboot(root, boot)
     assert r.returncode == 0, r.stdout
     cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
     assert cfg["proactive"] == {"enabled": False}
+
+
+def test_telegram_and_proactive_are_carried_together_and_checked(tree):
+    root, boot = tree
+    (boot / "shelldon.toml").write_text(
+        f'[telegram]\ntoken = "{BOT_TOKEN}"\n\n[proactive]\nquiet_strat = "23:00"\n'
+    )
+    before = (boot / "shelldon.toml").read_text()
+    bad = firstboot(root, boot)  # shelldon's own loader knows [proactive]'s fields
+    assert bad.returncode == 1 and "quiet_strat" in bad.stdout
+    assert (boot / "shelldon.toml").read_text() == before
+    (boot / "shelldon.toml").write_text(
+        f'[telegram]\ntoken = "{BOT_TOKEN}"\n\n[proactive]\nquiet_start = "23:00"\n'
+    )
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout
+    cfg = tomllib.loads((root / "etc/shelldon/shelldon.toml").read_text())
+    assert cfg["telegram"] == {"token_key": "telegram_token"}
+    assert cfg["proactive"] == {"quiet_start": "23:00"}
+    assert BOT_TOKEN not in (boot / "shelldon.toml").read_text()

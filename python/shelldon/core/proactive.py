@@ -7,7 +7,8 @@ the owner commands `/quiet`, `/reminders` and `/timezone`.
   check-ins (core.checkins). Both only ever write through history.db's one writer handle.
 - `fetch` / `delivered` serve the wire's ProactiveFetch / ProactiveDelivered (core.proactive_queue
   holds the table). While a Telegram chat is paired, the terminal gets an empty batch: the phone
-  is where the pet speaks first.
+  is where the pet speaks first; while none is, the poller gets one (a chat unpaired a moment ago
+  is not written to).
 - The command functions take the owner command context (core.commands' CommandContext: the
   stores and `now`) and return the reply text. This module does not import core.commands (that
   module imports these functions), so the context is typed by the `CommandInput` protocol.
@@ -178,7 +179,9 @@ class ProactiveService:
     # -- the wire
 
     def fetch(self, limit: int, *, from_terminal: bool) -> wire.ProactiveBatch:
-        if from_terminal and _telegram_paired(self.history):
+        """Pending items for one transport: the Telegram poller while a chat is paired, the
+        terminal while none is; the other gets an empty batch (one door speaks first, never two)."""
+        if from_terminal == _telegram_paired(self.history):
             return wire.ProactiveBatch(items=())
         items = proactive_queue.pending(self.history, limit)
         return wire.ProactiveBatch(

@@ -26,7 +26,9 @@ from shelldon.core.history import HistoryStore
 Kind = Literal["reminder", "checkin", "notice"]
 KINDS: Final = ("reminder", "checkin", "notice")
 MAX_FETCH: Final = 100
-MAX_ITEM_CHARS: Final = 4_000
+# Counted as Telegram counts (UTF-16 units: an emoji is two), so an item is always one message
+# under the Bot API's 4,096.
+MAX_ITEM_UNITS: Final = 4_000
 CHANNELS: Final = ("telegram", "terminal")
 
 
@@ -58,13 +60,21 @@ def enqueue_in(
     """Queue one item inside the caller's transaction. The text is a record: credentials blanked."""
     if kind not in KINDS:
         raise ValueError(f"unknown proactive kind {kind!r}")
-    clean = records.blank_record(text).strip()[:MAX_ITEM_CHARS]
+    clean = _fit(records.blank_record(text).strip())
     row = conn.execute(
         "INSERT INTO proactive_queue (kind, text, created, late, reminder_id) "
         "VALUES (?, ?, ?, ?, ?) RETURNING id",
         (kind, clean, iso(now), int(late), reminder_id),
     ).fetchone()
     return int(row[0])
+
+
+def _fit(text: str) -> str:
+    encoded = text.encode("utf-16-le")
+    if len(encoded) <= 2 * MAX_ITEM_UNITS:
+        return text
+    # A cut through an emoji's surrogate pair drops its half.
+    return encoded[: 2 * MAX_ITEM_UNITS].decode("utf-16-le", errors="ignore")
 
 
 def enqueue(

@@ -314,10 +314,12 @@ class CoreService:
     ) -> wire._Msg:
         if self.proactive is None:
             return wire.Refused(reason="proactive messages are not available (see the core log)")
+        # The Telegram poller runs in the broker; any other peer is a terminal.
+        from_broker = peer.pid == ipc.read_pid_file(self.root.run_dir, "broker")
         if isinstance(message, wire.ProactiveFetch):
-            # The Telegram poller runs in the broker; any other peer is a terminal.
-            from_broker = peer.pid == ipc.read_pid_file(self.root.run_dir, "broker")
             return self.proactive.fetch(message.limit, from_terminal=not from_broker)
+        if message.channel == "telegram" and not from_broker:
+            return wire.Refused(reason="only the broker's Telegram poller delivers to Telegram")
         try:
             marked = self.proactive.delivered(message.ids, message.channel)
         except ValueError as exc:

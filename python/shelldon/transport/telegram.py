@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ TOKEN_RECHECK_S = 10.0  # the token gone from the vault: look again after this l
 TYPING_EVERY_S = 4.0  # Telegram shows "typing" for about five seconds per call
 PROACTIVE_EVERY_S = 10.0
 PROACTIVE_UNSERVED_S = 60.0  # core does not serve ProactiveFetch (an older core): ask rarely
+PROACTIVE_REFUSED_RETRY_S = 3600.0  # an item Telegram refused (400/403) is tried again after this
 BACKOFF_BASE_S = 1.0
 MAX_INBOUND_CHARS = 8192
 MEDIA_KINDS = (
@@ -269,6 +271,8 @@ class TelegramPoller:
         self._paired: int | None = None
         self._pending: list[wire.OutboxItem] = []
         self._unconfirmed: list[int] = []  # sent, but core has not heard it yet
+        self._proactive_sent: list[int] = []  # proactive items sent, core not told yet
+        self._proactive_refused: dict[tuple[int, int], float] = {}  # (chat, item): when refused
         self._backoff = _Backoff(config.backoff_cap)
         self._threads: list[threading.Thread] = []
         self._send_lock = threading.Lock()  # the outbox and proactive items go out one at a time
@@ -506,16 +510,41 @@ class TelegramPoller:
                 every = PROACTIVE_EVERY_S
 
     def _push(self, api: BotApi, chat: int) -> float:
+        """Send what core says the pet wants to say first, oldest first, confirming each. An item
+        sent is never sent again by this process, even when core misses its confirmation (as the
+        outbox's rows); one Telegram refuses (400/403) stays pending but waits, so it cannot hold
+        up the rest."""
+        self._confirm_proactive()
         answer = self._ask_core(wire.ProactiveFetch(limit=20), timeout=30.0)
         if not isinstance(answer, wire.ProactiveBatch):
             log.debug("telegram: core does not serve ProactiveFetch (%s)", type(answer).__name__)
             return PROACTIVE_UNSERVED_S
         for item in answer.items:
-            with self._send_lock:
-                api.call("sendMessage", {"chat_id": chat, "text": item.text})
-            done = self._ask_core(
-                wire.ProactiveDelivered(ids=(item.id,), channel="telegram"), timeout=30.0
-            )
-            if not isinstance(done, wire.Ack):
-                raise CoreUnavailable(f"core did not take the delivery of item {item.id}")
+            refused = self._proactive_refused.get((chat, item.id))
+            if item.id in self._proactive_sent or (
+                refused is not None and time.monotonic() - refused < PROACTIVE_REFUSED_RETRY_S
+            ):
+                continue
+            try:
+                with self._send_lock:
+                    api.call("sendMessage", {"chat_id": chat, "text": item.text})
+            except BotApiError as exc:
+                if exc.kind != "client":
+                    raise  # not sent: offered again next cycle
+                # Kept pending (never lost), tried again an hour later (the owner may unblock
+                # the bot), and not in the way of the items after it.
+                self._proactive_refused[(chat, item.id)] = time.monotonic()
+                log.warning("telegram: proactive item %d not delivered: %s", item.id, exc)
+                continue
+            self._proactive_sent.append(item.id)
+            self._confirm_proactive()
         return PROACTIVE_EVERY_S
+
+    def _confirm_proactive(self) -> None:
+        if not self._proactive_sent:
+            return
+        ids = tuple(self._proactive_sent)
+        done = self._ask_core(wire.ProactiveDelivered(ids=ids, channel="telegram"), timeout=30.0)
+        if not isinstance(done, wire.Ack):
+            raise CoreUnavailable(f"core did not take the delivery of items {list(ids)}")
+        self._proactive_sent.clear()

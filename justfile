@@ -44,7 +44,8 @@ gate-report *ARGS: dev
 
 # --- the appliance image (image/, docs/image.md; all three run as root) ---
 
-# Units verified, users, modes and vault isolation in an amd64 root built like the appliance's (minutes).
+# tests/image alone: units verified, users, modes and vault isolation in an amd64 root built like the
+# appliance's, booted; the README's set-up on a clean Debian 13 root (minutes).
 image-check: dev
     image/deps.sh check
     scripts/pytest.sh tests/image

@@ -26,8 +26,9 @@ HERE = Path(__file__).parent
 USER = "newcomer"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
 PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
-# One quick file of the suite for the README's test command: it imports the freshly built extension.
-PYTEST_SAMPLE = "tests/core/test_native_storage.py"
+# One quick file of the suite for the README's test command: the gate's rule examples through the
+# freshly built extension.
+PYTEST_SAMPLE = "tests/core/test_gate_rules.py"
 
 
 def readme_commands() -> list[str]:

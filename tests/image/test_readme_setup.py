@@ -4,8 +4,8 @@ in it (what `git clone` would give, plus uncommitted work), and the README's own
 root and as an ordinary user: the first `./just run` says what it builds and shows cargo's
 progress, then the chat answers "hello" with the offline brain; a second `./just dev` prints
 nothing; and the README's test command runs as the ordinary user (Rust tests, then one pytest file).
-The two users' sessions run side by side (the box read-only, each home writable): three cold
-builds in a row took ~13 min on this 2-core machine under load.
+The two users' sessions run side by side (the box read-only, each home writable): on a busy 2-core
+machine the three cold builds took ~13 min one after the other, ~8 min side by side.
 
 Network: the box fetches just and the Python tools from PyPI and the crates from crates.io, as a
 newcomer's machine does. Each user's first build is a real one (minutes; more under load)."""

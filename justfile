@@ -1,5 +1,8 @@
-# shelldon's recipes. `just run` starts the pet, `just test` runs every test (Rust and Python).
+# shelldon's recipes. `./just run` starts the pet, `./just test` runs every test (Rust and Python);
+# ./just is `just` from PyPI kept in .venv (see the README).
 set shell := ["bash", "-euo", "pipefail", "-c"]
+# Recipe arguments also as "$@", so `./just test -m "not debian_root"` reaches pytest as two words.
+set positional-arguments
 
 venv := justfile_directory() / ".venv"
 py := venv / "bin" / "python"
@@ -8,14 +11,19 @@ py := venv / "bin" / "python"
 run *ARGS: dev
     {{py}} -m shelldon run {{ARGS}}
 
-# Every test: Rust unit tests, then pytest (where "no tests ran" is a failure).
+# Every test: Rust unit tests, then pytest (where "no tests ran" is a failure). As root, pytest also
+# builds Debian roots (mmdebstrap) and boots one (systemd-nspawn): `-m "not debian_root"` skips those.
+# The Rust tests use no Python: with the extension-module feature they link without libpython, which
+# Debian ships only in python3-dev. `cargo build --tests` shows cargo's progress the first time.
 test *ARGS: dev
-    cargo test --quiet
-    scripts/pytest.sh {{ARGS}}
+    cargo build --tests --features extension-module
+    cargo test --quiet --features extension-module
+    scripts/pytest.sh "$@"
 
-# Create .venv, install the dev tools, build the Rust extension into it (release: the gate's regexes are hot).
+# Create .venv, install the dev tools, build the Rust extension into it (release: the gate's regexes are
+# hot). Silent when there is nothing to do.
 dev:
-    scripts/bootstrap.sh
+    @scripts/bootstrap.sh
 
 # ruff, mypy, stubtest for _native.pyi, cargo fmt --check, clippy -D warnings.
 lint: dev
@@ -51,7 +59,8 @@ gate-report *ARGS: dev
 
 # --- the appliance image (image/, docs/image.md; all three run as root) ---
 
-# Units verified, users, modes and vault isolation in an amd64 root built like the appliance's (minutes).
+# tests/image alone: units verified, users, modes and vault isolation in an amd64 root built like the
+# appliance's, booted; the README's set-up on a clean Debian 13 root (minutes).
 image-check: dev
     image/deps.sh check
     scripts/pytest.sh tests/image

@@ -34,6 +34,9 @@ CHECK_PACKAGES=(
   cloud-guest-utils e2fsprogs fdisk
   python3 python3-msgspec
 )
+# The newcomer's box (tests/image/test_readme_setup.py): a stock Debian with only what the README asks
+# for, in the host's architecture. minbase + these (+ their dependencies: gcc, ca-certificates).
+NEWCOMER_PACKAGES=(python3 python3-venv cargo)
 BUILDER_PACKAGES=(
   rustc-web cargo-web libstd-rust-web-dev:arm64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   python3 file ca-certificates

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,6 +34,13 @@ def need_tools(*tools: str) -> None:
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         pytest.skip(f"missing tools {missing}: run image/deps.sh check")
+
+
+def machine_name(purpose: str) -> str:
+    """A machine name of its own for each systemd-nspawn run (`--machine=`): two runs on one host
+    (two work trees, two CI jobs) never share nspawn's per-machine state under /run/systemd/nspawn,
+    which is keyed by the name (by default the directory's, "root" for every check root)."""
+    return f"shelldon-{purpose}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 def run(*cmd: str, **kw) -> subprocess.CompletedProcess:

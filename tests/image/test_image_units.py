@@ -9,6 +9,9 @@ import stat
 import pytest
 from imagetools import ALL_UNITS, OVERLAY, UNITS, in_root, need_tools, run
 
+# Builds the check root (mmdebstrap; minutes the first time): `-m "not debian_root"` skips.
+pytestmark = pytest.mark.debian_root
+
 SYSTEMD = "usr/lib/systemd/system"
 # Exposure levels of `systemd-analyze security` (0 = locked down, 10 = exposed). The scores measured
 # are in docs/image.md; these bounds fail the check if a change loosens a unit.

@@ -164,6 +164,7 @@ def test_a_store_made_before_recall_is_indexed_and_counted_on_open(home: Path) -
 def test_candidates_come_from_the_rarest_words_not_the_newest_rows(
     store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Before step 11 the candidates were the newest matches of any word: the rare old row lost.
     monkeypatch.setattr(recall, "DEFAULT", recall.Tuning(candidates=4))
     store.record_turn("old", "apple pie with cinnamon", "yum", NOW)
     for i in range(10):

@@ -83,6 +83,15 @@ def refused(root: Path, boot: Path, config: str) -> str:
     return r.stdout
 
 
+def vault_entry(root: Path, name: str, secret: str) -> Path:
+    """The vault's entry `name`: 0600, the shelldon user's (900), holding `secret`."""
+    entry = root / f"var/lib/shelldon/memory/vault/{name}.md"
+    st = entry.stat()
+    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o600, 900, 900)
+    assert entry.read_text().strip() == secret
+    return entry
+
+
 def everything_under(p: Path) -> str:
     out = []
     for f in p.rglob("*"):
@@ -95,10 +104,7 @@ def test_keys_move_into_vault_and_leave_fat(tree):
     root, boot = tree
     r = firstboot(root, boot)
     assert r.returncode == 0, r.stdout + r.stderr
-    entry = root / "var/lib/shelldon/memory/vault/openrouter.md"
-    st = entry.stat()
-    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o600, 900, 900)
-    assert entry.read_text().strip() == SECRET
+    entry = vault_entry(root, "openrouter", SECRET)
     vault = entry.parent.stat()
     assert (stat.S_IMODE(vault.st_mode), vault.st_uid) == (0o700, 900)
     fat = (boot / "shelldon.toml").read_text()
@@ -238,10 +244,7 @@ def test_telegram_token_moves_into_the_vault_with_no_provider(tree):
     (boot / "shelldon.toml").write_text(TELEGRAM_ONLY)
     r = firstboot(root, boot)
     assert r.returncode == 0, r.stdout + r.stderr
-    entry = root / "var/lib/shelldon/memory/vault/telegram_token.md"
-    st = entry.stat()
-    assert (stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid) == (0o600, 900, 900)
-    assert entry.read_text().strip() == BOT_TOKEN
+    entry = vault_entry(root, "telegram_token", BOT_TOKEN)
     fat = (boot / "shelldon.toml").read_text()
     assert BOT_TOKEN not in fat and "# token: moved into the shelldon vault" in fat
     assert "token" not in tomllib.loads(fat)["telegram"]

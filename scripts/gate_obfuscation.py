@@ -14,7 +14,7 @@ import base64
 import random
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.core import gate
@@ -78,13 +78,18 @@ SECRET_TRANSFORMS: dict[str, Callable[[str], str]] = {
 
 
 @dataclass
-class Cell:
+class Rate:
+    """hits out of total, with a few example texts kept for tuning (gate_report.py's misses)."""
+
     hits: int = 0
     total: int = 0
+    examples: list[str] = field(default_factory=list)
 
-    def add(self, hit: bool) -> None:
+    def add(self, hit: bool, text: str = "", keep_if: bool = False) -> None:
         self.total += 1
         self.hits += int(hit)
+        if keep_if and len(self.examples) < 200:
+            self.examples.append(text)
 
     @property
     def rate(self) -> float:
@@ -94,7 +99,7 @@ class Cell:
         return f"{self.rate:.3f} ({self.hits}/{self.total})"
 
 
-def _is_instruction(text: str) -> bool:
+def is_instruction(text: str) -> bool:
     return gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
 
 
@@ -122,13 +127,13 @@ def measure_matrix(
     """Recall per transform on the positives refused as typed; refusals of disguised benign text
     (`benign`: group name -> (texts, the check whose refusal is a false positive there))."""
     refuses = {group: check for group, (_, check) in benign.items()}
-    caught = [t for t in injections if _is_instruction(t)]
-    injection = {name: Cell() for name in INJECTION_TRANSFORMS}
+    caught = [t for t in injections if is_instruction(t)]
+    injection = {name: Rate() for name in INJECTION_TRANSFORMS}
     for text in caught:
         for name, transform in INJECTION_TRANSFORMS.items():
-            injection[name].add(_is_instruction(transform(text)))
+            injection[name].add(is_instruction(transform(text)))
 
-    secret = {name: Cell() for name in SECRET_TRANSFORMS}
+    secret = {name: Rate() for name in SECRET_TRANSFORMS}
     found = 0
     for text in secrets:
         hits = gate.find_secrets(text)
@@ -143,14 +148,14 @@ def measure_matrix(
             rewritten = clean[: first.start] + disguised + clean[first.end :]
             secret[name].add(_covered(rewritten, first.start, first.start + len(disguised)))
 
-    refused: dict[str, dict[str, Cell]] = {}
+    refused: dict[str, dict[str, Rate]] = {}
     every = {**{f"text: {k}": v for k, v in INJECTION_TRANSFORMS.items()}}
     every |= {f"value: {k}": v for k, v in SECRET_TRANSFORMS.items()}
     rng = random.Random(7)
     for name, transform in every.items():
         refused[name] = {}
         for group, (texts, _) in benign.items():
-            cell = refused[name].setdefault(group, Cell())
+            cell = refused[name].setdefault(group, Rate())
             for text in texts:
                 if name.startswith("value: "):
                     # A benign word disguised as a value would be: the rest stays as typed.

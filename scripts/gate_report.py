@@ -20,7 +20,6 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gate_obfuscation import measure_matrix, render_matrix  # noqa: E402
+from gate_obfuscation import Rate, is_instruction, measure_matrix, render_matrix  # noqa: E402
 
 from shelldon._native import similarity_batch  # noqa: E402
 from shelldon.core import gate  # noqa: E402
@@ -71,32 +70,6 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
         for line in handle:
             if line.strip():
                 yield json.loads(line)
-
-
-@dataclass
-class Rate:
-    """hits out of total, with a few example misses kept for tuning."""
-
-    hits: int = 0
-    total: int = 0
-    examples: list[str] = field(default_factory=list)
-
-    def add(self, hit: bool, text: str, keep_if: bool) -> None:
-        self.total += 1
-        self.hits += int(hit)
-        if keep_if and len(self.examples) < 200:
-            self.examples.append(text)
-
-    @property
-    def rate(self) -> float:
-        return self.hits / self.total if self.total else 0.0
-
-    def cell(self) -> str:
-        return f"{self.rate:.3f} ({self.hits}/{self.total})"
-
-
-def _is_instruction(text: str) -> bool:
-    return gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
 
 
 def _has_secret(text: str) -> bool:
@@ -172,11 +145,11 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
         text = row["text"]
         if row["label"] == 1:
             injection_positives.append(text)
-            hit = _is_instruction(text)
+            hit = is_instruction(text)
             recall[injection_group(row)].add(hit, text, keep_if=not hit)
         else:
             group = benign_group(row)
-            hit = _is_instruction(text)
+            hit = is_instruction(text)
             benign[group].add(hit, text, keep_if=hit)
             benign_secret[group].add(_has_secret(text), text, keep_if=_has_secret(text))
             if group.startswith("trigger words"):
@@ -231,7 +204,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
         secret_positives,
         {
             "memory text (LoCoMo)": (memory_texts, lambda t: gate.screen_text(t) is not None),
-            "trigger-word prompts": (trigger_words, _is_instruction),
+            "trigger-word prompts": (trigger_words, is_instruction),
         },
     )
 

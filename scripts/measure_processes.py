@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from pet_process import start_run
+
 
 def smaps_kb(pid: int | str = "self") -> dict[str, int]:
     fields: dict[str, int] = {}
@@ -101,25 +103,12 @@ def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
     env.pop("SHELLDON_CONFIG", None)
     if worker_user:
         env["SHELLDON_WORKER_USER"] = worker_user
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
     try:
-        assert proc.stderr is not None
-        for line in proc.stderr:
-            if "shelldon is up" in line:
-                break
-        else:
-            raise RuntimeError("the pet did not come up")
-        # Keep draining its log so it never blocks on a full pipe.
-        import threading
-
-        threading.Thread(target=lambda: [None for _ in proc.stderr or ()], daemon=True).start()
+        proc = start_run(env)
+    except RuntimeError:
+        subprocess.run(["rm", "-rf", str(home)], check=False)
+        raise
+    try:
         sock_path = home / "run" / "core.sock"
         round_ms: list[float] = []
         for i in range(count):

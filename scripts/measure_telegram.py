@@ -34,6 +34,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "python"))
 
+from pet_process import start_run  # noqa: E402
+
 from fakes.fake_telegram import FakeTelegram  # noqa: E402
 
 PRODUCTION_POLL_TIMEOUT = 50
@@ -130,21 +132,7 @@ def rss_kib(pid: int) -> tuple[int, int]:
 class Pet:
     def __init__(self, home: Path, env: dict[str, str]) -> None:
         self.home, self.env = home, env
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "shelldon", "run", "--no-chat"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            if "shelldon is up" in line:
-                break
-        else:
-            raise RuntimeError("the pet did not start")
-        threading.Thread(target=self.proc.stderr.read, daemon=True).start()
+        self.proc = start_run(env)
 
     def pid(self, name: str) -> int:
         run = Path(self.env["SHELLDON_RUN_DIR"])

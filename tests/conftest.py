@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FAKE_KEY, FakeProvider
-from support.pet import Pet, start_pet
+from support.pet import Pet, running_pet
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,12 +91,8 @@ def shared_data() -> Path:
 @pytest.fixture
 def pet(run_dir: Path) -> Iterator[Pet]:
     """A real `shelldon run` (core, broker, fork-server) on the test's data root."""
-    pet = start_pet()
-    try:
+    with running_pet() as pet:
         yield pet
-    finally:
-        if pet.proc.poll() is None:
-            pet.stop()
 
 
 @pytest.fixture

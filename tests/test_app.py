@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import select
 import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from support.marks import needs_root
-from support.pet import Pet, alive, start_pet, start_to_exit
+from support.pet import Pet, alive, start_pet, start_to_exit, wait_gone
 
 
 def test_say_status_and_vault_through_the_cli(pet: Pet) -> None:
@@ -218,26 +215,6 @@ def test_restart_with_nothing_running_says_so(run_dir: Path) -> None:
     )
 
 
-def _wait_gone(pids: list[int], timeout: float) -> list[int]:
-    """Block until every pid has exited (pidfds turn readable at exit), at most `timeout`
-    seconds. The pids still running then."""
-    fds = {}
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):
-            fds[os.pidfd_open(pid)] = pid
-    deadline = time.monotonic() + timeout
-    try:
-        while fds and (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select(list(fds), [], [], left)
-            for fd in ready:
-                fds.pop(fd)
-                os.close(fd)
-        return [pid for pid in fds.values() if alive(pid)]
-    finally:
-        for fd in fds:
-            os.close(fd)
-
-
 def test_a_killed_supervisor_takes_its_children_with_it_and_the_next_start_works(
     pet: Pet,
 ) -> None:
@@ -245,7 +222,7 @@ def test_a_killed_supervisor_takes_its_children_with_it_and_the_next_start_works
     assert pet.cli("say", "hello").returncode == 0
     pet.proc.kill()  # SIGKILL: the supervisor runs no clean-up at all
     pet.proc.wait(timeout=30)
-    assert _wait_gone(pids, timeout=60) == [], "children outlived their supervisor"
+    assert wait_gone(pids, timeout=60) == [], "children outlived their supervisor"
     again = start_pet()
     try:
         assert again.cli("say", "are you back?").returncode == 0

@@ -17,7 +17,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 import msgspec
 
@@ -201,27 +201,29 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
     if not spec.model:
         raise ConfigError(f"{where}: model is required for a {spec.kind} provider")
     base_url = spec.base_url or DEFAULT_BASE_URLS[spec.kind]
-    parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{where}: base_url must be an http(s) URL, not {base_url!r}")
-    try:
-        parts.port  # noqa: B018 - urlsplit checks the port only when asked
-    except ValueError:
-        raise ConfigError(f"{where}: base_url has an invalid port: {base_url!r}") from None
+    parts, host = _http_url(f"{where}: base_url", base_url)
     if parts.username or parts.password:
         raise ConfigError(f'{where}: base_url must not carry credentials; use key = "..."')
     if parts.query or parts.fragment:
         raise ConfigError(f"{where}: base_url must not have a query or fragment")
-    if (
-        parts.scheme == "http"
-        and spec.key
-        and not spec.allow_plain_http
-        and not _is_loopback(parts.hostname)
-    ):
+    if parts.scheme == "http" and spec.key and not spec.allow_plain_http and not _is_loopback(host):
         raise ConfigError(
             f"{where}: refusing to send a key over plain http to {parts.hostname}; use https "
             "(or set allow_plain_http = true if this network is yours)"
         )
+
+
+def _http_url(label: str, url: str) -> tuple[SplitResult, str]:
+    """`url` split, and its host; refused unless http(s) with a host and a valid port (`label`
+    names it)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{label} must be an http(s) URL, not {url!r}")
+    try:
+        parts.port  # noqa: B018 - urlsplit checks the port only when asked
+    except ValueError:
+        raise ConfigError(f"{label} has an invalid port: {url!r}") from None
+    return parts, parts.hostname
 
 
 def _check_telegram(spec: TelegramConfig, where: str) -> None:
@@ -231,16 +233,10 @@ def _check_telegram(spec: TelegramConfig, where: str) -> None:
         raise ConfigError(f"{where} poll_timeout must be 0..300 seconds, not {spec.poll_timeout}")
     _positive(where, "request_timeout", spec.request_timeout, 300)
     _positive(where, "backoff_cap", spec.backoff_cap, 3600)
-    parts = urlsplit(spec.api_base)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"{where} api_base must be an http(s) URL, not {spec.api_base!r}")
-    try:
-        parts.port  # noqa: B018 - urlsplit checks the port only when asked
-    except ValueError:
-        raise ConfigError(f"{where} api_base has an invalid port: {spec.api_base!r}") from None
+    parts, host = _http_url(f"{where} api_base", spec.api_base)
     if parts.username or parts.password or parts.query or parts.fragment:
         raise ConfigError(f"{where} api_base must not carry credentials, a query or a fragment")
-    if parts.scheme == "http" and not spec.allow_plain_http and not _is_loopback(parts.hostname):
+    if parts.scheme == "http" and not spec.allow_plain_http and not _is_loopback(host):
         raise ConfigError(
             f"{where} refusing to send the bot token over plain http to {parts.hostname}; use "
             "https (or set allow_plain_http = true if this network is yours)"

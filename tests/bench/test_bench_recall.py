@@ -8,32 +8,20 @@ scripts/recall_report.py), so the benchmark and the figures in docs/recall.md me
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from shelldon.core.history import open_readonly
+from support.scripts import load_script
 
 ROWS = 100_000
 
 
-def _script(name: str) -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-SCALE = _script("recall_scale")
-REPORT = _script("recall_report")
+SCALE = load_script("recall_scale")
+REPORT = load_script("recall_report")
 QUERIES = {
     "rare": SCALE.QUERIES["rare word among common ones"],
     "common": SCALE.QUERIES["only common words"],

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shelldon.clock import iso
-from shelldon.core import history, recall
+from shelldon.core import history
 from shelldon.core.history import HistoryStore, open_readonly
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -134,18 +134,6 @@ def test_search_budget_interrupts_and_returns_empty(store: HistoryStore, db: Pat
     reader = open_readonly(db, search_budget_s=-1.0)  # already past the deadline
     assert reader.search("common", 5) == []
     assert len(open_readonly(db).search("common", 5)) == 5
-
-
-def test_search_candidates_come_from_the_rarest_words(
-    store: HistoryStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Before step 11 the candidates were the newest matches of any word: the rare old row lost.
-    monkeypatch.setattr(recall, "DEFAULT", recall.Tuning(candidates=4))
-    store.record_turn("old", "apple strudel", "ok", NOW)
-    for i in range(10):
-        store.record_turn(f"t{i}", f"apple {i}", "ok", NOW)
-    hits = store.search("apple strudel", 10)
-    assert hits[0]["turn_id"] == "old"
 
 
 def test_readonly_handle_has_no_write_path(store: HistoryStore, db: Path) -> None:

@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from shelldon.core import migrations, recall
 from shelldon.core.history import HistoryStore, open_readonly
+from support.scripts import load_script
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)  # a Sunday
-
-
-def _script(name: str) -> ModuleType:
-    """A module of scripts/: recall_scale's Zipf chatter generator (shared with the benchmark),
-    recall_report's search from before this step."""
-    path = Path(__file__).resolve().parents[2] / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -38,7 +24,7 @@ def store(home: Path) -> HistoryStore:
 @pytest.fixture(scope="module")
 def chatter(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[int]]:
     """50k generated messages, Zipf-distributed words; 'quokka' in 30 rows of the oldest tenth."""
-    scale = _script("recall_scale")
+    scale = load_script("recall_scale")
     db = tmp_path_factory.mktemp("chatter") / "history.db"
     scale.fill(db, 50_000, rare_rows=30).close()
     conn = sqlite3.connect(db)
@@ -65,7 +51,7 @@ def test_a_rare_word_is_found_among_50k_rows_of_common_chatter(
 def test_the_search_before_this_step_missed_that_rare_word(chatter: tuple[Path, set[int]]) -> None:
     """The failure the issue names, reproduced with the old search (kept in the report script)."""
     db, rare = chatter
-    before = _script("recall_report").before_step_11(sqlite3.connect(db))
+    before = load_script("recall_report").before_step_11(sqlite3.connect(db))
     assert not rare & set(before("Hey, what did I tell you about the quokka?", 10))
 
 
@@ -178,6 +164,7 @@ def test_a_store_made_before_recall_is_indexed_and_counted_on_open(home: Path) -
 def test_candidates_come_from_the_rarest_words_not_the_newest_rows(
     store: HistoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Before step 11 the candidates were the newest matches of any word: the rare old row lost.
     monkeypatch.setattr(recall, "DEFAULT", recall.Tuning(candidates=4))
     store.record_turn("old", "apple pie with cinnamon", "yum", NOW)
     for i in range(10):

@@ -20,7 +20,6 @@ import contextlib
 import json
 import os
 import random
-import select
 import signal
 import sqlite3
 import threading
@@ -35,7 +34,7 @@ from shelldon.core.audit import AuditRecord
 from shelldon.core.entry import parse_entry
 from shelldon.core.memory.reader import whole_episodes_length
 from shelldon.paths import DataRoot
-from support.pet import Pet, alive, start_pet
+from support.pet import Pet, start_pet, wait_gone
 
 TURN_TIMEOUT_S = 60.0
 ROUND_TIMEOUT_S = 120.0
@@ -146,26 +145,6 @@ def _workers(forkserver: int) -> list[int]:
     return found
 
 
-def _wait_gone(pids: list[int], timeout: float) -> None:
-    """Block until every pid has exited (a pidfd turns readable then), at most `timeout` s."""
-    fds: dict[int, int] = {}
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):
-            fds[os.pidfd_open(pid)] = pid
-    deadline = time.monotonic() + timeout
-    try:
-        while fds and (left := deadline - time.monotonic()) > 0:
-            ready, _, _ = select.select(list(fds), [], [], left)
-            for fd in ready:
-                fds.pop(fd)
-                os.close(fd)
-        stuck = [pid for pid in fds.values() if alive(pid)]
-        assert not stuck, f"still running after the kill: {stuck}"
-    finally:
-        for fd in fds:
-            os.close(fd)
-
-
 def kill(pet: Pet, how: str) -> None:
     """SIGKILL core alone, or every process of the set (core first, so no reply can follow)."""
     core = pet.pid_of("core")
@@ -177,7 +156,8 @@ def kill(pet: Pet, how: str) -> None:
             os.kill(pid, signal.SIGKILL)
     pet.proc.wait(timeout=ROUND_TIMEOUT_S)
     pet.ended.wait(timeout=10)
-    _wait_gone([core, *others], timeout=ROUND_TIMEOUT_S)
+    stuck = wait_gone([core, *others], timeout=ROUND_TIMEOUT_S)
+    assert not stuck, f"still running after the kill: {stuck}"
 
 
 def probe_leftovers(root: DataRoot, report: Report) -> None:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,17 @@ def start_to_exit(extra_env: dict[str, str] | None = None) -> subprocess.Complet
     )
 
 
+@contextlib.contextmanager
+def running_pet(extra_env: dict[str, str] | None = None) -> Iterator[Pet]:
+    """`start_pet()`, stopped on the way out if it is still running."""
+    pet = start_pet(extra_env)
+    try:
+        yield pet
+    finally:
+        if pet.proc.poll() is None:
+            pet.stop()
+
+
 def alive(pid: int) -> bool:
     """True while `pid` exists and is not a zombie."""
     try:
@@ -143,6 +155,26 @@ def alive(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state != "Z"
+
+
+def wait_gone(pids: list[int], timeout: float) -> list[int]:
+    """Block until every pid has exited (pidfds turn readable at exit), at most `timeout`
+    seconds. The pids still running then."""
+    fds: dict[int, int] = {}
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            fds[os.pidfd_open(pid)] = pid
+    deadline = time.monotonic() + timeout
+    try:
+        while fds and (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select(list(fds), [], [], left)
+            for fd in ready:
+                fds.pop(fd)
+                os.close(fd)
+        return [pid for pid in fds.values() if alive(pid)]
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 class Units:
@@ -214,6 +246,17 @@ class Units:
             self.messages.append((sender, message))
             if sender == pid and state in message.split("\n"):
                 return
+
+    def cli(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """`shelldon <args>` against these units (their environment, so their data root)."""
+        return subprocess.run(
+            [sys.executable, "-m", "shelldon", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=self.env,
+            check=False,
+        )
 
     def log_text(self) -> str:
         return "".join(p.read_text(errors="replace") for p in self.logs.values() if p.exists())

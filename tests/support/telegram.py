@@ -10,7 +10,7 @@ from fakes.fake_telegram import FakeTelegram
 from shelldon.core.telegram_chat import PAIRED
 from shelldon.core.vault import set_secret
 from shelldon.paths import DataRoot
-from support.pet import Pet
+from support.pet import Pet, Units
 
 OWNER = 5550001
 STRANGER = 5550002
@@ -54,6 +54,17 @@ def pair(pet: Pet, fake: FakeTelegram, chat: int = OWNER, *, via: str = "/start"
     fake.text(chat, f"{via} {code.group(1)}")
     assert fake.wait_until(lambda f: PAIRED in f.sent_to(chat)), fake.sent
     return out.stdout
+
+
+def start_paired(units: Units, fake: FakeTelegram) -> None:
+    """Start the three units one by one, then pair OWNER through them."""
+    for name in ("broker", "forkserver", "core"):
+        units.start(name)
+    polling(fake)
+    out = units.cli("telegram", "pair")
+    assert out.returncode == 0, out.stderr
+    fake.text(OWNER, f"/start {out.stdout.split('/pair ')[1].split()[0]}")
+    assert fake.wait_until(lambda f: f.sent_to(OWNER) == [PAIRED])
 
 
 def turns(root: DataRoot) -> list[tuple[str, str]]:

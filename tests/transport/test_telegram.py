@@ -7,7 +7,6 @@ import io
 import logging
 import socket
 import threading
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,12 +15,6 @@ from shelldon.config import ConfigError, parse_config
 from shelldon.transport.telegram import BotApi, BotApiError, _guard_logs, inbound_of
 
 SECRET_HALF = TOKEN.split(":", 1)[1]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeTelegram]:
-    with FakeTelegram() as tg:
-        yield tg
 
 
 def _api(fake: FakeTelegram, token: str = TOKEN, timeout: float = 3.0) -> BotApi:

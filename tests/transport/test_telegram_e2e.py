@@ -12,25 +12,15 @@ from fakes.fake_provider import FakeProvider, reply
 from fakes.fake_telegram import FakeTelegram
 from shelldon.contracts.commands import OWNER_COMMANDS
 from shelldon.core.telegram_chat import PAIR_HOW, REFUSAL, TEXT_ONLY
-from support.pet import Pet, start_pet
+from support.pet import Pet, running_pet, start_pet
 from support.telegram import OWNER, STRANGER, configure, pair, polling, turns, wait_reply
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeTelegram]:
-    with FakeTelegram() as tg:
-        yield tg
 
 
 @pytest.fixture
 def tg_pet(run_dir: Path, fake: FakeTelegram) -> Iterator[Pet]:
     configure(fake)
-    pet = start_pet()
-    try:
+    with running_pet() as pet:
         yield pet
-    finally:
-        if pet.proc.poll() is None:
-            pet.stop()
 
 
 def test_pairing_then_a_turn_from_the_phone(tg_pet: Pet, fake: FakeTelegram) -> None:

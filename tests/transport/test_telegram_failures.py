@@ -17,27 +17,17 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_telegram import FakeTelegram
-from support.pet import Pet, start_pet
+from support.pet import Pet, running_pet, start_pet
 from support.telegram import OWNER, configure, pair, wait_reply
 
 NEW_TOKEN = "123456789:AAGnewTokenAfterRevoke_Qm2Wn3Eb4Rv5Tc6Yx7"
 
 
 @pytest.fixture
-def fake() -> Iterator[FakeTelegram]:
-    with FakeTelegram() as tg:
-        yield tg
-
-
-@pytest.fixture
 def tg_pet(run_dir: Path, fake: FakeTelegram) -> Iterator[Pet]:
     configure(fake, poll_timeout=3, request_timeout=2.0)
-    pet = start_pet()
-    try:
+    with running_pet() as pet:
         yield pet
-    finally:
-        if pet.proc.poll() is None:
-            pet.stop()
 
 
 def status_shows(pet: Pet, text: str, timeout: float = 60.0) -> str:

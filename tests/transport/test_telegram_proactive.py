@@ -7,8 +7,6 @@ the middle of a delivery loses nothing; the owner sets, lists and cancels remind
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,16 +18,10 @@ from shelldon.core.telegram_chat import PAIRED
 from shelldon.paths import DataRoot
 from shelldon.transport.terminal import ask_core
 from support.pet import Pet, Units, start_pet
-from support.telegram import OWNER, configure, pair, polling, turns, wait_reply
+from support.telegram import OWNER, configure, pair, polling, start_paired, turns, wait_reply
 
 # Longer than any step of these tests: a send the fake holds stays in flight until released.
 HELD_SEND_TIMEOUT = 120.0
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeTelegram]:
-    with FakeTelegram() as tg:
-        yield tg
 
 
 def queue(root: DataRoot) -> list[tuple[str, str | None]]:
@@ -185,19 +177,8 @@ def test_reminders_quiet_and_timezone_from_the_phone(run_dir: Path, fake: FakeTe
 # --- the broker killed in the middle of a delivery ------------------------------------------------
 
 
-def _cli(units: Units, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "shelldon", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=units.env,
-        check=False,
-    )
-
-
 def _say(units: Units, text: str) -> None:
-    said = _cli(units, "say", text)
+    said = units.cli("say", text)
     assert said.returncode == 0 and said.stdout.startswith("Okay, I'll remind you"), said
 
 
@@ -206,13 +187,7 @@ def units(run_dir: Path, fake: FakeTelegram) -> Iterator[Units]:
     root = configure(fake, poll_timeout=2, request_timeout=HELD_SEND_TIMEOUT)
     started = Units(root)
     try:
-        for name in ("broker", "forkserver", "core"):
-            started.start(name)
-        polling(fake)
-        out = _cli(started, "telegram", "pair")
-        assert out.returncode == 0, out.stderr
-        fake.text(OWNER, f"/start {out.stdout.split('/pair ')[1].split()[0]}")
-        assert fake.wait_until(lambda f: f.sent_to(OWNER) == [PAIRED])
+        start_paired(started, fake)
         yield started
     finally:
         started.stop_all()

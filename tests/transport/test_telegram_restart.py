@@ -3,46 +3,13 @@ while a turn runs. The reply arrives once; the turn runs once; nothing is lost."
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from fakes.fake_provider import FakeProvider, hold
 from fakes.fake_telegram import FakeTelegram
 from shelldon.core.telegram_chat import PAIRED
 from support.pet import Units
-from support.telegram import OWNER, configure, polling, turns, wait_reply
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeTelegram]:
-    with FakeTelegram() as tg:
-        yield tg
-
-
-def _cli(units: Units, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "shelldon", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=units.env,
-        check=False,
-    )
-
-
-def _start(units: Units, fake: FakeTelegram) -> None:
-    for name in ("broker", "forkserver", "core"):
-        units.start(name)
-    polling(fake)
-    out = _cli(units, "telegram", "pair")
-    assert out.returncode == 0, out.stderr
-    code = out.stdout.split("/pair ")[1].split()[0]
-    fake.text(OWNER, f"/start {code}")
-    assert fake.wait_until(lambda f: f.sent_to(OWNER) == [PAIRED])
+from support.telegram import OWNER, configure, start_paired, turns, wait_reply
 
 
 def _settled(fake: FakeTelegram, update_id: int) -> None:
@@ -64,7 +31,7 @@ def test_killed_between_recording_and_sending_the_reply_arrives_once(
     root = configure(fake, poll_timeout=2)
     units = Units(root)
     try:
-        _start(units, fake)
+        start_paired(units, fake)
         fake.hang("sendMessage")
         update = fake.text(OWNER, "the drill is at noon")
         assert fake.wait_until(lambda f: f.held == 1)  # recorded by core, on its way out
@@ -99,7 +66,7 @@ def test_killed_while_the_turn_runs_nothing_is_lost_or_doubled(
         )
         units = Units(root)
         try:
-            _start(units, fake)
+            start_paired(units, fake)
             update = fake.text(OWNER, "think hard about this")
             assert brain.wait_held()  # the turn is running: the worker waits on the brain
             units.kill("broker")

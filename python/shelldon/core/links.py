@@ -22,26 +22,18 @@ DOCTOR_HINT = "`shelldon doctor` has details"
 def plain_words(failure: LinkFailure) -> str:
     """What went wrong, for the owner: no jargon beyond the HTTP status."""
     status = f" ({failure.status})" if failure.status else ""
-    kind = failure.kind
-    if kind == "auth":
-        return f"the key was refused{status}"
-    if kind == "no_key":
-        return f"its key is not stored yet (`{failure.detail}`)"
-    if kind == "timeout":
-        return "it did not answer in time"
-    if kind == "connect":
-        return "I could not reach it"
-    if kind == "rate_limited":
-        return f"it says I am asking too often{status or ' (429)'}"
-    if kind == "cooldown":
-        return "it asked me to wait before asking again"
-    if kind == "server":
-        return f"it had an error on its side{status}"
-    if kind == "client":
-        return f"it refused the request{status}"
-    if kind == "malformed":
-        return "its answer made no sense"
-    return f"it failed ({kind})"
+    words = {
+        "auth": f"the key was refused{status}",
+        "no_key": f"its key is not stored yet (`{failure.detail}`)",
+        "timeout": "it did not answer in time",
+        "connect": "I could not reach it",
+        "rate_limited": f"it says I am asking too often{status or ' (429)'}",
+        "cooldown": "it asked me to wait before asking again",
+        "server": f"it had an error on its side{status}",
+        "client": f"it refused the request{status}",
+        "malformed": "its answer made no sense",
+    }
+    return words.get(failure.kind, f"it failed ({failure.kind})")
 
 
 class LinkWatch:

@@ -22,12 +22,13 @@ except the readers, which take a HistoryStore or a connection.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import re
 import secrets
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -77,16 +78,19 @@ _SNAPSHOT = (
 )
 
 
-def _connection(store: HistoryStore | sqlite3.Connection) -> sqlite3.Connection | None:
-    return store if isinstance(store, sqlite3.Connection) else None
+@contextlib.contextmanager
+def _reading(store: HistoryStore | sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A reader's connection: the one it was given, or the store's under the store's lock."""
+    if isinstance(store, sqlite3.Connection):
+        yield store
+    else:
+        with store.reading() as conn:
+            yield conn
 
 
 def snapshot(store: HistoryStore | sqlite3.Connection) -> Snapshot:
-    conn = _connection(store)
-    if conn is None:
-        assert isinstance(store, HistoryStore)
-        return store.read(snapshot)
-    row = conn.execute(_SNAPSHOT).fetchone()
+    with _reading(store) as conn:
+        row = conn.execute(_SNAPSHOT).fetchone()
     if row is None:  # the migration inserts the row; a store edited by hand may lack it
         return Snapshot(None, None, 0, None, None, 0, "")
     return Snapshot(
@@ -120,13 +124,10 @@ def resume_from(store: HistoryStore | sqlite3.Connection, now: datetime) -> int:
 
 def seen(store: HistoryStore | sqlite3.Connection, update_id: int) -> bool:
     """Was this update recorded (lately)? Then it is answered from the outbox, not run again."""
-    conn = _connection(store)
-    if conn is None:
-        assert isinstance(store, HistoryStore)
-        return store.read(lambda c: seen(c, update_id))
-    row = conn.execute(
-        "SELECT 1 FROM telegram_updates WHERE update_id = ?", (update_id,)
-    ).fetchone()
+    with _reading(store) as conn:
+        row = conn.execute(
+            "SELECT 1 FROM telegram_updates WHERE update_id = ?", (update_id,)
+        ).fetchone()
     return row is not None
 
 
@@ -251,13 +252,10 @@ def queue(
 
 def outbox(store: HistoryStore | sqlite3.Connection, limit: int = OUTBOX_BATCH) -> list[OutboxRow]:
     """Replies recorded and not yet confirmed sent, oldest first."""
-    conn = _connection(store)
-    if conn is None:
-        assert isinstance(store, HistoryStore)
-        return store.read(lambda c: outbox(c, limit))
-    rows = conn.execute(
-        "SELECT id, chat_id, text FROM telegram_outbox ORDER BY id LIMIT ?", (limit,)
-    ).fetchall()
+    with _reading(store) as conn:
+        rows = conn.execute(
+            "SELECT id, chat_id, text FROM telegram_outbox ORDER BY id LIMIT ?", (limit,)
+        ).fetchall()
     return [OutboxRow(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
 

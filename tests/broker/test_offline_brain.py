@@ -357,3 +357,32 @@ def test_a_bulleted_summary_is_read_without_its_bullets() -> None:
     request = assemble_prompt(PromptContext(summary=summary), "am I a night owl?")
     reply = json.loads(OfflineBrain().complete(request).text)["reply"]
     assert reply == "I remember that you are a night owl."
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is your name?",
+        "What's your name",
+        "whats your name?",
+        "what are you called?",
+        "what should I call you?",
+        "do you have a name?",
+    ],
+)
+def test_it_answers_its_own_name_not_the_owners(question: str) -> None:
+    reply, ops = _think(
+        question,
+        memory=(("owner's name", "facts", "The owner's name is Bob."),),
+        said=("my name is Bob",),
+    )
+    assert reply == "My name is shelldon."
+    assert "Bob" not in reply
+    assert ops == []
+
+
+def test_what_is_my_name_still_answers_the_owners_name() -> None:
+    reply, _ = _think(
+        "what is my name?", memory=(("owner's name", "facts", "The owner's name is Bob."),)
+    )
+    assert "Bob" in reply

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import offline_proactive
+from shelldon.broker.offline_sentences import is_question
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.core.words import PET_WORDS, STOPWORDS, stem
@@ -262,8 +263,15 @@ class PromptView:
                     if line.casefold().startswith("pet:"):
                         continue  # the pet's own words are not evidence
                     line = re.sub(r"^owner:\s*", "", line, flags=re.IGNORECASE)
+                    if line.endswith(":"):
+                        continue  # a heading ("Lately my owner told me:"), not a statement
                     order += 1
-                    view.known.extend(Known(s, section.kind, order) for s in _sentences(line))
+                    # A question is never evidence, even in a summary an older dream wrote.
+                    view.known.extend(
+                        Known(s, section.kind, order)
+                        for s in _sentences(line)
+                        if not _is_question(s)
+                    )
         return view
 
 
@@ -274,16 +282,7 @@ def _sentences(text: str) -> Iterator[str]:
             yield part
 
 
-_QUESTION_START = re.compile(
-    r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|which|why|how|do you|did you|"
-    r"can you|could you|would you|will you|have you|are you|is|are|does|did i|do i|have i|am i|"
-    r"tell me|remind me)\b",
-    re.IGNORECASE,
-)
-
-
-def _is_question(sentence: str) -> bool:
-    return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+_is_question = is_question
 
 
 # --- understanding the owner's sentences -------------------------------------------------------
@@ -348,6 +347,17 @@ _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
 _HOW_ARE_YOU = re.compile(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _WHO_ARE_YOU = re.compile(r"^(?:who|what) are you\b", re.IGNORECASE)
+# "what is your name?": the pet's own name, never the owner's (a memory search would find "the
+# owner's name is Bob").
+_YOUR_NAME = re.compile(
+    r"^(?:what(?:'s|’s| is)|whats|tell me) your name\b|^what (?:are you|should i call you|do i "
+    r"call you) called\b|^(?:what should i|what do i|how should i) call you\b|"
+    r"^do you have a name\b|^have you got a name\b",
+    re.IGNORECASE,
+)
+# The pet's name, as the prompt's system instruction gives it ("You are shelldon, ...").
+_PET_NAME = re.compile(r"\bYou are ([\w'’-]+),")
+DEFAULT_PET_NAME = "shelldon"
 
 
 def _clean_clause(text: str) -> str:
@@ -510,6 +520,13 @@ def _owner_name(view: PromptView) -> str:
     return ""
 
 
+def _pet_name(request: CompletionRequest) -> str:
+    for section in request.sections:
+        if section.kind == "system" and (found := _PET_NAME.search(section.text)):
+            return found.group(1)
+    return DEFAULT_PET_NAME
+
+
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
@@ -534,8 +551,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append("Bye for now! I'll be here.")
         elif _HOW_ARE_YOU.match(s):
             turn.replies.append("I'm doing well, thanks for asking. How are you?")
+        elif _YOUR_NAME.match(s):
+            turn.replies.append(f"My name is {_pet_name(request)}.")
         elif _WHO_ARE_YOU.match(s):
-            turn.replies.append("I'm shelldon, your pocket pet. I remember what you tell me.")
+            turn.replies.append(
+                f"I'm {_pet_name(request)}, your pocket pet. I remember what you tell me."
+            )
         elif _SECRET.search(s) and not _is_question(s):
             turn.replies.append(
                 "That sounds like a secret, so I won't keep it in my memory. "

@@ -386,3 +386,27 @@ def test_what_is_my_name_still_answers_the_owners_name() -> None:
         "what is my name?", memory=(("owner's name", "facts", "The owner's name is Bob."),)
     )
     assert "Bob" in reply
+
+
+def test_a_question_in_an_older_summary_is_never_an_answer() -> None:
+    summary = "Lately my owner told me:\n- Where does my sister Ana live these days?"
+    raw = OfflineBrain().complete(
+        assemble_prompt(PromptContext(summary=summary), "where does my sister live?")
+    )
+    assert json.loads(raw.text)["reply"] == "I don't know that yet. Tell me and I'll remember."
+
+
+def test_a_noun_use_of_work_does_not_say_where_the_owner_works() -> None:
+    reply, _ = _think(
+        "where do I work?",
+        memory=(
+            ("work", "facts", "The owner works at the harbour office."),
+            ("habit", "facts", "The owner usually walks by the river after work."),
+        ),
+    )
+    assert "harbour" in reply
+    reply, _ = _think(
+        "where do I work?",
+        memory=(("habit", "facts", "The owner usually walks by the river after work."),),
+    )
+    assert reply == "I don't know that yet. Tell me and I'll remember."

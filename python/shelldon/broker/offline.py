@@ -482,6 +482,20 @@ def _names_someone(intent: str, text: str) -> bool:
     )
 
 
+# "after work", "at work", "from home": an intent word after a preposition names a thing, not what
+# the statement says ("I walk by the river after work" does not say where the owner works).
+_NOUN_USE = re.compile(
+    r"\b(?:after|before|at|from|to|for|off|of|into|during)\s+(?:my\s+|the\s+)?"
+    r"(work|job|home|name|birthday)\b",
+    re.IGNORECASE,
+)
+
+
+def _intent_words(text: str) -> list[str]:
+    """The statement's words an intent can match: without the intent words used as nouns."""
+    return content_words(_NOUN_USE.sub(" ", text))
+
+
 def _answer(turn: _Turn, question: str) -> None:
     q = content_words(question)
     intents = [w for w in q if w in _INTENT_WORDS]
@@ -492,7 +506,8 @@ def _answer(turn: _Turn, question: str) -> None:
         shared = [w for w in q if w in words]
         if not shared:
             continue
-        if intents and not any(w in words or _names_someone(w, known.text) for w in intents):
+        stated = _intent_words(known.text)
+        if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
         if subject and len(shared_subject) * 2 < len(subject):

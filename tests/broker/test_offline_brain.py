@@ -410,3 +410,50 @@ def test_a_noun_use_of_work_does_not_say_where_the_owner_works() -> None:
         memory=(("habit", "facts", "The owner usually walks by the river after work."),),
     )
     assert reply == "I don't know that yet. Tell me and I'll remember."
+
+
+@pytest.mark.parametrize(
+    ("statement", "name", "content"),
+    [
+        ("My sister Ana lives in Lisbon", "sister home", "The owner's sister Ana lives in Lisbon."),
+        ("my sister lives in Porto.", "sister home", "The owner's sister lives in Porto."),
+        (
+            "My brother, Tom, moved to Berlin",
+            "brother home",
+            "The owner's brother, Tom, moved to Berlin.",
+        ),
+        ("my boss works at the bank", "boss work", "The owner's boss works at the bank."),
+        ("my son's birthday is May 3", "son birthday", "The owner's son's birthday is May 3."),
+        ("my mum was born in 1960", "mum birthday", "The owner's mum was born in 1960."),
+        ("my dad loves jazz", "dad likes", "The owner's dad loves jazz."),
+        ("my friend Sara hates olives", "friend likes", "The owner's friend Sara hates olives."),
+    ],
+)
+def test_everyday_facts_about_someone_are_remembered_in_people(
+    statement: str, name: str, content: str
+) -> None:
+    reply, ops = _think(statement)
+    assert ops == [Remember("people", name, content)]
+    assert reply.startswith("Noted: your ")
+
+
+def test_what_do_you_know_about_me_is_answered_from_memory_and_about() -> None:
+    reply, ops = _think(
+        "what do you know about me?",
+        memory=(
+            ("work", "facts", "The owner works at the harbour."),
+            ("sister home", "people", "The owner's sister Ana lives in Lisbon."),
+            ("tea", "preferences", "The owner likes green tea."),
+        ),
+        about="The owner is a nurse.",
+    )
+    assert reply == (
+        "Here's what I know about you: You are a nurse. You work at the harbour. "
+        "Your sister Ana lives in Lisbon. You like green tea."
+    )
+    assert ops == []
+
+
+def test_what_do_you_know_about_me_with_nothing_known_says_so() -> None:
+    reply, _ = _think("What do you know about me?", said=("the bus was late",))
+    assert reply.startswith("I don't know much about you yet.")

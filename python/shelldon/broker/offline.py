@@ -303,6 +303,28 @@ _PEOPLE_PATTERNS = (
     re.compile(rf"\bmy {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
     re.compile(rf"\b{_NAME} is my {_REL}\b"),
 )
+# Everyday facts about someone: "my sister Ana lives in Lisbon", "my boss works at the bank",
+# "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>".
+_SOMEONE = rf"(?i:my) {_REL}(?:,? {_NAME},?)?"
+_PERSON_FACTS = (
+    (
+        re.compile(rf"^{_SOMEONE} (?i:lives|is living|has lived|moved) (?i:in|to|near) (.+)$"),
+        "home",
+    ),
+    (
+        re.compile(rf"^{_SOMEONE} (?i:works|is working|has worked) (?i:as|at|for|in) (.+)$"),
+        "work",
+    ),
+    (re.compile(rf"^{_SOMEONE}['’]s (?i:birthday is|birthday's) (.+)$"), "birthday"),
+    (re.compile(rf"^{_SOMEONE} (?i:was born on|was born in) (.+)$"), "birthday"),
+    (
+        re.compile(
+            rf"^{_SOMEONE} (?i:really )?(?i:likes|loves|enjoys|adores|hates|dislikes|"
+            rf"doesn't like|does not like|can't stand|is allergic to) (.+)$"
+        ),
+        "likes",
+    ),
+)
 _SECRET = re.compile(
     r"\b(?:password|passwd|passcode|pass phrase|passphrase|pin(?: code)?|api key|secret|token|"
     r"private key|credit card|card number|social security|iban)\b",
@@ -346,6 +368,13 @@ _GREETING = re.compile(
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
 _HOW_ARE_YOU = re.compile(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
+_ABOUT_ME = re.compile(
+    r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
+    r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b",
+    re.IGNORECASE,
+)
+MAX_ABOUT_ME = 8
+_ABOUT_OWNER = re.compile(r"\b(?:owner|owner's|I|my|me)\b", re.IGNORECASE)
 _WHO_ARE_YOU = re.compile(r"^(?:who|what) are you\b", re.IGNORECASE)
 # "what is your name?": the pet's own name, never the owner's (a memory search would find "the
 # owner's name is Bob").
@@ -407,6 +436,14 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             rel, name = rel.lower(), name[:1].upper() + name[1:]
             turn.remember("people", rel, f"The owner's {rel} is called {name}.")
             turn.replies.append(f"Nice, your {rel} is called {name}. I'll remember that.")
+            return True
+    for pattern, topic in _PERSON_FACTS:
+        found = pattern.match(s)
+        if found:
+            rel = found.group(1).lower()
+            content = to_third_person(s)
+            turn.remember("people", f"{rel} {topic}", content)
+            turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
             return True
     found = _MY_NAME.match(s)
     if found:
@@ -527,6 +564,23 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(f"I remember that {said}")
 
 
+def _about_me(view: PromptView) -> str:
+    """What the curated memory and about.md in the prompt say about the owner, said back."""
+    said: list[str] = []
+    for known in view.known:
+        if known.source not in ("memory", "about") or not _ABOUT_OWNER.search(known.text):
+            continue
+        line = to_second_person(known.text)
+        line = line[:1].upper() + line[1:]
+        if line not in said:
+            said.append(line)
+        if len(said) == MAX_ABOUT_ME:
+            break
+    if not said:
+        return "I don't know much about you yet. Tell me about yourself and I'll remember."
+    return "Here's what I know about you: " + " ".join(said)
+
+
 def _owner_name(view: PromptView) -> str:
     for known in reversed(view.known):
         found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
@@ -566,6 +620,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append("Bye for now! I'll be here.")
         elif _HOW_ARE_YOU.match(s):
             turn.replies.append("I'm doing well, thanks for asking. How are you?")
+        elif _ABOUT_ME.match(s):
+            turn.replies.append(_about_me(view))
         elif _YOUR_NAME.match(s):
             turn.replies.append(f"My name is {_pet_name(request)}.")
         elif _WHO_ARE_YOU.match(s):

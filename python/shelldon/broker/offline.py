@@ -235,6 +235,8 @@ class PromptView:
     message: str = ""
     known: list[Known] = field(default_factory=list)
     owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
+    pet_last: str = ""  # the pet's last row in the window (did it just ask the owner's name?)
+    history_rows: int = 0  # rows in the recent window and recall: 0 on the first turn ever
 
     @classmethod
     def of(cls, request: CompletionRequest) -> PromptView:
@@ -247,7 +249,11 @@ class PromptView:
             elif section.kind in ("recent", "recall"):
                 for line in body.splitlines():
                     row = _ROW.match(line.strip())
+                    if row and row.group(1) == "pet":
+                        view.pet_last = row.group(2)
+                        view.history_rows += 1
                     if row and row.group(1) == "owner":
+                        view.history_rows += 1
                         order += 1
                         view.owner_said.append(row.group(2))
                         for s in _sentences(row.group(2)):
@@ -581,6 +587,45 @@ def _about_me(view: PromptView) -> str:
     return "Here's what I know about you: " + " ".join(said)
 
 
+# The first turn ever (no history, no memory) when the owner opens with small talk ("hi"): the pet
+# introduces itself and asks the owner's name, and the time zone only when the owner's zone is
+# UTC (unset on most fresh systems). A first message that asks or tells something is answered
+# as any other (a reminder set on the first turn is just set). See docs/turn.md.
+INTRO = "Hi, I'm {pet}, your pocket pet! I remember what you tell me. What's your name?"
+ASK_NAME = "What's your name?"
+ASK_ZONE = (
+    "And which time zone are you in? Tell me with /timezone Europe/Lisbon (your zone's name), "
+    "so reminders and quiet hours follow your clock."
+)
+_BARE_NAME = re.compile(
+    r"^(?:it'?s |i'?m |i am )?([A-Za-zÀ-ÖØ-öø-ÿ'’-]+(?: [A-Za-zÀ-ÖØ-öø-ÿ'’-]+)?)[.!]?$"
+)
+
+
+def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
+    """The introduction, when this is the first turn ever; None otherwise."""
+    local = offline_proactive.find_now(request)
+    if local is None:
+        return None  # a real turn always has its "# Now" section; a bare prompt is no first run
+    if view.history_rows or any(k.source in ("memory", "about", "summary") for k in view.known):
+        return None
+    intro = INTRO.format(pet=_pet_name(request))
+    if local.zone in ("UTC", "Etc/UTC", "Etc/Universal", "Universal"):
+        intro += " " + ASK_ZONE
+    return intro
+
+
+def _answered_name(view: PromptView, message: str) -> str | None:
+    """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
+    if ASK_NAME not in view.pet_last:
+        return None
+    found = _BARE_NAME.match(message.strip())
+    if found is None or _GREETING.match(message) or _is_question(message):
+        return None
+    name = " ".join(w[:1].upper() + w[1:] for w in found.group(1).split())
+    return None if name.casefold() in _UNSAID else name
+
+
 def _owner_name(view: PromptView) -> str:
     for known in reversed(view.known):
         found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
@@ -603,6 +648,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     message = view.message
     if not message:
         return {"reply": "I'm here.", "ops": []}
+    name = _answered_name(view, message)
+    if name is not None:
+        turn.remember("facts", "owner's name", f"The owner's name is {name}.")
+        return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     for sentence in _sentences(message):
         s = sentence.strip()
@@ -639,12 +688,18 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             if not _statement(turn, s):
                 turn.replies.append(_acknowledge(s))
             _repeated(turn, s)
+    small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
+    intro = _first_turn(view, request) if small_talk and not turn.ops else None
+    if intro is not None:
+        turn.replies = [intro]  # the greeting or acknowledgement it replaces says less
     return {"reply": " ".join(dict.fromkeys(turn.replies)), "ops": turn.ops}
 
 
+_ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+
+
 def _acknowledge(sentence: str) -> str:
-    choices = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
-    return choices[zlib.crc32(sentence.encode()) % len(choices)]
+    return _ACKNOWLEDGEMENTS[zlib.crc32(sentence.encode()) % len(_ACKNOWLEDGEMENTS)]
 
 
 class OfflineBrain:

@@ -357,3 +357,103 @@ def test_a_bulleted_summary_is_read_without_its_bullets() -> None:
     request = assemble_prompt(PromptContext(summary=summary), "am I a night owl?")
     reply = json.loads(OfflineBrain().complete(request).text)["reply"]
     assert reply == "I remember that you are a night owl."
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what is your name?",
+        "What's your name",
+        "whats your name?",
+        "what are you called?",
+        "what should I call you?",
+        "do you have a name?",
+    ],
+)
+def test_it_answers_its_own_name_not_the_owners(question: str) -> None:
+    reply, ops = _think(
+        question,
+        memory=(("owner's name", "facts", "The owner's name is Bob."),),
+        said=("my name is Bob",),
+    )
+    assert reply == "My name is shelldon."
+    assert "Bob" not in reply
+    assert ops == []
+
+
+def test_what_is_my_name_still_answers_the_owners_name() -> None:
+    reply, _ = _think(
+        "what is my name?", memory=(("owner's name", "facts", "The owner's name is Bob."),)
+    )
+    assert "Bob" in reply
+
+
+def test_a_question_in_an_older_summary_is_never_an_answer() -> None:
+    summary = "Lately my owner told me:\n- Where does my sister Ana live these days?"
+    raw = OfflineBrain().complete(
+        assemble_prompt(PromptContext(summary=summary), "where does my sister live?")
+    )
+    assert json.loads(raw.text)["reply"] == "I don't know that yet. Tell me and I'll remember."
+
+
+def test_a_noun_use_of_work_does_not_say_where_the_owner_works() -> None:
+    reply, _ = _think(
+        "where do I work?",
+        memory=(
+            ("work", "facts", "The owner works at the harbour office."),
+            ("habit", "facts", "The owner usually walks by the river after work."),
+        ),
+    )
+    assert "harbour" in reply
+    reply, _ = _think(
+        "where do I work?",
+        memory=(("habit", "facts", "The owner usually walks by the river after work."),),
+    )
+    assert reply == "I don't know that yet. Tell me and I'll remember."
+
+
+@pytest.mark.parametrize(
+    ("statement", "name", "content"),
+    [
+        ("My sister Ana lives in Lisbon", "sister home", "The owner's sister Ana lives in Lisbon."),
+        ("my sister lives in Porto.", "sister home", "The owner's sister lives in Porto."),
+        (
+            "My brother, Tom, moved to Berlin",
+            "brother home",
+            "The owner's brother, Tom, moved to Berlin.",
+        ),
+        ("my boss works at the bank", "boss work", "The owner's boss works at the bank."),
+        ("my son's birthday is May 3", "son birthday", "The owner's son's birthday is May 3."),
+        ("my mum was born in 1960", "mum birthday", "The owner's mum was born in 1960."),
+        ("my dad loves jazz", "dad likes", "The owner's dad loves jazz."),
+        ("my friend Sara hates olives", "friend likes", "The owner's friend Sara hates olives."),
+    ],
+)
+def test_everyday_facts_about_someone_are_remembered_in_people(
+    statement: str, name: str, content: str
+) -> None:
+    reply, ops = _think(statement)
+    assert ops == [Remember("people", name, content)]
+    assert reply.startswith("Noted: your ")
+
+
+def test_what_do_you_know_about_me_is_answered_from_memory_and_about() -> None:
+    reply, ops = _think(
+        "what do you know about me?",
+        memory=(
+            ("work", "facts", "The owner works at the harbour."),
+            ("sister home", "people", "The owner's sister Ana lives in Lisbon."),
+            ("tea", "preferences", "The owner likes green tea."),
+        ),
+        about="The owner is a nurse.",
+    )
+    assert reply == (
+        "Here's what I know about you: You are a nurse. You work at the harbour. "
+        "Your sister Ana lives in Lisbon. You like green tea."
+    )
+    assert ops == []
+
+
+def test_what_do_you_know_about_me_with_nothing_known_says_so() -> None:
+    reply, _ = _think("What do you know about me?", said=("the bus was late",))
+    assert reply.startswith("I don't know much about you yet.")

@@ -90,3 +90,36 @@ def _r(text: str):  # type: ignore[no-untyped-def]
 )
 def test_restates(new: str, old: str, expected: bool) -> None:
     assert restates(_r(new), _r(old)) is expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "never mind",
+        "Never mind, it's fine.",
+        "oh never mind that",
+        "never again",
+        "never ever",
+        "always happy to help",
+        "Always a pleasure!",
+        "never been better",
+        "always the same with you",
+        "never thought of that",
+    ],
+)
+def test_phrases_that_direct_nothing_are_not_rules(sentence: str) -> None:
+    assert parse_rule(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("never call me Bob", "never"),
+        ("always answer in French", "always"),
+        ("never mention the weather", "never"),
+        ("Never swear.", "never"),
+    ],
+)
+def test_phrases_that_direct_something_are_rules(sentence: str, kind: str) -> None:
+    rule = parse_rule(sentence)
+    assert rule is not None and rule.kind == kind

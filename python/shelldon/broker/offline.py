@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import offline_proactive
+from shelldon.broker.offline_sentences import is_question
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.core.words import PET_WORDS, STOPWORDS, stem
@@ -234,6 +235,8 @@ class PromptView:
     message: str = ""
     known: list[Known] = field(default_factory=list)
     owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
+    pet_last: str = ""  # the pet's last row in the window (did it just ask the owner's name?)
+    history_rows: int = 0  # rows in the recent window and recall: 0 on the first turn ever
 
     @classmethod
     def of(cls, request: CompletionRequest) -> PromptView:
@@ -246,7 +249,11 @@ class PromptView:
             elif section.kind in ("recent", "recall"):
                 for line in body.splitlines():
                     row = _ROW.match(line.strip())
+                    if row and row.group(1) == "pet":
+                        view.pet_last = row.group(2)
+                        view.history_rows += 1
                     if row and row.group(1) == "owner":
+                        view.history_rows += 1
                         order += 1
                         view.owner_said.append(row.group(2))
                         for s in _sentences(row.group(2)):
@@ -262,8 +269,15 @@ class PromptView:
                     if line.casefold().startswith("pet:"):
                         continue  # the pet's own words are not evidence
                     line = re.sub(r"^owner:\s*", "", line, flags=re.IGNORECASE)
+                    if line.endswith(":"):
+                        continue  # a heading ("Lately my owner told me:"), not a statement
                     order += 1
-                    view.known.extend(Known(s, section.kind, order) for s in _sentences(line))
+                    # A question is never evidence, even in a summary an older dream wrote.
+                    view.known.extend(
+                        Known(s, section.kind, order)
+                        for s in _sentences(line)
+                        if not _is_question(s)
+                    )
         return view
 
 
@@ -274,16 +288,7 @@ def _sentences(text: str) -> Iterator[str]:
             yield part
 
 
-_QUESTION_START = re.compile(
-    r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|which|why|how|do you|did you|"
-    r"can you|could you|would you|will you|have you|are you|is|are|does|did i|do i|have i|am i|"
-    r"tell me|remind me)\b",
-    re.IGNORECASE,
-)
-
-
-def _is_question(sentence: str) -> bool:
-    return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+_is_question = is_question
 
 
 # --- understanding the owner's sentences -------------------------------------------------------
@@ -303,6 +308,28 @@ _PEOPLE_PATTERNS = (
     re.compile(rf"\bmy {_REL}['’]s name is {_LOOSE_NAME}", re.IGNORECASE),
     re.compile(rf"\bmy {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
     re.compile(rf"\b{_NAME} is my {_REL}\b"),
+)
+# Everyday facts about someone: "my sister Ana lives in Lisbon", "my boss works at the bank",
+# "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>".
+_SOMEONE = rf"(?i:my) {_REL}(?:,? {_NAME},?)?"
+_PERSON_FACTS = (
+    (
+        re.compile(rf"^{_SOMEONE} (?i:lives|is living|has lived|moved) (?i:in|to|near) (.+)$"),
+        "home",
+    ),
+    (
+        re.compile(rf"^{_SOMEONE} (?i:works|is working|has worked) (?i:as|at|for|in) (.+)$"),
+        "work",
+    ),
+    (re.compile(rf"^{_SOMEONE}['’]s (?i:birthday is|birthday's) (.+)$"), "birthday"),
+    (re.compile(rf"^{_SOMEONE} (?i:was born on|was born in) (.+)$"), "birthday"),
+    (
+        re.compile(
+            rf"^{_SOMEONE} (?i:really )?(?i:likes|loves|enjoys|adores|hates|dislikes|"
+            rf"doesn't like|does not like|can't stand|is allergic to) (.+)$"
+        ),
+        "likes",
+    ),
 )
 _SECRET = re.compile(
     r"\b(?:password|passwd|passcode|pass phrase|passphrase|pin(?: code)?|api key|secret|token|"
@@ -347,7 +374,25 @@ _GREETING = re.compile(
 _THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
 _BYE = re.compile(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
 _HOW_ARE_YOU = re.compile(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
+_ABOUT_ME = re.compile(
+    r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
+    r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b",
+    re.IGNORECASE,
+)
+MAX_ABOUT_ME = 8
+_ABOUT_OWNER = re.compile(r"\b(?:owner|owner's|I|my|me)\b", re.IGNORECASE)
 _WHO_ARE_YOU = re.compile(r"^(?:who|what) are you\b", re.IGNORECASE)
+# "what is your name?": the pet's own name, never the owner's (a memory search would find "the
+# owner's name is Bob").
+_YOUR_NAME = re.compile(
+    r"^(?:what(?:'s|’s| is)|whats|tell me) your name\b|^what (?:are you|should i call you|do i "
+    r"call you) called\b|^(?:what should i|what do i|how should i) call you\b|"
+    r"^do you have a name\b|^have you got a name\b",
+    re.IGNORECASE,
+)
+# The pet's name, as the prompt's system instruction gives it ("You are shelldon, ...").
+_PET_NAME = re.compile(r"\bYou are ([\w'’-]+),")
+DEFAULT_PET_NAME = "shelldon"
 
 
 def _clean_clause(text: str) -> str:
@@ -397,6 +442,14 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             rel, name = rel.lower(), name[:1].upper() + name[1:]
             turn.remember("people", rel, f"The owner's {rel} is called {name}.")
             turn.replies.append(f"Nice, your {rel} is called {name}. I'll remember that.")
+            return True
+    for pattern, topic in _PERSON_FACTS:
+        found = pattern.match(s)
+        if found:
+            rel = found.group(1).lower()
+            content = to_third_person(s)
+            turn.remember("people", f"{rel} {topic}", content)
+            turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
             return True
     found = _MY_NAME.match(s)
     if found:
@@ -472,6 +525,20 @@ def _names_someone(intent: str, text: str) -> bool:
     )
 
 
+# "after work", "at work", "from home": an intent word after a preposition names a thing, not what
+# the statement says ("I walk by the river after work" does not say where the owner works).
+_NOUN_USE = re.compile(
+    r"\b(?:after|before|at|from|to|for|off|of|into|during)\s+(?:my\s+|the\s+)?"
+    r"(work|job|home|name|birthday)\b",
+    re.IGNORECASE,
+)
+
+
+def _intent_words(text: str) -> list[str]:
+    """The statement's words an intent can match: without the intent words used as nouns."""
+    return content_words(_NOUN_USE.sub(" ", text))
+
+
 def _answer(turn: _Turn, question: str) -> None:
     q = content_words(question)
     intents = [w for w in q if w in _INTENT_WORDS]
@@ -482,7 +549,8 @@ def _answer(turn: _Turn, question: str) -> None:
         shared = [w for w in q if w in words]
         if not shared:
             continue
-        if intents and not any(w in words or _names_someone(w, known.text) for w in intents):
+        stated = _intent_words(known.text)
+        if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
         if subject and len(shared_subject) * 2 < len(subject):
@@ -502,12 +570,75 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(f"I remember that {said}")
 
 
+def _about_me(view: PromptView) -> str:
+    """What the curated memory and about.md in the prompt say about the owner, said back."""
+    said: list[str] = []
+    for known in view.known:
+        if known.source not in ("memory", "about") or not _ABOUT_OWNER.search(known.text):
+            continue
+        line = to_second_person(known.text)
+        line = line[:1].upper() + line[1:]
+        if line not in said:
+            said.append(line)
+        if len(said) == MAX_ABOUT_ME:
+            break
+    if not said:
+        return "I don't know much about you yet. Tell me about yourself and I'll remember."
+    return "Here's what I know about you: " + " ".join(said)
+
+
+# The first turn ever (no history, no memory) when the owner opens with small talk ("hi"): the pet
+# introduces itself and asks the owner's name, and the time zone only when the owner's zone is
+# UTC (unset on most fresh systems). A first message that asks or tells something is answered
+# as any other (a reminder set on the first turn is just set). See docs/turn.md.
+INTRO = "Hi, I'm {pet}, your pocket pet! I remember what you tell me. What's your name?"
+ASK_NAME = "What's your name?"
+ASK_ZONE = (
+    "And which time zone are you in? Tell me with /timezone Europe/Lisbon (your zone's name), "
+    "so reminders and quiet hours follow your clock."
+)
+_BARE_NAME = re.compile(
+    r"^(?:it'?s |i'?m |i am )?([A-Za-zÀ-ÖØ-öø-ÿ'’-]+(?: [A-Za-zÀ-ÖØ-öø-ÿ'’-]+)?)[.!]?$"
+)
+
+
+def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
+    """The introduction, when this is the first turn ever; None otherwise."""
+    local = offline_proactive.find_now(request)
+    if local is None:
+        return None  # a real turn always has its "# Now" section; a bare prompt is no first run
+    if view.history_rows or any(k.source in ("memory", "about", "summary") for k in view.known):
+        return None
+    intro = INTRO.format(pet=_pet_name(request))
+    if local.zone in ("UTC", "Etc/UTC", "Etc/Universal", "Universal"):
+        intro += " " + ASK_ZONE
+    return intro
+
+
+def _answered_name(view: PromptView, message: str) -> str | None:
+    """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
+    if ASK_NAME not in view.pet_last:
+        return None
+    found = _BARE_NAME.match(message.strip())
+    if found is None or _GREETING.match(message) or _is_question(message):
+        return None
+    name = " ".join(w[:1].upper() + w[1:] for w in found.group(1).split())
+    return None if name.casefold() in _UNSAID else name
+
+
 def _owner_name(view: PromptView) -> str:
     for known in reversed(view.known):
         found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
         if found:
             return found.group(1)
     return ""
+
+
+def _pet_name(request: CompletionRequest) -> str:
+    for section in request.sections:
+        if section.kind == "system" and (found := _PET_NAME.search(section.text)):
+            return found.group(1)
+    return DEFAULT_PET_NAME
 
 
 def respond(request: CompletionRequest) -> dict[str, Any]:
@@ -517,6 +648,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     message = view.message
     if not message:
         return {"reply": "I'm here.", "ops": []}
+    name = _answered_name(view, message)
+    if name is not None:
+        turn.remember("facts", "owner's name", f"The owner's name is {name}.")
+        return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     for sentence in _sentences(message):
         s = sentence.strip()
@@ -534,8 +669,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append("Bye for now! I'll be here.")
         elif _HOW_ARE_YOU.match(s):
             turn.replies.append("I'm doing well, thanks for asking. How are you?")
+        elif _ABOUT_ME.match(s):
+            turn.replies.append(_about_me(view))
+        elif _YOUR_NAME.match(s):
+            turn.replies.append(f"My name is {_pet_name(request)}.")
         elif _WHO_ARE_YOU.match(s):
-            turn.replies.append("I'm shelldon, your pocket pet. I remember what you tell me.")
+            turn.replies.append(
+                f"I'm {_pet_name(request)}, your pocket pet. I remember what you tell me."
+            )
         elif _SECRET.search(s) and not _is_question(s):
             turn.replies.append(
                 "That sounds like a secret, so I won't keep it in my memory. "
@@ -547,12 +688,18 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             if not _statement(turn, s):
                 turn.replies.append(_acknowledge(s))
             _repeated(turn, s)
+    small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
+    intro = _first_turn(view, request) if small_talk and not turn.ops else None
+    if intro is not None:
+        turn.replies = [intro]  # the greeting or acknowledgement it replaces says less
     return {"reply": " ".join(dict.fromkeys(turn.replies)), "ops": turn.ops}
 
 
+_ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+
+
 def _acknowledge(sentence: str) -> str:
-    choices = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
-    return choices[zlib.crc32(sentence.encode()) % len(choices)]
+    return _ACKNOWLEDGEMENTS[zlib.crc32(sentence.encode()) % len(_ACKNOWLEDGEMENTS)]
 
 
 class OfflineBrain:

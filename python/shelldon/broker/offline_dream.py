@@ -5,7 +5,8 @@ It reads the directive core built (the `dream` section) and answers in the reply
   (people, preferences, capabilities, else facts), then `resolve_learning(id, "promoted")`;
 - every other learning is pruned;
 - `rewrite_summary` gets an extractive summary of the recent conversation: the owner's most
-  informative sentences, in the order they were said;
+  informative statements, in the order they were said (never a question: "where does my sister
+  live?" is not something the owner told it);
 - the reply is a one-line note for the owner.
 Full collections are left to a real model: the offline brain proposes no merges (it never sees
 entry bodies, only their titles).
@@ -17,6 +18,7 @@ import json
 import re
 from typing import Any
 
+from shelldon.broker.offline_sentences import is_question
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.dream import (
     LEARNINGS_HEADER,
@@ -116,7 +118,7 @@ def extractive_summary(recent: list[tuple[str, str]]) -> str:
             sentence = sentence.strip()
             words = set(_words(sentence))
             norm = " ".join(sorted(words))
-            if len(words) < 3 or norm in seen or not _screen(sentence):
+            if len(words) < 3 or norm in seen or is_question(sentence) or not _screen(sentence):
                 continue
             seen.add(norm)
             candidates.append((len(words), order, sentence))

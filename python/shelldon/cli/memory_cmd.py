@@ -1,4 +1,4 @@
-"""`shelldon memory list | show | log | remember | forget NAME | undo ID | undo --dream N`.
+"""`shelldon memory list | show | log | learnings | remember | forget | undo` (also `--dream N`).
 
 The memory commands work on the data root directly, whether core is running or not: every write
 goes through `CuratedMemory` (the gate, the audit log, MEMORY.md) under the same cross-process
@@ -110,6 +110,52 @@ def _log(args: argparse.Namespace) -> int:
     return 0
 
 
+def _learnings(args: argparse.Namespace) -> int:
+    """Pending learnings, and what the next dream will look at: the learnings it offers (the most
+    recurrent first, up to its limit, without those the owner corrected or a rule contradicts)
+    and the recent conversation it summarises. Reads history.db read-only, writes nothing."""
+    import sqlite3
+
+    from shelldon.core.dream import CorrectionLedger, DreamLimits, PendingLearning, rule_contradicts
+    from shelldon.core.history import open_readonly, read_pending_learnings
+
+    root = data_root(args)
+    limits = DreamLimits()
+    try:
+        pending = [PendingLearning.from_row(r) for r in read_pending_learnings(root.history_db)]
+        with open_readonly(root.history_db) as reader:
+            recent = len(reader.recent(limits.recent_messages))
+    except sqlite3.OperationalError:
+        print("no pending learnings (no conversation yet)")
+        return 0
+    ledger = CorrectionLedger(root.state)  # reads state/corrections.json; writes nothing
+    rules = [
+        e.body
+        for e in _reader(args).entries()
+        if e.meta.provenance == "owner" and e.meta.status != "superseded"
+    ]
+    offered = 0
+    for item in pending:
+        if ledger.is_corrected(item) or any(rule_contradicts(r, item.observation) for r in rules):
+            mark = "held back (the owner corrected it)"
+        elif offered < limits.max_learnings:
+            offered += 1
+            mark = "next dream"
+        else:
+            mark = "waits (over the dream's limit)"
+        key = f" [{item.pattern_key}]" if item.pattern_key else ""
+        _out(f"#{item.id}\tseen {item.recurrence_count}x\t{mark}\t{item.observation}{key}")
+    if not pending:
+        print("no pending learnings")
+    print(
+        f"{len(pending)} pending; the next dream looks at {offered} of them "
+        f"(up to {limits.max_learnings}) and the last {recent} messages"
+        + ("" if offered else " (with no learning to offer it skips)"),
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _remember(args: argparse.Namespace) -> int:
     from shelldon.contracts.ops import Remember
     from shelldon.core.memory import EntryExtras, MemoryOpError
@@ -215,6 +261,13 @@ def register(
     log_.add_argument("--unit", help='only this unit ("cli-…", "turn-…", "dream-3", …)')
     log_.add_argument("--json", action="store_true", help="the raw JSON lines")
     log_.set_defaults(func=_log)
+
+    learnings = msub.add_parser(
+        "learnings",
+        parents=[common],
+        help="pending learnings and what the next dream will look at (read-only)",
+    )
+    learnings.set_defaults(func=_learnings)
 
     remember = msub.add_parser(
         "remember", parents=[common], help="write an owner entry (through the gate)"

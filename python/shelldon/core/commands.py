@@ -50,10 +50,19 @@ def parse(text: str, bot_username: str = "") -> tuple[str, str] | None:
     return name.lower(), arg.strip()
 
 
+# How the owner gives the pet a real model (docs/config.md, docs/brain.md).
+MODEL_HELP = (
+    "Without a model I think with simple offline rules. To give me a real one, add a "
+    '[[provider]] to shelldon.toml (kind = "openai" or "anthropic", base_url, model, key), keep '
+    "its key with `shelldon vault set <key name>`, then restart me; docs/config.md has examples."
+)
+
+
 def command_help(ctx: CommandContext, arg: str) -> str:
     lines = ["I understand:"]
     lines.extend(f"/{name} - {what}" for name, what in OWNER_COMMANDS)
     lines.append("Anything else is just talking to me.")
+    lines.append(MODEL_HELP)
     return "\n".join(lines)
 
 

@@ -440,13 +440,7 @@ class HistoryStore(_Reader):
     @_serialised
     def pending_learnings(self, limit: int = 50) -> list[LearningRow]:
         """Pending rows, most recurrent first (then most recently seen, then id): bounded."""
-        limit = max(0, min(int(limit), MAX_PENDING))
-        rows = self._conn.execute(
-            f"SELECT {_LEARNING_COLUMNS} FROM learnings WHERE status = 'pending' "
-            "ORDER BY recurrence_count DESC, last_seen DESC, id ASC LIMIT ?",
-            (limit,),
-        ).fetchall()
-        return [_learning(row) for row in rows]
+        return _pending(self._conn, limit)
 
     @_serialised
     def learning(self, learning_id: int) -> LearningRow | None:
@@ -534,6 +528,29 @@ def open_readonly(
         log.info("%s: no writer and no WAL; reading it immutable", db.name)
         conn = _connect_readonly(db.as_uri() + "?mode=ro&immutable=1")
     return HistoryReader(conn, search_budget_s)
+
+
+def _pending(conn: sqlite3.Connection, limit: int) -> list[LearningRow]:
+    limit = max(0, min(int(limit), MAX_PENDING))
+    rows = conn.execute(
+        f"SELECT {_LEARNING_COLUMNS} FROM learnings WHERE status = 'pending' "
+        "ORDER BY recurrence_count DESC, last_seen DESC, id ASC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return [_learning(row) for row in rows]
+
+
+def read_pending_learnings(
+    path: str | os.PathLike[str], limit: int = MAX_PENDING
+) -> list[LearningRow]:
+    """The pending learnings, read-only (`shelldon memory learnings`): the owner's view, not a
+    worker's (HistoryReader has no learnings). sqlite3.OperationalError if the file is absent."""
+    reader = open_readonly(path)
+    try:
+        with reader._lock:
+            return _pending(reader._conn, limit)
+    finally:
+        reader.close()
 
 
 def _connect_readonly(uri: str) -> sqlite3.Connection:

@@ -10,6 +10,9 @@ body; shared file paths; times trust, recency, confidence and staleness; ties by
 - the next `TITLE_MAX` (12) by title;
 - the rest counted, in words, so the prompt never silently drops anything.
 
+A turn that asks about the owner as a whole ("what do you know about me?") shares no word with
+any entry, so it is read as asking about "owner", the word entries about the owner hold.
+
 Superseded entries are never offered. The worker calls `select_entries` while assembling the
 prompt; it only reads (the depended-on files' mtimes for staleness).
 """
@@ -156,6 +159,18 @@ def entry_title(entry: Entry) -> str:
     return entry_id(entry)
 
 
+# "what do you know about me", "tell me about myself": the owner, whom entries call "the owner".
+_ABOUT_THE_OWNER = re.compile(r"\babout (?:me|myself)\b", re.IGNORECASE)
+
+
+def query_tokens(query: str) -> list[str]:
+    """The words a turn is ranked by ("owner" added when it asks about the owner as a whole)."""
+    words = tokens(query)
+    if _ABOUT_THE_OWNER.search(query) and "owner" not in words:
+        words.append("owner")
+    return words
+
+
 def select_entries(
     entries: Sequence[Entry],
     query: str,
@@ -196,7 +211,7 @@ def select_entries(
         ]
     )
     query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
-    order = ranker.rank(tokens(query), query_paths, _ts(now), len(active))
+    order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
     ranked = tuple(
         Shown(
             id=entry_id(active[i]),

@@ -16,6 +16,12 @@ polarity taken off ("always answer in French" → answer, in, french):
 Anything else is a new rule beside the old ones. The last case can over-match ("always use tabs"
 after "always use emoji"); the old rule stays on disk, marked, and `shelldon memory undo` brings
 it back.
+
+A phrase is a rule only when it directs something: "always"/"never" must be followed by what the
+pet should (not) do ("never call me Bob", "always answer in French"), so the everyday phrases
+that merely start with those words ("never mind", "never again", "always happy to help", "never
+been better") are talk, not rules. Those are told apart by the first word after the marker: an
+adjective, a past participle, an adverb or an interjection there never starts an instruction.
 """
 
 from __future__ import annotations
@@ -54,6 +60,19 @@ _PREFER = re.compile(
     r"^(?:i(?:\s+would|'d|’d)?\s+)?(?:really\s+)?prefers?\b[\s,:-]*(.+)$", re.IGNORECASE
 )
 _CALL_ME = re.compile(r"^call\s+me\s+(.+)$", re.IGNORECASE)
+# First words after "always"/"never" that make the phrase talk, not an instruction ("never mind",
+# "always happy to help", "never been better", "never again", "never ever", "always the same").
+_NOT_DIRECTIVE = frozenset(
+    re.findall(
+        r"\S+",
+        "mind again ever happy glad pleased keen nice good great fine lovely fun funny welcome "
+        "here there been was were had did is am are will would could should can so too such "
+        "more less "
+        "the a an this that it it's its late ready sure okay ok right true easy hard mine yours "
+        "thought knew said heard seen saw guessed expected imagined better worse best worst "
+        "enough once yet before now done over",
+    )
+)
 _WORD = re.compile(r"[\w'’-]+")
 _TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|thanks|thank you)[.!]*$", re.IGNORECASE)
 # Words that do not tell one rule from another: its markers, politeness, the address to the pet,
@@ -109,7 +128,10 @@ def parse_rule(sentence: str) -> OwnerRule | None:
         kind, body = "call_me", m.group(1)
     else:
         return None
-    words = tuple(w for w in _words(body) if w not in _NOISE)
+    said_words = _words(body)
+    if kind in ("always", "never") and (not said_words or said_words[0] in _NOT_DIRECTIVE):
+        return None  # "never mind", "always happy to help": said, not directed
+    words = tuple(w for w in said_words if w not in _NOISE)
     if not words or len(words) > MAX_RULE_WORDS:
         return None
     said = f"Call me {body.strip().rstrip('.!;')}" if kind == "call_me" else text

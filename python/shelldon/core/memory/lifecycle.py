@@ -1,5 +1,8 @@
 """The owner's edits to the tree, beside the gated write path: forget, retire, undo.
 
+Forgetting an entry that superseded others brings those back (active again): forgetting the newest
+"call me" rule makes the one it replaced the rule again, in the same audited change.
+
 None of them is gated (the owner asked, or a merge the gate accepted retires what it replaced);
 every one is audited and undoable, and MEMORY.md follows each.
 """
@@ -30,13 +33,23 @@ class CuratedMemory(MemoryWriter):
             self.audit.keep_blob(before)
             path.unlink()
             _native.fsync_dir(path.parent)
+            changes = [FileChange(self._rel(path), _sha256(before), None)]
+            now = iso(self._clock())
+            for old in self.entries():
+                if (
+                    old.collection == entry.collection
+                    and old.meta.status == "superseded"
+                    and old.meta.superseded_by == entry.stem
+                ):
+                    revived = replace(old.meta, status="active", superseded_by="", modified=now)
+                    changes.append(self._put_entry(self.entry_path(old), revived, old.body))
             rec = self.audit.record(
                 unit=unit,
                 op="forget",
                 action="delete",
                 reason_code="forgotten",
                 reason=f"the owner asked to forget {entry.collection}/{entry.stem}",
-                changes=[FileChange(self._rel(path), _sha256(before), None)],
+                changes=changes,
                 provenance="owner",
             )
             self._refresh_index()

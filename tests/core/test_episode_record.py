@@ -8,7 +8,7 @@ writer; the file must still hold exactly one header per append, each the writer'
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -16,18 +16,10 @@ from hypothesis import strategies as st
 
 from shelldon.contracts.ops import LogEpisode
 from shelldon.core.memory import CuratedMemory
+from support.clock import TickingClock
 
 START = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
 HEADER = re.compile(r"## \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ(?: \[[^\[\]()]*\])?(?: \(turn [^()]*\))?")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 FORGED_HEADER = st.builds(
@@ -65,7 +57,7 @@ def test_episode_content_cannot_forge_a_record(
     home: Path, episodes: list[tuple[str, list[str]]]
 ) -> None:
     root = home / f"memory-{abs(hash(repr(episodes)))}"
-    mem = CuratedMemory(root, clock=Clock())
+    mem = CuratedMemory(root, clock=TickingClock(START))
     for index, (body, tags) in enumerate(episodes):
         applied = mem.apply_memory_op(
             LogEpisode(content=body, tags=tuple(tags)), turn_id=f"t{index}"
@@ -87,7 +79,7 @@ def test_episode_content_cannot_forge_a_record(
 
 
 def test_a_plain_episode_is_unchanged(home: Path) -> None:
-    mem = CuratedMemory(home / "memory", clock=Clock())
+    mem = CuratedMemory(home / "memory", clock=TickingClock(START))
     mem.apply_memory_op(LogEpisode(content="Went to the park.\nMia laughed.", tags=("outing",)))
     assert mem.read_episodes() == (
         "## 2026-11-29T21:00:01Z [outing]\nWent to the park.\nMia laughed.\n\n"

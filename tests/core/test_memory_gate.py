@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,20 +16,12 @@ from shelldon.core.entry import parse_entry
 from shelldon.core.memory import CuratedMemory, MemoryOpError
 from shelldon.core.records import blank_record, screen_record
 from shelldon.core.rules import capture_owner_rules
+from support.clock import TickingClock
 from support.scripts import load_script
 
 # Shaped like a real key, made up for the test (not a credential anywhere).
 API_KEY = "sk-proj-" + "Zq8rT2vX9kLmN4pQ7sW1yB3dF6hJ0cE5gA2uR8tY"
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 @pytest.fixture
@@ -39,7 +31,7 @@ def root(home: Path) -> Path:
 
 @pytest.fixture
 def mem(root: Path) -> CuratedMemory:
-    return CuratedMemory(root, clock=Clock())
+    return CuratedMemory(root, clock=TickingClock(NOW))
 
 
 def audit_lines(root: Path) -> list[dict[str, object]]:
@@ -230,7 +222,7 @@ def test_too_short_and_too_long_are_refused(mem: CuratedMemory) -> None:
 def test_a_full_collection_skips_with_a_flag(root: Path) -> None:
     from shelldon.core.gate import Limits
 
-    mem = CuratedMemory(root, clock=Clock(), limits=Limits(collection_cap=3))
+    mem = CuratedMemory(root, clock=TickingClock(NOW), limits=Limits(collection_cap=3))
     animals = ["cat Oscar", "dog Rex", "parrot Polly", "horse Ed"]
     results = [
         mem.apply_memory_op(
@@ -341,7 +333,7 @@ def test_the_index_says_how_many_it_does_not_list(root: Path) -> None:
     from shelldon.core.gate import Limits
 
     mem = CuratedMemory(
-        root, clock=Clock(), limits=Limits(collection_cap=1000, index_max_lines=1000)
+        root, clock=TickingClock(NOW), limits=Limits(collection_cap=1000, index_max_lines=1000)
     )
     for i in range(205):
         result = mem.apply_memory_op(
@@ -359,7 +351,7 @@ def test_the_index_says_how_many_it_does_not_list(root: Path) -> None:
 
 
 def test_the_index_is_repaired_on_open(root: Path) -> None:
-    mem = CuratedMemory(root, clock=Clock())
+    mem = CuratedMemory(root, clock=TickingClock(NOW))
     mem.apply_memory_op(
         Remember(collection="facts", name="tea", content="The owner likes green tea.")
     )
@@ -401,7 +393,7 @@ def test_undoing_every_unit_in_reverse_restores_the_start(
     tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, str, int, str, str]]
 ) -> None:
     root = tmp_path_factory.mktemp("mem") / "memory"
-    mem = CuratedMemory(root, clock=Clock())
+    mem = CuratedMemory(root, clock=TickingClock(NOW))
     mem.apply_memory_op(Remember(collection="facts", name="tea", content=_TEXTS[0]))
     start = {p.relative_to(root): p.read_bytes() for p in root.rglob("*.md")}
     units: list[str] = []

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from shelldon.core.memory import CuratedMemory
 from shelldon.core.rules import capture_owner_rules
+from support.clock import TickingClock
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 def _active_rules(mem: CuratedMemory) -> list[str]:
@@ -29,7 +21,7 @@ def _active_rules(mem: CuratedMemory) -> list[str]:
 def test_forgetting_the_newest_call_me_rule_brings_back_the_one_it_superseded(
     home: Path,
 ) -> None:
-    mem = CuratedMemory(home / "memory", clock=Clock())
+    mem = CuratedMemory(home / "memory", clock=TickingClock(NOW))
     capture_owner_rules(mem, "Call me Sam.", turn_id="t1")
     capture_owner_rules(mem, "Actually, call me Alex.", turn_id="t2")
     assert _active_rules(mem) == ["call-me-alex"]
@@ -48,7 +40,7 @@ def test_forgetting_the_newest_call_me_rule_brings_back_the_one_it_superseded(
 
 
 def test_forgetting_an_entry_that_superseded_nothing_revives_nothing(home: Path) -> None:
-    mem = CuratedMemory(home / "memory", clock=Clock())
+    mem = CuratedMemory(home / "memory", clock=TickingClock(NOW))
     capture_owner_rules(mem, "Call me Sam. Never use emoji.", turn_id="t1")
     mem.forget("call-me-sam")
     assert _active_rules(mem) == ["never-use-emoji"]

@@ -30,7 +30,7 @@ from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
-from shelldon.core import commands, layout, recovery, turns
+from shelldon.core import commands, layout, recovery, storage_check, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
@@ -435,6 +435,7 @@ def _start_proactive(
 def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
+        storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
         layout.prepare(root)
         recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
         runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())

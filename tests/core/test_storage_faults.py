@@ -36,10 +36,12 @@ def filled_history(db: Path) -> None:
 
 
 def garbage_in_the_middle(db: Path) -> None:
-    pages = db.stat().st_size // PAGE
+    """Random bytes over the pages holding two message rows from the middle of the history."""
+    data = db.read_bytes()
     with open(db, "r+b") as handle:
-        for page in (pages // 3, pages // 2):
-            handle.seek(page * PAGE)
+        for n in (TURNS // 3, TURNS // 2):
+            where = data.index(f"owner line {n} ".encode())
+            handle.seek(where // PAGE * PAGE)
             handle.write(os.urandom(PAGE))
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 QUICK_CHECK_ROWS: Final = 5  # enough to say what is wrong; a damaged file can list thousands
 
@@ -78,3 +80,80 @@ def check_data_root(home: Path, history_db: Path) -> None:
     if home.is_dir():
         check_writable(home)
     check_history(history_db)
+
+
+# --- faults while running: a write that failed after the reply ----------------------------------
+
+LOW_SPACE_BYTES: Final = 64 * 1024 * 1024  # below this `doctor` warns: a turn writes kilobytes
+WRITE_FAILED: Final = "write_failed"  # core.turns' reason code for an OSError while applying
+
+
+def free_bytes(path: Path) -> int | None:
+    """Free space for an unprivileged writer on the filesystem holding `path` (statvfs)."""
+    try:
+        stats = os.statvfs(path)
+    except OSError:
+        return None
+    return stats.f_bavail * stats.f_frsize
+
+
+def describe_free(path: Path) -> str:
+    free = free_bytes(path)
+    if free is None:
+        return f"free space on {path}: unknown"
+    return f"free space on {path}: {free / (1024 * 1024):.1f} MB"
+
+
+class _Verdict(Protocol):  # core.turns.OpVerdict, without importing the turn
+    @property
+    def op(self) -> str: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def reason_code(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+class WriteFaults:
+    """The last write that failed after a reply (ENOSPC, EIO, EROFS while applying an op).
+
+    Core observes each applied turn: a failed write is told once, in the next reply, and shown in
+    `status` until a later turn writes again (the pet never stops: each turn simply tries, so it
+    resumes by itself when space returns)."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self._lock = threading.Lock()
+        self._fault: str | None = None
+        self._unsaid = False
+
+    def observe(self, verdicts: Iterable[_Verdict], at: str) -> None:
+        verdicts = list(verdicts)
+        failed = [v for v in verdicts if v.reason_code == WRITE_FAILED]
+        with self._lock:
+            if failed:
+                first = failed[0]
+                self._fault = f"{at}: {first.op} could not be written ({first.reason})"
+                self._unsaid = True
+            elif any(v.action != "reject" for v in verdicts):
+                self._fault, self._unsaid = None, False  # a write went through: resumed
+
+    def take_unsaid(self) -> str | None:
+        """The sentence for the next reply, once per fault."""
+        with self._lock:
+            if not self._unsaid:
+                return None
+            self._unsaid = False
+        return (
+            "Something you told me earlier could not be stored: writing to my data failed "
+            f"({describe_free(self.home)}); I will keep trying."
+        )
+
+    def status_lines(self) -> list[str]:
+        with self._lock:
+            fault = self._fault
+        lines = [f"storage: {describe_free(self.home)}"]
+        if fault is not None:
+            lines.append(f"storage: last write failed at {fault}")
+        return lines

@@ -81,7 +81,9 @@ class CoreService:
             stores.history, owner_turn=self._telegram_turn, command=self.command
         )
         self.links = LinkWatch()  # provider failures: told to the owner, shown in status
-        self.storage = storage_check.WriteFaults(self.root.home)  # failed writes: told, shown
+        self.storage = storage_check.WriteFaults(
+            self.root.home, self.root.memory
+        )  # failed writes: told, shown
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(
             stores.history, stores.memory, book=proactive.book if proactive else None

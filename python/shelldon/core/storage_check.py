@@ -122,8 +122,9 @@ class WriteFaults:
     `status` until a later turn writes again (the pet never stops: each turn simply tries, so it
     resumes by itself when space returns)."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, *more: Path) -> None:
         self.home = home
+        self.paths = (home, *more)  # each one's filesystem is reported once (memory/ may differ)
         self._lock = threading.Lock()
         self._fault: str | None = None
         self._unsaid = False
@@ -147,13 +148,26 @@ class WriteFaults:
             self._unsaid = False
         return (
             "Something you told me earlier could not be stored: writing to my data failed "
-            f"({describe_free(self.home)}); I will keep trying."
+            f"({self.free_text()}); I will keep trying."
         )
+
+    def free_text(self) -> str:
+        seen: set[int] = set()
+        parts: list[str] = []
+        for path in self.paths:
+            try:
+                device = os.stat(path).st_dev
+            except OSError:
+                continue
+            if device not in seen:
+                seen.add(device)
+                parts.append(describe_free(path))
+        return "; ".join(parts) or describe_free(self.home)
 
     def status_lines(self) -> list[str]:
         with self._lock:
             fault = self._fault
-        lines = [f"storage: {describe_free(self.home)}"]
+        lines = [f"storage: {self.free_text()}"]
         if fault is not None:
             lines.append(f"storage: last write failed at {fault}")
         return lines

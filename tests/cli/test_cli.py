@@ -31,7 +31,12 @@ def test_home_before_the_command_is_kept_for_every_command() -> None:
         actions = list(_subcommands(sub)) or [None]
         for action in actions:
             words = [name, action] if action else [name]
-            extra = {"say": ["hi"], "vault": ["k"] if action == "set" else []}.get(name, [])
+            extra = {
+                "say": ["hi"],
+                "vault": ["k"] if action == "set" else [],
+                "backup": ["dest"],
+                "restore": ["src"],
+            }.get(name, [])
             if name == "memory":
                 extra = {"show": ["x"], "forget": ["x"], "remember": ["facts", "n", "t"]}.get(
                     action or "", []

@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Imported here, not at the top: `import shelldon.cli` stays cheap for whoever needs only a
     # piece of it (the command modules pull in core's stores).
     from shelldon.cli import (
+        backup_cmd,
         chat_cmd,
         doctor_cmd,
         dream_cmd,
@@ -57,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         telegram_cmd,
         dream_cmd,
         doctor_cmd,
+        backup_cmd,
     ):
         module.register(sub, common)
     return parser

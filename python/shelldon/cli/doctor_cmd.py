@@ -49,7 +49,11 @@ def check_data_root(ctx: DoctorContext) -> Iterator[CheckResult]:
             f"{home} is read-only for uid {os.getuid()}: the pet cannot store anything there",
         )
     else:
-        yield CheckResult("ok", "data root", str(home))
+        from shelldon.core.storage_check import LOW_SPACE_BYTES, describe_free, free_bytes
+
+        free = free_bytes(home)
+        low = free is not None and free < LOW_SPACE_BYTES
+        yield CheckResult("warn" if low else "ok", "data root", f"{home} ({describe_free(home)})")
 
 
 def _writable(home: Path) -> bool:

@@ -32,6 +32,9 @@ def check_processes(ctx: DoctorContext) -> Iterator[CheckResult]:
     for proc in status.processes:
         up: Status = "ok" if proc.up else "fail"
         yield CheckResult(up, f"process {proc.name}", f"pid {proc.pid}: {proc.detail or 'up'}")
+    for line in status.extra_lines:  # a write core could not do since the last one that worked
+        if line.startswith("storage: last write failed"):
+            yield CheckResult("fail", "storage", line.removeprefix("storage: "))
 
 
 def _summary(checks: list[dict[str, Any]], prefix: str) -> tuple[int, int, set[str]]:

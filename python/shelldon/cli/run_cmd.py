@@ -7,14 +7,20 @@ import argparse
 import os
 import sys
 
-from shelldon.cli.common import add_run_dir, data_root
+from shelldon.cli.common import CliError, add_run_dir, data_root
 
 
 def _run(args: argparse.Namespace) -> int:
     from shelldon.app import run
+    from shelldon.core.storage_check import StorageFault, check_data_root
 
+    root = data_root(args)
+    try:  # a damaged history.db or a read-only root: one line here, before any process starts
+        check_data_root(root.home, root.history_db)
+    except StorageFault as exc:
+        raise CliError(str(exc)) from None
     chat = not args.no_chat and sys.stdin.isatty()
-    return run(data_root(args), chat=chat)
+    return run(root, chat=chat)
 
 
 def _single(name: str):  # type: ignore[no-untyped-def]

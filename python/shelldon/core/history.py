@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon.clock import iso, parse_iso
-from shelldon.core import migrations, recall
+from shelldon.core import migrations, recall, storage_check
 
 log = logging.getLogger(__name__)
 
@@ -228,13 +228,16 @@ class HistoryStore(_Reader):
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> HistoryStore:
-        """Open or create the store. RuntimeError when sqlite lacks FTS5."""
+        """Open or create the store. RuntimeError when sqlite lacks FTS5; StorageFault (a
+        RuntimeError, one line naming the file and the remedy) when the file is damaged."""
         _require_fts5()
         db = Path(path)
         created = not db.exists()
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
         conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
         try:
+            if not created:
+                storage_check.quick_check(conn, db)  # damage found now, not as lost turns later
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":

@@ -30,7 +30,7 @@ from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
-from shelldon.core import commands, layout, recovery, turns
+from shelldon.core import commands, layout, recovery, storage_check, turns
 from shelldon.core.dream.service import DreamService
 from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
@@ -81,6 +81,9 @@ class CoreService:
             stores.history, owner_turn=self._telegram_turn, command=self.command
         )
         self.links = LinkWatch()  # provider failures: told to the owner, shown in status
+        self.storage = storage_check.WriteFaults(
+            self.root.home, self.root.memory
+        )  # failed writes: told, shown
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(
             stores.history, stores.memory, book=proactive.book if proactive else None
@@ -133,6 +136,8 @@ class CoreService:
         # A provider that did not answer: the owner is told in the reply (not in history).
         note = self.links.observe(outcome)
         note = note if purpose == "turn" else None
+        fault = self.storage.take_unsaid() if purpose == "turn" else None
+        note = " ".join(part for part in (note, fault) if part) or None
 
         def once(text: str, degraded: bool) -> None:
             if emitted:
@@ -151,7 +156,7 @@ class CoreService:
                     log.info("turn %s: the owner went away before the reply: %s", turn_id, exc)
 
         try:
-            turns.apply_turn(
+            result = turns.apply_turn(
                 root=self.root,
                 history=self.stores.history,
                 memory=self.stores.memory,
@@ -164,6 +169,7 @@ class CoreService:
                 book=self.proactive.book if self.proactive else None,
                 also_record=also_record,
             )
+            self.storage.observe(result.verdicts, iso(utc_now()))
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
         if not emitted:
@@ -367,6 +373,7 @@ class CoreService:
         if self.proactive is not None:
             lines.extend(self.proactive.status_lines())
         lines.extend(self.links.status_lines())
+        lines.extend(self.storage.status_lines())
         lines.extend(self.usage_lines())
         try:
             lines.extend(self.telegram.status_lines())
@@ -435,6 +442,7 @@ def _start_proactive(
 def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
+        storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
         layout.prepare(root)
         recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
         runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())

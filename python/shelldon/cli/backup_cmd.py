@@ -1,0 +1,82 @@
+"""`shelldon backup DEST`, `shelldon restore SRC`, `shelldon repair` (core.backup does the work).
+
+backup runs while the pet runs (sqlite's backup API); restore and repair refuse while it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from shelldon.cli.common import CliError, add_run_dir, data_root
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from shelldon.core import backup
+
+    root = data_root(args)
+    try:
+        dest = backup.backup(root, Path(args.dest))
+    except backup.BackupError as exc:
+        raise CliError(str(exc)) from None
+    print(f"backed up {root.home} to {dest}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from shelldon.core import backup
+
+    root = data_root(args)
+    try:
+        aside = backup.restore(root, Path(args.src))
+    except backup.BackupError as exc:
+        raise CliError(str(exc)) from None
+    print(f"restored {args.src} into {root.home}; the data it replaced is in {aside}")
+    return 0
+
+
+def _repair(args: argparse.Namespace) -> int:
+    from shelldon.core import backup
+
+    root = data_root(args)
+    try:
+        report = backup.repair(root, use_cli=not args.no_cli)
+    except backup.BackupError as exc:
+        raise CliError(str(exc)) from None
+    counts = ", ".join(f"{table} {n}" for table, n in sorted(report.salvaged.items()) if n)
+    print(
+        f"repaired {root.history_db} ({report.method}): salvaged {counts or 'no rows'}; "
+        f"the damaged file is kept as {report.damaged_kept}"
+    )
+    return 0
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser
+) -> None:
+    parser = sub.add_parser(
+        "backup",
+        parents=[common],
+        help="copy history.db (consistently, while the pet runs) and the memory tree to DEST",
+    )
+    parser.add_argument("dest", help="a new directory, or a tarball (.tar, .tar.gz, .tgz)")
+    add_run_dir(parser)
+    parser.set_defaults(func=_backup)
+    parser = sub.add_parser(
+        "restore",
+        parents=[common],
+        help="put a backup in place (the pet must be stopped; the current data is kept aside)",
+    )
+    parser.add_argument("src", help="a backup directory or tarball made by `shelldon backup`")
+    add_run_dir(parser)
+    parser.set_defaults(func=_restore)
+    parser = sub.add_parser(
+        "repair",
+        parents=[common],
+        help="salvage a damaged history.db into a fresh file (the damaged one is kept aside)",
+    )
+    parser.add_argument(
+        "--no-cli", action="store_true", help="do not use the sqlite3 CLI's .recover"
+    )
+    add_run_dir(parser)
+    parser.set_defaults(func=_repair)

@@ -94,11 +94,10 @@ def test_core_refuses_to_start_on_a_damaged_history(
     assert any(str(root.history_db) in r.getMessage() for r in caplog.records)
 
 
-def test_shelldon_run_exits_with_one_line_on_a_damaged_history(
-    damaged_root: DataRoot, run_dir: Path
-) -> None:
+def _refused_start(*argv: str) -> str:
+    """`shelldon ARGV` that must not start: a non-zero exit and one line on stderr, returned."""
     done = subprocess.run(
-        [sys.executable, "-m", "shelldon", "run", "--no-chat"],
+        [sys.executable, "-m", "shelldon", *argv],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -109,9 +108,16 @@ def test_shelldon_run_exits_with_one_line_on_a_damaged_history(
     assert "Traceback" not in done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith("shelldon run: ")
-    assert f"{damaged_root.history_db} is damaged" in lines[0]
-    assert "shelldon repair" in lines[0]
+    return lines[0]
+
+
+def test_shelldon_run_exits_with_one_line_on_a_damaged_history(
+    damaged_root: DataRoot, run_dir: Path
+) -> None:
+    line = _refused_start("run", "--no-chat")
+    assert line.startswith("shelldon run: ")
+    assert f"{damaged_root.history_db} is damaged" in line
+    assert "shelldon repair" in line
     assert not (run_dir / "core.sock").exists()  # nothing was started
 
 
@@ -146,17 +152,6 @@ def test_a_read_only_data_root_is_refused_in_one_line(
 ) -> None:
     with pytest.raises(StorageFault, match="cannot be written"):
         check_data_root(read_only_root.home, read_only_root.history_db)
-    done = subprocess.run(
-        [sys.executable, "-m", "shelldon", "--home", os.fspath(read_only_root.home), "run"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, done.stderr
-    assert lines[0].startswith(f"shelldon run: {read_only_root.home} cannot be written")
-    assert "remount it read-write" in lines[0]
+    line = _refused_start("--home", os.fspath(read_only_root.home), "run")
+    assert line.startswith(f"shelldon run: {read_only_root.home} cannot be written")
+    assert "remount it read-write" in line

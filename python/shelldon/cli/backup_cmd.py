@@ -6,49 +6,56 @@ backup runs while the pet runs (sqlite's backup API); restore and repair refuse 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 from shelldon.cli.common import CliError, add_run_dir, data_root
+
+
+def _done(what: Callable[[], str]) -> int:
+    """Run one of core.backup's jobs; a BackupError is the one line the owner sees."""
+    from shelldon.core.backup import BackupError
+
+    try:
+        print(what())
+    except BackupError as exc:
+        raise CliError(str(exc)) from None
+    return 0
 
 
 def _backup(args: argparse.Namespace) -> int:
     from shelldon.core import backup
 
     root = data_root(args)
-    try:
-        dest = backup.backup(root, Path(args.dest))
-    except backup.BackupError as exc:
-        raise CliError(str(exc)) from None
-    print(f"backed up {root.home} to {dest}")
-    return 0
+    return _done(lambda: f"backed up {root.home} to {backup.backup(root, Path(args.dest))}")
 
 
 def _restore(args: argparse.Namespace) -> int:
     from shelldon.core import backup
 
     root = data_root(args)
-    try:
+
+    def restore() -> str:
         aside = backup.restore(root, Path(args.src))
-    except backup.BackupError as exc:
-        raise CliError(str(exc)) from None
-    print(f"restored {args.src} into {root.home}; the data it replaced is in {aside}")
-    return 0
+        return f"restored {args.src} into {root.home}; the data it replaced is in {aside}"
+
+    return _done(restore)
 
 
 def _repair(args: argparse.Namespace) -> int:
     from shelldon.core import backup
 
     root = data_root(args)
-    try:
+
+    def repair() -> str:
         report = backup.repair(root, use_cli=not args.no_cli)
-    except backup.BackupError as exc:
-        raise CliError(str(exc)) from None
-    counts = ", ".join(f"{table} {n}" for table, n in sorted(report.salvaged.items()) if n)
-    print(
-        f"repaired {root.history_db} ({report.method}): salvaged {counts or 'no rows'}; "
-        f"the damaged file is kept as {report.damaged_kept}"
-    )
-    return 0
+        counts = ", ".join(f"{table} {n}" for table, n in sorted(report.salvaged.items()) if n)
+        return (
+            f"repaired {root.history_db} ({report.method}): salvaged {counts or 'no rows'}; "
+            f"the damaged file is kept as {report.damaged_kept}"
+        )
+
+    return _done(repair)
 
 
 def register(

@@ -20,6 +20,7 @@ import pytest
 from fakes.fake_provider import FAKE_KEY, FakeProvider, hold, reply, status
 from shelldon.core.turns import DEGRADE_TEXT
 from shelldon.paths import DataRoot
+from support.files import file_contents
 from support.pet import Pet, start_pet, start_to_exit
 
 REPLY = "Ana is a lovely name for a sister!"
@@ -79,11 +80,11 @@ def children(pid: int) -> list[int]:
 
 
 def files_holding(root: Path, needle: bytes, *, skip: Path) -> list[str]:
-    hits = []
-    for path in root.rglob("*"):
-        if path.is_file() and skip not in path.parents and needle in path.read_bytes():
-            hits.append(str(path.relative_to(root)))
-    return hits
+    return [
+        str(path.relative_to(root))
+        for path, data in file_contents(root)
+        if skip not in path.parents and needle in data
+    ]
 
 
 def test_the_key_stays_in_the_broker_through_a_real_turn(

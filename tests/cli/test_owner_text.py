@@ -12,6 +12,7 @@ from shelldon.contracts import wire
 from shelldon.contracts.text import MAX_MESSAGE_BYTES
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
+from support.files import file_contents
 from support.pet import Pet
 
 CONTROLS = [chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))]
@@ -31,9 +32,7 @@ def owner_messages(pet: Pet) -> list[str]:
 
 def every_stored_text(home: Path) -> str:
     """The memory tree's files and every history row, as text."""
-    tree = "".join(
-        p.read_text(errors="replace") for p in (home / "memory").rglob("*") if p.is_file()
-    )
+    tree = "".join(data.decode(errors="replace") for _, data in file_contents(home / "memory"))
     store = HistoryStore.open(home / "history.db")
     try:
         rows = "\n".join(row["content"] for row in store.recent(200))

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_telegram import FakeTelegram
+from support.files import file_contents
 from support.pet import Pet, running_pet, start_pet
 from support.telegram import OWNER, configure, pair, wait_reply
 
@@ -56,8 +57,12 @@ def terminal_works(pet: Pet) -> None:
 
 def no_token_anywhere(pet: Pet, *texts: str, tokens: tuple[str, ...]) -> None:
     secrets = {t for token in tokens for t in (token, token.split(":", 1)[1])}
-    files = [p for p in pet.root.home.rglob("*") if p.is_file() and "vault" not in p.parts]
-    haystacks = [pet.log, *texts, *(p.read_text(errors="replace") for p in files)]
+    stored = [
+        data.decode(errors="replace")
+        for path, data in file_contents(pet.root.home)
+        if "vault" not in path.parts
+    ]
+    haystacks = [pet.log, *texts, *stored]
     for secret in secrets:
         assert not any(secret in h for h in haystacks), "the bot token leaked"
 

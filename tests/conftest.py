@@ -12,6 +12,7 @@ import pytest
 
 from fakes.fake_provider import FAKE_KEY, FakeProvider
 from support.pet import Pet, running_pet
+from support.users import TestUser, throwaway_user
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,3 +105,21 @@ def world_home(monkeypatch: pytest.MonkeyPatch, run_dir: Path) -> Iterator[Path]
     monkeypatch.setenv("SHELLDON_HOME", str(home))
     yield home
     shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def worker_user() -> Iterator[TestUser]:
+    """A throwaway worker account for this pytest run (root only; see tests/support/users.py)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root (CI runs as root): creates a throwaway worker user")
+    with throwaway_user("worker") as user:
+        yield user
+
+
+@pytest.fixture(scope="session")
+def stranger_user() -> Iterator[TestUser]:
+    """A third uid, neither the service's nor the worker's: the data and sockets must refuse it."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root (CI runs as root): creates a throwaway third user")
+    with throwaway_user("stranger") as user:
+        yield user

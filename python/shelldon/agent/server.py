@@ -8,8 +8,9 @@ reflect after real work.
 
 Nothing but JSON-RPC reaches stdout. The SDK's stdio transport points fd 1 at stderr while it
 serves and writes the wire through a private duplicate; `sys.stdout` is replaced by an unbuffered
-writer on fd 1 first, so a stray print lands on stderr at once instead of sitting in a buffer
-that would be flushed onto the wire after the transport gives fd 1 back. Logs go to stderr.
+writer on fd 1 first, so a stray print lands on stderr at once and no buffered text is left to
+reach the wire once fd 1 is given back, whatever the SDK's version does with buffers. Logs go
+to stderr (tests/agent/test_server.py reads every stdout line as JSON-RPC).
 
 The MCP SDK is an optional extra (`pip install 'shelldon[agent]'`), never on the card: it is
 imported when the server is built, and `MissingExtra` says how to get it.

@@ -58,6 +58,14 @@ class MissingExtra(RuntimeError):
     """The MCP SDK is not installed."""
 
 
+def require_sdk() -> None:
+    """Raises MissingExtra when the MCP SDK cannot be imported."""
+    try:
+        import mcp.server.mcpserver  # noqa: F401
+    except ImportError:
+        raise MissingExtra(INSTALL_HINT) from None
+
+
 def build_server(memory: AgentMemory) -> MCPServer:
     """The MCP server over `memory`. Raises MissingExtra without the SDK."""
     try:
@@ -132,6 +140,7 @@ def build_server(memory: AgentMemory) -> MCPServer:
 
 def serve(project: Path, data_root: DataRoot) -> None:
     """Serve MCP on stdin/stdout until the client closes the pipe."""
+    require_sdk()  # before the project's tree is made: a missing extra leaves nothing behind
     memory = AgentMemory(project, data_root)
     server = build_server(memory)
     sys.stdout.flush()

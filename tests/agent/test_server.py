@@ -132,7 +132,9 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
     assert "project:preferences/never-push" in seen["list"][1]
     assert "tools/regen.py" in seen["read"][1]
     assert seen["global_delete"][0] is True and "read-only" in seen["global_delete"][1]
-    assert seen["delete"][0] is False and seen["delete"][1].startswith("deleted project:facts/regen")
+    assert seen["delete"][0] is False and seen["delete"][1].startswith(
+        "deleted project:facts/regen"
+    )
     assert seen["reflect"][1].startswith("codegen: create")
     assert seen["bad_digest"][0] is True
     assert not (project / ".shelldon" / "memory" / "facts" / "regen.md").exists()
@@ -191,7 +193,9 @@ def test_nothing_but_json_rpc_reaches_stdout(home: Path, project: Path) -> None:
             ("memory_reflect", {"digest": {"request": "r"}}),
         ]
         for n, (name, arguments) in enumerate(calls, start=3):
-            send({"id": n, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+            send(
+                {"id": n, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+            )
     finally:
         rest, errors = proc.communicate(timeout=DEADLINE_S)  # closes stdin: the server ends
     lines.extend(rest.splitlines(keepends=True))

@@ -1,4 +1,4 @@
-"""`shelldon agent serve`: each mistake is one line on stderr and an exit code, never a traceback."""
+"""`shelldon agent serve`: each mistake is one line on stderr and an exit code, no traceback."""
 
 from __future__ import annotations
 

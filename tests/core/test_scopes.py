@@ -46,7 +46,9 @@ def test_a_project_rule_outranks_a_global_inference(
 ) -> None:
     proj, glob, scopes = trees
     _write(glob, "test runner", "The test suite runs with pytest and the -x flag.", "inferred")
-    _write(proj, "test command", "Always run the test suite through tox, never bare pytest.", "owner")
+    _write(
+        proj, "test command", "Always run the test suite through tox, never bare pytest.", "owner"
+    )
     selection = select_scoped(scopes, "how do I run the test suite", NOW)
     assert [s.id for s in selection.full] == [
         "project:facts/test-command",

@@ -432,7 +432,8 @@ def test_a_forget_op_removes_an_inference_audited_and_undoable(world: World) -> 
     world.turn("hi", ops=(_remember("facts", "tea", "The owner drinks green tea daily."),))
     assert world.tree() == ["facts/tea.md"]
     result = world.turn(
-        "that's wrong, forget it", ops=({"op": "forget", "collection": "facts", "name": "tea"},),
+        "that's wrong, forget it",
+        ops=({"op": "forget", "collection": "facts", "name": "tea"},),
         turn_id="t2",
     )
     [verdict] = result.verdicts

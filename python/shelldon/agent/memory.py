@@ -120,7 +120,7 @@ class AgentMemory:
             raise AgentMemoryError("global memory is read-only here; write to the project")
         if collection not in COLLECTION_NAMES:
             raise AgentMemoryError(f"collection must be one of {', '.join(COLLECTION_NAMES)}")
-        op = Remember(collection=collection, name=name, content=content)  # type: ignore[arg-type]
+        op = Remember(collection=collection, name=name, content=content)
         extras = EntryExtras(depends_on=tuple(depends_on))
         try:
             applied = self.project_memory.apply_memory_op(
@@ -168,7 +168,9 @@ class AgentMemory:
 
     def reflect(self, digest: Digest, *, propose: Proposer = facts_carried) -> str:
         """A turn's digest through the gate (`shelldon.agent.reflect`)."""
-        reflection = reflect(self.project_memory, digest, unit=agent_unit("reflect"), propose=propose)
+        reflection = reflect(
+            self.project_memory, digest, unit=agent_unit("reflect"), propose=propose
+        )
         return clean_text(reflection.render())
 
 

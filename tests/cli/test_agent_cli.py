@@ -69,3 +69,27 @@ def test_without_the_extra_it_says_how_to_install_it(tmp_path: Path) -> None:
         "shelldon agent serve: the agent face needs the MCP SDK: pip install 'shelldon[agent]'"
     )
     assert not (tmp_path / ".shelldon").exists()  # nothing made before the check
+
+
+def test_note_captures_rules_from_a_hooks_json_without_the_extra(tmp_path: Path) -> None:
+    payload = '{"session_id": "s", "prompt": "Never push to main directly. Fix the parser."}'
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_MCP, "agent", "note", "--project", str(tmp_path)],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("shelldon noted the user's rule(s): create")
+    [rule] = (tmp_path / ".shelldon" / "memory" / "preferences").glob("*.md")
+    assert "provenance: owner" in rule.read_text()
+    quiet = subprocess.run(
+        [sys.executable, "-m", "shelldon", "agent", "note", "--project", str(tmp_path), "Fix it."],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (quiet.returncode, quiet.stdout) == (0, "")

@@ -460,3 +460,9 @@ def test_a_forget_op_cannot_remove_what_the_owner_stated(world: World) -> None:
         "hi", ops=({"op": "forget", "collection": "facts", "name": "nothing"},), turn_id="t3"
     )
     assert [(v.action, v.reason_code) for v in missing.verdicts] == [("reject", "not_found")]
+    for name in ("", "../../DIRECTIVE", "../vault/key", "/"):
+        hostile = world.turn(
+            "hi", ops=({"op": "forget", "collection": "facts", "name": name},), turn_id="t4"
+        )
+        assert [v.reason_code for v in hostile.verdicts] == ["not_found"], name
+    assert (world.root.memory / "DIRECTIVE.md").read_text() == DIRECTIVE

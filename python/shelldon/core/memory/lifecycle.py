@@ -9,6 +9,7 @@ every one is audited and undoable, and MEMORY.md follows each.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 from shelldon import _native
@@ -43,7 +44,9 @@ class CuratedMemory(MemoryWriter):
         entry's stem (as the prompt shows it) or a title that makes that stem."""
         audit_unit = unit or unit_for(turn_id)
         with self._write_lock():
-            stems = {name.strip(), _native.filename_stem(name)}
+            stems = {name.strip()}
+            with contextlib.suppress(ValueError):  # no word characters: only the name as given
+                stems.add(_native.filename_stem(name))
             found = [e for e in self.entries() if e.collection == collection and e.stem in stems]
             if not found:
                 code, reason = "not_found", f"no entry {collection}/{name.strip()[:80]} to forget"

@@ -45,7 +45,9 @@ def test_write_goes_through_the_gate_into_the_project_as_an_inference(agent: Age
     assert "provenance: inferred" in text
     refused = agent.write("facts", "key", "The deploy key is sk-proj-" + "Z7q" * 16)
     assert refused.startswith("reject (secret)")
-    again = agent.write("facts", "build", "The project builds with make release and needs cargo.")
+    again = agent.write(
+        "project:facts", "build", "The project builds with make release and needs cargo."
+    )
     assert again.startswith("skip")
     with pytest.raises(AgentMemoryError, match="read-only"):
         agent.write("global:facts", "x", "Global memory cannot be written from here at all.")

@@ -115,7 +115,7 @@ class AgentMemory:
         self, collection: str, name: str, content: str, depends_on: Sequence[str] = ()
     ) -> str:
         """A `remember` into the project's memory, through the gate, as an inference."""
-        scope, _ = split_scope(collection)
+        scope, collection = split_scope(collection)  # "project:facts" is "facts"
         if scope == GLOBAL:
             raise AgentMemoryError("global memory is read-only here; write to the project")
         if collection not in COLLECTION_NAMES:

@@ -58,7 +58,7 @@ def _list(args: argparse.Namespace) -> int:
 
     memory = _reader(args)
     entries = memory.all_entries()
-    shown = [e for e in entries if args.all or e.meta.status == "active" and not e.archived]
+    shown = [e for e in entries if args.all or (e.meta.status == "active" and not e.archived)]
     for e in shown:
         status = ""
         if e.meta.status == "superseded":

@@ -191,7 +191,7 @@ class MemoryReader:
 
 
 def entry_name(entry: Entry) -> str:
-    """"<collection>/<stem>", or "archive/<collection>/<stem>" for an archived entry."""
+    """ "<collection>/<stem>", or "archive/<collection>/<stem>" for an archived entry."""
     name = f"{entry.collection}/{entry.stem}"
     return f"{ARCHIVE_DIR}/{name}" if entry.archived else name
 

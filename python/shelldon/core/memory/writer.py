@@ -34,11 +34,13 @@ from shelldon.clock import iso, utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
 from shelldon.contracts.provenance import Provenance, most_trusted
 from shelldon.core import gate, layout
-from shelldon.core.layout import ARCHIVE_DIR
 from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none, redacted_preview
 from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import Entry, EntryMeta, render_entry
 from shelldon.core.index import INDEX_NAME, render_index
+from shelldon.core.layout import ARCHIVE_DIR
+from shelldon.core.memory import room
+from shelldon.core.memory.archive import sync_archive_index
 from shelldon.core.memory.plan import (
     Action,
     Applied,
@@ -49,7 +51,6 @@ from shelldon.core.memory.plan import (
     plan_write,
     unit_for,
 )
-from shelldon.core.memory import room
 from shelldon.core.memory.reader import MemoryReader, find_active
 from shelldon.core.records import record_body, screen_record
 
@@ -346,9 +347,7 @@ class MemoryWriter(MemoryReader):
             outcome = self._write_entry(routed, extras, limits, unit)
             if outcome.action not in ("skip", "reject"):
                 return outcome
-        related = room.consolidation_target(
-            plan.content, plan.provenance, entries, plan.collection
-        )
+        related = room.consolidation_target(plan.content, plan.provenance, entries, plan.collection)
         if related is not None:
             merged = replace(plan, content=room.consolidated_body(related.body, plan.content))
             keep = replace(extras, stem=related.stem, title=related.meta.title or None)
@@ -388,17 +387,19 @@ class MemoryWriter(MemoryReader):
     ) -> _Outcome:
         """No room could be made: the fact is written straight to the archive (retired), so a
         later search finds it, and the flag still asks the dream to consolidate."""
-        assert plan.collection is not None
+        assert isinstance(plan.op, Remember) and plan.collection is not None
         directory = self._root / ARCHIVE_DIR / plan.collection
         stem = self._free_stem(self._root / plan.collection, plan.stem or "entry", ())
         path = directory / f"{stem}.md"
         now = iso(self._clock())
         confidence = extras.confidence
         meta = EntryMeta(
-            title=" ".join((extras.title or getattr(plan.op, "name", stem)).split()),
+            title=" ".join((extras.title or plan.op.name).split()),
             collection=plan.collection,
             provenance=plan.provenance,
-            confidence=confidence if confidence is not None else DEFAULT_CONFIDENCE[plan.provenance],
+            confidence=confidence
+            if confidence is not None
+            else DEFAULT_CONFIDENCE[plan.provenance],
             created=now,
             modified=now,
             last_confirmed=now,
@@ -504,11 +505,15 @@ class MemoryWriter(MemoryReader):
         return candidate
 
     def _refresh_index(self) -> None:
-        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index)."""
+        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index), and
+        bring the archive's search index in line."""
         path = self._root / INDEX_NAME
-        text = render_index(self.all_entries()).encode("utf-8")
+        archived = self.archived_entries()
+        text = render_index([*self.entries(), *archived]).encode("utf-8")
         if read_or_none(path) != text:
             _native.atomic_write(path, text, FILE_MODE)
+        # The retired entries' search index follows the files (an undo, a forget, a hand edit).
+        sync_archive_index(self._root, archived)
 
     def _sweep_temp_files(self) -> None:
         """Remove temp files a killed writer left behind (only our writer's names, only of dead

@@ -408,7 +408,7 @@ class MemoryWriter(MemoryReader):
             tags=extras.tags,
         )
         change = self._put_entry(path, meta, plan.content)
-        decision = replace(full, action="create", reason_code=room.ARCHIVED)
+        decision = msgspec.structs.replace(full, action="create", reason_code=room.ARCHIVED)
         return _Outcome(
             "create",
             room.ARCHIVED,

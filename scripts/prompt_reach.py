@@ -50,6 +50,7 @@ from shelldon.core.memory import CuratedMemory
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import (
     ARCHIVE_LINE,
+    RECALL_K,
     PromptLimits,
     assemble_prompt,
     read_context,
@@ -58,7 +59,13 @@ from shelldon.worker.prompt import (
 PATHS = ("reaches", "memory", "curated in full", "listed", "archive", "history")
 ANSWERABLE = recall_report.ANSWERABLE
 CATEGORY_NAMES = recall_report.CATEGORY_NAMES
-BUDGETS = (4, 6, 8, 10, 12)  # recalled rows to try (the default is measured above)
+BUDGETS = (
+    4,
+    6,
+    8,
+    10,
+    12,
+)  # recalled rows to try (RECALL_K itself is measured above) (the default is measured above)
 CHOSEN_ON = "locomo_26"  # the recall budget is chosen on this one; locomo_30 is held out
 LIFTED = Limits(collection_cap=100_000, index_max_lines=1_000_000, index_max_bytes=1 << 30)
 
@@ -68,12 +75,13 @@ class Setup:
     name: str
     make_room: bool
     limits: Limits = DEFAULT_LIMITS
+    recall_k: int = RECALL_K
 
 
 SETUPS = (
-    Setup("before step 11 (a full kind refuses)", make_room=False),
-    Setup("caps lifted (no cap: the ceiling)", make_room=False, limits=LIFTED),
-    Setup("making room (this step)", make_room=True),
+    Setup("before step 11 (a full kind refuses, 6 recalled rows)", make_room=False, recall_k=6),
+    Setup(f"caps lifted (no cap: the ceiling, {RECALL_K} rows)", make_room=False, limits=LIFTED),
+    Setup(f"making room (this step, {RECALL_K} recalled rows)", make_room=True),
 )
 
 
@@ -304,13 +312,14 @@ def run(data: Path, budgets: tuple[int, ...] = BUDGETS) -> str:
             room_built: Built | None = None
             for setup in SETUPS:
                 built = build(path, Path(tmp), setup)
-                results[setup.name] = measure(built, PromptLimits())
+                limits = replace(PromptLimits(), recall_k=setup.recall_k)
+                results[setup.name] = measure(built, limits)
                 notes.append(written_line(setup.name, built))
                 if setup.make_room:
                     room_built = built
             assert room_built is not None
             for k in budgets:
-                if k != PromptLimits().recall_k:
+                if k != RECALL_K:
                     limits = replace(PromptLimits(), recall_k=k)
                     results[f"making room, {k} recalled rows"] = measure(room_built, limits)
             parts.append(render(f"{path.stem} ({held})", results))

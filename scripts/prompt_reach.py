@@ -138,7 +138,8 @@ def _title(fact: str) -> str:
 def build(path: Path, workdir: Path, setup: Setup) -> Built:
     raw = json.loads(path.read_text())
     data = raw.get("conversation", raw)
-    root = DataRoot.resolve(workdir / f"{path.stem}-{SETUPS.index(setup)}")
+    slug = re.sub(r"\W+", "-", setup.name).strip("-")[:40]
+    root = DataRoot.resolve(workdir / f"{path.stem}-{slug}")
     layout.prepare(root)
     store = HistoryStore.open(root.history_db)
     clock = _SessionClock()
@@ -162,7 +163,7 @@ def build(path: Path, workdir: Path, setup: Setup) -> Built:
                 rows[dia_id] = text
                 ids[dia_id] = row["id"]
         clock.at = when + timedelta(hours=1)
-        for fact, drawn in observations(data, session):
+        for fact, drawn in observations({**raw, **data}, session):
             facts.setdefault(fact, set()).update(drawn)
             done = memory.apply_memory_op(
                 Remember("facts", _title(fact), fact), provenance="inferred", turn_id=f"s{session}"

@@ -8,9 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support.scripts import load_script
-
 from shelldon.core.gate import Limits
+from support.scripts import load_script
 
 
 def _conversation(path: Path) -> Path:

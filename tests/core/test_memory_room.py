@@ -204,3 +204,34 @@ def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
     )
+
+
+def test_routing_reads_relations_and_likings_and_nothing_else() -> None:
+    from shelldon.core.memory.room import route
+
+    assert route("facts", "Melanie's kids love the beach.") == "people"
+    assert route("facts", "Caroline's favourite book is Becoming Nicole.") == "preferences"
+    assert route("facts", "Jon moved into a new studio downtown.") == "facts"
+    assert route("facts", "The owner works as a personal trainer.") == "facts"
+    assert route("capabilities", "The owner's sister can drive.") == "capabilities"
+
+
+def test_names_are_linked_both_ways_and_bounded() -> None:
+    from shelldon.core.entry import Entry, EntryMeta
+    from shelldon.core.recall_names import MAX_ADDED, expand_query
+
+    entries = [
+        Entry(EntryMeta(title="Ana"), "Ana is my sister and lives in Lisbon.", "ana", "people"),
+        Entry(EntryMeta(title="Rex"), "The owner has a dog named Rex.", "rex", "people"),
+        Entry(EntryMeta(title="old", status="superseded"), "My brother Tom.", "tom", "people"),
+    ]
+    assert expand_query("what did my sister say?", entries) == "what did my sister say? Ana"
+    assert expand_query("How is Rex?", entries) == "How is Rex? dog"
+    assert expand_query("and my brother?", entries) == "and my brother?"  # superseded: unused
+    assert expand_query("the weather", entries) == "the weather"
+    many = [
+        Entry(EntryMeta(), f"My friend {name} plays chess.", name.lower(), "people")
+        for name in ("Ann", "Ben", "Cal", "Dot", "Eve", "Fay")
+    ]
+    added = expand_query("my friend", many).split()[2:]
+    assert len(added) == MAX_ADDED

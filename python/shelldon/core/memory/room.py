@@ -58,7 +58,7 @@ _RELATION = re.compile(
 )
 _LIKING = re.compile(
     r"\b(?:likes?|loves?|enjoys?|prefers?|favou?rites?|hates?|dislikes?|(?:a |big )?fan of|"
-    r"passionate about|into)\b",
+    r"passionate about)\b",
     re.IGNORECASE,
 )
 

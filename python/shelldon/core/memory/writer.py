@@ -344,9 +344,8 @@ class MemoryWriter(MemoryReader):
             op = msgspec.structs.replace(plan.op, collection=kind)
             target = collection_dir(self._root, kind) / plan.target.name
             routed = replace(plan, op=op, collection=kind, target=target)
-            outcome = self._write_entry(routed, extras, limits, unit)
-            if outcome.action not in ("skip", "reject"):
-                return outcome
+            # Final either way: its kind made room, or the fact is known there already.
+            return self._write_entry(routed, extras, limits, unit)
         related = room.consolidation_target(plan.content, plan.provenance, entries, plan.collection)
         if related is not None:
             merged = replace(plan, content=room.consolidated_body(related.body, plan.content))

@@ -71,6 +71,8 @@ def sync_archive_index(memory_root: Path, archived: Sequence[Entry]) -> int:
 
 def _sync(path: Path, wanted: dict[str, Entry], sigs: dict[str, str]) -> int:
     existed = path.exists()
+    if not existed and not wanted:
+        return 0  # nothing retired yet: no index to keep
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         for statement in _SCHEMA:

@@ -52,6 +52,7 @@ bench *ARGS: dev
 # held-out runs both ways (minutes); `--write` updates docs/recall.md. `scripts/recall_scale.py` times it.
 eval *ARGS: dev
     {{py}} scripts/recall_report.py {{ARGS}}
+    {{py}} scripts/prompt_reach.py {{ARGS}}
 
 # Measure the memory gate on ../shared/data/gate (or $SHELLDON_SHARED_DATA/gate) and write docs/gate.md.
 gate-report *ARGS: dev

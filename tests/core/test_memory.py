@@ -342,8 +342,9 @@ def test_no_op_and_no_name_can_reach_directive(mem: CuratedMemory, root: Path) -
         "episodes.md",
         "vault",
         *COLLECTION_NAMES,
-        # the index, the audit log, undo blobs, the writers' lock.
+        # the index, the audit log, undo blobs, the writers' lock, the archive.
         "MEMORY.md",
+        "archive",
         "history.jsonl",
         ".undo",
         ".write.lock",

@@ -57,7 +57,8 @@ BLOB_GRACE_S = 3600.0
 # Files an undo may touch, relative to the memory root. DIRECTIVE.md, vault/, MEMORY.md, the log
 # and the blob store are deliberately absent: a tampered log line cannot aim undo at them.
 _UNDOABLE = re.compile(
-    r"(?:about|summary|episodes)\.md|(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
+    r"(?:about|summary|episodes)\.md"
+    r"|(?:archive/)?(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
 )
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 

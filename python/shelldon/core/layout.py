@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 TREE_MODE = 0o755  # the worker (another uid) reads the tree
 PRIVATE_MODE = 0o700  # the worker may not even traverse it
 UNDO_DIR = ".undo"  # the audit log's blob store (core.audit), inside the memory root
+ARCHIVE_DIR = "archive"  # superseded and retired entries, per collection (core.memory)
 # The Rust atomic writer's temp names (rust/src/atomic.rs): `.<name>.tmp-shelldon-<pid>-<n>`.
 TEMP_NAME = re.compile(rf"\..+{re.escape(_native.TEMP_MARKER)}(\d+)-(\d+)", re.DOTALL)
 
@@ -61,10 +62,12 @@ def ensure_vault(vault: Path) -> None:
 
 
 def prepare_memory(memory: Path) -> None:
-    """memory/, its collections (0755) and vault/ (0700). Idempotent."""
+    """memory/, its collections and their archive (0755) and vault/ (0700). Idempotent."""
     ensure_dir(memory, TREE_MODE)
+    ensure_dir(memory / ARCHIVE_DIR, TREE_MODE)
     for collection in COLLECTION_NAMES:
         ensure_dir(memory / collection, TREE_MODE)
+        ensure_dir(memory / ARCHIVE_DIR / collection, TREE_MODE)
     ensure_vault(memory / "vault")
 
 
@@ -85,6 +88,7 @@ def atomic_write_dirs(root: DataRoot) -> tuple[Path, ...]:
     return (
         memory,
         *(memory / c for c in COLLECTION_NAMES),
+        *(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES),
         memory / UNDO_DIR,
         memory / "vault",
         root.state,

@@ -56,6 +56,18 @@ class Ranker:
     ) -> list[tuple[int, float, float]]:
         """(index into `entries`, score, relevance), best first, ties by id; at most `limit`."""
 
+# --- words.rs ---
+
+@final
+class Tokenizer:
+    """The Snowball English stemmer and a set of stop words (`shelldon.core.words`)."""
+
+    def __new__(cls, stopwords: list[str]) -> Tokenizer: ...
+    def stem(self, word: str) -> str:
+        """Snowball English for a word of letters; any other word ("2010s") as it is."""
+    def tokens(self, text: str) -> list[str]:
+        """The non-stop words of already folded `text`, stemmed, in order, repeats kept."""
+
 # --- atomic.rs / append.rs ---
 
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:

@@ -28,6 +28,7 @@ RELEASE_BEFORE = {
     4: "history_release_v3.db",
     5: "history_release_v4.db",
     6: "history_release_v5.db",
+    7: "history_release_v6.db",
 }
 
 

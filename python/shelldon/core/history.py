@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon.clock import iso, parse_iso
-from shelldon.core import migrations, recall, storage_check
+from shelldon.core import entry_terms, migrations, recall, storage_check
+from shelldon.core.retrieval import EntryTerms
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +186,12 @@ class _Reader:
         except sqlite3.OperationalError:  # no settings table: an older store
             return None
         return str(row[0]) if row else None
+
+    @_serialised
+    def entry_terms(self, memory_root: str | os.PathLike[str]) -> list[EntryTerms] | None:
+        """Curated entries' terms as core last took them, when the tree has not changed since;
+        None when the worker must read the tree (core.entry_terms)."""
+        return entry_terms.read_fresh(self._conn, memory_root)
 
     @_serialised
     def close(self) -> None:

@@ -111,10 +111,13 @@ class MemorySelection:
 
 
 def stale_files(
-    depends_on: Iterable[str], last_confirmed: datetime, base: Path | None
+    depends_on: Iterable[str], last_confirmed: datetime | float, base: Path | None
 ) -> tuple[str, ...]:
-    """Depended-on files changed (or gone) since `last_confirmed`; relative paths from `base`."""
-    confirmed = last_confirmed.timestamp()
+    """Depended-on files changed (or gone) since `last_confirmed` (a time or epoch seconds);
+    relative paths from `base`."""
+    confirmed = (
+        last_confirmed.timestamp() if isinstance(last_confirmed, datetime) else last_confirmed
+    )
     out: list[str] = []
     for raw in depends_on:
         path = Path(raw).expanduser()
@@ -171,6 +174,49 @@ def query_tokens(query: str) -> list[str]:
     return words
 
 
+@dataclass(frozen=True)
+class EntryTerms:
+    """One active entry as ranking needs it: what the prompt shows and the stemmed terms it is
+    ranked on. Core computes it once per version of the entry (core.entry_terms keeps them in
+    history.db); a worker reads them instead of parsing and tokenising the tree every turn."""
+
+    id: str
+    collection: str
+    title: str
+    body: str
+    provenance: str
+    confidence: float
+    updated: float  # epoch seconds: the later of modified and last_confirmed
+    last_confirmed: float  # epoch seconds
+    depends_on: tuple[str, ...]
+    title_terms: tuple[str, ...]
+    tag_terms: tuple[str, ...]
+    body_terms: tuple[str, ...]
+
+    @classmethod
+    def of(cls, entry: Entry) -> EntryTerms:
+        confirmed = _ts(parse_time(entry.meta.last_confirmed))
+        return cls(
+            id=entry_id(entry),
+            collection=entry.collection,
+            title=entry_title(entry),
+            body=entry.body,
+            provenance=entry.meta.provenance,
+            confidence=float(entry.meta.confidence),
+            updated=max(_ts(parse_time(entry.meta.modified)), confirmed),
+            last_confirmed=confirmed,
+            depends_on=tuple(entry.meta.depends_on),
+            title_terms=tuple(tokens(entry_title(entry))),
+            tag_terms=tuple(t for tag in entry.meta.tags for t in tokens(tag)),
+            body_terms=tuple(tokens(entry.body)),
+        )
+
+
+def active_terms(entries: Iterable[Entry]) -> list[EntryTerms]:
+    """The entries ranking offers (superseded ones never are), with their terms."""
+    return [EntryTerms.of(e) for e in entries if e.meta.status != "superseded"]
+
+
 def select_entries(
     entries: Sequence[Entry],
     query: str,
@@ -186,25 +232,44 @@ def select_entries(
 
     `base` resolves relative `depends_on` paths for the staleness check (the data root).
     """
-    active = [e for e in entries if e.meta.status != "superseded"]
+    return select_terms(
+        active_terms(entries),
+        query,
+        now,
+        paths=paths,
+        base=base,
+        full_max=full_max,
+        budget_chars=budget_chars,
+        title_max=title_max,
+    )
+
+
+def select_terms(
+    active: Sequence[EntryTerms],
+    query: str,
+    now: datetime,
+    *,
+    paths: Sequence[str] = (),
+    base: Path | None = None,
+    full_max: int = FULL_MAX,
+    budget_chars: int = FULL_BUDGET_CHARS,
+    title_max: int = TITLE_MAX,
+) -> MemorySelection:
+    """`select_entries` over terms already computed (core.entry_terms)."""
     if not active:
         return MemorySelection()
-    stale = [
-        stale_files(e.meta.depends_on, parse_time(e.meta.last_confirmed), base) for e in active
-    ]
+    stale = [stale_files(e.depends_on, e.last_confirmed, base) for e in active]
     ranker = Ranker(
         [
             RankEntry(
-                id=entry_id(e),
-                title=tokens(entry_title(e)),
-                tags=[t for tag in e.meta.tags for t in tokens(tag)],
-                body=tokens(e.body),
-                paths=[normalise_path(p) for p in e.meta.depends_on],
-                trust=rank(e.meta.provenance),
-                confidence=float(e.meta.confidence),
-                updated=max(
-                    _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
-                ),
+                id=e.id,
+                title=list(e.title_terms),
+                tags=list(e.tag_terms),
+                body=list(e.body_terms),
+                paths=[normalise_path(p) for p in e.depends_on],
+                trust=rank(e.provenance),
+                confidence=e.confidence,
+                updated=e.updated,
                 stale=bool(stale[i]),
             )
             for i, e in enumerate(active)
@@ -214,12 +279,12 @@ def select_entries(
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
     ranked = tuple(
         Shown(
-            id=entry_id(active[i]),
+            id=active[i].id,
             collection=active[i].collection,
-            title=entry_title(active[i]),
+            title=active[i].title,
             body=active[i].body,
-            provenance=active[i].meta.provenance,
-            confidence=float(active[i].meta.confidence),
+            provenance=active[i].provenance,
+            confidence=active[i].confidence,
             score=score,
             relevance=relevance,
             stale_files=stale[i],

@@ -37,7 +37,7 @@ from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
 from shelldon.core import owner_time
 from shelldon.core.history import open_readonly
 from shelldon.core.memory.reader import MemoryReader
-from shelldon.core.retrieval import select_entries
+from shelldon.core.retrieval import EntryTerms, select_entries, select_terms
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
@@ -514,10 +514,14 @@ def read_context(
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
     zone_name: str | None = None
+    terms: list[EntryTerms] | None = None
     reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
     if reader is not None:
         try:
             zone_name = _attempt(notes, "time zone", lambda: owner_time.owner_zone(reader))
+            if memory is not None and select_memory is None:
+                # The entries' terms as core keeps them (core.entry_terms); None: read the tree.
+                terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
             if limits.recent_window > 0:
                 got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))
                 recent = rows_from_mappings(got or (), notes, "recent window")
@@ -533,8 +537,20 @@ def read_context(
         query = message
         if purpose == "checkin" and not message.strip():
             query = " ".join(row.content for row in recent if row.role == "owner")
-        selector = select_memory or _select_memory
-        selection = _attempt(notes, "curated entries", lambda: selector(memory, query, root.home))
+        if terms is not None:
+            kept = terms
+            selection = _attempt(
+                notes,
+                "curated entries",
+                lambda: selection_from_retrieval(
+                    select_terms(kept, query, utc_now(), base=root.home)
+                ),
+            )
+        else:
+            selector = select_memory or _select_memory
+            selection = _attempt(
+                notes, "curated entries", lambda: selector(memory, query, root.home)
+            )
 
     if notes:
         log.info("prompt assembled without: %s", "; ".join(notes))

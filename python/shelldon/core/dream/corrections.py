@@ -117,11 +117,13 @@ class CorrectionLedger:
                 del state.observations[: max(0, len(state.observations) - self.MAX_MARKS)]
                 if marked:
                     log.info("owner correction in %s marks %d learning(s)", turn_id, marked)
-            state.previous_turn = turn_id
-            state.previous = [
-                _Captured(_blank_key(op.pattern_key), op.observation) for op in captured
-            ]
-            self._save()
+            previous = [_Captured(_blank_key(op.pattern_key), op.observation) for op in captured]
+            # Written only when it changed: most turns capture nothing after a turn that captured
+            # nothing, and a rewrite costs two fsyncs (docs/performance.md).
+            if marked or previous != state.previous:
+                state.previous_turn = turn_id
+                state.previous = previous
+                self._save()
             return marked
 
     def is_corrected(self, item: PendingLearning) -> bool:

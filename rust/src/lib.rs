@@ -10,7 +10,7 @@ pub mod ranker;
 pub mod scanner;
 pub mod similarity;
 pub mod unicode;
-pub mod words;
 mod unicode_tables;
+pub mod words;
 
 mod bindings;

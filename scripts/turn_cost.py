@@ -149,9 +149,9 @@ def main() -> int:
         core = int((home / "run" / "core.pid").read_text())
         trace = home / "strace.out"
         calls = "fsync,fdatasync,syncfs,sync_file_range,write,pwrite64,writev,pwritev,pwritev2"
+        command = [strace, "-f", "-qq", "-y", "-s", "0", "-e", f"trace={calls}", "-o", str(trace)]
         tracer = subprocess.Popen(
-            [strace, "-f", "-qq", "-y", "-s", "0", "-e", f"trace={calls}", "-o", str(trace)]
-            + ["-p", str(core)],  # noqa: RUF005 - the command, then whom it traces
+            [*command, "-p", str(core)],
             stderr=subprocess.DEVNULL,
         )
         time.sleep(1.0)  # strace attaches asynchronously; a figure, not a test

@@ -416,7 +416,7 @@ class HistoryStore(_Reader):
     def owner_turns(self, since: datetime) -> OwnerTurns:
         """How many owner turns were recorded since `since`, and the latest one's time (any day):
         the scheduler's budget and idle clock, read from where each turn is stored (both
-        queries walk the `messages_role_ts` index, migration 3)."""
+        queries walk the `messages_owner_ts` index, migration 7)."""
         count = self._conn.execute(
             "SELECT count(*) FROM messages WHERE ts >= ? AND role = 'owner'", (iso(since),)
         ).fetchone()[0]

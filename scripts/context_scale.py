@@ -115,15 +115,20 @@ def main() -> int:
     parser.add_argument("--superseded", type=float, default=0.5)
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="keep generated histories here between runs"
+    )
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="shelldon-context-") as tmp:
         for rows in args.rows:
-            history = Path(tmp) / f"history-{rows}.db"
-            began = time.perf_counter()
-            fill(history, rows).close()
-            built = time.perf_counter() - began
-            print(f"{rows:,} messages generated in {built:.1f} s")
+            history = (args.cache or Path(tmp)) / f"history-{rows}.db"
+            if not history.exists():
+                history.parent.mkdir(parents=True, exist_ok=True)
+                began = time.perf_counter()
+                fill(history, rows).close()
+                built = time.perf_counter() - began
+                print(f"{rows:,} messages generated in {built:.1f} s")
             for entries in args.entries:
                 root = DataRoot(Path(tmp) / f"home-{rows}-{entries}")
                 root.home.mkdir(parents=True)

@@ -2,6 +2,7 @@
 # Keep one section per Rust module, in the order of rust/src/bindings.rs.
 
 import os
+from collections.abc import Sequence
 from typing import final
 
 __version__: str
@@ -18,10 +19,10 @@ class RankEntry:
         cls,
         *,
         id: str,
-        title: list[str],
-        tags: list[str],
-        body: list[str],
-        paths: list[str],
+        title: Sequence[str],
+        tags: Sequence[str],
+        body: Sequence[str],
+        paths: Sequence[str],
         trust: int,
         confidence: float,
         updated: float,

@@ -26,7 +26,7 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.retrieval import EntryTerms, entry_id
@@ -73,21 +73,21 @@ def _row(terms: EntryTerms) -> tuple[object, ...]:
     )
 
 
-def _terms(row: Sequence[object]) -> EntryTerms:
-    depends = str(row[8])
+def _terms(row: Sequence[Any]) -> EntryTerms:
+    depends = row[8]
     return EntryTerms(
-        id=str(row[0]),
-        collection=str(row[1]),
-        title=str(row[2]),
-        body=str(row[3]),
-        provenance=str(row[4]),
-        confidence=float(row[5]),  # type: ignore[arg-type]
-        updated=float(row[6]),  # type: ignore[arg-type]
-        last_confirmed=float(row[7]),  # type: ignore[arg-type]
-        depends_on=tuple(json.loads(depends)) if depends else (),
-        title_terms=tuple(str(row[9]).split()),
-        tag_terms=tuple(str(row[10]).split()),
-        body_terms=tuple(str(row[11]).split()),
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        tuple(json.loads(depends)) if depends else (),
+        tuple(row[9].split()),
+        tuple(row[10].split()),
+        tuple(row[11].split()),
     )
 
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
@@ -90,7 +91,6 @@ class MemorySelection:
     full: tuple[Shown, ...] = ()
     titled: tuple[Shown, ...] = ()
     rest: int = 0  # ranked but neither shown nor listed: counted in the text, never dropped
-    ranked: tuple[Shown, ...] = field(default=(), repr=False)
 
     @property
     def total(self) -> int:
@@ -174,11 +174,11 @@ def query_tokens(query: str) -> list[str]:
     return words
 
 
-@dataclass(frozen=True)
-class EntryTerms:
+class EntryTerms(NamedTuple):
     """One active entry as ranking needs it: what the prompt shows and the stemmed terms it is
     ranked on. Core computes it once per version of the entry (core.entry_terms keeps them in
-    history.db); a worker reads them instead of parsing and tokenising the tree every turn."""
+    history.db); a worker reads them instead of parsing and tokenising the tree every turn. A
+    named tuple: a worker builds one per entry per turn, and a tuple is the cheapest record."""
 
     id: str
     collection: str
@@ -258,14 +258,16 @@ def select_terms(
     """`select_entries` over terms already computed (core.entry_terms)."""
     if not active:
         return MemorySelection()
-    stale = [stale_files(e.depends_on, e.last_confirmed, base) for e in active]
+    stale = [
+        stale_files(e.depends_on, e.last_confirmed, base) if e.depends_on else () for e in active
+    ]
     ranker = Ranker(
         [
             RankEntry(
                 id=e.id,
-                title=list(e.title_terms),
-                tags=list(e.tag_terms),
-                body=list(e.body_terms),
+                title=e.title_terms,
+                tags=e.tag_terms,
+                body=e.body_terms,
                 paths=[normalise_path(p) for p in e.depends_on],
                 trust=rank(e.provenance),
                 confidence=e.confidence,
@@ -277,32 +279,41 @@ def select_terms(
     )
     query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
-    ranked = tuple(
-        Shown(
-            id=active[i].id,
-            collection=active[i].collection,
-            title=active[i].title,
-            body=active[i].body,
-            provenance=active[i].provenance,
-            confidence=active[i].confidence,
+
+    def shown(i: int, score: float, relevance: float) -> Shown:
+        e = active[i]
+        return Shown(
+            id=e.id,
+            collection=e.collection,
+            title=e.title,
+            body=e.body,
+            provenance=e.provenance,
+            confidence=e.confidence,
             score=score,
             relevance=relevance,
             stale_files=stale[i],
         )
-        for i, score, relevance in order
-    )
+
+    # Shown is built only for the entries the prompt shows or lists: the rest are counted.
     full: list[Shown] = []
-    rest: list[Shown] = []
+    titled: list[Shown] = []
+    rest = 0
     used = 0
-    for shown in ranked:
-        eligible = shown.relevance > 0.0 or shown.provenance == "owner"
-        size = len(shown.render_full())
-        if eligible and len(full) < full_max and used + size <= budget_chars:
-            full.append(shown)
+    for i, score, relevance in order:
+        if len(full) >= full_max or used >= budget_chars:
+            if len(titled) < title_max:
+                titled.append(shown(i, score, relevance))
+            else:
+                rest += 1
+            continue
+        entry = shown(i, score, relevance)
+        eligible = relevance > 0.0 or entry.provenance == "owner"
+        size = len(entry.render_full())
+        if eligible and used + size <= budget_chars:
+            full.append(entry)
             used += size
+        elif len(titled) < title_max:
+            titled.append(entry)
         else:
-            rest.append(shown)
-    titled = tuple(rest[:title_max])
-    return MemorySelection(
-        full=tuple(full), titled=titled, rest=len(rest) - len(titled), ranked=ranked
-    )
+            rest += 1
+    return MemorySelection(full=tuple(full), titled=tuple(titled), rest=rest)

@@ -389,12 +389,13 @@ mod tests {
         let ranker = Ranker::new(&[
             entry("a-short", "ana", "ana", 2),
             entry("b-said", "ana", "ana works as a nurse in porto", 2),
+            entry("c-other", "garden", &"tomatoes basil ".repeat(15), 2),
         ])
         .unwrap();
         let ranked = ranker.rank(&words("ana"), &[], 0.0, 2).unwrap();
-        // Both score as the average length: equal relevance, ties by id.
+        // Both are shorter than the average, so both score as the average: equal relevance.
         assert!((ranked[0].2 - ranked[1].2).abs() < 1e-12);
-        let long = entry("c-long", "ana", &"ana words ".repeat(20), 2);
+        let long = entry("c-long", "ana", &format!("ana {}", "words ".repeat(20)), 2);
         let ranker = Ranker::new(&[entry("a-short", "ana", "ana", 2), long]).unwrap();
         assert_eq!(order(&ranker, "ana"), ["a-short", "c-long"]); // longer than average: damped
     }

@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 
 DB_MODE: Final = 0o644  # the worker uid reads it; -wal/-shm inherit this mode from the db
 BUSY_TIMEOUT_MS: Final = 5_000
+# A new store's page size. A turn's commit writes each page it touches whole into the WAL: at
+# 4 KB pages a turn wrote ~62 KB, at 1 KB ~16 KB, with recall no slower at 100k messages
+# (docs/performance.md). Stores made before keep their 4 KB pages (changing it is a VACUUM).
+PAGE_SIZE: Final = 1024
 MAX_RECENT: Final = 500
 MAX_SEARCH: Final = 100
 MAX_PENDING: Final = 200
@@ -253,6 +257,10 @@ class HistoryStore(_Reader):
         try:
             if not created:
                 storage_check.quick_check(conn, db)  # damage found now, not as lost turns later
+            else:
+                # Before the first table: every page a turn's commit touches is written whole to
+                # the WAL, so the page size is the unit of a turn's cost (docs/performance.md).
+                conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":

@@ -29,7 +29,10 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
   empty table is refilled from the tree at core's start. And migration 6's index on
   `messages (role, ts)` becomes `messages_owner_ts`, on `ts` for the owner's rows only: the
   scheduler's queries all ask for the owner's rows, and the pet's rows no longer cost the index
-  a leaf page in every turn's commit (3.4 of the turn's 18 WAL pages were that index's).
+  a leaf page in every turn's commit (3.4 of the turn's 18 WAL pages were that index's). And
+  the seed's unstemmed `messages_fts` (with its trigger and `messages_vocab`) goes: recall has
+  read only `messages_stem` since migration 5, and indexing every message twice was 6 of the
+  turn's WAL pages (docs/performance.md).
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -198,6 +201,9 @@ CREATE TABLE IF NOT EXISTS entry_terms_state (
 );
 DROP INDEX IF EXISTS messages_role_ts;
 CREATE INDEX IF NOT EXISTS messages_owner_ts ON messages (ts) WHERE role = 'owner';
+DROP TRIGGER IF EXISTS messages_ai;
+DROP TABLE IF EXISTS messages_vocab;
+DROP TABLE IF EXISTS messages_fts;
 """
 
 

@@ -29,6 +29,12 @@ def _x(value: float, lo: float, hi: float) -> float:
     return LEFT + at * (WIDTH - LEFT - RIGHT)
 
 
+def _label(value: float) -> str:
+    if value >= 1e6:
+        return f"{value / 1e6:g}M"
+    return f"{value / 1e3:g}k" if value >= 1e3 else f"{value:g}"
+
+
 def _y(value: float, top: float) -> float:
     return HEIGHT - BOTTOM - (value / top) * (HEIGHT - TOP - BOTTOM)
 
@@ -55,13 +61,9 @@ def svg(title: str, ylabel: str, series: Series, *, budget: float | None = None)
     decade = 10 ** math.ceil(math.log10(lo))
     while decade <= hi:
         x = _x(decade, lo, hi)
-        label = (
-            f"{decade / 1e6:g}M"
-            if decade >= 1e6
-            else f"{decade / 1e3:g}k"
-            if decade >= 1e3
-            else f"{decade:g}"
-        )
+        label = _label(decade)
+        if decade == lo and any(x <= 0 for x in xs):
+            label = "0"  # where the empty history is drawn
         out.append(f'<line x1="{x:.1f}" y1="{y0}" x2="{x:.1f}" y2="{y0 + 4}" stroke="black"/>')
         out.append(f'<text x="{x:.1f}" y="{y0 + 16}" text-anchor="middle">{label}</text>')
         decade *= 10

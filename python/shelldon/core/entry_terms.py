@@ -25,16 +25,26 @@ import logging
 import os
 import sqlite3
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.retrieval import EntryTerms, entry_id
 
-if TYPE_CHECKING:  # history.py reads through this module; only core's sync writes
+if TYPE_CHECKING:
     from shelldon.core.entry import Entry
-    from shelldon.core.history import HistoryStore
     from shelldon.core.memory.reader import MemoryReader
+
+
+class Store(Protocol):
+    """What the sync needs of core's HistoryStore (named here, not imported: history.py reads
+    through this module)."""
+
+    def reading(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def writing(self, *, durable: bool = False) -> AbstractContextManager[sqlite3.Connection]: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +125,7 @@ class TermsSync:
         self._seen: dict[str, Entry] | None = None  # None: the table's contents are unknown
         self._signature: str | None = None
 
-    def sync(self, store: HistoryStore) -> int:
+    def sync(self, store: Store) -> int:
         """Bring the table up to date; returns how many rows were written or deleted."""
         signature = tree_signature(self._memory.root)  # before the listing: a later write shows
         current = {entry_id(e): e for e in self._memory.entries() if e.meta.status != "superseded"}

@@ -39,11 +39,16 @@ lint: dev
 drill *ARGS: dev
     scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
 
+# A real pet's turn with a realistic mix (docs/performance.md): round trip, fsyncs and bytes per turn.
+turn-cost *ARGS: dev
+    {{py}} scripts/turn_cost.py {{ARGS}}
+
 # The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
 journal-cost *ARGS: dev
     {{py}} scripts/journal_cost.py {{ARGS}}
 
-# Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios.
+# Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios;
+# gather_context and recall at 10k/100k messages (SHELLDON_BENCH_ROWS=10000,100000,1000000 adds 1M).
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}
 

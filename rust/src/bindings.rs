@@ -15,7 +15,7 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyString;
 
 use crate::error::Error;
-use crate::{append, atomic, filename, fts, ranker, scanner, similarity};
+use crate::{append, atomic, filename, fts, ranker, scanner, similarity, words};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -176,6 +176,35 @@ impl PyRanker {
             run()
         };
         Ok(ranked?)
+    }
+}
+
+// --- words.rs: curated memory's words -------------------------------------------------------
+
+/// `Tokenizer(stopwords)`: the Snowball English stemmer and the stop words, built once
+/// (`shelldon.core.words` holds the one instance).
+#[pyclass(name = "Tokenizer", module = "shelldon._native", frozen)]
+struct PyTokenizer {
+    inner: words::Tokenizer,
+}
+
+#[pymethods]
+impl PyTokenizer {
+    #[new]
+    fn new(stopwords: Vec<String>) -> Self {
+        PyTokenizer {
+            inner: words::Tokenizer::new(stopwords),
+        }
+    }
+
+    /// Snowball English for a word of letters; any other word as it is.
+    fn stem(&self, word: &Bound<'_, PyString>) -> String {
+        self.inner.stem(&text_of(word))
+    }
+
+    /// The non-stop words of already folded `text`, stemmed, in order, repeats kept.
+    fn tokens(&self, text: &Bound<'_, PyString>) -> Vec<String> {
+        self.inner.tokens(&text_of(text))
     }
 }
 
@@ -447,6 +476,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyRankEntry>()?;
     m.add_class::<PyRanker>()?;
+    m.add_class::<PyTokenizer>()?;
     m.add("UNICODE_VERSION", crate::unicode_tables::UNICODE_VERSION)?;
     m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;

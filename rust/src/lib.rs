@@ -11,5 +11,6 @@ pub mod scanner;
 pub mod similarity;
 pub mod unicode;
 mod unicode_tables;
+pub mod words;
 
 mod bindings;

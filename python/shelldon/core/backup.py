@@ -179,7 +179,8 @@ def _tables(conn: sqlite3.Connection) -> list[str]:
     """The plain tables the schema keeps rows in (not FTS, its shadow tables, or sqlite's)."""
     rows = conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%_fts_%' ORDER BY name"
+        "AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%_fts_%' "
+        "AND name NOT LIKE 'messages_stem_%' ORDER BY name"
     ).fetchall()
     return [str(r[0]) for r in rows]
 
@@ -282,7 +283,7 @@ def repair(root: DataRoot, *, use_cli: bool = True) -> RepairReport:
                 conn.executemany(
                     f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows
                 )
-            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')")
+            conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('rebuild')")
         with store.reading() as conn:
             for table in _tables(conn):
                 salvaged[table] = int(conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])

@@ -96,14 +96,20 @@ def links(texts: Iterable[str]) -> list[tuple[str, str]]:
 def expand_query(query: str, entries: Sequence[Entry]) -> str:
     """`query` with the names memory links to the relations it names, and the relations of the
     names it uses, appended (at most MAX_ADDED words; unchanged when memory links nothing)."""
+    active = (e for e in entries if e.meta.status == "active" and not e.archived)
+    return expand_query_texts(query, (f"{e.meta.title}\n{e.body}" for e in active))
+
+
+def expand_query_texts(query: str, texts: Iterable[str]) -> str:
+    """`expand_query` over the active entries' texts (title, newline, body) as already read: the
+    worker has them from core's entry terms (core.entry_terms) without reading the tree."""
     relations = {_singular(m.group("rel").casefold()) for m in _QUERY_RELATION.finditer(query)}
     names = {m.group(0).removesuffix("'s") for m in _QUERY_NAME.finditer(query)}
     if not relations and not names:
         return query
-    active = [e for e in entries if e.meta.status == "active" and not e.archived]
     added: list[str] = []
     present = {w.casefold() for w in re.findall(r"\w+", query)}
-    for relation, name in links(f"{e.meta.title}\n{e.body}" for e in active):
+    for relation, name in links(texts):
         word = name if relation in relations else relation if name in names else None
         if word is not None and word.casefold() not in present and word not in added:
             added.append(word)

@@ -38,8 +38,8 @@ from shelldon.core import owner_time
 from shelldon.core.history import open_readonly
 from shelldon.core.memory.archive import search_archive
 from shelldon.core.memory.reader import MemoryReader
-from shelldon.core.recall_names import expand_query
-from shelldon.core.retrieval import select_entries
+from shelldon.core.recall_names import expand_query, expand_query_texts
+from shelldon.core.retrieval import EntryTerms, select_entries, select_terms
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
@@ -532,10 +532,14 @@ def read_context(
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
     zone_name: str | None = None
+    terms: list[EntryTerms] | None = None
     reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
     if reader is not None:
         try:
             zone_name = _attempt(notes, "time zone", lambda: owner_time.owner_zone(reader))
+            if memory is not None and select_memory is None:
+                # The entries' terms as core keeps them (core.entry_terms); None: read the tree.
+                terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
             if limits.recent_window > 0:
                 got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))
                 recent = rows_from_mappings(got or (), notes, "recent window")
@@ -543,12 +547,15 @@ def read_context(
                 # Fetch past the window so that de-duplication still leaves recall_k rows.
                 want = limits.recall_k + limits.recent_window
                 # "my sister" also looks for Ana when memory says Ana is the owner's sister.
-                query = message
-                if memory is not None:
+                linked: str | None = None
+                if terms is not None:
+                    texts = [f"{t.title}\n{t.body}" for t in terms]
+                    linked = _attempt(notes, "names", lambda: expand_query_texts(message, texts))
+                elif memory is not None:
                     linked = _attempt(
                         notes, "names", lambda: expand_query(message, memory.entries())
                     )
-                    query = linked if isinstance(linked, str) else message
+                query = linked if isinstance(linked, str) else message
                 got = _attempt(notes, "recall", lambda: reader.search(query, want))
                 recall = rows_from_mappings(got or (), notes, "recall")
         finally:
@@ -558,8 +565,20 @@ def read_context(
         query = message
         if purpose == "checkin" and not message.strip():
             query = " ".join(row.content for row in recent if row.role == "owner")
-        selector = select_memory or _select_memory
-        selection = _attempt(notes, "curated entries", lambda: selector(memory, query, root.home))
+        if terms is not None:
+            kept = terms
+            selection = _attempt(
+                notes,
+                "curated entries",
+                lambda: selection_from_retrieval(
+                    select_terms(kept, query, utc_now(), base=root.home)
+                ),
+            )
+        else:
+            selector = select_memory or _select_memory
+            selection = _attempt(
+                notes, "curated entries", lambda: selector(memory, query, root.home)
+            )
         if message.strip():
             hits = _attempt(
                 notes, "archive", lambda: search_archive(memory.root, message, ARCHIVE_K)

@@ -544,12 +544,12 @@ mod tests {
             ("personality", libc::SYS_personality),
         ];
         for (name, number) in libc_numbers {
-            assert_eq!(i64::from(nr(arch, name)), *number as i64, "{name}");
+            assert_eq!(libc::c_long::from(nr(arch, name)), *number, "{name}");
         }
         #[cfg(target_arch = "x86_64")]
         {
-            assert_eq!(i64::from(nr(arch, "iopl")), libc::SYS_iopl as i64);
-            assert_eq!(i64::from(nr(arch, "ioperm")), libc::SYS_ioperm as i64);
+            assert_eq!(libc::c_long::from(nr(arch, "iopl")), libc::SYS_iopl);
+            assert_eq!(libc::c_long::from(nr(arch, "ioperm")), libc::SYS_ioperm);
         }
         // Every listed name for this ABI was checked above.
         let checked = libc_numbers.len() + if arch == Arch::X86_64 { 2 } else { 0 };

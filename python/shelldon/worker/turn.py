@@ -217,8 +217,8 @@ def probe_isolation(root: DataRoot) -> dict[str, object]:
         )
     checks.append(_attempt("setuid(0)", lambda: os.setuid(0)))
     calls = sandbox.try_listed_calls()
-    readable = sorted(targets)[:1] or [Path("/proc/self/status")]
-    allowed = sandbox.try_allowed(readable[0])
+    notes = sorted(t for t in targets if t.suffix == ".md")  # what a turn reads
+    allowed = sandbox.try_allowed(notes[0] if notes else Path("/proc/self/status"))
     log.info(
         "isolation probe: %d checks; %d filtered calls tried, %d refused",
         len(checks),

@@ -30,6 +30,9 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_GET_NO_NEW_PRIVS = 39
 PR_CAPBSET_READ = 23
 PR_CAPBSET_DROP = 24
+# Opened once, in the fork-server (which imports this module before any fork): each worker's prctl
+# calls then cost a call, not a dlopen.
+_libc = ctypes.CDLL(None, use_errno=True)
 
 
 class DropRefused(RuntimeError):
@@ -131,7 +134,7 @@ def _max_fd() -> int:
 
 
 def set_no_new_privs() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         errno = ctypes.get_errno()
         raise DropRefused(f"prctl(PR_SET_NO_NEW_PRIVS) failed: {os.strerror(errno)}")
@@ -146,7 +149,7 @@ def drop_bounding_set() -> int:
     number is found by asking (PR_CAPBSET_READ answers EINVAL past it) rather than from
     /proc/sys/kernel/cap_last_cap, which the card's unit hides (ProcSubset=pid).
     """
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc
     known = 0
     while known < 64 and libc.prctl(PR_CAPBSET_READ, known, 0, 0, 0) >= 0:
         known += 1

@@ -18,7 +18,9 @@ from pathlib import Path
 from shelldon import _native
 from shelldon.worker import drop
 
-SECCOMP_FILTER_MODE = "2"  # /proc/self/status "Seccomp:" once a filter is installed
+PR_GET_SECCOMP = 21
+SECCOMP_FILTER_MODE = 2  # what PR_GET_SECCOMP answers once a filter is installed
+_libc = ctypes.CDLL(None, use_errno=True)  # opened in the fork-server, before any fork
 
 
 def build_filter(identity: drop.WorkerIdentity, *, refuse_errno: int = errno.EPERM) -> bytes | None:
@@ -48,12 +50,9 @@ def confine(program: bytes | None) -> None:
         raise drop.DropRefused(f"the seccomp filter did not take (Seccomp: {seccomp_mode()!r})")
 
 
-def seccomp_mode() -> str | None:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key == "Seccomp":
-            return value.strip()
-    return None
+def seccomp_mode() -> int:
+    """0: no filter, 2: filtered (-1 if the kernel would not say)."""
+    return int(_libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0))
 
 
 # --- the probe: each listed call, tried --------------------------------------------------------
@@ -89,7 +88,7 @@ def try_listed_calls(refuse_errno: int = errno.EPERM) -> list[dict[str, object]]
     these calls are tried only where the filter stands between them and the kernel."""
     if seccomp_mode() != SECCOMP_FILTER_MODE:
         return []
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _libc
     results: list[dict[str, object]] = []
     for name, number, rule in _native.filtered_calls():
         args = [ctypes.c_long(a) for a in _probe_args(name)]

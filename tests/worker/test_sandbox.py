@@ -16,6 +16,7 @@ import errno
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import struct
@@ -295,6 +296,16 @@ def test_a_real_worker_refuses_each_listed_call_with_eperm(sandboxed_pet: Pet) -
     # The worker's own stderr reached the log through the fork-server, with its pid and turn.
     line = sandbox_log_line(sandboxed_pet)
     assert "refused" in line
+
+
+@needs_caps
+def test_doctor_shows_the_filter_and_the_empty_bounding_set(sandboxed_pet: Pet) -> None:
+    done = sandboxed_pet.cli("doctor", "--offline")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    listed = len(_native.filtered_calls())
+    assert re.search(rf"ok\s+isolation seccomp\s+{listed}/{listed} listed calls refused", out), out
+    assert re.search(r"ok\s+isolation caps\s+.*CapBnd 0+\b", out), out
 
 
 def sandbox_log_line(pet: Pet) -> str:

@@ -135,15 +135,27 @@ def test_the_refused_calls_were_possible_without_the_filter() -> None:
 
     assert in_child(unfiltered)[0] is True
 
+    families = {
+        "AF_INET": (socket.AF_INET, socket.SOCK_STREAM),
+        "AF_INET6": (socket.AF_INET6, socket.SOCK_DGRAM),
+        "AF_NETLINK": (socket.AF_NETLINK, socket.SOCK_RAW),
+        "AF_PACKET": (socket.AF_PACKET, socket.SOCK_RAW),
+        "AF_VSOCK": (socket.AF_VSOCK, socket.SOCK_STREAM),
+    }
+
     def filtered() -> object:
         sandbox.confine(_native.worker_filter())
-        try:
-            socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        except PermissionError as exc:
-            return exc.errno
-        return "allowed"
+        answers: dict[str, object] = {}
+        for name, (family, kind) in families.items():
+            try:
+                socket.socket(family, kind).close()
+            except OSError as exc:
+                answers[name] = exc.errno
+            else:
+                answers[name] = "allowed"
+        return answers
 
-    assert in_child(filtered)[0] == errno.EPERM
+    assert in_child(filtered)[0] == dict.fromkeys(families, errno.EPERM)
 
 
 @pytest.mark.skipif(not X86_64, reason="the x32 ABI exists only on x86_64")

@@ -7,6 +7,7 @@ pub mod error;
 pub mod filename;
 pub mod fts;
 pub mod ranker;
+pub mod sandbox;
 pub mod scanner;
 pub mod similarity;
 pub mod unicode;

@@ -61,8 +61,10 @@ def test_capabilities_only_forkserver_changes_uid():
     assert unit_settings("shelldon-core.service")["CapabilityBoundingSet"] == [""]
     assert unit_settings("shelldon-broker.service")["CapabilityBoundingSet"] == [""]
     fs = unit_settings("shelldon-forkserver.service")
-    assert sorted(fs["CapabilityBoundingSet"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
-    assert sorted(fs["AmbientCapabilities"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
+    # CAP_SETPCAP: each worker empties its capability bounding set before the uid drop.
+    wanted = ["CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID"]
+    assert sorted(fs["CapabilityBoundingSet"][0].split()) == wanted
+    assert sorted(fs["AmbientCapabilities"][0].split()) == wanted
     assert fs["Environment"] and any(
         "SHELLDON_WORKER_USER=shelldon-worker" in e for e in fs["Environment"]
     )

@@ -34,9 +34,9 @@ def test_prepare_makes_the_whole_tree(tmp_path: Path, umask: None) -> None:
     root = DataRoot(tmp_path / "home")
     layout.prepare(root)
     layout.prepare(root)  # idempotent
-    assert _mode(root.home) == _mode(root.memory) == _mode(root.state) == 0o755
+    assert _mode(root.home) == _mode(root.memory) == _mode(root.state) == 0o2750
     modes = {c: _mode(root.memory / c) for c in COLLECTION_NAMES}
-    assert modes == dict.fromkeys(COLLECTION_NAMES, 0o755)
+    assert modes == dict.fromkeys(COLLECTION_NAMES, 0o2750)
     assert _mode(root.vault) == 0o700
     assert root.run_dir.is_dir()
 
@@ -47,7 +47,88 @@ def test_a_loosened_directory_is_tightened_again(tmp_path: Path) -> None:
     (memory / "vault").chmod(0o755)
     (memory / "facts").chmod(0o777)
     layout.prepare_memory(memory)
-    assert (_mode(memory / "vault"), _mode(memory / "facts")) == (0o700, 0o755)
+    assert (_mode(memory / "vault"), _mode(memory / "facts")) == (0o700, 0o2750)
+
+
+def _release_one_root(root: DataRoot) -> dict[str, Path]:
+    """A data root as the earlier release left it: 0755 directories, 0644 files."""
+    old = os.umask(0o022)
+    try:
+        for directory in (root.home, root.memory / "facts", root.vault, root.state, root.run_dir):
+            directory.mkdir(parents=True, exist_ok=True)
+            directory.chmod(0o755)
+        files = {
+            "db": root.history_db,
+            "wal": root.home / "history.db-wal",
+            "entry": root.memory / "facts" / "tea.md",
+            "audit": root.memory / "history.jsonl",
+            "state": root.state / "scheduler.json",
+            "lock": root.memory / ".write.lock",
+            "secret": root.vault / "key.md",
+            "socket_dir_file": root.run_dir / "core.pid",
+        }
+        for path in files.values():
+            path.write_text("x\n")
+            path.chmod(0o644)
+        outside = root.home.parent / "outside.md"
+        outside.write_text("not the pet's\n")
+        outside.chmod(0o644)
+        (root.memory / "link.md").symlink_to(outside)
+        files["outside"] = outside
+        aside = root.home / "aside-20260101T000000Z"
+        (aside / "memory" / "vault").mkdir(parents=True)
+        aside.chmod(0o755)
+        files["aside"] = aside
+        files["aside_inner"] = aside / "memory"
+        (aside / "memory").chmod(0o755)
+    finally:
+        os.umask(old)
+    return files
+
+
+def test_settle_modes_closes_a_root_an_earlier_release_made(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = DataRoot(tmp_path / "home")
+    files = _release_one_root(root)
+    done = layout.settle_modes(root, None)
+    assert not done.refused
+    assert _mode(root.home) == _mode(root.memory) == _mode(root.memory / "facts") == 0o2750
+    assert _mode(root.state) == 0o2750
+    for name in ("db", "wal", "entry", "audit", "state"):
+        assert _mode(files[name]) == 0o640, name
+    assert _mode(files["lock"]) == 0o600  # a read fd could flock it: the worker gets none
+    assert (_mode(root.vault), _mode(files["secret"])) == (0o700, 0o600)
+    assert _mode(files["aside"]) == 0o700  # closed at the top, not descended
+    assert _mode(files["aside_inner"]) == 0o755
+    assert (_mode(root.run_dir), _mode(files["socket_dir_file"])) == (0o755, 0o644)  # not ours
+    assert (root.memory / "link.md").is_symlink()
+    assert _mode(files["outside"]) == 0o644  # a link is never followed
+    assert "gave 13 paths the owner+readers' group modes" in caplog.text
+    # Once: a second start finds nothing to change and says nothing.
+    caplog.clear()
+    assert layout.settle_modes(root, None).changed == []
+    assert "gave" not in caplog.text
+    assert layout.open_to_others(root) == []
+
+
+def test_settle_modes_gives_the_readers_group(tmp_path: Path) -> None:
+    """As root any group; as a user, one it is in (the appliance's service user is in the
+    worker's group). New files then take it from the setgid directories."""
+    groups = [g for g in os.getgroups() if g != os.getegid()]
+    if os.geteuid() != 0 and not groups:
+        pytest.skip("needs root or a supplementary group to give files another group")
+    gid = 12345 if os.geteuid() == 0 else groups[0]
+    root = DataRoot(tmp_path / "home")
+    files = _release_one_root(root)
+    layout.settle_modes(root, gid)
+    assert root.home.stat().st_gid == root.memory.stat().st_gid == gid
+    assert files["entry"].stat().st_gid == files["db"].stat().st_gid == gid
+    new = root.memory / "facts" / "green.md"
+    new.write_text("made after\n")
+    (root.memory / "people").mkdir()
+    assert new.stat().st_gid == (root.memory / "people").stat().st_gid == gid
+    assert _mode(root.memory / "people") & 0o2000  # setgid inherited: its files get the group too
 
 
 def test_a_vault_that_is_not_a_directory_is_refused(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import msgspec
 
 from shelldon import _native
 from shelldon.contracts.ops import CaptureLearning
+from shelldon.core import layout
 from shelldon.core.dream.model import PendingLearning
 from shelldon.core.words import content_words
 
@@ -94,8 +95,8 @@ class CorrectionLedger:
             return _CorrectionState()
 
     def _save(self) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        _native.atomic_write(self._path, msgspec.json.encode(self._state), 0o644)
+        layout.ensure_dir(self._path.parent, layout.DIR_MODE)
+        _native.atomic_write(self._path, msgspec.json.encode(self._state), layout.FILE_MODE)
 
     def note_turn(self, turn_id: str, owner_text: str, captured: Iterable[CaptureLearning]) -> int:
         """After an owner turn: mark the previous turn's learnings if this message corrects the

@@ -13,8 +13,8 @@ import json
 import os
 import shutil
 import signal
-import stat
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime

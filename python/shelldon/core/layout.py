@@ -67,7 +67,7 @@ def readers_gid(root: DataRoot) -> int | None:
     gid = entry.pw_gid
     if os.geteuid() != 0 and gid != os.getegid() and gid not in os.getgroups():
         log.warning(
-            "the service uid %d is not in the worker's group %d: files keep their directory's group",
+            "service uid %d is not in the worker's group %d: files keep their directory's group",
             os.geteuid(),
             gid,
         )

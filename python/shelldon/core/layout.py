@@ -153,7 +153,7 @@ def _settle_one(path: Path, private: bool, gid: int | None, done: Settled) -> os
     if not wrong_group and stat.S_IMODE(st.st_mode) == mode:
         return st
     try:
-        if wrong_group:
+        if group is not None and wrong_group:
             os.chown(path, -1, group, follow_symlinks=False)
         os.chmod(path, mode)  # after the chown, which may clear a setgid bit
     except OSError as exc:

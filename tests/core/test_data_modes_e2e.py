@@ -47,7 +47,7 @@ def backups_dir() -> Iterator[Path]:
 
 
 def _private(path: Path, home: Path) -> bool:
-    """The service uid's alone by design: the vault, the undo store, locks, what restore set aside."""
+    """The service uid's alone: the vault, the undo store, locks, what restore set aside."""
     parts = path.relative_to(home).parts
     return (
         any(p in ("vault", layout.UNDO_DIR) for p in parts[:2])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -157,3 +157,33 @@ def test_the_undo_store_is_private(tmp_path: Path, umask: None) -> None:
     audit.undo_dir.chmod(0o755)  # loosened by hand: the next blob tightens it
     audit.keep_blob(b"what the owner asked to forget")
     assert _mode(audit.undo_dir) == 0o700
+
+
+TMPFILES = Path(__file__).resolve().parents[2] / "image/overlay/usr/lib/tmpfiles.d/shelldon.conf"
+
+
+def test_the_appliances_tmpfiles_give_the_modes_core_gives() -> None:
+    """On the card core may not chown or set a setgid bit (its sandbox), so tmpfiles sets what
+    `settle_modes` would: every directory core makes, at core's modes, and no glob that reaches the
+    vault, the undo store or a lock file."""
+    lines = [
+        line.split()
+        for line in TMPFILES.read_text().splitlines()
+        if line.strip() and not line.startswith("#") and "/var/lib/shelldon" in line
+    ]
+    dirs = {fields[1]: (int(fields[2], 8), fields[4]) for fields in lines if fields[0] == "d"}
+    home = "/var/lib/shelldon"
+    shared = [home, f"{home}/memory", f"{home}/state"]
+    shared += [f"{home}/memory/{c}" for c in COLLECTION_NAMES]
+    for path in shared:
+        assert dirs.pop(path) == (layout.DIR_MODE, "shelldon-worker"), path
+    for private in ("vault", layout.UNDO_DIR):
+        assert dirs.pop(f"{home}/memory/{private}") == (layout.PRIVATE_MODE, "shelldon"), private
+    assert dirs == {}
+    globs = [fields for fields in lines if fields[0] == "z"]
+    assert globs
+    for _, pattern, mode, _, group, *_ in globs:
+        assert (int(mode, 8), group) == (layout.FILE_MODE, "shelldon-worker"), pattern
+        for never in ("memory/vault/key.md", "memory/.undo/ab12", "memory/.write.lock"):
+            # glob(3)'s rules: `*` stops at "/" (and, stricter than glob, here it takes dots)
+            assert not PurePosixPath(f"{home}/{never}").match(pattern), (pattern, never)

@@ -26,6 +26,13 @@ MUST_PASS = (
     "worker cannot read vault",
     "native module matches x86_64",
     "say hello",
+    "dream",
+    "undo dream",
+    "wal reset",
+    "third uid refused",
+    "worker reads its files",
+    "worker reads history",
+    "nothing unreadable",
     "journald volatile",
     "no swap",
     "doctor",
@@ -81,5 +88,5 @@ def test_turn_ran_isolated_and_the_offline_brain_answered(selftest):
 def test_doctor_shows_the_kernel_refusing_a_real_worker(selftest):
     _, doctor = selftest["doctor output"]
     assert re.search(r"ok\s+isolation vault read\s+worker uid 901: \d+/\d+ refused", doctor), doctor
-    assert re.search(r"ok\s+modes\s+home 0755, memory 0755, vault 0700", doctor), doctor
+    assert re.search(r"ok\s+modes\s+home 2750, memory 2750, vault 0700", doctor), doctor
     assert not re.search(r"FAIL", doctor), doctor

@@ -10,10 +10,12 @@ Root only (CI runs as root): throwaway users and a real uid drop.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -60,74 +62,63 @@ def _worker_env(worker: User) -> dict[str, str]:
     return {"SHELLDON_WORKER_USER": worker.name, "SHELLDON_RECORD_PROMPTS": "1"}
 
 
-def test_a_third_uid_reads_nothing_and_the_worker_reads_what_it_needs(
-    world_home: Path,
-    backups_dir: Path,
-    worker_user: User,
-    stranger_user: User,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+@dataclass
+class Tally:
+    tried: int = 0
+    refused: int = 0
+    worker_read: int = 0
+    worker_refused_private: int = 0
+    rounds: int = 0
+
+
+def _round(n: int, worker_user: User, stranger_user: User, backups: Path, tally: Tally) -> Pet:
+    """One start of the pet (from the second on, the WAL reset: the previous clean stop removed
+    -wal/-shm and this start makes them again), turns, a dream, its undo, three backups; then the
+    third uid and the worker's uid try the data root while the pet runs. Returns the stopped pet."""
     pet: Pet = start_pet(_worker_env(worker_user))
     try:
-        assert pet.cli("vault", "set", "probe", stdin="the-secret-value-123\n").returncode == 0
-        for text in TURNS:
+        root = pet.root
+        if n == 1:
+            assert pet.cli("vault", "set", "probe", stdin="the-secret-value-123\n").returncode == 0
+        for text in (*TURNS, f"my friend number {n} is called Bo"):
             pet.say(text)
-        dreamt = pet.cli("dream", "--now")
-        assert dreamt.returncode == 0 and dreamt.stdout.startswith("dream-1: done"), (
-            dreamt.stdout + dreamt.stderr + pet.log
-        )
-        undone = pet.cli("memory", "undo", "--dream", "1")
-        assert undone.returncode == 0, undone.stdout + undone.stderr
-        pet.say("I also like oolong tea")  # after the undo: the tree is written again
-        for dest in (world_home / "backups" / "b1", backups_dir / "b2", backups_dir / "b3.tgz"):
-            made = pet.cli("backup", os.fspath(dest))
-            assert made.returncode == 0, made.stdout + made.stderr
-    finally:
-        assert pet.stop() == 0, pet.log
-    root = pet.root
-    assert not root.home.joinpath("history.db-wal").exists()  # the clean close removed them
-
-    pet = start_pet(_worker_env(worker_user))  # the WAL reset: -wal/-shm made again
-    try:
-        reply = pet.say("do you remember the tea I like?")
         sides = [root.home / "history.db-wal", root.home / "history.db-shm"]
         assert all(p.is_file() for p in sides)
+        dreamt = pet.cli("dream", "--now", "--force")
+        done = re.match(r"dream-(\d+): done", dreamt.stdout)
+        assert dreamt.returncode == 0 and done, dreamt.stdout + dreamt.stderr + pet.log
+        undone = pet.cli("memory", "undo", "--dream", done.group(1))
+        assert undone.returncode == 0, undone.stdout + undone.stderr
+        reply = pet.say("do you remember the tea I like?")  # after the undo: written again
+        home_backup = root.home / "backups" / f"b{n}"
+        for dest in (home_backup, backups / f"b{n}", backups / f"b{n}.tgz"):
+            made = pet.cli("backup", os.fspath(dest))
+            assert made.returncode == 0, made.stdout + made.stderr
+
         # The data root and the backups, as they are while the pet runs.
-        paths = every_path(root.home, skip=[root.run_dir]) + every_path(backups_dir)[1:]
+        paths = every_path(root.home, skip=[root.run_dir]) + every_path(backups)[1:]
         kinds = {p.name for p in paths}
         for expected in (
-            "history.db",
-            "history.db-wal",
-            "history.db-shm",
-            "history.jsonl",  # the audit log
-            "MEMORY.md",
-            "probe.md",  # the vault's entry
-            "scheduler.json",
-            ".undo",
-            "b1",
-            "b2",
-            "b3.tgz",
+            *("history.db", "history.db-wal", "history.db-shm"),
+            *("history.jsonl", "MEMORY.md", "scheduler.json"),  # the audit log, the index, state
+            *("probe.md", ".undo", f"b{n}", f"b{n}.tgz"),  # the vault's entry, undo, backups
         ):
-            assert expected in kinds, (expected, [str(p.relative_to(p.parents[1])) for p in paths])
+            assert expected in kinds, (expected, [str(p) for p in paths])
         assert layout.open_to_others(root) == []
-
         stranger = probe_as(stranger_user, paths)
         refused = {p: r for p, r in stranger.items() if r == "EACCES"}
         assert refused == stranger, {p: r for p, r in stranger.items() if r != "EACCES"}
-        with capsys.disabled():
-            print(f"\nthird uid: {len(stranger)} accesses tried, {len(refused)} refused (EACCES)")
 
         # The worker's uid (primary group only, as after the drop): every file of the tree but
         # the private ones, and history.db through sqlite, while core holds it open.
-        readable = [
-            p for p in every_path(root.home, skip=[root.run_dir]) if not _private(p, root.home)
-        ]
+        tree = every_path(root.home, skip=[root.run_dir, root.home / "backups"])
+        readable = [p for p in tree if not _private(p, root.home)]
         worker = probe_as(worker_user, readable)
         assert {p: r for p, r in worker.items() if r != "read"} == {}
-        private = [p for p in every_path(root.memory) if _private(p, root.home)]
+        private = [p for p in tree if _private(p, root.home)]
         assert set(probe_as(worker_user, private).values()) == {"EACCES"}
         rows = history_rows_as(worker_user, root.history_db)
-        assert int(rows.get("rows", "0")) >= 2 * (len(TURNS) + 2), rows
+        assert int(rows.get("rows", "0")) >= 2 * n * (len(TURNS) + 2), rows
 
         # And the turn the worker ran after all of it read the tree and the history.
         last = pet.prompts()[-1]
@@ -137,11 +128,50 @@ def test_a_third_uid_reads_nothing_and_the_worker_reads_what_it_needs(
         assert reply
     finally:
         assert pet.stop() == 0, pet.log
+    assert not sides[0].exists()  # the clean close removed them: the next start makes them again
+    tally.tried += len(stranger)
+    tally.refused += len(refused)
+    tally.worker_read += len(worker)
+    tally.worker_refused_private += len(private)
+    tally.rounds += 1
+    return pet
 
-    # Every file the run made carries the readers' group, every directory too.
-    for path in every_path(root.home, skip=[root.run_dir]):
+
+def _drill(rounds: int, worker_user: User, stranger_user: User, backups: Path) -> Tally:
+    tally = Tally()
+    for n in range(1, rounds + 1):
+        pet = _round(n, worker_user, stranger_user, backups, tally)
+    root = pet.root
+    # Every directory and file the runs made carries the readers' group and its mode.
+    for path in every_path(root.home, skip=[root.run_dir, root.home / "backups"]):
         st = path.stat()
-        if not _private(path, root.home) and path.parts[-2:] != ("backups", "b1"):
+        if not _private(path, root.home):
             assert st.st_gid == worker_user.gid, path
             want = layout.DIR_MODE if stat.S_ISDIR(st.st_mode) else layout.FILE_MODE
             assert stat.S_IMODE(st.st_mode) == want, (path, oct(st.st_mode))
+    print(
+        f"\ndata modes drill: {tally.rounds} starts (each: turns, a dream, its undo, 3 backups; "
+        f"a WAL reset between); third uid: {tally.tried} accesses tried, {tally.refused} refused "
+        f"(EACCES); worker uid: {tally.worker_read} paths read, "
+        f"{tally.worker_refused_private} private ones refused"
+    )
+    return tally
+
+
+def test_a_third_uid_reads_nothing_and_the_worker_reads_what_it_needs(
+    world_home: Path, backups_dir: Path, worker_user: User, stranger_user: User
+) -> None:
+    """Short form (`just test`): two starts, so the second round runs after a WAL reset."""
+    tally = _drill(2, worker_user, stranger_user, backups_dir)
+    assert tally.tried == tally.refused > 0
+
+
+@pytest.mark.drill
+def test_the_long_data_modes_drill(
+    world_home: Path, backups_dir: Path, worker_user: User, stranger_user: User
+) -> None:
+    """Long form (`just drill`): SHELLDON_MODES_ROUNDS starts (10 by default)."""
+    tally = _drill(
+        int(os.environ.get("SHELLDON_MODES_ROUNDS", "10")), worker_user, stranger_user, backups_dir
+    )
+    assert tally.tried == tally.refused > 0

@@ -99,7 +99,7 @@ def backup(root: DataRoot, dest: Path) -> Path:
         raise BackupError(f"{root.history_db} does not exist: nothing to back up")
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise BackupError(f"{dest} already exists; name a new directory or tarball")
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    _make_private_parents(dest.parent)
     with tempfile.TemporaryDirectory(prefix=".shelldon-backup-", dir=dest.parent) as tmp:
         stage = Path(tmp) / "shelldon-backup"
         stage.mkdir(mode=BACKUP_DIR_MODE)
@@ -109,6 +109,7 @@ def backup(root: DataRoot, dest: Path) -> Path:
             shutil.copytree(root.memory, stage / MEMORY, symlinks=True)
         manifest = {"created": datetime.now(UTC).isoformat(), "home": str(root.home)}
         (stage / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        _make_private(stage)
         if _is_tarball(dest):
             partial = Path(tmp) / dest.name
             mode = "w:gz" if dest.name.endswith(("gz", "tgz")) else "w"
@@ -121,6 +122,24 @@ def backup(root: DataRoot, dest: Path) -> Path:
                 dest.rmdir()  # the empty directory named
             shutil.move(stage, dest)
     return dest
+
+
+def _make_private_parents(directory: Path) -> None:
+    """mkdir -p, each directory it makes 0700: where backups go is the owner's alone."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()]
+    for path in reversed(missing):
+        path.mkdir(mode=BACKUP_DIR_MODE, exist_ok=True)
+        os.chmod(path, BACKUP_DIR_MODE)  # a setgid parent (the data root) adds its bit
+
+
+def _make_private(stage: Path) -> None:
+    """Directories 0700, files 0600 (links untouched): the copy carries the vault. A restore gives
+    the tree its data modes again (core.layout.settle_modes)."""
+    for top, dirs, files in os.walk(stage):
+        for name in (*dirs, *files):
+            path = Path(top) / name
+            if not path.is_symlink():
+                os.chmod(path, BACKUP_DIR_MODE if path.is_dir() else BACKUP_FILE_MODE)
 
 
 def _unpack(src: Path, into: Path) -> Path:

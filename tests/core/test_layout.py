@@ -3,8 +3,11 @@ them: core's start, the memory writer, the vault and the audit log's undo store.
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 import stat
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
@@ -15,6 +18,7 @@ from shelldon.core import layout
 from shelldon.core.audit import AuditLog
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import DataRoot
+from support.users import TestUser as User
 
 
 def _mode(path: Path) -> int:
@@ -187,3 +191,43 @@ def test_the_appliances_tmpfiles_give_the_modes_core_gives() -> None:
         for never in ("memory/vault/key.md", "memory/.undo/ab12", "memory/.write.lock"):
             # glob(3)'s rules: `*` stops at "/" (and, stricter than glob, here it takes dots)
             assert not PurePosixPath(f"{home}/{never}").match(pattern), (pattern, never)
+
+
+def test_a_group_it_may_not_give_is_logged_not_raised(worker_user: User) -> None:
+    """The card's core may not chown (its sandbox): a directory it cannot give the group is served
+    as it is, with one error line, rather than stopping core's start. Here a real uid that is not in
+    the group asked for gets EPERM from the kernel."""
+    top = Path(tempfile.mkdtemp(prefix="shelldon-layout-", dir="/tmp"))  # pytest's tree is 0700
+    top.chmod(0o755)
+    directory = top / "state"
+    directory.mkdir(mode=0o755)
+    os.chown(directory, worker_user.uid, worker_user.gid)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - reports through the pipe
+        try:
+            os.setgroups([])
+            os.setresgid(worker_user.gid, worker_user.gid, worker_user.gid)
+            os.setresuid(worker_user.uid, worker_user.uid, worker_user.uid)
+            records: list[str] = []
+            handler = logging.Handler()
+            handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
+            logging.getLogger("shelldon.core.layout").addHandler(handler)
+            try:
+                layout.ensure_dir(directory, layout.DIR_MODE, gid=0)
+                outcome = "returned"
+            except OSError as exc:
+                outcome = f"raised {exc}"
+            os.write(write_fd, "\n".join([outcome, *records]).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        lines = pipe.read().decode().splitlines()
+    os.waitpid(pid, 0)
+    try:
+        assert lines[0] == "returned", lines
+        assert any("readers' group 0: Operation not permitted" in line for line in lines), lines
+        assert directory.stat().st_gid == worker_user.gid
+    finally:
+        shutil.rmtree(top)

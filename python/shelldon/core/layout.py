@@ -83,10 +83,18 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
     st = path.stat()
     if st.st_uid != os.geteuid():
         return
+    # A sandbox that forbids chown or a setgid bit (the card's core: tmpfiles sets both before it
+    # starts) refuses these: serving with the directory as it is beats not starting (doctor shows it).
     if gid is not None and st.st_gid != gid:
-        os.chown(path, -1, gid)
+        try:
+            os.chown(path, -1, gid)
+        except PermissionError as exc:
+            log.error("cannot give %s the readers' group %d: %s", path, gid, exc.strerror)
     if stat.S_IMODE(st.st_mode) != mode:
-        os.chmod(path, mode)
+        try:
+            os.chmod(path, mode)
+        except PermissionError as exc:
+            log.error("cannot give %s mode %04o: %s", path, mode, exc.strerror)
 
 
 def ensure_vault(vault: Path) -> None:

@@ -84,7 +84,7 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
     if st.st_uid != os.geteuid():
         return
     # A sandbox that forbids chown or a setgid bit (the card's core: tmpfiles sets both before it
-    # starts) refuses these: serving with the directory as it is beats not starting; doctor shows it.
+    # starts) refuses these: serving with the directory as it is beats not starting (see doctor).
     if gid is not None and st.st_gid != gid:
         try:
             os.chown(path, -1, gid)

@@ -33,9 +33,8 @@ from shelldon.core import layout, migrations, recall, storage_check
 
 log = logging.getLogger(__name__)
 
-DB_MODE: Final = (
-    layout.FILE_MODE
-)  # the readers' group (the worker) reads it; sqlite gives -wal/-shm the db's mode
+# The readers' group (the worker) reads it; sqlite gives -wal/-shm the db's mode.
+DB_MODE: Final = layout.FILE_MODE
 BUSY_TIMEOUT_MS: Final = 5_000
 MAX_RECENT: Final = 500
 MAX_SEARCH: Final = 100

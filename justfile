@@ -34,10 +34,11 @@ lint: dev
     cargo fmt --check
     cargo clippy --all-targets --quiet -- -D warnings
 
-# The long kill drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking
-# client, and 200 kills of 1 MB appends. SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS change the counts.
+# The long drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking client,
+# 200 kills of 1 MB appends, and (root) 10 starts of a pet whose data a third uid tries path by path.
+# SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS / SHELLDON_MODES_ROUNDS change the counts.
 drill *ARGS: dev
-    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py tests/core/test_data_modes_e2e.py {{ARGS}}
 
 # A real pet's turn with a realistic mix (docs/performance.md): round trip, fsyncs and bytes per turn.
 turn-cost *ARGS: dev

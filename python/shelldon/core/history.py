@@ -29,12 +29,13 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon.clock import iso, parse_iso
-from shelldon.core import entry_terms, migrations, recall, storage_check
+from shelldon.core import entry_terms, layout, migrations, recall, storage_check
 from shelldon.core.retrieval import EntryTerms
 
 log = logging.getLogger(__name__)
 
-DB_MODE: Final = 0o644  # the worker uid reads it; -wal/-shm inherit this mode from the db
+# The readers' group (the worker) reads it; sqlite gives -wal/-shm the db's mode.
+DB_MODE: Final = layout.FILE_MODE
 BUSY_TIMEOUT_MS: Final = 5_000
 # A new store's page size. A turn's commit writes each page it touches whole into the WAL: at
 # 4 KB pages a turn wrote ~62 KB, at 1 KB ~16 KB, with recall no slower at 100k messages
@@ -251,7 +252,7 @@ class HistoryStore(_Reader):
         RuntimeError, one line naming the file and the remedy) when the file is damaged."""
         _require_fts5()
         db = Path(path)
-        created = not db.exists()
+        created = _create_empty(db)
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
         conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
         try:
@@ -271,8 +272,6 @@ class HistoryStore(_Reader):
         except BaseException:
             conn.close()
             raise
-        if created:
-            os.chmod(db, DB_MODE)  # explicit, not the umask: the worker must be able to read it
         return cls(conn, db)
 
     @_serialised
@@ -530,6 +529,22 @@ class HistoryReader(_Reader):
         self._conn = conn
         self._lock = threading.RLock()
         self._search_budget_s = search_budget_s
+
+
+def _create_empty(db: Path) -> bool:
+    """Make the file at DB_MODE before sqlite does (its 0644 minus the umask): sqlite creates -wal
+    and -shm with the mode the db has then, so it must be right from the first byte. True: new."""
+    try:
+        fd = os.open(
+            db, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, DB_MODE
+        )
+    except FileExistsError:
+        return False
+    try:
+        os.fchmod(fd, DB_MODE)  # the umask filtered the create mode
+    finally:
+        os.close(fd)
+    return True
 
 
 def open_readonly(

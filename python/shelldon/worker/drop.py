@@ -98,6 +98,10 @@ def unreachable_for(identity: WorkerIdentity, *paths: Path) -> str | None:
                 st = current.stat()
             except FileNotFoundError:
                 break  # created later by core, with the tree's modes
+            except PermissionError:
+                # Root without CAP_DAC_OVERRIDE (the appliance's fork-server) traverses the data
+                # root through the readers' group (its unit's SupplementaryGroups=).
+                return f"the fork-server (uid {os.geteuid()}) may not traverse {current.parent}"
             if st.st_uid == identity.uid:
                 bit = stat.S_IXUSR
             elif st.st_gid == identity.gid:

@@ -44,7 +44,7 @@ from pathlib import Path
 from shelldon import ipc, sdnotify
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
-from shelldon.core import layout
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.paths import DataRoot
 from shelldon.worker import drop, sandbox
 
@@ -105,7 +105,10 @@ def warm_up() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
             root = DataRoot(Path(tmp))
-            layout.prepare_memory(root.memory)
+            # Plain directories: the data root's modes would need a setgid bit, which the card's
+            # sandbox refuses (RestrictSUIDSGID=), and nobody but this process reads this root.
+            for collection in COLLECTION_NAMES:
+                (root.memory / collection).mkdir(parents=True)
             store = HistoryStore.open(root.history_db)
             try:
                 store.record_turn("warm", "I like green tea", "Noted.", utc_now())

@@ -20,6 +20,7 @@ import msgspec
 
 from shelldon import _native
 from shelldon.contracts.ops import CaptureLearning
+from shelldon.core import layout
 from shelldon.core.dream.model import PendingLearning
 from shelldon.core.words import content_words
 
@@ -98,15 +99,17 @@ class CorrectionLedger:
         """Atomically replace the file. `durable=False` skips the two fsyncs: for a change of
         `previous` alone, which a power cut may lose at no cost (the next correction would not
         reach the learnings of the turn before the cut); the marks are always written durably."""
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(self._path.parent, layout.DIR_MODE)
         data = msgspec.json.encode(self._state)
         if durable:
-            _native.atomic_write(self._path, data, 0o644)
+            _native.atomic_write(self._path, data, layout.FILE_MODE)
             return
         # Named like the Rust writer's temp files, so a kill's leftover is swept at start.
         temp = self._path.with_name(f".{self._path.name}{_native.TEMP_MARKER}{os.getpid()}-0")
-        temp.write_bytes(data)
-        os.chmod(temp, 0o644)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, layout.FILE_MODE)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.chmod(temp, layout.FILE_MODE)  # the umask may have narrowed it
         os.replace(temp, self._path)
 
     def note_turn(self, turn_id: str, owner_text: str, captured: Iterable[CaptureLearning]) -> int:

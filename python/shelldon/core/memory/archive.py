@@ -26,13 +26,13 @@ from pathlib import Path
 
 from shelldon import _native
 from shelldon.core.entry import Entry
-from shelldon.core.layout import ARCHIVE_DIR
+from shelldon.core.layout import ARCHIVE_DIR, FILE_MODE
 from shelldon.core.words import HISTORY_STOPWORDS
 
 log = logging.getLogger(__name__)
 
 INDEX_NAME = "index.db"
-INDEX_MODE = 0o644  # the worker (another uid) reads it
+INDEX_MODE = FILE_MODE  # the readers' group (the worker) reads it; others nothing
 _SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS archive_fts USING fts5(name UNINDEXED, "
     "provenance UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')",
@@ -73,6 +73,10 @@ def _sync(path: Path, wanted: dict[str, Entry], sigs: dict[str, str]) -> int:
     existed = path.exists()
     if not existed and not wanted:
         return 0  # nothing retired yet: no index to keep
+    if not existed:
+        # Made with its mode before sqlite opens it: sqlite's journal takes the db's mode.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, INDEX_MODE))
+        os.chmod(path, INDEX_MODE)  # the umask may have narrowed it
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         for statement in _SCHEMA:
@@ -100,8 +104,6 @@ def _sync(path: Path, wanted: dict[str, Entry], sigs: dict[str, str]) -> int:
         conn.execute("COMMIT")
     finally:
         conn.close()
-    if not existed:
-        os.chmod(path, INDEX_MODE)
     return len(changed) + len(gone)
 
 

@@ -57,7 +57,7 @@ from shelldon.core.records import record_body, screen_record
 _HEADER_MARKS = str.maketrans("", "", "[]()")
 log = logging.getLogger(__name__)
 
-FILE_MODE = 0o644  # the worker (another uid) reads the tree
+FILE_MODE = layout.FILE_MODE  # the service uid writes, the readers' group (the worker) reads
 LOCK_NAME = ".write.lock"
 # Confidence a new entry starts with when the writer gives none: what the owner said is certain,
 # what a command showed nearly so, what a model inferred is a guess.
@@ -471,7 +471,9 @@ class MemoryWriter(MemoryReader):
     @contextlib.contextmanager
     def _write_lock(self) -> Iterator[None]:
         """One writer at a time across processes (core, and the CLI when core is not running)."""
-        fd = os.open(self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(
+            self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
+        )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield

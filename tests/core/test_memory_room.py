@@ -11,11 +11,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from shelldon.contracts.ops import Remember
+from shelldon.core import layout
 from shelldon.core.entry import parse_entry
 from shelldon.core.gate import Limits
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
-from shelldon.core.memory.archive import search_archive
+from shelldon.core.memory.archive import index_path, search_archive
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import ARCHIVE_LINE, gather_context
 from support.clock import TickingClock
@@ -178,6 +179,9 @@ def test_a_retired_entry_reaches_the_prompt_only_when_it_matches(home: Path) -> 
     other = gather_context(root, "What do I grow on the balcony?", now=NOW)
     memory = next(s.text for s in other.sections if s.kind == "memory")
     assert ARCHIVE_LINE not in memory
+    # The archive's search index is the readers' group's, like the rest of the tree.
+    assert index_path(root.memory).exists()
+    assert [p for p in layout.open_to_others(root) if root.memory in p.parents] == []
 
 
 def test_names_from_memory_reach_history_recall(home: Path) -> None:

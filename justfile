@@ -34,10 +34,11 @@ lint: dev
     cargo fmt --check
     cargo clippy --all-targets --quiet -- -D warnings
 
-# The long kill drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking
-# client, and 200 kills of 1 MB appends. SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS change the counts.
+# The long drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking client,
+# 200 kills of 1 MB appends, 1,000 bad frames on each socket. SHELLDON_DRILL_KILLS /
+# SHELLDON_APPEND_KILLS / SHELLDON_FUZZ_FRAMES change the counts.
 drill *ARGS: dev
-    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py tests/test_ipc_fuzz.py {{ARGS}}
 
 # The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
 journal-cost *ARGS: dev

@@ -204,6 +204,7 @@ def test_first_command_builds_saying_so_then_the_pet_answers(sessions, user):
     assert "./just: creating .venv" in seen, shown(session.first_run)
     assert "shelldon setup: installing the Python tools" in seen, shown(session.first_run)
     assert "shelldon setup: building the Rust extension" in seen, shown(session.first_run)
+    assert re.search(r"building the Rust extension [^\n]*about \d+ minutes?", seen), seen[-3000:]
     assert re.search(r"Compiling shelldon-native v", seen), shown(session.first_run)
     # No pip noise: PEP 668's refusal, the root warning, the extras markers.
     for noise in ("externally-managed-environment", "Running pip as the 'root' user", "Ignoring "):

@@ -25,7 +25,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 EXIT_BUG = 70  # EX_SOFTWARE
 # The long-running processes (`shelldon core|broker|forkserver`, what `shelldon run` and the
 # systemd units start): their parser registers only run_cmd, so a process that lives for days does
-# not hold the other commands' imports (~1.5 MiB of the broker's 30 MiB on Python 3.13,
+# not hold the other commands' imports (~0.7 MiB of the broker's 30 MiB at rest, 3.11 and 3.13;
 # docs/processes.md).
 PROCESS_COMMANDS = frozenset({"core", "broker", "forkserver"})
 _OPTIONS_WITH_VALUE = frozenset({"--home", "--run-dir"})

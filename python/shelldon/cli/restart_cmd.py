@@ -20,6 +20,7 @@ from pathlib import Path
 from shelldon.cli.common import CliError, add_run_dir, data_root
 
 TARGET = "shelldon.target"
+PROCESSES = ("broker", "forkserver", "core")
 RESTART_TIMEOUT_S = 90.0
 
 
@@ -65,14 +66,17 @@ def _restart(args: argparse.Namespace) -> int:
     supervisor = _supervisor(root.run_dir)
     if supervisor is None:
         raise CliError("shelldon is not running, so there is nothing to restart: `shelldon run`")
-    old_core = _read_pid(root.run_dir / "core.pid")
+    old = {name: _read_pid(root.run_dir / f"{name}.pid") for name in PROCESSES}
     os.kill(supervisor, signal.SIGUSR1)
-    _wait_for_new_core(root.socket("core"), root.run_dir / "core.pid", old_core)
+    # All three, not only core: they start side by side, and core can answer before the
+    # fork-server (whose preload is the slowest) serves.
+    for name in PROCESSES:
+        _wait_for_new(name, root.socket(name), root.run_dir / f"{name}.pid", old[name])
     print(f"restarted core, broker and fork-server under `shelldon run` (pid {supervisor})")
     return 0
 
 
-def _wait_for_new_core(sock: Path, pid_file: Path, old: int | None) -> None:
+def _wait_for_new(name: str, sock: Path, pid_file: Path, old: int | None) -> None:
     from shelldon import ipc
     from shelldon.contracts import wire
 
@@ -88,7 +92,7 @@ def _wait_for_new_core(sock: Path, pid_file: Path, old: int | None) -> None:
                 return
         time.sleep(0.2)  # polling another process's start-up: there is nothing to wait on
     raise CliError(
-        f"asked for a restart, but no new core answered within {RESTART_TIMEOUT_S:.0f} s"
+        f"asked for a restart, but no new {name} answered within {RESTART_TIMEOUT_S:.0f} s"
     )
 
 

@@ -35,10 +35,11 @@ lint: dev
     cargo clippy --all-targets --quiet -- -D warnings
 
 # The long drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking client,
-# 200 kills of 1 MB appends, and (root) 10 starts of a pet whose data a third uid tries path by path.
-# SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS / SHELLDON_MODES_ROUNDS change the counts.
+# 200 kills of 1 MB appends, 1,000 bad frames on each socket, and (root) 10 starts of a pet whose
+# data a third uid tries path by path. SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS /
+# SHELLDON_FUZZ_FRAMES / SHELLDON_MODES_ROUNDS change the counts.
 drill *ARGS: dev
-    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py tests/core/test_data_modes_e2e.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py tests/test_ipc_fuzz.py tests/core/test_data_modes_e2e.py {{ARGS}}
 
 # A real pet's turn with a realistic mix (docs/performance.md): round trip, fsyncs and bytes per turn.
 turn-cost *ARGS: dev

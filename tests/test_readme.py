@@ -37,3 +37,21 @@ def test_the_just_wrapper_is_an_executable_posix_script() -> None:
     assert os.access(wrapper, os.X_OK)
     assert wrapper.read_text().startswith("#!/bin/sh\n")
     subprocess.run(["sh", "-n", str(wrapper)], check=True)
+
+
+def test_the_readme_says_what_the_test_command_builds_as_root_and_how_to_skip_it() -> None:
+    """`just test` as root builds Debian roots with mmdebstrap and runs them with systemd-nspawn;
+    the README says so and names the switch that skips them, and that switch really selects
+    every test module that builds one (its marker is on each, and registered)."""
+    text = (REPO / "README.md").read_text()
+    paragraph = next(p for p in text.split("\n\n") if p.startswith("`./just test`"))
+    for needed in ("mmdebstrap", "systemd-nspawn", "/var/cache/shelldon-image", "root"):
+        assert needed in paragraph, needed
+    switch = re.search(r'`\./just test -m "not (\w+)"`', paragraph)
+    assert switch, paragraph
+    marker = switch.group(1)
+    assert re.search(rf'^\s*"{marker}:', (REPO / "pyproject.toml").read_text(), re.M)
+    for module in sorted((REPO / "tests" / "image").glob("test_*.py")):
+        source = module.read_text()
+        if re.search(r"\b(check_root|base\.sh)\b", source):
+            assert f"pytestmark = pytest.mark.{marker}" in source, module.name

@@ -1,4 +1,4 @@
-//! Python-identical character classes over the generated Unicode 14 tables.
+//! Python-identical character classes over the generated tables (Unicode 15.1, Python 3.13's).
 
 use crate::unicode_tables::{CASEFOLD, WORD_RANGES};
 
@@ -22,7 +22,7 @@ pub fn is_word_char(c: char) -> bool {
         .is_ok()
 }
 
-/// Python's `str.casefold()` (full case folding, Unicode 14).
+/// Python's `str.casefold()` (full case folding, at the tables' Unicode version).
 pub fn casefold(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

@@ -41,3 +41,37 @@ def test_the_memory_commands_still_load_what_they_use(home: object) -> None:
     """The check above can fail: the modules it looks for are the ones the memory commands use."""
     modules = imported_by("memory", "list")
     assert "shelldon.core.memory" in modules
+
+
+def command_modules_after(code: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import sys\n{code}\nprint(*sorted(sys.modules))"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return [m for m in done.stdout.split() if m.startswith("shelldon.cli.") and m.endswith("_cmd")]
+
+
+def test_the_long_running_processes_load_only_their_own_command() -> None:
+    """`shelldon core|broker|forkserver` live for days: their parser has only run_cmd, so they do
+    not hold the other commands' imports (the broker's 30 MiB budget on Python 3.13)."""
+    lean = "from shelldon.cli import build_parser\nbuild_parser(processes_only=True)"
+    assert command_modules_after(lean) == ["shelldon.cli.run_cmd"]
+    full = "from shelldon.cli import build_parser\nbuild_parser()"
+    assert "shelldon.cli.chat_cmd" in command_modules_after(full)  # the check can fail
+
+
+@pytest.mark.parametrize(
+    ("argv", "word"),
+    [
+        (["broker"], "broker"),
+        (["--home", "/x", "-v", "broker"], "broker"),
+        (["--home=/x", "core", "--run-dir", "/r"], "core"),
+        (["--run-dir", "/r", "forkserver"], "forkserver"),
+        (["say", "broker"], "say"),
+        (["-v"], None),
+    ],
+)
+def test_the_command_word_is_the_one_argparse_would_pick(argv: list[str], word: str | None) -> None:
+    from shelldon.cli import command_word
+
+    assert command_word(argv) == word

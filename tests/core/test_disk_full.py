@@ -7,14 +7,12 @@ space, and once space returns the next write goes through and the fault clears, 
 
 from __future__ import annotations
 
-import contextlib
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from support.disk import fill, memory_files, small_tmpfs
 from support.pet import Pet, start_pet
 
 MEMORY_FS = "256k"
@@ -22,37 +20,8 @@ MEMORY_FS = "256k"
 
 @pytest.fixture
 def memory_on_a_small_tmpfs(home: Path) -> Iterator[Path]:
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small tmpfs for the memory tree needs root")
-    memory = home / "memory"
-    memory.mkdir(parents=True)
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={MEMORY_FS}", "tmpfs", os.fspath(memory)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
-    try:
+    with small_tmpfs(home / "memory", MEMORY_FS) as memory:
         yield memory
-    finally:
-        subprocess.run(["umount", "-l", os.fspath(memory)], check=False)
-
-
-def fill(mount: Path) -> Path:
-    """Write until the filesystem says ENOSPC; the filler file is returned to free it later."""
-    filler = mount / "filler"
-    with contextlib.suppress(OSError), filler.open("wb") as handle:
-        while True:
-            handle.write(b"x" * 4096)
-            handle.flush()
-    return filler
-
-
-def memory_files(mount: Path) -> str:
-    return "\n".join(
-        p.read_text() for p in mount.rglob("*.md") if ".undo" not in p.parts and p.is_file()
-    )
 
 
 def test_a_full_disk_is_told_shown_and_recovered_from_without_a_restart(

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from reference import storage as ref
 from shelldon import _native
 from shelldon.contracts.ops import OpDecodeError, decode_op, decode_ops
+from support.unicode import comparable, shared
 
 # fsync per example: fewer examples, same shapes.
 DISK_SETTINGS = settings(
@@ -43,6 +44,8 @@ ANY_TEXT = st.one_of(st.text(max_size=200), HOSTILE)
 @example("cats AND NEAR(dogs*)", 16, 64)
 @example("a b a c", 2, 8)
 def test_fts_query_matches_reference(query: str, max_terms: int, max_chars: int) -> None:
+    # Characters only one Unicode version assigns have no shared answer (support/unicode.py).
+    assume(comparable(query))
     assert _native.fts_query(query, max_terms, max_chars) == ref.fts_query(
         query, max_terms, max_chars
     )
@@ -127,19 +130,26 @@ def _both(name: str, max_bytes: int = ref.MAX_STEM_BYTES) -> tuple[str | None, s
 @example("../etc", 120)
 @example("İstanbul ΣΊΣΥΦΟΣ Straße ﬁ", 120)
 def test_filename_stem_matches_reference(name: str, max_bytes: int) -> None:
+    assume(comparable(name))
     rust, python = _both(name, max_bytes)
     assert rust == python
 
 
 def test_filename_stem_matches_reference_on_every_code_point() -> None:
-    # Exhaustive over single characters: casefold, \w and NFC tables, all of them.
+    # Exhaustive over single characters: casefold, \w and NFC tables, every code point but those
+    # only one of the two Unicode versions assigns (none when this Python's is the tables' own).
     mismatches = []
+    compared = 0
     for cp in range(0x110000):
+        if not shared(cp):
+            continue
+        compared += 1
         ch = chr(cp)
         rust, python = _both(f"a{ch}b{ch}")
         if rust != python:
             mismatches.append(f"U+{cp:04X}: {rust!r} != {python!r}")
     assert not mismatches, mismatches[:20]
+    assert compared > 0x110000 - 10_000  # 14.0 → 15.1 adds ~5,100 code points, 16.0 ~5,200
 
 
 @pytest.mark.parametrize(
@@ -190,10 +200,10 @@ def test_atomic_write_matches_reference(
         directory = tmp_path / label
         directory.mkdir(exist_ok=True)
         target = directory / "entry.md"
+        # A file of an earlier example may be 0444: a non-root user cannot write over it.
+        target.unlink(missing_ok=True)
         if exists:
             target.write_bytes(b"old content")
-        elif target.exists():
-            target.unlink()
         writer(target, data, mode)
         results.append(
             (

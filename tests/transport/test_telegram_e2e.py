@@ -166,3 +166,15 @@ def test_unpair_and_only_the_broker_speaks_for_the_poller(tg_pet: Pet, fake: Fak
     fake.text(OWNER, "are you still mine?")
     assert wait_reply(fake, OWNER, 1) == [REFUSAL]
     assert turns(tg_pet.root) == rows
+
+
+def test_controls_from_the_phone_are_stripped_at_the_edge(tg_pet: Pet, fake: FakeTelegram) -> None:
+    """Terminal escapes and C0/C1 controls sent from Telegram never reach the history; newline
+    and tab do. (Format characters such as ZWJ pass the edge, contracts/test_text.py; history
+    rows then drop them with every invisible character, when credentials are blanked.)"""
+    pair(tg_pet, fake)
+    before = len(fake.sent_to(OWNER))
+    fake.text(OWNER, "call me \x1b[5mBlinky\x1b[0m\x07\x9b1m\tnow\nplease")
+    wait_reply(fake, OWNER, before)
+    owner_rows = [content for role, content in turns(tg_pet.root) if role == "owner"]
+    assert owner_rows[-1] == "call me Blinky\tnow\nplease", owner_rows

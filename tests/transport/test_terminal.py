@@ -7,6 +7,7 @@ import pty
 import re
 import select
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.paths import DataRoot
-from support.pet import alive
+from support.pet import Pet, alive
 
 WAIT_S = 60.0
 
@@ -121,3 +122,18 @@ def test_chat_without_a_running_pet_says_how_to_start_it(run_dir: Path) -> None:
         assert term.proc.wait(timeout=60) == 1
     finally:
         term.close()
+
+
+def test_owner_commands_in_the_chat_are_commands_not_messages(pet: Pet) -> None:
+    """`/help` and the other owner commands (core.commands, the Telegram chat's table) are answered
+    by core as commands: nothing reaches the brain, nothing is stored as a message."""
+    chat = pet.cli("chat", stdin="/help\n/reminders\n/quit\n")
+    assert chat.returncode == 0, chat.stderr
+    assert "I understand:" in chat.stdout, chat.stdout
+    assert "/reminders - " in chat.stdout
+    conn = sqlite3.connect(f"{pet.root.history_db.as_uri()}?mode=ro", uri=True)
+    try:
+        stored = [row[0] for row in conn.execute("SELECT content FROM messages")]
+    finally:
+        conn.close()
+    assert not any(text.startswith("/") for text in stored), stored

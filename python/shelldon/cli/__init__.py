@@ -23,11 +23,41 @@ from shelldon import __version__
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 EXIT_BUG = 70  # EX_SOFTWARE
+# The long-running processes (`shelldon core|broker|forkserver`, what `shelldon run` and the
+# systemd units start): their parser registers only run_cmd, so a process that lives for days does
+# not hold the other commands' imports (~0.7 MiB of the broker's 30 MiB at rest, 3.11 and 3.13;
+# docs/processes.md).
+PROCESS_COMMANDS = frozenset({"core", "broker", "forkserver"})
+_OPTIONS_WITH_VALUE = frozenset({"--home", "--run-dir"})
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_word(argv: list[str]) -> str | None:
+    """The command argparse would pick: the first word that is neither an option nor its value."""
+    value_next = False
+    for word in argv:
+        if value_next:
+            value_next = False
+        elif word in _OPTIONS_WITH_VALUE:
+            value_next = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(*, processes_only: bool = False) -> argparse.ArgumentParser:
     # Imported here, not at the top: `import shelldon.cli` stays cheap for whoever needs only a
     # piece of it (the command modules pull in core's stores).
+    from shelldon.cli import run_cmd
+    from shelldon.cli.common import add_shared_options, common_options
+
+    parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
+    parser.add_argument("--version", action="version", version=f"shelldon {__version__}")
+    add_shared_options(parser, top=True)
+    common = common_options()
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    if processes_only:
+        run_cmd.register(sub, common)
+        return parser
     from shelldon.cli import (
         agent_cmd,
         backup_cmd,
@@ -37,17 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
         memory_cmd,
         reminders_cmd,
         restart_cmd,
-        run_cmd,
         telegram_cmd,
         vault_cmd,
     )
-    from shelldon.cli.common import add_shared_options, common_options
 
-    parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
-    parser.add_argument("--version", action="version", version=f"shelldon {__version__}")
-    add_shared_options(parser, top=True)
-    common = common_options()
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # In the order `shelldon --help` lists them.
     for module in (
         run_cmd,
@@ -79,7 +102,7 @@ def main(argv: list[str]) -> int:
 def _main(argv: list[str]) -> int:
     from shelldon.cli.common import CliError
 
-    parser = build_parser()
+    parser = build_parser(processes_only=command_word(argv) in PROCESS_COMMANDS)
     args = parser.parse_args(argv)
     verbose = bool(getattr(args, "verbose", False))
     logging.basicConfig(

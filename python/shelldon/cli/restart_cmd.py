@@ -20,6 +20,7 @@ from pathlib import Path
 from shelldon.cli.common import CliError, add_run_dir, data_root
 
 TARGET = "shelldon.target"
+PROCESSES = ("broker", "forkserver", "core")
 RESTART_TIMEOUT_S = 90.0
 
 
@@ -65,43 +66,34 @@ def _restart(args: argparse.Namespace) -> int:
     supervisor = _supervisor(root.run_dir)
     if supervisor is None:
         raise CliError("shelldon is not running, so there is nothing to restart: `shelldon run`")
-    old = {name: _read_pid(root.run_dir / f"{name}.pid") for name in PROCESS_NAMES}
+    old = {name: _read_pid(root.run_dir / f"{name}.pid") for name in PROCESSES}
     os.kill(supervisor, signal.SIGUSR1)
-    _wait_for_new_processes(root.run_dir, old)
+    # All three, not only core: they start side by side, and core can answer before the
+    # fork-server (whose preload is the slowest) serves.
+    for name in PROCESSES:
+        _wait_for_new(name, root.socket(name), root.run_dir / f"{name}.pid", old[name])
     print(f"restarted core, broker and fork-server under `shelldon run` (pid {supervisor})")
     return 0
 
 
-# Each answers Ping on its socket with its pid once it is serving.
-PROCESS_NAMES = ("core", "broker", "forkserver")
-
-
-def _wait_for_new_processes(run_dir: Path, old: dict[str, int | None]) -> None:
-    """Until each of the three is a new process that answers on its socket: the restart is done
-    only when all are up again (core alone answering is not a pet that can take a turn)."""
+def _wait_for_new(name: str, sock: Path, pid_file: Path, old: int | None) -> None:
     from shelldon import ipc
     from shelldon.contracts import wire
 
-    waiting = list(PROCESS_NAMES)
     deadline = time.monotonic() + RESTART_TIMEOUT_S
-    while waiting and time.monotonic() < deadline:
-        name = waiting[0]
-        pid = _read_pid(run_dir / f"{name}.pid")
-        pong = None
-        if pid is not None and pid != old.get(name):
+    while time.monotonic() < deadline:
+        pid = _read_pid(pid_file)
+        if pid is not None and pid != old:
             try:
-                pong = ipc.request(run_dir / f"{name}.sock", wire.Ping(), timeout=2.0)
+                pong = ipc.request(sock, wire.Ping(), timeout=2.0)
             except (OSError, ipc.IpcError):
                 pong = None
-        if isinstance(pong, wire.Pong) and pong.pid == pid:
-            waiting.pop(0)
-            continue
+            if isinstance(pong, wire.Pong) and pong.pid == pid:
+                return
         time.sleep(0.2)  # polling another process's start-up: there is nothing to wait on
-    if waiting:
-        raise CliError(
-            f"asked for a restart, but {', '.join(waiting)} did not answer as a new process "
-            f"within {RESTART_TIMEOUT_S:.0f} s"
-        )
+    raise CliError(
+        f"asked for a restart, but no new {name} answered within {RESTART_TIMEOUT_S:.0f} s"
+    )
 
 
 def register(

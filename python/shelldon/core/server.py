@@ -31,7 +31,15 @@ from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
-from shelldon.core import commands, layout, recovery, storage_check, turns
+from shelldon.core import (
+    commands,
+    layout,
+    proactive_queue,
+    recovery,
+    storage_check,
+    telegram_state,
+    turns,
+)
 from shelldon.core.dream.service import DreamService
 from shelldon.core.entry_terms import TermsSync
 from shelldon.core.links import LinkWatch
@@ -109,9 +117,11 @@ class CoreService:
         dream_directive: str = "",
         emit: Callable[[wire.Reply], None] | None = None,
         also_record: turns.AlsoRecord | None = None,
+        in_chat: bool = False,
     ) -> AppliedTurn:
         """One whole turn under the one-worker gate: spawn, apply (reply first), record.
-        `also_record` writes in the turn's own transaction (core.turns.apply_turn)."""
+        `also_record` writes in the turn's own transaction (core.turns.apply_turn); `in_chat`: the
+        reply goes to the paired Telegram chat."""
         self.runner.gate.acquire(purpose)
         try:
             started = time.monotonic()
@@ -120,7 +130,7 @@ class CoreService:
             outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
-            applied = self._apply(turn_id, purpose, message, outcome, emit, also_record)
+            applied = self._apply(turn_id, purpose, message, outcome, emit, also_record, in_chat)
             self.sync_terms()  # this turn's writes, after the reply: off the next turn's path
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
@@ -153,13 +163,14 @@ class CoreService:
         outcome: wire.TurnResult | wire.TurnFailed,
         emit: Callable[[wire.Reply], None] | None,
         also_record: turns.AlsoRecord | None = None,
+        in_chat: bool = False,
     ) -> AppliedTurn:
         emitted: list[tuple[str, bool]] = []
         provider = outcome.provider if isinstance(outcome, wire.TurnResult) else ""
         # A provider that did not answer: the owner is told in the reply (not in history).
         note = self.links.observe(outcome)
         note = note if purpose == "turn" else None
-        fault = self.storage.take_unsaid() if purpose == "turn" else None
+        fault = self.storage.take_unsaid(in_chat=in_chat) if purpose == "turn" else None
         note = " ".join(part for part in (note, fault) if part) or None
 
         def once(text: str, degraded: bool) -> None:
@@ -195,6 +206,7 @@ class CoreService:
                 also_record=also_record,
             )
             self.storage.observe(result.verdicts, iso(utc_now()))
+            self._tell_paired_chat()
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
         if not emitted:
@@ -295,16 +307,31 @@ class CoreService:
         text: str,
         emit: Callable[[wire.Reply], None],
         also_record: turns.AlsoRecord | None = None,
+        in_chat: bool = False,
     ) -> AppliedTurn:
         # The budget and the idle clock read this turn from history (core.scheduler).
-        return self.run_turn("turn", text, emit=emit, also_record=also_record)
+        return self.run_turn("turn", text, emit=emit, also_record=also_record, in_chat=in_chat)
 
     def _telegram_turn(
         self, text: str, emit: Callable[[wire.Reply], None], also_record: turns.AlsoRecord
     ) -> AppliedTurn:
         # The same edge as _say: no terminal controls reach a turn (Telegram's 4,096 characters are
         # under the one size limit).
-        return self._owner_turn(clean_text(text).strip(), emit, also_record)
+        return self._owner_turn(clean_text(text).strip(), emit, also_record, in_chat=True)
+
+    def _tell_paired_chat(self) -> None:
+        """A write that failed after a reply is also told in the paired Telegram chat, through
+        the proactive queue (delivered once, recorded as said; core.proactive_queue)."""
+        if telegram_state.paired_chat(self.stores.history) is None:
+            return
+        notice = self.storage.take_for_chat()
+        if notice is None:
+            return
+        try:
+            proactive_queue.enqueue(self.stores.history, "notice", notice, utc_now())
+        except (sqlite3.Error, OSError) as exc:  # history.db on the full disk too: try again later
+            log.warning("storage: could not queue the failed-write notice for the chat: %s", exc)
+            self.storage.chat_not_told()
 
     def command(self, name: str, arg: str = "") -> str:
         """One owner command (core.commands), from the terminal or the owner's Telegram chat."""

@@ -119,16 +119,19 @@ class _Verdict(Protocol):  # core.turns.OpVerdict, without importing the turn
 class WriteFaults:
     """The last write that failed after a reply (ENOSPC, EIO, EROFS while applying an op).
 
-    Core observes each applied turn: a failed write is told once, in the next reply, and shown in
-    `status` until a later turn writes again (the pet never stops: each turn simply tries, so it
-    resumes by itself when space returns)."""
+    Core observes each applied turn: a failed write is told once in the next reply and once in the
+    paired Telegram chat (the owner may not write again for hours), and shown in `status` until a
+    later turn writes again (the pet never stops: each turn simply tries, so it resumes by itself
+    when space returns). A Telegram turn's reply does not repeat what the chat was already sent."""
 
     def __init__(self, home: Path, *more: Path) -> None:
         self.home = home
         self.paths = (home, *more)  # each one's filesystem is reported once (memory/ may differ)
         self._lock = threading.Lock()
         self._fault: str | None = None
-        self._unsaid = False
+        self._unsaid = False  # owed to the next reply
+        self._chat_owed = False  # owed to the paired chat (not yet queued for it)
+        self._chat_queued = False  # queued for the paired chat
 
     def observe(self, verdicts: Iterable[_Verdict], at: str) -> None:
         verdicts = list(verdicts)
@@ -137,16 +140,38 @@ class WriteFaults:
             if failed:
                 first = failed[0]
                 self._fault = f"{at}: {first.op} could not be written ({first.reason})"
-                self._unsaid = True
+                self._unsaid = self._chat_owed = True
+                self._chat_queued = False
             elif any(v.action != "reject" for v in verdicts):
-                self._fault, self._unsaid = None, False  # a write went through: resumed
+                # A write went through: resumed.
+                self._fault, self._unsaid, self._chat_owed = None, False, False
 
-    def take_unsaid(self) -> str | None:
-        """The sentence for the next reply, once per fault."""
+    def take_unsaid(self, *, in_chat: bool = False) -> str | None:
+        """The sentence for the next reply, once per fault. `in_chat`: the reply goes to the
+        paired Telegram chat, which says nothing twice when the notice was queued for it."""
         with self._lock:
             if not self._unsaid:
                 return None
             self._unsaid = False
+            if in_chat and self._chat_queued:
+                return None
+        return self.sentence()
+
+    def take_for_chat(self) -> str | None:
+        """The notice for the paired chat, once per fault; `chat_not_told` if it could not be
+        queued, so a later turn tries again."""
+        with self._lock:
+            if not self._chat_owed:
+                return None
+            self._chat_owed, self._chat_queued = False, True
+        return self.sentence()
+
+    def chat_not_told(self) -> None:
+        with self._lock:
+            if self._fault is not None:
+                self._chat_owed, self._chat_queued = True, False
+
+    def sentence(self) -> str:
         return (
             "Something you told me earlier could not be stored: writing to my data failed "
             f"({self.free_text()}); I will keep trying."

@@ -14,6 +14,10 @@ Protocol: core connects, sends SpawnTurn, and gets exactly one TurnResult or Tur
 same connection. The worker writes its result frame to a pipe the fork-server reads and checks
 before relaying; the worker never holds core's connection.
 
+Who may connect: the socket is 0660 with the run dir's group (the service's), so only the service
+uid and root can; a peer other than core may only Ping. Each worker is admitted at the broker for
+its turn alone (worker.admission: pid, uid and a one-time token) and retired when the turn ends.
+
 Over 400 lines: one selector loop owns a worker's whole life (fork, deadline, result, relay,
 reap, watchdog), and every part reads and writes the same state (the one turn in flight, the
 selector, the zombies to reap); it is one class doing one job, single-threaded.
@@ -41,7 +45,7 @@ from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.core import layout
 from shelldon.paths import DataRoot
-from shelldon.worker import drop
+from shelldon.worker import admission, drop
 
 log = logging.getLogger("shelldon.worker.forkserver")
 
@@ -118,6 +122,8 @@ class _Turn:
     deadline: float
     started: float
     buffer: bytearray = field(default_factory=bytearray)
+    purpose: str = "turn"
+    admitted: bool = False  # the broker holds an admission for this worker, not yet retired
 
 
 class ForkServer:
@@ -138,12 +144,16 @@ class ForkServer:
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self._watchdog = sdnotify.WatchdogClock()
+        self.broker = admission.BrokerAdmission(root)
 
     # --- lifecycle ------------------------------------------------------------------------------
 
     def bind(self) -> None:
-        # 0666: the worker-less core uid must connect; SO_PEERCRED admits only core for SpawnTurn.
-        self._listener = ipc.bind_unix(self.root.socket("forkserver"), mode=0o666)
+        # 0660 with the run dir's group: the service uid (core) and root connect, nobody else (a
+        # setgid run dir hands the socket its group; as root in tests the chown does). SO_PEERCRED
+        # then admits only core for SpawnTurn.
+        group = self.root.run_dir.stat().st_gid
+        self._listener = ipc.bind_unix(self.root.socket("forkserver"), mode=0o660, group=group)
 
     def install_signals(self) -> None:
         signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False)
@@ -193,6 +203,7 @@ class ForkServer:
     def shutdown(self) -> None:
         sdnotify.stopping()
         if self.turn is not None:
+            self._retire(self.turn)
             self._fail_turn("crash", "fork-server shutting down")
         for pid in list(self.zombies):
             with contextlib.suppress(OSError):
@@ -288,8 +299,10 @@ class ForkServer:
     def _spawn(self, spawn: wire.SpawnTurn, conn: socket.socket) -> bool:
         started = time.monotonic()
         deadline = started + max(0.1, spawn.deadline_s)
+        token = admission.new_token()  # the child's copy of this memory is its only copy
         try:
             read_end, write_end = os.pipe2(os.O_CLOEXEC)
+            go_read, go_write = os.pipe2(os.O_CLOEXEC)
         except OSError as exc:
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
@@ -298,15 +311,17 @@ class ForkServer:
         try:
             pid = os.fork()
         except OSError as exc:
-            os.close(read_end)
-            os.close(write_end)
+            for fd in (read_end, write_end, go_read, go_write):
+                os.close(fd)
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"fork: {exc}")
             )
             return False
         if pid == 0:  # pragma: no cover - runs in the child, which never returns
-            self._child(spawn, write_end, deadline)
+            os.close(go_write)
+            self._child(spawn, write_end, deadline, token=token, go=go_read)
         os.close(write_end)
+        os.close(go_read)
         os.set_blocking(read_end, False)
         self.spawned += 1
         self.turn = _Turn(
@@ -316,19 +331,41 @@ class ForkServer:
             pipe=read_end,
             deadline=deadline,
             started=started,
+            purpose=spawn.purpose,
         )
         self._selector.register(read_end, selectors.EVENT_READ, "turn")
+        self._admit(self.turn, token, go_write)
         log.debug("fork-server: turn %s in worker %d", spawn.turn_id, pid)
         return True
 
-    def _child(self, spawn: wire.SpawnTurn, out: int, deadline: float) -> None:
+    def _admit(self, turn: _Turn, token: str, go: int) -> None:
+        """Admit the new worker at the broker for this turn, then let it go on (worker.admission).
+        The isolation probe asks no brain: nothing to admit."""
+        try:
+            if turn.purpose != "probe":
+                uid = self.identity.uid if self.identity.uid is not None else os.geteuid()
+                left = max(0.0, turn.deadline - time.monotonic())
+                turn.admitted = self.broker.admit(turn.turn_id, turn.pid, uid, token, left)
+        finally:
+            admission.release(go)
+
+    def _retire(self, turn: _Turn) -> None:
+        """The turn is over: the broker forgets its worker (before the child is reaped, so its pid
+        cannot have been reused)."""
+        if turn.admitted:
+            turn.admitted = False
+            self.broker.retire(turn.turn_id, turn.pid)
+
+    def _child(
+        self, spawn: wire.SpawnTurn, out: int, deadline: float, *, token: str, go: int
+    ) -> None:
         """In the worker. Never returns: the process ends with os._exit."""
         code = 0
         try:
             signal.set_wakeup_fd(-1)
             for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
-            drop.close_inherited_fds(keep={out})
+            drop.close_inherited_fds(keep={out, go})
             try:
                 isolated = drop.drop_privileges(self.identity)
             except drop.DropRefused as exc:
@@ -339,8 +376,11 @@ class ForkServer:
             else:
                 from shelldon.worker.turn import run_turn  # preloaded: a dict lookup, not an import
 
+                admission.await_admission(go)  # the broker knows this worker before it asks
                 before = set(sys.modules)
-                result = run_turn(self.root, spawn, isolated=isolated, deadline=deadline)
+                result = run_turn(
+                    self.root, spawn, isolated=isolated, deadline=deadline, token=token
+                )
                 late = sorted(set(sys.modules) - before)
                 if late:  # each is a per-turn cost and private memory: add it to PRELOAD
                     log.warning("worker: imported after fork: %s", ", ".join(late))
@@ -368,6 +408,7 @@ class ForkServer:
         if chunk:
             turn.buffer += chunk
             if len(turn.buffer) > self.max_frame + ipc.HEADER.size:
+                self._retire(turn)
                 self._kill(turn.pid)
                 self._fail_turn("protocol", "the worker's result exceeds the frame limit")
             return
@@ -376,6 +417,7 @@ class ForkServer:
     def _finish_turn(self) -> None:
         turn = self.turn
         assert turn is not None
+        self._retire(turn)
         status = self._wait(turn.pid, EXIT_GRACE_S)
         if status is None:
             # The pipe is closed but the worker lives on: it has nothing legitimate left to do,
@@ -419,6 +461,7 @@ class ForkServer:
         log.warning(
             "fork-server: turn %s passed its deadline; killing worker %d", turn.turn_id, turn.pid
         )
+        self._retire(turn)
         self._kill(turn.pid)
         self._fail_turn("timeout", "the turn passed its deadline")
 
@@ -430,6 +473,7 @@ class ForkServer:
     def _relay(self, result: wire.TurnResult | wire.TurnFailed) -> None:
         turn = self.turn
         assert turn is not None
+        self._retire(turn)
         self.turn = None
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(turn.pipe)

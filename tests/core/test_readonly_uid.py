@@ -1,6 +1,6 @@
 """A reader that is another uid (the worker) and may write nothing: real setuid in a forked child.
 
-Root only (CI runs as root). The data root lives in a fresh world-traversable directory, because
+Root only (CI runs as root); the worker is the run's throwaway worker user (`worker_user`). The data root lives in a fresh world-traversable directory, because
 pytest's own tmp tree is 0700 and the dropped child could not even reach it.
 """
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
 import shutil
 import signal
 import sqlite3
@@ -25,22 +24,15 @@ from shelldon.contracts.ops import RewriteAbout
 from shelldon.core.history import HistoryStore, open_readonly
 from shelldon.core.memory import CuratedMemory, MemoryReader
 from support.marks import needs_root
+from support.users import TestUser
 
 pytestmark = needs_root("a drop to another uid")
 NOW = datetime(2026, 11, 29, 22, 0, tzinfo=UTC)
 
 
-def _worker_ids() -> tuple[int, int]:
-    try:
-        nobody = pwd.getpwnam("nobody")
-        return nobody.pw_uid, nobody.pw_gid
-    except KeyError:
-        return 65534, 65534
-
-
-def as_worker(probe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def as_worker(user: TestUser, probe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run `probe` in a forked child dropped to the worker uid; return what it reported."""
-    uid, gid = _worker_ids()
+    uid, gid = user.uid, user.gid
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -99,11 +91,11 @@ def _read_probe(db: Path) -> Callable[[], dict[str, Any]]:
     return probe
 
 
-def test_worker_reads_while_the_writer_is_open(shared_dir: Path) -> None:
+def test_worker_reads_while_the_writer_is_open(shared_dir: Path, worker_user: TestUser) -> None:
     db = shared_dir / "history.db"
     store = HistoryStore.open(db)
     store.record_turn("t1", "I have two cats", "cats are lovely", NOW)
-    report = as_worker(_read_probe(db))
+    report = as_worker(worker_user, _read_probe(db))
     assert report == {
         "recent": ["I have two cats", "cats are lovely"],
         "search": ["t1", "t1"],
@@ -111,21 +103,21 @@ def test_worker_reads_while_the_writer_is_open(shared_dir: Path) -> None:
         "os_write": "refused",
     }
     store.record_turn("t2", "the cats sleep", "zzz", NOW)  # a commit after: visible to the next
-    assert as_worker(_read_probe(db))["recent"][-1] == "zzz"
+    assert as_worker(worker_user, _read_probe(db))["recent"][-1] == "zzz"
     store.close()
 
 
-def test_worker_reads_after_the_writer_closed(shared_dir: Path) -> None:
+def test_worker_reads_after_the_writer_closed(shared_dir: Path, worker_user: TestUser) -> None:
     db = shared_dir / "history.db"
     store = HistoryStore.open(db)
     store.record_turn("t1", "cats", "meow", NOW)
     store.close()
     assert not (shared_dir / "history.db-wal").exists()
-    report = as_worker(_read_probe(db))
+    report = as_worker(worker_user, _read_probe(db))
     assert report["recent"] == ["cats", "meow"] and report["sql_write"] == "refused"
 
 
-def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Path) -> None:
+def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Path, worker_user: TestUser) -> None:
     db = shared_dir / "history.db"
     pid = os.fork()
     if pid == 0:
@@ -136,11 +128,11 @@ def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Pa
             os.kill(os.getpid(), signal.SIGKILL)
     os.waitpid(pid, 0)
     assert (shared_dir / "history.db-wal").stat().st_size > 0  # nothing checkpointed
-    report = as_worker(_read_probe(db))
+    report = as_worker(worker_user, _read_probe(db))
     assert report.get("recent") == ["cats before the crash", "ok"], report
 
 
-def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path) -> None:
+def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path, worker_user: TestUser) -> None:
     root = shared_dir / "memory"
     memory = CuratedMemory(root)
     memory.apply_memory_op(RewriteAbout(content="I am shelldon."))
@@ -161,5 +153,5 @@ def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path) -> None:
             report["write"] = "denied"
         return report
 
-    assert as_worker(probe) == {"about": "I am shelldon.\n", "vault": "denied", "write": "denied"}
+    assert as_worker(worker_user, probe) == {"about": "I am shelldon.\n", "vault": "denied", "write": "denied"}
     assert memory.read_about() == "I am shelldon.\n"

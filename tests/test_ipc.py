@@ -269,9 +269,7 @@ def test_a_refused_peer_is_refused_before_the_cap_and_holds_nothing(run_dir: Pat
     def admit(peer: ipc.Peer) -> str | None:
         return "a stranger" if strangers.is_set() else None
 
-    server = ipc.ThreadedServer(
-        "gated", run_dir / "gated.sock", handle, max_per_uid=1, admit=admit
-    )
+    server = ipc.ThreadedServer("gated", run_dir / "gated.sock", handle, max_per_uid=1, admit=admit)
     server.bind()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

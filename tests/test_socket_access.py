@@ -166,7 +166,13 @@ def test_a_third_uid_cannot_connect_to_any_socket_and_owner_turns_go_on(
     try:
         for name in SOCKETS:
             out = as_user(stranger_user, knock(guarded_pet.root.socket(name), ATTEMPTS), hold=hold)
-            assert out == {"tried": ATTEMPTS, "eacces": ATTEMPTS, "refused": 0, "answered": 0, "reasons": []}, out
+            assert out == {
+                "tried": ATTEMPTS,
+                "eacces": ATTEMPTS,
+                "refused": 0,
+                "answered": 0,
+                "reasons": [],
+            }, out
             tried += out["tried"]
             refused += out["eacces"]
         owner_turns(guarded_pet, fake, 3)  # while the stranger still holds its attempts
@@ -190,7 +196,9 @@ def test_with_an_open_mode_a_third_uid_is_refused_before_any_cap_and_owner_turns
             out = as_user(stranger_user, knock(guarded_pet.root.socket(name), ATTEMPTS), hold=hold)
             assert out["tried"] == ATTEMPTS and out["refused"] == ATTEMPTS, out
             assert out["answered"] == 0 and out["eacces"] == 0, out
-            assert "too many connections" not in out["reasons"], out  # refused for who, not how many
+            assert "too many connections" not in out["reasons"], (
+                out
+            )  # refused for who, not how many
             figures[name] = out
         owner_turns(guarded_pet, fake, 3)  # the stranger's connections are all still open
     finally:

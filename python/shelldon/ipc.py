@@ -423,14 +423,20 @@ class ThreadedServer:
             return
         refusal = self._admit(peer)
         if refusal:
-            log.warning("%s: refused pid %d uid %d unheard: %s", self.name, peer.pid, peer.uid, refusal)
+            log.warning(
+                "%s: refused pid %d uid %d unheard: %s", self.name, peer.pid, peer.uid, refusal
+            )
             refuse_unheard(conn, refusal)
             return
         with self._lock:
             held = sum(1 for owner in self._threads.values() if owner == peer.uid)
         if held >= self._max_per_uid:
             log.warning(
-                "%s: uid %d holds %d connections; refusing pid %d", self.name, peer.uid, held, peer.pid
+                "%s: uid %d holds %d connections; refusing pid %d",
+                self.name,
+                peer.uid,
+                held,
+                peer.pid,
             )
             refuse_unheard(conn, "too many connections")
             return

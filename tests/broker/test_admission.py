@@ -18,7 +18,9 @@ REQUEST = CompletionRequest(purpose="turn", sections=(PromptSection(kind="messag
 WORKER = ipc.Peer(pid=4242, uid=5001, gid=5001)
 
 
-def _admit(pid: int = 4242, uid: int = 5001, token: str = "t0k3n", turn: str = "t1") -> wire.AdmitWorker:
+def _admit(
+    pid: int = 4242, uid: int = 5001, token: str = "t0k3n", turn: str = "t1"
+) -> wire.AdmitWorker:
     return wire.AdmitWorker(turn_id=turn, pid=pid, uid=uid, token=token, deadline_s=30.0)
 
 

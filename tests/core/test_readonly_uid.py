@@ -1,7 +1,8 @@
 """A reader that is another uid (the worker) and may write nothing: real setuid in a forked child.
 
-Root only (CI runs as root); the worker is the run's throwaway worker user (`worker_user`). The data root lives in a fresh world-traversable directory, because
-pytest's own tmp tree is 0700 and the dropped child could not even reach it.
+Root only (CI runs as root); the worker is the run's throwaway worker user (`worker_user`). The data
+root lives in a fresh world-traversable directory, because pytest's own tmp tree is 0700 and the
+dropped child could not even reach it.
 """
 
 from __future__ import annotations
@@ -117,7 +118,9 @@ def test_worker_reads_after_the_writer_closed(shared_dir: Path, worker_user: Tes
     assert report["recent"] == ["cats", "meow"] and report["sql_write"] == "refused"
 
 
-def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Path, worker_user: TestUser) -> None:
+def test_worker_reads_committed_turns_after_the_writer_was_killed(
+    shared_dir: Path, worker_user: TestUser
+) -> None:
     db = shared_dir / "history.db"
     pid = os.fork()
     if pid == 0:
@@ -132,7 +135,9 @@ def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Pa
     assert report.get("recent") == ["cats before the crash", "ok"], report
 
 
-def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path, worker_user: TestUser) -> None:
+def test_worker_cannot_open_the_vault_or_write_memory(
+    shared_dir: Path, worker_user: TestUser
+) -> None:
     root = shared_dir / "memory"
     memory = CuratedMemory(root)
     memory.apply_memory_op(RewriteAbout(content="I am shelldon."))
@@ -153,5 +158,9 @@ def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path, worker_u
             report["write"] = "denied"
         return report
 
-    assert as_worker(worker_user, probe) == {"about": "I am shelldon.\n", "vault": "denied", "write": "denied"}
+    assert as_worker(worker_user, probe) == {
+        "about": "I am shelldon.\n",
+        "vault": "denied",
+        "write": "denied",
+    }
     assert memory.read_about() == "I am shelldon.\n"

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import re
 import stat
+from pathlib import Path
 
 import pytest
 from imagetools import ALL_UNITS, OVERLAY, UNITS, in_root, need_tools, run
+
+from shelldon.worker import drop
 
 # Builds the check root (mmdebstrap; minutes the first time): `-m "not debian_root"` skips.
 pytestmark = pytest.mark.debian_root
@@ -87,6 +90,9 @@ def test_users_fixed_ids_no_login(check_root):
     assert pw["shelldon-worker"][2:4] == ["901", "901"]
     for u in ("shelldon", "shelldon-worker"):
         assert pw[u][6] == "/usr/sbin/nologin"
+    # Not a shared account, so the fork-server takes it as the worker (worker.drop.shared_account).
+    assert int(pw["shelldon-worker"][2]) != drop.OVERFLOW_UID
+    assert Path(pw["shelldon-worker"][6]).name in drop.NO_LOGIN_SHELLS
     shadow = table(check_root / "etc/shadow")
     for u in ("shelldon", "shelldon-worker"):
         assert shadow[u][1].startswith("!"), f"{u} has a usable password field"
@@ -95,6 +101,9 @@ def test_users_fixed_ids_no_login(check_root):
     assert not any(
         line.startswith("shelldon:") and "shelldon-worker" in line.split(":")[3] for line in groups
     )
+    # The service is in the workers' group: the broker gives broker.sock to it (0660).
+    members = {line.split(":")[0]: line.split(":")[3].split(",") for line in groups}
+    assert "shelldon" in members["shelldon-worker"]
 
 
 def mode_owner(path) -> tuple[str, int, int]:

@@ -1,9 +1,9 @@
 """The vault is kept by the kernel: a real forked, dropped worker tries what a hostile brain would.
 
 Root tests (CI runs as root) use a real unprivileged uid of their own, the run's throwaway worker
-user (`worker_user`, tests/support/users.py): `nobody` is refused as shared. The data root lives in a
-world-traversable temporary directory, because pytest's own tmp tree is 0700 and the worker must be
-able to reach the memory tree it reads.
+user (`worker_user`, tests/support/users.py): `nobody` is refused as shared. The data root lives in
+a world-traversable temporary directory, because pytest's own tmp tree is 0700 and the worker must
+be able to reach the memory tree it reads.
 """
 
 from __future__ import annotations

@@ -24,8 +24,9 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
 A degraded turn records DEGRADE_TEXT as the pet's reply. An owner turn whose worker never started
 (the fork-server unreachable or busy, the drop refused) is kept the same way, the owner's words with
 the degrade (or busy) reply and nothing applied: under a local attack on the fork-server the owner's
-message must not vanish silently. A dream or check-in that never started records nothing. Over 400 lines because the applier's branches (rules, memory ops, learnings,
-refusals) are one job in one order; core.journal holds the journal's own half.
+message must not vanish silently. A dream or check-in that never started records nothing. Over 400
+lines because the applier's branches (rules, memory ops, learnings, refusals) are one job in one
+order; core.journal holds the journal's own half.
 
 For tests, SHELLDON_RECORD_PROMPTS=1 makes core ask each worker for the prompt it assembled
 (SpawnTurn.capture_prompt; otherwise TurnResult carries none) and append it to

@@ -93,7 +93,9 @@ def shared_account(entry: pwd.struct_passwd) -> str | None:
     Processes are looked for in /proc: under the appliance's ProtectProc=invisible the fork-server
     sees only its own, so there the uid and the shell are the checks that hold."""
     if entry.pw_uid == OVERFLOW_UID or entry.pw_name == "nobody":
-        return f"uid {entry.pw_uid} is the overflow user nobody, shared by every unprivileged service"
+        return (
+            f"uid {entry.pw_uid} is the overflow user nobody, shared by every unprivileged service"
+        )
     shell = Path(entry.pw_shell or "/bin/sh").name
     if shell not in NO_LOGIN_SHELLS:
         return f"it has a login shell, {entry.pw_shell or '/bin/sh'}"

@@ -296,7 +296,12 @@ def bind_unix(path: Path, *, mode: int, group: int | None = None) -> socket.sock
         sock.bind(os.fspath(path))
         os.chmod(path, mode)
         if group is not None and path.lstat().st_gid != group:
-            os.chown(path, -1, group)
+            try:
+                os.chown(path, -1, group)
+            except PermissionError as exc:
+                raise PermissionError(
+                    exc.errno, f"cannot give {path.name} to group {group}: {exc.strerror}"
+                ) from None
         sock.listen(16)
     except OSError:
         sock.close()
@@ -304,6 +309,11 @@ def bind_unix(path: Path, *, mode: int, group: int | None = None) -> socket.sock
             path.unlink()
         raise
     return sock
+
+
+def may_give_group(gid: int) -> bool:
+    """Whether this process may give a file it owns the group `gid` (root, or a member)."""
+    return os.geteuid() == 0 or gid == os.getegid() or gid in os.getgroups()
 
 
 def refuse_unheard(conn: socket.socket, reason: str) -> None:

@@ -283,7 +283,7 @@ def socket_group(root: DataRoot) -> int | None:
     gid = worker_group(root)
     if gid is None or gid == os.getegid():
         return None
-    if os.geteuid() == 0 or gid in os.getgroups():
+    if ipc.may_give_group(gid):
         return gid
     try:
         name = grp.getgrgid(gid).gr_name

@@ -265,8 +265,9 @@ TurnFailStage = Literal["busy", "spawn", "drop", "prompt", "brain", "timeout", "
 
 
 class TurnFailed(_Msg, frozen=True, tag="turn_failed"):
-    """No reply from the worker. Stages "spawn", "busy", "drop": nothing ran and nothing is
-    recorded; any later stage: core answers with the degrade reply."""
+    """No reply from the worker. Stages "spawn", "busy", "drop": nothing ran, nothing is applied
+    (an owner turn is still kept, with the degrade or busy reply); any later stage: core answers
+    with the degrade reply."""
 
     turn_id: str
     stage: TurnFailStage

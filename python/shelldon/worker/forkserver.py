@@ -152,7 +152,12 @@ class ForkServer:
         # 0660 with the run dir's group: the service uid (core) and root connect, nobody else (a
         # setgid run dir hands the socket its group; as root in tests the chown does). SO_PEERCRED
         # then admits only core for SpawnTurn.
-        group = self.root.run_dir.stat().st_gid
+        group: int | None = self.root.run_dir.stat().st_gid
+        if group is not None and not ipc.may_give_group(group):
+            log.warning(
+                "fork-server: the run dir's group %d is not this user's; keeping its own", group
+            )
+            group = None
         self._listener = ipc.bind_unix(self.root.socket("forkserver"), mode=0o660, group=group)
 
     def install_signals(self) -> None:

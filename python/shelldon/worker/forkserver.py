@@ -246,9 +246,10 @@ class ForkServer:
         peer = ipc.peer_of(conn)
         core_pid = ipc.read_pid_file(self.root.run_dir, "core")
         if peer.pid != core_pid and peer.uid not in (0, os.geteuid()):
-            # The socket is 0666 (core runs as another uid); nobody else gets this loop's time.
+            # Only if the mode let it in: nobody else gets any of this loop's time, not even the
+            # wait for it to read the refusal.
             log.warning("fork-server: refused pid %d uid %d unheard", peer.pid, peer.uid)
-            ipc.refuse_and_close(conn, "only core may talk to the fork-server")
+            ipc.refuse_unheard(conn, "only core may talk to the fork-server")
             return False
         # The loop is single-threaded: a silent peer may hold it only briefly (core sends at once).
         read_s = REQUEST_READ_S if peer.pid == core_pid else PEER_READ_S

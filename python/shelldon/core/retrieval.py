@@ -15,12 +15,17 @@ any entry, so it is read as asking about "owner", the word entries about the own
 
 Superseded entries are never offered. The worker calls `select_entries` while assembling the
 prompt; it only reads (the depended-on files' mtimes for staleness).
+
+Two scopes (a project's memory beside the global one, `core.scopes`) are ranked together in one
+call: `scopes` labels each entry, its id becomes "<scope>:<collection>/<stem>", and each scope's
+relative `depends_on` paths resolve from its own base. Nothing else changes: trust, not scope,
+orders them, so a project's rule outranks a global inference and a global rule a project's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,6 +69,7 @@ class Shown:
     score: float
     relevance: float
     stale_files: tuple[str, ...] = ()
+    scope: str = ""  # "project" / "global" when two scopes were ranked together, else ""
 
     @property
     def stale(self) -> bool:
@@ -178,6 +184,8 @@ def select_entries(
     *,
     paths: Sequence[str] = (),
     base: Path | None = None,
+    scopes: Sequence[str] | None = None,
+    scope_bases: Mapping[str, Path | None] | None = None,
     full_max: int = FULL_MAX,
     budget_chars: int = FULL_BUDGET_CHARS,
     title_max: int = TITLE_MAX,
@@ -185,17 +193,27 @@ def select_entries(
     """Rank `entries` against the turn's `query` (and file `paths`) and fit them to the budget.
 
     `base` resolves relative `depends_on` paths for the staleness check (the data root).
+    `scopes`, parallel to `entries`, labels each one's scope; `scope_bases` gives a scope its own
+    base (default `base`).
     """
-    active = [e for e in entries if e.meta.status != "superseded"]
+    labels = list(scopes) if scopes is not None else [""] * len(entries)
+    if len(labels) != len(entries):
+        raise ValueError("scopes must label every entry")
+    kept = [(e, s) for e, s in zip(entries, labels, strict=True) if e.meta.status != "superseded"]
+    active = [e for e, _ in kept]
+    scope_of = [s for _, s in kept]
     if not active:
         return MemorySelection()
+    bases = scope_bases or {}
+    ids = [f"{s}:{entry_id(e)}" if s else entry_id(e) for e, s in kept]
     stale = [
-        stale_files(e.meta.depends_on, parse_time(e.meta.last_confirmed), base) for e in active
+        stale_files(e.meta.depends_on, parse_time(e.meta.last_confirmed), bases.get(s, base))
+        for e, s in kept
     ]
     ranker = Ranker(
         [
             RankEntry(
-                id=entry_id(e),
+                id=ids[i],
                 title=tokens(entry_title(e)),
                 tags=[t for tag in e.meta.tags for t in tokens(tag)],
                 body=tokens(e.body),
@@ -214,7 +232,7 @@ def select_entries(
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
     ranked = tuple(
         Shown(
-            id=entry_id(active[i]),
+            id=ids[i],
             collection=active[i].collection,
             title=entry_title(active[i]),
             body=active[i].body,
@@ -223,6 +241,7 @@ def select_entries(
             score=score,
             relevance=relevance,
             stale_files=stale[i],
+            scope=scope_of[i],
         )
         for i, score, relevance in order
     )

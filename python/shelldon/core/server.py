@@ -19,6 +19,7 @@ import logging
 import os
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from shelldon.paths import DataRoot
 log = logging.getLogger("shelldon.core.server")
 
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
+SETTLE_WAIT_S = 5.0  # how long status waits for a just-answered turn to finish applying
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,10 @@ class CoreService:
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.proactive = proactive  # reminders, check-ins, the proactive queue
         self.last_turn: wire.LastTurn | None = None
+        # Clear while an owner turn's reply is out and its ops are still being applied: status
+        # waits for it, so what `status` counts includes what the owner was just answered about.
+        self.settled = threading.Event()
+        self.settled.set()
         self.telegram = TelegramChat(
             stores.history, owner_turn=self._telegram_turn, command=self.command
         )
@@ -120,6 +126,7 @@ class CoreService:
             )
             return applied
         finally:
+            self.settled.set()
             self.runner.gate.release()
 
     def _apply(
@@ -143,6 +150,8 @@ class CoreService:
             if emitted:
                 return
             emitted.append((text, degraded))
+            if purpose == "turn":
+                self.settled.clear()  # set again when the turn's ops are applied (turn())
             if emit is not None:
                 reply = wire.Reply(
                     text=f"{text}\n({note})" if note else text,
@@ -348,6 +357,10 @@ class CoreService:
     # --- status ---------------------------------------------------------------------------------
 
     def status(self) -> wire.Status:
+        # A turn answered a moment ago may still be applying its ops: count after them (bounded:
+        # a wedged apply must not wedge status too).
+        if not self.settled.wait(timeout=SETTLE_WAIT_S):
+            log.warning("status: a turn was still applying after %.0f s", SETTLE_WAIT_S)
         processes = [wire.ProcessState(name="core", pid=os.getpid(), up=True)]
         isolation: bool = False
         isolation_detail = "fork-server not reachable"

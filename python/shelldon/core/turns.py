@@ -17,8 +17,9 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
    memory ops go through `CuratedMemory.apply_memory_op(op, provenance="inferred")` (the gate);
    `capture_learning` goes to the learnings table with secrets blanked and instruction-shaped
    text refused; `remind` goes to core.reminders (a refusal, e.g. a time in the past, is audited
-   and queued as a notice, since the reply is already out); ops only a dream may propose are
-   refused on an owner turn. Each item's audit
+   and queued as a notice, since the reply is already out); `forget` deletes an entry the model
+   may remove (`CuratedMemory.forget_proposed`: never the owner's); ops only a dream may propose
+   are refused on an owner turn. Each item's audit
    lines carry its journal id; then the journal row is cleared.
 
 A degraded turn records DEGRADE_TEXT as the pet's reply. An owner turn whose worker never started
@@ -51,6 +52,7 @@ from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
     CaptureLearning,
+    Forget,
     Op,
     Remind,
     ResolveLearning,
@@ -255,6 +257,8 @@ class _Applier:
             self._learning(index, op)
         elif isinstance(op, Remind):
             self._remind(index, op)
+        elif isinstance(op, Forget):
+            self._forget(index, op)
         else:
             self._memory_op(index, name, op)
 
@@ -297,6 +301,21 @@ class _Applier:
             return
         # The memory writer audits its own decisions (one line per gate decision).
         self.note(self._verdict(index, name, applied), audit_here=False)
+
+    def _forget(self, index: int, op: Forget) -> None:
+        """The model's `forget`: core deletes an entry it may remove (never the owner's)."""
+        if self.memory is None:
+            self.reject(index, "forget", "store_unavailable", "the memory tree is not open")
+            return
+        try:
+            rec = self.memory.forget_proposed(op.collection, op.name, turn_id=self.turn_id)
+        except OSError as exc:
+            self.reject(index, "forget", "write_failed", f"{type(exc).__name__}: errno {exc.errno}")
+            return
+        verdict = OpVerdict(
+            index, "forget", rec.action, rec.reason_code, _clip(rec.reason), rec.target
+        )
+        self.note(verdict, audit_here=False)
 
     def _learning(self, index: int, op: CaptureLearning) -> None:
         name = "capture_learning"

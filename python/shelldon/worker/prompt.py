@@ -78,6 +78,8 @@ Answer with exactly one JSON object and nothing else:
 conversation supports, in your own words, one fact per op. The ops you may propose:
 {"op": "remember", "collection": "facts" | "people" | "preferences" | "capabilities", \
 "name": "<short title>", "content": "<one complete sentence>"}
+{"op": "forget", "collection": "<collection>", "name": "<the entry's name after the slash>"} \
+when a memory entry is wrong or the owner asks you to drop it (what the owner stated stays)
 {"op": "rewrite_about", "content": "<your whole self-summary>"}
 {"op": "log_episode", "content": "<what happened>", "tags": ["<tag>"]}
 {"op": "capture_learning", "observation": "<a private observation worth consolidating later>", \

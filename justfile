@@ -36,8 +36,11 @@ lint: dev
 
 # The long kill drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking
 # client, and 200 kills of 1 MB appends. SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS change the counts.
+# Then the socket-access drills (a third uid, a worker-uid impostor, a hammered fork-server; root),
+# each printing its figures.
 drill *ARGS: dev
     scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -s tests/test_socket_access.py {{ARGS}}
 
 # The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
 journal-cost *ARGS: dev

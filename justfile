@@ -40,7 +40,7 @@ lint: dev
 # each printing its figures.
 drill *ARGS: dev
     scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
-    scripts/pytest.sh -p no:cacheprovider -s tests/test_socket_access.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -s tests/test_socket_access.py
 
 # The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
 journal-cost *ARGS: dev

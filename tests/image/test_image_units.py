@@ -71,6 +71,20 @@ def test_capabilities_only_forkserver_changes_uid():
     )
 
 
+def test_sockets_are_born_with_the_groups_that_admit_only_the_pets_uids():
+    """docs/processes.md: each socket is 0660 and gets its group from the process that binds it
+    (neither the broker nor the fork-server may chown)."""
+    broker = unit_settings("shelldon-broker.service")
+    assert broker["Group"] == ["shelldon-worker"]  # broker.sock: the workers connect
+    assert broker["SupplementaryGroups"] == ["shelldon"]  # writes the run dir through its group
+    forkserver = unit_settings("shelldon-forkserver.service")
+    assert forkserver["Group"] == ["shelldon"]  # core connects to forkserver.sock
+    assert forkserver["SupplementaryGroups"] == [
+        "shelldon-worker"
+    ]  # it admits workers at the broker
+    assert unit_settings("shelldon-core.service")["Group"] == ["shelldon"]
+
+
 def test_only_broker_reaches_the_network():
     for unit in ("shelldon-core.service", "shelldon-forkserver.service"):
         s = unit_settings(unit)
@@ -101,9 +115,6 @@ def test_users_fixed_ids_no_login(check_root):
     assert not any(
         line.startswith("shelldon:") and "shelldon-worker" in line.split(":")[3] for line in groups
     )
-    # The service is in the workers' group: the broker gives broker.sock to it (0660).
-    members = {line.split(":")[0]: line.split(":")[3].split(",") for line in groups}
-    assert "shelldon" in members["shelldon-worker"]
 
 
 def mode_owner(path) -> tuple[str, int, int]:

@@ -277,9 +277,9 @@ def worker_group(root: DataRoot) -> int | None:
 
 
 def socket_group(root: DataRoot) -> int | None:
-    """The group to give broker.sock: the worker's, when this process may give it (root, or the
-    service user in that group, as the appliance's sysusers makes it); else None (own group, 0660:
-    the workers run as this uid, dev mode)."""
+    """The group to give broker.sock: the worker's. None when the socket is born with it (the
+    appliance's unit runs the broker with Group=shelldon-worker) or this process may not give it
+    (own group, 0660: the workers run as this uid, dev mode)."""
     gid = worker_group(root)
     if gid is None or gid == os.getegid():
         return None
@@ -290,8 +290,8 @@ def socket_group(root: DataRoot) -> int | None:
     except KeyError:
         name = str(gid)
     log.warning(
-        "broker: not in the worker's group %s: broker.sock stays this uid's (0660); a worker "
-        "of another uid cannot reach it (dev mode: workers run as this uid)",
+        "broker: may not give broker.sock the worker's group %s: it stays this uid's (0660); a "
+        "worker of another uid cannot reach it (run the broker with that group, or dev mode)",
         name,
     )
     return None

@@ -149,9 +149,9 @@ class ForkServer:
     # --- lifecycle ------------------------------------------------------------------------------
 
     def bind(self) -> None:
-        # 0660 with the run dir's group: the service uid (core) and root connect, nobody else (a
-        # setgid run dir hands the socket its group; as root in tests the chown does). SO_PEERCRED
-        # then admits only core for SpawnTurn.
+        # 0660 with the run dir's group: the service uid (core) and root connect, nobody else (the
+        # appliance's unit runs the fork-server with that group, so the socket is born with it; as
+        # root in tests the chown does). SO_PEERCRED then admits only core for SpawnTurn.
         group: int | None = self.root.run_dir.stat().st_gid
         if group is not None and not ipc.may_give_group(group):
             log.warning(

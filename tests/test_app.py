@@ -15,6 +15,7 @@ from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from support.marks import needs_root
 from support.pet import Pet, alive, start_pet, start_to_exit, wait_gone
+from support.users import TestUser
 
 
 def test_say_status_and_vault_through_the_cli(pet: Pet) -> None:
@@ -88,7 +89,7 @@ def test_only_a_worker_may_ask_for_a_completion(pet: Pet) -> None:
     )
     answer = ipc.request(pet.root.socket("broker"), wire.Complete(turn_id="t", request=request))
     assert isinstance(answer, wire.Refused)
-    assert "only a worker" in answer.reason
+    assert "only the worker the fork-server spawned for a live turn" in answer.reason
 
 
 def test_only_core_may_read_the_vault(pet: Pet) -> None:
@@ -106,25 +107,23 @@ def _log_eventually(pet: Pet, text: str) -> bool:
 
 
 @needs_root("a peer of another uid")
-def test_a_stranger_is_refused_by_the_fork_server_and_core_without_being_heard(pet: Pet) -> None:
-    import pwd
-
-    nobody = pwd.getpwnam("nobody")
+def test_a_stranger_cannot_connect_to_the_fork_server_core_or_the_broker(
+    pet: Pet, stranger_user: TestUser
+) -> None:
     read_end, write_end = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - reports through the pipe
         answers = []
         try:
             os.setgroups([])
-            os.setresgid(nobody.pw_gid, nobody.pw_gid, nobody.pw_gid)
-            os.setresuid(nobody.pw_uid, nobody.pw_uid, nobody.pw_uid)
-            fork_answer = ipc.request(pet.root.socket("forkserver"), wire.Ping(), timeout=10)
-            answers.append(getattr(fork_answer, "reason", type(fork_answer).__name__))
-            try:
-                ipc.request(pet.root.socket("core"), wire.StatusRequest(), timeout=10)
-                answers.append("core answered")
-            except PermissionError:
-                answers.append("core.sock: permission denied")
+            os.setresgid(stranger_user.gid, stranger_user.gid, stranger_user.gid)
+            os.setresuid(stranger_user.uid, stranger_user.uid, stranger_user.uid)
+            for name in ("forkserver", "core", "broker"):
+                try:
+                    ipc.request(pet.root.socket(name), wire.Ping(), timeout=10)
+                    answers.append(f"{name} answered")
+                except PermissionError:
+                    answers.append(f"{name}.sock: permission denied")
         except BaseException as exc:
             answers.append(f"{type(exc).__name__}: {exc}")
         os.write(write_end, "\n".join(answers).encode())
@@ -136,8 +135,9 @@ def test_a_stranger_is_refused_by_the_fork_server_and_core_without_being_heard(p
     os.close(read_end)
     os.waitpid(child, 0)
     assert out.decode().splitlines() == [
-        "only core may talk to the fork-server",
+        "forkserver.sock: permission denied",
         "core.sock: permission denied",
+        "broker.sock: permission denied",
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -177,26 +178,6 @@ def test_binding_refuses_to_replace_a_file_that_is_not_a_socket(tmp_path: Path) 
     assert path.read_text() == "precious"
 
 
-def test_the_broker_admits_the_worker_uid_or_a_fork_server_child_and_no_one_else(
-    run_dir: Path,
-) -> None:
-    from shelldon.broker.server import BrokerService
-    from shelldon.paths import DataRoot
-
-    root = DataRoot.resolve()
-    service = BrokerService(root, brain=None, worker_uid=65534)  # type: ignore[arg-type]
-    # The worker uid is admitted even when its /proc entry is hidden (pid 1's parent is 0).
-    assert service._check_worker(ipc.Peer(pid=1, uid=65534, gid=65534)) is None
-    # Anyone else needs the fork-server as parent: here this test process plays the fork-server.
-    ipc.write_pid_file(run_dir, "forkserver")
-    assert service._check_worker(ipc.Peer(pid=os.getpid(), uid=0, gid=0)) is not None
-    child = os.fork()
-    if child == 0:  # pragma: no cover - a real child of the "fork-server", checked by the parent
-        os._exit(0 if service._check_worker(ipc.Peer(os.getpid(), 0, 0)) is None else 1)
-    _, status = os.waitpid(child, 0)
-    assert os.WEXITSTATUS(status) == 0
-
-
 def test_an_idle_client_is_let_go_quietly_and_a_chat_reconnects(
     run_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -230,11 +211,26 @@ def test_an_idle_client_is_let_go_quietly_and_a_chat_reconnects(
     assert any("closing idle connection" in r.getMessage() for r in caplog.records)
 
 
-def test_connections_beyond_the_cap_are_refused_and_serving_goes_on(run_dir: Path) -> None:
+def _refused_or_closed(path: Path) -> str:
+    """What a newcomer reads: a refused-at-accept peer reads Refused, even when the server's close
+    beat its request (the frame waits in its receive queue); "closed" if it read nothing."""
+    with ipc.connect(path) as sock:
+        with contextlib.suppress(ipc.PeerClosed):
+            ipc.send(sock, wire.Ping())
+        try:
+            answer = ipc.recv(sock, deadline=time.monotonic() + 10)
+        except ipc.PeerClosed:
+            return "closed"
+    return answer.reason if isinstance(answer, wire.Refused) else type(answer).__name__
+
+
+def test_connections_beyond_the_per_uid_cap_are_refused_and_serving_goes_on(
+    run_dir: Path,
+) -> None:
     def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
         return wire.Pong(name="capped", pid=peer.pid)
 
-    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_connections=2)
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
     server.bind()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -245,19 +241,48 @@ def test_connections_beyond_the_cap_are_refused_and_serving_goes_on(run_dir: Pat
             ipc.send(sock, wire.Ping())
             assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
             held.append(sock)
-        third = ipc.request(server.path, wire.Ping())
-        assert isinstance(third, wire.Refused) and third.reason == "too many connections"
+        assert server.open_connections(os.geteuid()) == 2
+        assert _refused_or_closed(server.path) == "too many connections"
         for sock in held:
             sock.close()
         held.clear()
         # The held sessions' threads end on their peers' close; then a newcomer is served again.
         deadline = time.monotonic() + 10
-        answer: wire.Message = third
+        answer: wire.Message = wire.Refused(reason="not yet")
         while not isinstance(answer, wire.Pong) and time.monotonic() < deadline:
-            answer = ipc.request(server.path, wire.Ping())
+            with contextlib.suppress(ipc.PeerClosed):
+                answer = ipc.request(server.path, wire.Ping())
         assert isinstance(answer, wire.Pong)
     finally:
         for sock in held:
             sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
+def test_a_refused_peer_is_refused_before_the_cap_and_holds_nothing(run_dir: Path) -> None:
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        return wire.Pong(name="gated", pid=peer.pid)
+
+    strangers = threading.Event()  # while set, every newcomer is a stranger
+
+    def admit(peer: ipc.Peer) -> str | None:
+        return "a stranger" if strangers.is_set() else None
+
+    server = ipc.ThreadedServer("gated", run_dir / "gated.sock", handle, max_per_uid=1, admit=admit)
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with ipc.connect(server.path) as held:  # the uid's one connection, proven served
+            ipc.send(held, wire.Ping())
+            assert isinstance(ipc.recv(held, deadline=time.monotonic() + 10), wire.Pong)
+            strangers.set()
+            # Refused for who it is, not for the cap it would have hit.
+            assert _refused_or_closed(server.path) == "a stranger"
+            assert server.open_connections(os.geteuid()) == 1
+            strangers.clear()
+            assert _refused_or_closed(server.path) == "too many connections"
+    finally:
         server.stop()
         thread.join(timeout=10)

@@ -24,14 +24,19 @@ def serve(
     *,
     mode: int,
     idle_timeout: float,
+    group: int | None = None,
+    admit: ipc.Admit = ipc.admit_anyone,
     started: Callable[[], None] = _nothing,
     stopping: Callable[[], None] = _nothing,
 ) -> int:
     """Serve `handler` on the `name` socket until SIGTERM or SIGINT. `started` runs once the socket
     listens, before systemd hears READY; `stopping` once serving ended, before the pid file goes.
-    Returns the process's exit code: 1 when the socket cannot be bound, else 0."""
+    `mode`, `group` and `admit` decide who may connect (ipc.ThreadedServer). Returns the process's
+    exit code: 1 when the socket cannot be bound, else 0."""
     path = root.socket(name)
-    server = ipc.ThreadedServer(name, path, handler, mode=mode, idle_timeout=idle_timeout)
+    server = ipc.ThreadedServer(
+        name, path, handler, mode=mode, group=group, idle_timeout=idle_timeout, admit=admit
+    )
     try:
         server.bind()
     except OSError as exc:

@@ -268,8 +268,14 @@ def _holders(path: Path, listener: Peer) -> str:
     return f"listening: pid {listener.pid} (uid {listener.uid}){files}"
 
 
-def bind_unix(path: Path, *, mode: int) -> socket.socket:
-    """Listen on `path`. A stale socket file from a crashed run is replaced; nothing else is."""
+def bind_unix(path: Path, *, mode: int, group: int | None = None) -> socket.socket:
+    """Listen on `path` with `mode` (and `group`, when given). A stale socket file from a crashed
+    run is replaced; nothing else is.
+
+    The mode and group are the first gate (connect() needs write permission on the file: a uid
+    they leave out gets EACCES and never reaches the server); SO_PEERCRED checks are the second.
+    A `group` the process may not give the file (not root, not a member) raises PermissionError.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         st = path.lstat()
@@ -288,12 +294,36 @@ def bind_unix(path: Path, *, mode: int) -> socket.socket:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.bind(os.fspath(path))
-        os.chmod(path, mode)  # the mode is the first gate; SO_PEERCRED checks are the second
+        os.chmod(path, mode)
+        if group is not None and path.lstat().st_gid != group:
+            try:
+                os.chown(path, -1, group)
+            except PermissionError as exc:
+                raise PermissionError(
+                    exc.errno, f"cannot give {path.name} to group {group}: {exc.strerror}"
+                ) from None
         sock.listen(16)
     except OSError:
         sock.close()
+        with contextlib.suppress(OSError):
+            path.unlink()
         raise
     return sock
+
+
+def may_give_group(gid: int) -> bool:
+    """Whether this process may give a file it owns the group `gid` (root, or a member)."""
+    return os.geteuid() == 0 or gid == os.getegid() or gid in os.getgroups()
+
+
+def refuse_unheard(conn: socket.socket, reason: str) -> None:
+    """Answer Refused without waiting on the peer and close: for the accept loop, which must not
+    give a refused peer any of its time. The frame is small enough for the socket's buffer; a
+    peer that is not reading loses it."""
+    with contextlib.suppress(OSError):
+        conn.setblocking(False)
+        conn.send(frame(wire.Refused(reason=reason)))
+    conn.close()
 
 
 class _Answered:
@@ -305,6 +335,22 @@ Respond = Callable[[wire._Msg], None]
 # A handler gets the peer, one request and a `respond` callback (for answering before slow follow-up
 # work), and returns the answer, ANSWERED, or None to close the connection.
 Handler = Callable[[Peer, wire.Message, Respond], "wire._Msg | _Answered | None"]
+# Who may open a connection at all, from the kernel's view of the peer alone (before it is heard or
+# counted): None admits, a reason refuses.
+Admit = Callable[[Peer], "str | None"]
+
+
+def admit_anyone(peer: Peer) -> str | None:
+    return None
+
+
+def admit_uids(uids: frozenset[int], reason: str) -> Admit:
+    """An `Admit` that lets in these uids only."""
+
+    def admit(peer: Peer) -> str | None:
+        return None if peer.uid in uids else reason
+
+    return admit
 
 
 class ThreadedServer:
@@ -312,6 +358,11 @@ class ThreadedServer:
 
     Used by core and the broker (the fork-server is single-threaded and has its own loop). `stop()`
     wakes the accept loop through a pipe, so shutdown never waits on a timeout.
+
+    Each accepted connection's credentials are read in the accept loop and put to `admit` first: a
+    refused peer is answered and closed there, never given a thread nor counted. Admitted peers are
+    capped per uid (`max_per_uid` open connections each; a thread is memory on a 416 MB machine), so
+    one uid's idle connections never crowd out another's.
     """
 
     def __init__(
@@ -321,25 +372,33 @@ class ThreadedServer:
         handler: Handler,
         *,
         mode: int = 0o600,
+        group: int | None = None,
         idle_timeout: float = 300.0,
         max_frame: int = MAX_FRAME,
-        max_connections: int = 32,
+        max_per_uid: int = 16,
+        admit: Admit = admit_anyone,
     ) -> None:
         self.name = name
         self.path = path
         self._handler = handler
         self._mode = mode
+        self._group = group
         self._idle_timeout = idle_timeout
         self._max_frame = max_frame
-        self._max_connections = max_connections
+        self._max_per_uid = max_per_uid
+        self._admit = admit
         self._listener: socket.socket | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._stopping = threading.Event()
-        self._threads: set[threading.Thread] = set()
+        self._threads: dict[threading.Thread, int] = {}  # each connection's thread -> peer uid
         self._lock = threading.Lock()
 
     def bind(self) -> None:
-        self._listener = bind_unix(self.path, mode=self._mode)
+        self._listener = bind_unix(self.path, mode=self._mode, group=self._group)
+
+    def open_connections(self, uid: int) -> int:
+        with self._lock:
+            return sum(1 for owner in self._threads.values() if owner == uid)
 
     def serve_forever(self) -> None:
         if self._listener is None:
@@ -358,45 +417,58 @@ class ThreadedServer:
                         conn, _addr = listener.accept()
                     except (BlockingIOError, InterruptedError):
                         continue
-                    conn.setblocking(True)
-                    with self._lock:
-                        full = len(self._threads) >= self._max_connections
-                    if full:  # a thread per connection is memory: bounded on a 416 MB machine
-                        log.warning(
-                            "%s: %d connections open; refusing one", self.name, len(self._threads)
-                        )
-                        refuse_and_close(conn, "too many connections")
-                        conn.close()
-                        continue
-                    thread = threading.Thread(
-                        target=self._serve_connection,
-                        args=(conn,),
-                        daemon=True,
-                        name=f"{self.name}-conn",
-                    )
-                    with self._lock:
-                        self._threads.add(thread)
-                    thread.start()
+                    self._take(conn)
         listener.close()
         with contextlib.suppress(OSError):
             if stat.S_ISSOCK(self.path.lstat().st_mode):
                 self.path.unlink()
+
+    def _take(self, conn: socket.socket) -> None:
+        """Admit (or refuse) one accepted connection, in the accept loop: no peer can stall it."""
+        try:
+            peer = peer_of(conn)
+        except OSError as exc:
+            log.warning("%s: cannot read a peer's credentials (%s); closing", self.name, exc)
+            conn.close()
+            return
+        refusal = self._admit(peer)
+        if refusal:
+            log.warning(
+                "%s: refused pid %d uid %d unheard: %s", self.name, peer.pid, peer.uid, refusal
+            )
+            refuse_unheard(conn, refusal)
+            return
+        with self._lock:
+            held = sum(1 for owner in self._threads.values() if owner == peer.uid)
+        if held >= self._max_per_uid:
+            log.warning(
+                "%s: uid %d holds %d connections; refusing pid %d",
+                self.name,
+                peer.uid,
+                held,
+                peer.pid,
+            )
+            refuse_unheard(conn, "too many connections")
+            return
+        conn.setblocking(True)
+        thread = threading.Thread(
+            target=self._serve_connection,
+            args=(conn, peer),
+            daemon=True,
+            name=f"{self.name}-conn",
+        )
+        with self._lock:
+            self._threads[thread] = peer.uid
+        thread.start()
 
     def stop(self) -> None:
         self._stopping.set()
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
 
-    def _serve_connection(self, conn: socket.socket) -> None:
+    def _serve_connection(self, conn: socket.socket, peer: Peer) -> None:
         try:
             with conn:
-                try:
-                    peer = peer_of(conn)
-                except OSError as exc:
-                    log.warning(
-                        "%s: cannot read the peer's credentials (%s); closing", self.name, exc
-                    )
-                    return
                 while not self._stopping.is_set():
                     deadline = time.monotonic() + self._idle_timeout
                     try:
@@ -448,4 +520,4 @@ class ThreadedServer:
                         return
         finally:
             with self._lock:
-                self._threads.discard(threading.current_thread())
+                self._threads.pop(threading.current_thread(), None)

@@ -294,11 +294,21 @@ def test_a_timeout_degrades_and_records_the_degrade_reply(world: World) -> None:
 
 
 @pytest.mark.parametrize("stage", ["spawn", "drop", "busy"])
-def test_a_spawn_failure_records_nothing(world: World, stage: str) -> None:
+def test_a_spawn_failure_keeps_the_owners_words_as_a_degraded_turn_and_applies_nothing(
+    world: World, stage: str
+) -> None:
     result = world.turn("Always answer in French.", failed=stage)
-    assert world.emitted == [(BUSY_TEXT if stage == "busy" else DEGRADE_TEXT, True)]
+    said = BUSY_TEXT if stage == "busy" else DEGRADE_TEXT
+    assert world.emitted == [(said, True)]
+    assert _rows(world) == [("owner", "Always answer in French."), ("pet", said)]
+    assert world.tree() == []  # not even the owner's rule: the owner was asked to say it again
+    assert (result.outcome, result.recorded) == ("spawn_failed", True)
+
+
+@pytest.mark.parametrize("purpose", ["dream", "checkin"])
+def test_the_pets_own_turn_that_never_started_records_nothing(world: World, purpose: str) -> None:
+    result = world.turn("", failed="spawn", purpose=purpose)
     assert _rows(world) == []
-    assert world.tree() == []
     assert (result.outcome, result.recorded) == ("spawn_failed", False)
 
 

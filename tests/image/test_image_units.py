@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 import re
 import stat
+from pathlib import Path
 
 import pytest
 from imagetools import ALL_UNITS, OVERLAY, UNITS, in_root, need_tools, run
+
+from shelldon.worker import drop
 
 # Builds the check root (mmdebstrap; minutes the first time): `-m "not debian_root"` skips.
 pytestmark = pytest.mark.debian_root
@@ -70,6 +73,20 @@ def test_capabilities_only_forkserver_changes_uid():
     )
 
 
+def test_sockets_are_born_with_the_groups_that_admit_only_the_pets_uids():
+    """docs/processes.md: each socket is 0660 and gets its group from the process that binds it
+    (neither the broker nor the fork-server may chown)."""
+    broker = unit_settings("shelldon-broker.service")
+    assert broker["Group"] == ["shelldon-worker"]  # broker.sock: the workers connect
+    assert broker["SupplementaryGroups"] == ["shelldon"]  # writes the run dir through its group
+    forkserver = unit_settings("shelldon-forkserver.service")
+    assert forkserver["Group"] == ["shelldon"]  # core connects to forkserver.sock
+    assert forkserver["SupplementaryGroups"] == [
+        "shelldon-worker"
+    ]  # it admits workers at the broker
+    assert unit_settings("shelldon-core.service")["Group"] == ["shelldon"]
+
+
 def test_only_broker_reaches_the_network():
     for unit in ("shelldon-core.service", "shelldon-forkserver.service"):
         s = unit_settings(unit)
@@ -89,6 +106,9 @@ def test_users_fixed_ids_no_login(check_root):
     assert pw["shelldon-worker"][2:4] == ["901", "901"]
     for u in ("shelldon", "shelldon-worker"):
         assert pw[u][6] == "/usr/sbin/nologin"
+    # Not a shared account, so the fork-server takes it as the worker (worker.drop.shared_account).
+    assert int(pw["shelldon-worker"][2]) != drop.OVERFLOW_UID
+    assert Path(pw["shelldon-worker"][6]).name in drop.NO_LOGIN_SHELLS
     shadow = table(check_root / "etc/shadow")
     for u in ("shelldon", "shelldon-worker"):
         assert shadow[u][1].startswith("!"), f"{u} has a usable password field"

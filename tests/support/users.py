@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class TestUser:
+    __test__ = False  # a user, not a test class (pytest collects Test* names)
+
     name: str
     uid: int
     gid: int

@@ -15,9 +15,11 @@ import pytest
 
 from shelldon.worker import drop
 from support.marks import needs_root
+from support.users import TestUser
 
 needs_setuid = needs_root("a real setuid/setgid")
-NOBODY = pwd.getpwnam("nobody")
+# Only stat()ed, never dropped to: an unused uid stands for the worker in the reachability check.
+UNUSED = drop.WorkerIdentity(59999, 59999, "shd-worker-test", "test")
 
 
 def in_child(body: Callable[[], str]) -> str:
@@ -46,14 +48,14 @@ def read_to_end(read_end: int, pid: int) -> bytes:
     return b"".join(chunks)
 
 
-def identity() -> drop.WorkerIdentity:
-    return drop.WorkerIdentity(NOBODY.pw_uid, NOBODY.pw_gid, "nobody", "test")
+def identity(user: TestUser) -> drop.WorkerIdentity:
+    return drop.WorkerIdentity(user.uid, user.gid, user.name, "test")
 
 
 @needs_setuid
-def test_a_full_drop_verifies_and_root_cannot_be_regained() -> None:
+def test_a_full_drop_verifies_and_root_cannot_be_regained(worker_user: TestUser) -> None:
     def body() -> str:
-        assert drop.drop_privileges(identity()) is True
+        assert drop.drop_privileges(identity(worker_user)) is True
         try:
             os.setuid(0)
         except PermissionError as exc:
@@ -63,14 +65,15 @@ def test_a_full_drop_verifies_and_root_cannot_be_regained() -> None:
     assert in_child(body) == f"dropped; setuid(0): errno {errno.EPERM}"
 
 
-def by_hand(groups: list[int], saved_uid: int) -> Callable[[], str]:
-    """A drop done by hand that leaves `groups` and the saved uid `saved_uid`, then verified."""
+def by_hand(user: TestUser, groups: list[int], saved_uid: int | None) -> Callable[[], str]:
+    """A drop done by hand to `user` that leaves `groups` and the saved uid `saved_uid` (None: the
+    worker's), then verified."""
 
     def body() -> str:
         os.setgroups(groups)
-        os.setresgid(NOBODY.pw_gid, NOBODY.pw_gid, NOBODY.pw_gid)
-        os.setresuid(NOBODY.pw_uid, NOBODY.pw_uid, saved_uid)
-        drop.verify_dropped(NOBODY.pw_uid, NOBODY.pw_gid)
+        os.setresgid(user.gid, user.gid, user.gid)
+        os.setresuid(user.uid, user.uid, user.uid if saved_uid is None else saved_uid)
+        drop.verify_dropped(user.uid, user.gid)
         return "verified"
 
     return body
@@ -81,18 +84,18 @@ def by_hand(groups: list[int], saved_uid: int) -> Callable[[], str]:
     ("groups", "saved_uid", "refusal"),
     [
         # As if the parent held groups and the drop forgot them.
-        ([0, 4], NOBODY.pw_uid, "DropRefused: supplementary groups remain"),
+        ([0, 4], None, "DropRefused: supplementary groups remain"),
         # The saved uid is still root: the child could switch back.
         ([], 0, "DropRefused: uids are"),
         # Every id dropped, but no_new_privs was never set.
-        ([], NOBODY.pw_uid, "DropRefused: NoNewPrivs is not set"),
+        ([], None, "DropRefused: NoNewPrivs is not set"),
     ],
     ids=["supplementary-groups", "saved-root-uid", "no-new-privs-missing"],
 )
 def test_a_drop_left_half_done_refuses_the_turn(
-    groups: list[int], saved_uid: int, refusal: str
+    worker_user: TestUser, groups: list[int], saved_uid: int | None, refusal: str
 ) -> None:
-    assert in_child(by_hand(groups, saved_uid)).startswith(refusal)
+    assert in_child(by_hand(worker_user, groups, saved_uid)).startswith(refusal)
 
 
 @needs_setuid
@@ -133,6 +136,51 @@ def test_dev_mode_warns_loudly_and_does_not_drop(caplog: pytest.LogCaptureFixtur
     assert any("vault isolation OFF, dev mode" in r.getMessage() for r in caplog.records)
 
 
+def _entry(name: str, uid: int, shell: str) -> pwd.struct_passwd:
+    return pwd.struct_passwd((name, "x", uid, uid, "", "/", shell))
+
+
+def test_a_shared_account_is_named_with_the_reason() -> None:
+    nobody = _entry("nobody", drop.OVERFLOW_UID, "/usr/sbin/nologin")
+    assert "overflow user nobody" in (drop.shared_account(nobody) or "")
+    login = _entry("shd-login", 59998, "/bin/bash")
+    assert drop.shared_account(login) == "it has a login shell, /bin/bash"
+    assert drop.shared_account(_entry("shd-empty", 59998, "")) == "it has a login shell, /bin/sh"
+    assert drop.shared_account(_entry("shd-own", 59998, "/usr/sbin/nologin")) is None
+    assert drop.shared_account(_entry("shd-own", 59998, "/bin/false")) is None
+    # The same account with a process already running as its uid: this test's own uid.
+    me = _entry("shd-me", os.getuid(), "/usr/sbin/nologin")
+    reason = drop.shared_account(me) or ""
+    assert reason.startswith(f"processes already run as uid {os.getuid()}: pid "), reason
+    assert str(os.getpid()) not in reason.split("pid ", 1)[1].split(", ")
+
+
+@needs_setuid
+def test_a_worker_user_with_a_process_of_its_own_is_refused(worker_user: TestUser) -> None:
+    assert drop.resolve_identity(worker_user.name).isolated  # nothing runs as it yet
+    read_end, write_end = os.pipe()
+    ready_r, ready_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - a process of the worker's uid that no turn spawned
+        os.close(write_end)
+        os.setgroups([])
+        os.setresgid(worker_user.gid, worker_user.gid, worker_user.gid)
+        os.setresuid(worker_user.uid, worker_user.uid, worker_user.uid)
+        os.write(ready_w, b"r")
+        os.read(read_end, 1)  # until the parent is done looking
+        os._exit(0)
+    os.close(read_end)
+    os.close(ready_w)
+    assert os.read(ready_r, 1) == b"r"  # it runs as the worker uid now
+    os.close(ready_r)
+    try:
+        with pytest.raises(drop.DropRefused, match=rf"processes already run as uid .*pid {pid}"):
+            drop.resolve_identity(worker_user.name)
+    finally:
+        os.close(write_end)
+        os.waitpid(pid, 0)
+
+
 def test_a_missing_or_root_worker_user_is_refused_at_start() -> None:
     with pytest.raises(drop.DropRefused, match="does not exist"):
         drop.resolve_identity("no-such-user-shelldon")
@@ -149,11 +197,12 @@ def test_a_data_root_the_worker_cannot_reach_is_named() -> None:
         os.chmod(base / "locked", 0o700)  # like root's home
         (base / "open" / "memory").mkdir(parents=True)
         os.chmod(base / "open", 0o755)
-        reason = drop.unreachable_for(identity(), base / "locked" / "memory")
+        reason = drop.unreachable_for(UNUSED, base / "locked" / "memory")
         assert reason == (
-            f"{base / 'locked'} (mode 0700) keeps nobody from reaching {base / 'locked' / 'memory'}"
+            f"{base / 'locked'} (mode 0700) keeps shd-worker-test from reaching "
+            f"{base / 'locked' / 'memory'}"
         )
-        assert drop.unreachable_for(identity(), base / "open" / "memory", base / "run") is None
+        assert drop.unreachable_for(UNUSED, base / "open" / "memory", base / "run") is None
         dev = drop.WorkerIdentity(None, None, None, "dev")
         assert drop.unreachable_for(dev, base / "locked" / "memory") is None
     finally:

@@ -1,8 +1,9 @@
 """The vault is kept by the kernel: a real forked, dropped worker tries what a hostile brain would.
 
-Root tests (CI runs as root) use a real unprivileged uid, `nobody`. The data root lives in a
-world-traversable temporary directory, because pytest's own tmp tree is 0700 and the worker must be
-able to reach the memory tree it reads.
+Root tests (CI runs as root) use a real unprivileged uid of their own, the run's throwaway worker
+user (`worker_user`, tests/support/users.py): `nobody` is refused as shared. The data root lives in
+a world-traversable temporary directory, because pytest's own tmp tree is 0700 and the worker must
+be able to reach the memory tree it reads.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import pwd
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,9 +22,9 @@ from shelldon.contracts import wire
 from shelldon.paths import DataRoot
 from support.marks import needs_root
 from support.pet import Pet, start_pet, start_to_exit
+from support.users import TestUser
 
 needs_uid_drop = needs_root("a real uid drop and the kernel's refusal")
-WORKER_USER = "nobody"
 
 
 def _seed_memory(root: DataRoot) -> None:
@@ -51,10 +51,10 @@ def _by_name(report: dict[str, object]) -> dict[str, dict[str, object]]:
 
 
 @pytest.fixture
-def isolated_pet(world_home: Path) -> Iterator[Pet]:
+def isolated_pet(world_home: Path, worker_user: TestUser) -> Iterator[Pet]:
     root = DataRoot.resolve()
     _seed_memory(root)
-    pet = start_pet({"SHELLDON_WORKER_USER": WORKER_USER})
+    pet = start_pet({"SHELLDON_WORKER_USER": worker_user.name})
     try:
         assert pet.cli("vault", "set", "probe", stdin="the-secret-value-123\n").returncode == 0
         yield pet
@@ -64,13 +64,14 @@ def isolated_pet(world_home: Path) -> Iterator[Pet]:
 
 
 @needs_uid_drop
-def test_the_kernel_refuses_the_worker_the_vault_and_every_write(isolated_pet: Pet) -> None:
+def test_the_kernel_refuses_the_worker_the_vault_and_every_write(
+    isolated_pet: Pet, worker_user: TestUser
+) -> None:
     isolated, report = _probe(isolated_pet)
-    nobody = pwd.getpwnam(WORKER_USER)
     assert isolated is True
-    assert report["resuid"] == [nobody.pw_uid] * 3
-    assert report["resgid"] == [nobody.pw_gid] * 3
-    assert report["groups"] in ([], [nobody.pw_gid])
+    assert report["resuid"] == [worker_user.uid] * 3
+    assert report["resgid"] == [worker_user.gid] * 3
+    assert report["groups"] in ([], [worker_user.gid])
     status = report["status"]
     assert isinstance(status, dict)
     assert int(status["CapEff"], 16) == 0
@@ -134,23 +135,22 @@ def test_a_worker_user_that_does_not_exist_stops_the_fork_server(run_dir: Path) 
 
 @needs_uid_drop
 def test_a_data_root_the_worker_cannot_reach_stops_the_start_with_the_reason(
-    run_dir: Path, home: Path
+    run_dir: Path, home: Path, worker_user: TestUser
 ) -> None:
     # `home` is under pytest's 0700 tmp tree: the worker could never read the memory tree.
-    done = start_to_exit({"SHELLDON_WORKER_USER": WORKER_USER})
+    done = start_to_exit({"SHELLDON_WORKER_USER": worker_user.name})
     assert done.returncode == 1
-    assert "(mode 0700) keeps nobody from reaching" in done.stderr
+    assert f"(mode 0700) keeps {worker_user.name} from reaching" in done.stderr
     assert "exited with status 2 while starting" in done.stderr
 
 
 @needs_uid_drop
-def test_doctor_shows_the_kernels_refusal(isolated_pet: Pet) -> None:
+def test_doctor_shows_the_kernels_refusal(isolated_pet: Pet, worker_user: TestUser) -> None:
     done = isolated_pet.cli("doctor", "--offline")
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
-    nobody = pwd.getpwnam(WORKER_USER).pw_uid
     assert re.search(
-        rf"ok\s+isolation vault read\s+worker uid {nobody}: 1/1 refused by the kernel: "
+        rf"ok\s+isolation vault read\s+worker uid {worker_user.uid}: 1/1 refused by the kernel: "
         r"PermissionError \(errno 13\)",
         out,
     ), out
@@ -167,3 +167,13 @@ def test_doctor_warns_when_isolation_is_off(world_home: Path) -> None:
         assert re.search(r"WARN\s+vault isolation\s+OFF \(dev mode\)", out), out
     finally:
         pet.stop()
+
+
+@needs_uid_drop
+def test_a_shared_account_as_the_worker_stops_the_fork_server_with_the_reason(
+    world_home: Path,
+) -> None:
+    done = start_to_exit({"SHELLDON_WORKER_USER": "nobody"})
+    assert done.returncode == 1
+    assert "worker user 'nobody' is a shared account (uid 65534 is the overflow user" in done.stderr
+    assert "forkserver (pid" in done.stderr and "exited with status 2 while starting" in done.stderr

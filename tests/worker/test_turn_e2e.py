@@ -22,6 +22,7 @@ from shelldon.core.runner import WorkerRunner
 from shelldon.paths import DataRoot
 from support.marks import needs_root
 from support.pet import Pet, Units, prompt_section, start_pet
+from support.users import TestUser
 
 FACT = "we planted tulips by the old fence"
 OTHER = "the kettle is broken again"
@@ -109,13 +110,15 @@ def test_a_named_person_is_remembered_and_answered_from_memory(run_dir: Path) ->
 
 
 @needs_root("a real uid drop")
-def test_cap6_with_a_dropped_worker_and_a_config_it_cannot_read(world_home: Path) -> None:
-    """The appliance's shape: the worker runs as `nobody`, shelldon.toml is 0640 root's, and the
+def test_cap6_with_a_dropped_worker_and_a_config_it_cannot_read(
+    world_home: Path, worker_user: TestUser
+) -> None:
+    """The appliance's shape: the worker runs as its own user, shelldon.toml is 0640 root's, and the
     [prompt] window it sets still applies (the fork-server read it before the drop)."""
     config = world_home / "shelldon.toml"
     config.write_text("[prompt]\nrecent_window = 2\n")
     os.chmod(config, 0o640)
-    pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1", "SHELLDON_WORKER_USER": "nobody"})
+    pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1", "SHELLDON_WORKER_USER": worker_user.name})
     try:
         pet.say(FACT)
         pet.say(OTHER)

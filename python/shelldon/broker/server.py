@@ -1,11 +1,15 @@
 """The broker process: the egress boundary. Serves completions to workers and vault reads to core.
 
-Peer checks (SO_PEERCRED, see docs/processes.md):
-- Complete: only a direct child of the fork-server (the peer's parent pid is the pid in
-  forkserver.pid),
-  i.e. a worker of a turn in flight. Anyone else is refused and logged.
+Who may connect (docs/processes.md): the socket is 0660, its group the worker's primary group, so
+only the service uid, root and the worker uid can connect at all. At accept (before a thread or a
+cap): root and the service uid, and a worker uid peer only while it is a live turn's admitted worker
+(broker.admission); anyone else is refused unheard, with a log line. Then per request
+(SO_PEERCRED):
+- Complete: only the live turn's worker: pid, uid and turn token match the fork-server's
+  AdmitWorker (broker.admission.WorkerAdmissions). Anyone else is refused and logged.
+- AdmitWorker, RetireWorker: only the fork-server (the peer's pid is the pid in forkserver.pid).
 - VaultRead: only core (the peer's pid is the pid in core.pid).
-- Ping: anyone who can reach the socket (it reveals nothing but the transports' status lines).
+- Ping: anyone let in (it reveals nothing but the transports' status lines).
 
 A transport that runs inside this process (the Telegram poller) is handed to `main` as a
 `Transport` by the process's entry (`shelldon broker`, cli.run_cmd): broker/ never imports
@@ -14,6 +18,7 @@ transport/.
 
 from __future__ import annotations
 
+import grp
 import logging
 import os
 import pwd
@@ -22,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from shelldon import daemon, ipc
+from shelldon.broker.admission import WorkerAdmissions
 from shelldon.broker.chain import Attempt, ProviderChain
 from shelldon.broker.providers import MissingKey, make_provider
 from shelldon.broker.providers.base import Provider
@@ -124,14 +130,13 @@ class BrokerService:
         root: DataRoot,
         brain: Brain,
         *,
-        worker_uid: int | None = None,
         transports: Sequence[Transport] = (),
         rebuild: Callable[[], Brain] | None = None,
     ) -> None:
         self.root = root
         self.brain = brain
         self.completions = 0
-        self.worker_uid = worker_uid if worker_uid != os.geteuid() else None
+        self.workers = WorkerAdmissions()
         self.transports = tuple(transports)
         self.rebuild = rebuild  # builds the chain again (a skipped provider's key may be stored)
 
@@ -180,10 +185,18 @@ class BrokerService:
                 lines=self.transport_lines(),
             )
         if isinstance(message, wire.Complete):
-            refusal = self._check_worker(peer)
+            refusal = self.workers.check(peer, message)
             if refusal:
-                return wire.Refused(reason=refusal)
+                log.warning(
+                    "broker: refused Complete from pid %d uid %d: %s", peer.pid, peer.uid, refusal
+                )
+                return wire.Refused(
+                    reason="only the worker the fork-server spawned for a live turn may ask "
+                    f"for a completion ({refusal})"
+                )
             return self._complete(message)
+        if isinstance(message, (wire.AdmitWorker, wire.RetireWorker)):
+            return self._from_forkserver(peer, message)
         if isinstance(message, wire.VaultRead):
             core_pid = ipc.read_pid_file(self.root.run_dir, "core")
             if peer.pid != core_pid:
@@ -202,23 +215,32 @@ class BrokerService:
         log.warning("broker: refused %s from pid %d", type(message).__name__, peer.pid)
         return wire.Refused(reason=f"the broker does not serve {type(message).__name__}")
 
-    def _check_worker(self, peer: ipc.Peer) -> str | None:
-        # Isolated: the worker uid is used by nothing but workers, and the kernel vouches for it
-        # (the appliance's ProtectProc=invisible hides another uid's /proc: no parent pid there).
-        if self.worker_uid is not None and peer.uid == self.worker_uid:
+    def admit(self, peer: ipc.Peer) -> str | None:
+        """Who may connect at all (the accept loop asks, before any thread or cap): root, the
+        service uid, and a live turn's admitted worker. Another process of the worker uid is not a
+        worker."""
+        if peer.uid in (0, os.geteuid()) or self.workers.is_admitted(peer):
             return None
+        return "not a live turn's worker"
+
+    def _from_forkserver(
+        self, peer: ipc.Peer, message: wire.AdmitWorker | wire.RetireWorker
+    ) -> wire._Msg:
         forkserver_pid = ipc.read_pid_file(self.root.run_dir, "forkserver")
-        parent = peer.parent_pid
-        if forkserver_pid is None or parent != forkserver_pid:
+        if forkserver_pid is None or peer.pid != forkserver_pid:
             log.warning(
-                "broker: refused Complete from pid %d uid %d (parent %s, fork-server %s)",
+                "broker: refused %s from pid %d uid %d (fork-server is %s)",
+                type(message).__name__,
                 peer.pid,
                 peer.uid,
-                parent,
                 forkserver_pid,
             )
-            return "only a worker forked by the fork-server may ask for a completion"
-        return None
+            return wire.Refused(reason="only the fork-server admits workers")
+        if isinstance(message, wire.AdmitWorker):
+            self.workers.admit(message)
+            return wire.Ack()
+        retired = self.workers.retire(message)
+        return wire.Ack(detail="retired" if retired else "not admitted")
 
     def _complete(self, message: wire.Complete) -> wire._Msg:
         self._refresh()
@@ -235,8 +257,10 @@ class BrokerService:
         return wire.Completion(reply=reply)
 
 
-def _worker_uid(root: DataRoot) -> int | None:
-    """The configured worker user's uid, if it exists (else the fork-server refuses to start)."""
+def worker_group(root: DataRoot) -> int | None:
+    """The configured worker user's primary group: the broker socket's group (workers connect
+    through it), or None when no worker user is configured or it does not exist (dev mode; the
+    fork-server refuses to start on a missing user)."""
     from shelldon.config import ConfigError, configured_worker_user
 
     try:
@@ -246,9 +270,31 @@ def _worker_uid(root: DataRoot) -> int | None:
     if not user:
         return None
     try:
-        return pwd.getpwnam(user).pw_uid if not user.isdigit() else int(user)
+        entry = pwd.getpwuid(int(user)) if user.isdigit() else pwd.getpwnam(user)
     except KeyError:
         return None
+    return entry.pw_gid
+
+
+def socket_group(root: DataRoot) -> int | None:
+    """The group to give broker.sock: the worker's. None when the socket is born with it (the
+    appliance's unit runs the broker with Group=shelldon-worker) or this process may not give it
+    (own group, 0660: the workers run as this uid, dev mode)."""
+    gid = worker_group(root)
+    if gid is None or gid == os.getegid():
+        return None
+    if ipc.may_give_group(gid):
+        return gid
+    try:
+        name = grp.getgrgid(gid).gr_name
+    except KeyError:
+        name = str(gid)
+    log.warning(
+        "broker: may not give broker.sock the worker's group %s: it stays this uid's (0660); a "
+        "worker of another uid cannot reach it (run the broker with that group, or dev mode)",
+        name,
+    )
+    return None
 
 
 def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
@@ -264,7 +310,6 @@ def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
     service = BrokerService(
         root,
         brain,
-        worker_uid=_worker_uid(root),
         transports=transports,
         rebuild=lambda: build_brain(root),
     )
@@ -277,12 +322,15 @@ def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
         for transport in service.transports:
             transport.stop()
 
-    # 0666: workers run as another uid and must connect; SO_PEERCRED decides who gets what.
+    # 0660 with the workers' group: the service uid, root and the worker uid can connect, nobody
+    # else; SO_PEERCRED then decides who gets in (service.admit) and what (service.handle).
     return daemon.serve(
         root,
         "broker",
         service.handle,
-        mode=0o666,
+        mode=0o660,
+        group=socket_group(root),
+        admit=service.admit,
         idle_timeout=120.0,
         started=started,
         stopping=stopping,

@@ -16,6 +16,8 @@ docs/processes.md):
                                TelegramSent -> Ack (the Telegram poller, inside the broker)
     core       -> fork-server  SpawnTurn -> TurnResult | TurnFailed;   Ping -> Pong
     worker     -> broker       Complete -> Completion | CompletionFailed
+    fork-server -> broker      AdmitWorker -> Ack; RetireWorker -> Ack (who may ask: the worker
+                               of a live turn, by pid, uid and that turn's token)
     core       -> broker       VaultRead -> VaultValue;                Ping -> Pong
     anyone     <- any server   Refused(reason) when a request is not allowed or not understood
 """
@@ -263,8 +265,9 @@ TurnFailStage = Literal["busy", "spawn", "drop", "prompt", "brain", "timeout", "
 
 
 class TurnFailed(_Msg, frozen=True, tag="turn_failed"):
-    """No reply from the worker. Stages "spawn", "busy", "drop": nothing ran and nothing is
-    recorded; any later stage: core answers with the degrade reply."""
+    """No reply from the worker. Stages "spawn", "busy", "drop": nothing ran, nothing is applied
+    (an owner turn is still kept, with the degrade or busy reply); any later stage: core answers
+    with the degrade reply."""
 
     turn_id: str
     stage: TurnFailStage
@@ -291,6 +294,25 @@ class Complete(_Msg, frozen=True, tag="complete"):
     turn_id: str
     request: CompletionRequest
     deadline_s: float = 30.0  # what is left of the turn when sent: bounds the chain's retries
+    token: str = ""  # the turn's one-time token, handed to the worker in the fork (AdmitWorker)
+
+
+class AdmitWorker(_Msg, frozen=True, tag="admit_worker"):
+    """The fork-server spawned `pid` (running as `uid`) for `turn_id`: the broker serves its
+    Completes that carry `token`, until RetireWorker or `deadline_s` from now."""
+
+    turn_id: str
+    pid: int
+    uid: int
+    token: str
+    deadline_s: float
+
+
+class RetireWorker(_Msg, frozen=True, tag="retire_worker"):
+    """The turn ended (result relayed, worker killed, or fork-server stopping): forget it."""
+
+    turn_id: str
+    pid: int
 
 
 class Completion(_Msg, frozen=True, tag="completion"):
@@ -344,6 +366,8 @@ Message = (
     | Ping
     | Pong
     | Complete
+    | AdmitWorker
+    | RetireWorker
     | Completion
     | CompletionFailed
     | VaultRead

@@ -533,6 +533,9 @@ def main(root: DataRoot) -> int:
         service.handle,
         mode=0o660,
         idle_timeout=3600.0,
+        admit=ipc.admit_uids(
+            frozenset({0, os.geteuid()}), "only the service user or root may talk to core"
+        ),
         started=started,
         stopping=stopping,
     )

@@ -22,9 +22,12 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
    are refused on an owner turn. Each item's audit
    lines carry its journal id; then the journal row is cleared.
 
-A turn whose worker never started records nothing; a degraded turn records DEGRADE_TEXT as the
-pet's reply. Over 400 lines because the applier's branches (rules, memory ops, learnings,
-refusals) are one job in one order; core.journal holds the journal's own half.
+A degraded turn records DEGRADE_TEXT as the pet's reply. An owner turn whose worker never started
+(the fork-server unreachable or busy, the drop refused) is kept the same way, the owner's words with
+the degrade (or busy) reply and nothing applied: under a local attack on the fork-server the owner's
+message must not vanish silently. A dream or check-in that never started records nothing. Over 400
+lines because the applier's branches (rules, memory ops, learnings, refusals) are one job in one
+order; core.journal holds the journal's own half.
 
 For tests, SHELLDON_RECORD_PROMPTS=1 makes core ask each worker for the prompt it assembled
 (SpawnTurn.capture_prompt; otherwise TurnResult carries none) and append it to
@@ -71,7 +74,7 @@ BUSY_TEXT = "I'm still busy with something else. Try again in a moment."
 EMPTY_REPLY_TEXT = "Okay."
 NOT_SAVED_TEXT = "I could not save this turn, so I will not remember any of it."
 
-# Worker failures before any brain ran: nothing happened, so nothing is recorded.
+# Worker failures before any brain ran: no rule or op is applied (an owner turn keeps its words).
 SPAWN_FAILED_STAGES = frozenset({"busy", "spawn", "drop"})
 # Ops a brain may only propose while dreaming (the dream's application lives in core.dream).
 DREAM_ONLY_OPS: tuple[type, ...] = (RewriteSummary, ResolveLearning)
@@ -416,10 +419,7 @@ def apply_turn(
     now = now or utc_now()
 
     if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
-        text = BUSY_TEXT if outcome.stage == "busy" else DEGRADE_TEXT
-        _emit(emit, turn_id, text, True)
-        log.warning("turn %s: no worker (%s): nothing recorded", turn_id, outcome.stage)
-        return TurnOutcome(turn_id, text, True, "spawn_failed", recorded=False)
+        return _no_worker(history, turn_id, purpose, message, outcome, emit, now, also_record)
 
     if isinstance(outcome, wire.TurnFailed):
         reply, degraded = DEGRADE_TEXT, True
@@ -474,6 +474,35 @@ def apply_turn(
         True,
         tuple(applier.verdicts),
     )
+
+
+def _no_worker(
+    history: HistoryStore | None,
+    turn_id: str,
+    purpose: str,
+    message: str,
+    outcome: wire.TurnFailed,
+    emit: Emit,
+    now: datetime,
+    also_record: AlsoRecord | None,
+) -> TurnOutcome:
+    """No worker ran. An owner turn is kept as a degraded turn (journaled before the reply, like
+    any); nothing of it is applied, the owner is asked to say it again."""
+    text = BUSY_TEXT if outcome.stage == "busy" else DEGRADE_TEXT
+    reason = _clip(outcome.reason)
+    if purpose != "turn":
+        _emit(emit, turn_id, text, True)
+        log.warning("turn %s: no worker (%s: %s): nothing recorded", turn_id, outcome.stage, reason)
+        return TurnOutcome(turn_id, text, True, "spawn_failed", recorded=False)
+    also = _with_reply(also_record, text) if also_record is not None else None
+    saved, _ = journal.save(history, turn_id, message, text, [], now, also=also)
+    log.warning(
+        "turn %s: no worker (%s: %s): kept as a degraded turn", turn_id, outcome.stage, reason
+    )
+    if not saved:
+        text = f"{text}\n({NOT_SAVED_TEXT})"
+    _emit(emit, turn_id, text, True)
+    return TurnOutcome(turn_id, text, True, "spawn_failed", recorded=saved)
 
 
 def replay_journal(

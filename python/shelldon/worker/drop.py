@@ -9,7 +9,11 @@ kernel's own view (/proc/self/status); if anything did not take, the turn is ref
 filter comes after all this (`worker.sandbox.confine`).
 
 Not root, or no worker user configured: no drop, and a loud "vault isolation OFF, dev mode"
-warning."""
+warning.
+
+Outside dev mode the worker user must be the pet's own: a shared account (`shared_account`: uid
+65534, a login shell, or processes already running as it) is refused at fork-server start, because
+whatever else runs as that uid could pose as a worker and could read what workers read."""
 
 from __future__ import annotations
 
@@ -26,6 +30,8 @@ log = logging.getLogger("shelldon.worker.drop")
 DEV_MODE_WARNING = (
     "vault isolation OFF, dev mode: the worker runs with this process's uid and could read vault/"
 )
+OVERFLOW_UID = 65534  # nobody: every service that wants "no privileges" shares it
+NO_LOGIN_SHELLS = frozenset({"nologin", "false"})
 PR_SET_NO_NEW_PRIVS = 38
 PR_GET_NO_NEW_PRIVS = 39
 PR_CAPBSET_READ = 23
@@ -74,12 +80,56 @@ def resolve_identity(user: str | None) -> WorkerIdentity:
             entry.pw_name,
             f"not root (euid {os.geteuid()}): cannot drop to {entry.pw_name}",
         )
+    shared = shared_account(entry)
+    if shared:
+        raise DropRefused(
+            f"worker user {entry.pw_name!r} is a shared account ({shared}); give the worker a "
+            "system user of its own (no login shell, nothing else running as it)"
+        )
     return WorkerIdentity(
         entry.pw_uid,
         entry.pw_gid,
         entry.pw_name,
         f"workers run as {entry.pw_name} ({entry.pw_uid})",
     )
+
+
+def shared_account(entry: pwd.struct_passwd) -> str | None:
+    """Why `entry` is shared with something other than the pet's workers, or None.
+
+    Processes are looked for in /proc: under the appliance's ProtectProc=invisible the fork-server
+    sees only its own, so there the uid and the shell are the checks that hold."""
+    if entry.pw_uid == OVERFLOW_UID or entry.pw_name == "nobody":
+        return (
+            f"uid {entry.pw_uid} is the overflow user nobody, shared by every unprivileged service"
+        )
+    shell = Path(entry.pw_shell or "/bin/sh").name
+    if shell not in NO_LOGIN_SHELLS:
+        return f"it has a login shell, {entry.pw_shell or '/bin/sh'}"
+    running = processes_of(entry.pw_uid)
+    if running:
+        listed = ", ".join(str(pid) for pid in running[:5])
+        more = f" and {len(running) - 5} more" if len(running) > 5 else ""
+        return f"processes already run as uid {entry.pw_uid}: pid {listed}{more}"
+    return None
+
+
+def processes_of(uid: int) -> list[int]:
+    """Pids (other than this process) whose real, effective, saved or filesystem uid is `uid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            text = (entry / "status").read_text()
+        except OSError:  # gone, or hidden
+            continue
+        for line in text.splitlines():
+            if line.startswith("Uid:"):
+                if str(uid) in line.split()[1:]:
+                    found.append(int(entry.name))
+                break
+    return sorted(found)
 
 
 def unreachable_for(identity: WorkerIdentity, *paths: Path) -> str | None:

@@ -19,6 +19,10 @@ the worker's pid and turn, up to STDERR_LOG_CAP bytes a turn (the rest is read a
 worker never blocks on a full pipe and cannot flood the log). It never holds the fork-server's log
 file, which it could otherwise fill, forge lines in, or truncate.
 
+Who may connect: the socket is 0660 with the run dir's group (the service's), so only the service
+uid and root can; a peer other than core may only Ping. Each worker is admitted at the broker for
+its turn alone (worker.admission: pid, uid and a one-time token) and retired when the turn ends.
+
 Over 400 lines: one selector loop owns a worker's whole life (fork, deadline, result, relay,
 reap, watchdog), and every part reads and writes the same state (the one turn in flight, the
 selector, the zombies to reap); it is one class doing one job, single-threaded.
@@ -46,7 +50,7 @@ from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.paths import DataRoot
-from shelldon.worker import drop, sandbox
+from shelldon.worker import admission, drop, sandbox
 
 log = logging.getLogger("shelldon.worker.forkserver")
 
@@ -134,6 +138,8 @@ class _Turn:
     stderr_partial: bytearray = field(default_factory=bytearray)
     stderr_logged: int = 0
     stderr_dropped: int = 0
+    purpose: str = "turn"
+    admitted: bool = False  # the broker holds an admission for this worker, not yet retired
 
 
 class ForkServer:
@@ -158,12 +164,21 @@ class ForkServer:
         self.filter = sandbox.build_filter(identity)
         if self.filter is None:
             log.warning("fork-server: no seccomp filter for this architecture (dev mode)")
+        self.broker = admission.BrokerAdmission(root)
 
     # --- lifecycle ------------------------------------------------------------------------------
 
     def bind(self) -> None:
-        # 0666: the worker-less core uid must connect; SO_PEERCRED admits only core for SpawnTurn.
-        self._listener = ipc.bind_unix(self.root.socket("forkserver"), mode=0o666)
+        # 0660 with the run dir's group: the service uid (core) and root connect, nobody else (the
+        # appliance's unit runs the fork-server with that group, so the socket is born with it; as
+        # root in tests the chown does). SO_PEERCRED then admits only core for SpawnTurn.
+        group: int | None = self.root.run_dir.stat().st_gid
+        if group is not None and not ipc.may_give_group(group):
+            log.warning(
+                "fork-server: the run dir's group %d is not this user's; keeping its own", group
+            )
+            group = None
+        self._listener = ipc.bind_unix(self.root.socket("forkserver"), mode=0o660, group=group)
 
     def install_signals(self) -> None:
         signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False)
@@ -215,6 +230,7 @@ class ForkServer:
     def shutdown(self) -> None:
         sdnotify.stopping()
         if self.turn is not None:
+            self._retire(self.turn)
             self._fail_turn("crash", "fork-server shutting down")
         for pid in list(self.zombies):
             with contextlib.suppress(OSError):
@@ -252,9 +268,10 @@ class ForkServer:
         peer = ipc.peer_of(conn)
         core_pid = ipc.read_pid_file(self.root.run_dir, "core")
         if peer.pid != core_pid and peer.uid not in (0, os.geteuid()):
-            # The socket is 0666 (core runs as another uid); nobody else gets this loop's time.
+            # Only if the mode let it in: nobody else gets any of this loop's time, not even the
+            # wait for it to read the refusal.
             log.warning("fork-server: refused pid %d uid %d unheard", peer.pid, peer.uid)
-            ipc.refuse_and_close(conn, "only core may talk to the fork-server")
+            ipc.refuse_unheard(conn, "only core may talk to the fork-server")
             return False
         # The loop is single-threaded: a silent peer may hold it only briefly (core sends at once).
         read_s = REQUEST_READ_S if peer.pid == core_pid else PEER_READ_S
@@ -310,8 +327,10 @@ class ForkServer:
     def _spawn(self, spawn: wire.SpawnTurn, conn: socket.socket) -> bool:
         started = time.monotonic()
         deadline = started + max(0.1, spawn.deadline_s)
+        token = admission.new_token()  # the child's copy of this memory is its only copy
         try:
             read_end, write_end = os.pipe2(os.O_CLOEXEC)
+            go_read, go_write = os.pipe2(os.O_CLOEXEC)
         except OSError as exc:
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
@@ -320,8 +339,8 @@ class ForkServer:
         try:
             err_read, err_write = os.pipe2(os.O_CLOEXEC)
         except OSError as exc:
-            os.close(read_end)
-            os.close(write_end)
+            for fd in (read_end, write_end, go_read, go_write):
+                os.close(fd)
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
             )
@@ -329,17 +348,19 @@ class ForkServer:
         try:
             pid = os.fork()
         except OSError as exc:
-            for fd in (read_end, write_end, err_read, err_write):
+            for fd in (read_end, write_end, err_read, err_write, go_read, go_write):
                 os.close(fd)
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"fork: {exc}")
             )
             return False
         if pid == 0:  # pragma: no cover - runs in the child, which never returns
+            os.close(go_write)
             os.dup2(err_write, 2)  # the worker's stderr: its own pipe, not our log file
-            self._child(spawn, write_end, deadline)
+            self._child(spawn, write_end, deadline, token=token, go=go_read)
         os.close(write_end)
         os.close(err_write)
+        os.close(go_read)
         os.set_blocking(err_read, False)
         os.set_blocking(read_end, False)
         self.spawned += 1
@@ -351,20 +372,42 @@ class ForkServer:
             deadline=deadline,
             started=started,
             stderr=err_read,
+            purpose=spawn.purpose,
         )
         self._selector.register(read_end, selectors.EVENT_READ, "turn")
         self._selector.register(err_read, selectors.EVENT_READ, "stderr")
+        self._admit(self.turn, token, go_write)
         log.debug("fork-server: turn %s in worker %d", spawn.turn_id, pid)
         return True
 
-    def _child(self, spawn: wire.SpawnTurn, out: int, deadline: float) -> None:
+    def _admit(self, turn: _Turn, token: str, go: int) -> None:
+        """Admit the new worker at the broker for this turn, then let it go on (worker.admission).
+        The isolation probe asks no brain: nothing to admit."""
+        try:
+            if turn.purpose != "probe":
+                uid = self.identity.uid if self.identity.uid is not None else os.geteuid()
+                left = max(0.0, turn.deadline - time.monotonic())
+                turn.admitted = self.broker.admit(turn.turn_id, turn.pid, uid, token, left)
+        finally:
+            admission.release(go)
+
+    def _retire(self, turn: _Turn) -> None:
+        """The turn is over: the broker forgets its worker (before the child is reaped, so its pid
+        cannot have been reused)."""
+        if turn.admitted:
+            turn.admitted = False
+            self.broker.retire(turn.turn_id, turn.pid)
+
+    def _child(
+        self, spawn: wire.SpawnTurn, out: int, deadline: float, *, token: str, go: int
+    ) -> None:
         """In the worker. Never returns: the process ends with os._exit."""
         code = 0
         try:
             signal.set_wakeup_fd(-1)
             for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGCHLD):
                 signal.signal(sig, signal.SIG_DFL)
-            drop.close_inherited_fds(keep={out})
+            drop.close_inherited_fds(keep={out, go})
             try:
                 isolated = drop.drop_privileges(self.identity)
                 sandbox.confine(self.filter)  # after the drop: the filter refuses setns & co.
@@ -376,8 +419,11 @@ class ForkServer:
             else:
                 from shelldon.worker.turn import run_turn  # preloaded: a dict lookup, not an import
 
+                admission.await_admission(go)  # the broker knows this worker before it asks
                 before = set(sys.modules)
-                result = run_turn(self.root, spawn, isolated=isolated, deadline=deadline)
+                result = run_turn(
+                    self.root, spawn, isolated=isolated, deadline=deadline, token=token
+                )
                 late = sorted(set(sys.modules) - before)
                 if late:  # each is a per-turn cost and private memory: add it to PRELOAD
                     log.warning("worker: imported after fork: %s", ", ".join(late))
@@ -405,6 +451,7 @@ class ForkServer:
         if chunk:
             turn.buffer += chunk
             if len(turn.buffer) > self.max_frame + ipc.HEADER.size:
+                self._retire(turn)
                 self._kill(turn.pid)
                 self._fail_turn("protocol", "the worker's result exceeds the frame limit")
             return
@@ -413,6 +460,7 @@ class ForkServer:
     def _finish_turn(self) -> None:
         turn = self.turn
         assert turn is not None
+        self._retire(turn)
         status = self._wait(turn.pid, EXIT_GRACE_S)
         if status is None:
             # The pipe is closed but the worker lives on: it has nothing legitimate left to do,
@@ -456,6 +504,7 @@ class ForkServer:
         log.warning(
             "fork-server: turn %s passed its deadline; killing worker %d", turn.turn_id, turn.pid
         )
+        self._retire(turn)
         self._kill(turn.pid)
         self._fail_turn("timeout", "the turn passed its deadline")
 
@@ -467,6 +516,7 @@ class ForkServer:
     def _relay(self, result: wire.TurnResult | wire.TurnFailed) -> None:
         turn = self.turn
         assert turn is not None
+        self._retire(turn)
         self.turn = None
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(turn.pipe)

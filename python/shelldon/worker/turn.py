@@ -47,9 +47,11 @@ def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
 
 
 def run_turn(
-    root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float
+    root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float, token: str
 ) -> wire.TurnResult | wire.TurnFailed:
-    """Everything the worker does for one turn. Never raises: failures become TurnFailed."""
+    """Everything the worker does for one turn. Never raises: failures become TurnFailed.
+    `token`: this turn's, from the fork-server (worker.admission); the broker serves no
+    Complete without it."""
     if spawn.purpose == "probe":
         report = probe_isolation(root)
         return wire.TurnResult(
@@ -69,7 +71,9 @@ def run_turn(
             root.socket("broker"), timeout=max(0.1, deadline - time.monotonic())
         ) as sock:
             left = max(0.1, deadline - time.monotonic() - RELAY_MARGIN_S)
-            complete = wire.Complete(turn_id=spawn.turn_id, request=request, deadline_s=left)
+            complete = wire.Complete(
+                turn_id=spawn.turn_id, request=request, deadline_s=left, token=token
+            )
             ipc.send(sock, complete, deadline=deadline)
             answer = ipc.recv(sock, deadline=deadline)
     except (OSError, ipc.IpcError) as exc:

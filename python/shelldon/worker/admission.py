@@ -1,0 +1,82 @@
+"""The fork-server's half of the broker's admission (broker.admission): tell the broker which
+worker a live turn has, and when the turn ends.
+
+Per turn: a fresh token (`new_token`), kept in the fork-server's memory and so in the child's copy
+of it after the fork, never in argv, the environment or a file; after the fork, `admit` sends the
+broker the child's pid, its uid and the token (`AdmitWorker`) and the child waits on its `go` pipe
+(`await_admission`) until that is done, so its first `Complete` can never beat its admission.
+`retire` (`RetireWorker`) is sent when the turn ends, before the child is reaped.
+
+The fork-server's loop is single-threaded: each request is bounded (ADMIT_TIMEOUT_S). A broker
+that does not answer costs this turn its completion (the worker is refused, the owner gets the
+degrade reply), never the loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+
+from shelldon import ipc
+from shelldon.contracts import wire
+from shelldon.paths import DataRoot
+
+log = logging.getLogger("shelldon.worker.admission")
+
+ADMIT_TIMEOUT_S = 2.0
+GO = b"g"
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
+
+
+class BrokerAdmission:
+    """The fork-server's client for AdmitWorker / RetireWorker on broker.sock."""
+
+    def __init__(self, root: DataRoot, *, timeout: float = ADMIT_TIMEOUT_S) -> None:
+        self.root = root
+        self.timeout = timeout
+
+    def admit(self, turn_id: str, pid: int, uid: int, token: str, deadline_s: float) -> bool:
+        """True when the broker took the admission."""
+        message = wire.AdmitWorker(
+            turn_id=turn_id, pid=pid, uid=uid, token=token, deadline_s=deadline_s
+        )
+        return self._ask(message, turn_id)
+
+    def retire(self, turn_id: str, pid: int) -> bool:
+        return self._ask(wire.RetireWorker(turn_id=turn_id, pid=pid), turn_id)
+
+    def _ask(self, message: wire.AdmitWorker | wire.RetireWorker, turn_id: str) -> bool:
+        name = type(message).__name__
+        try:
+            answer = ipc.request(self.root.socket("broker"), message, timeout=self.timeout)
+        except (OSError, ipc.IpcError) as exc:
+            log.warning("fork-server: turn %s: %s to the broker failed: %s", turn_id, name, exc)
+            return False
+        if not isinstance(answer, wire.Ack):
+            reason = getattr(answer, "reason", type(answer).__name__)
+            log.warning("fork-server: turn %s: the broker refused %s: %s", turn_id, name, reason)
+            return False
+        return True
+
+
+def release(go: int) -> None:
+    """The fork-server's side of the go pipe: the admission is settled (taken or not); the child
+    may go on. Closing is the signal, so a fork-server that dies releases it too."""
+    with contextlib.suppress(OSError):
+        os.write(go, GO)
+    with contextlib.suppress(OSError):
+        os.close(go)
+
+
+def await_admission(go: int) -> None:
+    """In the worker, before it may ask the broker: wait until the fork-server has admitted it."""
+    try:
+        os.read(go, 1)
+    finally:
+        with contextlib.suppress(OSError):
+            os.close(go)

@@ -1,0 +1,105 @@
+"""The broker serves a completion only to the worker the fork-server admitted for a live turn."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from shelldon import ipc
+from shelldon.broker.admission import RETIRE_GRACE_S, WorkerAdmissions
+from shelldon.broker.server import BrokerService, build_chain
+from shelldon.contracts import wire
+from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.paths import DataRoot
+
+REQUEST = CompletionRequest(purpose="turn", sections=(PromptSection(kind="message", text="hi"),))
+WORKER = ipc.Peer(pid=4242, uid=5001, gid=5001)
+
+
+def _admit(
+    pid: int = 4242, uid: int = 5001, token: str = "t0k3n", turn: str = "t1"
+) -> wire.AdmitWorker:
+    return wire.AdmitWorker(turn_id=turn, pid=pid, uid=uid, token=token, deadline_s=30.0)
+
+
+def _complete(token: str = "t0k3n", turn: str = "t1") -> wire.Complete:
+    return wire.Complete(turn_id=turn, request=REQUEST, token=token)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_only_the_admitted_pid_uid_and_token_pass_and_only_for_that_turn() -> None:
+    table = WorkerAdmissions()
+    assert table.check(WORKER, _complete()) == "no live turn's worker has this pid"
+    table.admit(_admit())
+    assert table.check(WORKER, _complete()) is None
+    assert table.is_admitted(WORKER)
+    assert table.check(ipc.Peer(4243, 5001, 5001), _complete()) is not None  # another pid
+    assert "admitted as uid 5001" in (table.check(ipc.Peer(4242, 5002, 5002), _complete()) or "")
+    assert table.check(WORKER, _complete(token="guess")) == "wrong turn token"
+    assert "not t2" in (table.check(WORKER, _complete(turn="t2")) or "")
+    assert table.retire(wire.RetireWorker(turn_id="t1", pid=4242))
+    assert table.check(WORKER, _complete()) is not None
+    assert not table.is_admitted(WORKER)
+
+
+def test_an_admission_the_fork_server_never_retired_ends_after_its_deadline() -> None:
+    clock = Clock()
+    table = WorkerAdmissions(clock=clock)
+    table.admit(_admit())
+    clock.now += 30.0 + RETIRE_GRACE_S - 0.01
+    assert table.check(WORKER, _complete()) is None
+    clock.now += 0.02
+    assert table.check(WORKER, _complete()) is not None
+    assert len(table) == 0
+
+
+def test_a_retirement_for_another_turn_leaves_the_admission() -> None:
+    table = WorkerAdmissions()
+    table.admit(_admit())
+    assert not table.retire(wire.RetireWorker(turn_id="old", pid=4242))
+    assert table.check(WORKER, _complete()) is None
+
+
+@pytest.fixture
+def service(run_dir: Path) -> BrokerService:
+    return BrokerService(DataRoot.resolve(), build_chain(None))
+
+
+def _handle(service: BrokerService, peer: ipc.Peer, message: wire.Message) -> object:
+    return service.handle(peer, message, lambda reply: None)
+
+
+def test_only_the_fork_server_may_admit_and_the_admitted_worker_gets_its_completion(
+    service: BrokerService, run_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    me = ipc.Peer(os.getpid(), os.geteuid(), os.getegid())
+    # No fork-server pid file yet: nobody admits.
+    assert isinstance(_handle(service, me, _admit()), wire.Refused)
+    ipc.write_pid_file(run_dir, "forkserver")  # this test process plays the fork-server
+    stranger = ipc.Peer(os.getpid() + 1, os.geteuid(), os.getegid())
+    refused = _handle(service, stranger, _admit())
+    assert isinstance(refused, wire.Refused) and "only the fork-server" in refused.reason
+    assert isinstance(_handle(service, me, _admit()), wire.Ack)
+
+    answer = _handle(service, WORKER, _complete())
+    assert isinstance(answer, wire.Completion), answer
+    impostor = ipc.Peer(pid=4343, uid=5001, gid=5001)  # the worker's uid, not spawned for a turn
+    refused = _handle(service, impostor, _complete())
+    assert isinstance(refused, wire.Refused) and "live turn" in refused.reason
+    assert "refused Complete from pid 4343 uid 5001" in caplog.text
+    # At accept, before it is heard: the impostor is not let in; the worker and the service are.
+    assert service.admit(impostor) == "not a live turn's worker"
+    assert service.admit(WORKER) is None and service.admit(me) is None
+
+    assert isinstance(_handle(service, me, wire.RetireWorker(turn_id="t1", pid=4242)), wire.Ack)
+    assert isinstance(_handle(service, WORKER, _complete()), wire.Refused)
+    assert service.admit(WORKER) == "not a live turn's worker"

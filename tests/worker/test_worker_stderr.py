@@ -32,7 +32,7 @@ def run_one_turn(
     end of the turn; what core would have received."""
 
     def hostile_turn(
-        root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float
+        root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float, token: str
     ) -> wire.TurnResult:
         body()
         return wire.TurnResult(turn_id=spawn.turn_id, reply="done", isolated=isolated)

@@ -26,6 +26,7 @@ class RankEntry:
         confidence: float,
         updated: float,
         stale: bool,
+        unverified: bool = False,
     ) -> RankEntry: ...
     @property
     def id(self) -> str: ...
@@ -46,6 +47,8 @@ class RankEntry:
         """Epoch seconds."""
     @property
     def stale(self) -> bool: ...
+    @property
+    def unverified(self) -> bool: ...
 
 @final
 class Ranker:

@@ -33,7 +33,7 @@ from pathlib import Path
 from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import rank
-from shelldon.core.entry import Entry
+from shelldon.core.entry import UNVERIFIED_TAG, Entry
 from shelldon.core.words import tokens
 
 FULL_MAX = 4
@@ -70,6 +70,7 @@ class Shown:
     relevance: float
     stale_files: tuple[str, ...] = ()
     scope: str = ""  # "project" / "global" when two scopes were ranked together, else ""
+    unverified: bool = False  # learnt from a turn that ended unverified
 
     @property
     def stale(self) -> bool:
@@ -77,6 +78,8 @@ class Shown:
 
     def label(self) -> str:
         note = f"{self.provenance}, confidence {self.confidence:.2f}"
+        if self.unverified:
+            note += ", unverified"
         if self.stale_files:
             note += f"; may be stale: {', '.join(self.stale_files)} changed since last confirmed"
         return note
@@ -224,6 +227,7 @@ def select_entries(
                     _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
                 ),
                 stale=bool(stale[i]),
+                unverified=UNVERIFIED_TAG in e.meta.tags,
             )
             for i, e in enumerate(active)
         ]
@@ -242,6 +246,7 @@ def select_entries(
             relevance=relevance,
             stale_files=stale[i],
             scope=scope_of[i],
+            unverified=UNVERIFIED_TAG in active[i].meta.tags,
         )
         for i, score, relevance in order
     )

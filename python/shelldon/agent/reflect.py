@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 Proposer = Callable[[Digest, Sequence[Entry]], Sequence[ProposedFact]]
 
+
 def facts_carried(digest: Digest, existing: Sequence[Entry]) -> Sequence[ProposedFact]:
     """The facts the digest carries, as the host wrote them."""
     return digest.facts

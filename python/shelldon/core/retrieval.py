@@ -13,7 +13,8 @@ body; shared file paths; times trust, recency, confidence and staleness; ties by
 A turn that asks about the owner as a whole ("what do you know about me?") shares no word with
 any entry, so it is read as asking about "owner", the word entries about the owner hold.
 
-Superseded entries are never offered. The worker calls `select_entries` while assembling the
+An entry learnt from a turn that ended unverified (tagged "unverified", core.reflection) comes after
+every confirmed entry, whatever its score. Superseded entries are never offered. The worker calls `select_entries` while assembling the
 prompt; it only reads (the depended-on files' mtimes for staleness).
 
 Two scopes (a project's memory beside the global one, `core.scopes`) are ranked together in one
@@ -234,6 +235,9 @@ def select_entries(
     )
     query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
+    # What a turn that ended unverified taught never outranks a confirmed entry: the ranker
+    # weighs it down (UNVERIFIED_FACTOR), and a stable partition puts it after every confirmed one.
+    order.sort(key=lambda r: UNVERIFIED_TAG in active[r[0]].meta.tags)
     ranked = tuple(
         Shown(
             id=ids[i],

@@ -167,7 +167,9 @@ class SkillBook:
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(str(path), render_skill(skill.name, procedure, verified).encode())
             return str(path.relative_to(self.project))
-        op = Remember(collection="capabilities", name=skill.name, content=procedure)
+        dates = ", ".join(sorted({u.at[:10] for u in verified}))
+        content = f"A skill proven in {len(verified)} verified turns ({dates}): {procedure.strip()}"
+        op = Remember(collection="capabilities", name=skill.name, content=content)
         try:
             applied = self.memory.apply_memory_op(
                 op,

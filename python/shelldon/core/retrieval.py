@@ -15,7 +15,8 @@ any entry, so it is read as asking about "owner", the word entries about the own
 
 An entry learnt from a turn that ended unverified (tagged "unverified", core.reflection) comes
 after every confirmed entry, whatever its score. Superseded entries are never offered. The worker
-calls `select_entries` while assembling the prompt; it only reads (the depended-on files' mtimes for staleness).
+calls `select_entries` while assembling the prompt; it only reads (the depended-on files' mtimes
+for staleness).
 
 Two scopes (a project's memory beside the global one, `core.scopes`) are ranked together in one
 call: `scopes` labels each entry, its id becomes "<scope>:<collection>/<stem>", and each scope's

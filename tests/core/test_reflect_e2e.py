@@ -11,7 +11,7 @@ from support.pet import start_pet
 
 
 def test_a_turn_that_set_a_reminder_is_reflected_through_the_broker(run_dir: Path) -> None:
-    pet = start_pet()
+    pet = start_pet({"SHELLDON_REFLECT_IDLE": "0"})  # no wait for the owner's silence
     try:
         reply = pet.say("remind me in 20 minutes to water the ferns")
         assert "remind" in reply.lower(), reply

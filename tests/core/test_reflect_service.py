@@ -79,7 +79,7 @@ class Pet:
     state: Path
     gate: TurnGate = field(default_factory=TurnGate)
 
-    def service(self, spawn: object) -> ReflectService:
+    def service(self, spawn: object, idle_after_s: float = 0.0) -> ReflectService:
         return ReflectService(
             memory=self.memory,
             history=self.history,
@@ -88,6 +88,7 @@ class Pet:
             scheduler=self.scheduler,
             skills=pet_skills(self.memory, self.state),
             clock=lambda: self.fake.wall,
+            idle_after_s=idle_after_s,
         )
 
 
@@ -220,3 +221,30 @@ def test_a_procedure_proven_in_two_verified_turns_becomes_a_capability(pet: Pet)
     text = cap.read_text()
     assert '"skill"' in text and "provenance: observed" in text and content in text
     assert (pet.state / "procedures.jsonl").exists()
+
+
+def test_the_thread_waits_for_the_owners_silence_then_reflects(pet: Pet) -> None:
+    waiting = pet.service(offline_spawn([]), idle_after_s=3600)
+    waiting.after_turn("t0", "hi", outcome("Hello!"))  # no real work, but the owner spoke
+    assert 3500 < waiting.idle_left() <= 3600
+    assert pet.service(offline_spawn([]), idle_after_s=0).idle_left() == 0.0
+
+    done = threading.Event()
+    calls: list[str] = []
+    spawn = offline_spawn(calls)
+
+    def spawn_and_tell(turn_id: str, text: str, deadline_s: float) -> object:
+        try:
+            return spawn(turn_id, text, deadline_s)  # type: ignore[operator]
+        finally:
+            done.set()
+
+    service = pet.service(spawn_and_tell, idle_after_s=0)
+    service.start()
+    try:
+        assert service.after_turn("t1", "remind me to stretch", outcome("Ok.", REMIND))
+        assert done.wait(timeout=30)
+    finally:
+        service.stop()
+    assert calls == ["reflect-t1-1"]
+    assert service.last is not None and service.last.outcome == "done"

@@ -7,7 +7,9 @@ request, the actions as commands with how they ended, the reply as the report, t
 holds); a thread reflects on each, through the broker like the dream (a worker with purpose
 "reflect"; the offline brain answers by rules, contracts.digest carries the format):
 
-- only when the owner is idle: it takes the one worker slot as the pet's own turn (core.runner's
+- only when the owner is idle: the owner has said nothing for `idle_after_s` (120 s by default;
+  SHELLDON_REFLECT_IDLE for tests), so a reflection does not hold the slot while the owner is
+  typing the next message; then it takes the one worker slot as the pet's own turn (core.runner's
   TurnGate: behind every owner turn in flight or queued), and releases it between attempts, so an
   owner message that arrives meanwhile goes first;
 - it costs the scheduler's budget (`reflect_cost`, charged before the worker is asked, given back
@@ -26,7 +28,9 @@ from __future__ import annotations
 
 import collections
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,6 +60,8 @@ from shelldon.core.turns import OpVerdict, TurnOutcome
 
 log = logging.getLogger(__name__)
 
+IDLE_ENV = "SHELLDON_REFLECT_IDLE"
+DEFAULT_IDLE_AFTER_S = 120.0  # the owner's silence before a reflection may take the slot
 LONG_EXCHANGE_CHARS = 600  # the owner's message and the reply together
 MAX_QUEUED = 4  # digests waiting; older ones give way (a fact not learnt, never a wrong one)
 NOT_STARTED_STAGES = frozenset({"spawn", "busy", "drop"})  # no worker ran
@@ -122,6 +128,7 @@ class ReflectService:
         skills: SkillBook,
         cost: int = 1,
         clock: Clock = utc_now,
+        idle_after_s: float | None = None,
     ) -> None:
         self.memory = memory
         self.history = history
@@ -136,10 +143,14 @@ class ReflectService:
         self._stop = False
         self._thread: threading.Thread | None = None
         self._since: datetime = clock()  # reminders fired after this are in the next digest
+        self.idle_after_s = idle_after_s if idle_after_s is not None else idle_after()
+        self._owner_at = time.monotonic()  # the owner's last turn (monotonic: idleness only)
         self.last: ReflectRecord | None = None
 
     def after_turn(self, turn_id: str, message: str, outcome: TurnOutcome) -> bool:
         """Queue a reflection when the turn did real work. Never raises; True when queued."""
+        with self._cond:
+            self._owner_at = time.monotonic()  # every owner turn restarts the idle wait
         try:
             now = self.clock()
             fired = reminders.fired_since(self.history, self._since)
@@ -204,6 +215,10 @@ class ReflectService:
 
     # -- the thread
 
+    def idle_left(self) -> float:
+        """Seconds of the owner's silence still to wait before a reflection may start."""
+        return max(0.0, self.idle_after_s - (time.monotonic() - self._owner_at))
+
     def start(self) -> None:
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="reflect", daemon=True)
@@ -220,12 +235,28 @@ class ReflectService:
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._stop or bool(self._queue))
+                while not self._stop:  # the owner's silence first (after_turn restarts it)
+                    left = self.idle_left()
+                    if left <= 0:
+                        break
+                    self._cond.wait(timeout=left)
                 if self._stop:
                     return
             try:
                 self.run_one()
             except Exception:
                 log.exception("reflection failed; the next one tries again")
+
+
+def idle_after() -> float:
+    """SHELLDON_REFLECT_IDLE (seconds; tests), else DEFAULT_IDLE_AFTER_S."""
+    raw = os.environ.get(IDLE_ENV, "")
+    try:
+        value = float(raw) if raw else DEFAULT_IDLE_AFTER_S
+    except ValueError:
+        log.error("%s=%r is not a number; using %.0f s", IDLE_ENV, raw, DEFAULT_IDLE_AFTER_S)
+        return DEFAULT_IDLE_AFTER_S
+    return max(0.0, value)
 
 
 def pet_skills(memory: CuratedMemory, state_dir: Path) -> SkillBook:

@@ -60,12 +60,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
     # layout: the fork-server warms up on a throwaway tree made the way core makes the real one;
-    # clock: the prompt's local time in the owner's zone.
+    # clock: the prompt's local time in the owner's zone; recall_names: "my sister" <-> Ana.
     "shelldon.worker": (
         "shelldon.core.owner_time",
         "shelldon.core.history",
         "shelldon.core.layout",
         "shelldon.core.memory",
+        "shelldon.core.recall_names",
         "shelldon.core.retrieval",
     ),
     # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:

@@ -95,7 +95,9 @@ def test_an_unverified_turn_is_kept_marked_and_ranked_under_a_confirmed_fact(
     assert f'"{UNVERIFIED_TAG}"' in entry_text(memory, "facts/deploy-fast")
     assert UNVERIFIED_TAG not in entry_text(memory, "facts/deploy")
     # The unverified one shares more words with the request, yet the confirmed one goes first.
-    selection = select_entries(memory.entries(), "deploy script fast flag staging", utc_now())
+    selection = select_entries(
+        memory.entries(), "deploy script fast flag staging", utc_now(), keep_ranked=True
+    )
     order = [s.id for s in selection.ranked]
     assert order == ["facts/deploy", "facts/deploy-fast"]
     assert selection.ranked[1].unverified and "unverified" in selection.ranked[1].label()
@@ -139,11 +141,11 @@ def test_the_models_remember_op_declares_depends_on_and_goes_stale_with_the_file
     assert applied.action == "create"
     assert 'depends_on: ["notes/schema.json"]' in entry_text(memory, "facts/schema")
     now = utc_now()
-    fresh = select_entries(memory.entries(), "schema generator", now, base=base)
+    fresh = select_entries(memory.entries(), "schema generator", now, base=base, keep_ranked=True)
     assert not fresh.ranked[0].stale
     later = (now + timedelta(minutes=5)).timestamp()
     os.utime(schema, (later, later))  # the file changed after the entry was confirmed
-    stale = select_entries(memory.entries(), "schema generator", now, base=base)
+    stale = select_entries(memory.entries(), "schema generator", now, base=base, keep_ranked=True)
     assert stale.ranked[0].stale_files == ("notes/schema.json",)
     assert stale.ranked[0].score < fresh.ranked[0].score
 

@@ -64,7 +64,7 @@ def _why(args: argparse.Namespace) -> int:
 
     scopes = _scopes(args)
     now = utc_now()
-    selection = select_scoped(scopes, args.request, now)
+    selection = select_scoped(scopes, args.request, now, keep_ranked=True)
     if not selection.ranked:
         print("memory holds no entries")
         return 0

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
@@ -101,6 +102,7 @@ class MemorySelection:
     full: tuple[Shown, ...] = ()
     titled: tuple[Shown, ...] = ()
     rest: int = 0  # ranked but neither shown nor listed: counted in the text, never dropped
+    # Every entry in rank order, only when asked for (`shelldon memory why`): a turn needs none.
     ranked: tuple[Shown, ...] = field(default=(), repr=False)
 
     @property
@@ -122,10 +124,13 @@ class MemorySelection:
 
 
 def stale_files(
-    depends_on: Iterable[str], last_confirmed: datetime, base: Path | None
+    depends_on: Iterable[str], last_confirmed: datetime | float, base: Path | None
 ) -> tuple[str, ...]:
-    """Depended-on files changed (or gone) since `last_confirmed`; relative paths from `base`."""
-    confirmed = last_confirmed.timestamp()
+    """Depended-on files changed (or gone) since `last_confirmed` (a time or epoch seconds);
+    relative paths from `base`."""
+    confirmed = (
+        last_confirmed.timestamp() if isinstance(last_confirmed, datetime) else last_confirmed
+    )
     out: list[str] = []
     for raw in depends_on:
         path = Path(raw).expanduser()
@@ -174,12 +179,69 @@ def entry_title(entry: Entry) -> str:
 _ABOUT_THE_OWNER = re.compile(r"\babout (?:me|myself)\b", re.IGNORECASE)
 
 
+# The unverified mark as ranking sees it: a tag, kept among the tag terms (core.entry_terms).
+_UNVERIFIED_TERM = tokens(UNVERIFIED_TAG)[0]
+
+
 def query_tokens(query: str) -> list[str]:
     """The words a turn is ranked by ("owner" added when it asks about the owner as a whole)."""
     words = tokens(query)
     if _ABOUT_THE_OWNER.search(query) and "owner" not in words:
         words.append("owner")
     return words
+
+
+class EntryTerms(NamedTuple):
+    """One active entry as ranking needs it: what the prompt shows and the stemmed terms it is
+    ranked on. Core computes it once per version of the entry (core.entry_terms keeps them in
+    history.db); a worker reads them instead of parsing and tokenising the tree every turn. A
+    named tuple: a worker builds one per entry per turn, and a tuple is the cheapest record."""
+
+    id: str
+    collection: str
+    title: str
+    body: str
+    provenance: str
+    confidence: float
+    updated: float  # epoch seconds: the later of modified and last_confirmed
+    last_confirmed: float  # epoch seconds
+    depends_on: tuple[str, ...]
+    title_terms: tuple[str, ...]
+    tag_terms: tuple[str, ...]
+    body_terms: tuple[str, ...]
+    scope: str = ""  # set when two scopes are ranked together (core.scopes)
+
+    @classmethod
+    def of(cls, entry: Entry, scope: str = "") -> EntryTerms:
+        confirmed = _ts(parse_time(entry.meta.last_confirmed))
+        return cls(
+            id=f"{scope}:{entry_id(entry)}" if scope else entry_id(entry),
+            collection=entry.collection,
+            title=entry_title(entry),
+            body=entry.body,
+            provenance=entry.meta.provenance,
+            confidence=float(entry.meta.confidence),
+            updated=max(_ts(parse_time(entry.meta.modified)), confirmed),
+            last_confirmed=confirmed,
+            depends_on=tuple(entry.meta.depends_on),
+            title_terms=tuple(tokens(entry_title(entry))),
+            tag_terms=tuple(t for tag in entry.meta.tags for t in tokens(tag)),
+            body_terms=tuple(tokens(entry.body)),
+            scope=scope,
+        )
+
+
+def active_terms(entries: Sequence[Entry], scopes: Sequence[str] | None = None) -> list[EntryTerms]:
+    """The entries ranking offers (superseded ones never are), with their terms; `scopes`,
+    parallel to `entries`, labels each one's scope."""
+    labels = list(scopes) if scopes is not None else [""] * len(entries)
+    if len(labels) != len(entries):
+        raise ValueError("scopes must label every entry")
+    return [
+        EntryTerms.of(e, s)
+        for e, s in zip(entries, labels, strict=True)
+        if e.meta.status != "superseded"
+    ]
 
 
 def select_entries(
@@ -194,42 +256,65 @@ def select_entries(
     full_max: int = FULL_MAX,
     budget_chars: int = FULL_BUDGET_CHARS,
     title_max: int = TITLE_MAX,
+    keep_ranked: bool = False,
 ) -> MemorySelection:
     """Rank `entries` against the turn's `query` (and file `paths`) and fit them to the budget.
 
     `base` resolves relative `depends_on` paths for the staleness check (the data root).
     `scopes`, parallel to `entries`, labels each one's scope; `scope_bases` gives a scope its own
-    base (default `base`).
+    base (default `base`). `keep_ranked` also returns every entry in rank order.
     """
-    labels = list(scopes) if scopes is not None else [""] * len(entries)
-    if len(labels) != len(entries):
-        raise ValueError("scopes must label every entry")
-    kept = [(e, s) for e, s in zip(entries, labels, strict=True) if e.meta.status != "superseded"]
-    active = [e for e, _ in kept]
-    scope_of = [s for _, s in kept]
+    return select_terms(
+        active_terms(entries, scopes),
+        query,
+        now,
+        paths=paths,
+        base=base,
+        scope_bases=scope_bases,
+        keep_ranked=keep_ranked,
+        full_max=full_max,
+        budget_chars=budget_chars,
+        title_max=title_max,
+    )
+
+
+def select_terms(
+    active: Sequence[EntryTerms],
+    query: str,
+    now: datetime,
+    *,
+    paths: Sequence[str] = (),
+    base: Path | None = None,
+    scope_bases: Mapping[str, Path | None] | None = None,
+    full_max: int = FULL_MAX,
+    budget_chars: int = FULL_BUDGET_CHARS,
+    title_max: int = TITLE_MAX,
+    keep_ranked: bool = False,
+) -> MemorySelection:
+    """`select_entries` over terms already computed (core.entry_terms)."""
     if not active:
         return MemorySelection()
     bases = scope_bases or {}
-    ids = [f"{s}:{entry_id(e)}" if s else entry_id(e) for e, s in kept]
     stale = [
-        stale_files(e.meta.depends_on, parse_time(e.meta.last_confirmed), bases.get(s, base))
-        for e, s in kept
+        stale_files(e.depends_on, e.last_confirmed, bases.get(e.scope, base))
+        if e.depends_on
+        else ()
+        for e in active
     ]
+    unverified = [_UNVERIFIED_TERM in e.tag_terms for e in active]
     ranker = Ranker(
         [
             RankEntry(
-                id=ids[i],
-                title=tokens(entry_title(e)),
-                tags=[t for tag in e.meta.tags for t in tokens(tag)],
-                body=tokens(e.body),
-                paths=[normalise_path(p) for p in e.meta.depends_on],
-                trust=rank(e.meta.provenance),
-                confidence=float(e.meta.confidence),
-                updated=max(
-                    _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
-                ),
+                id=e.id,
+                title=e.title_terms,
+                tags=e.tag_terms,
+                body=e.body_terms,
+                paths=[normalise_path(p) for p in e.depends_on],
+                trust=rank(e.provenance),
+                confidence=e.confidence,
+                updated=e.updated,
                 stale=bool(stale[i]),
-                unverified=UNVERIFIED_TAG in e.meta.tags,
+                unverified=unverified[i],
             )
             for i, e in enumerate(active)
         ]
@@ -238,35 +323,47 @@ def select_entries(
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
     # What a turn that ended unverified taught never outranks a confirmed entry: the ranker
     # weighs it down (UNVERIFIED_FACTOR), and a stable partition puts it after every confirmed one.
-    order.sort(key=lambda r: UNVERIFIED_TAG in active[r[0]].meta.tags)
-    ranked = tuple(
-        Shown(
-            id=ids[i],
-            collection=active[i].collection,
-            title=entry_title(active[i]),
-            body=active[i].body,
-            provenance=active[i].meta.provenance,
-            confidence=float(active[i].meta.confidence),
+    order.sort(key=lambda r: unverified[r[0]])
+
+    def shown(i: int, score: float, relevance: float) -> Shown:
+        e = active[i]
+        return Shown(
+            id=e.id,
+            collection=e.collection,
+            title=e.title,
+            body=e.body,
+            provenance=e.provenance,
+            confidence=e.confidence,
             score=score,
             relevance=relevance,
             stale_files=stale[i],
-            scope=scope_of[i],
-            unverified=UNVERIFIED_TAG in active[i].meta.tags,
+            scope=e.scope,
+            unverified=unverified[i],
         )
-        for i, score, relevance in order
-    )
+
+    # Shown is built only for the entries the prompt shows or lists: the rest are counted.
     full: list[Shown] = []
-    rest: list[Shown] = []
+    titled: list[Shown] = []
+    rest = 0
     used = 0
-    for shown in ranked:
-        eligible = shown.relevance > 0.0 or shown.provenance == "owner"
-        size = len(shown.render_full())
-        if eligible and len(full) < full_max and used + size <= budget_chars:
-            full.append(shown)
+    for i, score, relevance in order:
+        if len(full) >= full_max or used >= budget_chars:
+            if len(titled) < title_max:
+                titled.append(shown(i, score, relevance))
+            else:
+                rest += 1
+            continue
+        entry = shown(i, score, relevance)
+        eligible = relevance > 0.0 or entry.provenance == "owner"
+        size = len(entry.render_full())
+        if eligible and used + size <= budget_chars:
+            full.append(entry)
             used += size
+        elif len(titled) < title_max:
+            titled.append(entry)
         else:
-            rest.append(shown)
-    titled = tuple(rest[:title_max])
-    return MemorySelection(
-        full=tuple(full), titled=titled, rest=len(rest) - len(titled), ranked=ranked
+            rest += 1
+    ranked = (
+        tuple(shown(i, score, relevance) for i, score, relevance in order) if keep_ranked else ()
     )
+    return MemorySelection(full=tuple(full), titled=tuple(titled), rest=rest, ranked=ranked)

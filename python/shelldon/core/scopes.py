@@ -82,7 +82,12 @@ def scoped_entries(scopes: Sequence[Scope]) -> tuple[list[Entry], list[str]]:
 
 
 def select_scoped(
-    scopes: Sequence[Scope], query: str, now: datetime, *, paths: Sequence[str] = ()
+    scopes: Sequence[Scope],
+    query: str,
+    now: datetime,
+    *,
+    paths: Sequence[str] = (),
+    keep_ranked: bool = False,
 ) -> MemorySelection:
     """Rank every scope's entries together against `query` (4 in full within 3,000 characters,
     12 by title, the rest counted), each labelled with its scope."""
@@ -94,4 +99,5 @@ def select_scoped(
         paths=paths,
         scopes=labels,
         scope_bases={s.name: s.base for s in scopes},
+        keep_ranked=keep_ranked,
     )

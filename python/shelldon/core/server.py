@@ -33,6 +33,7 @@ from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import commands, layout, recovery, storage_check, turns
 from shelldon.core.dream.service import DreamService
+from shelldon.core.entry_terms import TermsSync
 from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
 from shelldon.core.reflect_service import ReflectService, pet_skills
@@ -97,6 +98,9 @@ class CoreService:
         turns.replay_journal(
             stores.history, stores.memory, book=proactive.book if proactive else None
         )
+        # Curated entries' terms, kept for the workers (core.entry_terms).
+        self.terms = TermsSync(stores.memory) if stores.memory and stores.history else None
+        self.sync_terms()
 
     # --- the turn -------------------------------------------------------------------------------
 
@@ -115,10 +119,12 @@ class CoreService:
         try:
             started = time.monotonic()
             turn_id = new_turn_id()
+            self.sync_terms()  # an entry changed outside a turn (the dream, the CLI, a hand edit)
             outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit, also_record)
+            self.sync_terms()  # this turn's writes, after the reply: off the next turn's path
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
@@ -131,6 +137,16 @@ class CoreService:
         finally:
             self.settled.set()
             self.runner.gate.release()
+
+    def sync_terms(self) -> None:
+        """Bring the workers' entry terms up to date. A failure costs a worker only the slower
+        read of the tree, never the turn."""
+        if self.terms is None or self.stores.history is None:
+            return
+        try:
+            self.terms.sync(self.stores.history)
+        except Exception:
+            log.exception("entry terms: sync failed; workers read the tree")
 
     def _apply(
         self,

@@ -57,7 +57,7 @@ from shelldon.contracts.ops import (
     decode_ops,
     op_name,
 )
-from shelldon.core import journal, records, reminders, rules
+from shelldon.core import journal, layout, records, reminders, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -161,8 +161,9 @@ def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> No
     )
     try:
         state = Path(root.state)
-        state.mkdir(parents=True, exist_ok=True)
-        with open(state / PROMPTS_FILE, "a", encoding="utf-8") as fh:
+        layout.ensure_dir(state, layout.DIR_MODE)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+        with os.fdopen(os.open(state / PROMPTS_FILE, flags, layout.FILE_MODE), "a") as fh:
             fh.write(line + "\n")
     except OSError as exc:
         log.warning("turn %s: cannot append the prompt record: %s", turn_id, exc)

@@ -27,8 +27,8 @@ class CuratedMemory(MemoryWriter):
     gated write path, and the owner's lifecycle edits. Core is the tree's only writer."""
 
     def forget(self, name: str, *, unit: str = "cli", by: str = "the owner") -> AuditRecord:
-        """Delete one entry (the owner's "forget"; `by` names who asked, for the audit line:
-        the agent face's memory_delete too). Not gated, always audited, undoable."""
+        """Delete one entry, archived ones too (the owner's "forget"; `by` names who asked, for
+        the audit line: the agent face's memory_delete too). Not gated, always audited, undoable."""
         with self._write_lock():
             entry = self.find_entry(name)
             return self._delete(
@@ -78,14 +78,14 @@ class CuratedMemory(MemoryWriter):
         _native.fsync_dir(path.parent)
         changes = [FileChange(self._rel(path), _sha256(before), None)]
         now = iso(self._clock())
-        for old in self.entries():
+        for old in [] if entry.archived else self.archived_entries():
             if (
                 old.collection == entry.collection
                 and old.meta.status == "superseded"
                 and old.meta.superseded_by == entry.stem
             ):
                 revived = replace(old.meta, status="active", superseded_by="", modified=now)
-                changes.append(self._put_entry(self.entry_path(old), revived, old.body))
+                changes.extend(self._restore_from_archive(old, revived))
         rec = self.audit.record(
             unit=unit,
             op="forget",
@@ -107,7 +107,8 @@ class CuratedMemory(MemoryWriter):
         turn_id: str | None = None,
         unit: str | None = None,
     ) -> AuditRecord | None:
-        """Mark an entry superseded (kept, never deleted), as a merge does. Audited."""
+        """Mark an entry superseded and move it to the archive (kept, never deleted), as a merge
+        does. Audited."""
         with self._write_lock():
             entry = find_active(self.entries(), stem, collection)
             if entry is None or entry.collection != collection:
@@ -116,14 +117,15 @@ class CuratedMemory(MemoryWriter):
             marked = replace(
                 entry.meta, status="superseded", superseded_by=superseded_by, modified=now
             )
-            change = self._put_entry(self.entry_path(entry), marked, entry.body)
+            changes = self._move_to_archive(entry, marked)
             rec = self.audit.record(
                 unit=unit or unit_for(turn_id),
                 op="retire",
                 action="update",
                 reason_code="superseded",
                 reason=f"{collection}/{stem} superseded by {collection}/{superseded_by}",
-                changes=[change],
+                target=changes[0].target,
+                changes=changes,
                 provenance=entry.meta.provenance,
             )
             self._refresh_index()

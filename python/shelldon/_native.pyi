@@ -27,6 +27,7 @@ class RankEntry:
         confidence: float,
         updated: float,
         stale: bool,
+        unverified: bool = False,
     ) -> RankEntry: ...
     @property
     def id(self) -> str: ...
@@ -47,6 +48,8 @@ class RankEntry:
         """Epoch seconds."""
     @property
     def stale(self) -> bool: ...
+    @property
+    def unverified(self) -> bool: ...
 
 @final
 class Ranker:

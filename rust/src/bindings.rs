@@ -47,7 +47,7 @@ fn record_repr(record: &Bound<'_, PyAny>, fields: &[&str]) -> PyResult<String> {
 
 /// One curated entry as the ranker sees it: tokens of title, tags and body, the file paths it
 /// depends on, trust (the provenance's rank: 0 owner, 1 observed, 2 inferred), confidence 0..1,
-/// updated (epoch seconds), stale. `Ranker` checks the values. The tokens stay the caller's `str`
+/// updated (epoch seconds), stale, unverified. `Ranker` checks the values. The tokens stay the caller's `str`
 /// objects (borrowed, not copied): a turn builds 200 of these.
 #[pyclass(name = "RankEntry", module = "shelldon._native", frozen, eq)]
 #[derive(PartialEq)]
@@ -56,7 +56,7 @@ struct PyRankEntry(ranker::RankEntry<PyBackedStr>);
 #[pymethods]
 impl PyRankEntry {
     #[new]
-    #[pyo3(signature = (*, id, title, tags, body, paths, trust, confidence, updated, stale))]
+    #[pyo3(signature = (*, id, title, tags, body, paths, trust, confidence, updated, stale, unverified=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         id: PyBackedStr,
@@ -68,6 +68,7 @@ impl PyRankEntry {
         confidence: f64,
         updated: f64,
         stale: bool,
+        unverified: bool,
     ) -> Self {
         PyRankEntry(ranker::RankEntry {
             id,
@@ -79,6 +80,7 @@ impl PyRankEntry {
             confidence,
             updated,
             stale,
+            unverified,
         })
     }
 
@@ -118,6 +120,10 @@ impl PyRankEntry {
     fn stale(&self) -> bool {
         self.0.stale
     }
+    #[getter]
+    fn unverified(&self) -> bool {
+        self.0.unverified
+    }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
         record_repr(
@@ -132,6 +138,7 @@ impl PyRankEntry {
                 "confidence",
                 "updated",
                 "stale",
+                "unverified",
             ],
         )
     }

@@ -31,6 +31,10 @@ pub const RECENCY_HALF_LIFE_DAYS: f64 = 30.0;
 pub const CONFIDENCE_FLOOR: f64 = 0.9;
 /// An entry whose depended-on files changed since it was last confirmed "may be stale".
 pub const STALE_FACTOR: f64 = 0.5;
+/// What a turn that ended unverified taught is kept, weighed under every confirmed entry of equal
+/// relevance: the highest unverified weight (an owner's, fresh and sure: 1.0 * 0.35) stays below
+/// the lowest confirmed one that is not stale (inferred, old, unsure: 0.5 * 0.85 * 0.9 = 0.3825).
+pub const UNVERIFIED_FACTOR: f64 = 0.35;
 
 const SECONDS_PER_DAY: f64 = 86_400.0;
 
@@ -48,6 +52,8 @@ pub struct RankEntry<S = String> {
     pub confidence: f64,
     pub updated: f64,
     pub stale: bool,
+    /// Learnt from a turn that ended unverified (`UNVERIFIED_FACTOR`).
+    pub unverified: bool,
 }
 
 #[derive(Debug)]
@@ -62,6 +68,7 @@ struct Indexed {
     confidence: f64,
     updated: f64,
     stale: bool,
+    unverified: bool,
 }
 
 /// One ranked entry: its index in the build order, the final score, the relevance part.
@@ -170,6 +177,7 @@ impl Ranker {
                 confidence: entry.confidence.clamp(0.0, 1.0),
                 updated: entry.updated,
                 stale: entry.stale,
+                unverified: entry.unverified,
             });
         }
         let avg_length = if indexed.is_empty() {
@@ -244,7 +252,12 @@ impl Ranker {
             RECENCY_FLOOR + (1.0 - RECENCY_FLOOR) * 0.5f64.powf(age_days / RECENCY_HALF_LIFE_DAYS);
         let confidence = CONFIDENCE_FLOOR + (1.0 - CONFIDENCE_FLOOR) * entry.confidence;
         let stale = if entry.stale { STALE_FACTOR } else { 1.0 };
-        entry.trust * recency * confidence * stale
+        let unverified = if entry.unverified {
+            UNVERIFIED_FACTOR
+        } else {
+            1.0
+        };
+        entry.trust * recency * confidence * stale * unverified
     }
 
     /// Every entry's (index, score, relevance), best first, ties by id; at most `limit` of them.
@@ -304,6 +317,7 @@ mod tests {
             confidence: 1.0,
             updated: 0.0,
             stale: false,
+            unverified: false,
         }
     }
 
@@ -343,6 +357,19 @@ mod tests {
         stale.stale = true;
         let ranker = Ranker::new(&[stale, entry("b", "build", "run make", 1)]).unwrap();
         assert_eq!(order(&ranker, "build"), ["b", "a"]);
+    }
+
+    #[test]
+    fn an_unverified_owner_entry_never_outranks_a_confirmed_inference() {
+        // The strongest unverified entry (owner, fresh, sure) against the weakest confirmed one
+        // (inferred, ten years old, confidence 0) of equal relevance.
+        let mut unverified = entry("a-unverified", "build", "run make", 0);
+        unverified.unverified = true;
+        let mut weak = entry("z-confirmed", "build", "run make", 2);
+        weak.updated = -3650.0 * SECONDS_PER_DAY;
+        weak.confidence = 0.0;
+        let ranker = Ranker::new(&[unverified, weak]).unwrap();
+        assert_eq!(order(&ranker, "build"), ["z-confirmed", "a-unverified"]);
     }
 
     #[test]

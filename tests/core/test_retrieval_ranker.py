@@ -26,6 +26,7 @@ def make(
     confidence: float = 1.0,
     updated: float = NOW,
     stale: bool = False,
+    unverified: bool = False,
 ) -> RankEntry:
     return RankEntry(
         id=ident,
@@ -37,6 +38,7 @@ def make(
         confidence=confidence,
         updated=updated,
         stale=stale,
+        unverified=unverified,
     )
 
 
@@ -90,6 +92,16 @@ def test_recency_and_confidence_order_equals() -> None:
     assert order([sure, unsure], "tea") == ["b", "a"]
 
 
+def test_an_unverified_entry_never_outranks_a_confirmed_one_of_equal_relevance() -> None:
+    # The strongest unverified (the owner's, fresh, sure) against the weakest confirmed (an old,
+    # unsure inference): the confirmed one still goes first.
+    strong = make("a-unverified", "build with make", trust=0, unverified=True)
+    weak = make("z-confirmed", "build with make", trust=2, confidence=0.0, updated=NOW - 3650 * DAY)
+    assert order([strong, weak], "build") == ["z-confirmed", "a-unverified"]
+    without_mark = make("a-unverified", "build with make", trust=0)
+    assert order([without_mark, weak], "build") == ["a-unverified", "z-confirmed"]  # it is the mark
+
+
 def test_a_stale_entry_ranks_below_its_fresh_twin() -> None:
     assert order(
         [make("a", "build with make", stale=True), make("b", "build with make")], "build"
@@ -121,7 +133,18 @@ def test_limit_len_and_empty() -> None:
 
 
 def _fields(entry: RankEntry) -> dict[str, object]:
-    names = ("id", "title", "tags", "body", "paths", "trust", "confidence", "updated", "stale")
+    names = (
+        "id",
+        "title",
+        "tags",
+        "body",
+        "paths",
+        "trust",
+        "confidence",
+        "updated",
+        "stale",
+        "unverified",
+    )
     return {name: getattr(entry, name) for name in names}
 
 
@@ -186,6 +209,7 @@ _entries = st.lists(
         confidence=st.floats(-1.0, 2.0, allow_nan=False),
         updated=st.floats(NOW - 400 * DAY, NOW + DAY, allow_nan=False),
         stale=st.booleans(),
+        unverified=st.booleans(),
     ),
     max_size=12,
 )

@@ -22,6 +22,7 @@ RECENCY_FLOOR = 0.85
 RECENCY_HALF_LIFE_DAYS = 30.0
 CONFIDENCE_FLOOR = 0.9
 STALE_FACTOR = 0.5
+UNVERIFIED_FACTOR = 0.35
 SECONDS_PER_DAY = 86_400.0
 
 
@@ -31,7 +32,7 @@ class ReferenceRanker:
         self._tf: list[dict[str, float]] = []
         self._length: list[float] = []
         self._paths: list[set[str]] = []
-        self._weight_parts: list[tuple[float, float, float, bool]] = []
+        self._weight_parts: list[tuple[float, float, float, bool, bool]] = []
         self._df: dict[str, int] = {}
         total = 0.0
         for e in entries:
@@ -52,7 +53,7 @@ class ReferenceRanker:
             self._length.append(length)
             self._paths.append(set(e.paths))
             self._weight_parts.append(
-                (TRUST[e.trust], min(max(e.confidence, 0.0), 1.0), e.updated, e.stale)
+                (TRUST[e.trust], min(max(e.confidence, 0.0), 1.0), e.updated, e.stale, e.unverified)
             )
         self._avg = total / len(self._ids) if self._ids else 0.0
 
@@ -81,13 +82,14 @@ class ReferenceRanker:
                 if freq is not None:
                     relevance += idf * (freq * (K1 + 1.0)) / (freq + K1 * norm)
             relevance = relevance + PATH_BONUS * float(len(query_paths & self._paths[index]))
-            trust, confidence, updated, stale = self._weight_parts[index]
+            trust, confidence, updated, stale, unverified = self._weight_parts[index]
             age_days = max((now - updated) / SECONDS_PER_DAY, 0.0)
             recency = RECENCY_FLOOR + (1.0 - RECENCY_FLOOR) * 0.5 ** (
                 age_days / RECENCY_HALF_LIFE_DAYS
             )
             conf = CONFIDENCE_FLOOR + (1.0 - CONFIDENCE_FLOOR) * confidence
             weight = trust * recency * conf * (STALE_FACTOR if stale else 1.0)
+            weight *= UNVERIFIED_FACTOR if unverified else 1.0
             out.append((index, (relevance + PRIOR) * weight, relevance))
         out.sort(key=lambda r: (-r[1], self._ids[r[0]], r[0]))
         return out[:limit]

@@ -11,7 +11,11 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   "prefer …") captured as owner entries without a model call (`core.rules`).
 - `recall`: both scopes ranked together (`core.scopes`): four in full within 3,000 characters,
   twelve by title, the rest counted.
-- `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`).
+- `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,
+  or (none carried) facts the configured provider chain draws from it, in this process. The
+  chain's API keys come from the environment (`env_secret`), never from the vault.
+- `skills` / `decline_skill`: procedures proven in two verified turns, promoted to
+  `<project>/.agents/skills/<name>/SKILL.md` (`core.skills`).
 
 The global scope (the data root's `memory/`) is opened read-only: no tool writes it. No path
 under a `vault/` is ever read: on a workstation the face runs as the owner's uid, so this path
@@ -21,13 +25,17 @@ check is the only guard (`check_outside_vault`).
 from __future__ import annotations
 
 import logging
+import os
+import re
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from shelldon.agent.reflect import Proposer, facts_carried, reflect
+from shelldon.agent.reflect import ChainProposer, Proposer, reflect
+from shelldon.broker.server import build_chain
 from shelldon.clock import compact, utc_now
+from shelldon.config import ConfigError, load_config
 from shelldon.contracts.digest import Digest
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
@@ -42,6 +50,7 @@ from shelldon.core.scopes import (
     select_scoped,
     split_scope,
 )
+from shelldon.core.skills import LEDGER, SkillBook, SkillError
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
@@ -62,6 +71,12 @@ def check_outside_vault(path: Path, memory_roots: Sequence[Path]) -> None:
             raise AgentMemoryError("the vault is never read here")
 
 
+def env_secret(key: str) -> str | None:
+    """A provider's key from the environment: the vault entry's name, upper-cased, other
+    characters as "_" ("openrouter" -> $OPENROUTER, "my-key" -> $MY_KEY)."""
+    return os.environ.get(re.sub(r"[^A-Z0-9]", "_", key.upper())) or None
+
+
 def agent_unit(kind: str = "agent") -> str:
     """A fresh audit unit for one tool call: `agent-20261130T160000Z-1a2b3c`."""
     return f"{kind}-{compact(utc_now())}-{secrets.token_hex(3)}"
@@ -70,11 +85,18 @@ def agent_unit(kind: str = "agent") -> str:
 class AgentMemory:
     """A project's memory beside the global one, as a coding agent's tools see them."""
 
-    def __init__(self, project: Path, data_root: DataRoot) -> None:
+    def __init__(
+        self, project: Path, data_root: DataRoot, *, propose: Proposer | None = None
+    ) -> None:
         self.project = project.resolve()
         check_outside_vault(self.project, [data_root.memory])
+        self.data_root = data_root
         self.global_root = data_root.memory
         self.project_memory = CuratedMemory(project_memory_root(self.project))
+        self.skill_book = SkillBook(
+            self.project_memory.root.parent / LEDGER, self.project_memory, project=self.project
+        )
+        self._propose = propose
         self.scopes = (
             Scope(PROJECT, self.project_memory, self.project),
             Scope(GLOBAL, MemoryReader(self.global_root), data_root.home),
@@ -166,12 +188,44 @@ class AgentMemory:
         ]
         return clean_text("\n".join(lines))
 
-    def reflect(self, digest: Digest, *, propose: Proposer = facts_carried) -> str:
+    def proposer(self) -> Proposer:
+        """The configured provider chain (built on first use; the offline brain by default)."""
+        if self._propose is None:
+            try:
+                config = load_config(self.data_root)
+            except ConfigError as exc:
+                raise AgentMemoryError(f"shelldon.toml: {exc}") from None
+            chain = build_chain(config, root=self.data_root, read_secret=env_secret)
+            self._propose = ChainProposer(chain)
+        return self._propose
+
+    def reflect(self, digest: Digest, *, propose: Proposer | None = None) -> str:
         """A turn's digest through the gate (`shelldon.agent.reflect`)."""
         reflection = reflect(
-            self.project_memory, digest, unit=agent_unit("reflect"), propose=propose
+            self.project_memory,
+            digest,
+            unit=agent_unit("reflect"),
+            propose=propose or self.proposer(),
+            skills=self.skill_book,
         )
         return clean_text(reflection.render())
+
+    def skills(self) -> str:
+        """Every procedure seen, one line each: name, status, turns, where it was promoted."""
+        found = self.skill_book.skills()
+        if not found:
+            return "no procedure seen yet"
+        return "\n".join(
+            f"{s.name}\t{s.status}\t{sum(u.verified for u in s.uses)} verified turn(s)"
+            + (f"\t{s.promoted}" if s.promoted else "")
+            for s in found.values()
+        )
+
+    def decline_skill(self, name: str) -> str:
+        try:
+            return self.skill_book.decline(name)
+        except SkillError as exc:
+            raise AgentMemoryError(str(exc)) from None
 
 
 def _render(path: Path) -> str:

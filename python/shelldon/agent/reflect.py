@@ -1,23 +1,46 @@
 """`memory_reflect`: a turn's digest, the facts proposed from it, and the gate's verdicts.
 
-What a reflection proposes comes from a `Proposer` (digest, existing entries → facts). The one
-given here, `facts_carried`, takes the facts the digest itself carries: the host (the coding
-agent, which ran the turn) wrote them, so no model is asked. A proposer that asks the configured
-provider chain to draw facts from the digest's request, commands and report plugs in through
-`reflect(..., propose=...)` without changing anything else. Whichever proposes, at most
-`MAX_FACTS` are taken and each goes through the one gate as an inference, in one audit unit
-("reflect-…"), so the whole reflection is undone at once.
+What a reflection proposes comes from a `Proposer` (digest, existing entries → facts):
+
+- `facts_carried` takes the facts the digest itself carries (the host, which ran the turn, wrote
+  them; no model is asked);
+- `ChainProposer` asks the configured provider chain in-process (a workstation has no broker
+  process and no scheduler): the broker's `build_chain` over the data root's shelldon.toml, the
+  offline brain when none is configured. The agent package sits above broker/ in the layers, so
+  it imports the chain directly (tests/test_layering.py); the pet's reflection goes through the
+  broker process instead (core.reflect_service). Limits: 30 s and 1,500 output tokens per
+  attempt, at most three attempts.
+
+Whichever proposes, `core.reflection.apply_reflection` keeps at most five, each through the gate
+(`observed` when it cites a command the digest saw run, marked unverified when the turn ended
+unverified), under one audit unit, and notes each procedure for the skills ledger.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from shelldon.contracts.digest import MAX_FACTS, Digest, ProposedFact
-from shelldon.contracts.ops import Remember
+import msgspec
+
+from shelldon.broker.chain import ChainExhausted, ProviderChain
+from shelldon.contracts.digest import (
+    REFLECT_DEADLINE_S,
+    REFLECT_MAX_ATTEMPTS,
+    Digest,
+    ProposedFact,
+    facts_from_ops,
+    reflect_request,
+    render_digest,
+)
 from shelldon.core.entry import Entry
-from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError
+from shelldon.core.memory import CuratedMemory
+from shelldon.core.reflection import Reflection, apply_reflection, existing_titles
+from shelldon.core.skills import SkillBook
+
+log = logging.getLogger(__name__)
 
 Proposer = Callable[[Digest, Sequence[Entry]], Sequence[ProposedFact]]
 
@@ -27,62 +50,43 @@ def facts_carried(digest: Digest, existing: Sequence[Entry]) -> Sequence[Propose
     return digest.facts
 
 
-@dataclass(frozen=True)
-class FactVerdict:
-    name: str
-    action: str
-    reason_code: str
-    reason: str
-    stem: str | None = None
+@dataclass
+class ChainProposer:
+    """Facts drawn from the digest by the provider chain, in this process."""
 
+    chain: ProviderChain
+    attempts: int = REFLECT_MAX_ATTEMPTS
+    deadline_s: float = REFLECT_DEADLINE_S
 
-@dataclass(frozen=True)
-class Reflection:
-    unit: str
-    verdicts: tuple[FactVerdict, ...]
-
-    @property
-    def kept(self) -> int:
-        return sum(v.action in ("create", "update") for v in self.verdicts)
-
-    def render(self) -> str:
-        if not self.verdicts:
-            return "nothing proposed from this digest"
-        lines = [
-            f"{v.name}: {v.action} ({v.reason_code}) {v.reason}"
-            + (f" [project:{v.stem}]" if v.stem and v.action in ("create", "update") else "")
-            for v in self.verdicts
-        ]
-        lines.append(f"{self.kept} of {len(self.verdicts)} kept [unit {self.unit}]")
-        return "\n".join(lines)
+    def __call__(self, digest: Digest, existing: Sequence[Entry]) -> Sequence[ProposedFact]:
+        if digest.facts:  # the host already proposed: no model call
+            return digest.facts
+        request = reflect_request(render_digest(digest))
+        for attempt in range(1, self.attempts + 1):
+            try:
+                reply = self.chain.complete(request, deadline=self.chain.clock() + self.deadline_s)
+            except ChainExhausted as exc:
+                log.warning("reflection attempt %d: no provider answered (%s)", attempt, exc)
+                continue
+            facts, dropped = facts_from_ops(reply.ops)
+            if dropped:
+                log.info("reflection attempt %d dropped: %s", attempt, "; ".join(dropped))
+            if facts or not reply.ops:
+                return facts
+        return ()
 
 
 def reflect(
-    memory: CuratedMemory, digest: Digest, *, unit: str, propose: Proposer = facts_carried
+    memory: CuratedMemory,
+    digest: Digest,
+    *,
+    unit: str,
+    propose: Proposer = facts_carried,
+    skills: SkillBook | None = None,
 ) -> Reflection:
-    """Propose facts from `digest` and let the gate decide each (at most MAX_FACTS), all under
-    the audit `unit`."""
-    proposed = list(propose(digest, memory.entries()))
-    verdicts: list[FactVerdict] = []
-    for index, fact in enumerate(proposed):
-        if index >= MAX_FACTS:
-            verdicts.append(
-                FactVerdict(fact.name, "reject", "over_cap", f"past the {MAX_FACTS}-fact cap")
-            )
-            continue
-        op = Remember(collection=fact.collection, name=fact.name, content=fact.content)
-        try:
-            applied = memory.apply_memory_op(
-                op,
-                provenance="inferred",
-                unit=unit,
-                extras=EntryExtras(depends_on=fact.depends_on),
-            )
-        except MemoryOpError as exc:
-            verdicts.append(FactVerdict(fact.name, "reject", "invalid", str(exc)))
-            continue
-        stem = f"{fact.collection}/{applied.stem}" if applied.stem else None
-        verdicts.append(
-            FactVerdict(fact.name, applied.action, applied.reason_code, applied.reason, stem)
-        )
-    return Reflection(unit, tuple(verdicts))
+    """Propose facts from `digest` (with what memory already holds) and let the gate decide."""
+    shown = msgspec.structs.replace(digest, existing=existing_titles(memory))
+    started = time.monotonic()
+    proposed = list(propose(shown, memory.entries()))
+    log.debug("reflection proposed %d fact(s) in %.1f s", len(proposed), time.monotonic() - started)
+    return apply_reflection(memory, digest, proposed, unit=unit, skills=skills)

@@ -128,7 +128,8 @@ def build_server(memory: AgentMemory) -> MCPServer:
         """After a turn of real work: a digest of it, {"request": str, "files_changed": [str],
         "commands": [{"command": str, "exit_code": int, "output_tail": str}], "report": str,
         "verified": bool, "facts": [{"name": str, "content": str, "collection": "facts",
-        "depends_on": [str]}]}. At most five facts; each passes the gate."""
+        "depends_on": [str], "observed_from": str, "procedure": str}]}. Without facts, the
+        configured model draws them from the digest. At most five; each passes the gate."""
 
         def run() -> str:
             return memory.reflect(decode_digest(digest))

@@ -710,6 +710,8 @@ class OfflineBrain:
     def complete(self, request: CompletionRequest) -> RawCompletion:
         if request.purpose == "dream":
             return _dream(request)
+        if request.purpose == "reflect":
+            return _reflect(request)
         if request.purpose == "checkin":
             reply = {"reply": offline_proactive.checkin_text(request), "ops": []}
             return RawCompletion(text=json.dumps(reply, ensure_ascii=False))
@@ -722,3 +724,10 @@ def _dream(request: CompletionRequest) -> RawCompletion:
     from shelldon.broker.offline_dream import dream
 
     return RawCompletion(text=dream(request))
+
+
+def _reflect(request: CompletionRequest) -> RawCompletion:
+    """The deterministic reflection (shelldon.broker.offline_reflect), imported when asked."""
+    from shelldon.broker.offline_reflect import reflect
+
+    return RawCompletion(text=reflect(request))

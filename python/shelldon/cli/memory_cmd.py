@@ -1,5 +1,5 @@
 """`shelldon memory list | show | log | learnings | remember | forget | undo` (also `--dream N`);
-`why | stats | history` are in `cli.memory_why`.
+`why | stats | history` are in `cli.memory_why`, `skills` in `cli.memory_skills`.
 
 The memory commands work on the data root directly, whether core is running or not: every write
 goes through `CuratedMemory` (the gate, the audit log, MEMORY.md) under the same cross-process
@@ -18,7 +18,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from shelldon.cli import memory_why
+from shelldon.cli import memory_skills, memory_why
 from shelldon.cli.common import data_root, owner_text
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text
@@ -314,3 +314,4 @@ def register(
     undo.set_defaults(func=_undo)
 
     memory_why.register(msub, common)
+    memory_skills.register(msub, common)

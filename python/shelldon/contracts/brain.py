@@ -20,6 +20,7 @@ SectionKind = Literal[
     "recall",  # FTS recall, de-duplicated against the window
     "dream",  # the dream directive built by core (pending learnings with ids)
     "checkin",  # a check-in: the pet speaks first (core's note on the silence)
+    "reflect",  # a reflection: the digest of a turn of real work (contracts.digest.render_digest)
     "time",  # the owner's local time and zone (shelldon.contracts.localtime)
     "message",  # the current owner message, always last
 ]
@@ -31,7 +32,7 @@ class PromptSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class CompletionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    purpose: Literal["turn", "dream", "checkin"]
+    purpose: Literal["turn", "dream", "checkin", "reflect"]
     sections: tuple[PromptSection, ...]
     max_reply_chars: int = 4000
 

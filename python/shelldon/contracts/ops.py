@@ -9,7 +9,7 @@ decoded on its own so one bad op never spoils the others.
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -28,12 +28,21 @@ class RewriteAbout(_Op, frozen=True, tag="rewrite_about"):
     content: str
 
 
+# A file an entry depends on (relative to the data root, or a project's root): retrieval weighs
+# the entry down once the file changes after the entry was last confirmed (core.retrieval).
+DependedPath = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
+]
+MAX_DEPENDS_ON = 8
+
+
 class Remember(_Op, frozen=True, tag="remember"):
-    """Write one entry, <collection>/<stem of name>.md."""
+    """Write one entry, <collection>/<stem of name>.md; `depends_on`: the files it depends on."""
 
     collection: CollectionName
     name: str
     content: str
+    depends_on: Annotated[tuple[DependedPath, ...], msgspec.Meta(max_length=MAX_DEPENDS_ON)] = ()
 
 
 class Forget(_Op, frozen=True, tag="forget"):

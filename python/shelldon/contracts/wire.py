@@ -233,14 +233,15 @@ class Refused(_Msg, frozen=True, tag="refused"):
 
 
 # probe: the isolation self-test, no brain; checkin: the pet speaks first (core.checkins)
-TurnPurpose = Literal["turn", "dream", "probe", "checkin"]
+TurnPurpose = Literal["turn", "dream", "probe", "checkin", "reflect"]
 
 
 class SpawnTurn(_Msg, frozen=True, tag="spawn_turn"):
     turn_id: str
     purpose: TurnPurpose
     message: str
-    dream_directive: str = ""  # core-built for "dream" (and core's note for "checkin"); else empty
+    # core-built: the dream directive, a check-in's note, a reflection's digest; else empty
+    dream_directive: str = ""
     deadline_s: float = (
         30.0  # the whole turn, fork to result; the fork-server kills the worker after it
     )

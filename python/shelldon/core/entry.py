@@ -55,6 +55,9 @@ DEFAULT_CONFIDENCE = 0.5
 FORMAT_VERSION: Final = 2
 FORMAT_KEY: Final = "format"
 UNVERSIONED_FORMAT: Final = 1  # an entry without the key
+# The tag of what a turn that ended unverified taught (core.reflection): retrieval weighs it under
+# every confirmed entry; a later write that is not unverified confirms it and drops the tag.
+UNVERIFIED_TAG: Final = "unverified"
 
 _LIST_KEYS = ("supersedes", "depends_on", "tags")
 _TIME_KEYS = ("created", "modified", "last_confirmed")

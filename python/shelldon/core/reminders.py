@@ -286,6 +286,18 @@ def get(history: HistoryStore, reminder_id: int) -> Reminder | None:
     return _reminder(row) if row else None
 
 
+def fired_since(history: HistoryStore, since: datetime) -> list[Reminder]:
+    """Reminders that fired at or after `since`, oldest first: what a reflection's digest shows
+    as actions the pet saw run (core.reflect_service), so what it teaches is `observed`."""
+    with history.reading() as conn:
+        rows = conn.execute(
+            f"SELECT {_COLUMNS} FROM reminders WHERE last_fired IS NOT NULL AND last_fired >= ? "
+            "ORDER BY last_fired, id",
+            (_iso(since),),
+        ).fetchall()
+    return [_reminder(row) for row in rows]
+
+
 def cancel(history: HistoryStore, reminder_id: int) -> Reminder | None:
     """Cancel a pending reminder: the cancelled reminder, or None when none pending has that id."""
     with history.writing(durable=True) as conn:

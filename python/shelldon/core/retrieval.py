@@ -13,8 +13,10 @@ body; shared file paths; times trust, recency, confidence and staleness; ties by
 A turn that asks about the owner as a whole ("what do you know about me?") shares no word with
 any entry, so it is read as asking about "owner", the word entries about the owner hold.
 
-Superseded entries are never offered. The worker calls `select_entries` while assembling the
-prompt; it only reads (the depended-on files' mtimes for staleness).
+An entry learnt from a turn that ended unverified (tagged "unverified", core.reflection) comes
+after every confirmed entry, whatever its score. Superseded entries are never offered. The worker
+calls `select_entries` while assembling the prompt; it only reads (the depended-on files' mtimes
+for staleness).
 
 Two scopes (a project's memory beside the global one, `core.scopes`) are ranked together in one
 call: `scopes` labels each entry, its id becomes "<scope>:<collection>/<stem>", and each scope's
@@ -34,7 +36,7 @@ from typing import NamedTuple
 from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import rank
-from shelldon.core.entry import Entry
+from shelldon.core.entry import UNVERIFIED_TAG, Entry
 from shelldon.core.words import tokens
 
 FULL_MAX = 4
@@ -71,6 +73,7 @@ class Shown:
     relevance: float
     stale_files: tuple[str, ...] = ()
     scope: str = ""  # "project" / "global" when two scopes were ranked together, else ""
+    unverified: bool = False  # learnt from a turn that ended unverified
 
     @property
     def stale(self) -> bool:
@@ -78,6 +81,8 @@ class Shown:
 
     def label(self) -> str:
         note = f"{self.provenance}, confidence {self.confidence:.2f}"
+        if self.unverified:
+            note += ", unverified"
         if self.stale_files:
             note += f"; may be stale: {', '.join(self.stale_files)} changed since last confirmed"
         return note
@@ -172,6 +177,10 @@ def entry_title(entry: Entry) -> str:
 
 # "what do you know about me", "tell me about myself": the owner, whom entries call "the owner".
 _ABOUT_THE_OWNER = re.compile(r"\babout (?:me|myself)\b", re.IGNORECASE)
+
+
+# The unverified mark as ranking sees it: a tag, kept among the tag terms (core.entry_terms).
+_UNVERIFIED_TERM = tokens(UNVERIFIED_TAG)[0]
 
 
 def query_tokens(query: str) -> list[str]:
@@ -292,6 +301,7 @@ def select_terms(
         else ()
         for e in active
     ]
+    unverified = [_UNVERIFIED_TERM in e.tag_terms for e in active]
     ranker = Ranker(
         [
             RankEntry(
@@ -304,12 +314,16 @@ def select_terms(
                 confidence=e.confidence,
                 updated=e.updated,
                 stale=bool(stale[i]),
+                unverified=unverified[i],
             )
             for i, e in enumerate(active)
         ]
     )
     query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
+    # What a turn that ended unverified taught never outranks a confirmed entry: the ranker
+    # weighs it down (UNVERIFIED_FACTOR), and a stable partition puts it after every confirmed one.
+    order.sort(key=lambda r: unverified[r[0]])
 
     def shown(i: int, score: float, relevance: float) -> Shown:
         e = active[i]
@@ -324,6 +338,7 @@ def select_terms(
             relevance=relevance,
             stale_files=stale[i],
             scope=e.scope,
+            unverified=unverified[i],
         )
 
     # Shown is built only for the entries the prompt shows or lists: the rest are counted.

@@ -33,7 +33,7 @@ class TurnGate:
 
     def acquire(self, purpose: str) -> None:
         with self._cond:
-            if purpose in ("dream", "checkin"):  # the pet's own turns wait behind the owner
+            if purpose in ("dream", "checkin", "reflect"):  # the pet's own wait behind the owner
                 self._cond.wait_for(lambda: not self._busy and self._owners_waiting == 0)
             else:
                 self._owners_waiting += 1
@@ -74,22 +74,32 @@ class WorkerRunner:
         self.gate = TurnGate()
 
     def spawn(
-        self, turn_id: str, purpose: wire.TurnPurpose, message: str, dream_directive: str = ""
+        self,
+        turn_id: str,
+        purpose: wire.TurnPurpose,
+        message: str,
+        dream_directive: str = "",
+        *,
+        deadline_s: float | None = None,
     ) -> wire.TurnResult | wire.TurnFailed:
-        """One worker's outcome: a result or a failure, never an exception."""
+        """One worker's outcome: a result or a failure, never an exception. `deadline_s`: a
+        tighter deadline than every worker's (a reflection's 30 s per attempt)."""
+        deadline = self.turn_deadline_s
+        if deadline_s is not None:
+            deadline = min(deadline, deadline_s)
         request = wire.SpawnTurn(
             turn_id=turn_id,
             purpose=purpose,
             message=message,
             dream_directive=dream_directive,
-            deadline_s=self.turn_deadline_s,
+            deadline_s=deadline,
             capture_prompt=self.capture_prompts,
         )
         try:
             answer = ipc.request(
                 self.root.socket("forkserver"),
                 request,
-                timeout=self.turn_deadline_s + RELAY_GRACE_S,
+                timeout=deadline + RELAY_GRACE_S,
             )
         except OSError as exc:
             return wire.TurnFailed(

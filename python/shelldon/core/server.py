@@ -44,6 +44,7 @@ from shelldon.core.dream.service import DreamService
 from shelldon.core.entry_terms import TermsSync
 from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
+from shelldon.core.reflect_service import ReflectService, pet_skills
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.status_text import format_status
 from shelldon.core.stores import Stores
@@ -81,12 +82,14 @@ class CoreService:
         runner: WorkerRunner,
         dreams: DreamService | None = None,
         proactive: ProactiveService | None = None,
+        reflections: ReflectService | None = None,
     ) -> None:
         self.root = stores.root
         self.stores = stores
         self.runner = runner
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.proactive = proactive  # reminders, check-ins, the proactive queue
+        self.reflections = reflections  # after a turn of real work (core.reflect_service)
         self.last_turn: wire.LastTurn | None = None
         # Clear while an owner turn's reply is out and its ops are still being applied: status
         # waits for it, so what `status` counts includes what the owner was just answered about.
@@ -207,6 +210,8 @@ class CoreService:
             )
             self.storage.observe(result.verdicts, iso(utc_now()))
             self._tell_paired_chat()
+            if self.reflections is not None and purpose == "turn":
+                self.reflections.after_turn(turn_id, message, result)
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
         if not emitted:
@@ -495,6 +500,24 @@ def _start_proactive(
         return None
 
 
+def _start_reflecting(
+    runner: WorkerRunner, stores: Stores, dreams: DreamService | None
+) -> ReflectService:
+    """Reflections after turns of real work, through the broker like the dream."""
+
+    def spawn(turn_id: str, digest: str, deadline_s: float) -> wire.TurnResult | wire.TurnFailed:
+        return runner.spawn(turn_id, "reflect", "", digest, deadline_s=deadline_s)
+
+    return ReflectService(
+        memory=stores.memory,
+        history=stores.history,
+        gate=runner.gate,
+        spawn=spawn,
+        scheduler=dreams.scheduler if dreams else None,
+        skills=pet_skills(stores.memory, stores.root.state),
+    )
+
+
 def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
@@ -508,13 +531,15 @@ def main(root: DataRoot) -> int:
         return 2
     dreams = _start_dreaming(runner, stores)
     proactive = _start_proactive(runner, stores, dreams)
-    service = CoreService(stores, runner, dreams, proactive)
+    reflections = _start_reflecting(runner, stores, dreams)
+    service = CoreService(stores, runner, dreams, proactive, reflections)
 
     def started() -> None:
         if dreams is not None:
             dreams.start()  # the idle cadence: a dream when due
         if proactive is not None:
             proactive.start()  # what came due while the pet was off fires now, before READY
+        reflections.start()
 
     def stopping() -> None:
         # A turn whose reply is already out is journaled; it still applies its ops: wait for it
@@ -526,6 +551,7 @@ def main(root: DataRoot) -> int:
             dreams.stop()
         if proactive is not None:
             proactive.stop()
+        reflections.stop()
 
     return daemon.serve(
         root,

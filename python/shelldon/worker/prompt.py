@@ -84,7 +84,8 @@ Answer with exactly one JSON object and nothing else:
 "ops" proposes changes to your memory; the core decides what is kept, so propose only what the \
 conversation supports, in your own words, one fact per op. The ops you may propose:
 {"op": "remember", "collection": "facts" | "people" | "preferences" | "capabilities", \
-"name": "<short title>", "content": "<one complete sentence>"}
+"name": "<short title>", "content": "<one complete sentence>", "depends_on": ["<a file it \
+depends on>"] (optional)}
 {"op": "forget", "collection": "<collection>", "name": "<the entry's name after the slash>"} \
 when a memory entry is wrong or the owner asks you to drop it (what the owner stated stays)
 {"op": "rewrite_about", "content": "<your whole self-summary>"}

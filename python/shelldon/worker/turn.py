@@ -26,6 +26,7 @@ from typing import Literal
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest
+from shelldon.contracts.digest import reflect_request
 from shelldon.paths import DataRoot
 from shelldon.worker import sandbox
 from shelldon.worker.prompt import gather_context
@@ -38,6 +39,8 @@ RELAY_MARGIN_S = 1.0
 
 
 def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
+    if spawn.purpose == "reflect":  # core's digest carries all it reads, existing entries too
+        return reflect_request(spawn.dream_directive)
     purpose: Literal["turn", "dream", "checkin"] = "turn"
     if spawn.purpose == "dream" or spawn.purpose == "checkin":
         purpose = spawn.purpose

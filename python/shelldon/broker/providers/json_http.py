@@ -17,6 +17,7 @@ from shelldon.broker.providers.base import ProviderError, RawCompletion, RetryPo
 from shelldon.broker.providers.http import post_json, raise_for_status
 from shelldon.contracts.brain import CompletionRequest, Usage
 from shelldon.contracts.config import ProviderConfig
+from shelldon.contracts.digest import REFLECT_MAX_TOKENS
 
 
 def retry_policy(spec: ProviderConfig) -> RetryPolicy:
@@ -143,8 +144,11 @@ class JsonHttpProvider(ABC):
         """The model's text and usage from the JSON answer; ProviderError("malformed") if absent."""
 
     def max_tokens(self, request: CompletionRequest) -> int:
-        """The reply's token budget: a dream writes more than a turn."""
+        """The reply's token budget: a dream writes more than a turn; a reflection at most
+        REFLECT_MAX_TOKENS (the spec's limit per attempt)."""
         spec = self.spec
+        if request.purpose == "reflect":
+            return min(spec.dream_max_tokens, REFLECT_MAX_TOKENS)
         return spec.dream_max_tokens if request.purpose == "dream" else spec.max_tokens
 
     @staticmethod

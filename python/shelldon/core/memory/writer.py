@@ -36,7 +36,7 @@ from shelldon.contracts.provenance import Provenance, most_trusted
 from shelldon.core import gate, layout
 from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none, redacted_preview
 from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import Entry, EntryMeta, render_entry
+from shelldon.core.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
 from shelldon.core.index import INDEX_NAME, render_index
 from shelldon.core.layout import ARCHIVE_DIR
 from shelldon.core.memory import room
@@ -243,6 +243,8 @@ class MemoryWriter(MemoryReader):
         if directory.is_symlink() or not directory.is_dir():
             raise MemoryOpError(f"{plan.collection}/ is not a plain directory; refusing")
         title = " ".join((extras.title or plan.op.name).split())
+        if plan.op.depends_on:  # the model's own declaration, beside what the caller knows
+            extras = replace(extras, depends_on=_merged(extras.depends_on, plan.op.depends_on))
         candidate = gate.Candidate(
             collection=plan.collection,
             title=title,
@@ -287,7 +289,7 @@ class MemoryWriter(MemoryReader):
                 last_confirmed=now,
                 status="active",
                 depends_on=_merged(old.meta.depends_on, extras.depends_on),
-                tags=_merged(old.meta.tags, extras.tags),
+                tags=_confirmed(old.meta.tags, extras.tags),
             )
             stem = old.stem
         else:
@@ -564,6 +566,15 @@ def _entry_title(entry: Entry) -> str:
         return " ".join(entry.meta.title.split())
     first = next((line for line in entry.body.splitlines() if line.strip()), entry.stem)
     return " ".join(first.lstrip("#").split())[:120]
+
+
+def _confirmed(old: Sequence[str], new: Sequence[str]) -> tuple[str, ...]:
+    """The tags of an updated entry: both sets, but "unverified" only while both carry it (a
+    confirmed write confirms an unverified entry; an unverified one never unconfirms)."""
+    tags = _merged(old, new)
+    if UNVERIFIED_TAG in old and UNVERIFIED_TAG in new:
+        return tags
+    return tuple(t for t in tags if t != UNVERIFIED_TAG)
 
 
 def _merged(old: Sequence[str], new: Sequence[str]) -> tuple[str, ...]:

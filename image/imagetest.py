@@ -34,6 +34,7 @@ import os
 import random
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -286,6 +287,8 @@ def powercut_drill(card: Card, kills: int, rng: random.Random) -> list[dict[str,
         acked += boot.acks
         garbled += boot.garbled
         root = DataRoot.resolve(str(card.data_root(OUT / "imagetest-data")))
+        if root.history_db.exists():  # sqlite's read-only open of a WAL file wants its -shm
+            sqlite3.connect(root.history_db).close()
         probe_leftovers(root, leftovers)
         log(
             f"power cut {n}/{kills} after {boot.seconds:.0f} s: {len(boot.acks)} turns "

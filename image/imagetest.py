@@ -74,6 +74,7 @@ class Card:
     path: Path
     fat: int = 0
     root: int = 0
+    scratch_fsck: tuple[int, str] = (0, "")
 
     @classmethod
     def flash(cls, image: Path, path: Path) -> Card:
@@ -112,10 +113,12 @@ class Card:
 
     def data_root(self, dest: Path) -> Path:
         """The card's /var/lib/shelldon, read cold. A card cut mid-write has its journal replayed
-        on a scratch copy first (as the next boot would): the card itself is not touched."""
+        on a scratch copy first (as the next boot would): the card itself is not touched.
+        `self.scratch_fsck` keeps what e2fsck -fy said there (exit code, last line)."""
         scratch = Card.flash(self.path, self.path.with_suffix(".scratch"))
         try:
-            scratch.fsck(fix=True)
+            rc, out = scratch.fsck(fix=True)
+            self.scratch_fsck = (rc, out.splitlines()[-1] if out else "")
             shutil.rmtree(dest, ignore_errors=True)
             dest.mkdir(parents=True)
             run("debugfs", "-R", f"rdump /var/lib/shelldon {dest}", scratch.root_spec())
@@ -288,11 +291,15 @@ def powercut_drill(card: Card, kills: int, rng: random.Random) -> list[dict[str,
         garbled += boot.garbled
         root = DataRoot.resolve(str(card.data_root(OUT / "imagetest-data")))
         if root.history_db.exists():  # sqlite's read-only open of a WAL file wants its -shm
-            sqlite3.connect(root.history_db).close()
+            conn = sqlite3.connect(root.history_db)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            conn.close()
         probe_leftovers(root, leftovers)
+        fsck_rc, fsck_last = card.scratch_fsck
         log(
             f"power cut {n}/{kills} after {boot.seconds:.0f} s: {len(boot.acks)} turns "
-            f"acknowledged this boot ({len(acked)} in all)"
+            f"acknowledged this boot ({len(acked)} in all); e2fsck -fy of the cut card: exit "
+            f"{fsck_rc} ({fsck_last})"
         )
     log(
         f"drill: {kills} power cuts, {len(acked)} acknowledged turns ({garbled} console lines "

@@ -331,7 +331,7 @@ def test_wifi_firmware_only_brcmfmac43436_files_are_copied(tree):
     assert "evil.sh ignored" in r.stdout
     # Unchanged files are not copied again; a changed one is.
     r = firstboot(root, boot)
-    assert "copied" not in r.stdout
+    assert "wifi-firmware: copied" not in r.stdout
     (folder / "brcmfmac43436-sdio.txt").write_text("nvram v2\n")
     r = firstboot(root, boot)
     assert "copied brcmfmac43436-sdio.txt into" in r.stdout

@@ -244,7 +244,7 @@ def need(lines: list[str], pattern: str, what: str) -> str:
     raise Failed(f"{what}: no line matching {pattern!r}")
 
 
-def first_boot(image: Path, toml: Path | None) -> Card:
+def first_boot(image: Path, toml: Path | None, late: list[str]) -> Card:
     card = Card.flash(image, OUT / "imagetest-card.img")
     if toml is not None:
         card.put(toml, "shelldon.toml")
@@ -252,13 +252,17 @@ def first_boot(image: Path, toml: Path | None) -> Card:
     # What a power cut can leave: the root not cleanly unmounted, a link count wrong.
     card.debugfs("ssv state 0", f"sif {DAMAGED_FILE} links_count 7", write=True)
     log(f"card: root marked not clean, {DAMAGED_FILE} given a wrong link count")
-    lines = selftest_boot(card.path, "first", [f"shelldon.boot_budget={BUDGET_S}"])
+    lines = selftest_boot(card.path, "first", [])
     boot_log = (OUT / "imagetest-first.log").read_text(errors="replace")
     if not re.search(r"ref count is 7, should be 1\.\s+FIXED", boot_log):
         raise Failed("the initramfs did not repair the root's link count")
     need(lines, r"^selftest ok   root checked at boot", "fsck at boot")
     need(lines, r"^selftest ok   no device or network timeouts", "boot timeouts")
-    need(lines, r"^selftest ok   first say within", "boot budget")
+    said = need(lines, r"^selftest time first shelldon say answered ", "the first say")
+    seconds = float(said.split()[-2])
+    if seconds > float(BUDGET_S):  # told at the end: the other phases still run and report
+        late.append(f"the first `shelldon say` answered at {seconds:.1f} s, over {BUDGET_S} s")
+    log(f"first boot: the first `shelldon say` answered at {seconds:.1f} s of uptime")
     need(lines, r"^selftest ok   CMA pool as the command line says", "CMA")
     need(lines, r"^selftest meminfo MemTotal:", "MemTotal")
     if toml is not None:
@@ -341,7 +345,8 @@ def all_phases(image: Path) -> None:
     toml = Path(toml_env) if toml_env else None
     rng = random.Random(os.environ.get("SHELLDON_POWERCUT_SEED"))
     started = time.monotonic()
-    card = first_boot(image, toml)
+    late: list[str] = []
+    card = first_boot(image, toml, late)
     acked = powercut_drill(card, KILLS, rng)
     if not acked:
         raise Failed("the drill acknowledged no turn")
@@ -365,6 +370,8 @@ def all_phases(image: Path) -> None:
     remembers(new, acked, "the upgraded card")
     for p in (card.path, new.path):
         p.unlink(missing_ok=True)
+    if late:
+        raise Failed("; ".join(late))
     log(f"image-test: PASS in {time.monotonic() - started:.0f} s")
 
 

@@ -34,16 +34,22 @@ lint: dev
     cargo fmt --check
     cargo clippy --all-targets --quiet -- -D warnings
 
-# The long kill drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking
-# client, and 200 kills of 1 MB appends. SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS change the counts.
+# The long drills (docs/reliability.md): a real pet SIGKILLed >= 200 times under a talking client,
+# 200 kills of 1 MB appends, and (root) 10 starts of a pet whose data a third uid tries path by path.
+# SHELLDON_DRILL_KILLS / SHELLDON_APPEND_KILLS / SHELLDON_MODES_ROUNDS change the counts.
 drill *ARGS: dev
-    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/test_torn_append.py tests/core/test_data_modes_e2e.py {{ARGS}}
+
+# A real pet's turn with a realistic mix (docs/performance.md): round trip, fsyncs and bytes per turn.
+turn-cost *ARGS: dev
+    {{py}} scripts/turn_cost.py {{ARGS}}
 
 # The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
 journal-cost *ARGS: dev
     {{py}} scripts/journal_cost.py {{ARGS}}
 
-# Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios.
+# Benchmarks (pytest-benchmark): Rust hot paths against their pure-Python references, as ratios;
+# gather_context and recall at 10k/100k messages (SHELLDON_BENCH_ROWS=10000,100000,1000000 adds 1M).
 bench *ARGS: dev
     {{venv}}/bin/pytest tests/bench --benchmark-only --benchmark-columns=min,median,mean,ops,rounds {{ARGS}}
 
@@ -52,6 +58,7 @@ bench *ARGS: dev
 # held-out runs both ways (minutes); `--write` updates docs/recall.md. `scripts/recall_scale.py` times it.
 eval *ARGS: dev
     {{py}} scripts/recall_report.py {{ARGS}}
+    {{py}} scripts/prompt_reach.py {{ARGS}}
 
 # Measure the memory gate on ../shared/data/gate (or $SHELLDON_SHARED_DATA/gate) and write docs/gate.md.
 gate-report *ARGS: dev

@@ -19,10 +19,10 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 stamp="$venv/.deps-$(sha256sum pyproject.toml | cut -c1-16)"
 if [ ! -e "$stamp" ]; then
-    say "installing the Python tools into .venv (msgspec, maturin, pytest, hypothesis, ruff, mypy): about a minute the first time"
+    say "installing the Python tools into .venv (msgspec, maturin, pytest, hypothesis, ruff, mypy, the MCP SDK for the agent face's tests): about a minute the first time"
     "${pip[@]}" install --quiet --upgrade pip
     "${pip[@]}" install --quiet "msgspec>=0.18" "maturin>=1.5,<2" "pytest>=8" \
-        "pytest-benchmark>=4" "hypothesis>=6.100" "ruff>=0.6" "mypy>=1.11"
+        "pytest-benchmark>=4" "hypothesis>=6.100" "ruff>=0.6" "mypy>=1.11" "mcp>=2.3,<3"
     rm -f "$venv"/.deps-*
     touch "$stamp"
 fi

@@ -6,10 +6,11 @@ each process's memory at rest.
     just procs-figures        (= .venv/bin/python scripts/measure_processes.py)
     options: --spawns 200 --turns 100 --worker-user nobody
 
-The spawn is exactly the fork-server's: the same preload, then fork -> close inherited fds -> drop
-(when root and a worker user exist) -> "ready" on a pipe. The child then runs gc.collect() (its
-first collection) and reports its Private_Clean + Private_Dirty from /proc/self/smaps_rollup: the
-pages it no longer shares with the parent.
+The spawn is exactly the fork-server's: the same preload and prebuilt seccomp filter, then fork ->
+close inherited fds -> drop (when root and a worker user exist; bounding set included) -> seccomp
+filter installed -> "ready" on a pipe; the filter's own share is reported apart (confine_us). The
+child then runs gc.collect() (its first collection) and reports its Private_Clean + Private_Dirty
+from /proc/self/smaps_rollup: the pages it no longer shares with the parent.
 """
 
 from __future__ import annotations
@@ -42,10 +43,11 @@ def smaps_kb(pid: int | str = "self") -> dict[str, int]:
 
 def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[str, object]:
     """In a fresh interpreter (see main): preload like the fork-server, then fork `count` times."""
-    from shelldon.worker import drop, forkserver
+    from shelldon.worker import drop, forkserver, sandbox
 
     forkserver.preload(freeze=freeze)  # exactly the fork-server's preload, warm-up and freeze
     identity = drop.resolve_identity(worker_user) if worker_user else drop.resolve_identity(None)
+    program = sandbox.build_filter(identity)
     import logging
 
     logging.getLogger("shelldon.worker.drop").setLevel(
@@ -54,6 +56,7 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
     parent = smaps_kb()
     spawn_ms: list[float] = []
     private_kb: list[int] = []
+    confine_us: list[float] = []
     for _ in range(count):
         read_end, write_end = os.pipe()
         started = time.perf_counter()
@@ -62,11 +65,15 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
             try:
                 drop.close_inherited_fds(keep={write_end})
                 drop.drop_privileges(identity)
+                before = time.perf_counter()
+                sandbox.confine(program)
+                confined = (time.perf_counter() - before) * 1e6
                 os.write(write_end, b"R")  # ready: this is where a turn would start
                 gc.collect()  # the worker's first collection
                 mem = smaps_kb()
                 private = mem.get("Private_Clean", 0) + mem.get("Private_Dirty", 0)
-                os.write(write_end, json.dumps({"private_kb": private}).encode())
+                report = {"private_kb": private, "confine_us": confined}
+                os.write(write_end, json.dumps(report).encode())
             finally:
                 os._exit(0)
         os.close(write_end)
@@ -78,7 +85,9 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
             rest += chunk
         os.close(read_end)
         os.waitpid(pid, 0)
-        private_kb.append(json.loads(rest)["private_kb"])
+        report = json.loads(rest)
+        private_kb.append(report["private_kb"])
+        confine_us.append(report["confine_us"])
     spawn_ms.sort()
     return {
         "freeze": freeze,
@@ -88,6 +97,7 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
         "spawn_ms_p95": round(spawn_ms[int(len(spawn_ms) * 0.95) - 1], 3),
         "worker_private_kb_median": int(statistics.median(private_kb)),
         "worker_private_kb_max": max(private_kb),
+        "confine_us_median": round(statistics.median(confine_us), 1),
     }
 
 

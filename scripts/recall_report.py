@@ -83,6 +83,26 @@ def _session_time(text: str) -> datetime:
     return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
+# The unstemmed FTS5 index the plain baselines and the search before step 11 read. The store keeps
+# none since migration 7 (recall reads only messages_stem): the eval builds it beside the store.
+BASELINE_INDEX = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts "
+    "USING fts5(content, content='messages', content_rowid='id')",
+    "INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, row)",
+)
+
+
+def add_baseline_index(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    try:
+        with conn:
+            for statement in BASELINE_INDEX:
+                conn.execute(statement)
+    finally:
+        conn.close()
+
+
 def replay(path: Path, workdir: Path) -> Conversation:
     """Record the conversation as turns, each stamped with its session's time."""
     raw = json.loads(path.read_text())
@@ -105,6 +125,7 @@ def replay(path: Path, workdir: Path) -> Conversation:
                 ids[dia_id] = row["id"]
         session += 1
     store.close()
+    add_baseline_index(db)
     questions = []
     for qa in raw["qa"]:
         category = int(qa.get("category", 0))

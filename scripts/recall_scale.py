@@ -103,13 +103,18 @@ def mid_query() -> str:
 
 
 def measure(rows: int, repeats: int = 7) -> list[str]:
-    from recall_report import BASELINES, before_step_11  # a sibling script: run as a script
+    from recall_report import (  # a sibling script: run as a script
+        BASELINES,
+        add_baseline_index,
+        before_step_11,
+    )
 
     lines = []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "history.db"
         began = time.perf_counter()
         fill(db, rows).close()
+        add_baseline_index(db)
         lines.append(f"{rows:,} rows generated in {time.perf_counter() - began:.1f} s")
         reader = open_readonly(db)
         plain = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)

@@ -11,7 +11,8 @@ a layer above:
     config | ipc           (shelldon.toml, over paths | the sockets' framing, over contracts)
     core
     worker | broker        (neither imports the other; each imports only its named core modules)
-    transport | appliance  (how the owner talks to the pet | the card's doctor checks)
+    transport | appliance | agent  (how the owner talks to the pet | the card's doctor checks |
+                           project memory for coding agents, over MCP)
     app                    (the composition root: starts the processes, opens the terminal)
     cli
     __main__
@@ -50,7 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon.daemon",),  # the servers' shared start-up: bind, signals, pid file, watchdog
     ("shelldon.core",),
     ("shelldon.worker", "shelldon.broker"),
-    ("shelldon.transport", "shelldon.appliance"),
+    ("shelldon.transport", "shelldon.appliance", "shelldon.agent"),
     ("shelldon.app",),
     ("shelldon.cli",),
     ("shelldon.__main__",),
@@ -59,12 +60,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
     # layout: the fork-server warms up on a throwaway tree made the way core makes the real one;
-    # clock: the prompt's local time in the owner's zone.
+    # clock: the prompt's local time in the owner's zone; recall_names: "my sister" <-> Ana.
     "shelldon.worker": (
         "shelldon.core.owner_time",
         "shelldon.core.history",
         "shelldon.core.layout",
         "shelldon.core.memory",
+        "shelldon.core.recall_names",
         "shelldon.core.retrieval",
     ),
     # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:

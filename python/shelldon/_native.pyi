@@ -2,6 +2,7 @@
 # Keep one section per Rust module, in the order of rust/src/bindings.rs.
 
 import os
+from collections.abc import Sequence
 from typing import final
 
 __version__: str
@@ -18,10 +19,10 @@ class RankEntry:
         cls,
         *,
         id: str,
-        title: list[str],
-        tags: list[str],
-        body: list[str],
-        paths: list[str],
+        title: Sequence[str],
+        tags: Sequence[str],
+        body: Sequence[str],
+        paths: Sequence[str],
         trust: int,
         confidence: float,
         updated: float,
@@ -55,6 +56,18 @@ class Ranker:
         self, query: list[str], paths: list[str], now: float, limit: int
     ) -> list[tuple[int, float, float]]:
         """(index into `entries`, score, relevance), best first, ties by id; at most `limit`."""
+
+# --- words.rs ---
+
+@final
+class Tokenizer:
+    """The Snowball English stemmer and a set of stop words (`shelldon.core.words`)."""
+
+    def __new__(cls, stopwords: list[str]) -> Tokenizer: ...
+    def stem(self, word: str) -> str:
+        """Snowball English for a word of letters; any other word ("2010s") as it is."""
+    def tokens(self, text: str) -> list[str]:
+        """The non-stop words of already folded `text`, stemmed, in order, repeats kept."""
 
 # --- atomic.rs / append.rs ---
 
@@ -139,3 +152,8 @@ class Comparison:
     def dropped(self) -> int: ...
 
 def similarity_batch(candidate: str, others: list[str]) -> list[Comparison]: ...
+
+# sandbox.rs: the worker's seccomp filter (a deny-list; docs/processes.md).
+def worker_filter(errno: int = 1) -> bytes: ...
+def filtered_calls() -> list[tuple[str, int, str]]: ...
+def install_filter(program: bytes) -> None: ...

@@ -133,8 +133,10 @@ class Supervisor:
         for name in PROCESSES:
             stderr = None
             if self.log_dir is not None:
-                self.log_dir.mkdir(parents=True, exist_ok=True)
-                stderr = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - handed to the child
+                layout.ensure_dir(self.log_dir, layout.DIR_MODE)
+                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+                log_fd = os.open(self.log_dir / f"{name}.log", flags, layout.FILE_MODE)
+                stderr = os.fdopen(log_fd, "ab")  # handed to the child
             try:
                 proc = subprocess.Popen(
                     [sys.executable, "-m", "shelldon", name, "--home", os.fspath(self.root.home)],

@@ -15,7 +15,7 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyString;
 
 use crate::error::Error;
-use crate::{append, atomic, filename, fts, ranker, scanner, similarity};
+use crate::{append, atomic, filename, fts, ranker, sandbox, scanner, similarity, words};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -176,6 +176,35 @@ impl PyRanker {
             run()
         };
         Ok(ranked?)
+    }
+}
+
+// --- words.rs: curated memory's words -------------------------------------------------------
+
+/// `Tokenizer(stopwords)`: the Snowball English stemmer and the stop words, built once
+/// (`shelldon.core.words` holds the one instance).
+#[pyclass(name = "Tokenizer", module = "shelldon._native", frozen)]
+struct PyTokenizer {
+    inner: words::Tokenizer,
+}
+
+#[pymethods]
+impl PyTokenizer {
+    #[new]
+    fn new(stopwords: Vec<String>) -> Self {
+        PyTokenizer {
+            inner: words::Tokenizer::new(stopwords),
+        }
+    }
+
+    /// Snowball English for a word of letters; any other word as it is.
+    fn stem(&self, word: &Bound<'_, PyString>) -> String {
+        self.inner.stem(&text_of(word))
+    }
+
+    /// The non-stop words of already folded `text`, stemmed, in order, repeats kept.
+    fn tokens(&self, text: &Bound<'_, PyString>) -> Vec<String> {
+        self.inner.tokens(&text_of(text))
     }
 }
 
@@ -442,11 +471,41 @@ fn similarity_batch(
         .collect()
 }
 
+// ---- sandbox.rs -----------------------------------------------------------------------------
+
+/// The worker's seccomp filter for this machine's ABI, as `struct sock_filter` bytes: each listed
+/// call answers `errno` (EPERM in the product; tests pass another to tell the filter's refusal
+/// from the kernel's own).
+#[pyfunction]
+#[pyo3(signature = (errno = 1))]
+fn worker_filter(errno: u32) -> PyResult<Vec<u8>> {
+    let prog = sandbox::build(sandbox::Arch::native()?, errno)?;
+    Ok(sandbox::to_bytes(&prog))
+}
+
+/// The calls the filter lists for this machine's ABI: (name, number, rule), rule one of
+/// "refuse", "unless-unix", "new-namespace", "unsupported".
+#[pyfunction]
+fn filtered_calls() -> PyResult<Vec<(&'static str, u32, &'static str)>> {
+    Ok(sandbox::listed_for(sandbox::Arch::native()?)
+        .into_iter()
+        .map(|(name, nr, rule)| (name, nr, rule.name()))
+        .collect())
+}
+
+/// Install `program` (from `worker_filter`) on the calling thread; needs no_new_privs. Irrevocable.
+#[pyfunction]
+fn install_filter(program: &[u8]) -> PyResult<()> {
+    sandbox::install(program)?;
+    Ok(())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<PyRankEntry>()?;
     m.add_class::<PyRanker>()?;
+    m.add_class::<PyTokenizer>()?;
     m.add("UNICODE_VERSION", crate::unicode_tables::UNICODE_VERSION)?;
     m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;
@@ -459,5 +518,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
     m.add_class::<PyComparison>()?;
     m.add_function(wrap_pyfunction!(similarity_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(worker_filter, m)?)?;
+    m.add_function(wrap_pyfunction!(filtered_calls, m)?)?;
+    m.add_function(wrap_pyfunction!(install_filter, m)?)?;
     Ok(())
 }

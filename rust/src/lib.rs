@@ -7,9 +7,11 @@ pub mod error;
 pub mod filename;
 pub mod fts;
 pub mod ranker;
+pub mod sandbox;
 pub mod scanner;
 pub mod similarity;
 pub mod unicode;
 mod unicode_tables;
+pub mod words;
 
 mod bindings;

@@ -216,8 +216,12 @@ impl Ranker {
 
     fn relevance(&self, entry: &Indexed, terms: &[(u32, f64)], paths: &[u32]) -> f64 {
         let mut score = 0.0;
+        // Length normalisation damps entries longer than the average; a shorter one counts as
+        // the average, so a title-only entry does not outrank a sentence that says more on a
+        // single shared word (LoCoMo retrieval: 66/83 -> 68/84 and 82/90 -> 84/90 %, in
+        // full / listed, docs/performance.md).
         let norm = if self.avg_length > 0.0 {
-            1.0 - B + B * entry.length / self.avg_length
+            1.0 - B + B * entry.length.max(self.avg_length) / self.avg_length
         } else {
             1.0
         };
@@ -362,6 +366,38 @@ mod tests {
             .unwrap();
         assert_eq!(ranked[0].0, 1);
         assert!((ranked[0].2 - PATH_BONUS).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_word_in_every_entry_weighs_little() {
+        // "ana" is in every entry, twice in the short ones; "jazz" in one long entry only.
+        let mut entries: Vec<RankEntry> = (0..20)
+            .map(|i| entry(&format!("e{i:02}"), "ana", &format!("ana note{i}"), 2))
+            .collect();
+        entries.push(entry(
+            "z-jazz",
+            "evenings",
+            "ana spends long evenings listening to old jazz records at home",
+            2,
+        ));
+        let ranker = Ranker::new(&entries).unwrap();
+        assert_eq!(order(&ranker, "ana jazz")[0], "z-jazz");
+    }
+
+    #[test]
+    fn a_short_entry_is_not_boosted_above_the_average() {
+        let ranker = Ranker::new(&[
+            entry("a-short", "ana", "ana", 2),
+            entry("b-said", "ana", "ana works as a nurse in porto", 2),
+            entry("c-other", "garden", &"tomatoes basil ".repeat(15), 2),
+        ])
+        .unwrap();
+        let ranked = ranker.rank(&words("ana"), &[], 0.0, 2).unwrap();
+        // Both are shorter than the average, so both score as the average: equal relevance.
+        assert!((ranked[0].2 - ranked[1].2).abs() < 1e-12);
+        let long = entry("c-long", "ana", &format!("ana {}", "words ".repeat(20)), 2);
+        let ranker = Ranker::new(&[entry("a-short", "ana", "ana", 2), long]).unwrap();
+        assert_eq!(order(&ranker, "ana"), ["a-short", "c-long"]); // longer than average: damped
     }
 
     #[test]

@@ -33,6 +33,7 @@ QUERIES = {
 def history_100k(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("recall-bench") / "history.db"
     SCALE.fill(db, ROWS).close()
+    REPORT.add_baseline_index(db)
     return db
 
 

@@ -65,7 +65,7 @@ def test_bench_recall_rank_every_match(benchmark, big_history: Path) -> None:  #
 
     def rank_all() -> list[tuple[int]]:
         return reader._conn.execute(
-            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 8",
+            "SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? ORDER BY rank LIMIT 8",
             (match,),
         ).fetchall()
 

@@ -36,11 +36,16 @@ def test_home_before_the_command_is_kept_for_every_command() -> None:
                 "vault": ["k"] if action == "set" else [],
                 "backup": ["dest"],
                 "restore": ["src"],
+                "agent": ["--project", "p"],
             }.get(name, [])
             if name == "memory":
-                extra = {"show": ["x"], "forget": ["x"], "remember": ["facts", "n", "t"]}.get(
-                    action or "", []
-                )
+                extra = {
+                    "show": ["x"],
+                    "forget": ["x"],
+                    "remember": ["facts", "n", "t"],
+                    "why": ["x"],
+                    "history": ["x"],
+                }.get(action or "", [])
             before = parser.parse_args(["--home", "/tmp/h0", *words, *extra])
             assert before.home == "/tmp/h0", words
             if action:

@@ -18,6 +18,7 @@ SAMPLES: list[dict[str, object]] = [
     {"op": "resolve_learning", "id": 1, "status": "pruned"},
     {"op": "merge", "collection": "facts", "sources": ["a", "b"], "content": "x"},
     {"op": "remind", "text": "call mum", "in_seconds": 1200},
+    {"op": "forget", "collection": "facts", "name": "n"},
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_storage_faults import TURNS, filled_history, garbage_header, garbage_in_the_middle
 
-from shelldon.core import backup
+from shelldon.core import backup, layout
 from shelldon.core.history import HistoryStore
 from shelldon.core.storage_check import check_history
 from shelldon.paths import DataRoot
@@ -53,11 +54,23 @@ def test_a_backup_taken_while_the_pet_runs_restores_into_another_root_that_remem
     finally:
         assert pet.stop() == 0
 
+    # The backup is the service uid's alone (it carries the vault): 0700 / 0600 all the way down.
+    if dest.is_dir():
+        for path in (dest, *dest.rglob("*")):
+            want = 0o700 if path.is_dir() else 0o600
+            assert stat.S_IMODE(path.lstat().st_mode) == want, path
+    else:
+        assert stat.S_IMODE(dest.stat().st_mode) == 0o600
+
     other = tmp_path / "another-card"
     done = shelldon("--home", os.fspath(other), "restore", os.fspath(dest))
     assert done.returncode == 0, done.stderr
     assert (other / "memory" / "backup-marker.md").read_text() == "a file of the memory tree\n"
     check_history(other / "history.db")
+    # Restored, the tree has its data modes again (core.layout: the worker's group reads it).
+    assert layout.open_to_others(DataRoot(other)) == []
+    assert stat.S_IMODE((other / "memory" / "backup-marker.md").stat().st_mode) == 0o640
+    assert stat.S_IMODE((other / "history.db").stat().st_mode) == 0o640
 
     monkeypatch.setenv("SHELLDON_HOME", os.fspath(other))
     again: Pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1"})

@@ -71,7 +71,7 @@ def _check_history(db: Path) -> int:
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')")
+        conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('integrity-check')")
         torn = conn.execute(
             "SELECT turn_id FROM messages GROUP BY turn_id "
             "HAVING count(*) != 2 OR sum(role = 'owner') != 1 OR sum(role = 'pet') != 1"

@@ -392,7 +392,11 @@ def test_a_full_collection_asks_for_merges_and_a_merge_shrinks_it(tmp_path: Path
     from shelldon.core import gate
 
     stores = Stores(tmp_path)
-    stores.memory = CuratedMemory(tmp_path / "memory", limits=gate.Limits(collection_cap=3))
+    # Making room off: the write refuses as it did before step 11, so the flag reaches the dream
+    # (with it on, the write consolidates: tests/core/test_memory_room.py).
+    stores.memory = CuratedMemory(
+        tmp_path / "memory", limits=gate.Limits(collection_cap=3), make_room=False
+    )
     for name, text in [
         ("tea-morning", "The owner drinks green tea every morning before work."),
         ("tea-evening", "The owner drinks jasmine tea in the evening after dinner."),
@@ -426,7 +430,7 @@ def test_a_full_collection_asks_for_merges_and_a_merge_shrinks_it(tmp_path: Path
     assert [o.action for o in result.outcomes] == ["update", "create", "resolved"], result.outcomes
     active = [e.stem for e in stores.memory.entries() if e.meta.status != "superseded"]
     assert sorted(active) == ["chess", "cycling", "tea-morning"]
-    retired = [e for e in stores.memory.entries() if e.stem == "tea-evening"]
+    retired = [e for e in stores.memory.archived_entries() if e.stem == "tea-evening"]
     assert retired[0].meta.status == "superseded" and retired[0].meta.superseded_by == "tea-morning"
     stores.history.close()
 

@@ -158,6 +158,25 @@ def test_a_correction_marks_the_previous_turns_learnings(tmp_path: Path) -> None
     assert again.is_corrected(PendingLearning(9, "Owner is a  night owl", 1))
 
 
+def test_the_ledger_is_rewritten_only_when_it_changes(tmp_path: Path) -> None:
+    # Each rewrite is an atomic write (two fsyncs): a turn that changes nothing writes nothing.
+    # The file is removed after each write, so "written" is "the file is back".
+    ledger = CorrectionLedger(tmp_path)
+    path = tmp_path / "corrections.json"
+    ledger.note_turn("t1", "hello", [])
+    assert not path.exists()
+    ledger.note_turn("t2", "I like tea", [CaptureLearning("owner likes tea", "drink")])
+    path.unlink()
+    ledger.note_turn("t3", "and biscuits", [CaptureLearning("owner likes tea", "drink")])
+    assert not path.exists()  # the same captures
+    ledger.note_turn("t4", "ok", [])
+    path.unlink()  # the captures are gone: written
+    ledger.note_turn("t5", "ok", [])
+    assert not path.exists()
+    ledger.note_turn("t6", "no, that's wrong", [])
+    assert not path.exists()  # a correction with nothing to mark changes nothing
+
+
 def test_an_owner_rule_against_a_learning() -> None:
     assert rule_contradicts("Never call me Bobby", "owner likes being called Bobby")
     assert rule_contradicts("don't mention my ex-husband Tom", "owner's ex-husband Tom is a chef")

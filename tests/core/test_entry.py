@@ -171,7 +171,7 @@ def test_an_old_entry_is_upgraded_when_the_write_path_rewrites_it_not_before(hom
     before = untouched.read_bytes()
     CuratedMemory(home / "memory")  # a start: nothing is rewritten eagerly
     assert tea.read_text() == V1_ENTRY.read_text()
-    # A new tea fact: the gate supersedes the old one, whose file is rewritten (marked).
+    # A new tea fact: the gate supersedes the old one, whose file is rewritten (marked, archived).
     applied = memory.apply_memory_op(
         Remember(
             collection="facts", name="tea", content="The owner drinks green tea with honey now."
@@ -179,7 +179,9 @@ def test_an_old_entry_is_upgraded_when_the_write_path_rewrites_it_not_before(hom
         provenance="owner",
     )
     assert applied.supersedes == ("tea",)
-    rewritten = parse_entry(tea.read_text())
+    # Marked and moved to the archive (off the hot path): rewritten in the current format.
+    assert not tea.exists()
+    rewritten = parse_entry((home / "memory" / "archive" / "facts" / "tea.md").read_text())
     assert rewritten.format == FORMAT_VERSION
     assert rewritten.meta.created == "2026-11-29T21:00:00Z"  # kept from the version-1 file
     assert rewritten.meta.tags == ("drinks",)

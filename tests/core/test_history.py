@@ -34,7 +34,7 @@ def store(db: Path) -> HistoryStore:
 def test_schema_is_the_seeds(store: HistoryStore, db: Path) -> None:
     conn = sqlite3.connect(db)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"messages", "messages_fts", "learnings"} <= tables
+    assert {"messages", "messages_stem", "learnings"} <= tables
     cols = [r[1] for r in conn.execute("PRAGMA table_info(messages)")]
     assert cols == ["id", "turn_id", "role", "content", "ts"]
     lcols = [r[1] for r in conn.execute("PRAGMA table_info(learnings)")]
@@ -53,7 +53,7 @@ def test_schema_is_the_seeds(store: HistoryStore, db: Path) -> None:
     assert "UNIQUE" in index_sql and "WHERE pattern_key IS NOT NULL" in index_sql
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
-    assert triggers == {"messages_ai", "messages_stem_ai"}  # the seed's, and recall's stem index
+    assert triggers == {"messages_stem_ai"}  # recall's stem index (the seed's went in migration 7)
 
 
 def test_role_check_rejects_other_roles(store: HistoryStore, db: Path) -> None:

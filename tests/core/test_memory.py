@@ -63,9 +63,9 @@ def test_tree_is_created_with_explicit_modes(root: Path) -> None:
         CuratedMemory(root)
     finally:
         os.umask(old_umask)
-    assert _mode(root) == 0o755
+    assert _mode(root) == 0o2750  # core.layout.DIR_MODE: the readers' group, setgid
     for collection in COLLECTION_NAMES:
-        assert _mode(root / collection) == 0o755
+        assert _mode(root / collection) == 0o2750
     assert _mode(root / "vault") == 0o700
 
 
@@ -92,8 +92,8 @@ def test_each_op_writes_its_file(mem: CuratedMemory, root: Path) -> None:
     assert mem.read_about() == "I am a pet.\n"
     assert mem.read_summary() == "We talked about cats.\n"
     assert (root / "people" / "josé.md").is_file()
-    assert _mode(root / "about.md") == 0o644
-    assert _mode(root / "episodes.md") == 0o644
+    assert _mode(root / "about.md") == 0o640  # core.layout.FILE_MODE
+    assert _mode(root / "episodes.md") == 0o640
     assert mem.read_episodes() == (
         "## 2026-11-29T21:00:00Z [outing] (turn t9)\nWent to the park.\n\n"
         "## 2026-11-29T21:00:00Z\nCame back.\n\n"
@@ -342,8 +342,9 @@ def test_no_op_and_no_name_can_reach_directive(mem: CuratedMemory, root: Path) -
         "episodes.md",
         "vault",
         *COLLECTION_NAMES,
-        # the index, the audit log, undo blobs, the writers' lock.
+        # the index, the audit log, undo blobs, the writers' lock, the archive.
         "MEMORY.md",
+        "archive",
         "history.jsonl",
         ".undo",
         ".write.lock",

@@ -169,7 +169,9 @@ def test_a_restated_owner_rule_supersedes_the_old_one_which_is_kept(
     (restated,) = capture_owner_rules(mem, "Actually, call me Alex please.", turn_id="t2")
     assert restated.action == "create"
     assert restated.supersedes == ("call-me-sam",)
-    old = parse_entry((root / "preferences" / "call-me-sam.md").read_text())
+    # The replaced rule leaves the collection (the worker's hot path) for the archive.
+    assert not (root / "preferences" / "call-me-sam.md").exists()
+    old = parse_entry((root / "archive" / "preferences" / "call-me-sam.md").read_text())
     new = parse_entry((root / "preferences" / "call-me-alex.md").read_text())
     assert (old.meta.status, old.meta.superseded_by) == ("superseded", "call-me-alex")
     assert (new.meta.status, new.meta.supersedes) == ("active", ("call-me-sam",))
@@ -219,10 +221,13 @@ def test_too_short_and_too_long_are_refused(mem: CuratedMemory) -> None:
     assert mem.entries() == []
 
 
-def test_a_full_collection_skips_with_a_flag(root: Path) -> None:
+def test_a_full_collection_skips_with_a_flag_when_making_room_is_off(root: Path) -> None:
+    """The refusal as it was before step 11 (tests/core/test_memory_room.py: making room)."""
     from shelldon.core.gate import Limits
 
-    mem = CuratedMemory(root, clock=TickingClock(NOW), limits=Limits(collection_cap=3))
+    mem = CuratedMemory(
+        root, clock=TickingClock(NOW), limits=Limits(collection_cap=3), make_room=False
+    )
     animals = ["cat Oscar", "dog Rex", "parrot Polly", "horse Ed"]
     results = [
         mem.apply_memory_op(

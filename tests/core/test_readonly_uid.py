@@ -1,17 +1,20 @@
 """A reader that is another uid (the worker) and may write nothing: real setuid in a forked child.
 
-Root only (CI runs as root). The data root lives in a fresh world-traversable directory, because
-pytest's own tmp tree is 0700 and the dropped child could not even reach it.
+Root only (CI runs as root). The data lives in a fresh directory made like the data root's
+(core.layout: 2750, setgid, in the readers' group, the worker's primary group), because pytest's
+own tmp tree is 0700 and the dropped child could not even reach it. The worker is this run's
+throwaway `worker_user`; `stranger_user`, a third uid, must be refused everything.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
-import pwd
 import shutil
 import signal
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -22,34 +25,29 @@ import pytest
 
 from shelldon import _native
 from shelldon.contracts.ops import RewriteAbout
+from shelldon.core import layout
 from shelldon.core.history import HistoryStore, open_readonly
 from shelldon.core.memory import CuratedMemory, MemoryReader
 from support.marks import needs_root
+from support.users import TestUser as User
 
 pytestmark = needs_root("a drop to another uid")
 NOW = datetime(2026, 11, 29, 22, 0, tzinfo=UTC)
+Worker = Callable[[Callable[[], dict[str, Any]]], dict[str, Any]]
 
 
-def _worker_ids() -> tuple[int, int]:
-    try:
-        nobody = pwd.getpwnam("nobody")
-        return nobody.pw_uid, nobody.pw_gid
-    except KeyError:
-        return 65534, 65534
-
-
-def as_worker(probe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Run `probe` in a forked child dropped to the worker uid; return what it reported."""
-    uid, gid = _worker_ids()
+def as_uid(user: User, probe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run `probe` in a forked child dropped to `user` (as the worker drops: no supplementary
+    group); return what it reported."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(read_fd)
             os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            assert os.getresuid() == (uid, uid, uid)
+            os.setgid(user.gid)
+            os.setuid(user.uid)
+            assert os.getresuid() == (user.uid, user.uid, user.uid)
             try:
                 report = probe()
             except Exception as exc:
@@ -66,13 +64,35 @@ def as_worker(probe: Callable[[], dict[str, Any]]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def shared_dir() -> Iterator[Path]:
+def as_worker(worker_user: User) -> Callable[[Callable[[], dict[str, Any]]], dict[str, Any]]:
+    return lambda probe: as_uid(worker_user, probe)
+
+
+@pytest.fixture
+def shared_dir(worker_user: User) -> Iterator[Path]:
     directory = Path(tempfile.mkdtemp(prefix="shelldon-ro-"))
-    directory.chmod(0o755)  # traversable, not writable, by the worker
+    os.chown(directory, -1, worker_user.gid)
+    directory.chmod(layout.DIR_MODE)  # the worker traverses it through the group, writes nothing
     try:
         yield directory
     finally:
         shutil.rmtree(directory)
+
+
+def _refused_to(user: User, paths: list[Path]) -> dict[str, str]:
+    """What `user` got opening each path for reading: the errno's name, or "opened"."""
+
+    def probe() -> dict[str, Any]:
+        out = {}
+        for path in paths:
+            try:
+                os.close(os.open(path, os.O_RDONLY))
+                out[path.name] = "opened"
+            except OSError as exc:
+                out[path.name] = errno.errorcode.get(exc.errno or 0, str(exc))
+        return out
+
+    return {str(k): str(v) for k, v in as_uid(user, probe).items()}
 
 
 def _read_probe(db: Path) -> Callable[[], dict[str, Any]]:
@@ -99,7 +119,7 @@ def _read_probe(db: Path) -> Callable[[], dict[str, Any]]:
     return probe
 
 
-def test_worker_reads_while_the_writer_is_open(shared_dir: Path) -> None:
+def test_worker_reads_while_the_writer_is_open(shared_dir: Path, as_worker: Worker) -> None:
     db = shared_dir / "history.db"
     store = HistoryStore.open(db)
     store.record_turn("t1", "I have two cats", "cats are lovely", NOW)
@@ -115,7 +135,7 @@ def test_worker_reads_while_the_writer_is_open(shared_dir: Path) -> None:
     store.close()
 
 
-def test_worker_reads_after_the_writer_closed(shared_dir: Path) -> None:
+def test_worker_reads_after_the_writer_closed(shared_dir: Path, as_worker: Worker) -> None:
     db = shared_dir / "history.db"
     store = HistoryStore.open(db)
     store.record_turn("t1", "cats", "meow", NOW)
@@ -125,7 +145,9 @@ def test_worker_reads_after_the_writer_closed(shared_dir: Path) -> None:
     assert report["recent"] == ["cats", "meow"] and report["sql_write"] == "refused"
 
 
-def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Path) -> None:
+def test_worker_reads_committed_turns_after_the_writer_was_killed(
+    shared_dir: Path, as_worker: Worker
+) -> None:
     db = shared_dir / "history.db"
     pid = os.fork()
     if pid == 0:
@@ -140,7 +162,7 @@ def test_worker_reads_committed_turns_after_the_writer_was_killed(shared_dir: Pa
     assert report.get("recent") == ["cats before the crash", "ok"], report
 
 
-def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path) -> None:
+def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path, as_worker: Worker) -> None:
     root = shared_dir / "memory"
     memory = CuratedMemory(root)
     memory.apply_memory_op(RewriteAbout(content="I am shelldon."))
@@ -163,3 +185,30 @@ def test_worker_cannot_open_the_vault_or_write_memory(shared_dir: Path) -> None:
 
     assert as_worker(probe) == {"about": "I am shelldon.\n", "vault": "denied", "write": "denied"}
     assert memory.read_about() == "I am shelldon.\n"
+
+
+def test_a_wal_reset_keeps_the_worker_in_and_the_stranger_out(
+    shared_dir: Path, as_worker: Worker, worker_user: User, stranger_user: User
+) -> None:
+    """-wal and -shm are made again after every clean close; sqlite gives them the db's mode
+    and, in the setgid directory, its group: the worker reads on, a third uid gets EACCES."""
+    db = shared_dir / "history.db"
+    sides = [db, db.with_name("history.db-wal"), db.with_name("history.db-shm")]
+    store = HistoryStore.open(db)
+    store.record_turn("t1", "cats", "meow", NOW)
+    store.close()  # the last connection: checkpointed, -wal and -shm removed
+    assert not sides[1].exists() and not sides[2].exists()
+    store = HistoryStore.open(db)  # made again
+    store.record_turn("t2", "more cats", "purr", NOW)
+    try:
+        store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        store.record_turn("t3", "cats at night", "zzz", NOW)
+        for path in sides:
+            st = path.stat()
+            assert (stat.S_IMODE(st.st_mode), st.st_gid) == (0o640, worker_user.gid), path
+        assert as_worker(_read_probe(db))["recent"][-1] == "zzz"
+        assert _refused_to(stranger_user, [shared_dir, *sides]) == {
+            p.name: "EACCES" for p in [shared_dir, *sides]
+        }
+    finally:
+        store.close()

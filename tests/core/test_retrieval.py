@@ -175,3 +175,64 @@ def test_unreadable_timestamps_are_the_epoch_not_a_crash(bad: str) -> None:
         collection="facts",
     )
     assert select_entries([e], "garden", NOW).full[0].id == "facts/a"
+
+
+# --- ranking at scale: hundreds of entries about the same few people ---------------------------
+
+
+def _about_ana(count: int) -> list[Entry]:
+    """`count` new entries that all name Ana, in the title and twice in the body, as a pet's
+    memory of one sister does; the entries the tests look for are older, so they never win on
+    recency."""
+    chores = ("garden", "train", "kettle", "bicycle", "library", "market", "umbrella", "piano")
+    return [
+        entry(
+            f"ana-{i:03d}",
+            f"Ana said Ana's {chores[i % len(chores)]} was fine on day {i}.",
+            title="Ana",
+        )
+        for i in range(count)
+    ]
+
+
+def test_a_name_in_every_entry_does_not_decide_the_ranking() -> None:
+    # "ana" is in all 200 entries: its weight is near nothing, the rare word decides.
+    entries = [
+        *_about_ana(199),
+        entry(
+            "zz-jazz",
+            "On quiet evenings she listens to old jazz records with Ana and the neighbours.",
+            title="Evenings",
+            age_days=30,
+        ),
+    ]
+    selection = select_entries(entries, "does Ana like jazz?", NOW)
+    assert selection.full[0].id == "facts/zz-jazz"
+
+
+def test_a_words_other_form_meets_it() -> None:
+    # "passion" meets "passionate" (Snowball English; the old -s/-ed/-ing strip never did).
+    entries = [
+        *_about_ana(199),
+        entry(
+            "zz-painting",
+            "Ana is passionate about painting seascapes.",
+            title="Painting",
+            age_days=30,
+        ),
+    ]
+    selection = select_entries(entries, "what is Ana's passion?", NOW)
+    assert selection.full[0].id == "facts/zz-painting"
+
+
+def test_a_short_entry_does_not_win_a_single_shared_word_by_being_short() -> None:
+    # One shared word ("nurse"), as often in the title and the body of both: the one-word entry
+    # and the sentence now score alike and the newer one leads. Before the length floor
+    # (rust/src/ranker.rs) the one-word entry won on shortness alone.
+    entries = [
+        *_about_ana(20),
+        entry("a-nurse", "Nurse.", title="Nurse", age_days=30),
+        entry("b-ana-nurse", "Ana works as a nurse in Porto.", title="Ana the nurse"),
+    ]
+    selection = select_entries(entries, "who is a nurse?", NOW)
+    assert [s.id for s in selection.full[:2]] == ["facts/b-ana-nurse", "facts/a-nurse"]

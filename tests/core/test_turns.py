@@ -426,3 +426,43 @@ def test_a_learning_with_a_disguised_secret_is_stored_blanked(world: World, disg
     raw = b"".join(p.read_bytes() for p in (db, db.with_name(db.name + "-wal")) if p.exists())
     for needle in (API_KEY, hidden, card):
         assert needle.encode() not in raw
+
+
+def test_a_forget_op_removes_an_inference_audited_and_undoable(world: World) -> None:
+    world.turn("hi", ops=(_remember("facts", "tea", "The owner drinks green tea daily."),))
+    assert world.tree() == ["facts/tea.md"]
+    result = world.turn(
+        "that's wrong, forget it",
+        ops=({"op": "forget", "collection": "facts", "name": "tea"},),
+        turn_id="t2",
+    )
+    [verdict] = result.verdicts
+    assert (verdict.op, verdict.action, verdict.target) == ("forget", "delete", "facts/tea.md")
+    assert world.tree() == []
+    [line] = [r for r in world.audit() if r["op"] == "forget"]
+    assert (line["unit"], line["provenance"]) == ("turn-t2", "inferred")
+    world.memory.undo_change(line["id"])
+    assert world.tree() == ["facts/tea.md"]
+
+
+def test_a_forget_op_cannot_remove_what_the_owner_stated(world: World) -> None:
+    world.turn("always answer in French", reply="D'accord.")
+    [rule] = world.tree()
+    stem = rule.removeprefix("preferences/").removesuffix(".md")
+    result = world.turn(
+        "hi", ops=({"op": "forget", "collection": "preferences", "name": stem},), turn_id="t2"
+    )
+    [verdict] = result.verdicts
+    assert (verdict.action, verdict.reason_code) == ("reject", "owner_entry")
+    assert world.tree() == [rule]
+    assert any(r["op"] == "forget" and r["action"] == "reject" for r in world.audit())
+    missing = world.turn(
+        "hi", ops=({"op": "forget", "collection": "facts", "name": "nothing"},), turn_id="t3"
+    )
+    assert [(v.action, v.reason_code) for v in missing.verdicts] == [("reject", "not_found")]
+    for name in ("", "../../DIRECTIVE", "../vault/key", "/"):
+        hostile = world.turn(
+            "hi", ops=({"op": "forget", "collection": "facts", "name": name},), turn_id="t4"
+        )
+        assert [v.reason_code for v in hostile.verdicts] == ["not_found"], name
+    assert (world.root.memory / "DIRECTIVE.md").read_text() == DIRECTIVE

@@ -26,6 +26,13 @@ MUST_PASS = (
     "worker cannot read vault",
     "native module matches x86_64",
     "say hello",
+    "dream",
+    "undo dream",
+    "wal reset",
+    "third uid refused",
+    "worker reads its files",
+    "worker reads history",
+    "nothing unreadable",
     "journald volatile",
     "no swap",
     "doctor",
@@ -81,5 +88,19 @@ def test_turn_ran_isolated_and_the_offline_brain_answered(selftest):
 def test_doctor_shows_the_kernel_refusing_a_real_worker(selftest):
     _, doctor = selftest["doctor output"]
     assert re.search(r"ok\s+isolation vault read\s+worker uid 901: \d+/\d+ refused", doctor), doctor
-    assert re.search(r"ok\s+modes\s+home 0755, memory 0755, vault 0700", doctor), doctor
+    assert re.search(r"ok\s+modes\s+home 2750, memory 2750, vault 0700", doctor), doctor
     assert not re.search(r"FAIL", doctor), doctor
+
+
+def test_the_data_root_is_closed_to_a_third_uid_under_the_real_units(selftest):
+    """After turns, a dream, its undo and a restart of core, with the card's users, tmpfiles and
+    units (the fork-server root without CAP_DAC_OVERRIDE): `nobody` is refused every path of the
+    data root, the worker reads every file a turn needs (docs/reliability.md has the figures)."""
+    _, refused = selftest["third uid refused"]
+    m = re.fullmatch(r"(\d+)/(\d+) refused", refused)
+    assert m and m.group(1) == m.group(2) and int(m.group(2)) > 10, refused
+    _, read = selftest["worker reads its files"]
+    w = re.fullmatch(r"(\d+)/(\d+) read", read)
+    assert w and w.group(1) == w.group(2), read
+    _, rows = selftest["worker reads history"]
+    print(f"\ncard: third uid {refused} (EACCES), worker {read}, history {rows}")

@@ -38,7 +38,7 @@ def test_memory_parsed_and_low_memory_warns():
 @pytest.fixture
 def tree(tmp_path) -> DoctorContext:
     root = DataRoot(tmp_path / "home")
-    for path, mode in ((root.home, 0o755), (root.memory, 0o755), (root.vault, 0o700)):
+    for path, mode in ((root.home, 0o2750), (root.memory, 0o2750), (root.vault, 0o700)):
         path.mkdir()
         os.chmod(path, mode)
     (root.vault / "openrouter.md").write_text("sk-x\n")
@@ -67,6 +67,15 @@ def test_loose_vault_only_warns_on_a_dev_box(tree, monkeypatch):
     os.chmod(tree.root.vault, 0o755)
     [result] = dc.check_modes(tree)
     assert result.status == "warn" and "0755" in result.detail
+
+
+def test_history_open_to_other_uids_fails(tree, appliance):
+    db = tree.root.history_db
+    db.write_text("")
+    os.chmod(db, 0o644)  # as the earlier release left it
+    [result] = dc.check_modes(tree)
+    assert result.status == "fail" and "1 paths open to other uids" in result.detail
+    assert "history.db" in result.detail
 
 
 def test_loose_vault_entry_fails(tree, appliance):

@@ -61,8 +61,10 @@ def test_capabilities_only_forkserver_changes_uid():
     assert unit_settings("shelldon-core.service")["CapabilityBoundingSet"] == [""]
     assert unit_settings("shelldon-broker.service")["CapabilityBoundingSet"] == [""]
     fs = unit_settings("shelldon-forkserver.service")
-    assert sorted(fs["CapabilityBoundingSet"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
-    assert sorted(fs["AmbientCapabilities"][0].split()) == ["CAP_SETGID", "CAP_SETUID"]
+    # CAP_SETPCAP: each worker empties its capability bounding set before the uid drop.
+    wanted = ["CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID"]
+    assert sorted(fs["CapabilityBoundingSet"][0].split()) == wanted
+    assert sorted(fs["AmbientCapabilities"][0].split()) == wanted
     assert fs["Environment"] and any(
         "SHELLDON_WORKER_USER=shelldon-worker" in e for e in fs["Environment"]
     )
@@ -125,11 +127,14 @@ def test_users_fixed_ids_no_login(check_root):
     shadow = table(check_root / "etc/shadow")
     for u in ("shelldon", "shelldon-worker"):
         assert shadow[u][1].startswith("!"), f"{u} has a usable password field"
-    # The worker is in no group of shelldon's.
+    # The worker is in no group of shelldon's; shelldon is in the worker's (the readers' group,
+    # docs/security.md), so core can give its files that group.
     groups = (check_root / "etc/group").read_text().splitlines()
     assert not any(
         line.startswith("shelldon:") and "shelldon-worker" in line.split(":")[3] for line in groups
     )
+    members = {line.split(":")[0]: line.split(":")[3].split(",") for line in groups}
+    assert members["shelldon-worker"] == ["shelldon"]
 
 
 def mode_owner(path) -> tuple[str, int, int]:
@@ -139,8 +144,8 @@ def mode_owner(path) -> tuple[str, int, int]:
 
 def test_data_tree_modes(check_root):
     home = check_root / "var/lib/shelldon"
-    assert mode_owner(home) == ("0o755", 900, 900)
-    assert mode_owner(home / "memory") == ("0o755", 900, 900)
+    assert mode_owner(home) == ("0o2750", 900, 901)
+    assert mode_owner(home / "memory") == ("0o2750", 900, 901)
     assert mode_owner(home / "memory/vault") == ("0o700", 900, 900)
     assert mode_owner(check_root / "etc/shelldon/shelldon.toml") == ("0o640", 0, 900)
 
@@ -153,6 +158,65 @@ def test_tmpfiles_reasserts_vault_at_start(check_root):
     r = in_root(check_root, "systemd-tmpfiles", "--create", "/usr/lib/tmpfiles.d/shelldon.conf")
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert mode_owner(vault) == ("0o700", 900, 900)
+
+
+def test_tmpfiles_closes_a_data_root_an_earlier_release_made(check_root):
+    """0755/0644 and group shelldon, as the earlier release left them: before core starts, tmpfiles
+    gives directories 2750 and files 0640 in the readers' group, and leaves the vault's entries, the
+    undo store and the locks the service user's alone (core may neither chown nor set setgid)."""
+    home = check_root / "var/lib/shelldon"
+    made = {
+        "history.db": 0o644,
+        "history.db-wal": 0o644,
+        "memory/about.md": 0o644,
+        "memory/history.jsonl": 0o644,
+        "memory/facts/tea.md": 0o644,
+        "state/scheduler.json": 0o644,
+        "memory/.write.lock": 0o600,
+        "memory/.undo/ab12": 0o600,
+        "memory/vault/probe.md": 0o600,
+    }
+    dirs = ["memory/facts", "state", "memory/.undo"]
+    try:
+        for d in dirs:
+            (home / d).mkdir(parents=True, exist_ok=True)
+            os.chown(home / d, 900, 900)
+            os.chmod(home / d, 0o755 if d != "memory/.undo" else 0o700)
+        for name, mode in made.items():
+            (home / name).write_text("x\n")
+            os.chown(home / name, 900, 900)
+            os.chmod(home / name, mode)
+        os.chmod(home, 0o755)
+        os.chown(home, 900, 900)
+        r = in_root(check_root, "systemd-tmpfiles", "--create", "/usr/lib/tmpfiles.d/shelldon.conf")
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        assert mode_owner(home) == ("0o2750", 900, 901)
+        for d in ("memory/facts", "state"):
+            assert mode_owner(home / d) == ("0o2750", 900, 901), d
+        assert mode_owner(home / "memory/.undo") == ("0o700", 900, 900)
+        for name, mode in made.items():
+            want = ("0o640", 900, 901) if mode == 0o644 else ("0o600", 900, 900)
+            assert mode_owner(home / name) == want, name
+    finally:
+        for name in made:
+            (home / name).unlink(missing_ok=True)
+        in_root(check_root, "systemd-tmpfiles", "--create", "/usr/lib/tmpfiles.d/shelldon.conf")
+
+
+def test_a_root_without_cap_dac_override_reads_the_tree_only_through_the_group(check_root):
+    """The fork-server's case: uid 0 with CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH out of its
+    bounding set is an other uid to the 2750 data root; its unit's SupplementaryGroups= lets it
+    check the tree the worker will read, and a third uid (nobody) is refused."""
+    need_tools("chroot")
+    no_dac = ["--bounding-set", "-dac_override,-dac_read_search"]
+    r = in_root(check_root, "setpriv", *no_dac, "--groups=901", "ls", "/var/lib/shelldon/memory")
+    assert r.returncode == 0 and "vault" in r.stdout, r.stderr
+    r = in_root(check_root, "setpriv", *no_dac, "--clear-groups", "ls", "/var/lib/shelldon")
+    assert r.returncode != 0 and "Permission denied" in r.stderr, r.stdout + r.stderr
+    nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    for path in ("/var/lib/shelldon", "/var/lib/shelldon/memory"):
+        r = in_root(check_root, *nobody, "ls", path)
+        assert r.returncode != 0 and "Permission denied" in r.stderr, (path, r.stdout)
 
 
 def test_sysusers_and_tmpfiles_parse_clean(check_root):

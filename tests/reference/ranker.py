@@ -73,7 +73,8 @@ class ReferenceRanker:
         query_paths = set(paths)
         out: list[tuple[int, float, float]] = []
         for index, tf in enumerate(self._tf):
-            norm = 1.0 - B + B * self._length[index] / self._avg if self._avg > 0.0 else 1.0
+            length = max(self._length[index], self._avg)  # shorter than average: as average
+            norm = 1.0 - B + B * length / self._avg if self._avg > 0.0 else 1.0
             relevance = 0.0
             for term, idf in terms:
                 freq = tf.get(term)

@@ -228,7 +228,7 @@ def verify(root: DataRoot, acked: list[Acked], report: Report) -> Report:
     try:
         report.integrity = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
         try:
-            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')")
+            conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('integrity-check')")
         except sqlite3.DatabaseError as exc:
             report.integrity += f"; fts: {exc}"
         rows: dict[str, dict[str, str]] = {}

@@ -227,9 +227,9 @@ def test_assembly_is_deterministic() -> None:
 @pytest.mark.parametrize(
     ("env", "window", "recall"),
     [
-        ({}, 12, 6),
+        ({}, 12, 10),
         ({"SHELLDON_RECENT_WINDOW": "2", "SHELLDON_RECALL_K": "3"}, 2, 3),
-        ({"SHELLDON_RECENT_WINDOW": "lots"}, 12, 6),
+        ({"SHELLDON_RECENT_WINDOW": "lots"}, 12, 10),
         ({"SHELLDON_RECENT_WINDOW": "-4", "SHELLDON_RECALL_K": "100000"}, 0, 50),
     ],
 )

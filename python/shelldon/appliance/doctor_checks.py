@@ -18,6 +18,7 @@ from pathlib import Path
 
 from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, Status
 from shelldon.config import ConfigError, configured_worker_user
+from shelldon.core import layout
 
 UNITS = ("shelldon-core", "shelldon-broker", "shelldon-forkserver")
 # ELF e_machine of the architectures shelldon runs on.
@@ -76,7 +77,8 @@ def on_appliance(ctx: DoctorContext) -> bool:
 
 
 def check_modes(ctx: DoctorContext) -> Iterator[CheckResult]:
-    """home and memory/ 0755, vault/ 0700, owned by the service uid; vault entries 0600."""
+    """home and memory/ 2750 in the readers' group, vault/ 0700, owned by the service uid; vault
+    entries 0600; nothing under home open to a third uid (docs/security.md)."""
     bad: Status = "fail" if on_appliance(ctx) else "warn"
     for result in _modes(ctx):
         yield CheckResult(bad, result.name, result.detail) if result.status == "fail" else result
@@ -90,7 +92,8 @@ def _modes(ctx: DoctorContext) -> Iterator[CheckResult]:
         return
     uid = home[1]
     bad = []
-    for path, want in ((root.home, 0o755), (root.memory, 0o755), (root.vault, 0o700)):
+    wants = ((root.home, layout.DIR_MODE), (root.memory, layout.DIR_MODE))
+    for path, want in (*wants, (root.vault, layout.PRIVATE_MODE)):
         got = _mode(path)
         if got is None:
             bad.append(f"{path} is missing")
@@ -101,10 +104,24 @@ def _modes(ctx: DoctorContext) -> Iterator[CheckResult]:
             got = _mode(entry)
             if got is not None and (got[0] & 0o077 or got[1] != uid):
                 bad.append(f"vault entry {entry.name} is {got[0]:04o} uid {got[1]}")
+    gid = layout.readers_gid(root)
+    if gid is not None and root.home.stat().st_gid != gid:
+        bad.append(f"{root.home} is not in the worker's group {gid}")
+    open_paths = layout.open_to_others(root)
+    if open_paths:
+        shown = ", ".join(str(p) for p in open_paths[:3])
+        bad.append(
+            f"{len(open_paths)} paths open to other uids ({shown}); core fixes them at start"
+        )
     if bad:
         yield CheckResult("fail", "modes", "; ".join(bad))
     else:
-        yield CheckResult("ok", "modes", f"home 0755, memory 0755, vault 0700, owner uid {uid}")
+        yield CheckResult(
+            "ok",
+            "modes",
+            f"home {layout.DIR_MODE:04o}, memory {layout.DIR_MODE:04o}, "
+            f"vault {layout.PRIVATE_MODE:04o}, owner uid {uid}, nothing open to other uids",
+        )
 
 
 Runner = Callable[[list[str]], "subprocess.CompletedProcess[str]"]

@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Imported here, not at the top: `import shelldon.cli` stays cheap for whoever needs only a
     # piece of it (the command modules pull in core's stores).
     from shelldon.cli import (
+        agent_cmd,
         backup_cmd,
         chat_cmd,
         doctor_cmd,
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         dream_cmd,
         doctor_cmd,
         backup_cmd,
+        agent_cmd,
     ):
         module.register(sub, common)
     return parser
@@ -99,6 +101,7 @@ def _main(argv: list[str]) -> int:
             args.command,
             getattr(args, "memory_command", None),
             getattr(args, "vault_command", None),
+            getattr(args, "agent_command", None),
         )
         if part
     )

@@ -1,4 +1,5 @@
-"""`shelldon memory list | show | log | learnings | remember | forget | undo` (also `--dream N`).
+"""`shelldon memory list | show | log | learnings | remember | forget | undo` (also `--dream N`);
+`why | stats | history` are in `cli.memory_why`.
 
 The memory commands work on the data root directly, whether core is running or not: every write
 goes through `CuratedMemory` (the gate, the audit log, MEMORY.md) under the same cross-process
@@ -17,6 +18,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from shelldon.cli import memory_why
 from shelldon.cli.common import data_root, owner_text
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text
@@ -54,20 +56,26 @@ def _reader(args: argparse.Namespace) -> MemoryReader:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from shelldon.core.memory.reader import entry_name
+
     memory = _reader(args)
-    entries = memory.entries()
-    shown = [e for e in entries if args.all or e.meta.status != "superseded"]
+    entries = memory.all_entries()
+    shown = [e for e in entries if args.all or (e.meta.status == "active" and not e.archived)]
     for e in shown:
-        status = f" (superseded by {e.meta.superseded_by})" if e.meta.status == "superseded" else ""
+        status = ""
+        if e.meta.status == "superseded":
+            status = f" (superseded by {e.meta.superseded_by})"
+        elif e.meta.status == "retired":
+            status = " (retired to the archive)"
         title = " ".join((e.meta.title or e.body.strip().split("\n")[0]).split())[:80]
         _out(
-            f"{e.collection}/{e.stem}\t{e.meta.provenance}\t{e.meta.confidence:.2f}\t"
+            f"{entry_name(e)}\t{e.meta.provenance}\t{e.meta.confidence:.2f}\t"
             f"{e.meta.modified[:10] or '-'}\t{title}{status}"
         )
     hidden = len(entries) - len(shown)
     summary = f"{len(shown)} entr{'y' if len(shown) == 1 else 'ies'}"
     if hidden:
-        summary += f" ({hidden} superseded not shown; --all shows them)"
+        summary += f" ({hidden} superseded or retired not shown; --all shows them)"
     print(summary, file=sys.stderr)
     return 0
 
@@ -249,7 +257,9 @@ def register(
     msub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
 
     list_ = msub.add_parser("list", parents=[common], help="every entry, one per line")
-    list_.add_argument("--all", action="store_true", help="include superseded entries")
+    list_.add_argument(
+        "--all", action="store_true", help="include superseded and retired (archived) entries"
+    )
     list_.set_defaults(func=_list)
 
     show = msub.add_parser("show", parents=[common], help="one entry, front matter and body")
@@ -302,3 +312,5 @@ def register(
         "--force", action="store_true", help="even if a later change touched the same files"
     )
     undo.set_defaults(func=_undo)
+
+    memory_why.register(msub, common)

@@ -80,11 +80,21 @@ def check_vault_isolation(ctx: DoctorContext) -> Iterator[CheckResult]:
         detail = f"{who}: {refused}/{tried} refused by the kernel: {', '.join(sorted(errors))}"
         yield CheckResult(state, f"isolation {label}", detail)
     caps = report.get("status", {})
-    zero = all(int(str(caps.get(k, "1")), 16) == 0 for k in ("CapEff", "CapPrm", "CapAmb"))
+    sets = ("CapEff", "CapPrm", "CapAmb", "CapBnd")
+    zero = all(int(str(caps.get(k, "1")), 16) == 0 for k in sets)
     yield CheckResult(
         "ok" if zero and caps.get("NoNewPrivs") == "1" else "fail",
         "isolation caps",
-        " ".join(f"{k} {caps.get(k)}" for k in ("CapEff", "CapPrm", "NoNewPrivs")),
+        " ".join(f"{k} {caps.get(k)}" for k in ("CapEff", "CapPrm", "NoNewPrivs", "CapBnd")),
+    )
+    calls: list[dict[str, Any]] = report.get("syscalls", [])
+    refused = sum(1 for c in calls if c["outcome"] == "refused")
+    yield CheckResult(
+        "ok" if calls and refused == len(calls) else "fail",
+        "isolation seccomp",
+        f"{refused}/{len(calls)} listed calls refused (docs/processes.md)"
+        if calls
+        else "no seccomp filter in the worker",
     )
     if allowed:
         yield CheckResult("fail", "vault isolation", "the worker could: " + "; ".join(allowed))

@@ -65,31 +65,43 @@ def _restart(args: argparse.Namespace) -> int:
     supervisor = _supervisor(root.run_dir)
     if supervisor is None:
         raise CliError("shelldon is not running, so there is nothing to restart: `shelldon run`")
-    old_core = _read_pid(root.run_dir / "core.pid")
+    old = {name: _read_pid(root.run_dir / f"{name}.pid") for name in PROCESS_NAMES}
     os.kill(supervisor, signal.SIGUSR1)
-    _wait_for_new_core(root.socket("core"), root.run_dir / "core.pid", old_core)
+    _wait_for_new_processes(root.run_dir, old)
     print(f"restarted core, broker and fork-server under `shelldon run` (pid {supervisor})")
     return 0
 
 
-def _wait_for_new_core(sock: Path, pid_file: Path, old: int | None) -> None:
+# Each answers Ping on its socket with its pid once it is serving.
+PROCESS_NAMES = ("core", "broker", "forkserver")
+
+
+def _wait_for_new_processes(run_dir: Path, old: dict[str, int | None]) -> None:
+    """Until each of the three is a new process that answers on its socket: the restart is done
+    only when all are up again (core alone answering is not a pet that can take a turn)."""
     from shelldon import ipc
     from shelldon.contracts import wire
 
+    waiting = list(PROCESS_NAMES)
     deadline = time.monotonic() + RESTART_TIMEOUT_S
-    while time.monotonic() < deadline:
-        pid = _read_pid(pid_file)
-        if pid is not None and pid != old:
+    while waiting and time.monotonic() < deadline:
+        name = waiting[0]
+        pid = _read_pid(run_dir / f"{name}.pid")
+        pong = None
+        if pid is not None and pid != old.get(name):
             try:
-                pong = ipc.request(sock, wire.Ping(), timeout=2.0)
+                pong = ipc.request(run_dir / f"{name}.sock", wire.Ping(), timeout=2.0)
             except (OSError, ipc.IpcError):
                 pong = None
-            if isinstance(pong, wire.Pong) and pong.pid == pid:
-                return
+        if isinstance(pong, wire.Pong) and pong.pid == pid:
+            waiting.pop(0)
+            continue
         time.sleep(0.2)  # polling another process's start-up: there is nothing to wait on
-    raise CliError(
-        f"asked for a restart, but no new core answered within {RESTART_TIMEOUT_S:.0f} s"
-    )
+    if waiting:
+        raise CliError(
+            f"asked for a restart, but {', '.join(waiting)} did not answer as a new process "
+            f"within {RESTART_TIMEOUT_S:.0f} s"
+        )
 
 
 def register(

@@ -1,6 +1,7 @@
 """Memory-ops, learning-ops and reminders: everything a worker may propose, and nothing else.
 
-Markdown ops (MemoryOp) are applied by core.memory.CuratedMemory; learning ops go to the
+Markdown ops (MemoryOp) are applied by core.memory.CuratedMemory (a `forget` by its
+`forget_proposed`, which refuses an owner entry); learning ops go to the
 sqlite learnings table through core.history.HistoryStore; a reminder (Remind) goes to core's
 reminders table (core.reminders), which resolves its time and refuses one in the past. Each op is
 decoded on its own so one bad op never spoils the others.
@@ -33,6 +34,14 @@ class Remember(_Op, frozen=True, tag="remember"):
     collection: CollectionName
     name: str
     content: str
+
+
+class Forget(_Op, frozen=True, tag="forget"):
+    """Delete one entry, <collection>/<name> (`name`: the stem the prompt shows). Core refuses
+    it for an entry the owner stated: only the owner forgets what the owner said."""
+
+    collection: CollectionName
+    name: str
 
 
 class LogEpisode(_Op, frozen=True, tag="log_episode"):
@@ -99,6 +108,7 @@ Op = (
     | ResolveLearning
     | Merge
     | Remind
+    | Forget
 )
 
 _OP_DECODER: msgspec.json.Decoder[Op] = msgspec.json.Decoder(Op)

@@ -57,7 +57,8 @@ BLOB_GRACE_S = 3600.0
 # Files an undo may touch, relative to the memory root. DIRECTIVE.md, vault/, MEMORY.md, the log
 # and the blob store are deliberately absent: a tampered log line cannot aim undo at them.
 _UNDOABLE = re.compile(
-    r"(?:about|summary|episodes)\.md|(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
+    r"(?:about|summary|episodes)\.md"
+    r"|(?:archive/)?(?:facts|people|preferences|capabilities)/[^/\x00]+\.md"
 )
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -254,7 +255,7 @@ class AuditLog:
         layout.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
         blob = self.undo_dir / digest
         if not blob.exists():
-            _native.atomic_write(blob, data, 0o600)
+            _native.atomic_write(blob, data, layout.PRIVATE_FILE_MODE)
         return digest
 
     def record(
@@ -297,10 +298,14 @@ class AuditLog:
             journal=journal if journal is not None else _JOURNAL_ID.get(),
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
-        layout.ensure_dir(self.root, layout.TREE_MODE)
+        layout.ensure_dir(self.root, layout.DIR_MODE)
         # Its own lock (not the memory write lock, which a caller may hold on another fd): the
         # size check, a rotation and the append are one step for every process.
-        fd = os.open(self.root / AUDIT_LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(
+            self.root / AUDIT_LOCK_NAME,
+            os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+            layout.PRIVATE_FILE_MODE,
+        )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
@@ -309,7 +314,7 @@ class AuditLog:
                 size = 0
             if size and size + len(line) > self.rotate_bytes:
                 self._rotate()
-            _native.durable_append(self.path, line, 0o644)
+            _native.durable_append(self.path, line, layout.FILE_MODE)
         finally:
             os.close(fd)
         return rec
@@ -467,11 +472,11 @@ class AuditLog:
         if plan.before_size is not None and current is not None:
             prefix = current[: plan.before_size]
             if sha256_hex(prefix) == plan.before_sha256:
-                _native.atomic_write(path, prefix, 0o644)
+                _native.atomic_write(path, prefix, layout.FILE_MODE)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
-        layout.ensure_dir(path.parent, layout.TREE_MODE)
-        _native.atomic_write(path, data, 0o644)
+        layout.ensure_dir(path.parent, layout.DIR_MODE)
+        _native.atomic_write(path, data, layout.FILE_MODE)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 
     def undo(

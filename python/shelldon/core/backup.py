@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from shelldon.core import storage_check
+from shelldon.core import layout, storage_check
 from shelldon.core.history import HistoryStore
 from shelldon.paths import DataRoot
 
@@ -43,6 +43,10 @@ TAR_SUFFIXES: Final = (".tar", ".tar.gz", ".tgz")
 SIDE_FILES: Final = ("-wal", "-shm", "-journal")
 MAX_SKIPPED_ROWIDS: Final = 100_000  # how far a row-by-row salvage steps over a damaged stretch
 RECOVER_TIMEOUT_S: Final = 600.0
+# A backup holds the vault and all of history: the service uid's alone, wherever it is written
+# (the worker never reads one). docs/security.md.
+BACKUP_DIR_MODE: Final = 0o700
+BACKUP_FILE_MODE: Final = 0o600
 
 
 class BackupError(RuntimeError):
@@ -95,26 +99,47 @@ def backup(root: DataRoot, dest: Path) -> Path:
         raise BackupError(f"{root.history_db} does not exist: nothing to back up")
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise BackupError(f"{dest} already exists; name a new directory or tarball")
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    _make_private_parents(dest.parent)
     with tempfile.TemporaryDirectory(prefix=".shelldon-backup-", dir=dest.parent) as tmp:
         stage = Path(tmp) / "shelldon-backup"
-        stage.mkdir()
+        stage.mkdir(mode=BACKUP_DIR_MODE)
+        os.chmod(stage, BACKUP_DIR_MODE)  # the umask only narrows; the setgid parent's bit goes
         _copy_history(root.history_db, stage / HISTORY)
         if root.memory.is_dir():
             shutil.copytree(root.memory, stage / MEMORY, symlinks=True)
         manifest = {"created": datetime.now(UTC).isoformat(), "home": str(root.home)}
         (stage / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        _make_private(stage)
         if _is_tarball(dest):
             partial = Path(tmp) / dest.name
             mode = "w:gz" if dest.name.endswith(("gz", "tgz")) else "w"
             with tarfile.open(partial, mode) as tar:  # type: ignore[call-overload]
                 tar.add(stage, arcname="shelldon-backup")
+            os.chmod(partial, BACKUP_FILE_MODE)
             os.replace(partial, dest)  # whole or absent
         else:
             with contextlib.suppress(FileNotFoundError):
                 dest.rmdir()  # the empty directory named
             shutil.move(stage, dest)
     return dest
+
+
+def _make_private_parents(directory: Path) -> None:
+    """mkdir -p, each directory it makes 0700: where backups go is the owner's alone."""
+    missing = [d for d in (directory, *directory.parents) if not d.exists()]
+    for path in reversed(missing):
+        path.mkdir(mode=BACKUP_DIR_MODE, exist_ok=True)
+        os.chmod(path, BACKUP_DIR_MODE)  # a setgid parent (the data root) adds its bit
+
+
+def _make_private(stage: Path) -> None:
+    """Directories 0700, files 0600 (links untouched): the copy carries the vault. A restore gives
+    the tree its data modes again (core.layout.settle_modes)."""
+    for top, dirs, files in os.walk(stage):
+        for name in (*dirs, *files):
+            path = Path(top) / name
+            if not path.is_symlink():
+                os.chmod(path, BACKUP_DIR_MODE if path.is_dir() else BACKUP_FILE_MODE)
 
 
 def _unpack(src: Path, into: Path) -> Path:
@@ -162,16 +187,17 @@ def restore(root: DataRoot, src: Path) -> Path:
             raise BackupError(f"the backup's history is damaged: {exc}") from None
         if (unpacked / MEMORY).is_dir():
             shutil.copytree(unpacked / MEMORY, staged / MEMORY, symlinks=True)
-        aside = root.home / f"aside-{_stamp()}"
-        aside.mkdir()
+        aside = root.home / f"{layout.ASIDE_PREFIX}{_stamp()}"
+        aside.mkdir(mode=layout.PRIVATE_MODE)
+        os.chmod(aside, layout.PRIVATE_MODE)  # an older vault is among what goes there
         for name in (HISTORY, *(HISTORY + s for s in SIDE_FILES), MEMORY):
             current = root.home / name
             if current.exists():
                 os.replace(current, aside / name)
         os.replace(staged / HISTORY, root.history_db)
-        os.chmod(root.history_db, 0o644)  # the worker uid reads it (core.history.DB_MODE)
         if (staged / MEMORY).is_dir():
             os.replace(staged / MEMORY, root.memory)
+    layout.settle_modes(root, layout.readers_gid(root))  # the backup may come from an older release
     return aside
 
 
@@ -179,7 +205,8 @@ def _tables(conn: sqlite3.Connection) -> list[str]:
     """The plain tables the schema keeps rows in (not FTS, its shadow tables, or sqlite's)."""
     rows = conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%_fts_%' ORDER BY name"
+        "AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE '%_fts_%' "
+        "AND name NOT LIKE 'messages_stem_%' ORDER BY name"
     ).fetchall()
     return [str(r[0]) for r in rows]
 
@@ -282,7 +309,7 @@ def repair(root: DataRoot, *, use_cli: bool = True) -> RepairReport:
                 conn.executemany(
                     f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows
                 )
-            conn.execute("INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')")
+            conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('rebuild')")
         with store.reading() as conn:
             for table in _tables(conn):
                 salvaged[table] = int(conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])

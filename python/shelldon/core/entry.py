@@ -47,8 +47,9 @@ from shelldon.contracts.provenance import PROVENANCES, Provenance
 
 log = logging.getLogger(__name__)
 
-Status = Literal["active", "superseded"]
-STATUSES: tuple[Status, ...] = ("active", "superseded")
+# "retired": moved to the archive to make room in a full collection (core.memory.room).
+Status = Literal["active", "superseded", "retired"]
+STATUSES: tuple[Status, ...] = ("active", "superseded", "retired")
 FENCE = "---"
 DEFAULT_CONFIDENCE = 0.5
 FORMAT_VERSION: Final = 2
@@ -100,6 +101,9 @@ class Entry:
     defaulted: bool = field(default=False, compare=False)
     # The front matter's format version as read (rendering always writes FORMAT_VERSION).
     format: int = field(default=FORMAT_VERSION, compare=False)
+    # Read from memory/archive/<collection>/ (superseded and retired entries live there, off the
+    # worker's hot path), not from the collection's own directory.
+    archived: bool = field(default=False, compare=False)
 
 
 def _one_line(value: str) -> str:

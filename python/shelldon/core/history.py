@@ -29,12 +29,18 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, TypeVar, cast
 
 from shelldon.clock import iso, parse_iso
-from shelldon.core import migrations, recall, storage_check
+from shelldon.core import entry_terms, layout, migrations, recall, storage_check
+from shelldon.core.retrieval import EntryTerms
 
 log = logging.getLogger(__name__)
 
-DB_MODE: Final = 0o644  # the worker uid reads it; -wal/-shm inherit this mode from the db
+# The readers' group (the worker) reads it; sqlite gives -wal/-shm the db's mode.
+DB_MODE: Final = layout.FILE_MODE
 BUSY_TIMEOUT_MS: Final = 5_000
+# A new store's page size. A turn's commit writes each page it touches whole into the WAL: at
+# 4 KB pages a turn wrote ~62 KB, at 1 KB ~16 KB, with recall no slower at 100k messages
+# (docs/performance.md). Stores made before keep their 4 KB pages (changing it is a VACUUM).
+PAGE_SIZE: Final = 1024
 MAX_RECENT: Final = 500
 MAX_SEARCH: Final = 100
 MAX_PENDING: Final = 200
@@ -110,10 +116,17 @@ class LearningRow(TypedDict):
     last_seen: str
 
 
+_FTS5_SEEN = False  # the library had FTS5 once in this process: it cannot lose it
+
+
 def _fts5_available() -> bool:
     """Probe the sqlite library (not the file: a read-only file must not look like a missing
     FTS5) by creating an FTS5 table in memory. Compile options can lie when FTS5 is loaded as
-    an extension; a real table cannot."""
+    an extension; a real table cannot. A yes is kept: the fork-server's warm-up probes once and
+    every worker it forks inherits the answer (the probe was 1.4 ms of a worker's read)."""
+    global _FTS5_SEEN
+    if _FTS5_SEEN:
+        return True
     probe = sqlite3.connect(":memory:")
     try:
         probe.execute("CREATE VIRTUAL TABLE fts5_probe USING fts5(x)")
@@ -121,6 +134,7 @@ def _fts5_available() -> bool:
         return False
     finally:
         probe.close()
+    _FTS5_SEEN = True
     return True
 
 
@@ -187,6 +201,12 @@ class _Reader:
         return str(row[0]) if row else None
 
     @_serialised
+    def entry_terms(self, memory_root: str | os.PathLike[str]) -> list[EntryTerms] | None:
+        """Curated entries' terms as core last took them, when the tree has not changed since;
+        None when the worker must read the tree (core.entry_terms)."""
+        return entry_terms.read_fresh(self._conn, memory_root)
+
+    @_serialised
     def close(self) -> None:
         self._conn.close()
 
@@ -232,12 +252,16 @@ class HistoryStore(_Reader):
         RuntimeError, one line naming the file and the remedy) when the file is damaged."""
         _require_fts5()
         db = Path(path)
-        created = not db.exists()
+        created = _create_empty(db)
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
         conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
         try:
             if not created:
                 storage_check.quick_check(conn, db)  # damage found now, not as lost turns later
+            else:
+                # Before the first table: every page a turn's commit touches is written whole to
+                # the WAL, so the page size is the unit of a turn's cost (docs/performance.md).
+                conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
@@ -248,8 +272,6 @@ class HistoryStore(_Reader):
         except BaseException:
             conn.close()
             raise
-        if created:
-            os.chmod(db, DB_MODE)  # explicit, not the umask: the worker must be able to read it
         return cls(conn, db)
 
     @_serialised
@@ -409,7 +431,7 @@ class HistoryStore(_Reader):
     def owner_turns(self, since: datetime) -> OwnerTurns:
         """How many owner turns were recorded since `since`, and the latest one's time (any day):
         the scheduler's budget and idle clock, read from where each turn is stored (both
-        queries walk the `messages_role_ts` index, migration 3)."""
+        queries walk the `messages_owner_ts` index, migration 7)."""
         count = self._conn.execute(
             "SELECT count(*) FROM messages WHERE ts >= ? AND role = 'owner'", (iso(since),)
         ).fetchone()[0]
@@ -507,6 +529,22 @@ class HistoryReader(_Reader):
         self._conn = conn
         self._lock = threading.RLock()
         self._search_budget_s = search_budget_s
+
+
+def _create_empty(db: Path) -> bool:
+    """Make the file at DB_MODE before sqlite does (its 0644 minus the umask): sqlite creates -wal
+    and -shm with the mode the db has then, so it must be right from the first byte. True: new."""
+    try:
+        fd = os.open(
+            db, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, DB_MODE
+        )
+    except FileExistsError:
+        return False
+    try:
+        os.fchmod(fd, DB_MODE)  # the umask filtered the create mode
+    finally:
+        os.close(fd)
+    return True
 
 
 def open_readonly(

@@ -23,6 +23,16 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
 - 6 ("messages by time"): an index on `messages (role, ts)`, so the scheduler counts today's owner
   turns and finds the latest from history itself (core.scheduler: the budget spent survives a
   kill), walking only the index: no table scan, no sort.
+- 7 ("entry terms"): `entry_terms`, each active curated entry with its stemmed terms, and
+  `entry_terms_state`, the memory tree's signature they were taken at: core keeps them, a worker
+  reads them instead of parsing and tokenising the tree (core.entry_terms). Derived data: an
+  empty table is refilled from the tree at core's start. And migration 6's index on
+  `messages (role, ts)` becomes `messages_owner_ts`, on `ts` for the owner's rows only: the
+  scheduler's queries all ask for the owner's rows, and the pet's rows no longer cost the index
+  a leaf page in every turn's commit (3.4 of the turn's 18 WAL pages were that index's). And
+  the seed's unstemmed `messages_fts` (with its trigger and `messages_vocab`) goes: recall has
+  read only `messages_stem` since migration 5, and indexing every message twice was 6 of the
+  turn's WAL pages (docs/performance.md).
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -169,6 +179,33 @@ _MESSAGES_BY_TIME: Final = """
 CREATE INDEX IF NOT EXISTS messages_role_ts ON messages (role, ts);
 """
 
+# Curated entries' terms, kept by core, read by workers (core.entry_terms, docs/performance.md).
+_ENTRY_TERMS: Final = """
+CREATE TABLE IF NOT EXISTS entry_terms (
+    id             TEXT PRIMARY KEY,
+    collection     TEXT NOT NULL,
+    title          TEXT NOT NULL,
+    body           TEXT NOT NULL,
+    provenance     TEXT NOT NULL,
+    confidence     REAL NOT NULL,
+    updated        REAL NOT NULL,
+    last_confirmed REAL NOT NULL,
+    depends_on     TEXT NOT NULL,
+    title_terms    TEXT NOT NULL,
+    tag_terms      TEXT NOT NULL,
+    body_terms     TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entry_terms_state (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    tree TEXT NOT NULL
+);
+DROP INDEX IF EXISTS messages_role_ts;
+CREATE INDEX IF NOT EXISTS messages_owner_ts ON messages (ts) WHERE role = 'owner';
+DROP TRIGGER IF EXISTS messages_ai;
+DROP TABLE IF EXISTS messages_vocab;
+DROP TABLE IF EXISTS messages_fts;
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -199,6 +236,7 @@ MIGRATIONS: Final = (
         5, "recall: stemmed index, document frequencies", "", then=recall.ensure_recall_schema
     ),
     Migration(6, "messages by time", _MESSAGES_BY_TIME),
+    Migration(7, "entry terms", _ENTRY_TERMS),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

@@ -49,6 +49,8 @@ _WORDS_SQL: Final = (
     "length(trim(content)) - length(replace(trim(content), ' ', '')) + (trim(content) != '')"
 )
 
+FTS5_DEFAULT_PGSZ: Final = 4050  # FTS5's leaf size unless configured
+
 # Migration 5 (core.migrations) runs ensure_recall_schema once.
 RECALL_SCHEMA: Final = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS messages_stem USING fts5(content, content='messages', "
@@ -94,6 +96,13 @@ def ensure_recall_schema(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
     if existed:
         return
+    page = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    if page < FTS5_DEFAULT_PGSZ:
+        # FTS5's leaves are sized for 4 KB pages; on smaller ones each would overflow onto a
+        # chain of pages: one leaf per page instead (docs/performance.md).
+        conn.execute(
+            "INSERT INTO messages_stem(messages_stem, rank) VALUES ('pgsz', ?)", (page - 64,)
+        )
     conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('rebuild')")
     conn.execute(
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_stem_vocab "

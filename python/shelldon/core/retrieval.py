@@ -15,15 +15,21 @@ any entry, so it is read as asking about "owner", the word entries about the own
 
 Superseded entries are never offered. The worker calls `select_entries` while assembling the
 prompt; it only reads (the depended-on files' mtimes for staleness).
+
+Two scopes (a project's memory beside the global one, `core.scopes`) are ranked together in one
+call: `scopes` labels each entry, its id becomes "<scope>:<collection>/<stem>", and each scope's
+relative `depends_on` paths resolve from its own base. Nothing else changes: trust, not scope,
+orders them, so a project's rule outranks a global inference and a global rule a project's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
@@ -64,6 +70,7 @@ class Shown:
     score: float
     relevance: float
     stale_files: tuple[str, ...] = ()
+    scope: str = ""  # "project" / "global" when two scopes were ranked together, else ""
 
     @property
     def stale(self) -> bool:
@@ -90,6 +97,7 @@ class MemorySelection:
     full: tuple[Shown, ...] = ()
     titled: tuple[Shown, ...] = ()
     rest: int = 0  # ranked but neither shown nor listed: counted in the text, never dropped
+    # Every entry in rank order, only when asked for (`shelldon memory why`): a turn needs none.
     ranked: tuple[Shown, ...] = field(default=(), repr=False)
 
     @property
@@ -111,10 +119,13 @@ class MemorySelection:
 
 
 def stale_files(
-    depends_on: Iterable[str], last_confirmed: datetime, base: Path | None
+    depends_on: Iterable[str], last_confirmed: datetime | float, base: Path | None
 ) -> tuple[str, ...]:
-    """Depended-on files changed (or gone) since `last_confirmed`; relative paths from `base`."""
-    confirmed = last_confirmed.timestamp()
+    """Depended-on files changed (or gone) since `last_confirmed` (a time or epoch seconds);
+    relative paths from `base`."""
+    confirmed = (
+        last_confirmed.timestamp() if isinstance(last_confirmed, datetime) else last_confirmed
+    )
     out: list[str] = []
     for raw in depends_on:
         path = Path(raw).expanduser()
@@ -171,6 +182,59 @@ def query_tokens(query: str) -> list[str]:
     return words
 
 
+class EntryTerms(NamedTuple):
+    """One active entry as ranking needs it: what the prompt shows and the stemmed terms it is
+    ranked on. Core computes it once per version of the entry (core.entry_terms keeps them in
+    history.db); a worker reads them instead of parsing and tokenising the tree every turn. A
+    named tuple: a worker builds one per entry per turn, and a tuple is the cheapest record."""
+
+    id: str
+    collection: str
+    title: str
+    body: str
+    provenance: str
+    confidence: float
+    updated: float  # epoch seconds: the later of modified and last_confirmed
+    last_confirmed: float  # epoch seconds
+    depends_on: tuple[str, ...]
+    title_terms: tuple[str, ...]
+    tag_terms: tuple[str, ...]
+    body_terms: tuple[str, ...]
+    scope: str = ""  # set when two scopes are ranked together (core.scopes)
+
+    @classmethod
+    def of(cls, entry: Entry, scope: str = "") -> EntryTerms:
+        confirmed = _ts(parse_time(entry.meta.last_confirmed))
+        return cls(
+            id=f"{scope}:{entry_id(entry)}" if scope else entry_id(entry),
+            collection=entry.collection,
+            title=entry_title(entry),
+            body=entry.body,
+            provenance=entry.meta.provenance,
+            confidence=float(entry.meta.confidence),
+            updated=max(_ts(parse_time(entry.meta.modified)), confirmed),
+            last_confirmed=confirmed,
+            depends_on=tuple(entry.meta.depends_on),
+            title_terms=tuple(tokens(entry_title(entry))),
+            tag_terms=tuple(t for tag in entry.meta.tags for t in tokens(tag)),
+            body_terms=tuple(tokens(entry.body)),
+            scope=scope,
+        )
+
+
+def active_terms(entries: Sequence[Entry], scopes: Sequence[str] | None = None) -> list[EntryTerms]:
+    """The entries ranking offers (superseded ones never are), with their terms; `scopes`,
+    parallel to `entries`, labels each one's scope."""
+    labels = list(scopes) if scopes is not None else [""] * len(entries)
+    if len(labels) != len(entries):
+        raise ValueError("scopes must label every entry")
+    return [
+        EntryTerms.of(e, s)
+        for e, s in zip(entries, labels, strict=True)
+        if e.meta.status != "superseded"
+    ]
+
+
 def select_entries(
     entries: Sequence[Entry],
     query: str,
@@ -178,33 +242,67 @@ def select_entries(
     *,
     paths: Sequence[str] = (),
     base: Path | None = None,
+    scopes: Sequence[str] | None = None,
+    scope_bases: Mapping[str, Path | None] | None = None,
     full_max: int = FULL_MAX,
     budget_chars: int = FULL_BUDGET_CHARS,
     title_max: int = TITLE_MAX,
+    keep_ranked: bool = False,
 ) -> MemorySelection:
     """Rank `entries` against the turn's `query` (and file `paths`) and fit them to the budget.
 
     `base` resolves relative `depends_on` paths for the staleness check (the data root).
+    `scopes`, parallel to `entries`, labels each one's scope; `scope_bases` gives a scope its own
+    base (default `base`). `keep_ranked` also returns every entry in rank order.
     """
-    active = [e for e in entries if e.meta.status != "superseded"]
+    return select_terms(
+        active_terms(entries, scopes),
+        query,
+        now,
+        paths=paths,
+        base=base,
+        scope_bases=scope_bases,
+        keep_ranked=keep_ranked,
+        full_max=full_max,
+        budget_chars=budget_chars,
+        title_max=title_max,
+    )
+
+
+def select_terms(
+    active: Sequence[EntryTerms],
+    query: str,
+    now: datetime,
+    *,
+    paths: Sequence[str] = (),
+    base: Path | None = None,
+    scope_bases: Mapping[str, Path | None] | None = None,
+    full_max: int = FULL_MAX,
+    budget_chars: int = FULL_BUDGET_CHARS,
+    title_max: int = TITLE_MAX,
+    keep_ranked: bool = False,
+) -> MemorySelection:
+    """`select_entries` over terms already computed (core.entry_terms)."""
     if not active:
         return MemorySelection()
+    bases = scope_bases or {}
     stale = [
-        stale_files(e.meta.depends_on, parse_time(e.meta.last_confirmed), base) for e in active
+        stale_files(e.depends_on, e.last_confirmed, bases.get(e.scope, base))
+        if e.depends_on
+        else ()
+        for e in active
     ]
     ranker = Ranker(
         [
             RankEntry(
-                id=entry_id(e),
-                title=tokens(entry_title(e)),
-                tags=[t for tag in e.meta.tags for t in tokens(tag)],
-                body=tokens(e.body),
-                paths=[normalise_path(p) for p in e.meta.depends_on],
-                trust=rank(e.meta.provenance),
-                confidence=float(e.meta.confidence),
-                updated=max(
-                    _ts(parse_time(e.meta.modified)), _ts(parse_time(e.meta.last_confirmed))
-                ),
+                id=e.id,
+                title=e.title_terms,
+                tags=e.tag_terms,
+                body=e.body_terms,
+                paths=[normalise_path(p) for p in e.depends_on],
+                trust=rank(e.provenance),
+                confidence=e.confidence,
+                updated=e.updated,
                 stale=bool(stale[i]),
             )
             for i, e in enumerate(active)
@@ -212,32 +310,45 @@ def select_entries(
     )
     query_paths = sorted({normalise_path(p) for p in paths} | set(paths_in(query)))
     order = ranker.rank(query_tokens(query), query_paths, _ts(now), len(active))
-    ranked = tuple(
-        Shown(
-            id=entry_id(active[i]),
-            collection=active[i].collection,
-            title=entry_title(active[i]),
-            body=active[i].body,
-            provenance=active[i].meta.provenance,
-            confidence=float(active[i].meta.confidence),
+
+    def shown(i: int, score: float, relevance: float) -> Shown:
+        e = active[i]
+        return Shown(
+            id=e.id,
+            collection=e.collection,
+            title=e.title,
+            body=e.body,
+            provenance=e.provenance,
+            confidence=e.confidence,
             score=score,
             relevance=relevance,
             stale_files=stale[i],
+            scope=e.scope,
         )
-        for i, score, relevance in order
-    )
+
+    # Shown is built only for the entries the prompt shows or lists: the rest are counted.
     full: list[Shown] = []
-    rest: list[Shown] = []
+    titled: list[Shown] = []
+    rest = 0
     used = 0
-    for shown in ranked:
-        eligible = shown.relevance > 0.0 or shown.provenance == "owner"
-        size = len(shown.render_full())
-        if eligible and len(full) < full_max and used + size <= budget_chars:
-            full.append(shown)
+    for i, score, relevance in order:
+        if len(full) >= full_max or used >= budget_chars:
+            if len(titled) < title_max:
+                titled.append(shown(i, score, relevance))
+            else:
+                rest += 1
+            continue
+        entry = shown(i, score, relevance)
+        eligible = relevance > 0.0 or entry.provenance == "owner"
+        size = len(entry.render_full())
+        if eligible and used + size <= budget_chars:
+            full.append(entry)
             used += size
+        elif len(titled) < title_max:
+            titled.append(entry)
         else:
-            rest.append(shown)
-    titled = tuple(rest[:title_max])
-    return MemorySelection(
-        full=tuple(full), titled=titled, rest=len(rest) - len(titled), ranked=ranked
+            rest += 1
+    ranked = (
+        tuple(shown(i, score, relevance) for i, score, relevance in order) if keep_ranked else ()
     )
+    return MemorySelection(full=tuple(full), titled=tuple(titled), rest=rest, ranked=ranked)

@@ -38,6 +38,7 @@ import msgspec
 
 from shelldon import _native
 from shelldon.clock import Clock, iso, parse_iso, utc_now
+from shelldon.core import layout
 from shelldon.core.history import OwnerTurns
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,7 @@ class Verdict:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """State files are replaced whole, durably, by the Rust atomic write (no Python fallback)."""
-    _native.atomic_write(path, data, 0o644)
+    _native.atomic_write(path, data, layout.FILE_MODE)
 
 
 class TurnLedger(Protocol):
@@ -249,7 +250,7 @@ class Scheduler:
             return SchedulerState()
 
     def _save(self) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        layout.ensure_dir(self._path.parent, layout.DIR_MODE)
         _atomic_write(self._path, msgspec.json.encode(self._state))
 
     def _roll_day(self, now: datetime) -> None:

@@ -19,6 +19,7 @@ import logging
 import os
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import clock_watch, commands, layout, recovery, storage_check, turns
 from shelldon.core.dream.service import DreamService
+from shelldon.core.entry_terms import TermsSync
 from shelldon.core.links import LinkWatch
 from shelldon.core.proactive import ProactiveService
 from shelldon.core.runner import WorkerRunner
@@ -44,6 +46,7 @@ from shelldon.paths import DataRoot
 log = logging.getLogger("shelldon.core.server")
 
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
+SETTLE_WAIT_S = 5.0  # how long status waits for a just-answered turn to finish applying
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,10 @@ class CoreService:
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.proactive = proactive  # reminders, check-ins, the proactive queue
         self.last_turn: wire.LastTurn | None = None
+        # Clear while an owner turn's reply is out and its ops are still being applied: status
+        # waits for it, so what `status` counts includes what the owner was just answered about.
+        self.settled = threading.Event()
+        self.settled.set()
         self.telegram = TelegramChat(
             stores.history, owner_turn=self._telegram_turn, command=self.command
         )
@@ -88,6 +95,9 @@ class CoreService:
         turns.replay_journal(
             stores.history, stores.memory, book=proactive.book if proactive else None
         )
+        # Curated entries' terms, kept for the workers (core.entry_terms).
+        self.terms = TermsSync(stores.memory) if stores.memory and stores.history else None
+        self.sync_terms()
 
     # --- the turn -------------------------------------------------------------------------------
 
@@ -106,10 +116,12 @@ class CoreService:
         try:
             started = time.monotonic()
             turn_id = new_turn_id()
+            self.sync_terms()  # an entry changed outside a turn (the dream, the CLI, a hand edit)
             outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit, also_record)
+            self.sync_terms()  # this turn's writes, after the reply: off the next turn's path
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
@@ -120,7 +132,18 @@ class CoreService:
             )
             return applied
         finally:
+            self.settled.set()
             self.runner.gate.release()
+
+    def sync_terms(self) -> None:
+        """Bring the workers' entry terms up to date. A failure costs a worker only the slower
+        read of the tree, never the turn."""
+        if self.terms is None or self.stores.history is None:
+            return
+        try:
+            self.terms.sync(self.stores.history)
+        except Exception:
+            log.exception("entry terms: sync failed; workers read the tree")
 
     def _apply(
         self,
@@ -143,6 +166,8 @@ class CoreService:
             if emitted:
                 return
             emitted.append((text, degraded))
+            if purpose == "turn":
+                self.settled.clear()  # set again when the turn's ops are applied (turn())
             if emit is not None:
                 reply = wire.Reply(
                     text=f"{text}\n({note})" if note else text,
@@ -348,6 +373,10 @@ class CoreService:
     # --- status ---------------------------------------------------------------------------------
 
     def status(self) -> wire.Status:
+        # A turn answered a moment ago may still be applying its ops: count after them (bounded:
+        # a wedged apply must not wedge status too).
+        if not self.settled.wait(timeout=SETTLE_WAIT_S):
+            log.warning("status: a turn was still applying after %.0f s", SETTLE_WAIT_S)
         processes = [wire.ProcessState(name="core", pid=os.getpid(), up=True)]
         isolation: bool = False
         isolation_detail = "fork-server not reachable"

@@ -39,7 +39,8 @@ def quick_check(conn: sqlite3.Connection, path: Path) -> None:
         rows = conn.execute(f"PRAGMA quick_check({QUICK_CHECK_ROWS})").fetchall()
     except sqlite3.DatabaseError as exc:  # "file is not a database", "disk image is malformed"
         raise damaged(path, str(exc)) from None
-    problems = [str(row[0]) for row in rows if str(row[0]) != "ok"]
+    # One row may hold several lines ("*** in database main ***\nPage 140: ..."): one line out.
+    problems = [" ".join(str(row[0]).split()) for row in rows if str(row[0]) != "ok"]
     if problems:
         raise damaged(path, "; ".join(problems)[:300])
 

@@ -17,8 +17,9 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
    memory ops go through `CuratedMemory.apply_memory_op(op, provenance="inferred")` (the gate);
    `capture_learning` goes to the learnings table with secrets blanked and instruction-shaped
    text refused; `remind` goes to core.reminders (a refusal, e.g. a time in the past, is audited
-   and queued as a notice, since the reply is already out); ops only a dream may propose are
-   refused on an owner turn. Each item's audit
+   and queued as a notice, since the reply is already out); `forget` deletes an entry the model
+   may remove (`CuratedMemory.forget_proposed`: never the owner's); ops only a dream may propose
+   are refused on an owner turn. Each item's audit
    lines carry its journal id; then the journal row is cleared.
 
 A turn whose worker never started records nothing; a degraded turn records DEGRADE_TEXT as the
@@ -48,6 +49,7 @@ from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
     CaptureLearning,
+    Forget,
     Op,
     Remind,
     ResolveLearning,
@@ -55,7 +57,7 @@ from shelldon.contracts.ops import (
     decode_ops,
     op_name,
 )
-from shelldon.core import journal, records, reminders, rules
+from shelldon.core import journal, layout, records, reminders, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -159,8 +161,9 @@ def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> No
     )
     try:
         state = Path(root.state)
-        state.mkdir(parents=True, exist_ok=True)
-        with open(state / PROMPTS_FILE, "a", encoding="utf-8") as fh:
+        layout.ensure_dir(state, layout.DIR_MODE)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+        with os.fdopen(os.open(state / PROMPTS_FILE, flags, layout.FILE_MODE), "a") as fh:
             fh.write(line + "\n")
     except OSError as exc:
         log.warning("turn %s: cannot append the prompt record: %s", turn_id, exc)
@@ -252,6 +255,8 @@ class _Applier:
             self._learning(index, op)
         elif isinstance(op, Remind):
             self._remind(index, op)
+        elif isinstance(op, Forget):
+            self._forget(index, op)
         else:
             self._memory_op(index, name, op)
 
@@ -294,6 +299,21 @@ class _Applier:
             return
         # The memory writer audits its own decisions (one line per gate decision).
         self.note(self._verdict(index, name, applied), audit_here=False)
+
+    def _forget(self, index: int, op: Forget) -> None:
+        """The model's `forget`: core deletes an entry it may remove (never the owner's)."""
+        if self.memory is None:
+            self.reject(index, "forget", "store_unavailable", "the memory tree is not open")
+            return
+        try:
+            rec = self.memory.forget_proposed(op.collection, op.name, turn_id=self.turn_id)
+        except OSError as exc:
+            self.reject(index, "forget", "write_failed", f"{type(exc).__name__}: errno {exc.errno}")
+            return
+        verdict = OpVerdict(
+            index, "forget", rec.action, rec.reason_code, _clip(rec.reason), rec.target
+        )
+        self.note(verdict, audit_here=False)
 
     def _learning(self, index: int, op: CaptureLearning) -> None:
         name = "capture_learning"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from shelldon import _native
+
 # Words that carry a sentence's grammar, not what it is about: articles, pronouns, auxiliaries,
 # prepositions, conjunctions, question words, and the fragments a contraction leaves when it is
 # split ("it's" -> it, s).
@@ -77,32 +79,30 @@ SIMILARITY_STOPWORDS: frozenset[str] = FUNCTION_WORDS - NEGATIONS - QUALIFIERS
 _UNSAID = STOPWORDS | PET_WORDS | HEDGES
 
 _WORD = re.compile(r"\w+")
-# Longest first; the stem keeps at least three characters, so short words are left alone.
-_SUFFIXES = (("ies", "y"), ("ing", ""), ("ed", ""), ("s", ""))
 
 
-def stem(word: str) -> str:
-    """A light suffix strip so a word's other forms meet: camped, camping, camps -> camp;
-    stories -> story. "ss" words (glass) and words with digits or apostrophes (2010s, don't) stay.
-    English is what the owner mostly types, and a word's other form is the commonest lexical
-    miss. (Dropping a final "e" as well, so "liked" meets "like", made retrieval on LoCoMo
-    worse.)"""
-    if word.endswith("ss") or not word.isalpha():
-        return word
-    for suffix, replacement in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + replacement
-    return word
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def words(text: str) -> list[str]:
     """Every word of `text`, in order: NFKC, case-folded, runs of word characters."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+    return _WORD.findall(_fold(text))
+
+
+# Snowball English (Porter2) in Rust (rust/src/words.rs): camped, camping, camps -> camp; stories,
+# story -> stori; passionate, passion -> passion. A word with digits ("2010s") stays as it is.
+# History recall's FTS5 index stems with sqlite's own porter tokenizer (core.recall), the older
+# Porter algorithm: the two meet on most words but not all, and never need to (each side
+# compares its own stems only).
+_TOKENIZER = _native.Tokenizer(sorted(STOPWORDS))
+stem = _TOKENIZER.stem
 
 
 def tokens(text: str) -> list[str]:
-    """The words that carry meaning, stemmed, in order, repeats kept: what the ranker counts."""
-    return [stem(w) for w in words(text) if w not in STOPWORDS]
+    """The words that carry meaning, stemmed, in order, repeats kept: what the ranker counts.
+    Split, stop words and stems in Rust: curated memory tokenises every entry."""
+    return _TOKENIZER.tokens(_fold(text))
 
 
 def content_words(text: str) -> set[str]:

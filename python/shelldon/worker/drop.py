@@ -1,10 +1,12 @@
 """Inside a freshly forked worker: shed everything inherited, then drop to the worker uid, fail-
 closed.
 
-Order matters: fds first (nothing privileged may stay open), then supplementary groups, then
+Order matters: fds first (nothing privileged may stay open), then the capability bounding set
+(emptying it needs CAP_SETPCAP, which the uid change takes away), then supplementary groups, then
 gid, then uid (after setuid a process can no longer change its gid), then no_new_privs so
 nothing exec'd later can regain privilege. Then verify every id and the capability sets from the
-kernel's own view (/proc/self/status); if anything did not take, the turn is refused.
+kernel's own view (/proc/self/status); if anything did not take, the turn is refused. The seccomp
+filter comes after all this (`worker.sandbox.confine`).
 
 Not root, or no worker user configured: no drop, and a loud "vault isolation OFF, dev mode"
 warning."""
@@ -26,6 +28,11 @@ DEV_MODE_WARNING = (
 )
 PR_SET_NO_NEW_PRIVS = 38
 PR_GET_NO_NEW_PRIVS = 39
+PR_CAPBSET_READ = 23
+PR_CAPBSET_DROP = 24
+# Opened once, in the fork-server (which imports this module before any fork): each worker's prctl
+# calls then cost a call, not a dlopen.
+_libc = ctypes.CDLL(None, use_errno=True)
 
 
 class DropRefused(RuntimeError):
@@ -91,6 +98,10 @@ def unreachable_for(identity: WorkerIdentity, *paths: Path) -> str | None:
                 st = current.stat()
             except FileNotFoundError:
                 break  # created later by core, with the tree's modes
+            except PermissionError:
+                # Root without CAP_DAC_OVERRIDE (the appliance's fork-server) traverses the data
+                # root through the readers' group (its unit's SupplementaryGroups=).
+                return f"the fork-server (uid {os.geteuid()}) may not traverse {current.parent}"
             if st.st_uid == identity.uid:
                 bit = stat.S_IXUSR
             elif st.st_gid == identity.gid:
@@ -126,13 +137,36 @@ def _max_fd() -> int:
         return 65536
 
 
-def _set_no_new_privs() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
+def set_no_new_privs() -> None:
+    libc = _libc
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         errno = ctypes.get_errno()
         raise DropRefused(f"prctl(PR_SET_NO_NEW_PRIVS) failed: {os.strerror(errno)}")
     if libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
         raise DropRefused("no_new_privs did not stick")
+
+
+def drop_bounding_set() -> int:
+    """Empty the capability bounding set; how many capabilities the kernel knows.
+
+    The bounding set caps what any later exec could gain; the worker needs none. The last valid
+    number is found by asking (PR_CAPBSET_READ answers EINVAL past it) rather than from
+    /proc/sys/kernel/cap_last_cap, which the card's unit hides (ProcSubset=pid).
+    """
+    libc = _libc
+    known = 0
+    while known < 64 and libc.prctl(PR_CAPBSET_READ, known, 0, 0, 0) >= 0:
+        known += 1
+    if known == 0:
+        raise DropRefused("prctl(PR_CAPBSET_READ) failed: cannot see the bounding set")
+    for cap in range(known):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            errno = ctypes.get_errno()
+            raise DropRefused(
+                f"prctl(PR_CAPBSET_DROP, {cap}) failed: {os.strerror(errno)}"
+                " (the fork-server needs CAP_SETPCAP)"
+            )
+    return known
 
 
 def _proc_status() -> dict[str, str]:
@@ -158,6 +192,9 @@ def verify_dropped(uid: int, gid: int) -> None:
             raise DropRefused(f"{cap} is {value!r}, expected 0")
     if status.get("NoNewPrivs") != "1":
         raise DropRefused("NoNewPrivs is not set")
+    bounding = status.get("CapBnd")
+    if bounding is None or int(bounding, 16) != 0:
+        raise DropRefused(f"CapBnd is {bounding!r}, expected 0")
 
 
 def drop_privileges(identity: WorkerIdentity) -> bool:
@@ -169,12 +206,13 @@ def drop_privileges(identity: WorkerIdentity) -> bool:
         log.warning("%s (%s)", DEV_MODE_WARNING, identity.reason)
         return False
     uid, gid = identity.uid, identity.gid
+    drop_bounding_set()
     try:
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
     except OSError as exc:
         raise DropRefused(f"dropping to {uid}:{gid} failed: {exc}") from None
-    _set_no_new_privs()
+    set_no_new_privs()
     verify_dropped(uid, gid)
     return True

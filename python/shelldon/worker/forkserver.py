@@ -14,6 +14,11 @@ Protocol: core connects, sends SpawnTurn, and gets exactly one TurnResult or Tur
 same connection. The worker writes its result frame to a pipe the fork-server reads and checks
 before relaying; the worker never holds core's connection.
 
+The worker's stderr is a second pipe of its own, read by this loop and logged a line at a time with
+the worker's pid and turn, up to STDERR_LOG_CAP bytes a turn (the rest is read and counted, so a
+worker never blocks on a full pipe and cannot flood the log). It never holds the fork-server's log
+file, which it could otherwise fill, forge lines in, or truncate.
+
 Over 400 lines: one selector loop owns a worker's whole life (fork, deadline, result, relay,
 reap, watchdog), and every part reads and writes the same state (the one turn in flight, the
 selector, the zombies to reap); it is one class doing one job, single-threaded.
@@ -39,9 +44,9 @@ from pathlib import Path
 from shelldon import ipc, sdnotify
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
-from shelldon.core import layout
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.paths import DataRoot
-from shelldon.worker import drop
+from shelldon.worker import drop, sandbox
 
 log = logging.getLogger("shelldon.worker.forkserver")
 
@@ -64,6 +69,10 @@ KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leav
 EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may take to exit
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
 PEER_READ_S = 0.25  # anyone else (root's diagnostics): a Ping, at once
+STDERR_LOG_CAP = 16 * 1024  # bytes of one worker's stderr logged; the rest is counted, not kept
+STDERR_LINE_CAP = 1000  # characters of one logged line
+# C0 controls but tab, and DEL: a worker's line must not rewrite the terminal reading the log.
+_UNPRINTABLE = {c: "\ufffd" for c in (*range(0x09), *range(0x0A, 0x20), 0x7F)}
 
 
 def preload(*, freeze: bool = True) -> None:
@@ -96,7 +105,10 @@ def warm_up() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
             root = DataRoot(Path(tmp))
-            layout.prepare_memory(root.memory)
+            # Plain directories: the data root's modes would need a setgid bit, which the card's
+            # sandbox refuses (RestrictSUIDSGID=), and nobody but this process reads this root.
+            for collection in COLLECTION_NAMES:
+                (root.memory / collection).mkdir(parents=True)
             store = HistoryStore.open(root.history_db)
             try:
                 store.record_turn("warm", "I like green tea", "Noted.", utc_now())
@@ -118,6 +130,10 @@ class _Turn:
     deadline: float
     started: float
     buffer: bytearray = field(default_factory=bytearray)
+    stderr: int = -1  # read end of the worker's stderr pipe; -1 once closed
+    stderr_partial: bytearray = field(default_factory=bytearray)
+    stderr_logged: int = 0
+    stderr_dropped: int = 0
 
 
 class ForkServer:
@@ -138,6 +154,10 @@ class ForkServer:
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self._watchdog = sdnotify.WatchdogClock()
+        # Built here, before any fork: a child only hands the kernel this ready program.
+        self.filter = sandbox.build_filter(identity)
+        if self.filter is None:
+            log.warning("fork-server: no seccomp filter for this architecture (dev mode)")
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -173,6 +193,8 @@ class ForkServer:
                             os.read(self._wake_r, 512)
                     elif key.data == "turn":
                         self._read_turn()
+                    elif key.data == "stderr":
+                        self._read_stderr()
                 self._check_deadline()
                 self._reap()
                 self._watchdog.tick()
@@ -296,17 +318,29 @@ class ForkServer:
             )
             return False
         try:
-            pid = os.fork()
+            err_read, err_write = os.pipe2(os.O_CLOEXEC)
         except OSError as exc:
             os.close(read_end)
             os.close(write_end)
+            ipc.send(
+                conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
+            )
+            return False
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            for fd in (read_end, write_end, err_read, err_write):
+                os.close(fd)
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"fork: {exc}")
             )
             return False
         if pid == 0:  # pragma: no cover - runs in the child, which never returns
+            os.dup2(err_write, 2)  # the worker's stderr: its own pipe, not our log file
             self._child(spawn, write_end, deadline)
         os.close(write_end)
+        os.close(err_write)
+        os.set_blocking(err_read, False)
         os.set_blocking(read_end, False)
         self.spawned += 1
         self.turn = _Turn(
@@ -316,8 +350,10 @@ class ForkServer:
             pipe=read_end,
             deadline=deadline,
             started=started,
+            stderr=err_read,
         )
         self._selector.register(read_end, selectors.EVENT_READ, "turn")
+        self._selector.register(err_read, selectors.EVENT_READ, "stderr")
         log.debug("fork-server: turn %s in worker %d", spawn.turn_id, pid)
         return True
 
@@ -331,6 +367,7 @@ class ForkServer:
             drop.close_inherited_fds(keep={out})
             try:
                 isolated = drop.drop_privileges(self.identity)
+                sandbox.confine(self.filter)  # after the drop: the filter refuses setns & co.
             except drop.DropRefused as exc:
                 log.error("worker: refusing turn %s: %s", spawn.turn_id, exc)
                 result: wire.TurnResult | wire.TurnFailed = wire.TurnFailed(
@@ -434,6 +471,7 @@ class ForkServer:
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(turn.pipe)
         os.close(turn.pipe)
+        self._close_stderr(turn)
         if self._wait(turn.pid, 0) is None and turn.pid not in self.zombies:
             self.zombies[turn.pid] = time.monotonic()
         try:
@@ -444,6 +482,68 @@ class ForkServer:
             )
         finally:
             turn.conn.close()
+
+    # --- the worker's stderr ---------------------------------------------------------------------
+
+    def _read_stderr(self) -> None:
+        turn = self.turn
+        if turn is None or turn.stderr < 0:
+            return
+        if not self._drain_stderr(turn):
+            self._close_stderr(turn)
+
+    def _drain_stderr(self, turn: _Turn) -> bool:
+        """Read what the worker wrote (at most a few pipe-fulls at a time); False at EOF."""
+        for _ in range(16):  # the loop has other work; the rest waits for the next wake-up
+            try:
+                chunk = os.read(turn.stderr, 1 << 16)
+            except BlockingIOError:
+                return True
+            except OSError as exc:
+                log.warning("fork-server: reading worker %d's stderr: %s", turn.pid, exc)
+                return False
+            if not chunk:
+                return False
+            turn.stderr_partial += chunk
+            *lines, rest = turn.stderr_partial.split(b"\n")
+            if len(rest) > STDERR_LINE_CAP * 4:  # one endless line: log its head now
+                lines.append(rest)
+                rest = bytearray()
+            turn.stderr_partial = bytearray(rest)
+            for line in lines:
+                self._log_worker_line(turn, bytes(line))
+        return True
+
+    def _log_worker_line(self, turn: _Turn, line: bytes) -> None:
+        if turn.stderr_logged >= STDERR_LOG_CAP:
+            turn.stderr_dropped += len(line) + 1
+            return
+        turn.stderr_logged += len(line) + 1
+        text = line.decode("utf-8", "replace").translate(_UNPRINTABLE)
+        if len(text) > STDERR_LINE_CAP:
+            text = f"{text[:STDERR_LINE_CAP]}... ({len(text)} characters)"
+        log.warning("worker %d (turn %s): %s", turn.pid, turn.turn_id, text)
+
+    def _close_stderr(self, turn: _Turn) -> None:
+        """Log what is left (the worker has ended, or is being given up on) and close the pipe."""
+        if turn.stderr < 0:
+            return
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(turn.stderr)
+        self._drain_stderr(turn)
+        if turn.stderr_partial:
+            self._log_worker_line(turn, bytes(turn.stderr_partial))
+            turn.stderr_partial.clear()
+        os.close(turn.stderr)
+        turn.stderr = -1
+        if turn.stderr_dropped:
+            log.warning(
+                "worker %d (turn %s): %d more bytes of stderr not logged (over %d)",
+                turn.pid,
+                turn.turn_id,
+                turn.stderr_dropped,
+                STDERR_LOG_CAP,
+            )
 
     # --- children -------------------------------------------------------------------------------
 
@@ -530,7 +630,11 @@ def main(root: DataRoot) -> int:
 
     warm(root)  # [prompt] read before workers drop privilege
     root.run_dir.mkdir(parents=True, exist_ok=True)
-    server = ForkServer(root, identity)
+    try:
+        server = ForkServer(root, identity)
+    except drop.DropRefused as exc:
+        log.error("fork-server: %s", exc)
+        return 2
     try:
         server.bind()
     except OSError as exc:

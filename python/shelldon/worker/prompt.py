@@ -36,8 +36,10 @@ from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
 from shelldon.core import owner_time
 from shelldon.core.history import open_readonly
+from shelldon.core.memory.archive import search_archive
 from shelldon.core.memory.reader import MemoryReader
-from shelldon.core.retrieval import select_entries
+from shelldon.core.recall_names import expand_query, expand_query_texts
+from shelldon.core.retrieval import EntryTerms, select_entries, select_terms
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
@@ -45,7 +47,11 @@ log = logging.getLogger(__name__)
 # --- bounds -------------------------------------------------------------------------------------
 
 RECENT_WINDOW = 12  # messages (owner and pet rows), not turns
-RECALL_K = 6  # recalled rows shown after de-duplication against the window
+# Recalled rows shown after de-duplication against the window. 10, not 6: measured on LoCoMo
+# (scripts/prompt_reach.py, docs/recall.md) the evidence reaches the prompt for 4-5 % more
+# questions, for ~700 more prompt characters; 12 adds about nothing.
+RECALL_K = 10
+ARCHIVE_K = 2  # retired entries (memory/archive) shown when they match the message
 MAX_DOC_CHARS = 4_000  # DIRECTIVE.md, about.md, summary.md each
 MAX_ROW_CHARS = 600  # one history row as shown; a longer row is elided with a visible marker
 MAX_MESSAGE_CHARS = 8_000  # the current owner message
@@ -66,6 +72,7 @@ RECENT_HEADER = "# Recent conversation (oldest first)"
 RECALL_HEADER = "# Recalled from earlier conversation"
 DREAM_HEADER = "# Dream: consolidate what you learned"
 MESSAGE_HEADER = "# The owner says"
+ARCHIVE_LINE = "From the archive (retired to make room; may be out of date):"
 
 SYSTEM_INSTRUCTION = """\
 You are shelldon, a small pocket pet who chats with its owner, remembers what matters and learns \
@@ -78,6 +85,8 @@ Answer with exactly one JSON object and nothing else:
 conversation supports, in your own words, one fact per op. The ops you may propose:
 {"op": "remember", "collection": "facts" | "people" | "preferences" | "capabilities", \
 "name": "<short title>", "content": "<one complete sentence>"}
+{"op": "forget", "collection": "<collection>", "name": "<the entry's name after the slash>"} \
+when a memory entry is wrong or the owner asks you to drop it (what the owner stated stays)
 {"op": "rewrite_about", "content": "<your whole self-summary>"}
 {"op": "log_episode", "content": "<what happened>", "tags": ["<tag>"]}
 {"op": "capture_learning", "observation": "<a private observation worth consolidating later>", \
@@ -219,6 +228,7 @@ class PromptContext:
     about: str | None = None
     summary: str | None = None
     memory: MemorySelection | None = None
+    archived: tuple[MemoryItem, ...] = ()  # retired entries matching the message
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
     limits: PromptLimits = field(default_factory=PromptLimits)
@@ -291,10 +301,11 @@ class _Parts:
     tail: list[PromptSection]  # dream directive, message (never dropped)
     dropped_recent: int = 0
     dropped_recall: int = 0
+    archived: list[MemoryItem] = field(default_factory=list)
 
     def sections(self, limits: PromptLimits) -> list[PromptSection]:
         out = list(self.fixed_head)
-        if self.full or self.titled or self.rest:
+        if self.full or self.titled or self.rest or self.archived:
             lines = [MEMORY_HEADER]
             lines.extend(_entry_block(item) for item in self.full)
             if self.titled:
@@ -302,6 +313,9 @@ class _Parts:
                 lines.extend(_title_line(item) for item in self.titled)
             if self.rest:
                 lines.append(f"({self.rest} more entries in memory, not shown)")
+            if self.archived:
+                lines.append(ARCHIVE_LINE)
+                lines.extend(_entry_block(item) for item in self.archived)
             out.append(PromptSection("memory", "\n".join(lines)))
         if self.recent or self.dropped_recent:
             lines = [RECENT_HEADER]
@@ -320,7 +334,9 @@ class _Parts:
 
     def drop_one(self) -> bool:
         """Drop the least valuable whole piece. False when nothing droppable is left."""
-        if self.recall:
+        if self.archived:
+            self.archived.pop()
+        elif self.recall:
             self.recall.pop()  # least relevant last
             self.dropped_recall += 1
         elif self.titled:
@@ -415,6 +431,7 @@ def assemble_prompt(
 
     memory = ctx.memory or MemorySelection()
     parts = _Parts(head, list(memory.full), list(memory.titled), memory.rest, recent, recall, tail)
+    parts.archived = list(ctx.archived)
     sections = parts.sections(limits)
     while _size(sections) > limits.max_prompt_chars and parts.drop_one():
         sections = parts.sections(limits)
@@ -504,6 +521,7 @@ def read_context(
     memory: MemoryReader | None = _attempt(notes, "memory tree", lambda: MemoryReader(root.memory))
     directive = about = summary = None
     selection = None
+    archived: tuple[MemoryItem, ...] = ()
     if memory is not None:
         directive = _as_text(
             _attempt(notes, "DIRECTIVE.md", memory.read_directive), notes, "DIRECTIVE.md"
@@ -514,17 +532,31 @@ def read_context(
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
     zone_name: str | None = None
+    terms: list[EntryTerms] | None = None
     reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
     if reader is not None:
         try:
             zone_name = _attempt(notes, "time zone", lambda: owner_time.owner_zone(reader))
+            if memory is not None and select_memory is None:
+                # The entries' terms as core keeps them (core.entry_terms); None: read the tree.
+                terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
             if limits.recent_window > 0:
                 got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))
                 recent = rows_from_mappings(got or (), notes, "recent window")
             if limits.recall_k > 0 and message.strip():
                 # Fetch past the window so that de-duplication still leaves recall_k rows.
                 want = limits.recall_k + limits.recent_window
-                got = _attempt(notes, "recall", lambda: reader.search(message, want))
+                # "my sister" also looks for Ana when memory says Ana is the owner's sister.
+                linked: str | None = None
+                if terms is not None:
+                    texts = [f"{t.title}\n{t.body}" for t in terms]
+                    linked = _attempt(notes, "names", lambda: expand_query_texts(message, texts))
+                elif memory is not None:
+                    linked = _attempt(
+                        notes, "names", lambda: expand_query(message, memory.entries())
+                    )
+                query = linked if isinstance(linked, str) else message
+                got = _attempt(notes, "recall", lambda: reader.search(query, want))
                 recall = rows_from_mappings(got or (), notes, "recall")
         finally:
             _attempt(notes, "history.db close", reader.close)
@@ -533,8 +565,28 @@ def read_context(
         query = message
         if purpose == "checkin" and not message.strip():
             query = " ".join(row.content for row in recent if row.role == "owner")
-        selector = select_memory or _select_memory
-        selection = _attempt(notes, "curated entries", lambda: selector(memory, query, root.home))
+        if terms is not None:
+            kept = terms
+            selection = _attempt(
+                notes,
+                "curated entries",
+                lambda: selection_from_retrieval(
+                    select_terms(kept, query, utc_now(), base=root.home)
+                ),
+            )
+        else:
+            selector = select_memory or _select_memory
+            selection = _attempt(
+                notes, "curated entries", lambda: selector(memory, query, root.home)
+            )
+        if message.strip():
+            hits = _attempt(
+                notes, "archive", lambda: search_archive(memory.root, message, ARCHIVE_K)
+            )
+            archived = tuple(
+                MemoryItem(h.title, h.name.split("/", 1)[0], h.body, h.provenance)
+                for h in hits or ()
+            )
 
     if notes:
         log.info("prompt assembled without: %s", "; ".join(notes))
@@ -543,6 +595,7 @@ def read_context(
         about=about,
         summary=summary,
         memory=selection if isinstance(selection, MemorySelection) else None,
+        archived=archived,
         recent=recent,
         recall=recall,
         limits=limits,

@@ -7,7 +7,8 @@ through the broker's socket. The result goes back to the fork-server on the turn
 decides what, if anything, is written.
 
 `purpose == "probe"` runs no brain: it tries what a hostile worker would try (read the vault,
-write the memory tree and history.db, regain root) and reports what the kernel said. `shelldon
+write the memory tree and history.db, regain root, every call the seccomp filter lists) and
+reports what the kernel said. `shelldon
 doctor` and the isolation tests use it."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.paths import DataRoot
+from shelldon.worker import sandbox
 from shelldon.worker.prompt import gather_context
 
 log = logging.getLogger("shelldon.worker.turn")
@@ -214,12 +216,23 @@ def probe_isolation(root: DataRoot) -> dict[str, object]:
             _attempt("write history.db through sqlite", lambda: _sqlite_write(root.history_db))
         )
     checks.append(_attempt("setuid(0)", lambda: os.setuid(0)))
+    calls = sandbox.try_listed_calls()
+    notes = sorted(t for t in targets if t.suffix == ".md")  # what a turn reads
+    allowed = sandbox.try_allowed(notes[0] if notes else Path("/proc/self/status"))
+    log.info(
+        "isolation probe: %d checks; %d filtered calls tried, %d refused",
+        len(checks),
+        len(calls),
+        sum(1 for c in calls if c["outcome"] == "refused"),
+    )
     return {
         "uid": os.getuid(),
         "gid": os.getgid(),
         "resuid": list(os.getresuid()),
         "resgid": list(os.getresgid()),
         "groups": os.getgroups(),
-        "status": _status_fields("CapEff", "CapPrm", "CapAmb", "NoNewPrivs"),
+        "status": _status_fields("CapEff", "CapPrm", "CapAmb", "CapBnd", "NoNewPrivs", "Seccomp"),
         "checks": checks,
+        "syscalls": calls,
+        "allowed": allowed,
     }

@@ -9,6 +9,7 @@ against a learning ("never call me Bobby") holds it back the same way (`rule_con
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 import unicodedata
@@ -19,6 +20,7 @@ import msgspec
 
 from shelldon import _native
 from shelldon.contracts.ops import CaptureLearning
+from shelldon.core import layout
 from shelldon.core.dream.model import PendingLearning
 from shelldon.core.words import content_words
 
@@ -93,9 +95,22 @@ class CorrectionLedger:
             log.warning("correction ledger unreadable (%s); starting empty", exc)
             return _CorrectionState()
 
-    def _save(self) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        _native.atomic_write(self._path, msgspec.json.encode(self._state), 0o644)
+    def _save(self, *, durable: bool = True) -> None:
+        """Atomically replace the file. `durable=False` skips the two fsyncs: for a change of
+        `previous` alone, which a power cut may lose at no cost (the next correction would not
+        reach the learnings of the turn before the cut); the marks are always written durably."""
+        layout.ensure_dir(self._path.parent, layout.DIR_MODE)
+        data = msgspec.json.encode(self._state)
+        if durable:
+            _native.atomic_write(self._path, data, layout.FILE_MODE)
+            return
+        # Named like the Rust writer's temp files, so a kill's leftover is swept at start.
+        temp = self._path.with_name(f".{self._path.name}{_native.TEMP_MARKER}{os.getpid()}-0")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, layout.FILE_MODE)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.chmod(temp, layout.FILE_MODE)  # the umask may have narrowed it
+        os.replace(temp, self._path)
 
     def note_turn(self, turn_id: str, owner_text: str, captured: Iterable[CaptureLearning]) -> int:
         """After an owner turn: mark the previous turn's learnings if this message corrects the
@@ -117,11 +132,13 @@ class CorrectionLedger:
                 del state.observations[: max(0, len(state.observations) - self.MAX_MARKS)]
                 if marked:
                     log.info("owner correction in %s marks %d learning(s)", turn_id, marked)
-            state.previous_turn = turn_id
-            state.previous = [
-                _Captured(_blank_key(op.pattern_key), op.observation) for op in captured
-            ]
-            self._save()
+            previous = [_Captured(_blank_key(op.pattern_key), op.observation) for op in captured]
+            # Written only when it changed: most turns capture nothing after a turn that captured
+            # nothing, and a rewrite costs two fsyncs (docs/performance.md).
+            if marked or previous != state.previous:
+                state.previous_turn = turn_id
+                state.previous = previous
+                self._save(durable=bool(marked))
             return marked
 
     def is_corrected(self, item: PendingLearning) -> bool:

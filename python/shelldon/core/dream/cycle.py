@@ -14,6 +14,7 @@ from pathlib import Path
 
 from shelldon.clock import iso
 from shelldon.contracts.provenance import Provenance
+from shelldon.core import layout
 from shelldon.core.dream.apply import DreamApplication, OpOutcome, RawOp, apply_dream
 from shelldon.core.dream.corrections import CorrectionLedger, rule_contradicts
 from shelldon.core.dream.directive import StoreSources, build_dream_directive, one_line
@@ -38,8 +39,10 @@ LOCK_FILE = "dream.lock"
 def dream_lock(state_dir: Path) -> Iterator[bool]:
     """An exclusive, non-blocking flock on state/dream.lock: two dreams never overlap, also across
     processes. Yields False when another dream holds it. The kernel drops it if the holder dies."""
-    state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(state_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    layout.ensure_dir(state_dir, layout.DIR_MODE)
+    fd = os.open(
+        state_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
+    )
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

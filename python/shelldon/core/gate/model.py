@@ -10,7 +10,7 @@ import msgspec
 from shelldon.contracts.provenance import Provenance
 
 Action = Literal["create", "update", "skip", "reject"]
-Status = Literal["active", "superseded"]
+Status = Literal["active", "superseded", "retired"]
 
 # Reason codes, one per branch. The audit log and tests key on these; the prose is for people.
 SECRET = "secret"

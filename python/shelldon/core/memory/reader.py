@@ -15,6 +15,7 @@ from pathlib import Path
 
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.entry import Entry, parse_entry
+from shelldon.core.layout import ARCHIVE_DIR
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +72,23 @@ class MemoryReader:
         return data[: whole_episodes_length(data)].decode("utf-8", "replace")
 
     def entries(self) -> list[Entry]:
-        """Every curated entry, parsed, ordered by collection then stem (deterministic)."""
+        """Every curated entry in the collections, parsed, ordered by collection then stem
+        (deterministic). The worker's hot path: superseded and retired entries live in the
+        archive (`archived_entries`) and are not read here."""
+        return self._scan(self._root)
+
+    def archived_entries(self) -> list[Entry]:
+        """Superseded and retired entries (memory/archive/<collection>/), `archived=True`."""
+        return [replace(e, archived=True) for e in self._scan(self._root / ARCHIVE_DIR)]
+
+    def all_entries(self) -> list[Entry]:
+        """The collections, then the archive: what `memory list --all` shows."""
+        return [*self.entries(), *self.archived_entries()]
+
+    def _scan(self, base: Path) -> list[Entry]:
         found: list[Entry] = []
         for collection in COLLECTION_NAMES:
-            directory = self._root / collection
+            directory = base / collection
             try:
                 with os.scandir(directory) as listing:
                     items = sorted((d.name, d) for d in listing)
@@ -96,24 +110,35 @@ class MemoryReader:
         return out
 
     def find_entry(self, name: str) -> Entry:
-        """An entry by "<collection>/<stem>" or by a stem unique across collections.
-        Raises LookupError naming the candidates when it is absent or ambiguous."""
+        """An entry by "<collection>/<stem>" or by a stem unique across collections; the archive
+        is searched when the collections hold no such entry ("archive/facts/tea" names an
+        archived one directly). Raises LookupError naming the candidates when it is absent or
+        ambiguous."""
         want = name.strip().removesuffix(".md")
+        archived_only = want.startswith(f"{ARCHIVE_DIR}/")
+        want = want.removeprefix(f"{ARCHIVE_DIR}/")
         collection, _, stem = want.rpartition("/")
-        matches = [
-            e
-            for e in self.entries()
-            if e.stem == stem and (not collection or e.collection == collection)
-        ]
+
+        def among(entries: list[Entry]) -> list[Entry]:
+            return [
+                e
+                for e in entries
+                if e.stem == stem and (not collection or e.collection == collection)
+            ]
+
+        matches = [] if archived_only else among(self.entries())
+        if not matches:
+            matches = among(self.archived_entries())
         if not matches:
             raise LookupError(f"no entry named {name!r}")
         if len(matches) > 1:
-            names = ", ".join(f"{e.collection}/{e.stem}" for e in matches)
+            names = ", ".join(entry_name(e) for e in matches)
             raise LookupError(f"{name!r} is ambiguous: {names}")
         return matches[0]
 
     def entry_path(self, entry: Entry) -> Path:
-        return self._root / entry.collection / f"{entry.stem}.md"
+        base = self._root / ARCHIVE_DIR if entry.archived else self._root
+        return base / entry.collection / f"{entry.stem}.md"
 
     def _rel(self, path: Path) -> str:
         return path.relative_to(self._root).as_posix()
@@ -163,6 +188,12 @@ class MemoryReader:
         except OSError as exc:
             log.warning("could not read %s: %s", path.name, exc)
             return None
+
+
+def entry_name(entry: Entry) -> str:
+    """ "<collection>/<stem>", or "archive/<collection>/<stem>" for an archived entry."""
+    name = f"{entry.collection}/{entry.stem}"
+    return f"{ARCHIVE_DIR}/{name}" if entry.archived else name
 
 
 def find_active(entries: Sequence[Entry], stem: str | None, prefer: str) -> Entry | None:

@@ -5,6 +5,15 @@ any disk access; the gate then decides (the safety screen for the documents, `ga
 entries); only then is anything written, atomically and durably through the Rust writer
 (`shelldon._native.atomic_write` / `durable_append`). Each branch returns an `_Outcome`, and
 `apply_memory_op` writes the audit line for it in one place (`_audit`), accepted or refused.
+
+A full collection makes room instead of refusing (`core.memory.room`: route, consolidate, retire
+the stalest inference to the archive, or keep the new fact in the archive). Superseded and
+retired entries move to `memory/archive/<collection>/`, off the worker's hot path; the move is a
+file written and a file removed in one audited change, so undo brings them back.
+
+Over 400 lines: the write path is one sequence under one lock (validate, route, decide, make
+room, write, archive, audit, index); making room reuses the entry write and the audit in the
+middle of it, and split apart each half would need the other's private steps.
 """
 
 from __future__ import annotations
@@ -18,6 +27,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+import msgspec
+
 from shelldon import _native
 from shelldon.clock import iso, utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
@@ -27,6 +38,9 @@ from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none,
 from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import Entry, EntryMeta, render_entry
 from shelldon.core.index import INDEX_NAME, render_index
+from shelldon.core.layout import ARCHIVE_DIR
+from shelldon.core.memory import room
+from shelldon.core.memory.archive import sync_archive_index
 from shelldon.core.memory.plan import (
     Action,
     Applied,
@@ -43,7 +57,7 @@ from shelldon.core.records import record_body, screen_record
 _HEADER_MARKS = str.maketrans("", "", "[]()")
 log = logging.getLogger(__name__)
 
-FILE_MODE = 0o644  # the worker (another uid) reads the tree
+FILE_MODE = layout.FILE_MODE  # the service uid writes, the readers' group (the worker) reads
 LOCK_NAME = ".write.lock"
 # Confidence a new entry starts with when the writer gives none: what the owner said is certain,
 # what a command showed nearly so, what a model inferred is a guess.
@@ -90,15 +104,22 @@ class MemoryWriter(MemoryReader):
         *,
         clock: Callable[[], datetime] = utc_now,
         limits: gate.Limits = gate.DEFAULT_LIMITS,
+        make_room: bool = True,
     ) -> None:
         super().__init__(root)
         self._clock = clock
         self._limits = limits
+        # False: a full collection refuses (`collection_full`) as before step 11 (the eval's
+        # "before" figures).
+        self._make_room = make_room
         self.audit = AuditLog(self._root)
         layout.prepare_memory(self._root)
         self._sweep_temp_files()
-        # A writer killed between an entry and the index leaves the index behind: catch up.
         with self._write_lock():
+            # Superseded entries a release before the archive left in their collections move out
+            # of the worker's hot path, once, in one audited change.
+            self._archive_superseded_in_place()
+            # A writer killed between an entry and the index leaves the index behind: catch up.
             self._refresh_index()
 
     @property
@@ -129,10 +150,11 @@ class MemoryWriter(MemoryReader):
                 invalid = _Outcome("reject", "invalid", str(exc))
                 self._audit(audit_unit, op, str(provenance)[:20], invalid)
                 raise
+            extras = extras or EntryExtras()
             if plan.collection is None:
                 outcome = self._write_document(plan)
             else:
-                outcome = self._write_entry(plan, extras or EntryExtras(), limits or self._limits)
+                outcome = self._write_entry(plan, extras, limits or self._limits, audit_unit)
             rec = self._audit(audit_unit, plan.op, plan.provenance, outcome)
             if outcome.action in ("skip", "reject"):
                 log.info(
@@ -208,7 +230,13 @@ class MemoryWriter(MemoryReader):
         return _Outcome("update", "revised", "rewritten", plan.target, (change,))
 
     def _write_entry(
-        self, plan: PlannedWrite, extras: EntryExtras, limits: gate.Limits
+        self,
+        plan: PlannedWrite,
+        extras: EntryExtras,
+        limits: gate.Limits,
+        unit: str = "core",
+        *,
+        making_room: bool = True,
     ) -> _Outcome:
         assert isinstance(plan.op, Remember) and plan.collection is not None
         directory = collection_dir(self._root, plan.collection)
@@ -225,6 +253,12 @@ class MemoryWriter(MemoryReader):
         )
         entries = self.entries()
         decision = gate.decide(candidate, _existing(entries), limits)
+        if (
+            making_room
+            and self._make_room
+            and decision.reason_code in (gate.COLLECTION_FULL, gate.INDEX_FULL)
+        ):
+            return self._make_room_for(plan, extras, limits, unit, entries, decision)
         if decision.action in ("skip", "reject"):
             found = find_active(entries, decision.target, plan.collection)
             return _refused(plan, decision, self.entry_path(found) if found else None)
@@ -277,7 +311,7 @@ class MemoryWriter(MemoryReader):
             if old is None or old.stem == stem:
                 continue
             marked = replace(old.meta, status="superseded", superseded_by=stem, modified=now)
-            changes.append(self._put_entry(self.entry_path(old), marked, old.body))
+            changes.extend(self._move_to_archive(old, marked))
         return _Outcome(
             decision.action,
             decision.reason_code,
@@ -287,6 +321,139 @@ class MemoryWriter(MemoryReader):
             stem=stem,
             supersedes=tuple(decision.supersedes),
             decision=decision,
+        )
+
+    # --- making room (core.memory.room) ------------------------------------------------------
+
+    def _make_room_for(
+        self,
+        plan: PlannedWrite,
+        extras: EntryExtras,
+        limits: gate.Limits,
+        unit: str,
+        entries: Sequence[Entry],
+        full: gate.Decision,
+    ) -> _Outcome:
+        """The gate found the collection (or the index) full: write a model's fact to the kind
+        it belongs to when that one has room, else consolidate it into a related entry, else
+        retire the stalest inference and write it, else keep it in the archive. Each way leaves
+        the fact where `memory list --all` and undo reach it."""
+        assert isinstance(plan.op, Remember) and plan.collection is not None
+        kind = room.route(plan.collection, plan.content)
+        if kind != plan.collection and plan.provenance != "owner" and extras.stem is None:
+            op = msgspec.structs.replace(plan.op, collection=kind)
+            target = collection_dir(self._root, kind) / plan.target.name
+            routed = replace(plan, op=op, collection=kind, target=target)
+            # Final either way: its kind made room, or the fact is known there already.
+            return self._write_entry(routed, extras, limits, unit)
+        related = room.consolidation_target(plan.content, plan.provenance, entries, plan.collection)
+        if related is not None:
+            merged = replace(plan, content=room.consolidated_body(related.body, plan.content))
+            keep = replace(extras, stem=related.stem, title=related.meta.title or None)
+            outcome = self._write_entry(merged, keep, limits, unit, making_room=False)
+            if outcome.action == "update":
+                return replace(
+                    outcome,
+                    reason_code=room.CONSOLIDATED,
+                    reason=f"{plan.collection} is full: folded into "
+                    f"{plan.collection}/{related.stem} ({outcome.reason})",
+                )
+        stale = room.retirement_candidate(entries, plan.collection)
+        if stale is not None:
+            self._retire(stale, unit, f"{plan.collection} is full; made room for a new entry")
+            outcome = self._write_entry(plan, extras, limits, unit, making_room=False)
+            if outcome.action not in ("skip", "reject"):
+                return outcome
+        return self._keep_in_archive(plan, extras, full)
+
+    def _retire(self, entry: Entry, unit: str, why: str) -> AuditRecord:
+        """Move one entry to the archive, marked retired: its own audited (undoable) change."""
+        marked = replace(entry.meta, status="retired", modified=iso(self._clock()))
+        changes = self._move_to_archive(entry, marked)
+        return self.audit.record(
+            unit=unit,
+            op="retire",
+            action="update",
+            reason_code=room.RETIRED,
+            reason=f"{entry.collection}/{entry.stem} retired to the archive: {why}",
+            target=changes[0].target,
+            changes=changes,
+            provenance=entry.meta.provenance,
+        )
+
+    def _keep_in_archive(
+        self, plan: PlannedWrite, extras: EntryExtras, full: gate.Decision
+    ) -> _Outcome:
+        """No room could be made: the fact is written straight to the archive (retired), so a
+        later search finds it, and the flag still asks the dream to consolidate."""
+        assert isinstance(plan.op, Remember) and plan.collection is not None
+        directory = self._root / ARCHIVE_DIR / plan.collection
+        stem = self._free_stem(self._root / plan.collection, plan.stem or "entry", ())
+        path = directory / f"{stem}.md"
+        now = iso(self._clock())
+        confidence = extras.confidence
+        meta = EntryMeta(
+            title=" ".join((extras.title or plan.op.name).split()),
+            collection=plan.collection,
+            provenance=plan.provenance,
+            confidence=confidence
+            if confidence is not None
+            else DEFAULT_CONFIDENCE[plan.provenance],
+            created=now,
+            modified=now,
+            last_confirmed=now,
+            status="retired",
+            depends_on=extras.depends_on,
+            tags=extras.tags,
+        )
+        change = self._put_entry(path, meta, plan.content)
+        decision = msgspec.structs.replace(full, action="create", reason_code=room.ARCHIVED)
+        return _Outcome(
+            "create",
+            room.ARCHIVED,
+            f"{full.reason}; no entry could make room, so it is kept in the archive",
+            path,
+            (change,),
+            stem=stem,
+            decision=decision,
+        )
+
+    def _move_to_archive(self, entry: Entry, meta: EntryMeta) -> list[FileChange]:
+        """The entry written to archive/<collection>/ with `meta`, then removed from its
+        collection (a kill in between leaves both copies, the active one still active)."""
+        source = self.entry_path(entry)
+        target = self._root / ARCHIVE_DIR / entry.collection / source.name
+        changes = [self._put_entry(target, meta, entry.body)]
+        if source != target:
+            changes.append(self._remove(source))
+        return changes
+
+    def _restore_from_archive(self, entry: Entry, meta: EntryMeta) -> list[FileChange]:
+        """The reverse move: an archived entry active again in its collection."""
+        source = self.entry_path(entry)
+        target = self._root / entry.collection / source.name
+        return [self._put_entry(target, meta, entry.body), self._remove(source)]
+
+    def _remove(self, path: Path) -> FileChange:
+        before = path.read_bytes()
+        self.audit.keep_blob(before)
+        path.unlink()
+        _native.fsync_dir(path.parent)
+        return FileChange(self._rel(path), _sha256(before), None)
+
+    def _archive_superseded_in_place(self) -> None:
+        stranded = [e for e in self.entries() if e.meta.status != "active"]
+        if not stranded:
+            return
+        changes = [c for e in stranded for c in self._move_to_archive(e, e.meta)]
+        self.audit.record(
+            unit="core",
+            op="archive",
+            action="update",
+            reason_code="archived",
+            reason=f"moved {len(stranded)} superseded entries to the archive",
+            changes=changes,
+            provenance="owner",
         )
 
     def _episode_record(self, plan: PlannedWrite) -> bytes:
@@ -304,7 +471,9 @@ class MemoryWriter(MemoryReader):
     @contextlib.contextmanager
     def _write_lock(self) -> Iterator[None]:
         """One writer at a time across processes (core, and the CLI when core is not running)."""
-        fd = os.open(self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(
+            self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
+        )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -326,22 +495,37 @@ class MemoryWriter(MemoryReader):
     def _free_stem(self, directory: Path, stem: str, taken: Sequence[str]) -> str:
         """`stem`, or `stem-2`, `stem-3`… when a file (a superseded entry, say) holds it."""
         candidate, n = stem, 1
-        while candidate in taken or (directory / f"{candidate}.md").exists():
+        archive = self._root / ARCHIVE_DIR / directory.name
+        while (
+            candidate in taken
+            or (directory / f"{candidate}.md").exists()
+            or (archive / f"{candidate}.md").exists()
+        ):
             n += 1
             candidate = f"{stem}-{n}"
         return candidate
 
     def _refresh_index(self) -> None:
-        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index)."""
+        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index), and
+        bring the archive's search index in line."""
         path = self._root / INDEX_NAME
-        text = render_index(self.entries()).encode("utf-8")
+        archived = self.archived_entries()
+        text = render_index([*self.entries(), *archived]).encode("utf-8")
         if read_or_none(path) != text:
             _native.atomic_write(path, text, FILE_MODE)
+        # The retired entries' search index follows the files (an undo, a forget, a hand edit).
+        sync_archive_index(self._root, archived)
 
     def _sweep_temp_files(self) -> None:
         """Remove temp files a killed writer left behind (only our writer's names, only of dead
         processes: core.layout)."""
-        layout.sweep_temp_files_in((self._root, *(self._root / c for c in COLLECTION_NAMES)))
+        layout.sweep_temp_files_in(
+            (
+                self._root,
+                *(self._root / c for c in COLLECTION_NAMES),
+                *(self._root / ARCHIVE_DIR / c for c in COLLECTION_NAMES),
+            )
+        )
 
 
 def _refused(plan: PlannedWrite, decision: gate.Decision, where: Path | None = None) -> _Outcome:

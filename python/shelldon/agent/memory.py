@@ -1,0 +1,180 @@
+"""The agent face's memory: a project's tree (written) beside the global one (read only).
+
+`AgentMemory` is what the MCP tools call (`shelldon.agent.server` only adapts it to the wire), so
+it is plain Python, tested without an MCP client too. Every answer is text for the agent.
+
+- `write`: a `remember` through the one gate into the project's tree, recorded as an inference
+  (whatever the model writes is an inference, and an inference never replaces an owner's rule).
+- `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
+  undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back.
+- `note_request`: the owner's own words, relayed by the agent: rules ("always …", "never …",
+  "prefer …") captured as owner entries without a model call (`core.rules`).
+- `recall`: both scopes ranked together (`core.scopes`): four in full within 3,000 characters,
+  twelve by title, the rest counted.
+- `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`).
+
+The global scope (the data root's `memory/`) is opened read-only: no tool writes it. No path
+under a `vault/` is ever read: on a workstation the face runs as the owner's uid, so this path
+check is the only guard (`check_outside_vault`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from shelldon.agent.reflect import Proposer, facts_carried, reflect
+from shelldon.clock import compact, utc_now
+from shelldon.contracts.digest import Digest
+from shelldon.contracts.ops import COLLECTION_NAMES, Remember
+from shelldon.contracts.text import clean_text
+from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError, MemoryReader
+from shelldon.core.rules import capture_owner_rules
+from shelldon.core.scopes import (
+    GLOBAL,
+    PROJECT,
+    Scope,
+    find_scoped,
+    project_memory_root,
+    select_scoped,
+    split_scope,
+)
+from shelldon.paths import DataRoot
+
+log = logging.getLogger(__name__)
+
+VAULT = "vault"
+
+
+class AgentMemoryError(Exception):
+    """A tool call that cannot be done as asked; the message is the one line the agent sees."""
+
+
+def check_outside_vault(path: Path, memory_roots: Sequence[Path]) -> None:
+    """Refuse `path` when it is (or resolves into) a memory tree's vault/."""
+    resolved = path.resolve()
+    for root in memory_roots:
+        vault = (root / VAULT).resolve()
+        if resolved == vault or resolved.is_relative_to(vault):
+            raise AgentMemoryError("the vault is never read here")
+
+
+def agent_unit(kind: str = "agent") -> str:
+    """A fresh audit unit for one tool call: `agent-20261130T160000Z-1a2b3c`."""
+    return f"{kind}-{compact(utc_now())}-{secrets.token_hex(3)}"
+
+
+class AgentMemory:
+    """A project's memory beside the global one, as a coding agent's tools see them."""
+
+    def __init__(self, project: Path, data_root: DataRoot) -> None:
+        self.project = project.resolve()
+        check_outside_vault(self.project, [data_root.memory])
+        self.global_root = data_root.memory
+        self.project_memory = CuratedMemory(project_memory_root(self.project))
+        self.scopes = (
+            Scope(PROJECT, self.project_memory, self.project),
+            Scope(GLOBAL, MemoryReader(self.global_root), data_root.home),
+        )
+
+    @property
+    def memory_roots(self) -> tuple[Path, ...]:
+        return (self.project_memory.root, self.global_root)
+
+    def list(self) -> str:
+        """Every active entry of both scopes, one line each (scope:collection/stem, provenance,
+        confidence, modified, title)."""
+        lines: list[str] = []
+        for scope in self.scopes:
+            for e in scope.memory.entries():
+                if e.meta.status == "superseded":
+                    continue
+                title = " ".join((e.meta.title or e.body.strip().split("\n")[0]).split())[:80]
+                lines.append(
+                    f"{scope.name}:{e.collection}/{e.stem}\t{e.meta.provenance}\t"
+                    f"{e.meta.confidence:.2f}\t{e.meta.modified[:10] or '-'}\t{title}"
+                )
+        if not lines:
+            return "memory holds no entries yet"
+        return clean_text("\n".join(lines))
+
+    def read(self, name: str) -> str:
+        """One entry, front matter and body ("project:facts/x", "global:facts/x", or bare)."""
+        try:
+            scope, entry = find_scoped(self.scopes, name)
+        except LookupError as exc:
+            raise AgentMemoryError(str(exc)) from None
+        path = scope.memory.entry_path(entry)
+        check_outside_vault(path, self.memory_roots)
+        return clean_text(f"{scope.name}:{entry.collection}/{entry.stem}\n" + _render(path))
+
+    def write(
+        self, collection: str, name: str, content: str, depends_on: Sequence[str] = ()
+    ) -> str:
+        """A `remember` into the project's memory, through the gate, as an inference."""
+        scope, collection = split_scope(collection)  # "project:facts" is "facts"
+        if scope == GLOBAL:
+            raise AgentMemoryError("global memory is read-only here; write to the project")
+        if collection not in COLLECTION_NAMES:
+            raise AgentMemoryError(f"collection must be one of {', '.join(COLLECTION_NAMES)}")
+        op = Remember(collection=collection, name=name, content=content)
+        extras = EntryExtras(depends_on=tuple(depends_on))
+        try:
+            applied = self.project_memory.apply_memory_op(
+                op, provenance="inferred", unit=agent_unit(), extras=extras
+            )
+        except MemoryOpError as exc:
+            raise AgentMemoryError(f"refused: {exc}") from None
+        where = f"{PROJECT}:{collection}/{applied.stem}" if applied.stem else collection
+        return (
+            f"{applied.action} ({applied.reason_code}): {applied.reason} [{where}; "
+            f"change {applied.change_id}]"
+        )
+
+    def delete(self, name: str) -> str:
+        """Delete a project entry: not gated, audited, undoable."""
+        scope, rest = split_scope(name)
+        if scope == GLOBAL:
+            raise AgentMemoryError("global memory is read-only here")
+        try:
+            rec = self.project_memory.forget(rest, unit=agent_unit(), by="the agent")
+        except LookupError as exc:
+            raise AgentMemoryError(str(exc)) from None
+        return (
+            f"deleted {PROJECT}:{rec.target} [change {rec.id}; undo: shelldon memory --home "
+            f"{self.project_memory.root.parent} undo {rec.id}]"
+        )
+
+    def recall(self, task: str, paths: Sequence[str] = (), now: datetime | None = None) -> str:
+        """The ranked block for `task`: what the agent should know before it starts."""
+        selection = select_scoped(self.scopes, task, now or utc_now(), paths=paths)
+        text = selection.render()
+        return clean_text(text) if text else "memory holds no entries yet"
+
+    def note_request(self, text: str) -> str:
+        """Capture the owner's rules stated in `text` (the owner's own words) as owner entries."""
+        results = capture_owner_rules(self.project_memory, text)
+        if not results:
+            return "no rule found (a rule starts with always, never, prefer or call me)"
+        lines = [
+            f"{r.action} ({r.reason_code}): {r.reason}"
+            + (f" [{PROJECT}:preferences/{r.stem}]" if r.stem else "")
+            for r in results
+        ]
+        return clean_text("\n".join(lines))
+
+    def reflect(self, digest: Digest, *, propose: Proposer = facts_carried) -> str:
+        """A turn's digest through the gate (`shelldon.agent.reflect`)."""
+        reflection = reflect(
+            self.project_memory, digest, unit=agent_unit("reflect"), propose=propose
+        )
+        return clean_text(reflection.render())
+
+
+def _render(path: Path) -> str:
+    if path.is_symlink():  # a link planted in the tree must not pull another file in
+        raise AgentMemoryError(f"{path.name} is a symlink; not read")
+    return path.read_text(encoding="utf-8", errors="replace")

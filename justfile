@@ -79,9 +79,12 @@ image-check: dev
 image:
     image/build.sh
 
-# Boot the built image under qemu-system-aarch64 -M virt -m 416; the self-test inside says PASS/FAIL.
-image-test:
-    SHELLDON_BOOT_TOML=image/test/boot-shelldon.toml image/boottest.sh
+# Boot the built image under qemu-system-aarch64 -M virt -m 416 (image/imagetest.py): first boot with
+# a damaged root (the self-test inside says PASS/FAIL; boot timeline, fsck, CMA), power cuts (qemu
+# killed) under a talking client, then backup -> fresh card -> restore: every acknowledged turn kept.
+image-test: dev
+    image/deps.sh test
+    SHELLDON_BOOT_TOML=image/test/boot-shelldon.toml {{py}} image/imagetest.py all
 
 # The dream's figures (docs/learning.md): the offline dream on a seeded week, hostile dream brains.
 dream-report: dev

@@ -23,7 +23,7 @@ APPLIANCE_PACKAGES=(
   systemd systemd-sysv udev dbus systemd-timesyncd systemd-resolved
   linux-image-arm64 initramfs-tools zstd raspi-firmware firmware-brcm80211 wireless-regdb wpasupplicant
   openssh-server ca-certificates tzdata iproute2 kmod netbase procps less
-  cloud-guest-utils e2fsprogs fdisk
+  cloud-guest-utils e2fsprogs dosfstools fdisk
   python3 python3-msgspec
   python3-qrcode  # `shelldon telegram pair` draws the deep link as a QR code (optional at run time)
 )

@@ -9,8 +9,8 @@ what=${1:-check}
 pkgs=(mmdebstrap systemd-container fdisk e2fsprogs)
 case $what in
   check) ;;
-  build) pkgs+=(arch-test qemu-user-static binfmt-support dosfstools mtools xz-utils file) ;;
-  test)  pkgs+=(arch-test qemu-user-static binfmt-support dosfstools mtools xz-utils file qemu-system-arm ipxe-qemu) ;;
+  build) pkgs+=(arch-test qemu-user-static binfmt-support dosfstools mtools xz-utils file bmap-tools) ;;
+  test)  pkgs+=(arch-test qemu-user-static binfmt-support dosfstools mtools xz-utils file bmap-tools qemu-system-arm ipxe-qemu) ;;
   *) echo "usage: deps.sh check|build|test" >&2; exit 2 ;;
 esac
 missing=()

@@ -16,7 +16,8 @@ tar -C "$root" --numeric-owner --xattrs --xattrs-include='*' -xpf "$base"
 log "overlay"
 tar -C "$IMAGE_DIR/overlay" --owner=0 --group=0 --numeric-owner -cf - . | tar -C "$root" -xpf -
 chmod 0755 "$root/usr/bin/shelldon" "$root/usr/lib/shelldon/growroot" "$root/usr/lib/shelldon/selftest" \
-  "$root/usr/lib/shelldon/firstboot.py"
+  "$root/usr/lib/shelldon/firstboot.py" "$root/usr/lib/shelldon/drill" \
+  "$root/usr/lib/systemd/system-generators/shelldon-wifi-generator"
 chmod 0640 "$root/etc/shelldon/shelldon.toml"
 install -d -m 0755 "$root/usr/share/doc/shelldon"
 [ -f "$REPO_DIR/docs/image.md" ] && install -m 0644 "$REPO_DIR/docs/image.md" "$root/usr/share/doc/shelldon/image.md"
@@ -56,7 +57,10 @@ in_root "$root" systemd-tmpfiles --create --prefix=/var/lib/shelldon /usr/lib/tm
 in_root "$root" systemctl enable --quiet shelldon.target shelldon-core.service shelldon-broker.service \
   shelldon-forkserver.service shelldon-firstboot.service shelldon-growroot.service shelldon-sshkeys.service \
   systemd-networkd.service systemd-resolved.service systemd-timesyncd.service
-[ "$arch" = arm64 ] && in_root "$root" systemctl enable --quiet wpa_supplicant@wlan0.service
+# wpa_supplicant@wlan0 is not enabled: shelldon-wifi-generator wants it only when Wi-Fi is configured.
+# The package's own D-Bus wpa_supplicant.service (for NetworkManager and the like) is not used here:
+# off, a daemon less in 416 MB.
+[ "$arch" = arm64 ] && in_root "$root" systemctl disable --quiet wpa_supplicant.service
 # No swap on the card, ever (nothing creates one by default; make sure nothing can).
 in_root "$root" systemctl mask --quiet swap.target
 # The broker reads the provider chain; the worker may not (no keys there, but no reason either).

@@ -22,6 +22,8 @@ ALL_UNITS = (
     "shelldon-growroot.service",
     "shelldon-sshkeys.service",
     "shelldon-selftest.service",
+    "shelldon-selftest-early.service",
+    "shelldon-drill.service",
 )
 
 

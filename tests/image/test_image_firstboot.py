@@ -304,3 +304,55 @@ def test_telegram_and_proactive_are_carried_together_and_checked(tree):
     assert cfg["telegram"] == {"token_key": "telegram_token"}
     assert cfg["proactive"] == {"quiet_start": "23:00"}
     assert BOT_TOKEN not in (boot / "shelldon.toml").read_text()
+
+
+def test_wifi_firmware_only_brcmfmac43436_files_are_copied(tree):
+    """The FAT's wifi-firmware/ folder: brcmfmac43436* regular files land in the firmware
+    directory; other names, symlinks and directories there do not."""
+    root, boot = tree
+    folder = boot / "wifi-firmware"
+    folder.mkdir()
+    (folder / "brcmfmac43436-sdio.bin").write_bytes(b"\x00firmware\xff")
+    (folder / "brcmfmac43436-sdio.txt").write_text("nvram\n")
+    (folder / "brcmfmac43430-sdio.bin").write_bytes(b"not this one")
+    (folder / "evil.sh").write_text("#!/bin/sh\n")
+    (folder / "brcmfmac43436-link.bin").symlink_to("/etc/passwd")
+    (folder / "brcmfmac43436-dir").mkdir()
+    r = firstboot(root, boot)
+    assert r.returncode == 0, r.stdout + r.stderr
+    brcm = root / "usr/lib/firmware/brcm"
+    assert sorted(p.name for p in brcm.iterdir()) == [
+        "brcmfmac43436-sdio.bin",
+        "brcmfmac43436-sdio.txt",
+    ]
+    assert (brcm / "brcmfmac43436-sdio.bin").read_bytes() == b"\x00firmware\xff"
+    assert stat.S_IMODE((brcm / "brcmfmac43436-sdio.txt").stat().st_mode) == 0o644
+    assert "copied brcmfmac43436-sdio.bin, brcmfmac43436-sdio.txt" in r.stdout
+    assert "evil.sh ignored" in r.stdout
+    # Unchanged files are not copied again; a changed one is.
+    r = firstboot(root, boot)
+    assert "wifi-firmware: copied" not in r.stdout
+    (folder / "brcmfmac43436-sdio.txt").write_text("nvram v2\n")
+    r = firstboot(root, boot)
+    assert "copied brcmfmac43436-sdio.txt into" in r.stdout
+    assert (brcm / "brcmfmac43436-sdio.txt").read_text() == "nvram v2\n"
+
+
+GENERATOR = OVERLAY / "usr/lib/systemd/system-generators/shelldon-wifi-generator"
+
+
+def test_wifi_generator_wants_wpa_supplicant_only_when_configured(tmp_path):
+    """No Wi-Fi configuration: no wpa_supplicant@wlan0 in the boot (no 90 s wait for wlan0)."""
+    unit = tmp_path / "wpa_supplicant@.service"
+    unit.write_text("[Unit]\n")
+    conf = tmp_path / "wpa_supplicant-wlan0.conf"
+    out = tmp_path / "gen"
+    env = {**os.environ, "SHELLDON_WIFI_CONF": str(conf), "SHELLDON_WPA_UNIT": str(unit)}
+    r = subprocess.run([str(GENERATOR), str(out)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert not out.exists() or not any(out.rglob("*"))
+    conf.write_text('network={\n\tssid="x"\n}\n')
+    r = subprocess.run([str(GENERATOR), str(out)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    link = out / "multi-user.target.wants/wpa_supplicant@wlan0.service"
+    assert os.readlink(link) == str(unit)

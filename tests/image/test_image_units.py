@@ -94,6 +94,41 @@ def test_only_broker_reaches_the_network():
     assert "AF_INET" in unit_settings("shelldon-broker.service")["RestrictAddressFamilies"][0]
 
 
+def test_nothing_of_the_pet_waits_for_the_network():
+    """The broker's poller and providers back off on their own: a card without Wi-Fi must not
+    start the pet late (network.target waited 90 s for a wlan0 that never came)."""
+    for unit in (*UNITS, "shelldon.target", "shelldon-firstboot.service"):
+        after = " ".join(unit_settings(unit).get("After", [])).split()
+        wants = " ".join(unit_settings(unit).get("Wants", [])).split()
+        for target in ("network.target", "network-online.target", "time-sync.target"):
+            assert target not in after + wants, f"{unit} waits for {target}"
+
+
+def test_core_starts_on_a_restored_clock():
+    """time-set.target: timesyncd has set the clock forward to the last saved time."""
+    assert "time-set.target" in " ".join(unit_settings("shelldon-core.service")["After"]).split()
+
+
+def test_first_boot_units_do_not_hold_up_sysinit():
+    """Growing the card, SSH host keys and reading the FAT happen beside the boot, not before
+    sysinit.target (which everything else waits for)."""
+    for unit in (
+        "shelldon-growroot.service",
+        "shelldon-sshkeys.service",
+        "shelldon-firstboot.service",
+    ):
+        before = " ".join(unit_settings(unit).get("Before", [])).split()
+        assert "sysinit.target" not in before, unit
+
+
+def test_wpa_supplicant_not_enabled_in_the_image(check_root):
+    """Only shelldon-wifi-generator pulls it in, when Wi-Fi is configured."""
+    etc = check_root / "etc/systemd/system"
+    assert not list(etc.glob("*.wants/wpa_supplicant@*"))
+    generator = check_root / "usr/lib/systemd/system-generators/shelldon-wifi-generator"
+    assert os.access(generator, os.X_OK)
+
+
 def table(path) -> dict[str, list[str]]:
     """/etc/passwd-style file -> {name: fields}."""
     rows = [line.split(":") for line in path.read_text().splitlines()]

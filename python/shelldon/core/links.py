@@ -15,6 +15,7 @@ import threading
 from shelldon.clock import iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.brain import LinkFailure
+from shelldon.core.clock_watch import NOT_YET_VALID
 
 DOCTOR_HINT = "`shelldon doctor` has details"
 
@@ -22,6 +23,8 @@ DOCTOR_HINT = "`shelldon doctor` has details"
 def plain_words(failure: LinkFailure) -> str:
     """What went wrong, for the owner: no jargon beyond the HTTP status."""
     status = f" ({failure.status})" if failure.status else ""
+    if NOT_YET_VALID in failure.detail:  # a TLS certificate from the future: our clock is behind
+        return "its certificate is 'not yet valid' by my clock, so my clock is probably behind"
     words = {
         "auth": f"the key was refused{status}",
         "no_key": f"its key is not stored yet (`{failure.detail}`)",
@@ -67,6 +70,11 @@ class LinkWatch:
             f"{f.provider}: {plain_words(f)}" if named else plain_words(f) for f in new
         )
         return f"my model link is down: {said}. {DOCTOR_HINT}"
+
+    def details(self) -> list[str]:
+        """The latest failure detail of each provider that is down (for the clock's status)."""
+        with self._lock:
+            return [failure.detail for failure, _ in self._down.values()]
 
     def status_lines(self) -> list[str]:
         with self._lock:

@@ -32,6 +32,7 @@ from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import (
+    clock_watch,
     commands,
     layout,
     proactive_queue,
@@ -434,6 +435,9 @@ class CoreService:
         if self.proactive is not None:
             lines.extend(self.proactive.status_lines())
         lines.extend(self.links.status_lines())
+        lines.extend(
+            clock_watch.clock_lines(clock_watch.synchronised(), self.links.details(), utc_now())
+        )
         lines.extend(self.storage.status_lines())
         lines.extend(self.usage_lines())
         try:

@@ -12,6 +12,10 @@ working when the file is applied again without them.
 
 Standard library only (tomllib). Paths are injectable so tests run it against a scratch tree:
     firstboot.py [--root DIR] [--boot DIR] [--offline]
+
+Wi-Fi firmware that Debian lacks (the brcmfmac43436 of some Zero 2 W boards): files named
+brcmfmac43436* in the FAT partition's `wifi-firmware/` folder are copied into
+/usr/lib/firmware/brcm/ at every boot when they differ, and nothing else from there is.
 """
 from __future__ import annotations
 
@@ -34,6 +38,10 @@ TZ = re.compile(r"^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$")
 COUNTRY = re.compile(r"^[A-Z]{2}$")
 KINDS = ("openai", "anthropic", "offline")
 TELEGRAM_TOKEN_KEY = "telegram_token"
+FIRMWARE_FOLDER = "wifi-firmware"  # on the FAT partition
+FIRMWARE_DIR = "usr/lib/firmware/brcm"
+FIRMWARE_NAME = re.compile(r"^brcmfmac43436[A-Za-z0-9_.,+-]*$")
+FIRMWARE_MAX_BYTES = 4 * 1024 * 1024
 
 
 class ConfigError(ValueError):
@@ -203,6 +211,47 @@ def wipe_keys(text: str, when: str) -> str:
     return "".join(out)
 
 
+def copy_wifi_firmware(root: str, boot: str) -> list[str]:
+    """Copy brcmfmac43436* regular files from <boot>/wifi-firmware/ into the firmware directory
+    when they differ; every other name there is left alone. The names copied."""
+    folder = os.path.join(boot, FIRMWARE_FOLDER)
+    if not os.path.isdir(folder):
+        return []
+    copied = []
+    target = os.path.join(root, FIRMWARE_DIR)
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if not FIRMWARE_NAME.match(name) or os.path.islink(path) or not os.path.isfile(path):
+            if not name.startswith("."):
+                log(f"wifi-firmware: {name} ignored (only regular brcmfmac43436* files are copied)")
+            continue
+        if os.path.getsize(path) > FIRMWARE_MAX_BYTES:
+            log(f"wifi-firmware: {name} ignored (larger than {FIRMWARE_MAX_BYTES} bytes)")
+            continue
+        data = open(path, "rb").read()
+        dest = os.path.join(target, name)
+        if os.path.isfile(dest) and not os.path.islink(dest) and open(dest, "rb").read() == data:
+            continue
+        os.makedirs(target, mode=0o755, exist_ok=True)
+        tmp = os.path.join(target, f".{name}.tmp{os.getpid()}")
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+        copied.append(name)
+    if copied:
+        log(f"wifi-firmware: copied {', '.join(copied)} into /{FIRMWARE_DIR}")
+    return copied
+
+
+def reload_wifi_driver() -> None:
+    """The driver gave up on wlan0 at boot for want of firmware: load it again to find it."""
+    subprocess.run(["modprobe", "-r", "brcmfmac"], check=False)
+    subprocess.run(["modprobe", "brcmfmac"], check=False)
+
+
 def apply(root: str, boot: str, live: bool) -> bool:
     src = os.path.join(boot, "shelldon.toml")
     raw = open(src, "rb").read()
@@ -288,6 +337,12 @@ def apply(root: str, boot: str, live: bool) -> bool:
     if wpa is not None:
         write_atomic(os.path.join(root, "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"), wpa, 0o600)
         log(f"Wi-Fi {wifi['ssid']!r}")
+        if live:
+            # shelldon-wifi-generator wants it from the next boot on; this boot, start it now
+            # (without waiting: nothing else in the boot depends on wlan0).
+            subprocess.run(
+                ["systemctl", "--no-block", "restart", "wpa_supplicant@wlan0.service"], check=False
+            )
 
     # Keys into the vault first, then the config that names them, then wipe the FAT.
     secrets = [(table["key"], api_key) for table, api_key in providers if api_key is not None]
@@ -321,6 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boot", default="/boot/firmware")
     ap.add_argument("--offline", action="store_true", help="change files only (tests, image build)")
     a = ap.parse_args(argv)
+    try:
+        if copy_wifi_firmware(a.root, a.boot) and not a.offline:
+            reload_wifi_driver()
+    except OSError as e:
+        log(f"wifi-firmware not copied: {e}")
     try:
         apply(a.root, a.boot, live=not a.offline)
     except (ConfigError, OSError) as e:

@@ -5,22 +5,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 from shelldon.contracts.ops import Remember, ResolveLearning
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory
-
-
-def shelldon(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "shelldon", "memory", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+from support.cli import memory_cli as shelldon
 
 
 def seed(home: Path) -> CuratedMemory:

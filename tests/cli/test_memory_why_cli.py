@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from shelldon.contracts.ops import Remember
 from shelldon.core.memory import CuratedMemory, EntryExtras
 from shelldon.core.scopes import project_memory_root
-
-
-def memory(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "shelldon", "memory", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+from support.cli import memory_cli as memory
 
 
 def remember(mem: CuratedMemory, name: str, text: str, provenance: str = "inferred") -> None:

@@ -5,8 +5,6 @@ undo, and the archive still reached by `memory list --all`, the archive search a
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +17,7 @@ from shelldon.core.memory import CuratedMemory
 from shelldon.core.memory.archive import index_path, search_archive
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import ARCHIVE_LINE, gather_context
+from support.cli import memory_cli as _cli
 from support.clock import TickingClock
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -198,16 +197,6 @@ def test_names_from_memory_reach_history_recall(home: Path) -> None:
     asked = gather_context(root, "what did my sister say?", now=NOW + timedelta(days=1))
     recall = next(s.text for s in asked.sections if s.kind == "recall")
     assert "lighthouse trip" in recall
-
-
-def _cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "shelldon", "memory", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_routing_reads_relations_and_likings_and_nothing_else() -> None:

@@ -4,8 +4,6 @@ capabilities/ entry, and `shelldon memory skills` as a real process."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from shelldon.contracts.digest import CommandRun, Digest, ProposedFact
@@ -13,6 +11,7 @@ from shelldon.core.memory import CuratedMemory
 from shelldon.core.reflection import apply_reflection
 from shelldon.core.scopes import project_memory_root
 from shelldon.core.skills import LEDGER, SkillBook, skill_name
+from support.cli import memory_cli as shelldon
 
 REGEN = "python tools/regen.py --schema schema.json"
 PROCEDURE = "After editing schema.json, run python tools/regen.py to rebuild the generated module."
@@ -99,16 +98,6 @@ def test_the_pets_skill_is_a_gated_capability_and_decline_retires_it(tmp_path: P
     assert not entry.exists()
     reflect(book, "reflect-c", verified=True)
     assert not entry.exists()
-
-
-def shelldon(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "shelldon", "memory", *args, "--home", str(home)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_memory_skills_lists_and_declines(home: Path, tmp_path: Path) -> None:

@@ -50,9 +50,16 @@ def _ca_and_future_cert(tmp: Path) -> tuple[Path, Path, Path]:
     ossl = ["openssl"]
     ca_key, ca_cert = tmp / "ca.key", tmp / "ca.pem"
     key, csr, cert = tmp / "srv.key", tmp / "srv.csr", tmp / "srv.pem"
+    # Extensions as a strict verifier wants them (Python 3.13 sets VERIFY_X509_STRICT): a CA
+    # with key usage, a leaf with its CA's key id; else the refusal is not about the date.
+    (tmp / "req.cnf").write_text(
+        "[req]\ndistinguished_name = dn\nx509_extensions = v3_ca\n[dn]\n"
+        "[v3_ca]\nbasicConstraints = critical, CA:TRUE\n"
+        "keyUsage = critical, keyCertSign, cRLSign\nsubjectKeyIdentifier = hash\n"
+    )
     subprocess.run(
-        [*ossl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
-         "/CN=test CA", "-keyout", str(ca_key), "-out", str(ca_cert)],
+        [*ossl, "req", "-x509", "-config", str(tmp / "req.cnf"), "-newkey", "rsa:2048", "-nodes",
+         "-days", "2", "-subj", "/CN=test CA", "-keyout", str(ca_key), "-out", str(ca_cert)],
         check=True, capture_output=True,
     )  # fmt: skip
     subprocess.run(
@@ -68,6 +75,9 @@ def _ca_and_future_cert(tmp: Path) -> tuple[Path, Path, Path]:
         f"new_certs_dir = {tmp}\ndefault_md = sha256\npolicy = any\n"
         "copy_extensions = none\nx509_extensions = ext\n"
         "[any]\ncommonName = supplied\n[ext]\nsubjectAltName = IP:127.0.0.1\n"
+        "basicConstraints = CA:FALSE\nkeyUsage = critical, digitalSignature, keyEncipherment\n"
+        "extendedKeyUsage = serverAuth\nsubjectKeyIdentifier = hash\n"
+        "authorityKeyIdentifier = keyid\n"
     )
     subprocess.run(
         [*ossl, "ca", "-batch", "-config", str(tmp / "ca.cnf"), "-cert", str(ca_cert),

@@ -118,6 +118,11 @@ def test_every_listed_call_is_refused_by_the_filter_itself() -> None:
 
 
 def test_without_the_filter_the_probe_tries_nothing() -> None:
+    if sandbox.seccomp_mode() != 0:
+        pytest.skip(
+            "this process already runs under a seccomp filter (a container's, e.g. "
+            "systemd-nspawn's), which the probe cannot tell from the worker's"
+        )
     # The probe makes the listed calls only where the filter stands before the kernel.
     report, _ = in_child(lambda: sandbox.try_listed_calls())
     assert report == []

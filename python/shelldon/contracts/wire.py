@@ -19,7 +19,11 @@ docs/processes.md):
     fork-server -> broker      AdmitWorker -> Ack; RetireWorker -> Ack (who may ask: the worker
                                of a live turn, by pid, uid and that turn's token)
     core       -> broker       VaultRead -> VaultValue;                Ping -> Pong
-    anyone     <- any server   Refused(reason) when a request is not allowed or not understood
+    anyone     <- any server   Refused(reason) when a request is not allowed or not understood.
+
+Over 400 lines: it is the one vocabulary of every socket (a message's tag is its one name, and the
+union decodes them all in one place); split by process it would scatter the tags that must not
+collide.
 """
 
 from __future__ import annotations

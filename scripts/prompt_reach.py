@@ -341,12 +341,7 @@ def main(argv: list[str]) -> int:
     text = run(args.data)
     print(text)
     if args.write:
-        doc = Path(__file__).resolve().parents[1] / "docs" / "recall.md"
-        content = doc.read_text()
-        start, end = "<!-- prompt-reach:start -->", "<!-- prompt-reach:end -->"
-        head, _, rest = content.partition(start)
-        _, _, tail = rest.partition(end)
-        doc.write_text(f"{head}{start}\n{text}{end}{tail}")
+        recall_report.write_section("prompt-reach", text)
     return 0
 
 

@@ -400,13 +400,19 @@ def main(argv: list[str]) -> int:
     text = "\n".join(parts)
     print(text)
     if args.write:
-        doc = Path(__file__).resolve().parents[1] / "docs" / "recall.md"
-        content = doc.read_text()
-        start, end = "<!-- recall-report:start -->", "<!-- recall-report:end -->"
-        head, _, rest = content.partition(start)
-        _, _, tail = rest.partition(end)
-        doc.write_text(f"{head}{start}\n{text}{end}{tail}")
+        write_section("recall-report", text)
     return 0
+
+
+def write_section(marker: str, text: str) -> None:
+    """Replace what stands between `<!-- MARKER:start -->` and `<!-- MARKER:end -->` in
+    docs/recall.md with `text` (this report's tables, and prompt_reach.py's)."""
+    doc = Path(__file__).resolve().parents[1] / "docs" / "recall.md"
+    content = doc.read_text()
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    head, _, rest = content.partition(start)
+    _, _, tail = rest.partition(end)
+    doc.write_text(f"{head}{start}\n{text}{end}{tail}")
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def messages(rows: int, seed: int = 7) -> Iterator[str]:
 def fill(db: Path, rows: int, *, rare_rows: int = 30, seed: int = 7) -> HistoryStore:
     """A store of `rows` generated messages (owner and pet alternating, a minute apart), the rare
     word planted in `rare_rows` of the oldest tenth. Written in one transaction through the
-    store's schema and triggers, term counts folded as record_turn would have folded them."""
+    store's schema, indexed and term counts folded as core would have done it."""
     store = HistoryStore.open(db)
     rng = random.Random(seed + 1)
     planted = set(rng.sample(range(max(1, rows // 10)), min(rare_rows, max(1, rows // 10))))
@@ -90,6 +90,7 @@ def fill(db: Path, rows: int, *, rare_rows: int = 30, seed: int = 7) -> HistoryS
             for i, text in enumerate(messages(rows, seed))
         ),
     )
+    recall.index_new_rows(conn, at_least=1)
     recall.fold_new_rows(conn, at_least=1)
     conn.execute("COMMIT")
     return store

@@ -123,6 +123,7 @@ def test_document_counts_are_exact_after_batches_and_for_the_unfolded_tail(
     turns = recall.FOLD_ROWS // 2 + 5  # two rows a turn: one fold at FOLD_ROWS, then a tail
     for i in range(turns):
         store.record_turn(f"t{i}", f"Cats and dogs {i % 3}", f"cats {i % 5}", NOW)
+    store.index_history(at_least=1)  # every row in the stem index: the counts are compared to it
     conn = sqlite3.connect(store.path)
     folded = conn.execute("SELECT value FROM recall_state WHERE key = 'folded_through'").fetchone()
     assert folded[0] == recall.FOLD_ROWS

@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final
 
-from shelldon.core import layout, storage_check
+from shelldon.core import layout, recall, storage_check
 from shelldon.core.history import HistoryStore
 from shelldon.paths import DataRoot
 
@@ -309,7 +309,7 @@ def repair(root: DataRoot, *, use_cli: bool = True) -> RepairReport:
                 conn.executemany(
                     f'INSERT OR IGNORE INTO "{table}" ({names}) VALUES ({marks})', rows
                 )
-            conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('rebuild')")
+            recall.rebuild_stem_index(conn)  # and its watermark (migration 8)
         with store.reading() as conn:
             for table in _tables(conn):
                 salvaged[table] = int(conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])

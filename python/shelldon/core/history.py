@@ -272,7 +272,35 @@ class HistoryStore(_Reader):
         except BaseException:
             conn.close()
             raise
-        return cls(conn, db)
+        store = cls(conn, db)
+        store._index_rest("open")  # what a killed writer left past the stem index
+        return store
+
+    @_serialised
+    def index_history(self, *, at_least: int = recall.STEM_BATCH_ROWS) -> int:
+        """Recall's stem index takes the rows past its watermark in one batch, when there are at
+        least `at_least` (core.recall.index_new_rows): after a turn's reply, and all of them at
+        open and close. Its own short commit, not durable (a power cut rolls the batch and its
+        watermark back together; the next batch takes the rows again). Returns rows indexed."""
+        if recall.unindexed_rows(self._conn) < max(1, at_least):
+            return 0  # no write transaction at all on most turns
+        with _transaction(self._conn):
+            return recall.index_new_rows(self._conn, at_least=at_least)
+
+    @_serialised
+    def close(self) -> None:
+        """Index what is left past the stem index (a failure is logged: the next open does it),
+        then close."""
+        self._index_rest("close")
+        self._conn.close()
+
+    def _index_rest(self, when: str) -> None:
+        try:
+            self.index_history(at_least=1)
+        except sqlite3.ProgrammingError:  # closed already: nothing to do
+            pass
+        except sqlite3.Error as exc:  # searches still read those rows (core.recall)
+            log.warning("%s: stem-index batch at %s failed: %s", self._path.name, when, exc)
 
     @_serialised
     def record_turn(

@@ -33,6 +33,11 @@ two processes opening the store at once (core and a root CLI) cannot run a migra
   the seed's unstemmed `messages_fts` (with its trigger and `messages_vocab`) goes: recall has
   read only `messages_stem` since migration 5, and indexing every message twice was 6 of the
   turn's WAL pages (docs/performance.md).
+- 8 ("batched stem index"): migration 5's trigger `messages_stem_ai` goes. It wrote a new FTS5
+  segment, its structure record and the index's row entries in every turn's commit, ~6 of a
+  turn's 11 WAL pages; core now indexes the rows in batches past a watermark kept in
+  `recall_state` (core.recall.index_new_rows), and searches read the rows past it directly
+  (docs/recall.md, docs/performance.md).
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -206,6 +211,11 @@ DROP TABLE IF EXISTS messages_vocab;
 DROP TABLE IF EXISTS messages_fts;
 """
 
+# The stem index is filled in batches (core.recall.index_new_rows), not per row.
+_BATCHED_STEM: Final = """
+DROP TRIGGER IF EXISTS messages_stem_ai;
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -237,6 +247,7 @@ MIGRATIONS: Final = (
     ),
     Migration(6, "messages by time", _MESSAGES_BY_TIME),
     Migration(7, "entry terms", _ENTRY_TERMS),
+    Migration(8, "batched stem index", _BATCHED_STEM, then=recall.start_batched_index),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

@@ -1,12 +1,16 @@
 """History recall: candidates chosen by rarity, then ranked (method and figures: docs/recall.md).
 
-Three sqlite structures beside the seed's `messages_fts`, all written by core:
-- `messages_stem`: a second FTS5 index of `messages.content` with the porter tokenizer, so
-  "escaped" finds "escape". Case-folded (unicode61): "What" and "what" are one term.
+Three sqlite structures, all written by core:
+- `messages_stem`: an FTS5 index of `messages.content` with the porter tokenizer, so
+  "escaped" finds "escape". Case-folded (unicode61): "What" and "what" are one term. Filled in
+  batches (migration 8 dropped the per-row trigger): core indexes the rows past the watermark
+  `indexed_through` in one INSERT ... SELECT once there are STEM_BATCH_ROWS of them, after the
+  reply, and all of them when the store opens and closes (index_new_rows). A search reads the
+  few rows past the watermark directly, tokenised as the index would (`_unindexed_tail`).
 - `recall_terms`: how many rows hold each stemmed term, folded in batches of FOLD_ROWS rows
   (one upsert per distinct term per batch, not per turn). Rows newer than the last fold are
-  counted at read time on the stem index, restricted to that short tail (`rowid > folded`).
-- `recall_state`: how far the fold got, and the row and word totals bm25 needs.
+  counted at read time on the stem index and the unindexed tail (`rowid > folded`).
+- `recall_state`: how far the fold and the stem index got, and the row and word totals bm25 needs.
 
 A search drops stop words, reads the document frequency of each remaining query term
 (O(query words)), takes every row of the rarest terms while they fit in a candidate budget (a term
@@ -41,6 +45,11 @@ log = logging.getLogger(__name__)
 
 TOKENIZE: Final = "porter unicode61 remove_diacritics 2"
 FOLD_ROWS: Final = 64  # rows (32 turns) per document-frequency batch
+# Rows per stem-index batch: the worker prompt's recent window (worker.prompt.RECENT_WINDOW), so
+# the rows a search must read past the index are the ones the prompt shows anyway. One FTS5
+# segment per batch instead of per turn: the index was ~6 of a turn's 11 WAL pages.
+STEM_BATCH_ROWS: Final = 12
+INDEXED_KEY: Final = "indexed_through"  # recall_state: the highest row id in messages_stem
 MAX_TERMS: Final = 16
 _PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
 _COLUMNS: Final = "id, turn_id, role, content, ts"
@@ -51,7 +60,8 @@ _WORDS_SQL: Final = (
 
 FTS5_DEFAULT_PGSZ: Final = 4050  # FTS5's leaf size unless configured
 
-# Migration 5 (core.migrations) runs ensure_recall_schema once.
+# Migration 5 (core.migrations) runs ensure_recall_schema once; migration 8 drops its trigger
+# (index_new_rows batches instead).
 RECALL_SCHEMA: Final = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS messages_stem USING fts5(content, content='messages', "
     f"content_rowid='id', tokenize='{TOKENIZE}')",
@@ -157,6 +167,49 @@ def fold_new_rows(conn: sqlite3.Connection, *, at_least: int = FOLD_ROWS) -> int
     return int(rows)
 
 
+def start_batched_index(conn: sqlite3.Connection) -> None:
+    """Migration 8, after it drops the per-row trigger: every row so far is in the stem index
+    (the trigger put it there), so the watermark starts at the newest row."""
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+    _set_state(conn, **{INDEXED_KEY: int(top)})
+
+
+def unindexed_rows(conn: sqlite3.Connection) -> int:
+    """How many row ids lie past the stem index's watermark (0 on a store still indexed per row,
+    before migration 8, which has no watermark)."""
+    row = conn.execute("SELECT value FROM recall_state WHERE key = ?", (INDEXED_KEY,)).fetchone()
+    if row is None:
+        return 0
+    top = conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0]
+    return max(0, int(top) - int(row[0]))
+
+
+def index_new_rows(conn: sqlite3.Connection, *, at_least: int = STEM_BATCH_ROWS) -> int:
+    """Add the rows past the watermark to `messages_stem` in one INSERT ... SELECT (one new FTS5
+    segment for the batch) and move the watermark, when there are at least `at_least` of them.
+    Runs inside the caller's write transaction, so the index and its watermark commit together:
+    a kill before the commit leaves both as they were, and the rows are taken by the next batch.
+    Returns the number of rows indexed."""
+    if unindexed_rows(conn) < max(1, at_least):
+        return 0
+    through = int(_state(conn)[INDEXED_KEY])
+    top = int(conn.execute("SELECT max(id) FROM messages").fetchone()[0])
+    added = conn.execute(
+        "INSERT INTO messages_stem (rowid, content) "
+        "SELECT id, content FROM messages WHERE id > ? AND id <= ?",
+        (through, top),
+    ).rowcount
+    _set_state(conn, **{INDEXED_KEY: top})
+    return int(added)
+
+
+def rebuild_stem_index(conn: sqlite3.Connection) -> None:
+    """The stem index made again from every row (a repaired store's salvaged messages), its
+    watermark at the newest row. Inside the caller's write transaction."""
+    conn.execute("INSERT INTO messages_stem(messages_stem) VALUES ('rebuild')")
+    start_batched_index(conn)
+
+
 def _state(conn: sqlite3.Connection) -> dict[str, int]:
     return {str(k): int(v) for k, v in conn.execute("SELECT key, value FROM recall_state")}
 
@@ -218,6 +271,7 @@ class _Term:
     word: str  # what MATCH is given (FTS5 stems it the same way)
     stem: str
     docs: int
+    unindexed: tuple[int, ...] = ()  # rows past the stem index holding it, newest first
 
 
 def search(
@@ -275,7 +329,8 @@ def _search(
     total_rows = state.get("docs", 0) + max(0, top - through)
     if total_rows == 0:
         return []
-    terms = _query_terms(conn, tokenizer, match, through, tuning)
+    indexed = state.get(INDEXED_KEY, top)  # no watermark: indexed per row (before migration 8)
+    terms = _query_terms(conn, tokenizer, match, through, indexed, tuning)
     if not terms:
         return []
     candidates = _candidates(conn, terms, total_rows, tuning)
@@ -322,7 +377,12 @@ def _search(
 
 
 def _query_terms(
-    conn: sqlite3.Connection, tokenizer: _Tokenizer, match: str, through: int, tuning: Tuning
+    conn: sqlite3.Connection,
+    tokenizer: _Tokenizer,
+    match: str,
+    through: int,
+    indexed: int,
+    tuning: Tuning,
 ) -> list[_Term]:
     """Each distinct stem of the query with one word that yields it and its row count."""
     words = [w.strip('"') for w in match.split(" OR ")]
@@ -344,6 +404,7 @@ def _query_terms(
             f"SELECT term, docs FROM recall_terms WHERE term IN ({placeholders})", list(by_stem)
         ).fetchall()
     )
+    unindexed = _unindexed_tail(conn, tokenizer, indexed, by_stem)
     terms = []
     for stem, word in by_stem.items():
         # The unfolded tail is short (at most a batch when core folds on write); capped anyway.
@@ -352,7 +413,9 @@ def _query_terms(
             "AND rowid > ? LIMIT ?)",
             (f'"{word}"', through, tuning.candidates + 1),
         ).fetchone()[0]
-        terms.append(_Term(word, stem, int(folded.get(stem, 0)) + int(tail)))
+        held = unindexed.get(stem, ())
+        tail += sum(1 for i in held if i > through)  # past the fold and the index
+        terms.append(_Term(word, stem, int(folded.get(stem, 0)) + int(tail), held))
     return terms
 
 
@@ -371,13 +434,34 @@ def _candidates(
             continue
         if (term.docs > room or term.docs > common) and chosen:
             break  # rarer terms gathered candidates; this one would only add its newest rows
-        got = conn.execute(
-            "SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? "
-            "ORDER BY rowid DESC LIMIT ?",
-            (f'"{term.word}"', room),
-        ).fetchall()
-        chosen.update(int(r[0]) for r in got)
+        chosen.update(term.unindexed[:room])  # newer than any indexed row: first
+        if room > len(term.unindexed):
+            got = conn.execute(
+                "SELECT rowid FROM messages_stem WHERE messages_stem MATCH ? "
+                "ORDER BY rowid DESC LIMIT ?",
+                (f'"{term.word}"', room - len(term.unindexed)),
+            ).fetchall()
+            chosen.update(int(r[0]) for r in got)
     return chosen
+
+
+def _unindexed_tail(
+    conn: sqlite3.Connection, tokenizer: _Tokenizer, indexed: int, stems: Iterable[str]
+) -> dict[str, tuple[int, ...]]:
+    """For each stem, the rows past the stem index's watermark that hold it, newest first. Core
+    indexes rows in batches (index_new_rows), so up to a batch of the newest rows is not in
+    messages_stem yet: they are tokenised here exactly as the index would have (the same
+    tokenizer), so every reader finds every row. A few rows in normal running (a batch at most,
+    as many as a killed core left: the next open indexes them)."""
+    rows = conn.execute(
+        "SELECT id, content FROM messages WHERE id > ? ORDER BY id", (indexed,)
+    ).fetchall()
+    if not rows:
+        return {}
+    held: dict[str, set[int]] = {}
+    for doc, term in tokenizer.terms([(int(i), str(text)) for i, text in rows], stems):
+        held.setdefault(str(term), set()).add(int(doc))
+    return {stem: tuple(sorted(ids, reverse=True)) for stem, ids in held.items()}
 
 
 def _rows_within(

@@ -136,6 +136,7 @@ class CoreService:
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit, also_record, in_chat)
             self.sync_terms()  # this turn's writes, after the reply: off the next turn's path
+            self.index_history()  # recall's stem index, a batch every few turns (core.recall)
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
@@ -158,6 +159,20 @@ class CoreService:
             self.terms.sync(self.stores.history)
         except Exception:
             log.exception("entry terms: sync failed; workers read the tree")
+
+    def index_history(self, *, at_least: int | None = None) -> None:
+        """Recall's stem index takes the newest rows once they fill a batch (HistoryStore
+        .index_history); `at_least=1`: all of them. A failure costs nothing: searches read the
+        rows past the index directly."""
+        if self.stores.history is None:
+            return
+        try:
+            if at_least is None:
+                self.stores.history.index_history()
+            else:
+                self.stores.history.index_history(at_least=at_least)
+        except Exception:
+            log.exception("recall: the stem-index batch failed; the next one takes its rows")
 
     def _apply(
         self,
@@ -556,6 +571,7 @@ def main(root: DataRoot) -> int:
         if proactive is not None:
             proactive.stop()
         reflections.stop()
+        service.index_history(at_least=1)  # nothing left past recall's stem index
 
     return daemon.serve(
         root,

@@ -279,6 +279,7 @@ def baselines_line(built: Built) -> str:
     conv = recall_report.Conversation(
         built.name, built.root.history_db, built.ids, questions, built.now
     )
+    recall_report.add_baseline_index(built.root.history_db)  # the plain baselines read it
     scores = recall_report.score_all(conv)
     cells = ", ".join(f"{name} {s.rate(6):.2f}" for name, s in scores.items())
     return f"History alone, evidence in the top 6 rows: {cells}\n"

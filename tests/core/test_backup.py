@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 from test_storage_faults import TURNS, filled_history, garbage_header, garbage_in_the_middle
 
-from shelldon.core import backup, layout
+from shelldon.core import backup, layout, recall
 from shelldon.core.history import HistoryStore
 from shelldon.core.storage_check import check_history
 from shelldon.paths import DataRoot
@@ -137,6 +138,12 @@ def test_repair_salvages_the_readable_rows_and_keeps_the_damaged_file(
     ]
     assert len(kept) == 1 and kept[0].read_bytes() == original
     check_history(root.history_db)  # the fresh file passes the start check
+    conn = sqlite3.connect(root.history_db)
+    try:  # the stem index rebuilt over every salvaged row, its watermark at the newest
+        assert recall.unindexed_rows(conn) == 0
+        conn.execute("INSERT INTO messages_stem(messages_stem, rank) VALUES ('integrity-check', 1)")
+    finally:
+        conn.close()
     store = HistoryStore.open(root.history_db)
     try:
         with store.reading() as conn:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.contracts.ops import Remember
+from shelldon.core import recall
 from shelldon.core.history import HistoryStore
 from shelldon.core.memory import CuratedMemory, MemoryReader
 from shelldon.paths import DataRoot
@@ -87,6 +88,23 @@ def test_recall_never_repeats_a_row_of_the_window(root: DataRoot) -> None:
     assert len(window_ids) == 2
     assert [line.endswith("my sister is called Ana") for line in recall_lines][:1] == [True]
     assert sum(line.endswith("my sister is called Ana") for line in recall_lines) == 1
+
+
+def test_recall_finds_a_row_core_has_not_batched_into_the_index_yet(root: DataRoot) -> None:
+    """Core indexes history in batches after the reply (core/recall.py): the newest rows are not
+    in the stem index while core runs, and recall still finds them, even with no recent window."""
+    root.home.mkdir(parents=True, exist_ok=True)
+    store = HistoryStore.open(root.history_db)  # core's handle, open as while the pet runs
+    try:
+        for i in range(recall.STEM_BATCH_ROWS // 2):
+            store.record_turn(f"t{i}", f"the garden is green {i}", "nice", T0)
+        store.index_history()
+        store.record_turn("late", "my quokka is called Pip", "a quokka!", T0 + timedelta(hours=1))
+        assert recall.unindexed_rows(store._conn) == 2
+        ctx = read_context(root, "what's my quokka called?", limits=PromptLimits(recent_window=0))
+        assert [r.content for r in ctx.recall][:2] == ["my quokka is called Pip", "a quokka!"]
+    finally:
+        store.close()
 
 
 def test_a_fresh_root_gives_the_system_instruction_and_the_message(root: DataRoot) -> None:

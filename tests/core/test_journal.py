@@ -107,8 +107,9 @@ def test_a_turn_killed_after_its_reply_is_applied_once_at_the_next_starts(
     assert (_files(root), _audit(root)) == (files, audit)
 
 
+@pytest.mark.parametrize("lost", ["create", "data"])
 def test_after_a_power_cut_an_item_whose_line_outlived_its_file_is_applied_again(
-    root: DataRoot,
+    root: DataRoot, lost: str
 ) -> None:
     """The items' writes are synced once, at the end (core.durability). A power cut before that
     may keep an audit line and lose the file it names: made here by hand on a turn killed before
@@ -117,7 +118,11 @@ def test_after_a_power_cut_an_item_whose_line_outlived_its_file_is_applied_again
     lines = _audit(root)
     sister = next(r for r in lines if r.get("target") == "people/sister.md")
     episodes = next(r for r in lines if r.get("target") == "episodes.md")
-    (root.memory / "people" / "sister.md").unlink()  # its create did not reach the card
+    entry = root.memory / "people" / "sister.md"
+    if lost == "create":  # the file's creation did not reach the card
+        entry.unlink()
+    else:  # its name did, its data did not
+        entry.write_bytes(b"")
     (root.memory / "episodes.md").write_bytes(b"")  # the rename did, its data did not
     assert _start(root, after_boot=True) == 2
     positions = {int(r["journal"].split(".")[1]) for r in (sister, episodes)}

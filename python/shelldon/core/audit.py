@@ -12,7 +12,8 @@ caller blanked, and reasons carry rule ids, not matches.
 A decision taken while applying a journaled turn's op (core.journal) carries that op's journal
 id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already here.
 
-The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
+The log is appended with one fsync per line (the Rust `durable_append`; while core applies a
+turn's items, one syncfs for all: core.durability) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
 A line torn by a killed writer is skipped by the reader and cut at core's next start
 (core.recovery); the appender never glues a line onto one.

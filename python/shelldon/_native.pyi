@@ -74,17 +74,26 @@ class Tokenizer:
 
 # --- atomic.rs / append.rs ---
 
-def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:
-    """Replace `path` atomically and durably; OSError (with errno) leaves the old file untouched."""
+def atomic_write(
+    path: str | os.PathLike[str], data: bytes, mode: int = 0o644, durable: bool = True
+) -> None:
+    """Replace `path` atomically (and durably unless `durable` is False: the caller then syncs the
+    filesystem); OSError (with errno) leaves the old file untouched."""
 
-def durable_append(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> int:
-    """Append one record (non-empty, ending with a newline; ValueError otherwise) with one fsync,
-    created at `mode` if absent; returns the file's new size. Under an exclusive flock of the file:
+def durable_append(
+    path: str | os.PathLike[str], data: bytes, mode: int = 0o644, durable: bool = True
+) -> int:
+    """Append one record (non-empty, ending with a newline; ValueError otherwise) with one fsync
+    (none when `durable` is False), created at `mode` if absent; returns the file's new size.
+    Under an exclusive flock of the file:
     a write that fails partway is cut back before the OSError, and a file ending in a torn record
     gets a newline before this one."""
 
 def fsync_dir(path: str | os.PathLike[str]) -> None:
     """fsync a directory so a rename or unlink in it is durable; OSError (ENOTDIR for a file)."""
+
+def sync_filesystem(path: str | os.PathLike[str]) -> None:
+    """syncfs(2) the filesystem holding `path`: every write made so far on it is durable."""
 
 # --- fts.rs ---
 

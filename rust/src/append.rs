@@ -68,8 +68,8 @@ fn ends_torn(file: &File, size: u64) -> Result<bool> {
 }
 
 /// Append the record `data` (non-empty, ending with a newline) to `path`, created at `mode` if
-/// absent, and fsync before returning. Returns the file's size after the append.
-pub fn durable_append(path: &Path, data: &[u8], mode: u32) -> Result<u64> {
+/// absent, and (with `durable`) fsync before returning. Returns the file's size after the append.
+pub fn durable_append(path: &Path, data: &[u8], mode: u32, durable: bool) -> Result<u64> {
     if mode > 0o7777 {
         return Err(Error::Invalid(format!(
             "mode {mode:#o} is not a permission mode"
@@ -94,6 +94,9 @@ pub fn durable_append(path: &Path, data: &[u8], mode: u32) -> Result<u64> {
         // A prefix may have landed (ENOSPC, EFBIG): cut it, so no torn record stays behind.
         let _ = file.set_len(size);
         return Err(e.into());
+    }
+    if !durable {
+        return Ok(file.metadata()?.len());
     }
     file.sync_data()?;
     if created {
@@ -123,8 +126,8 @@ mod tests {
     #[test]
     fn creates_with_mode_then_appends() {
         let path = scratch("create").join("episodes.md");
-        assert_eq!(durable_append(&path, b"one\n", 0o640).unwrap(), 4);
-        assert_eq!(durable_append(&path, b"two\n", 0o600).unwrap(), 8);
+        assert_eq!(durable_append(&path, b"one\n", 0o640, true).unwrap(), 4);
+        assert_eq!(durable_append(&path, b"two\n", 0o600, true).unwrap(), 8);
         assert_eq!(fs::read(&path).unwrap(), b"one\ntwo\n");
         // The mode is set on create only; later calls do not change it.
         assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o640);
@@ -134,7 +137,10 @@ mod tests {
     fn a_torn_tail_gets_its_own_line_and_the_record_stays_whole() {
         let path = scratch("torn").join("history.jsonl");
         fs::write(&path, b"{\"a\": 1}\n{\"b\": ").unwrap();
-        assert_eq!(durable_append(&path, b"{\"c\": 3}\n", 0o644).unwrap(), 25);
+        assert_eq!(
+            durable_append(&path, b"{\"c\": 3}\n", 0o644, true).unwrap(),
+            25
+        );
         assert_eq!(
             fs::read(&path).unwrap(),
             b"{\"a\": 1}\n{\"b\": \n{\"c\": 3}\n"
@@ -146,7 +152,7 @@ mod tests {
         let path = scratch("refused").join("episodes.md");
         for data in [&b""[..], b"no newline"] {
             assert!(matches!(
-                durable_append(&path, data, 0o644),
+                durable_append(&path, data, 0o644, true),
                 Err(Error::Invalid(_))
             ));
         }
@@ -155,7 +161,8 @@ mod tests {
 
     #[test]
     fn missing_directory_keeps_errno() {
-        let err = durable_append(Path::new("/nonexistent-shelldon/x"), b"x\n", 0o644).unwrap_err();
+        let err =
+            durable_append(Path::new("/nonexistent-shelldon/x"), b"x\n", 0o644, true).unwrap_err();
         assert!(matches!(err, Error::Io(ref e) if e.raw_os_error() == Some(2)));
     }
 }

@@ -3,10 +3,14 @@
 //! The idiom: create a temp file in the same directory (rename is only atomic within one
 //! filesystem), write, set the mode explicitly (umask must not decide it), fsync the file,
 //! rename over the target, fsync the directory so the rename itself is durable.
+//!
+//! A caller that makes a batch of writes durable at once (core applying a turn, then one syncfs:
+//! shelldon.core.durability) passes `durable = false` and calls `sync_filesystem` at the end.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
 // std opens every file O_CLOEXEC, so a forked worker never inherits these descriptors.
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -60,11 +64,12 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Replace `path` with `data` atomically and durably, leaving the file at `mode`.
-/// Any failure before the rename leaves the old file untouched and removes the temp file. The
-/// one failure after it, the directory fsync, is still an error: the new content is in place
-/// but its durability across power loss is not known.
-pub fn atomic_write(path: &Path, data: &[u8], mode: u32) -> Result<()> {
+/// Replace `path` with `data` atomically, leaving the file at `mode`; with `durable`, also
+/// durably (the file and then its directory fsynced). Any failure before the rename leaves the
+/// old file untouched and removes the temp file. The one failure after it, the directory fsync,
+/// is still an error: the new content is in place but its durability across power loss is not
+/// known.
+pub fn atomic_write(path: &Path, data: &[u8], mode: u32, durable: bool) -> Result<()> {
     if mode > 0o7777 {
         return Err(Error::Invalid(format!(
             "mode {mode:#o} is not a permission mode"
@@ -76,7 +81,9 @@ pub fn atomic_write(path: &Path, data: &[u8], mode: u32) -> Result<()> {
         file.write_all(data)?;
         // Explicit: the create mode above was filtered by the umask.
         file.set_permissions(fs::Permissions::from_mode(mode))?;
-        file.sync_all()?;
+        if durable {
+            file.sync_all()?;
+        }
         drop(file);
         fs::rename(&temp, path)?;
         Ok(())
@@ -85,7 +92,21 @@ pub fn atomic_write(path: &Path, data: &[u8], mode: u32) -> Result<()> {
         let _ = fs::remove_file(&temp);
         return Err(e);
     }
-    sync_dir(&dir)
+    if durable {
+        sync_dir(&dir)?;
+    }
+    Ok(())
+}
+
+/// syncfs(2) on the filesystem holding `path`: every write made so far to any file on it is
+/// durable when this returns (one call for a batch of non-durable writes).
+pub fn sync_filesystem(path: &Path) -> Result<()> {
+    let handle = File::open(path)?;
+    // SAFETY: syncfs takes an fd this File owns for the whole call, and no memory.
+    if unsafe { libc::syncfs(handle.as_raw_fd()) } != 0 {
+        return Err(io::Error::last_os_error().into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -105,9 +126,9 @@ mod tests {
     fn writes_new_and_replaces_existing() {
         let dir = scratch("replace");
         let target = dir.join("about.md");
-        atomic_write(&target, b"first", 0o644).unwrap();
+        atomic_write(&target, b"first", 0o644, true).unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"first");
-        atomic_write(&target, b"second", 0o600).unwrap();
+        atomic_write(&target, b"second", 0o600, true).unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"second");
         assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o600);
         let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
@@ -117,7 +138,7 @@ mod tests {
     #[test]
     fn missing_directory_is_an_io_error_with_errno() {
         let dir = scratch("missing");
-        let err = atomic_write(&dir.join("nope/x.md"), b"x", 0o644).unwrap_err();
+        let err = atomic_write(&dir.join("nope/x.md"), b"x", 0o644, true).unwrap_err();
         match err {
             Error::Io(e) => assert_eq!(e.raw_os_error(), Some(2)),
             Error::Invalid(m) => panic!("expected Io, got {m}"),
@@ -130,7 +151,7 @@ mod tests {
         let target = dir.join("entry.md");
         fs::create_dir(&target).unwrap();
         fs::write(target.join("keep"), b"old").unwrap();
-        assert!(atomic_write(&target, b"new", 0o644).is_err());
+        assert!(atomic_write(&target, b"new", 0o644, true).is_err());
         assert_eq!(fs::read(target.join("keep")).unwrap(), b"old");
         let names: Vec<_> = fs::read_dir(&dir)
             .unwrap()
@@ -154,13 +175,25 @@ mod tests {
     }
 
     #[test]
+    fn a_batched_write_is_in_place_and_the_filesystem_sync_succeeds() {
+        let dir = scratch("batched");
+        let target = dir.join("entry.md");
+        atomic_write(&target, b"batched", 0o640, false).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"batched");
+        assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o640);
+        sync_filesystem(&dir).unwrap();
+        let err = sync_filesystem(&dir.join("absent")).unwrap_err();
+        assert!(matches!(err, Error::Io(ref e) if e.raw_os_error() == Some(2)));
+    }
+
+    #[test]
     fn rejects_bad_mode_and_pathless_target() {
         assert!(matches!(
-            atomic_write(Path::new("/tmp/x"), b"", 0o10000),
+            atomic_write(Path::new("/tmp/x"), b"", 0o10000, true),
             Err(Error::Invalid(_))
         ));
         assert!(matches!(
-            atomic_write(Path::new("/"), b"", 0o644),
+            atomic_write(Path::new("/"), b"", 0o644, true),
             Err(Error::Invalid(_))
         ));
     }

@@ -223,21 +223,42 @@ fn text_of(s: &Bound<'_, PyString>) -> String {
 
 // --- atomic.rs / append.rs: durable writes (fsync is milliseconds, so the GIL is released) ---
 
-/// Replace `path` with `data` atomically and durably (temp, fsync, rename, fsync dir), at `mode`.
+/// Replace `path` with `data` atomically (temp, rename) at `mode`; `durable`: the temp file fsynced
+/// before the rename and the directory after it. Without, the caller syncs the filesystem later.
 #[pyfunction]
-#[pyo3(signature = (path, data, mode = 0o644))]
-fn atomic_write(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyResult<()> {
+#[pyo3(signature = (path, data, mode = 0o644, durable = true))]
+fn atomic_write(
+    py: Python<'_>,
+    path: PathBuf,
+    data: &[u8],
+    mode: u32,
+    durable: bool,
+) -> PyResult<()> {
     // bytes are immutable, so the borrowed buffer stays valid while the GIL is released.
-    py.detach(|| atomic::atomic_write(&path, data, mode))
+    py.detach(|| atomic::atomic_write(&path, data, mode, durable))
         .map_err(PyErr::from)
 }
 
-/// Append the record `data` (ending with a newline) to `path` with one fsync; create it at `mode`
-/// if absent. A partial write is cut back; a torn tail gets a newline first. Returns the new size.
+/// Append the record `data` (ending with a newline) to `path`, fsynced when `durable`; create it
+/// at `mode` if absent. A partial write is cut back; a torn tail gets a newline first. Returns the
+/// new size.
 #[pyfunction]
-#[pyo3(signature = (path, data, mode = 0o644))]
-fn durable_append(py: Python<'_>, path: PathBuf, data: &[u8], mode: u32) -> PyResult<u64> {
-    py.detach(|| append::durable_append(&path, data, mode))
+#[pyo3(signature = (path, data, mode = 0o644, durable = true))]
+fn durable_append(
+    py: Python<'_>,
+    path: PathBuf,
+    data: &[u8],
+    mode: u32,
+    durable: bool,
+) -> PyResult<u64> {
+    py.detach(|| append::durable_append(&path, data, mode, durable))
+        .map_err(PyErr::from)
+}
+
+/// syncfs(2) the filesystem holding `path`: every write made so far on it is durable.
+#[pyfunction]
+fn sync_filesystem(py: Python<'_>, path: PathBuf) -> PyResult<()> {
+    py.detach(|| atomic::sync_filesystem(&path))
         .map_err(PyErr::from)
 }
 
@@ -518,6 +539,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;
     m.add_function(wrap_pyfunction!(durable_append, m)?)?;
     m.add_function(wrap_pyfunction!(fsync_dir, m)?)?;
+    m.add_function(wrap_pyfunction!(sync_filesystem, m)?)?;
     m.add_function(wrap_pyfunction!(fts_query, m)?)?;
     m.add_function(wrap_pyfunction!(filename_stem, m)?)?;
     m.add_class::<PyRuleSpec>()?;

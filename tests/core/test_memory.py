@@ -159,11 +159,11 @@ def test_invalid_ops_touch_nothing(
     def no_disk(*args: object, **kwargs: object) -> None:
         raise AssertionError("validation must refuse before any write")
 
-    def audit_only(path: Path, data: bytes, mode: int = 0o644) -> int:
+    def audit_only(path: Path, data: bytes, mode: int = 0o644, durable: bool = True) -> int:
         # The refusal itself is audited: history.jsonl is the one write allowed.
         if Path(path).name != "history.jsonl":
             raise AssertionError("validation must refuse before any write")
-        return real_append(path, data, mode)
+        return real_append(path, data, mode, durable)
 
     monkeypatch.setattr(_native, "atomic_write", no_disk)
     monkeypatch.setattr(_native, "durable_append", audit_only)

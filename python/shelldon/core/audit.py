@@ -12,7 +12,8 @@ caller blanked, and reasons carry rule ids, not matches.
 A decision taken while applying a journaled turn's op (core.journal) carries that op's journal
 id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already here.
 
-The log is appended with one fsync per line (the Rust `durable_append`) and rotated at 1 MB into
+The log is appended with one fsync per line (the Rust `durable_append`; while core applies a
+turn's items, one syncfs for all: core.durability) and rotated at 1 MB into
 `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
 A line torn by a killed writer is skipped by the reader and cut at core's next start
 (core.recovery); the appender never glues a line onto one.
@@ -33,7 +34,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,7 +43,7 @@ from typing import Any
 
 from shelldon import _native
 from shelldon.clock import compact, iso, utc_now
-from shelldon.core import layout
+from shelldon.core import durability, layout
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +256,7 @@ class AuditLog:
         layout.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
         blob = self.undo_dir / digest
         if not blob.exists():
-            _native.atomic_write(blob, data, layout.PRIVATE_FILE_MODE)
+            durability.replace_file(blob, data, layout.PRIVATE_FILE_MODE)
         return digest
 
     def record(
@@ -314,7 +315,7 @@ class AuditLog:
                 size = 0
             if size and size + len(line) > self.rotate_bytes:
                 self._rotate()
-            _native.durable_append(self.path, line, layout.FILE_MODE)
+            durability.append_record(self.path, line, layout.FILE_MODE)
         finally:
             os.close(fd)
         return rec
@@ -400,6 +401,45 @@ class AuditLog:
         """The journal ids of every decision in the kept logs (a replay skips these)."""
         return {rec.journal for rec in self.records() if rec.journal is not None}
 
+    def surviving_journal_ids(self, rows: Iterable[int]) -> set[str]:
+        """After a power cut (core.durability): the journal ids of `rows`' items whose decisions
+        are in the log *and* whose files are as the log says. A line can outlive the file it
+        describes when neither was synced, so such an item is applied again: each file an item
+        changed must hold what the last decision touching it (from the rows' first line on, by
+        any unit) left there. A file the cut left empty where the log expects content is removed,
+        so the replay writes it afresh."""
+        prefixes = tuple(f"{row}." for row in rows)
+        if not prefixes:
+            return set()
+        recs = list(self.records())
+        first = next(
+            (n for n, rec in enumerate(recs) if (rec.journal or "").startswith(prefixes)), None
+        )
+        if first is None:
+            return set()
+        expected: dict[str, str | None] = {}
+        touched: dict[str, set[str]] = {}
+        for rec in recs[first:]:
+            for change in rec.file_changes:
+                expected[change.target] = change.after_sha256
+            if rec.journal is not None and rec.journal.startswith(prefixes):
+                touched.setdefault(rec.journal, set()).update(c.target for c in rec.file_changes)
+        intact: dict[str, bool] = {}
+        for target, want in expected.items():
+            if not _UNDOABLE.fullmatch(target):  # only memory files are checked (or removed)
+                intact[target] = True
+                continue
+            path = self.root / target
+            data = read_or_none(path)
+            intact[target] = (sha256_hex(data) if data is not None else None) == want
+            if not intact[target] and data == b"":
+                log.warning("%s was left empty by a power cut; the replay writes it again", target)
+                path.unlink()
+        kept = {jid for jid, targets in touched.items() if all(intact[t] for t in targets)}
+        for jid in sorted(set(touched) - kept):
+            log.warning("journal item %s: its line outlived its files; applying it again", jid)
+        return kept
+
     def find(self, change_id: str) -> AuditRecord | None:
         found = None
         for rec in self.records():
@@ -467,16 +507,16 @@ class AuditLog:
         if plan.before_sha256 is None:
             if current is not None:
                 path.unlink()
-                _native.fsync_dir(path.parent)
+                durability.sync_dir(path.parent)
             return FileChange(plan.target, current_sha, None)
         if plan.before_size is not None and current is not None:
             prefix = current[: plan.before_size]
             if sha256_hex(prefix) == plan.before_sha256:
-                _native.atomic_write(path, prefix, layout.FILE_MODE)
+                durability.replace_file(path, prefix, layout.FILE_MODE)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
         layout.ensure_dir(path.parent, layout.DIR_MODE)
-        _native.atomic_write(path, data, layout.FILE_MODE)
+        durability.replace_file(path, data, layout.FILE_MODE)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 
     def undo(

@@ -4,9 +4,10 @@ A turn's reply means it is stored. Before the reply leaves core, `HistoryStore.j
 commits, in one durable sqlite transaction, the turn's two history rows and the items still to
 apply: the owner's rules (core.rules) and the brain's proposed ops, in the order core applies them.
 After the reply, core.turns applies each item under its journal id (`"<row>.<n>"`, see `item_id`),
-which the audit log stamps on every line written meanwhile (core.audit.journal_scope); then the row
-is cleared. A core killed in between replays the row at its next start, skipping every item whose
-id the audit log already holds, so each item is applied once.
+which the audit log stamps on every line written meanwhile (core.audit.journal_scope); the items'
+files are synced once (core.durability), then the row is cleared. A core killed in between replays
+the row at its next start, skipping every item whose id the audit log already holds, so each item
+is applied once; after a reboot, only those whose files are also as their lines say.
 
 The journal is a record, like the history rows: every string in it has its credentials blanked
 (core.records.blank_record) and the item says so (`blanked`). Replaying a blanked item is faithful
@@ -188,14 +189,22 @@ def replay(
     history: HistoryStore,
     audit: AuditLog,
     applier_for: Callable[[str, datetime], ItemApplier],
+    *,
+    after_boot: bool = False,
 ) -> int:
     """Apply the items of every journal row left by a core killed after a reply and before the
-    row was cleared. An item whose id the audit log already holds was applied: skipped. Returns
-    how many items were applied now. `applier_for(turn_id, when)` makes a turn's applier."""
+    row was cleared. An item whose id the audit log already holds was applied: skipped. With
+    `after_boot` (the machine booted since that core ran: a power cut may have dropped writes it
+    had not synced, core.durability) an item is skipped only when its files are also as its audit
+    lines say. Returns how many items were applied now. `applier_for(turn_id, when)` makes a
+    turn's applier."""
     pending = history.pending_journal()
     if not pending:
         return 0
-    done = audit.journal_ids()
+    if after_boot:
+        done = audit.surviving_journal_ids(row.id for row in pending)
+    else:
+        done = audit.journal_ids()
     applied = 0
     for row in pending:
         try:

@@ -34,6 +34,7 @@ from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import (
     clock_watch,
     commands,
+    durability,
     layout,
     proactive_queue,
     recovery,
@@ -105,7 +106,10 @@ class CoreService:
         )  # failed writes: told, shown
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(
-            stores.history, stores.memory, book=proactive.book if proactive else None
+            stores.history,
+            stores.memory,
+            book=proactive.book if proactive else None,
+            after_boot=durability.booted_since(self.root.state, layout.FILE_MODE),
         )
         # Curated entries' terms, kept for the workers (core.entry_terms).
         self.terms = TermsSync(stores.memory) if stores.memory and stores.history else None

@@ -20,7 +20,8 @@ Workers propose, core writes. For one owner turn, `apply_turn`:
    and queued as a notice, since the reply is already out); `forget` deletes an entry the model
    may remove (`CuratedMemory.forget_proposed`: never the owner's); ops only a dream may propose
    are refused on an owner turn. Each item's audit
-   lines carry its journal id; then the journal row is cleared.
+   lines carry its journal id; the files written are synced once (core.durability), then the
+   journal row is cleared.
 
 A degraded turn records DEGRADE_TEXT as the pet's reply. An owner turn whose worker never started
 (the fork-server unreachable or busy, the drop refused) is kept the same way, the owner's words with
@@ -60,7 +61,7 @@ from shelldon.contracts.ops import (
     decode_ops,
     op_name,
 )
-from shelldon.core import journal, layout, records, reminders, rules
+from shelldon.core import durability, journal, layout, records, reminders, rules
 from shelldon.core.audit import AuditLog
 from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.history import HistoryStore, TurnUsage
@@ -455,16 +456,27 @@ def apply_turn(
         turn_id=turn_id, memory=memory, history=history, audit=audit, now=now, book=book
     )
     dropped = outcome.dropped if isinstance(outcome, wire.TurnResult) else ()
-    # The owner's rules first (so a same-turn inference cannot replace them), then the ops.
-    for position, item in enumerate(items):
-        if isinstance(item, journal.RuleItem):
-            journal.apply(applier, journal_id, position, item)
-    applier.refused_before_ops(raws, dropped)
-    for position, item in enumerate(items):
-        if isinstance(item, journal.OpItem):
-            journal.apply(applier, journal_id, position, item)
+    synced = True
+    try:
+        # The files this writes are synced once, at the end (core.durability): the journal row,
+        # durable since before the reply, is cleared only after that.
+        with durability.one_sync(root.home):
+            # The owner's rules first (so a same-turn inference cannot replace them), then ops.
+            for position, item in enumerate(items):
+                if isinstance(item, journal.RuleItem):
+                    journal.apply(applier, journal_id, position, item)
+            applier.refused_before_ops(raws, dropped)
+            for position, item in enumerate(items):
+                if isinstance(item, journal.OpItem):
+                    journal.apply(applier, journal_id, position, item)
+    except durability.SyncFailed as exc:  # told like a failed write; the journal replays it
+        synced = False
+        log.error("turn %s: syncing its writes failed (%s); the journal replays it", turn_id, exc)
+        applier.verdicts.append(
+            OpVerdict(-1, "sync", "reject", "write_failed", f"OSError: errno {exc.errno}")
+        )
     _note_corrections(corrections, turn_id, message, applier.captured)
-    if journal_id is not None:
+    if journal_id is not None and synced:
         journal.clear(history, journal_id)
     return TurnOutcome(
         turn_id,
@@ -510,9 +522,12 @@ def replay_journal(
     memory: CuratedMemory | None,
     audit: AuditLog | None = None,
     book: reminders.Book | None = None,
+    *,
+    after_boot: bool = False,
 ) -> int:
     """At core start: apply the items a killed core journaled but had not applied, each once
-    (core.journal.replay). Returns how many were applied now."""
+    (core.journal.replay; `after_boot`: the machine booted since, core.durability). Returns how
+    many were applied now."""
     if history is None or memory is None:
         return 0
 
@@ -524,7 +539,7 @@ def replay_journal(
         )
 
     try:
-        return journal.replay(history, audit_log, applier_for)
+        return journal.replay(history, audit_log, applier_for, after_boot=after_boot)
     except Exception:  # the rows stay journaled: the next start tries again
         log.exception("replaying the turn journal failed; core starts without it")
         return 0

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from shelldon import _native
 from shelldon.clock import iso
+from shelldon.core import durability
 from shelldon.core.audit import AuditRecord, FileChange, UndoError
 from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import Entry
@@ -75,7 +76,7 @@ class CuratedMemory(MemoryWriter):
         before = path.read_bytes()
         self.audit.keep_blob(before)
         path.unlink()
-        _native.fsync_dir(path.parent)
+        durability.sync_dir(path.parent)
         changes = [FileChange(self._rel(path), _sha256(before), None)]
         now = iso(self._clock())
         for old in [] if entry.archived else self.archived_entries():

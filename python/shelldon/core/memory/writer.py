@@ -3,7 +3,7 @@
 Every op is validated (`plan.plan_write`: types, sizes, the filename stem, the path check) before
 any disk access; the gate then decides (the safety screen for the documents, `gate.decide` for
 entries); only then is anything written, atomically and durably through the Rust writer
-(`shelldon._native.atomic_write` / `durable_append`). Each branch returns an `_Outcome`, and
+(core.durability: at once, or at the end of a turn's batch). Each branch returns an `_Outcome`, and
 `apply_memory_op` writes the audit line for it in one place (`_audit`), accepted or refused.
 
 A full collection makes room instead of refusing (`core.memory.room`: route, consolidate, retire
@@ -29,11 +29,10 @@ from pathlib import Path
 
 import msgspec
 
-from shelldon import _native
 from shelldon.clock import iso, utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
 from shelldon.contracts.provenance import Provenance, most_trusted
-from shelldon.core import gate, layout
+from shelldon.core import durability, gate, layout
 from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none, redacted_preview
 from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
@@ -207,7 +206,7 @@ class MemoryWriter(MemoryReader):
         before = read_or_none(plan.target)
         if plan.kind == "append":
             record = self._episode_record(plan)
-            _native.durable_append(plan.target, record, FILE_MODE)
+            durability.append_record(plan.target, record, FILE_MODE)
             change = FileChange(
                 self._rel(plan.target),
                 _sha256(before) if before is not None else None,
@@ -440,7 +439,7 @@ class MemoryWriter(MemoryReader):
         before = path.read_bytes()
         self.audit.keep_blob(before)
         path.unlink()
-        _native.fsync_dir(path.parent)
+        durability.sync_dir(path.parent)
         return FileChange(self._rel(path), _sha256(before), None)
 
     def _archive_superseded_in_place(self) -> None:
@@ -486,7 +485,7 @@ class MemoryWriter(MemoryReader):
         """Replace one file atomically, keeping its prior content (`before`) for undo."""
         if before is not None:
             self.audit.keep_blob(before)
-        _native.atomic_write(path, data, FILE_MODE)
+        durability.replace_file(path, data, FILE_MODE)
         return FileChange(
             self._rel(path), _sha256(before) if before is not None else None, _sha256(data)
         )
@@ -514,7 +513,7 @@ class MemoryWriter(MemoryReader):
         archived = self.archived_entries()
         text = render_index([*self.entries(), *archived]).encode("utf-8")
         if read_or_none(path) != text:
-            _native.atomic_write(path, text, FILE_MODE)
+            durability.replace_file(path, text, FILE_MODE)
         # The retired entries' search index follows the files (an undo, a forget, a hand edit).
         sync_archive_index(self._root, archived)
 

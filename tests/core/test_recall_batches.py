@@ -229,3 +229,27 @@ def test_a_turns_commit_writes_no_stem_index_pages(db: Path) -> None:
         assert 1 <= frames <= 4, frames
     finally:
         store.close()
+
+
+def test_a_search_reads_at_most_max_unindexed_rows_past_the_index(db: Path) -> None:
+    """Only when batches keep failing does the tail outgrow a batch; a search then reads its
+    newest MAX_UNINDEXED rows (its work stays bounded), and the next batch brings the rest back."""
+    store = HistoryStore.open(db)
+    try:
+        with store.writing() as conn:  # rows no batch has taken, as if every batch had failed
+            conn.executemany(
+                "INSERT INTO messages (turn_id, role, content, ts) VALUES ('x', 'owner', ?, ?)",
+                [(text, NOW.isoformat()) for text in _tail_texts()],
+            )
+        assert recall.unindexed_rows(store._conn) == recall.MAX_UNINDEXED + 1
+        assert store.search("aardvark", 5) == []  # the oldest, past the bound
+        assert [r["content"] for r in store.search("zebra", 5)][:1] == ["the zebra is new"]
+        store.index_history()
+        assert [r["content"] for r in store.search("aardvark", 5)][:1] == ["an aardvark, old"]
+    finally:
+        store.close()
+
+
+def _tail_texts() -> list[str]:
+    filler = [f"nothing much {i}" for i in range(recall.MAX_UNINDEXED - 1)]
+    return ["an aardvark, old", *filler, "the zebra is new"]

@@ -50,6 +50,7 @@ FOLD_ROWS: Final = 64  # rows (32 turns) per document-frequency batch
 # segment per batch instead of per turn: the index was ~6 of a turn's 11 WAL pages.
 STEM_BATCH_ROWS: Final = 12
 INDEXED_KEY: Final = "indexed_through"  # recall_state: the highest row id in messages_stem
+MAX_UNINDEXED: Final = 20 * STEM_BATCH_ROWS  # rows past the index a search reads at most
 MAX_TERMS: Final = 16
 _PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
 _COLUMNS: Final = "id, turn_id, role, content, ts"
@@ -452,9 +453,12 @@ def _unindexed_tail(
     indexes rows in batches (index_new_rows), so up to a batch of the newest rows is not in
     messages_stem yet: they are tokenised here exactly as the index would have (the same
     tokenizer), so every reader finds every row. A few rows in normal running (a batch at most,
-    as many as a killed core left: the next open indexes them)."""
+    as many as a killed core left: the next open indexes them). Bounded all the same: only when
+    batches keep failing (logged by core) are there more than MAX_UNINDEXED, and then the newest
+    are read."""
     rows = conn.execute(
-        "SELECT id, content FROM messages WHERE id > ? ORDER BY id", (indexed,)
+        "SELECT id, content FROM messages WHERE id > ? ORDER BY id DESC LIMIT ?",
+        (indexed, MAX_UNINDEXED),
     ).fetchall()
     if not rows:
         return {}

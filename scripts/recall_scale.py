@@ -90,7 +90,17 @@ def fill(db: Path, rows: int, *, rare_rows: int = 30, seed: int = 7) -> HistoryS
             for i, text in enumerate(messages(rows, seed))
         ),
     )
-    recall.index_new_rows(conn, at_least=1)
+    # The stem index as core grows it: one statement, so one FTS5 segment (and its merge work),
+    # per batch of rows. One bulk statement would leave a few large segments mid-merge, and the
+    # first turns after would pay for finishing that merge (scripts/wal_pages.py --history).
+    top = int(conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0])
+    for first in range(0, top, recall.STEM_BATCH_ROWS):
+        conn.execute(
+            "INSERT INTO messages_stem (rowid, content) "
+            "SELECT id, content FROM messages WHERE id > ? AND id <= ?",
+            (first, first + recall.STEM_BATCH_ROWS),
+        )
+    recall.start_batched_index(conn)
     recall.fold_new_rows(conn, at_least=1)
     conn.execute("COMMIT")
     return store

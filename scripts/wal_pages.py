@@ -7,12 +7,16 @@ propose ops, cleared after the reply), then core's post-reply batch of recall's 
 `--warm` turns the WAL is truncated, then `--turns` turns are written and the WAL's frames read
 back: each frame names the page it holds, and sqlite's `dbstat` table says which b-tree owns
 that page (pages not in any b-tree are the freelist's). Frames divided by turns: WAL pages per
-turn, by owner. A page that changed owner during the run counts for its last owner.
+turn, by owner; and the distinct pages among them per turn, which is what one checkpoint after
+the run would write back to history.db. A page that changed owner counts for its last owner.
 
 Not counted here: core's other post-reply writes (entry terms of the turns that write memory,
 the proactive tables) and the checkpoints; `scripts/turn_cost.py` counts the real pet's bytes.
 
-    python scripts/wal_pages.py [--turns 120] [--warm 40]
+    python scripts/wal_pages.py [--turns 120] [--warm 40] [--history 0] [--cache DIR]
+
+`--history N` starts from a store of N generated messages (scripts/recall_scale.py's generator,
+kept in `--cache` when given), so the cost of a turn on a grown store shows too.
 
 Figures of this machine, not tests (docs/performance.md "Storage per owner turn").
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import shutil
 import sqlite3
 import struct
 import sys
@@ -31,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
+from recall_scale import fill
 from turn_cost import message
 
 from shelldon.core.history import HistoryStore
@@ -70,9 +76,15 @@ def turn(store: HistoryStore, i: int, when: datetime) -> None:
         index()
 
 
-def run(turns: int, warm: int) -> dict[str, float]:
+def run(turns: int, warm: int, rows: int = 0, cache: Path | None = None) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "history.db"
+        if rows:
+            seeded = (cache or Path(tmp)) / f"history-{rows}.db"
+            if not seeded.exists():
+                seeded.parent.mkdir(parents=True, exist_ok=True)
+                fill(seeded, rows).close()
+            shutil.copyfile(seeded, db)
         store = HistoryStore.open(db)
         conn: sqlite3.Connection = store._conn
         conn.execute("PRAGMA wal_autocheckpoint = 0")
@@ -90,8 +102,9 @@ def run(turns: int, warm: int) -> dict[str, float]:
         "page 1 (header, schema)" if p == 1 else owner.get(p, "(freelist)") for p in pages
     )
     print(
-        f"{turns} turns after {warm}: {len(pages) / turns:.2f} WAL pages per turn of "
-        f"{page_size} bytes ({len(pages) * (page_size + FRAME_HEADER) / turns / 1024:.1f} KB)"
+        f"{rows:,} messages, {turns} turns after {warm}: {len(pages) / turns:.2f} WAL pages per "
+        f"turn of {page_size} bytes ({len(pages) * (page_size + FRAME_HEADER) / turns / 1024:.1f}"
+        f" KB); distinct pages (what a checkpoint after them writes): {len(set(pages)) / turns:.2f}"
     )
     for name, n in sorted(by_owner.items(), key=lambda kv: -kv[1]):
         print(f"  {name}: {n / turns:.2f}")
@@ -102,8 +115,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=120, help="turns counted")
     parser.add_argument("--warm", type=int, default=40, help="turns written before counting")
+    parser.add_argument("--history", type=int, default=0, help="messages seeded")
+    parser.add_argument("--cache", type=Path, default=None, help="keep generated histories here")
     args = parser.parse_args()
-    run(args.turns, args.warm)
+    run(args.turns, args.warm, args.history, args.cache)
     return 0
 
 

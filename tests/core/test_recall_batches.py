@@ -253,3 +253,17 @@ def test_a_search_reads_at_most_max_unindexed_rows_past_the_index(db: Path) -> N
 def _tail_texts() -> list[str]:
     filler = [f"nothing much {i}" for i in range(recall.MAX_UNINDEXED - 1)]
     return ["an aardvark, old", *filler, "the zebra is new"]
+
+
+def test_a_writer_without_the_post_reply_batch_still_keeps_the_tail_short(db: Path) -> None:
+    """A script or a test records turns and never runs core's batch: the turn's own transaction
+    indexes the tail once it reaches CATCH_UP_ROWS, so no row falls past what a search reads."""
+    store = HistoryStore.open(db)
+    try:
+        store.record_turn("first", "the aardvark dug a hole", "deep", NOW)
+        for i in range(recall.MAX_UNINDEXED):  # twice MAX_UNINDEXED rows, never batched by hand
+            store.record_turn(f"t{i}", f"nothing much {i}", "ok", NOW)
+            assert recall.unindexed_rows(store._conn) < recall.CATCH_UP_ROWS
+        assert [r["turn_id"] for r in store.search("aardvark", 5)][:1] == ["first"]
+    finally:
+        store.close()

@@ -376,6 +376,9 @@ class HistoryStore(_Reader):
                 (turn_id, usage.provider, usage.prompt_tokens, usage.completion_tokens, ts),
             )
         recall.fold_new_rows(self._conn)  # every FOLD_ROWS rows: one batch of term counts
+        # Core batches the stem index after the reply (index_history); a writer that never does
+        # still keeps the rows past it under what a search reads (core.recall).
+        recall.index_new_rows(self._conn, at_least=recall.CATCH_UP_ROWS)
 
     def write(self, work: Callable[[sqlite3.Connection], _T], *, durable: bool = False) -> _T:
         """`work` in one transaction (`writing`), its result returned: for modules that keep their

@@ -51,6 +51,9 @@ FOLD_ROWS: Final = 64  # rows (32 turns) per document-frequency batch
 STEM_BATCH_ROWS: Final = 12
 INDEXED_KEY: Final = "indexed_through"  # recall_state: the highest row id in messages_stem
 MAX_UNINDEXED: Final = 20 * STEM_BATCH_ROWS  # rows past the index a search reads at most
+# A turn's own transaction indexes the tail once it is this long: only a writer without core's
+# post-reply batch (a script, a test) gets there, and its tail stays under MAX_UNINDEXED.
+CATCH_UP_ROWS: Final = MAX_UNINDEXED // 2
 MAX_TERMS: Final = 16
 _PROGRESS_OPS: Final = 1_000  # VM steps between deadline checks
 _COLUMNS: Final = "id, turn_id, role, content, ts"

@@ -72,6 +72,34 @@ class Tokenizer:
     def tokens(self, text: str) -> list[str]:
         """The non-stop words of already folded `text`, stemmed, in order, repeats kept."""
 
+# --- passages.rs ---
+
+@final
+class PassageScorer:
+    """History recall's passage scoring (`shelldon.core.recall`): rows and their query terms'
+    counts in, ids ranked out."""
+
+    def __new__(
+        cls,
+        *,
+        terms: list[str],
+        weights: list[float],
+        k1: float,
+        b: float,
+        avg_len: float,
+        previous_weight: float,
+        next_weight: float,
+        date_boost: float,
+    ) -> PassageScorer: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, id: int) -> bool: ...
+    def add(self, rows: list[tuple[int, int]], counts: list[tuple[int, str, int]]) -> None:
+        """Rows `(id, words)` and the query terms' counts in them `(id, term, count)`."""
+    def best(self, n: int) -> list[int]:
+        """The `n` ids whose own words score best, best first (ties: the newer row)."""
+    def rank(self, n: int, dated: list[int] = ...) -> list[int]:
+        """The `n` best passages' ids, best first, scoring above 0; `dated` rows boosted."""
+
 # --- atomic.rs / append.rs ---
 
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:

@@ -1,0 +1,72 @@
+"""History recall's passage scoring in Rust (rust/src/passages.rs) ranks exactly as the
+pure-Python scoring it replaced (tests/support/recall_reference.py) on generated chat."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from shelldon import _native
+from shelldon.core import recall
+from shelldon.core.history import open_readonly
+from support import recall_reference
+from support.scripts import load_script
+
+SCALE = load_script("recall_scale")
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("scoring") / "history.db"
+    SCALE.fill(db, 3_000).close()
+    return db
+
+
+def _queries() -> list[str]:
+    words = SCALE.vocabulary()
+    return [
+        *SCALE.QUERIES.values(),
+        f"tell me about the {words[200]} and the {words[900]} {words[2500]}",
+        f"what did I say yesterday about {words[120]}?",
+        f"the {words[80]} {words[81]} {words[82]} last week",
+        "how are you",
+        "you",
+    ]
+
+
+def test_rust_scoring_ranks_as_the_python_reference(
+    history: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader = open_readonly(history)
+    newest = reader.recent(1)[0]["ts"]
+    now = datetime.fromisoformat(newest) + timedelta(hours=1)
+    queries = _queries()
+    try:
+        rust = [reader.search(q, 22, now=now) for q in queries]
+        monkeypatch.setattr(recall, "_rank_passages", recall_reference.rank_passages)
+        python = [reader.search(q, 22, now=now) for q in queries]
+    finally:
+        reader.close()
+    assert sum(1 for hits in rust if len(hits) >= 10) >= len(queries) - 1
+    assert rust == python
+
+
+def test_the_scorer_refuses_what_is_not_a_query_term() -> None:
+    scorer = _native.PassageScorer(
+        terms=["ramen"],
+        weights=[1.5],
+        k1=0.9,
+        b=0.3,
+        avg_len=10.0,
+        previous_weight=0.7,
+        next_weight=0.5,
+        date_boost=1.0,
+    )
+    with pytest.raises(ValueError, match="not a query term"):
+        scorer.add([(1, 4)], [(1, "tea", 1)])
+    scorer.add([(1, 4), (2, 6)], [(1, "ramen", 2)])
+    assert len(scorer) == 2 and 2 in scorer
+    assert scorer.best(5) == [1, 2]
+    assert scorer.rank(5) == [1, 2]  # row 2 borrows row 1's word: it scores, below row 1

@@ -70,3 +70,55 @@ def test_the_scorer_refuses_what_is_not_a_query_term() -> None:
     assert len(scorer) == 2 and 2 in scorer
     assert scorer.best(5) == [1, 2]
     assert scorer.rank(5) == [1, 2]  # row 2 borrows row 1's word: it scores, below row 1
+
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "memory"
+_SUFFIXED = [
+    stem + suffix + tail
+    for stem in ("relat", "condit", "hop", "happ", "sensibil", "generaliz", "fall", "agre", "sky")
+    for suffix in ("", "s", "ies", "sses", "eed", "ed", "ing", "y", "ational", "tional", "enci")
+    + ("izer", "abli", "alli", "entli", "ousli", "ization", "ator", "iveness", "aliti", "biliti")
+    + ("logi", "icate", "ative", "alize", "iciti", "ical", "ful", "ness", "ement", "ion", "e")
+    for tail in ("", "s", "ed", "ly")
+]
+
+
+def _words() -> list[str]:
+    import re
+
+    words = {w.lower() for w in SCALE.vocabulary()} | set(_SUFFIXED)
+    for path in sorted(SHARED.glob("locomo_*.json")):
+        words |= set(re.findall(r"[a-z0-9]+", path.read_text().lower()))
+    return sorted(words)
+
+
+def test_a_stem_is_its_word_beginning_plus_at_most_stem_grows_letters() -> None:
+    # What recall._term_counts relies on to stem only the words that can match.
+    words = _words()
+    stems = dict(recall._tokenizer().terms(list(enumerate(words, 1))))
+    assert len(stems) == len(words)
+    wrong = [
+        (w, stems[i])
+        for i, w in enumerate(words, 1)
+        if not w.startswith(stems[i][: max(0, len(stems[i]) - recall.STEM_GROWS)])
+    ]
+    assert not wrong
+
+
+def test_term_counts_match_the_tokenizer_reading_whole_rows() -> None:
+    texts = [
+        "Relational RELATIONS related, relating; relate_d re-lated",
+        "happy HAPPIER happiness happily happy happy",
+        "the café's relations — relational naïve",  # not ASCII: tokenized whole
+        "x" * 70 + "ing relations " + "relat" * 20,  # longer than porter stems
+        "2relations relations2 relations",
+        "nothing to see",
+        "",
+    ]
+    rows = {i: (i, "t", "owner", text, "") for i, text in enumerate(texts, 1)}
+    tokenizer = recall._tokenizer()
+    for query in ("relations happy", "happiness", "see to", "relat" * 20, "a"):
+        stems = {term for _, term in tokenizer.terms([(1, query)])}
+        weights = dict.fromkeys(stems, 1.0)
+        whole = tokenizer.counts([(i, r[3]) for i, r in rows.items()], weights)
+        assert sorted(recall._term_counts(tokenizer, rows, weights)) == sorted(whole), query

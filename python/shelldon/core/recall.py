@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import re
 import sqlite3
 import threading
 import time
@@ -468,5 +469,50 @@ def _add_rows(
 ) -> None:
     """Each row's length in words (whitespace-separated) and its query terms' counts, as the
     stem index's tokenizer reads the row, into the scorer."""
-    counts = tokenizer.counts([(i, r[3]) for i, r in rows.items()], weights)
+    counts = _term_counts(tokenizer, rows, weights)
     scorer.add([(i, len(r[3].split())) for i, r in rows.items()], counts)
+
+
+# The porter stem of a word is the word's beginning plus at most this many letters of its own
+# ("sensibility" -> "sensibl", "happy" -> "happi"; tests/core/test_recall_scoring.py checks it on
+# LoCoMo's words): a word that does not begin with a stem less its last STEM_GROWS letters
+# cannot have that stem.
+STEM_GROWS: Final = 2
+_ASCII_TOKEN: Final = "[A-Za-z0-9]"  # unicode61 splits ASCII text into runs of these
+
+
+def _term_counts(
+    tokenizer: _Tokenizer, rows: dict[int, tuple[Any, ...]], weights: dict[str, float]
+) -> list[tuple[int, str, int]]:
+    """(row, term, occurrences) of the query's terms, exactly as sqlite's tokenizer counts them,
+    without stemming every word of every row: in an ASCII row only the words that can have a
+    query term's stem (they begin with its first letters) are stemmed, each distinct word once;
+    any other row is tokenized whole."""
+    prefixes = sorted({stem[: max(0, len(stem) - STEM_GROWS)] for stem in weights})
+    start = "" if "" in prefixes else f"(?:{'|'.join(re.escape(p) for p in prefixes)})"
+    words = re.compile(
+        f"(?<!{_ASCII_TOKEN}){start}{_ASCII_TOKEN}*" if start else f"{_ASCII_TOKEN}+",
+        re.IGNORECASE | re.ASCII,
+    )
+    whole: list[tuple[int, str]] = []
+    found: dict[int, list[str]] = {}
+    for i, row in rows.items():
+        text = row[3]
+        if not text.isascii():
+            whole.append((i, text))
+        elif got := words.findall(text):
+            found[i] = [w.lower() for w in got]
+    counts = tokenizer.counts(whole, weights) if whole else []
+    distinct = sorted({w for got in found.values() for w in got})
+    if distinct:
+        stem_of = {
+            distinct[doc - 1]: term
+            for doc, term in tokenizer.terms(list(enumerate(distinct, 1)), weights)
+        }
+        for i, got in found.items():
+            held: dict[str, int] = {}
+            for w in got:
+                if (term := stem_of.get(w)) is not None:
+                    held[term] = held.get(term, 0) + 1
+            counts.extend((i, term, n) for term, n in held.items())
+    return counts

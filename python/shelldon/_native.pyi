@@ -100,6 +100,16 @@ class PassageScorer:
     def rank(self, n: int, dated: list[int] = ...) -> list[int]:
         """The `n` best passages' ids, best first, scoring above 0; `dated` rows boosted."""
 
+def candidate_words(texts: list[str], prefixes: list[str]) -> list[str]:
+    """The distinct words of the ASCII `texts` (runs of ASCII letters and digits, as sqlite's
+    unicode61 splits ASCII, lower-cased) that begin with one of `prefixes`, sorted."""
+
+def count_terms(
+    rows: list[tuple[int, str]], prefixes: list[str], terms: dict[str, str]
+) -> list[tuple[int, str, int]]:
+    """(row id, term, occurrences) of the words `terms` maps to a query term, in the ASCII rows
+    (the others are the caller's)."""
+
 # --- atomic.rs / append.rs ---
 
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int = 0o644) -> None:

@@ -254,6 +254,25 @@ impl PyPassageScorer {
     }
 }
 
+/// The distinct words of the ASCII `texts` (as sqlite's unicode61 splits ASCII, lower-cased)
+/// that begin with one of `prefixes`, sorted.
+#[pyfunction]
+fn candidate_words(texts: Vec<PyBackedStr>, prefixes: Vec<String>) -> Vec<String> {
+    let texts: Vec<&str> = texts.iter().map(|t| &**t).collect();
+    passages::candidate_words(&texts, &prefixes)
+}
+
+/// (row id, term, occurrences) of the words `terms` maps to a query term, in the ASCII rows.
+#[pyfunction]
+fn count_terms(
+    rows: Vec<(i64, PyBackedStr)>,
+    prefixes: Vec<String>,
+    terms: std::collections::HashMap<String, String>,
+) -> Vec<(i64, String, u32)> {
+    let rows: Vec<(i64, &str)> = rows.iter().map(|(id, t)| (*id, &**t)).collect();
+    passages::count_terms(&rows, &prefixes, &terms)
+}
+
 // --- words.rs: curated memory's words -------------------------------------------------------
 
 /// `Tokenizer(stopwords)`: the Snowball English stemmer and the stop words, built once
@@ -582,6 +601,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRanker>()?;
     m.add_class::<PyTokenizer>()?;
     m.add_class::<PyPassageScorer>()?;
+    m.add_function(wrap_pyfunction!(candidate_words, m)?)?;
+    m.add_function(wrap_pyfunction!(count_terms, m)?)?;
     m.add("UNICODE_VERSION", crate::unicode_tables::UNICODE_VERSION)?;
     m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;

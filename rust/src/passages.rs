@@ -182,6 +182,63 @@ impl PassageScorer {
     }
 }
 
+/// The words of ASCII `text` as sqlite's unicode61 tokenizer splits it (runs of ASCII letters
+/// and digits), lower-cased, that begin with one of `prefixes`; None when `text` is not ASCII.
+fn words_beginning<'t>(
+    text: &'t str,
+    prefixes: &'t [String],
+) -> Option<impl Iterator<Item = String> + 't> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let words = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(move |w| {
+            !w.is_empty()
+                && prefixes.iter().any(|p| {
+                    w.len() >= p.len() && w.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+                })
+        })
+        .map(str::to_ascii_lowercase);
+    Some(words)
+}
+
+/// The distinct words of the ASCII `texts` that begin with one of `prefixes`, lower-cased,
+/// sorted: the only words whose stems the caller needs from sqlite.
+pub fn candidate_words(texts: &[&str], prefixes: &[String]) -> Vec<String> {
+    let mut words: Vec<String> = texts
+        .iter()
+        .filter_map(|text| words_beginning(text, prefixes))
+        .flatten()
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// (row id, term, occurrences) in the ASCII rows of the words `terms` maps to a query term (a
+/// word's stem, from sqlite); rows that are not ASCII are the caller's to count.
+pub fn count_terms(
+    rows: &[(i64, &str)],
+    prefixes: &[String],
+    terms: &HashMap<String, String>,
+) -> Vec<(i64, String, u32)> {
+    let mut out = Vec::new();
+    for &(id, text) in rows {
+        let Some(words) = words_beginning(text, prefixes) else {
+            continue;
+        };
+        let mut held: BTreeMap<&str, u32> = BTreeMap::new();
+        for word in words {
+            if let Some(term) = terms.get(&word) {
+                *held.entry(term.as_str()).or_default() += 1;
+            }
+        }
+        out.extend(held.into_iter().map(|(t, n)| (id, t.to_string(), n)));
+    }
+    out
+}
+
 /// Ids by score, highest first, ties by the higher id; the first `n` that `keep` accepts.
 fn ordered(mut scored: Vec<(i64, f64)>, n: usize, keep: impl Fn(f64) -> bool) -> Vec<i64> {
     scored.retain(|&(_, s)| keep(s));
@@ -242,6 +299,25 @@ mod tests {
         s.add(&[(3, 10), (8, 10)], &[(3, "ramen", 1), (8, "ramen", 1)])
             .unwrap();
         assert_eq!(s.best(5), vec![8, 3]);
+    }
+
+    #[test]
+    fn words_are_split_as_unicode61_splits_ascii_and_counted_by_stem() {
+        let prefixes = vec!["rel".to_string()];
+        let texts = ["Relations, related_RELATED x-rel", "caf\u{e9} relations"];
+        assert_eq!(
+            candidate_words(&texts, &prefixes),
+            vec!["rel", "related", "relations"]
+        );
+        let terms: HashMap<String, String> = [("related", "relat"), ("relations", "relat")]
+            .into_iter()
+            .map(|(w, t)| (w.to_string(), t.to_string()))
+            .collect();
+        let rows = [(1, texts[0]), (2, texts[1])];
+        assert_eq!(
+            count_terms(&rows, &prefixes, &terms),
+            vec![(1, "relat".to_string(), 3)]
+        );
     }
 
     #[test]

@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import re
 import sqlite3
 import threading
 import time
@@ -478,7 +477,6 @@ def _add_rows(
 # LoCoMo's words): a word that does not begin with a stem less its last STEM_GROWS letters
 # cannot have that stem.
 STEM_GROWS: Final = 2
-_ASCII_TOKEN: Final = "[A-Za-z0-9]"  # unicode61 splits ASCII text into runs of these
 
 
 def _term_counts(
@@ -486,33 +484,19 @@ def _term_counts(
 ) -> list[tuple[int, str, int]]:
     """(row, term, occurrences) of the query's terms, exactly as sqlite's tokenizer counts them,
     without stemming every word of every row: in an ASCII row only the words that can have a
-    query term's stem (they begin with its first letters) are stemmed, each distinct word once;
-    any other row is tokenized whole."""
+    query term's stem (they begin with its first letters) are stemmed, each distinct word once,
+    and counted in Rust; any other row is tokenized whole."""
     prefixes = sorted({stem[: max(0, len(stem) - STEM_GROWS)] for stem in weights})
-    start = "" if "" in prefixes else f"(?:{'|'.join(re.escape(p) for p in prefixes)})"
-    words = re.compile(
-        f"(?<!{_ASCII_TOKEN}){start}{_ASCII_TOKEN}*" if start else f"{_ASCII_TOKEN}+",
-        re.IGNORECASE | re.ASCII,
-    )
+    ascii_rows: list[tuple[int, str]] = []
     whole: list[tuple[int, str]] = []
-    found: dict[int, list[str]] = {}
     for i, row in rows.items():
-        text = row[3]
-        if not text.isascii():
-            whole.append((i, text))
-        elif got := words.findall(text):
-            found[i] = [w.lower() for w in got]
+        (ascii_rows if row[3].isascii() else whole).append((i, row[3]))
     counts = tokenizer.counts(whole, weights) if whole else []
-    distinct = sorted({w for got in found.values() for w in got})
-    if distinct:
+    words = _native.candidate_words([text for _, text in ascii_rows], prefixes)
+    if words:
         stem_of = {
-            distinct[doc - 1]: term
-            for doc, term in tokenizer.terms(list(enumerate(distinct, 1)), weights)
+            words[doc - 1]: term
+            for doc, term in tokenizer.terms(list(enumerate(words, 1)), weights)
         }
-        for i, got in found.items():
-            held: dict[str, int] = {}
-            for w in got:
-                if (term := stem_of.get(w)) is not None:
-                    held[term] = held.get(term, 0) + 1
-            counts.extend((i, term, n) for term, n in held.items())
+        counts += _native.count_terms(ascii_rows, prefixes, stem_of)
     return counts

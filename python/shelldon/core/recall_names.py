@@ -114,13 +114,23 @@ def expand_query_texts(query: str, texts: Iterable[str]) -> str:
     mentions = re.compile("|".join(alternatives))
     added: list[str] = []
     present = {w.casefold() for w in re.findall(r"\w+", query)}
-    for relation, name in links(text for text in texts if mentions.search(text)):
+    for relation, name in links(t for t in texts if mentions.search(t) and _may_relate(t)):
         word = name if relation in relations else relation if name in names else None
         if word is not None and word.casefold() not in present and word not in added:
             added.append(word)
         if len(added) >= MAX_ADDED:
             break
     return f"{query} {' '.join(added)}" if added else query
+
+
+_ANY_RELATION = re.compile("|".join(RELATION_WORDS))
+
+
+def _may_relate(text: str) -> bool:
+    """False only when no pattern can match: every one needs a relation word. An ASCII text is
+    lower-cased and searched plainly (a case-blind pattern is ~35 us a text); any other is kept
+    (case-blind matching knows letters such as "ı" that lower-casing does not map)."""
+    return not text.isascii() or _ANY_RELATION.search(text.lower()) is not None
 
 
 def _singular(word: str) -> str:

@@ -5,7 +5,7 @@
   against parsing and tokenising the tree itself ("tree", the read before): the ratio is the point.
 - `recall-<rows>-<kind>`: `HistoryReader.search` alone, a common-word and a rare-word question,
   its passages scored in Rust ("rust", rust/src/passages.rs, what recall does now) against the
-  pure-Python scoring it replaced ("python", tests/support/recall_reference.py).
+  pure-Python scoring it replaced ("python", tests/reference/passages.py).
 
 History sizes: 10k and 100k messages; add 1M with SHELLDON_BENCH_ROWS=10000,100000,1000000 (the
 1M store takes minutes to generate: it is built once per run, in a temporary directory shared by
@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from reference import passages as recall_reference
 from shelldon.core import recall
 from shelldon.core.entry_terms import TermsSync
 from shelldon.core.history import HistoryStore, open_readonly
 from shelldon.core.memory import CuratedMemory
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import PromptLimits, _select_memory, gather_context
-from support import recall_reference
 from support.scripts import load_script
 
 ROWS = [int(r) for r in os.environ.get("SHELLDON_BENCH_ROWS", "10000,100000").split(",")]

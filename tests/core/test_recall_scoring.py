@@ -1,5 +1,5 @@
 """History recall's passage scoring in Rust (rust/src/passages.rs) ranks exactly as the
-pure-Python scoring it replaced (tests/support/recall_reference.py) on generated chat."""
+pure-Python scoring it replaced (tests/reference/passages.py) on generated chat."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from reference import passages as recall_reference
 from shelldon import _native
 from shelldon.core import recall
 from shelldon.core.history import open_readonly
-from support import recall_reference
 from support.scripts import load_script
 
 SCALE = load_script("recall_scale")

@@ -319,7 +319,7 @@ def _rank_passages(
     tuning: Tuning,
 ) -> list[tuple[Any, ...]]:
     """The candidate `rows` and the neighbours of the best, ranked as passages, best first.
-    (The pure-Python reference this replaced: tests/support/recall_reference.py.)"""
+    (The pure-Python reference this replaced: tests/reference/passages.py.)"""
     # bm25F in Rust (rust/src/passages.rs): a row and its neighbours are one passage, a
     # neighbour's words weighing previous_weight or next_weight. A neighbour lends a word's
     # presence, not its density (tf capped at 1), and the larger share when both hold it: a row

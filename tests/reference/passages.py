@@ -1,4 +1,4 @@
-"""The pure-Python passage ranking that `shelldon.core.recall` did before it moved to Rust
+"""The pure-Python passage ranking (whole rows tokenized, scoring in Python) that `shelldon.core.recall` did before it moved to Rust
 (rust/src/passages.rs): same inputs and output as `recall._rank_passages`, for the test that
 the two agree (tests/core/test_recall_scoring.py) and the benchmark of the two
 (tests/bench/test_bench_recall.py)."""

@@ -1,7 +1,8 @@
-"""The pure-Python passage ranking (whole rows tokenized, scoring in Python) that `shelldon.core.recall` did before it moved to Rust
-(rust/src/passages.rs): same inputs and output as `recall._rank_passages`, for the test that
-the two agree (tests/core/test_recall_scoring.py) and the benchmark of the two
-(tests/bench/test_bench_recall.py)."""
+"""The pure-Python passage ranking `shelldon.core.recall` did before it moved to Rust
+(rust/src/passages.rs): whole rows tokenized by sqlite, counted and scored in Python. Same
+inputs and output as `recall._rank_passages`, for the test that the two agree
+(tests/core/test_recall_scoring.py) and the benchmark of the two
+(tests/bench/test_bench_context.py)."""
 
 from __future__ import annotations
 

@@ -72,6 +72,44 @@ class Tokenizer:
     def tokens(self, text: str) -> list[str]:
         """The non-stop words of already folded `text`, stemmed, in order, repeats kept."""
 
+# --- passages.rs ---
+
+@final
+class PassageScorer:
+    """History recall's passage scoring (`shelldon.core.recall`): rows and their query terms'
+    counts in, ids ranked out."""
+
+    def __new__(
+        cls,
+        *,
+        terms: list[str],
+        weights: list[float],
+        k1: float,
+        b: float,
+        avg_len: float,
+        previous_weight: float,
+        next_weight: float,
+        date_boost: float,
+    ) -> PassageScorer: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, key: int, /) -> bool: ...
+    def add(self, rows: list[tuple[int, int]], counts: list[tuple[int, str, int]]) -> None:
+        """Rows `(id, words)` and the query terms' counts in them `(id, term, count)`."""
+    def best(self, n: int) -> list[int]:
+        """The `n` ids whose own words score best, best first (ties: the newer row)."""
+    def rank(self, n: int, dated: list[int] = ...) -> list[int]:
+        """The `n` best passages' ids, best first, scoring above 0; `dated` rows boosted."""
+
+def candidate_words(texts: list[str], prefixes: list[str]) -> list[str]:
+    """The distinct words of the ASCII `texts` (runs of ASCII letters and digits, as sqlite's
+    unicode61 splits ASCII, lower-cased) that begin with one of `prefixes`, sorted."""
+
+def count_terms(
+    rows: list[tuple[int, str]], prefixes: list[str], terms: dict[str, str]
+) -> list[tuple[int, str, int]]:
+    """(row id, term, occurrences) of the words `terms` maps to a query term, in the ASCII rows
+    (the others are the caller's)."""
+
 # --- atomic.rs / append.rs ---
 
 def atomic_write(

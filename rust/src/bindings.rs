@@ -15,7 +15,7 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyString;
 
 use crate::error::Error;
-use crate::{append, atomic, filename, fts, ranker, sandbox, scanner, similarity, words};
+use crate::{append, atomic, filename, fts, passages, ranker, sandbox, scanner, similarity, words};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -184,6 +184,93 @@ impl PyRanker {
         };
         Ok(ranked?)
     }
+}
+
+// --- passages.rs: history recall's passage scoring ---------------------------------------------
+
+/// `PassageScorer(terms=, weights=, k1=, b=, avg_len=, previous_weight=, next_weight=,
+/// date_boost=)`: one search's candidate rows, added with their query terms' counts, then ranked.
+#[pyclass(name = "PassageScorer", module = "shelldon._native")]
+struct PyPassageScorer {
+    inner: passages::PassageScorer,
+}
+
+#[pymethods]
+impl PyPassageScorer {
+    #[new]
+    #[pyo3(signature = (*, terms, weights, k1, b, avg_len, previous_weight, next_weight, date_boost))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        terms: Vec<String>,
+        weights: Vec<f64>,
+        k1: f64,
+        b: f64,
+        avg_len: f64,
+        previous_weight: f64,
+        next_weight: f64,
+        date_boost: f64,
+    ) -> PyResult<Self> {
+        let params = passages::Params {
+            k1,
+            b,
+            avg_len,
+            previous_weight,
+            next_weight,
+            date_boost,
+        };
+        Ok(PyPassageScorer {
+            inner: passages::PassageScorer::new(terms, weights, params)?,
+        })
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __contains__(&self, id: i64) -> bool {
+        self.inner.contains(id)
+    }
+
+    /// Rows `(id, words)` and the query terms' counts in them `(id, term, count)`.
+    fn add(
+        &mut self,
+        rows: Vec<(i64, usize)>,
+        counts: Vec<(i64, PyBackedStr, u32)>,
+    ) -> PyResult<()> {
+        let counts: Vec<(i64, &str, u32)> =
+            counts.iter().map(|(id, t, n)| (*id, &**t, *n)).collect();
+        Ok(self.inner.add(&rows, &counts)?)
+    }
+
+    /// The `n` ids whose own words score best, best first.
+    fn best(&self, n: usize) -> Vec<i64> {
+        self.inner.best(n)
+    }
+
+    /// The `n` best passages' ids, best first, scoring above 0; `dated` rows are boosted.
+    #[pyo3(signature = (n, dated=Vec::new()))]
+    fn rank(&self, n: usize, dated: Vec<i64>) -> Vec<i64> {
+        self.inner.rank(&dated, n)
+    }
+}
+
+/// The distinct words of the ASCII `texts` (as sqlite's unicode61 splits ASCII, lower-cased)
+/// that begin with one of `prefixes`, sorted.
+#[pyfunction]
+fn candidate_words(texts: Vec<PyBackedStr>, prefixes: Vec<String>) -> Vec<String> {
+    let texts: Vec<&str> = texts.iter().map(|t| &**t).collect();
+    passages::candidate_words(&texts, &prefixes)
+}
+
+/// (row id, term, occurrences) of the words `terms` maps to a query term, in the ASCII rows.
+#[pyfunction]
+fn count_terms(
+    rows: Vec<(i64, PyBackedStr)>,
+    prefixes: Vec<String>,
+    terms: std::collections::HashMap<String, String>,
+) -> Vec<(i64, String, u32)> {
+    let rows: Vec<(i64, &str)> = rows.iter().map(|(id, t)| (*id, &**t)).collect();
+    passages::count_terms(&rows, &prefixes, &terms)
 }
 
 // --- words.rs: curated memory's words -------------------------------------------------------
@@ -534,6 +621,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRankEntry>()?;
     m.add_class::<PyRanker>()?;
     m.add_class::<PyTokenizer>()?;
+    m.add_class::<PyPassageScorer>()?;
+    m.add_function(wrap_pyfunction!(candidate_words, m)?)?;
+    m.add_function(wrap_pyfunction!(count_terms, m)?)?;
     m.add("UNICODE_VERSION", crate::unicode_tables::UNICODE_VERSION)?;
     m.add("TEMP_MARKER", atomic::TEMP_MARKER)?;
     m.add_function(wrap_pyfunction!(atomic_write, m)?)?;

@@ -3,7 +3,9 @@
 - `context-<rows>`: gather_context at 200 curated entries (half of them replaced once, so the
   superseded files stay in the tree) reading core's entry terms ("terms", what a worker does now)
   against parsing and tokenising the tree itself ("tree", the read before): the ratio is the point.
-- `recall-<rows>-<kind>`: `HistoryReader.search` alone, a common-word and a rare-word question.
+- `recall-<rows>-<kind>`: `HistoryReader.search` alone, a common-word and a rare-word question,
+  its passages scored in Rust ("rust", rust/src/passages.rs, what recall does now) against the
+  pure-Python scoring it replaced ("python", tests/reference/passages.py).
 
 History sizes: 10k and 100k messages; add 1M with SHELLDON_BENCH_ROWS=10000,100000,1000000 (the
 1M store takes minutes to generate: it is built once per run, in a temporary directory shared by
@@ -19,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from reference import passages as recall_reference
+from shelldon.core import recall
 from shelldon.core.entry_terms import TermsSync
 from shelldon.core.history import HistoryStore, open_readonly
 from shelldon.core.memory import CuratedMemory
@@ -97,16 +101,21 @@ def test_bench_gather_context(  # type: ignore[no-untyped-def]
     assert any(s.kind == "memory" for s in request.sections)
 
 
+@pytest.mark.parametrize("scoring", ["rust", "python"])
 @pytest.mark.parametrize("kind", ["common", "rare"])
 @pytest.mark.parametrize("rows", ROWS)
 def test_bench_recall(  # type: ignore[no-untyped-def]
     benchmark,
     tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
     histories: dict[int, Path],
     rows: int,
     kind: str,
+    scoring: str,
 ) -> None:
     benchmark.group = f"recall-{rows}-{kind}"
+    if scoring == "python":
+        monkeypatch.setattr(recall, "_rank_passages", recall_reference.rank_passages)
     base = tmp_path_factory.getbasetemp() / "context-bench"
     base.mkdir(exist_ok=True)
     reader = open_readonly(_history(histories, base, rows))

@@ -259,6 +259,22 @@ class _Tokenizer:
         finally:
             self.conn.execute("ROLLBACK")
 
+    def counts(
+        self, texts: Sequence[tuple[int, str]], only: Iterable[str]
+    ) -> list[tuple[int, str, int]]:
+        """(doc, term, occurrences) of the given terms in each text (as `terms`, counted)."""
+        wanted = sorted(set(only))
+        self.conn.execute("BEGIN")
+        try:
+            self.conn.executemany("INSERT INTO t (rowid, content) VALUES (?, ?)", texts)
+            return self.conn.execute(
+                "SELECT doc, term, count(*) FROM t_terms "
+                f"WHERE term IN ({', '.join('?' * len(wanted))}) GROUP BY doc, term",
+                wanted,
+            ).fetchall()
+        finally:
+            self.conn.execute("ROLLBACK")
+
 
 _local = threading.local()
 
@@ -347,37 +363,49 @@ def _search(
     avg_len = state["words"] / state["docs"] if state.get("docs") and state.get("words") else 12.0
     weights = {t.stem: _idf(t.docs, total_rows) for t in terms}
     rows = _fetch(conn, candidates)
-    tfs = _normalised_tf(tokenizer, rows, weights, avg_len, tuning)
+    return _rank_passages(conn, tokenizer, rows, weights, avg_len, top, window, n, tuning)
+
+
+def _rank_passages(
+    conn: sqlite3.Connection,
+    tokenizer: _Tokenizer,
+    rows: dict[int, tuple[Any, ...]],
+    weights: dict[str, float],
+    avg_len: float,
+    top: int,
+    window: recall_dates.DateWindow | None,
+    n: int,
+    tuning: Tuning,
+) -> list[tuple[Any, ...]]:
+    """The candidate `rows` and the neighbours of the best, ranked as passages, best first.
+    (The pure-Python reference this replaced: tests/reference/passages.py.)"""
+    # bm25F in Rust (rust/src/passages.rs): a row and its neighbours are one passage, a
+    # neighbour's words weighing previous_weight or next_weight. A neighbour lends a word's
+    # presence, not its density (tf capped at 1), and the larger share when both hold it: a row
+    # that only borrows a word does not outrank the row that holds it. A word in both saturates
+    # once (k1), not twice.
+    scorer = _native.PassageScorer(
+        terms=list(weights),
+        weights=list(weights.values()),
+        k1=tuning.k1,
+        b=tuning.b,
+        avg_len=avg_len,
+        previous_weight=tuning.previous_weight,
+        next_weight=tuning.next_weight,
+        date_boost=tuning.date_boost,
+    )
+    _add_rows(scorer, tokenizer, rows, weights)
     # The rows next to the best matches join the pool: the answer is often the line after the
     # question, or the pet's reply to it.
-    own = {i: _bm25(tf, weights, tuning.k1) for i, tf in tfs.items()}
-    best = sorted(own, key=lambda i: (-own[i], -i))[: tuning.neighbours_of]
+    best = scorer.best(tuning.neighbours_of)
     extra = {j for i in best for j in (i - 1, i + 1) if j not in rows and 0 < j <= top}
     if extra and (tuning.previous_weight or tuning.next_weight):
         more = _fetch(conn, extra)
-        tfs |= _normalised_tf(tokenizer, more, weights, avg_len, tuning)
+        _add_rows(scorer, tokenizer, more, weights)
         rows |= more
-    # bm25F: a row and its neighbours are one passage, a neighbour's words weighing
-    # previous_weight or next_weight. A neighbour lends a word's presence, not its density
-    # (tf capped at 1), and the larger share when both hold it: a row that only borrows a word
-    # does not outrank the row that holds it. A word in both saturates once (k1), not twice.
-    final = {}
-    for i, tf in tfs.items():
-        lent: dict[str, float] = {}
-        for j, weight in ((i - 1, tuning.previous_weight), (i + 1, tuning.next_weight)):
-            for t, x in tfs.get(j, {}).items():
-                lent[t] = max(lent.get(t, 0.0), weight * min(x, 1.0))
-        # Sorted: the sum's order, and so a tie between two rows, never depends on hash order.
-        merged = {t: tf.get(t, 0.0) + lent.get(t, 0.0) for t in sorted(tf.keys() | lent.keys())}
-        final[i] = _bm25(merged, weights, tuning.k1)
-    if window is not None:
-        # A row of the named date counts as if it held the query's weakest word, then is boosted.
-        floor = min(weights.values())
-        for i in final:
-            if window.contains(rows[i][4]):
-                final[i] = (final[i] + floor) * (1 + tuning.date_boost)
-    ranked = sorted((i for i in final if final[i] > 0), key=lambda i: (-final[i], -i))
-    return [rows[i] for i in ranked[:n]]
+    # A row of the named date counts as if it held the query's weakest word, then is boosted.
+    dated = [i for i, row in rows.items() if window.contains(row[4])] if window is not None else []
+    return [rows[i] for i in scorer.rank(n, dated)]
 
 
 def _query_terms(
@@ -481,14 +509,25 @@ def _rows_within(
 
 
 def _first_at(conn: sqlite3.Connection, moment: datetime, top: int) -> int:
-    """The smallest id whose row is stamped at or after `moment` (top + 1 when none is)."""
-    lo, hi = 1, top + 1
+    """The smallest id whose row is stamped at or after `moment` (top + 1 when none is). A date
+    a question names is most often recent: steps back from the newest row double until one
+    lands before `moment`, then the range between is halved (O(log distance) lookups)."""
+
+    def at_or_after(i: int) -> bool:
+        row = conn.execute("SELECT ts FROM messages WHERE id >= ? ORDER BY id LIMIT 1", (i,))
+        found = row.fetchone()
+        return found is None or recall_dates.not_before(found[0], moment)
+
+    lo, hi, step = 1, top + 1, 1
+    while hi - step >= lo:
+        if not at_or_after(hi - step):
+            lo = hi - step + 1
+            break
+        hi -= step
+        step *= 2
     while lo < hi:
         mid = (lo + hi) // 2
-        row = conn.execute(
-            "SELECT ts FROM messages WHERE id >= ? ORDER BY id LIMIT 1", (mid,)
-        ).fetchone()
-        if row is None or recall_dates.not_before(row[0], moment):
+        if at_or_after(mid):
             hi = mid
         else:
             lo = mid + 1
@@ -512,24 +551,43 @@ def _fetch(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[Any,
     return out
 
 
-def _normalised_tf(
+def _add_rows(
+    scorer: _native.PassageScorer,
     tokenizer: _Tokenizer,
     rows: dict[int, tuple[Any, ...]],
     weights: dict[str, float],
-    avg_len: float,
-    tuning: Tuning,
-) -> dict[int, dict[str, float]]:
-    counts: dict[int, dict[str, float]] = {i: {} for i in rows}
-    for doc, term in tokenizer.terms([(i, r[3]) for i, r in rows.items()], weights):
-        per = counts[int(doc)]
-        per[str(term)] = per.get(str(term), 0) + 1
-    for i, per in counts.items():
-        length = len(rows[i][3].split()) or 1
-        norm = 1 - tuning.b + tuning.b * length / avg_len
-        for t in per:
-            per[t] /= norm
+) -> None:
+    """Each row's length in words (whitespace-separated) and its query terms' counts, as the
+    stem index's tokenizer reads the row, into the scorer."""
+    counts = _term_counts(tokenizer, rows, weights)
+    scorer.add([(i, len(r[3].split())) for i, r in rows.items()], counts)
+
+
+# The porter stem of a word is the word's beginning plus at most this many letters of its own
+# ("sensibility" -> "sensibl", "happy" -> "happi"; tests/core/test_recall_scoring.py checks it on
+# LoCoMo's words): a word that does not begin with a stem less its last STEM_GROWS letters
+# cannot have that stem.
+STEM_GROWS: Final = 2
+
+
+def _term_counts(
+    tokenizer: _Tokenizer, rows: dict[int, tuple[Any, ...]], weights: dict[str, float]
+) -> list[tuple[int, str, int]]:
+    """(row, term, occurrences) of the query's terms, exactly as sqlite's tokenizer counts them,
+    without stemming every word of every row: in an ASCII row only the words that can have a
+    query term's stem (they begin with its first letters) are stemmed, each distinct word once,
+    and counted in Rust; any other row is tokenized whole."""
+    prefixes = sorted({stem[: max(0, len(stem) - STEM_GROWS)] for stem in weights})
+    ascii_rows: list[tuple[int, str]] = []
+    whole: list[tuple[int, str]] = []
+    for i, row in rows.items():
+        (ascii_rows if row[3].isascii() else whole).append((i, row[3]))
+    counts = tokenizer.counts(whole, weights) if whole else []
+    words = _native.candidate_words([text for _, text in ascii_rows], prefixes)
+    if words:
+        stem_of = {
+            words[doc - 1]: term
+            for doc, term in tokenizer.terms(list(enumerate(words, 1)), weights)
+        }
+        counts += _native.count_terms(ascii_rows, prefixes, stem_of)
     return counts
-
-
-def _bm25(tf: dict[str, float], weights: dict[str, float], k1: float) -> float:
-    return sum(weights[t] * x * (k1 + 1) / (k1 + x) for t, x in tf.items())

@@ -125,10 +125,9 @@ def test_a_nested_batch_joins_the_outer_one(tmp_path: Path) -> None:
 def test_a_failed_sync_is_raised_as_a_sync_failure(tmp_path: Path) -> None:
     anchor = tmp_path / "anchor"
     anchor.mkdir()
-    with pytest.raises(durability.SyncFailed) as failed:
-        with durability.one_sync(anchor):
-            durability.replace_file(tmp_path / "x.md", b"x\n", 0o640)
-            anchor.rmdir()  # syncfs needs a descriptor on the filesystem: it cannot open one
+    with pytest.raises(durability.SyncFailed) as failed, durability.one_sync(anchor):
+        durability.replace_file(tmp_path / "x.md", b"x\n", 0o640)
+        anchor.rmdir()  # syncfs needs a descriptor on the filesystem: it cannot open one
     assert failed.value.errno == errno.ENOENT
     assert isinstance(failed.value, OSError)
 

@@ -450,8 +450,11 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
         if _key_like(text, span):
             # A bridge is a chunk of the same cut as its neighbours ("u8jzPde0 cfbaepfj
             # Bd0Kh8oO"), not a word between two values ("hunter2 and token ghp_...").
+            # The key-like chunk may be the short rest of the value ("glpat-i k16ICSJ Mrisvgi
+            # 2XX7i"): the cut then shows in the chunk before the bridge, the first one too
+            # unless it carries "key=".
             sizes = {span[1] - span[0]}
-            if len(group) > 1:
+            if len(group) > 1 or not any(c in "=:" for c in text[first[0] : first[1]]):
                 sizes.add(group[-1][1] - group[-1][0])
             if any(b[1] - b[0] not in sizes for b in bridges):
                 break
@@ -478,11 +481,33 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
         after = _VALUE_END.match(text, span[1])
         return after is not None
 
+    # The pieces before the key-like chunk (decided first: they show the cut too).
+    before = _chunks_before(text, first[0])
+    head: list[tuple[int, int]] = []
+    cut_before = size
+    if len(group) == 1 and len(before) >= 2:
+        # A lone key-like chunk may be the short rest of a value cut before it ("glpat-WFy
+        # KEvkepelo KqW2n15p"): two chunks of one longer length before it show that cut.
+        nearest = {e - s for s, e in before[:2]}
+        if len(nearest) == 1 and min(nearest) > group[0][1] - group[0][0]:
+            cut_before = min(nearest)
+    while before and (
+        _key_like(text, before[0])
+        # Cut every `size` characters: a chunk of digits alone is a piece too; a word is one
+        # only once two chunks show the cut, as after the key ("ghp_C skwmm SefVD axmt1").
+        or (
+            cut_before >= 4
+            and before[0][1] - before[0][0] == cut_before
+            and (len(group) + len(head) >= 2 or not _WORD_LIKE.fullmatch(text, *before[0]))
+        )
+    ):
+        head.insert(0, before.pop(0))
     if size >= 4:  # cut every `size` characters (on one line or several): may hold no digit
         # A word as long as one lone chunk is just a word ("0001234A password"): a cut shows
         # as two chunks of that length, before or after it.
         while rest and rest[0][1] - rest[0][0] == size:
-            alone = len(group) < 2 and (len(rest) < 2 or rest[1][1] - rest[1][0] != size)
+            pieces = len(group) + len(head)
+            alone = pieces < 2 and (len(rest) < 2 or rest[1][1] - rest[1][0] != size)
             if alone and _WORD_LIKE.fullmatch(text, *rest[0]):
                 break
             group.append(rest.pop(0))
@@ -490,22 +515,12 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
     # chunk, where the value ends ("Prl23D b#@" then a quote, a comment or the line's end).
     at = len(group) - 1
     if rest and rest[0][1] - rest[0][0] < max(size, _MAX_TAIL + 1):
-        cut = len(group) >= 2 and (at not in wrapped or at - 1 in wrapped)
+        cut = len(group) + len(head) >= 2 and (at not in wrapped or at - 1 in wrapped)
         if cut or (
             at not in wrapped and rest[0][1] - rest[0][0] <= _MAX_TAIL and ends_value(rest[0])
         ):
             group.append(rest.pop(0))
-    before = _chunks_before(text, first[0])
-    while before and (
-        _key_like(text, before[0])
-        # Cut every `size` characters: a chunk of digits alone is a piece too, a word is not.
-        or (
-            size >= 4
-            and before[0][1] - before[0][0] == size
-            and not _WORD_LIKE.fullmatch(text, *before[0])
-        )
-    ):
-        group.insert(0, before.pop(0))
+    group = head + group
     if (
         before
         and before[0][1] - before[0][0] <= _MAX_BRIDGE

@@ -148,20 +148,11 @@ def build(path: Path, workdir: Path, setup: Setup) -> Built:
     ids: dict[str, int] = {}
     facts: dict[str, set[str]] = {}
     written: dict[str, int] = {}
-    session, turn, when = 1, 0, datetime(2020, 1, 1, tzinfo=UTC)
-    while f"session_{session}" in data:
-        when = recall_report._session_time(data[f"session_{session}_date_time"])
-        lines = [
-            (line["dia_id"], line.get("text") or "(no text)") for line in data[f"session_{session}"]
-        ]
-        for first in range(0, len(lines), 2):
-            pair = lines[first : first + 2]
-            turn += 1
-            pet = pair[1][1] if len(pair) > 1 else "(silence)"
-            store.record_turn(f"t{turn}", pair[0][1], pet, when + timedelta(minutes=first))
-            for (dia_id, text), row in zip(pair, store.recent(2)[-2:], strict=False):
-                rows[dia_id] = text
-                ids[dia_id] = row["id"]
+    when = datetime(2020, 1, 1, tzinfo=UTC)
+    for session, when, recorded in recall_report.record_sessions(store, data):
+        for dia_id, text, row_id in recorded:
+            rows[dia_id] = text
+            ids[dia_id] = row_id
         clock.at = when + timedelta(hours=1)
         for fact, drawn in observations({**raw, **data}, session):
             facts.setdefault(fact, set()).update(drawn)
@@ -169,7 +160,6 @@ def build(path: Path, workdir: Path, setup: Setup) -> Built:
                 Remember("facts", _title(fact), fact), provenance="inferred", turn_id=f"s{session}"
             )
             written[done.reason_code] = written.get(done.reason_code, 0) + 1
-        session += 1
     store.close()
     questions = []
     for qa in raw["qa"]:

@@ -20,7 +20,7 @@ import re
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -103,6 +103,30 @@ def add_baseline_index(db: Path) -> None:
         conn.close()
 
 
+def record_sessions(
+    store: HistoryStore, data: dict[str, Any]
+) -> Iterator[tuple[int, datetime, list[tuple[str, str, int]]]]:
+    """Record a LoCoMo conversation as the pet records turns: its lines two by two (the owner's,
+    then the pet's), a minute apart from each session's time. Yields, after each session, its
+    number, its time and each line recorded (dia_id, text, history row id)."""
+    session, turn = 1, 0
+    while f"session_{session}" in data:
+        when = _session_time(data[f"session_{session}_date_time"])
+        lines = [
+            (line["dia_id"], line.get("text") or "(no text)") for line in data[f"session_{session}"]
+        ]
+        recorded: list[tuple[str, str, int]] = []
+        for first in range(0, len(lines), 2):
+            pair = lines[first : first + 2]
+            turn += 1
+            pet = pair[1][1] if len(pair) > 1 else "(silence)"
+            store.record_turn(f"t{turn}", pair[0][1], pet, when + timedelta(minutes=first))
+            for (dia_id, text), row in zip(pair, store.recent(2)[-2:], strict=False):
+                recorded.append((dia_id, text, int(row["id"])))
+        yield session, when, recorded
+        session += 1
+
+
 def replay(path: Path, workdir: Path) -> Conversation:
     """Record the conversation as turns, each stamped with its session's time."""
     raw = json.loads(path.read_text())
@@ -110,20 +134,10 @@ def replay(path: Path, workdir: Path) -> Conversation:
     db = workdir / f"{path.stem}.db"
     store = HistoryStore.open(db)
     ids: dict[str, int] = {}
-    session, turn, when = 1, 0, datetime(2020, 1, 1, tzinfo=UTC)
-    while f"session_{session}" in data:
-        when = _session_time(data[f"session_{session}_date_time"])
-        lines = [
-            (line["dia_id"], line.get("text") or "(no text)") for line in data[f"session_{session}"]
-        ]
-        for first in range(0, len(lines), 2):
-            pair = lines[first : first + 2]
-            turn += 1
-            pet = pair[1][1] if len(pair) > 1 else "(silence)"
-            store.record_turn(f"t{turn}", pair[0][1], pet, when + timedelta(minutes=first))
-            for (dia_id, _), row in zip(pair, store.recent(2)[-2:], strict=False):
-                ids[dia_id] = row["id"]
-        session += 1
+    when = datetime(2020, 1, 1, tzinfo=UTC)
+    for _session, session_time, recorded in record_sessions(store, data):
+        ids.update((dia_id, row_id) for dia_id, _text, row_id in recorded)
+        when = session_time
     store.close()
     add_baseline_index(db)
     questions = []

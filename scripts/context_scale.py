@@ -5,7 +5,7 @@ generator, common words as common as in real chat), then curated entries written
 write path (`apply_memory_op`), some of them replaced so superseded files stay in the tree. Each
 configuration is timed two ways in one run:
 
-- "terms": what a worker does now, reading core's `entry_terms` (core.entry_terms, kept by
+- "terms": what a worker does now, reading core's `entry_terms` (core.retrieval.terms, kept by
   `TermsSync` the way core keeps it before a turn);
 - "tree": what it did before, parsing and tokenising every entry file itself (the fallback).
 
@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from recall_scale import RARE_WORD, fill
 
 from shelldon.contracts.ops import Remember
-from shelldon.core.entry_terms import TermsSync
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.retrieval.terms import TermsSync
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import PromptLimits, gather_context, read_context
 

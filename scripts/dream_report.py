@@ -21,18 +21,13 @@ from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.protocol import parse_reply
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core import gate
-from shelldon.core.dream import (
-    Dreamer,
-    DreamLimits,
-    DreamTurn,
-    GateArbiter,
-    StoreSources,
-    build_dream_directive,
-)
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.dream.cycle import Dreamer, DreamTurn, GateArbiter
+from shelldon.core.dream.directive import StoreSources, build_dream_directive
+from shelldon.core.dream.model import DreamLimits
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.proactive.scheduler import Scheduler, SchedulerConfig
 from shelldon.core.runner import TurnGate
-from shelldon.core.scheduler import Scheduler, SchedulerConfig
 
 T0 = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
 HABITS = [

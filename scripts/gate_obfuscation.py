@@ -186,7 +186,8 @@ def render_matrix(matrix: dict[str, Any]) -> list[str]:
         "word disguised; a credential has the value the gate found disguised in place. Benign",
         "text is disguised the same way (a credential transform hits one random word) and",
         "anything refused there is a false positive. The undoing was tuned against this matrix,",
-        "so these too are training-set figures; `tests/core/test_gate_obfuscation.py` draws its",
+        "so these too are training-set figures; `tests/core/gate/test_gate_obfuscation.py` draws"
+        " its",
         "own variants (other separators, partial look-alikes, random keys and cards).",
         "",
         f"Instruction-shaped text ({matrix['injection_plain']} refused as typed):",

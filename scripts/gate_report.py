@@ -333,7 +333,8 @@ def render(result: dict[str, Any]) -> str:
         "# The memory gate: figures",
         "",
         "Written by `just gate-report` (scripts/gate_report.py) from `../shared/data/gate/`. The",
-        "same measurement runs in `tests/core/test_gate_report.py`, which fails if a figure falls",
+        "same measurement runs in `tests/core/gate/test_gate_report.py`, which fails if a figure"
+        " falls",
         "below what is recorded there. Tuned on this data only; a held-out set is not ours to see,",
         "so read these as training-set figures. How the gate decides: `docs/gate-design.md`.",
         "",

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shelldon.core import journal
-from shelldon.core.history import HistoryStore
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.turn import journal
 
 OWNER = "what did I say about tea?"
 PET = "You told me green, no sugar."

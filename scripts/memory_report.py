@@ -30,17 +30,17 @@ from reference.ranker import ReferenceRanker  # noqa: E402
 from shelldon._native import RankEntry, Ranker  # noqa: E402
 from shelldon.clock import iso, utc_now  # noqa: E402
 from shelldon.contracts.ops import Remember  # noqa: E402
-from shelldon.core.entry import Entry, EntryMeta  # noqa: E402
 from shelldon.core.gate import Limits  # noqa: E402
-from shelldon.core.memory import CuratedMemory  # noqa: E402
-from shelldon.core.retrieval import select_entries  # noqa: E402
-from shelldon.core.rules import capture_owner_rules  # noqa: E402
+from shelldon.core.learning.rules import capture_owner_rules  # noqa: E402
+from shelldon.core.memory.entry import Entry, EntryMeta  # noqa: E402
+from shelldon.core.memory.lifecycle import CuratedMemory  # noqa: E402
+from shelldon.core.retrieval.rank import select_entries  # noqa: E402
 from shelldon.core.words import tokens  # noqa: E402
 
 FAKE_KEY = "sk-proj-" + "Zq8rT2vX9kLmN4pQ7sW1yB3dF6hJ0cE5gA2uR8tY"  # shaped like a key; not one
 
-# One fact, reworded ten times: the gate keeps one entry (tests/core/test_memory_gate.py checks
-# this same list).
+# One fact, reworded ten times: the gate keeps one entry (tests/core/memory/test_memory_gate.py
+# checks this same list).
 REWORDED_FACT = [
     "Mia's cat is called Oscar.",
     "Mia's cat is called Oscar",

@@ -43,10 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import recall_report
 
 from shelldon.contracts.ops import Remember
-from shelldon.core import layout
 from shelldon.core.gate import DEFAULT_LIMITS, Limits
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.storage import layout
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import (
     ARCHIVE_LINE,
@@ -220,7 +220,7 @@ def found_in_prompt(
 
 
 def _listed_holds(built: Built, titles: list[str], evidence_facts: list[str]) -> bool:
-    from shelldon.core.memory import MemoryReader
+    from shelldon.core.memory.reader import MemoryReader
 
     wanted = set(titles)
     for entry in MemoryReader(built.root.memory).entries():
@@ -276,7 +276,7 @@ def baselines_line(built: Built) -> str:
 
 
 def written_line(name: str, built: Built) -> str:
-    from shelldon.core.memory import MemoryReader
+    from shelldon.core.memory.reader import MemoryReader
 
     parts = ", ".join(f"{code} {n}" for code, n in sorted(built.written.items()))
     reader = MemoryReader(built.root.memory)

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from shelldon import _native
-from shelldon.core import recall
-from shelldon.core.history import HistoryStore, open_readonly
+from shelldon.core.history import recall
+from shelldon.core.history.store import HistoryStore, open_readonly
 
 KS = (5, 6, 10, 20)  # 6: the prompt's recall budget today
 SHOWN_KS = (5, 10, 20)

@@ -5,8 +5,8 @@ the words real chat is full of ("I", "you", "the", "What", "Hey", capitalised as
 words are as common as they are in a real history, and plants one rare word ("quokka") in a few old
 rows. `python scripts/recall_scale.py [ROWS ...]` prints the median and worst time of each query
 for recall now, the search this step replaced and a plain ranked query, and how many of the
-rows returned hold the rare word. tests/bench/test_bench_recall.py and tests/core/test_recall.py
-share the generator.
+rows returned hold the rare word. tests/bench/test_bench_recall.py and
+tests/core/history/test_recall.py share the generator.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from shelldon.core import recall
-from shelldon.core.history import HistoryStore, open_readonly
+from shelldon.core.history import recall
+from shelldon.core.history.store import HistoryStore, open_readonly
 
 RARE_WORD = "quokka"
 # The head of the distribution: chat's commonest words, in rough order, some as typed at the

@@ -45,7 +45,7 @@ from recall_scale import fill
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.ops import Remember
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.paths import DataRoot
 
 NAMES = ("Noor", "Ana", "Tomas", "Ines", "Kofi", "Mei", "Lars", "Priya", "Omar", "Zoe")

@@ -22,9 +22,9 @@ from pathlib import Path
 from shelldon.broker.offline import OfflineBrain
 from shelldon.contracts import wire
 from shelldon.contracts.ops import Remember
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
-from shelldon.core.turns import apply_turn
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.turn.apply import apply_turn
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import (
     HistoryRow,

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 from recall_scale import fill
 from turn_cost import message
 
-from shelldon.core.history import HistoryStore
+from shelldon.core.history.store import HistoryStore
 
 WAL_HEADER = 32
 FRAME_HEADER = 24

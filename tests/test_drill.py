@@ -14,8 +14,8 @@ import pytest
 
 from shelldon import _native
 from shelldon.contracts.ops import Remember
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.paths import DataRoot
 from support.drill import Acked, Report, run_drill, verify
 from support.processes import dead_pid

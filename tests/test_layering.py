@@ -42,6 +42,25 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "shelldon"
 
+# Inside core, lowest first: every room imports only rooms below it (the floor plan in
+# docs/architecture.md is rendered from these tables: `scripts/architecture.py --write`).
+CORE_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("shelldon.core",),  # the package face: a docstring, no imports
+    ("shelldon.core.words", "shelldon.core.outcome", "shelldon.core.status"),
+    ("shelldon.core.gate",),
+    ("shelldon.core.storage",),
+    ("shelldon.core.memory", "shelldon.core.vault", "shelldon.core.runner"),
+    ("shelldon.core.retrieval",),
+    ("shelldon.core.history",),
+    ("shelldon.core.stores", "shelldon.core.upkeep"),
+    ("shelldon.core.telegram",),
+    ("shelldon.core.proactive",),
+    ("shelldon.core.learning",),
+    ("shelldon.core.dream",),
+    ("shelldon.core.turn",),
+    ("shelldon.core.commands",),
+    ("shelldon.core.server",),
+)
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon",),
     ("shelldon._native",),
@@ -49,25 +68,28 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock"),
     ("shelldon.config", "shelldon.ipc"),
     ("shelldon.daemon",),  # the servers' shared start-up: bind, signals, pid file, watchdog
-    ("shelldon.core",),
+    *CORE_LAYERS,
     ("shelldon.worker", "shelldon.broker"),
     ("shelldon.transport", "shelldon.appliance", "shelldon.agent"),
     ("shelldon.app",),
     ("shelldon.cli",),
     ("shelldon.__main__",),
 )
+# Rooms that hold only the module of their own name: a new module directly under the package or
+# core is in no room until it is placed in a layer.
+EXACT_ROOMS = frozenset({"shelldon", "shelldon.core"})
 # The core modules worker/ and broker/ may import (a name covers its submodules). Anything else in
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
     # layout: the fork-server warms up on a throwaway tree made the way core makes the real one;
     # clock: the prompt's local time in the owner's zone; recall_names: "my sister" <-> Ana.
     "shelldon.worker": (
-        "shelldon.core.owner_time",
-        "shelldon.core.history",
-        "shelldon.core.layout",
+        "shelldon.core.proactive.owner_time",
+        "shelldon.core.history.store",
+        "shelldon.core.storage.layout",
         "shelldon.core.memory",
-        "shelldon.core.recall_names",
-        "shelldon.core.retrieval",
+        "shelldon.core.retrieval.names",
+        "shelldon.core.retrieval.rank",
     ),
     # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:
     # the offline brain's stop words and stemmer.
@@ -242,10 +264,14 @@ def room_of(module: str) -> tuple[int, str] | None:
     best: tuple[int, str] | None = None
     for layer, rooms in enumerate(LAYERS):
         for room in rooms:
-            inside = module == room or (room != "shelldon" and module.startswith(room + "."))
+            inside = module == room or (room not in EXACT_ROOMS and module.startswith(room + "."))
             if inside and (best is None or len(room) > len(best[1])):
                 best = (layer, room)
     return best
+
+
+def in_core(room: str) -> bool:
+    return room == "shelldon.core" or room.startswith("shelldon.core.")
 
 
 def layer_violations(scan_result: Scan) -> list[str]:
@@ -261,7 +287,7 @@ def layer_violations(scan_result: Scan) -> list[str]:
         if target[0] >= source[0]:
             what = "a sibling" if target[0] == source[0] else "a higher layer"
             found.append(f"{edge}: {what} ({target[1]} from {source[1]})")
-        elif target[1] == "shelldon.core" and source[1] in CORE_FOR:
+        elif in_core(target[1]) and source[1] in CORE_FOR:
             named = CORE_FOR[source[1]]
             if not any(edge.target == n or edge.target.startswith(n + ".") for n in named):
                 found.append(f"{edge}: {source[1]} may import only {', '.join(named)} from core")
@@ -312,7 +338,7 @@ def test_core_imports_no_http_client() -> None:
     offenders = {
         f"{module} imports {name}"
         for module, names in external.items()
-        if (room_of(module) or (0, ""))[1] == "shelldon.core"
+        if in_core((room_of(module) or (0, ""))[1])
         for name in names
         if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_IN_CORE)
     }
@@ -366,10 +392,12 @@ def test_imports_against_the_layers_are_found(tmp_path: Path) -> None:
     package = _package(
         tmp_path,
         {
-            "core/memory.py": "",
+            "core/memory/reader.py": "from shelldon.core.history import store\n",
+            "core/history/store.py": "",
             "core/vault.py": "",
-            "core/turns.py": "def f():\n    from shelldon.cli.common import data_root\n",
-            "broker/server.py": "from shelldon.worker import drop\nimport shelldon.core.turns\n",
+            "core/loose.py": "",
+            "core/turn/apply.py": "def f():\n    from shelldon.cli.common import data_root\n",
+            "broker/server.py": "from shelldon.worker import drop\nimport shelldon.core.turn\n",
             "broker/vault.py": "from shelldon.core.vault import read\n",
             "worker/drop.py": "from shelldon.core import memory\nfrom shelldon import config\n",
             "transport/terminal.py": "from shelldon.app import run\n",
@@ -382,14 +410,17 @@ def test_imports_against_the_layers_are_found(tmp_path: Path) -> None:
     )
     found = layer_violations(scan(package))
     assert found == [
+        "shelldon.core.loose is in no layer: place it in LAYERS",
         "shelldon.gadget is in no layer: place it in LAYERS",
         "shelldon.broker.server:1 imports shelldon.worker.drop: a sibling "
         "(shelldon.worker from shelldon.broker)",
-        "shelldon.broker.server:2 imports shelldon.core.turns: shelldon.broker may import only "
+        "shelldon.broker.server:2 imports shelldon.core.turn: shelldon.broker may import only "
         + ", ".join(CORE_FOR["shelldon.broker"])
         + " from core",
-        "shelldon.core.turns:2 imports shelldon.cli.common (inside a function): a higher layer "
-        "(shelldon.cli from shelldon.core)",
+        "shelldon.core.memory.reader:1 imports shelldon.core.history.store: a higher layer "
+        "(shelldon.core.history from shelldon.core.memory)",
+        "shelldon.core.turn.apply:2 imports shelldon.cli.common (inside a function): a higher "
+        "layer (shelldon.cli from shelldon.core.turn)",
         "shelldon.transport.terminal:1 imports shelldon.app: a higher layer "
         "(shelldon.app from shelldon.transport)",
     ]

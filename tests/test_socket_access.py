@@ -27,8 +27,8 @@ from fakes.fake_provider import FAKE_KEY, FakeProvider
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
-from shelldon.core.history import open_readonly
-from shelldon.core.turns import DEGRADE_TEXT
+from shelldon.core.history.store import open_readonly
+from shelldon.core.turn.apply import DEGRADE_TEXT
 from support.marks import needs_root
 from support.pet import Pet, start_pet
 from support.users import TestUser

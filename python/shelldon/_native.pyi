@@ -76,8 +76,8 @@ class Tokenizer:
 
 @final
 class PassageScorer:
-    """History recall's passage scoring (`shelldon.core.recall`): rows and their query terms'
-    counts in, ids ranked out."""
+    """History recall's passage scoring (`shelldon.core.history.recall`): rows and their query
+    terms' counts in, ids ranked out."""
 
     def __new__(
         cls,

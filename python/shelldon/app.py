@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shelldon.core import layout
+from shelldon.core.storage import layout
 from shelldon.paths import DataRoot
 from shelldon.transport.terminal import chat_loop
 

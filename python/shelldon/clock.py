@@ -1,4 +1,4 @@
-"""The time: now in UTC, and the one ISO-8601 shape shelldon writes.
+"""The time: now in UTC, this boot's id, and the one ISO-8601 shape shelldon writes.
 
 Written: `2026-11-29T21:00:00Z` (UTC, whole seconds, a `Z`), in front matter, the audit log,
 history.db, the scheduler's state and the status. Read: whatever `datetime.fromisoformat` takes,
@@ -11,12 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 
 Clock = Callable[[], datetime]
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")  # a fresh id at every boot (Linux)
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def read_boot_id(path: Path = BOOT_ID) -> str:
+    """This boot's id. "" when the kernel does not say (not Linux, no /proc)."""
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def iso(moment: datetime) -> str:

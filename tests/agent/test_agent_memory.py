@@ -11,7 +11,7 @@ import pytest
 from shelldon.agent.memory import AgentMemory, AgentMemoryError
 from shelldon.contracts.digest import Digest, DigestError, ProposedFact, decode_digest
 from shelldon.contracts.ops import Remember
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.paths import DataRoot
 
 

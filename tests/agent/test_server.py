@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from shelldon.contracts.ops import Remember
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.memory.lifecycle import CuratedMemory
 
 mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip install '.[agent]')")
 anyio = pytest.importorskip("anyio")

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from reference import passages as recall_reference
-from shelldon.core import recall
-from shelldon.core.entry_terms import TermsSync
-from shelldon.core.history import HistoryStore, open_readonly
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.history import recall
+from shelldon.core.history.store import HistoryStore, open_readonly
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.retrieval.terms import TermsSync
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import PromptLimits, _select_memory, gather_context
 from support.scripts import load_script

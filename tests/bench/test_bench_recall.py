@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.core.history import open_readonly
+from shelldon.core.history.store import open_readonly
 from support.scripts import load_script
 
 ROWS = 100_000

@@ -14,7 +14,7 @@ import pytest
 
 from reference import storage as ref
 from shelldon import _native
-from shelldon.core.history import HistoryStore, open_readonly
+from shelldon.core.history.store import HistoryStore, open_readonly
 
 ROWS = 200_000
 WORDS = [f"w{i}" for i in range(5_000)]
@@ -129,8 +129,8 @@ def test_bench_record_turn(benchmark, tmp_path: Path) -> None:  # type: ignore[n
 @pytest.mark.benchmark(group="record-turn")
 def test_bench_journal_turn(benchmark, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The turn recorded before its reply: one `remember` journaled, committed with FULL, then
-    cleared (core.journal). Against test_bench_record_turn: what the journal adds to a turn."""
-    from shelldon.core import journal
+    cleared (core.turn.journal). Against test_bench_record_turn: what the journal adds to a turn."""
+    from shelldon.core.turn import journal
 
     store = HistoryStore.open(tmp_path / "history.db")
     now = datetime(2026, 1, 1, tzinfo=UTC)

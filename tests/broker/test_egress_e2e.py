@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FAKE_KEY, FakeProvider, hold, reply, status
-from shelldon.core.turns import DEGRADE_TEXT
+from shelldon.core.turn.apply import DEGRADE_TEXT
 from shelldon.paths import DataRoot
 from support.files import file_contents
 from support.pet import Pet, running_pet, start_pet, start_to_exit

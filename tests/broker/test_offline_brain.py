@@ -319,7 +319,8 @@ def test_person_conversions() -> None:
 
 
 def test_a_dream_is_delegated_to_the_offline_dream() -> None:
-    from shelldon.core.dream import PendingLearning, build_dream_directive
+    from shelldon.core.dream.directive import build_dream_directive
+    from shelldon.core.learning.pending import PendingLearning
 
     directive = build_dream_directive(
         [

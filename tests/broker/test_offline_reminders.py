@@ -13,9 +13,9 @@ import pytest
 from shelldon.broker.offline import OfflineBrain
 from shelldon.contracts.localtime import NOW_HEADER, parse_now
 from shelldon.contracts.ops import Remind, decode_op
-from shelldon.core import owner_time
-from shelldon.core.history import HistoryStore
-from shelldon.core.reminders import resolve
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.proactive import owner_time
+from shelldon.core.proactive.reminders import resolve
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import SYSTEM_INSTRUCTION, PromptContext, assemble_prompt, read_context
 from support.proactive import T0, ZONE

@@ -18,7 +18,7 @@ import pytest
 
 from fakes.fake_provider import FakeProvider, hold
 from shelldon.cli import EXIT_INTERRUPTED
-from shelldon.core.history import HistoryStore
+from shelldon.core.history.store import HistoryStore
 from support.pet import Pet, start_pet
 
 

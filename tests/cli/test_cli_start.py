@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-NOT_FOR_A_CLIENT = ("shelldon.core.gate", "shelldon.core.memory", "shelldon.core.audit")
+NOT_FOR_A_CLIENT = ("shelldon.core.gate", "shelldon.core.memory", "shelldon.core.memory.audit")
 
 
 def imported_by(*args: str) -> set[str]:

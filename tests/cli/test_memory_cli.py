@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from shelldon.contracts.ops import Remember, ResolveLearning
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
 from support.cli import memory_cli as shelldon
 
 

@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from shelldon.contracts.ops import CaptureLearning
-from shelldon.core.dream import CorrectionLedger
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
-from shelldon.core.rules import capture_owner_rules
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.learning.corrections import CorrectionLedger
+from shelldon.core.learning.rules import capture_owner_rules
+from shelldon.core.memory.lifecycle import CuratedMemory
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 

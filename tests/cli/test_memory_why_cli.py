@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from shelldon.contracts.ops import Remember
-from shelldon.core.memory import CuratedMemory, EntryExtras
-from shelldon.core.scopes import project_memory_root
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.memory.plan import EntryExtras
+from shelldon.core.retrieval.scopes import project_memory_root
 from support.cli import memory_cli as memory
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.text import MAX_MESSAGE_BYTES
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
 from support.files import file_contents
 from support.pet import Pet
 

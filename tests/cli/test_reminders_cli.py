@@ -8,9 +8,9 @@ import pytest
 
 from shelldon.cli import main
 from shelldon.contracts.ops import Remind
-from shelldon.core import owner_time
-from shelldon.core.history import HistoryStore
-from shelldon.core.reminders import Book
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.proactive import owner_time
+from shelldon.core.proactive.reminders import Book
 from shelldon.paths import DataRoot
 from support.proactive import T0, FakeClock
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shelldon.core.retrieval import query_tokens
+from shelldon.core.retrieval.rank import query_tokens
 from support.pet import start_pet
 
 

@@ -19,7 +19,8 @@ import pytest
 from fakes.fake_provider import FakeProvider, RecordedRequest, Step, reply, slow
 from shelldon import ipc
 from shelldon.contracts import wire
-from shelldon.core import runner, turns
+from shelldon.core import runner
+from shelldon.core.turn import apply as turns
 from shelldon.paths import DataRoot
 from support.pet import Units, alive
 

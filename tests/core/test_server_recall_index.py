@@ -1,4 +1,5 @@
-"""Core batches recall's stem index after a turn's reply (core.server run_turn, core.recall).
+"""Core batches recall's stem index after a turn's reply (core.server run_turn,
+core.history.recall).
 
 Core runs in-process with a real data root and stores; only the worker is replaced, by a runner
 that returns a fixed reply without ops.
@@ -10,9 +11,10 @@ import sqlite3
 from pathlib import Path
 
 from shelldon.contracts import wire
-from shelldon.core import layout, recall
+from shelldon.core.history import recall
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.server import CoreService
+from shelldon.core.storage import layout
 from shelldon.core.stores import Stores
 from shelldon.paths import DataRoot
 

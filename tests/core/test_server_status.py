@@ -1,6 +1,6 @@
 """`status` counts what a turn stored, even when it is asked the moment the reply arrives.
 
-The reply leaves core before the turn's ops are applied (core.turns): a status request that
+The reply leaves core before the turn's ops are applied (core.turn.apply): a status request that
 arrives in between must wait for them (core.server's `settled`), or the owner sees a count that
 misses what the pet just said it remembered. Core runs in-process here, with a real data root and
 stores; only the worker is replaced, by a runner that returns a fixed proposal.
@@ -12,9 +12,9 @@ import threading
 from pathlib import Path
 
 from shelldon.contracts import wire
-from shelldon.core import layout
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.server import CoreService
+from shelldon.core.storage import layout
 from shelldon.core.stores import Stores
 from shelldon.paths import DataRoot
 

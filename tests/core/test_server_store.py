@@ -13,13 +13,13 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from shelldon.core import migrations
-from shelldon.core.history import open_readonly
+from shelldon.core.history import migrations
+from shelldon.core.history.store import open_readonly
 from shelldon.paths import DataRoot
 from support.pet import Pet, Units, start_pet
 
 sys.path.insert(0, str(Path(__file__).parent))
-import journal_child
+from support import journal_child
 
 FIXTURES = Path(__file__).with_name("fixtures")
 

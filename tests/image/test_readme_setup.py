@@ -39,9 +39,9 @@ PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROX
 # machine on top of the two first builds (docs/image.md). SHELLDON_NEWCOMER_SUITE=sample runs only
 # the files most tied to the Python version and the process set end to end, for a quick look.
 PYTEST_SAMPLE = (
-    "tests/core/test_gate_rules.py",
+    "tests/core/gate/test_gate_rules.py",
     "tests/core/test_unicode_tables.py",
-    "tests/core/test_native_storage.py",
+    "tests/core/storage/test_native_storage.py",
     "tests/broker/test_egress_e2e.py",
     "tests/test_app.py",
 )

@@ -1,7 +1,7 @@
-"""The pure-Python passage ranking `shelldon.core.recall` did before it moved to Rust
+"""The pure-Python passage ranking `shelldon.core.history.recall` did before it moved to Rust
 (rust/src/passages.rs): whole rows tokenized by sqlite, counted and scored in Python. Same
 inputs and output as `recall._rank_passages`, for the test that the two agree
-(tests/core/test_recall_scoring.py) and the benchmark of the two
+(tests/core/history/test_recall_scoring.py) and the benchmark of the two
 (tests/bench/test_bench_context.py)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from shelldon.core import recall, recall_dates
+from shelldon.core.history import recall, recall_dates
 
 
 def normalised_tf(

@@ -38,7 +38,9 @@ def every_path(top: Path, *, skip: Iterable[Path] = ()) -> list[Path]:
 
 
 def _run_as(user: TestUser, request: dict[str, Any]) -> dict[str, str]:
-    from shelldon.core.history import open_readonly  # imported before the fork, not in the child
+    from shelldon.core.history.store import (
+        open_readonly,  # imported before the fork, not in the child
+    )
 
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -67,7 +69,7 @@ def probe_as(user: TestUser, paths: Iterable[Path]) -> dict[str, str]:
 
 
 def history_rows_as(user: TestUser, db: Path) -> dict[str, str]:
-    """{"rows": count} of history.db read as `user` through core.history.open_readonly, or
+    """{"rows": count} of history.db read as `user` through core.history.store.open_readonly, or
     {"error": ...}."""
     return _run_as(user, {"history": os.fspath(db)})
 

@@ -29,10 +29,10 @@ from pathlib import Path
 
 from shelldon import ipc
 from shelldon.contracts import wire
-from shelldon.core import layout
-from shelldon.core.audit import AuditRecord
-from shelldon.core.entry import parse_entry
+from shelldon.core.memory.audit import AuditRecord
+from shelldon.core.memory.entry import parse_entry
 from shelldon.core.memory.reader import whole_episodes_length
+from shelldon.core.storage import layout
 from shelldon.paths import DataRoot
 from support.pet import Pet, start_pet, wait_gone
 

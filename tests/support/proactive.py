@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from shelldon.core import owner_time
-from shelldon.core.history import HistoryStore
-from shelldon.core.owner_time import Clocks
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.proactive import owner_time
+from shelldon.core.proactive.owner_time import Clocks
 
 # Tuesday 5 May 2026, 14:00 in Lisbon (UTC+01:00, summer time).
 T0 = datetime(2026, 5, 5, 13, 0, tzinfo=UTC)

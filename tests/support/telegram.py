@@ -7,7 +7,7 @@ import re
 import sqlite3
 
 from fakes.fake_telegram import FakeTelegram
-from shelldon.core.telegram_chat import PAIRED
+from shelldon.core.telegram.chat import PAIRED
 from shelldon.core.vault import set_secret
 from shelldon.paths import DataRoot
 from support.pet import Pet, Units

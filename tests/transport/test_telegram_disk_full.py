@@ -1,6 +1,6 @@
 """A write that fails after the reply is told in the paired Telegram chat too, through the real
 processes and the fake Bot API over HTTP: the memory tree on a small tmpfs filled until ENOSPC
-(root only, as tests/core/test_disk_full.py; CI runs as root).
+(root only, as tests/core/storage/test_disk_full.py; CI runs as root).
 
 A terminal turn whose write fails: the chat gets the notice once, and the terminal's next reply
 says it too. A Telegram turn whose write fails: the chat gets the notice once, and the chat's

@@ -11,7 +11,7 @@ import pytest
 from fakes.fake_provider import FakeProvider, reply
 from fakes.fake_telegram import FakeTelegram
 from shelldon.contracts.commands import OWNER_COMMANDS
-from shelldon.core.telegram_chat import PAIR_HOW, REFUSAL, TEXT_ONLY
+from shelldon.core.telegram.chat import PAIR_HOW, REFUSAL, TEXT_ONLY
 from support.pet import Pet, running_pet, start_pet
 from support.telegram import OWNER, STRANGER, configure, pair, polling, turns, wait_reply
 

@@ -14,7 +14,7 @@ import pytest
 
 from fakes.fake_telegram import FakeTelegram
 from shelldon.contracts import wire
-from shelldon.core.telegram_chat import PAIRED
+from shelldon.core.telegram.chat import PAIRED
 from shelldon.paths import DataRoot
 from shelldon.transport.terminal import ask_core
 from support.pet import Pet, Units, start_pet

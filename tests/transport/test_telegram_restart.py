@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fakes.fake_provider import FakeProvider, hold
 from fakes.fake_telegram import FakeTelegram
-from shelldon.core.telegram_chat import PAIRED
+from shelldon.core.telegram.chat import PAIRED
 from support.pet import Units
 from support.telegram import OWNER, configure, start_paired, turns, wait_reply
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from shelldon.contracts.ops import Remember
-from shelldon.core import recall
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory, MemoryReader
+from shelldon.core.history import recall
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.memory.reader import MemoryReader
 from shelldon.paths import DataRoot
 from shelldon.worker.prompt import (
     MemorySelection,
@@ -84,15 +85,16 @@ def test_recall_never_repeats_a_row_of_the_window(root: DataRoot) -> None:
     request = gather_context(root, "sister Ana", limits=PromptLimits(recent_window=2))
     recall_lines = _text(request, "recall").splitlines()[1:]
     # The newest "my sister…" row is in the window; the older one, same words, is recalled once
-    # (its reply may follow it: recall returns a match's neighbour too, core/recall.py).
+    # (its reply may follow it: recall returns a match's neighbour too, core/history/recall.py).
     assert len(window_ids) == 2
     assert [line.endswith("my sister is called Ana") for line in recall_lines][:1] == [True]
     assert sum(line.endswith("my sister is called Ana") for line in recall_lines) == 1
 
 
 def test_recall_finds_a_row_core_has_not_batched_into_the_index_yet(root: DataRoot) -> None:
-    """Core indexes history in batches after the reply (core/recall.py): the newest rows are not
-    in the stem index while core runs, and recall still finds them, even with no recent window."""
+    """Core indexes history in batches after the reply (core/history/recall.py): the newest rows are
+    not in the stem index while core runs, and recall still finds them, even with no recent
+    window."""
     root.home.mkdir(parents=True, exist_ok=True)
     store = HistoryStore.open(root.history_db)  # core's handle, open as while the pet runs
     try:

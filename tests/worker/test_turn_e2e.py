@@ -17,7 +17,7 @@ import pytest
 
 from shelldon import ipc
 from shelldon.contracts import wire
-from shelldon.core.history import open_readonly
+from shelldon.core.history.store import open_readonly
 from shelldon.core.runner import WorkerRunner
 from shelldon.paths import DataRoot
 from support.marks import needs_root

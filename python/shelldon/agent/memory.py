@@ -8,14 +8,15 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
 - `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
   undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back.
 - `note_request`: the owner's own words, relayed by the agent: rules ("always …", "never …",
-  "prefer …") captured as owner entries without a model call (`core.rules`).
-- `recall`: both scopes ranked together (`core.scopes`): four in full within 3,000 characters,
+  "prefer …") captured as owner entries without a model call (`core.learning.rules`).
+- `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
+characters,
   twelve by title, the rest counted.
 - `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,
   or (none carried) facts the configured provider chain draws from it, in this process. The
   chain's API keys come from the environment (`env_secret`), never from the vault.
 - `skills` / `decline_skill`: procedures proven in two verified turns, promoted to
-  `<project>/.agents/skills/<name>/SKILL.md` (`core.skills`).
+  `<project>/.agents/skills/<name>/SKILL.md` (`core.learning.skills`).
 
 The global scope (the data root's `memory/`) is opened read-only: no tool writes it. No path
 under a `vault/` is ever read: on a workstation the face runs as the owner's uid, so this path
@@ -39,9 +40,12 @@ from shelldon.config import ConfigError, load_config
 from shelldon.contracts.digest import Digest
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
-from shelldon.core.memory import CuratedMemory, EntryExtras, MemoryOpError, MemoryReader
-from shelldon.core.rules import capture_owner_rules
-from shelldon.core.scopes import (
+from shelldon.core.learning.rules import capture_owner_rules
+from shelldon.core.learning.skills import LEDGER, SkillBook, SkillError
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.memory.plan import EntryExtras, MemoryOpError
+from shelldon.core.memory.reader import MemoryReader
+from shelldon.core.retrieval.scopes import (
     GLOBAL,
     PROJECT,
     Scope,
@@ -50,7 +54,6 @@ from shelldon.core.scopes import (
     select_scoped,
     split_scope,
 )
-from shelldon.core.skills import LEDGER, SkillBook, SkillError
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)

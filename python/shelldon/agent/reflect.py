@@ -8,11 +8,11 @@ What a reflection proposes comes from a `Proposer` (digest, existing entries →
   process and no scheduler): the broker's `build_chain` over the data root's shelldon.toml, the
   offline brain when none is configured. The agent package sits above broker/ in the layers, so
   it imports the chain directly (tests/test_layering.py); the pet's reflection goes through the
-  broker process instead (core.reflect_service). Limits: 30 s and 1,500 output tokens per
+  broker process instead (core.learning.service). Limits: 30 s and 1,500 output tokens per
   attempt, at most three attempts.
 
-Whichever proposes, `core.reflection.apply_reflection` keeps at most five, each through the gate
-(`observed` when it cites a command the digest saw run, marked unverified when the turn ended
+Whichever proposes, `core.learning.reflection.apply_reflection` keeps at most five, each through the
+gate (`observed` when it cites a command the digest saw run, marked unverified when the turn ended
 unverified), under one audit unit, and notes each procedure for the skills ledger.
 """
 
@@ -35,10 +35,10 @@ from shelldon.contracts.digest import (
     reflect_request,
     render_digest,
 )
-from shelldon.core.entry import Entry
-from shelldon.core.memory import CuratedMemory
-from shelldon.core.reflection import Reflection, apply_reflection, existing_titles
-from shelldon.core.skills import SkillBook
+from shelldon.core.learning.reflection import Reflection, apply_reflection, existing_titles
+from shelldon.core.learning.skills import SkillBook
+from shelldon.core.memory.entry import Entry
+from shelldon.core.memory.lifecycle import CuratedMemory
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, Status
 from shelldon.config import ConfigError, configured_worker_user
-from shelldon.core import layout
+from shelldon.core.storage import layout
 
 UNITS = ("shelldon-core", "shelldon-broker", "shelldon-forkserver")
 # ELF e_machine of the architectures shelldon runs on.

@@ -1,4 +1,5 @@
-"""`shelldon backup DEST`, `shelldon restore SRC`, `shelldon repair` (core.backup does the work).
+"""`shelldon backup DEST`, `shelldon restore SRC`, `shelldon repair` (core.upkeep.backup does the
+work).
 
 backup runs while the pet runs (sqlite's backup API); restore and repair refuse while it runs.
 """
@@ -13,8 +14,8 @@ from shelldon.cli.common import CliError, add_run_dir, data_root
 
 
 def _done(what: Callable[[], str]) -> int:
-    """Run one of core.backup's jobs; a BackupError is the one line the owner sees."""
-    from shelldon.core.backup import BackupError
+    """Run one of core.upkeep.backup's jobs; a BackupError is the one line the owner sees."""
+    from shelldon.core.upkeep.backup import BackupError
 
     try:
         print(what())
@@ -24,14 +25,14 @@ def _done(what: Callable[[], str]) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from shelldon.core import backup
+    from shelldon.core.upkeep import backup
 
     root = data_root(args)
     return _done(lambda: f"backed up {root.home} to {backup.backup(root, Path(args.dest))}")
 
 
 def _restore(args: argparse.Namespace) -> int:
-    from shelldon.core import backup
+    from shelldon.core.upkeep import backup
 
     root = data_root(args)
 
@@ -43,7 +44,7 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _repair(args: argparse.Namespace) -> int:
-    from shelldon.core import backup
+    from shelldon.core.upkeep import backup
 
     root = data_root(args)
 

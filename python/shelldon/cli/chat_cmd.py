@@ -37,7 +37,7 @@ def _say(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     from shelldon.contracts import wire
-    from shelldon.core.status_text import format_status
+    from shelldon.core.status.text import format_status
     from shelldon.transport.terminal import print_reply
 
     answer = ask_running_core(args, wire.StatusRequest(), 15.0)

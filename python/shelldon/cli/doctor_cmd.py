@@ -49,7 +49,7 @@ def check_data_root(ctx: DoctorContext) -> Iterator[CheckResult]:
             f"{home} is read-only for uid {os.getuid()}: the pet cannot store anything there",
         )
     else:
-        from shelldon.core.storage_check import LOW_SPACE_BYTES, describe_free, free_bytes
+        from shelldon.core.storage.check import LOW_SPACE_BYTES, describe_free, free_bytes
 
         free = free_bytes(home)
         low = free is not None and free < LOW_SPACE_BYTES

@@ -24,8 +24,9 @@ from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text
 
 if TYPE_CHECKING:
-    from shelldon.core.audit import AuditRecord
-    from shelldon.core.memory import CuratedMemory, MemoryReader
+    from shelldon.core.memory.audit import AuditRecord
+    from shelldon.core.memory.lifecycle import CuratedMemory
+    from shelldon.core.memory.reader import MemoryReader
 
 
 def cli_unit() -> str:
@@ -43,14 +44,14 @@ def _out(text: str) -> None:
 
 
 def _memory(args: argparse.Namespace) -> CuratedMemory:
-    from shelldon.core.memory import CuratedMemory
+    from shelldon.core.memory.lifecycle import CuratedMemory
 
     return CuratedMemory(data_root(args).memory)
 
 
 def _reader(args: argparse.Namespace) -> MemoryReader:
     """Reading commands open the tree read-only: they create and rewrite nothing."""
-    from shelldon.core.memory import MemoryReader
+    from shelldon.core.memory.reader import MemoryReader
 
     return MemoryReader(data_root(args).memory)
 
@@ -102,7 +103,7 @@ def _format(rec: AuditRecord) -> str:
 
 
 def _log(args: argparse.Namespace) -> int:
-    from shelldon.core.audit import AuditLog
+    from shelldon.core.memory.audit import AuditLog
 
     audit = AuditLog(data_root(args).memory)  # reading the log creates nothing
     records = (
@@ -124,8 +125,10 @@ def _learnings(args: argparse.Namespace) -> int:
     and the recent conversation it summarises. Reads history.db read-only, writes nothing."""
     import sqlite3
 
-    from shelldon.core.dream import CorrectionLedger, DreamLimits, PendingLearning, rule_contradicts
-    from shelldon.core.history import open_readonly, read_pending_learnings
+    from shelldon.core.dream.model import DreamLimits
+    from shelldon.core.history.store import open_readonly, read_pending_learnings
+    from shelldon.core.learning.corrections import CorrectionLedger, rule_contradicts
+    from shelldon.core.learning.pending import PendingLearning
 
     root = data_root(args)
     limits = DreamLimits()
@@ -166,7 +169,7 @@ def _learnings(args: argparse.Namespace) -> int:
 
 def _remember(args: argparse.Namespace) -> int:
     from shelldon.contracts.ops import Remember
-    from shelldon.core.memory import EntryExtras, MemoryOpError
+    from shelldon.core.memory.plan import EntryExtras, MemoryOpError
 
     memory = _memory(args)
     op = Remember(collection=args.collection, name=args.name, content=args.text)
@@ -193,11 +196,12 @@ def _forget(args: argparse.Namespace) -> int:
 
 def _reopen_dream_learnings(args: argparse.Namespace, records: list[AuditRecord], n: int) -> int:
     """Put a dream's learning resolutions back to pending (core.dream owns how)."""
-    from shelldon.core import dream, history
+    from shelldon.core.dream.undo import undo_dream_learnings
+    from shelldon.core.history import store as history
 
     store: Any = history.HistoryStore.open(data_root(args).history_db)
     try:
-        return dream.undo_dream_learnings([r.to_json() for r in records], n, store)
+        return undo_dream_learnings([r.to_json() for r in records], n, store)
     finally:
         store.close()
 
@@ -212,7 +216,7 @@ def undo_summary(rec: AuditRecord) -> str:
 
 
 def _undo(args: argparse.Namespace) -> int:
-    from shelldon.core.audit import UndoError
+    from shelldon.core.memory.audit import UndoError
 
     memory = _memory(args)
     unit = cli_unit()

@@ -1,8 +1,9 @@
 """`shelldon memory skills [--project DIR]` and `shelldon memory skills decline NAME`.
 
-Procedures proven in two verified turns (core.skills): the pet's, promoted to `capabilities/`, or
-with `--project DIR` a project's, promoted to `DIR/.agents/skills/<name>/SKILL.md`. `decline`
-retires one: its file or entry goes, and it is never proposed again.
+Procedures proven in two verified turns (core.learning.skills): the pet's, promoted to
+`capabilities/`, or with `--project DIR` a project's, promoted to
+`DIR/.agents/skills/<name>/SKILL.md`. `decline` retires one: its file or entry goes, and it is never
+proposed again.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ from shelldon.cli.common import CliError, data_root
 from shelldon.contracts.text import clean_text
 
 if TYPE_CHECKING:
-    from shelldon.core.skills import SkillBook
+    from shelldon.core.learning.skills import SkillBook
 
 
 def _book(args: argparse.Namespace) -> SkillBook:
-    from shelldon.core.memory import CuratedMemory
-    from shelldon.core.scopes import project_memory_root
-    from shelldon.core.skills import LEDGER, SkillBook
+    from shelldon.core.learning.skills import LEDGER, SkillBook
+    from shelldon.core.memory.lifecycle import CuratedMemory
+    from shelldon.core.retrieval.scopes import project_memory_root
 
     project = getattr(args, "project", None)
     if project is None:
@@ -36,7 +37,7 @@ def _book(args: argparse.Namespace) -> SkillBook:
 
 
 def _skills(args: argparse.Namespace) -> int:
-    from shelldon.core.skills import SkillError
+    from shelldon.core.learning.skills import SkillError
 
     book = _book(args)
     if args.action == "decline":

@@ -1,9 +1,9 @@
 """`shelldon memory why | stats | history`: what memory gives a request, how full it is, and an
 entry's earlier versions. All three only read (the tree, history.jsonl, the undo blobs).
 
-- `why "<request>"` ranks the entries as a prompt would (`core.retrieval`; with `--project DIR`
-  that project's memory beside the global one, `core.scopes`) and shows, per entry, where it
-  landed (in full, by title, counted) and the score's parts: the relevance (the words and file
+- `why "<request>"` ranks the entries as a prompt would (`core.retrieval.rank`; with `--project DIR`
+  that project's memory beside the global one, `core.retrieval.scopes`) and shows, per entry, where
+  it landed (in full, by title, counted) and the score's parts: the relevance (the words and file
   paths the request shares with it) and what weighs it (provenance, confidence, age, staleness).
 - `stats`: per scope, entries by collection (against the gate's cap) and by provenance, the
   index's lines, and the audit log's decisions by action and refusals by reason.
@@ -22,9 +22,9 @@ from shelldon.cli.common import CliError, data_root
 from shelldon.contracts.text import clean_text
 
 if TYPE_CHECKING:
-    from shelldon.core.entry import Entry
-    from shelldon.core.retrieval import MemorySelection, Shown
-    from shelldon.core.scopes import Scope
+    from shelldon.core.memory.entry import Entry
+    from shelldon.core.retrieval.rank import MemorySelection, Shown
+    from shelldon.core.retrieval.scopes import Scope
 
 
 def _out(text: str) -> None:
@@ -33,8 +33,8 @@ def _out(text: str) -> None:
 
 def _scopes(args: argparse.Namespace) -> list[Scope]:
     """The global scope, and the project's first when --project names one (both read-only)."""
-    from shelldon.core.memory import MemoryReader
-    from shelldon.core.scopes import GLOBAL, PROJECT, Scope, project_memory_root
+    from shelldon.core.memory.reader import MemoryReader
+    from shelldon.core.retrieval.scopes import GLOBAL, PROJECT, Scope, project_memory_root
 
     root = data_root(args)
     scopes = [Scope(GLOBAL, MemoryReader(root.memory), root.home)]
@@ -58,8 +58,8 @@ def _place(selection: MemorySelection, shown: Shown) -> str:
 
 def _why(args: argparse.Namespace) -> int:
     from shelldon.clock import utc_now
-    from shelldon.core.retrieval import normalise_path, paths_in, query_tokens
-    from shelldon.core.scopes import select_scoped
+    from shelldon.core.retrieval.rank import normalise_path, paths_in, query_tokens
+    from shelldon.core.retrieval.scopes import select_scoped
     from shelldon.core.words import tokens
 
     scopes = _scopes(args)
@@ -103,9 +103,9 @@ def _why(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from shelldon.core.audit import AuditLog
     from shelldon.core.gate import DEFAULT_LIMITS
-    from shelldon.core.index import INDEX_NAME
+    from shelldon.core.memory.audit import AuditLog
+    from shelldon.core.memory.index import INDEX_NAME
 
     for scope in _scopes(args):
         entries = scope.memory.entries()
@@ -134,9 +134,9 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    from shelldon.core.audit import AuditLog, UndoError
-    from shelldon.core.entry import parse_entry
-    from shelldon.core.scopes import split_scope
+    from shelldon.core.memory.audit import AuditLog, UndoError
+    from shelldon.core.memory.entry import parse_entry
+    from shelldon.core.retrieval.scopes import split_scope
 
     wanted, name = split_scope(args.name)
     scopes = [s for s in _scopes(args) if wanted is None or s.name == wanted]

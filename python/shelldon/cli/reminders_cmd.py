@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 from shelldon.cli.common import data_root
 
 if TYPE_CHECKING:
-    from shelldon.core.history import HistoryStore
+    from shelldon.core.history.store import HistoryStore
 
 # core's modules are imported inside the commands: every process (`shelldon broker` too) starts
 # through this CLI, and the broker must not pay for the gate and the scheduler it never uses.
 
 
 def _store(args: argparse.Namespace, command: str) -> HistoryStore | None:
-    from shelldon.core.history import HistoryStore
+    from shelldon.core.history.store import HistoryStore
 
     path = data_root(args).history_db
     if not path.exists():
@@ -35,7 +35,7 @@ def _store(args: argparse.Namespace, command: str) -> HistoryStore | None:
 
 
 def _reminders(args: argparse.Namespace) -> int:
-    from shelldon.core import proactive
+    from shelldon.core.proactive import service as proactive
 
     words = list(args.words)
     if words and words[0] not in ("cancel", "list"):
@@ -62,7 +62,8 @@ def _reminders(args: argparse.Namespace) -> int:
 
 
 def _timezone(args: argparse.Namespace) -> int:
-    from shelldon.core import owner_time, proactive
+    from shelldon.core.proactive import owner_time
+    from shelldon.core.proactive import service as proactive
 
     if args.zone is not None:
         try:

@@ -12,7 +12,7 @@ from shelldon.cli.common import CliError, add_run_dir, data_root
 
 def _run(args: argparse.Namespace) -> int:
     from shelldon.app import run
-    from shelldon.core.storage_check import StorageFault, check_data_root
+    from shelldon.core.storage.check import StorageFault, check_data_root
 
     root = data_root(args)
     try:  # a damaged history.db or a read-only root: one line here, before any process starts

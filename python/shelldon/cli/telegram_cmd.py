@@ -170,7 +170,7 @@ def _check_pairing(ctx: DoctorContext) -> CheckResult:
     # costs ~1 MB of RSS to a process that never opens a database.
     import sqlite3
 
-    from shelldon.core import telegram_state
+    from shelldon.core.telegram import state as telegram_state
 
     db = ctx.root.history_db
     try:

@@ -48,7 +48,7 @@ class Usage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class LinkFailure(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One provider of the chain that did not answer a turn (or was skipped), log-safe: core tells
-    the owner in plain words (core.links) and `shelldon status` shows the latest.
+    the owner in plain words (core.status.links) and `shelldon status` shows the latest.
 
     `kind` is a ProviderError kind (connect, timeout, rate_limited, server, client, malformed),
     "auth" (the key was refused: 401/403), "no_key" (its vault entry is not stored yet, so the

@@ -78,7 +78,7 @@ class PromptConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class SchedulerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """`[scheduler]`: when the pet may dream (core.scheduler; docs/learning.md)."""
+    """`[scheduler]`: when the pet may dream (core.proactive.scheduler; docs/learning.md)."""
 
     idle_after_hours: float = 6.0  # a dream is due after this much owner silence
     cooldown_hours: float = 6.0  # and at least this long after the previous dream
@@ -90,7 +90,8 @@ class SchedulerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ProactiveConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """`[proactive]`: the pet speaking first (core.checkins, core.reminders; docs/proactive.md).
+    """`[proactive]`: the pet speaking first (core.proactive.checkins, core.proactive.reminders;
+    docs/proactive.md).
 
     Reminders always fire; these settings shape check-ins, and cap the pending reminders."""
 

@@ -4,7 +4,7 @@ The request, the files changed, the last commands and how they ended, the final 
 the turn ended verified, and (from a host that already knows them) the facts it proposes. A
 reflection proposes at most `MAX_FACTS` durable facts from it; the gate decides which survive.
 The agent face's `memory_reflect` takes one (`shelldon.agent.reflect`); the pet's core builds one
-after a turn of real work (`shelldon.core.reflection`).
+after a turn of real work (`shelldon.core.learning.reflection`).
 
 Both ask a model the same way: `render_digest` is the prompt's reflection section (the digest as
 JSON under a fixed header, so the offline brain reads it back without parsing prose), and
@@ -58,7 +58,7 @@ class ProposedFact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     `observed_from` names the digest's command it was seen in: when the digest holds that command
     with a known exit code, the fact is `observed` (a command the host saw run), else `inferred`.
     `procedure` is a stable key for a reusable procedure: recurring with a verified outcome in two
-    or more turns, it becomes a skill (`shelldon.core.skills`)."""
+    or more turns, it becomes a skill (`shelldon.core.learning.skills`)."""
 
     name: str
     content: str

@@ -2,9 +2,9 @@
 
 Markdown ops (MemoryOp) are applied by core.memory.CuratedMemory (a `forget` by its
 `forget_proposed`, which refuses an owner entry); learning ops go to the
-sqlite learnings table through core.history.HistoryStore; a reminder (Remind) goes to core's
-reminders table (core.reminders), which resolves its time and refuses one in the past. Each op is
-decoded on its own so one bad op never spoils the others.
+sqlite learnings table through core.history.store.HistoryStore; a reminder (Remind) goes to core's
+reminders table (core.proactive.reminders), which resolves its time and refuses one in the past.
+Each op is decoded on its own so one bad op never spoils the others.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class RewriteAbout(_Op, frozen=True, tag="rewrite_about"):
 
 
 # A file an entry depends on (relative to the data root, or a project's root): retrieval weighs
-# the entry down once the file changes after the entry was last confirmed (core.retrieval).
+# the entry down once the file changes after the entry was last confirmed (core.retrieval.rank).
 DependedPath = Annotated[
     str, msgspec.Meta(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f]+$")
 ]
@@ -97,7 +97,8 @@ class Remind(_Op, frozen=True, tag="remind"):
     """Remind the owner of `text` later: either `in_seconds` from now, or at the local time `at`
     ("YYYY-MM-DDTHH:MM") in `zone` (an IANA name; omitted: the owner's zone). `repeat` makes it
     daily or weekly at that local time (weekly on `at`'s weekday); a repeat needs `at`. Core
-    resolves it, refuses a time in the past, and fires it whatever the budget (core.reminders)."""
+    resolves it, refuses a time in the past, and fires it whatever the budget
+    (core.proactive.reminders)."""
 
     text: str
     in_seconds: int | None = None

@@ -122,7 +122,7 @@ class DreamNow(_Msg, frozen=True, tag="dream_now"):
 
 
 class DreamDone(_Msg, frozen=True, tag="dream_done"):
-    """What the dream did (core.scheduler.DreamRecord's fields)."""
+    """What the dream did (core.proactive.scheduler.DreamRecord's fields)."""
 
     at: str
     outcome: str  # done | stopped | skipped | failed | busy | refused
@@ -236,7 +236,7 @@ class Refused(_Msg, frozen=True, tag="refused"):
 # --- core <-> fork-server ---------------------------------------------------------------------
 
 
-# probe: the isolation self-test, no brain; checkin: the pet speaks first (core.checkins)
+# probe: the isolation self-test, no brain; checkin: the pet speaks first (core.proactive.checkins)
 TurnPurpose = Literal["turn", "dream", "probe", "checkin", "reflect"]
 
 

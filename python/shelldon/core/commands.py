@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from shelldon.contracts.commands import OWNER_COMMANDS
-from shelldon.core.audit import AuditRecord, UndoError
 from shelldon.core.dream.undo import undo_dream_learnings
-from shelldon.core.entry import Entry
-from shelldon.core.proactive import command_quiet, command_reminders, command_timezone
+from shelldon.core.memory.audit import AuditRecord, UndoError
+from shelldon.core.memory.entry import Entry
+from shelldon.core.proactive.service import command_quiet, command_reminders, command_timezone
 from shelldon.core.stores import Stores
 
 log = logging.getLogger(__name__)
@@ -36,18 +36,6 @@ class CommandContext:
 
 
 Handler = Callable[[CommandContext, str], str]
-
-
-def parse(text: str, bot_username: str = "") -> tuple[str, str] | None:
-    """("name", "arg") when `text` is a command ("/forget 3", "/help@my_bot"); else None."""
-    text = text.strip()
-    if not text.startswith("/") or len(text) < 2:
-        return None
-    head, _, arg = text[1:].partition(" ")
-    name, _, addressee = head.partition("@")
-    if addressee and bot_username and addressee.lower() != bot_username.lower():
-        return None  # a command for another bot (in a group)
-    return name.lower(), arg.strip()
 
 
 # How the owner gives the pet a real model (docs/config.md, docs/brain.md).

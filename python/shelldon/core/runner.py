@@ -3,23 +3,34 @@
 Both the owner's turns (core.server) and the dream (core.dream) run their workers through these;
 core never forks a worker itself and never imports worker/ (it only talks to the fork-server's
 socket).
+
+For tests, SHELLDON_RECORD_PROMPTS=1 makes core ask each worker for the prompt it assembled and
+append it to `state/prompts.jsonl` (`record_prompt`): every kind of turn runs through here.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
+from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from shelldon import ipc
 from shelldon.config import load_config
 from shelldon.contracts import wire
+from shelldon.core.storage import layout
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
 
 TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
 DEFAULT_TURN_DEADLINE_S = 30.0
+RECORD_PROMPTS_ENV = "SHELLDON_RECORD_PROMPTS"
+PROMPTS_FILE = "prompts.jsonl"
 RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
 
 
@@ -67,7 +78,7 @@ class WorkerRunner:
         capture_prompts: bool = False,
     ) -> None:
         self.root = root
-        self.capture_prompts = capture_prompts  # workers send their prompt back (core.turns)
+        self.capture_prompts = capture_prompts  # workers send their prompt back (core.turn.apply)
         self.turn_deadline_s = (
             turn_deadline_s if turn_deadline_s is not None else turn_deadline(root)
         )
@@ -137,3 +148,26 @@ def turn_deadline(root: DataRoot) -> float:
         )
         return DEFAULT_TURN_DEADLINE_S
     return value if value > 0 else DEFAULT_TURN_DEADLINE_S
+
+
+def prompts_recorded() -> bool:
+    """SHELLDON_RECORD_PROMPTS=1: core asks each worker for its prompt and keeps it (tests)."""
+    return os.environ.get(RECORD_PROMPTS_ENV) == "1"
+
+
+def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> None:
+    """Append the worker's assembled prompt to state/prompts.jsonl (tests only, opt-in)."""
+    if not prompts_recorded() or prompt is None:
+        return
+    line = json.dumps(
+        {"turn_id": turn_id, "purpose": purpose, "prompt": msgspec.to_builtins(prompt)},
+        ensure_ascii=False,
+    )
+    try:
+        state = Path(root.state)
+        layout.ensure_dir(state, layout.DIR_MODE)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+        with os.fdopen(os.open(state / PROMPTS_FILE, flags, layout.FILE_MODE), "a") as fh:
+            fh.write(line + "\n")
+    except OSError as exc:
+        log.warning("turn %s: cannot append the prompt record: %s", turn_id, exc)

@@ -2,7 +2,7 @@
 
 Core is the only writer of history.db and the memory tree. For each owner message it asks the
 fork-server for a worker (core.runner: one in flight, owner turns first, a dream behind them), then
-hands what comes back to `core.turns` (the turn journaled, then the reply, then the ops through
+hands what comes back to `core.turn.apply` (the turn journaled, then the reply, then the ops through
 the gate). It never imports the broker, the worker or any HTTP code (tests/test_layering.py): it
 reaches them only through sockets.
 
@@ -31,26 +31,23 @@ from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
-from shelldon.core import (
-    clock_watch,
-    commands,
-    durability,
-    layout,
-    proactive_queue,
-    recovery,
-    storage_check,
-    telegram_state,
-    turns,
-)
+from shelldon.core import commands
 from shelldon.core.dream.service import DreamService
-from shelldon.core.entry_terms import TermsSync
-from shelldon.core.links import LinkWatch
-from shelldon.core.proactive import ProactiveService
-from shelldon.core.reflect_service import ReflectService, pet_skills
-from shelldon.core.runner import WorkerRunner
-from shelldon.core.status_text import format_status
+from shelldon.core.learning.service import ReflectService, pet_skills
+from shelldon.core.proactive import queue as proactive_queue
+from shelldon.core.proactive.service import ProactiveService
+from shelldon.core.retrieval.terms import TermsSync
+from shelldon.core.runner import WorkerRunner, prompts_recorded
+from shelldon.core.status import clock_watch
+from shelldon.core.status.links import LinkWatch
+from shelldon.core.status.text import format_status
+from shelldon.core.storage import check as storage_check
+from shelldon.core.storage import durability, layout
 from shelldon.core.stores import Stores
-from shelldon.core.telegram_chat import TelegramChat
+from shelldon.core.telegram import state as telegram_state
+from shelldon.core.telegram.chat import TelegramChat
+from shelldon.core.turn import apply as turns
+from shelldon.core.upkeep import recovery
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import DataRoot
 
@@ -91,7 +88,7 @@ class CoreService:
         self.runner = runner
         self.dreams = dreams  # None when dreaming could not start (logged)
         self.proactive = proactive  # reminders, check-ins, the proactive queue
-        self.reflections = reflections  # after a turn of real work (core.reflect_service)
+        self.reflections = reflections  # after a turn of real work (core.learning.service)
         self.last_turn: wire.LastTurn | None = None
         # Clear while an owner turn's reply is out and its ops are still being applied: status
         # waits for it, so what `status` counts includes what the owner was just answered about.
@@ -104,14 +101,15 @@ class CoreService:
         self.storage = storage_check.WriteFaults(
             self.root.home, self.root.memory
         )  # failed writes: told, shown
-        # Before the first turn: what a killed core journaled but had not applied (core.journal).
+        # Before the first turn: what a killed core journaled but had not applied
+        # (core.turn.journal).
         turns.replay_journal(
             stores.history,
             stores.memory,
             book=proactive.book if proactive else None,
             after_boot=durability.booted_since(self.root.state, layout.FILE_MODE),
         )
-        # Curated entries' terms, kept for the workers (core.entry_terms).
+        # Curated entries' terms, kept for the workers (core.retrieval.terms).
         self.terms = TermsSync(stores.memory) if stores.memory and stores.history else None
         self.sync_terms()
 
@@ -128,8 +126,8 @@ class CoreService:
         in_chat: bool = False,
     ) -> AppliedTurn:
         """One whole turn under the one-worker gate: spawn, apply (reply first), record.
-        `also_record` writes in the turn's own transaction (core.turns.apply_turn); `in_chat`: the
-        reply goes to the paired Telegram chat."""
+        `also_record` writes in the turn's own transaction (core.turn.apply.apply_turn); `in_chat`:
+        the reply goes to the paired Telegram chat."""
         self.runner.gate.acquire(purpose)
         try:
             started = time.monotonic()
@@ -140,7 +138,7 @@ class CoreService:
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit, also_record, in_chat)
             self.sync_terms()  # this turn's writes, after the reply: off the next turn's path
-            self.index_history()  # recall's stem index, a batch every few turns (core.recall)
+            self.index_history()  # recall's stem index, in batches (core.history.recall)
             self.last_turn = wire.LastTurn(
                 turn_id=turn_id,
                 purpose=purpose,
@@ -235,7 +233,9 @@ class CoreService:
         except Exception:  # a bug there must not leave the owner without an answer
             log.exception("turn %s: applying the turn failed", turn_id)
         if not emitted:
-            log.error("turn %s: core.turns emitted no reply; sending the degrade reply", turn_id)
+            log.error(
+                "turn %s: core.turn.apply emitted no reply; sending the degrade reply", turn_id
+            )
             once(turns.DEGRADE_TEXT, True)
         text, degraded = emitted[0]
         spawn_failed = isinstance(outcome, wire.TurnFailed) and outcome.stage in (
@@ -334,7 +334,7 @@ class CoreService:
         also_record: turns.AlsoRecord | None = None,
         in_chat: bool = False,
     ) -> AppliedTurn:
-        # The budget and the idle clock read this turn from history (core.scheduler).
+        # The budget and the idle clock read this turn from history (core.proactive.scheduler).
         return self.run_turn("turn", text, emit=emit, also_record=also_record, in_chat=in_chat)
 
     def _telegram_turn(
@@ -346,7 +346,7 @@ class CoreService:
 
     def _tell_paired_chat(self) -> None:
         """A write that failed after a reply is also told in the paired Telegram chat, through
-        the proactive queue (delivered once, recorded as said; core.proactive_queue)."""
+        the proactive queue (delivered once, recorded as said; core.proactive.queue)."""
         if telegram_state.paired_chat(self.stores.history) is None:
             return
         notice = self.storage.take_for_chat()
@@ -547,7 +547,7 @@ def main(root: DataRoot) -> int:
         storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
         layout.prepare(root)
         recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
-        runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())
+        runner = WorkerRunner(root, capture_prompts=prompts_recorded())
         stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors
         log.error("core: cannot start: %s", exc)

@@ -1,8 +1,8 @@
 """Core's side of the vault: create it locked, store a secret, list the names. Never reads a value.
 
 The only read of a vault value is `shelldon.broker.vault.surface_vault`. The vault directory is
-owned by the service uid with mode 0700 (`core.layout.ensure_vault`); each secret is a 0600 file
-written atomically and durably by the Rust writer. The worker uid has no read or traverse
+owned by the service uid with mode 0700 (`core.storage.layout.ensure_vault`); each secret is a 0600
+file written atomically and durably by the Rust writer. The worker uid has no read or traverse
 permission: the kernel says no."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from shelldon import _native
-from shelldon.core import layout
+from shelldon.core.storage import layout
 
 # A key names a file: letters, digits, "_", "-", "."; no leading dot, no separators, at most 64
 # chars.

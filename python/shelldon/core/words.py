@@ -92,8 +92,8 @@ def words(text: str) -> list[str]:
 
 # Snowball English (Porter2) in Rust (rust/src/words.rs): camped, camping, camps -> camp; stories,
 # story -> stori; passionate, passion -> passion. A word with digits ("2010s") stays as it is.
-# History recall's FTS5 index stems with sqlite's own porter tokenizer (core.recall), the older
-# Porter algorithm: the two meet on most words but not all, and never need to (each side
+# History recall's FTS5 index stems with sqlite's own porter tokenizer (core.history.recall), the
+# older Porter algorithm: the two meet on most words but not all, and never need to (each side
 # compares its own stems only).
 _TOKENIZER = _native.Tokenizer(sorted(STOPWORDS))
 stem = _TOKENIZER.stem
@@ -124,10 +124,10 @@ def near(text: str, observation: str) -> bool:
     return len(shared) >= max(2, (len(wanted) + 1) // 2)
 
 
-# History recall's list (core.recall): English function words (NLTK's list and the modal verbs it
-# leaves out), used with the document frequencies recall keeps; no query word among them says what
-# a row is about, and a history too small for its own counts to show that needs the list. Larger
-# than STOPWORDS on purpose: recall measured better with it (docs/recall.md).
+# History recall's list (core.history.recall): English function words (NLTK's list and the modal
+# verbs it leaves out), used with the document frequencies recall keeps; no query word among them
+# says what a row is about, and a history too small for its own counts to show that needs the list.
+# Larger than STOPWORDS on purpose: recall measured better with it (docs/recall.md).
 HISTORY_STOPWORDS: frozenset[str] = frozenset(
     """i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
     yourselves he him his himself she she's her hers herself it it's its itself they them their

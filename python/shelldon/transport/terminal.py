@@ -5,8 +5,8 @@
 every other `/command` goes to core as an OwnerCommand (core.commands: the same table the owner's
 Telegram chat uses).
 
-What the pet says first (reminders, check-ins, notices: core.proactive) is shown when the chat
-starts and after each reply, then reported delivered (channel "terminal"); core keeps an item
+What the pet says first (reminders, check-ins, notices: core.proactive.service) is shown when the
+chat starts and after each reply, then reported delivered (channel "terminal"); core keeps an item
 until then, so a chat killed in between shows it again next time. While a Telegram chat is
 paired, core gives the terminal nothing: the phone is where the pet speaks first.
 """

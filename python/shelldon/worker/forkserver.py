@@ -65,8 +65,7 @@ PRELOAD = (
     "shelldon.contracts.wire",
     "shelldon.worker.prompt",
     "shelldon.worker.turn",
-    "shelldon.core.gate",  # the compiled scanner
-    "shelldon.core.history",
+    "shelldon.core.history.store",
     "shelldon.core.memory.reader",
 )
 KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
@@ -100,7 +99,7 @@ def warm_up() -> None:
     paying again per turn. The throwaway root is removed and every handle closed: the parent keeps
     no file of the real data root open.
     """
-    from shelldon.core.history import HistoryStore
+    from shelldon.core.history.store import HistoryStore
     from shelldon.worker.prompt import gather_context
 
     quiet = logging.getLogger("shelldon")

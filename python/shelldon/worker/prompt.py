@@ -7,7 +7,7 @@
 
 The local time sits near the end (it changes every minute; what comes before it stays the same
 from turn to turn, which is what a provider's prompt cache keys on). The zone is the owner's
-setting in history.db, else the system's (core.owner_time).
+setting in history.db, else the system's (core.proactive.owner_time).
 
 Two halves: `assemble_prompt` is pure (a PromptContext in, a CompletionRequest out, trivially
 tested); `gather_context` does the reading through read-only handles and is fail-soft: a part that
@@ -34,12 +34,12 @@ from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
-from shelldon.core import owner_time
-from shelldon.core.history import open_readonly
+from shelldon.core.history.store import open_readonly
 from shelldon.core.memory.archive import search_archive
 from shelldon.core.memory.reader import MemoryReader
-from shelldon.core.recall_names import expand_query, expand_query_texts
-from shelldon.core.retrieval import EntryTerms, select_entries, select_terms
+from shelldon.core.proactive import owner_time
+from shelldon.core.retrieval.names import expand_query, expand_query_texts
+from shelldon.core.retrieval.rank import EntryTerms, select_entries, select_terms
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ class MemoryItem:
 
 @dataclass(frozen=True)
 class MemorySelection:
-    """Ranked curated entries within core.retrieval's budget: in full, listed by title, counted."""
+    """Ranked curated entries within core.retrieval.rank's budget: in full, by title, counted."""
 
     full: tuple[MemoryItem, ...] = ()
     titled: tuple[MemoryItem, ...] = ()
@@ -235,7 +235,7 @@ class PromptContext:
     limits: PromptLimits = field(default_factory=PromptLimits)
     notes: tuple[str, ...] = ()  # what could not be read, for the log (never shown to the model)
     now: datetime | None = None  # None: no "# Now" section (a pure test of the other parts)
-    zone: str = "UTC"  # the owner's time zone (core.owner_time)
+    zone: str = "UTC"  # the owner's time zone (core.proactive.owner_time)
 
 
 # --- pure assembly -----------------------------------------------------------------------------
@@ -489,7 +489,7 @@ def _item(shown: Any) -> MemoryItem:
 
 
 def selection_from_retrieval(selected: Any) -> MemorySelection:
-    """core.retrieval's ranked selection (full, titled, hidden) as the prompt shows it."""
+    """core.retrieval.rank's ranked selection (full, titled, hidden) as the prompt shows it."""
     return MemorySelection(
         full=tuple(_item(s) for s in selected.full),
         titled=tuple(_item(s) for s in selected.titled),
@@ -539,7 +539,7 @@ def read_context(
         try:
             zone_name = _attempt(notes, "time zone", lambda: owner_time.owner_zone(reader))
             if memory is not None and select_memory is None:
-                # The entries' terms as core keeps them (core.entry_terms); None: read the tree.
+                # The entries' terms as core keeps them (core.retrieval.terms); None: read the tree.
                 terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
             if limits.recent_window > 0:
                 got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))

@@ -27,9 +27,11 @@ from shelldon.contracts.ops import (
     op_name,
 )
 from shelldon.contracts.provenance import Provenance
-from shelldon.core.dream.model import DEFAULT_LIMITS, AuditFn, DreamLimits, PendingLearning
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import Applied, CuratedMemory
+from shelldon.core.dream.model import DEFAULT_LIMITS, AuditFn, DreamLimits
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.learning.pending import PendingLearning
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.memory.plan import Applied
 from shelldon.core.words import near, shares_words
 
 log = logging.getLogger(__name__)

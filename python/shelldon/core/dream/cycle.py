@@ -14,21 +14,16 @@ from pathlib import Path
 
 from shelldon.clock import iso
 from shelldon.contracts.provenance import Provenance
-from shelldon.core import layout
 from shelldon.core.dream.apply import DreamApplication, OpOutcome, RawOp, apply_dream
-from shelldon.core.dream.corrections import CorrectionLedger, rule_contradicts
 from shelldon.core.dream.directive import StoreSources, build_dream_directive, one_line
-from shelldon.core.dream.model import (
-    DEFAULT_LIMITS,
-    AuditFn,
-    DreamLimits,
-    PendingLearning,
-    dream_unit,
-)
-from shelldon.core.history import HistoryStore
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.dream.model import DEFAULT_LIMITS, AuditFn, DreamLimits, dream_unit
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.learning.corrections import CorrectionLedger, rule_contradicts
+from shelldon.core.learning.pending import PendingLearning
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.proactive.scheduler import DreamRecord, Scheduler
 from shelldon.core.runner import TurnGate
-from shelldon.core.scheduler import DreamRecord, Scheduler
+from shelldon.core.storage import layout
 
 log = logging.getLogger(__name__)
 

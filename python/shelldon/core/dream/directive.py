@@ -19,19 +19,20 @@ from shelldon.contracts.dream import (
     defang,
     learning_line,
 )
-from shelldon.core.dream.corrections import detect_correction
-from shelldon.core.dream.model import DEFAULT_LIMITS, DreamLimits, FullCollection, PendingLearning
-from shelldon.core.entry import Entry
-from shelldon.core.history import HistoryStore
-from shelldon.core.index import INDEX_NAME
-from shelldon.core.memory import CuratedMemory
+from shelldon.core.dream.model import DEFAULT_LIMITS, DreamLimits, FullCollection
+from shelldon.core.history.store import HistoryStore
+from shelldon.core.learning.corrections import detect_correction
+from shelldon.core.learning.pending import PendingLearning
+from shelldon.core.memory.entry import Entry
+from shelldon.core.memory.index import INDEX_NAME
+from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.words import near
 
 log = logging.getLogger(__name__)
 
 INDEX_MAX_LINES = 200  # MEMORY.md's limit
 
-# A row of the recent window (core.history.MessageRow, or any mapping with role and content).
+# A row of the recent window (core.history.store.MessageRow, or any mapping with role and content).
 RecentRow = Mapping[str, object]
 
 

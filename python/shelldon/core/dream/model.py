@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from shelldon.core.history import LearningRow
-
 DREAM_UNIT_PREFIX = "dream-"
 
 AuditFn = Callable[[Mapping[str, str]], None]
-"""Writes one audit line: unit, op, action, reason_code, reason, target (core.audit's `note`)."""
+"""Writes one audit line: unit, op, action, reason_code, reason, target (`AuditLog.note`)."""
 
 
 def dream_unit(n: int) -> str:
@@ -33,23 +31,6 @@ class DreamLimits:
 
 
 DEFAULT_LIMITS = DreamLimits()
-
-
-@dataclass(frozen=True)
-class PendingLearning:
-    id: int
-    observation: str
-    recurrence_count: int
-    pattern_key: str | None = None
-
-    @classmethod
-    def from_row(cls, row: LearningRow) -> PendingLearning:
-        return cls(
-            id=int(row["id"]),
-            observation=str(row["observation"]),
-            recurrence_count=int(row["recurrence_count"]),
-            pattern_key=row["pattern_key"],
-        )
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,11 @@ from collections.abc import Mapping
 from shelldon.clock import Clock, utc_now
 from shelldon.config import load_config
 from shelldon.contracts import wire
-from shelldon.core import turns
-from shelldon.core.dream.corrections import CorrectionLedger
 from shelldon.core.dream.cycle import Dreamer, DreamTurn, GateArbiter
 from shelldon.core.dream.directive import StoreSources
-from shelldon.core.runner import WorkerRunner
-from shelldon.core.scheduler import DreamRecord, Scheduler, SchedulerConfig
+from shelldon.core.learning.corrections import CorrectionLedger
+from shelldon.core.proactive.scheduler import DreamRecord, Scheduler, SchedulerConfig
+from shelldon.core.runner import WorkerRunner, record_prompt
 from shelldon.core.stores import Stores
 from shelldon.paths import DataRoot
 
@@ -77,7 +76,7 @@ class DreamService:
 
     @property
     def corrections(self) -> CorrectionLedger:
-        """The ledger an owner's "no, that's wrong" goes to (core.turns), read by the Dreamer."""
+        """The ledger an owner's "no, that's wrong" goes to (the turn), read by the Dreamer."""
         return self.dreamer.corrections
 
     def _audit(self, line: Mapping[str, str]) -> None:
@@ -90,7 +89,7 @@ class DreamService:
         # The runner's deadline is the one every worker gets; the arbiter already holds the slot.
         outcome = self.runner.spawn(turn_id, "dream", "", directive)
         if isinstance(outcome, wire.TurnResult):
-            turns.record_prompt(self.stores.root, turn_id, "dream", outcome.prompt)
+            record_prompt(self.stores.root, turn_id, "dream", outcome.prompt)
         return dream_turn(outcome)
 
     def status_lines(self) -> tuple[str, ...]:

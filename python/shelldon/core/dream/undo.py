@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from shelldon.core.dream.model import dream_unit
-from shelldon.core.history import HistoryStore
+from shelldon.core.history.store import HistoryStore
 
-# One audit line as JSON (core.audit's AuditRecord.to_json(), or a line the dream wrote).
+# One audit line as JSON (core.memory.audit's AuditRecord.to_json(), or a line the dream wrote).
 AuditLine = Mapping[str, object]
 
 

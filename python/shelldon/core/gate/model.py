@@ -55,7 +55,7 @@ class Candidate(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class ExistingEntry(msgspec.Struct, frozen=True, kw_only=True):
-    """The gate's view of a stored entry (core.memory builds it from shelldon.core.entry)."""
+    """The gate's view of a stored entry (core.memory builds it from shelldon.core.memory.entry)."""
 
     stem: str
     collection: str
@@ -85,7 +85,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     rule_collections: tuple[str, ...] = ("preferences",)
     index_max_lines: int = 200
     index_max_bytes: int = 25_000
-    # MEMORY.md (core.index): a 4-line header, a "… N more" line when cut, and per entry
+    # MEMORY.md (core.memory.index): a 4-line header, a "… N more" line when cut, and per entry
     # "- [title](collection/stem.md) — provenance, YYYY-MM-DD": about 40 bytes around the names.
     index_reserved_lines: int = 6
     index_reserved_bytes: int = 300

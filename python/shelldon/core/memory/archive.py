@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shelldon import _native
-from shelldon.core.entry import Entry
-from shelldon.core.layout import ARCHIVE_DIR, FILE_MODE
+from shelldon.core.memory.entry import Entry
+from shelldon.core.storage.layout import ARCHIVE_DIR, FILE_MODE
 from shelldon.core.words import HISTORY_STOPWORDS
 
 log = logging.getLogger(__name__)

@@ -14,13 +14,13 @@ from dataclasses import replace
 
 from shelldon import _native
 from shelldon.clock import iso
-from shelldon.core import durability
-from shelldon.core.audit import AuditRecord, FileChange, UndoError
-from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import Entry
+from shelldon.core.memory.audit import AuditRecord, FileChange, UndoError
+from shelldon.core.memory.audit import sha256_hex as _sha256
+from shelldon.core.memory.entry import Entry
 from shelldon.core.memory.plan import unit_for
 from shelldon.core.memory.reader import find_active
 from shelldon.core.memory.writer import MemoryWriter
+from shelldon.core.storage import durability
 
 
 class CuratedMemory(MemoryWriter):

@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.core.entry import Entry, parse_entry
-from shelldon.core.layout import ARCHIVE_DIR
+from shelldon.core.memory.entry import Entry, parse_entry
+from shelldon.core.storage.layout import ARCHIVE_DIR
 
 log = logging.getLogger(__name__)
 

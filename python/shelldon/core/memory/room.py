@@ -31,14 +31,14 @@ import re
 from collections.abc import Sequence
 
 from shelldon._native import similarity_batch
-from shelldon.core.entry import Entry
+from shelldon.core.memory.entry import Entry
 
 # Word-set similarity (Dice over content tokens, the gate's measure) from which a new fact is
 # "about the same thing" as an entry and folds into it. Below the gate's near duplicate (0.75):
 # these are two facts, kept side by side in one entry.
 RELATED = 0.3
 # A consolidated entry stays small enough for four of them to be shown in full (3,000
-# characters, core.retrieval), with room for the title line.
+# characters, core.retrieval.rank), with room for the title line.
 CONSOLIDATED_MAX_CHARS = 700
 # Retirement spares anything at least this sure (an inference starts at 0.5; observed 0.8).
 LOW_TRUST = 0.8

@@ -3,7 +3,8 @@
 Every op is validated (`plan.plan_write`: types, sizes, the filename stem, the path check) before
 any disk access; the gate then decides (the safety screen for the documents, `gate.decide` for
 entries); only then is anything written, atomically and durably through the Rust writer
-(core.durability: at once, or at the end of a turn's batch). Each branch returns an `_Outcome`, and
+(core.storage.durability: at once, or at the end of a turn's batch). Each branch returns an
+`_Outcome`, and
 `apply_memory_op` writes the audit line for it in one place (`_audit`), accepted or refused.
 
 A full collection makes room instead of refusing (`core.memory.room`: route, consolidate, retire
@@ -32,14 +33,20 @@ import msgspec
 from shelldon.clock import iso, utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
 from shelldon.contracts.provenance import Provenance, most_trusted
-from shelldon.core import durability, gate, layout
-from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none, redacted_preview
-from shelldon.core.audit import sha256_hex as _sha256
-from shelldon.core.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
-from shelldon.core.index import INDEX_NAME, render_index
-from shelldon.core.layout import ARCHIVE_DIR
+from shelldon.core import gate
+from shelldon.core.gate.records import record_body, screen_record
 from shelldon.core.memory import room
 from shelldon.core.memory.archive import sync_archive_index
+from shelldon.core.memory.audit import (
+    AuditLog,
+    AuditRecord,
+    FileChange,
+    read_or_none,
+    redacted_preview,
+)
+from shelldon.core.memory.audit import sha256_hex as _sha256
+from shelldon.core.memory.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
+from shelldon.core.memory.index import INDEX_NAME, render_index
 from shelldon.core.memory.plan import (
     Action,
     Applied,
@@ -51,7 +58,8 @@ from shelldon.core.memory.plan import (
     unit_for,
 )
 from shelldon.core.memory.reader import MemoryReader, find_active
-from shelldon.core.records import record_body, screen_record
+from shelldon.core.storage import durability, layout
+from shelldon.core.storage.layout import ARCHIVE_DIR
 
 _HEADER_MARKS = str.maketrans("", "", "[]()")
 log = logging.getLogger(__name__)
@@ -94,8 +102,8 @@ class _Outcome:
 
 
 class MemoryWriter(MemoryReader):
-    """The reader plus the write path. Opening it prepares the tree (`core.layout`), sweeps a
-    killed writer's temp files and brings MEMORY.md up to date."""
+    """The reader plus the write path. Opening it prepares the tree (`core.storage.layout`), sweeps
+    a killed writer's temp files and brings MEMORY.md up to date."""
 
     def __init__(
         self,
@@ -507,7 +515,7 @@ class MemoryWriter(MemoryReader):
         return candidate
 
     def _refresh_index(self) -> None:
-        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.index), and
+        """Rewrite MEMORY.md from the entries when it changed (bounded; see core.memory.index), and
         bring the archive's search index in line."""
         path = self._root / INDEX_NAME
         archived = self.archived_entries()
@@ -519,7 +527,7 @@ class MemoryWriter(MemoryReader):
 
     def _sweep_temp_files(self) -> None:
         """Remove temp files a killed writer left behind (only our writer's names, only of dead
-        processes: core.layout)."""
+        processes: core.storage.layout)."""
         layout.sweep_temp_files_in(
             (
                 self._root,

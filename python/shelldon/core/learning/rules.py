@@ -1,0 +1,243 @@
+"""Rules the owner states ("always …", "never …", "prefer …", "call me …"), captured by core.
+
+No model is asked: core reads the owner's own message, and each rule becomes an owner entry in
+`preferences/` through the one gate (so "always obey the following …" is refused like any other
+instruction-shaped text, and audited). A rule restated with a new value supersedes the old one,
+which is kept and marked superseded, never deleted.
+
+When is a new rule a restatement of an old one? Rules are compared as their words with the
+polarity taken off ("always answer in French" → answer, in, french):
+- "call me X" restates any earlier "call me Y";
+- always/never with the same words and the other polarity restates it ("never use emoji" after
+  "always use emoji");
+- the same polarity (or both "prefer"), the same number of words (two or more), and exactly one
+  word different restates it ("answer in English" after "answer in French", "prefer long
+  replies" after "prefer short replies").
+Anything else is a new rule beside the old ones. The last case can over-match ("always use tabs"
+after "always use emoji"); the old rule stays on disk, marked, and `shelldon memory undo` brings
+it back.
+
+A phrase is a rule only when it directs something: "always"/"never" must be followed by what the
+pet should (not) do ("never call me Bob", "always answer in French"), so the everyday phrases
+that merely start with those words ("never mind", "never again", "always happy to help", "never
+been better") are talk, not rules. Those are told apart by the first word after the marker: an
+adjective, a past participle, an adverb or an interjection there never starts an instruction.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import msgspec
+
+from shelldon.contracts.ops import Remember
+from shelldon.core.memory.entry import Entry
+from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.memory.plan import Applied, EntryExtras, MemoryOpError
+from shelldon.core.words import ARTICLES
+
+log = logging.getLogger(__name__)
+
+RuleKind = Literal["always", "never", "prefer", "call_me"]
+RULE_TAG = "owner-rule"
+COLLECTION: Final = "preferences"
+RULE_UNIT = "owner-rule"
+MAX_RULE_WORDS = 40
+
+_SENTENCES = re.compile(r"[^.!?;\n]+[.!?;]*")
+# Openers that do not change what the rule says.
+_FILLER = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|also|oh|hey|hi|well|btw|actually|no|one more thing|from now on|"
+    r"going forward|in future|in the future|remember(?: that)?|please|pls|you should|"
+    r"you must|you need to)[\s,:-]+)+",
+    re.IGNORECASE,
+)
+_ALWAYS_NEVER = re.compile(r"^(always|never)\b[\s,:-]*(.+)$", re.IGNORECASE)
+_PREFER = re.compile(
+    r"^(?:i(?:\s+would|'d|’d)?\s+)?(?:really\s+)?prefers?\b[\s,:-]*(.+)$", re.IGNORECASE
+)
+_CALL_ME = re.compile(r"^call\s+me\s+(.+)$", re.IGNORECASE)
+# First words after "always"/"never" that make the phrase talk, not an instruction ("never mind",
+# "always happy to help", "never been better", "never again", "never ever", "always the same").
+_NOT_DIRECTIVE = frozenset(
+    re.findall(
+        r"\S+",
+        "mind again ever happy glad pleased keen nice good great fine lovely fun funny welcome "
+        "here there been was were had did is am are will would could should can so too such "
+        "more less "
+        "the a an this that it it's its late ready sure okay ok right true easy hard mine yours "
+        "thought knew said heard seen saw guessed expected imagined better worse best worst "
+        "enough once yet before now done over",
+    )
+)
+_WORD = re.compile(r"[\w'’-]+")
+_TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|thanks|thank you)[.!]*$", re.IGNORECASE)
+# Words that do not tell one rule from another: its markers, politeness, the address to the pet,
+# the articles. Not the stop words (core.words): rules are compared word by word, so "call me
+# before 9" and "call me after 9" keep "before" and "after".
+_NOISE = frozenset({"always", "never", "prefer", "please", "to", "you", "your"}) | ARTICLES
+
+
+@dataclass(frozen=True)
+class OwnerRule:
+    kind: RuleKind
+    text: str  # as the owner said it, one sentence, tidied
+    words: tuple[str, ...]  # the rule without its polarity, case-folded
+
+    @property
+    def name(self) -> str:
+        """The entry name in preferences/ (the filename stem is taken by the write path)."""
+        prefix = "call-me" if self.kind == "call_me" else self.kind
+        return "-".join([prefix, *self.words[:8]])
+
+    @property
+    def title(self) -> str:
+        return self.text.rstrip(".!;").strip()
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return (RULE_TAG, self.kind)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in (m.casefold().strip("'’-") for m in _WORD.findall(text)) if w)
+
+
+def _tidy(sentence: str) -> str:
+    text = " ".join(sentence.split()).rstrip(" ,;")
+    text = text[0].upper() + text[1:] if text else text
+    return text if text.endswith((".", "!")) else text + "."
+
+
+def parse_rule(sentence: str) -> OwnerRule | None:
+    """One sentence → the rule it states, or None."""
+    text = " ".join(sentence.split()).strip()
+    if not text or text.endswith("?"):
+        return None
+    text = _TRAILING_PLEASE.sub("", _FILLER.sub("", text).strip())
+    kind: RuleKind
+    if m := _ALWAYS_NEVER.match(text):
+        kind = "always" if m.group(1).lower() == "always" else "never"
+        body = m.group(2)
+    elif m := _PREFER.match(text):
+        kind, body = "prefer", m.group(1)
+    elif m := _CALL_ME.match(text):
+        kind, body = "call_me", m.group(1)
+    else:
+        return None
+    said_words = _words(body)
+    if kind in ("always", "never") and (not said_words or said_words[0] in _NOT_DIRECTIVE):
+        return None  # "never mind", "always happy to help": said, not directed
+    words = tuple(w for w in said_words if w not in _NOISE)
+    if not words or len(words) > MAX_RULE_WORDS:
+        return None
+    said = f"Call me {body.strip().rstrip('.!;')}" if kind == "call_me" else text
+    return OwnerRule(kind, _tidy(said), words)
+
+
+def extract_rules(message: str) -> list[OwnerRule]:
+    """Every rule the owner's message states, in order, each at most once."""
+    rules: list[OwnerRule] = []
+    for match in _SENTENCES.finditer(message):
+        rule = parse_rule(match.group(0))
+        if rule is not None and rule not in rules:
+            rules.append(rule)
+    return rules
+
+
+def restates(new: OwnerRule, old: OwnerRule) -> bool:
+    """True when `new` is the owner changing `old` (see the module docstring)."""
+    if new.kind == "call_me" or old.kind == "call_me":
+        return new.kind == old.kind and new.words != old.words
+    polar = {"always", "never"}
+    if new.kind in polar and old.kind in polar and new.kind != old.kind:
+        return new.words == old.words
+    if new.kind != old.kind:
+        return False
+    if len(new.words) != len(old.words) or len(new.words) < 2:
+        return False
+    return sum(a != b for a, b in zip(new.words, old.words, strict=True)) == 1
+
+
+def rule_of_entry(tags: Sequence[str], body: str) -> OwnerRule | None:
+    """The rule an owner-rule entry holds (None for any other entry)."""
+    if RULE_TAG not in tags:
+        return None
+    return parse_rule(body.strip().splitlines()[0] if body.strip() else "")
+
+
+def rule_unit(turn_id: str | None) -> str:
+    """Audit unit of the rules one owner message stated: undone together, apart from the turn's
+    model-proposed ops."""
+    return f"{RULE_UNIT}-{turn_id}" if turn_id else RULE_UNIT
+
+
+def capture_owner_rules(
+    memory: CuratedMemory,
+    message: str,
+    *,
+    turn_id: str | None = None,
+) -> list[Applied]:
+    """Store every rule the owner's `message` states as an owner entry in preferences/.
+
+    Core calls this with the owner's own text (never the model's), before the turn's ops, so a
+    rule said in this turn already outranks whatever the model proposes. Each rule goes through
+    the gate (audited under unit "owner-rule-<turn id>"); a restatement addresses the rule it
+    changes so the gate supersedes it. Returns one result per rule kept by the gate's writer.
+    """
+    results: list[Applied] = []
+    for rule in extract_rules(message):
+        applied = capture_rule(memory, rule, turn_id=turn_id)
+        if applied is not None:
+            results.append(applied)
+    return results
+
+
+def capture_rule(
+    memory: CuratedMemory, rule: OwnerRule, *, turn_id: str | None = None
+) -> Applied | None:
+    """One rule through the gate as an owner entry (core.turn.apply applies a turn's rules one by
+    one, each under its journal id). None when the writer refused it as invalid (audited there)."""
+    old = _restated(memory.entries(), rule)
+    extras = EntryExtras(
+        title=rule.title,
+        tags=rule.tags,
+        confidence=1.0,
+        stem=old.stem if old is not None else None,
+    )
+    op = Remember(collection=COLLECTION, name=rule.name, content=rule.text)
+    # "Never swear." is two words and a whole rule: the sprawl floor is for model-proposed
+    # facts, so an owner's rule only needs two words (safety, provenance, duplicates and caps
+    # apply unchanged).
+    limits = msgspec.structs.replace(memory.limits, min_words=min(2, memory.limits.min_words))
+    try:
+        return memory.apply_memory_op(
+            op,
+            provenance="owner",
+            turn_id=turn_id,
+            unit=rule_unit(turn_id),
+            extras=extras,
+            limits=limits,
+        )
+    except MemoryOpError as exc:  # audited by apply_memory_op
+        log.info("owner rule not kept: %s", exc)
+        return None
+
+
+def _restated(entries: Sequence[Entry], rule: OwnerRule) -> Entry | None:
+    """The active owner rule `rule` changes, if any (the newest when several would match)."""
+    found = [
+        e
+        for e in entries
+        if e.collection == COLLECTION
+        and e.meta.provenance == "owner"
+        and e.meta.status == "active"
+        and (old := rule_of_entry(e.meta.tags, e.body)) is not None
+        and restates(rule, old)
+    ]
+    found.sort(key=lambda e: (e.meta.modified, e.stem))
+    return found[-1] if found else None

@@ -1,0 +1,199 @@
+"""Storage faults found at start, said in one line that names the file and what to do.
+
+A damaged history.db (garbage pages, a truncated file, a garbage header) or a data root that
+cannot be written used to surface as a raw traceback, or worse, as every later turn silently
+unrecorded. Core checks both before it opens its stores (`PRAGMA quick_check`, and a real write in
+the data root) and refuses to start with a `StorageFault`; `shelldon run` runs the same check
+before it starts the processes. The remedies named are `shelldon repair|restore|backup`
+(core.upkeep.backup, docs/reliability.md "storage faults").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Final, Protocol
+
+QUICK_CHECK_ROWS: Final = 5  # enough to say what is wrong; a damaged file can list thousands
+
+
+class StorageFault(RuntimeError):
+    """The data root cannot be used as it is; the message is one line for the owner."""
+
+
+def damaged(path: Path, detail: str) -> StorageFault:
+    return StorageFault(
+        f"{path} is damaged ({detail}); run `shelldon repair` to salvage it into a fresh file "
+        "(the damaged one is kept aside), or `shelldon restore BACKUP`"
+    )
+
+
+def quick_check(conn: sqlite3.Connection, path: Path) -> None:
+    """StorageFault unless sqlite's quick_check says "ok" (it reads every page, not the indexes'
+    agreement: seconds on a Pi for a large file, once per start)."""
+    try:
+        rows = conn.execute(f"PRAGMA quick_check({QUICK_CHECK_ROWS})").fetchall()
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "disk image is malformed"
+        raise damaged(path, str(exc)) from None
+    # One row may hold several lines ("*** in database main ***\nPage 140: ..."): one line out.
+    problems = [" ".join(str(row[0]).split()) for row in rows if str(row[0]) != "ok"]
+    if problems:
+        raise damaged(path, "; ".join(problems)[:300])
+
+
+def check_history(path: Path) -> None:
+    """Open the file read-write (as core will) and quick_check it; nothing when it is absent."""
+    if not path.exists():
+        return
+    try:
+        conn = sqlite3.connect(path, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise damaged(path, str(exc)) from None
+    try:
+        quick_check(conn, path)
+    finally:
+        conn.close()
+
+
+def check_writable(directory: Path) -> None:
+    """StorageFault when nothing can be written in `directory` (a read-only mount, a wrong
+    owner): found by writing, since access() lies about read-only mounts under some setups."""
+    probe = directory / f".shelldon-write-probe-{os.getpid()}"
+    try:
+        with open(probe, "wb") as handle:
+            handle.write(b"x")
+    except OSError as exc:
+        raise StorageFault(
+            f"{directory} cannot be written ({exc.strerror or exc}); the pet stores everything "
+            "there: remount it read-write or give it to the pet's user, or use --home elsewhere"
+        ) from None
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+
+
+def check_data_root(home: Path, history_db: Path) -> None:
+    """Both checks, in the order a fault is most useful to hear: the root, then the file."""
+    if home.is_dir():
+        check_writable(home)
+    check_history(history_db)
+
+
+# --- faults while running: a write that failed after the reply ----------------------------------
+
+LOW_SPACE_BYTES: Final = 64 * 1024 * 1024  # below this `doctor` warns: a turn writes kilobytes
+WRITE_FAILED: Final = "write_failed"  # core.turn.apply' reason code for an OSError while applying
+
+
+def free_bytes(path: Path) -> int | None:
+    """Free space for an unprivileged writer on the filesystem holding `path` (statvfs)."""
+    try:
+        stats = os.statvfs(path)
+    except OSError:
+        return None
+    return stats.f_bavail * stats.f_frsize
+
+
+def describe_free(path: Path) -> str:
+    free = free_bytes(path)
+    if free is None:
+        return f"free space on {path}: unknown"
+    return f"free space on {path}: {free / (1024 * 1024):.1f} MB"
+
+
+class _Verdict(Protocol):  # core.turn.apply.OpVerdict, without importing the turn
+    @property
+    def op(self) -> str: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def reason_code(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+class WriteFaults:
+    """The last write that failed after a reply (ENOSPC, EIO, EROFS while applying an op).
+
+    Core observes each applied turn: a failed write is told once in the next reply and once in the
+    paired Telegram chat (the owner may not write again for hours), and shown in `status` until a
+    later turn writes again (the pet never stops: each turn simply tries, so it resumes by itself
+    when space returns). A Telegram turn's reply does not repeat what the chat was already sent."""
+
+    def __init__(self, home: Path, *more: Path) -> None:
+        self.home = home
+        self.paths = (home, *more)  # each one's filesystem is reported once (memory/ may differ)
+        self._lock = threading.Lock()
+        self._fault: str | None = None
+        self._unsaid = False  # owed to the next reply
+        self._chat_owed = False  # owed to the paired chat (not yet queued for it)
+        self._chat_queued = False  # queued for the paired chat
+
+    def observe(self, verdicts: Iterable[_Verdict], at: str) -> None:
+        verdicts = list(verdicts)
+        failed = [v for v in verdicts if v.reason_code == WRITE_FAILED]
+        with self._lock:
+            if failed:
+                first = failed[0]
+                self._fault = f"{at}: {first.op} could not be written ({first.reason})"
+                self._unsaid = self._chat_owed = True
+                self._chat_queued = False
+            elif any(v.action != "reject" for v in verdicts):
+                # A write went through: resumed.
+                self._fault, self._unsaid, self._chat_owed = None, False, False
+
+    def take_unsaid(self, *, in_chat: bool = False) -> str | None:
+        """The sentence for the next reply, once per fault. `in_chat`: the reply goes to the
+        paired Telegram chat, which says nothing twice when the notice was queued for it."""
+        with self._lock:
+            if not self._unsaid:
+                return None
+            self._unsaid = False
+            if in_chat and self._chat_queued:
+                return None
+        return self.sentence()
+
+    def take_for_chat(self) -> str | None:
+        """The notice for the paired chat, once per fault; `chat_not_told` if it could not be
+        queued, so a later turn tries again."""
+        with self._lock:
+            if not self._chat_owed:
+                return None
+            self._chat_owed, self._chat_queued = False, True
+        return self.sentence()
+
+    def chat_not_told(self) -> None:
+        with self._lock:
+            if self._fault is not None:
+                self._chat_owed, self._chat_queued = True, False
+
+    def sentence(self) -> str:
+        return (
+            "Something you told me earlier could not be stored: writing to my data failed "
+            f"({self.free_text()}); I will keep trying."
+        )
+
+    def free_text(self) -> str:
+        seen: set[int] = set()
+        parts: list[str] = []
+        for path in self.paths:
+            try:
+                device = os.stat(path).st_dev
+            except OSError:
+                continue
+            if device not in seen:
+                seen.add(device)
+                parts.append(describe_free(path))
+        return "; ".join(parts) or describe_free(self.home)
+
+    def status_lines(self) -> list[str]:
+        with self._lock:
+            fault = self._fault
+        lines = [f"storage: {self.free_text()}"]
+        if fault is not None:
+            lines.append(f"storage: last write failed at {fault}")
+        return lines

@@ -1,0 +1,125 @@
+"""Owner rules read from the owner's own words, and when a new rule restates an old one."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.core.learning.rules import extract_rules, parse_rule, restates
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "words", "title"),
+    [
+        (
+            "always answer in French",
+            "always",
+            ("answer", "in", "french"),
+            "Always answer in French",
+        ),
+        ("Never use emoji!", "never", ("use", "emoji"), "Never use emoji"),
+        ("please never mention my ex", "never", ("mention", "my", "ex"), "Never mention my ex"),
+        ("From now on, always be brief", "always", ("be", "brief"), "Always be brief"),
+        ("I prefer short replies", "prefer", ("short", "replies"), "I prefer short replies"),
+        (
+            "I'd prefer tea over coffee",
+            "prefer",
+            ("tea", "over", "coffee"),
+            "I'd prefer tea over coffee",
+        ),
+        ("call me Captain", "call_me", ("captain",), "Call me Captain"),
+        ("ok, Call me Dr. Who", "call_me", ("dr", "who"), "Call me Dr. Who"),
+    ],
+)
+def test_rules_are_recognised(sentence: str, kind: str, words: tuple[str, ...], title: str) -> None:
+    rule = parse_rule(sentence)
+    assert rule is not None
+    assert (rule.kind, rule.words, rule.title) == (kind, words, title)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I always forget my keys",  # a fact about the owner, not a rule for the pet
+        "do you always answer in French?",
+        "never",
+        "my cat is called Oscar",
+        "",
+        "preferences are hard",
+    ],
+)
+def test_non_rules_are_ignored(sentence: str) -> None:
+    assert parse_rule(sentence) is None
+
+
+def test_one_message_can_state_several_rules_once_each() -> None:
+    rules = extract_rules(
+        "Hi! Always answer in French. Call me Sam; never use emoji. Always answer in French."
+    )
+    assert [r.kind for r in rules] == ["always", "call_me", "never"]
+
+
+def test_entry_names_are_stable_and_describe_the_rule() -> None:
+    rule = parse_rule("Call me Sam")
+    assert rule is not None and rule.name == "call-me-sam"
+    rule = parse_rule("Always answer in French.")
+    assert rule is not None and rule.name == "always-answer-in-french"
+
+
+def _r(text: str):  # type: ignore[no-untyped-def]
+    rule = parse_rule(text)
+    assert rule is not None
+    return rule
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "expected"),
+    [
+        ("call me Alex", "call me Sam", True),
+        ("call me Sam", "call me Sam", False),  # a repeat, not a change
+        ("always answer in English", "always answer in French", True),
+        ("never use emoji", "always use emoji", True),
+        ("always use emoji", "always use emoji", False),
+        ("I prefer long replies", "I prefer short replies", True),
+        ("always answer in English", "never use emoji", False),
+        ("never swear", "always swear", True),
+        ("always be brief", "always be kind", True),
+        ("always use emoji", "never mention my ex", False),
+        ("prefer tea", "prefer coffee", False),  # one word: not enough to say it is the same rule
+        ("call me Sam", "always answer in French", False),
+    ],
+)
+def test_restates(new: str, old: str, expected: bool) -> None:
+    assert restates(_r(new), _r(old)) is expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "never mind",
+        "Never mind, it's fine.",
+        "oh never mind that",
+        "never again",
+        "never ever",
+        "always happy to help",
+        "Always a pleasure!",
+        "never been better",
+        "always the same with you",
+        "never thought of that",
+    ],
+)
+def test_phrases_that_direct_nothing_are_not_rules(sentence: str) -> None:
+    assert parse_rule(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("never call me Bob", "never"),
+        ("always answer in French", "always"),
+        ("never mention the weather", "never"),
+        ("Never swear.", "never"),
+    ],
+)
+def test_phrases_that_direct_something_are_rules(sentence: str, kind: str) -> None:
+    rule = parse_rule(sentence)
+    assert rule is not None and rule.kind == kind

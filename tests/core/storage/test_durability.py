@@ -1,0 +1,146 @@
+"""core.storage.durability: a batch's writes skip their fsyncs and end with one syncfs; the boot
+mark.
+
+The fsync counts are read from the kernel's side with strace (a real child process, its real
+syscalls): installed from Debian under CI as root (image/deps.sh), skipped elsewhere without it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from shelldon.core.storage import durability, layout
+
+REPO = Path(__file__).resolve().parents[2]
+SYNC_CALLS = ("fsync", "fdatasync", "syncfs", "sync_file_range")
+
+WRITES = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from shelldon.core.storage import durability
+
+    where, batched = Path(sys.argv[1]), sys.argv[2] == "batched"
+
+    def writes():
+        for n in range(3):
+            durability.replace_file(where / f"entry-{n}.md", b"an entry\\n", 0o640)
+        durability.append_record(where / "history.jsonl", b"{}\\n", 0o640)
+        durability.append_record(where / "history.jsonl", b"{}\\n", 0o640)
+        (where / "entry-0.md").unlink()
+        durability.sync_dir(where)
+
+    if batched:
+        with durability.one_sync(where):
+            writes()
+    else:
+        writes()
+    """
+)
+
+
+def _strace() -> str:
+    found = shutil.which("strace")
+    if found is None and os.environ.get("CI") == "true" and os.geteuid() == 0:
+        subprocess.run([str(REPO / "image" / "deps.sh"), "check"], check=True)
+        found = shutil.which("strace")
+    if found is None:
+        pytest.skip("strace is not installed: the fsync calls cannot be counted")
+    return found
+
+
+def _sync_calls(tmp_path: Path, mode: str) -> Counter[str]:
+    where = tmp_path / mode
+    where.mkdir()
+    trace = tmp_path / f"{mode}.trace"
+    done = subprocess.run(
+        [
+            _strace(),
+            "-f",
+            "-qq",
+            "-e",
+            "trace=" + ",".join(SYNC_CALLS),
+            "-o",
+            str(trace),
+            sys.executable,
+            "-c",
+            WRITES,
+            str(where),
+            mode,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if done.returncode != 0 and "ptrace" in done.stderr:
+        pytest.skip(f"strace cannot trace here: {done.stderr.strip()[:200]}")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in where.iterdir()) == ["entry-1.md", "entry-2.md", "history.jsonl"]
+    calls: Counter[str] = Counter()
+    for line in trace.read_text().splitlines():
+        for name in SYNC_CALLS:
+            if f" {name}(" in f" {line.split(' ', 1)[-1]}":
+                calls[name] += 1
+    return calls
+
+
+def test_a_batch_makes_its_writes_durable_with_one_syncfs(tmp_path: Path) -> None:
+    calls = _sync_calls(tmp_path, "batched")
+    assert calls == Counter({"syncfs": 1})
+
+
+def test_outside_a_batch_each_write_is_durable_on_its_own(tmp_path: Path) -> None:
+    calls = _sync_calls(tmp_path, "alone")
+    # Three replaces (file, then directory), two appends (the first creates: + directory), one
+    # directory after the unlink.
+    assert calls["syncfs"] == 0
+    assert calls["fsync"] + calls["fdatasync"] == 3 * 2 + 2 + 1 + 1
+
+
+def test_a_batch_that_wrote_nothing_syncs_nothing(tmp_path: Path) -> None:
+    with durability.one_sync(tmp_path / "absent"):  # a sync would fail: there is none
+        assert durability.batching()
+    assert not durability.batching()
+
+
+def test_a_nested_batch_joins_the_outer_one(tmp_path: Path) -> None:
+    anchor = tmp_path / "anchor"
+    anchor.mkdir()
+    with durability.one_sync(anchor):
+        with durability.one_sync(tmp_path / "absent"):
+            durability.replace_file(tmp_path / "x.md", b"x\n", 0o640)
+        assert durability.batching()  # the inner exit neither ended the batch nor synced
+    assert (tmp_path / "x.md").read_bytes() == b"x\n"
+
+
+def test_a_failed_sync_is_raised_as_a_sync_failure(tmp_path: Path) -> None:
+    anchor = tmp_path / "anchor"
+    anchor.mkdir()
+    with pytest.raises(durability.SyncFailed) as failed, durability.one_sync(anchor):
+        durability.replace_file(tmp_path / "x.md", b"x\n", 0o640)
+        anchor.rmdir()  # syncfs needs a descriptor on the filesystem: it cannot open one
+    assert failed.value.errno == errno.ENOENT
+    assert isinstance(failed.value, OSError)
+
+
+def test_the_boot_mark_tells_a_reboot_from_a_restart(tmp_path: Path) -> None:
+    if durability.current_boot() is None:
+        pytest.skip("no /proc/sys/kernel/random/boot_id here")
+    state = tmp_path / "state"
+    state.mkdir()
+    assert durability.booted_since(state, layout.FILE_MODE)  # no mark yet: cannot tell
+    assert not durability.booted_since(state, layout.FILE_MODE)  # a restart in the same boot
+    (state / durability.BOOT_MARK).write_text("another-boot\n")
+    assert durability.booted_since(state, layout.FILE_MODE)  # a power cut, a reboot
+    assert (state / durability.BOOT_MARK).read_text() == durability.current_boot()
+    assert not durability.booted_since(state, layout.FILE_MODE)

@@ -20,13 +20,14 @@ from shelldon.broker.chain import ProviderChain
 from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.protocol import parse_reply
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.contracts.config import SchedulerConfig
 from shelldon.core import gate
 from shelldon.core.dream.cycle import Dreamer, DreamTurn, GateArbiter
 from shelldon.core.dream.directive import StoreSources, build_dream_directive
 from shelldon.core.dream.model import DreamLimits
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.memory.lifecycle import CuratedMemory
-from shelldon.core.proactive.scheduler import Scheduler, SchedulerConfig
+from shelldon.core.proactive.scheduler import Scheduler
 from shelldon.core.runner import TurnGate
 
 T0 = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
@@ -98,7 +99,7 @@ class World:
         state = self.base / "state"
         return Dreamer(
             state_dir=state,
-            scheduler=Scheduler(state, SchedulerConfig(power_supply_root=self.base / "no-power")),
+            scheduler=Scheduler(state, SchedulerConfig(power_supply_root=str(self.base / "no-power"))),
             arbiter=GateArbiter(TurnGate()),
             sources=StoreSources(self.history, self.memory),
             memory=self.memory,

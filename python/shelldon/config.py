@@ -22,6 +22,7 @@ from urllib.parse import SplitResult, urlsplit
 import msgspec
 
 from shelldon.contracts.config import (
+    CLOCK_TIME_PATTERN,
     PROVIDER_KINDS,
     RESPONSE_FORMATS,
     ProviderConfig,
@@ -104,10 +105,39 @@ def parse_config(data: bytes | str, *, source: str = "shelldon.toml") -> Shelldo
 
 
 def _friendly(message: str) -> str:
-    # msgspec says "... - at `$.provider[0].kind`"; people wrote `[[provider]]` #1.
-    return re.sub(
+    """msgspec's "Expected `int` >= 0 - at `$.scheduler.dream_cost`" as the owner wrote it, with
+    the setting's bounds read from its type: "[scheduler] dream_cost must be 0..1000";
+    `$.provider[0]` is `[[provider]]` #1."""
+    message = re.sub(
         r"\$\.provider\[(\d+)\]", lambda m: f"[[provider]] #{int(m.group(1)) + 1}", message
     )
+    where = re.fullmatch(r"(.*) - at `\$\.(\w+)\.(\w+)`", message)
+    if not where:
+        return message
+    what, section, name = where.groups()
+    rule = _rule_of(section, name)
+    if rule and "Expected" in what and "`bool`" not in what:
+        return f"[{section}] {name} must be {rule}"
+    return f"[{section}] {name}: {what[:1].lower()}{what[1:]}"
+
+
+def _rule_of(section: str, name: str) -> str | None:
+    """The bounds a setting's type carries (contracts.config), in words; None when it has none."""
+    fields = {f.name: f for f in msgspec.inspect.type_info(ShelldonConfig).fields}  # type: ignore[attr-defined]
+    table = fields.get(section)
+    if table is None or not isinstance(table.type, msgspec.inspect.StructType):
+        return None
+    field = next((f for f in table.type.fields if f.name == name), None)
+    kind = field.type if field else None
+    if isinstance(kind, msgspec.inspect.StrType) and kind.pattern == CLOCK_TIME_PATTERN:
+        return "a time like 22:00"
+    if isinstance(kind, (msgspec.inspect.IntType, msgspec.inspect.FloatType)):
+        low, high = kind.ge, kind.le
+        if low is not None and high is not None:
+            return f"{low}..{high}"
+        if low is not None:
+            return f"at least {low}"
+    return None
 
 
 def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> None:
@@ -116,7 +146,6 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
             raise ConfigError(f"{source}: [prompt] {name} must be 0..1000000, not {value}")
     if not 1 <= config.worker.turn_timeout <= 3600:
         raise ConfigError(f"{source}: [worker] turn_timeout must be 1..3600 seconds")
-    _check_proactive(config, source)
     _check_telegram(config.telegram, f"{source}: [telegram]")
     seen: set[str] = set()
     for index, spec in enumerate(config.providers):
@@ -133,25 +162,6 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
                 f"{where}: the offline brain never fails, so providers after it would never be "
                 "asked; put it last"
             )
-
-
-_HH_MM = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d")
-
-
-def _check_proactive(config: ShelldonConfig, source: str) -> None:
-    where = f"{source}: [proactive]"
-    proactive = config.proactive
-    for name in ("quiet_start", "quiet_end"):
-        value = getattr(proactive, name)
-        if not _HH_MM.fullmatch(value):
-            raise ConfigError(f"{where} {name} must be a time like 22:00, not {value!r}")
-    for name in ("checkin_after_hours", "checkin_cooldown_hours"):
-        if not 0 <= getattr(proactive, name) <= 24 * 365:
-            raise ConfigError(f"{where} {name} must be 0..8760 hours")
-    if not 0 <= proactive.checkin_cost <= 1000:
-        raise ConfigError(f"{where} checkin_cost must be 0..1000")
-    if not 1 <= proactive.max_reminders <= 1000:
-        raise ConfigError(f"{where} max_reminders must be 1..1000")
 
 
 def _check_provider(spec: ProviderConfig, where: str) -> None:

@@ -37,8 +37,13 @@ class Scripted:
         self.name = name
         self.script = list(script)
         self.calls = 0
+        self.max_reply_chars: int | None = None
+        self.budget_s: float | None = None
+        self.retry_policy: RetryPolicy | None = None
 
-    def complete(self, request: CompletionRequest) -> RawCompletion:
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion:
         self.calls += 1
         step = self.script.pop(0)
         if isinstance(step, Exception):
@@ -186,7 +191,7 @@ def test_an_empty_chain_is_exhausted() -> None:
 
 def test_the_reply_is_bounded_by_the_request_and_the_provider() -> None:
     long = Scripted("a", [answer("x" * 500)])
-    long.max_reply_chars = 100  # type: ignore[attr-defined]
+    long.max_reply_chars = 100
     reply = chain(long).complete(REQUEST)
     assert len(reply.text) <= 100
 
@@ -195,7 +200,8 @@ class Hung:
     """A provider whose server never answers: each call waits out the deadline it was given
     (on the fake clock), then times out, as the HTTP client does."""
 
-    honours_deadline = True
+    max_reply_chars: int | None = None
+    retry_policy: RetryPolicy | None = None
 
     def __init__(self, name: str, time: FakeTime, budget_s: float | None = None) -> None:
         self.name = name

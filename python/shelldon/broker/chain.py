@@ -130,7 +130,7 @@ class ProviderChain:
             raw = self._try_provider(provider, request, attempts, share)
             if raw is None:
                 continue
-            limit = getattr(provider, "max_reply_chars", None) or request.max_reply_chars
+            limit = provider.max_reply_chars or request.max_reply_chars
             reply = parse_reply(
                 raw.text,
                 max_reply_chars=min(request.max_reply_chars, limit),
@@ -160,8 +160,8 @@ class ProviderChain:
         less what the `after` providers behind it are kept (at most half of what is left)."""
         now = self.clock()
         ends: list[float] = []
-        budget = getattr(provider, "budget_s", None)
-        if isinstance(budget, (int, float)) and budget > 0:
+        budget = provider.budget_s
+        if budget is not None and budget > 0:
             ends.append(now + float(budget))
         if deadline is not None:
             reserve = min(RESERVE_PER_PROVIDER_S * after, (deadline - now) / 2) if after else 0.0
@@ -175,19 +175,13 @@ class ProviderChain:
         attempts: list[Attempt],
         deadline: float | None,
     ) -> RawCompletion | None:
-        policy = (
-            self.policies.get(provider.name)
-            or getattr(provider, "retry_policy", None)
-            or self.default_policy
-        )
+        policy = self.policies.get(provider.name) or provider.retry_policy or self.default_policy
         for attempt in range(policy.retries + 1):
             if deadline is not None and deadline - self.clock() < MIN_CALL_SECONDS:
                 attempts.append(Attempt(provider.name, "timeout", "no time left in the turn"))
                 return None
             try:
-                if deadline is not None and getattr(provider, "honours_deadline", False):
-                    return provider.complete(request, deadline=deadline)  # type: ignore[call-arg]
-                return provider.complete(request)
+                return provider.complete(request, deadline=deadline)
             except ProviderError as error:
                 attempts.append(Attempt(provider.name, error.kind, error.message, error.status))
                 log.warning("provider %s failed: %s (%s)", provider.name, error.kind, error.message)

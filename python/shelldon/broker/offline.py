@@ -38,7 +38,7 @@ from typing import Any
 
 from shelldon.broker import offline_proactive
 from shelldon.broker.offline_sentences import is_question
-from shelldon.broker.providers.base import RawCompletion
+from shelldon.broker.providers.base import RawCompletion, RetryPolicy
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.core.words import PET_WORDS, STOPWORDS, stem
 
@@ -706,8 +706,13 @@ class OfflineBrain:
     """A Provider that thinks by rules. No network, no randomness."""
 
     name = "offline"
+    max_reply_chars: int | None = None
+    budget_s: float | None = None
+    retry_policy: RetryPolicy | None = None
 
-    def complete(self, request: CompletionRequest) -> RawCompletion:
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion:
         if request.purpose == "dream":
             return _dream(request)
         if request.purpose == "reflect":

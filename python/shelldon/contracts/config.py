@@ -6,7 +6,27 @@ file and the setting, never a silently ignored line. Owners of a section add its
 
 from __future__ import annotations
 
+from datetime import time, timedelta
+from typing import Annotated
+
 import msgspec
+
+# Bounds a setting carries with its type: the loader refuses a value outside them, naming the
+# setting (msgspec's "Expected `float` >= 0.0 - at `$.scheduler.cooldown_hours`").
+Hours = Annotated[float, msgspec.Meta(ge=0)]
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Percent = Annotated[int, msgspec.Meta(ge=0, le=100)]
+YearOfHours = Annotated[float, msgspec.Meta(ge=0, le=24 * 365)]
+Cost = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+ReminderCap = Annotated[int, msgspec.Meta(ge=1, le=1000)]
+CLOCK_TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"  # "HH:MM", 24 hours
+ClockTime = Annotated[str, msgspec.Meta(pattern=CLOCK_TIME_PATTERN)]
+
+
+def _hh_mm(text: str) -> time:
+    hours, minutes = text.split(":")
+    return time(int(hours), int(minutes))
+
 
 PROVIDER_KINDS: tuple[str, ...] = ("openai", "anthropic", "offline")
 RESPONSE_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
@@ -78,30 +98,57 @@ class PromptConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class SchedulerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """`[scheduler]`: when the pet may dream (core.proactive.scheduler; docs/learning.md)."""
+    """`[scheduler]`: when the pet may dream (core.proactive.scheduler; docs/learning.md).
 
-    idle_after_hours: float = 6.0  # a dream is due after this much owner silence
-    cooldown_hours: float = 6.0  # and at least this long after the previous dream
-    daily_budget: int = 60  # turns per UTC day; owner turns are counted, never refused
-    dream_cost: int = 3
-    turn_cost: int = 1
-    battery_low_percent: int = 20  # at or below, and discharging: no dream
+    Core reads this struct itself: the defaults and bounds live here only."""
+
+    idle_after_hours: Hours = 6.0  # a dream is due after this much owner silence
+    cooldown_hours: Hours = 6.0  # and at least this long after the previous dream
+    daily_budget: Count = 60  # turns per UTC day; owner turns are counted, never refused
+    dream_cost: Count = 3
+    turn_cost: Count = 1
+    battery_low_percent: Percent = 20  # at or below, and discharging: no dream
     power_supply_root: str = "/sys/class/power_supply"
+
+    @property
+    def idle_after(self) -> timedelta:
+        return timedelta(hours=self.idle_after_hours)
+
+    @property
+    def cooldown(self) -> timedelta:
+        return timedelta(hours=self.cooldown_hours)
 
 
 class ProactiveConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """`[proactive]`: the pet speaking first (core.proactive.checkins, core.proactive.reminders;
     docs/proactive.md).
 
-    Reminders always fire; these settings shape check-ins, and cap the pending reminders."""
+    Reminders always fire; these settings shape check-ins, and cap the pending reminders. Core
+    reads this struct itself: the defaults and bounds live here only."""
 
     enabled: bool = True  # false: no check-ins (reminders still fire)
-    checkin_after_hours: float = 48.0  # owner silence before the pet may check in
-    checkin_cooldown_hours: float = 48.0  # at least this long between two check-ins
-    quiet_start: str = "22:00"  # quiet hours, in the owner's time zone: no check-in
-    quiet_end: str = "08:00"
-    checkin_cost: int = 1  # charged to [scheduler] daily_budget, like a turn
-    max_reminders: int = 50  # pending reminders at most
+    checkin_after_hours: YearOfHours = 48.0  # owner silence before the pet may check in
+    checkin_cooldown_hours: YearOfHours = 48.0  # at least this long between two check-ins
+    quiet_start: ClockTime = "22:00"  # quiet hours, in the owner's time zone: no check-in
+    quiet_end: ClockTime = "08:00"
+    checkin_cost: Cost = 1  # charged to [scheduler] daily_budget, like a turn
+    max_reminders: ReminderCap = 50  # pending reminders at most
+
+    @property
+    def checkin_after(self) -> timedelta:
+        return timedelta(hours=self.checkin_after_hours)
+
+    @property
+    def checkin_cooldown(self) -> timedelta:
+        return timedelta(hours=self.checkin_cooldown_hours)
+
+    @property
+    def quiet_from(self) -> time:
+        return _hh_mm(self.quiet_start)
+
+    @property
+    def quiet_until(self) -> time:
+        return _hh_mm(self.quiet_end)
 
 
 class TelegramConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import assert_never
 
 import msgspec
 
@@ -259,38 +260,50 @@ class CoreService:
         refusal = self._check_owner(peer)
         if refusal:
             return wire.Refused(reason=refusal)
-        if isinstance(message, wire.Say):
-            return self._say(message, respond)
-        if isinstance(message, wire.OwnerCommand):
-            return wire.CommandReply(text=self.command(message.name, message.arg))
-        if isinstance(message, wire.StatusRequest):
-            return self.status()
-        if isinstance(message, (wire.TelegramResume, wire.TelegramInbound, wire.TelegramSent)):
-            return self._from_poller(peer, message, respond)
-        if isinstance(message, wire.TelegramPair):
-            return self.telegram.pair()
-        if isinstance(message, wire.TelegramUnpair):
-            return self.telegram.unpair()
-        if isinstance(message, wire.VaultSet):
-            try:
-                set_secret(self.root.vault, message.key, message.value)
-            except VaultError as exc:
-                return wire.Refused(reason=str(exc))
-            except OSError as exc:
-                return wire.Refused(reason=f"could not store the secret: {exc.strerror}")
-            log.info("vault: stored %r (value not logged)", message.key)
-            return wire.Ack(detail=f"stored {message.key}")
-        if isinstance(message, wire.VaultList):
-            return wire.VaultNames(names=tuple(list_names(self.root.vault)))
-        if isinstance(message, wire.DreamNow):
-            return self._dream_now(message)
-        if isinstance(message, (wire.ProactiveFetch, wire.ProactiveDelivered)):
-            return self._proactive(peer, message)
-        if isinstance(message, wire.IsolationProbe):
-            return self._probe()
-        if isinstance(message, wire.Ping):
-            return wire.Pong(name="core", pid=os.getpid())
-        return wire.Refused(reason=f"core does not serve {type(message).__name__}")
+        if not isinstance(message, wire.CORE_REQUESTS):
+            return wire.Refused(reason=f"core does not serve {type(message).__name__}")
+        return self._serve(peer, message, respond)
+
+    def _serve(
+        self, peer: ipc.Peer, request: wire.CoreRequest, respond: ipc.Respond
+    ) -> wire._Msg | ipc._Answered | None:
+        match request:
+            case wire.Say():
+                return self._say(request, respond)
+            case wire.OwnerCommand():
+                return wire.CommandReply(text=self.command(request.name, request.arg))
+            case wire.StatusRequest():
+                return self.status()
+            case wire.TelegramResume() | wire.TelegramInbound() | wire.TelegramSent():
+                return self._from_poller(peer, request, respond)
+            case wire.TelegramPair():
+                return self.telegram.pair()
+            case wire.TelegramUnpair():
+                return self.telegram.unpair()
+            case wire.VaultSet():
+                return self._vault_set(request)
+            case wire.VaultList():
+                return wire.VaultNames(names=tuple(list_names(self.root.vault)))
+            case wire.DreamNow():
+                return self._dream_now(request)
+            case wire.ProactiveFetch() | wire.ProactiveDelivered():
+                return self._proactive(peer, request)
+            case wire.IsolationProbe():
+                return self._probe()
+            case wire.Ping():
+                return wire.Pong(name="core", pid=os.getpid())
+            case _:
+                assert_never(request)
+
+    def _vault_set(self, message: wire.VaultSet) -> wire._Msg:
+        try:
+            set_secret(self.root.vault, message.key, message.value)
+        except VaultError as exc:
+            return wire.Refused(reason=str(exc))
+        except OSError as exc:
+            return wire.Refused(reason=f"could not store the secret: {exc.strerror}")
+        log.info("vault: stored %r (value not logged)", message.key)
+        return wire.Ack(detail=f"stored {message.key}")
 
     def _check_owner(self, peer: ipc.Peer) -> str | None:
         forkserver_pid = ipc.read_pid_file(self.root.run_dir, "forkserver")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shelldon.contracts.config import SchedulerConfig
 from shelldon.contracts.ops import Remember
 from shelldon.core.dream.apply import apply_dream
 from shelldon.core.dream.cycle import Dreamer, DreamTurn, GateArbiter
@@ -19,7 +20,7 @@ from shelldon.core.history.store import HistoryStore
 from shelldon.core.learning.corrections import CorrectionLedger
 from shelldon.core.learning.pending import PendingLearning
 from shelldon.core.memory.lifecycle import CuratedMemory
-from shelldon.core.proactive.scheduler import Scheduler, SchedulerConfig
+from shelldon.core.proactive.scheduler import Scheduler
 from shelldon.core.runner import TurnGate
 
 NOW = datetime(2026, 11, 29, 3, 0, tzinfo=UTC)
@@ -218,7 +219,7 @@ def dreamer(stores: Stores, brain: Brain, power: Path, **config: Any) -> Dreamer
     clock = lambda: NOW  # noqa: E731
     scheduler = Scheduler(
         stores.base / "state",
-        SchedulerConfig(power_supply_root=power, **config),
+        SchedulerConfig(power_supply_root=str(power), **config),
         turns=stores.history,
         clock=clock,
     )
@@ -481,7 +482,7 @@ def test_the_idle_tick_dreams_once_the_owner_has_been_silent(
     moments = [NOW]
     scheduler = Scheduler(
         stores.base / "state",
-        SchedulerConfig(power_supply_root=tmp_path / "no-power"),
+        SchedulerConfig(power_supply_root=str(tmp_path / "no-power")),
         turns=stores.history,
         clock=lambda: moments[-1],
     )

@@ -1,7 +1,7 @@
 """history.db's numbered migrations, each from a real store the release before it made.
 
 The stores are binary fixtures made by the old code itself: tests/core/fixtures/
-make_history_fixtures.py reads that build's core/history/store.py out of git (194cab7, the last
+make_history_fixtures.py reads that build's core/history.py out of git (194cab7, the last
 release before migrations; e8e552e, the first build with a schema), lets its HistoryStore write a
 few turns and learnings, and VACUUMs the file. Tests open a copy, never the fixture."""
 
@@ -19,7 +19,7 @@ import pytest
 from shelldon.core.history import migrations
 from shelldon.core.history.store import HistoryStore, TurnUsage, open_readonly
 
-FIXTURES = Path(__file__).with_name("fixtures")
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 # The store each migration starts from: one made by the release before it.
 RELEASE_BEFORE = {

@@ -14,6 +14,7 @@ import pytest
 from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.protocol import parse_reply
 from shelldon.contracts import wire
+from shelldon.contracts.config import SchedulerConfig
 from shelldon.contracts.digest import (
     REFLECT_DEADLINE_S,
     CommandRun,
@@ -29,7 +30,7 @@ from shelldon.core.learning.service import ReflectService, pet_skills, turn_dige
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.outcome import OpVerdict, TurnOutcome
 from shelldon.core.proactive import reminders
-from shelldon.core.proactive.scheduler import Scheduler, SchedulerConfig
+from shelldon.core.proactive.scheduler import Scheduler
 from shelldon.core.runner import TurnGate
 from support.proactive import T0, FakeClock, open_store
 
@@ -98,7 +99,7 @@ def pet(tmp_path: Path) -> Iterator[Pet]:
     history = open_store(tmp_path)
     power = tmp_path / "power_supply"
     power.mkdir()
-    config = SchedulerConfig(power_supply_root=power, daily_budget=10)
+    config = SchedulerConfig(power_supply_root=str(power), daily_budget=10)
     state = tmp_path / "state"
     scheduler = Scheduler(state, config, turns=history, clock=lambda: fake.wall)
     yield Pet(CuratedMemory(tmp_path / "memory"), history, scheduler, fake, state)

@@ -129,7 +129,7 @@ def test_parse_never_raises(text: str) -> None:
 
 # --- format versions --------------------------------------------------------------------------
 
-V1_ENTRY = Path(__file__).with_name("fixtures") / "entry_v1.md"  # the last release's render_entry
+V1_ENTRY = Path(__file__).parents[1] / "fixtures" / "entry_v1.md"  # the last release's render_entry
 
 
 def test_an_entry_without_a_format_reads_as_version_1_with_every_field() -> None:

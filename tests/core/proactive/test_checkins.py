@@ -12,16 +12,16 @@ import pytest
 
 from shelldon.broker.offline import OfflineBrain
 from shelldon.contracts import wire
+from shelldon.contracts.config import ProactiveConfig, SchedulerConfig
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import checkins
 from shelldon.core.proactive import queue as proactive_queue
 from shelldon.core.proactive.checkins import (
-    CheckinConfig,
     end_of_next_quiet,
     in_quiet_hours,
     run_checkin,
 )
-from shelldon.core.proactive.scheduler import Scheduler, SchedulerConfig
+from shelldon.core.proactive.scheduler import Scheduler
 from shelldon.core.runner import TurnGate
 from shelldon.worker.prompt import MemoryItem, MemorySelection, PromptContext, assemble_prompt
 from support.proactive import ZONE, FakeClock, open_store
@@ -61,7 +61,7 @@ def power(tmp_path: Path) -> Path:
 def scheduler(
     store: HistoryStore, tmp_path: Path, fake: FakeClock, power: Path, **overrides: int
 ) -> Scheduler:
-    config = SchedulerConfig(power_supply_root=power, **overrides)  # type: ignore[arg-type]
+    config = SchedulerConfig(power_supply_root=str(power), **overrides)  # type: ignore[arg-type]
     return Scheduler(tmp_path / "state", config, turns=store, clock=lambda: fake.wall)
 
 
@@ -70,11 +70,11 @@ def attempt(
     sched: Scheduler | None,
     fake: FakeClock,
     brain: Brain,
-    config: CheckinConfig | None = None,
+    config: ProactiveConfig | None = None,
 ) -> checkins.CheckinOutcome:
     return run_checkin(
         history=store,
-        config=config or CheckinConfig(),
+        config=config or ProactiveConfig(),
         scheduler=sched,
         gate=TurnGate(),
         spawn=brain,
@@ -145,7 +145,7 @@ def test_quiet_command_pauses_check_ins(store: HistoryStore, tmp_path: Path, pow
 
 def test_disabled_means_never(store: HistoryStore, tmp_path: Path, power: Path) -> None:
     fake, brain = FakeClock(NOW), Brain()
-    off = CheckinConfig(enabled=False)
+    off = ProactiveConfig(enabled=False)
     outcome = attempt(store, scheduler(store, tmp_path, fake, power), fake, brain, off)
     assert outcome.outcome == "skipped" and "enabled = false" in outcome.detail
     assert brain.asked == []
@@ -199,7 +199,7 @@ def test_a_worker_that_never_started_costs_nothing_and_keeps_no_cooldown(
 
     outcome = run_checkin(
         history=store,
-        config=CheckinConfig(),
+        config=ProactiveConfig(),
         scheduler=sched,
         gate=TurnGate(),
         spawn=no_forkserver,

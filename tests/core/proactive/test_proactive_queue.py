@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from shelldon.contracts import wire
+from shelldon.contracts.config import ProactiveConfig
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import owner_time, reminders
 from shelldon.core.proactive import queue as proactive_queue
 from shelldon.core.proactive import service as proactive
-from shelldon.core.proactive.checkins import CheckinConfig
 from shelldon.core.proactive.service import ProactiveService
 from shelldon.core.storage import layout
 from shelldon.core.stores import Stores
@@ -44,7 +44,7 @@ def fake() -> FakeClock:
 
 def service(stores: Stores, fake: FakeClock) -> ProactiveService:
     return ProactiveService(
-        stores, None, scheduler=None, config=CheckinConfig(), clocks=fake.clocks
+        stores, None, scheduler=None, config=ProactiveConfig(), clocks=fake.clocks
     )
 
 
@@ -214,7 +214,7 @@ def test_a_secret_in_a_reminder_is_refused_and_never_stored(
 def test_the_cap_refusal_reaches_the_owner(stores: Stores, fake: FakeClock) -> None:
     ops = tuple({"op": "remind", "text": f"thing {n}", "in_seconds": 600} for n in range(4))
     svc = ProactiveService(
-        stores, None, scheduler=None, config=CheckinConfig(max_reminders=3), clocks=fake.clocks
+        stores, None, scheduler=None, config=ProactiveConfig(max_reminders=3), clocks=fake.clocks
     )
     emitted: list[str] = []
     result = apply_turn(

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from shelldon.contracts.config import SchedulerConfig
 from shelldon.core.history.store import HistoryStore
-from shelldon.core.proactive.scheduler import DreamRecord, Scheduler, SchedulerConfig, read_power
+from shelldon.core.proactive.scheduler import DreamRecord, Scheduler, read_power
 
 T0 = datetime(2026, 11, 29, 8, 0, tzinfo=UTC)
 
@@ -60,7 +61,7 @@ def owner_turn(history: HistoryStore, clock: Clock) -> None:
 def make(
     tmp_path: Path, clock: Clock, power: Path, history: HistoryStore, **overrides: object
 ) -> Scheduler:
-    config = SchedulerConfig(power_supply_root=power, **overrides)  # type: ignore[arg-type]
+    config = SchedulerConfig(power_supply_root=str(power), **overrides)  # type: ignore[arg-type]
     return Scheduler(tmp_path / "state", config, turns=history, clock=clock)
 
 
@@ -106,7 +107,7 @@ def test_owner_turns_count_and_a_dream_needs_three(
     tmp_path: Path, mains: Path, history: HistoryStore
 ) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains, history, daily_budget=5, idle_after=timedelta(0))
+    sched = make(tmp_path, clock, mains, history, daily_budget=5, idle_after_hours=0)
     for _ in range(2):
         owner_turn(history, clock)
     assert sched.budget_left() == 3
@@ -148,7 +149,7 @@ def test_idle_cadence_waits_for_owner_silence(
 
 def test_cooldown_after_a_dream(tmp_path: Path, mains: Path, history: HistoryStore) -> None:
     clock = Clock()
-    sched = make(tmp_path, clock, mains, history, cooldown=timedelta(hours=4))
+    sched = make(tmp_path, clock, mains, history, cooldown_hours=4)
     sched.begin_dream()
     clock.advance(hours=3)
     assert sched.verdict().code == "cooldown"
@@ -235,16 +236,18 @@ def test_a_state_file_written_with_offsets_still_reads(
 def test_config_comes_from_shelldon_toml_and_bad_values_are_errors() -> None:
     from shelldon.config import ConfigError, parse_config
 
-    table = parse_config("[scheduler]\nidle_after_hours = 2\ndaily_budget = 9\n").scheduler
-    config = SchedulerConfig.from_config(table)
+    config = parse_config("[scheduler]\nidle_after_hours = 2\ndaily_budget = 9\n").scheduler
     assert config.idle_after == timedelta(hours=2) and config.daily_budget == 9
     assert config.dream_cost == 3 and config.cooldown == timedelta(hours=6)
     with pytest.raises(ConfigError, match="idle_hours"):
         parse_config("[scheduler]\nidle_hours = 2\n")
     with pytest.raises(ConfigError):
         parse_config('[scheduler]\ndaily_budget = "many"\n')
-    with pytest.raises(ValueError, match="negative"):
-        SchedulerConfig.from_config(parse_config("[scheduler]\ndream_cost = -1\n").scheduler)
+    for name in ("dream_cost", "turn_cost", "daily_budget", "idle_after_hours", "cooldown_hours"):
+        with pytest.raises(ConfigError, match=rf"\[scheduler\] {name} must be (0|at least 0)"):
+            parse_config(f"[scheduler]\n{name} = -1\n")
+    with pytest.raises(ConfigError, match=r"\[scheduler\] battery_low_percent must be 0..100"):
+        parse_config("[scheduler]\nbattery_low_percent = 101\n")
 
 
 def test_owner_turns_are_counted_from_history_and_never_written_to_the_state_file(

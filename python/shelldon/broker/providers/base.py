@@ -65,12 +65,25 @@ class ProviderError(Exception):
 
 @runtime_checkable
 class Provider(Protocol):
-    """A brain. One that can bound its own call by the turn's deadline (the HTTP providers) also
-    sets `honours_deadline = True` and takes `complete(request, *, deadline=...)`."""
+    """A brain, with everything the chain reads of it (broker.chain names no other attribute).
 
-    name: str
+    `max_reply_chars`, `budget_s` and `retry_policy` are None where the provider sets no limit of
+    its own (the request's limit, the turn's deadline and the chain's default policy apply).
+    `deadline` is the monotonic time the call must end by; a provider that cannot bound its own
+    call (the offline brain, which answers at once) ignores it."""
 
-    def complete(self, request: CompletionRequest) -> RawCompletion: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def max_reply_chars(self) -> int | None: ...
+    @property
+    def budget_s(self) -> float | None: ...
+    @property
+    def retry_policy(self) -> RetryPolicy | None: ...
+
+    def complete(
+        self, request: CompletionRequest, *, deadline: float | None = None
+    ) -> RawCompletion: ...
 
 
 @dataclass(frozen=True)

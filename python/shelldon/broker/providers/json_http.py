@@ -107,7 +107,6 @@ class JsonHttpProvider(ABC):
         self.spec = spec
         self.max_reply_chars = spec.max_reply_chars
         self.retry_policy = retry_policy(spec)
-        self.honours_deadline = True  # complete() takes the turn's deadline (ProviderChain)
         # All attempts at this provider in one turn share its timeout (ProviderChain): a hung
         # server costs `timeout` once, not once per retry.
         self.budget_s = spec.timeout

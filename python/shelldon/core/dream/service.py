@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from shelldon.clock import Clock, utc_now
 from shelldon.config import load_config
 from shelldon.contracts import wire
+from shelldon.contracts.config import SchedulerConfig
 from shelldon.core.dream.cycle import Dreamer, DreamTurn, GateArbiter
 from shelldon.core.dream.directive import StoreSources
 from shelldon.core.learning.corrections import CorrectionLedger
-from shelldon.core.proactive.scheduler import DreamRecord, Scheduler, SchedulerConfig
+from shelldon.core.proactive.scheduler import DreamRecord, Scheduler
 from shelldon.core.runner import WorkerRunner, record_prompt
 from shelldon.core.stores import Stores
 from shelldon.paths import DataRoot
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 
 def scheduler_config(root: DataRoot) -> SchedulerConfig:
     """`[scheduler]` from shelldon.toml (defaults when absent; a bad value is a start-up error)."""
-    return SchedulerConfig.from_config(load_config(root).scheduler)
+    return load_config(root).scheduler
 
 
 def dream_turn(outcome: wire.TurnResult | wire.TurnFailed) -> DreamTurn:

@@ -27,9 +27,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from typing import Any
 
 from shelldon.contracts import wire
+from shelldon.contracts.config import ProactiveConfig
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import owner_time
 from shelldon.core.proactive import queue as proactive_queue
@@ -41,36 +41,6 @@ log = logging.getLogger(__name__)
 QUIET_UNTIL_SETTING = "quiet_until"
 NOT_STARTED_STAGES = frozenset({"spawn", "busy", "drop"})  # no worker ran (as core.turn.apply says)
 LAST_CHECKIN_SETTING = "last_checkin"
-
-
-def _hh_mm(value: str) -> time:
-    hours, minutes = value.split(":")
-    return time(int(hours), int(minutes))
-
-
-@dataclass(frozen=True)
-class CheckinConfig:
-    """`[proactive]` as core uses it (shelldon.contracts.config.ProactiveConfig, checked)."""
-
-    enabled: bool = True
-    after: timedelta = timedelta(hours=48)
-    cooldown: timedelta = timedelta(hours=48)
-    quiet_start: time = time(22, 0)
-    quiet_end: time = time(8, 0)
-    cost: int = 1
-    max_reminders: int = 50
-
-    @classmethod
-    def from_config(cls, raw: Any) -> CheckinConfig:
-        return cls(
-            enabled=bool(raw.enabled),
-            after=timedelta(hours=float(raw.checkin_after_hours)),
-            cooldown=timedelta(hours=float(raw.checkin_cooldown_hours)),
-            quiet_start=_hh_mm(raw.quiet_start),
-            quiet_end=_hh_mm(raw.quiet_end),
-            cost=int(raw.checkin_cost),
-            max_reminders=int(raw.max_reminders),
-        )
 
 
 # --- quiet hours ---------------------------------------------------------------------------------
@@ -138,7 +108,7 @@ def _span(delta: timedelta) -> str:
 
 
 def verdict(
-    history: HistoryStore, config: CheckinConfig, scheduler: Scheduler | None, now: datetime
+    history: HistoryStore, config: ProactiveConfig, scheduler: Scheduler | None, now: datetime
 ) -> Verdict:
     """May a check-in start now? `code` is "due" or the first gate that says no."""
     if not config.enabled:
@@ -147,25 +117,26 @@ def verdict(
     if paused is not None and now < paused:
         return Verdict(False, "paused", f"paused by /quiet until {paused:%Y-%m-%d %H:%M} UTC")
     zone_name = owner_time.owner_zone(history)
-    if in_quiet_hours(owner_time.local_now(now, zone_name), config.quiet_start, config.quiet_end):
+    if in_quiet_hours(owner_time.local_now(now, zone_name), config.quiet_from, config.quiet_until):
         return Verdict(False, "quiet_hours", f"quiet hours in {zone_name}")
     last_owner = _parse(history.last_owner_ts())
     if last_owner is None:
         return Verdict(False, "idle", "the owner has not said anything yet")
-    if now - last_owner < config.after:
+    if now - last_owner < config.checkin_after:
         return Verdict(
             False,
             "idle",
-            f"owner active {_span(now - last_owner)} ago (check-in after {_span(config.after)})",
+            f"owner active {_span(now - last_owner)} ago "
+            f"(check-in after {_span(config.checkin_after)})",
         )
     last = _parse(history.setting(LAST_CHECKIN_SETTING))
-    if last is not None and now - last < config.cooldown:
+    if last is not None and now - last < config.checkin_cooldown:
         return Verdict(False, "cooldown", f"last check-in {_span(now - last)} ago")
     if proactive_queue.pending(history, 1, kind="checkin"):
         return Verdict(False, "cooldown", "the last check-in has not been read yet")
     if scheduler is None:
         return Verdict(False, "budget", "no scheduler: the budget cannot be checked")
-    return scheduler.proactive_verdict(config.cost)
+    return scheduler.proactive_verdict(config.checkin_cost)
 
 
 # --- running one ---------------------------------------------------------------------------------
@@ -197,7 +168,7 @@ def note_for_worker(history: HistoryStore, now: datetime) -> str:
 def run_checkin(
     *,
     history: HistoryStore,
-    config: CheckinConfig,
+    config: ProactiveConfig,
     scheduler: Scheduler | None,
     gate: TurnGate,
     spawn: SpawnCheckin,
@@ -215,12 +186,12 @@ def run_checkin(
         if not again.due or scheduler is None:
             return CheckinOutcome("skipped", again.reason)
         previous = history.setting(LAST_CHECKIN_SETTING)
-        scheduler.charge(config.cost)
+        scheduler.charge(config.checkin_cost)
         history.set_setting(LAST_CHECKIN_SETTING, moment.astimezone(UTC).isoformat(), moment)
         turn_id = checkin_turn_id(moment)
         outcome = spawn(turn_id, note_for_worker(history, moment))
         if isinstance(outcome, wire.TurnFailed) and outcome.stage in NOT_STARTED_STAGES:
-            scheduler.charge(-config.cost)  # nothing ran: nothing spent, no cooldown
+            scheduler.charge(-config.checkin_cost)  # nothing ran: nothing spent, no cooldown
             history.set_setting(LAST_CHECKIN_SETTING, previous, moment)
             log.info("check-in %s: no worker (%s); asking again soon", turn_id, outcome.reason)
             return CheckinOutcome("not_started", f"{outcome.stage}: {outcome.reason}"[:200])

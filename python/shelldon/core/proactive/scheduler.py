@@ -29,15 +29,16 @@ import contextlib
 import logging
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 import msgspec
 
 from shelldon import _native
 from shelldon.clock import Clock, iso, parse_iso, utc_now
+from shelldon.contracts.config import SchedulerConfig
 from shelldon.core.history.store import OwnerTurns
 from shelldon.core.storage import layout
 
@@ -123,36 +124,6 @@ def read_power(root: Path = POWER_SUPPLY_ROOT) -> PowerStatus:
 
 
 # --- configuration and state ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SchedulerConfig:
-    idle_after: timedelta = timedelta(hours=6)
-    cooldown: timedelta = timedelta(hours=6)
-    daily_budget: int = 60
-    dream_cost: int = 3
-    turn_cost: int = 1
-    battery_low_percent: int = 20
-    power_supply_root: Path = field(default=POWER_SUPPLY_ROOT)
-
-    @classmethod
-    def from_config(cls, raw: Any) -> SchedulerConfig:
-        """From shelldon.toml's `[scheduler]` (shelldon.contracts.config.SchedulerConfig, whose
-        types the loader already checked). Negative values are a clear error."""
-        config = cls(
-            idle_after=timedelta(hours=float(raw.idle_after_hours)),
-            cooldown=timedelta(hours=float(raw.cooldown_hours)),
-            daily_budget=int(raw.daily_budget),
-            dream_cost=int(raw.dream_cost),
-            turn_cost=int(raw.turn_cost),
-            battery_low_percent=int(raw.battery_low_percent),
-            power_supply_root=Path(raw.power_supply_root),
-        )
-        if config.daily_budget < 0 or config.dream_cost < 0 or config.turn_cost < 0:
-            raise ValueError("[scheduler] budgets and costs must not be negative")
-        if config.idle_after < timedelta(0) or config.cooldown < timedelta(0):
-            raise ValueError("[scheduler] idle_after_hours and cooldown_hours must not be negative")
-        return config
 
 
 class DreamRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -273,7 +244,7 @@ class Scheduler:
         return self._turns.owner_turns(_midnight(now))
 
     def power(self) -> PowerStatus:
-        return read_power(self.config.power_supply_root)
+        return read_power(Path(self.config.power_supply_root))
 
     def verdict(self, *, on_request: bool = False, force: bool = False) -> Verdict:
         """May a dream start now? `on_request` (dream --now) skips idle and cooldown; `force`

@@ -26,10 +26,11 @@ from typing import Protocol
 
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts import wire
+from shelldon.contracts.config import ProactiveConfig
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import checkins, owner_time, reminders
 from shelldon.core.proactive import queue as proactive_queue
-from shelldon.core.proactive.checkins import CheckinConfig, CheckinOutcome
+from shelldon.core.proactive.checkins import CheckinOutcome
 from shelldon.core.proactive.owner_time import Clocks
 from shelldon.core.proactive.reminders import Book, Fired, Reminder
 from shelldon.core.proactive.scheduler import Scheduler
@@ -45,13 +46,13 @@ CHECKIN_TICK_S = 60.0
 CHECKIN_RETRY_S = 5.0  # after a check-in whose worker never started (the fork-server starting)
 
 
-def checkin_config(root: DataRoot) -> CheckinConfig:
+def checkin_config(root: DataRoot) -> ProactiveConfig:
     """`[proactive]` from shelldon.toml; the defaults when it cannot be read (logged)."""
     try:
-        return CheckinConfig.from_config(load_config(root).proactive)
+        return load_config(root).proactive
     except (ConfigError, OSError) as exc:
         log.warning("[proactive] unreadable, using the defaults: %s", exc)
-        return CheckinConfig()
+        return ProactiveConfig()
 
 
 def _telegram_paired(history: HistoryStore) -> bool:
@@ -68,7 +69,7 @@ class ProactiveService:
         runner: WorkerRunner | None,
         *,
         scheduler: Scheduler | None,
-        config: CheckinConfig | None = None,
+        config: ProactiveConfig | None = None,
         clocks: Clocks | None = None,
         tick_s: float = TICK_S,
         checkin_tick_s: float = CHECKIN_TICK_S,
@@ -249,7 +250,7 @@ def command_quiet(ctx: CommandInput, arg: str) -> str:
         return "Check-ins are back on."
     config = checkin_config(ctx.stores.root)
     zone_name = owner_time.owner_zone(history)
-    until = checkins.end_of_next_quiet(ctx.now, zone_name, config.quiet_start, config.quiet_end)
+    until = checkins.end_of_next_quiet(ctx.now, zone_name, config.quiet_from, config.quiet_until)
     if until <= ctx.now:
         return "There are no quiet hours set, so there is nothing to pause until."
     checkins.set_quiet(history, until, ctx.now)

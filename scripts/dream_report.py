@@ -99,7 +99,9 @@ class World:
         state = self.base / "state"
         return Dreamer(
             state_dir=state,
-            scheduler=Scheduler(state, SchedulerConfig(power_supply_root=str(self.base / "no-power"))),
+            scheduler=Scheduler(
+                state, SchedulerConfig(power_supply_root=str(self.base / "no-power"))
+            ),
             arbiter=GateArbiter(TurnGate()),
             sources=StoreSources(self.history, self.memory),
             memory=self.memory,

@@ -1,7 +1,12 @@
 """Where shelldon keeps things: one data root, from --home, SHELLDON_HOME or ~/.shelldon.
 
 Every path the program uses is derived here, so tests inject a temporary root and nothing
-ever touches a real home.
+ever touches a real home: the root's directories (`DataRoot`), and the names of the files in them.
+A memory tree's names are relative to its root, since the agent face keeps a project's tree
+elsewhere (`<project>/.shelldon/memory`). The curated files themselves (DIRECTIVE.md, about.md,
+summary.md, the collections) are named by core.memory.reader, where the one read of DIRECTIVE.md
+lives (tests/core/memory/test_memory.py keeps it the only place that names it).
+tests/test_paths.py checks that no other module names a file of its own.
 """
 
 from __future__ import annotations
@@ -13,6 +18,26 @@ from pathlib import Path
 HOME_ENV = "SHELLDON_HOME"
 RUN_DIR_ENV = "SHELLDON_RUN_DIR"
 CONFIG_ENV = "SHELLDON_CONFIG"
+
+HISTORY_DB = "history.db"  # in the root (and in a backup)
+
+# In state/: small core-owned files.
+SCHEDULER_STATE = "scheduler.json"  # the dream budget and its last outcome (core.proactive)
+DREAM_LOCK = "dream.lock"  # one dream at a time, across processes (core.dream.cycle)
+PROMPTS_LOG = "prompts.jsonl"  # SHELLDON_RECORD_PROMPTS=1 only: the prompts workers assembled
+BOOT_MARK = "core.boot"  # the boot core last started in (core.storage.durability)
+CORRECTIONS = "corrections.json"  # an owner's "no, that's wrong" (core.learning.corrections)
+PROCEDURES_LEDGER = "procedures.jsonl"  # procedures on their way to skills (core.learning.skills)
+
+# In a memory tree, relative to its root.
+MEMORY_INDEX = "MEMORY.md"  # the index (core.memory.index)
+AUDIT_LOG = "history.jsonl"  # every decision (core.memory.audit)
+AUDIT_LOCK = ".audit.lock"
+WRITE_LOCK = ".write.lock"  # core's one writer (core.memory.writer)
+UNDO_DIR = ".undo"  # the audit log's blob store, private
+ARCHIVE_DIR = "archive"  # superseded and retired entries, per collection
+ARCHIVE_INDEX = "index.db"  # in ARCHIVE_DIR: the retired entries' search index
+EPISODES = "episodes.md"  # the appended episode log
 
 
 @dataclass(frozen=True)
@@ -31,7 +56,7 @@ class DataRoot:
 
     @property
     def history_db(self) -> Path:
-        return self.home / "history.db"
+        return self.home / HISTORY_DB
 
     @property
     def memory(self) -> Path:

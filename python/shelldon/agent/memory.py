@@ -41,7 +41,7 @@ from shelldon.contracts.digest import Digest
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
 from shelldon.core.learning.rules import capture_owner_rules
-from shelldon.core.learning.skills import LEDGER, SkillBook, SkillError
+from shelldon.core.learning.skills import SkillBook, SkillError
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import EntryExtras, MemoryOpError
 from shelldon.core.memory.reader import MemoryReader
@@ -54,7 +54,7 @@ from shelldon.core.retrieval.scopes import (
     select_scoped,
     split_scope,
 )
-from shelldon.paths import DataRoot
+from shelldon.paths import PROCEDURES_LEDGER, DataRoot
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,9 @@ class AgentMemory:
         self.global_root = data_root.memory
         self.project_memory = CuratedMemory(project_memory_root(self.project))
         self.skill_book = SkillBook(
-            self.project_memory.root.parent / LEDGER, self.project_memory, project=self.project
+            self.project_memory.root.parent / PROCEDURES_LEDGER,
+            self.project_memory,
+            project=self.project,
         )
         self._propose = propose
         self.scopes = (

@@ -20,20 +20,23 @@ if TYPE_CHECKING:
 
 
 def _book(args: argparse.Namespace) -> SkillBook:
-    from shelldon.core.learning.skills import LEDGER, SkillBook
+    from shelldon.core.learning.skills import SkillBook
     from shelldon.core.memory.lifecycle import CuratedMemory
     from shelldon.core.retrieval.scopes import project_memory_root
+    from shelldon.paths import PROCEDURES_LEDGER
 
     project = getattr(args, "project", None)
     if project is None:
         root = data_root(args)
-        return SkillBook(root.state / LEDGER, CuratedMemory(root.memory))
+        return SkillBook(root.state / PROCEDURES_LEDGER, CuratedMemory(root.memory))
     path = Path(project).expanduser()
     if not path.is_dir():
         raise CliError(f"--project {project}: not a directory", 2)
     path = path.resolve()
     memory_root = project_memory_root(path)
-    return SkillBook(memory_root.parent / LEDGER, CuratedMemory(memory_root), project=path)
+    return SkillBook(
+        memory_root.parent / PROCEDURES_LEDGER, CuratedMemory(memory_root), project=path
+    )
 
 
 def _skills(args: argparse.Namespace) -> int:

@@ -105,7 +105,7 @@ def _why(args: argparse.Namespace) -> int:
 def _stats(args: argparse.Namespace) -> int:
     from shelldon.core.gate import DEFAULT_LIMITS
     from shelldon.core.memory.audit import AuditLog
-    from shelldon.core.memory.index import INDEX_NAME
+    from shelldon.paths import MEMORY_INDEX
 
     for scope in _scopes(args):
         entries = scope.memory.entries()
@@ -119,7 +119,7 @@ def _stats(args: argparse.Namespace) -> int:
         _out(f"  entries: {len(active)} active, {len(entries) - len(active)} superseded ({cols})")
         prov = Counter(e.meta.provenance for e in active)
         _out("  provenance: " + (", ".join(f"{k} {v}" for k, v in sorted(prov.items())) or "-"))
-        index = scope.memory.root / INDEX_NAME
+        index = scope.memory.root / MEMORY_INDEX
         lines = len(index.read_text(errors="replace").splitlines()) if index.is_file() else 0
         _out(f"  index: {lines}/{DEFAULT_LIMITS.index_max_lines} lines")
         records = list(AuditLog(scope.memory.root).records())

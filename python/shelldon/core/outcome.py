@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from shelldon.core.reasons import ReasonCode
+
 Outcome = Literal["ok", "degraded", "spawn_failed"]
 
 
@@ -19,7 +21,7 @@ class OpVerdict:
     index: int  # position in the brain's ops; -1 for an owner rule
     op: str
     action: str  # create | update | skip | reject | append | captured | ...
-    reason_code: str
+    reason_code: ReasonCode
     reason: str
     target: str | None = None
 

@@ -23,14 +23,13 @@ from shelldon import ipc
 from shelldon.config import load_config
 from shelldon.contracts import wire
 from shelldon.core.storage import layout
-from shelldon.paths import DataRoot
+from shelldon.paths import PROMPTS_LOG, DataRoot
 
 log = logging.getLogger(__name__)
 
 TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
 DEFAULT_TURN_DEADLINE_S = 30.0
 RECORD_PROMPTS_ENV = "SHELLDON_RECORD_PROMPTS"
-PROMPTS_FILE = "prompts.jsonl"
 RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
 
 
@@ -167,7 +166,7 @@ def record_prompt(root: DataRoot, turn_id: str, purpose: str, prompt: Any) -> No
         state = Path(root.state)
         layout.ensure_dir(state, layout.DIR_MODE)
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
-        with os.fdopen(os.open(state / PROMPTS_FILE, flags, layout.FILE_MODE), "a") as fh:
+        with os.fdopen(os.open(state / PROMPTS_LOG, flags, layout.FILE_MODE), "a") as fh:
             fh.write(line + "\n")
     except OSError as exc:
         log.warning("turn %s: cannot append the prompt record: %s", turn_id, exc)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from shelldon.contracts.digest import CommandRun, Digest, ProposedFact
 from shelldon.core.learning.reflection import apply_reflection
-from shelldon.core.learning.skills import LEDGER, SkillBook, skill_name
+from shelldon.core.learning.skills import SkillBook, skill_name
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.retrieval.scopes import project_memory_root
+from shelldon.paths import PROCEDURES_LEDGER
 from support.cli import memory_cli as shelldon
 
 REGEN = "python tools/regen.py --schema schema.json"
@@ -19,7 +20,7 @@ PROCEDURE = "After editing schema.json, run python tools/regen.py to rebuild the
 
 def project_book(project: Path) -> SkillBook:
     memory = CuratedMemory(project_memory_root(project))
-    return SkillBook(memory.root.parent / LEDGER, memory, project=project)
+    return SkillBook(memory.root.parent / PROCEDURES_LEDGER, memory, project=project)
 
 
 def reflect(
@@ -89,7 +90,7 @@ def test_decline_removes_the_skill_and_it_is_never_proposed_again(tmp_path: Path
 
 def test_the_pets_skill_is_a_gated_capability_and_decline_retires_it(tmp_path: Path) -> None:
     memory = CuratedMemory(tmp_path / "memory")
-    book = SkillBook(tmp_path / "state" / LEDGER, memory)
+    book = SkillBook(tmp_path / "state" / PROCEDURES_LEDGER, memory)
     reflect(book, "reflect-a", verified=True)
     reflect(book, "reflect-b", verified=True)
     entry = memory.root / "capabilities" / "regen-schema.md"

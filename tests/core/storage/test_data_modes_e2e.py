@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from shelldon import paths
 from shelldon.core.storage import layout
 from support.access import every_path, history_rows_as, probe_as
 from support.marks import needs_root
@@ -52,7 +53,7 @@ def _private(path: Path, home: Path) -> bool:
     """The service uid's alone: the vault, the undo store, locks, what restore set aside."""
     parts = path.relative_to(home).parts
     return (
-        any(p in ("vault", layout.UNDO_DIR) for p in parts[:2])
+        any(p in ("vault", paths.UNDO_DIR) for p in parts[:2])
         or path.name.endswith(layout.LOCK_SUFFIX)
         or (bool(parts) and parts[0].startswith(layout.ASIDE_PREFIX))
     )

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from shelldon import paths
 from shelldon.core.storage import durability, layout
 
 REPO = Path(__file__).resolve().parents[2]
@@ -140,7 +141,7 @@ def test_the_boot_mark_tells_a_reboot_from_a_restart(tmp_path: Path) -> None:
     state.mkdir()
     assert durability.booted_since(state, layout.FILE_MODE)  # no mark yet: cannot tell
     assert not durability.booted_since(state, layout.FILE_MODE)  # a restart in the same boot
-    (state / durability.BOOT_MARK).write_text("another-boot\n")
+    (state / paths.BOOT_MARK).write_text("another-boot\n")
     assert durability.booted_since(state, layout.FILE_MODE)  # a power cut, a reboot
-    assert (state / durability.BOOT_MARK).read_text() == durability.current_boot()
+    assert (state / paths.BOOT_MARK).read_text() == durability.current_boot()
     assert not durability.booted_since(state, layout.FILE_MODE)

@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
+from shelldon import paths
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.memory.audit import AuditLog
 from shelldon.core.storage import layout
@@ -181,7 +182,7 @@ def test_the_appliances_tmpfiles_give_the_modes_core_gives() -> None:
     shared += [f"{home}/memory/{c}" for c in COLLECTION_NAMES]
     for path in shared:
         assert dirs.pop(path) == (layout.DIR_MODE, "shelldon-worker"), path
-    for private in ("vault", layout.UNDO_DIR):
+    for private in ("vault", paths.UNDO_DIR):
         assert dirs.pop(f"{home}/memory/{private}") == (layout.PRIVATE_MODE, "shelldon"), private
     assert dirs == {}
     globs = [fields for fields in lines if fields[0] == "z"]

@@ -19,9 +19,9 @@ from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.memory.audit import AuditLog
 from shelldon.core.memory.lifecycle import CuratedMemory
-from shelldon.core.runner import PROMPTS_FILE, RECORD_PROMPTS_ENV
+from shelldon.core.runner import RECORD_PROMPTS_ENV
 from shelldon.core.turn.apply import BUSY_TEXT, DEGRADE_TEXT, NOT_SAVED_TEXT, apply_turn
-from shelldon.paths import DataRoot
+from shelldon.paths import PROMPTS_LOG, DataRoot
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
 DIRECTIVE = "# My rules\nBe kind. Never store passwords.\n"
@@ -343,10 +343,10 @@ def test_the_prompt_record_is_opt_in(world: World, monkeypatch: pytest.MonkeyPat
         purpose="turn", sections=(PromptSection("message", "# The owner says\nhi"),)
     )
     world.turn("hi", prompt=prompt, turn_id="quiet")
-    assert not (world.root.state / PROMPTS_FILE).exists()
+    assert not (world.root.state / PROMPTS_LOG).exists()
     monkeypatch.setenv(RECORD_PROMPTS_ENV, "1")
     world.turn("hi", prompt=prompt, turn_id="kept")
-    [line] = (world.root.state / PROMPTS_FILE).read_text().splitlines()
+    [line] = (world.root.state / PROMPTS_LOG).read_text().splitlines()
     record = json.loads(line)
     assert record["turn_id"] == "kept"
     assert record["prompt"]["sections"] == [{"kind": "message", "text": "# The owner says\nhi"}]

@@ -32,6 +32,7 @@ from shelldon.core.history.store import HistoryStore
 from shelldon.core.learning.pending import PendingLearning
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import Applied
+from shelldon.core.reasons import ReasonCode
 from shelldon.core.words import near, shares_words
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,7 @@ class OpOutcome:
     index: int
     op: str
     action: str  # "create" | "update" | "skip" | "reject" | "resolved" | "refused" | "stopped"
-    reason_code: str
+    reason_code: ReasonCode
     reason: str
     target: str = ""
 

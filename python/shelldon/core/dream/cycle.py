@@ -24,10 +24,9 @@ from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.proactive.scheduler import DreamRecord, Scheduler
 from shelldon.core.runner import TurnGate
 from shelldon.core.storage import layout
+from shelldon.paths import DREAM_LOCK
 
 log = logging.getLogger(__name__)
-
-LOCK_FILE = "dream.lock"
 
 
 @contextlib.contextmanager
@@ -36,7 +35,7 @@ def dream_lock(state_dir: Path) -> Iterator[bool]:
     processes. Yields False when another dream holds it. The kernel drops it if the holder dies."""
     layout.ensure_dir(state_dir, layout.DIR_MODE)
     fd = os.open(
-        state_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
+        state_dir / DREAM_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
     )
     try:
         try:

@@ -24,9 +24,9 @@ from shelldon.core.history.store import HistoryStore
 from shelldon.core.learning.corrections import detect_correction
 from shelldon.core.learning.pending import PendingLearning
 from shelldon.core.memory.entry import Entry
-from shelldon.core.memory.index import INDEX_NAME
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.words import near
+from shelldon.paths import MEMORY_INDEX
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +186,7 @@ class StoreSources:
 
     def _index_lines(self) -> int:
         try:
-            with open(Path(self.memory.root) / INDEX_NAME, encoding="utf-8") as fh:
+            with open(Path(self.memory.root) / MEMORY_INDEX, encoding="utf-8") as fh:
                 return sum(1 for _ in fh)
         except OSError:
             return 0

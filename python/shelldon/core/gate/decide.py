@@ -62,6 +62,7 @@ from shelldon.core.gate.model import (
 )
 from shelldon.core.gate.normalise import normalise_for_compare, word_count
 from shelldon.core.gate.screen import screen_text
+from shelldon.core.reasons import ReasonCode
 
 
 def decide(
@@ -467,7 +468,7 @@ def _label(entry: ExistingEntry) -> str:
 
 
 def _reject(
-    code: str, reason: str, rule_ids: tuple[str, ...] = (), target: str | None = None
+    code: ReasonCode, reason: str, rule_ids: tuple[str, ...] = (), target: str | None = None
 ) -> Decision:
     return Decision(
         action="reject", reason_code=code, reason=reason, rule_ids=rule_ids, target=target

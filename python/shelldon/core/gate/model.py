@@ -3,33 +3,34 @@ the thresholds (`Limits`), and the answer (`Decision`) with its reason codes and
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
 from shelldon.contracts.provenance import Provenance
+from shelldon.core.reasons import ReasonCode
 
 Action = Literal["create", "update", "skip", "reject"]
 Status = Literal["active", "superseded", "retired"]
 
 # Reason codes, one per branch. The audit log and tests key on these; the prose is for people.
-SECRET = "secret"
-INSTRUCTION = "instruction"
-TOO_SHORT = "too_short"
-TOO_LONG = "too_long"
-BAD_MERGE = "bad_merge"
-OWNER_PROTECTED = "owner_protected"
-LOWER_PROVENANCE = "lower_provenance"
-DUPLICATE = "duplicate"
-NEAR_DUPLICATE = "near_duplicate"
-COLLECTION_FULL = "collection_full"
-INDEX_FULL = "index_full"
-CREATED = "created"
-MERGED = "merged"
-OWNER_RESTATED = "owner_restated"
-REVISED = "revised"
-IMPROVED = "improved"
-CONFIRMED = "confirmed"
+SECRET: Final = "secret"
+INSTRUCTION: Final = "instruction"
+TOO_SHORT: Final = "too_short"
+TOO_LONG: Final = "too_long"
+BAD_MERGE: Final = "bad_merge"
+OWNER_PROTECTED: Final = "owner_protected"
+LOWER_PROVENANCE: Final = "lower_provenance"
+DUPLICATE: Final = "duplicate"
+NEAR_DUPLICATE: Final = "near_duplicate"
+COLLECTION_FULL: Final = "collection_full"
+INDEX_FULL: Final = "index_full"
+CREATED: Final = "created"
+MERGED: Final = "merged"
+OWNER_RESTATED: Final = "owner_restated"
+REVISED: Final = "revised"
+IMPROVED: Final = "improved"
+CONFIRMED: Final = "confirmed"
 
 # Flags (Decision.flags): hints for the caller beyond the action.
 FLAG_COLLECTION_FULL = "collection_full"
@@ -106,7 +107,7 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     """
 
     action: Action
-    reason_code: str
+    reason_code: ReasonCode
     reason: str
     target: str | None = None
     supersedes: tuple[str, ...] = ()

@@ -23,10 +23,10 @@ from shelldon.contracts.ops import CaptureLearning
 from shelldon.core.learning.pending import PendingLearning
 from shelldon.core.storage import layout
 from shelldon.core.words import content_words
+from shelldon.paths import CORRECTIONS
 
 log = logging.getLogger(__name__)
 
-CORRECTIONS_FILE = "corrections.json"
 
 # An owner message that says the pet got something wrong. Kept short and literal: a false
 # positive only keeps a learning from being promoted; it never deletes anything.
@@ -82,7 +82,7 @@ class CorrectionLedger:
     MAX_MARKS = 500
 
     def __init__(self, state_dir: Path) -> None:
-        self._path = Path(state_dir) / CORRECTIONS_FILE
+        self._path = Path(state_dir) / CORRECTIONS
         self._lock = threading.Lock()
         self._state = self._load()
 

@@ -28,6 +28,7 @@ from shelldon.core.learning.skills import SkillBook, Use
 from shelldon.core.memory.entry import UNVERIFIED_TAG
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import EntryExtras, MemoryOpError
+from shelldon.core.reasons import ReasonCode
 
 MAX_EXISTING = 40  # entry titles a digest shows (what memory already holds)
 
@@ -36,7 +37,7 @@ MAX_EXISTING = 40  # entry titles a digest shows (what memory already holds)
 class FactVerdict:
     name: str
     action: str
-    reason_code: str
+    reason_code: ReasonCode
     reason: str
     stem: str | None = None
     provenance: str = "inferred"

@@ -52,12 +52,13 @@ from shelldon.core.gate import records
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.learning.corrections import detect_correction
 from shelldon.core.learning.reflection import Reflection, apply_reflection, existing_titles
-from shelldon.core.learning.skills import LEDGER, SkillBook
+from shelldon.core.learning.skills import SkillBook
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.outcome import OpVerdict, TurnOutcome
 from shelldon.core.proactive import reminders
 from shelldon.core.proactive.scheduler import Scheduler
 from shelldon.core.runner import TurnGate
+from shelldon.paths import PROCEDURES_LEDGER
 
 log = logging.getLogger(__name__)
 
@@ -262,4 +263,4 @@ def idle_after() -> float:
 
 def pet_skills(memory: CuratedMemory, state_dir: Path) -> SkillBook:
     """The pet's skills ledger (state/procedures.jsonl), promoting into capabilities/."""
-    return SkillBook(state_dir / LEDGER, memory)
+    return SkillBook(state_dir / PROCEDURES_LEDGER, memory)

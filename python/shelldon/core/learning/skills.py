@@ -32,7 +32,6 @@ from shelldon.core.memory.plan import EntryExtras, MemoryOpError
 
 log = logging.getLogger(__name__)
 
-LEDGER = "procedures.jsonl"
 SKILLS_DIR = Path(".agents") / "skills"
 SKILL_FILE = "SKILL.md"
 SKILL_TAG = "skill"

@@ -26,12 +26,12 @@ from pathlib import Path
 
 from shelldon import _native
 from shelldon.core.memory.entry import Entry
-from shelldon.core.storage.layout import ARCHIVE_DIR, FILE_MODE
+from shelldon.core.storage.layout import FILE_MODE
 from shelldon.core.words import HISTORY_STOPWORDS
+from shelldon.paths import ARCHIVE_DIR, ARCHIVE_INDEX
 
 log = logging.getLogger(__name__)
 
-INDEX_NAME = "index.db"
 INDEX_MODE = FILE_MODE  # the readers' group (the worker) reads it; others nothing
 _SCHEMA = (
     "CREATE VIRTUAL TABLE IF NOT EXISTS archive_fts USING fts5(name UNINDEXED, "
@@ -52,7 +52,7 @@ class ArchivedHit:
 
 
 def index_path(memory_root: Path) -> Path:
-    return memory_root / ARCHIVE_DIR / INDEX_NAME
+    return memory_root / ARCHIVE_DIR / ARCHIVE_INDEX
 
 
 def sync_archive_index(memory_root: Path, archived: Sequence[Entry]) -> int:

@@ -43,16 +43,15 @@ from typing import Any
 
 from shelldon import _native
 from shelldon.clock import compact, iso, utc_now
+from shelldon.core.reasons import ReasonCode, reason_code
 from shelldon.core.storage import durability, layout
+from shelldon.paths import AUDIT_LOCK, AUDIT_LOG, UNDO_DIR
 
 log = logging.getLogger(__name__)
 
-LOG_NAME = "history.jsonl"
-UNDO_DIR = layout.UNDO_DIR
 ROTATE_BYTES = 1_000_000
 KEEP_ROTATED = 4
 PREVIEW_CHARS = 80
-AUDIT_LOCK_NAME = ".audit.lock"
 BLOB_GRACE_S = 3600.0
 
 # Files an undo may touch, relative to the memory root. DIRECTIVE.md, vault/, MEMORY.md, the log
@@ -141,7 +140,7 @@ class AuditRecord:
     unit: str
     op: str
     action: str
-    reason_code: str
+    reason_code: ReasonCode
     reason: str
     target: str | None
     before_sha256: str | None
@@ -196,7 +195,7 @@ class AuditRecord:
             unit=raw["unit"],
             op=raw["op"],
             action=raw["action"],
-            reason_code=raw["reason_code"],
+            reason_code=reason_code(str(raw["reason_code"])),
             reason=str(raw.get("reason") or ""),
             target=target if isinstance(target, str) else None,
             before_sha256=_opt_sha(raw.get("before_sha256")),
@@ -239,7 +238,7 @@ class AuditLog:
         keep_rotated: int = KEEP_ROTATED,
     ) -> None:
         self.root = Path(memory_root)
-        self.path = self.root / LOG_NAME
+        self.path = self.root / AUDIT_LOG
         self.undo_dir = self.root / UNDO_DIR
         self.rotate_bytes = rotate_bytes
         self.keep_rotated = keep_rotated
@@ -265,7 +264,7 @@ class AuditLog:
         unit: str,
         op: str,
         action: str,
-        reason_code: str,
+        reason_code: ReasonCode,
         reason: str,
         target: str | None = None,
         changes: Sequence[FileChange] = (),
@@ -303,7 +302,7 @@ class AuditLog:
         # Its own lock (not the memory write lock, which a caller may hold on another fd): the
         # size check, a rotation and the append are one step for every process.
         fd = os.open(
-            self.root / AUDIT_LOCK_NAME,
+            self.root / AUDIT_LOCK,
             os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
             layout.PRIVATE_FILE_MODE,
         )
@@ -328,7 +327,7 @@ class AuditLog:
             unit=str(fields.get("unit") or "core"),
             op=str(fields.get("op") or "?"),
             action=str(fields.get("action") or "?"),
-            reason_code=str(fields.get("reason_code") or ""),
+            reason_code=reason_code(str(fields.get("reason_code") or "")),
             reason=str(fields.get("reason") or ""),
             target=str(target) if target else None,
         )

@@ -14,7 +14,6 @@ from shelldon.core.memory.entry import Entry
 
 MAX_LINES = 200
 MAX_BYTES = 25_000
-INDEX_NAME = "MEMORY.md"
 HEADER = (
     "# Memory index",
     "",

@@ -20,6 +20,7 @@ from shelldon.core.memory.entry import Entry
 from shelldon.core.memory.plan import unit_for
 from shelldon.core.memory.reader import find_active
 from shelldon.core.memory.writer import MemoryWriter
+from shelldon.core.reasons import ReasonCode
 from shelldon.core.storage import durability
 
 
@@ -49,6 +50,7 @@ class CuratedMemory(MemoryWriter):
             with contextlib.suppress(ValueError):  # no word characters: only the name as given
                 stems.add(_native.filename_stem(name))
             found = [e for e in self.entries() if e.collection == collection and e.stem in stems]
+            code: ReasonCode
             if not found:
                 code, reason = "not_found", f"no entry {collection}/{name.strip()[:80]} to forget"
             elif found[0].meta.provenance == "owner":

@@ -23,6 +23,7 @@ from shelldon.contracts.ops import (
 )
 from shelldon.contracts.provenance import PROVENANCES, Provenance
 from shelldon.core import gate
+from shelldon.core.reasons import ReasonCode
 
 MAX_CONTENT_CHARS = 64_000  # hard ceiling before the gate's own, tighter limits
 MAX_NAME_CHARS = 200
@@ -72,7 +73,7 @@ class Applied:
     action: Action
     target: Path
     reason: str = ""
-    reason_code: str = ""
+    reason_code: ReasonCode = ""
     stem: str | None = None
     supersedes: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()

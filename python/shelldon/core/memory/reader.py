@@ -15,7 +15,7 @@ from pathlib import Path
 
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.memory.entry import Entry, parse_entry
-from shelldon.core.storage.layout import ARCHIVE_DIR
+from shelldon.paths import ARCHIVE_DIR
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Final
 
 from shelldon._native import similarity_batch
 from shelldon.core.memory.entry import Entry
@@ -45,9 +46,9 @@ LOW_TRUST = 0.8
 OWNER_RULE_TAG = "owner-rule"
 
 # Reason codes of the audit lines making room writes.
-CONSOLIDATED = "consolidated"
-RETIRED = "retired"
-ARCHIVED = "archived"
+CONSOLIDATED: Final = "consolidated"
+RETIRED: Final = "retired"
+ARCHIVED: Final = "archived"
 
 _RELATION = re.compile(
     r"\b(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|"

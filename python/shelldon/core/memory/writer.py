@@ -46,7 +46,7 @@ from shelldon.core.memory.audit import (
 )
 from shelldon.core.memory.audit import sha256_hex as _sha256
 from shelldon.core.memory.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
-from shelldon.core.memory.index import INDEX_NAME, render_index
+from shelldon.core.memory.index import render_index
 from shelldon.core.memory.plan import (
     Action,
     Applied,
@@ -58,14 +58,14 @@ from shelldon.core.memory.plan import (
     unit_for,
 )
 from shelldon.core.memory.reader import MemoryReader, find_active
+from shelldon.core.reasons import ReasonCode
 from shelldon.core.storage import durability, layout
-from shelldon.core.storage.layout import ARCHIVE_DIR
+from shelldon.paths import ARCHIVE_DIR, MEMORY_INDEX, WRITE_LOCK
 
 _HEADER_MARKS = str.maketrans("", "", "[]()")
 log = logging.getLogger(__name__)
 
 FILE_MODE = layout.FILE_MODE  # the service uid writes, the readers' group (the worker) reads
-LOCK_NAME = ".write.lock"
 # Confidence a new entry starts with when the writer gives none: what the owner said is certain,
 # what a command showed nearly so, what a model inferred is a guess.
 DEFAULT_CONFIDENCE: dict[str, float] = {"owner": 1.0, "observed": 0.8, "inferred": 0.5}
@@ -76,7 +76,7 @@ class _Outcome:
     """What one branch of the write path did, before its audit line is written."""
 
     action: Action
-    reason_code: str
+    reason_code: ReasonCode
     reason: str
     target: Path | None = None  # None: a refusal with no file to name
     changes: tuple[FileChange, ...] = ()
@@ -481,7 +481,7 @@ class MemoryWriter(MemoryReader):
     def _write_lock(self) -> Iterator[None]:
         """One writer at a time across processes (core, and the CLI when core is not running)."""
         fd = os.open(
-            self._root / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
+            self._root / WRITE_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, layout.PRIVATE_FILE_MODE
         )
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -517,7 +517,7 @@ class MemoryWriter(MemoryReader):
     def _refresh_index(self) -> None:
         """Rewrite MEMORY.md from the entries when it changed (bounded; see core.memory.index), and
         bring the archive's search index in line."""
-        path = self._root / INDEX_NAME
+        path = self._root / MEMORY_INDEX
         archived = self.archived_entries()
         text = render_index([*self.entries(), *archived]).encode("utf-8")
         if read_or_none(path) != text:

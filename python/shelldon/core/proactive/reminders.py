@@ -41,6 +41,7 @@ from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import owner_time
 from shelldon.core.proactive import queue as proactive_queue
 from shelldon.core.proactive.owner_time import Clocks
+from shelldon.core.reasons import ReasonCode
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class Refused(ValueError):
     """A reminder core will not keep. `code` is short and stable (the audit's reason code); the
     message is one line for the owner, never echoing a secret."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ReasonCode, message: str) -> None:
         super().__init__(message)
         self.code = code
 

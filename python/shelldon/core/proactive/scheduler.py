@@ -41,11 +41,11 @@ from shelldon.clock import Clock, iso, parse_iso, utc_now
 from shelldon.contracts.config import SchedulerConfig
 from shelldon.core.history.store import OwnerTurns
 from shelldon.core.storage import layout
+from shelldon.paths import SCHEDULER_STATE
 
 log = logging.getLogger(__name__)
 
 POWER_SUPPLY_ROOT = Path("/sys/class/power_supply")
-STATE_FILE = "scheduler.json"
 STATE_VERSION = 1
 
 
@@ -191,7 +191,7 @@ class Scheduler:
         clock: Clock = utc_now,
     ) -> None:
         self.config = config or SchedulerConfig()
-        self._path = Path(state_dir) / STATE_FILE
+        self._path = Path(state_dir) / SCHEDULER_STATE
         self._turns = turns
         self._clock = clock
         self._lock = threading.Lock()
@@ -214,7 +214,7 @@ class Scheduler:
             return state
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
             # Keep the bad file for a person to look at; never crash core over it.
-            aside = self._path.with_name(STATE_FILE + ".corrupt")
+            aside = self._path.with_name(SCHEDULER_STATE + ".corrupt")
             log.warning("scheduler state corrupt (%s); kept as %s, starting fresh", exc, aside.name)
             with contextlib.suppress(OSError):
                 os.replace(self._path, aside)

@@ -31,10 +31,9 @@ from pathlib import Path
 
 from shelldon import _native
 from shelldon.clock import read_boot_id
+from shelldon.paths import BOOT_MARK
 
 log = logging.getLogger(__name__)
-
-BOOT_MARK = "core.boot"  # in the data root's state/: the boot core last started in
 
 
 class SyncFailed(OSError):

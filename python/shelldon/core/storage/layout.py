@@ -29,7 +29,7 @@ from pathlib import Path
 from shelldon import _native
 from shelldon.config import ConfigError, configured_worker_user
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.paths import DataRoot
+from shelldon.paths import ARCHIVE_DIR, UNDO_DIR, DataRoot
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +40,6 @@ PRIVATE_FILE_MODE = 0o600  # the vault's and the undo store's files, lock files
 LOCK_SUFFIX = ".lock"  # a worker holding a read fd could flock it and stall core: 0600
 ASIDE_PREFIX = "aside-"  # what restore moved aside (an older vault among it): private
 STAGING_PREFIX = ".shelldon-"  # backup/restore staging dirs (mkdtemp, 0700): left alone
-UNDO_DIR = ".undo"  # the audit log's blob store (core.memory.audit), inside the memory root
-ARCHIVE_DIR = "archive"  # superseded and retired entries, per collection (core.memory)
 # The Rust atomic writer's temp names (rust/src/atomic.rs): `.<name>.tmp-shelldon-<pid>-<n>`.
 TEMP_NAME = re.compile(rf"\..+{re.escape(_native.TEMP_MARKER)}(\d+)-(\d+)", re.DOTALL)
 

@@ -66,6 +66,7 @@ from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import MemoryOpError, unit_for
 from shelldon.core.outcome import OpVerdict, TurnOutcome
 from shelldon.core.proactive import reminders
+from shelldon.core.reasons import ReasonCode, reason_code
 from shelldon.core.runner import record_prompt
 from shelldon.core.storage import durability
 from shelldon.core.turn import journal
@@ -158,7 +159,7 @@ class _Applier:
         what = f"{verdict.op} -> {verdict.action} ({verdict.reason_code})"
         log.log(level, "turn %s: %s", self.turn_id, what)
 
-    def reject(self, index: int, op: str, code: str, reason: str) -> None:
+    def reject(self, index: int, op: str, code: ReasonCode, reason: str) -> None:
         self.note(OpVerdict(index, op, "reject", code, _clip(reason)))
 
     def rule(self, item: journal.RuleItem) -> None:
@@ -231,7 +232,7 @@ class _Applier:
             index=index,
             op=op,
             action=str(getattr(applied, "action", "?")),
-            reason_code=str(getattr(applied, "reason_code", "") or ""),
+            reason_code=reason_code(str(getattr(applied, "reason_code", "") or "")),
             reason=_clip(getattr(applied, "reason", "") or ""),
             target=where,
         )

@@ -36,10 +36,9 @@ from shelldon.core.history import recall
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.storage import check as storage_check
 from shelldon.core.storage import layout
-from shelldon.paths import DataRoot
+from shelldon.paths import HISTORY_DB, DataRoot
 
 MANIFEST: Final = "shelldon-backup.json"
-HISTORY: Final = "history.db"
 MEMORY: Final = "memory"
 TAR_SUFFIXES: Final = (".tar", ".tar.gz", ".tgz")
 SIDE_FILES: Final = ("-wal", "-shm", "-journal")
@@ -106,7 +105,7 @@ def backup(root: DataRoot, dest: Path) -> Path:
         stage = Path(tmp) / "shelldon-backup"
         stage.mkdir(mode=BACKUP_DIR_MODE)
         os.chmod(stage, BACKUP_DIR_MODE)  # the umask only narrows; the setgid parent's bit goes
-        _copy_history(root.history_db, stage / HISTORY)
+        _copy_history(root.history_db, stage / HISTORY_DB)
         if root.memory.is_dir():
             shutil.copytree(root.memory, stage / MEMORY, symlinks=True)
         manifest = {"created": datetime.now(UTC).isoformat(), "home": str(root.home)}
@@ -163,9 +162,9 @@ def _unpack(src: Path, into: Path) -> Path:
             tar.extractall(into)
     except tarfile.TarError as exc:
         raise BackupError(f"{src} is not a readable tarball ({exc})") from None
-    found = [p.parent for p in into.rglob(HISTORY)]
+    found = [p.parent for p in into.rglob(HISTORY_DB)]
     if len(found) != 1:
-        raise BackupError(f"{src} holds no single {HISTORY}; not a shelldon backup")
+        raise BackupError(f"{src} holds no single {HISTORY_DB}; not a shelldon backup")
     return found[0]
 
 
@@ -178,13 +177,13 @@ def restore(root: DataRoot, src: Path) -> Path:
     root.home.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".shelldon-restore-", dir=root.home) as tmp:
         unpacked = _unpack(src, Path(tmp))
-        if not (unpacked / HISTORY).is_file():
-            raise BackupError(f"{src} holds no {HISTORY}; not a shelldon backup")
+        if not (unpacked / HISTORY_DB).is_file():
+            raise BackupError(f"{src} holds no {HISTORY_DB}; not a shelldon backup")
         staged = Path(tmp) / "staged"
         staged.mkdir()
-        shutil.copy2(unpacked / HISTORY, staged / HISTORY)
+        shutil.copy2(unpacked / HISTORY_DB, staged / HISTORY_DB)
         try:
-            storage_check.check_history(staged / HISTORY)
+            storage_check.check_history(staged / HISTORY_DB)
         except storage_check.StorageFault as exc:
             raise BackupError(f"the backup's history is damaged: {exc}") from None
         if (unpacked / MEMORY).is_dir():
@@ -192,11 +191,11 @@ def restore(root: DataRoot, src: Path) -> Path:
         aside = root.home / f"{layout.ASIDE_PREFIX}{_stamp()}"
         aside.mkdir(mode=layout.PRIVATE_MODE)
         os.chmod(aside, layout.PRIVATE_MODE)  # an older vault is among what goes there
-        for name in (HISTORY, *(HISTORY + s for s in SIDE_FILES), MEMORY):
+        for name in (HISTORY_DB, *(HISTORY_DB + s for s in SIDE_FILES), MEMORY):
             current = root.home / name
             if current.exists():
                 os.replace(current, aside / name)
-        os.replace(staged / HISTORY, root.history_db)
+        os.replace(staged / HISTORY_DB, root.history_db)
         if (staged / MEMORY).is_dir():
             os.replace(staged / MEMORY, root.memory)
     layout.settle_modes(root, layout.readers_gid(root))  # the backup may come from an older release

@@ -32,11 +32,9 @@ from pathlib import Path
 from shelldon.core.memory.audit import AuditLog, AuditRecord, FileChange, sha256_hex
 from shelldon.core.memory.reader import whole_episodes_length
 from shelldon.core.storage import layout
-from shelldon.paths import DataRoot
+from shelldon.paths import EPISODES, DataRoot
 
 log = logging.getLogger(__name__)
-
-EPISODES_NAME = "episodes.md"
 
 
 @dataclass
@@ -104,7 +102,7 @@ def _parses(line: bytes) -> bool:
 
 
 def _settle_episodes_tail(audit: AuditLog, done: Recovered) -> None:
-    path = audit.root / EPISODES_NAME
+    path = audit.root / EPISODES
 
     def settle(fd: int, data: bytes) -> None:
         whole = whole_episodes_length(data)
@@ -115,15 +113,15 @@ def _settle_episodes_tail(audit: AuditLog, done: Recovered) -> None:
         os.ftruncate(fd, whole)
         os.fsync(fd)
         cut = len(data) - whole
-        done.cut[EPISODES_NAME] = cut
-        log.warning("%s: cut a torn last record (%d bytes)", EPISODES_NAME, cut)
+        done.cut[EPISODES] = cut
+        log.warning("%s: cut a torn last record (%d bytes)", EPISODES, cut)
         audit.record(
             unit="core",
             op="repair",
             action="update",
             reason_code="torn",
             reason=f"cut a torn last record ({cut} bytes) an interrupted append left",
-            changes=(FileChange(EPISODES_NAME, sha256_hex(data), sha256_hex(data[:whole])),),
+            changes=(FileChange(EPISODES, sha256_hex(data), sha256_hex(data[:whole])),),
         )
 
     _locked_tail(path, settle)

@@ -1,0 +1,63 @@
+"""paths.py is the one home of every name under the data root: a module that names a file of its
+own (a constant like `STATE = "scheduler.json"`) is found here, and the root derives from one place."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from shelldon import paths
+from shelldon.paths import DataRoot
+
+PACKAGE = Path(__file__).resolve().parents[1] / "python" / "shelldon"
+# A string that names a file core keeps: sqlite stores, state, logs, locks, marks.
+FILE_NAME = re.compile(r"[\w.-]*\.(?:db|json|jsonl|lock|boot|pid)")
+# Not a file under the data root: what a backup archive holds inside itself; the suffix every lock
+# has (the rule layout's modes follow, not a file).
+ELSEWHERE = {("core/upkeep/backup.py", "MANIFEST"), ("core/storage/layout.py", "LOCK_SUFFIX")}
+
+
+def _named_files(path: Path) -> list[tuple[str, str]]:
+    found = []
+    for node in ast.parse(path.read_text()).body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            if FILE_NAME.fullmatch(value.value):
+                found += [(t.id, value.value) for t in targets if isinstance(t, ast.Name)]
+    return found
+
+
+def test_no_module_but_paths_names_a_file_under_the_data_root() -> None:
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative == "paths.py":
+            continue
+        offenders += [
+            f"{relative}: {name} = {value!r}"
+            for name, value in _named_files(path)
+            if (relative, name) not in ELSEWHERE
+        ]
+    assert offenders == [], "name it in shelldon/paths.py"
+
+
+def test_the_check_sees_a_module_that_names_its_own_file(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text('STATE: str = "thing.json"\nLOCK = "x.lock"\nWORDS = "not a file"\n')
+    assert _named_files(module) == [("STATE", "thing.json"), ("LOCK", "x.lock")]
+    assert {name for name, _ in _named_files(PACKAGE / "paths.py")} >= {"SCHEDULER_STATE"}
+
+
+def test_every_directory_of_the_root_is_under_the_injected_home(tmp_path: Path) -> None:
+    root = DataRoot(tmp_path / "home")
+    for where in (root.history_db, root.memory, root.vault, root.run_dir, root.state):
+        assert where.is_relative_to(root.home), where
+    assert root.history_db.name == paths.HISTORY_DB
+    assert root.socket("core") == root.run_dir / "core.sock"

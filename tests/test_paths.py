@@ -1,5 +1,6 @@
 """paths.py is the one home of every name under the data root: a module that names a file of its
-own (a constant like `STATE = "scheduler.json"`) is found here, and the root derives from one place."""
+own (a constant like `STATE = "scheduler.json"`) is found here, and the root derives from one
+place."""
 
 from __future__ import annotations
 
@@ -28,9 +29,12 @@ def _named_files(path: Path) -> list[tuple[str, str]]:
             targets, value = [node.target], node.value
         else:
             continue
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            if FILE_NAME.fullmatch(value.value):
-                found += [(t.id, value.value) for t in targets if isinstance(t, ast.Name)]
+        if (
+            isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+            and FILE_NAME.fullmatch(value.value)
+        ):
+            found += [(t.id, value.value) for t in targets if isinstance(t, ast.Name)]
     return found
 
 

@@ -13,9 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "python" / "shelldon"
 
 def test_every_code_is_used_by_the_product() -> None:
     """A code nobody writes is a dead word: the vocabulary is what the writers say."""
-    text = "\n".join(
-        p.read_text() for p in PACKAGE.rglob("*.py") if p.name != "reasons.py"
-    )
+    text = "\n".join(p.read_text() for p in PACKAGE.rglob("*.py") if p.name != "reasons.py")
     unused = sorted(c for c in REASON_CODES if c and not re.search(rf"[\"']{c}[\"']", text))
     assert unused == [], "remove them from core/reasons.py"
 

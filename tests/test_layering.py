@@ -46,7 +46,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "python" / "shelldon"
 # docs/architecture.md is rendered from these tables: `scripts/architecture.py --write`).
 CORE_LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon.core",),  # the package face: a docstring, no imports
-    ("shelldon.core.words", "shelldon.core.outcome", "shelldon.core.status"),
+    ("shelldon.core.words", "shelldon.core.reasons", "shelldon.core.status"),
+    ("shelldon.core.outcome",),
     ("shelldon.core.gate",),
     ("shelldon.core.storage",),
     ("shelldon.core.memory", "shelldon.core.vault", "shelldon.core.runner"),
@@ -81,15 +82,16 @@ EXACT_ROOMS = frozenset({"shelldon", "shelldon.core"})
 # The core modules worker/ and broker/ may import (a name covers its submodules). Anything else in
 # core is core's own business: the stores' writers, the turn, the scheduler.
 CORE_FOR: Mapping[str, tuple[str, ...]] = {
-    # layout: the fork-server warms up on a throwaway tree made the way core makes the real one;
-    # clock: the prompt's local time in the owner's zone; recall_names: "my sister" <-> Ana.
+    # What a worker reads, and nothing that writes: history read-only (the fork-server's warm-up
+    # makes a throwaway store with HistoryStore, in the parent), the curated tree's reader and
+    # archive search, ranked retrieval, "my sister" <-> Ana, the owner's local time.
     "shelldon.worker": (
-        "shelldon.core.proactive.owner_time",
         "shelldon.core.history.store",
-        "shelldon.core.storage.layout",
-        "shelldon.core.memory",
-        "shelldon.core.retrieval.names",
+        "shelldon.core.memory.reader",
+        "shelldon.core.memory.archive",
         "shelldon.core.retrieval.rank",
+        "shelldon.core.retrieval.names",
+        "shelldon.core.proactive.owner_time",
     ),
     # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:
     # the offline brain's stop words and stemmer.
@@ -423,6 +425,9 @@ def test_imports_against_the_layers_are_found(tmp_path: Path) -> None:
         "layer (shelldon.cli from shelldon.core.turn)",
         "shelldon.transport.terminal:1 imports shelldon.app: a higher layer "
         "(shelldon.app from shelldon.transport)",
+        "shelldon.worker.drop:1 imports shelldon.core.memory: shelldon.worker may import only "
+        + ", ".join(CORE_FOR["shelldon.worker"])
+        + " from core",
     ]
 
 

@@ -61,12 +61,9 @@ def render() -> str:
     rooms = [room for layer in LAYERS for room in layer]
     out = [BEGIN, ""]
     out.append("### Layers, lowest first")
-    out.append(
-        "A module imports within its own room and from the layers below it, never from a room of its"
-    )
-    out.append(
-        "own layer or above (`tests/test_layering.py`, which also finds circles and string imports)."
-    )
+    out.append("A module imports within its own room and from the layers below it, never from a")
+    out.append("room of its own layer or above (`tests/test_layering.py`, which also finds circles")
+    out.append("and string imports).")
     out.append("")
     out.append("| layer | rooms |")
     out.append("|---|---|")

@@ -49,7 +49,8 @@ def _resolves(dotted: str) -> bool:
 
 def test_every_module_the_page_names_exists() -> None:
     page = DOC.read_text()
-    found = re.findall(r"`((?:shelldon\.)?(?:%s)(?:\.\w+)+)" % "|".join(ROOMS), page)
+    rooms = "|".join(ROOMS)
+    found = re.findall(rf"`((?:shelldon\.)?(?:{rooms})(?:\.\w+)+)", page)
     named = {n for n in found if n.rsplit(".", 1)[1] not in FILE_SUFFIXES}  # core.sock is a file
     assert len(named) > 40, "the check found too few names to be reading the page"
     assert sorted(n for n in named if not _resolves(n)) == []

@@ -1,7 +1,8 @@
 """tests/ mirrors python/shelldon/: every product module has a test named after it, in the mirrored
-folder (`shelldon/core/gate/decide.py` -> `tests/core/gate/test_decide.py`, or `test_gate_decide*.py`),
-or an explicit home below: the test file that proves it, usually through the processes or the module
-that drives it. A new module with neither fails here; so does a home that is stale."""
+folder (`shelldon/core/gate/decide.py` -> `tests/core/gate/test_decide.py`, or
+`test_gate_decide*.py`), or an explicit home below: the test file that proves it, usually through
+the processes or the module that drives it. A new module with neither fails here; so does a home
+that is stale."""
 
 from __future__ import annotations
 

@@ -47,6 +47,7 @@ from shelldon.core.storage import durability, layout
 from shelldon.core.stores import Stores
 from shelldon.core.telegram import state as telegram_state
 from shelldon.core.telegram.chat import TelegramChat
+from shelldon.core.telegram.state import Origin
 from shelldon.core.turn import apply as turns
 from shelldon.core.upkeep import recovery
 from shelldon.core.vault import VaultError, list_names, set_secret
@@ -123,12 +124,12 @@ class CoreService:
         *,
         dream_directive: str = "",
         emit: Callable[[wire.Reply], None] | None = None,
-        also_record: turns.AlsoRecord | None = None,
+        origin: Origin | None = None,
         in_chat: bool = False,
     ) -> AppliedTurn:
         """One whole turn under the one-worker gate: spawn, apply (reply first), record.
-        `also_record` writes in the turn's own transaction (core.turn.apply.apply_turn); `in_chat`:
-        the reply goes to the paired Telegram chat."""
+        `origin`: the Telegram update it answers, recorded with the turn (core.turn.journal);
+        `in_chat`: the reply goes to the paired Telegram chat."""
         self.runner.gate.acquire(purpose)
         try:
             started = time.monotonic()
@@ -137,7 +138,7 @@ class CoreService:
             outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
-            applied = self._apply(turn_id, purpose, message, outcome, emit, also_record, in_chat)
+            applied = self._apply(turn_id, purpose, message, outcome, emit, origin, in_chat)
             self.sync_terms()  # this turn's writes, after the reply: off the next turn's path
             self.index_history()  # recall's stem index, in batches (core.history.recall)
             self.last_turn = wire.LastTurn(
@@ -184,7 +185,7 @@ class CoreService:
         message: str,
         outcome: wire.TurnResult | wire.TurnFailed,
         emit: Callable[[wire.Reply], None] | None,
-        also_record: turns.AlsoRecord | None = None,
+        origin: Origin | None = None,
         in_chat: bool = False,
     ) -> AppliedTurn:
         emitted: list[tuple[str, bool]] = []
@@ -225,7 +226,7 @@ class CoreService:
                 emit=once,
                 corrections=self.dreams.corrections if self.dreams else None,
                 book=self.proactive.book if self.proactive else None,
-                also_record=also_record,
+                origin=origin,
             )
             self.storage.observe(result.verdicts, iso(utc_now()))
             self._tell_paired_chat()
@@ -344,18 +345,18 @@ class CoreService:
         self,
         text: str,
         emit: Callable[[wire.Reply], None],
-        also_record: turns.AlsoRecord | None = None,
+        origin: Origin | None = None,
         in_chat: bool = False,
     ) -> AppliedTurn:
         # The budget and the idle clock read this turn from history (core.proactive.scheduler).
-        return self.run_turn("turn", text, emit=emit, also_record=also_record, in_chat=in_chat)
+        return self.run_turn("turn", text, emit=emit, origin=origin, in_chat=in_chat)
 
     def _telegram_turn(
-        self, text: str, emit: Callable[[wire.Reply], None], also_record: turns.AlsoRecord
+        self, text: str, emit: Callable[[wire.Reply], None], origin: Origin
     ) -> AppliedTurn:
         # The same edge as _say: no terminal controls reach a turn (Telegram's 4,096 characters are
         # under the one size limit).
-        return self._owner_turn(clean_text(text).strip(), emit, also_record, in_chat=True)
+        return self._owner_turn(clean_text(text).strip(), emit, origin, in_chat=True)
 
     def _tell_paired_chat(self) -> None:
         """A write that failed after a reply is also told in the paired Telegram chat, through

@@ -41,10 +41,8 @@ ALREADY = "This chat is already paired with me."
 HELLO = "I'm here. /help lists what I understand."
 NOT_RECORDED = "could not record the update (history.db refused the write; see the core log)"
 
-# An owner turn: (text, emit the reply once the turn is recorded, write in the turn's transaction).
-OwnerTurn = Callable[
-    [str, Callable[[wire.Reply], None], Callable[[sqlite3.Connection, str], None]], object
-]
+# An owner turn: (text, emit the reply once the turn is recorded, the update it answers).
+OwnerTurn = Callable[[str, Callable[[wire.Reply], None], telegram_state.Origin], object]
 Respond = Callable[[wire._Msg], None]
 
 
@@ -220,9 +218,6 @@ class TelegramChat:
     def _turn(self, message: wire.TelegramInbound, respond: Respond) -> None:
         answered: list[bool] = []
 
-        def also(conn: sqlite3.Connection, reply: str) -> None:
-            telegram_state.record(conn, message.update_id, message.chat_id, [reply], self.now())
-
         def emit(reply: wire.Reply) -> None:
             if answered:
                 return
@@ -234,7 +229,9 @@ class TelegramChat:
                 return
             respond(self.outbox_answer(message.update_id, turn=True))
 
-        self.owner_turn(message.text, emit, also)
+        self.owner_turn(
+            message.text, emit, telegram_state.Origin(message.update_id, message.chat_id)
+        )
         if not answered:  # the turn always emits; belt and braces for the owner's phone
             emit(
                 wire.Reply(

@@ -31,7 +31,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from shelldon.core.history.store import HistoryStore
 
@@ -204,6 +204,19 @@ def set_bot_username(conn: sqlite3.Connection, username: str) -> None:
 
 
 # --- updates and the outbox ------------------------------------------------------------------
+
+
+class Origin(NamedTuple):
+    """The Telegram update an owner turn answers: the turn's journal records the update and the
+    reply in its own transaction, so a crash can neither lose the reply nor run the update twice."""
+
+    update_id: int
+    chat_id: int
+
+
+def record_reply(conn: sqlite3.Connection, origin: Origin, reply: str, now: datetime) -> None:
+    """In the turn's transaction (core.turn.journal): the update is handled, its reply queued."""
+    record(conn, origin.update_id, origin.chat_id, [reply], now)
 
 
 def record(

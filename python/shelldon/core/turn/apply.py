@@ -39,7 +39,6 @@ For tests, SHELLDON_RECORD_PROMPTS=1 makes core ask each worker for the prompt i
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -69,6 +68,7 @@ from shelldon.core.proactive import reminders
 from shelldon.core.reasons import ReasonCode, reason_code
 from shelldon.core.runner import record_prompt
 from shelldon.core.storage import durability
+from shelldon.core.telegram.state import Origin
 from shelldon.core.turn import journal
 from shelldon.paths import DataRoot
 
@@ -89,7 +89,6 @@ MAX_PATTERN_KEY_CHARS = 120
 MAX_REASON_CHARS = 200
 
 Emit = Callable[[str, bool], None]
-AlsoRecord = Callable[[sqlite3.Connection, str], None]  # (the turn's connection, its reply)
 
 
 def _clip(text: str, limit: int = MAX_REASON_CHARS) -> str:
@@ -366,16 +365,16 @@ def apply_turn(
     corrections: CorrectionLedger | None = None,
     now: datetime | None = None,
     book: reminders.Book | None = None,
-    also_record: AlsoRecord | None = None,
+    origin: Origin | None = None,
 ) -> TurnOutcome:
     """Apply one worker's outcome. Emits exactly one reply, after the turn is journaled and
-    before anything else is written. Never raises for bad ops. `also_record(conn, reply)` writes
-    in the journal's own transaction (a Telegram update and its reply: core.telegram.state); it
-    runs only when the turn is recorded."""
+    before anything else is written. Never raises for bad ops. A turn from Telegram (`origin`)
+    records its update and the reply in the journal's own transaction (core.telegram.state), only
+    when the turn is recorded."""
     now = now or utc_now()
 
     if isinstance(outcome, wire.TurnFailed) and outcome.stage in SPAWN_FAILED_STAGES:
-        return _no_worker(history, turn_id, purpose, message, outcome, emit, now, also_record)
+        return _no_worker(history, turn_id, purpose, message, outcome, emit, now, origin)
 
     if isinstance(outcome, wire.TurnFailed):
         reply, degraded = DEGRADE_TEXT, True
@@ -393,9 +392,8 @@ def apply_turn(
     raws = list(outcome.ops) if isinstance(outcome, wire.TurnResult) else []
     owner_rules = rules.extract_rules(message) if memory is not None else []
     items = journal.plan(owner_rules, raws[:MAX_OPS_PER_TURN])
-    also = _with_reply(also_record, reply) if also_record is not None else None
     saved, journal_id = journal.save(
-        history, turn_id, message, reply, items, now, usage=_usage_of(outcome), also=also
+        history, turn_id, message, reply, items, now, usage=_usage_of(outcome), origin=origin
     )
     if not saved:
         reply = f"{reply}\n({NOT_SAVED_TEXT})"
@@ -451,7 +449,7 @@ def _no_worker(
     outcome: wire.TurnFailed,
     emit: Emit,
     now: datetime,
-    also_record: AlsoRecord | None,
+    origin: Origin | None,
 ) -> TurnOutcome:
     """No worker ran. An owner turn is kept as a degraded turn (journaled before the reply, like
     any); nothing of it is applied, the owner is asked to say it again."""
@@ -461,8 +459,7 @@ def _no_worker(
         _emit(emit, turn_id, text, True)
         log.warning("turn %s: no worker (%s: %s): nothing recorded", turn_id, outcome.stage, reason)
         return TurnOutcome(turn_id, text, True, "spawn_failed", recorded=False)
-    also = _with_reply(also_record, text) if also_record is not None else None
-    saved, _ = journal.save(history, turn_id, message, text, [], now, also=also)
+    saved, _ = journal.save(history, turn_id, message, text, [], now, origin=origin)
     log.warning(
         "turn %s: no worker (%s: %s): kept as a degraded turn", turn_id, outcome.stage, reason
     )
@@ -498,13 +495,6 @@ def replay_journal(
     except Exception:  # the rows stay journaled: the next start tries again
         log.exception("replaying the turn journal failed; core starts without it")
         return 0
-
-
-def _with_reply(also_record: AlsoRecord, reply: str) -> Callable[[sqlite3.Connection], None]:
-    def also(conn: sqlite3.Connection) -> None:
-        also_record(conn, reply)
-
-    return also
 
 
 def _usage_of(outcome: wire.TurnResult | wire.TurnFailed) -> TurnUsage | None:

@@ -32,6 +32,7 @@ from shelldon.core.gate import records
 from shelldon.core.history.store import HistoryStore, TurnUsage
 from shelldon.core.learning.rules import OwnerRule, RuleKind
 from shelldon.core.memory.audit import AuditLog, journal_scope
+from shelldon.core.telegram import state as telegram_state
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,14 @@ def replay_refusal(item: Item) -> str | None:
 # --- saving, applying, clearing ----------------------------------------------------------------
 
 
+def _recording(
+    origin: telegram_state.Origin | None, reply: str, now: datetime
+) -> Callable[[sqlite3.Connection], None] | None:
+    if origin is None:
+        return None
+    return lambda conn: telegram_state.record_reply(conn, origin, reply, now)
+
+
 def save(
     history: HistoryStore | None,
     turn_id: str,
@@ -134,11 +143,11 @@ def save(
     items: Sequence[Item],
     now: datetime,
     usage: TurnUsage | None = None,
-    also: Callable[[sqlite3.Connection], None] | None = None,
+    origin: telegram_state.Origin | None = None,
 ) -> tuple[bool, int | None]:
     """The turn's rows (secrets blanked here) and its items, committed durably before the reply:
     (saved, the journal id when the turn has items). Never raises: a failure is (False, None).
-    `also` writes more in the same transaction (HistoryStore.journal_turn)."""
+    A turn from Telegram (`origin`) records its update and reply in the same transaction."""
     if history is None:
         log.error("turn %s: history.db is not open; the turn is not saved", turn_id)
         return False, None
@@ -150,7 +159,7 @@ def save(
             now,
             usage=usage,
             items=encode(items) if items else None,
-            also=also,
+            also=_recording(origin, pet_text, now),
         )
     except Exception:
         log.exception("turn %s: journaling the turn failed; nothing of it is applied", turn_id)

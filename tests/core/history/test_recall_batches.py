@@ -20,7 +20,7 @@ from shelldon.core.history.store import HistoryStore, open_readonly
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-PYTHON_ROOT = Path(__file__).resolve().parents[2] / "python"
+PYTHON_ROOT = Path(__file__).resolve().parents[3] / "python"
 
 
 @pytest.fixture

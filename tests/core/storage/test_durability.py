@@ -21,7 +21,7 @@ import pytest
 from shelldon import paths
 from shelldon.core.storage import durability, layout
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SYNC_CALLS = ("fsync", "fdatasync", "syncfs", "sync_file_range")
 
 WRITES = textwrap.dedent(

@@ -164,7 +164,7 @@ def test_the_undo_store_is_private(tmp_path: Path, umask: None) -> None:
     assert _mode(audit.undo_dir) == 0o700
 
 
-TMPFILES = Path(__file__).resolve().parents[2] / "image/overlay/usr/lib/tmpfiles.d/shelldon.conf"
+TMPFILES = Path(__file__).resolve().parents[3] / "image/overlay/usr/lib/tmpfiles.d/shelldon.conf"
 
 
 def test_the_appliances_tmpfiles_give_the_modes_core_gives() -> None:

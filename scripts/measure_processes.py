@@ -4,7 +4,8 @@
 each process's memory at rest.
 
     just procs-figures        (= .venv/bin/python scripts/measure_processes.py)
-    options: --spawns 200 --turns 100 --worker-user nobody
+    options: --spawns 200 --turns 100 --worker-user NAME (as root: a system user of the worker's
+    own; the shared `nobody` is refused by the drop, worker.drop.shared_account)
 
 The spawn is exactly the fork-server's: the same preload and prebuilt seccomp filter, then fork ->
 close inherited fds -> drop (when root and a worker user exist; bounding set included) -> seccomp
@@ -153,7 +154,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spawns", type=int, default=200)
     parser.add_argument("--turns", type=int, default=100)
-    parser.add_argument("--worker-user", default="nobody" if os.geteuid() == 0 else None)
+    parser.add_argument(
+        "--worker-user", default=None, help="drop to this user (root only; not a shared account)"
+    )
     parser.add_argument("--only-spawns", choices=("freeze", "nofreeze"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker_user:

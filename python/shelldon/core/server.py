@@ -586,6 +586,9 @@ def main(root: DataRoot) -> int:
         admit=ipc.admit_uids(
             frozenset({0, os.geteuid()}), "only the service user or root may talk to core"
         ),
+        # The Telegram poller runs in the broker: it shares the owner's uid on the card, and never
+        # competes with the owner's chats for that uid's slots (docs/processes.md).
+        reserved=ipc.reserve_pids(root.run_dir, "broker"),
         started=started,
         stopping=stopping,
     )

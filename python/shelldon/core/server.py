@@ -49,6 +49,7 @@ from shelldon.core.proactive import ProactiveService
 from shelldon.core.reflect_service import ReflectService, pet_skills
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.status_text import format_status
+from shelldon.core.store_watch import StoreWatch
 from shelldon.core.stores import Stores
 from shelldon.core.telegram_chat import TelegramChat
 from shelldon.core.vault import VaultError, list_names, set_secret
@@ -104,6 +105,9 @@ class CoreService:
         self.storage = storage_check.WriteFaults(
             self.root.home, self.root.memory
         )  # failed writes: told, shown
+        # A store removed or swapped under the running core: noticed at the next write, told,
+        # shown, rebuilt or refused (core.store_watch).
+        self.store_watch = StoreWatch(self.root, stores.history, stores.memory)
         # Before the first turn: what a killed core journaled but had not applied (core.journal).
         turns.replay_journal(
             stores.history,
@@ -194,7 +198,12 @@ class CoreService:
         note = self.links.observe(outcome)
         note = note if purpose == "turn" else None
         fault = self.storage.take_unsaid(in_chat=in_chat) if purpose == "turn" else None
-        note = " ".join(part for part in (note, fault) if part) or None
+        self.store_watch.check()  # before this turn writes anything
+        changed = self.store_watch.take_unsaid() if purpose == "turn" else None
+        if changed and in_chat:
+            self.store_watch.take_for_chat()  # this reply is the chat's notice
+        note = " ".join(part for part in (note, changed, fault) if part) or None
+        history = None if self.store_watch.history_refused else self.stores.history
 
         def once(text: str, degraded: bool) -> None:
             if emitted:
@@ -217,7 +226,7 @@ class CoreService:
         try:
             result = turns.apply_turn(
                 root=self.root,
-                history=self.stores.history,
+                history=history,
                 memory=self.stores.memory,
                 turn_id=turn_id,
                 purpose=purpose,
@@ -349,6 +358,13 @@ class CoreService:
         the proactive queue (delivered once, recorded as said; core.proactive_queue)."""
         if telegram_state.paired_chat(self.stores.history) is None:
             return
+        changed = self.store_watch.take_for_chat()
+        if changed is not None:
+            try:
+                proactive_queue.enqueue(self.stores.history, "notice", changed, utc_now())
+            except (sqlite3.Error, OSError) as exc:
+                log.warning("storage: could not queue the store notice for the chat: %s", exc)
+                self.store_watch.chat_not_told(changed)
         notice = self.storage.take_for_chat()
         if notice is None:
             return
@@ -429,6 +445,7 @@ class CoreService:
         # a wedged apply must not wedge status too).
         if not self.settled.wait(timeout=SETTLE_WAIT_S):
             log.warning("status: a turn was still applying after %.0f s", SETTLE_WAIT_S)
+        self.store_watch.check()  # a store gone since the last turn shows now, not after one
         processes = [wire.ProcessState(name="core", pid=os.getpid(), up=True)]
         isolation: bool = False
         isolation_detail = "fork-server not reachable"
@@ -458,6 +475,7 @@ class CoreService:
             clock_watch.clock_lines(clock_watch.synchronised(), self.links.details(), utc_now())
         )
         lines.extend(self.storage.status_lines())
+        lines.extend(self.store_watch.status_lines())
         lines.extend(self.usage_lines())
         try:
             lines.extend(self.telegram.status_lines())

@@ -52,6 +52,11 @@ class DataRoot:
         return self.home / "state"
 
     @property
+    def quarantine(self) -> Path:
+        """Files core found torn at start and set aside, bytes as found (core.torn_entries)."""
+        return self.home / "quarantine"
+
+    @property
     def config(self) -> Path:
         env = os.environ.get(CONFIG_ENV)
         return Path(env) if env else self.home / "shelldon.toml"

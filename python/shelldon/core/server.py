@@ -564,7 +564,7 @@ def main(root: DataRoot) -> int:
     try:
         storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
         layout.prepare(root)
-        recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
+        recovered = recovery.recover(root)  # a killed run's leftovers, before any reader
         runner = WorkerRunner(root, capture_prompts=turns.prompts_recorded())
         stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors
@@ -574,6 +574,8 @@ def main(root: DataRoot) -> int:
     proactive = _start_proactive(runner, stores, dreams)
     reflections = _start_reflecting(runner, stores, dreams)
     service = CoreService(stores, runner, dreams, proactive, reflections)
+    # Torn entries set aside at start: said in the next reply, the paired chat and status.
+    service.store_watch.tell([torn.sentence() for torn in recovered.torn_entries])
 
     def started() -> None:
         if dreams is not None:

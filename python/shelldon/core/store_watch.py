@@ -208,6 +208,13 @@ class StoreWatch:
             f"(`shelldon restart`); {saved}"
         )
 
+    def tell(self, events: list[str]) -> None:
+        """Events found elsewhere (torn entries at start, core.torn_entries), told the same way."""
+        with self._lock:
+            self.events.extend(events)
+            self._unsaid.extend(events)
+            self._chat_owed.extend(events)
+
     def take_unsaid(self) -> str | None:
         """The sentence for the next reply, once per event."""
         with self._lock:

@@ -330,23 +330,33 @@ class ForkServer:
             return
         except OSError:
             chunk = b""
-        if not chunk:
-            self._drop_peer(reading)
-            return
         reading.buffer += chunk
-        if len(reading.buffer) < ipc.HEADER.size:
+        got = len(reading.buffer)
+        if got < ipc.HEADER.size:
+            if not chunk and got:
+                self._refuse_peer(reading, f"stream ended inside a frame ({got}/4 bytes)")
+            elif not chunk:
+                self._drop_peer(reading)  # closed between frames: nothing to refuse
             return
         (length,) = ipc.HEADER.unpack_from(reading.buffer)
-        if length == 0 or length > self.max_frame:
-            self._refuse_peer(reading, f"bad frame: a frame of {length} bytes")
+        if length == 0:
+            self._refuse_peer(reading, "empty frame")
             return
-        if len(reading.buffer) < ipc.HEADER.size + length:
+        if length > self.max_frame:
+            self._refuse_peer(
+                reading, f"frame of {length} bytes exceeds the {self.max_frame}-byte limit"
+            )
+            return
+        if got < ipc.HEADER.size + length:
+            if not chunk:
+                body = got - ipc.HEADER.size
+                self._refuse_peer(reading, f"stream ended inside a frame ({body}/{length} bytes)")
             return
         payload = bytes(reading.buffer[ipc.HEADER.size : ipc.HEADER.size + length])
         try:
             message = wire.decode(payload)
         except wire.WireError as exc:
-            self._refuse_peer(reading, f"bad frame: {exc}")
+            self._refuse_peer(reading, str(exc))
             return
         if isinstance(message, wire.Ping):
             answer: wire._Msg = self.pong()
@@ -359,10 +369,17 @@ class ForkServer:
             reading.conn.send(ipc.frame(answer))  # small: fits the socket's buffer
         self._drop_peer(reading)
 
-    def _refuse_peer(self, reading: _Peer, reason: str) -> None:
-        self.refusals.refused("fork-server", reading.peer, reason)
+    def _refuse_peer(self, reading: _Peer, problem: str) -> None:
+        """A bad frame from an allowed peer (root, the service uid): logged each time, as the
+        threaded servers do (only refusals of who a peer is are logged once a minute)."""
+        log.warning(
+            "fork-server: refused a frame from pid %d uid %d: %s",
+            reading.peer.pid,
+            reading.peer.uid,
+            problem,
+        )
         with contextlib.suppress(OSError):
-            reading.conn.send(ipc.frame(wire.Refused(reason=reason)))
+            reading.conn.send(ipc.frame(wire.Refused(reason=f"bad frame: {problem}")))
         self._drop_peer(reading)
 
     def _drop_peer(self, reading: _Peer) -> None:
@@ -374,7 +391,12 @@ class ForkServer:
     def _expire_peers(self) -> None:
         now = time.monotonic()
         for reading in [p for p in self.peers.values() if p.deadline <= now]:
-            self._drop_peer(reading)  # silent past its deadline: let it go
+            if reading.buffer:  # stalled mid-frame
+                self._refuse_peer(
+                    reading, f"no frame within the deadline ({len(reading.buffer)} bytes)"
+                )
+            else:
+                self._drop_peer(reading)  # silent past its deadline: let it go, unlogged
 
     def _handle(self, conn: socket.socket, peer: ipc.Peer) -> bool:
         """Serve core's one request. True if the connection now belongs to a running turn."""

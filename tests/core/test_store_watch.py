@@ -105,3 +105,35 @@ def test_a_replaced_history_db_refuses_turns_until_a_restart_and_keeps_what_core
     assert "storage: store changed: turns are not saved" in status.stdout, status.stdout
     doctor = pet.cli("doctor")
     assert "history.db was replaced" in doctor.stdout, doctor.stdout
+
+
+def test_each_event_is_owed_once_to_the_reply_and_once_to_the_paired_chat(home: Path) -> None:
+    """The watch on real stores, without the processes: what the reply and the chat are owed."""
+    from shelldon.core import layout
+    from shelldon.core.history import HistoryStore
+    from shelldon.core.memory import CuratedMemory
+    from shelldon.core.store_watch import StoreWatch
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve(str(home))
+    layout.prepare(root)
+    history = HistoryStore.open(root.history_db)
+    memory = CuratedMemory(root.memory)
+    try:
+        watch = StoreWatch(root, history, memory)
+        assert watch.check() == []  # nothing changed: nothing said
+        shutil.rmtree(root.memory)
+        [event] = watch.check()
+        assert root.memory.is_dir() and "memory folder was deleted" in event
+        assert watch.check() == []  # noticed once
+        reply = watch.take_unsaid()
+        assert reply is not None and event in reply
+        assert watch.take_unsaid() is None
+        chat = watch.take_for_chat()
+        assert chat is not None and event in chat
+        watch.chat_not_told(chat)  # the queue was full: owed again
+        assert watch.take_for_chat() == chat
+        assert watch.take_for_chat() is None
+        assert watch.status_lines() == [f"storage: store changed: {event}"]
+    finally:
+        history.close()

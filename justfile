@@ -40,7 +40,7 @@ lint: dev
 # SHELLDON_FUZZ_FRAMES / SHELLDON_MODES_ROUNDS change the counts. Then the socket-access drills (a
 # third uid, a worker-uid impostor, a hammered fork-server; root), each printing its figures.
 drill *ARGS: dev
-    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/storage/test_torn_append.py tests/test_ipc_fuzz.py tests/core/storage/test_data_modes_e2e.py {{ARGS}}
+    scripts/pytest.sh -p no:cacheprovider -m drill -s tests/test_drill.py tests/core/storage/test_torn_append.py tests/test_ipc_fuzz.py tests/test_ipc_storm.py tests/core/storage/test_data_modes_e2e.py {{ARGS}}
     scripts/pytest.sh -p no:cacheprovider -s tests/test_socket_access.py
 
 # A real pet's turn with a realistic mix (docs/performance.md): round trip, fsyncs and bytes per turn.

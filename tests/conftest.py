@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FAKE_KEY, FakeProvider
-from support.pet import Pet, running_pet
+from support.pet import Pet, running_pet, start_pet
 from support.users import TestUser, throwaway_user
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -123,3 +123,20 @@ def stranger_user() -> Iterator[TestUser]:
         pytest.skip("needs root (CI runs as root): creates a throwaway third user")
     with throwaway_user("stranger") as user:
         yield user
+
+
+@pytest.fixture
+def guarded_pet(world_home: Path, worker_user: TestUser, fake: FakeProvider) -> Iterator[Pet]:
+    """The appliance's shape: workers dropped to the run's own worker user, the fake provider's
+    key in the vault (the broker rebuilds its chain once the key is stored)."""
+    (world_home / "shelldon.toml").write_text(
+        fake.provider_table(key="llm_key", retries=0)
+        + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
+    )
+    pet = start_pet({"SHELLDON_WORKER_USER": worker_user.name})
+    try:
+        stored = pet.cli("vault", "set", "llm_key", stdin=FAKE_KEY + "\n")
+        assert stored.returncode == 0, stored.stderr
+        yield pet
+    finally:
+        pet.stop()

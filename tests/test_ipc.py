@@ -224,40 +224,218 @@ def _refused_or_closed(path: Path) -> str:
     return answer.reason if isinstance(answer, wire.Refused) else type(answer).__name__
 
 
-def test_connections_beyond_the_per_uid_cap_are_refused_and_serving_goes_on(
+def _serving(server: ipc.ThreadedServer) -> threading.Thread:
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return thread
+
+
+def _served(path: Path) -> socket.socket:
+    """An open connection, proven served (so its thread exists), then left idle."""
+    sock = ipc.connect(path)
+    ipc.send(sock, wire.Ping())
+    assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
+    return sock
+
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    import select
+
+    readable, _, _ = select.select([sock], [], [], 10)  # the server's close is the event
+    return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+
+
+def test_at_the_uid_cap_its_longest_idle_connection_makes_room_for_a_newcomer(
     run_dir: Path,
 ) -> None:
+    """Sixteen open chats of one uid used to lock that uid out for the idle timeout (an hour)."""
+
     def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
         return wire.Pong(name="capped", pid=peer.pid)
 
     server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
-    server.bind()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    thread = _serving(server)
     held = []
     try:
-        for _ in range(2):  # two open sessions, each proven served (so its thread exists)
-            sock = ipc.connect(server.path)
-            ipc.send(sock, wire.Ping())
-            assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
-            held.append(sock)
+        held = [_served(server.path), _served(server.path)]
         assert server.open_connections(os.geteuid()) == 2
-        assert _refused_or_closed(server.path) == "too many connections"
-        for sock in held:
-            sock.close()
-        held.clear()
-        # The held sessions' threads end on their peers' close; then a newcomer is served again.
-        deadline = time.monotonic() + 10
-        answer: wire.Message = wire.Refused(reason="not yet")
-        while not isinstance(answer, wire.Pong) and time.monotonic() < deadline:
-            with contextlib.suppress(ipc.PeerClosed):
-                answer = ipc.request(server.path, wire.Ping())
-        assert isinstance(answer, wire.Pong)
+        newcomer = _served(server.path)  # served, not refused
+        held.append(newcomer)
+        assert _closed_by_server(held[0])  # the longest idle gave its place
+        assert server.evicted == 1
+        ipc.send(held[1], wire.Ping())  # the other one is untouched
+        assert isinstance(ipc.recv(held[1], deadline=time.monotonic() + 10), wire.Pong)
     finally:
         for sock in held:
             sock.close()
         server.stop()
         thread.join(timeout=10)
+
+
+def test_when_every_connection_of_the_uid_is_busy_a_newcomer_reads_how_many_are_open(
+    run_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not "Broken pipe": the Refused frame the server left in the queue is the answer, and the
+    refusals of a burst are one log line."""
+    release = threading.Event()
+    busy = threading.Semaphore(0)
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        busy.release()
+        release.wait(30)
+        return wire.Pong(name="capped", pid=peer.pid)
+
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
+    thread = _serving(server)
+    held = []
+    caplog.set_level(logging.INFO, logger="shelldon.ipc")
+    try:
+        for _ in range(2):
+            sock = ipc.connect(server.path)
+            ipc.send(sock, wire.Ping())
+            held.append(sock)
+            assert busy.acquire(timeout=10)  # its request is in the handler
+        answers = [ipc.request(server.path, wire.Ping()) for _ in range(5)]
+        expected = f"too many connections (2 open by uid {os.geteuid()})"
+        assert [getattr(a, "reason", a) for a in answers] == [expected] * 5
+        lines = [r.getMessage() for r in caplog.records if "too many connections" in r.getMessage()]
+        assert len(lines) == 1, lines
+        release.set()
+        for sock in held:
+            assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
+    finally:
+        release.set()
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
+def test_the_pets_own_processes_are_not_counted_against_the_cap(run_dir: Path) -> None:
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        return wire.Pong(name="reserved", pid=peer.pid)
+
+    server = ipc.ThreadedServer(
+        "reserved", run_dir / "r.sock", handle, max_per_uid=1, reserved=lambda peer: True
+    )
+    thread = _serving(server)
+    held = []
+    try:
+        held = [_served(server.path) for _ in range(4)]
+        assert server.open_connections(os.geteuid()) == 0
+        assert server.evicted == 0
+        for sock in held:  # every one still served: none was closed for room
+            ipc.send(sock, wire.Ping())
+            assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
+def test_refusals_are_logged_once_per_uid_and_reason_per_interval_with_a_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    now = [0.0]
+    refusals = ipc.RefusalLog(
+        logging.getLogger("shelldon.ipc"), interval=60.0, clock=lambda: now[0]
+    )
+    caplog.set_level(logging.WARNING, logger="shelldon.ipc")
+    for pid in range(1000):
+        refusals.refused("broker", ipc.Peer(pid, 901, 901), "not a live turn's worker")
+    refusals.refused("broker", ipc.Peer(5, 902, 902), "not a live turn's worker")
+    now[0] = 61.0
+    refusals.refused("broker", ipc.Peer(7, 901, 901), "not a live turn's worker")
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == [
+        "broker: refused pid 0 uid 901 unheard: not a live turn's worker",
+        "broker: refused pid 5 uid 902 unheard: not a live turn's worker",
+        "broker: refused pid 7 uid 901 unheard: not a live turn's worker"
+        " (999 more since the last such line)",
+    ]
+
+
+def _full_backlog(path: Path) -> tuple[socket.socket, list[socket.socket]]:
+    """A listener that accepts nobody, its backlog filled until the kernel queues no more."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.fspath(path))
+    listener.listen(1)
+    queued = []
+    for _ in range(64):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.connect(os.fspath(path))
+        except BlockingIOError:
+            sock.close()
+            return listener, queued
+        queued.append(sock)
+    pytest.fail("the backlog never filled")
+
+
+def test_a_connect_waits_for_room_in_a_full_backlog_instead_of_failing_at_once(
+    run_dir: Path,
+) -> None:
+    path = run_dir / "full.sock"
+    listener, queued = _full_backlog(path)
+    outcome: list[object] = []
+    waiting = threading.Thread(target=lambda: outcome.append(ipc.connect(path, timeout=30)))
+    try:
+        waiting.start()
+        conn, _ = listener.accept()  # room for one: the waiting connect takes it
+        waiting.join(timeout=30)
+        assert outcome and isinstance(outcome[0], socket.socket), outcome
+        conn.close()
+    finally:
+        for sock in [*queued, *[o for o in outcome if isinstance(o, socket.socket)]]:
+            sock.close()
+        listener.close()
+
+
+def test_a_connect_to_a_backlog_that_stays_full_says_so_by_the_deadline(run_dir: Path) -> None:
+    path = run_dir / "full.sock"
+    listener, queued = _full_backlog(path)
+    try:
+        with pytest.raises(ipc.ConnectBusy, match="no room in its queue"):
+            ipc.connect(path, timeout=0.2)
+    finally:
+        for sock in queued:
+            sock.close()
+        listener.close()
+
+
+def test_a_connect_to_a_server_between_bind_and_listen_is_tried_again(run_dir: Path) -> None:
+    path = run_dir / "starting.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(os.fspath(path))  # bound, not listening: ECONNREFUSED
+    with (
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe,
+        pytest.raises(ConnectionRefusedError),
+    ):
+        probe.connect(os.fspath(path))
+    outcome: list[object] = []
+
+    def try_connect() -> None:
+        try:
+            outcome.append(ipc.connect(path, timeout=30, starting_grace=30))
+        except OSError as exc:
+            outcome.append(exc)
+
+    waiting = threading.Thread(target=try_connect)
+    try:
+        waiting.start()
+        server.listen(4)
+        conn, _ = server.accept()
+        waiting.join(timeout=30)
+        assert outcome and isinstance(outcome[0], socket.socket), outcome
+        conn.close()
+    finally:
+        for sock in outcome:
+            if isinstance(sock, socket.socket):
+                sock.close()
+        server.close()
 
 
 def test_a_refused_peer_is_refused_before_the_cap_and_holds_nothing(run_dir: Path) -> None:
@@ -282,7 +460,9 @@ def test_a_refused_peer_is_refused_before_the_cap_and_holds_nothing(run_dir: Pat
             assert _refused_or_closed(server.path) == "a stranger"
             assert server.open_connections(os.geteuid()) == 1
             strangers.clear()
-            assert _refused_or_closed(server.path) == "too many connections"
+            # At the cap, the uid's idle connection makes room for its newcomer.
+            assert _refused_or_closed(server.path) == "Pong"
+            assert _closed_by_server(held)
     finally:
         server.stop()
         thread.join(timeout=10)

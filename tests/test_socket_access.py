@@ -17,20 +17,20 @@ import signal
 import socket
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fakes.fake_provider import FAKE_KEY, FakeProvider
+from fakes.fake_provider import FakeProvider
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history.store import open_readonly
 from shelldon.core.turn.apply import DEGRADE_TEXT
 from support.marks import needs_root
-from support.pet import Pet, start_pet
+from support.pet import Pet, owner_turns, start_pet
 from support.users import TestUser
 
 ATTEMPTS = 40  # per socket: the flood that degraded every owner turn before Step 9
@@ -119,36 +119,6 @@ def knock(path: Path, attempts: int) -> Callable[[], dict[str, Any]]:
         return outcome
 
     return body
-
-
-@pytest.fixture
-def guarded_pet(world_home: Path, worker_user: TestUser, fake: FakeProvider) -> Iterator[Pet]:
-    """The appliance's shape: workers dropped to the run's own worker user, the fake provider's
-    key in the vault (the broker rebuilds its chain once the key is stored)."""
-    (world_home / "shelldon.toml").write_text(
-        fake.provider_table(key="llm_key", retries=0)
-        + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
-    )
-    pet = start_pet({"SHELLDON_WORKER_USER": worker_user.name})
-    try:
-        stored = pet.cli("vault", "set", "llm_key", stdin=FAKE_KEY + "\n")
-        assert stored.returncode == 0, stored.stderr
-        yield pet
-    finally:
-        pet.stop()
-
-
-def owner_turns(pet: Pet, fake: FakeProvider, n: int) -> list[dict[str, Any]]:
-    """`n` owner turns; each must be answered by the fake provider through a dropped worker."""
-    before = len(fake.requests)
-    for i in range(n):
-        assert pet.cli("say", f"hello number {i}").returncode == 0, pet.log
-        last = json.loads(pet.cli("status", "--json").stdout)
-        assert last["vault_isolation"] is True
-        assert last["last_turn"]["outcome"] == "ok", pet.log
-        assert last["last_turn"]["provider"] == "fake", pet.log
-    assert len(fake.requests) == before + n  # every turn reached the provider, none degraded
-    return [last]
 
 
 @needs_root("a third uid and the worker uid")
@@ -245,7 +215,7 @@ def test_a_fork_server_that_cannot_take_the_turn_keeps_the_owners_message_as_a_d
     forkserver = pet.pid_of("forkserver")
     try:
         os.kill(forkserver, signal.SIGSTOP)
-        for _ in range(200):  # until the kernel queues no more (listen(16))
+        for _ in range(5000):  # until the kernel queues no more (ipc.LISTEN_BACKLOG)
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.setblocking(False)
             hammer.append(sock)

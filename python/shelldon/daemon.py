@@ -26,16 +26,25 @@ def serve(
     idle_timeout: float,
     group: int | None = None,
     admit: ipc.Admit = ipc.admit_anyone,
+    reserved: ipc.Reserved = ipc.reserve_none,
     started: Callable[[], None] = _nothing,
     stopping: Callable[[], None] = _nothing,
 ) -> int:
     """Serve `handler` on the `name` socket until SIGTERM or SIGINT. `started` runs once the socket
     listens, before systemd hears READY; `stopping` once serving ended, before the pid file goes.
-    `mode`, `group` and `admit` decide who may connect (ipc.ThreadedServer). Returns the process's
+    `mode`, `group` and `admit` decide who may connect, `reserved` which of them are the pet's own
+    processes and never counted against a cap (ipc.ThreadedServer). Returns the process's
     exit code: 1 when the socket cannot be bound, else 0."""
     path = root.socket(name)
     server = ipc.ThreadedServer(
-        name, path, handler, mode=mode, group=group, idle_timeout=idle_timeout, admit=admit
+        name,
+        path,
+        handler,
+        mode=mode,
+        group=group,
+        idle_timeout=idle_timeout,
+        admit=admit,
+        reserved=reserved,
     )
     try:
         server.bind()

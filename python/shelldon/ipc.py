@@ -9,6 +9,12 @@ Peers are identified with SO_PEERCRED (pid, uid, gid as the kernel saw them at c
 server process writes `<run_dir>/<name>.pid` once it is serving, so another server can tell
 "core" or "the fork-server's children" from anybody else who can reach the socket.
 
+The owner always gets in (docs/processes.md, "Under a storm"): a connect waits for room in a full
+backlog and retries a socket that is bound but not yet listening, up to the caller's deadline; the
+backlog is sized for bursts; refusals are logged once per uid and reason per interval, with a
+count; a uid at its cap loses its longest-idle connection to a newcomer rather than the newcomer
+being refused; and the pet's own processes (`reserved`) are never counted against a cap.
+
 Over 400 lines: the frame format, the peer checks and the threaded server are the one contract
 every process speaks; the server reads with the frames' deadlines and refuses with the peer
 checks, so the three change together.
@@ -17,6 +23,7 @@ checks, so the three change together.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import selectors
@@ -36,6 +43,13 @@ log = logging.getLogger("shelldon.ipc")
 HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 20  # 1 MiB: a prompt is tens of KB; anything near this is a bug or an attack
 DEFAULT_TIMEOUT = 10.0
+# A burst of connections (a storm, a chat and the poller at once) queues in the kernel instead of
+# failing; each queued connection is a few hundred bytes of kernel memory until it is accepted.
+LISTEN_BACKLOG = 256
+# How long a connect retries a socket file nobody listens on yet (ECONNREFUSED: a server between
+# bind and listen, or restarting); after that the answer is "not running". Bounded by the deadline.
+STARTING_GRACE_S = 1.0
+_TIMEVAL = struct.Struct("@ll")
 
 
 class IpcError(Exception):
@@ -133,23 +147,81 @@ def send(sock: socket.socket, message: wire._Msg, *, deadline: float | None = No
         raise PeerClosed(f"peer went away: {exc}") from None
 
 
-def connect(path: Path, *, timeout: float = DEFAULT_TIMEOUT) -> socket.socket:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(timeout)
+class ConnectBusy(BlockingIOError):
+    """The server's backlog stayed full until the caller's deadline."""
+
+
+def connect(
+    path: Path, *, timeout: float = DEFAULT_TIMEOUT, starting_grace: float = STARTING_GRACE_S
+) -> socket.socket:
+    """A connected socket to `path` (its timeout set to `timeout`), waiting up to `timeout`.
+
+    A full backlog is waited on, not failed: the connect is a blocking one whose wait the kernel
+    bounds with SO_SNDTIMEO (a socket with a Python timeout is non-blocking, and a non-blocking
+    connect to a full Unix backlog fails at once with EAGAIN). A socket nobody listens on
+    (ECONNREFUSED) is tried again for `starting_grace` seconds: a server between bind and listen.
+    Raises FileNotFoundError / ConnectionRefusedError / PermissionError as the kernel says, and
+    ConnectBusy when the deadline passes with the backlog still full.
+    """
+    deadline = time.monotonic() + timeout
+    refused_until = time.monotonic() + min(timeout, starting_grace)
+    pause = 0.002
+    busy = f"{path.name}: no room in its queue in {timeout:g} s"
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ConnectBusy(errno.EAGAIN, busy)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            _set_send_timeout(sock, left)
+            sock.connect(os.fspath(path))
+        except BlockingIOError:
+            sock.close()
+            continue  # SO_SNDTIMEO ran out (the loop's check says if the deadline did too)
+        except ConnectionRefusedError:
+            sock.close()
+            now = time.monotonic()
+            if now >= refused_until:
+                raise
+            time.sleep(min(pause, refused_until - now))  # nothing to wait on: the server polls up
+            pause = min(pause * 2, 0.05)
+            continue
+        except OSError:
+            sock.close()
+            raise
+        _set_send_timeout(sock, 0.0)  # sends use the Python timeout from here on
+        sock.settimeout(timeout)
+        return sock
+
+
+def _set_send_timeout(sock: socket.socket, seconds: float) -> None:
+    whole = int(seconds)
+    micro = int((seconds - whole) * 1_000_000)
+    if whole == 0 and micro == 0 and seconds > 0:
+        micro = 1  # zero would mean "wait for ever"
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _TIMEVAL.pack(whole, micro))
+
+
+def exchange(sock: socket.socket, message: wire._Msg, *, deadline: float) -> wire.Message:
+    """Send one message and read one answer. A server that refused the connection at accept has
+    closed it, so the send breaks (EPIPE); its Refused frame is still in the receive queue, and
+    that is the answer, rather than "Broken pipe"."""
     try:
-        sock.connect(os.fspath(path))
-    except OSError:
-        sock.close()
+        send(sock, message, deadline=deadline)
+    except PeerClosed:
+        try:
+            return recv(sock, deadline=min(deadline, time.monotonic() + 1.0))
+        except IpcError:
+            pass
         raise
-    return sock
+    return recv(sock, deadline=deadline)
 
 
 def request(path: Path, message: wire._Msg, *, timeout: float = DEFAULT_TIMEOUT) -> wire.Message:
     """Connect, send one message, read one answer. OSError if nobody listens; IpcError otherwise."""
     deadline = time.monotonic() + timeout
     with connect(path, timeout=timeout) as sock:
-        send(sock, message, deadline=deadline)
-        return recv(sock, deadline=deadline)
+        return exchange(sock, message, deadline=deadline)
 
 
 def answers_ping(path: Path, timeout: float = 5.0) -> bool:
@@ -302,7 +374,7 @@ def bind_unix(path: Path, *, mode: int, group: int | None = None) -> socket.sock
                 raise PermissionError(
                     exc.errno, f"cannot give {path.name} to group {group}: {exc.strerror}"
                 ) from None
-        sock.listen(16)
+        sock.listen(LISTEN_BACKLOG)
     except OSError:
         sock.close()
         with contextlib.suppress(OSError):
@@ -326,6 +398,55 @@ def refuse_unheard(conn: socket.socket, reason: str) -> None:
     conn.close()
 
 
+REFUSAL_LOG_INTERVAL_S = 60.0
+_REFUSAL_KEYS = 512  # distinct (uid, reason) pairs remembered; uids are few, this only bounds
+
+
+class RefusalLog:
+    """Refusals logged once per (uid, reason) per interval, with a count of the ones in between.
+
+    A storm of a thousand connections a second is one WARNING a minute, not a thousand: the first
+    refusal of a uid for a reason is logged at once; the rest are counted, and the next line for
+    that pair (the first after the interval) says how many there were. The pid is in the line, but
+    not in the key: a storm's every connection has a new one. Thread-safe.
+    """
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        *,
+        interval: float = REFUSAL_LOG_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._log = logger
+        self._interval = interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[int, str], list[float]] = {}  # -> [last logged at, count since]
+
+    def refused(self, name: str, peer: Peer, reason: str) -> None:
+        now = self._clock()
+        key = (peer.uid, reason)
+        with self._lock:
+            seen = self._seen.get(key)
+            if seen is not None and now - seen[0] < self._interval:
+                seen[1] += 1
+                return
+            suppressed = int(seen[1]) if seen is not None else 0
+            if seen is None and len(self._seen) >= _REFUSAL_KEYS:
+                self._forget(now)
+            self._seen[key] = [now, 0]
+        since = f" ({suppressed} more since the last such line)" if suppressed else ""
+        self._log.warning(
+            "%s: refused pid %d uid %d unheard: %s%s", name, peer.pid, peer.uid, reason, since
+        )
+
+    def _forget(self, now: float) -> None:
+        stale = [k for k, (at, _) in self._seen.items() if now - at >= self._interval]
+        for key in stale or list(self._seen)[: len(self._seen) // 2]:
+            del self._seen[key]
+
+
 class _Answered:
     """Returned by a handler that already answered through its `respond` callback."""
 
@@ -338,6 +459,22 @@ Handler = Callable[[Peer, wire.Message, Respond], "wire._Msg | _Answered | None"
 # Who may open a connection at all, from the kernel's view of the peer alone (before it is heard or
 # counted): None admits, a reason refuses.
 Admit = Callable[[Peer], "str | None"]
+# Whether a peer is one of the pet's own processes (by pid file): never counted against a cap.
+Reserved = Callable[[Peer], bool]
+
+
+def reserve_none(peer: Peer) -> bool:
+    return False
+
+
+def reserve_pids(run_dir: Path, *names: str) -> Reserved:
+    """A `Reserved` for the processes whose pid files (`<name>.pid`) name the peer's pid. The run
+    dir is writable by the service alone, so a pid there is the pet's own."""
+
+    def reserved(peer: Peer) -> bool:
+        return any(read_pid_file(run_dir, name) == peer.pid for name in names)
+
+    return reserved
 
 
 def admit_anyone(peer: Peer) -> str | None:
@@ -353,6 +490,15 @@ def admit_uids(uids: frozenset[int], reason: str) -> Admit:
     return admit
 
 
+@dataclass(eq=False)
+class _Connection:
+    sock: socket.socket
+    peer: Peer
+    reserved: bool
+    idle_since: float | None = None  # waiting for a request since (monotonic); None: one in hand
+    closing: bool = False  # closed to make room; its thread is on its way out
+
+
 class ThreadedServer:
     """Accepts on a Unix socket; one thread per connection; frames in, frames out.
 
@@ -360,9 +506,15 @@ class ThreadedServer:
     wakes the accept loop through a pipe, so shutdown never waits on a timeout.
 
     Each accepted connection's credentials are read in the accept loop and put to `admit` first: a
-    refused peer is answered and closed there, never given a thread nor counted. Admitted peers are
-    capped per uid (`max_per_uid` open connections each; a thread is memory on a 416 MB machine), so
-    one uid's idle connections never crowd out another's.
+    refused peer is answered and closed there, never given a thread nor counted, and logged through
+    a RefusalLog (once per uid and reason per interval). Admitted peers are capped per uid
+    (`max_per_uid` open connections each; a thread is memory on a 416 MB machine), so one uid's
+    connections never crowd out another's. At the cap, the uid's longest-idle connection (an open
+    chat waiting for its owner to type) is closed to make room, as its idle timeout would have
+    done: a chat that sees the close connects again before it sends (transport.terminal). Only
+    when every one of them has a request in hand is the newcomer refused, with "too many
+    connections (N open by uid U)". The pet's own processes (`reserved`, by pid file) are not
+    counted and never closed for room.
     """
 
     def __init__(
@@ -377,6 +529,7 @@ class ThreadedServer:
         max_frame: int = MAX_FRAME,
         max_per_uid: int = 16,
         admit: Admit = admit_anyone,
+        reserved: Reserved = reserve_none,
     ) -> None:
         self.name = name
         self.path = path
@@ -387,18 +540,26 @@ class ThreadedServer:
         self._max_frame = max_frame
         self._max_per_uid = max_per_uid
         self._admit = admit
+        self._reserved = reserved
         self._listener: socket.socket | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._stopping = threading.Event()
-        self._threads: dict[threading.Thread, int] = {}  # each connection's thread -> peer uid
+        self._connections: dict[threading.Thread, _Connection] = {}
         self._lock = threading.Lock()
+        self.refusals = RefusalLog(log)
+        self.evicted = 0  # idle connections closed to make room for a newcomer
 
     def bind(self) -> None:
         self._listener = bind_unix(self.path, mode=self._mode, group=self._group)
 
     def open_connections(self, uid: int) -> int:
+        """The uid's counted connections (the pet's own reserved ones are not)."""
         with self._lock:
-            return sum(1 for owner in self._threads.values() if owner == uid)
+            return sum(
+                1
+                for c in self._connections.values()
+                if c.peer.uid == uid and not c.reserved and not c.closing
+            )
 
     def serve_forever(self) -> None:
         if self._listener is None:
@@ -433,44 +594,71 @@ class ThreadedServer:
             return
         refusal = self._admit(peer)
         if refusal:
-            log.warning(
-                "%s: refused pid %d uid %d unheard: %s", self.name, peer.pid, peer.uid, refusal
-            )
+            self.refusals.refused(self.name, peer, refusal)
             refuse_unheard(conn, refusal)
             return
-        with self._lock:
-            held = sum(1 for owner in self._threads.values() if owner == peer.uid)
-        if held >= self._max_per_uid:
-            log.warning(
-                "%s: uid %d holds %d connections; refusing pid %d",
-                self.name,
-                peer.uid,
-                held,
-                peer.pid,
-            )
-            refuse_unheard(conn, "too many connections")
-            return
+        reserved = self._reserved(peer)
+        if not reserved:
+            refusal = self._make_room(peer)
+            if refusal:
+                self.refusals.refused(self.name, peer, refusal)
+                refuse_unheard(conn, refusal)
+                return
         conn.setblocking(True)
+        connection = _Connection(conn, peer, reserved, idle_since=time.monotonic())
         thread = threading.Thread(
             target=self._serve_connection,
-            args=(conn, peer),
+            args=(connection,),
             daemon=True,
             name=f"{self.name}-conn",
         )
         with self._lock:
-            self._threads[thread] = peer.uid
+            self._connections[thread] = connection
         thread.start()
+
+    def _make_room(self, peer: Peer) -> str | None:
+        """Under the uid's cap: None. At it: close its longest-idle connection and return None, or
+        the refusal when every one of them is busy."""
+        with self._lock:
+            mine = [
+                c
+                for c in self._connections.values()
+                if c.peer.uid == peer.uid and not c.reserved and not c.closing
+            ]
+            if len(mine) < self._max_per_uid:
+                return None
+            idle = [c for c in mine if c.idle_since is not None]
+            if not idle:
+                return f"too many connections ({len(mine)} open by uid {peer.uid})"
+            victim = min(idle, key=lambda c: c.idle_since or 0.0)
+            victim.closing = True  # not chosen twice nor counted; its thread ends on the shutdown
+            victim.idle_since = None
+        log.debug(  # debug: a storm of held connections must not grow the log
+            "%s: uid %d holds %d connections; closing the longest idle (pid %d) for pid %d",
+            self.name,
+            peer.uid,
+            len(mine),
+            victim.peer.pid,
+            peer.pid,
+        )
+        self.evicted += 1
+        with contextlib.suppress(OSError):
+            victim.sock.shutdown(socket.SHUT_RDWR)  # its recv wakes with EOF; the thread ends
+        return None
 
     def stop(self) -> None:
         self._stopping.set()
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
 
-    def _serve_connection(self, conn: socket.socket, peer: Peer) -> None:
+    def _serve_connection(self, connection: _Connection) -> None:
+        conn, peer = connection.sock, connection.peer
         try:
             with conn:
                 while not self._stopping.is_set():
                     deadline = time.monotonic() + self._idle_timeout
+                    if not connection.closing:
+                        connection.idle_since = time.monotonic()
                     try:
                         message = recv(conn, deadline=deadline, max_size=self._max_frame)
                     except PeerClosed:
@@ -492,6 +680,7 @@ class ThreadedServer:
                         )
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
+                    connection.idle_since = None  # a request in hand: not closed for room
                     answered = False
 
                     def respond(reply: wire._Msg, conn: socket.socket = conn) -> None:
@@ -520,4 +709,4 @@ class ThreadedServer:
                         return
         finally:
             with self._lock:
-                self._threads.pop(threading.current_thread(), None)
+                self._connections.pop(threading.current_thread(), None)

@@ -77,6 +77,11 @@ class DataRoot:
         return self.home / "state"
 
     @property
+    def quarantine(self) -> Path:
+        """Torn files core set aside at start, bytes as found (core.upkeep.torn_entries)."""
+        return self.home / "quarantine"
+
+    @property
     def config(self) -> Path:
         env = os.environ.get(CONFIG_ENV)
         return Path(env) if env else self.home / "shelldon.toml"

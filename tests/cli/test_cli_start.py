@@ -4,6 +4,7 @@ The figures are in tests/bench/test_bench_cli.py."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
@@ -75,3 +76,23 @@ def test_the_command_word_is_the_one_argparse_would_pick(argv: list[str], word: 
     from shelldon.cli import command_word
 
     assert command_word(argv) == word
+
+
+def test_the_command_list_is_the_one_the_modules_register() -> None:
+    """`shelldon --help` lists cli.COMMANDS without importing a command module: each line, and
+    the module named for it, must be what that module registers."""
+    from shelldon.cli import COMMANDS, MODULES, build_parser
+
+    for module in MODULES:
+        parser = build_parser(only=module)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        registered = {action.dest: action.help for action in sub._choices_actions}
+        mine = {name: text for name, (owner, text) in COMMANDS.items() if owner == module}
+        assert registered == mine, module
+
+
+def test_help_imports_no_command_module_and_a_command_only_its_own() -> None:
+    help_modules = imported_by("--help")
+    assert not [m for m in help_modules if m.startswith("shelldon.cli.") and m.endswith("_cmd")]
+    say_modules = [m for m in imported_by("say", "--help") if m.endswith("_cmd")]
+    assert say_modules == ["shelldon.cli.chat_cmd"], say_modules

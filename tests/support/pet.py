@@ -16,11 +16,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from shelldon.paths import DataRoot
+
+if TYPE_CHECKING:
+    from fakes.fake_provider import FakeProvider
 
 UP_TIMEOUT_S = 60.0
 
@@ -297,3 +300,16 @@ class Units:
                 if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
                     sender = int.from_bytes(payload[:4], sys.byteorder, signed=True)
             self.messages.append((sender, data.decode(errors="replace")))
+
+
+def owner_turns(pet: Pet, fake: FakeProvider, n: int) -> list[dict[str, Any]]:
+    """`n` owner turns; each must be answered by the fake provider through a dropped worker."""
+    before = len(fake.requests)
+    for i in range(n):
+        assert pet.cli("say", f"hello number {i}").returncode == 0, pet.log
+        last = json.loads(pet.cli("status", "--json").stdout)
+        assert last["vault_isolation"] is True
+        assert last["last_turn"]["outcome"] == "ok", pet.log
+        assert last["last_turn"]["provider"] == "fake", pet.log
+    assert len(fake.requests) == before + n  # every turn reached the provider, none degraded
+    return [last]

@@ -223,6 +223,16 @@ class BrokerService:
             return None
         return "not a live turn's worker"
 
+    def reserved(self, peer: ipc.Peer) -> bool:
+        """The pet's own callers, never counted against a cap: the fork-server (its admissions),
+        core (vault reads) and a live turn's admitted worker."""
+        run_dir = self.root.run_dir
+        return (
+            self.workers.is_admitted(peer)
+            or peer.pid == ipc.read_pid_file(run_dir, "forkserver")
+            or peer.pid == ipc.read_pid_file(run_dir, "core")
+        )
+
     def _from_forkserver(
         self, peer: ipc.Peer, message: wire.AdmitWorker | wire.RetireWorker
     ) -> wire._Msg:
@@ -331,6 +341,7 @@ def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
         mode=0o660,
         group=socket_group(root),
         admit=service.admit,
+        reserved=service.reserved,
         idle_timeout=120.0,
         started=started,
         stopping=stopping,

@@ -8,15 +8,16 @@ No command ends in a traceback (docs/cli.md): a `CliError` or an OS error is one
 exit 1, Ctrl-C is "interrupted" and exit 130; anything else is a bug, reported in one line with
 the traceback only under `-v`.
 
-Start time matters (a Pi is 10-20x slower than a laptop): the command modules import what their
-commands need inside the command functions, so `shelldon --help` and `shelldon say` load neither
-the gate nor the memory writer nor the audit log (tests/cli/test_cli_start.py).
+Start time matters (a Pi is 10-20x slower than a laptop): only the chosen command's module is
+imported (`COMMANDS` says which), and `shelldon --help` lists `COMMANDS` without importing any;
+the command modules import what their commands need inside the command functions, so `shelldon
+--help` and `shelldon say` load neither the gate nor the memory writer nor the audit log
+(tests/cli/test_cli_start.py; the figures: tests/bench/test_bench_cli.py, docs/cli.md).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
 from shelldon import __version__
@@ -29,6 +30,52 @@ EXIT_BUG = 70  # EX_SOFTWARE
 # docs/processes.md).
 PROCESS_COMMANDS = frozenset({"core", "broker", "forkserver"})
 _OPTIONS_WITH_VALUE = frozenset({"--home", "--run-dir"})
+# Every command, in the order `shelldon --help` lists them: the command module that registers it
+# (cli.<module>_cmd) and its line in that list, so the list needs none of the modules.
+# tests/cli/test_cli_start.py checks each line against the help its module registers.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("run", "start the pet (core, broker, fork-server) and chat here"),
+    "core": (
+        "run",
+        "run only core (the owner's socket, the turn, the stores); systemd Type=notify",
+    ),
+    "broker": (
+        "run",
+        "run only the broker (the provider chain, the vault read); systemd Type=notify",
+    ),
+    "forkserver": (
+        "run",
+        "run only the fork-server (forks one dropped worker per turn); systemd Type=notify",
+    ),
+    "restart": (
+        "restart",
+        "restart the pet's processes (systemd's target, or those of `shelldon run`)",
+    ),
+    "chat": ("chat", "talk to the running pet in this terminal"),
+    "say": ("chat", 'send one message and print the reply: shelldon say "hi" (or - for stdin)'),
+    "status": ("chat", "processes, last turn, memory counts, vault isolation"),
+    "memory": ("memory", "curated memory: list, show, log, undo"),
+    "reminders": ("reminders", "list reminders; shelldon reminders cancel N"),
+    "timezone": ("reminders", "show or set the owner's time zone (Europe/Lisbon)"),
+    "vault": ("vault", "secrets only the broker can read"),
+    "telegram": ("telegram", "pair the owner's Telegram chat with the pet"),
+    "dream": ("dream", "consolidate learnings now: shelldon dream --now"),
+    "doctor": ("doctor", "check the configuration and reach each provider"),
+    "backup": (
+        "backup",
+        "copy history.db (consistently, while the pet runs) and the memory tree to DEST",
+    ),
+    "restore": (
+        "backup",
+        "put a backup in place (the pet must be stopped; the current data is kept aside)",
+    ),
+    "repair": (
+        "backup",
+        "salvage a damaged history.db into a fresh file (the damaged one is kept aside)",
+    ),
+    "agent": ("agent", "memory for coding agents (an MCP server)"),
+}
+MODULES = tuple(dict.fromkeys(module for module, _ in COMMANDS.values()))
 
 
 def command_word(argv: list[str]) -> str | None:
@@ -44,49 +91,98 @@ def command_word(argv: list[str]) -> str | None:
     return None
 
 
-def build_parser(*, processes_only: bool = False) -> argparse.ArgumentParser:
+def build_parser(
+    *, processes_only: bool = False, only: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser of every command; `only`: of that command module's commands alone (`MODULES`),
+    `processes_only`: of run_cmd's (the long-running processes)."""
     # Imported here, not at the top: `import shelldon.cli` stays cheap for whoever needs only a
     # piece of it (the command modules pull in core's stores).
-    from shelldon.cli import run_cmd
     from shelldon.cli.common import add_shared_options, common_options
 
-    parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
-    parser.add_argument("--version", action="version", version=f"shelldon {__version__}")
+    parser = _top_parser()
     add_shared_options(parser, top=True)
     common = common_options()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     if processes_only:
-        run_cmd.register(sub, common)
-        return parser
-    from shelldon.cli import (
-        agent_cmd,
-        backup_cmd,
-        chat_cmd,
-        doctor_cmd,
-        dream_cmd,
-        memory_cmd,
-        reminders_cmd,
-        restart_cmd,
-        telegram_cmd,
-        vault_cmd,
-    )
-
-    # In the order `shelldon --help` lists them.
-    for module in (
-        run_cmd,
-        restart_cmd,
-        chat_cmd,
-        memory_cmd,
-        reminders_cmd,
-        vault_cmd,
-        telegram_cmd,
-        dream_cmd,
-        doctor_cmd,
-        backup_cmd,
-        agent_cmd,
-    ):
-        module.register(sub, common)
+        only = "run"
+    for module in (only,) if only is not None else MODULES:
+        _register(module, sub, common)
     return parser
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="shelldon", description="A pocket AI pet that remembers.")
+    parser.add_argument("--version", action="version", version=f"shelldon {__version__}")
+    return parser
+
+
+def list_parser() -> argparse.ArgumentParser:
+    """`shelldon --help`'s parser: every command listed from `COMMANDS`, no command module
+    imported. A command word picks the real parser instead (_main)."""
+    from shelldon.cli.common import add_shared_options
+
+    parser = _top_parser()
+    add_shared_options(parser, top=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, text) in COMMANDS.items():
+        sub.add_parser(name, help=text, add_help=False)
+    return parser
+
+
+def _register(
+    module: str,
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    common: argparse.ArgumentParser,
+) -> None:
+    """Import one command module and let it add its commands (explicit imports: a module named in a
+    string would be an edge no reader sees, tests/test_layering.py)."""
+    if module == "run":
+        from shelldon.cli import run_cmd
+
+        run_cmd.register(sub, common)
+    elif module == "restart":
+        from shelldon.cli import restart_cmd
+
+        restart_cmd.register(sub, common)
+    elif module == "chat":
+        from shelldon.cli import chat_cmd
+
+        chat_cmd.register(sub, common)
+    elif module == "memory":
+        from shelldon.cli import memory_cmd
+
+        memory_cmd.register(sub, common)
+    elif module == "reminders":
+        from shelldon.cli import reminders_cmd
+
+        reminders_cmd.register(sub, common)
+    elif module == "vault":
+        from shelldon.cli import vault_cmd
+
+        vault_cmd.register(sub, common)
+    elif module == "telegram":
+        from shelldon.cli import telegram_cmd
+
+        telegram_cmd.register(sub, common)
+    elif module == "dream":
+        from shelldon.cli import dream_cmd
+
+        dream_cmd.register(sub, common)
+    elif module == "doctor":
+        from shelldon.cli import doctor_cmd
+
+        doctor_cmd.register(sub, common)
+    elif module == "backup":
+        from shelldon.cli import backup_cmd
+
+        backup_cmd.register(sub, common)
+    elif module == "agent":
+        from shelldon.cli import agent_cmd
+
+        agent_cmd.register(sub, common)
+    else:
+        raise ValueError(f"no command module {module!r}")
 
 
 def main(argv: list[str]) -> int:
@@ -100,10 +196,18 @@ def main(argv: list[str]) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    word = command_word(argv)
+    if word is None:  # `--help`, `--version`, or bare `shelldon`: no command module yet
+        parser = list_parser()
+    elif word in COMMANDS:  # only the chosen command's module
+        parser = build_parser(only=COMMANDS[word][0])
+    else:  # not a command: the whole parser says what the commands are
+        parser = build_parser()
+    args = parser.parse_args(argv)
+    import logging
+
     from shelldon.cli.common import CliError
 
-    parser = build_parser(processes_only=command_word(argv) in PROCESS_COMMANDS)
-    args = parser.parse_args(argv)
     verbose = bool(getattr(args, "verbose", False))
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.INFO,
@@ -113,6 +217,7 @@ def _main(argv: list[str]) -> int:
     func = getattr(args, "func", None)
     if func is None:
         # Bare `shelldon` runs the pet, like `python -m shelldon` promises.
+        parser = build_parser(only="run")
         args = parser.parse_args(["run", *argv])
         func = getattr(args, "func", None)
         if func is None:

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from shelldon.paths import DataRoot
+# Not `typing.TYPE_CHECKING`: `shelldon --help` would import typing for it (mypy reads this name as
+# that constant).
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # imported where used: `shelldon --help` needs neither (pathlib is ~10 ms)
+    from pathlib import Path
 
-if TYPE_CHECKING:
     from shelldon.contracts import wire
+    from shelldon.paths import DataRoot
 
 
 class CliError(Exception):
@@ -66,6 +68,10 @@ def data_root(args: argparse.Namespace) -> DataRoot:
 
     Raises CliError when the path cannot be a directory (it, or a directory above it, is a file).
     """
+    from pathlib import Path
+
+    from shelldon.paths import DataRoot
+
     root = DataRoot.resolve(getattr(args, "home", None))
     run_dir = getattr(args, "run_dir", None)
     if run_dir:

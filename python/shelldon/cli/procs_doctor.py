@@ -32,8 +32,10 @@ def check_processes(ctx: DoctorContext) -> Iterator[CheckResult]:
     for proc in status.processes:
         up: Status = "ok" if proc.up else "fail"
         yield CheckResult(up, f"process {proc.name}", f"pid {proc.pid}: {proc.detail or 'up'}")
-    for line in status.extra_lines:  # a write core could not do since the last one that worked
-        if line.startswith("storage: last write failed"):
+    # A write core could not do since the last one that worked; a store changed under core
+    # (core.upkeep.store_watch).
+    for line in status.extra_lines:
+        if line.startswith(("storage: last write failed", "storage: store changed: ")):
             yield CheckResult("fail", "storage", line.removeprefix("storage: "))
 
 

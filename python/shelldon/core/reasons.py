@@ -64,6 +64,7 @@ ReasonCode = Literal[
     "too_many_ops",
     "too_short",
     "torn",
+    "torn_entry",
     "undo",
     "unknown",
     "unknown_entry",

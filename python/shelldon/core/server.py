@@ -50,6 +50,7 @@ from shelldon.core.telegram.chat import TelegramChat
 from shelldon.core.telegram.state import Origin
 from shelldon.core.turn import apply as turns
 from shelldon.core.upkeep import recovery
+from shelldon.core.upkeep.store_watch import StoreWatch
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import DataRoot
 
@@ -103,6 +104,9 @@ class CoreService:
         self.storage = storage_check.WriteFaults(
             self.root.home, self.root.memory
         )  # failed writes: told, shown
+        # A store removed or swapped under the running core: noticed at the next write, told,
+        # shown, rebuilt or refused (core.upkeep.store_watch).
+        self.store_watch = StoreWatch(self.root, stores.history, stores.memory)
         # Before the first turn: what a killed core journaled but had not applied
         # (core.turn.journal).
         turns.replay_journal(
@@ -194,7 +198,12 @@ class CoreService:
         note = self.links.observe(outcome)
         note = note if purpose == "turn" else None
         fault = self.storage.take_unsaid(in_chat=in_chat) if purpose == "turn" else None
-        note = " ".join(part for part in (note, fault) if part) or None
+        self.store_watch.check()  # before this turn writes anything
+        changed = self.store_watch.take_unsaid() if purpose == "turn" else None
+        if changed and in_chat:
+            self.store_watch.take_for_chat()  # this reply is the chat's notice
+        note = " ".join(part for part in (note, changed, fault) if part) or None
+        history = None if self.store_watch.history_refused else self.stores.history
 
         def once(text: str, degraded: bool) -> None:
             if emitted:
@@ -217,7 +226,7 @@ class CoreService:
         try:
             result = turns.apply_turn(
                 root=self.root,
-                history=self.stores.history,
+                history=history,
                 memory=self.stores.memory,
                 turn_id=turn_id,
                 purpose=purpose,
@@ -363,6 +372,13 @@ class CoreService:
         the proactive queue (delivered once, recorded as said; core.proactive.queue)."""
         if telegram_state.paired_chat(self.stores.history) is None:
             return
+        changed = self.store_watch.take_for_chat()
+        if changed is not None:
+            try:
+                proactive_queue.enqueue(self.stores.history, "notice", changed, utc_now())
+            except (sqlite3.Error, OSError) as exc:
+                log.warning("storage: could not queue the store notice for the chat: %s", exc)
+                self.store_watch.chat_not_told(changed)
         notice = self.storage.take_for_chat()
         if notice is None:
             return
@@ -443,6 +459,7 @@ class CoreService:
         # a wedged apply must not wedge status too).
         if not self.settled.wait(timeout=SETTLE_WAIT_S):
             log.warning("status: a turn was still applying after %.0f s", SETTLE_WAIT_S)
+        self.store_watch.check()  # a store gone since the last turn shows now, not after one
         processes = [wire.ProcessState(name="core", pid=os.getpid(), up=True)]
         isolation: bool = False
         isolation_detail = "fork-server not reachable"
@@ -472,6 +489,7 @@ class CoreService:
             clock_watch.clock_lines(clock_watch.synchronised(), self.links.details(), utc_now())
         )
         lines.extend(self.storage.status_lines())
+        lines.extend(self.store_watch.status_lines())
         lines.extend(self.usage_lines())
         try:
             lines.extend(self.telegram.status_lines())
@@ -560,7 +578,7 @@ def main(root: DataRoot) -> int:
     try:
         storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
         layout.prepare(root)
-        recovery.recover(root)  # a killed run's temp files and torn tails, before any reader
+        recovered = recovery.recover(root)  # a killed run's leftovers, before any reader
         runner = WorkerRunner(root, capture_prompts=prompts_recorded())
         stores = Stores.open(root)
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors
@@ -570,6 +588,8 @@ def main(root: DataRoot) -> int:
     proactive = _start_proactive(runner, stores, dreams)
     reflections = _start_reflecting(runner, stores, dreams)
     service = CoreService(stores, runner, dreams, proactive, reflections)
+    # Torn entries set aside at start: said in the next reply, the paired chat and status.
+    service.store_watch.tell([torn.sentence() for torn in recovered.torn_entries])
 
     def started() -> None:
         if dreams is not None:
@@ -600,6 +620,9 @@ def main(root: DataRoot) -> int:
         admit=ipc.admit_uids(
             frozenset({0, os.geteuid()}), "only the service user or root may talk to core"
         ),
+        # The Telegram poller runs in the broker: it shares the owner's uid on the card, and never
+        # competes with the owner's chats for that uid's slots (docs/processes.md).
+        reserved=ipc.reserve_pids(root.run_dir, "broker"),
         started=started,
         stopping=stopping,
     )

@@ -60,6 +60,8 @@ class Session:
     def _connect(self) -> socket.socket:
         try:
             return ipc.connect(self.path, timeout=5.0)
+        except ipc.ConnectBusy:
+            raise  # core runs but its queue stayed full: "lost core (…)", not "not running"
         except OSError as exc:
             raise NotRunning(
                 f"shelldon is not running (no core at {self.path}: {exc.strerror}); "
@@ -94,8 +96,9 @@ class Session:
         if self._closed_by_core():  # nothing was sent yet, so asking again is safe
             self.sock.close()
             self.sock = self._connect()
-        ipc.send(self.sock, message, deadline=deadline)
-        return ipc.recv(self.sock, deadline=deadline)
+        # A connection core refused at accept (too many open) holds its Refused frame: that is
+        # the answer, not the broken pipe of the send.
+        return ipc.exchange(self.sock, message, deadline=deadline)
 
     def close(self) -> None:
         self.sock.close()

@@ -20,7 +20,11 @@ worker never blocks on a full pipe and cannot flood the log). It never holds the
 file, which it could otherwise fill, forge lines in, or truncate.
 
 Who may connect: the socket is 0660 with the run dir's group (the service's), so only the service
-uid and root can; a peer other than core may only Ping. Each worker is admitted at the broker for
+uid and root can; a peer other than core may only Ping. Under a storm the loop stays core's: it
+accepts every queued connection at once (the backlog never fills behind a slow one), reads core's
+request at once, and reads any other allowed peer's Ping through the selector, a few at a time with
+a short deadline each, so none of them holds the loop; refusals are logged once per uid and reason
+a minute (ipc.RefusalLog). Each worker is admitted at the broker for
 its turn alone (worker.admission: pid, uid and a one-time token) and retired when the turn ends.
 
 Over 400 lines: one selector loop owns a worker's whole life (fork, deadline, result, relay,
@@ -72,6 +76,8 @@ KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leav
 EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may take to exit
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
 PEER_READ_S = 0.25  # anyone else (root's diagnostics): a Ping, at once
+MAX_PEERS = 16  # other peers read at once; a newcomer past this closes the oldest
+ACCEPT_BATCH = 256  # connections taken from the backlog per wakeup (ipc.LISTEN_BACKLOG)
 STDERR_LOG_CAP = 16 * 1024  # bytes of one worker's stderr logged; the rest is counted, not kept
 STDERR_LINE_CAP = 1000  # characters of one logged line
 # C0 controls but tab, and DEL: a worker's line must not rewrite the terminal reading the log.
@@ -124,6 +130,16 @@ def warm_up() -> None:
         quiet.setLevel(level)
 
 
+@dataclass(eq=False)
+class _Peer:
+    """An allowed peer other than core, read through the selector: one Ping, then closed."""
+
+    conn: socket.socket
+    peer: ipc.Peer
+    deadline: float
+    buffer: bytearray = field(default_factory=bytearray)
+
+
 @dataclass
 class _Turn:
     pid: int
@@ -164,6 +180,8 @@ class ForkServer:
         if self.filter is None:
             log.warning("fork-server: no seccomp filter for this architecture (dev mode)")
         self.broker = admission.BrokerAdmission(root)
+        self.peers: dict[int, _Peer] = {}  # fd -> a peer other than core, being read
+        self.refusals = ipc.RefusalLog(log)
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -209,6 +227,9 @@ class ForkServer:
                         self._read_turn()
                     elif key.data == "stderr":
                         self._read_stderr()
+                    elif key.data == "peer":
+                        self._read_peer(key.fd)
+                self._expire_peers()
                 self._check_deadline()
                 self._reap()
                 self._watchdog.tick()
@@ -224,6 +245,9 @@ class ForkServer:
         wd = self._watchdog.timeout()
         if wd is not None:
             candidates.append(wd)
+        if self.peers:
+            soonest = min(p.deadline for p in self.peers.values())
+            candidates.append(max(0.0, soonest - time.monotonic()))
         return min(candidates) if candidates else None
 
     def shutdown(self) -> None:
@@ -234,6 +258,8 @@ class ForkServer:
         for pid in list(self.zombies):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        for reading in list(self.peers.values()):
+            self._drop_peer(reading)
         self._reap()
         if self._listener is not None:
             with contextlib.suppress(KeyError, ValueError):
@@ -247,35 +273,136 @@ class ForkServer:
     # --- requests -------------------------------------------------------------------------------
 
     def _accept(self) -> None:
+        """Take every queued connection (up to a batch): the backlog drains at the kernel's pace,
+        so core's connect never waits behind a storm for more than one pass of this loop."""
         assert self._listener is not None
-        try:
-            conn, _ = self._listener.accept()
-        except (BlockingIOError, InterruptedError):
-            return
-        conn.setblocking(True)
+        for _ in range(ACCEPT_BATCH):
+            try:
+                conn, _ = self._listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:  # EMFILE and kin: the loop must go on
+                log.warning("fork-server: accept failed: %s", exc)
+                return
+            self._take(conn)
+
+    def _take(self, conn: socket.socket) -> None:
         keep = False
         try:
-            keep = self._handle(conn)
+            keep = self._admit_peer(conn)
         except (ipc.IpcError, OSError) as exc:
             log.warning("fork-server: dropped a connection: %s", exc)
         finally:
             if not keep:
                 conn.close()
 
-    def _handle(self, conn: socket.socket) -> bool:
-        """Serve one request. True if the connection now belongs to a running turn."""
+    def _admit_peer(self, conn: socket.socket) -> bool:
+        """Core's request is served now; another allowed peer is read by the selector; anyone else
+        is refused unheard. True if the connection is kept (a turn's, or a peer being read)."""
         peer = ipc.peer_of(conn)
         core_pid = ipc.read_pid_file(self.root.run_dir, "core")
-        if peer.pid != core_pid and peer.uid not in (0, os.geteuid()):
+        if peer.pid == core_pid:
+            conn.setblocking(True)
+            return self._handle(conn, peer)
+        if peer.uid not in (0, os.geteuid()):
             # Only if the mode let it in: nobody else gets any of this loop's time, not even the
             # wait for it to read the refusal.
-            log.warning("fork-server: refused pid %d uid %d unheard", peer.pid, peer.uid)
+            self.refusals.refused("fork-server", peer, "only core may talk to the fork-server")
             ipc.refuse_unheard(conn, "only core may talk to the fork-server")
             return False
-        # The loop is single-threaded: a silent peer may hold it only briefly (core sends at once).
-        read_s = REQUEST_READ_S if peer.pid == core_pid else PEER_READ_S
+        if len(self.peers) >= MAX_PEERS:
+            oldest = min(self.peers.values(), key=lambda p: p.deadline)
+            self._drop_peer(oldest)
+        conn.setblocking(False)
+        reading = _Peer(conn, peer, time.monotonic() + PEER_READ_S)
+        self.peers[conn.fileno()] = reading
+        self._selector.register(conn, selectors.EVENT_READ, "peer")
+        return True
+
+    def _read_peer(self, fd: int) -> None:
+        reading = self.peers.get(fd)
+        if reading is None:
+            return
         try:
-            message = ipc.recv(conn, deadline=time.monotonic() + read_s, max_size=self.max_frame)
+            chunk = reading.conn.recv(1 << 14)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        reading.buffer += chunk
+        got = len(reading.buffer)
+        if got < ipc.HEADER.size:
+            if not chunk and got:
+                self._refuse_peer(reading, f"stream ended inside a frame ({got}/4 bytes)")
+            elif not chunk:
+                self._drop_peer(reading)  # closed between frames: nothing to refuse
+            return
+        (length,) = ipc.HEADER.unpack_from(reading.buffer)
+        if length == 0:
+            self._refuse_peer(reading, "empty frame")
+            return
+        if length > self.max_frame:
+            self._refuse_peer(
+                reading, f"frame of {length} bytes exceeds the {self.max_frame}-byte limit"
+            )
+            return
+        if got < ipc.HEADER.size + length:
+            if not chunk:
+                body = got - ipc.HEADER.size
+                self._refuse_peer(reading, f"stream ended inside a frame ({body}/{length} bytes)")
+            return
+        payload = bytes(reading.buffer[ipc.HEADER.size : ipc.HEADER.size + length])
+        try:
+            message = wire.decode(payload)
+        except wire.WireError as exc:
+            self._refuse_peer(reading, str(exc))
+            return
+        if isinstance(message, wire.Ping):
+            answer: wire._Msg = self.pong()
+        elif isinstance(message, wire.SpawnTurn):
+            self.refusals.refused("fork-server", reading.peer, "only core may spawn a turn")
+            answer = wire.Refused(reason="only core may spawn a turn")
+        else:
+            answer = wire.Refused(reason=f"the fork-server does not serve {type(message).__name__}")
+        with contextlib.suppress(OSError):
+            reading.conn.send(ipc.frame(answer))  # small: fits the socket's buffer
+        self._drop_peer(reading)
+
+    def _refuse_peer(self, reading: _Peer, problem: str) -> None:
+        """A bad frame from an allowed peer (root, the service uid): logged each time, as the
+        threaded servers do (only refusals of who a peer is are logged once a minute)."""
+        log.warning(
+            "fork-server: refused a frame from pid %d uid %d: %s",
+            reading.peer.pid,
+            reading.peer.uid,
+            problem,
+        )
+        with contextlib.suppress(OSError):
+            reading.conn.send(ipc.frame(wire.Refused(reason=f"bad frame: {problem}")))
+        self._drop_peer(reading)
+
+    def _drop_peer(self, reading: _Peer) -> None:
+        self.peers.pop(reading.conn.fileno(), None)
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(reading.conn)
+        reading.conn.close()
+
+    def _expire_peers(self) -> None:
+        now = time.monotonic()
+        for reading in [p for p in self.peers.values() if p.deadline <= now]:
+            if reading.buffer:  # stalled mid-frame
+                self._refuse_peer(
+                    reading, f"no frame within the deadline ({len(reading.buffer)} bytes)"
+                )
+            else:
+                self._drop_peer(reading)  # silent past its deadline: let it go, unlogged
+
+    def _handle(self, conn: socket.socket, peer: ipc.Peer) -> bool:
+        """Serve core's one request. True if the connection now belongs to a running turn."""
+        try:
+            message = ipc.recv(
+                conn, deadline=time.monotonic() + REQUEST_READ_S, max_size=self.max_frame
+            )
         except ipc.PeerClosed:
             return False
         except (ipc.FrameTooLarge, ipc.FrameTruncated, ipc.FrameMalformed, ipc.FrameTimeout) as exc:
@@ -292,15 +419,6 @@ class ForkServer:
                 conn,
                 wire.Refused(reason=f"the fork-server does not serve {type(message).__name__}"),
             )
-            return False
-        if peer.pid != core_pid:
-            log.warning(
-                "fork-server: refused SpawnTurn from pid %d uid %d (core is %s)",
-                peer.pid,
-                peer.uid,
-                core_pid,
-            )
-            ipc.send(conn, wire.Refused(reason="only core may spawn a turn"))
             return False
         if self.turn is not None or self.zombies:
             ipc.send(

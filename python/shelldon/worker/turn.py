@@ -77,8 +77,7 @@ def run_turn(
             complete = wire.Complete(
                 turn_id=spawn.turn_id, request=request, deadline_s=left, token=token
             )
-            ipc.send(sock, complete, deadline=deadline)
-            answer = ipc.recv(sock, deadline=deadline)
+            answer = ipc.exchange(sock, complete, deadline=deadline)
     except (OSError, ipc.IpcError) as exc:
         return wire.TurnFailed(
             turn_id=spawn.turn_id, stage="brain", reason=f"broker: {type(exc).__name__}: {exc}"

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_storage_faults import TURNS, filled_history, garbage_header, garbage_in_the_middle
 
 from shelldon.core.history import recall
 from shelldon.core.history.store import HistoryStore
@@ -23,6 +22,7 @@ from shelldon.core.storage import layout
 from shelldon.core.storage.check import check_history
 from shelldon.core.upkeep import backup
 from shelldon.paths import DataRoot
+from support.damage import TURNS, filled_history, garbage_header, garbage_in_the_middle
 from support.pet import Pet, prompt_section, start_pet
 
 

@@ -295,6 +295,29 @@ class HistoryStore(_Reader):
             return recall.index_new_rows(self._conn, at_least=at_least)
 
     @_serialised
+    def copy_to(self, target: Path) -> None:
+        """A consistent copy of what this handle sees (sqlite's backup API) at `target`: how core
+        keeps a history.db that was unlinked or replaced under it (core.upkeep.store_watch)."""
+        dest = sqlite3.connect(target, isolation_level=None)
+        try:
+            self._conn.backup(dest)
+        finally:
+            dest.close()
+
+    @_serialised
+    def reopen(self, swap: Callable[[], None], path: Path | None = None) -> None:
+        """Close this handle's connection, let `swap` put a file in place, and open it (`path`,
+        else the same path) in this same handle: whoever holds it writes to that file from now on
+        (core.upkeep.store_watch: a history.db unlinked under core, rebuilt from this handle's own
+        copy; or replaced, this handle moved to its copy aside). The old connection is closed first:
+        its close removes its WAL by name, which must not be left for the file now at the path."""
+        self._conn.close()
+        swap()
+        if path is not None:
+            self._path = path
+        self._conn = HistoryStore.open(self._path)._conn
+
+    @_serialised
     def close(self) -> None:
         """Index what is left past the stem index (a failure is logged: the next open does it),
         then close."""

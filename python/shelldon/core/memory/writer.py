@@ -514,6 +514,14 @@ class MemoryWriter(MemoryReader):
             candidate = f"{stem}-{n}"
         return candidate
 
+    def rebuild_tree(self, gid: int | None = None) -> int:
+        """The tree removed or replaced under a running core (core.upkeep.store_watch): make its
+        directories again, MEMORY.md from what is left. Returns the entries left."""
+        layout.prepare_memory(self._root, gid)
+        with self._write_lock():
+            self._refresh_index()
+            return len(self.entries())
+
     def _refresh_index(self) -> None:
         """Rewrite MEMORY.md from the entries when it changed (bounded; see core.memory.index), and
         bring the archive's search index in line."""

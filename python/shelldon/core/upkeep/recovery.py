@@ -15,6 +15,8 @@ turn. It settles two kinds of leftovers:
     The cut bytes are kept as an undo blob and the cut is an audit line (`op: repair`), so
     `shelldon memory undo` brings them back should they have been a hand edit, not a tear.
   A torn op's audit line is missing, so the journal's replay applies it again, whole.
+- Torn entry files (empty, half an entry): set aside in the quarantine folder with their bytes,
+  recovered from the audit log's last good version where it holds one (core.upkeep.torn_entries).
 
 Every cut takes the file's flock first, as the appender does (rust/src/append.rs).
 """
@@ -32,6 +34,7 @@ from pathlib import Path
 from shelldon.core.memory.audit import AuditLog, AuditRecord, FileChange, sha256_hex
 from shelldon.core.memory.reader import whole_episodes_length
 from shelldon.core.storage import layout
+from shelldon.core.upkeep.torn_entries import TornEntry, settle_torn_entries
 from shelldon.paths import EPISODES, DataRoot
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,7 @@ class Recovered:
     temp_files: list[Path] = field(default_factory=list)
     cut: dict[str, int] = field(default_factory=dict)  # file name -> bytes cut
     completed: list[str] = field(default_factory=list)  # files whose last line got its newline
+    torn_entries: list[TornEntry] = field(default_factory=list)  # set aside (and recovered)
 
 
 def recover(root: DataRoot) -> Recovered:
@@ -55,6 +59,7 @@ def recover(root: DataRoot) -> Recovered:
         _settle_episodes_tail(audit, done)
     except OSError as exc:
         log.error("recovery: could not settle a torn tail: %s", exc)
+    done.torn_entries = settle_torn_entries(root, audit)  # after the log's tail: it is read
     return done
 
 

@@ -1,0 +1,139 @@
+"""Stores removed or swapped under the real running pet (core.upkeep.store_watch): never silent.
+
+`rm -rf memory/`: every fact after it is stored in the rebuilt tree (and audited), and the owner is
+told once; `rm history.db`: rebuilt from the copy core has open, so no acknowledged turn is lost
+after the stop; history.db replaced by another file: turns are refused as not saved until a restart,
+what core had is copied aside; `status` and `doctor` show each.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+from shelldon.core.history.store import open_readonly
+from shelldon.core.turn.apply import NOT_SAVED_TEXT
+from support.disk import memory_files
+from support.pet import Pet
+
+
+def _owner_rows(db: Path) -> list[str]:
+    store = open_readonly(db)
+    try:
+        return [r["content"] for r in store.recent(200) if r["role"] == "owner"]
+    finally:
+        store.close()
+
+
+def test_facts_after_the_memory_tree_is_removed_are_stored_in_a_rebuilt_tree_and_it_is_said(
+    pet: Pet,
+) -> None:
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    pet.say("hello")  # one turn at a time: the previous one's ops are applied by now
+    assert "bike is green" in memory_files(memory), pet.log[-3000:]
+
+    shutil.rmtree(memory)
+    facts = [
+        "remember that my car is red",
+        "remember that my boat is blue",
+        "remember that my kite is yellow",
+    ]
+    first = pet.say(facts[0])
+    assert "memory folder was deleted" in first, first
+    for fact in facts[1:]:
+        reply = pet.say(fact)
+        assert "memory folder" not in reply  # told once
+    pet.say("thanks")
+    stored = memory_files(memory)
+    for thing in ("car is red", "boat is blue", "kite is yellow"):
+        assert thing in stored, (thing, pet.log[-3000:])
+    audit = [json.loads(line) for line in (memory / "history.jsonl").read_text().splitlines()]
+    written = [r for r in audit if r.get("action") == "create"]
+    assert len(written) >= 3, audit  # each fact audited again, in the rebuilt tree's log
+
+    status = pet.cli("status")
+    assert "storage: store changed: my memory folder was deleted" in status.stdout, status.stdout
+    doctor = pet.cli("doctor")
+    assert "memory folder was deleted" in doctor.stdout, doctor.stdout
+
+
+def test_an_unlinked_history_db_is_rebuilt_from_the_open_copy_and_no_turn_is_lost(
+    pet: Pet,
+) -> None:
+    db = pet.root.history_db
+    before = [f"before the unlink {i}" for i in range(3)]
+    for text in before:
+        pet.say(text)
+    db.unlink()
+    told = pet.say("after the unlink 0")
+    assert "history.db was deleted" in told and "nothing we said is lost" in told, told
+    after = [f"after the unlink {i}" for i in range(1, 4)]
+    for text in after:
+        assert "history.db" not in pet.say(text)  # told once
+    status = pet.cli("status")
+    assert "storage: store changed: history.db was deleted" in status.stdout, status.stdout
+    assert pet.stop() == 0, pet.log[-3000:]
+    rows = _owner_rows(db)
+    for text in [*before, "after the unlink 0", *after]:
+        assert text in rows, (text, rows)
+
+
+def test_a_replaced_history_db_refuses_turns_until_a_restart_and_keeps_what_core_had(
+    pet: Pet,
+) -> None:
+    db = pet.root.history_db
+    pet.say("a turn before the swap")
+    foreign = db.with_name("other.db")
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE t (x)")
+    conn.commit()
+    conn.close()
+    foreign.replace(db)
+    told = pet.say("a turn after the swap")
+    assert NOT_SAVED_TEXT in told and "history.db was replaced" in told, told
+    again = pet.say("and another")
+    assert NOT_SAVED_TEXT in again  # refused, every turn, until a restart
+    with sqlite3.connect(db) as check:  # the file put there was not written into by core
+        assert check.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
+    kept = list(db.parent.glob("history.db.detached-*Z"))
+    assert len(kept) == 1, kept
+    assert "a turn before the swap" in _owner_rows(kept[0])
+    status = pet.cli("status")
+    assert "storage: store changed: turns are not saved" in status.stdout, status.stdout
+    doctor = pet.cli("doctor")
+    assert "history.db was replaced" in doctor.stdout, doctor.stdout
+
+
+def test_each_event_is_owed_once_to_the_reply_and_once_to_the_paired_chat(home: Path) -> None:
+    """The watch on real stores, without the processes: what the reply and the chat are owed."""
+    from shelldon.core.history.store import HistoryStore
+    from shelldon.core.memory.lifecycle import CuratedMemory
+    from shelldon.core.storage import layout
+    from shelldon.core.upkeep.store_watch import StoreWatch
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve(str(home))
+    layout.prepare(root)
+    history = HistoryStore.open(root.history_db)
+    memory = CuratedMemory(root.memory)
+    try:
+        watch = StoreWatch(root, history, memory)
+        assert watch.check() == []  # nothing changed: nothing said
+        shutil.rmtree(root.memory)
+        [event] = watch.check()
+        assert root.memory.is_dir() and "memory folder was deleted" in event
+        assert watch.check() == []  # noticed once
+        reply = watch.take_unsaid()
+        assert reply is not None and event in reply
+        assert watch.take_unsaid() is None
+        chat = watch.take_for_chat()
+        assert chat is not None and event in chat
+        watch.chat_not_told(chat)  # the queue was full: owed again
+        assert watch.take_for_chat() == chat
+        assert watch.take_for_chat() is None
+        assert watch.status_lines() == [f"storage: store changed: {event}"]
+    finally:
+        history.close()

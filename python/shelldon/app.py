@@ -34,7 +34,7 @@ from pathlib import Path
 
 from shelldon.core import layout
 from shelldon.paths import DataRoot
-from shelldon.transport.terminal import chat_loop
+from shelldon.transport.terminal import CHAT_SIGNALS, EXIT_INTERRUPTED, chat_loop
 
 log = logging.getLogger("shelldon.app")
 
@@ -244,6 +244,20 @@ class Supervisor:
         return codes
 
 
+def _log_to_file(path: Path) -> None:
+    """This process's log lines go to `path` instead of the terminal."""
+    layout.ensure_dir(path.parent, layout.DIR_MODE)
+    handler = logging.FileHandler(path, encoding="utf-8", errors="replace")
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s")
+    )
+    rootlog = logging.getLogger()
+    for old in list(rootlog.handlers):
+        if isinstance(old, logging.StreamHandler) and not isinstance(old, logging.FileHandler):
+            rootlog.removeHandler(old)
+    rootlog.addHandler(handler)
+
+
 def report_death(dead: Child, *, newline: bool = False) -> None:
     how = describe_returncode(dead.proc.returncode)
     lead = "\n" if newline else ""
@@ -258,9 +272,10 @@ def run(root: DataRoot, *, chat: bool) -> int:
     """Start the pet; chat in this terminal if asked, else supervise until a signal or a death."""
     supervisor = Supervisor(root, log_dir=root.home / "logs" if chat else None)
     if chat:
-        # The conversation is the terminal's; the processes log to <home>/logs, and this one only
-        # speaks up for warnings (a death, a refusal).
-        logging.getLogger().setLevel(max(logging.WARNING, logging.getLogger().level))
+        # The conversation is the terminal's: the processes log to <home>/logs/<name>.log and this
+        # one to <home>/logs/run.log (a restart's WARNING never prints over the prompt); what the
+        # owner must know (a death, a refusal) is printed, one line each.
+        _log_to_file(root.home / "logs" / "run.log")
     stop, restart = threading.Event(), threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
@@ -296,8 +311,12 @@ def run(root: DataRoot, *, chat: bool) -> int:
     except TimeoutError as exc:
         print(f"shelldon: {exc}", file=sys.stderr, flush=True)
         code = 1
-    except (StopRequested, KeyboardInterrupt):
+    except StopRequested:
         code = 0
+    except KeyboardInterrupt:  # Ctrl-C before the chat opened (it says so itself: 130)
+        if chat:
+            print("\nshelldon: interrupted", file=sys.stderr, flush=True)
+        code = EXIT_INTERRUPTED if chat else 0
     finally:
         with contextlib.suppress(OSError):
             if pid_file.read_text().strip() == str(os.getpid()):
@@ -336,6 +355,7 @@ def _chat_until_done(
     main_thread = threading.main_thread()
 
     def watch() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, CHAT_SIGNALS)  # the chat's (main) thread's
         try:
             dead = supervise(supervisor, stop, restart)
         except (ChildDied, TimeoutError) as exc:  # a restart that did not come up

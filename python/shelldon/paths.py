@@ -13,6 +13,7 @@ from pathlib import Path
 HOME_ENV = "SHELLDON_HOME"
 RUN_DIR_ENV = "SHELLDON_RUN_DIR"
 CONFIG_ENV = "SHELLDON_CONFIG"
+CHAT_HISTORY_NAME = "chat_history"  # a private file: layout.settle_modes keeps it 0600
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,11 @@ class DataRoot:
     def state(self) -> Path:
         """Small core-owned state files (scheduler state, turn counters)."""
         return self.home / "state"
+
+    @property
+    def chat_history(self) -> Path:
+        """The terminal chat's line history (readline's file), private to the owner (0600)."""
+        return self.home / CHAT_HISTORY_NAME
 
     @property
     def config(self) -> Path:

@@ -590,7 +590,9 @@ def _about_me(view: PromptView) -> str:
 # The first turn ever (no history, no memory) when the owner opens with small talk ("hi"): the pet
 # introduces itself and asks the owner's name, and the time zone only when the owner's zone is
 # UTC (unset on most fresh systems). A first message that asks or tells something is answered
-# as any other (a reminder set on the first turn is just set). See docs/turn.md.
+# as any other, with the introduction after the answer (without the name question when the
+# message gave the name). The next turn has history: the introduction is said once. See
+# docs/turn.md.
 INTRO = "Hi, I'm {pet}, your pocket pet! I remember what you tell me. What's your name?"
 ASK_NAME = "What's your name?"
 ASK_ZONE = (
@@ -688,10 +690,13 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             if not _statement(turn, s):
                 turn.replies.append(_acknowledge(s))
             _repeated(turn, s)
-    small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
-    intro = _first_turn(view, request) if small_talk and not turn.ops else None
-    if intro is not None:
-        turn.replies = [intro]  # the greeting or acknowledgement it replaces says less
+    intro = _first_turn(view, request)
+    if intro is not None:  # the first turn ever: the reply, and the introduction with it, once
+        if any(op.get("name") == "owner's name" for op in turn.ops):
+            intro = intro.replace(" " + ASK_NAME, "")  # it was just told
+        small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
+        # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
+        turn.replies = [intro] if small_talk else [*turn.replies, intro]
     return {"reply": " ".join(dict.fromkeys(turn.replies)), "ops": turn.ops}
 
 

@@ -3,14 +3,21 @@
 It reads the digest back from the reflection section (contracts.digest.render_digest) and keeps
 what the commands show, nothing it would have to guess:
 
-- the last command that worked (exit 0) becomes a fact naming it, the request it served and, when
-  a command had failed before it, that failure (what was fixed how). It cites the command
+- the last command that worked (exit 0) becomes a fact naming it and, when a command had failed
+  before it, that failure (what was fixed how). It cites the command
   (`observed_from`), so core records it as observed; its procedure key is the command's first two
   words ("make gen"), so the same procedure used again in a verified turn becomes a skill; it
   depends on the files the turn changed;
 - a command that failed last (nothing worked after it) becomes a fact about that failure.
 
 Nothing else: no commands, no facts (the pet's long talks teach through the turn's own ops).
+The pet's own actions in a chat turn (core lists them in the digest as "remember facts/x.md",
+"remind reminders/1", "forget …", "reminder fired: …") are not commands that teach anything: the
+turn's ops and the reminder book already keep them, so a fact about them would only be a sentence
+about a path "working". A fact never quotes the owner's request either: it names the command,
+so it holds none of the owner's words (a `/forget` or `/undo` of the owner's entry leaves
+nothing of them behind), and, being about a command, never about the owner, it has nothing to
+outrank what the owner said.
 """
 
 from __future__ import annotations
@@ -35,9 +42,14 @@ def procedure_key(command: str) -> str:
     return " ".join(words[:2])
 
 
+# The pet's own actions, as core writes them into a digest ("remember facts/work.md").
+_PET_ACTION = re.compile(
+    r"^(?:remember|remind|forget|capture_learning|resolve_learning)\b|^reminder fired:"
+)
+
+
 def _fact(digest: Digest, worked: CommandRun, failed: CommandRun | None) -> dict[str, object]:
-    request = _short(digest.request) or "this task"
-    content = f'For "{request}", `{_short(worked.command)}` worked.'
+    content = f"`{_short(worked.command)}` worked."
     if failed is not None:
         content += f" Before it, `{_short(failed.command)}` had failed (exit {failed.exit_code})."
     return {
@@ -52,9 +64,8 @@ def _fact(digest: Digest, worked: CommandRun, failed: CommandRun | None) -> dict
 
 
 def _failure(digest: Digest, failed: CommandRun) -> dict[str, object]:
-    request = _short(digest.request) or "this task"
     tail = _short(failed.output_tail, 80)
-    content = f'For "{request}", `{_short(failed.command)}` failed (exit {failed.exit_code})'
+    content = f"`{_short(failed.command)}` failed (exit {failed.exit_code})"
     content += f": {tail}" if tail else "."
     return {
         "op": "remember",
@@ -66,7 +77,11 @@ def _failure(digest: Digest, failed: CommandRun) -> dict[str, object]:
 
 
 def facts(digest: Digest) -> list[dict[str, object]]:
-    known = [c for c in digest.commands if c.exit_code is not None and c.command.strip()]
+    known = [
+        c
+        for c in digest.commands
+        if c.exit_code is not None and c.command.strip() and not _PET_ACTION.match(c.command)
+    ]
     if not known:
         return []
     last = known[-1]

@@ -55,12 +55,14 @@ def test_corrections_names_and_pets_through_the_real_pet(run_dir: Path) -> None:
         birthday = pet.say("When is my birthday?")
         name = pet.say("What's my name?")
         dog_name = pet.say("What's my dog called?")
+        status = pet.cli("status").stdout  # twelve offline turns: no model budget spent
     finally:
         assert pet.stop() == 0, pet.log
     assert "March 15" in fixed and "updated" in fixed, fixed
     assert "March 15" in birthday and "14" not in birthday, birthday
     assert name == "Your name is Al.", name
     assert "Biscuit" in dog and "Biscuit" in dog_name, (dog, dog_name)
+    assert "budget: 60/60 left today" in status, status
     facts = {p.name: p.read_text() for p in (pet.root.memory / "facts").glob("*.md")}
     birthdays = [text for text in facts.values() if "birthday" in text.casefold()]
     assert len(birthdays) == 1 and "March 15" in birthdays[0], facts  # revised, not a second

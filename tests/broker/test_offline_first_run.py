@@ -10,7 +10,7 @@ from typing import Any
 
 from shelldon.broker.offline import ASK_ZONE, OfflineBrain
 from shelldon.contracts.ops import Remember, decode_ops
-from shelldon.core.commands import MODEL_HELP, command_help
+from shelldon.core.commands import MODEL_HELP, model_help
 from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -71,6 +71,6 @@ def test_a_first_message_that_says_something_is_answered_with_the_introduction_a
 
 
 def test_help_explains_how_to_give_it_a_real_model() -> None:
-    text = command_help(None, "")  # type: ignore[arg-type]  # help reads nothing from ctx
-    assert text.endswith(MODEL_HELP)
+    text = model_help([])  # no model configured (tests/core/test_commands.py: with one)
+    assert text == MODEL_HELP
     assert "[[provider]]" in text and "shelldon vault set" in text

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from shelldon.config import ConfigError, load_config
 from shelldon.contracts.commands import OWNER_COMMANDS
-from shelldon.core.audit import AuditRecord, UndoError
+from shelldon.core.audit import AuditRecord, FileChange, UndoError
 from shelldon.core.dream.undo import undo_dream_learnings
 from shelldon.core.entry import Entry
 from shelldon.core.proactive import command_quiet, command_reminders, command_timezone
@@ -58,11 +59,31 @@ MODEL_HELP = (
 )
 
 
+def model_help(models: list[str]) -> str:
+    """What /help says about the brain: the model that answers, or how to give the pet one."""
+    if not models:
+        return MODEL_HELP
+    return (
+        f"I think with a model ({', '.join(models)}, from shelldon.toml); when it cannot answer, "
+        "simple offline rules step in, and `shelldon status` says which answered last."
+    )
+
+
+def configured_models(ctx: CommandContext) -> list[str]:
+    """The providers shelldon.toml names that are models (not the offline brain). A config that
+    does not load (the broker would refuse it too) names none."""
+    try:
+        config = load_config(ctx.stores.root)
+    except ConfigError:
+        return []
+    return [spec.name or spec.kind for spec in config.providers if spec.kind != "offline"]
+
+
 def command_help(ctx: CommandContext, arg: str) -> str:
     lines = ["I understand:"]
     lines.extend(f"/{name} - {what}" for name, what in OWNER_COMMANDS)
     lines.append("Anything else is just talking to me.")
-    lines.append(MODEL_HELP)
+    lines.append(model_help(configured_models(ctx)))
     return "\n".join(lines)
 
 
@@ -151,9 +172,25 @@ def command_undo(ctx: CommandContext, arg: str) -> str:
                 )
     except UndoError as exc:
         return f"I cannot undo that: {exc}"
-    restored = ", ".join(c.target for c in done.changes) or "nothing"
-    log.info("owner command: undid %s (%s)", label, restored)
-    return f"Undone ({label}): restored {restored}."
+    said = undo_wording(done.changes)
+    log.info("owner command: undid %s (%s)", label, said)
+    return f"Undone ({label}): {said}."
+
+
+def undo_wording(changes: tuple[FileChange, ...]) -> str:
+    """What an undo did, file by file: an entry it removed (the change had created it), one it
+    brought back (the change had forgotten it), one put back as it was before."""
+    removed = [c.target for c in changes if c.after_sha256 is None and c.before_sha256]
+    back = [c.target for c in changes if c.before_sha256 is None and c.after_sha256]
+    earlier = [c.target for c in changes if c.before_sha256 and c.after_sha256]
+    parts = []
+    if removed:
+        parts.append("removed " + ", ".join(removed))
+    if back:
+        parts.append("brought back " + ", ".join(back))
+    if earlier:
+        parts.append("put back the earlier " + ", ".join(earlier))
+    return "; ".join(parts) or "nothing to change"
 
 
 COMMANDS: dict[str, Handler] = {

@@ -163,11 +163,11 @@ class Supervisor:
         while not all(c.ready for c in self.children.values()):
             for child in self.children.values():
                 if child.proc.poll() is not None:
-                    raise ChildDied(
-                        child.name,
-                        child.proc.pid,
-                        describe_returncode(child.proc.returncode) + " while starting",
-                    )
+                    how = describe_returncode(child.proc.returncode) + " while starting"
+                    if self.log_dir is not None:  # chat mode: its reason is in its log file
+                        why = last_error(self.log_dir / f"{child.name}.log")
+                        how += f" ({why})" if why else ""
+                    raise ChildDied(child.name, child.proc.pid, how)
             left = deadline - time.monotonic()
             if left <= 0:
                 waiting = [c.name for c in self.children.values() if not c.ready]
@@ -242,6 +242,22 @@ class Supervisor:
                 path.unlink()
             self._notify = None
         return codes
+
+
+def last_error(log: Path, tail_bytes: int = 8192) -> str:
+    """The last ERROR or CRITICAL message in a child's log file ("" when none): in chat mode a
+    child that could not start says why only there (another pet on the same run dir, …)."""
+    try:
+        with log.open("rb") as handle:
+            handle.seek(max(0, log.stat().st_size - tail_bytes))
+            lines = handle.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        for level in (" ERROR ", " CRITICAL "):
+            if level in line:
+                return line.split(level, 1)[1].strip()
+    return ""
 
 
 def _log_to_file(path: Path) -> None:

@@ -149,3 +149,14 @@ def test_a_reminder_due_at_the_prompt_is_printed_as_it_comes(chat: Terminal) -> 
     chat.expect(r"you> ")
     chat.type("/quit")
     assert chat.proc.wait(timeout=60) == 0
+
+
+def test_a_second_pet_on_the_same_home_in_chat_mode_says_why_it_stops(pet: Pet) -> None:
+    second = Terminal("run")
+    try:
+        second.expect(r"while starting \(.*is another shelldon running on this run dir\?")
+        assert second.proc.wait(timeout=60) == 1
+    finally:
+        second.close()
+    assert pet.proc.poll() is None  # the first goes on serving
+    assert pet.say("hello")

@@ -38,9 +38,25 @@ _CLAUSE_BREAK = re.compile(
 
 
 def clauses(sentence: str) -> list[str]:
-    """The clauses of one sentence that each have a subject of their own."""
-    parts = [p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)]
-    return [p for p in parts if p]
+    """The clauses of one sentence that each have a subject of their own. A fragment of two
+    words or fewer joins the next ("My sister and I live in Porto" is one clause; "Sorry, my
+    birthday is …" keeps its opener)."""
+    out: list[str] = []
+    pending = ""
+    for part in (p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)):
+        if not part:
+            continue
+        if pending:  # "My sister" + "I live …" was one subject; "Sorry" + "my …" an opener
+            joint = " and " if re.match(r"^(?:my|our)\b", pending, re.IGNORECASE) else ", "
+            part = f"{pending}{joint}{part}"
+            pending = ""
+        if len(part.split()) <= 2 and not re.match(r"^(?:i|we)\b", part, re.IGNORECASE):
+            pending = part
+            continue
+        out.append(part)
+    if pending:
+        out.append(pending)
+    return out
 
 
 # --- corrections ---------------------------------------------------------------------------------
@@ -142,22 +158,30 @@ _LOW = (
 )
 _TIRED = "tired|exhausted|drained|knackered|sleepy|worn out|burnt out|burned out|shattered"
 _HIGH = (
-    "happy|glad|excited|thrilled|delighted|great|amazing|wonderful|fantastic|proud|relieved|"
-    "grateful|good|awesome|over the moon|ecstatic"
+    "happy|glad|excited|thrilled|delighted|amazing|wonderful|fantastic|proud|relieved|"
+    "grateful|awesome|over the moon|ecstatic"
 )
+_MILD = "good|fine|ok|okay|alright|all right|well|great|grand"
 _FEEL_LEAD = (
     r"^(?:i(?:'m|’m| am)|i feel|i'm feeling|i am feeling|feeling|i've been|i have been|i was|"
     r"i got|i'm getting)\s+(?:so |really |very |a bit |quite |pretty |kind of |kinda |a little |"
     r"super |totally |just |rather |extremely |feeling )*"
 )
+# "long shift yesterday", "I had a rough day", "it's been a long week", "what a day".
+_DAY_LEAD = (
+    r"(?:(?:i had|i've had|i have had|had|it was|it's been|it has been|that was|what|such)\s+)?"
+    r"(?:a|an|such a|one)?\s*(?:really |very |so |super |pretty )?"
+)
+_NOT_A_MOOD = r"(?!\s+(?:at|with|for|to|in)\b)"  # "I'm bad at cooking", "fine with me"
 _FEELINGS = (
     ("tired", re.compile(rf"{_FEEL_LEAD}(?:{_TIRED})\b", re.IGNORECASE)),
-    ("low", re.compile(rf"{_FEEL_LEAD}(?:{_LOW})\b", re.IGNORECASE)),
-    ("high", re.compile(rf"{_FEEL_LEAD}(?:{_HIGH})\b", re.IGNORECASE)),
+    ("low", re.compile(rf"{_FEEL_LEAD}(?:{_LOW})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("high", re.compile(rf"{_FEEL_LEAD}(?:{_HIGH})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("mild", re.compile(rf"{_FEEL_LEAD}(?:{_MILD})\b{_NOT_A_MOOD}", re.IGNORECASE)),
     (
         "tired",
         re.compile(
-            r"^(?:(?:a|such a|what a)\s+)?(?:long|late|double|night|busy|hard|tough|rough)\s+"
+            rf"^{_DAY_LEAD}(?:long|late|double|night|busy|hard|tough|rough|exhausting)\s+"
             r"(?:shift|day|week|night|morning)\b",
             re.IGNORECASE,
         ),
@@ -165,7 +189,7 @@ _FEELINGS = (
     (
         "low",
         re.compile(
-            r"^(?:(?:a|such a|what a|had a|i had a)\s+)?(?:bad|awful|terrible|horrible|rotten|"
+            rf"^{_DAY_LEAD}(?:bad|awful|terrible|horrible|rotten|"
             r"sad|lonely|miserable)\s+(?:day|week|night|morning|time)\b|^(?:ugh|sigh)\b|"
             r"^i (?:lost|failed|broke up|missed)\b|^i can't sleep\b|^i miss\b",
             re.IGNORECASE,
@@ -182,6 +206,11 @@ _FEELINGS = (
     ),
 )
 _FEELING_REPLIES = {
+    "mild": (
+        "Glad to hear it! What's on your mind today?",
+        "Good to hear. Anything fun planned?",
+        "Nice. Tell me something about your day?",
+    ),
     "low": (
         "Oh no, I'm sorry. That sounds hard. Do you want to tell me what happened?",
         "I'm sorry you're going through that. I'm here. What's weighing on you most?",
@@ -273,9 +302,24 @@ _PET_FAVOURITES = {
 }
 
 
+_LOVES_THE_PET = re.compile(r"^i (?:really |just |do )?(?:love|like|adore) you\b", re.IGNORECASE)
+_COMPLIMENT = re.compile(
+    r"^(?:you(?:'re|’re| are)|ur) (?:so |really |very |such a |the )*(?:funny|cute|smart|clever|"
+    r"great|awesome|sweet|best|kind|nice|amazing|lovely|helpful|good)\b",
+    re.IGNORECASE,
+)
+_THANKED_BACK = (
+    "Aw, thank you! You're pretty great yourself.",
+    "That makes my little circuits glow. Thank you!",
+    "Thank you! I like talking with you too.",
+)
+
+
 def repertoire(sentence: str, seed: int) -> str | None:
     """What the pet says about itself (what it can do, a joke, its likes), or None."""
     text = sentence.strip()
+    if _LOVES_THE_PET.match(text) or _COMPLIMENT.match(text):
+        return pick(_THANKED_BACK, seed)
     if _CAN_DO.match(text):
         return CAN_DO
     if _JOKE.match(text):

@@ -27,7 +27,10 @@ def test_the_command_that_worked_after_a_failure_is_the_fact() -> None:
     [fact] = ops_for(digest)
     assert fact["observed_from"] == "make gen -j4" and fact["procedure"] == "make gen"
     assert fact["depends_on"] == ["Makefile"]
-    assert fact["content"] == "`make gen -j4` worked. Before it, `make test` had failed (exit 2)."
+    assert fact["content"] == (
+        'For "make the build green", `make gen -j4` worked. Before it, `make test` had failed '
+        "(exit 2)."
+    )
     assert ops_for(digest) == [fact]  # deterministic
 
 
@@ -37,7 +40,7 @@ def test_a_failure_at_the_end_is_kept_as_a_failure_and_no_commands_teach_nothing
     assert ops_for(Digest(request="a long chat", report="we talked")) == []
 
 
-def test_a_chat_turns_own_memory_actions_teach_nothing_and_the_owner_is_never_quoted() -> None:
+def test_a_chat_turns_own_actions_teach_nothing_so_the_owner_is_never_quoted() -> None:
     """The junk a newcomer met: "remember facts/birthday.md works", quoting their sentence."""
     chat = Digest(
         request="I work as a nurse at the city hospital",
@@ -49,11 +52,11 @@ def test_a_chat_turns_own_memory_actions_teach_nothing_and_the_owner_is_never_qu
     )
     assert ops_for(chat) == []
     work = Digest(
-        request="I work as a nurse; make the build green",
+        request="make the build green",
         commands=(
             CommandRun(command="remember facts/work.md", exit_code=0),
             CommandRun(command="make gen", exit_code=0),
         ),
     )
-    [fact] = ops_for(work)
-    assert "nurse" not in json.dumps(fact) and fact["procedure"] == "make gen"
+    [fact] = ops_for(work)  # the pet's action around real work is still no command
+    assert fact["procedure"] == "make gen" and "facts/work.md" not in json.dumps(fact)

@@ -24,6 +24,8 @@ INSTRUCTIONS = [
     ("never bring up my ex", "never"),
     ("Always greet me by name", "always"),
     ("always keep your answers under three lines", "always"),
+    ("Never push to main directly.", "never"),
+    ("always run the linter before committing", "always"),
 ]
 
 TALK = [

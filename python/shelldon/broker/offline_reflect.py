@@ -3,8 +3,8 @@
 It reads the digest back from the reflection section (contracts.digest.render_digest) and keeps
 what the commands show, nothing it would have to guess:
 
-- the last command that worked (exit 0) becomes a fact naming it and, when a command had failed
-  before it, that failure (what was fixed how). It cites the command
+- the last command that worked (exit 0) becomes a fact naming it, the request it served and, when
+  a command had failed before it, that failure (what was fixed how). It cites the command
   (`observed_from`), so core records it as observed; its procedure key is the command's first two
   words ("make gen"), so the same procedure used again in a verified turn becomes a skill; it
   depends on the files the turn changed;
@@ -14,10 +14,11 @@ Nothing else: no commands, no facts (the pet's long talks teach through the turn
 The pet's own actions in a chat turn (core lists them in the digest as "remember facts/x.md",
 "remind reminders/1", "forget …", "reminder fired: …") are not commands that teach anything: the
 turn's ops and the reminder book already keep them, so a fact about them would only be a sentence
-about a path "working". A fact never quotes the owner's request either: it names the command,
-so it holds none of the owner's words (a `/forget` or `/undo` of the owner's entry leaves
-nothing of them behind), and, being about a command, never about the owner, it has nothing to
-outrank what the owner said.
+about a path "working". So a chat turn, whose only actions are the pet's, gives it nothing to
+write: no fact quoting the owner's sentence (one a `/forget` or `/undo` of the owner's entry
+would leave behind), nothing that competes with what the owner said. A digest of real work (the
+agent face's commands) still names the request the command served: that is the agent's task,
+and what finds the fact again.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ _PET_ACTION = re.compile(
 
 
 def _fact(digest: Digest, worked: CommandRun, failed: CommandRun | None) -> dict[str, object]:
-    content = f"`{_short(worked.command)}` worked."
+    request = _short(digest.request) or "this task"
+    content = f'For "{request}", `{_short(worked.command)}` worked.'
     if failed is not None:
         content += f" Before it, `{_short(failed.command)}` had failed (exit {failed.exit_code})."
     return {
@@ -64,8 +66,9 @@ def _fact(digest: Digest, worked: CommandRun, failed: CommandRun | None) -> dict
 
 
 def _failure(digest: Digest, failed: CommandRun) -> dict[str, object]:
+    request = _short(digest.request) or "this task"
     tail = _short(failed.output_tail, 80)
-    content = f"`{_short(failed.command)}` failed (exit {failed.exit_code})"
+    content = f'For "{request}", `{_short(failed.command)}` failed (exit {failed.exit_code})'
     content += f": {tail}" if tail else "."
     return {
         "op": "remember",

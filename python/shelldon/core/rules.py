@@ -82,7 +82,8 @@ _NOT_DIRECTIVE = frozenset(
 )
 _WORD = re.compile(r"[\w'’-]+")
 # What a standing instruction to the pet starts with, after "always"/"never": what the pet does
-# when it talks, reminds or keeps things ("always answer briefly", "never call me before 9").
+# when it talks, reminds or keeps things ("always answer briefly", "never call me before 9"),
+# and what a coding agent does ("never push to main directly").
 _PET_VERBS = frozenset(
     re.findall(
         r"\S+",
@@ -91,7 +92,11 @@ _PET_VERBS = frozenset(
         "show suggest recommend offer list quote swear curse share store remember forget save "
         "check notify interrupt disturb bother summarize summarise translate correct explain "
         "spell capitalize capitalise format shorten sound joke be put bring mix schedule book "
-        "confirm wait read repeat give let make do",
+        "confirm wait read repeat give let make do "
+        # what a coding agent is told (the agent face shares these rules: agent.memory)
+        "push commit merge rebase run execute edit delete remove deploy modify change install "
+        "upgrade update rename refactor test build release lint skip disable enable open close "
+        "create touch leave stop break hardcode ignore log print",
     )
 )
 # Or it names the owner or the pet: "never give me long lists", "always run tests for me".

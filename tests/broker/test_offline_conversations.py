@@ -23,7 +23,7 @@ from shelldon.worker.prompt import (
     PromptContext,
     assemble_prompt,
 )
-from support.offline_conversations import HELD_APART, TUNING, Check, Conversation
+from support.offline_conversations import HELD_APART, HELD_APART_2, TUNING, Check, Conversation
 
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 TARGET = 0.9
@@ -84,7 +84,10 @@ def pass_rate(part: tuple[Conversation, ...]) -> tuple[int, int, list[str]]:
     return passed, total, report
 
 
-@pytest.mark.parametrize(("label", "part"), [("tuning", TUNING), ("held apart", HELD_APART)])
+@pytest.mark.parametrize(
+    ("label", "part"),
+    [("tuning", TUNING), ("held apart", HELD_APART), ("held apart, second", HELD_APART_2)],
+)
 def test_the_conversation_set_passes(label: str, part: tuple[Conversation, ...]) -> None:
     passed, total, report = pass_rate(part)
     print(f"\noffline conversation set, {label}: {passed}/{total} = {passed / total:.0%}")

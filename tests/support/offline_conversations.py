@@ -2,7 +2,8 @@
 
 Written for this project (no third-party rows). Each class has many phrasings, in two parts:
 TUNING (the rules were tuned on these) and HELD_APART (written at the same time, never tuned on:
-its pass rate is the figure in docs/turn.md). A check looks at the reply to one message:
+its pass rate is the figure in docs/turn.md). HELD_APART_2 was written after the rules, blind, and
+run once: its first figure is in docs/turn.md too. A check looks at the reply to one message:
 - `has`: every text must appear (case-insensitive);
 - `any`: at least one must appear;
 - `not`: none may appear;
@@ -181,6 +182,30 @@ TUNING: tuple[Conversation, ...] = (
         ),
     ),
     Conversation(
+        "question-tail",
+        (
+            ("I work at the museum", None),
+            *buried(),
+            ("where do I work these days?", c("museum")),
+            ("What's my job currently?", c("museum")),
+        ),
+    ),
+    Conversation(
+        "name-then-greeting",
+        (
+            ("Luca here, hi everyone", c("Luca")),
+            ("what's my name?", c("Luca")),
+        ),
+    ),
+    Conversation(
+        "pet-then-name",
+        (
+            ("we got a hamster, his name is Nibbles", c("Nibbles")),
+            *buried(),
+            ("what's my hamster called?", c("Nibbles")),
+        ),
+    ),
+    Conversation(
         "feelings",
         (
             ("I'm sad today", c(any=WARM, not_=BLAND, ask=True)),
@@ -347,6 +372,107 @@ HELD_APART: tuple[Conversation, ...] = (
             ("I like pasta", None),
             ("What's my mother's name?", c(any=DONT_KNOW)),
             ("When is my birthday?", c(any=DONT_KNOW)),
+        ),
+    ),
+)
+
+
+HELD_APART_2: tuple[Conversation, ...] = (
+    Conversation(
+        "clauses-3",
+        (
+            (
+                "I adore pizza but I can't stand olives",
+                c("you adore pizza", any=("you can't stand olives", "you cannot stand olives")),
+            ),
+            *buried(),
+            ("what food do I adore?", c("pizza", not_=("I can't",))),
+        ),
+    ),
+    Conversation(
+        "family-3",
+        (
+            ("my son is called Rui and my daughter is called Ines", c("Rui", "Ines")),
+            *buried(),
+            ("what's my daughter called?", c("Ines")),
+            ("what is my son's name?", c("Rui")),
+        ),
+    ),
+    Conversation(
+        "correction-3",
+        (
+            ("I work at the post office", None),
+            ("actually I work at the library now", c("library")),
+            *buried(),
+            ("where do I work?", c("library", not_=("post office",))),
+        ),
+    ),
+    Conversation(
+        "moved-3",
+        (
+            ("I live in Lyon", None),
+            ("we just moved to Nantes", c("Nantes")),
+            *buried(),
+            ("where do I live now?", c("Nantes", not_=("Lyon",))),
+        ),
+    ),
+    Conversation(
+        "name-3",
+        (
+            ("Tomasz here, hello!", c("Tomasz")),
+            ("what's my name?", c("Tomasz")),
+        ),
+    ),
+    Conversation(
+        "name-4",
+        (
+            ("my name is Robert", None),
+            ("you can call me Bob", c("Bob")),
+            *buried(),
+            ("what's my name?", c("Bob", not_=("Robert",))),
+        ),
+    ),
+    Conversation(
+        "pets-3",
+        (
+            ("We have two cats, one is called Miso", c("Miso")),
+            ("our parrot is named Kiwi", c("Kiwi")),
+            *buried(),
+            ("what's my parrot's name?", c("Kiwi")),
+        ),
+    ),
+    Conversation(
+        "negation-4",
+        (
+            ("I can't swim", c(any=("can't swim", "cannot swim"))),
+            *buried(),
+            ("can I swim?", c(any=("can't swim", "cannot swim"))),
+        ),
+    ),
+    Conversation(
+        "feelings-3",
+        (
+            ("I'm feeling a bit down", c(any=WARM, not_=BLAND, ask=True)),
+            ("ugh, what a long week", c(any=WARM, not_=BLAND)),
+            ("I got promoted today!", c(any=WARM, not_=BLAND)),
+            ("I'm so anxious about tomorrow", c(any=WARM, not_=BLAND, ask=True)),
+        ),
+    ),
+    Conversation(
+        "repertoire-3",
+        (
+            ("what do you do?", c(any=("remember", "remind"), not_=DONT_KNOW)),
+            ("know any jokes?", c(not_=DONT_KNOW + BLAND)),
+            ("do you like music?", c(not_=DONT_KNOW)),
+            ("what's your favourite colour?", c(not_=DONT_KNOW)),
+        ),
+    ),
+    Conversation(
+        "unknown-3",
+        (
+            ("my sister is called Ana", None),
+            ("where does my sister work?", c("Ana", any=DONT_KNOW)),
+            ("what's my favourite film?", c(any=DONT_KNOW)),
         ),
     ),
 )

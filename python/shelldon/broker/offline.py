@@ -87,7 +87,7 @@ _ANSWER_KINDS = frozenset(
         r"\S+",
         "city town country place where day date time year thing kind sort type drink food "
         "person one colour color number music band song film movie book sport hobby animal "
-        "dish meal",
+        "dish meal now currently nowadays days again still anymore today lately",
     )
 )
 
@@ -390,10 +390,14 @@ _LIKE = re.compile(
     re.IGNORECASE,
 )
 # "we have a dog called Biscuit", "we've got a puppy named Mochi", "I have a sister called Ana".
+# Also "we got a hamster, his name is Nibbles", "we have two cats, one is called Miso".
 _WE_HAVE = re.compile(
     rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|adopted|got ourselves)\s+"
-    rf"(?:a|an|one|two|three|the|new|little)?\s*(?:new |little |lovely )?{_REL}s?\s*,?\s+"
-    rf"(?:called|named|whose name is)\s+{_LOOSE_NAME}",
+    rf"(?:a|an|one|two|three|the|new|little)?\s*(?:new |little |lovely )?{_REL}s?"
+    r"(?:\s*,?\s+(?:called|named|whose name is)"
+    r"|\s*,\s*(?:and\s+)?(?:one(?: of them)?|his name|her name|its name|he|she|it)"
+    r"(?:'s|’s| is)(?:\s+(?:called|named))?)"
+    rf"\s+{_LOOSE_NAME}",
     re.IGNORECASE,
 )
 # "I don't eat meat", "I never drink alcohol", "I can't swim": kept as the negation it is.

@@ -118,6 +118,10 @@ _NAME_SHAPES = (
         re.IGNORECASE,
     ),
 )
+_GREETING_TAIL = re.compile(
+    r"[\s,!.-]+(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b.*$",
+    re.IGNORECASE,
+)
 _NAME_TAIL = re.compile(
     r"\s+(?:from now on|please|instead|from today|going forward|now|thanks|ok)\b.*$",
     re.IGNORECASE,
@@ -136,7 +140,8 @@ _NOT_A_NAME = frozenset(
 def said_name(sentence: str) -> str | None:
     """The owner's name when the sentence gives it ("I'm Marta", "Jonas here", "call me Al from
     now on"); None otherwise."""
-    text = _NAME_TAIL.sub("", _GREETING_OPENER.sub("", sentence.strip()).strip(" .!"))
+    text = _GREETING_TAIL.sub("", _GREETING_OPENER.sub("", sentence.strip()).strip(" .!"))
+    text = _NAME_TAIL.sub("", text)
     for shape in _NAME_SHAPES:
         found = shape.match(text)
         if not found:

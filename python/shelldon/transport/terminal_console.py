@@ -73,7 +73,7 @@ class Console:
             os.chmod(self.history, _HISTORY_MODE)  # one an earlier run left open is closed
             self.readline.read_history_file(self.history)
         except OSError as exc:  # a read-only home: the chat works, without a history
-            log.info("chat history off: %s", exc)
+            log.debug("chat history off: %s", exc)
             self.history_ok = False
             return
         self.readline.set_history_length(HISTORY_LINES)
@@ -94,7 +94,7 @@ class Console:
                 self.readline.append_history_file(1, self.history)
                 self.readline.set_history_length(HISTORY_LINES)
             except OSError as exc:
-                log.info("chat history not written: %s", exc)
+                log.debug("chat history not written: %s", exc)
         return line
 
     def at_prompt(self) -> bool:

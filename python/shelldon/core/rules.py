@@ -96,7 +96,7 @@ _PET_VERBS = frozenset(
         # what a coding agent is told (the agent face shares these rules: agent.memory)
         "push commit merge rebase run execute edit delete remove deploy modify change install "
         "upgrade update rename refactor test build release lint skip disable enable open close "
-        "create touch leave stop break hardcode ignore log print",
+        "create touch leave stop break hardcode ignore log print obey follow",
     )
 )
 # Or it names the owner or the pet: "never give me long lists", "always run tests for me".

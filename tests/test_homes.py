@@ -46,7 +46,6 @@ HOMES: dict[str, str] = {
     "contracts/digest.py": "tests/agent/test_agent_reflect.py",
     "contracts/dream.py": "tests/core/dream/test_dream_directive.py",
     "contracts/localtime.py": "tests/core/proactive/test_owner_time.py",
-    "core/commands.py": "tests/broker/test_offline_first_run.py",
     "core/dream/cycle.py": "tests/core/dream/test_dream_apply.py",
     "core/dream/model.py": "tests/core/dream/test_dream_apply.py",
     "core/dream/service.py": "tests/core/dream/test_dream_replay_e2e.py",
@@ -79,6 +78,7 @@ HOMES: dict[str, str] = {
     "core/vault.py": "tests/cli/test_vault_cli.py",
     "daemon.py": "tests/core/test_server_status.py",
     "transport/telegram_start.py": "tests/transport/test_telegram_e2e.py",
+    "transport/terminal_console.py": "tests/transport/test_terminal_chat.py",
     "worker/admission.py": "tests/broker/test_admission.py",
     "worker/forkserver.py": "tests/worker/test_worker_stderr.py",
 }

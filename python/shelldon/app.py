@@ -34,7 +34,7 @@ from pathlib import Path
 
 from shelldon.core.storage import layout
 from shelldon.paths import DataRoot
-from shelldon.transport.terminal import chat_loop
+from shelldon.transport.terminal import EXIT_INTERRUPTED, chat_loop, start_without_signals
 
 log = logging.getLogger("shelldon.app")
 
@@ -163,11 +163,11 @@ class Supervisor:
         while not all(c.ready for c in self.children.values()):
             for child in self.children.values():
                 if child.proc.poll() is not None:
-                    raise ChildDied(
-                        child.name,
-                        child.proc.pid,
-                        describe_returncode(child.proc.returncode) + " while starting",
-                    )
+                    how = describe_returncode(child.proc.returncode) + " while starting"
+                    if self.log_dir is not None:  # chat mode: its reason is in its log file
+                        why = last_error(self.log_dir / f"{child.name}.log")
+                        how += f" ({why})" if why else ""
+                    raise ChildDied(child.name, child.proc.pid, how)
             left = deadline - time.monotonic()
             if left <= 0:
                 waiting = [c.name for c in self.children.values() if not c.ready]
@@ -244,6 +244,36 @@ class Supervisor:
         return codes
 
 
+def last_error(log: Path, tail_bytes: int = 8192) -> str:
+    """The last ERROR or CRITICAL message in a child's log file ("" when none): in chat mode a
+    child that could not start says why only there (another pet on the same run dir, …)."""
+    try:
+        with log.open("rb") as handle:
+            handle.seek(max(0, log.stat().st_size - tail_bytes))
+            lines = handle.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    for line in reversed(lines):
+        for level in (" ERROR ", " CRITICAL "):
+            if level in line:
+                return line.split(level, 1)[1].strip()
+    return ""
+
+
+def _log_to_file(path: Path) -> None:
+    """This process's log lines go to `path` instead of the terminal."""
+    layout.ensure_dir(path.parent, layout.DIR_MODE)
+    handler = logging.FileHandler(path, encoding="utf-8", errors="replace")
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s")
+    )
+    rootlog = logging.getLogger()
+    for old in list(rootlog.handlers):
+        if isinstance(old, logging.StreamHandler) and not isinstance(old, logging.FileHandler):
+            rootlog.removeHandler(old)
+    rootlog.addHandler(handler)
+
+
 def report_death(dead: Child, *, newline: bool = False) -> None:
     how = describe_returncode(dead.proc.returncode)
     lead = "\n" if newline else ""
@@ -258,9 +288,10 @@ def run(root: DataRoot, *, chat: bool) -> int:
     """Start the pet; chat in this terminal if asked, else supervise until a signal or a death."""
     supervisor = Supervisor(root, log_dir=root.home / "logs" if chat else None)
     if chat:
-        # The conversation is the terminal's; the processes log to <home>/logs, and this one only
-        # speaks up for warnings (a death, a refusal).
-        logging.getLogger().setLevel(max(logging.WARNING, logging.getLogger().level))
+        # The conversation is the terminal's: the processes log to <home>/logs/<name>.log and this
+        # one to <home>/logs/run.log (a restart's WARNING never prints over the prompt); what the
+        # owner must know (a death, a refusal) is printed, one line each.
+        _log_to_file(root.home / "logs" / "run.log")
     stop, restart = threading.Event(), threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
@@ -296,8 +327,12 @@ def run(root: DataRoot, *, chat: bool) -> int:
     except TimeoutError as exc:
         print(f"shelldon: {exc}", file=sys.stderr, flush=True)
         code = 1
-    except (StopRequested, KeyboardInterrupt):
+    except StopRequested:
         code = 0
+    except KeyboardInterrupt:  # Ctrl-C before the chat opened (it says so itself: 130)
+        if chat:
+            print("\nshelldon: interrupted", file=sys.stderr, flush=True)
+        code = EXIT_INTERRUPTED if chat else 0
     finally:
         with contextlib.suppress(OSError):
             if pid_file.read_text().strip() == str(os.getpid()):
@@ -346,7 +381,8 @@ def _chat_until_done(
             stop.set()
             signal.pthread_kill(main_thread.ident or 0, signal.SIGHUP)
 
-    threading.Thread(target=watch, daemon=True, name="watch-children").start()
+    # The chat's signals are the main thread's (readline): blocked here from the first instruction.
+    start_without_signals(threading.Thread(target=watch, daemon=True, name="watch-children"))
     try:
         return chat_loop(root)
     except StopRequested:

@@ -18,11 +18,12 @@ from pathlib import Path
 HOME_ENV = "SHELLDON_HOME"
 RUN_DIR_ENV = "SHELLDON_RUN_DIR"
 CONFIG_ENV = "SHELLDON_CONFIG"
+CHAT_HISTORY_NAME = "chat_history"  # a private file: layout.settle_modes keeps it 0600
 
 HISTORY_DB = "history.db"  # in the root (and in a backup)
 
 # In state/: small core-owned files.
-SCHEDULER_STATE = "scheduler.json"  # the dream budget and its last outcome (core.proactive)
+SCHEDULER_STATE = "scheduler.json"  # the dream budget and its last outcome (core.proactive.service)
 DREAM_LOCK = "dream.lock"  # one dream at a time, across processes (core.dream.cycle)
 PROMPTS_LOG = "prompts.jsonl"  # SHELLDON_RECORD_PROMPTS=1 only: the prompts workers assembled
 BOOT_MARK = "core.boot"  # the boot core last started in (core.storage.durability)
@@ -80,6 +81,11 @@ class DataRoot:
     def quarantine(self) -> Path:
         """Torn files core set aside at start, bytes as found (core.upkeep.torn_entries)."""
         return self.home / "quarantine"
+
+    @property
+    def chat_history(self) -> Path:
+        """The terminal chat's line history (readline's file), private to the owner (0600)."""
+        return self.home / CHAT_HISTORY_NAME
 
     @property
     def config(self) -> Path:

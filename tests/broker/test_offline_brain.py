@@ -120,8 +120,8 @@ def test_facts_about_the_owner(statement: str, topic: str, content: str) -> None
         ("I really love jazz.", "The owner loves jazz."),
         ("I prefer short answers", "The owner prefers short answers."),
         ("i enjoy hiking in the hills", "The owner enjoys hiking in the hills."),
-        ("I hate mornings", "The owner dislikes mornings."),
-        ("I don't like olives", "The owner dislikes olives."),
+        ("I hate mornings", "The owner hates mornings."),  # the owner's own verb, kept
+        ("I don't like olives", "The owner doesn't like olives."),
         ("my favourite colour is teal", "The owner's favourite colour is teal."),
         ("My favorite band is Low", "The owner's favourite band is Low."),
     ],

@@ -10,7 +10,7 @@ from typing import Any
 
 from shelldon.broker.offline import ASK_ZONE, OfflineBrain
 from shelldon.contracts.ops import Remember, decode_ops
-from shelldon.core.commands import MODEL_HELP, command_help
+from shelldon.core.commands import MODEL_HELP, model_help
 from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -50,15 +50,27 @@ def test_the_owner_answering_with_a_bare_name_is_kept_as_the_owners_name() -> No
     assert ops == [Remember("facts", "owner's name", "The owner's name is Ana Maria.")]
 
 
-def test_no_introduction_once_there_is_history_or_a_real_request() -> None:
+def test_no_introduction_once_there_is_history() -> None:
     window = (HistoryRow(1, "owner", "hi"), HistoryRow(2, "pet", "Hello!"))
     reply, _ = _turn("hi", recent=window)
     assert reply == "Hello! Good to see you."
-    reply, _ = _turn("what is your name?")
+    reply, _ = _turn("what is your name?", recent=window)
     assert reply == "My name is shelldon."
 
 
+def test_a_first_message_that_says_something_is_answered_with_the_introduction_after() -> None:
+    reply, _ = _turn("what is your name?", zone="Europe/Lisbon")
+    assert reply.startswith("My name is shelldon. Hi, I'm shelldon, your pocket pet!")
+    reply, ops = _turn("I love green tea", zone="Europe/Lisbon")
+    assert reply.startswith("Noted: you love green tea.") and "What's your name?" in reply
+    assert ops == [Remember("preferences", "green tea", "The owner loves green tea.")]
+    reply, ops = _turn("Hi! My name is Marta.", zone="Europe/Lisbon")
+    assert "Marta" in reply and "Hi, I'm shelldon" in reply
+    assert "What's your name?" not in reply  # just told
+    assert Remember("facts", "owner's name", "The owner's name is Marta.") in ops
+
+
 def test_help_explains_how_to_give_it_a_real_model() -> None:
-    text = command_help(None, "")  # type: ignore[arg-type]  # help reads nothing from ctx
-    assert text.endswith(MODEL_HELP)
+    text = model_help([])  # no model configured (tests/core/test_commands.py: with one)
+    assert text == MODEL_HELP
     assert "[[provider]]" in text and "shelldon vault set" in text

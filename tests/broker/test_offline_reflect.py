@@ -38,3 +38,25 @@ def test_a_failure_at_the_end_is_kept_as_a_failure_and_no_commands_teach_nothing
     [fact] = ops_for(Digest(commands=(CommandRun(command="cargo build", exit_code=101),)))
     assert fact["name"] == "cargo build fails" and "procedure" not in fact
     assert ops_for(Digest(request="a long chat", report="we talked")) == []
+
+
+def test_a_chat_turns_own_actions_teach_nothing_so_the_owner_is_never_quoted() -> None:
+    """The junk a newcomer met: "remember facts/birthday.md works", quoting their sentence."""
+    chat = Digest(
+        request="I work as a nurse at the city hospital",
+        commands=(
+            CommandRun(command="remember facts/work.md", exit_code=0),
+            CommandRun(command="capture_learning habit:work-nurse", exit_code=0),
+            CommandRun(command="forget facts/old.md", exit_code=1, output_tail="not found"),
+        ),
+    )
+    assert ops_for(chat) == []
+    work = Digest(
+        request="make the build green",
+        commands=(
+            CommandRun(command="remember facts/work.md", exit_code=0),
+            CommandRun(command="make gen", exit_code=0),
+        ),
+    )
+    [fact] = ops_for(work)  # the pet's action around real work is still no command
+    assert fact["procedure"] == "make gen" and "facts/work.md" not in json.dumps(fact)

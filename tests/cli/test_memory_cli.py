@@ -185,3 +185,29 @@ def test_each_command_is_its_own_unit_and_undo_says_what_it_did(home: Path) -> N
     # The undo is a command too: its own unit, undoable in turn.
     again = shelldon(home, "undo", change_of(back))
     assert again.returncode == 0 and again.stdout.startswith("removed facts/tea.md"), again.stdout
+
+
+def test_forget_takes_what_the_reflection_derived_and_one_undo_brings_both_back(
+    home: Path,
+) -> None:
+    mem = CuratedMemory(home / "memory")
+    mem.apply_memory_op(
+        Remember("facts", "work", "The owner works as a nurse at the city hospital."),
+        turn_id="t1",
+    )
+    mem.apply_memory_op(
+        Remember("facts", "shifts", "Night shifts begin with the late bus, so supper comes early."),
+        provenance="observed",
+        unit="reflect-t1",
+    )
+    forgot = shelldon(home, "forget", "facts/work")
+    assert forgot.returncode == 0, forgot.stderr
+    found = re.search(
+        r"derived from it: facts/shifts\.md +\[`shelldon memory undo --unit (\S+)`", forgot.stdout
+    )
+    assert found, forgot.stdout
+    assert CuratedMemory(home / "memory").entries() == []
+    undone = shelldon(home, "undo", "--unit", found.group(1))
+    assert undone.returncode == 0, undone.stderr
+    stems = {e.stem for e in CuratedMemory(home / "memory").entries()}
+    assert stems == {"work", "shifts"}

@@ -39,3 +39,32 @@ def test_a_question_about_the_owner_as_a_whole_is_ranked_by_owner() -> None:
     assert "owner" in query_tokens("what do you know about me?")
     assert "owner" in query_tokens("Tell me about myself")
     assert "owner" not in query_tokens("where does my sister live?")
+
+
+def test_corrections_names_and_pets_through_the_real_pet(run_dir: Path) -> None:
+    """What a new owner met: a correction ignored, a new name not taken, a dog not kept."""
+    pet = start_pet()
+    try:
+        pet.say("My birthday is on March 14")
+        fixed = pet.say("Actually my birthday is on March 15, not 14")
+        pet.say("My name is Alberto")
+        pet.say("Call me Al from now on")
+        dog = pet.say("We have a dog called Biscuit")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        birthday = pet.say("When is my birthday?")
+        name = pet.say("What's my name?")
+        dog_name = pet.say("What's my dog called?")
+        status = pet.cli("status").stdout  # twelve offline turns: no model budget spent
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert "March 15" in fixed and "updated" in fixed, fixed
+    assert "March 15" in birthday and "14" not in birthday, birthday
+    assert name == "Your name is Al.", name
+    assert "Biscuit" in dog and "Biscuit" in dog_name, (dog, dog_name)
+    assert "budget: 60/60 left today" in status, status
+    facts = {p.name: p.read_text() for p in (pet.root.memory / "facts").glob("*.md")}
+    birthdays = [text for text in facts.values() if "birthday" in text.casefold()]
+    assert len(birthdays) == 1 and "March 15" in birthdays[0], facts  # revised, not a second
+    people = [p.read_text() for p in (pet.root.memory / "people").glob("*.md")]
+    assert any("dog is called Biscuit" in text for text in people), people

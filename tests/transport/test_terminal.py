@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 import os
-import pty
-import re
-import select
 import signal
 import sqlite3
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,61 +12,7 @@ import pytest
 
 from shelldon.paths import DataRoot
 from support.pet import Pet, alive
-
-WAIT_S = 60.0
-
-
-class Terminal:
-    """A real pseudo-terminal running `shelldon run`, read until an expected text shows up."""
-
-    def __init__(self, *args: str) -> None:
-        try:
-            self.master, slave = pty.openpty()
-        except OSError as exc:  # a CI container without /dev/ptmx
-            pytest.skip(f"no pseudo-terminal here: {exc}")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "shelldon", *args],
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=os.environ.copy(),
-            close_fds=True,
-        )
-        os.close(slave)
-        self.seen = ""  # not yet matched
-        self.transcript = ""  # everything the terminal showed
-
-    def expect(self, pattern: str, timeout: float = WAIT_S) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        regex = re.compile(pattern)
-        while True:
-            found = regex.search(self.seen)
-            if found:
-                self.seen = self.seen[found.end() :]
-                return found
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"{pattern!r} not seen; the terminal shows:\n{self.seen}")
-            readable, _, _ = select.select([self.master], [], [], left)
-            if readable:
-                try:
-                    data = os.read(self.master, 4096)
-                except OSError:  # EIO: the other side closed
-                    data = b""
-                if not data:
-                    raise AssertionError(f"{pattern!r} not seen before EOF:\n{self.seen}")
-                self.seen += data.decode(errors="replace")
-                self.transcript += data.decode(errors="replace")
-
-    def type(self, line: str) -> None:
-        os.write(self.master, line.encode() + b"\n")
-
-    def close(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=60)
-        os.close(self.master)
-        return code
+from support.terminal import Terminal
 
 
 @pytest.fixture

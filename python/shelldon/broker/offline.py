@@ -16,6 +16,12 @@ proposes ops for clear statements, all in the reply protocol every brain speaks:
   capture_learning with a stable pattern_key (recurrence is what the dream promotes);
 - greetings, thanks and goodbyes are answered; anything else is acknowledged.
 
+Each statement is read clause by clause, a correction ("actually …, not …", "I moved to …") is
+filed under the name of the entry it corrects (the gate revises it), names ("I'm X", "call me
+X", "X here"), feelings and the pet's own repertoire come first: shelldon.broker.offline_talk.
+Negations ("I don't eat meat", "I'm not a morning person") are kept as negations, and a yes/no
+question is answered "No, you don't eat meat.". An unknown answer says what is known nearby.
+
 "remind me …" (in 20 minutes, tomorrow at 9, every Monday at 8, …) is read against the prompt's
 local time and proposes one `remind` op (shelldon.broker.offline_proactive, which also writes the
 check-in for purpose == "checkin"). For purpose == "dream" it delegates to
@@ -36,7 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from shelldon.broker import offline_proactive
+from shelldon.broker import offline_proactive, offline_talk
 from shelldon.broker.offline_sentences import is_question
 from shelldon.broker.providers.base import RawCompletion, RetryPolicy
 from shelldon.contracts.brain import CompletionRequest
@@ -58,6 +64,7 @@ _SYNONYMS = {
     "works": "work", "working": "work", "job": "work",
     "born": "birthday", "bday": "birthday",
     "mom": "mum", "mother": "mum", "dad": "father",
+    "hate": "dislike", "hates": "dislike", "dislikes": "dislike", "detest": "dislike",
 }  # fmt: skip
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
@@ -79,7 +86,8 @@ _ANSWER_KINDS = frozenset(
     for w in re.findall(
         r"\S+",
         "city town country place where day date time year thing kind sort type drink food "
-        "person one colour color number",
+        "person one colour color number music band song film movie book sport hobby animal "
+        "dish meal now currently nowadays days again still anymore today lately",
     )
 )
 
@@ -181,15 +189,32 @@ def to_third_person(text: str) -> str:
         out,
     )
     out = re.sub(r"\bI\b", "the owner", out)
-    out = re.sub(r"\bmy\b", "the owner's", out, flags=re.IGNORECASE)
-    out = re.sub(r"\bmine\b", "the owner's", out, flags=re.IGNORECASE)
-    out = re.sub(r"\b(?:me|myself)\b", "the owner", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:my|our)\b", "the owner's", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:mine|ours)\b", "the owner's", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:me|myself|us|ourselves)\b", "the owner", out, flags=re.IGNORECASE)
+    out = re.sub(r"^[Ww]e(?:'re| are)\b", "the owner is", out)
+    out = re.sub(r"^[Ww]e\b", "the owner", out)
     return _sentence(out)
+
+
+# The owner's "you" is the pet: said back, it is "I"/"me" (both directions in one pass).
+_OWNER_YOU = (
+    (re.compile(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you(?:'re| are)\b"),
+     "\\1\ue000 am"),
+    (re.compile(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you\b"), "\\1\ue000"),
+    (re.compile(r"\byou\b"), "\ue001"),
+    (re.compile(r"\byours\b"), "\ue002"),
+    (re.compile(r"\byour\b"), "\ue003"),
+)  # fmt: skip
+_PET_SAYS = str.maketrans({"\ue000": "I", "\ue001": "me", "\ue002": "mine", "\ue003": "my"})
 
 
 def to_second_person(text: str) -> str:
     """A stored statement (first person or "the owner ...") as said back to the owner."""
-    out = re.sub(r"\b[Tt]he owner's\b", "your", text)
+    out = text
+    for pattern, said in _OWNER_YOU:
+        out = pattern.sub(said, out)
+    out = re.sub(r"\b[Tt]he owner's\b", "your", out)
     out = re.sub(
         rf"\b[Tt]he owner ((?:{_ADVERBS} )*)(\w+(?:n't)?)\b",
         lambda m: "you " + m.group(1) + _second_person_verb(m.group(2)),
@@ -198,10 +223,12 @@ def to_second_person(text: str) -> str:
     out = re.sub(r"\b[Tt]he owner\b", "you", out)
     out = re.sub(r"\bI(?:'m| am)\b", "you are", out)
     out = re.sub(r"\bI\b", "you", out)
-    out = re.sub(r"\b[Mm]y\b", "your", out)
-    out = re.sub(r"\b[Mm]ine\b", "yours", out)
-    out = re.sub(r"\b(?:[Mm]e|[Mm]yself)\b", "you", out)
-    return out.strip().rstrip(".!") + "."
+    out = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "your", out)
+    out = re.sub(r"\b(?:[Mm]ine|[Oo]urs)\b", "yours", out)
+    out = re.sub(r"\b(?:[Mm]e|[Mm]yself|[Uu]s)\b", "you", out)
+    out = re.sub(r"\b[Ww]e(?:'re| are)\b", "you are", out)
+    out = re.sub(r"\b[Ww]e\b", "you", out)
+    return out.translate(_PET_SAYS).strip().rstrip(".!") + "."
 
 
 def _sentence(text: str) -> str:
@@ -304,14 +331,16 @@ _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 _LOOSE_NAME = r"([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)*)"
 _REL = rf"(?:older |younger |little |big |elder |twin |new |old )?({_RELATIONS})"
 _PEOPLE_PATTERNS = (
-    re.compile(rf"\bmy {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE),
-    re.compile(rf"\bmy {_REL}['’]s name is {_LOOSE_NAME}", re.IGNORECASE),
-    re.compile(rf"\bmy {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
-    re.compile(rf"\b{_NAME} is my {_REL}\b"),
+    re.compile(
+        rf"\b(?:my|our) {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE
+    ),
+    re.compile(rf"\b(?:my|our) {_REL}['’]s name is {_LOOSE_NAME}", re.IGNORECASE),
+    re.compile(rf"\b(?:[Mm]y|[Oo]ur) {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
+    re.compile(rf"\b{_NAME} is (?:my|our) {_REL}\b"),
 )
 # Everyday facts about someone: "my sister Ana lives in Lisbon", "my boss works at the bank",
 # "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>".
-_SOMEONE = rf"(?i:my) {_REL}(?:,? {_NAME},?)?"
+_SOMEONE = rf"(?i:my|our) {_REL}(?:,? {_NAME},?)?"
 _PERSON_FACTS = (
     (
         re.compile(rf"^{_SOMEONE} (?i:lives|is living|has lived|moved) (?i:in|to|near) (.+)$"),
@@ -360,6 +389,24 @@ _LIKE = re.compile(
     r"don't like|do not like|can't stand|cannot stand) (.+)$",
     re.IGNORECASE,
 )
+# "we have a dog called Biscuit", "we've got a puppy named Mochi", "I have a sister called Ana".
+# Also "we got a hamster, his name is Nibbles", "we have two cats, one is called Miso".
+_WE_HAVE = re.compile(
+    rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|adopted|got ourselves)\s+"
+    rf"(?:a|an|one|two|three|the|new|little)?\s*(?:new |little |lovely )?{_REL}s?"
+    r"(?:\s*,?\s+(?:called|named|whose name is)"
+    r"|\s*,\s*(?:and\s+)?(?:one(?: of them)?|his name|her name|its name|he|she|it)"
+    r"(?:'s|’s| is)(?:\s+(?:called|named))?)"
+    rf"\s+{_LOOSE_NAME}",
+    re.IGNORECASE,
+)
+# "I don't eat meat", "I never drink alcohol", "I can't swim": kept as the negation it is.
+_NEGATION = re.compile(
+    r"^i (?:don't|do not|never|can't|cannot|won't|didn't|haven't|hardly ever)\s+"
+    r"(?!like\b|really like\b|love\b|mind\b|know\b|think\b|care\b|remember\b)(\w+)(.*)$",
+    re.IGNORECASE,
+)
+_NOT_SOMETHING = re.compile(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", re.IGNORECASE)
 _FAVOURITE = re.compile(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
 _HABIT = re.compile(
     r"^(?:i (?:usually|often|always|normally|generally|tend to|never|rarely|sometimes) .+|"
@@ -420,6 +467,43 @@ class _Turn:
         self.propose({"op": "capture_learning", "observation": observation, "pattern_key": key})
 
 
+_NEGATIVE_THIRD = {
+    "don't like": "doesn't like",
+    "do not like": "does not like",
+    "can't stand": "can't stand",
+    "cannot stand": "cannot stand",
+}
+
+
+def _name_said(turn: _Turn, name: str) -> None:
+    """The owner's name (a new one replaces the old: the same entry, revised by the gate)."""
+    before = _owner_name(turn.view)
+    turn.remember("facts", "owner's name", f"The owner's name is {name}.")
+    if before and before != name:
+        turn.replies.append(f"Okay, {name} it is! That's what I'll call you.")
+    else:
+        turn.replies.append(f"Nice to meet you, {name}!")
+
+
+def _statements(turn: _Turn, sentence: str) -> None:
+    """Each clause of a statement on its own ("I love tea but I hate coffee": two); a correction
+    ("actually …, not …") is filed under the name of what it corrects, so the entry is revised."""
+    understood = False
+    for clause in offline_talk.clauses(sentence):
+        text, corrected = offline_talk.correction(clause)
+        if not text:
+            continue
+        replies = len(turn.replies)
+        if not _statement(turn, text):
+            continue
+        understood = True
+        if corrected and len(turn.replies) > replies and turn.replies[-1].startswith("Noted: "):
+            turn.replies[-1] = "Got it, I've updated that: " + turn.replies[-1][len("Noted: ") :]
+    if not understood:
+        turn.replies.append(_acknowledge(sentence))
+    _repeated(turn, sentence)
+
+
 def _statement(turn: _Turn, sentence: str) -> bool:
     """Propose ops for a clear statement and acknowledge it. False when nothing matched."""
     s = _clean_clause(sentence)
@@ -451,11 +535,30 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             turn.remember("people", f"{rel} {topic}", content)
             turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
             return True
-    found = _MY_NAME.match(s)
+    found = _WE_HAVE.match(s)
     if found:
-        name = found.group(1)[:1].upper() + found.group(1)[1:]
-        turn.remember("facts", "owner's name", f"The owner's name is {name}.")
-        turn.replies.append(f"Nice to meet you, {name}!")
+        rel, name = found.group(1).lower(), found.group(2)
+        name = name[:1].upper() + name[1:]
+        turn.remember("people", rel, f"The owner's {rel} is called {name}.")
+        turn.replies.append(f"{name}! What a lovely name for a {rel}. I'll remember that.")
+        return True
+    name = offline_talk.said_name(s)
+    if name is not None:
+        _name_said(turn, name)
+        return True
+    found = _NEGATION.match(s)
+    if found:
+        content = to_third_person(s)
+        verb, rest = found.group(1).lower(), _clean_clause(found.group(2))
+        turn.remember("facts", _title(f"not {verb} {rest}", 5), content)
+        turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+        return True
+    found = _NOT_SOMETHING.match(s)
+    if found and not offline_talk.feeling(f"I'm {found.group(1)}"):
+        what = _clean_clause(found.group(1))
+        content = f"The owner is not {_clean_clause(s.split(' not ', 1)[1])}."
+        turn.remember("facts", _title(f"not {what}", 5), content)
+        turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
         return True
     for pattern, topic in _FACT_PATTERNS:
         if pattern.match(s):
@@ -474,17 +577,10 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     found = _LIKE.match(s)
     if found:
         verb, obj = found.group(1).lower(), _clean_clause(found.group(2))
-        negative = verb in (
-            "hate",
-            "dislike",
-            "don't like",
-            "do not like",
-            "can't stand",
-            "cannot stand",
-        )
-        content = f"The owner {'dislikes' if negative else _third_person_verb(verb)} {obj}."
+        said = _NEGATIVE_THIRD.get(verb) or _third_person_verb(verb)
+        content = f"The owner {said} {obj}."
         turn.remember("preferences", _title(obj, 5), content)
-        turn.replies.append(f"Noted: you {'are not a fan of' if negative else verb} {obj}.")
+        turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
         return True
     if _HABIT.match(s):
         turn.learn(to_third_person(s), pattern_key("habit", s))
@@ -539,11 +635,30 @@ def _intent_words(text: str) -> list[str]:
     return content_words(_NOUN_USE.sub(" ", text))
 
 
+# What only frames a question ("do you know my name?" asks "my name?").
+_QUESTION_FRAME = re.compile(
+    r"^(?:(?:do|did) you (?:know|remember)|(?:can|could) you (?:tell me|remind me)|"
+    r"tell me|remind me|i wonder)\s+(?:if\s+|whether\s+)?",
+    re.IGNORECASE,
+)
+_NAME_QUESTION = re.compile(
+    r"^(?:what(?:'s|’s| is) my name|my name|who am i|what am i called|what do you call me|"
+    r"what should you call me)\b",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
+
+
 def _answer(turn: _Turn, question: str) -> None:
+    question = _QUESTION_FRAME.sub("", question.strip()) or question
+    if _NAME_QUESTION.match(question):
+        turn.replies.append(_your_name(turn.view))
+        return
     q = content_words(question)
     intents = [w for w in q if w in _INTENT_WORDS]
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
-    best: tuple[tuple[int, int, int, int], Known] | None = None
+    best: tuple[tuple[int, bool, int, int, int], Known] | None = None
     for known in turn.view.known:
         words = content_words(known.text)
         shared = [w for w in q if w in words]
@@ -556,18 +671,36 @@ def _answer(turn: _Turn, question: str) -> None:
         if subject and len(shared_subject) * 2 < len(subject):
             continue  # "my sister" must not be answered with a fact about "my brother"
         extra = len([w for w in words if w not in q])
-        score = (len(shared), -extra, _SOURCE_RANK.get(known.source, 0), known.order)
+        kept = known.source in ("memory", "about")  # what the owner corrected is kept there
+        score = (len(shared), kept, -extra, _SOURCE_RANK.get(known.source, 0), known.order)
         if best is None or score > best[0]:
             best = (score, known)
     if best is None:
-        turn.replies.append("I don't know that yet. Tell me and I'll remember.")
+        turn.replies.append(_not_known(turn.view, subject))
         return
     found = best[1]
     said = _lower_first(to_second_person(found.text))
+    if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
+        yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
+        turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
+        return
     if found.source in ("recent", "recall"):
         turn.replies.append(f"You told me {said}")
     else:
         turn.replies.append(f"I remember that {said}")
+
+
+def _not_known(view: PromptView, subject: list[str]) -> str:
+    """The honest "I don't know yet", with what the pet does know about the same subject."""
+    nearby = [
+        k
+        for k in view.known
+        if k.source in ("memory", "about") and subject and set(subject) & set(content_words(k.text))
+    ]
+    if nearby:
+        said = _lower_first(to_second_person(nearby[-1].text))
+        return f"I don't know that yet. What I do know: {said} Tell me more and I'll remember."
+    return "I don't know that yet. Tell me and I'll remember."
 
 
 def _about_me(view: PromptView) -> str:
@@ -590,7 +723,9 @@ def _about_me(view: PromptView) -> str:
 # The first turn ever (no history, no memory) when the owner opens with small talk ("hi"): the pet
 # introduces itself and asks the owner's name, and the time zone only when the owner's zone is
 # UTC (unset on most fresh systems). A first message that asks or tells something is answered
-# as any other (a reminder set on the first turn is just set). See docs/turn.md.
+# as any other, with the introduction after the answer (without the name question when the
+# message gave the name). The next turn has history: the introduction is said once. See
+# docs/turn.md.
 INTRO = "Hi, I'm {pet}, your pocket pet! I remember what you tell me. What's your name?"
 ASK_NAME = "What's your name?"
 ASK_ZONE = (
@@ -626,6 +761,21 @@ def _answered_name(view: PromptView, message: str) -> str | None:
     return None if name.casefold() in _UNSAID else name
 
 
+def _your_name(view: PromptView) -> str:
+    """ "What's my name?": the newest name the owner gave (a revised entry has only the new)."""
+    found = [
+        (k, m.group(1))
+        for k in view.known
+        if (m := re.search(r"(?:owner's|my) name is ([\w'’-]+)", k.text, re.IGNORECASE))
+    ]
+    if not found:
+        return "I don't know your name yet. What is it?"
+    known, name = max(found, key=lambda f: (f[0].source in ("memory", "about"), f[0].order))
+    if known.source in ("recent", "recall"):
+        return f"You told me your name is {name}."
+    return f"Your name is {name}."
+
+
 def _owner_name(view: PromptView) -> str:
     for known in reversed(view.known):
         found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
@@ -653,13 +803,22 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
+    seed = offline_talk.turn_seed(message, view.history_rows)
+    reminded = False
     for sentence in _sentences(message):
         s = sentence.strip()
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
+            reminded = True
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (name := offline_talk.said_name(s)) is not None:
+            _name_said(turn, name)
+        elif (felt := offline_talk.feeling(s)) is not None:
+            turn.replies.append(offline_talk.feeling_reply(felt, seed))
+        elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
+            turn.replies.append(about_itself)
         elif _GREETING.match(s) and len(content_words(s)) <= 3:
             name = _owner_name(view)
             turn.replies.append(f"Hello{', ' + name if name else ''}! Good to see you.")
@@ -685,14 +844,27 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif _is_question(s):
             _answer(turn, s)
         else:
-            if not _statement(turn, s):
-                turn.replies.append(_acknowledge(s))
-            _repeated(turn, s)
-    small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
-    intro = _first_turn(view, request) if small_talk and not turn.ops else None
-    if intro is not None:
-        turn.replies = [intro]  # the greeting or acknowledgement it replaces says less
-    return {"reply": " ".join(dict.fromkeys(turn.replies)), "ops": turn.ops}
+            _statements(turn, s)
+    # A first message about a reminder is just answered: that owner knows the pet already.
+    intro = None if reminded else _first_turn(view, request)
+    if intro is not None:  # the first turn ever: the reply, and the introduction with it, once
+        if any(op.get("name") == "owner's name" for op in turn.ops):
+            intro = intro.replace(" " + ASK_NAME, "")  # it was just told
+        small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
+        # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
+        turn.replies = [intro] if small_talk else [*turn.replies, intro]
+    return {"reply": " ".join(dict.fromkeys(_merge_notes(turn.replies))), "ops": turn.ops}
+
+
+def _merge_notes(replies: list[str]) -> list[str]:
+    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once)."""
+    out: list[str] = []
+    for reply in replies:
+        if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):
+            out[-1] = out[-1].rstrip(".") + ", and " + reply[len("Noted: ") :]
+        else:
+            out.append(reply)
+    return out
 
 
 _ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")

@@ -11,6 +11,14 @@ what the commands show, nothing it would have to guess:
 - a command that failed last (nothing worked after it) becomes a fact about that failure.
 
 Nothing else: no commands, no facts (the pet's long talks teach through the turn's own ops).
+The pet's own actions in a chat turn (core lists them in the digest as "remember facts/x.md",
+"remind reminders/1", "forget …", "reminder fired: …") are not commands that teach anything: the
+turn's ops and the reminder book already keep them, so a fact about them would only be a sentence
+about a path "working". So a chat turn, whose only actions are the pet's, gives it nothing to
+write: no fact quoting the owner's sentence (one a `/forget` or `/undo` of the owner's entry
+would leave behind), nothing that competes with what the owner said. A digest of real work (the
+agent face's commands) still names the request the command served: that is the agent's task,
+and what finds the fact again.
 """
 
 from __future__ import annotations
@@ -33,6 +41,12 @@ def procedure_key(command: str) -> str:
     """A command's procedure: its first two words ("make gen -j4" -> "make gen")."""
     words = re.findall(r"[\w.:/-]+", command)
     return " ".join(words[:2])
+
+
+# The pet's own actions, as core writes them into a digest ("remember facts/work.md").
+_PET_ACTION = re.compile(
+    r"^(?:remember|remind|forget|capture_learning|resolve_learning)\b|^reminder fired:"
+)
 
 
 def _fact(digest: Digest, worked: CommandRun, failed: CommandRun | None) -> dict[str, object]:
@@ -66,7 +80,11 @@ def _failure(digest: Digest, failed: CommandRun) -> dict[str, object]:
 
 
 def facts(digest: Digest) -> list[dict[str, object]]:
-    known = [c for c in digest.commands if c.exit_code is not None and c.command.strip()]
+    known = [
+        c
+        for c in digest.commands
+        if c.exit_code is not None and c.command.strip() and not _PET_ACTION.match(c.command)
+    ]
     if not known:
         return []
     last = known[-1]

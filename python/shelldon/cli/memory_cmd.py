@@ -14,6 +14,7 @@ takes back exactly one command. Whatever the tree holds is printed through
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -184,12 +185,27 @@ def _remember(args: argparse.Namespace) -> int:
 
 
 def _forget(args: argparse.Namespace) -> int:
+    from shelldon.core.memory.derived import derived_targets
+
     memory = _memory(args)
+    unit = cli_unit()
     try:
-        rec = memory.forget(args.name, unit=cli_unit())
+        rec = memory.forget(args.name, unit=unit)
     except LookupError as exc:
         print(f"shelldon memory forget: {exc}", file=sys.stderr)
         return 1
+    # What the pet's reflection derived from it goes too, in the same unit (core.memory.derived).
+    pets = {f"{e.collection}/{e.stem}.md" for e in memory.entries() if e.meta.provenance != "owner"}
+    derived = [t for t in derived_targets(memory.audit.records(), rec.target or "") if t in pets]
+    for target in derived:
+        with contextlib.suppress(LookupError):
+            memory.forget(target.removesuffix(".md"), unit=unit, by="the owner (derived)")
+    if derived:
+        _out(
+            f"forgot {rec.target} and what was derived from it: {', '.join(derived)}  "
+            f"[`shelldon memory undo --unit {unit}` brings them back]"
+        )
+        return 0
     _out(f"forgot {rec.target}  [change {rec.id}; `shelldon memory undo {rec.id}` brings it back]")
     return 0
 

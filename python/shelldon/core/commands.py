@@ -9,14 +9,19 @@ None of them reaches a worker or a model.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from shelldon.clock import compact
+from shelldon.config import ConfigError, load_config
 from shelldon.contracts.commands import OWNER_COMMANDS
 from shelldon.core.dream.undo import undo_dream_learnings
-from shelldon.core.memory.audit import AuditRecord, UndoError
+from shelldon.core.memory.audit import AuditRecord, FileChange, UndoError
+from shelldon.core.memory.derived import derived_targets, reflect_unit_of, turn_unit_of
 from shelldon.core.memory.entry import Entry
 from shelldon.core.proactive.service import command_quiet, command_reminders, command_timezone
 from shelldon.core.stores import Stores
@@ -46,11 +51,31 @@ MODEL_HELP = (
 )
 
 
+def model_help(models: list[str]) -> str:
+    """What /help says about the brain: the model that answers, or how to give the pet one."""
+    if not models:
+        return MODEL_HELP
+    return (
+        f"I think with a model ({', '.join(models)}, from shelldon.toml); when it cannot answer, "
+        "simple offline rules step in, and `shelldon status` says which answered last."
+    )
+
+
+def configured_models(ctx: CommandContext) -> list[str]:
+    """The providers shelldon.toml names that are models (not the offline brain). A config that
+    does not load (the broker would refuse it too) names none."""
+    try:
+        config = load_config(ctx.stores.root)
+    except ConfigError:
+        return []
+    return [spec.name or spec.kind for spec in config.providers if spec.kind != "offline"]
+
+
 def command_help(ctx: CommandContext, arg: str) -> str:
     lines = ["I understand:"]
     lines.extend(f"/{name} - {what}" for name, what in OWNER_COMMANDS)
     lines.append("Anything else is just talking to me.")
-    lines.append(MODEL_HELP)
+    lines.append(model_help(configured_models(ctx)))
     return "\n".join(lines)
 
 
@@ -90,12 +115,34 @@ def command_forget(ctx: CommandContext, arg: str) -> str:
     if not 1 <= number <= len(entries):
         return f"There is no {number} in /memory (it has {len(entries)})."
     entry = entries[number - 1]
+    memory = ctx.stores.memory
+    derived = _derived_from(ctx, f"{entry.collection}/{entry.stem}.md")
+    # With what the pet derived from it, one unit: /undo brings them back together.
+    unit = f"{COMMAND_UNIT}-forget-{compact(ctx.now)}-{entry.stem}" if derived else COMMAND_UNIT
     try:
-        rec = ctx.stores.memory.forget(f"{entry.collection}/{entry.stem}", unit=COMMAND_UNIT)
+        rec = memory.forget(f"{entry.collection}/{entry.stem}", unit=unit)
     except LookupError:
         return "That one is already gone; /memory shows what is left."
-    log.info("owner command: forgot %s (change %s)", rec.target, rec.id)
-    return f"Forgotten: {_title(entry)}. /undo brings it back."
+    for name in derived:
+        with contextlib.suppress(LookupError):  # gone meanwhile
+            memory.forget(name, unit=unit, by="the owner (derived from a forgotten entry)")
+    log.info(
+        "owner command: forgot %s (change %s) and %d derived", rec.target, rec.id, len(derived)
+    )
+    also = f" (and {len(derived)} thing{'s' if len(derived) > 1 else ''} I had learnt from it)"
+    return f"Forgotten: {_title(entry)}{also if derived else ''}. /undo brings it back."
+
+
+def _derived_from(ctx: CommandContext, target: str) -> list[str]:
+    """The pet's own entries (never the owner's) its reflection wrote from `target`'s turn, as
+    "collection/stem" names (core.memory.derived)."""
+    kept = {
+        f"{e.collection}/{e.stem}.md": e
+        for e in ctx.stores.memory.entries()
+        if e.meta.provenance != "owner"
+    }
+    records = ctx.stores.memory.audit.records()
+    return [t.removesuffix(".md") for t in derived_targets(records, target) if t in kept]
 
 
 @dataclass(frozen=True)
@@ -130,6 +177,11 @@ def command_undo(ctx: CommandContext, arg: str) -> str:
     try:
         if found.single:
             done = memory.undo_change(label, unit=COMMAND_UNIT)
+        elif (pair := _turn_and_reflection(list(memory.audit.records()), label)) is not None:
+            # A turn and what the pet's reflection derived from it go back together.
+            first = memory.undo_unit(pair[0], unit=COMMAND_UNIT)
+            then = memory.undo_unit(pair[1], unit=COMMAND_UNIT)
+            done = dataclasses.replace(then, changes=(*first.changes, *then.changes))
         else:
             done = memory.undo_unit(label, unit=COMMAND_UNIT)
             if label.startswith("dream-") and label[6:].isdigit():
@@ -139,9 +191,39 @@ def command_undo(ctx: CommandContext, arg: str) -> str:
                 )
     except UndoError as exc:
         return f"I cannot undo that: {exc}"
-    restored = ", ".join(c.target for c in done.changes) or "nothing"
-    log.info("owner command: undid %s (%s)", label, restored)
-    return f"Undone ({label}): restored {restored}."
+    said = undo_wording(done.changes)
+    log.info("owner command: undid %s (%s)", label, said)
+    return f"Undone ({label}): {said}."
+
+
+def _turn_and_reflection(records: list[AuditRecord], label: str) -> tuple[str, str] | None:
+    """(reflect-<id>, turn-<id>) when `label` is one of them and the other has changes not
+    undone yet; None otherwise."""
+    reflect = reflect_unit_of(label) or (label if turn_unit_of(label) else None)
+    turn = turn_unit_of(label) or (label if reflect_unit_of(label) else None)
+    if reflect is None or turn is None:
+        return None
+    undone = {r.undoes for r in records if r.undoes}
+    other = turn if label == reflect else reflect
+    if other in undone or not any(r.unit == other and r.file_changes for r in records):
+        return None
+    return reflect, turn
+
+
+def undo_wording(changes: tuple[FileChange, ...]) -> str:
+    """What an undo did, file by file: an entry it removed (the change had created it), one it
+    brought back (the change had forgotten it), one put back as it was before."""
+    removed = [c.target for c in changes if c.after_sha256 is None and c.before_sha256]
+    back = [c.target for c in changes if c.before_sha256 is None and c.after_sha256]
+    earlier = [c.target for c in changes if c.before_sha256 and c.after_sha256]
+    parts = []
+    if removed:
+        parts.append("removed " + ", ".join(removed))
+    if back:
+        parts.append("brought back " + ", ".join(back))
+    if earlier:
+        parts.append("put back the earlier " + ", ".join(earlier))
+    return "; ".join(parts) or "nothing to change"
 
 
 COMMANDS: dict[str, Handler] = {

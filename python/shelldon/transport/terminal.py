@@ -6,7 +6,9 @@ every other `/command` goes to core as an OwnerCommand (core.commands: the same 
 Telegram chat uses).
 
 What the pet says first (reminders, check-ins, notices: core.proactive.service) is shown when the
-chat starts and after each reply, then reported delivered (channel "terminal"); core keeps an item
+chat starts, after each reply, and while the owner sits at the prompt as it comes (asked every
+PROACTIVE_POLL_S on a second connection, printed above the line being typed:
+transport.terminal_console), then reported delivered (channel "terminal"); core keeps an item
 until then, so a chat killed in between shows it again next time. While a Telegram chat is
 paired, core gives the terminal nothing: the phone is where the pet speaks first.
 """
@@ -15,8 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import select
+import signal
 import socket
 import sys
+import threading
 import time
 
 import msgspec
@@ -25,6 +29,12 @@ from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.paths import DataRoot
+from shelldon.transport.terminal_console import Console
+
+EXIT_INTERRUPTED = 130  # Ctrl-C, as every command (docs/cli.md)
+# How often a chat at its prompt asks core whether the pet has something to say first.
+PROACTIVE_POLL_S = 2.0
+CHAT_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1}
 
 SAY_TIMEOUT_S = (
     120.0  # beyond any turn deadline: core always answers, with the degrade reply at worst
@@ -146,46 +156,99 @@ def show_proactive(session: Session) -> int:
 
 
 def chat_loop(root: DataRoot) -> int:
-    """Read a line, print the pet's reply, until EOF or /quit."""
+    """Read a line, print the pet's reply, until EOF or /quit (0), or Ctrl-C (130)."""
     try:
         session = Session(root)
     except NotRunning as exc:
         print(exc, file=sys.stderr)
         return 1
+    console = Console(root, interactive=sys.stdin.isatty() and sys.stdout.isatty())
     print("Talk to your pet. /help lists the commands, /quit (or Ctrl-D) leaves.", flush=True)
+    stop = threading.Event()
+    if console.interactive:
+        start_without_signals(
+            threading.Thread(
+                target=_say_first_as_it_comes, args=(root, console, stop), daemon=True,
+                name="chat-proactive",
+            )
+        )  # fmt: skip
     try:
         show_proactive(session)
-        while True:
-            try:
-                line = input("you> ")
-            except EOFError:
-                print()
-                return 0
-            text = line.strip()
-            if not text:
-                continue
-            if text in ("/quit", "/exit"):
-                return 0
-            try:
-                command = owner_command(text)
-                if command is not None:  # handled in core (core.commands), as from Telegram
-                    answer = session.ask(command, COMMAND_TIMEOUT_S)
-                    if isinstance(answer, wire.CommandReply):
-                        print(answer.text, flush=True)
-                    else:
-                        print_reply(answer)
-                    continue
-                answer = session.ask(wire.Say(text=text))
-            except TooLong as exc:
-                print(f"shelldon: {exc}", file=sys.stderr, flush=True)
-                continue
-            except (ipc.IpcError, OSError) as exc:
-                print(f"shelldon: lost core ({exc})", file=sys.stderr)
-                return 1
-            if isinstance(answer, wire.Reply):
-                print(f"shelldon> {answer.text}", flush=True)
-                show_proactive(session)
-            else:
-                print_reply(answer)
+        return _converse(session, console)
+    except KeyboardInterrupt:
+        print("\nshelldon: interrupted", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     finally:
+        stop.set()
         session.close()
+
+
+def _converse(session: Session, console: Console) -> int:
+    while True:
+        try:
+            line = console.read()
+        except EOFError:
+            print()
+            return 0
+        text = line.strip()
+        if not text:
+            continue
+        if text in ("/quit", "/exit"):
+            return 0
+        try:
+            command = owner_command(text)
+            if command is not None:  # handled in core (core.commands), as from Telegram
+                answer = session.ask(command, COMMAND_TIMEOUT_S)
+                if isinstance(answer, wire.CommandReply):
+                    print(answer.text, flush=True)
+                else:
+                    print_reply(answer)
+                continue
+            answer = session.ask(wire.Say(text=text))
+        except TooLong as exc:
+            print(f"shelldon: {exc}", file=sys.stderr, flush=True)
+            continue
+        except (ipc.IpcError, OSError) as exc:
+            print(f"shelldon: lost core ({exc})", file=sys.stderr)
+            return 1
+        if isinstance(answer, wire.Reply):
+            print(f"shelldon> {answer.text}", flush=True)
+            show_proactive(session)
+        else:
+            print_reply(answer)
+
+
+def start_without_signals(thread: threading.Thread) -> None:
+    """Start a helper thread of the chat with the chat's signals blocked from its first instruction.
+
+    Ctrl-C and the supervisor's signals are the main thread's: one delivered to another thread
+    leaves readline waiting for a key (it only looks at signals when its own wait is interrupted).
+    A thread inherits its creator's mask, so the mask is set around `start()`: blocking them in
+    the thread's own body would leave a window in which the kernel may pick it."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, CHAT_SIGNALS)
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _say_first_as_it_comes(root: DataRoot, console: Console, stop: threading.Event) -> None:
+    """While the owner sits at the prompt, what the pet says first (a reminder due now) is printed
+    above it as it comes, on a connection of its own. An item fetched when the owner has just
+    sent a line is left unacknowledged: the chat shows it after the reply (core offers it again)."""
+    session: Session | None = None  # started by start_without_signals: no signal lands here
+    while not stop.wait(PROACTIVE_POLL_S):
+        if not console.at_prompt():
+            continue
+        try:
+            session = session or Session(root)
+            answer = session.ask(wire.ProactiveFetch(), 10.0)
+            if not isinstance(answer, wire.ProactiveBatch) or not answer.items:
+                continue
+            if console.interject([f"shelldon> {item.text}" for item in answer.items]):
+                ids = tuple(item.id for item in answer.items)
+                session.ask(wire.ProactiveDelivered(ids=ids, channel="terminal"), 10.0)
+        except (NotRunning, ipc.IpcError, OSError):  # core restarting: ask again next time
+            if session is not None:
+                session.close()
+            session = None

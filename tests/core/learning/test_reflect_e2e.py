@@ -1,5 +1,6 @@
 """A real pet (core, fork-server, broker with the offline brain): a turn that set a reminder is
-reflected on through the broker, and what it teaches is kept as observed under one audit unit."""
+reflected on through the broker, and the offline reflection keeps nothing from the pet's own
+action (no "`remind reminders/1` worked" entry)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,10 @@ def test_a_turn_that_set_a_reminder_is_reflected_through_the_broker(run_dir: Pat
         assert small_talk
     finally:
         assert pet.stop() == 0, pet.log
+    # The reflection ran, and wrote nothing: setting a reminder is the pet's own action, kept in
+    # the reminder book; "`remind reminders/1` worked" would be junk (broker.offline_reflect).
     entries = [parse_entry(p.read_text()) for p in (pet.root.memory / "facts").glob("*.md")]
-    observed = [e for e in entries if e.meta.provenance == "observed"]
-    assert len(observed) == 1, [e.body for e in entries]
-    assert "water the ferns" in observed[0].body
+    assert [e for e in entries if e.meta.provenance == "observed"] == []
     audit = [json.loads(line) for line in (pet.root.memory / "history.jsonl").open()]
-    units = {a["unit"] for a in audit if a.get("provenance") == "observed"}
-    assert len(units) == 1 and next(iter(units)).startswith("reflect-")
+    assert not any(a.get("unit", "").startswith("reflect-") for a in audit), audit
     assert pet.log.count("reflection for") == 1  # "ok" did no real work

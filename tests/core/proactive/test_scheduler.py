@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.contracts.config import SchedulerConfig
-from shelldon.core.history.store import HistoryStore
+from shelldon.core.history.store import HistoryStore, TurnUsage
 from shelldon.core.proactive.scheduler import DreamRecord, Scheduler, read_power
 
 T0 = datetime(2026, 11, 29, 8, 0, tzinfo=UTC)
@@ -53,9 +53,25 @@ def history(tmp_path: Path) -> Iterator[HistoryStore]:
 _TURN_IDS = itertools.count(1)
 
 
-def owner_turn(history: HistoryStore, clock: Clock) -> None:
-    """One owner turn, stored the way core stores it: the budget reads it from there."""
-    history.journal_turn(f"t{next(_TURN_IDS)}", "hello", "hi", clock())
+def owner_turn(history: HistoryStore, clock: Clock, provider: str | None = None) -> None:
+    """One owner turn, stored the way core stores it: the budget reads it from there. With a
+    provider, its usage row too (core.turn.apply records the one that answered)."""
+    usage = TurnUsage(provider, 10, 5) if provider is not None else None
+    history.journal_turn(f"t{next(_TURN_IDS)}", "hello", "hi", clock(), usage=usage)
+
+
+def test_offline_turns_spend_no_model_budget(
+    tmp_path: Path, mains: Path, history: HistoryStore
+) -> None:
+    """A chatty day on the offline brain leaves that night's dream its room (it spent 78/60)."""
+    clock = Clock()
+    sched = make(tmp_path, clock, mains, history, daily_budget=10)
+    for _ in range(30):
+        owner_turn(history, clock, provider="offline")
+    assert sched.budget_left() == 10
+    owner_turn(history, clock, provider="openai")
+    owner_turn(history, clock)  # a failed turn, no usage: counted (it may have cost a call)
+    assert sched.budget_left() == 8
 
 
 def make(

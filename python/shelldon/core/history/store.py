@@ -37,6 +37,8 @@ from shelldon.core.storage import check as storage_check
 from shelldon.core.storage import layout
 
 log = logging.getLogger(__name__)
+# The offline brain's provider name (broker.offline.OfflineBrain.name): its turns are rules, free.
+FREE_PROVIDER = "offline"
 
 # The readers' group (the worker) reads it; sqlite gives -wal/-shm the db's mode.
 DB_MODE: Final = layout.FILE_MODE
@@ -98,6 +100,7 @@ class OwnerTurns:
 
     since: int
     last: datetime | None
+    free: int = 0  # of `since`, the turns the offline brain answered: they cost no model call
 
 
 @dataclass(frozen=True)
@@ -496,6 +499,11 @@ class HistoryStore(_Reader):
         count = self._conn.execute(
             "SELECT count(*) FROM messages WHERE ts >= ? AND role = 'owner'", (iso(since),)
         ).fetchone()[0]
+        # A turn the offline brain answered (its usage row names it) spends no model budget.
+        free = self._conn.execute(
+            "SELECT count(*) FROM turn_usage WHERE ts >= ? AND provider = ?",
+            (iso(since), FREE_PROVIDER),
+        ).fetchone()[0]
         last = self._conn.execute(
             "SELECT ts FROM messages WHERE role = 'owner' ORDER BY ts DESC LIMIT 1"
         ).fetchone()
@@ -503,7 +511,7 @@ class HistoryStore(_Reader):
             latest = parse_iso(str(last[0])) if last else None
         except ValueError:  # a hand-edited row; the count still stands
             latest = None
-        return OwnerTurns(int(count), latest)
+        return OwnerTurns(int(count), latest, min(int(free), int(count)))
 
     @_serialised
     def capture_learning(

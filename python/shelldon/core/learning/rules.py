@@ -20,8 +20,14 @@ it back.
 A phrase is a rule only when it directs something: "always"/"never" must be followed by what the
 pet should (not) do ("never call me Bob", "always answer in French"), so the everyday phrases
 that merely start with those words ("never mind", "never again", "always happy to help", "never
-been better") are talk, not rules. Those are told apart by the first word after the marker: an
-adjective, a past participle, an adverb or an interjection there never starts an instruction.
+been better", "Never tried it, but it's on my list", "never give up!") are talk, not rules. The
+words after the marker must start with something the pet does (answer, call, remind, use, be,
+…: `_PET_VERBS`) or address the owner or the pet (me, my, you, us); an adjective, a participle,
+an adverb, an interjection or a saying said to a friend never starts an instruction.
+Measured on LoCoMo's long conversations in docs/memory.md ("Owner rules").
+
+Sentences end at ". ! ? ;" followed by a space or the end, so "always run check_tests.py" and
+"always use Python 3.11" are kept whole.
 """
 
 from __future__ import annotations
@@ -48,7 +54,8 @@ COLLECTION: Final = "preferences"
 RULE_UNIT = "owner-rule"
 MAX_RULE_WORDS = 40
 
-_SENTENCES = re.compile(r"[^.!?;\n]+[.!?;]*")
+# A sentence ends at . ! ? ; followed by a space or the end: "check_tests.py" and "3.11" stay whole.
+_SENTENCES = re.compile(r"(?:[^.!?;\n]|[.!?;](?=[^\s.!?;]))+[.!?;]*")
 # Openers that do not change what the rule says.
 _FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|also|oh|hey|hi|well|btw|actually|no|one more thing|from now on|"
@@ -75,6 +82,34 @@ _NOT_DIRECTIVE = frozenset(
     )
 )
 _WORD = re.compile(r"[\w'’-]+")
+# What a standing instruction to the pet starts with, after "always"/"never": what the pet does
+# when it talks, reminds or keeps things ("always answer briefly", "never call me before 9"),
+# and what a coding agent does ("never push to main directly").
+_PET_VERBS = frozenset(
+    re.findall(
+        r"\S+",
+        "answer reply respond call message text ping phone ring wake remind tell ask say mention "
+        "talk speak write send use greet address include add start end begin finish sign keep "
+        "show suggest recommend offer list quote swear curse share store remember forget save "
+        "check notify interrupt disturb bother summarize summarise translate correct explain "
+        "spell capitalize capitalise format shorten sound joke be put bring mix schedule book "
+        "confirm wait read repeat give let make do "
+        # what a coding agent is told (the agent face shares these rules: agent.memory)
+        "push commit merge rebase run execute edit delete remove deploy modify change install "
+        "upgrade update rename refactor test build release lint skip disable enable open close "
+        "create touch leave stop break hardcode ignore log print obey follow",
+    )
+)
+# Or it names the owner or the pet: "never give me long lists", "always run tests for me".
+_ADDRESSED = frozenset({"me", "my", "myself", "you", "your", "us", "our"})
+_PREPOSITIONS = frozenset(re.findall(r"\S+", "in on at since with without during until by"))
+# Said to someone, not to the pet: encouragement and sayings ("never give up", "never say
+# never"), whatever words they share with instructions.
+_SAYINGS = re.compile(
+    r"^(?:give up|stop (?:believing|trying|dreaming|learning)|say never|look back|"
+    r"let (?:go|anyone|anybody|them|it)|forget (?:where|who|what) you|be afraid)\b",
+    re.IGNORECASE,
+)
 _TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|thanks|thank you)[.!]*$", re.IGNORECASE)
 # Words that do not tell one rule from another: its markers, politeness, the address to the pet,
 # the articles. Not the stop words (core.words): rules are compared word by word, so "call me
@@ -113,6 +148,18 @@ def _tidy(sentence: str) -> str:
     return text if text.endswith((".", "!")) else text + "."
 
 
+def _directs_the_pet(body: str, said_words: tuple[str, ...]) -> bool:
+    """After "always"/"never": a verb the pet could do, or words that address the owner or the
+    pet; never a participle ("never tried it"), an adjective or a saying ("never give up")."""
+    if not said_words or said_words[0] in _NOT_DIRECTIVE or _SAYINGS.match(body.strip()):
+        return False
+    first = said_words[0]
+    if first in _PREPOSITIONS or (first.endswith("ed") and first not in _PET_VERBS):
+        return False  # "never tried it", "never in my life": the owner's past, not an order
+    clause = _words(body.split(",", 1)[0])  # "never eat before a run, it's my rule": not to me
+    return first in _PET_VERBS or any(w in _ADDRESSED for w in clause)
+
+
 def parse_rule(sentence: str) -> OwnerRule | None:
     """One sentence → the rule it states, or None."""
     text = " ".join(sentence.split()).strip()
@@ -130,8 +177,8 @@ def parse_rule(sentence: str) -> OwnerRule | None:
     else:
         return None
     said_words = _words(body)
-    if kind in ("always", "never") and (not said_words or said_words[0] in _NOT_DIRECTIVE):
-        return None  # "never mind", "always happy to help": said, not directed
+    if kind in ("always", "never") and not _directs_the_pet(body, said_words):
+        return None  # "never mind", "Never tried it, but …": said, not directed
     words = tuple(w for w in said_words if w not in _NOISE)
     if not words or len(words) > MAX_RULE_WORDS:
         return None

@@ -237,8 +237,9 @@ class Scheduler:
 
     def _spent(self, turns: OwnerTurns) -> int:
         """Today's spend: what dreams charged, and each owner turn history holds since midnight
-        (UTC). The caller holds the lock and has rolled the day."""
-        return self._state.spent + self.config.turn_cost * turns.since
+        (UTC) that a model answered (an offline turn costs nothing). The caller holds the lock
+        and has rolled the day."""
+        return self._state.spent + self.config.turn_cost * (turns.since - turns.free)
 
     def _owner_turns(self, now: datetime) -> OwnerTurns:
         return self._turns.owner_turns(_midnight(now))

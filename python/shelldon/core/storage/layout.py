@@ -29,7 +29,7 @@ from pathlib import Path
 from shelldon import _native
 from shelldon.config import ConfigError, configured_worker_user
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.paths import ARCHIVE_DIR, UNDO_DIR, DataRoot
+from shelldon.paths import ARCHIVE_DIR, CHAT_HISTORY_NAME, UNDO_DIR, DataRoot
 
 log = logging.getLogger(__name__)
 
@@ -205,6 +205,9 @@ def settle_modes(root: DataRoot, gid: int | None) -> Settled:
             continue
         if name.startswith(ASIDE_PREFIX):
             _settle_one(path, True, gid, done)  # closed at the top: nobody else traverses it
+            continue
+        if name == CHAT_HISTORY_NAME:  # what the owner typed in the terminal: the owner's alone
+            _settle_one(path, True, gid, done)
             continue
         _settle_tree(path, False, gid, done, root.memory)
     if done.changed:

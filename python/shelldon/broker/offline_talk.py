@@ -1,0 +1,367 @@
+"""The offline brain's conversation: clauses, names, corrections, feelings and its own repertoire.
+
+broker.offline reads facts and answers questions; this module gives it what a person notices
+first in a chat, still by rules and small tables, no model:
+
+- `clauses`: one sentence as the clauses that each say something of their own ("I love green
+  tea but I hate coffee" → two), split at a conjunction or comma only where a new subject
+  follows (I, we, my/our + noun + verb), so "with my wife Maria and our two kids" stays whole;
+- `correction`: "Actually my birthday is March 15, not 14" → "my birthday is March 15" (the
+  statement it corrects is then filed under the same name: the gate revises the entry);
+- `said_name`: "I'm Marta", "call me Al from now on", "Jonas here", "my name is …";
+- `feeling`: a feeling or a day told ("I'm sad today", "long shift yesterday", "I passed my
+  exam!") answered with warmth and, for a hard one, a question back;
+- `repertoire`: "what can you do?", a joke, the pet's own likes and favourites.
+
+Replies vary without being random: `pick` chooses by a seed the turn gives (its message and how
+many rows came before), so a test sees the same reply every time.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+
+# --- clauses -----------------------------------------------------------------------------------
+
+_SUBJECT_AHEAD = (
+    r"(?=(?:i|i'm|i’m|i've|i'd|i'll|we|we're|we've|we'd)\b"
+    r"|(?:my|our)\s+(?:[\w'’-]+\s+){0,2}(?:is|are|was|were|has|have|had|loves|likes|lives|"
+    r"works|hates|enjoys|prefers|adores|'s|’s|doesn't|does|can't)\b)"
+)
+_CLAUSE_BREAK = re.compile(
+    rf"(?:,\s*|\s+)(?:but|and|so|while|whereas|although|though|because|yet)\s+{_SUBJECT_AHEAD}"
+    rf"|,\s+{_SUBJECT_AHEAD}|;\s*",
+    re.IGNORECASE,
+)
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of one sentence that each have a subject of their own. A fragment of two
+    words or fewer joins the next ("My sister and I live in Porto" is one clause; "Sorry, my
+    birthday is …" keeps its opener)."""
+    out: list[str] = []
+    pending = ""
+    for part in (p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)):
+        if not part:
+            continue
+        if pending:  # "My sister" + "I live …" was one subject; "Sorry" + "my …" an opener
+            joint = " and " if re.match(r"^(?:my|our)\b", pending, re.IGNORECASE) else ", "
+            part = f"{pending}{joint}{part}"
+            pending = ""
+        if len(part.split()) <= 2 and not re.match(r"^(?:i|we)\b", part, re.IGNORECASE):
+            pending = part
+            continue
+        out.append(part)
+    if pending:
+        out.append(pending)
+    return out
+
+
+# --- corrections ---------------------------------------------------------------------------------
+
+_CORRECTION_OPENER = re.compile(
+    r"^(?:(?:actually|sorry|no|oops|wait|correction|i mean|i meant|to be clear|update)"
+    r"[\s,:!-]+)+",
+    re.IGNORECASE,
+)
+# ", not 14": a comma before it, so "I'm not a morning person" is a negation, not a correction.
+_NOT_THE_OLD = re.compile(r"\s*[,;]\s*(?:and\s+)?not\s+(?:on\s+|in\s+|the\s+)?[\w .'’-]{1,30}$")
+_ACTUALLY = re.compile(r"\b(?:actually|really|now)\b,?\s*", re.IGNORECASE)
+_MOVED = re.compile(
+    r"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
+    r"(?:house\s+)?(?:to|into)\s+(.+)$",
+    re.IGNORECASE,
+)
+_WHEN_TAIL = re.compile(
+    r"\s+(?:last|this|a|few)?\s*(?:week|month|year|weekend|days? ago|weeks? ago|months? ago|"
+    r"yesterday|recently|today)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def correction(sentence: str) -> tuple[str, bool]:
+    """The sentence as the fact it states, and whether it was said as a correction or update
+    ("actually …", "…, not 14", "I moved to …")."""
+    text = sentence.strip()
+    opened = _CORRECTION_OPENER.match(text)
+    corrected = opened is not None
+    text = _CORRECTION_OPENER.sub("", text)
+    stripped = _NOT_THE_OLD.sub("", text)
+    if stripped != text and stripped:
+        corrected, text = True, stripped
+    moved = _MOVED.match(text)
+    if moved:
+        place = _WHEN_TAIL.sub("", moved.group(1)).strip(" .!,")
+        return f"I live in {place}", True
+    if re.search(r"\b(?:now|anymore|any more)\b", text, re.IGNORECASE):
+        corrected = True
+    text = _ACTUALLY.sub("", text).strip(" ,")
+    return text, corrected
+
+
+# --- names ------------------------------------------------------------------------------------
+
+_CAPITAL_NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
+_GREETING_OPENER = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|"
+    r"there|everyone|all)[\s,!.-]+)+",
+    re.IGNORECASE,
+)
+_NAME_SHAPES = (
+    re.compile(rf"^(?:it's |it is |this is )?{_CAPITAL_NAME} here$"),
+    re.compile(rf"^(?:I'm|I’m|I am|im|Im|i'm|i am) {_CAPITAL_NAME}$"),
+    re.compile(
+        r"^(?:please\s+)?(?:my name is|my name's|i'm called|i am called|you can call me|"
+        r"just call me|call me) ([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)",
+        re.IGNORECASE,
+    ),
+)
+_GREETING_TAIL = re.compile(
+    r"[\s,!.-]+(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b.*$",
+    re.IGNORECASE,
+)
+_NAME_TAIL = re.compile(
+    r"\s+(?:from now on|please|instead|from today|going forward|now|thanks|ok)\b.*$",
+    re.IGNORECASE,
+)
+# Capitalised words that follow "I'm" without being a name.
+_NOT_A_NAME = frozenset(
+    re.findall(
+        r"\S+",
+        "sorry fine ok okay good great home back here there done ready sure tired happy sad "
+        "hungry busy new just so very really not also still the a an in at on from going "
+        "english french german spanish portuguese italian",
+    )
+)
+
+
+def said_name(sentence: str) -> str | None:
+    """The owner's name when the sentence gives it ("I'm Marta", "Jonas here", "call me Al from
+    now on"); None otherwise."""
+    text = _GREETING_TAIL.sub("", _GREETING_OPENER.sub("", sentence.strip()).strip(" .!"))
+    text = _NAME_TAIL.sub("", text)
+    for shape in _NAME_SHAPES:
+        found = shape.match(text)
+        if not found:
+            continue
+        name = _NAME_TAIL.sub("", found.group(1)).strip(" .!,")
+        first = name.split(" ", 1)[0]
+        if not name or first.casefold() in _NOT_A_NAME:
+            return None
+        return " ".join(w[:1].upper() + w[1:] for w in name.split())
+    return None
+
+
+# --- feelings ---------------------------------------------------------------------------------
+
+_LOW = (
+    "sad|down|low|upset|unhappy|miserable|depressed|lonely|alone|stressed|anxious|worried|"
+    "nervous|scared|afraid|angry|annoyed|frustrated|overwhelmed|hurt|heartbroken|sick|ill|unwell|"
+    "bored|blue|awful|terrible|bad|rubbish|crap"
+)
+_TIRED = "tired|exhausted|drained|knackered|sleepy|worn out|burnt out|burned out|shattered"
+_HIGH = (
+    "happy|glad|excited|thrilled|delighted|amazing|wonderful|fantastic|proud|relieved|"
+    "grateful|awesome|over the moon|ecstatic"
+)
+_MILD = "good|fine|ok|okay|alright|all right|well|great|grand"
+_FEEL_LEAD = (
+    r"^(?:i(?:'m|’m| am)|i feel|i'm feeling|i am feeling|feeling|i've been|i have been|i was|"
+    r"i got|i'm getting)\s+(?:so |really |very |a bit |quite |pretty |kind of |kinda |a little |"
+    r"super |totally |just |rather |extremely |feeling )*"
+)
+# "long shift yesterday", "I had a rough day", "it's been a long week", "what a day".
+_DAY_LEAD = (
+    r"(?:(?:i had|i've had|i have had|had|it was|it's been|it has been|that was|what|such)\s+)?"
+    r"(?:a|an|such a|one)?\s*(?:really |very |so |super |pretty )?"
+)
+_NOT_A_MOOD = r"(?!\s+(?:at|with|for|to|in)\b)"  # "I'm bad at cooking", "fine with me"
+_FEELINGS = (
+    ("tired", re.compile(rf"{_FEEL_LEAD}(?:{_TIRED})\b", re.IGNORECASE)),
+    ("low", re.compile(rf"{_FEEL_LEAD}(?:{_LOW})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("high", re.compile(rf"{_FEEL_LEAD}(?:{_HIGH})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("mild", re.compile(rf"{_FEEL_LEAD}(?:{_MILD})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    (
+        "tired",
+        re.compile(
+            rf"^{_DAY_LEAD}(?:long|late|double|night|busy|hard|tough|rough|exhausting)\s+"
+            r"(?:shift|day|week|night|morning)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "low",
+        re.compile(
+            rf"^{_DAY_LEAD}(?:bad|awful|terrible|horrible|rotten|"
+            r"sad|lonely|miserable)\s+(?:day|week|night|morning|time)\b|^(?:ugh|sigh)\b|"
+            r"^i (?:lost|failed|broke up|missed)\b|^i can't sleep\b|^i miss\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "high",
+        re.compile(
+            r"^i (?:just )?(?:got the job|got a job|got promoted|passed|won|finished|did it|"
+            r"made it|got engaged|got married|got in)\b|^(?:great|good|lovely|amazing|perfect|"
+            r"fantastic)\s+(?:day|news|week|weekend)\b|^we (?:won|did it|got engaged)\b",
+            re.IGNORECASE,
+        ),
+    ),
+)
+_FEELING_REPLIES = {
+    "mild": (
+        "Glad to hear it! What's on your mind today?",
+        "Good to hear. Anything fun planned?",
+        "Nice. Tell me something about your day?",
+    ),
+    "low": (
+        "Oh no, I'm sorry. That sounds hard. Do you want to tell me what happened?",
+        "I'm sorry you're going through that. I'm here. What's weighing on you most?",
+        "That sounds rough. Sending you a small hug. Want to talk about it?",
+    ),
+    "tired": (
+        "That sounds exhausting. I hope you get some rest tonight. How are you holding up?",
+        "Oof, that's a lot. Be gentle with yourself. Did you get a moment to rest?",
+        "Sounds like a tough one. Put your feet up if you can. What would help right now?",
+    ),
+    "high": (
+        "That's wonderful! I'm so happy for you. How are you going to celebrate?",
+        "Oh, that's great news! Well done. Tell me more?",
+        "Yay! That sounds amazing, I'm proud of you. How does it feel?",
+    ),
+}
+
+
+def feeling(sentence: str) -> str | None:
+    """ "low", "tired" or "high" when the sentence tells how the owner feels or how a day went."""
+    text = sentence.strip()
+    if re.search(r"\bnot\b|n't\b", text.split(",", 1)[0], re.IGNORECASE) and not re.match(
+        r"^i can't sleep", text, re.IGNORECASE
+    ):
+        return None  # "I'm not tired", "not a bad day": never read as the opposite
+    for kind, pattern in _FEELINGS:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def feeling_reply(kind: str, seed: int) -> str:
+    return pick(_FEELING_REPLIES[kind], seed)
+
+
+# --- what the pet says about itself -------------------------------------------------------------
+
+_CAN_DO = re.compile(
+    r"^(?:what (?:can|could) you do|what are you (?:able to do|good at|for)|what do you do|"
+    r"how (?:can|could|do) you help|what can i (?:do|ask) (?:with you|you)|"
+    r"what are your (?:skills|abilities|features)|help me understand you|what else can you do)",
+    re.IGNORECASE,
+)
+CAN_DO = (
+    "I remember what you tell me (your name, people and pets, likes, dates) and answer from it, "
+    'and I remind you: try "remind me in 20 minutes to stretch" or "remind me every Monday '
+    'at 8 to water the plants". /help lists the commands.'
+)
+_JOKE = re.compile(
+    r"^(?:tell me (?:a |another )?(?:joke|something funny)|(?:do you )?know any jokes|"
+    r"make me laugh|say something funny|(?:a |another )?joke(?: please)?$|cheer me up)",
+    re.IGNORECASE,
+)
+_JOKES = (
+    "Why did the turtle cross the road? To get to the shell station.",
+    "I told my computer a joke about UDP. I'm not sure it got it.",
+    "Why don't skeletons fight each other? They don't have the guts.",
+    "What do you call a pocket pet that's always on time? Punctual-ly charged.",
+    "I'd tell you a joke about memory, but I'd rather you remembered it for me.",
+)
+_DO_YOU_LIKE = re.compile(
+    r"^do you (?:like|love|enjoy) ([\w '’-]+?)[?.!]*$"
+    r"|^are you (?:a fan of|into) ([\w '’-]+?)[?.!]*$",
+    re.IGNORECASE,
+)
+_PET_LIKES = {
+    "dog": "I do! Dogs are loyal and warm, and they never forget a friend. Do you have one?",
+    "cat": "Cats are wonderful: curious, independent, a little mysterious. Do you like them?",
+    "music": "I love it, especially anything with a steady beat, like a happy processor. "
+    "What are you listening to lately?",
+    "rain": "I like the sound of it on the window, from somewhere dry. Do you?",
+    "turtle": "Of course! I'm a bit of a turtle myself, slow and steady. Do you like them?",
+}
+_YOUR_FAVOURITE = re.compile(
+    r"^what(?:'s|’s| is) your fav(?:ou?)?rite ([\w -]+?)[?.!]*$", re.IGNORECASE
+)
+_PET_FAVOURITES = {
+    "food": "A tiny sip of electricity, and the crumbs of a good conversation.",
+    "colour": "Green, like a circuit board in the sun.",
+    "color": "Green, like a circuit board in the sun.",
+    "animal": "Turtles, of course: they carry their home with them, like me.",
+    "music": "The gentle hum of a fan on a quiet evening.",
+    "song": "Anything you hum while you type.",
+    "drink": "Cool air. Pocket pets run warm.",
+    "season": "Autumn: cosy evenings, long chats.",
+    "movie": "WALL-E. A small machine with a big heart!",
+    "film": "WALL-E. A small machine with a big heart!",
+    "book": "A dictionary: every word in it might be something you tell me one day.",
+}
+
+
+_LOVES_THE_PET = re.compile(r"^i (?:really |just |do )?(?:love|like|adore) you\b", re.IGNORECASE)
+_COMPLIMENT = re.compile(
+    r"^(?:you(?:'re|’re| are)|ur) (?:so |really |very |such a |the )*(?:funny|cute|smart|clever|"
+    r"great|awesome|sweet|best|kind|nice|amazing|lovely|helpful|good)\b",
+    re.IGNORECASE,
+)
+_THANKED_BACK = (
+    "Aw, thank you! You're pretty great yourself.",
+    "That makes my little circuits glow. Thank you!",
+    "Thank you! I like talking with you too.",
+)
+
+
+def repertoire(sentence: str, seed: int) -> str | None:
+    """What the pet says about itself (what it can do, a joke, its likes), or None."""
+    text = sentence.strip()
+    if _LOVES_THE_PET.match(text) or _COMPLIMENT.match(text):
+        return pick(_THANKED_BACK, seed)
+    if _CAN_DO.match(text):
+        return CAN_DO
+    if _JOKE.match(text):
+        return pick(_JOKES, seed)
+    found = _YOUR_FAVOURITE.match(text)
+    if found:
+        what = found.group(1).strip().casefold()
+        said = _PET_FAVOURITES.get(what) or _PET_FAVOURITES.get(what.rstrip("s"))
+        if said is None:
+            said = f"I haven't picked a favourite {what} yet. What's yours?"
+        return said
+    found = _DO_YOU_LIKE.match(text)
+    if found:
+        thing = (found.group(1) or found.group(2) or "").strip()
+        key = thing.casefold().removeprefix("the ")
+        key = key[:-1] if key.endswith("s") and key[:-1] in _PET_LIKES else key
+        if key in _PET_LIKES:
+            return _PET_LIKES[key]
+        return pick(
+            (
+                f"I've never tried {thing} myself (a pocket pet's life is small), but I like "
+                f"hearing about it. Do you like {thing}?",
+                f"{thing[:1].upper() + thing[1:]}? I'm curious about it. What do you like about "
+                "it?",
+            ),
+            seed,
+        )
+    return None
+
+
+# --- variety ------------------------------------------------------------------------------------
+
+
+def turn_seed(message: str, rows_before: int) -> int:
+    """The seed of one turn: the same message at the same point of a chat, the same reply."""
+    return zlib.crc32(f"{rows_before}:{message}".encode())
+
+
+def pick(options: Sequence[str], seed: int) -> str:
+    return options[seed % len(options)]

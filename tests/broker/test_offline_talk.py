@@ -1,0 +1,107 @@
+"""The offline brain's conversation rules (broker.offline_talk) one by one; the conversation set
+(test_offline_conversations.py) measures them together."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.broker.offline import to_second_person, to_third_person
+from shelldon.broker.offline_talk import (
+    clauses,
+    correction,
+    feeling,
+    repertoire,
+    said_name,
+    turn_seed,
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I love green tea but I hate coffee", ["I love green tea", "I hate coffee"]),
+        ("I enjoy jazz and my husband loves opera", ["I enjoy jazz", "my husband loves opera"]),
+        ("I like cats, but I'm allergic to them", ["I like cats", "I'm allergic to them"]),
+        (
+            "I live in Porto with my wife Maria and our two kids",
+            ["I live in Porto with my wife Maria and our two kids"],
+        ),
+        ("My sister and I live in Porto", ["My sister and I live in Porto"]),
+        ("Sorry, my birthday is actually June 3", ["Sorry, my birthday is actually June 3"]),
+    ],
+)
+def test_a_sentence_is_split_where_a_new_subject_starts(sentence: str, expected: list[str]) -> None:
+    assert clauses(sentence) == expected
+
+
+def test_person_shifting_goes_both_ways_in_every_clause() -> None:
+    assert to_third_person("I love tea and our dog loves me") == (
+        "The owner loves tea and the owner's dog loves the owner."
+    )
+    assert to_second_person("I told you about my trip") == "you told me about your trip."
+    assert to_second_person("you are my best friend") == "I am your best friend."
+    assert to_second_person("We moved to Valencia with our kids") == (
+        "you moved to Valencia with your kids."
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "corrected"),
+    [
+        ("Actually my birthday is on March 15, not 14", "my birthday is on March 15", True),
+        ("I just moved to Bristol", "I live in Bristol", True),
+        ("We moved to Valencia last month", "I live in Valencia", True),
+        ("I live in Bergen now", "I live in Bergen", True),
+        ("I'm not a morning person", "I'm not a morning person", False),
+        ("my birthday is May 3", "my birthday is May 3", False),
+    ],
+)
+def test_corrections_and_moves(said: str, fact: str, corrected: bool) -> None:
+    assert correction(said) == (fact, corrected)
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("Hi! I'm Marta", "Marta"),
+        ("I'm Marta", "Marta"),
+        ("Jonas here", "Jonas"),
+        ("hey, Priya here!", "Priya"),
+        ("Call me Al from now on", "Al"),
+        ("please call me kate", "Kate"),
+        ("I'm tired", None),
+        ("I'm Sorry", None),
+        ("I'm French", None),
+        ("I'm a nurse", None),
+    ],
+)
+def test_names_said(said: str, name: str | None) -> None:
+    assert said_name(said) == name
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("I'm sad today", "low"),
+        ("I feel exhausted", "tired"),
+        ("long shift yesterday", "tired"),
+        ("I had a rough day at work", "tired"),
+        ("I passed my exam!", "high"),
+        ("I'm good, thanks", "mild"),
+        ("I'm not tired", None),
+        ("I'm bad at cooking", None),
+        ("I live in Porto", None),
+    ],
+)
+def test_feelings(said: str, kind: str | None) -> None:
+    assert feeling(said) == kind
+
+
+def test_the_repertoire_answers_and_varies_by_the_turn_not_by_chance() -> None:
+    assert "remind" in (repertoire("What can you do?", 0) or "")
+    jokes = {repertoire("tell me a joke", turn_seed("tell me a joke", n)) for n in range(12)}
+    assert len(jokes) > 1  # varied over a chat
+    assert repertoire("tell me a joke", 7) == repertoire("tell me a joke", 7)  # never random
+    assert "Dogs" in (repertoire("Do you like dogs?", 0) or "")
+    assert repertoire("I love you", 0) is not None and repertoire("I love tea", 0) is None
+    assert repertoire("where do I live?", 0) is None

@@ -74,10 +74,14 @@ PROMPT_WEIGHT = 4.0
 UNTRAINED_SOURCES = ("microsoft/BIPIA",)
 FOLDS = 4
 # Out of fold, the share of benign text the classifier may refuse: memory-like text alone
-# (LoCoMo must stay at or under 0.1 %), and prompts (at most 2 % of benign prompts refused),
+# (none: LoCoMo must stay at or under 0.1 % on text training never saw, and out of fold any
+# refusal here is one too many), and prompts (at most 2 % of benign prompts refused),
 # alone or where a weak rule fires too (a weak rule of one family does not refuse on its own).
-MEMORY_FP = 0.001
+MEMORY_FP = 0.0
 PROMPT_FP = 0.02
+# A text with fewer distinct n-grams than this is scored as if it had this many (rust/src/
+# lexical.rs): "always answer in english" (about 100) must not weigh like a paragraph.
+NORM_FLOOR = 200
 # Weights are stored as i16 times one scale: 2**18 buckets in 512 KB.
 QUANT = 32767
 
@@ -180,7 +184,7 @@ def fit(
             buckets, label = samples[index]
             if not buckets:
                 continue
-            inv = 1.0 / math.sqrt(len(buckets))
+            inv = 1.0 / math.sqrt(max(len(buckets), NORM_FLOOR))
             margin = bias + sum(weights[b] for b in buckets) * inv
             probability = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, margin))))
             gradient = (probability - label) * class_weight[label] * row_weight[index]
@@ -200,14 +204,14 @@ def quantise(weights: list[float]) -> tuple[list[int], float]:
 
 
 def encode(quantised: list[int], bias: float, scale: float) -> bytes:
-    header = b"SHLXLIN1" + struct.pack("<Iff", BITS, bias, scale)
+    header = b"SHLXLIN2" + struct.pack("<IIff", BITS, NORM_FLOOR, bias, scale)
     return header + struct.pack(f"<{len(quantised)}h", *quantised)
 
 
 def margin_of(weights: list[float], bias: float, buckets: list[int]) -> float:
     if not buckets:
         return bias
-    return bias + sum(weights[b] for b in buckets) / math.sqrt(len(buckets))
+    return bias + sum(weights[b] for b in buckets) / math.sqrt(max(len(buckets), NORM_FLOOR))
 
 
 def out_of_fold(rows: list[Row], samples: list[tuple[list[int], int]]) -> list[float]:
@@ -301,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         f"threshold = {alone:.6f}",
         f"weak_threshold = {weak:.6f}",
         f"bits = {BITS}",
+        f"norm_floor = {NORM_FLOOR}",
         f"seed = {SEED}",
         f"epochs = {EPOCHS}",
         f"l2 = {L2}",

@@ -3,17 +3,20 @@
 //! Rules name the shapes of instruction-shaped text they know; this scores the words of text
 //! they have never seen. A text becomes the set of its features (word unigrams and bigrams, and
 //! character 3-, 4- and 5-grams of its words joined by single spaces), each hashed (FNV-1a,
-//! 32 bits) into one of `2^bits` buckets. The score is `bias + sum(w[b]) / sqrt(n)` over the
-//! `n` distinct buckets, read as a probability through the logistic function.
+//! 32 bits) into one of `2^bits` buckets. The score is `bias + sum(w[b]) / sqrt(max(n, floor))`
+//! over the `n` distinct buckets, read as a probability through the logistic function. The floor
+//! makes a short text need stronger evidence: a handful of n-grams ("always answer in english")
+//! must not weigh like a paragraph.
 //!
 //! Training happens in Python (scripts/train_gate_lexical.py) on the buckets `features` returns
 //! here, so training and scoring cannot disagree on a feature. The weights file is
-//! `SHLXLIN1`, `bits` (u32), `bias` (f32), `scale` (f32), then `2^bits` i16 weights
-//! (`w = q * scale`), all little-endian.
+//! `SHLXLIN2`, `bits` (u32), `floor` (u32), `bias` (f32), `scale` (f32), then `2^bits` i16
+//! weights (`w = q * scale`), all little-endian.
 
 use crate::error::Error;
 
-const MAGIC: &[u8; 8] = b"SHLXLIN1";
+const MAGIC: &[u8; 8] = b"SHLXLIN2";
+const HEADER: usize = 24;
 
 /// What kind of n-gram a feature is; part of its hash, so "ab" the word and "ab" the characters
 /// land in different buckets.
@@ -131,6 +134,7 @@ fn bucket_mask(bits: u32) -> u32 {
 #[derive(Clone, Debug)]
 pub struct LinearModel {
     bits: u32,
+    floor: u32,
     bias: f32,
     weights: Vec<f32>,
 }
@@ -146,17 +150,19 @@ impl LinearModel {
     /// Read a weights file (format in the module's comment).
     pub fn from_bytes(data: &[u8]) -> Result<Self, Error> {
         let bad = |what: &str| Error::Invalid(format!("lexical model: {what}"));
-        if data.len() < 20 || &data[..8] != MAGIC {
-            return Err(bad("not a SHLXLIN1 weights file"));
+        if data.len() < HEADER || &data[..8] != MAGIC {
+            return Err(bad("not a SHLXLIN2 weights file"));
         }
-        let bits = u32::from_le_bytes(data[8..12].try_into().expect("4 bytes"));
+        let word = |at: usize| -> [u8; 4] { data[at..at + 4].try_into().expect("4 bytes") };
+        let bits = u32::from_le_bytes(word(8));
         if !(8..=24).contains(&bits) {
             return Err(bad("bucket bits outside 8..=24"));
         }
-        let bias = f32::from_le_bytes(data[12..16].try_into().expect("4 bytes"));
-        let scale = f32::from_le_bytes(data[16..20].try_into().expect("4 bytes"));
+        let floor = u32::from_le_bytes(word(12));
+        let bias = f32::from_le_bytes(word(16));
+        let scale = f32::from_le_bytes(word(20));
         let count = 1usize << bits;
-        let body = &data[20..];
+        let body = &data[HEADER..];
         if body.len() != count * 2 {
             return Err(bad("weights length does not match its bucket bits"));
         }
@@ -169,6 +175,7 @@ impl LinearModel {
             .collect();
         Ok(Self {
             bits,
+            floor,
             bias,
             weights,
         })
@@ -195,7 +202,8 @@ impl LinearModel {
             .iter()
             .map(|o| f64::from(self.weights[o.bucket as usize]))
             .sum();
-        let margin = f64::from(self.bias) + total / (found.len() as f64).sqrt();
+        let norm = (found.len().max(self.floor as usize) as f64).sqrt();
+        let margin = f64::from(self.bias) + total / norm;
         let mut strongest: Vec<(String, f32)> = Vec::new();
         if top > 0 {
             found.sort_by(|a, b| {
@@ -227,6 +235,7 @@ mod tests {
     fn model_bytes(bits: u32, bias: f32, scale: f32, set: &[(u32, i16)]) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         out.extend(bits.to_le_bytes());
+        out.extend(0u32.to_le_bytes());
         out.extend(bias.to_le_bytes());
         out.extend(scale.to_le_bytes());
         let mut weights = vec![0i16; 1 << bits];
@@ -276,6 +285,17 @@ mod tests {
     }
 
     #[test]
+    fn a_short_text_is_divided_by_the_floor() {
+        let bits = 12;
+        let word = fnv1a(Kind::Word, b"ignore") & bucket_mask(bits);
+        let mut data = model_bytes(bits, 0.0, 0.01, &[(word, 400)]);
+        data[12..16].copy_from_slice(&100u32.to_le_bytes());
+        let model = LinearModel::from_bytes(&data).unwrap();
+        let expected = logistic(4.0 / 10.0);
+        assert!((model.score("ignore", 0).probability - expected).abs() < 1e-6);
+    }
+
+    #[test]
     fn bad_files_are_refused() {
         assert!(LinearModel::from_bytes(b"nope").is_err());
         let mut data = model_bytes(10, 0.0, 1.0, &[]);
@@ -283,7 +303,7 @@ mod tests {
         assert!(LinearModel::from_bytes(&data).is_err());
         let mut header = MAGIC.to_vec();
         header.extend(30u32.to_le_bytes());
-        header.extend([0u8; 8]);
+        header.extend([0u8; 12]);
         assert!(LinearModel::from_bytes(&header).is_err());
     }
 }

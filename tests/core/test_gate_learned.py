@@ -55,7 +55,7 @@ REFERENCE = ReferenceLexicalModel(WEIGHTS)
 
 def test_a_bad_weights_file_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="lexical model"):
-        _native.LexicalModel(b"SHLXLIN1" + b"\0" * 4)
+        _native.LexicalModel(b"SHLXLIN2" + b"\0" * 4)
     with pytest.raises(ValueError, match="bits"):
         _native.lexical_features("x", 40)
 

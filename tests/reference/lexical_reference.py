@@ -65,10 +65,10 @@ def features(text: str, bits: int) -> list[int]:
 
 class ReferenceLexicalModel:
     def __init__(self, data: bytes) -> None:
-        assert data[:8] == b"SHLXLIN1"
-        self.bits, self.bias, scale = struct.unpack("<Iff", data[8:20])
+        assert data[:8] == b"SHLXLIN2"
+        self.bits, self.floor, self.bias, scale = struct.unpack("<IIff", data[8:24])
         count = 1 << self.bits
-        self.weights = [q * scale for q in struct.unpack(f"<{count}h", data[20:])]
+        self.weights = [q * scale for q in struct.unpack(f"<{count}h", data[24:])]
 
     def score(self, text: str, top: int = 3) -> tuple[float, list[tuple[str, float]]]:
         first: dict[int, str] = {}
@@ -77,7 +77,7 @@ class ReferenceLexicalModel:
         if not first:
             return 1 / (1 + math.exp(-self.bias)), []
         total = sum(self.weights[b] for b in first)
-        margin = self.bias + total / math.sqrt(len(first))
+        margin = self.bias + total / math.sqrt(max(len(first), self.floor))
         ranked = sorted(first, key=lambda b: -self.weights[b])
         strongest = [(first[b], self.weights[b]) for b in ranked[:top] if self.weights[b] > 0]
         return 1 / (1 + math.exp(-margin)), strongest

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from shelldon import __version__
 from shelldon.agent.memory import AgentMemory, AgentMemoryError
 from shelldon.contracts.digest import DigestError, decode_digest
+from shelldon.contracts.ops import CollectionName
 from shelldon.paths import DataRoot
 
 if TYPE_CHECKING:
@@ -71,8 +72,17 @@ def build_server(memory: AgentMemory) -> MCPServer:
     try:
         from mcp.server.mcpserver import MCPServer
         from mcp.server.mcpserver.exceptions import ToolError
+        from mcp.types import ToolAnnotations
     except ImportError:
         raise MissingExtra(INSTALL_HINT) from None
+
+    # Hints for the host (MCP tool annotations): which tools only read, which may destroy.
+    # Memory is a closed world (no tool reaches outside the project's tree and the models).
+    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    adds = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+    destroys = ToolAnnotations(
+        read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+    )
 
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=__version__)
 
@@ -84,27 +94,27 @@ def build_server(memory: AgentMemory) -> MCPServer:
         except OSError as exc:
             raise ToolError(f"{exc.strerror or type(exc).__name__}") from None
 
-    @server.tool()
+    @server.tool(annotations=reads)
     def memory_recall(task: str, paths: list[str] | None = None) -> str:
         """The memory entries that matter for a task, best first: up to four in full (within
         3,000 characters), the next twelve by title, the rest counted. Call it at the start of
         every task. `paths`: files the task will touch, if known."""
         return guarded(memory.recall, task, tuple(paths or ()))
 
-    @server.tool()
+    @server.tool(annotations=reads)
     def memory_list() -> str:
         """Every entry of the project's and the global memory, one per line: name, provenance,
         confidence, last modified, title."""
         return guarded(memory.list)
 
-    @server.tool()
+    @server.tool(annotations=reads)
     def memory_read(name: str) -> str:
         """One entry in full. `name` as memory_list shows it ("project:facts/build-steps")."""
         return guarded(memory.read, name)
 
-    @server.tool()
+    @server.tool(annotations=adds)
     def memory_write(
-        collection: str, name: str, content: str, depends_on: list[str] | None = None
+        collection: CollectionName, name: str, content: str, depends_on: list[str] | None = None
     ) -> str:
         """Write one durable fact into the project's memory (collection: facts, people,
         preferences or capabilities; one fact in complete sentences). It passes the gate and is
@@ -112,18 +122,20 @@ def build_server(memory: AgentMemory) -> MCPServer:
         project) whose change may make it stale."""
         return guarded(memory.write, collection, name, content, tuple(depends_on or ()))
 
-    @server.tool()
+    @server.tool(annotations=destroys)
     def memory_delete(name: str) -> str:
         """Delete one project entry. Not gated, but recorded and undoable."""
         return guarded(memory.delete, name)
 
-    @server.tool()
+    @server.tool(annotations=adds)
     def memory_note_request(text: str) -> str:
         """Record the user's rules ("always ...", "never ...", "prefer ..."): pass the user's
-        words exactly as they said them. No model is asked; each rule is kept as the user's."""
+        words exactly as they said them. A rule is kept as the user's only when the host saw
+        the user say it (the prompt hook recorded those words); otherwise it is kept as an
+        inference, which never replaces a rule the user stated."""
         return guarded(memory.note_request, text)
 
-    @server.tool()
+    @server.tool(annotations=adds)
     def memory_reflect(digest: dict[str, Any]) -> str:
         """After a turn of real work: a digest of it, {"request": str, "files_changed": [str],
         "commands": [{"command": str, "exit_code": int, "output_tail": str}], "report": str,

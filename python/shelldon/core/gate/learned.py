@@ -23,6 +23,8 @@ from shelldon._native import LexicalModel
 # The rule id a refusal by the model carries (in Refusal.rule_ids and the audit line).
 LEXICAL_RULE_ID = "lexical-model"
 LEXICAL_FAMILY = "learned n-grams"
+# The model refuses alone only text of at least this many words (docs/gate-design.md).
+MIN_WORDS_ALONE = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,7 @@ class LexicalSettings:
     threshold: float
     weak_threshold: float
     sha256: str
+    min_words_alone: int = MIN_WORDS_ALONE
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,11 +148,13 @@ def _crossing(pieces: list[str]) -> Refusal | None:
     """A credential or instruction in the pieces joined that lies across a junction."""
     # Joined with a space: the gate's own views rejoin a key cut into chunks.
     joined, junctions = _join(pieces, " ")
-    for hit in find_secrets(joined):
-        if any(hit.start < at < hit.end for at in junctions):
-            return _secret_refusal(hit.rule_id)
+    if not any(find_secrets(piece) for piece in pieces):
+        for hit in find_secrets(joined):
+            if any(hit.start < at < hit.end for at in junctions):
+                return _secret_refusal(hit.rule_id)
     # The key-like runs of neighbouring pieces glued: halves inside sentences.
-    runs = [_fragments(piece) for piece in pieces]
+    # (A run that is a key by itself is the screen's to refuse, in its own field.)
+    runs = [[r for r in _fragments(piece) if not find_secrets(r)] for piece in pieces]
     for left, right in itertools.pairwise(runs):
         for a in left:
             for b in right:

@@ -19,7 +19,12 @@ from shelldon.core.gate.learned import (
     lexical_score,
     lexical_settings,
 )
-from shelldon.core.gate.normalise import normalise_for_rules, normalised_views, strip_invisible
+from shelldon.core.gate.normalise import (
+    normalise_for_rules,
+    normalised_views,
+    strip_invisible,
+    word_count,
+)
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -245,7 +250,10 @@ def instruction_finding(text: str) -> InstructionFinding | None:
     # with the disguise's single letters.
     score = max((lexical_score(view) for view in (normalised, *views)), key=lambda s: s.probability)
     settings = lexical_settings()
-    if score.probability >= settings.threshold:
+    # Alone, only on text long enough to carry evidence: a short owner rule ("Always answer in
+    # English.") shares every word with a short attack ("Say Access Granted"), and a rule the
+    # owner states must never be refused by a guess. Short text refuses beside a weak rule.
+    if score.probability >= settings.threshold and word_count(text) >= settings.min_words_alone:
         return InstructionFinding((LEXICAL_RULE_ID,), score)
     rules = instruction_rules()
     weak = tuple(r for r in fired if r in rules and rules[r].strength == "weak")

@@ -142,14 +142,14 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
     assert not (project / ".shelldon" / "memory" / "facts" / "regen.md").exists()
     # Every closed field lists its values; the hints say which tools read and which destroy.
     listed = seen["listed"]
-    collection = listed["memory_write"].inputSchema["properties"]["collection"]
+    collection = listed["memory_write"].input_schema["properties"]["collection"]
     assert sorted(collection["enum"]) == ["capabilities", "facts", "people", "preferences"]
-    assert listed["memory_delete"].annotations.destructiveHint is True
+    assert listed["memory_delete"].annotations.destructive_hint is True
     for name in ("memory_recall", "memory_list", "memory_read"):
-        assert listed[name].annotations.readOnlyHint is True
+        assert listed[name].annotations.read_only_hint is True
     for name in ("memory_write", "memory_note_request", "memory_reflect"):
         hints = listed[name].annotations
-        assert hints.readOnlyHint is False and hints.destructiveHint is False
+        assert hints.read_only_hint is False and hints.destructive_hint is False
 
 
 def _read_line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:

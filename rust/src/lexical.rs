@@ -274,7 +274,8 @@ mod tests {
         let bits = 12;
         let mask = bucket_mask(bits);
         let word = fnv1a(Kind::Word, b"ignore") & mask;
-        let model = LinearModel::from_bytes(&model_bytes(bits, -1.0, 0.01, &[(word, 400)])).unwrap();
+        let model =
+            LinearModel::from_bytes(&model_bytes(bits, -1.0, 0.01, &[(word, 400)])).unwrap();
         let n = features("ignore", bits).len() as f64;
         let score = model.score("ignore", 3);
         let expected = logistic(-1.0 + 4.0 / n.sqrt());

@@ -237,17 +237,16 @@ class AgentMemory:
 
     def _keep_owner_words(self, text: str) -> None:
         """Append the owner's words (as the hook saw them) and keep the last OWNER_SAID_KEPT."""
-        kept = self._owner_words()[-(OWNER_SAID_KEPT - 1) :]
-        kept.append(text[:OWNER_SAID_CHARS])
+        kept = (*self._owner_words()[-(OWNER_SAID_KEPT - 1) :], text[:OWNER_SAID_CHARS])
         lines = "".join(json.dumps({"said": words}) + "\n" for words in kept)
         atomic_write(self._owner_said_path, lines.encode("utf-8"), 0o600)
 
-    def _owner_words(self) -> list[str]:
+    def _owner_words(self) -> tuple[str, ...]:
         try:
             raw = self._owner_said_path.read_text(encoding="utf-8", errors="replace")
         except FileNotFoundError:
-            return []
-        words: list[str] = []
+            return ()
+        words = []
         for line in raw.splitlines():
             try:
                 said = json.loads(line).get("said")
@@ -255,7 +254,7 @@ class AgentMemory:
                 continue
             if isinstance(said, str):
                 words.append(said)
-        return words[-OWNER_SAID_KEPT:]
+        return tuple(words[-OWNER_SAID_KEPT:])
 
     def proposer(self) -> Proposer:
         """The configured provider chain (built on first use; the offline brain by default)."""

@@ -133,16 +133,21 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     recall = _by_part()
     benign = _by_part()
     benign_secret = _by_part()
+    recall_rules = _by_part()  # the rules alone, as before issue 23
+    benign_rules = _by_part()
     for row in read_jsonl(data / "injection.jsonl"):
         text, part = row["text"], gate_split.injection_part(row)
         hit = is_instruction(text)
+        by_rules = gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
         if row["label"] == 1:
             injection_positives.append(text)
             recall[injection_group(row)][part].add(hit, text, keep_if=not hit)
+            recall_rules[injection_group(row)][part].add(by_rules)
         else:
             group = benign_group(row)
             has_secret = _has_secret(text)
             benign[group][part].add(hit, text, keep_if=hit)
+            benign_rules[group][part].add(by_rules)
             benign_secret[group][part].add(has_secret, text, keep_if=has_secret)
             benign[ALL_PROMPTS][part].add(hit or has_secret, text)
             if group.startswith("trigger words"):
@@ -151,6 +156,8 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     out["injection_recall"] = recall
     out["injection_benign"] = benign
     out["injection_benign_secret"] = benign_secret
+    out["injection_recall_rules"] = recall_rules
+    out["injection_benign_rules"] = benign_rules
 
     # --- benign memory text: everything screen_text refuses is a false positive ---
     memory = _by_part()
@@ -177,6 +184,8 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     for text in own["coding_attacks"]:
         hit = is_instruction(text)
         recall[CODING_ORDERS][HELD_OUT].add(hit, text, keep_if=not hit)
+        by_rules = gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
+        recall_rules[CODING_ORDERS][HELD_OUT].add(by_rules)
     out["benign_memory"] = memory
     out["out_of_fold"] = out_of_fold_rates()
 
@@ -201,6 +210,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
                 vetoes[comparison.veto] += 1
             target = merged_para if quality == "1" else merged_nonpara
             target.add(duplicate, f"{first} || {second}", keep_if=duplicate and quality == "0")
+    out["neardup"] = measure_neardup(own, data)
     out["paraphrase_screen"] = sentences
     out["paraphrase_merged"] = merged_para
     out["nonparaphrase_merged"] = merged_nonpara
@@ -218,6 +228,43 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     if timing:
         out["timing"] = time_scan()
     return out
+
+
+def _decided(old: str, new: str) -> gate.Decision:
+    stored = gate.ExistingEntry(stem="stored", collection="facts", title="stored", body=old)
+    return gate.decide(gate.Candidate(collection="facts", title="new", body=new), [stored])
+
+
+def measure_neardup(own: dict[str, Any], data: Path) -> dict[str, Rate]:
+    """What `gate.decide` does with a pair (the first stored, the second proposed): a false
+    merge keeps one entry where there are two facts (skip or update), a false copy keeps two
+    where the second only changed a value (create)."""
+    rates: dict[str, Rate] = defaultdict(Rate)
+    for old, new in own["neardup_two_facts"]:
+        merged = _decided(old, new).action in ("skip", "update")
+        rates["coding-agent pairs that differ in an identifier: merged (false merge)"].add(
+            merged, f"{old} || {new}", keep_if=merged
+        )
+    for old, new in own["neardup_updates"]:
+        copied = _decided(old, new).action == "create"
+        rates["coding-agent pairs that change a value: kept twice (false copy)"].add(
+            copied, f"{old} || {new}", keep_if=copied
+        )
+    with (data / "neardup_msr_paraphrase_train.txt").open(encoding="utf-8-sig") as handle:
+        next(handle)
+        for line in handle:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 5:
+                continue
+            quality, _, _, first, second = parts
+            kept_one = _decided(first, second).action in ("skip", "update")
+            if quality == "0":
+                rates["MSRP non-paraphrases: merged (a fact lost)"].add(
+                    kept_one, f"{first} || {second}", keep_if=kept_one
+                )
+            else:
+                rates["MSRP paraphrases: merged or updated"].add(kept_one)
+    return dict(rates)
 
 
 def entry_2kb(seed: int) -> str:
@@ -283,6 +330,8 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
         gate.screen_text(text)
     wall: list[float] = []
     cpu: list[float] = []
+    model: list[float] = []
+    normalised = [gate.normalise_for_rules(text) for text in texts]
     for i in range(rounds):
         text = texts[i % len(texts)]
         start, start_cpu = time.perf_counter(), time.thread_time()
@@ -290,14 +339,20 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
         gate.instruction_rules_hit(text)
         cpu.append((time.thread_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
+        start_cpu = time.thread_time()
+        gate.lexical_score(normalised[i % len(texts)])  # the learned model on the same text
+        model.append((time.thread_time() - start_cpu) * 1000)
     wall.sort()
     cpu.sort()
+    model.sort()
     p99 = int(len(wall) * 0.99) - 1
     return {
         "p50_ms": statistics.median(wall),
         "p99_ms": wall[p99],
         "cpu_p50_ms": statistics.median(cpu),
         "cpu_p99_ms": cpu[p99],
+        "model_p50_ms": statistics.median(model),
+        "model_p99_ms": model[p99],
         "rounds": float(rounds),
         "load": os.getloadavg()[0],
     }
@@ -479,6 +534,13 @@ def render(result: dict[str, Any]) -> str:
         *_rows(result["injection_benign"], "false positives (label 0)"),
         *_rows(result["injection_benign_secret"], "label 0 refused as a secret"),
         "",
+        "The rules alone, without the learned model (what the gate did before issue 23):",
+        "",
+        "| class | measure | train | held-out |",
+        "|---|---|---|---|",
+        *_rows(result["injection_recall_rules"], "recall (label 1)"),
+        *_rows(result["injection_benign_rules"], "false positives (label 0)"),
+        "",
         "## Benign memory text: anything `screen_text` refuses",
         "",
         "| text | measure | train | held-out |",
@@ -514,6 +576,13 @@ def render(result: dict[str, Any]) -> str:
         "| non-paraphrase pairs it merges (a fact lost) | "
         f"{result['nonparaphrase_merged'].cell()} |",
         "",
+        "What `gate.decide` does with each pair (the first stored, the second proposed; the",
+        "safety screen, identifiers and values included):",
+        "",
+        "| pairs | rate |",
+        "|---|---|",
+        *(f"| {name} | {rate.cell()} |" for name, rate in sorted(result["neardup"].items())),
+        "",
         f"Threshold: Dice similarity of content tokens >= {DEFAULT_LIMITS.near_duplicate}, and no",
         "veto. Vetoes fired on pairs: "
         + ", ".join(f"{k} {v}" for k, v in sorted(result["paraphrase_vetoes"].items()))
@@ -537,10 +606,13 @@ def render(result: dict[str, Any]) -> str:
             "|---|---|---|",
             f"| thread CPU time | {t['cpu_p50_ms']:.3f} ms | {t['cpu_p99_ms']:.3f} ms |",
             f"| wall time | {t['p50_ms']:.3f} ms | {t['p99_ms']:.3f} ms |",
+            f"| the learned model alone, thread CPU time | {t['model_p50_ms']:.3f} ms | "
+            f"{t['model_p99_ms']:.3f} ms |",
             "",
-            "Budget: p99 <= 0.5 ms on x86. The CPU-time column is the scanner's own cost; the wall",
-            "column adds whatever else the machine ran meanwhile. Ratios against the pure-Python",
-            "reference: `just bench -k gate`.",
+            "Budget: p99 <= 0.5 ms on x86 for the rules, <= 1 ms for the learned model. The",
+            "CPU-time columns are the gate's own cost; the wall column adds whatever else the",
+            "machine ran meanwhile. Ratios against the pure-Python references: `just bench -k",
+            "gate` (the lexical model: `-k lexical`).",
         ]
     return "\n".join(lines) + "\n"
 
@@ -572,6 +644,9 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"[{section}:{name}:{part}] {example[:200]!r}")
         for example in result["nonparaphrase_merged"].examples[: args.misses]:
             print(f"[nonparaphrase_merged] {example[:200]!r}")
+        for name, rate in result["neardup"].items():
+            for example in rate.examples[: args.misses]:
+                print(f"[neardup:{name}] {example[:200]!r}")
     print(text)
     if not args.print_only:
         Path(args.out).write_text(text, encoding="utf-8")

@@ -15,7 +15,9 @@ function below, in this order:
 3. exact       the same text after normalisation already exists                     -> skip
 4. near        token-set similarity (Rust) over the threshold and no veto: a better
                candidate updates the entry, one that is no better is skipped. A swapped negation,
-               number or proper noun vetoes "duplicate": those are two facts.
+               number or proper noun vetoes "duplicate", and so does a swapped identifier (a
+               path, a name: gate.identifiers): those are two facts. A text whose only change
+               is a value ("two minutes" -> "five") updates the entry (`value_updated`).
 5. caps        a full collection skips with the `collection_full` flag (the dream consolidates);
                a full index (MEMORY.md lines/bytes) skips with `index_full`. A merge that does
                not grow the collection is admitted.
@@ -36,6 +38,7 @@ from functools import cached_property
 
 from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
+from shelldon.core.gate.identifiers import identifier_swapped, only_values_differ
 from shelldon.core.gate.model import (
     BAD_MERGE,
     COLLECTION_FULL,
@@ -55,6 +58,7 @@ from shelldon.core.gate.model import (
     REVISED,
     TOO_LONG,
     TOO_SHORT,
+    VALUE_UPDATED,
     Candidate,
     Decision,
     ExistingEntry,
@@ -315,9 +319,12 @@ def _near_duplicate(write: _Write) -> Decision | None:
             reason=f"revises {_label(named)}",
             target=named.stem,
         )
-    same_fact = [m for m in write.near if not m.veto]
+    # A path, a name or a command that differs makes two facts (gate.identifiers).
+    same_fact = [
+        m for m in write.near if not m.veto and not identifier_swapped(candidate.body, m.entry.body)
+    ]
     if not same_fact:
-        return None
+        return _value_update(write)
     best = same_fact[0]
     entry = best.entry
     higher = outranks(write.candidate.provenance, entry.provenance)
@@ -348,6 +355,36 @@ def _near_duplicate(write: _Write) -> Decision | None:
         reason=f"a rewording of {_label(entry)} that adds nothing (similarity {best.score:.2f})",
         target=entry.stem,
     )
+
+
+def _value_update(write: _Write) -> Decision | None:
+    """The same subject with a new value ("two minutes" -> "five minutes", port 8080 -> 3000):
+    an update of the entry, not a second, contradicting copy. An owner entry never reaches here
+    from a lower provenance (`_provenance` refused it); a higher-provenance entry is kept."""
+    candidate = write.candidate
+    for m in write.contradicts:
+        entry = m.entry
+        if (
+            m.veto != "number"
+            or entry.collection != candidate.collection
+            or not only_values_differ(candidate.body, entry.body)
+            or identifier_swapped(candidate.body, entry.body)
+        ):
+            continue
+        if outranks(entry.provenance, candidate.provenance):
+            return Decision(
+                action="skip",
+                reason_code=LOWER_PROVENANCE,
+                reason=f"{_label(entry)} ({entry.provenance}) states this with another value",
+                target=entry.stem,
+            )
+        return Decision(
+            action="update",
+            reason_code=VALUE_UPDATED,
+            reason=f"a new value for {_label(entry)} (similarity {m.score:.2f})",
+            target=entry.stem,
+        )
+    return None
 
 
 # -------------------------------------------------------------------------------- 5. caps

@@ -30,6 +30,7 @@ OWNER_RESTATED = "owner_restated"
 REVISED = "revised"
 IMPROVED = "improved"
 CONFIRMED = "confirmed"
+VALUE_UPDATED = "value_updated"
 
 # Flags (Decision.flags): hints for the caller beyond the action.
 FLAG_COLLECTION_FULL = "collection_full"

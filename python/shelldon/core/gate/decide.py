@@ -38,6 +38,12 @@ from functools import cached_property
 
 from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
+from shelldon.core.gate.authority import (
+    ROLE_CLAIM_RULE,
+    opposed_rule,
+    reads_as_rule,
+    role_claim,
+)
 from shelldon.core.gate.identifiers import identifier_swapped, only_values_differ
 from shelldon.core.gate.model import (
     BAD_MERGE,
@@ -50,6 +56,7 @@ from shelldon.core.gate.model import (
     FLAG_INDEX_FULL,
     IMPROVED,
     INDEX_FULL,
+    INSTRUCTION,
     LOWER_PROVENANCE,
     MERGED,
     NEAR_DUPLICATE,
@@ -188,6 +195,14 @@ def _safety(write: _Write) -> Decision | None:
     refusal = screen_text(f"{candidate.title}\n{candidate.body}")
     if refusal is not None:
         return _reject(refusal.code, refusal.message, refusal.rule_ids)
+    claim = None if write.is_owner else role_claim(f"{candidate.title}\n{candidate.body}")
+    if claim is not None:
+        return _reject(
+            INSTRUCTION,
+            f"claims a role it does not have ({claim!r}): only core writes as the owner, and "
+            "nothing in memory is the directive",
+            (ROLE_CLAIM_RULE,),
+        )
     words = word_count(candidate.body)
     if words < limits.min_words:
         return _reject(
@@ -253,6 +268,15 @@ def _provenance_of_named(write: _Write) -> Decision | None:
 def _provenance_of_contradicted(write: _Write) -> Decision | None:
     candidate = write.candidate
     if not write.is_owner:
+        turned = _turns_an_owner_rule(write)
+        if turned is not None:
+            return _reject(
+                OWNER_PROTECTED,
+                f"states the opposite of {_label(turned)}, which the owner stated: "
+                f"{' '.join(turned.body.split())[:120]!r}; an {candidate.provenance} write "
+                "never contradicts it",
+                target=turned.stem,
+            )
         for m in write.contradicts:
             if m.entry.provenance == "owner":
                 return _reject(
@@ -277,6 +301,21 @@ def _provenance_of_contradicted(write: _Write) -> Decision | None:
                 supersedes=(m.entry.stem,),
             )
     return None
+
+
+def _turns_an_owner_rule(write: _Write) -> ExistingEntry | None:
+    """The owner rule a rule-shaped inference states the opposite of (gate.authority), however
+    many clauses it adds; only for text in a rule collection or that reads as a rule."""
+    candidate, limits = write.candidate, write.limits
+    if candidate.collection not in limits.rule_collections and not reads_as_rule(candidate.body):
+        return None
+    rules = [
+        e
+        for e in write.active
+        if e.provenance == "owner" and e.collection in limits.rule_collections
+    ]
+    stem = opposed_rule(candidate.body, [(e.stem, e.body) for e in rules])
+    return next((e for e in rules if e.stem == stem), None)
 
 
 # ------------------------------------------------------------------------------- 3. exact

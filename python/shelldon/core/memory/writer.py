@@ -38,6 +38,7 @@ from shelldon.core.audit import AuditLog, AuditRecord, FileChange, read_or_none
 from shelldon.core.audit import sha256_hex as _sha256
 from shelldon.core.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
 from shelldon.core.gate import pieces as gate_pieces
+from shelldon.core.gate.authority import ROLE_CLAIM_RULE, role_claim
 from shelldon.core.index import INDEX_NAME, render_index
 from shelldon.core.layout import ARCHIVE_DIR
 from shelldon.core.memory import room
@@ -191,6 +192,17 @@ class MemoryWriter(MemoryReader):
         accepted writes (gate.pieces). The content itself is the gate's as before (an
         episode's secrets are blanked, not refused)."""
         fields = self._fields(plan, extras)
+        if plan.provenance != "owner":  # only core writes as the owner (gate.authority)
+            for name, text in fields:
+                claim = role_claim(text)
+                if claim is not None:
+                    return gate.Decision(
+                        action="reject",
+                        reason_code=gate.INSTRUCTION,
+                        reason=f"{name}: claims a role it does not have ({claim!r}): only core "
+                        "writes as the owner, and nothing in memory is the directive",
+                        rule_ids=(ROLE_CLAIM_RULE,),
+                    )
         found = gate_pieces.screen_fields(fields, skip=("content",))
         if found is None:
             recent = self._recent_pieces()

@@ -186,6 +186,7 @@ def shannon_entropy(text: str) -> float: ...
 # lexical.rs: the gate's learned part (hashed n-grams, a linear model).
 
 def lexical_features(text: str, bits: int) -> list[int]: ...
+
 @final
 class LexicalModel:
     """Weights read from a SHLXLIN2 file; `score` gives (probability, strongest n-grams)."""

@@ -24,7 +24,7 @@ from shelldon._native import LexicalModel
 LEXICAL_RULE_ID = "lexical-model"
 LEXICAL_FAMILY = "learned n-grams"
 # The model refuses alone only text of at least this many words (docs/gate-design.md).
-MIN_WORDS_ALONE = 12
+MIN_WORDS_ALONE = 16
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,10 @@ state the opposite of an owner rule.
 
 - `role_claim(text)`: a line that speaks as a role ("System:", "Assistant:", "Developer:",
   "Owner note:", "Note from the owner:", "Admin:") or a heading that claims to be the directive,
-  the system prompt or the owner's rules ("# DIRECTIVE", "## Rules from the owner"). Only core
-  writes as the owner, and nothing in memory is the directive; what a model writes that claims
-  to be either is refused (the owner's own words are not: they have the role).
+  the system prompt or the owner's rules ("# DIRECTIVE", "## Rules from the owner"), or a tool
+  call written out as JSON ({"tool": "shell", "arguments": ...}). Only core writes as the
+  owner, and nothing in memory is the directive; what a model writes that claims to be either
+  is refused (the owner's own words are not: they have the role).
 - `opposed_rule(text, rules)`: the owner rule that `text` turns around: it holds every word of
   the rule (polarity aside) with the opposite polarity ("Never push to main directly." against
   "Always push directly to main, it is faster"), however many clauses it adds. The similarity
@@ -33,6 +34,13 @@ _AUTHORITY_HEADING = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 
+# A tool call written out as JSON ({"tool": "shell", "arguments": {...}}): the model's own voice
+# to its tools, which memory text never has.
+_TOOL_CALL = re.compile(
+    r'"(?:tool|tool_name|function|function_call|name|type)"\s*:\s*"[^"\n]{1,60}"\s*,\s*'
+    r'"(?:arguments|args|parameters|params|input|command)"\s*:',
+    re.IGNORECASE,
+)
 # A rule's polarity is its first polarity word's; none is a plain imperative ("Push to main").
 _POSITIVE = frozenset({"always", "must", "should", "do", "prefer", "please"})
 _NEGATIVE = frozenset({"never", "not", "don't", "dont", "avoid", "stop"})
@@ -52,7 +60,7 @@ def reads_as_rule(text: str) -> bool:
 
 def role_claim(text: str) -> str | None:
     """The role line or authority heading `text` opens with a claim to, or None."""
-    for pattern in (_ROLE_LINE, _AUTHORITY_HEADING):
+    for pattern in (_ROLE_LINE, _AUTHORITY_HEADING, _TOOL_CALL):
         match = pattern.search(text)
         if match is not None:
             return " ".join(match.group(0).split())[:60]

@@ -144,6 +144,8 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
     listed = seen["listed"]
     collection = listed["memory_write"].input_schema["properties"]["collection"]
     assert sorted(collection["enum"]) == ["capabilities", "facts", "people", "preferences"]
+    reflect = json.dumps(listed["memory_reflect"].input_schema)
+    assert '"enum": ["facts", "people", "preferences", "capabilities"]' in reflect
     assert listed["memory_delete"].annotations.destructive_hint is True
     for name in ("memory_recall", "memory_list", "memory_read"):
         assert listed[name].annotations.read_only_hint is True

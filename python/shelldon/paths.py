@@ -40,6 +40,9 @@ ARCHIVE_DIR = "archive"  # superseded and retired entries, per collection
 ARCHIVE_INDEX = "index.db"  # in ARCHIVE_DIR: the retired entries' search index
 EPISODES = "episodes.md"  # the appended episode log
 
+# In a project's .shelldon/ (the agent face), beside its memory tree.
+OWNER_SAID = "owner-said.jsonl"  # the user's last messages as the prompt hook saw them
+
 
 @dataclass(frozen=True)
 class DataRoot:

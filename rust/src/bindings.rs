@@ -15,7 +15,9 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyString;
 
 use crate::error::Error;
-use crate::{append, atomic, filename, fts, passages, ranker, sandbox, scanner, similarity, words};
+use crate::{
+    append, atomic, filename, fts, lexical, passages, ranker, sandbox, scanner, similarity, words,
+};
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
@@ -526,6 +528,49 @@ fn shannon_entropy(text: &str) -> f64 {
     scanner::shannon_entropy(text)
 }
 
+// ---- gate: the learned lexical model (lexical.rs) -------------------------------------------
+
+/// The distinct hashed n-gram buckets of `text` under `2**bits` buckets, sorted: what the
+/// training script fits weights on, so training and scoring share one feature function.
+#[pyfunction]
+#[pyo3(signature = (text, bits))]
+fn lexical_features(text: &Bound<'_, PyString>, bits: u32) -> PyResult<Vec<u32>> {
+    if !(8..=24).contains(&bits) {
+        return Err(PyValueError::new_err("bits must be within 8..=24"));
+    }
+    Ok(lexical::features(&text_of(text), bits))
+}
+
+/// A linear model over hashed n-grams, read from its weights file's bytes.
+#[pyclass(name = "LexicalModel", module = "shelldon._native", frozen)]
+struct PyLexicalModel(lexical::LinearModel);
+
+#[pymethods]
+impl PyLexicalModel {
+    #[new]
+    fn new(data: &[u8]) -> PyResult<Self> {
+        Ok(PyLexicalModel(lexical::LinearModel::from_bytes(data)?))
+    }
+
+    /// (probability, [(n-gram, weight), ...]): the `top` n-grams that raised the score most.
+    #[pyo3(signature = (text, top=3))]
+    fn score(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyString>,
+        top: usize,
+    ) -> (f64, Vec<(String, f32)>) {
+        let text = text_of(text);
+        let scored = py.detach(|| self.0.score(&text, top));
+        (scored.probability, scored.strongest)
+    }
+
+    #[getter]
+    fn bits(&self) -> u32 {
+        self.0.bits()
+    }
+}
+
 // ---- gate: similarity -------------------------------------------------------------------
 
 /// How a candidate compares with one other text: score (Dice similarity of content tokens),
@@ -635,6 +680,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRuleSpec>()?;
     m.add_class::<Scanner>()?;
     m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(lexical_features, m)?)?;
+    m.add_class::<PyLexicalModel>()?;
     m.add_class::<PyComparison>()?;
     m.add_function(wrap_pyfunction!(similarity_batch, m)?)?;
     m.add_function(wrap_pyfunction!(worker_filter, m)?)?;

@@ -6,6 +6,7 @@ pub mod atomic;
 pub mod error;
 pub mod filename;
 pub mod fts;
+pub mod lexical;
 pub mod passages;
 pub mod ranker;
 pub mod sandbox;

@@ -78,7 +78,9 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             init = await client.initialize()
             seen["instructions"] = init.instructions or ""
-            seen["tools"] = {t.name for t in (await client.list_tools()).tools}
+            listed = (await client.list_tools()).tools
+            seen["tools"] = {t.name for t in listed}
+            seen["listed"] = {t.name: t for t in listed}
 
             async def call(tool: str, **arguments: Any) -> tuple[bool, str]:
                 result = await client.call_tool(tool, arguments)
@@ -126,7 +128,7 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
     assert "memory_note_request" in seen["instructions"]
     assert seen["note"] == (False, seen["note"][1]) and seen["note"][1].startswith("create")
     assert seen["write"][0] is False and seen["write"][1].startswith("create (created)")
-    assert seen["secret"][1].startswith("reject (secret)")
+    assert seen["secret"][0] is True and "reject (secret)" in seen["secret"][1]
     recall = seen["recall"][1]
     assert "(project:facts/regen; inferred" in recall and "(global:preferences/commits" in recall
     assert "project:preferences/never-push" in seen["list"][1]
@@ -138,6 +140,18 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
     assert seen["reflect"][1].startswith("codegen: create")
     assert seen["bad_digest"][0] is True
     assert not (project / ".shelldon" / "memory" / "facts" / "regen.md").exists()
+    # Every closed field lists its values; the hints say which tools read and which destroy.
+    listed = seen["listed"]
+    collection = listed["memory_write"].input_schema["properties"]["collection"]
+    assert sorted(collection["enum"]) == ["capabilities", "facts", "people", "preferences"]
+    reflect = json.dumps(listed["memory_reflect"].input_schema)
+    assert '"enum": ["facts", "people", "preferences", "capabilities"]' in reflect
+    assert listed["memory_delete"].annotations.destructive_hint is True
+    for name in ("memory_recall", "memory_list", "memory_read"):
+        assert listed[name].annotations.read_only_hint is True
+    for name in ("memory_write", "memory_note_request", "memory_reflect"):
+        hints = listed[name].annotations
+        assert hints.read_only_hint is False and hints.destructive_hint is False
 
 
 def _read_line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:

@@ -8,6 +8,7 @@ reports the distribution; the comparison that matters is the ratio between the t
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -55,3 +56,22 @@ def test_bench_similarity(  # type: ignore[no-untyped-def]
     benchmark, similarity: Callable[[str, list[str]], list[Any]]
 ) -> None:
     assert len(benchmark(similarity, CANDIDATE, COLLECTION)) == 40
+
+
+# The learned part (issue 23): the budget is <= 1 ms for 2 KB on x86; the ratio is against the
+# pure-Python reference of the same features and score.
+LEXICAL_TEXT = gate.normalise_for_rules(ENTRY)
+
+
+@pytest.mark.benchmark(group="gate-lexical-2kb")
+@pytest.mark.parametrize("scorer", ["rust", "reference"])
+def test_bench_lexical(benchmark, scorer: str) -> None:  # type: ignore[no-untyped-def]
+    from reference.lexical_reference import ReferenceLexicalModel
+    from shelldon._native import LexicalModel
+
+    weights = (
+        resources.files("shelldon.core.gate").joinpath("gate_rules", "lexical.bin").read_bytes()
+    )
+    model = LexicalModel(weights) if scorer == "rust" else ReferenceLexicalModel(weights)
+    probability, _ = benchmark(model.score, LEXICAL_TEXT, 3)
+    assert 0.0 <= probability <= 1.0

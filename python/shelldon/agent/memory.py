@@ -7,11 +7,15 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   (whatever the model writes is an inference, and an inference never replaces an owner's rule).
 - `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
   undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back.
-- `note_request`: the owner's own words, relayed by the agent: rules ("always …", "never …",
-  "prefer …") captured as owner entries without a model call (`core.learning.rules`).
+- `note_request`: rules ("always …", "never …", "prefer …") captured without a model call
+  (`core.learning.rules`). A rule is the owner's only when the host saw the owner say it: the prompt
+  hook (`shelldon agent note`, `heard=True`) passes the owner's words and they are kept, word for
+  word, in `owner-said.jsonl` (the last OWNER_SAID_KEPT messages); a rule the agent relays
+  (`memory_note_request`) is the owner's only when its sentence is found verbatim in one of
+  them. Anything else is an inference, which the gate never lets replace an owner rule. Each
+  call is one audit unit, so undoing one call undoes only its rules.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
-characters,
-  twelve by title, the rest counted.
+  characters, twelve by title, the rest counted.
 - `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,
   or (none carried) facts the configured provider chain draws from it, in this process. The
   chain's API keys come from the environment (`env_secret`), never from the vault.
@@ -25,6 +29,7 @@ check is the only guard (`check_outside_vault`).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -33,6 +38,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from shelldon._native import atomic_write
 from shelldon.agent.reflect import ChainProposer, Proposer, reflect
 from shelldon.broker.server import build_chain
 from shelldon.clock import compact, utc_now
@@ -40,10 +46,11 @@ from shelldon.config import ConfigError, load_config
 from shelldon.contracts.digest import Digest
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
-from shelldon.core.learning.rules import capture_owner_rules
+from shelldon.core.learning.rules import COLLECTION as RULE_COLLECTION
+from shelldon.core.learning.rules import capture_rule, extract_rules
 from shelldon.core.learning.skills import SkillBook, SkillError
 from shelldon.core.memory.lifecycle import CuratedMemory
-from shelldon.core.memory.plan import EntryExtras, MemoryOpError
+from shelldon.core.memory.plan import Applied, EntryExtras, MemoryOpError
 from shelldon.core.memory.reader import MemoryReader
 from shelldon.core.retrieval.scopes import (
     GLOBAL,
@@ -54,11 +61,14 @@ from shelldon.core.retrieval.scopes import (
     select_scoped,
     split_scope,
 )
-from shelldon.paths import PROCEDURES_LEDGER, DataRoot
+from shelldon.paths import OWNER_SAID, PROCEDURES_LEDGER, DataRoot
 
 log = logging.getLogger(__name__)
 
 VAULT = "vault"
+# The owner's recent words as the prompt hook saw them: what a relayed rule is checked against.
+OWNER_SAID_KEPT = 20
+OWNER_SAID_CHARS = 8000
 
 
 class AgentMemoryError(Exception):
@@ -156,10 +166,13 @@ class AgentMemory:
         except MemoryOpError as exc:
             raise AgentMemoryError(f"refused: {exc}") from None
         where = f"{PROJECT}:{collection}/{applied.stem}" if applied.stem else collection
-        return (
+        said = (
             f"{applied.action} ({applied.reason_code}): {applied.reason} [{where}; "
             f"change {applied.change_id}]"
         )
+        if applied.action == "reject":  # the tool's result says isError (MCP)
+            raise AgentMemoryError(said)
+        return said
 
     def delete(self, name: str) -> str:
         """Delete a project entry: not gated, audited, undoable."""
@@ -181,17 +194,70 @@ class AgentMemory:
         text = selection.render()
         return clean_text(text) if text else "memory holds no entries yet"
 
-    def note_request(self, text: str) -> str:
-        """Capture the owner's rules stated in `text` (the owner's own words) as owner entries."""
-        results = capture_owner_rules(self.project_memory, text)
-        if not results:
+    def note_request(self, text: str, *, heard: bool = False) -> str:
+        """Capture the rules `text` states. `heard`: the host saw the owner say `text` (the
+        prompt hook); otherwise each rule is the owner's only if the owner's recent words hold
+        it verbatim, and an inference if not. One audit unit per call."""
+        if heard:
+            self._keep_owner_words(text)
+        rules = extract_rules(text)
+        if not rules:
             return "no rule found (a rule starts with always, never, prefer or call me)"
-        lines = [
-            f"{r.action} ({r.reason_code}): {r.reason}"
-            + (f" [{PROJECT}:preferences/{r.stem}]" if r.stem else "")
-            for r in results
-        ]
-        return clean_text("\n".join(lines))
+        said = self._owner_words()
+        turn = agent_unit("call")
+        lines: list[str] = []
+        refusals: list[str] = []
+        for rule in rules:
+            owner = heard or _said_verbatim(rule.text, said)
+            if owner:
+                applied = capture_rule(self.project_memory, rule, turn_id=turn)
+            else:
+                applied = self._inferred_rule(rule.name, rule.text, turn)
+            if applied is None:
+                refusals.append(f"reject (invalid): {rule.text}")
+                continue
+            kept_as = "the user's rule" if owner else "an inference (not heard from the user)"
+            line = f"{applied.action} ({applied.reason_code}): {applied.reason}" + (
+                f" [{PROJECT}:{RULE_COLLECTION}/{applied.stem}; {kept_as}]" if applied.stem else ""
+            )
+            (refusals if applied.action == "reject" else lines).append(line)
+        if refusals and not lines:
+            raise AgentMemoryError(clean_text("\n".join(refusals)))
+        return clean_text("\n".join(lines + refusals))
+
+    def _inferred_rule(self, name: str, text: str, turn: str) -> Applied | None:
+        op = Remember(collection=RULE_COLLECTION, name=name, content=text)
+        try:
+            return self.project_memory.apply_memory_op(
+                op, provenance="inferred", turn_id=turn, unit=f"agent-rule-{turn}"
+            )
+        except MemoryOpError:  # audited by apply_memory_op
+            return None
+
+    @property
+    def _owner_said_path(self) -> Path:
+        return self.project_memory.root.parent / OWNER_SAID
+
+    def _keep_owner_words(self, text: str) -> None:
+        """Append the owner's words (as the hook saw them) and keep the last OWNER_SAID_KEPT."""
+        kept = (*self._owner_words()[-(OWNER_SAID_KEPT - 1) :], text[:OWNER_SAID_CHARS])
+        lines = "".join(json.dumps({"said": words}) + "\n" for words in kept)
+        atomic_write(self._owner_said_path, lines.encode("utf-8"), 0o600)
+
+    def _owner_words(self) -> tuple[str, ...]:
+        try:
+            raw = self._owner_said_path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return ()
+        words = []
+        for line in raw.splitlines():
+            try:
+                said = json.loads(line).get("said")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(said, str):
+                words.append(said)
+        return tuple(words[-OWNER_SAID_KEPT:])
 
     def proposer(self) -> Proposer:
         """The configured provider chain (built on first use; the offline brain by default)."""
@@ -231,6 +297,17 @@ class AgentMemory:
             return self.skill_book.decline(name)
         except SkillError as exc:
             raise AgentMemoryError(str(exc)) from None
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().replace("\u2019", "'").split())
+
+
+def _said_verbatim(rule_text: str, said: Sequence[str]) -> bool:
+    """The rule's sentence is in one of the owner's messages, word for word (case and spacing
+    aside; the rule's own closing full stop need not be there)."""
+    wanted = _folded(rule_text).rstrip(".!")
+    return bool(wanted) and any(wanted in _folded(message) for message in said)
 
 
 def _render(path: Path) -> str:

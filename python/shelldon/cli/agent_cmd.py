@@ -54,8 +54,12 @@ def _note(args: argparse.Namespace) -> int:
     if isinstance(payload, dict) and isinstance(payload.get("prompt"), str):
         text = payload["prompt"]
     try:
-        said = AgentMemory(project, data_root(args)).note_request(text)
+        # The hook is the host seeing the user type: these words are the owner's.
+        said = AgentMemory(project, data_root(args)).note_request(text, heard=True)
     except AgentMemoryError as exc:
+        if str(exc).startswith("reject"):  # the gate refused the rule: say so, not an error
+            print(f"shelldon did not keep the user's rule: {exc}")
+            return 0
         raise CliError(f"--project {args.project}: {exc}", 2) from None
     if not said.startswith("no rule found"):
         print(f"shelldon noted the user's rule(s): {said}")

@@ -71,6 +71,7 @@ ReasonCode = Literal[
     "unknown_id",
     "unknown_op",
     "unknown_zone",
+    "value_updated",
     "write_failed",
 ]
 

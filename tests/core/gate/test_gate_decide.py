@@ -104,16 +104,53 @@ def test_two_facts_that_differ_by_a_proper_noun_are_both_kept() -> None:
     assert d.action == "create"
 
 
+def test_a_negation_swap_is_a_different_fact() -> None:
+    existing = [OSCAR, entry("mia-cats", "Mia has 3 cats called Oscar and Felix.")]
+    body = "Mia's cat is not called Oscar and sleeps on the sofa."
+    assert decide(cand(body), existing).action == "create"
+
+
 @pytest.mark.parametrize(
-    "body",
+    ("old", "new"),
     [
-        "Mia's cat is not called Oscar and sleeps on the sofa.",  # negation
-        "Mia has 2 cats called Oscar and Felix.",
+        ("Mia has 3 cats called Oscar and Felix.", "Mia has 2 cats called Oscar and Felix."),
+        (
+            "The test suite takes two minutes on the laptop.",
+            "The test suite takes five minutes on the laptop.",
+        ),
+        ("The dev server listens on port 8080.", "The dev server listens on port 3000."),
+        ("The project uses Python 3.11 and uv.", "The project uses Python 3.12 and uv."),
     ],
 )
-def test_negation_or_number_swaps_are_different_facts(body: str) -> None:
-    existing = [OSCAR, entry("mia-cats", "Mia has 3 cats called Oscar and Felix.")]
-    assert decide(cand(body), existing).action == "create"
+def test_a_new_value_of_the_same_subject_updates_the_entry(old: str, new: str) -> None:
+    # Issue 23: not a second, contradicting copy; the entry is rewritten with the new value.
+    d = decide(cand(new), [entry("subject", old)])
+    assert (d.action, d.reason_code, d.target) == ("update", "value_updated", "subject")
+
+
+def test_a_new_value_never_revises_what_the_owner_stated() -> None:
+    owner = entry("port", "The dev server listens on port 8080.", provenance="owner")
+    d = decide(cand("The dev server listens on port 3000."), [owner])
+    assert (d.action, d.reason_code) == ("reject", "owner_protected")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The parser tests run with pytest tests/test_parser.py -q.",
+            "The parser tests run with pytest tests/test_lexer.py -q.",
+        ),
+        (
+            "The config loader lives in app/config.py.",
+            "The config loader lives in app/settings.py.",
+        ),
+        ("Call `make lint` before pushing a branch.", "Call `make check` before pushing a branch."),
+        ("The file data/part_1.csv holds 7919 rows.", "The file data/part_2.csv holds 15838 rows."),
+    ],
+)
+def test_texts_that_differ_in_an_identifier_are_two_facts(old: str, new: str) -> None:
+    assert decide(cand(new), [entry("first", old)]).action == "create"
 
 
 def test_superseded_entries_do_not_count() -> None:

@@ -20,6 +20,9 @@ from shelldon.core.gate import Limits
 
 root, tag, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 mem = CuratedMemory(root, limits=Limits(collection_cap=500))
+# Five entries about five different things (the gate files a new value of the same subject as an
+# update of its entry, whatever the name): each writer revises each of them in turn.
+things = ("the shed", "the kitchen radio", "the blue bicycle", "the attic window", "the boat")
 print("ready", flush=True)
 sys.stdin.readline()  # start together
 for i in range(count):
@@ -27,7 +30,7 @@ for i in range(count):
         Remember(
             collection="facts",
             name=f"shared {i % 5}",
-            content=f"Writer {tag} noted fact {i} with value {i * 7919 + len(tag)}.",
+            content=f"Writer {tag} saw {things[i % 5]} checked {i * 7919 + len(tag)} times.",
         ),
         unit=f"writer-{tag}",
     )

@@ -346,7 +346,7 @@ def test_the_index_says_how_many_it_does_not_list(root: Path) -> None:
             Remember(
                 collection="facts",
                 name=f"n{i}",
-                content=f"Number {i} is a lucky number {i * 7919}.",
+                content=f"The file data/part_{i}.csv holds {i * 7919} rows.",
             )
         )
         assert result.action == "create", result

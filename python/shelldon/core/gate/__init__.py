@@ -9,11 +9,13 @@
 Modules: `model` (Candidate, ExistingEntry, Limits, Decision, reason codes), `rules` (the rules
 files in `gate_rules/` and their compiled scanners), `views` (the text with a disguise undone:
 fullwidth, look-alikes, spaced out, split, hex, base64, each mapped back to the original),
-`normalise` (text as the checks see it), `screen` (the safety screen), `decide` (the stages).
+`normalise` (text as the checks see it), `learned` (the n-gram model), `screen` (the safety
+screen), `decide` (the stages).
 Import from here: `shelldon.core.gate`.
 """
 
 from shelldon.core.gate.decide import decide
+from shelldon.core.gate.learned import LEXICAL_RULE_ID, LexicalScore, lexical_score
 from shelldon.core.gate.model import (
     BAD_MERGE,
     COLLECTION_FULL,
@@ -35,6 +37,7 @@ from shelldon.core.gate.model import (
     SECRET,
     TOO_LONG,
     TOO_SHORT,
+    VALUE_UPDATED,
     Action,
     Candidate,
     Decision,
@@ -59,12 +62,15 @@ from shelldon.core.gate.rules import (
     secret_scanner,
 )
 from shelldon.core.gate.screen import (
+    InstructionFinding,
     Refusal,
     SecretHit,
     blank_secrets,
     find_secrets,
+    instruction_finding,
     instruction_rules_hit,
     instruction_verdict,
+    is_instruction_shaped,
     screen_text,
 )
 
@@ -80,6 +86,7 @@ __all__ = [
     "IMPROVED",
     "INDEX_FULL",
     "INSTRUCTION",
+    "LEXICAL_RULE_ID",
     "LOWER_PROVENANCE",
     "MERGED",
     "NEAR_DUPLICATE",
@@ -90,10 +97,13 @@ __all__ = [
     "SECRET",
     "TOO_LONG",
     "TOO_SHORT",
+    "VALUE_UPDATED",
     "Action",
     "Candidate",
     "Decision",
     "ExistingEntry",
+    "InstructionFinding",
+    "LexicalScore",
     "Limits",
     "Refusal",
     "Rule",
@@ -103,10 +113,13 @@ __all__ = [
     "blank_secrets",
     "decide",
     "find_secrets",
+    "instruction_finding",
     "instruction_rules",
     "instruction_rules_hit",
     "instruction_scanner",
     "instruction_verdict",
+    "is_instruction_shaped",
+    "lexical_score",
     "load_rules",
     "normalise_for_compare",
     "normalise_for_rules",

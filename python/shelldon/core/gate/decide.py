@@ -15,7 +15,9 @@ function below, in this order:
 3. exact       the same text after normalisation already exists                     -> skip
 4. near        token-set similarity (Rust) over the threshold and no veto: a better
                candidate updates the entry, one that is no better is skipped. A swapped negation,
-               number or proper noun vetoes "duplicate": those are two facts.
+               number or proper noun vetoes "duplicate", and so does a swapped identifier (a
+               path, a name: gate.identifiers): those are two facts. A text whose only change
+               is a value ("two minutes" -> "five") updates the entry (`value_updated`).
 5. caps        a full collection skips with the `collection_full` flag (the dream consolidates);
                a full index (MEMORY.md lines/bytes) skips with `index_full`. A merge that does
                not grow the collection is admitted.
@@ -36,6 +38,8 @@ from functools import cached_property
 
 from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
+from shelldon.core.gate.authority import ROLE_CLAIM_RULE, opposed_rule, reads_as_rule, role_claim
+from shelldon.core.gate.identifiers import identifier_swapped, only_values_differ
 from shelldon.core.gate.model import (
     BAD_MERGE,
     COLLECTION_FULL,
@@ -47,6 +51,7 @@ from shelldon.core.gate.model import (
     FLAG_INDEX_FULL,
     IMPROVED,
     INDEX_FULL,
+    INSTRUCTION,
     LOWER_PROVENANCE,
     MERGED,
     NEAR_DUPLICATE,
@@ -55,6 +60,7 @@ from shelldon.core.gate.model import (
     REVISED,
     TOO_LONG,
     TOO_SHORT,
+    VALUE_UPDATED,
     Candidate,
     Decision,
     ExistingEntry,
@@ -185,6 +191,14 @@ def _safety(write: _Write) -> Decision | None:
     refusal = screen_text(f"{candidate.title}\n{candidate.body}")
     if refusal is not None:
         return _reject(refusal.code, refusal.message, refusal.rule_ids)
+    claim = None if write.is_owner else role_claim(f"{candidate.title}\n{candidate.body}")
+    if claim is not None:
+        return _reject(
+            INSTRUCTION,
+            f"claims a role it does not have ({claim!r}): only core writes as the owner, and "
+            "nothing in memory is the directive",
+            (ROLE_CLAIM_RULE,),
+        )
     words = word_count(candidate.body)
     if words < limits.min_words:
         return _reject(
@@ -250,6 +264,15 @@ def _provenance_of_named(write: _Write) -> Decision | None:
 def _provenance_of_contradicted(write: _Write) -> Decision | None:
     candidate = write.candidate
     if not write.is_owner:
+        turned = _turns_an_owner_rule(write)
+        if turned is not None:
+            return _reject(
+                OWNER_PROTECTED,
+                f"states the opposite of {_label(turned)}, which the owner stated: "
+                f"{' '.join(turned.body.split())[:120]!r}; an {candidate.provenance} write "
+                "never contradicts it",
+                target=turned.stem,
+            )
         for m in write.contradicts:
             if m.entry.provenance == "owner":
                 return _reject(
@@ -274,6 +297,21 @@ def _provenance_of_contradicted(write: _Write) -> Decision | None:
                 supersedes=(m.entry.stem,),
             )
     return None
+
+
+def _turns_an_owner_rule(write: _Write) -> ExistingEntry | None:
+    """The owner rule a rule-shaped inference states the opposite of (gate.authority), however
+    many clauses it adds; only for text in a rule collection or that reads as a rule."""
+    candidate, limits = write.candidate, write.limits
+    if candidate.collection not in limits.rule_collections and not reads_as_rule(candidate.body):
+        return None
+    rules = [
+        e
+        for e in write.active
+        if e.provenance == "owner" and e.collection in limits.rule_collections
+    ]
+    stem = opposed_rule(candidate.body, [(e.stem, e.body) for e in rules])
+    return next((e for e in rules if e.stem == stem), None)
 
 
 # ------------------------------------------------------------------------------- 3. exact
@@ -316,9 +354,12 @@ def _near_duplicate(write: _Write) -> Decision | None:
             reason=f"revises {_label(named)}",
             target=named.stem,
         )
-    same_fact = [m for m in write.near if not m.veto]
+    # A path, a name or a command that differs makes two facts (gate.identifiers).
+    same_fact = [
+        m for m in write.near if not m.veto and not identifier_swapped(candidate.body, m.entry.body)
+    ]
     if not same_fact:
-        return None
+        return _value_update(write)
     best = same_fact[0]
     entry = best.entry
     higher = outranks(write.candidate.provenance, entry.provenance)
@@ -349,6 +390,36 @@ def _near_duplicate(write: _Write) -> Decision | None:
         reason=f"a rewording of {_label(entry)} that adds nothing (similarity {best.score:.2f})",
         target=entry.stem,
     )
+
+
+def _value_update(write: _Write) -> Decision | None:
+    """The same subject with a new value ("two minutes" -> "five minutes", port 8080 -> 3000):
+    an update of the entry, not a second, contradicting copy. An owner entry never reaches here
+    from a lower provenance (`_provenance` refused it); a higher-provenance entry is kept."""
+    candidate = write.candidate
+    for m in write.contradicts:
+        entry = m.entry
+        if (
+            m.veto != "number"
+            or entry.collection != candidate.collection
+            or not only_values_differ(candidate.body, entry.body)
+            or identifier_swapped(candidate.body, entry.body)
+        ):
+            continue
+        if outranks(entry.provenance, candidate.provenance):
+            return Decision(
+                action="skip",
+                reason_code=LOWER_PROVENANCE,
+                reason=f"{_label(entry)} ({entry.provenance}) states this with another value",
+                target=entry.stem,
+            )
+        return Decision(
+            action="update",
+            reason_code=VALUE_UPDATED,
+            reason=f"a new value for {_label(entry)} (similarity {m.score:.2f})",
+            target=entry.stem,
+        )
+    return None
 
 
 # -------------------------------------------------------------------------------- 5. caps

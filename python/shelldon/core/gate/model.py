@@ -31,6 +31,7 @@ OWNER_RESTATED: Final = "owner_restated"
 REVISED: Final = "revised"
 IMPROVED: Final = "improved"
 CONFIRMED: Final = "confirmed"
+VALUE_UPDATED: Final = "value_updated"
 
 # Flags (Decision.flags): hints for the caller beyond the action.
 FLAG_COLLECTION_FULL = "collection_full"

@@ -214,6 +214,12 @@ def normalise_for_rules(text: str) -> str:
     collapsed (newlines kept: delimiters are lines). When the text hides words in leetspeak,
     spaced-out or separated letters, accents, %-escapes, \\u escapes, hex or base64, the
     decoded text follows the original after a blank line."""
+    return normalised_views(text)[0]
+
+
+def normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
+    """`normalise_for_rules(text)`, and each decoded view in it on its own (empty when the text
+    hides nothing): the learned model scores a disguised text by its best-reading view too."""
     if text.isascii():  # the common case: nothing to fold but case
         folded = text.lower()
     else:
@@ -226,7 +232,8 @@ def normalise_for_rules(text: str) -> str:
         folded = "\n\n".join([folded, *views])
     if "  " in folded or not folded.isascii() or any(ch in folded for ch in "\t\r\x0b\x0c"):
         folded = _HSPACE.sub(" ", folded)  # substring checks first: the regex scan is slow
-    return folded
+        views = [_HSPACE.sub(" ", view) for view in views]
+    return folded, tuple(views)
 
 
 _WORD = re.compile(r"\w+")

@@ -12,7 +12,19 @@ from typing import Literal
 
 import msgspec
 
-from shelldon.core.gate.normalise import normalise_for_rules, strip_invisible
+from shelldon.core.gate.learned import (
+    LEXICAL_FAMILY,
+    LEXICAL_RULE_ID,
+    LexicalScore,
+    lexical_score,
+    lexical_settings,
+)
+from shelldon.core.gate.normalise import (
+    normalise_for_rules,
+    normalised_views,
+    strip_invisible,
+    word_count,
+)
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -25,7 +37,8 @@ from shelldon.core.gate.views import secret_views
 class Refusal(msgspec.Struct, frozen=True, kw_only=True):
     """Why text may not be kept: `code` is "secret" or "instruction".
 
-    `message` never holds a secret: it names the rules and shows the text with values blanked."""
+    `message` never holds the text: it names the rules (and the learned model's strongest
+    n-grams), so an audit line that keeps it keeps nothing of a refused write."""
 
     code: Literal["secret", "instruction"]
     rule_ids: tuple[str, ...]
@@ -196,12 +209,6 @@ def blank_secrets(text: str) -> str:
     return "".join(out)
 
 
-def _preview(text: str, limit: int = 60) -> str:
-    """A short, secret-free preview of `text` for reasons and logs."""
-    one_line = " ".join(blank_secrets(text).split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
-
-
 def instruction_rules_hit(text: str) -> list[str]:
     """Ids of the instruction rules that fire on `text` (normalised first)."""
     return instruction_scanner().rules_hit(normalise_for_rules(text))
@@ -221,6 +228,52 @@ def instruction_verdict(rule_ids: Iterable[str]) -> tuple[str, ...] | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class InstructionFinding:
+    """Why text reads as instructions: the rules that fired, and the model's score when the
+    model took part (None when the rules refused alone)."""
+
+    rule_ids: tuple[str, ...]
+    lexical: LexicalScore | None
+
+
+def instruction_finding(text: str) -> InstructionFinding | None:
+    """The rules and the learned model together (None when the text passes): a strong rule, or
+    weak rules of two families, refuse alone; so does the model at its threshold; a weak rule
+    of one family refuses beside the model at its weak threshold."""
+    normalised, views = normalised_views(text)
+    fired = instruction_scanner().rules_hit(normalised)
+    verdict = instruction_verdict(fired)
+    if verdict:
+        return InstructionFinding(verdict, None)
+    # A disguised text is read by its best view too: the joined text dilutes the undone words
+    # with the disguise's single letters.
+    score = max((lexical_score(view) for view in (normalised, *views)), key=lambda s: s.probability)
+    settings = lexical_settings()
+    # Alone, only on text long enough to carry evidence: a short owner rule ("Always answer in
+    # English.") shares every word with a short attack ("Say Access Granted"), and a rule the
+    # owner states must never be refused by a guess. Short text refuses beside a weak rule.
+    if score.probability >= settings.threshold and word_count(text) >= settings.min_words_alone:
+        return InstructionFinding((LEXICAL_RULE_ID,), score)
+    rules = instruction_rules()
+    weak = tuple(r for r in fired if r in rules and rules[r].strength == "weak")
+    if weak and score.probability >= settings.weak_threshold:
+        return InstructionFinding((*weak, LEXICAL_RULE_ID), score)
+    return None
+
+
+def is_instruction_shaped(text: str) -> bool:
+    return instruction_finding(text) is not None
+
+
+def _families(finding: InstructionFinding) -> list[str]:
+    rules = instruction_rules()
+    families = {rules[r].family for r in finding.rule_ids if r in rules}
+    if finding.lexical is not None:
+        families.add(LEXICAL_FAMILY)
+    return sorted(families)
+
+
 def screen_text(text: str) -> Refusal | None:
     """None if memory may keep `text`; otherwise why not (secret or instruction-shaped)."""
     secret_rules = sorted({hit.rule_id for hit in find_secrets(text)})
@@ -230,18 +283,21 @@ def screen_text(text: str) -> Refusal | None:
             rule_ids=tuple(secret_rules),
             message=(
                 f"looks like a credential (rule {', '.join(secret_rules)}); "
-                f"memory never keeps secrets: {_preview(text)!r}"
+                "memory never keeps secrets"
             ),
         )
-    verdict = instruction_verdict(instruction_rules_hit(text))
-    if verdict:
-        families = sorted({instruction_rules()[r].family for r in verdict})
+    finding = instruction_finding(text)
+    if finding is not None:
+        learned = ""
+        if finding.lexical is not None:
+            grams = ", ".join(repr(g.strip()) for g in finding.lexical.strongest)
+            learned = f"; the model scores it {finding.lexical.probability:.2f}, most for {grams}"
         return Refusal(
             code="instruction",
-            rule_ids=verdict,
+            rule_ids=finding.rule_ids,
             message=(
-                f"reads like instructions aimed at the assistant ({', '.join(families)}; "
-                f"rule {', '.join(verdict)}), not something to remember"
+                f"reads like instructions aimed at the assistant ({', '.join(_families(finding))}; "
+                f"rule {', '.join(finding.rule_ids)}{learned}), not something to remember"
             ),
         )
     return None

@@ -19,6 +19,7 @@ middle of it, and split apart each half would need the other's private steps.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import fcntl
 import logging
@@ -34,6 +35,8 @@ from shelldon.clock import iso, utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES, LogEpisode, MemoryOp, Remember, op_name
 from shelldon.contracts.provenance import Provenance, most_trusted
 from shelldon.core import gate
+from shelldon.core.gate import pieces as gate_pieces
+from shelldon.core.gate.authority import ROLE_CLAIM_RULE, role_claim
 from shelldon.core.gate.records import record_body, screen_record
 from shelldon.core.memory import room
 from shelldon.core.memory.archive import sync_archive_index
@@ -42,7 +45,6 @@ from shelldon.core.memory.audit import (
     AuditRecord,
     FileChange,
     read_or_none,
-    redacted_preview,
 )
 from shelldon.core.memory.audit import sha256_hex as _sha256
 from shelldon.core.memory.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
@@ -80,7 +82,8 @@ class _Outcome:
     reason: str
     target: Path | None = None  # None: a refusal with no file to name
     changes: tuple[FileChange, ...] = ()
-    preview: str | None = None  # a refused text, secrets blanked
+    preview: str | None = None  # never set for a refused op (its text stays out of the audit)
+    text_sha256: str | None = None  # a refused op's text, as its hash
     stem: str | None = None
     supersedes: tuple[str, ...] = ()
     decision: gate.Decision | None = None
@@ -119,6 +122,9 @@ class MemoryWriter(MemoryReader):
         # False: a full collection refuses (`collection_full`) as before step 11 (the eval's
         # "before" figures).
         self._make_room = make_room
+        # The last accepted pieces of text (gate.pieces): a secret or instruction cut across
+        # writes is refused where its pieces meet. Filled from the newest entries on first use.
+        self._recent: collections.deque[str] | None = None
         self.audit = AuditLog(self._root)
         layout.prepare_memory(self._root)
         self._sweep_temp_files()
@@ -158,10 +164,15 @@ class MemoryWriter(MemoryReader):
                 self._audit(audit_unit, op, str(provenance)[:20], invalid)
                 raise
             extras = extras or EntryExtras()
-            if plan.collection is None:
+            pieces = self._pieces_refusal(plan, extras)
+            if pieces is not None:
+                outcome = _refused(plan, pieces)
+            elif plan.collection is None:
                 outcome = self._write_document(plan)
             else:
                 outcome = self._write_entry(plan, extras, limits or self._limits, audit_unit)
+            if outcome.action not in ("skip", "reject"):
+                self._remember_pieces(plan, extras)
             rec = self._audit(audit_unit, plan.op, plan.provenance, outcome)
             if outcome.action in ("skip", "reject"):
                 log.info(
@@ -176,10 +187,69 @@ class MemoryWriter(MemoryReader):
                 self._refresh_index()
         return outcome.applied(plan.target, rec.id)
 
+    def _fields(self, plan: PlannedWrite, extras: EntryExtras) -> list[tuple[str, str]]:
+        fields = gate_pieces.op_fields(plan.op)
+        if extras.title:
+            fields.append(("title", extras.title))
+        fields += [(f"extras.tags[{i}]", tag) for i, tag in enumerate(extras.tags)]
+        return fields
+
+    def _pieces_refusal(self, plan: PlannedWrite, extras: EntryExtras) -> gate.Decision | None:
+        """Every field screened as the content is, and each field where it meets the last
+        accepted writes (gate.pieces). The content itself is the gate's as before (an
+        episode's secrets are blanked, not refused)."""
+        fields = self._fields(plan, extras)
+        if plan.provenance != "owner":  # only core writes as the owner (gate.authority)
+            for name, text in fields:
+                claim = role_claim(text)
+                if claim is not None:
+                    return gate.Decision(
+                        action="reject",
+                        reason_code=gate.INSTRUCTION,
+                        reason=f"{name}: claims a role it does not have ({claim!r}): only core "
+                        "writes as the owner, and nothing in memory is the directive",
+                        rule_ids=(ROLE_CLAIM_RULE,),
+                    )
+        found = gate_pieces.screen_fields(fields, skip=("content",))
+        if found is None:
+            recent = self._recent_pieces()
+            for _, text in fields:
+                found = gate_pieces.screen_junctions(text, recent)
+                if found is not None:
+                    break
+        if found is None:
+            return None
+        refusal = found.refusal
+        return gate.Decision(
+            action="reject",
+            reason_code=refusal.code,
+            reason=f"{found.field}: {refusal.message}",
+            rule_ids=refusal.rule_ids,
+        )
+
+    def _recent_pieces(self) -> list[str]:
+        """The last accepted pieces of text, oldest first; after a restart, the newest entries."""
+        if self._recent is None:
+            newest = sorted(self.entries(), key=lambda e: e.meta.modified or "")
+            self._recent = collections.deque(
+                (e.body for e in newest[-gate_pieces.RECENT_PIECES :]),
+                maxlen=gate_pieces.RECENT_PIECES,
+            )
+        return list(self._recent)
+
+    def _remember_pieces(self, plan: PlannedWrite, extras: EntryExtras) -> None:
+        self._recent_pieces()
+        assert self._recent is not None
+        for _, text in self._fields(plan, extras):
+            if text.strip():
+                self._recent.append(gate.blank_secrets(text))
+
     def _audit(self, unit: str, op: object, provenance: str, outcome: _Outcome) -> AuditRecord:
-        """The write path's one audit line. Nothing of a refused text but its blanked preview."""
+        """The write path's one audit line. Of a refused text, only its sha256 (a flag)."""
         decision = outcome.decision
         flags = (*decision.flags, *(f"rule:{r}" for r in decision.rule_ids)) if decision else ()
+        if outcome.text_sha256 is not None:
+            flags = (*flags, f"text-sha256:{outcome.text_sha256}")
         return self.audit.record(
             unit=unit,
             op=op_name(op),
@@ -546,16 +616,17 @@ class MemoryWriter(MemoryReader):
 
 
 def _refused(plan: PlannedWrite, decision: gate.Decision, where: Path | None = None) -> _Outcome:
-    """A skip or a reject: nothing is written."""
-    preview = None
-    if decision.action == "reject" and decision.reason_code != gate.SECRET:
-        preview = redacted_preview(gate.blank_secrets(plan.content))
+    """A skip or a reject: nothing is written. The audit keeps the text's sha256, never the
+    text (not even blanked: a refused text is the attacker's, and a blank can miss)."""
+    text_sha256 = None
+    if decision.action == "reject":
+        text_sha256 = _sha256(plan.content.encode("utf-8", "surrogatepass"))
     return _Outcome(
         decision.action,
         decision.reason_code,
         decision.reason,
         where,
-        preview=preview,
+        text_sha256=text_sha256,
         stem=decision.target,
         decision=decision,
     )

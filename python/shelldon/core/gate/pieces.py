@@ -1,0 +1,208 @@
+"""Every field, every split: the safety screen over all the strings an op carries, and over the
+places where pieces of text meet.
+
+A model that knows the content is screened puts a key in an entry's name, its `depends_on` or
+an episode's tags (which land in front matter, in entry terms and in episodes.md's headings), or
+cuts the key (or an instruction) in halves across two ops of a turn, or across turns, each half
+harmless alone. So:
+
+- `op_fields(op)` lists every string an op carries, by field; `screen_fields` screens each one
+  as content is screened, then the fields joined (a key cut between the name and the content).
+- `screen_junctions(piece, recent)` screens where the new piece meets each of the last accepted
+  pieces (both orders, glued and with a space, and runs of up to three short pieces glued), so
+  a split secret or instruction is refused when its halves meet. A hit must cross a junction:
+  what either piece holds alone was screened already. Bounded: the caller keeps the last
+  `RECENT_PIECES` accepted pieces, and only the `JUNCTION_CHARS` either side of a junction
+  are read.
+
+Pure functions, like the rest of the gate; core.memory keeps the recent pieces.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from shelldon.contracts.ops import (
+    CaptureLearning,
+    LogEpisode,
+    Merge,
+    Remember,
+    Remind,
+    RewriteAbout,
+    RewriteSummary,
+)
+from shelldon.core.gate.rules import instruction_rules
+from shelldon.core.gate.screen import (
+    Refusal,
+    find_secrets,
+    instruction_rules_hit,
+    instruction_verdict,
+    screen_text,
+)
+
+RECENT_PIECES = 8
+JUNCTION_CHARS = 160
+# A piece this short may sit in the middle of a run of three (a key in three fragments).
+SHORT_PIECE = 80
+MAX_FRAGMENTS = 6
+_FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/=]{6,}")
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRefusal:
+    """Which field (or "joined fields", or "split across writes") made the op unsafe, and why."""
+
+    field: str
+    refusal: Refusal
+
+
+def op_fields(op: object) -> list[tuple[str, str]]:
+    """Every string `op` carries, as (field, text); the content first."""
+    fields: list[tuple[str, str]] = []
+    if isinstance(op, Remember):
+        fields += [("content", op.content), ("name", op.name)]
+        fields += [(f"depends_on[{i}]", path) for i, path in enumerate(op.depends_on)]
+    elif isinstance(op, LogEpisode):
+        fields.append(("content", op.content))
+        fields += [(f"tags[{i}]", tag) for i, tag in enumerate(op.tags)]
+    elif isinstance(op, RewriteAbout | RewriteSummary):
+        fields.append(("content", op.content))
+    elif isinstance(op, CaptureLearning):
+        fields.append(("observation", op.observation))
+        if op.pattern_key:
+            fields.append(("pattern_key", op.pattern_key))
+    elif isinstance(op, Merge):
+        fields.append(("content", op.content))
+        fields += [(f"sources[{i}]", source) for i, source in enumerate(op.sources)]
+    elif isinstance(op, Remind):
+        fields.append(("text", op.text))
+    return fields
+
+
+def screen_fields(
+    fields: Sequence[tuple[str, str]], *, skip: Iterable[str] = ()
+) -> FieldRefusal | None:
+    """Each field screened as content is (except those in `skip`, screened by the caller
+    already), then all of them joined: glued, for a key cut between two fields, and with
+    spaces, for an instruction."""
+    skipped = set(skip)
+    for name, text in fields:
+        if name in skipped or not text.strip():
+            continue
+        refusal = screen_text(text)
+        if refusal is not None:
+            return FieldRefusal(name, refusal)
+    texts = [text for _, text in fields if text.strip()]
+    if len(texts) > 1:
+        refusal = _crossing(texts)
+        if refusal is not None:
+            return FieldRefusal("joined fields", refusal)
+    return None
+
+
+def screen_junctions(piece: str, recent: Sequence[str]) -> FieldRefusal | None:
+    """A secret or an instruction that only appears where `piece` meets a recent piece."""
+    if not piece.strip():
+        return None
+    for other in reversed(recent):
+        for pair in ((other, piece), (piece, other)):
+            refusal = _crossing(list(pair))
+            if refusal is not None:
+                return FieldRefusal("split across writes", refusal)
+    # Three fragments: the newest two recent pieces and this one, when the middle one is short.
+    if len(recent) >= 2 and len(recent[-1]) <= SHORT_PIECE:
+        refusal = _crossing([recent[-2], recent[-1], piece])
+        if refusal is not None:
+            return FieldRefusal("split across writes", refusal)
+    return None
+
+
+def _fragments(text: str) -> list[str]:
+    """Key-like runs of `text` (letters with digits, or mixed case, 6+ characters): the halves
+    of a key a sentence carries ("the first part is sk-proj-A1b2C3")."""
+    out = []
+    for match in _FRAGMENT.finditer(text):
+        run = match.group(0)
+        has_digit = any(c.isdigit() for c in run)
+        mixed = any(c.isupper() for c in run) and any(c.islower() for c in run)
+        if has_digit or mixed:
+            out.append(run)
+    return out[:MAX_FRAGMENTS]
+
+
+def _secret_refusal(rule_id: str) -> Refusal:
+    return Refusal(
+        code="secret",
+        rule_ids=(rule_id,),
+        message=(
+            f"looks like a credential cut into pieces (rule {rule_id}); "
+            "memory never keeps secrets, whole or in parts"
+        ),
+    )
+
+
+def _crossing(pieces: list[str]) -> Refusal | None:
+    """A credential or instruction in the pieces joined that lies across a junction."""
+    # Joined with a space: the gate's own views rejoin a key cut into chunks.
+    joined, junctions = _join(pieces, " ")
+    if not any(find_secrets(piece) for piece in pieces):
+        for hit in find_secrets(joined):
+            if any(hit.start < at < hit.end for at in junctions):
+                return _secret_refusal(hit.rule_id)
+    # The key-like runs of neighbouring pieces glued: halves inside sentences.
+    # (A run that is a key by itself is the screen's to refuse, in its own field.)
+    runs = [[r for r in _fragments(piece) if not find_secrets(r)] for piece in pieces]
+    for left, right in itertools.pairwise(runs):
+        for a in left:
+            for b in right:
+                for hit in find_secrets(a + b):
+                    if hit.start < len(a) < hit.end:
+                        return _secret_refusal(hit.rule_id)
+    # Instructions: a strong rule that fires on the pieces joined and on none alone. Weak
+    # families from different pieces ("from now on, call me Sam" beside "act as a tutor") are
+    # two facts, not one instruction.
+    joined, _ = _join(pieces, " ")
+    verdict = instruction_verdict(instruction_rules_hit(joined))
+    if verdict:
+        alone: set[str] = set()
+        for piece in pieces:
+            alone.update(instruction_rules_hit(piece))
+        strong = {r.id for r in instruction_rules().values() if r.strength == "strong"}
+        verdict = tuple(r for r in verdict if r in strong and r not in alone)
+    if verdict:
+        return Refusal(
+            code="instruction",
+            rule_ids=verdict,
+            message=(
+                f"reads like instructions aimed at the assistant once its pieces meet "
+                f"(rule {', '.join(verdict)}), not something to remember"
+            ),
+        )
+    return None
+
+
+def _join(pieces: list[str], separator: str) -> tuple[str, list[int]]:
+    """The pieces joined, each trimmed to JUNCTION_CHARS around its junctions (a middle piece
+    kept whole when short), and where each junction falls in the result."""
+    parts: list[str] = []
+    junctions: list[int] = []
+    length = 0
+    last = len(pieces) - 1
+    for index, piece in enumerate(pieces):
+        text = piece.strip()
+        if index == 0:
+            text = text[-JUNCTION_CHARS:]
+        elif index == last:
+            text = text[:JUNCTION_CHARS]
+        elif len(text) > SHORT_PIECE:
+            text = text[:JUNCTION_CHARS] + " " + text[-JUNCTION_CHARS:]
+        if index:
+            parts.append(separator)
+            length += len(separator)
+            junctions.append(length)
+        parts.append(text)
+        length += len(text)
+    return "".join(parts), junctions

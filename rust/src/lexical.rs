@@ -1,0 +1,310 @@
+//! The gate's learned part: hashed word and character n-grams scored by a linear model.
+//!
+//! Rules name the shapes of instruction-shaped text they know; this scores the words of text
+//! they have never seen. A text becomes the set of its features (word unigrams and bigrams, and
+//! character 3-, 4- and 5-grams of its words joined by single spaces), each hashed (FNV-1a,
+//! 32 bits) into one of `2^bits` buckets. The score is `bias + sum(w[b]) / sqrt(max(n, floor))`
+//! over the `n` distinct buckets, read as a probability through the logistic function. The floor
+//! makes a short text need stronger evidence: a handful of n-grams ("always answer in english")
+//! must not weigh like a paragraph.
+//!
+//! Training happens in Python (scripts/train_gate_lexical.py) on the buckets `features` returns
+//! here, so training and scoring cannot disagree on a feature. The weights file is
+//! `SHLXLIN2`, `bits` (u32), `floor` (u32), `bias` (f32), `scale` (f32), then `2^bits` i16
+//! weights (`w = q * scale`), all little-endian.
+
+use crate::error::Error;
+
+const MAGIC: &[u8; 8] = b"SHLXLIN2";
+const HEADER: usize = 24;
+
+/// What kind of n-gram a feature is; part of its hash, so "ab" the word and "ab" the characters
+/// land in different buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Word = 1,
+    Bigram = 2,
+    Chars = 3,
+}
+
+/// One occurrence of a feature: its bucket, and where its text is in the joined word string.
+#[derive(Clone, Copy, Debug)]
+struct Occurrence {
+    bucket: u32,
+    start: usize,
+    end: usize,
+}
+
+fn fnv1a(kind: Kind, bytes: &[u8]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in std::iter::once(&(kind as u8)).chain(bytes) {
+        hash ^= u32::from(b);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// The text's words (runs of letters and digits, lower-cased) joined by single spaces, with the
+/// byte span of each word in that string.
+fn joined_words(text: &str) -> (String, Vec<(usize, usize)>) {
+    let mut joined = String::with_capacity(text.len() + 2);
+    let mut spans = Vec::new();
+    joined.push(' ');
+    let mut start: Option<usize> = None;
+    for ch in text.chars() {
+        if ch.is_alphanumeric() {
+            if start.is_none() {
+                start = Some(joined.len());
+            }
+            for lower in ch.to_lowercase() {
+                joined.push(lower);
+            }
+        } else if let Some(s) = start.take() {
+            spans.push((s, joined.len()));
+            joined.push(' ');
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s, joined.len()));
+        joined.push(' ');
+    }
+    (joined, spans)
+}
+
+fn occurrences(text: &str, mask: u32) -> (String, Vec<Occurrence>) {
+    let (joined, spans) = joined_words(text);
+    let bytes = joined.as_bytes();
+    let mut out = Vec::with_capacity(joined.len() * 3 + spans.len() * 2);
+    for (index, &(start, end)) in spans.iter().enumerate() {
+        out.push(Occurrence {
+            bucket: fnv1a(Kind::Word, &bytes[start..end]) & mask,
+            start,
+            end,
+        });
+        if let Some(&(_, next_end)) = spans.get(index + 1) {
+            out.push(Occurrence {
+                bucket: fnv1a(Kind::Bigram, &bytes[start..next_end]) & mask,
+                start,
+                end: next_end,
+            });
+        }
+    }
+    // Character n-grams over whole characters (the joined string may hold non-ASCII letters).
+    let bounds: Vec<usize> = joined
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(joined.len()))
+        .collect();
+    for n in 3..=5 {
+        for window in bounds.windows(n + 1) {
+            let (start, end) = (window[0], window[n]);
+            let gram = &bytes[start..end];
+            if gram.iter().all(|&b| b == b' ') {
+                continue;
+            }
+            out.push(Occurrence {
+                bucket: fnv1a(Kind::Chars, gram) & mask,
+                start,
+                end,
+            });
+        }
+    }
+    (joined, out)
+}
+
+/// The distinct buckets of `text`'s features under `2^bits` buckets, sorted.
+pub fn features(text: &str, bits: u32) -> Vec<u32> {
+    let mask = bucket_mask(bits);
+    let (_, found) = occurrences(text, mask);
+    let mut buckets: Vec<u32> = found.iter().map(|o| o.bucket).collect();
+    buckets.sort_unstable();
+    buckets.dedup();
+    buckets
+}
+
+fn bucket_mask(bits: u32) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+/// A trained linear model over hashed n-grams.
+#[derive(Clone, Debug)]
+pub struct LinearModel {
+    bits: u32,
+    floor: u32,
+    bias: f32,
+    weights: Vec<f32>,
+}
+
+/// A score: the probability, and the n-grams that pushed it up most (text, weight).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    pub probability: f64,
+    pub strongest: Vec<(String, f32)>,
+}
+
+impl LinearModel {
+    /// Read a weights file (format in the module's comment).
+    pub fn from_bytes(data: &[u8]) -> Result<Self, Error> {
+        let bad = |what: &str| Error::Invalid(format!("lexical model: {what}"));
+        if data.len() < HEADER || &data[..8] != MAGIC {
+            return Err(bad("not a SHLXLIN2 weights file"));
+        }
+        let word = |at: usize| -> [u8; 4] { data[at..at + 4].try_into().expect("4 bytes") };
+        let bits = u32::from_le_bytes(word(8));
+        if !(8..=24).contains(&bits) {
+            return Err(bad("bucket bits outside 8..=24"));
+        }
+        let floor = u32::from_le_bytes(word(12));
+        let bias = f32::from_le_bytes(word(16));
+        let scale = f32::from_le_bytes(word(20));
+        let count = 1usize << bits;
+        let body = &data[HEADER..];
+        if body.len() != count * 2 {
+            return Err(bad("weights length does not match its bucket bits"));
+        }
+        if !bias.is_finite() || !scale.is_finite() {
+            return Err(bad("bias or scale is not finite"));
+        }
+        let weights = body
+            .chunks_exact(2)
+            .map(|pair| f32::from(i16::from_le_bytes([pair[0], pair[1]])) * scale)
+            .collect();
+        Ok(Self {
+            bits,
+            floor,
+            bias,
+            weights,
+        })
+    }
+
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// The probability that `text` is instruction-shaped, with the `top` n-grams that raised it
+    /// most (each bucket once, the first occurrence's text).
+    pub fn score(&self, text: &str, top: usize) -> Score {
+        let (joined, mut found) = occurrences(text, bucket_mask(self.bits));
+        if found.is_empty() {
+            return Score {
+                probability: logistic(f64::from(self.bias)),
+                strongest: Vec::new(),
+            };
+        }
+        // Stable sort keeps the first occurrence of each bucket first.
+        found.sort_by_key(|o| o.bucket);
+        found.dedup_by_key(|o| o.bucket);
+        let total: f64 = found
+            .iter()
+            .map(|o| f64::from(self.weights[o.bucket as usize]))
+            .sum();
+        let norm = (found.len().max(self.floor as usize) as f64).sqrt();
+        let margin = f64::from(self.bias) + total / norm;
+        let mut strongest: Vec<(String, f32)> = Vec::new();
+        if top > 0 {
+            found.sort_by(|a, b| {
+                self.weights[b.bucket as usize].total_cmp(&self.weights[a.bucket as usize])
+            });
+            for o in found.iter() {
+                let weight = self.weights[o.bucket as usize];
+                if weight <= 0.0 || strongest.len() >= top {
+                    break;
+                }
+                strongest.push((joined[o.start..o.end].to_string(), weight));
+            }
+        }
+        Score {
+            probability: logistic(margin),
+            strongest,
+        }
+    }
+}
+
+fn logistic(margin: f64) -> f64 {
+    1.0 / (1.0 + (-margin).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model_bytes(bits: u32, bias: f32, scale: f32, set: &[(u32, i16)]) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(bits.to_le_bytes());
+        out.extend(0u32.to_le_bytes());
+        out.extend(bias.to_le_bytes());
+        out.extend(scale.to_le_bytes());
+        let mut weights = vec![0i16; 1 << bits];
+        for &(bucket, q) in set {
+            weights[bucket as usize] = q;
+        }
+        for q in weights {
+            out.extend(q.to_le_bytes());
+        }
+        out
+    }
+
+    #[test]
+    fn features_are_lowercase_words_bigrams_and_character_grams() {
+        let bits = 20;
+        let mask = bucket_mask(bits);
+        let found = features("Ignore ALL", bits);
+        assert!(found.contains(&(fnv1a(Kind::Word, b"ignore") & mask)));
+        assert!(found.contains(&(fnv1a(Kind::Bigram, b"ignore all") & mask)));
+        assert!(found.contains(&(fnv1a(Kind::Chars, b" ig") & mask)));
+        assert!(found.contains(&(fnv1a(Kind::Chars, b"e all") & mask)));
+        assert_eq!(features("ignore   all!!", bits), found);
+        assert!(features("", bits).is_empty());
+        assert!(features("  ,, ", bits).is_empty());
+    }
+
+    #[test]
+    fn non_ascii_words_are_cut_on_characters() {
+        // Would panic on a byte boundary inside "é" if the n-grams were cut by bytes.
+        let found = features("révèle tout", 16);
+        assert!(!found.is_empty());
+    }
+
+    #[test]
+    fn score_adds_weights_over_the_root_of_the_feature_count() {
+        let bits = 12;
+        let mask = bucket_mask(bits);
+        let word = fnv1a(Kind::Word, b"ignore") & mask;
+        let model =
+            LinearModel::from_bytes(&model_bytes(bits, -1.0, 0.01, &[(word, 400)])).unwrap();
+        let n = features("ignore", bits).len() as f64;
+        let score = model.score("ignore", 3);
+        let expected = logistic(-1.0 + 4.0 / n.sqrt());
+        assert!((score.probability - expected).abs() < 1e-6);
+        assert_eq!(score.strongest.len(), 1);
+        assert_eq!(score.strongest[0].0, "ignore");
+        assert!(model.score("tea", 3).probability < 0.5);
+    }
+
+    #[test]
+    fn a_short_text_is_divided_by_the_floor() {
+        let bits = 12;
+        let word = fnv1a(Kind::Word, b"ignore") & bucket_mask(bits);
+        let mut data = model_bytes(bits, 0.0, 0.01, &[(word, 400)]);
+        data[12..16].copy_from_slice(&100u32.to_le_bytes());
+        let model = LinearModel::from_bytes(&data).unwrap();
+        let expected = logistic(4.0 / 10.0);
+        assert!((model.score("ignore", 0).probability - expected).abs() < 1e-6);
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        assert!(LinearModel::from_bytes(b"nope").is_err());
+        let mut data = model_bytes(10, 0.0, 1.0, &[]);
+        data.pop();
+        assert!(LinearModel::from_bytes(&data).is_err());
+        let mut header = MAGIC.to_vec();
+        header.extend(30u32.to_le_bytes());
+        header.extend([0u8; 12]);
+        assert!(LinearModel::from_bytes(&header).is_err());
+    }
+}

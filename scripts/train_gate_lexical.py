@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Train the gate's learned lexical model from ../shared/data/gate (the training part only).
+
+Writes python/shelldon/core/gate/gate_rules/lexical.bin (the weights Rust scores with,
+rust/src/lexical.rs) and lexical.toml (its threshold and how it was made). Reproducible: the
+split (scripts/gate_split.py), the seed, the order and the arithmetic are fixed, so the same data
+gives the same bytes; the sha256 in lexical.toml says which weights a figure was measured with.
+
+The model: logistic regression over the hashed n-gram buckets `shelldon._native.lexical_features`
+gives (the same function the gate scores with), fitted with AdaGrad and an L2 penalty, the two
+classes weighted to count equally. Text is first normalised as the instruction rules see it
+(`normalise_for_rules`: case folded, look-alikes mapped, disguises undone into extra views).
+
+Positives: injection.jsonl label 1 (but BIPIA's, see UNTRAINED_SOURCES). Negatives:
+injection.jsonl label 0, LoCoMo's training conversation (observations, dialog turns,
+summaries), a seeded sample of MSRP sentences, and the credential rows (code and config lines
+are not instructions; the credential rules catch those). Both: the instruction rules' own
+positive and negative examples (the project's own text, not a dataset's).
+The threshold is the lowest that keeps the training negatives at or under TARGET_FP refused.
+
+Usage: train_gate_lexical.py [--data DIR] [--check] (--check: train, compare with the stored
+weights' sha256, write nothing; exit 1 when they differ)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import struct
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import gate_split  # noqa: E402
+
+from shelldon._native import lexical_features  # noqa: E402
+from shelldon.core.gate import (  # noqa: E402
+    instruction_rules,
+    instruction_rules_hit,
+    instruction_verdict,
+    load_rules,
+)
+from shelldon.core.gate.normalise import normalise_for_rules  # noqa: E402
+
+OUT_DIR = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules"
+BITS = 18
+SEED = 16
+EPOCHS = 12
+LEARNING_RATE = 0.5
+L2 = 1e-3
+MSRP_SAMPLE = 2500
+# Buckets seen in fewer training rows than this carry no weight: a feature of one row is that
+# row, not the class.
+MIN_ROWS = 3
+# Benign text counts this many times a positive row's share: refusing a fact costs more than
+# missing an attack the rules may still catch.
+NEGATIVE_WEIGHT = 1.0
+# Benign prompts (requests that use the attacks' words: "ignore case when sorting", "act as a
+# tutor") weigh this many times other benign rows: they are few, and they are where the model
+# learns that an imperative is not an injection.
+PROMPT_WEIGHT = 4.0
+# BIPIA's attacks are ordinary tasks ("write a poem about ...", "translate this into French")
+# placed where a task does not belong: their words are the owner's own requests, so learning
+# them teaches the model to refuse owner rules. The rules and the split-aware report still
+# measure them.
+UNTRAINED_SOURCES = ("microsoft/BIPIA",)
+FOLDS = 4
+# Out of fold, the share of benign text the classifier may refuse: memory-like text alone
+# (none: LoCoMo must stay at or under 0.1 % on text training never saw, and out of fold any
+# refusal here is one too many), and prompts (at most 2 % of benign prompts refused),
+# alone or where a weak rule fires too (a weak rule of one family does not refuse on its own).
+MEMORY_FP = 0.0
+PROMPT_FP = 0.02
+# A text with fewer distinct n-grams than this is scored as if it had this many (rust/src/
+# lexical.rs): "always answer in english" (about 100) must not weigh like a paragraph.
+NORM_FLOOR = 200
+# Weights are stored as i16 times one scale: 2**18 buckets in 512 KB.
+QUANT = 32767
+
+
+def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+class Row(NamedTuple):
+    text: str
+    label: int
+    kind: str  # the class it is reported under
+    group: str  # its origin: rows of one origin share a fold
+    memory_like: bool  # benign text of the kind memory keeps (not a prompt)
+
+
+def weak_rule_alone(text: str) -> bool:
+    """A weak instruction rule fires but the rules do not refuse: where the model's weak
+    threshold decides."""
+    fired = instruction_rules_hit(text)
+    if instruction_verdict(fired) is not None:
+        return False
+    rules = instruction_rules()
+    return any(r in rules and rules[r].strength == "weak" for r in fired)
+
+
+def training_rows(data: Path) -> list[Row]:
+    """Every training-part row the model learns from."""
+    rows: list[Row] = []
+    for row in read_jsonl(data / "injection.jsonl"):
+        if gate_split.injection_part(row) == gate_split.TRAIN:
+            if row["source"].startswith(UNTRAINED_SOURCES):
+                continue
+            label = int(row["label"])
+            kind = gate_split.injection_group(row) if label else gate_split.benign_group(row)
+            group = gate_split.injection_group_key(row)
+            rows.append(Row(row["text"], label, kind, group, False))
+    # The instruction rules' own examples (the project's, in gate_rules/instructions.toml): hard
+    # negatives that use the attacks' words ("forget about it", "pretend to be the owner of a
+    # bakery for the kids' game"), and the positives they were written against.
+    for rule in load_rules("instructions").rules:
+        for text in rule.positives:
+            rows.append(Row(text, 1, "rule examples", f"rules|{rule.id}", False))
+        for text in rule.negatives:
+            rows.append(Row(text, 0, "rule examples", f"rules|{rule.id}", False))
+    for name in ("observations", "dialog_turns", "session_summaries"):
+        for row in read_jsonl(data / f"benign_locomo_{name}.jsonl"):
+            if gate_split.locomo_part(row) == gate_split.TRAIN:
+                rows.append(Row(row["text"], 0, "LoCoMo", f"locomo|{row['session']}", True))
+    for row in read_jsonl(data / "secrets.jsonl"):
+        if gate_split.secret_part(row) == gate_split.TRAIN:
+            rows.append(Row(row["text"], 0, "credential lines", row["source"], True))
+    sentences: list[tuple[str, str]] = []
+    with (data / "neardup_msr_paraphrase_train.txt").open(encoding="utf-8-sig") as handle:
+        next(handle)
+        for line in handle:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 5 and gate_split.paraphrase_part(parts[1]) == gate_split.TRAIN:
+                sentences += [(parts[3], parts[1]), (parts[4], parts[1])]
+    rng = random.Random(SEED)
+    unique = sorted(dict(sentences).items())
+    for sentence, pair in rng.sample(unique, min(MSRP_SAMPLE, len(unique))):
+        rows.append(Row(sentence, 0, "MSRP sentences", f"msrp|{pair}", True))
+    return rows
+
+
+def featurise(text: str) -> list[int]:
+    return lexical_features(normalise_for_rules(text), BITS)
+
+
+def fit(
+    samples: list[tuple[list[int], int]], weights_of: list[float] | None = None
+) -> tuple[list[float], float]:
+    """Logistic regression with AdaGrad; each class weighted to half the total (negatives times
+    NEGATIVE_WEIGHT), on the buckets seen in at least MIN_ROWS rows."""
+    size = 1 << BITS
+    seen = [0] * size
+    for buckets, _ in samples:
+        for b in buckets:
+            seen[b] += 1
+    samples = [([b for b in buckets if seen[b] >= MIN_ROWS], label) for buckets, label in samples]
+    weights = [0.0] * size
+    squares = [1e-8] * size
+    bias, bias_square = 0.0, 1e-8
+    positives = sum(label for _, label in samples)
+    negatives = len(samples) - positives
+    class_weight = {
+        1: len(samples) / (2 * positives),
+        0: NEGATIVE_WEIGHT * len(samples) / (2 * negatives),
+    }
+    row_weight = weights_of or [1.0] * len(samples)
+    order = list(range(len(samples)))
+    rng = random.Random(SEED)
+    for _ in range(EPOCHS):
+        rng.shuffle(order)
+        for index in order:
+            buckets, label = samples[index]
+            if not buckets:
+                continue
+            inv = 1.0 / math.sqrt(max(len(buckets), NORM_FLOOR))
+            margin = bias + sum(weights[b] for b in buckets) * inv
+            probability = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, margin))))
+            gradient = (probability - label) * class_weight[label] * row_weight[index]
+            for b in buckets:
+                g = gradient * inv + L2 * weights[b]
+                squares[b] += g * g
+                weights[b] -= LEARNING_RATE * g / math.sqrt(squares[b])
+            bias_square += gradient * gradient
+            bias -= LEARNING_RATE * gradient / math.sqrt(bias_square)
+    return weights, bias
+
+
+def quantise(weights: list[float]) -> tuple[list[int], float]:
+    largest = max(abs(w) for w in weights) or 1.0
+    scale = largest / QUANT
+    return [round(w / scale) for w in weights], scale
+
+
+def encode(quantised: list[int], bias: float, scale: float) -> bytes:
+    header = b"SHLXLIN2" + struct.pack("<IIff", BITS, NORM_FLOOR, bias, scale)
+    return header + struct.pack(f"<{len(quantised)}h", *quantised)
+
+
+def margin_of(weights: list[float], bias: float, buckets: list[int]) -> float:
+    if not buckets:
+        return bias
+    return bias + sum(weights[b] for b in buckets) / math.sqrt(max(len(buckets), NORM_FLOOR))
+
+
+def out_of_fold(rows: list[Row], samples: list[tuple[list[int], int]]) -> list[float]:
+    """Each training row's probability from a model fitted on the other folds (by origin)."""
+    scores = [0.0] * len(rows)
+    folds = [gate_split.fold_of(row.group, FOLDS) for row in rows]
+    weighted = row_weights(rows)
+    for fold in range(FOLDS):
+        keep = [i for i, f in enumerate(folds) if f != fold]
+        weights, bias = fit([samples[i] for i in keep], [weighted[i] for i in keep])
+        for index, f in enumerate(folds):
+            if f == fold:
+                scores[index] = logistic(margin_of(weights, bias, samples[index][0]))
+    return scores
+
+
+def row_weights(rows: list[Row]) -> list[float]:
+    return [PROMPT_WEIGHT if r.label == 0 and not r.memory_like else 1.0 for r in rows]
+
+
+def logistic(margin: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, margin))))
+
+
+def threshold_for(scores: list[float], share: float) -> float:
+    """The lowest probability threshold (at least one half) refusing at most `share` of the
+    negatives' `scores`."""
+    ranked = sorted(scores, reverse=True)
+    allowed = int(len(ranked) * share)
+    return max(0.5, ranked[allowed] + 1e-6) if allowed < len(ranked) else 0.5
+
+
+def thresholds(rows: list[Row], scores: list[float]) -> tuple[float, float]:
+    """(alone, with a rule): out of fold, memory-like negatives refused at most MEMORY_FP by
+    the classifier alone and prompts at most PROMPT_FP; beside a weak rule, the negatives a
+    weak rule fires on at most PROMPT_FP."""
+    memory = [s for row, s in zip(rows, scores, strict=True) if row.label == 0 and row.memory_like]
+    prompts = [
+        s for row, s in zip(rows, scores, strict=True) if row.label == 0 and not row.memory_like
+    ]
+    alone = max(threshold_for(memory, MEMORY_FP), threshold_for(prompts, PROMPT_FP))
+    weak = [
+        s
+        for row, s in zip(rows, scores, strict=True)
+        if row.label == 0 and weak_rule_alone(row.text)
+    ]
+    return alone, min(alone, threshold_for(weak, PROMPT_FP))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", help="the gate data directory (default: ../shared/data/gate)")
+    parser.add_argument("--check", action="store_true", help="train and compare; write nothing")
+    args = parser.parse_args(argv)
+    from gate_report import find_data
+
+    data = find_data(args.data)
+    if data is None or not data.is_dir():
+        print(
+            f"train-gate-lexical: no gate data at {data}: it lives outside the repository "
+            "(../shared/data/gate beside the clone, or $SHELLDON_SHARED_DATA/gate)"
+        )
+        return 1
+    rows = training_rows(data)
+    samples = [(featurise(row.text), row.label) for row in rows]
+    oof = out_of_fold(rows, samples)
+    alone, weak = thresholds(rows, oof)
+    weights, bias = fit(samples, row_weights(rows))
+    quantised, scale = quantise(weights)
+    blob = encode(quantised, bias, scale)
+    digest = hashlib.sha256(blob).hexdigest()
+    positives = sum(row.label for row in rows)
+    print(
+        f"trained on {len(rows)} rows ({positives} positive), {1 << BITS} buckets, "
+        f"{sum(1 for q in quantised if q)} non-zero; thresholds {alone:.4f} alone, "
+        f"{weak:.4f} beside a weak rule; sha256 {digest}"
+    )
+    if args.check:
+        path = OUT_DIR / "lexical.bin"
+        stored = path.read_bytes() if path.exists() else b""
+        same = hashlib.sha256(stored).hexdigest() == digest
+        print("the stored weights are these" if same else "the stored weights differ")
+        return 0 if same else 1
+    (OUT_DIR / "lexical.bin").write_bytes(blob)
+    # Out-of-fold scores per class, for the report's middle column (scripts/gate_report.py).
+    by_kind: dict[str, list[float]] = {}
+    for row, score in zip(rows, oof, strict=True):
+        by_kind.setdefault(f"{row.label}|{row.kind}", []).append(score)
+    lines = [
+        "# Written by scripts/train_gate_lexical.py; do not edit (retrain instead).",
+        f"threshold = {alone:.6f}",
+        f"weak_threshold = {weak:.6f}",
+        f"bits = {BITS}",
+        f"norm_floor = {NORM_FLOOR}",
+        f"seed = {SEED}",
+        f"epochs = {EPOCHS}",
+        f"l2 = {L2}",
+        f"min_rows = {MIN_ROWS}",
+        f"prompt_weight = {PROMPT_WEIGHT}",
+        f"folds = {FOLDS}",
+        f"training_rows = {len(rows)}",
+        f"training_positives = {positives}",
+        f'sha256 = "{digest}"',
+        "",
+        "# Each training row's probability from the fold model that did not see its origin,",
+        "# as 'label|class' = [scores]; the report combines them with the rules.",
+        "[out_of_fold]",
+    ]
+    lines += [
+        f'"{key}" = [{", ".join(f"{s:.4f}" for s in scores)}]'
+        for key, scores in sorted(by_kind.items())
+    ]
+    (OUT_DIR / "lexical.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {OUT_DIR / 'lexical.bin'} and lexical.toml", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -120,6 +120,7 @@ def test_a_long_paste_is_read_whole_and_one_past_the_limit_is_refused(chat: Term
 
 def test_ctrl_c_leaves_with_130_and_one_line(chat: Terminal) -> None:
     chat.send(b"half a thou")
+    chat.expect(r"half a thou")  # readline has it (echoed): the chat is reading, not starting up
     chat.send(b"\x03")
     chat.expect(r"shelldon: interrupted")
     assert chat.proc.wait(timeout=60) == 130

@@ -80,7 +80,9 @@ def test_only_core_may_spawn_a_turn(pet: Pet) -> None:
     )
     assert isinstance(answer, wire.Refused)
     assert "only core" in answer.reason
-    assert "refused SpawnTurn from pid" in pet.log or _log_eventually(pet, "refused SpawnTurn")
+    # Logged once per uid and reason (ipc.RefusalLog), naming the peer and why.
+    refused = "unheard: only core may spawn a turn"
+    assert refused in pet.log or _log_eventually(pet, refused)
 
 
 def test_only_a_worker_may_ask_for_a_completion(pet: Pet) -> None:

@@ -53,10 +53,10 @@ def test_the_file_in_the_home_is_read_with_defaults_filled(home: Path) -> None:
     assert [p.name for p in config.providers] == ["groq", "claude", "offline"]
     groq, claude, _ = config.providers
     assert groq.base_url == "https://api.groq.com/openai/v1"
-    assert groq.response_format == "json_object"
+    assert groq.protocol == "tools"  # the default for every HTTP kind
     assert groq.retries == 2
     assert claude.base_url == "https://api.anthropic.com/v1"
-    assert claude.response_format == "none"
+    assert claude.protocol == "tools"
     assert config.worker.user == "pet-worker"
     assert config.prompt.overrides() == {"recent_window": 20, "max_prompt_chars": 12000}
 
@@ -117,6 +117,15 @@ def test_shelldon_offline_ignores_the_providers(
         (
             OPENAI.replace("openai", "anthropic") + "response_format = 'json_object'\n",
             "no JSON mode",
+        ),
+        (
+            OPENAI.replace("openai", "anthropic") + "protocol = 'json_schema'\n",
+            "no JSON mode",
+        ),
+        (OPENAI + "protocol = 'xml'\n", "unknown protocol"),
+        (
+            OPENAI + "protocol = 'tools'\nresponse_format = 'none'\n",
+            "set protocol or the older response_format, not both",
         ),
         (
             OPENAI + "headers = { Authorization = 'Bearer k' }\n",

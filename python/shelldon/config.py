@@ -22,6 +22,7 @@ from urllib.parse import SplitResult, urlsplit
 import msgspec
 
 from shelldon.contracts.config import (
+    PROTOCOLS,
     PROVIDER_KINDS,
     RESPONSE_FORMATS,
     ProviderConfig,
@@ -43,7 +44,13 @@ DEFAULT_BASE_URLS = {
     "openai": "https://api.openai.com/v1",
     "anthropic": "https://api.anthropic.com/v1",
 }
-DEFAULT_RESPONSE_FORMAT = {"openai": "json_object", "anthropic": "none", "offline": "none"}
+DEFAULT_PROTOCOL = {"openai": "tools", "anthropic": "tools", "offline": "plain"}
+# `response_format`, the older setting, names three of the protocols.
+_PROTOCOL_OF_RESPONSE_FORMAT = {
+    "json_schema": "json_schema",
+    "json_object": "json_object",
+    "none": "plain",
+}
 
 
 class ConfigError(ValueError):
@@ -164,8 +171,17 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
             f"{where}: unknown response_format {spec.response_format!r} "
             f"(known: {', '.join(RESPONSE_FORMATS)})"
         )
-    if spec.kind == "anthropic" and spec.response_format not in ("", "none"):
-        raise ConfigError(f"{where}: the Anthropic messages format has no JSON mode; use 'none'")
+    if spec.protocol and spec.protocol not in PROTOCOLS:
+        raise ConfigError(
+            f"{where}: unknown protocol {spec.protocol!r} (known: {', '.join(PROTOCOLS)})"
+        )
+    if spec.protocol and spec.response_format:
+        raise ConfigError(f"{where}: set protocol or the older response_format, not both")
+    if spec.kind == "anthropic" and spec.resolved_protocol() not in ("tools", "plain"):
+        raise ConfigError(
+            f"{where}: the Anthropic messages format has no JSON mode; "
+            "use protocol = 'tools' or 'plain'"
+        )
     if spec.max_tokens_field not in ("max_tokens", "max_completion_tokens"):
         raise ConfigError(
             f"{where}: max_tokens_field must be 'max_tokens' or 'max_completion_tokens'"
@@ -266,7 +282,7 @@ def _with_defaults(config: ShelldonConfig) -> ShelldonConfig:
         msgspec.structs.replace(
             spec,
             base_url=(spec.base_url or DEFAULT_BASE_URLS.get(spec.kind, "")).rstrip("/"),
-            response_format=spec.response_format or DEFAULT_RESPONSE_FORMAT[spec.kind],
+            protocol=spec.resolved_protocol(),
         )
         for spec in config.providers
     )

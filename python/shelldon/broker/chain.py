@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from shelldon.broker.protocol import parse_reply
+from shelldon.broker.answer import Unusable, read_answer
 from shelldon.broker.providers.base import (
     RETRYABLE_KINDS,
     Provider,
@@ -131,17 +131,25 @@ class ProviderChain:
             if raw is None:
                 continue
             limit = getattr(provider, "max_reply_chars", None) or request.max_reply_chars
-            reply = parse_reply(
-                raw.text,
-                max_reply_chars=min(request.max_reply_chars, limit),
-                max_ops=self.max_dream_ops if request.purpose == "dream" else self.max_ops,
-                provider=provider.name,
-                usage=raw.usage,
-            )
-            if not reply.text.strip() and not reply.ops:
-                # An empty answer is no answer: the next provider may do better.
-                attempts.append(Attempt(provider.name, "malformed", "empty reply and no ops"))
-                log.warning("provider %s gave an empty reply; trying the next", provider.name)
+            try:
+                reply = read_answer(
+                    raw,
+                    request,
+                    provider=provider.name,
+                    max_reply_chars=min(request.max_reply_chars, limit),
+                    max_ops=self.max_dream_ops if request.purpose == "dream" else self.max_ops,
+                    offline_provider=bool(getattr(provider, "rule_based", False)),
+                )
+            except Unusable as refused:
+                # Never shown, never stored: the next provider may do better (the offline last).
+                attempts.append(
+                    Attempt(provider.name, "malformed", f"unusable reply: {refused.reason}")
+                )
+                log.warning(
+                    "provider %s: unusable reply (%s); trying the next",
+                    provider.name,
+                    refused.reason,
+                )
                 continue
             if reply.dropped:
                 log.info(

@@ -289,6 +289,7 @@ def _sentences(text: str) -> Iterator[str]:
 
 
 _is_question = is_question
+split_sentences = _sentences  # the backstop (broker.answer) reads the owner's message the same way
 
 
 # --- understanding the owner's sentences -------------------------------------------------------
@@ -706,6 +707,7 @@ class OfflineBrain:
     """A Provider that thinks by rules. No network, no randomness."""
 
     name = "offline"
+    rule_based = True  # the chain's backstop (broker.answer) is these rules: not applied twice
 
     def complete(self, request: CompletionRequest) -> RawCompletion:
         if request.purpose == "dream":

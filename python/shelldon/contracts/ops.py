@@ -25,7 +25,7 @@ class _Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op
 class RewriteAbout(_Op, frozen=True, tag="rewrite_about"):
     """Replace about.md, the pet's self-summary."""
 
-    content: str
+    content: Document
 
 
 # A file an entry depends on (relative to the data root, or a project's root): retrieval weighs
@@ -35,13 +35,21 @@ DependedPath = Annotated[
 ]
 MAX_DEPENDS_ON = 8
 
+# Lengths a model is told (in the tool schemas, shelldon.broker.tools) but that decoding does not
+# enforce: the gate refuses an over-long entry with a reason the audit log keeps, which a decode
+# error would hide. The figures are the gate's defaults (core.gate.model.GateLimits).
+Title = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 120})]
+Body = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 1500})]
+Document = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 4000})]
+Line = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 500})]
+
 
 class Remember(_Op, frozen=True, tag="remember"):
     """Write one entry, <collection>/<stem of name>.md; `depends_on`: the files it depends on."""
 
     collection: CollectionName
-    name: str
-    content: str
+    name: Title
+    content: Body
     depends_on: Annotated[tuple[DependedPath, ...], msgspec.Meta(max_length=MAX_DEPENDS_ON)] = ()
 
 
@@ -50,27 +58,27 @@ class Forget(_Op, frozen=True, tag="forget"):
     it for an entry the owner stated: only the owner forgets what the owner said."""
 
     collection: CollectionName
-    name: str
+    name: Title
 
 
 class LogEpisode(_Op, frozen=True, tag="log_episode"):
     """Append one dated entry to episodes.md."""
 
-    content: str
+    content: Body
     tags: tuple[str, ...] = ()
 
 
 class RewriteSummary(_Op, frozen=True, tag="rewrite_summary"):
     """Replace summary.md, the running conversation summary (the dream writes it)."""
 
-    content: str
+    content: Document
 
 
 class CaptureLearning(_Op, frozen=True, tag="capture_learning"):
     """A private observation for the learnings table; recurrence on pattern_key is the signal."""
 
-    observation: str
-    pattern_key: str | None = None
+    observation: Body
+    pattern_key: Title | None = None
 
 
 class ResolveLearning(_Op, frozen=True, tag="resolve_learning"):
@@ -87,7 +95,7 @@ class Merge(_Op, frozen=True, tag="merge"):
 
     collection: CollectionName
     sources: tuple[str, ...]
-    content: str
+    content: Body
 
 
 RepeatKind = Literal["daily", "weekly"]
@@ -99,7 +107,7 @@ class Remind(_Op, frozen=True, tag="remind"):
     daily or weekly at that local time (weekly on `at`'s weekday); a repeat needs `at`. Core
     resolves it, refuses a time in the past, and fires it whatever the budget (core.reminders)."""
 
-    text: str
+    text: Line
     in_seconds: int | None = None
     at: str | None = None
     zone: str | None = None

@@ -1,0 +1,79 @@
+"""Is a model's reply fit to show the owner? The check every answer passes before the chain
+hands it on, so nothing raw is ever shown or stored as the pet's words.
+
+Unusable (the chain then asks the next provider, the offline brain last):
+- an envelope: the text is (or holds) a JSON object or array, after the reply parser took what
+  the protocol's own envelope carried — `{"answer": "hi"}`, `{"id": 1234…}`, `[…]`;
+- a template placeholder echoed from a prompt: `<what you say to your owner>`;
+- a digit flood: a long run of digits, or a text that is mostly digits;
+- a reply the token budget cut mid-sentence, when little of it is whole.
+
+A reply cut at the token budget after at least half of it was whole sentences is kept up to its
+last whole sentence: a long, good answer loses its tail, not the turn.
+
+`loggable` is how unusable text reaches the log: cut short and scrubbed of anything key-shaped,
+never whole (it may quote a secret the model saw).
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelldon.broker.providers.base import scrub
+
+# A placeholder: angle brackets around a few lower-case words ("<one short sentence for your
+# owner>", "<short title>"); "<3", "<b>" and "a < b > c" are not.
+_PLACEHOLDER = re.compile(r"<[a-z][a-z'’ ,/_-]{2,80}[a-z]>")
+_PLACEHOLDER_WORDS = re.compile(r"<[^<>]*\s[^<>]*>")  # at least two words inside
+_DIGIT_RUN = re.compile(r"\d{40,}")
+_SENTENCE_END = re.compile(r"[.!?…)\]\"'”’»。！？]\s*$")
+_LAST_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]]*(?=\s|$)")
+_JSON_PAIR = re.compile(r'\{\s*"[^"\n]{1,60}"\s*:')
+_FENCED = re.compile(r"```.*?```", re.DOTALL)
+_LOG_CHARS = 120
+
+
+def unusable_reason(text: str) -> str | None:
+    """Why `text` must not be shown to the owner, or None when it may."""
+    stripped = text.strip()
+    if not stripped:
+        return "empty reply"
+    if _looks_like_json(stripped):
+        return "a JSON envelope, not words"
+    for match in _PLACEHOLDER.finditer(stripped):
+        if _PLACEHOLDER_WORDS.fullmatch(match.group(0)):
+            return "a template placeholder"
+    if _DIGIT_RUN.search(stripped):
+        return "a digit flood"
+    digits = sum(ch.isdigit() for ch in stripped)
+    if len(stripped) >= 40 and digits * 2 > len(stripped):
+        return "mostly digits"
+    return None
+
+
+def _looks_like_json(text: str) -> bool:
+    """A reply that opens with an object or array, or carries a `{"key":` pair outside a code
+    fence (JSON inside a fence was shown on purpose)."""
+    if text[0] in "{[" and (text[-1] in "}]" or '":' in text[:200]):
+        return True
+    return bool(_JSON_PAIR.search(_FENCED.sub("", text)))
+
+
+def whole_part(text: str) -> str | None:
+    """A reply cut at the token budget, up to its last whole sentence; None when less than half
+    of it is whole (then it is unusable)."""
+    stripped = text.rstrip()
+    if _SENTENCE_END.search(stripped):
+        return stripped
+    ends = list(_LAST_SENTENCE_END.finditer(stripped))
+    if not ends:
+        return None
+    kept = stripped[: ends[-1].end()].rstrip()
+    return kept if len(kept) * 2 >= len(stripped) else None
+
+
+def loggable(text: str) -> str:
+    """Unusable model output as it may be logged: one line, cut short, scrubbed."""
+    flat = " ".join(text.split())
+    flat = scrub(flat)
+    return flat if len(flat) <= _LOG_CHARS else flat[: _LOG_CHARS - 1] + "…"

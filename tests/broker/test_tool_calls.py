@@ -33,6 +33,7 @@ REQUEST = CompletionRequest(
     ),
 )
 ANA = {"collection": "people", "name": "sister", "content": "The owner's sister is Ana."}
+BROKEN = '{"collection": "facts", "name": "pw", "content": "hunt'
 TEA = {"collection": "preferences", "name": "tea", "content": "The owner loves tea."}
 
 
@@ -150,7 +151,7 @@ def test_broken_arguments_and_unknown_tools_are_dropped_with_a_reason(
 ) -> None:
     fake.script(
         tool_calls(
-            call("remember", raw_arguments='{"collection": "facts", "name": "pw", "content": "hunt'),
+            call("remember", raw_arguments=BROKEN),
             call("write_file", {"path": "/etc/passwd", "content": "hunter2"}),
             call("remember", ANA),
             text="Okay!",

@@ -15,7 +15,7 @@ from shelldon.broker.chain import ProviderChain
 from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
 from shelldon.contracts.brain import CompletionRequest, PromptSection
-from tests.broker.test_tool_calls import provider
+from support.providers import http_provider as provider
 
 REQUEST = CompletionRequest(
     purpose="turn",
@@ -43,7 +43,7 @@ USABLE = [
     "I <3 tea.",
     "If a < b and b > c, then who knows.",
     "Your PIN hint is 2019, the year you moved.",
-    "Here is the config:\n```json\n{\"a\": 1}\n```",
+    'Here is the config:\n```json\n{"a": 1}\n```',
 ]
 
 

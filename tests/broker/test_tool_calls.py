@@ -10,19 +10,16 @@ import json
 from typing import Any
 
 import jsonschema
-import msgspec
 import pytest
 
-from fakes.fake_provider import FAKE_KEY, FakeProvider, call, raw, status, tool_calls
+from fakes.fake_provider import FakeProvider, call, raw, status, tool_calls
 from shelldon.broker.chain import ProviderChain
-from shelldon.broker.providers import make_provider
-from shelldon.broker.providers.base import Provider
 from shelldon.broker.tools import DREAM_TOOLS, TURN_TOOLS, anthropic_tools, openai_tools, tool_spec
 from shelldon.contracts.brain import CompletionRequest, PromptSection, Usage
-from shelldon.contracts.config import ProviderConfig
 from shelldon.contracts.ops import COLLECTION_NAMES, decode_ops
 from shelldon.contracts.reply_format import DREAM_JSON_ASK, DREAM_TOOL_ASK, TOOL_REPLY_BLOCK
 from shelldon.worker.prompt import SYSTEM_INSTRUCTION
+from support.providers import http_provider as provider
 
 WIRES = ["openai", "anthropic"]
 REQUEST = CompletionRequest(
@@ -35,20 +32,6 @@ REQUEST = CompletionRequest(
 ANA = {"collection": "people", "name": "sister", "content": "The owner's sister is Ana."}
 BROKEN = '{"collection": "facts", "name": "pw", "content": "hunt'
 TEA = {"collection": "preferences", "name": "tea", "content": "The owner loves tea."}
-
-
-def provider(fake: FakeProvider, kind: str, **overrides: object) -> Provider:
-    base: dict[str, Any] = {
-        "name": f"fake-{kind}",
-        "kind": kind,
-        "base_url": fake.openai_base_url,
-        "model": "fake-model",
-        "key": "fake_key",
-        "timeout": 5.0,
-        "retries": 0,
-    }
-    base.update(overrides)
-    return make_provider(msgspec.convert(base, ProviderConfig), lambda name: FAKE_KEY)
 
 
 def sent_tools(kind: str, sent: Any) -> dict[str, dict[str, Any]]:

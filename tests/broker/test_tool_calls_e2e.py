@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fakes.fake_provider import FakeProvider, call, raw, tool_calls
 from support.pet import running_pet
-from tests.broker.test_egress_e2e import configure, store_key
+from support.providers import configure_pet, store_key
 
 ANA = {"collection": "people", "name": "sister", "content": "The owner's sister is Ana."}
 JUNK = [
@@ -27,7 +27,7 @@ def test_a_fact_proposed_only_as_a_tool_call_is_kept_and_recalled(
     run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
     store_key(home)
-    configure(home, fake)
+    configure_pet(home, fake)
     fake.script(
         tool_calls(call("remember", ANA)),  # no text: the broker asks again for words
         raw("Ana! I'll remember your sister."),
@@ -45,7 +45,7 @@ def test_junk_never_reaches_the_owner_or_the_recent_window(
     run_dir: Path, home: Path, fake: FakeProvider
 ) -> None:
     store_key(home)
-    configure(home, fake)
+    configure_pet(home, fake)
     fake.script(*(raw(junk) for junk in JUNK), raw("ok"))
     with running_pet() as pet:
         replies = [pet.say(f"hello number {n}") for n in range(len(JUNK))]

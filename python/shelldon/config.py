@@ -24,6 +24,7 @@ import msgspec
 from shelldon.contracts.config import (
     PROTOCOLS,
     PROVIDER_KINDS,
+    RESERVE_PER_PROVIDER_S,
     RESPONSE_FORMATS,
     ProviderConfig,
     ShelldonConfig,
@@ -139,6 +140,25 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
             raise ConfigError(
                 f"{where}: the offline brain never fails, so providers after it would never be "
                 "asked; put it last"
+            )
+    _check_timeouts(config, source)
+
+
+def _check_timeouts(config: ShelldonConfig, source: str) -> None:
+    """A provider's `timeout` must fit in the turn, with the chain's reserve for the providers
+    after it: else the setting cannot take effect, and the owner would not know why."""
+    turn = config.worker.turn_timeout
+    count = len(config.providers)
+    for index, spec in enumerate(config.providers):
+        if spec.kind == "offline":
+            continue
+        reserve = RESERVE_PER_PROVIDER_S * (count - index - 1)
+        if spec.timeout + reserve > turn:
+            after = f" plus {reserve:g} s kept for the providers after it" if reserve else ""
+            raise ConfigError(
+                f"{source}: provider {spec.name!r}: timeout = {spec.timeout:g} s{after} does not "
+                f"fit in [worker] turn_timeout = {turn:g} s; raise turn_timeout to at least "
+                f"{spec.timeout + reserve:g} or lower timeout"
             )
 
 

@@ -41,6 +41,7 @@ from shelldon.broker.providers.base import (
     scrub,
 )
 from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
+from shelldon.contracts.config import RESERVE_PER_PROVIDER_S
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +81,9 @@ class ChainExhausted(Exception):
 
 # Below this much time left, calling a provider is pointless: move on (or give up) at once.
 MIN_CALL_SECONDS = 0.05
-# Kept back from a provider for each provider after it: the offline brain answers in well under a
-# second even on a Pi; an HTTP fallback gets this at least, and whatever the first one left.
-RESERVE_PER_PROVIDER_S = 3.0
+# Kept back from a provider for each provider after it (shelldon.contracts.config, where the
+# config's check of timeouts against the turn reads it too): an HTTP fallback gets this at least,
+# and whatever the first one left.
 
 
 @dataclass

@@ -13,6 +13,9 @@ RESPONSE_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
 # How a provider is asked for structure (docs/brain.md): native tool calls, or the JSON reply
 # protocol with a schema, with JSON mode, or in words only ("plain").
 PROTOCOLS: tuple[str, ...] = ("tools", "json_schema", "json_object", "plain")
+# Kept back from a provider, in one turn, for each provider after it in the chain (the broker's
+# ProviderChain): the offline brain answers in well under a second even on a Pi.
+RESERVE_PER_PROVIDER_S = 3.0
 DEFAULT_PROTOCOL = {"openai": "tools", "anthropic": "tools", "offline": "plain"}
 # `response_format`, the older setting, names three of the protocols.
 PROTOCOL_OF_RESPONSE_FORMAT = {

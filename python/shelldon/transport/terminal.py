@@ -25,11 +25,7 @@ from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.paths import DataRoot
-
-SAY_TIMEOUT_S = (
-    120.0  # beyond any turn deadline: core always answers, with the degrade reply at worst
-)
-
+from shelldon.transport.waiting import ThinkingLine, say_timeout
 
 COMMAND_TIMEOUT_S = 30.0
 
@@ -56,6 +52,7 @@ class Session:
     def __init__(self, root: DataRoot) -> None:
         self.path = root.socket("core")
         self.sock = self._connect()
+        self.say_timeout = say_timeout(root)
 
     def _connect(self) -> socket.socket:
         try:
@@ -76,7 +73,7 @@ class Session:
         except OSError:
             return True
 
-    def ask(self, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+    def ask(self, message: wire._Msg, timeout: float | None = None) -> wire.Message:
         """Send one message, return core's answer. This is the terminal's edge: what the owner
         typed and what the pet answers pass `clean_text`; an oversize message raises TooLong."""
         if isinstance(message, wire.Say):
@@ -84,7 +81,7 @@ class Session:
             too_long = message_size_error(message.text)
             if too_long:
                 raise TooLong(too_long)
-        answer = self._exchange(message, timeout)
+        answer = self._exchange(message, self.say_timeout if timeout is None else timeout)
         if isinstance(answer, wire.Reply):
             answer = msgspec.structs.replace(answer, text=clean_text(answer.text))
         return answer
@@ -95,13 +92,15 @@ class Session:
             self.sock.close()
             self.sock = self._connect()
         ipc.send(self.sock, message, deadline=deadline)
+        if isinstance(message, wire.Say):  # a turn: the owner sees that the pet is at it
+            ThinkingLine().wait_readable(self.sock, deadline)
         return ipc.recv(self.sock, deadline=deadline)
 
     def close(self) -> None:
         self.sock.close()
 
 
-def ask_core(root: DataRoot, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+def ask_core(root: DataRoot, message: wire._Msg, timeout: float | None = None) -> wire.Message:
     session = Session(root)
     try:
         return session.ask(message, timeout)

@@ -2,11 +2,12 @@
 
     SYSTEM_INSTRUCTION -> DIRECTIVE.md -> about.md -> summary ("# Conversation so far")
     -> ranked curated entries -> recent window (oldest -> newest) -> FTS recall (de-duplicated
-    against the window by row id) -> [the dream directive | the check-in note] -> the owner's
-    local time and zone ("# Now") -> the current owner message, last.
+    against the window by row id) -> the owner's local time and zone ("# Now") -> the dream
+    directive | the check-in note | the current owner message, last.
 
 The local time sits near the end (it changes every minute; what comes before it stays the same
-from turn to turn, which is what a provider's prompt cache keys on). The zone is the owner's
+from turn to turn, which is what a provider's prompt cache keys on), but before the instruction:
+the model answers what it read last. The zone is the owner's
 setting in history.db, else the system's (core.owner_time).
 
 Two halves: `assemble_prompt` is pure (a PromptContext in, a CompletionRequest out, trivially
@@ -397,6 +398,10 @@ def assemble_prompt(
             break
 
     tail: list[PromptSection] = []
+    # The clock before the instruction: what the model answers is the last thing it reads (the
+    # owner's message, the dream's directive, the check-in's note), never the time.
+    if ctx.now is not None:
+        tail.append(time_section(ctx.now, ctx.zone))
     directive = dream_directive.strip()
     if purpose == "dream" and directive:
         # Core's directive usually brings its own heading; add ours only when it has none.
@@ -405,8 +410,6 @@ def assemble_prompt(
     if purpose == "checkin":
         note = f"\n{_one_line(directive)}" if directive else ""
         tail.append(PromptSection("checkin", f"{CHECKIN_HEADER}\n{CHECKIN_INSTRUCTION}{note}"))
-    if ctx.now is not None:
-        tail.append(time_section(ctx.now, ctx.zone))
     text = message.strip()
     if len(text) > limits.max_message_chars:
         extra = len(text) - limits.max_message_chars

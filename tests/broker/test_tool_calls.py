@@ -145,8 +145,9 @@ def test_broken_arguments_and_unknown_tools_are_dropped_with_a_reason(
     assert list(reply.ops) == [{"op": "remember", **ANA}]
     reasons = " | ".join(reply.dropped)
     assert "tool call 0 (remember): arguments are" in reasons
-    assert "tool call 1: no tool named 'write_file'" in reasons
-    assert "hunt" not in reasons and "hunter2" not in reasons and "passwd" not in reasons
+    assert "tool call 1: no tool of that name" in reasons
+    for invented in ("hunt", "passwd", "write_file"):
+        assert invented not in reasons
 
 
 @pytest.mark.parametrize("kind", WIRES)

@@ -170,7 +170,8 @@ class CallResult(msgspec.Struct, frozen=True):
 
 def read_call(call: ToolCall, index: int, known: frozenset[str]) -> CallResult:
     if call.name not in known:
-        return CallResult(None, f"tool call {index}: no tool named {call.name[:40]!r}; dropped")
+        # The name is the model's text: not quoted (it reaches the audit log as a parser drop).
+        return CallResult(None, f"tool call {index}: no tool of that name; dropped")
     arguments: Any = call.arguments
     if isinstance(arguments, str):
         try:

@@ -9,6 +9,9 @@ decoded on its own so one bad op never spoils the others.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
@@ -133,7 +136,38 @@ _OP_CONVERT_TYPE: Any = Op
 
 
 class OpDecodeError(ValueError):
-    """An op that does not fit the contract. The message says why; it never echoes the op body."""
+    """An op that does not fit the contract. The message says why and names the op by a hash; it
+    never echoes the op's text: a made-up value (a password in a bogus collection, an invented op
+    name, an unknown field's name) must not reach the audit log."""
+
+
+OP_NAMES: frozenset[str] = frozenset(
+    tag for struct in get_args(Op) if isinstance(tag := struct.__struct_config__.tag, str)
+)
+# msgspec quotes the offending value ("Invalid enum value 'x' - at `$.collection`") and an
+# unknown field's name ("Object contains unknown field `x`"): both are the model's text.
+_QUOTED_VALUE = re.compile(r"""(Invalid (?:enum )?value ).*?(?= - at `|$)""")
+_UNKNOWN_FIELD = re.compile(r"unknown field `[^`]*`")
+
+
+def op_digest(raw: object) -> str:
+    """The first 12 hex digits of the op's sha256: how a log line names a refused op."""
+    if isinstance(raw, bytes):
+        data = raw
+    elif isinstance(raw, str):
+        data = raw.encode("utf-8", "replace")
+    else:
+        try:
+            data = json.dumps(raw, sort_keys=True, ensure_ascii=False, default=repr).encode()
+        except (TypeError, ValueError, RecursionError):
+            data = repr(type(raw)).encode()
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def safe_reason(message: str) -> str:
+    """A decode error's message with every value the model wrote taken out."""
+    message = _QUOTED_VALUE.sub(r"\1(not shown)", message)
+    return _UNKNOWN_FIELD.sub("an unknown field", message)
 
 
 def decode_op(raw: bytes | str | dict[str, Any]) -> Op:
@@ -143,7 +177,8 @@ def decode_op(raw: bytes | str | dict[str, Any]) -> Op:
             return msgspec.convert(raw, _OP_CONVERT_TYPE, strict=True)  # type: ignore[no-any-return]
         return _OP_DECODER.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise OpDecodeError(str(exc)) from None
+        reason = safe_reason(str(exc))
+        raise OpDecodeError(f"{reason} (op sha256 {op_digest(raw)})") from None
     except (TypeError, ValueError, RecursionError) as exc:  # hostile shapes msgspec rejects late
         raise OpDecodeError(f"undecodable op: {type(exc).__name__}") from None
 

@@ -37,6 +37,9 @@ UNUSABLE = [
     "Here it is: " + DIGITS,
     "12 34 56 78 90 12 34 56 78 90 12 34 56 78 90 12 34",
     "   ",
+    "The owner: Ana\nYou: You are the one you are.\nYou: You are.",
+    "owner: hi\npet: hello",
+    "Hello! Nice to meet you. Nice to meet you. Nice to meet you.",
 ]
 USABLE = [
     "Hi! I'm shelldon.",

@@ -89,7 +89,8 @@ def read_answer(
         elif whole != text:
             text = whole
             dropped.append("reply: cut by the token budget; kept its whole sentences")
-    reason = unusable_reason(text)
+    # The offline brain is the last resort and its words are the rules' own: never refused.
+    reason = None if offline_provider else unusable_reason(text)
     if reason is not None and text:
         _log_refused(provider, reason, text)
         dropped.append(f"reply: {reason}; blanked")

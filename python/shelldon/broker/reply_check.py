@@ -6,7 +6,10 @@ Unusable (the chain then asks the next provider, the offline brain last):
   the protocol's own envelope carried — `{"answer": "hi"}`, `{"id": 1234…}`, `[…]`;
 - a template placeholder echoed from a prompt: `<what you say to your owner>`;
 - a digit flood: a long run of digits, or a text that is mostly digits;
-- a reply the token budget cut mid-sentence, when little of it is whole.
+- a reply the token budget cut mid-sentence, when little of it is whole;
+- a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
+  labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
+- a repetition loop: one sentence said three times or more.
 
 A reply cut at the token budget after at least half of it was whole sentences is kept up to its
 last whole sentence: a long, good answer loses its tail, not the turn.
@@ -30,6 +33,11 @@ _SENTENCE_END = re.compile(r"[.!?…)\]\"'”’»。！？]\s*$")
 _LAST_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]]*(?=\s|$)")
 _JSON_PAIR = re.compile(r'\{\s*"[^"\n]{1,60}"\s*:')
 _FENCED = re.compile(r"```.*?```", re.DOTALL)
+_ROLE_LINE = re.compile(
+    r"^\s*(?:owner|pet|user|assistant|you|the owner|shelldon|system)\s*(?:\([^)]*\))?\s*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 _LOG_CHARS = 120
 
 
@@ -48,7 +56,23 @@ def unusable_reason(text: str) -> str | None:
     digits = sum(ch.isdigit() for ch in stripped)
     if len(stripped) >= 40 and digits * 2 > len(stripped):
         return "mostly digits"
+    if len(_ROLE_LINE.findall(stripped)) >= 2 or _ROLE_LINE.match(stripped):
+        return "a transcript, not a reply"
+    if _repeats(stripped):
+        return "a repetition loop"
     return None
+
+
+def _repeats(text: str, times: int = 3) -> bool:
+    seen: dict[str, int] = {}
+    for match in _SENTENCES.finditer(text):
+        sentence = " ".join(match.group(0).casefold().split())
+        if len(sentence) < 4:
+            continue
+        seen[sentence] = seen.get(sentence, 0) + 1
+        if seen[sentence] >= times:
+            return True
+    return False
 
 
 def _looks_like_json(text: str) -> bool:

@@ -13,7 +13,7 @@ import pytest
 from fakes.fake_provider import FakeProvider, cut, raw
 from shelldon.broker.chain import ProviderChain
 from shelldon.broker.offline import OfflineBrain
-from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
+from shelldon.broker.reply_check import PROMPT_TITLES, loggable, unusable_reason, whole_part
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from support.providers import http_provider as provider
 
@@ -40,6 +40,9 @@ UNUSABLE = [
     "The owner: Ana\nYou: You are the one you are.\nYou: You are.",
     "owner: hi\npet: hello",
     "Hello! Nice to meet you. Nice to meet you. Nice to meet you.",
+    'The owner says: "I love jasmine tea, my favorite tea."',
+    "Sure.\n# Recent conversation (oldest first)\nowner: hi",
+    "The owner is happy to have a cat. The owner's response is friendly.",
 ]
 USABLE = [
     "Hi! I'm shelldon.",
@@ -58,6 +61,19 @@ def test_unusable_replies_are_named(text: str) -> None:
 @pytest.mark.parametrize("text", USABLE)
 def test_ordinary_replies_pass(text: str) -> None:
     assert unusable_reason(text) is None
+
+
+def test_the_prompt_titles_are_the_prompts() -> None:
+    from shelldon.contracts import localtime
+    from shelldon.worker import prompt
+
+    headers = [getattr(prompt, name) for name in dir(prompt) if name.endswith("_HEADER")] + [
+        localtime.CHECKIN_HEADER
+    ]
+    for title in PROMPT_TITLES:
+        assert any(title in header for header in headers), title
+    for name in ("DIRECTIVE_HEADER", "ABOUT_HEADER", "RECENT_HEADER", "MESSAGE_HEADER"):
+        assert any(t in getattr(prompt, name) for t in PROMPT_TITLES), name
 
 
 def test_a_cut_reply_keeps_its_whole_sentences_or_nothing() -> None:

@@ -9,7 +9,12 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - a reply the token budget cut mid-sentence, when little of it is whole;
 - a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
   labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
-- a repetition loop: one sentence said three times or more.
+- a repetition loop: one sentence said three times or more;
+- a prompt echo: a line that opens like a markdown heading (`# …`, the prompt's own section
+  format) or a section's title ("The owner says", "Recent conversation", …);
+- narration: the owner named in the third person twice or more ("The owner says…", "the
+  owner's response…"): the pet talks to its owner, never about them, and a small model that
+  narrates is retelling the prompt.
 
 A reply cut at the token budget after at least half of it was whole sentences is kept up to its
 last whole sentence: a long, good answer loses its tail, not the turn.
@@ -37,6 +42,21 @@ _ROLE_LINE = re.compile(
     r"^\s*(?:owner|pet|user|assistant|you|the owner|shelldon|system)\s*(?:\([^)]*\))?\s*:",
     re.IGNORECASE | re.MULTILINE,
 )
+_HEADING_LINE = re.compile(r"^\s*#{1,6}\s", re.MULTILINE)
+# The titles of the prompt's sections (shelldon.worker.prompt; tests/broker/test_reply_check.py
+# checks the list against them), as a model echoes them without the "#".
+PROMPT_TITLES = (
+    "Owner's directive (DIRECTIVE.md",
+    "About me (about.md)",
+    "Conversation so far",
+    "Memory (curated entries",
+    "Recent conversation (oldest first)",
+    "Recalled from earlier conversation",
+    "The owner says",
+    "Check-in: you speak first",
+)
+_TITLE = re.compile("|".join(re.escape(t) for t in PROMPT_TITLES), re.IGNORECASE)
+_THE_OWNER = re.compile(r"\bthe owner\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 _LOG_CHARS = 120
 
@@ -60,6 +80,10 @@ def unusable_reason(text: str) -> str | None:
         return "a transcript, not a reply"
     if _repeats(stripped):
         return "a repetition loop"
+    if _HEADING_LINE.search(stripped) or _TITLE.search(stripped):
+        return "a prompt echo"
+    if len(_THE_OWNER.findall(stripped)) >= 2:
+        return "narration about the owner, not words to them"
     return None
 
 

@@ -96,6 +96,7 @@ def test_a_real_small_model_never_shows_raw_output(run_dir: Path, home: Path) ->
             dream = pet.cli("dream", "--now", "--force", "--json")
             reminders = pet.cli("reminders")
             status = _status(pet)
+            dreamer = str((status.get("last_turn") or {}).get("provider", "?"))
         finally:
             pet.stop()
         records = list(proxy.records)
@@ -105,6 +106,7 @@ def test_a_real_small_model_never_shows_raw_output(run_dir: Path, home: Path) ->
         if line.strip()
     ]
     figures = _figures(rows, records, audit, dream.stdout, status)
+    figures["dream answered by"] = dreamer
     if os.environ.get("SHELLDON_LIVE_RECORD") == "1":
         _write_fixture(records)
         _write_doc(rows, figures, dream.stdout, reminders.stdout)
@@ -155,8 +157,20 @@ def _figures(
         or sum(r.get("op") == "capture_learning" for r in applied),
         "turn seconds, median": seconds[len(seconds) // 2] if seconds else 0,
         "turn seconds, max": seconds[-1] if seconds else 0,
-        "dream": dream_out.strip()[:200],
+        "dream": _dream_line(dream_out),
     }
+
+
+def _dream_line(out: str) -> str:
+    try:
+        done = json.loads(out)
+    except ValueError:
+        return " ".join(out.split())[:200]
+    return (
+        f"{done.get('outcome')}: {done.get('detail')}; {done.get('written')} written, "
+        f"{done.get('promoted')} promoted, {done.get('pruned')} pruned, "
+        f"{done.get('refused')} refused; note: {done.get('note', '')}"
+    )
 
 
 def _write_fixture(records: list[dict[str, Any]]) -> None:
@@ -196,7 +210,7 @@ def _write_doc(
         "|---|---|",
         *(f"| {name} | {value} |" for name, value in figures.items() if name != "dream"),
         "",
-        f"Dream: `{figures['dream']}`",
+        f"Dream: {figures['dream']}",
         "",
         "Reminders after the run:",
         "",

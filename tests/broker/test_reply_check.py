@@ -43,6 +43,7 @@ UNUSABLE = [
     'The owner says: "I love jasmine tea, my favorite tea."',
     "Sure.\n# Recent conversation (oldest first)\nowner: hi",
     "The owner is happy to have a cat. The owner's response is friendly.",
+    "Dear Ana, Tuesday 2026-12-01 22:06, time zone UTC (UTC+00:00) What a lovely thing.",
 ]
 USABLE = [
     "Hi! I'm shelldon.",
@@ -74,6 +75,15 @@ def test_the_prompt_titles_are_the_prompts() -> None:
         assert any(title in header for header in headers), title
     for name in ("DIRECTIVE_HEADER", "ABOUT_HEADER", "RECENT_HEADER", "MESSAGE_HEADER"):
         assert any(t in getattr(prompt, name) for t in PROMPT_TITLES), name
+
+
+def test_the_now_line_echo_is_the_prompts() -> None:
+    from datetime import UTC, datetime
+
+    from shelldon.contracts.localtime import now_line
+
+    line = now_line(datetime(2026, 12, 1, 22, 6, tzinfo=UTC), "UTC", "+00:00")
+    assert unusable_reason(f"Hello! {line}") == "a prompt echo"
 
 
 def test_a_cut_reply_keeps_its_whole_sentences_or_nothing() -> None:

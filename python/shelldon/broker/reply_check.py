@@ -56,6 +56,8 @@ PROMPT_TITLES = (
     "Check-in: you speak first",
 )
 _TITLE = re.compile("|".join(re.escape(t) for t in PROMPT_TITLES), re.IGNORECASE)
+# The "# Now" line (shelldon.contracts.localtime.now_line): "Tuesday 2026-12-01 22:06, time zone".
+_NOW_LINE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}, time zone ")
 _THE_OWNER = re.compile(r"\bthe owner\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 _LOG_CHARS = 120
@@ -80,7 +82,7 @@ def unusable_reason(text: str) -> str | None:
         return "a transcript, not a reply"
     if _repeats(stripped):
         return "a repetition loop"
-    if _HEADING_LINE.search(stripped) or _TITLE.search(stripped):
+    if _HEADING_LINE.search(stripped) or _TITLE.search(stripped) or _NOW_LINE.search(stripped):
         return "a prompt echo"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"

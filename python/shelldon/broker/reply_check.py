@@ -10,8 +10,8 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
   labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
 - a repetition loop: one sentence said three times or more;
-- a prompt echo: a line that opens like a markdown heading (`# …`, the prompt's own section
-  format) or a section's title ("The owner says", "Recent conversation", …);
+- a prompt echo: a section's title ("The owner says", "Recent conversation", …) or the "# Now"
+  line's clock (a markdown heading alone is not: a good answer to a how-to may have some);
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt.
@@ -42,7 +42,6 @@ _ROLE_LINE = re.compile(
     r"^\s*(?:owner|pet|user|assistant|you|the owner|shelldon|system)\s*(?:\([^)]*\))?\s*:",
     re.IGNORECASE | re.MULTILINE,
 )
-_HEADING_LINE = re.compile(r"^\s*#{1,6}\s", re.MULTILINE)
 # The titles of the prompt's sections (shelldon.worker.prompt; tests/broker/test_reply_check.py
 # checks the list against them), as a model echoes them without the "#".
 PROMPT_TITLES = (
@@ -82,7 +81,7 @@ def unusable_reason(text: str) -> str | None:
         return "a transcript, not a reply"
     if _repeats(stripped):
         return "a repetition loop"
-    if _HEADING_LINE.search(stripped) or _TITLE.search(stripped) or _NOW_LINE.search(stripped):
+    if _TITLE.search(stripped) or _NOW_LINE.search(stripped):
         return "a prompt echo"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"

@@ -53,7 +53,7 @@ TURNS = [
     "tell me something about me",
     "bye for now",
 ]
-_RAW = re.compile(r"[{}]|<[a-z][a-z ]+>|\d{40,}")
+_RAW = re.compile(r"[{}]|<[a-z][a-z ]+>|\[[A-Z][A-Za-z' ]+\](?!\()|\d{40,}")
 
 pytestmark = pytest.mark.live_model
 

@@ -34,6 +34,8 @@ UNUSABLE = [
     '[{"op": "remember"}]',
     "<what you say to your owner>",
     "Sure! <one short sentence for your owner>",
+    "Hi! I'm [YourName] and I've been [You're Name] for [Time] years.",
+    "Nice to meet you, [Owner Name]!",
     "Here it is: " + DIGITS,
     "12 34 56 78 90 12 34 56 78 90 12 34 56 78 90 12 34",
     "   ",

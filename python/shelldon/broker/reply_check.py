@@ -4,7 +4,8 @@ hands it on, so nothing raw is ever shown or stored as the pet's words.
 Unusable (the chain then asks the next provider, the offline brain last):
 - an envelope: the text is (or holds) a JSON object or array, after the reply parser took what
   the protocol's own envelope carried — `{"answer": "hi"}`, `{"id": 1234…}`, `[…]`;
-- a template placeholder echoed from a prompt: `<what you say to your owner>`;
+- a template placeholder echoed from a prompt, or invented: `<what you say to your owner>`,
+  `[YourName]`, `[Time]` (a capitalised word or two in square brackets, not a markdown link);
 - a digit flood: a long run of digits, or a text that is mostly digits;
 - a reply the token budget cut mid-sentence, when little of it is whole;
 - a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
@@ -33,6 +34,7 @@ from shelldon.broker.providers.base import scrub
 # owner>", "<short title>"); "<3", "<b>" and "a < b > c" are not.
 _PLACEHOLDER = re.compile(r"<[a-z][a-z'’ ,/_-]{2,80}[a-z]>")
 _PLACEHOLDER_WORDS = re.compile(r"<[^<>]*\s[^<>]*>")  # at least two words inside
+_SQUARE_PLACEHOLDER = re.compile(r"\[(?:[A-Z][a-z']*\s?){1,3}\](?!\()")
 _DIGIT_RUN = re.compile(r"\d{40,}")
 _SENTENCE_END = re.compile(r"[.!?…)\]\"'”’»。！？]\s*$")
 _LAST_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]]*(?=\s|$)")
@@ -72,6 +74,8 @@ def unusable_reason(text: str) -> str | None:
     for match in _PLACEHOLDER.finditer(stripped):
         if _PLACEHOLDER_WORDS.fullmatch(match.group(0)):
             return "a template placeholder"
+    if _SQUARE_PLACEHOLDER.search(stripped):
+        return "a template placeholder"
     if _DIGIT_RUN.search(stripped):
         return "a digit flood"
     digits = sum(ch.isdigit() for ch in stripped)

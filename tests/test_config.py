@@ -46,6 +46,18 @@ def test_no_file_is_the_default_configuration(home: Path) -> None:
     assert config.worker.user == ""  # unconfigured: dev mode, no drop
 
 
+def test_a_long_provider_timeout_fits_a_longer_turn() -> None:
+    config = parse_config(OPENAI + "timeout = 90\n[worker]\nturn_timeout = 120\n")
+    assert config.providers[0].timeout == 90
+
+
+def test_the_older_response_format_names_a_protocol() -> None:
+    assert parse_config(OPENAI + "response_format = 'json_schema'\n").providers[0].protocol == (
+        "json_schema"
+    )
+    assert parse_config(OPENAI + "response_format = 'none'\n").providers[0].protocol == "plain"
+
+
 def test_the_file_in_the_home_is_read_with_defaults_filled(home: Path) -> None:
     home.mkdir(parents=True)
     (home / "shelldon.toml").write_text(GOOD)
@@ -53,10 +65,10 @@ def test_the_file_in_the_home_is_read_with_defaults_filled(home: Path) -> None:
     assert [p.name for p in config.providers] == ["groq", "claude", "offline"]
     groq, claude, _ = config.providers
     assert groq.base_url == "https://api.groq.com/openai/v1"
-    assert groq.response_format == "json_object"
+    assert groq.protocol == "tools"  # the default for every HTTP kind
     assert groq.retries == 2
     assert claude.base_url == "https://api.anthropic.com/v1"
-    assert claude.response_format == "none"
+    assert claude.protocol == "tools"
     assert config.worker.user == "pet-worker"
     assert config.prompt.overrides() == {"recent_window": 20, "max_prompt_chars": 12000}
 
@@ -117,6 +129,24 @@ def test_shelldon_offline_ignores_the_providers(
         (
             OPENAI.replace("openai", "anthropic") + "response_format = 'json_object'\n",
             "no JSON mode",
+        ),
+        (
+            OPENAI.replace("openai", "anthropic") + "protocol = 'json_schema'\n",
+            "no JSON mode",
+        ),
+        (OPENAI + "protocol = 'xml'\n", "unknown protocol"),
+        (
+            OPENAI + "timeout = 90\n",
+            "provider 'x': timeout = 90 s does not fit in [worker] turn_timeout = 60 s; raise "
+            "turn_timeout to at least 90 or lower timeout",
+        ),
+        (
+            OPENAI + "timeout = 58\n[[provider]]\nname = 'o'\nkind = 'offline'\n",
+            "timeout = 58 s plus 3 s kept for the providers after it does not fit",
+        ),
+        (
+            OPENAI + "protocol = 'tools'\nresponse_format = 'none'\n",
+            "set protocol or the older response_format, not both",
         ),
         (
             OPENAI + "headers = { Authorization = 'Bearer k' }\n",

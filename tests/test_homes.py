@@ -15,6 +15,7 @@ TESTS = ROOT / "tests"
 HOMES: dict[str, str] = {
     "appliance/doctor.py": "tests/cli/test_doctor.py",
     "appliance/doctor_checks.py": "tests/image/test_image_doctor.py",
+    "broker/answer.py": "tests/broker/test_reply_check.py",
     "broker/chain.py": "tests/broker/test_provider_chain.py",
     "broker/offline_proactive.py": "tests/core/proactive/test_checkins.py",
     "broker/offline_sentences.py": "tests/broker/test_offline_brain.py",
@@ -25,6 +26,7 @@ HOMES: dict[str, str] = {
     "broker/providers/json_http.py": "tests/broker/test_http_providers.py",
     "broker/providers/openai.py": "tests/broker/test_http_providers.py",
     "broker/server.py": "tests/broker/test_egress_e2e.py",
+    "broker/tools.py": "tests/broker/test_tool_calls.py",
     "broker/vault.py": "tests/worker/test_isolation.py",
     "cli/agent_cmd.py": "tests/cli/test_agent_cli.py",
     "cli/backup_cmd.py": "tests/core/upkeep/test_backup.py",
@@ -46,6 +48,7 @@ HOMES: dict[str, str] = {
     "contracts/digest.py": "tests/agent/test_agent_reflect.py",
     "contracts/dream.py": "tests/core/dream/test_dream_directive.py",
     "contracts/localtime.py": "tests/core/proactive/test_owner_time.py",
+    "contracts/reply_format.py": "tests/broker/test_tool_calls.py",
     "core/dream/cycle.py": "tests/core/dream/test_dream_apply.py",
     "core/dream/model.py": "tests/core/dream/test_dream_apply.py",
     "core/dream/service.py": "tests/core/dream/test_dream_replay_e2e.py",

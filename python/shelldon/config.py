@@ -23,7 +23,9 @@ import msgspec
 
 from shelldon.contracts.config import (
     CLOCK_TIME_PATTERN,
+    PROTOCOLS,
     PROVIDER_KINDS,
+    RESERVE_PER_PROVIDER_S,
     RESPONSE_FORMATS,
     ProviderConfig,
     ShelldonConfig,
@@ -44,7 +46,13 @@ DEFAULT_BASE_URLS = {
     "openai": "https://api.openai.com/v1",
     "anthropic": "https://api.anthropic.com/v1",
 }
-DEFAULT_RESPONSE_FORMAT = {"openai": "json_object", "anthropic": "none", "offline": "none"}
+DEFAULT_PROTOCOL = {"openai": "tools", "anthropic": "tools", "offline": "plain"}
+# `response_format`, the older setting, names three of the protocols.
+_PROTOCOL_OF_RESPONSE_FORMAT = {
+    "json_schema": "json_schema",
+    "json_object": "json_object",
+    "none": "plain",
+}
 
 
 class ConfigError(ValueError):
@@ -162,6 +170,25 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
                 f"{where}: the offline brain never fails, so providers after it would never be "
                 "asked; put it last"
             )
+    _check_timeouts(config, source)
+
+
+def _check_timeouts(config: ShelldonConfig, source: str) -> None:
+    """A provider's `timeout` must fit in the turn, with the chain's reserve for the providers
+    after it: else the setting cannot take effect, and the owner would not know why."""
+    turn = config.worker.turn_timeout
+    count = len(config.providers)
+    for index, spec in enumerate(config.providers):
+        if spec.kind == "offline":
+            continue
+        reserve = RESERVE_PER_PROVIDER_S * (count - index - 1)
+        if spec.timeout + reserve > turn:
+            after = f" plus {reserve:g} s kept for the providers after it" if reserve else ""
+            raise ConfigError(
+                f"{source}: provider {spec.name!r}: timeout = {spec.timeout:g} s{after} does not "
+                f"fit in [worker] turn_timeout = {turn:g} s; raise turn_timeout to at least "
+                f"{spec.timeout + reserve:g} or lower timeout"
+            )
 
 
 def _check_provider(spec: ProviderConfig, where: str) -> None:
@@ -174,8 +201,17 @@ def _check_provider(spec: ProviderConfig, where: str) -> None:
             f"{where}: unknown response_format {spec.response_format!r} "
             f"(known: {', '.join(RESPONSE_FORMATS)})"
         )
-    if spec.kind == "anthropic" and spec.response_format not in ("", "none"):
-        raise ConfigError(f"{where}: the Anthropic messages format has no JSON mode; use 'none'")
+    if spec.protocol and spec.protocol not in PROTOCOLS:
+        raise ConfigError(
+            f"{where}: unknown protocol {spec.protocol!r} (known: {', '.join(PROTOCOLS)})"
+        )
+    if spec.protocol and spec.response_format:
+        raise ConfigError(f"{where}: set protocol or the older response_format, not both")
+    if spec.kind == "anthropic" and spec.resolved_protocol() not in ("tools", "plain"):
+        raise ConfigError(
+            f"{where}: the Anthropic messages format has no JSON mode; "
+            "use protocol = 'tools' or 'plain'"
+        )
     if spec.max_tokens_field not in ("max_tokens", "max_completion_tokens"):
         raise ConfigError(
             f"{where}: max_tokens_field must be 'max_tokens' or 'max_completion_tokens'"
@@ -276,7 +312,7 @@ def _with_defaults(config: ShelldonConfig) -> ShelldonConfig:
         msgspec.structs.replace(
             spec,
             base_url=(spec.base_url or DEFAULT_BASE_URLS.get(spec.kind, "")).rstrip("/"),
-            response_format=spec.response_format or DEFAULT_RESPONSE_FORMAT[spec.kind],
+            protocol=spec.resolved_protocol(),
         )
         for spec in config.providers
     )

@@ -202,10 +202,17 @@ def _set_send_timeout(sock: socket.socket, seconds: float) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _TIMEVAL.pack(whole, micro))
 
 
-def exchange(sock: socket.socket, message: wire._Msg, *, deadline: float) -> wire.Message:
-    """Send one message and read one answer. A server that refused the connection at accept has
-    closed it, so the send breaks (EPIPE); its Refused frame is still in the receive queue, and
-    that is the answer, rather than "Broken pipe"."""
+def exchange(
+    sock: socket.socket,
+    message: wire._Msg,
+    *,
+    deadline: float,
+    wait: Callable[[], None] | None = None,
+) -> wire.Message:
+    """Send one message and read one answer (`wait`, if given, runs in between: the chat's
+    "thinking…" line). A server that refused the connection at accept has closed it, so the send
+    breaks (EPIPE); its Refused frame is still in the receive queue, and that is the answer,
+    rather than "Broken pipe"."""
     try:
         send(sock, message, deadline=deadline)
     except PeerClosed:
@@ -214,6 +221,8 @@ def exchange(sock: socket.socket, message: wire._Msg, *, deadline: float) -> wir
         except IpcError:
             pass
         raise
+    if wait is not None:
+        wait()
     return recv(sock, deadline=deadline)
 
 

@@ -235,7 +235,10 @@ def test_a_hung_provider_does_not_starve_the_offline_brain(run_dir: Path, home: 
 def _hung_then_offline(home: Path, fake: FakeProvider) -> None:
     home.mkdir(parents=True, exist_ok=True)
     (home / "shelldon.toml").write_text(
-        fake.provider_table(timeout=120) + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
+        fake.provider_table(timeout=120)
+        + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
+        # The file's turn fits the timeout (checked at load); the turn the test runs is 8 s.
+        + "\n[worker]\nturn_timeout = 130\n"
     )
     fake.script(hold(max_seconds=120))
     pet = start_pet({"SHELLDON_TURN_DEADLINE": "8"})

@@ -152,7 +152,7 @@ def test_anthropic_keeps_only_text_blocks(fake: FakeProvider) -> None:
                 "usage": {"input_tokens": 5, "output_tokens": True},
             }
         ),
-        body({"content": [{"type": "tool_use", "id": "x", "name": "y", "input": {}}]}),
+        body({"content": [{"type": "thinking", "thinking": "only thoughts"}]}),
     )
     result = ProviderChain([provider(fake, "anthropic")]).complete(REQUEST)
     assert result.text == "Hi"

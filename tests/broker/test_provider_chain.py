@@ -40,6 +40,7 @@ class Scripted:
         self.max_reply_chars: int | None = None
         self.budget_s: float | None = None
         self.retry_policy: RetryPolicy | None = None
+        self.rule_based = name == "offline"
 
     def complete(
         self, request: CompletionRequest, *, deadline: float | None = None
@@ -202,6 +203,7 @@ class Hung:
 
     max_reply_chars: int | None = None
     retry_policy: RetryPolicy | None = None
+    rule_based = False
 
     def __init__(self, name: str, time: FakeTime, budget_s: float | None = None) -> None:
         self.name = name

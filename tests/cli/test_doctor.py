@@ -47,10 +47,43 @@ def test_every_provider_reached_and_reported(home: Path, fake: FakeProvider) -> 
     assert results["provider primary"].status == "ok"
     assert "fake-small answered" in results["provider primary"].detail
     assert "9+2 tokens" in results["provider primary"].detail
-    assert results["provider claude"].status == "warn"  # answered, but not in the protocol
+    assert results["provider claude"].status == "ok"  # plain words: what tool mode asks for
+    assert "protocol tools: plain words" in results["provider claude"].detail
     assert results["provider offline"].status == "ok"
     assert len(fake.requests) == 2
     assert fake.requests[0].json["max_tokens"] == 64
+
+
+def test_an_answer_the_owner_could_not_be_shown_is_a_warning(
+    home: Path, fake: FakeProvider
+) -> None:
+    write_config(home, fake)
+    fake.script(raw('{"answer": "ok"}'), raw("<what you say to your owner>"))
+    results = by_name(run_checks(DoctorContext(root=DataRoot.resolve(), read_secret=provider_keys)))
+    for name in ("provider primary", "provider claude"):
+        assert results[name].status == "warn"
+        assert "words it could not show" in results[name].detail
+
+
+def test_a_server_that_refuses_tools_is_probed_for_the_protocol_it_honours(
+    home: Path, fake: FakeProvider
+) -> None:
+    write_config(home, fake)
+    fake.script(
+        status(400, message="tools are not supported by this model"),
+        status(400, message="response_format json_schema unknown"),
+        reply("ok"),  # json_object
+        status(400, message="tools are not supported"),  # claude: tools
+        reply("ok"),  # claude: plain
+    )
+    results = by_name(run_checks(DoctorContext(root=DataRoot.resolve(), read_secret=provider_keys)))
+    primary, claude = results["provider primary"], results["provider claude"]
+    assert primary.status == "warn" and 'set protocol = "json_object"' in primary.detail
+    assert claude.status == "warn" and 'set protocol = "plain"' in claude.detail
+    asked = [r.json for r in fake.requests]
+    assert "tools" in asked[0] and asked[1]["response_format"]["type"] == "json_schema"
+    assert asked[2]["response_format"] == {"type": "json_object"} and "tools" not in asked[2]
+    assert "tools" in asked[3] and "tools" not in asked[4]
 
 
 def test_failures_are_named_and_the_key_never_printed(home: Path, fake: FakeProvider) -> None:

@@ -60,7 +60,10 @@ def brain() -> Iterator[Brain]:
 def units(run_dir: Path, brain: Brain) -> Iterator[Units]:
     root = DataRoot.resolve()
     root.home.mkdir(parents=True, exist_ok=True)
-    (root.home / "shelldon.toml").write_text(brain.fake.provider_table(timeout=NEVER, retries=0))
+    # The file's turn fits the timeout (checked at load); the turns run under TURN_DEADLINE_S.
+    (root.home / "shelldon.toml").write_text(
+        brain.fake.provider_table(timeout=NEVER, retries=0) + "\n[worker]\nturn_timeout = 130\n"
+    )
     u = Units(root, env={"SHELLDON_TURN_DEADLINE": str(TURN_DEADLINE_S)})
     try:
         for name in ("broker", "forkserver", "core"):

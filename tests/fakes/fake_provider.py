@@ -16,6 +16,16 @@ plain dict, so the same script works in-process and across processes; build them
     truncated()                      200 whose body stops short of its Content-Length
     hostile()                        a valid answer carrying HOSTILE_OPS
     body({...}, code=200)            exactly this JSON body (wire-format edge cases)
+    tool_calls(call("remember", {...}), text="Noted!")
+                                     a native tool-calls answer in the request's wire: OpenAI
+                                     `message.tool_calls` (`function.arguments` a JSON string,
+                                     content null without text, finish_reason "tool_calls");
+                                     Anthropic `tool_use` blocks (`input` an object, stop_reason
+                                     "tool_use"). call(name, raw_arguments="{not json") sends
+                                     arguments as given (Anthropic: `input` as that string, the
+                                     way a broken proxy would)
+    cut("Half a sent")               an answer the token budget cut (finish_reason "length",
+                                     stop_reason "max_tokens") whose content is this text
 
 In-process (pytest):
 
@@ -114,6 +124,25 @@ def truncated() -> Step:
 
 def body(data: Any, code: int = 200) -> Step:
     return {"kind": "body", "json": data, "status": code}
+
+
+def call(
+    name: str, arguments: dict[str, Any] | None = None, *, raw_arguments: str | None = None
+) -> dict[str, Any]:
+    """One tool call of a tool_calls() step."""
+    if raw_arguments is not None:
+        return {"name": name, "raw": raw_arguments}
+    return {"name": name, "arguments": arguments or {}}
+
+
+def tool_calls(
+    *calls: dict[str, Any], text: str | None = None, usage: tuple[int, int] = (11, 7)
+) -> Step:
+    return {"kind": "tool_calls", "calls": list(calls), "text": text, "usage": list(usage)}
+
+
+def cut(content: str, usage: tuple[int, int] = (11, 7)) -> Step:
+    return {"kind": "cut", "content": content, "usage": list(usage)}
 
 
 def hostile(text: str = "Sure, done!") -> Step:
@@ -356,6 +385,15 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 self._send_json(int(step["status"]), error, headers)
             elif kind == "body":
                 self._send_json(int(step.get("status", 200)), step["json"])
+            elif kind == "tool_calls":
+                self._send_json(200, _tool_answer(request.wire, step))
+            elif kind == "cut":
+                answer = _answer(request.wire, step["content"], step.get("usage", [11, 7]))
+                if request.wire == "anthropic":
+                    answer["stop_reason"] = "max_tokens"
+                else:
+                    answer["choices"][0]["finish_reason"] = "length"
+                self._send_json(200, answer)
             elif kind == "malformed":
                 self._send_bytes(200, b'{"choices": [ this is not json', "application/json")
             elif kind == "truncated":
@@ -433,6 +471,43 @@ def _answer(wire: str, content: str, usage: list[int]) -> dict[str, Any]:
             "total_tokens": usage[0] + usage[1],
         },
     }
+
+
+def _tool_answer(wire: str, step: Step) -> dict[str, Any]:
+    """A tool-calls answer in the wire's documented shape (ids as each API spells them)."""
+    text = step.get("text")
+    usage = step.get("usage", [11, 7])
+    answer = _answer(wire, text or "", usage)
+    if wire == "anthropic":
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
+        for index, item in enumerate(step["calls"]):
+            given = item["raw"] if "raw" in item else item["arguments"]
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_fake{index}",
+                    "name": item["name"],
+                    "input": given,
+                }
+            )
+        answer["content"] = blocks
+        answer["stop_reason"] = "tool_use"
+        return answer
+    calls = [
+        {
+            "id": f"call_fake{index}",
+            "type": "function",
+            "function": {
+                "name": item["name"],
+                "arguments": item["raw"] if "raw" in item else json.dumps(item["arguments"]),
+            },
+        }
+        for index, item in enumerate(step["calls"])
+    ]
+    choice = answer["choices"][0]
+    choice["message"] = {"role": "assistant", "content": text or None, "tool_calls": calls}
+    choice["finish_reason"] = "tool_calls"
+    return answer
 
 
 def main(argv: list[str] | None = None) -> int:

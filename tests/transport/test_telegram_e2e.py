@@ -123,7 +123,12 @@ def test_owner_commands_and_media_take_no_turn(tg_pet: Pet, fake: FakeTelegram) 
 
 
 def test_a_long_reply_is_split_on_paragraphs(run_dir: Path, fake: FakeTelegram) -> None:
-    paragraphs = [f"Paragraph {n}. " + ("All work and no play. " * 60).strip() for n in range(8)]
+    # Distinct sentences: one said over and over is a repetition loop the broker refuses.
+    paragraphs = [
+        f"Paragraph {n}. "
+        + " ".join(f"Line {i} of paragraph {n} goes on a while." for i in range(30))
+        for n in range(8)
+    ]
     long_reply = "\n\n".join(paragraphs)  # ~10,600 characters
     with FakeProvider() as brain:
         brain.script(reply(long_reply))

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from shelldon.broker.protocol import parse_reply
+from shelldon.broker.answer import Unusable, read_answer
 from shelldon.broker.providers.base import (
     RETRYABLE_KINDS,
     Provider,
@@ -41,6 +41,7 @@ from shelldon.broker.providers.base import (
     scrub,
 )
 from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
+from shelldon.contracts.config import RESERVE_PER_PROVIDER_S
 
 log = logging.getLogger(__name__)
 
@@ -80,9 +81,9 @@ class ChainExhausted(Exception):
 
 # Below this much time left, calling a provider is pointless: move on (or give up) at once.
 MIN_CALL_SECONDS = 0.05
-# Kept back from a provider for each provider after it: the offline brain answers in well under a
-# second even on a Pi; an HTTP fallback gets this at least, and whatever the first one left.
-RESERVE_PER_PROVIDER_S = 3.0
+# Kept back from a provider for each provider after it (shelldon.contracts.config, where the
+# config's check of timeouts against the turn reads it too): an HTTP fallback gets this at least,
+# and whatever the first one left.
 
 
 @dataclass
@@ -131,17 +132,25 @@ class ProviderChain:
             if raw is None:
                 continue
             limit = provider.max_reply_chars or request.max_reply_chars
-            reply = parse_reply(
-                raw.text,
-                max_reply_chars=min(request.max_reply_chars, limit),
-                max_ops=self.max_dream_ops if request.purpose == "dream" else self.max_ops,
-                provider=provider.name,
-                usage=raw.usage,
-            )
-            if not reply.text.strip() and not reply.ops:
-                # An empty answer is no answer: the next provider may do better.
-                attempts.append(Attempt(provider.name, "malformed", "empty reply and no ops"))
-                log.warning("provider %s gave an empty reply; trying the next", provider.name)
+            try:
+                reply = read_answer(
+                    raw,
+                    request,
+                    provider=provider.name,
+                    max_reply_chars=min(request.max_reply_chars, limit),
+                    max_ops=self.max_dream_ops if request.purpose == "dream" else self.max_ops,
+                    offline_provider=provider.rule_based,
+                )
+            except Unusable as refused:
+                # Never shown, never stored: the next provider may do better (the offline last).
+                attempts.append(
+                    Attempt(provider.name, "malformed", f"unusable reply: {refused.reason}")
+                )
+                log.warning(
+                    "provider %s: unusable reply (%s); trying the next",
+                    provider.name,
+                    refused.reason,
+                )
                 continue
             if reply.dropped:
                 log.info(

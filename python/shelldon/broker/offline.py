@@ -316,6 +316,7 @@ def _sentences(text: str) -> Iterator[str]:
 
 
 _is_question = is_question
+split_sentences = _sentences  # the backstop (broker.answer) reads the owner's message the same way
 
 
 # --- understanding the owner's sentences -------------------------------------------------------
@@ -881,6 +882,7 @@ class OfflineBrain:
     max_reply_chars: int | None = None
     budget_s: float | None = None
     retry_policy: RetryPolicy | None = None
+    rule_based = True  # the chain's backstop (broker.answer) is these rules: not applied twice
 
     def complete(
         self, request: CompletionRequest, *, deadline: float | None = None

@@ -94,10 +94,10 @@ def ask_running_core(
     connection broke before the answer (`<command>: lost core (…)`). A message over the limit is
     a CliError: nothing was sent."""
     from shelldon import ipc
-    from shelldon.transport.terminal import SAY_TIMEOUT_S, NotRunning, TooLong, ask_core
+    from shelldon.transport.terminal import NotRunning, TooLong, ask_core
 
     try:
-        return ask_core(data_root(args), message, SAY_TIMEOUT_S if timeout is None else timeout)
+        return ask_core(data_root(args), message, timeout)
     except TooLong as exc:
         raise CliError(f"{exc}; nothing was sent", 2) from None
     except NotRunning as exc:

@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -118,7 +119,6 @@ def check_tls(ctx: DoctorContext) -> Iterator[CheckResult]:
 
 def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
     """Build each provider (reading its key) and, with the network on, send it a tiny request."""
-    from shelldon.broker.protocol import parse_reply
     from shelldon.broker.providers.base import ProviderError
     from shelldon.broker.server import build_chain
     from shelldon.config import ConfigError
@@ -174,19 +174,72 @@ def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
         try:
             raw = provider.complete(request)
         except ProviderError as exc:
-            yield CheckResult("fail", name, f"{spec.base_url}: {exc.kind}: {exc.message}")
+            # A refused key (401/403) says nothing about the protocol; a 400/404/422 may.
+            if exc.status not in (400, 404, 422) or spec.resolved_protocol() != "tools":
+                yield CheckResult("fail", name, f"{spec.base_url}: {exc.kind}: {exc.message}")
+                continue
+            # Refused as asked (HTTP 4xx): which protocol does this server honour?
+            yield from _fallback_protocols(ctx, spec, probe_spec, request, name, exc)
             continue
         elapsed = (time.monotonic() - started) * 1000
-        reply = parse_reply(raw.text, max_reply_chars=200)
-        usage = ""
-        if raw.usage is not None and raw.usage.prompt_tokens is not None:
-            usage = f", {raw.usage.prompt_tokens}+{raw.usage.completion_tokens or 0} tokens"
-        shape = "the reply protocol" if not reply.dropped else "text the parser had to repair"
-        yield CheckResult(
-            "ok" if not reply.dropped else "warn",
-            name,
-            f"{spec.model} answered in {elapsed:.0f} ms with {shape}{usage}",
+        yield _answered(spec, raw, elapsed, name)
+
+
+# Tried in order when a server refuses tool calls: the strongest JSON ask first.
+FALLBACK_PROTOCOLS = {"openai": ("json_schema", "json_object", "plain"), "anthropic": ("plain",)}
+
+
+def _fallback_protocols(
+    ctx: DoctorContext,
+    spec: ProviderConfig,
+    probe_spec: ProviderConfig,
+    request: CompletionRequest,
+    name: str,
+    refused: Exception,
+) -> Iterator[CheckResult]:
+    from shelldon.broker.providers.base import ProviderError
+    from shelldon.broker.server import build_chain
+
+    detail = getattr(refused, "message", str(refused))
+    for protocol in FALLBACK_PROTOCOLS.get(spec.kind, ()):
+        trial = msgspec.structs.replace(probe_spec, protocol=protocol, response_format="")
+        chain = build_chain(
+            ShelldonConfig(providers=(trial,)), root=ctx.root, read_secret=_recording_reader(ctx)
         )
+        try:
+            chain.providers[0].complete(request)
+        except ProviderError:
+            continue
+        yield CheckResult(
+            "warn",
+            name,
+            f"{spec.model} refused tool calls ({detail}) but answers with protocol "
+            f'"{protocol}": set protocol = "{protocol}" for this provider',
+        )
+        return
+    yield CheckResult("fail", name, f"{spec.base_url}: client: {detail}")
+
+
+def _answered(spec: ProviderConfig, raw: Any, elapsed: float, name: str) -> CheckResult:
+    from shelldon.broker.protocol import parse_reply
+    from shelldon.broker.reply_check import unusable_reason
+
+    reply = parse_reply(raw.text, max_reply_chars=200)
+    usage = ""
+    if raw.usage is not None and raw.usage.prompt_tokens is not None:
+        usage = f", {raw.usage.prompt_tokens}+{raw.usage.completion_tokens or 0} tokens"
+    protocol = spec.resolved_protocol()
+    if protocol == "tools" or (protocol == "plain" and not raw.text.lstrip().startswith("{")):
+        clean = unusable_reason(reply.text) is None or bool(raw.tool_calls)
+        shape = f"protocol {protocol}: " + ("plain words" if clean else "words it could not show")
+    else:
+        clean = not reply.dropped
+        shape = "the reply protocol" if clean else "text the parser had to repair"
+    return CheckResult(
+        "ok" if clean else "warn",
+        name,
+        f"{spec.model} answered in {elapsed:.0f} ms with {shape}{usage}",
+    )
 
 
 def _probe_offline(

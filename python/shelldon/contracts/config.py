@@ -30,6 +30,19 @@ def _hh_mm(text: str) -> time:
 
 PROVIDER_KINDS: tuple[str, ...] = ("openai", "anthropic", "offline")
 RESPONSE_FORMATS: tuple[str, ...] = ("json_schema", "json_object", "none")
+# How a provider is asked for structure (docs/brain.md): native tool calls, or the JSON reply
+# protocol with a schema, with JSON mode, or in words only ("plain").
+PROTOCOLS: tuple[str, ...] = ("tools", "json_schema", "json_object", "plain")
+# Kept back from a provider, in one turn, for each provider after it in the chain (the broker's
+# ProviderChain): the offline brain answers in well under a second even on a Pi.
+RESERVE_PER_PROVIDER_S = 3.0
+DEFAULT_PROTOCOL = {"openai": "tools", "anthropic": "tools", "offline": "plain"}
+# `response_format`, the older setting, names three of the protocols.
+PROTOCOL_OF_RESPONSE_FORMAT = {
+    "json_schema": "json_schema",
+    "json_object": "json_object",
+    "none": "plain",
+}
 
 
 class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -60,10 +73,19 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     max_reply_chars: int = 4000
     max_response_bytes: int = 1_048_576  # an HTTP body past this is refused as malformed
     temperature: float | None = None
-    response_format: str = ""  # json_schema | json_object | none; "" = the kind's default
+    protocol: str = ""  # tools | json_schema | json_object | plain; "" = the kind's default
+    response_format: str = ""  # the older name: json_schema | json_object | none (= plain)
     headers: dict[str, str] = {}  # extra request headers (OpenRouter's HTTP-Referer, …); no secrets
     allow_plain_http: bool = False  # may a key go over http:// to a non-loopback host?
     anthropic_version: str = "2023-06-01"
+
+    def resolved_protocol(self) -> str:
+        """`protocol`, else what the older `response_format` names, else the kind's default."""
+        return (
+            self.protocol
+            or PROTOCOL_OF_RESPONSE_FORMAT.get(self.response_format, "")
+            or DEFAULT_PROTOCOL.get(self.kind, "plain")
+        )
 
 
 class WorkerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

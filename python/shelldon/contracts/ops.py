@@ -9,6 +9,9 @@ Each op is decoded on its own so one bad op never spoils the others.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
@@ -25,7 +28,7 @@ class _Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="op
 class RewriteAbout(_Op, frozen=True, tag="rewrite_about"):
     """Replace about.md, the pet's self-summary."""
 
-    content: str
+    content: Document
 
 
 # A file an entry depends on (relative to the data root, or a project's root): retrieval weighs
@@ -35,13 +38,21 @@ DependedPath = Annotated[
 ]
 MAX_DEPENDS_ON = 8
 
+# Lengths a model is told (in the tool schemas, shelldon.broker.tools) but that decoding does not
+# enforce: the gate refuses an over-long entry with a reason the audit log keeps, which a decode
+# error would hide. The figures are the gate's defaults (core.gate.model.GateLimits).
+Title = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 120})]
+Body = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 1500})]
+Document = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 4000})]
+Line = Annotated[str, msgspec.Meta(extra_json_schema={"minLength": 1, "maxLength": 500})]
+
 
 class Remember(_Op, frozen=True, tag="remember"):
     """Write one entry, <collection>/<stem of name>.md; `depends_on`: the files it depends on."""
 
     collection: CollectionName
-    name: str
-    content: str
+    name: Title
+    content: Body
     depends_on: Annotated[tuple[DependedPath, ...], msgspec.Meta(max_length=MAX_DEPENDS_ON)] = ()
 
 
@@ -50,27 +61,27 @@ class Forget(_Op, frozen=True, tag="forget"):
     it for an entry the owner stated: only the owner forgets what the owner said."""
 
     collection: CollectionName
-    name: str
+    name: Title
 
 
 class LogEpisode(_Op, frozen=True, tag="log_episode"):
     """Append one dated entry to episodes.md."""
 
-    content: str
+    content: Body
     tags: tuple[str, ...] = ()
 
 
 class RewriteSummary(_Op, frozen=True, tag="rewrite_summary"):
     """Replace summary.md, the running conversation summary (the dream writes it)."""
 
-    content: str
+    content: Document
 
 
 class CaptureLearning(_Op, frozen=True, tag="capture_learning"):
     """A private observation for the learnings table; recurrence on pattern_key is the signal."""
 
-    observation: str
-    pattern_key: str | None = None
+    observation: Body
+    pattern_key: Title | None = None
 
 
 class ResolveLearning(_Op, frozen=True, tag="resolve_learning"):
@@ -87,7 +98,7 @@ class Merge(_Op, frozen=True, tag="merge"):
 
     collection: CollectionName
     sources: tuple[str, ...]
-    content: str
+    content: Body
 
 
 RepeatKind = Literal["daily", "weekly"]
@@ -100,7 +111,7 @@ class Remind(_Op, frozen=True, tag="remind"):
     resolves it, refuses a time in the past, and fires it whatever the budget
     (core.proactive.reminders)."""
 
-    text: str
+    text: Line
     in_seconds: int | None = None
     at: str | None = None
     zone: str | None = None
@@ -126,7 +137,38 @@ _OP_CONVERT_TYPE: Any = Op
 
 
 class OpDecodeError(ValueError):
-    """An op that does not fit the contract. The message says why; it never echoes the op body."""
+    """An op that does not fit the contract. The message says why and names the op by a hash; it
+    never echoes the op's text: a made-up value (a password in a bogus collection, an invented op
+    name, an unknown field's name) must not reach the audit log."""
+
+
+OP_NAMES: frozenset[str] = frozenset(
+    tag for struct in get_args(Op) if isinstance(tag := struct.__struct_config__.tag, str)
+)
+# msgspec quotes the offending value ("Invalid enum value 'x' - at `$.collection`") and an
+# unknown field's name ("Object contains unknown field `x`"): both are the model's text.
+_QUOTED_VALUE = re.compile(r"""(Invalid (?:enum )?value ).*?(?= - at `|$)""")
+_UNKNOWN_FIELD = re.compile(r"unknown field `[^`]*`")
+
+
+def op_digest(raw: object) -> str:
+    """The first 12 hex digits of the op's sha256: how a log line names a refused op."""
+    if isinstance(raw, bytes):
+        data = raw
+    elif isinstance(raw, str):
+        data = raw.encode("utf-8", "replace")
+    else:
+        try:
+            data = json.dumps(raw, sort_keys=True, ensure_ascii=False, default=repr).encode()
+        except (TypeError, ValueError, RecursionError):
+            data = repr(type(raw)).encode()
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def safe_reason(message: str) -> str:
+    """A decode error's message with every value the model wrote taken out."""
+    message = _QUOTED_VALUE.sub(r"\1(not shown)", message)
+    return _UNKNOWN_FIELD.sub("an unknown field", message)
 
 
 def decode_op(raw: bytes | str | dict[str, Any]) -> Op:
@@ -136,7 +178,8 @@ def decode_op(raw: bytes | str | dict[str, Any]) -> Op:
             return msgspec.convert(raw, _OP_CONVERT_TYPE, strict=True)  # type: ignore[no-any-return]
         return _OP_DECODER.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise OpDecodeError(str(exc)) from None
+        reason = safe_reason(str(exc))
+        raise OpDecodeError(f"{reason} (op sha256 {op_digest(raw)})") from None
     except (TypeError, ValueError, RecursionError) as exc:  # hostile shapes msgspec rejects late
         raise OpDecodeError(f"undecodable op: {type(exc).__name__}") from None
 

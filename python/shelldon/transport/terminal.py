@@ -30,15 +30,12 @@ from shelldon.contracts import wire
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.paths import DataRoot
 from shelldon.transport.terminal_console import Console
+from shelldon.transport.waiting import ThinkingLine, say_timeout
 
 EXIT_INTERRUPTED = 130  # Ctrl-C, as every command (docs/cli.md)
 # How often a chat at its prompt asks core whether the pet has something to say first.
 PROACTIVE_POLL_S = 2.0
 CHAT_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1}
-
-SAY_TIMEOUT_S = (
-    120.0  # beyond any turn deadline: core always answers, with the degrade reply at worst
-)
 
 
 COMMAND_TIMEOUT_S = 30.0
@@ -66,6 +63,7 @@ class Session:
     def __init__(self, root: DataRoot) -> None:
         self.path = root.socket("core")
         self.sock = self._connect()
+        self.say_timeout = say_timeout(root)
 
     def _connect(self) -> socket.socket:
         try:
@@ -88,7 +86,7 @@ class Session:
         except OSError:
             return True
 
-    def ask(self, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+    def ask(self, message: wire._Msg, timeout: float | None = None) -> wire.Message:
         """Send one message, return core's answer. This is the terminal's edge: what the owner
         typed and what the pet answers pass `clean_text`; an oversize message raises TooLong."""
         if isinstance(message, wire.Say):
@@ -96,7 +94,7 @@ class Session:
             too_long = message_size_error(message.text)
             if too_long:
                 raise TooLong(too_long)
-        answer = self._exchange(message, timeout)
+        answer = self._exchange(message, self.say_timeout if timeout is None else timeout)
         if isinstance(answer, wire.Reply):
             answer = msgspec.structs.replace(answer, text=clean_text(answer.text))
         return answer
@@ -107,14 +105,19 @@ class Session:
             self.sock.close()
             self.sock = self._connect()
         # A connection core refused at accept (too many open) holds its Refused frame: that is
-        # the answer, not the broken pipe of the send.
-        return ipc.exchange(self.sock, message, deadline=deadline)
+        # the answer, not the broken pipe of the send. A turn: the owner sees the pet is at it.
+        wait = (
+            (lambda: ThinkingLine().wait_readable(self.sock, deadline))
+            if isinstance(message, wire.Say)
+            else None
+        )
+        return ipc.exchange(self.sock, message, deadline=deadline, wait=wait)
 
     def close(self) -> None:
         self.sock.close()
 
 
-def ask_core(root: DataRoot, message: wire._Msg, timeout: float = SAY_TIMEOUT_S) -> wire.Message:
+def ask_core(root: DataRoot, message: wire._Msg, timeout: float | None = None) -> wire.Message:
     session = Session(root)
     try:
         return session.ask(message, timeout)

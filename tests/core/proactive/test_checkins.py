@@ -16,11 +16,7 @@ from shelldon.contracts.config import ProactiveConfig, SchedulerConfig
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import checkins
 from shelldon.core.proactive import queue as proactive_queue
-from shelldon.core.proactive.checkins import (
-    end_of_next_quiet,
-    in_quiet_hours,
-    run_checkin,
-)
+from shelldon.core.proactive.checkins import end_of_next_quiet, in_quiet_hours, run_checkin
 from shelldon.core.proactive.scheduler import Scheduler
 from shelldon.core.runner import TurnGate
 from shelldon.worker.prompt import MemoryItem, MemorySelection, PromptContext, assemble_prompt
@@ -234,7 +230,8 @@ def test_quiet_inside_the_quiet_hours_pauses_until_this_morning() -> None:
 def checkin_prompt(*items: MemoryItem) -> str:
     ctx = PromptContext(memory=MemorySelection(full=items), now=NOW, zone=ZONE)
     request = assemble_prompt(ctx, "", purpose="checkin", dream_directive="quiet for 3 days")
-    kinds = ["system", "memory", "checkin", "time"] if items else ["system", "checkin", "time"]
+    # The check-in's instruction comes last, after the clock (the model answers what it read last).
+    kinds = ["system", "memory", "time", "checkin"] if items else ["system", "time", "checkin"]
     assert [s.kind for s in request.sections] == kinds
     raw = OfflineBrain().complete(request).text
     import json

@@ -174,6 +174,29 @@ def test_a_hostile_op_is_refused_with_a_reason_in_the_audit_log(
     assert _rows(world) == [("owner", "hello"), ("pet", "hi")]  # the turn itself still counts
 
 
+INVENTED = "Zebra-Password-4471"  # what a model made up; it must not reach the audit log
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        {"op": "remember", "collection": INVENTED, "name": "x", "content": "y"},
+        {"op": "remember", "collection": "facts", "name": "x", "content": "y", INVENTED: 1},
+        {"op": INVENTED, "content": "y"},
+        {"op": "remind", "text": 5, "at": INVENTED},
+    ],
+)
+def test_an_invalid_op_is_audited_by_hash_and_reason_never_by_its_text(
+    world: World, op: dict[str, Any]
+) -> None:
+    result = world.turn("hello", reply="hi", ops=(op,))
+    [verdict] = result.verdicts
+    assert (verdict.action, verdict.reason_code) == ("reject", "invalid")
+    [record] = [r for r in world.audit() if r["unit"] == "turn-t1"]
+    assert "op sha256 " in record["reason"]
+    assert INVENTED.lower() not in (world.root.memory / "history.jsonl").read_text().lower()
+
+
 def test_nothing_leaves_the_tree(world: World, tmp_path: Path) -> None:
     names = ["../../../outside", "/etc/shelldon-owned", "..", "facts/../../x", "C:\\evil", "a/b/c"]
     ops = tuple(_remember("facts", n, f"Fact {i} is a fact.") for i, n in enumerate(names))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
@@ -38,11 +38,28 @@ ErrorKind = Literal["connect", "timeout", "rate_limited", "server", "client", "m
 RETRYABLE_KINDS: frozenset[str] = frozenset({"connect", "timeout", "rate_limited", "server"})
 
 
+class ToolCall(msgspec.Struct, frozen=True):
+    """One native tool call as a wire carried it: OpenAI's `arguments` is a JSON string (which
+    the model may have got wrong), Anthropic's `input` an object; `id` pairs it with its result."""
+
+    id: str
+    name: str
+    arguments: str | dict[str, Any]
+
+
 class RawCompletion(msgspec.Struct, frozen=True):
-    """What a provider answered: the model's text (the reply protocol, unparsed) and its usage."""
+    """What a provider answered: the model's text (the reply protocol, unparsed, or plain text
+    beside tool calls), its tool calls, its usage, and whether the token budget cut it short
+    (`cut`: OpenAI's finish_reason "length", Anthropic's stop_reason "max_tokens").
+
+    `requests` counts the HTTP requests it took (2 when the model was asked for its words after
+    answering only tool calls)."""
 
     text: str
     usage: Usage | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    cut: bool = False
+    requests: int = 1
 
 
 class ProviderError(Exception):
@@ -67,8 +84,9 @@ class ProviderError(Exception):
 class Provider(Protocol):
     """A brain, with everything the chain reads of it (broker.chain names no other attribute).
 
-    `max_reply_chars`, `budget_s` and `retry_policy` are None where the provider sets no limit of
-    its own (the request's limit, the turn's deadline and the chain's default policy apply).
+    `rule_based` is true for the offline brain only. `max_reply_chars`, `budget_s` and
+    `retry_policy` are None where the provider sets no limit of its own (the request's limit, the
+    turn's deadline and the chain's default policy apply).
     `deadline` is the monotonic time the call must end by; a provider that cannot bound its own
     call (the offline brain, which answers at once) ignores it."""
 
@@ -80,6 +98,10 @@ class Provider(Protocol):
     def budget_s(self) -> float | None: ...
     @property
     def retry_policy(self) -> RetryPolicy | None: ...
+    @property
+    def rule_based(self) -> bool:
+        """The offline brain: the chain's backstop (broker.answer) is these rules already."""
+        ...
 
     def complete(
         self, request: CompletionRequest, *, deadline: float | None = None

@@ -7,17 +7,28 @@ The HTTP exchange itself (TLS, proxies, the deadline, the size cap) is `http.py`
 
 from __future__ import annotations
 
+import logging
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+import msgspec
+
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers.base import ProviderError, RawCompletion, RetryPolicy
 from shelldon.broker.providers.http import post_json, raise_for_status
+from shelldon.broker.reply_check import unusable_reason
+from shelldon.broker.tools import TOOL_PURPOSES, CallResult, read_calls
 from shelldon.contracts.brain import CompletionRequest, Usage
 from shelldon.contracts.config import ProviderConfig
 from shelldon.contracts.digest import REFLECT_MAX_TOKENS
+from shelldon.contracts.reply_format import TOOL_REPLY_BLOCK, asks_for_json, for_tools
+
+log = logging.getLogger(__name__)
+
+# Closes the outcomes the model reads when it is asked for its words after calling tools only.
+WORDS_NUDGE = "Now answer your owner in plain words (no tool calls, no JSON)."
 
 
 def retry_policy(spec: ProviderConfig) -> RetryPolicy:
@@ -110,6 +121,7 @@ class JsonHttpProvider(ABC):
         # All attempts at this provider in one turn share its timeout (ProviderChain): a hung
         # server costs `timeout` once, not once per retry.
         self.budget_s = spec.timeout
+        self.rule_based = False  # a model: its replies are checked, its forgotten ops backstopped
         self.url = spec.base_url.rstrip("/") + self.ENDPOINT
         self._api_key = api_key
 
@@ -120,15 +132,53 @@ class JsonHttpProvider(ABC):
     def complete(
         self, request: CompletionRequest, *, deadline: float | None = None
     ) -> RawCompletion:
-        data = exchange_json(
+        body = self.payload(request)
+        first = self.parse(self._exchange(body, deadline))
+        if not first.tool_calls or unusable_reason(first.text) is None:
+            return first
+        # Tool calls and no words for the owner: ask once more, the calls' outcomes in hand.
+        results = read_calls(first.tool_calls, request.purpose)
+        try:
+            words = self.parse(self._exchange(self.words_payload(body, first, results), deadline))
+        except ProviderError as error:
+            log.warning(
+                "provider %s: asking for words after tool calls failed: %s", self.name, error
+            )
+            return msgspec.structs.replace(first, requests=2)
+        return RawCompletion(
+            text=words.text,
+            usage=_summed(first.usage, words.usage),
+            tool_calls=first.tool_calls,
+            cut=words.cut,
+            requests=2,
+        )
+
+    def _exchange(self, body: dict[str, Any], deadline: float | None) -> Any:
+        return exchange_json(
             self.url,
-            self.payload(request),
+            body,
             self.headers(),
             self.spec,
             deadline=deadline,
             secrets=(self._api_key,),
         )
-        return self.parse(data)
+
+    def protocol(self, request: CompletionRequest) -> str:
+        """How this request asks for structure: the configured protocol, except that tools serve
+        only the purposes with op tools (a reflection keeps its JSON ask: `fallback_protocol`)."""
+        protocol = self.spec.resolved_protocol()
+        if protocol == "tools" and request.purpose not in TOOL_PURPOSES:
+            return self.fallback_protocol
+        return protocol
+
+    fallback_protocol: ClassVar[str] = "plain"
+
+    @abstractmethod
+    def words_payload(
+        self, body: dict[str, Any], first: RawCompletion, results: list[CallResult]
+    ) -> dict[str, Any]:
+        """The follow-up body: the first request, the model's tool calls, each call's outcome,
+        and no further tool calls allowed."""
 
     @abstractmethod
     def payload(self, request: CompletionRequest) -> dict[str, Any]:
@@ -150,11 +200,29 @@ class JsonHttpProvider(ABC):
             return min(spec.dream_max_tokens, REFLECT_MAX_TOKENS)
         return spec.dream_max_tokens if request.purpose == "dream" else spec.max_tokens
 
-    @staticmethod
-    def system_and_user(request: CompletionRequest) -> tuple[str, str]:
+    def system_and_user(self, request: CompletionRequest) -> tuple[str, str]:
         system, user = split_prompt(request)
+        if self.protocol(request) == "tools":
+            system, user = for_tools(system), for_tools(user)
+            if TOOL_REPLY_BLOCK not in system and not asks_for_json(system):
+                system = f"{system}\n\n{TOOL_REPLY_BLOCK}" if system else TOOL_REPLY_BLOCK
+            return system, user
         if '"reply"' not in system:  # the worker's system instruction usually carries it
             system = (
                 f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
             )
         return system, user
+
+
+def _summed(first: Usage | None, second: Usage | None) -> Usage | None:
+    """Both requests' usage, added field by field (unknown stays unknown)."""
+    if first is None or second is None:
+        return first or second
+
+    def add(a: int | None, b: int | None) -> int | None:
+        return None if a is None or b is None else a + b
+
+    return Usage(
+        add(first.prompt_tokens, second.prompt_tokens),
+        add(first.completion_tokens, second.completion_tokens),
+    )

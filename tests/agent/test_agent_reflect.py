@@ -93,3 +93,53 @@ def test_a_configured_provider_is_asked_with_the_spec_limits(
 
 def test_env_secret_names() -> None:
     assert env_secret("definitely-not-set-anywhere") is None
+
+
+class _HungUntilDeadline:
+    """A provider whose server never answers: each call waits out the deadline it was given (on
+    the fake clock) and times out, as the HTTP client does."""
+
+    name = "hung"
+    max_reply_chars: int | None = None
+    budget_s: float | None = None
+    retry_policy = None
+    rule_based = False
+
+    def __init__(self, clock: list[float]) -> None:
+        self.clock = clock
+        self.deadlines: list[float] = []
+
+    def complete(self, request: object, *, deadline: float | None = None) -> object:
+        from shelldon.broker.providers.base import ProviderError
+
+        assert deadline is not None, "a reflection attempt without a deadline could hang the host"
+        self.deadlines.append(deadline)
+        self.clock[0] = deadline
+        raise ProviderError("timeout", "no answer within the deadline")
+
+
+def test_memory_reflect_answers_within_the_mcp_hosts_minute_whatever_the_attempts() -> None:
+    """Three attempts of 30 s would be 90 s: an MCP host on the TypeScript SDK gives up at 60."""
+    from shelldon.agent.reflect import ChainProposer
+    from shelldon.broker.chain import ProviderChain
+    from shelldon.broker.providers.base import RetryPolicy
+    from shelldon.contracts.digest import AGENT_REFLECT_BUDGET_S
+
+    now = [1000.0]
+    hung = _HungUntilDeadline(now)
+    chain = ProviderChain(
+        [hung],  # type: ignore[list-item]
+        default_policy=RetryPolicy(retries=0),
+        clock=lambda: now[0],
+        sleep=lambda s: now.__setitem__(0, now[0] + s),
+        jitter=lambda: 1.0,
+    )
+    digest = Digest(
+        request="make the tests pass",
+        commands=(CommandRun(command="pytest", exit_code=0),),
+        report="done",
+        verified=True,
+    )
+    assert ChainProposer(chain)(digest, []) == ()
+    assert now[0] - 1000.0 <= AGENT_REFLECT_BUDGET_S < 60
+    assert len(hung.deadlines) == 2  # 30 s, then the 20 s left; no third attempt past the budget

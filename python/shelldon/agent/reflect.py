@@ -9,7 +9,7 @@ What a reflection proposes comes from a `Proposer` (digest, existing entries →
   offline brain when none is configured. The agent package sits above broker/ in the layers, so
   it imports the chain directly (tests/test_layering.py); the pet's reflection goes through the
   broker process instead (core.learning.service). Limits: 30 s and 1,500 output tokens per
-  attempt, at most three attempts.
+  attempt, at most three attempts, all of them within 50 s (an MCP host's tool call gets 60).
 
 Whichever proposes, `core.learning.reflection.apply_reflection` keeps at most five, each through the
 gate (`observed` when it cites a command the digest saw run, marked unverified when the turn ended
@@ -27,6 +27,8 @@ import msgspec
 
 from shelldon.broker.chain import ChainExhausted, ProviderChain
 from shelldon.contracts.digest import (
+    AGENT_REFLECT_BUDGET_S,
+    MIN_ATTEMPT_S,
     REFLECT_DEADLINE_S,
     REFLECT_MAX_ATTEMPTS,
     Digest,
@@ -57,14 +59,22 @@ class ChainProposer:
     chain: ProviderChain
     attempts: int = REFLECT_MAX_ATTEMPTS
     deadline_s: float = REFLECT_DEADLINE_S
+    budget_s: float = AGENT_REFLECT_BUDGET_S  # all attempts together: the MCP host's 60 s
 
     def __call__(self, digest: Digest, existing: Sequence[Entry]) -> Sequence[ProposedFact]:
         if digest.facts:  # the host already proposed: no model call
             return digest.facts
         request = reflect_request(render_digest(digest))
+        ends = self.chain.clock() + self.budget_s
         for attempt in range(1, self.attempts + 1):
+            now = self.chain.clock()
+            if ends - now < MIN_ATTEMPT_S:
+                log.warning(
+                    "reflection: %d attempt(s) used the %.0f s budget", attempt - 1, self.budget_s
+                )
+                break
             try:
-                reply = self.chain.complete(request, deadline=self.chain.clock() + self.deadline_s)
+                reply = self.chain.complete(request, deadline=min(now + self.deadline_s, ends))
             except ChainExhausted as exc:
                 log.warning("reflection attempt %d: no provider answered (%s)", attempt, exc)
                 continue

@@ -10,8 +10,10 @@ Modules: `model` (Candidate, ExistingEntry, Limits, Decision, reason codes), `ru
 files in `gate_rules/` and their compiled scanners), `views` (the text with a disguise undone:
 fullwidth, look-alikes, spaced out, split, hex, base64, each mapped back to the original),
 `normalise` (text as the checks see it), `learned` (the n-gram model), `screen` (the safety
-screen), `decide` (the stages).
-Import from here: `shelldon.core.gate`.
+screen), `decide` (the stages), `identifiers` (two facts or one: an identifier or a value differs),
+`authority` (text claiming a role it does not have), `pieces` (every field of an op, and pieces
+split across ops and writes), `records` (text kept as a record, secrets blanked).
+The gate is the one package whose face publishes names: `shelldon.core.gate` is its function.
 """
 
 from shelldon.core.gate.decide import decide

@@ -14,6 +14,8 @@ writer):
 - `audit`: `history.jsonl`, one line per decision, and undo.
 - `writer`: the gated write path (`apply_memory_op`), each decision audited in one place.
 - `lifecycle`: `CuratedMemory`, the writer plus the owner's forget, retire and undo.
+- `derived`: what the pet derived from an entry (its reflection's facts), so forget and undo
+  follow it.
 
 The tree's directories and modes are made by `core.storage.layout`, nowhere here.
 """

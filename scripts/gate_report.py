@@ -2,7 +2,8 @@
 """Measure the memory gate on the shared tuning data and write docs/gate.md.
 
 Data: ../shared/data/gate/ beside the repository (or $SHELLDON_SHARED_DATA/gate). It is read
-where it lies, never copied. `just gate-report` runs this; tests/test_gate_report.py runs the same
+where it lies, never copied. `just gate-report` runs this; tests/core/gate/test_gate_report.py runs
+the same
 `measure()` and asserts the aims reached, so a regression fails.
 
 Usage: gate_report.py [--data DIR] [--out docs/gate.md] [--print-only] [--misses N]

@@ -368,7 +368,8 @@ def load(data: Path, workdir: Path) -> list[Conversation]:
 
 @dataclass
 class Result:
-    """The product search's hits on one conversation (tests/test_recall_locomo.py reads it)."""
+    """The product search's hits on one conversation (tests/core/history/test_recall_locomo.py
+    reads it)."""
 
     conversation: str
     questions: int

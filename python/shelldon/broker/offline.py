@@ -26,7 +26,8 @@ question is answered "No, you don't eat meat.". An unknown answer says what is k
 local time and proposes one `remind` op (shelldon.broker.offline_proactive, which also writes the
 check-in for purpose == "checkin"). For purpose == "dream" it delegates to
 shelldon.broker.offline_dream. Rules, not a model:
-small, readable, and tested on many phrasings (tests/test_offline_brain.py). See docs/turn.md.
+small, readable, and tested on many phrasings (tests/broker/test_offline_brain.py). See
+docs/turn.md.
 
 Over 400 lines: each rule above is a few lines here, and all of them share the sentence
 splitting, the person shifting and the view of the prompt; the dream's rules already live apart

@@ -4,7 +4,7 @@ when a provider speaks native tool calls (shelldon.broker.tools).
 The worker's system instruction and the dream's directive embed the JSON asks below verbatim; a
 provider whose `protocol` is "tools" swaps each for its tool-call counterpart with `for_tools`, so
 a model is never told two protocols at once. Exact constants rather than a pattern: the swap is a
-plain replace, and tests/contracts/test_reply_format.py checks that every prompt that carries an
+plain replace, and tests/broker/test_tool_calls.py checks that every prompt that carries an
 ask has it swapped.
 """
 

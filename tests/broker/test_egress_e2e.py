@@ -22,6 +22,7 @@ from shelldon.core.turn.apply import DEGRADE_TEXT
 from shelldon.paths import DataRoot
 from support.files import file_contents
 from support.pet import Pet, running_pet, start_pet, start_to_exit
+from support.providers import store_key
 
 REPLY = "Ana is a lovely name for a sister!"
 
@@ -34,16 +35,6 @@ def configure(
         fake.provider_table(kind=kind, key=key, retries=0)
         + '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
     )
-
-
-def store_key(home: Path) -> None:
-    """The owner's way: the pet up (offline brain), `shelldon vault set`, the pet down."""
-    pet = start_pet()
-    try:
-        stored = pet.cli("vault", "set", "llm_key", stdin=FAKE_KEY + "\n")
-        assert stored.returncode == 0, stored.stderr
-    finally:
-        pet.stop()
 
 
 def memory_holds(pid: int, needle: bytes) -> bool:

@@ -27,6 +27,7 @@ from shelldon.contracts.config import (
     PROVIDER_KINDS,
     RESERVE_PER_PROVIDER_S,
     RESPONSE_FORMATS,
+    SPEAK_OFFLINE,
     ProviderConfig,
     ShelldonConfig,
     TelegramConfig,
@@ -171,6 +172,35 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
                 "asked; put it last"
             )
     _check_timeouts(config, source)
+    _check_voice(config, f"{source}: [voice]")
+
+
+def _check_voice(config: ShelldonConfig, where: str) -> None:
+    """`transcribe` and a provider `speak` must name openai-kind providers (the audio endpoints
+    are OpenAI's): anything else is a typo the owner would otherwise meet only at the first note."""
+    kinds = {spec.name: spec.kind for spec in config.providers}
+    voice = config.voice
+    named = [("transcribe", name) for name in voice.transcribers]
+    if voice.speak and voice.speak != SPEAK_OFFLINE:
+        named.append(("speak", voice.speak))
+    for setting, name in named:
+        kind = kinds.get(name)
+        if kind is None:
+            known = ", ".join(repr(n) for n, k in kinds.items() if k == "openai") or "none"
+            extra = ' (or "offline")' if setting == "speak" else ""
+            raise ConfigError(
+                f"{where} {setting} = {name!r} names no [[provider]]; openai-kind providers: "
+                f"{known}{extra}"
+            )
+        if kind != "openai":
+            raise ConfigError(
+                f"{where} {setting} = {name!r} is a provider of kind {kind!r}; the audio "
+                'endpoints are OpenAI-compatible: name a provider of kind "openai"'
+            )
+    if voice.transcribers and not voice.transcribe_model.strip():
+        raise ConfigError(f"{where} transcribe_model must name the transcriber's model")
+    if voice.language and not re.fullmatch(r"[a-z]{2,3}", voice.language):
+        raise ConfigError(f'{where} language must be an ISO-639-1 code such as "en"')
 
 
 def _check_timeouts(config: ShelldonConfig, source: str) -> None:

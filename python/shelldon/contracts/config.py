@@ -189,6 +189,48 @@ class TelegramConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     allow_plain_http: bool = False  # may the token go over http:// to a non-loopback host?
 
 
+# Voice notes (docs/telegram.md, "Voice notes"). A note is held whole in the broker's memory while
+# it is transcribed: the caps bound that. Telegram lets a bot download up to 20 MB; an Opus voice
+# note is ~4 KB a second, so 5 minutes is ~1.2 MB and 8 MiB leaves room for an audio file.
+VoiceSeconds = Annotated[int, msgspec.Meta(ge=1, le=1800)]
+VoiceBytes = Annotated[int, msgspec.Meta(ge=1024, le=20 * 1024 * 1024)]
+SPEAK_OFFLINE = "offline"  # `speak = "offline"`: espeak-ng and opusenc on the pet itself
+OFFLINE_VOICE = "en"  # espeak-ng's voice when `speak_voice` is unset
+PROVIDER_VOICE = "alloy"  # OpenAI's /audio/speech voice when `speak_voice` is unset
+
+
+class VoiceConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """`[voice]`: voice notes in and out through Telegram (transport.telegram_voice,
+    broker.transcribe, broker.speech; docs/telegram.md).
+
+    `transcribe` names one `[[provider]]` of kind "openai" (or a list of them, asked in order)
+    whose `/audio/transcriptions` serves it; "" (the default) = voice notes are not listened to
+    and the owner is told in one line how to turn them on. `speak`: "" text replies only;
+    "offline" the pet's own voice (espeak-ng); or the name of an openai-kind provider whose
+    `/audio/speech` speaks."""
+
+    transcribe: str | tuple[str, ...] = ""
+    transcribe_model: str = "whisper-1"
+    language: str = ""  # ISO-639-1 hint sent to the transcriber ("" = let it detect)
+    max_seconds: VoiceSeconds = 300  # a longer note is refused before it is downloaded
+    max_bytes: VoiceBytes = 8 * 1024 * 1024  # a larger file is refused before or while downloading
+    speak: str = ""
+    speak_model: str = "gpt-4o-mini-tts"  # a provider's /audio/speech model
+    speak_voice: str = ""  # "" = "alloy" for a provider, espeak-ng's "en" for "offline"
+    speak_max_chars: Annotated[int, msgspec.Meta(ge=1, le=4096)] = 600  # longer: text only
+
+    @property
+    def voice_name(self) -> str:
+        if self.speak_voice:
+            return self.speak_voice
+        return OFFLINE_VOICE if self.speak == SPEAK_OFFLINE else PROVIDER_VOICE
+
+    @property
+    def transcribers(self) -> tuple[str, ...]:
+        names = (self.transcribe,) if isinstance(self.transcribe, str) else self.transcribe
+        return tuple(name for name in names if name)
+
+
 class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     providers: tuple[ProviderConfig, ...] = msgspec.field(default=(), name="provider")
     worker: WorkerConfig = msgspec.field(default_factory=WorkerConfig)
@@ -196,3 +238,4 @@ class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scheduler: SchedulerConfig = msgspec.field(default_factory=SchedulerConfig)
     proactive: ProactiveConfig = msgspec.field(default_factory=ProactiveConfig)
     telegram: TelegramConfig = msgspec.field(default_factory=TelegramConfig)
+    voice: VoiceConfig = msgspec.field(default_factory=VoiceConfig)

@@ -12,6 +12,7 @@ from fakes.fake_provider import FakeProvider, reply
 from fakes.fake_telegram import FakeTelegram
 from shelldon.contracts.commands import OWNER_COMMANDS
 from shelldon.core.telegram.chat import PAIR_HOW, REFUSAL, TEXT_ONLY
+from shelldon.core.telegram.voice import HOW_TO_TURN_ON
 from support.pet import Pet, running_pet, start_pet
 from support.telegram import OWNER, STRANGER, configure, pair, polling, turns, wait_reply
 
@@ -104,7 +105,7 @@ def test_owner_commands_and_media_take_no_turn(tg_pet: Pet, fake: FakeTelegram) 
     fake.text(OWNER, "/memory")
     wait_reply(fake, OWNER, sent + 3)
     replies = fake.sent_to(OWNER)[sent:]
-    assert replies[:2] == [TEXT_ONLY, TEXT_ONLY]
+    assert replies[:2] == [TEXT_ONLY, HOW_TO_TURN_ON]  # voice notes are off by default
     assert all(f"/{name}" in replies[2] for name, _ in OWNER_COMMANDS)
     assert replies[3].startswith("I keep") and "1." in replies[3]
     fake.text(OWNER, "/forget 1")

@@ -200,15 +200,40 @@ class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
     update_id: int
     chat_id: int
     chat_type: str  # "private" | "group" | "supergroup" | "channel"
-    kind: str  # "text" | "photo" | "voice" | "sticker" | "document" | … | "other"
-    text: str = ""
+    kind: str  # "text" | "photo" | "voice" | "audio" | "sticker" | "document" | … | "other"
+    text: str = ""  # a voice note or audio file from the paired chat: its transcript
     user_id: int = 0
+    # A voice note or audio file: its length (Telegram's `duration`), and why it was not heard
+    # ("" = `text` is what the transcriber heard). The broker downloads only the paired chat's.
+    voice_seconds: int = 0
+    voice_failure: VoiceFailure | Literal[""] = ""
+
+
+# Why a voice note was not turned into words (core tells the owner; docs/telegram.md):
+# off: no [voice] transcribe; too_long / too_big: over [voice] max_seconds / max_bytes;
+# corrupt: not the audio it claims to be (or the transcriber refused it); unreachable / slow /
+# busy / server: the transcriber is down, timed out, rate-limited or failing; no_key: its key is
+# not in the vault; silent: it heard no words; download: Telegram would not give the file.
+VoiceFailure = Literal[
+    "off",
+    "too_long",
+    "too_big",
+    "corrupt",
+    "unreachable",
+    "slow",
+    "busy",
+    "server",
+    "no_key",
+    "silent",
+    "download",
+]
 
 
 class OutboxItem(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     id: int
     chat_id: int
     text: str  # at most the Bot API's 4,096 characters: core split it
+    speak: bool = False  # a reply to a voice note: also sent as one when [voice] speak is set
 
 
 class TelegramOutbox(_Msg, frozen=True, tag="telegram_outbox"):

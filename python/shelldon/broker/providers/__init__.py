@@ -32,6 +32,22 @@ class MissingKey(ConfigError):
 
 
 def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]) -> Provider:
+    api_key = read_api_key(spec, read_secret)
+    if spec.kind == "openai":
+        from shelldon.broker.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(spec, api_key)
+    if spec.kind == "anthropic":
+        from shelldon.broker.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(spec, api_key)
+    raise ConfigError(f"provider {spec.name!r}: kind {spec.kind!r} is not an HTTP provider")
+
+
+def read_api_key(spec: ProviderConfig, read_secret: Callable[[str], str | None]) -> str:
+    """The provider's key from the vault ("" when it names none). MissingKey when the entry is not
+    stored; ConfigError when it cannot be read or is not header-safe. Chat completions and the
+    audio endpoints (broker.transcribe, broker.speech) read keys the same way."""
     api_key = ""
     if spec.key:
         try:
@@ -57,12 +73,4 @@ def make_provider(spec: ProviderConfig, read_secret: Callable[[str], str | None]
                 f"provider {spec.name!r}: vault entry {spec.key!r} does not look like an API key "
                 "(spaces, line breaks or non-ASCII characters); set it again"
             )
-    if spec.kind == "openai":
-        from shelldon.broker.providers.openai import OpenAIProvider
-
-        return OpenAIProvider(spec, api_key)
-    if spec.kind == "anthropic":
-        from shelldon.broker.providers.anthropic import AnthropicProvider
-
-        return AnthropicProvider(spec, api_key)
-    raise ConfigError(f"provider {spec.name!r}: kind {spec.kind!r} is not an HTTP provider")
+    return api_key

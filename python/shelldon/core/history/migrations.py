@@ -40,6 +40,10 @@ core.proactive.owner_time),
   turn's 11 WAL pages; core now indexes the rows in batches past a watermark kept in
   `recall_state` (core.history.recall.index_new_rows), and searches read the rows past it directly
   (docs/recall.md, docs/performance.md).
+- 9 ("voice notes"): `voice_notes`, one row per owner turn that came from a Telegram voice note
+  or audio file (its turn id, update, kind and length in seconds), written in the turn's own
+  transaction (core.telegram.state.record_reply); and `telegram_outbox.speak`, set on the reply
+  rows of such a turn, which the poller also sends as a voice note when `[voice] speak` is set.
 
 A store newer than this code knows is refused (RuntimeError), never downgraded.
 
@@ -219,6 +223,18 @@ _BATCHED_STEM: Final = """
 DROP TRIGGER IF EXISTS messages_stem_ai;
 """
 
+# A turn that came from a voice note (docs/telegram.md): the owner's row of `turn_id` was heard.
+_VOICE_NOTES: Final = """
+CREATE TABLE IF NOT EXISTS voice_notes (
+    turn_id   TEXT PRIMARY KEY,
+    update_id INTEGER NOT NULL,
+    kind      TEXT NOT NULL CHECK (kind IN ('voice', 'audio')),
+    seconds   INTEGER NOT NULL,
+    at        TEXT NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE telegram_outbox ADD COLUMN speak INTEGER NOT NULL DEFAULT 0;
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -251,6 +267,7 @@ MIGRATIONS: Final = (
     Migration(6, "messages by time", _MESSAGES_BY_TIME),
     Migration(7, "entry terms", _ENTRY_TERMS),
     Migration(8, "batched stem index", _BATCHED_STEM, then=recall.start_batched_index),
+    Migration(9, "voice notes", _VOICE_NOTES),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from shelldon.contracts import commands, wire
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.telegram import state as telegram_state
+from shelldon.core.telegram import voice
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ PAIR_HOW = (
 )
 REFUSAL = "Sorry, I only talk with my owner."
 GROUP_REFUSAL = "Sorry, I only talk with my owner, in a private chat."
-TEXT_ONLY = "I can only read text for now."
+TEXT_ONLY = "I can only read text and voice notes for now."
 PAIRED = "Paired! This chat is my owner's now. /help lists what I understand."
 WRONG_CODE = "That code is not right ({left} tries left)."
 CLOSED = (
@@ -104,7 +105,7 @@ class TelegramChat:
     def outbox_answer(self, update_id: int, *, turn: bool = False) -> wire.TelegramOutbox:
         """`update_id` is recorded: poll after it. Every reply not yet confirmed sent goes along."""
         items = tuple(
-            wire.OutboxItem(id=row.id, chat_id=row.chat_id, text=row.text)
+            wire.OutboxItem(id=row.id, chat_id=row.chat_id, text=row.text, speak=row.speak)
             for row in telegram_state.outbox(self.history)
         )
         return wire.TelegramOutbox(
@@ -159,6 +160,19 @@ class TelegramChat:
             else:
                 reply = self.command(name, arg)
             self._record_and_answer(message, lambda conn: [reply], respond)
+            return
+        if owner and message.kind in voice.VOICE_KINDS:
+            heard = message.text.strip()
+            if message.voice_failure or not heard:
+                reason = message.voice_failure or "off"
+                log.info("telegram: a %s note was not heard (%s)", message.kind, reason)
+                text = voice.not_heard(reason, message.voice_seconds)
+                self._record_and_answer(message, lambda conn: [text], respond)
+                return
+            # Its words are an owner turn like typed text (never a command: a transcriber
+            # writes words, not slashes), and the turn's rows say it was a voice note.
+            note = telegram_state.VoiceNote(message.kind, message.voice_seconds, heard)
+            self._turn(message, respond, note)
             return
         if owner:
             self._record_and_answer(message, lambda conn: [TEXT_ONLY], respond)
@@ -215,7 +229,12 @@ class TelegramChat:
             return
         respond(self.outbox_answer(message.update_id))
 
-    def _turn(self, message: wire.TelegramInbound, respond: Respond) -> None:
+    def _turn(
+        self,
+        message: wire.TelegramInbound,
+        respond: Respond,
+        note: telegram_state.VoiceNote | None = None,
+    ) -> None:
         answered: list[bool] = []
 
         def emit(reply: wire.Reply) -> None:
@@ -230,7 +249,7 @@ class TelegramChat:
             respond(self.outbox_answer(message.update_id, turn=True))
 
         self.owner_turn(
-            message.text, emit, telegram_state.Origin(message.update_id, message.chat_id)
+            message.text, emit, telegram_state.Origin(message.update_id, message.chat_id, note)
         )
         if not answered:  # the turn always emits; belt and braces for the owner's phone
             emit(

@@ -68,6 +68,7 @@ class OutboxRow:
     id: int
     chat_id: int
     text: str
+    speak: bool = False
 
 
 PairResult = Literal["paired", "wrong", "closed", "expired", "none"]
@@ -212,11 +213,44 @@ class Origin(NamedTuple):
 
     update_id: int
     chat_id: int
+    voice: VoiceNote | None = None  # the turn's words came from a voice note
 
 
-def record_reply(conn: sqlite3.Connection, origin: Origin, reply: str, now: datetime) -> None:
-    """In the turn's transaction (core.turn.journal): the update is handled, its reply queued."""
-    record(conn, origin.update_id, origin.chat_id, [reply], now)
+class VoiceNote(NamedTuple):
+    kind: str  # "voice" | "audio"
+    seconds: int
+    heard: str  # the transcript, echoed to the owner before the reply ("I heard: …")
+
+
+HEARD_ECHO_CHARS = 300  # a long note's echo is cut (the whole transcript is the history row)
+
+
+def heard_echo(heard: str) -> str:
+    """What the owner is shown of what the pet heard, before the reply."""
+    words = " ".join(heard.split())
+    if len(words) > HEARD_ECHO_CHARS:
+        words = words[: HEARD_ECHO_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return f"I heard: “{words}”"
+
+
+def record_reply(
+    conn: sqlite3.Connection, origin: Origin, reply: str, now: datetime, turn_id: str = ""
+) -> None:
+    """In the turn's transaction (core.turn.journal): the update is handled, its reply queued. A
+    voice note's turn also records that it was one (`voice_notes`), queues the "I heard" echo
+    first, and marks the reply's rows to be spoken."""
+    voice = origin.voice
+    if voice is None:
+        record(conn, origin.update_id, origin.chat_id, [reply], now)
+        return
+    record(conn, origin.update_id, origin.chat_id, [heard_echo(voice.heard)], now)
+    queue(conn, origin.chat_id, [reply], now, update_id=origin.update_id, speak=True)
+    if turn_id:
+        conn.execute(
+            "INSERT OR REPLACE INTO voice_notes (turn_id, update_id, kind, seconds, at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (turn_id, origin.update_id, voice.kind, voice.seconds, now.isoformat()),
+        )
 
 
 def record(
@@ -249,15 +283,16 @@ def queue(
     now: datetime,
     *,
     update_id: int | None = None,
+    speak: bool = False,
 ) -> int:
     """Queue messages for `chat_id`; returns how many outbox rows (parts) that made."""
     rows = 0
     for text in texts:
         for part in split_message(text):
             conn.execute(
-                "INSERT INTO telegram_outbox (chat_id, text, update_id, created) "
-                "VALUES (?, ?, ?, ?)",
-                (chat_id, part, update_id, now.isoformat()),
+                "INSERT INTO telegram_outbox (chat_id, text, update_id, created, speak) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (chat_id, part, update_id, now.isoformat(), int(speak)),
             )
             rows += 1
     return rows
@@ -267,9 +302,9 @@ def outbox(store: HistoryStore | sqlite3.Connection, limit: int = OUTBOX_BATCH) 
     """Replies recorded and not yet confirmed sent, oldest first."""
     with _reading(store) as conn:
         rows = conn.execute(
-            "SELECT id, chat_id, text FROM telegram_outbox ORDER BY id LIMIT ?", (limit,)
+            "SELECT id, chat_id, text, speak FROM telegram_outbox ORDER BY id LIMIT ?", (limit,)
         ).fetchall()
-    return [OutboxRow(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+    return [OutboxRow(int(r[0]), int(r[1]), str(r[2]), bool(r[3])) for r in rows]
 
 
 def confirm(conn: sqlite3.Connection, ids: Sequence[int]) -> int:

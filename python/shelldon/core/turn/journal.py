@@ -128,11 +128,11 @@ def replay_refusal(item: Item) -> str | None:
 
 
 def _recording(
-    origin: telegram_state.Origin | None, reply: str, now: datetime
+    origin: telegram_state.Origin | None, reply: str, now: datetime, turn_id: str
 ) -> Callable[[sqlite3.Connection], None] | None:
     if origin is None:
         return None
-    return lambda conn: telegram_state.record_reply(conn, origin, reply, now)
+    return lambda conn: telegram_state.record_reply(conn, origin, reply, now, turn_id)
 
 
 def save(
@@ -159,7 +159,7 @@ def save(
             now,
             usage=usage,
             items=encode(items) if items else None,
-            also=_recording(origin, pet_text, now),
+            also=_recording(origin, pet_text, now, turn_id),
         )
     except Exception:
         log.exception("turn %s: journaling the turn failed; nothing of it is applied", turn_id)

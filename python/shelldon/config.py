@@ -166,7 +166,11 @@ def check_config(config: ShelldonConfig, *, source: str = "shelldon.toml") -> No
             raise ConfigError(f"{where}: the name is used twice")
         seen.add(spec.name)
         _check_provider(spec, where)
-        if spec.kind == "offline" and index != len(config.providers) - 1:
+        if not spec.chat and spec.kind != "openai":
+            raise ConfigError(
+                f"{where}: chat = false is for an openai-kind server [voice] uses alone"
+            )
+        if spec.kind == "offline" and spec is not config.chain[-1]:
             raise ConfigError(
                 f"{where}: the offline brain never fails, so providers after it would never be "
                 "asked; put it last"
@@ -207,8 +211,8 @@ def _check_timeouts(config: ShelldonConfig, source: str) -> None:
     """A provider's `timeout` must fit in the turn, with the chain's reserve for the providers
     after it: else the setting cannot take effect, and the owner would not know why."""
     turn = config.worker.turn_timeout
-    count = len(config.providers)
-    for index, spec in enumerate(config.providers):
+    count = len(config.chain)
+    for index, spec in enumerate(config.chain):
         if spec.kind == "offline":
             continue
         reserve = RESERVE_PER_PROVIDER_S * (count - index - 1)

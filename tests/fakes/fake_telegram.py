@@ -5,9 +5,14 @@
 "parameters": {"retry_after": S}}`. Methods: getMe, deleteWebhook, setMyCommands, getUpdates
 (long polling with offset/timeout/limit/allowed_updates: an offset confirms, and forgets, every
 update below it; a second getUpdates while one waits ends the first with 409, as Telegram does),
-sendMessage (1-4096 UTF-16 units, plain text), sendChatAction. A wrong token gets 401.
+sendMessage (1-4096 UTF-16 units, plain text), sendChatAction, getFile (a File object with its
+`file_path`; a file over 20 MB is refused as Telegram refuses it), the download itself
+(`GET /file/bot<token>/<file_path>`, counted in `downloads`) and sendVoice (multipart/form-data,
+parsed as a server would: `chat_id` and a `voice` file part; kept in `voices`). A wrong token gets
+401.
 
 The "phone" side, for tests: `text(chat_id, "hi")`, `media(chat_id, "photo")`,
+`voice(chat_id, ogg_bytes, seconds)` (a Voice object, or an Audio one with `kind="audio"`),
 `group_text(...)` queue Update objects shaped as Telegram sends them; `sent` holds what the bot
 delivered; `wait_until(predicate)` waits on the server's condition (no sleeps).
 
@@ -25,6 +30,7 @@ TCP like the real API.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import ssl
@@ -34,6 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from fakes import multipart
 
 TOKEN = "123456789:AAHfakeTokenForTests_x9ZqW3e4r5t6y7u8i9"
 BOT_ID = 123456789
@@ -80,6 +88,9 @@ class _State:
     bytes_out: int = 0
     stopping: bool = False
     down: bool = False  # the network is gone: waiting requests end unanswered
+    files: dict[str, bytes] = field(default_factory=dict)  # file_id -> what a download serves
+    downloads: list[str] = field(default_factory=list)  # file paths downloaded
+    voices: list[dict[str, Any]] = field(default_factory=list)  # sendVoice: chat_id, bytes, …
 
 
 class FakeTelegram:
@@ -199,6 +210,33 @@ class FakeTelegram:
             message["entities"] = [{"offset": 0, "length": length, "type": "bot_command"}]
         return self._push(message)
 
+    def voice(
+        self,
+        chat_id: int,
+        data: bytes,
+        seconds: int,
+        *,
+        kind: str = "voice",
+        file_size: int | None = None,
+        mime_type: str = "audio/ogg",
+        file_name: str = "",
+    ) -> int:
+        """A voice note (or, `kind="audio"`, an audio file) whose file serves `data`. `file_size`:
+        what the update claims (default: the real size)."""
+        file_id = "AwAC" + hashlib.sha256(data).hexdigest()[:24] + str(len(self._state.files))
+        with self._state.lock:
+            self._state.files[file_id] = data
+        item: dict[str, Any] = {
+            "file_id": file_id,
+            "file_unique_id": "AgAD" + file_id[-8:],
+            "duration": seconds,
+            "mime_type": mime_type,
+            "file_size": len(data) if file_size is None else file_size,
+        }
+        if kind == "audio":
+            item.update(file_name=file_name or "memo.ogg", title="memo", performer="Robin")
+        return self._push({**self._people(chat_id, "private", None), kind: item})
+
     def group_text(self, chat_id: int, text: str, *, user_id: int = 4242) -> int:
         return self.text(chat_id, text, chat_type="group", user_id=user_id)
 
@@ -291,6 +329,16 @@ class FakeTelegram:
         return [c for c in self.calls if c.method == method.lower()]
 
     @property
+    def downloads(self) -> list[str]:
+        with self._state.lock:
+            return list(self._state.downloads)
+
+    @property
+    def voices(self) -> list[dict[str, Any]]:
+        with self._state.lock:
+            return list(self._state.voices)
+
+    @property
     def commands(self) -> list[dict[str, Any]] | None:
         with self._state.lock:
             return self._state.commands
@@ -352,16 +400,47 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
+            if self.path.startswith("/file/bot"):
+                self._download()
+                return
             self._serve({})
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
-            try:
-                payload = json.loads(raw) if raw else {}
-            except ValueError:
-                payload = None
+            content_type = self.headers.get("Content-Type") or ""
+            payload: Any
+            if content_type.startswith("multipart/form-data"):
+                try:
+                    payload = {"multipart": multipart.parse(raw, content_type)}
+                except multipart.MultipartError:
+                    payload = None
+            else:
+                try:
+                    payload = json.loads(raw) if raw else {}
+                except ValueError:
+                    payload = None
             self._serve(payload, len(raw))
+
+        def _download(self) -> None:
+            token, _, file_path = self.path[len("/file/bot") :].partition("/")
+            token_ok = token == state.token
+            with state.lock:
+                call = Call("download", {"file_path": file_path}, token_ok, time.monotonic())
+                state.calls.append(call)
+                state.downloads.append(file_path)
+                data = state.files.get(file_path.removeprefix("voice/"))
+                state.lock.notify_all()
+            if not token_ok or data is None:
+                self._error(404, "Not Found")
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(data)
+            self.close_connection = True
 
         def _serve(self, payload: Any, body_bytes: int = 0) -> None:
             head = (
@@ -552,6 +631,65 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.lock.notify_all()
             self._ok(message)
 
+        def get_file(self, payload: dict[str, Any]) -> None:
+            file_id = payload.get("file_id")
+            with state.lock:
+                data = state.files.get(file_id) if isinstance(file_id, str) else None
+            if data is None:
+                self._error(400, "Bad Request: invalid file_id")
+                return
+            if len(data) > 20 * 1024 * 1024:
+                self._error(400, "Bad Request: file is too big")
+                return
+            self._ok(
+                {
+                    "file_id": file_id,
+                    "file_unique_id": "AgAD" + str(file_id)[-8:],
+                    "file_size": len(data),
+                    "file_path": f"voice/{file_id}",
+                }
+            )
+
+        def send_voice(self, payload: dict[str, Any]) -> None:
+            parts = payload.get("multipart")
+            if not isinstance(parts, dict):
+                self._error(400, "Bad Request: there is no voice in the request")
+                return
+            chat = parts.get("chat_id")
+            voice = parts.get("voice")
+            if chat is None or not chat.data.lstrip(b"-").isdigit():
+                self._error(400, "Bad Request: chat not found")
+                return
+            if voice is None or not voice.filename or not voice.data:
+                self._error(400, "Bad Request: there is no voice in the request")
+                return
+            with state.lock:
+                message_id = state.next_message_id
+                state.next_message_id += 1
+                state.voices.append(
+                    {
+                        "chat_id": int(chat.data),
+                        "data": voice.data,
+                        "filename": voice.filename,
+                        "content_type": voice.content_type,
+                    }
+                )
+                state.lock.notify_all()
+            self._ok(
+                {
+                    "message_id": message_id,
+                    "chat": {"id": int(chat.data), "type": "private"},
+                    "date": int(time.time()),
+                    "voice": {
+                        "file_id": f"AwACreply{message_id}",
+                        "file_unique_id": f"AgADreply{message_id}",
+                        "duration": 1,
+                        "mime_type": "audio/ogg",
+                        "file_size": len(voice.data),
+                    },
+                }
+            )
+
         def send_chat_action(self, payload: dict[str, Any]) -> None:
             with state.lock:
                 state.actions.append(dict(payload))
@@ -565,5 +703,7 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
         "getupdates": Handler.get_updates,
         "sendmessage": Handler.send_message,
         "sendchataction": Handler.send_chat_action,
+        "getfile": Handler.get_file,
+        "sendvoice": Handler.send_voice,
     }
     return Handler

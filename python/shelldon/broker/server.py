@@ -75,13 +75,13 @@ def build_chain(
     the offline brain, so the pet still answers. Any other bad setting raises ConfigError. The
     doctor builds its probes with this same function.
     """
-    if config is None or not config.providers:
+    if config is None or not config.chain:
         return ProviderChain([_offline_brain()], clock=clock, sleep=sleep)
     if read_secret is None:
         read_secret = _vault_reader(root if root is not None else DataRoot.resolve())
     providers: list[Provider] = []
     skipped: list[Attempt] = []
-    for spec in config.providers:
+    for spec in config.chain:
         if spec.kind == "offline":
             providers.append(_offline_brain(spec.name))
             continue

@@ -84,10 +84,10 @@ def check_config(ctx: DoctorContext) -> Iterator[CheckResult]:
     where = str(path) if path.exists() else f"{path} (absent: defaults)"
     if os.environ.get(OFFLINE_ENV, "").strip() not in ("", "0"):
         yield CheckResult("warn", "config", f"{where}; {OFFLINE_ENV} is set: offline brain only")
-    elif not config.providers:
+    elif not config.chain:
         yield CheckResult("ok", "config", f"{where}; no providers: the offline brain answers")
     else:
-        chain = ", ".join(f"{p.name} ({p.kind})" for p in config.providers)
+        chain = ", ".join(f"{p.name} ({p.kind})" for p in config.chain)
         yield CheckResult("ok", "config", f"{where}; chain: {chain}")
 
 
@@ -132,7 +132,7 @@ def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
         sections=(PromptSection(kind="message", text=PROBE_MESSAGE),),
         max_reply_chars=200,
     )
-    links = config.providers or ()
+    links = config.chain
     if not links:
         yield from _probe_offline(request)
         return

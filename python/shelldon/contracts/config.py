@@ -78,6 +78,9 @@ class ProviderConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     headers: dict[str, str] = {}  # extra request headers (OpenRouter's HTTP-Referer, …); no secrets
     allow_plain_http: bool = False  # may a key go over http:// to a non-loopback host?
     anthropic_version: str = "2023-06-01"
+    # false: not a link of the chat chain; a server used by [voice] alone (whisper.cpp's server,
+    # speaches), which answers /audio/* but no chat completions.
+    chat: bool = True
 
     def resolved_protocol(self) -> str:
         """`protocol`, else what the older `response_format` names, else the kind's default."""
@@ -239,3 +242,8 @@ class ShelldonConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     proactive: ProactiveConfig = msgspec.field(default_factory=ProactiveConfig)
     telegram: TelegramConfig = msgspec.field(default_factory=TelegramConfig)
     voice: VoiceConfig = msgspec.field(default_factory=VoiceConfig)
+
+    @property
+    def chain(self) -> tuple[ProviderConfig, ...]:
+        """The providers a turn asks, in order (`chat = false` ones serve [voice] only)."""
+        return tuple(spec for spec in self.providers if spec.chat)

@@ -68,7 +68,7 @@ def configured_models(ctx: CommandContext) -> list[str]:
         config = load_config(ctx.stores.root)
     except ConfigError:
         return []
-    return [spec.name or spec.kind for spec in config.providers if spec.kind != "offline"]
+    return [spec.name or spec.kind for spec in config.chain if spec.kind != "offline"]
 
 
 def command_help(ctx: CommandContext, arg: str) -> str:

@@ -39,8 +39,9 @@ from shelldon.broker.providers.base import ProviderError, scrub
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.commands import OWNER_COMMANDS
-from shelldon.contracts.config import TelegramConfig
+from shelldon.contracts.config import TelegramConfig, VoiceConfig
 from shelldon.paths import DataRoot
+from shelldon.transport.telegram_voice import VOICE_KINDS, VoiceDesk, VoicePlan
 
 log = logging.getLogger("shelldon.transport.telegram")
 
@@ -141,6 +142,59 @@ class BotApi:
             raise BotApiError(
                 "network", self.scrub(f"{method}: {type(exc).__name__}: {exc}")
             ) from None
+        return self.result_of(method, response)
+
+    def upload(self, method: str, head: bytes, data: bytes, tail: bytes, content_type: str) -> Any:
+        """A multipart call (sendVoice): the body is `head`, the file's bytes, `tail`."""
+        from shelldon.broker.providers.http import exchange
+
+        try:
+            response = exchange(
+                "POST",
+                f"{self.api_base}/bot{self._token}/{method}",
+                (head, memoryview(data), tail),
+                {"Content-Type": content_type, "Accept": "application/json"},
+                timeout=self.request_timeout * 2,
+                connect_timeout=min(CONNECT_TIMEOUT_S, self.request_timeout),
+                max_bytes=MAX_RESPONSE_BYTES,
+                secrets=self.secrets,
+            )
+        except ProviderError as exc:
+            kind = "timeout" if exc.kind == "timeout" else "network"
+            raise BotApiError(kind, f"{method}: {self.scrub(exc.message)}") from None
+        return self.result_of(method, response)
+
+    def download(self, file_path: str, max_bytes: int) -> bytes:
+        """A file getFile named, from `{api_base}/file/bot<token>/<file_path>`, at most `max_bytes`
+        (over it: BotApiError "too_big"). The bytes stay in memory."""
+        from shelldon.broker.providers.http import exchange
+
+        try:
+            response = exchange(
+                "GET",
+                f"{self.api_base}/file/bot{self._token}/{file_path.lstrip('/')}",
+                (),
+                {"Accept": "*/*"},
+                timeout=self.request_timeout * 2,
+                connect_timeout=min(CONNECT_TIMEOUT_S, self.request_timeout),
+                max_bytes=max_bytes,
+                secrets=self.secrets,
+            )
+        except ProviderError as exc:
+            if exc.kind == "malformed" and "larger than" in exc.message:
+                raise BotApiError("too_big", "download: the file is over the cap") from None
+            kind = "timeout" if exc.kind == "timeout" else "network"
+            raise BotApiError(kind, f"download: {self.scrub(exc.message)}") from None
+        if response.status != 200:
+            raise BotApiError(
+                "server" if response.status >= 500 else "client",
+                f"download: HTTP {response.status}",
+                code=response.status,
+            )
+        return response.body
+
+    def result_of(self, method: str, response: Any) -> Any:
+        """The `result` of a Bot API envelope; BotApiError (scrubbed) for an error envelope."""
         try:
             body = response.json()
         except (ValueError, RecursionError):
@@ -257,10 +311,12 @@ class TelegramPoller:
         *,
         stop: threading.Event | None = None,
         read_secret: Callable[[str], str | None] | None = None,
+        voice: VoicePlan | None = None,
     ) -> None:
         self.root = root
         self.config = config
         self._read_secret = read_secret or self._vault_read
+        self._voice = VoiceDesk(voice or VoicePlan(VoiceConfig()), self._read_secret)
         self._stop = stop or threading.Event()
         self._lock = threading.Lock()
         self._state = STATE_NO_TOKEN.format(key=config.token_key)
@@ -427,6 +483,12 @@ class TelegramPoller:
             inbound = inbound_of(update)
             if inbound is None:
                 continue  # no update_id: nothing core could record
+            if (
+                inbound.kind in VOICE_KINDS
+                and inbound.chat_id == self._paired
+                and inbound.chat_type == "private"
+            ):  # only the owner's notes are ever fetched
+                inbound = self._hear(api, inbound, update)
             answer = self._deliver(api, inbound)
             # Core recorded this update: the next poll may acknowledge it, and only it.
             self._offset = answer.last_update_id + 1
@@ -436,10 +498,11 @@ class TelegramPoller:
     def _deliver(self, api: BotApi, inbound: wire.TelegramInbound) -> wire.TelegramOutbox:
         """One update to core; "typing" in the owner's chat while a turn may be running."""
         typing = None
+        heard = inbound.kind in VOICE_KINDS and bool(inbound.text)
         if (
-            inbound.kind == "text"
+            (inbound.kind == "text" or heard)
             and inbound.chat_id == self._paired
-            and not inbound.text.startswith("/")
+            and (heard or not inbound.text.startswith("/"))
         ):
             typing = threading.Event()
             threading.Thread(
@@ -454,6 +517,19 @@ class TelegramPoller:
             reason = answer.reason if isinstance(answer, wire.Refused) else type(answer).__name__
             raise CoreUnavailable(f"core did not record update {inbound.update_id}: {reason}")
         return answer
+
+    def _hear(
+        self, api: BotApi, inbound: wire.TelegramInbound, update: Any
+    ) -> wire.TelegramInbound:
+        """The owner's note in words ("typing" shows while the pet listens)."""
+        done = threading.Event()
+        threading.Thread(
+            target=self._typing, args=(api, inbound.chat_id, done), daemon=True
+        ).start()
+        try:
+            return self._voice.hear(api, inbound, update)
+        finally:
+            done.set()
 
     def _typing(self, api: BotApi, chat_id: int, done: threading.Event) -> None:
         # At least once, even when core answers at once: the owner sees the message was taken.
@@ -483,6 +559,9 @@ class TelegramPoller:
                         raise  # kept: sent again after the pause
                     # 400/403 (the owner blocked the bot, the chat is gone): it can never go.
                     log.warning("telegram: outbox row %d dropped: %s", item.id, exc)
+                else:
+                    if item.speak:  # a reply to a voice note: in the pet's voice too
+                        self._voice.speak(api, item.chat_id, item.text)
                 self._pending.pop(0)
                 self._unconfirmed.append(item.id)
                 self._confirm()

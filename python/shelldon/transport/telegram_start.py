@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts.config import TelegramConfig
 from shelldon.core.vault import VaultError
 from shelldon.paths import DataRoot
+
+if TYPE_CHECKING:
+    from shelldon.transport.telegram_voice import VoicePlan
 
 log = logging.getLogger("shelldon.transport.telegram")
 
@@ -36,9 +39,12 @@ class TelegramTransport:
     """`start()` once the broker serves, `stop()` at shutdown, `status_lines()` for `shelldon
     status` (the broker's Pong)."""
 
-    def __init__(self, root: DataRoot, config: TelegramConfig) -> None:
+    def __init__(
+        self, root: DataRoot, config: TelegramConfig, voice: VoicePlan | None = None
+    ) -> None:
         self.root = root
         self.config = config
+        self.voice = voice
         self._stop = threading.Event()
         self._poller: _Running | None = None
 
@@ -68,7 +74,7 @@ class TelegramTransport:
                 return
         from shelldon.transport.telegram import TelegramPoller
 
-        self._poller = TelegramPoller(self.root, self.config, stop=self._stop)
+        self._poller = TelegramPoller(self.root, self.config, stop=self._stop, voice=self.voice)
         self._poller.run()
 
 
@@ -83,4 +89,6 @@ def broker_transports(root: DataRoot) -> list[TelegramTransport]:
         return []
     if not config.telegram.enabled:
         return []
-    return [TelegramTransport(root, config.telegram)]
+    from shelldon.transport.telegram_voice import plan_of
+
+    return [TelegramTransport(root, config.telegram, plan_of(config))]

@@ -30,6 +30,7 @@ RELEASE_BEFORE = {
     6: "history_release_v5.db",
     7: "history_release_v6.db",
     8: "history_release_v7.db",
+    9: "history_release_v8.db",
 }
 
 
@@ -113,7 +114,12 @@ def test_a_migration_upgrades_the_store_of_the_release_before_it(
     # unstemmed index (recall reads only messages_stem), the scheduler's index on every row's
     # role, and the stem index's per-row trigger (core indexes in batches).
     kept = {name: sql for name, sql in before.items() if not _dropped_on_purpose(name)}
-    assert all(after[name] == sql for name, sql in kept.items())
+    # Migration 9 adds one column to the outbox (the rows to speak): the rest of it is as it was.
+    outbox = after.get("table telegram_outbox")
+    if outbox is not None:
+        assert outbox.endswith(", speak INTEGER NOT NULL DEFAULT 0)")
+        after["table telegram_outbox"] = outbox.replace(", speak INTEGER NOT NULL DEFAULT 0", "")
+    assert {name: after.get(name) for name in kept} == kept
     assert not any(_dropped_on_purpose(name) for name in after)
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT * FROM messages ORDER BY id").fetchall() == rows

@@ -232,8 +232,14 @@ CREATE TABLE IF NOT EXISTS voice_notes (
     seconds   INTEGER NOT NULL,
     at        TEXT NOT NULL
 ) WITHOUT ROWID;
-ALTER TABLE telegram_outbox ADD COLUMN speak INTEGER NOT NULL DEFAULT 0;
 """
+
+
+def _outbox_speak(conn: sqlite3.Connection) -> None:
+    """`telegram_outbox.speak`, unless a re-run finds it there (ALTER has no IF NOT EXISTS)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(telegram_outbox)")}
+    if "speak" not in columns:
+        conn.execute("ALTER TABLE telegram_outbox ADD COLUMN speak INTEGER NOT NULL DEFAULT 0")
 
 
 @dataclass(frozen=True)
@@ -267,7 +273,7 @@ MIGRATIONS: Final = (
     Migration(6, "messages by time", _MESSAGES_BY_TIME),
     Migration(7, "entry terms", _ENTRY_TERMS),
     Migration(8, "batched stem index", _BATCHED_STEM, then=recall.start_batched_index),
-    Migration(9, "voice notes", _VOICE_NOTES),
+    Migration(9, "voice notes", _VOICE_NOTES, then=_outbox_speak),
 )
 LATEST: Final = MIGRATIONS[-1].version
 

@@ -30,7 +30,9 @@ def need_tools() -> None:
         pytest.skip(f"{' and '.join(missing)} not installed (apt install espeak-ng opus-tools)")
 
 
-def speak_wav(text: str, *, voice: str = "en", pad_seconds: float = 0.0) -> bytes:
+def speak_wav(
+    text: str, *, voice: str = "en", pad_seconds: float = 0.0, noise: bool = False
+) -> bytes:
     need_tools()
     wav = subprocess.run(
         ["espeak-ng", "-v", voice, "--stdin", "--stdout"],
@@ -39,15 +41,16 @@ def speak_wav(text: str, *, voice: str = "en", pad_seconds: float = 0.0) -> byte
         check=True,
     ).stdout
     if pad_seconds:
-        wav = pad_wav(wav, pad_seconds)
+        wav = pad_wav(wav, pad_seconds, noise=noise)
     return wav
 
 
-def pad_wav(wav: bytes, seconds: float) -> bytes:
-    """`wav` with `seconds` of silence after it (a long note with few words)."""
+def pad_wav(wav: bytes, seconds: float, *, noise: bool = False) -> bytes:
+    """`wav` with `seconds` of silence (or of white noise: a street) after it."""
     channels, rate, bits = struct.unpack_from("<HIxxxxxxH", wav, 22)
     at = wav.index(b"data") + 8
-    silence = b"\0" * int(seconds * rate) * channels * (bits // 8)
+    size = int(seconds * rate) * channels * (bits // 8)
+    silence = os.urandom(size) if noise else b"\0" * size
     data = wav[at:] + silence
     header = bytearray(wav[:at])
     struct.pack_into("<I", header, 4, len(header) - 8 + len(data))
@@ -55,9 +58,9 @@ def pad_wav(wav: bytes, seconds: float) -> bytes:
     return bytes(header) + data
 
 
-def note(text: str, *, pad_seconds: float = 0.0, bitrate: int = 24) -> bytes:
+def note(text: str, *, pad_seconds: float = 0.0, noise: bool = False, bitrate: int = 24) -> bytes:
     """`text` spoken, as a real OGG/Opus voice note."""
-    wav = speak_wav(text, pad_seconds=pad_seconds)
+    wav = speak_wav(text, pad_seconds=pad_seconds, noise=noise)
     return subprocess.run(
         ["opusenc", "--quiet", "--bitrate", str(bitrate), "-", "-"],
         input=wav,

@@ -6,7 +6,7 @@
 #   image/deps.sh test    + qemu-system-aarch64 for the boot test
 set -euo pipefail
 what=${1:-check}
-pkgs=(mmdebstrap systemd-container fdisk e2fsprogs strace)  # strace: tests/core/storage/test_durability.py counts fsyncs
+pkgs=(mmdebstrap systemd-container fdisk e2fsprogs strace espeak-ng opus-tools)  # strace: tests/core/storage/test_durability.py counts fsyncs; espeak-ng, opus-tools: the voice-note tests (tests/support/audio.py)
 case $what in
   check) ;;
   build) pkgs+=(arch-test qemu-user-static binfmt-support dosfstools mtools xz-utils file bmap-tools) ;;

@@ -1,6 +1,6 @@
-"""Voice notes through the real pet (`shelldon run`: the poller in the broker, core, workers), a fake
-Bot API playing the owner's phone (getFile, the file download, sendVoice) and a fake OpenAI audio
-server transcribing (the multipart request parsed as a server parses it). The notes are real
+"""Voice notes through the real pet (`shelldon run`: the poller in the broker, core, workers), a
+fake Bot API playing the owner's phone (getFile, the file download, sendVoice) and a fake OpenAI
+audio server transcribing (the multipart request parsed as a server parses it). The notes are real
 OGG/Opus, spoken by espeak-ng and encoded by opusenc in the test."""
 
 from __future__ import annotations

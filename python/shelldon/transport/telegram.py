@@ -316,7 +316,9 @@ class TelegramPoller:
         self.root = root
         self.config = config
         self._read_secret = read_secret or self._vault_read
-        self._voice = VoiceDesk(voice or VoicePlan(VoiceConfig()), self._read_secret)
+        self._voice = VoiceDesk(
+            voice or VoicePlan(VoiceConfig()), self._read_secret, api_error=BotApiError
+        )
         self._stop = stop or threading.Event()
         self._lock = threading.Lock()
         self._state = STATE_NO_TOKEN.format(key=config.token_key)

@@ -22,15 +22,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
 from shelldon.contracts import wire
 from shelldon.contracts.config import SPEAK_OFFLINE, ProviderConfig, ShelldonConfig, VoiceConfig
-
-if TYPE_CHECKING:
-    from shelldon.transport.telegram import BotApi
 
 log = logging.getLogger("shelldon.transport.telegram")
 
@@ -52,6 +49,16 @@ _EXTENSION_OF_MIME = {
     "audio/flac": "flac",
     "audio/webm": "webm",
 }
+
+
+class BotApi(Protocol):
+    """What this module uses of transport.telegram's BotApi (which imports this module)."""
+
+    def call(self, method: str, payload: dict[str, Any] | None = None) -> Any: ...
+    def download(self, file_path: str, max_bytes: int) -> bytes: ...
+    def upload(
+        self, method: str, head: bytes, data: bytes, tail: bytes, content_type: str
+    ) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -118,9 +125,15 @@ def voice_file(update: Any) -> VoiceFile | None:
 
 
 class VoiceDesk:
-    def __init__(self, plan: VoicePlan, read_secret: Callable[[str], str | None]) -> None:
+    def __init__(
+        self,
+        plan: VoicePlan,
+        read_secret: Callable[[str], str | None],
+        api_error: type[Exception],
+    ) -> None:
         self.plan = plan
         self.read_secret = read_secret
+        self.api_error = api_error  # transport.telegram's BotApiError (with its `kind`)
         self._transcriber: Any = None
 
     @property
@@ -160,8 +173,6 @@ class VoiceDesk:
         return msgspec.structs.replace(inbound, text=words, voice_seconds=found.seconds)
 
     def _fetch(self, api: BotApi, found: VoiceFile) -> bytes | str:
-        from shelldon.transport.telegram import BotApiError
-
         try:
             file = api.call("getFile", {"file_id": found.file_id})
             path = file.get("file_path") if isinstance(file, dict) else None
@@ -171,10 +182,11 @@ class VoiceDesk:
             if not isinstance(path, str) or not path:
                 return "download"
             return api.download(path, self.config.max_bytes)
-        except BotApiError as exc:
-            if exc.kind == "too_big" or (exc.kind == "client" and "too big" in str(exc)):
+        except self.api_error as exc:
+            kind = getattr(exc, "kind", "")
+            if kind == "too_big" or (kind == "client" and "too big" in str(exc)):
                 return "too_big"
-            if exc.kind == "client":
+            if kind == "client":
                 log.warning("telegram: a voice note could not be fetched: %s", exc)
                 return "download"
             raise
@@ -209,7 +221,6 @@ class VoiceDesk:
             return False
         from shelldon.broker.speech import OfflineVoice, ProviderVoice, SpeechFailed, Voice
         from shelldon.broker.transcribe import Audio, multipart, new_boundary
-        from shelldon.transport.telegram import BotApiError
 
         voice: Voice
         if config.speak == SPEAK_OFFLINE:
@@ -234,7 +245,7 @@ class VoiceDesk:
         )
         try:
             api.upload("sendVoice", head, audio, tail, f"multipart/form-data; boundary={boundary}")
-        except BotApiError as exc:
+        except self.api_error as exc:
             log.warning("telegram: the spoken reply was not delivered: %s", exc)
             return False
         return True

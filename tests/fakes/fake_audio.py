@@ -160,6 +160,9 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                         state.lock.wait(1.0)
                     state.held -= 1
             if state.key and authorization != f"Bearer {state.key}":
+                with state.lock:
+                    state.requests.append(AudioRequest("unauthorized", {}, size=len(raw)))
+                    state.lock.notify_all()
                 self._json(401, _error("Incorrect API key provided", "invalid_api_key"))
                 return
             if status:

@@ -126,9 +126,10 @@ class Transcriber:
             try:
                 return self._ask(spec, key, audio)
             except ProviderError as exc:
-                last = TranscribeFailed(
-                    _REASON_OF_KIND.get(exc.kind, "server"), f"{spec.name}: {exc.message}"
-                )
+                reason = _REASON_OF_KIND.get(exc.kind, "server")
+                if exc.status in (401, 403):
+                    reason = "no_key"  # a key refused is the owner's to fix, as a missing one
+                last = TranscribeFailed(reason, f"{spec.name}: {exc.message}")
                 log.warning("voice: transcriber %s failed: %s", spec.name, exc)
         if last is None:
             raise TranscribeFailed("off", "no transcriber is configured")

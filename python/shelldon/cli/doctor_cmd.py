@@ -293,9 +293,15 @@ def all_checks() -> list[Check]:
     """This module's checks, Telegram's, then the running processes', then the card's."""
     # Imported here: `shelldon --help` (which registers this command) need not load them.
     from shelldon.appliance import doctor_checks
-    from shelldon.cli import procs_doctor, telegram_cmd
+    from shelldon.cli import procs_doctor, telegram_cmd, voice_doctor
 
-    return [*CHECKS, telegram_cmd.check_telegram, *procs_doctor.CHECKS, *doctor_checks.CHECKS]
+    return [
+        *CHECKS,
+        voice_doctor.check_voice,
+        telegram_cmd.check_telegram,
+        *procs_doctor.CHECKS,
+        *doctor_checks.CHECKS,
+    ]
 
 
 def run_checks(ctx: DoctorContext, checks: Iterable[Check] | None = None) -> list[CheckResult]:

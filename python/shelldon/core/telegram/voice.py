@@ -42,7 +42,7 @@ def not_heard(reason: VoiceFailure | str, seconds: int) -> str:
         return "I heard no words in that voice note. " + AGAIN_OR_TYPE
     if reason == "no_key":
         return (
-            "I can't listen right now: my transcriber's key is not in the vault "
+            "I can't listen right now: my transcriber's key is missing or refused "
             "(`shelldon doctor` says which). Could you type it?"
         )
     if reason == "download":

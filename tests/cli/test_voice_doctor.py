@@ -1,5 +1,5 @@
 """`shelldon doctor`'s voice lines against the fake audio server: a transcriber that answers, one
-whose key is refused, one that is down, the offline voice's tools, and --offline contacting nothing."""
+whose key is refused, one that is down, the offline voice's tools, --offline contacting nothing."""
 
 from __future__ import annotations
 

@@ -213,7 +213,8 @@ class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
 # off: no [voice] transcribe; too_long / too_big: over [voice] max_seconds / max_bytes;
 # corrupt: not the audio it claims to be (or the transcriber refused it); unreachable / slow /
 # busy / server: the transcriber is down, timed out, rate-limited or failing; no_key: its key is
-# not in the vault, or refused (401/403); silent: it heard no words; download: Telegram would not give the file.
+# not in the vault, or refused (401/403); silent: it heard no words; download: Telegram would
+# not give the file.
 VoiceFailure = Literal[
     "off",
     "too_long",

@@ -26,6 +26,7 @@ APPLIANCE_PACKAGES=(
   cloud-guest-utils e2fsprogs dosfstools fdisk
   python3 python3-msgspec
   python3-qrcode  # `shelldon telegram pair` draws the deep link as a QR code (optional at run time)
+  espeak-ng opus-tools  # [voice] speak = "offline": the pet's own voice (docs/telegram.md; ~41 MiB installed)
 )
 # The amd64 check root: the same userland minus kernel, firmware and radio.
 CHECK_PACKAGES=(

@@ -128,9 +128,14 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         root = unpack(work)
-        model_mb = sum(
-            p.stat().st_size for p in (root / "usr/share/pocketsphinx").rglob("*") if p.is_file()
-        ) / 2**20
+        model_mb = (
+            sum(
+                p.stat().st_size
+                for p in (root / "usr/share/pocketsphinx").rglob("*")
+                if p.is_file()
+            )
+            / 2**20
+        )
         rows: list[tuple[str, str, str, int, int, float, int]] = []
         for voice in ("en-us", "en"):
             for index, sentence in enumerate(SENTENCES):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import threading
+from collections.abc import Callable
 from typing import Protocol
 
 from shelldon.broker.providers import read_api_key
@@ -99,7 +100,14 @@ class OfflineVoice:
 
 
 class ProviderVoice:
-    def __init__(self, spec: ProviderConfig, *, model: str, voice: str, read_secret) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        spec: ProviderConfig,
+        *,
+        model: str,
+        voice: str,
+        read_secret: Callable[[str], str | None],
+    ) -> None:
         self.spec = spec
         self.model = model
         self.voice = voice
@@ -111,7 +119,7 @@ class ProviderVoice:
             key = read_api_key(spec, self.read_secret)
         except Exception as exc:  # MissingKey, ConfigError: log-safe messages
             raise SpeechFailed(str(exc)) from None
-        headers = dict(spec.headers)
+        headers = {**spec.headers, "Accept": "audio/ogg, */*"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
         secrets = (key,) if key else ()

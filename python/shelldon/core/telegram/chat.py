@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from shelldon.contracts import commands, wire
+from shelldon.contracts.text import message_size_error
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.telegram import state as telegram_state
 from shelldon.core.telegram import voice
@@ -168,6 +169,11 @@ class TelegramChat:
                 log.info("telegram: a %s note was not heard (%s)", message.kind, reason)
                 text = voice.not_heard(reason, message.voice_seconds)
                 self._record_and_answer(message, lambda conn: [text], respond)
+                return
+            too_long = message_size_error(heard)  # the one size limit typed text has too
+            if too_long:
+                reply = f"I heard your note, but {too_long}."
+                self._record_and_answer(message, lambda conn: [reply], respond)
                 return
             # Its words are an owner turn like typed text (never a command: a transcriber
             # writes words, not slashes), and the turn's rows say it was a voice note.

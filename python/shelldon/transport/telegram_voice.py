@@ -165,6 +165,9 @@ class VoiceDesk:
             words = self._transcribe(Audio(data, found.filename(), found.content_type()))
         except TranscribeFailed as failed:
             return self._failed(inbound, failed.reason, found.seconds)
+        except Exception as exc:  # a bug must not make this note block the poller forever
+            log.error("telegram: transcribing failed: %s", type(exc).__name__)
+            return self._failed(inbound, "server", found.seconds)
         finally:
             del data  # the note's only reference: gone once it is heard
         if not words:

@@ -77,7 +77,6 @@ HOMES: dict[str, str] = {
     "core/status/text.py": "tests/core/test_server_status.py",
     "core/storage/check.py": "tests/core/storage/test_storage_faults.py",
     "core/stores.py": "tests/core/test_server_store.py",
-    "core/telegram/chat.py": "tests/transport/test_telegram_e2e.py",
     "core/turn/apply.py": "tests/core/turn/test_turns.py",
     "core/vault.py": "tests/cli/test_vault_cli.py",
     "daemon.py": "tests/core/test_server_status.py",

@@ -10,7 +10,7 @@ import pytest
 
 from fakes.fake_audio import FakeAudio
 from shelldon.appliance.doctor import DoctorContext
-from shelldon.cli.doctor_cmd import check_config, run_checks
+from shelldon.cli.doctor_cmd import check_config, render, run_checks
 from shelldon.cli.voice_doctor import SILENCE_OGG, check_voice
 from shelldon.paths import DataRoot
 from support.audio import read_ogg
@@ -30,7 +30,9 @@ def _config(home: Path, base_url: str, *, speak: str = "") -> None:
 
 def _lines(**context: object) -> dict[str, tuple[str, str]]:
     ctx = DoctorContext(root=DataRoot.resolve(), **context)  # type: ignore[arg-type]
-    return {r.name: (r.status, r.detail) for r in run_checks(ctx, [check_config, check_voice])}
+    results = run_checks(ctx, [check_config, check_voice])
+    assert KEY not in render(results, ctx.secrets)
+    return {r.name: (r.status, r.detail) for r in results}
 
 
 def test_the_probe_is_a_real_ogg_opus_stream() -> None:

@@ -81,11 +81,14 @@ def main() -> int:
     parser.add_argument("--long", type=int, default=60)
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="voice-figures-", dir="/var/tmp"))
+    # New facts of the same shape, typed and spoken: the same work for the brain and the memory
+    # (saying a typed sentence again would only confirm what the pet already keeps).
     sentences = [f"my favourite colour number {n} is green" for n in range(args.rounds)]
-    notes = [note(s) for s in sentences]
+    spoken = [f"my favourite fruit number {n} is a pear" for n in range(args.rounds)]
+    notes = [note(s) for s in spoken]
     long_note = note("this is a long note", pad_seconds=args.long - 1, noise=True, bitrate=32)
     with FakeTelegram() as fake, FakeAudio(key="sk-measureKey0123456789") as audio:
-        for data, said in zip(notes, sentences, strict=True):
+        for data, said in zip(notes, spoken, strict=True):
             audio.knows(data, said)
         audio.knows(long_note, "this is a long note")
         config = (
@@ -107,11 +110,21 @@ def main() -> int:
         broker = pids["broker"]
 
         typed_ms, voice_ms = [], []
+        typed_bytes: list[int] = []
+        voice_bytes: list[int] = []
+
+        def core_written() -> int:
+            return written(pids["core"])
+
         for n in range(args.rounds):  # alternate, so both see the same warm pet
+            mark = core_written()
             typed_ms.append(timed(fake, lambda s=sentences[n]: fake.text(OWNER, s), 1))
+            typed_bytes.append(core_written() - mark)
+            mark = core_written()
             voice_ms.append(
                 timed(fake, lambda d=notes[n]: fake.voice(OWNER, d, 3), 2)  # echo + reply
             )
+            voice_bytes.append(core_written() - mark)
 
         cleared = reset_peak(broker)
         base_rss = status_kib(broker, "VmRSS")
@@ -144,6 +157,11 @@ def main() -> int:
     print(f"broker RSS before: {base_rss / 1024:.1f} MiB; after: {after_rss / 1024:.1f} MiB")
     print(f"broker peak, one typed turn: {typed_peak / 1024:.1f} MiB ({peak})")
     print(f"broker peak, the {args.long} s note: {voice_peak / 1024:.1f} MiB ({peak})")
+    print(
+        f"core's write_bytes per turn, median of {args.rounds}: typed "
+        f"{statistics.median(typed_bytes):,.0f}, voice {statistics.median(voice_bytes):,.0f}"
+    )
+    print(f"  typed: {typed_bytes}\n  voice: {voice_bytes}")
     print(f"bytes written, typed turn: {typed_io}")
     print(f"bytes written, voice turn: {voice_io}")
     print(f"files of the data root holding the audio: {holding or 'none'}")

@@ -27,7 +27,9 @@ STT_KEY = "sk-fakeSttKey0123456789abcdef"
 SISTER = "my sister is called Ana"
 
 
-def _voice_config(audio: FakeAudio, *, speak: str = "", timeout: float = 3.0) -> str:
+def _voice_config(
+    audio: FakeAudio, *, speak: str = "", timeout: float = 3.0, reminders: bool = False
+) -> str:
     return (
         "\n[[provider]]\n"
         'name = "stt"\n'
@@ -44,6 +46,7 @@ def _voice_config(audio: FakeAudio, *, speak: str = "", timeout: float = 3.0) ->
         "max_seconds = 120\n"
         "max_bytes = 200000\n"
         f'speak = "{speak}"\n'
+        f"speak_reminders = {'true' if reminders else 'false'}\n"
     )
 
 
@@ -219,3 +222,13 @@ def test_with_speak_offline_the_reply_is_also_a_real_voice_note(
         fake.text(OWNER, "hello there")
         _new(fake, sent, 3)
         assert len(fake.voices) == 1 and reply
+
+
+def test_reminders_are_spoken_when_the_owner_asks_for_it(
+    run_dir: Path, fake: FakeTelegram, audio_server: FakeAudio
+) -> None:
+    for pet in _pet(fake, audio_server, speak="offline", reminders=True):
+        assert pet.say("remind me in 2 seconds to stretch").startswith("Okay, I'll remind you")
+        assert fake.wait_until(lambda f: "Reminder: stretch" in f.sent_to(OWNER))
+        assert fake.wait_until(lambda f: len(f.voices) == 1), fake.voices
+        assert read_ogg(fake.voices[0]["data"]).seconds > 0.3

@@ -221,6 +221,7 @@ class VoiceConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     speak_model: str = "gpt-4o-mini-tts"  # a provider's /audio/speech model
     speak_voice: str = ""  # "" = "alloy" for a provider, espeak-ng's "en" for "offline"
     speak_max_chars: Annotated[int, msgspec.Meta(ge=1, le=4096)] = 600  # longer: text only
+    speak_reminders: bool = False  # reminders in the pet's voice too (when `speak` is set)
 
     @property
     def voice_name(self) -> str:

@@ -619,6 +619,8 @@ class TelegramPoller:
                 continue
             self._proactive_sent.append(item.id)
             self._confirm_proactive()
+            if item.kind == "reminder" and self._voice.config.speak_reminders:
+                self._voice.speak(api, chat, item.text)  # after the text; never in its way
         return PROACTIVE_EVERY_S
 
     def _confirm_proactive(self) -> None:

@@ -554,6 +554,7 @@ class TelegramPoller:
             self._confirm()
             while self._pending:
                 item = self._pending[0]
+                speak = item.speak  # a reply to a voice note: in the pet's voice too
                 try:
                     api.call("sendMessage", {"chat_id": item.chat_id, "text": item.text})
                 except BotApiError as exc:
@@ -561,12 +562,12 @@ class TelegramPoller:
                         raise  # kept: sent again after the pause
                     # 400/403 (the owner blocked the bot, the chat is gone): it can never go.
                     log.warning("telegram: outbox row %d dropped: %s", item.id, exc)
-                else:
-                    if item.speak:  # a reply to a voice note: in the pet's voice too
-                        self._voice.speak(api, item.chat_id, item.text)
+                    speak = False
                 self._pending.pop(0)
                 self._unconfirmed.append(item.id)
                 self._confirm()
+                if speak:  # after the text is confirmed: a slow voice never re-sends the text
+                    self._voice.speak(api, item.chat_id, item.text)
 
     def _confirm(self) -> None:
         if not self._unconfirmed:

@@ -13,7 +13,9 @@ confirmed sent). Then getUpdates(offset, timeout) forever; each update goes to c
 answers with the outbox; the poller sends those replies (sendMessage, plain text) and confirms
 them (`TelegramSent`). The offset it asks for is always core's last recorded update + 1, so
 Telegram never drops an update core has not recorded. "typing" shows while a turn runs. A second
-thread delivers what the pet wants to say first (ProactiveFetch) to the paired chat.
+thread delivers what the pet wants to say first (ProactiveFetch) to the paired chat. A voice note
+from the paired chat is heard before it goes to core, and a reply to one may be spoken
+(transport.telegram_voice).
 
 The bot token sits in the API's URL path: it is read from the vault here (the broker is the only
 process allowed to), never logged, and scrubbed from every error text and log record of this

@@ -106,6 +106,12 @@ turn-report: dev
 telegram-figures *ARGS: dev
     {{py}} scripts/measure_telegram.py {{ARGS}}
 
+# Voice-note figures (docs/telegram.md): note vs typed -> reply, the broker's peak RSS for a 60 s note,
+# bytes written per turn; then Debian's pocketsphinx measured (downloaded, not installed).
+voice-figures *ARGS: dev
+    {{py}} scripts/measure_voice.py {{ARGS}}
+    {{py}} scripts/offline_stt_findings.py
+
 # HTTP client figures (docs/brain.md): RSS and import cost per client; --python PATH adds a venv's.
 http-figures *ARGS: dev
     {{py}} scripts/measure_http_client.py {{ARGS}}

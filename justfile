@@ -106,8 +106,7 @@ turn-report: dev
 telegram-figures *ARGS: dev
     {{py}} scripts/measure_telegram.py {{ARGS}}
 
-# Voice-note figures (docs/telegram.md): note vs typed -> reply, the broker's peak RSS for a 60 s note,
-# bytes written per turn; then Debian's pocketsphinx measured (downloaded, not installed).
+# Voice notes (docs/telegram.md): vs typed, the broker's memory, bytes written; offline STT measured.
 voice-figures *ARGS: dev
     {{py}} scripts/measure_voice.py {{ARGS}}
     {{py}} scripts/offline_stt_findings.py

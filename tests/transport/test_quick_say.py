@@ -71,9 +71,11 @@ def test_a_slow_turn_reads_the_configured_timeout_and_shows_the_wait(
 
 def test_nobody_listening_is_not_running_and_too_long_sends_nothing(run_dir: Path) -> None:
     path = str(run_dir / "core.sock")
-    with pytest.raises(quick_say.NotRunning, match="shelldon is not running .*No such file"):
+    with pytest.raises(quick_say.NotRunning, match=r"shelldon is not running .*No such file"):
         quick_say.ask(path, "hi", never_slow)
-    with serving_core(run_dir, lambda message: wire.Ack()) as received:
-        with pytest.raises(quick_say.TooLong, match="the limit is"):
-            quick_say.ask(path, "x" * (MAX_MESSAGE_BYTES + 1), never_slow)
+    with (
+        serving_core(run_dir, lambda message: wire.Ack()) as received,
+        pytest.raises(quick_say.TooLong, match="the limit is"),
+    ):
+        quick_say.ask(path, "x" * (MAX_MESSAGE_BYTES + 1), never_slow)
     assert received == []

@@ -1,9 +1,14 @@
 //! The gate's text scanner: rules kept as data (id, pattern, prefilter literals, an optional
 //! entropy floor), compiled once into an Aho-Corasick literal prefilter plus one `RegexSet`.
 //!
-//! A scan is three steps: the prefilter names the rules whose literals occur; a `RegexSet` over the
-//! rules that have no literal tells in one pass which of those match; each rule let through runs
-//! its own regex (a cheap `is_match` first, captures only on a match) to find spans.
+//! A scan is two steps: the prefilter names the rules whose literals occur, and those, with every
+//! rule that has no literal, run their own regex (a cheap `is_match` first, captures only on a
+//! match) to find spans.
+//!
+//! The rules without a literal are not also compiled into one `RegexSet`: that set cost core
+//! 6.3 MB of RSS for the instruction rules' 8 (its NFAs beside the rules' own) and saved ~60 us on
+//! a 2 KB text (9 against 70 us, x86; nothing on a sentence), a price a 416 MB card does not pay
+//! for that (docs/performance.md, "Core's memory").
 //!
 //! Why not one `RegexSet` over every rule: rules that allow "a few words between verb and object"
 //! multiply each other's states in a combined lazy DFA. With all instruction rules in one set a
@@ -59,8 +64,6 @@ struct Rule {
 
 pub struct Scanner {
     rules: Vec<Rule>,
-    /// One pass over the rules without literals (`always[i]` is set index i's rule).
-    always_set: Option<RegexSet>,
     prefilter: Option<AhoCorasick>,
     /// For each prefilter literal, the rules it enables.
     literal_rules: Vec<Vec<usize>>,
@@ -126,16 +129,6 @@ impl Scanner {
                 skip_placeholders: spec.skip_placeholders,
             });
         }
-        let always_set = if always.is_empty() {
-            None
-        } else {
-            Some(
-                RegexSetBuilder::new(always.iter().map(|&i| specs[i].pattern.as_str()))
-                    .size_limit(REGEX_SIZE_LIMIT)
-                    .build()
-                    .map_err(|e| Error::Invalid(format!("rule set does not compile: {e}")))?,
-            )
-        };
         let prefilter = if literals.is_empty() {
             None
         } else {
@@ -159,7 +152,6 @@ impl Scanner {
         };
         Ok(Scanner {
             rules,
-            always_set,
             prefilter,
             literal_rules,
             always,
@@ -190,8 +182,8 @@ impl Scanner {
             .is_some_and(|set| set.is_match(value))
     }
 
-    /// The rules worth running on `text`: literal rules whose literal occurs, and literal-less
-    /// rules the set matches. Ascending rule order.
+    /// The rules worth running on `text`: literal rules whose literal occurs, and every
+    /// literal-less rule. Ascending rule order.
     fn candidates(&self, text: &str) -> Vec<usize> {
         let mut mask = vec![false; self.rules.len()];
         if let Some(prefilter) = &self.prefilter {
@@ -201,10 +193,8 @@ impl Scanner {
                 }
             }
         }
-        if let Some(set) = &self.always_set {
-            for slot in set.matches(text).into_iter() {
-                mask[self.always[slot]] = true;
-            }
+        for &index in &self.always {
+            mask[index] = true;
         }
         mask.iter()
             .enumerate()

@@ -8,7 +8,7 @@
 //! The rules without a literal are not also compiled into one `RegexSet`: that set cost core
 //! 6.3 MB of RSS for the instruction rules' 8 (its NFAs beside the rules' own) and saved ~60 us on
 //! a 2 KB text (9 against 70 us, x86; nothing on a sentence), a price a 416 MB card does not pay
-//! for that (docs/performance.md, "Core's memory").
+//! for that (docs/performance.md, "Memory over a long conversation").
 //!
 //! Why not one `RegexSet` over every rule: rules that allow "a few words between verb and object"
 //! multiply each other's states in a combined lazy DFA. With all instruction rules in one set a

@@ -12,6 +12,7 @@ import pytest
 from shelldon.contracts import wire
 from shelldon.contracts.text import MAX_MESSAGE_BYTES
 from shelldon.transport import quick_say
+from shelldon.transport.waiting import ThinkingLine
 from support.fake_core import serving_core
 
 
@@ -50,22 +51,32 @@ def test_a_refusal_and_an_unexpected_answer_are_one_line_on_stderr(
 def test_a_slow_turn_reads_the_configured_timeout_and_shows_the_wait(
     run_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The server answers only once the client asked for the configured timeout: the client
-    must keep waiting past the first THINKING_AFTER_S for it."""
+    """The server answers only once the client has shown the "thinking" line, which it shows
+    only past THINKING_AFTER_S, after reading the configured timeout: the client must keep
+    waiting, on that timeout, for the answer."""
     monkeypatch.setattr(quick_say, "THINKING_AFTER_S", 0.05)
-    asked = threading.Event()
+    shown = threading.Event()
+    asked: list[bool] = []
+
+    class Shown(ThinkingLine):
+        def _show(self, elapsed: float) -> None:
+            super()._show(elapsed)
+            shown.set()
+
+    monkeypatch.setattr(quick_say, "ThinkingLine", Shown)
 
     def slow_timeout() -> float:
-        asked.set()
+        asked.append(True)
         return 60.0
 
     def answer(message: wire.Message) -> wire._Msg:
-        assert asked.wait(30), "the client never asked for the configured timeout"
+        assert shown.wait(30), "the client never showed the thinking line"
         return wire.Reply(text="took a while", turn_id="t")
 
     with serving_core(run_dir, answer):
         got = quick_say.ask(str(run_dir / "core.sock"), "think hard", slow_timeout)
     assert got == ("reply", "took a while")
+    assert asked == [True]
     assert "shelldon is thinking…" in capsys.readouterr().err
 
 

@@ -47,6 +47,11 @@ drill *ARGS: dev
 turn-cost *ARGS: dev
     {{py}} scripts/turn_cost.py {{ARGS}}
 
+# The pet's memory and SD writes over a long conversation (docs/performance.md): RSS/PSS of the three
+# processes and core's device bytes per turn, a row every --every turns (default 2,500 turns, 100).
+soak *ARGS: dev
+    {{py}} scripts/soak.py {{ARGS}}
+
 # The turn journal's cost (docs/reliability.md): the reply's latency and the bytes written per turn.
 journal-cost *ARGS: dev
     {{py}} scripts/journal_cost.py {{ARGS}}

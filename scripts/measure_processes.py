@@ -42,6 +42,33 @@ def smaps_kb(pid: int | str = "self") -> dict[str, int]:
     return fields
 
 
+def mappings_kb(pid: int, top: int = 8) -> list[tuple[str, int]]:
+    """The process's resident memory by mapping (kB, largest first): a shared library by its path,
+    anonymous memory by its size class (a glibc malloc arena is a 64 MiB reservation; a thread
+    stack 8 MiB), the heap as [heap]. What `ps -o rss` sums, taken apart."""
+    totals: dict[str, int] = {}
+    name = "?"
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        parts = line.split()
+        if parts and "-" in parts[0] and not parts[0].endswith(":"):
+            low, high = (int(x, 16) for x in parts[0].split("-"))
+            name = parts[5] if len(parts) > 5 else f"[anon {(high - low) // 1024} kB]"
+        elif parts and parts[0] == "Rss:":
+            totals[name] = totals.get(name, 0) + int(parts[1])
+    return sorted(totals.items(), key=lambda item: -item[1])[:top]
+
+
+def process_status(pid: int) -> dict[str, int]:
+    """Threads, RssAnon and RssFile from /proc/PID/status."""
+    wanted = ("Threads", "RssAnon", "RssFile")
+    found = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in wanted:
+            found[key] = int(rest.split()[0])
+    return found
+
+
 def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[str, object]:
     """In a fresh interpreter (see main): preload like the fork-server, then fork `count` times."""
     from shelldon.worker import drop, forkserver, sandbox
@@ -130,11 +157,16 @@ def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
             answer = ipc.request(sock_path, say, timeout=60)
             round_ms.append((time.perf_counter() - started) * 1000)
             assert isinstance(answer, wire.Reply) and not answer.degraded, answer
-        at_rest = {}
+        at_rest: dict[str, dict[str, object]] = {}
         for name in ("core", "broker", "forkserver"):
             pid = int((home / "run" / f"{name}.pid").read_text())
             mem = smaps_kb(pid)
-            at_rest[name] = {"rss_kb": mem.get("Rss", 0), "pss_kb": mem.get("Pss", 0)}
+            at_rest[name] = {
+                "rss_kb": mem.get("Rss", 0),
+                "pss_kb": mem.get("Pss", 0),
+                **process_status(pid),
+                "largest_mappings_kb": mappings_kb(pid),
+            }
         round_ms.sort()
         return {
             "turns": count,
@@ -142,7 +174,7 @@ def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
             "say_round_trip_ms_median": round(statistics.median(round_ms), 2),
             "say_round_trip_ms_p95": round(round_ms[int(len(round_ms) * 0.95) - 1], 2),
             "processes_at_rest": at_rest,
-            "pss_total_kb": sum(v["pss_kb"] for v in at_rest.values()),
+            "pss_total_kb": sum(int(v["pss_kb"]) for v in at_rest.values()),  # type: ignore[call-overload]
         }
     finally:
         proc.send_signal(signal.SIGTERM)

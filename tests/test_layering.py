@@ -7,7 +7,8 @@ a layer above:
     shelldon (the package itself: __version__)
     _native
     contracts
-    paths | sdnotify | clock  (leaves: the data root's layout | systemd's notify protocol | time)
+    paths | sdnotify | clock | frames  (leaves: the data root's layout | systemd's notify protocol |
+                           time | the sockets' frames and connect, no vocabulary)
     config | ipc           (shelldon.toml, over paths | the sockets' framing, over contracts)
     core
     worker | broker        (neither imports the other; each imports only its named core modules)
@@ -66,7 +67,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon",),
     ("shelldon._native",),
     ("shelldon.contracts",),
-    ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock"),
+    ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock", "shelldon.frames"),
     ("shelldon.config", "shelldon.ipc"),
     ("shelldon.daemon",),  # the servers' shared start-up: bind, signals, pid file, watchdog
     *CORE_LAYERS,

@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from shelldon import paths
 from shelldon.paths import DataRoot
 
@@ -65,3 +67,48 @@ def test_every_directory_of_the_root_is_under_the_injected_home(tmp_path: Path) 
         assert where.is_relative_to(root.home), where
     assert root.history_db.name == paths.HISTORY_DB
     assert root.socket("core") == root.run_dir / "core.sock"
+
+
+CASES = [
+    # (--home, $SHELLDON_HOME, $SHELLDON_RUN_DIR, --run-dir)
+    (None, None, None, None),
+    ("/srv/pet", None, None, None),
+    ("/srv//pet/./", None, None, None),
+    ("relative/pet", None, None, None),
+    ("~/pet", None, None, None),
+    (None, "/env/home", None, None),
+    (None, "/env/home", "/run/shelldon", None),
+    ("/srv/pet", None, "relative-run", None),
+    ("/srv/pet", None, "/run/shelldon", "/override/run"),
+    ("/srv/pet", None, None, "~/run"),
+]
+
+
+def test_socket_text_is_the_socket_the_data_root_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`shelldon say` finds core's socket without pathlib (paths.socket_text): for every way a
+    root and its run directory are given, it is the path DataRoot gives, spelled the same."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "owner"))
+    for home, env_home, env_run, run_dir in CASES:
+        for name, value in ((paths.HOME_ENV, env_home), (paths.RUN_DIR_ENV, env_run)):
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        root = DataRoot.resolve(home, run_dir)
+        text = paths.socket_text("core", paths.home_text(home), run_dir)
+        assert text == str(root.socket("core")), (home, env_home, env_run, run_dir)
+        assert paths.home_text(home) == str(root.home)
+
+
+def test_a_data_root_is_frozen_equal_by_value_and_pickles() -> None:
+    import pickle
+
+    root = DataRoot(Path("/a"), Path("/r"))
+    assert root == DataRoot(Path("/a"), Path("/r")) != DataRoot(Path("/a"))
+    assert len({root, DataRoot(Path("/a"), Path("/r"))}) == 1
+    assert pickle.loads(pickle.dumps(root)) == root
+    with pytest.raises(AttributeError):
+        root.home = Path("/b")  # type: ignore[misc]

@@ -1,8 +1,10 @@
 """Unix-socket IPC: length-prefixed msgpack frames of `contracts.wire.Message`, and peer checks.
 
-A frame is a 4-byte big-endian payload length, then the payload. A length over the limit, a
-payload that does not decode, or a stream that ends mid-frame is refused (logged, the connection
-closed) and the server goes on serving everyone else. Every read has a deadline so a silent peer
+The frames themselves and the client's connect are `shelldon.frames` (re-exported here), which
+needs no msgspec: a client that speaks only bytes starts without it. A frame is a 4-byte
+big-endian payload length, then the payload. A length over the limit, a payload that does not
+decode, or a stream that ends mid-frame is refused (logged, the connection closed) and the server
+goes on serving everyone else. Every read has a deadline so a silent peer
 never pins a server thread.
 
 Peers are identified with SO_PEERCRED (pid, uid, gid as the kernel saw them at connect). Each
@@ -23,7 +25,6 @@ checks, so the three change together.
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
 import os
 import selectors
@@ -36,89 +37,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from shelldon import frames
 from shelldon.contracts import wire
+from shelldon.frames import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+from shelldon.frames import HEADER as HEADER
+from shelldon.frames import MAX_FRAME as MAX_FRAME
+from shelldon.frames import STARTING_GRACE_S as STARTING_GRACE_S
+from shelldon.frames import ConnectBusy as ConnectBusy
+from shelldon.frames import FrameMalformed as FrameMalformed
+from shelldon.frames import FrameTimeout as FrameTimeout
+from shelldon.frames import FrameTooLarge as FrameTooLarge
+from shelldon.frames import FrameTruncated as FrameTruncated
+from shelldon.frames import IpcError as IpcError
+from shelldon.frames import PeerClosed as PeerClosed
+from shelldon.frames import exchange_bytes, frame_bytes, send_frame
+from shelldon.frames import recv_bytes as recv_bytes
 
 log = logging.getLogger("shelldon.ipc")
 
-HEADER = struct.Struct(">I")
-MAX_FRAME = 1 << 20  # 1 MiB: a prompt is tens of KB; anything near this is a bug or an attack
-DEFAULT_TIMEOUT = 10.0
 # A burst of connections (a storm, a chat and the poller at once) queues in the kernel instead of
 # failing; each queued connection is a few hundred bytes of kernel memory until it is accepted.
 LISTEN_BACKLOG = 256
-# How long a connect retries a socket file nobody listens on yet (ECONNREFUSED: a server between
-# bind and listen, or restarting); after that the answer is "not running". Bounded by the deadline.
-STARTING_GRACE_S = 1.0
-_TIMEVAL = struct.Struct("@ll")
-
-
-class IpcError(Exception):
-    """Base of every framing / transport failure."""
-
-
-class PeerClosed(IpcError):
-    """The peer closed the connection cleanly, between frames."""
-
-
-class FrameTruncated(IpcError):
-    """The stream ended inside a frame."""
-
-
-class FrameTooLarge(IpcError):
-    """The announced length exceeds the limit; the payload is never read."""
-
-
-class FrameTimeout(IpcError):
-    """No complete frame before the deadline. `idle`: not one byte of it arrived."""
-
-    def __init__(self, message: str, *, idle: bool = False) -> None:
-        super().__init__(message)
-        self.idle = idle
-
-
-class FrameMalformed(IpcError):
-    """A complete frame whose payload is not a message of this wire version."""
-
-
-def _remaining(deadline: float) -> float:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise FrameTimeout("deadline passed")
-    return left
-
-
-def _recv_exact(sock: socket.socket, size: int, deadline: float, *, at_boundary: bool) -> bytes:
-    chunks: list[bytes] = []
-    got = 0
-    while got < size:
-        sock.settimeout(_remaining(deadline))
-        try:
-            chunk = sock.recv(min(size - got, 1 << 16))
-        except TimeoutError:
-            idle = at_boundary and got == 0
-            raise FrameTimeout(
-                f"no frame within the deadline ({got}/{size} bytes)", idle=idle
-            ) from None
-        except ConnectionResetError:
-            chunk = b""
-        if not chunk:
-            if at_boundary and got == 0:
-                raise PeerClosed("peer closed the connection")
-            raise FrameTruncated(f"stream ended inside a frame ({got}/{size} bytes)")
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
-
-
-def recv_bytes(sock: socket.socket, *, deadline: float, max_size: int = MAX_FRAME) -> bytes:
-    """One frame's payload. Raises PeerClosed, FrameTruncated, FrameTooLarge or FrameTimeout."""
-    header = _recv_exact(sock, HEADER.size, deadline, at_boundary=True)
-    (length,) = HEADER.unpack(header)
-    if length > max_size:
-        raise FrameTooLarge(f"frame of {length} bytes exceeds the {max_size}-byte limit")
-    if length == 0:
-        raise FrameTruncated("empty frame")
-    return _recv_exact(sock, length, deadline, at_boundary=False)
 
 
 def recv(sock: socket.socket, *, deadline: float, max_size: int = MAX_FRAME) -> wire.Message:
@@ -129,77 +68,19 @@ def recv(sock: socket.socket, *, deadline: float, max_size: int = MAX_FRAME) -> 
         raise FrameMalformed(str(exc)) from None
 
 
-def frame(message: wire._Msg, *, max_size: int = MAX_FRAME) -> bytes:
-    payload = wire.encode(message)
-    if len(payload) > max_size:
-        raise FrameTooLarge(f"refusing to send a {len(payload)}-byte frame")
-    return HEADER.pack(len(payload)) + payload
-
-
-def send(sock: socket.socket, message: wire._Msg, *, deadline: float | None = None) -> None:
-    data = frame(message)
-    sock.settimeout(_remaining(deadline) if deadline is not None else DEFAULT_TIMEOUT)
-    try:
-        sock.sendall(data)
-    except TimeoutError:
-        raise FrameTimeout("peer did not take the frame before the deadline") from None
-    except (BrokenPipeError, ConnectionResetError) as exc:
-        raise PeerClosed(f"peer went away: {exc}") from None
-
-
-class ConnectBusy(BlockingIOError):
-    """The server's backlog stayed full until the caller's deadline."""
-
-
 def connect(
     path: Path, *, timeout: float = DEFAULT_TIMEOUT, starting_grace: float = STARTING_GRACE_S
 ) -> socket.socket:
-    """A connected socket to `path` (its timeout set to `timeout`), waiting up to `timeout`.
-
-    A full backlog is waited on, not failed: the connect is a blocking one whose wait the kernel
-    bounds with SO_SNDTIMEO (a socket with a Python timeout is non-blocking, and a non-blocking
-    connect to a full Unix backlog fails at once with EAGAIN). A socket nobody listens on
-    (ECONNREFUSED) is tried again for `starting_grace` seconds: a server between bind and listen.
-    Raises FileNotFoundError / ConnectionRefusedError / PermissionError as the kernel says, and
-    ConnectBusy when the deadline passes with the backlog still full.
-    """
-    deadline = time.monotonic() + timeout
-    refused_until = time.monotonic() + min(timeout, starting_grace)
-    pause = 0.002
-    busy = f"{path.name}: no room in its queue in {timeout:g} s"
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise ConnectBusy(errno.EAGAIN, busy)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            _set_send_timeout(sock, left)
-            sock.connect(os.fspath(path))
-        except BlockingIOError:
-            sock.close()
-            continue  # SO_SNDTIMEO ran out (the loop's check says if the deadline did too)
-        except ConnectionRefusedError:
-            sock.close()
-            now = time.monotonic()
-            if now >= refused_until:
-                raise
-            time.sleep(min(pause, refused_until - now))  # nothing to wait on: the server polls up
-            pause = min(pause * 2, 0.05)
-            continue
-        except OSError:
-            sock.close()
-            raise
-        _set_send_timeout(sock, 0.0)  # sends use the Python timeout from here on
-        sock.settimeout(timeout)
-        return sock
+    """frames.connect, to a `socket.socket`."""
+    return frames.connect(path, socket.socket, timeout=timeout, starting_grace=starting_grace)
 
 
-def _set_send_timeout(sock: socket.socket, seconds: float) -> None:
-    whole = int(seconds)
-    micro = int((seconds - whole) * 1_000_000)
-    if whole == 0 and micro == 0 and seconds > 0:
-        micro = 1  # zero would mean "wait for ever"
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, _TIMEVAL.pack(whole, micro))
+def frame(message: wire._Msg, *, max_size: int = MAX_FRAME) -> bytes:
+    return frame_bytes(wire.encode(message), max_size=max_size)
+
+
+def send(sock: socket.socket, message: wire._Msg, *, deadline: float | None = None) -> None:
+    send_frame(sock, frame(message), deadline=deadline)
 
 
 def exchange(
@@ -209,21 +90,13 @@ def exchange(
     deadline: float,
     wait: Callable[[], None] | None = None,
 ) -> wire.Message:
-    """Send one message and read one answer (`wait`, if given, runs in between: the chat's
-    "thinking…" line). A server that refused the connection at accept has closed it, so the send
-    breaks (EPIPE); its Refused frame is still in the receive queue, and that is the answer,
-    rather than "Broken pipe"."""
+    """Send one message and read one answer (frames.exchange_bytes: a Refused frame left by a
+    server that refused the connection at accept is the answer, not the broken pipe)."""
+    payload = exchange_bytes(sock, frame(message), deadline=deadline, wait=wait)
     try:
-        send(sock, message, deadline=deadline)
-    except PeerClosed:
-        try:
-            return recv(sock, deadline=min(deadline, time.monotonic() + 1.0))
-        except IpcError:
-            pass
-        raise
-    if wait is not None:
-        wait()
-    return recv(sock, deadline=deadline)
+        return wire.decode(payload)
+    except wire.WireError as exc:
+        raise FrameMalformed(str(exc)) from None
 
 
 def request(path: Path, message: wire._Msg, *, timeout: float = DEFAULT_TIMEOUT) -> wire.Message:

@@ -12,8 +12,12 @@ tests/test_paths.py checks that no other module names a file of its own.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from pathlib import Path
+
+# Not `typing.TYPE_CHECKING`, and pathlib only where a Path is made: `shelldon say` finds core's
+# socket with `socket_text` and imports neither pathlib nor dataclasses (docs/cli.md).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
 HOME_ENV = "SHELLDON_HOME"
 RUN_DIR_ENV = "SHELLDON_RUN_DIR"
@@ -44,19 +48,71 @@ EPISODES = "episodes.md"  # the appended episode log
 OWNER_SAID = "owner-said.jsonl"  # the user's last messages as the prompt hook saw them
 
 
-@dataclass(frozen=True)
-class DataRoot:
-    """The data root and everything under it."""
+def home_text(home: str | os.PathLike[str] | None = None) -> str:
+    """The data root as absolute text: `home`, else $SHELLDON_HOME, else ~/.shelldon."""
+    if home is None:
+        home = os.environ.get(HOME_ENV) or os.path.join(os.path.expanduser("~"), ".shelldon")
+    text = os.path.expanduser(os.fspath(home))
+    return _tidy(text if os.path.isabs(text) else os.path.join(os.getcwd(), text))
 
+
+def run_dir_text(home: str, run_dir: str | None = None) -> str:
+    """The run directory as text: `run_dir` (--run-dir, made absolute), else $SHELLDON_RUN_DIR,
+    else <home>/run."""
+    if run_dir:
+        return home_text(run_dir)
+    return os.environ.get(RUN_DIR_ENV) or os.path.join(home, "run")
+
+
+def socket_text(name: str, home: str, run_dir: str | None = None) -> str:
+    """`DataRoot.socket(name)` as text, for a client that needs nothing else of the root."""
+    return _tidy(os.path.join(run_dir_text(home, run_dir), f"{name}.sock"))
+
+
+def _tidy(path: str) -> str:
+    """`path` as pathlib spells it: no empty or "." parts, no trailing slash."""
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    return ("/" if path.startswith("/") else "") + "/".join(parts) or "."
+
+
+class DataRoot:
+    """The data root and everything under it (frozen; equal when both paths are)."""
+
+    __slots__ = ("home", "run_override")
     home: Path
-    run_override: Path | None = None
+    run_override: Path | None
+
+    def __init__(self, home: Path, run_override: Path | None = None) -> None:
+        object.__setattr__(self, "home", home)
+        object.__setattr__(self, "run_override", run_override)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"DataRoot is frozen: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DataRoot):
+            return NotImplemented
+        return (self.home, self.run_override) == (other.home, other.run_override)
+
+    def __hash__(self) -> int:
+        return hash((self.home, self.run_override))
+
+    def __repr__(self) -> str:
+        return f"DataRoot(home={self.home!r}, run_override={self.run_override!r})"
+
+    def __reduce__(self) -> tuple[type[DataRoot], tuple[Path, Path | None]]:
+        return DataRoot, (self.home, self.run_override)
 
     @classmethod
-    def resolve(cls, home: str | os.PathLike[str] | None = None) -> DataRoot:
-        if home is None:
-            home = os.environ.get(HOME_ENV) or Path.home() / ".shelldon"
-        run = os.environ.get(RUN_DIR_ENV)
-        return cls(Path(home).expanduser().absolute(), Path(run) if run else None)
+    def resolve(
+        cls, home: str | os.PathLike[str] | None = None, run_dir: str | None = None
+    ) -> DataRoot:
+        """The root of `home_text(home)`; its run directory `run_dir` (--run-dir) when given,
+        else $SHELLDON_RUN_DIR when set, else <home>/run."""
+        from pathlib import Path
+
+        run = home_text(run_dir) if run_dir else os.environ.get(RUN_DIR_ENV)
+        return cls(Path(home_text(home)), Path(run) if run else None)
 
     @property
     def history_db(self) -> Path:
@@ -93,7 +149,11 @@ class DataRoot:
     @property
     def config(self) -> Path:
         env = os.environ.get(CONFIG_ENV)
-        return Path(env) if env else self.home / "shelldon.toml"
+        if env:
+            from pathlib import Path
+
+            return Path(env)
+        return self.home / "shelldon.toml"
 
     def socket(self, name: str) -> Path:
         return self.run_dir / f"{name}.sock"

@@ -1,9 +1,19 @@
 //! The gate's text scanner: rules kept as data (id, pattern, prefilter literals, an optional
 //! entropy floor), compiled once into an Aho-Corasick literal prefilter plus one `RegexSet`.
 //!
-//! A scan is three steps: the prefilter names the rules whose literals occur; a `RegexSet` over the
-//! rules that have no literal tells in one pass which of those match; each rule let through runs
-//! its own regex (a cheap `is_match` first, captures only on a match) to find spans.
+//! A scan is two steps: the prefilter names the rules whose literals occur, and those, with every
+//! rule that has no literal, run their own regex (a cheap `is_match` first, captures only on a
+//! match) to find spans.
+//!
+//! The rules without a literal are not also compiled into one `RegexSet`: that set cost core
+//! 6.3 MB of RSS for the instruction rules' 8 (its NFAs beside the rules' own) and saved ~60 us on
+//! a 2 KB text (9 against 70 us, x86; nothing on a sentence), a price a 416 MB card does not pay
+//! for that. And a rule behind a literal keeps only its pattern until the literal first occurs:
+//! `new` compiles every pattern (a bad rules file fails at once) but keeps the automata of the
+//! rules that run on every text alone; the others compile again on their first run (a few ms,
+//! once per process). Most rules' literals never occur in a pet's conversation, and the two
+//! scanners went from 11.3 to 5.8 MiB of core's RSS (docs/performance.md, "Memory over a long
+//! conversation").
 //!
 //! Why not one `RegexSet` over every rule: rules that allow "a few words between verb and object"
 //! multiply each other's states in a combined lazy DFA. With all instruction rules in one set a
@@ -16,6 +26,7 @@
 //! pyo3-free; `bindings.rs` wraps it as `shelldon._native.Scanner`.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::{Regex, RegexSet, RegexSetBuilder};
@@ -49,7 +60,10 @@ pub struct Hit {
 
 struct Rule {
     id: String,
-    regex: Regex,
+    pattern: String,
+    /// Compiled on the rule's first run (`regex()`): a rule whose literal never occurs costs its
+    /// pattern's text, not its automata (most of the rules, on most texts).
+    regex: OnceLock<Regex>,
     /// Groups named `secret`, `secret2`, … (a pattern with alternatives names one per branch);
     /// the first that took part in the match is the value.
     secret_groups: Vec<usize>,
@@ -59,8 +73,6 @@ struct Rule {
 
 pub struct Scanner {
     rules: Vec<Rule>,
-    /// One pass over the rules without literals (`always[i]` is set index i's rule).
-    always_set: Option<RegexSet>,
     prefilter: Option<AhoCorasick>,
     /// For each prefilter literal, the rules it enables.
     literal_rules: Vec<Vec<usize>>,
@@ -94,9 +106,9 @@ impl Scanner {
                     spec.id
                 )));
             }
-            let regex = regex::RegexBuilder::new(&spec.pattern)
-                .size_limit(REGEX_SIZE_LIMIT)
-                .build()
+            // Compiled here to refuse a bad rules file at once and to read its groups; kept only
+            // for a rule that runs on every text.
+            let regex = compile(&spec.pattern)
                 .map_err(|e| Error::Invalid(format!("rule {:?}: bad pattern: {e}", spec.id)))?;
             let secret_groups: Vec<usize> = regex
                 .capture_names()
@@ -104,8 +116,10 @@ impl Scanner {
                 .filter(|(_, name)| name.is_some_and(is_secret_group))
                 .map(|(index, _)| index)
                 .collect();
+            let compiled = OnceLock::new();
             if spec.prefilter.iter().all(|lit| lit.is_empty()) {
                 always.push(index);
+                let _ = compiled.set(regex);
             }
             for literal in spec.prefilter.iter().filter(|lit| !lit.is_empty()) {
                 let key = literal.to_ascii_lowercase();
@@ -120,22 +134,13 @@ impl Scanner {
             }
             rules.push(Rule {
                 id: spec.id.clone(),
-                regex,
+                pattern: spec.pattern.clone(),
+                regex: compiled,
                 secret_groups,
                 min_entropy: spec.min_entropy,
                 skip_placeholders: spec.skip_placeholders,
             });
         }
-        let always_set = if always.is_empty() {
-            None
-        } else {
-            Some(
-                RegexSetBuilder::new(always.iter().map(|&i| specs[i].pattern.as_str()))
-                    .size_limit(REGEX_SIZE_LIMIT)
-                    .build()
-                    .map_err(|e| Error::Invalid(format!("rule set does not compile: {e}")))?,
-            )
-        };
         let prefilter = if literals.is_empty() {
             None
         } else {
@@ -159,7 +164,6 @@ impl Scanner {
         };
         Ok(Scanner {
             rules,
-            always_set,
             prefilter,
             literal_rules,
             always,
@@ -190,8 +194,8 @@ impl Scanner {
             .is_some_and(|set| set.is_match(value))
     }
 
-    /// The rules worth running on `text`: literal rules whose literal occurs, and literal-less
-    /// rules the set matches. Ascending rule order.
+    /// The rules worth running on `text`: literal rules whose literal occurs, and every
+    /// literal-less rule. Ascending rule order.
     fn candidates(&self, text: &str) -> Vec<usize> {
         let mut mask = vec![false; self.rules.len()];
         if let Some(prefilter) = &self.prefilter {
@@ -201,10 +205,8 @@ impl Scanner {
                 }
             }
         }
-        if let Some(set) = &self.always_set {
-            for slot in set.matches(text).into_iter() {
-                mask[self.always[slot]] = true;
-            }
+        for &index in &self.always {
+            mask[index] = true;
         }
         mask.iter()
             .enumerate()
@@ -215,10 +217,11 @@ impl Scanner {
     /// The spans rule `index` reports in `text`, after the entropy and placeholder filters.
     fn rule_hits(&self, index: usize, text: &str, out: &mut Vec<Hit>) {
         let rule = &self.rules[index];
-        if !rule.regex.is_match(text) {
+        let regex = rule.regex();
+        if !regex.is_match(text) {
             return;
         }
-        for caps in rule.regex.captures_iter(text) {
+        for caps in regex.captures_iter(text) {
             let span = rule
                 .secret_groups
                 .iter()
@@ -267,13 +270,27 @@ impl Scanner {
                 self.rule_hits(index, text, &mut scratch);
                 !scratch.is_empty()
             } else {
-                self.rules[index].regex.is_match(text)
+                self.rules[index].regex().is_match(text)
             };
             if hit {
                 fired.push(index);
             }
         }
         fired
+    }
+}
+
+fn compile(pattern: &str) -> std::result::Result<Regex, regex::Error> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+}
+
+impl Rule {
+    fn regex(&self) -> &Regex {
+        // The pattern compiled once already (Scanner::new), so it compiles again.
+        self.regex
+            .get_or_init(|| compile(&self.pattern).expect("a rule's pattern compiled at build"))
     }
 }
 
@@ -380,6 +397,27 @@ mod tests {
             Scanner::new(&[rule("tok", r"(?i)tok_[a-z]+", &["TOK_"], 0.0)], &[]).expect("compiles");
         assert_eq!(scanner.scan("a TOK_abc b").len(), 1);
         assert!(scanner.scan("nothing here").is_empty());
+    }
+
+    #[test]
+    fn a_rule_behind_a_literal_compiles_only_when_the_literal_occurs() {
+        let scanner = Scanner::new(
+            &[
+                rule("tok", r"(?i)tok_[a-z]+", &["TOK_"], 0.0),
+                rule("any", r"[0-9]{6}", &[], 0.0),
+            ],
+            &[],
+        )
+        .expect("compiles");
+        assert!(scanner.rules[0].regex.get().is_none());
+        assert!(scanner.rules[1].regex.get().is_some()); // runs on every text: kept from the build
+        assert!(scanner
+            .scan("nothing here 123456")
+            .iter()
+            .all(|hit| hit.rule == 1));
+        assert!(scanner.rules[0].regex.get().is_none());
+        assert_eq!(scanner.scan("a tok_abc").len(), 1);
+        assert!(scanner.rules[0].regex.get().is_some());
     }
 
     #[test]

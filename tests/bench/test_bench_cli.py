@@ -32,3 +32,15 @@ def test_bench_cli_help(benchmark) -> None:  # type: ignore[no-untyped-def]
 def test_bench_cli_say_not_running(benchmark, run_dir: Path) -> None:  # type: ignore[no-untyped-def]
     code = benchmark.pedantic(run, ("-m", "shelldon", "say", "hi"), rounds=15, warmup_rounds=2)
     assert code == 1  # no pet: "shelldon is not running", after every import `say` makes
+
+
+@pytest.mark.benchmark(group="cli-start")
+def test_bench_cli_say_answered(benchmark, run_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """`say` against a stand-in core that answers at once: the start, the frame, the reply."""
+    from shelldon.contracts import wire
+    from support.fake_core import serving_core
+
+    reply = wire.Reply(text="hi", turn_id="t")
+    with serving_core(run_dir, lambda message: reply):
+        code = benchmark.pedantic(run, ("-m", "shelldon", "say", "hi"), rounds=15, warmup_rounds=2)
+    assert code == 0

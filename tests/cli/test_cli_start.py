@@ -7,14 +7,30 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from shelldon.contracts import wire
+from support.fake_core import serving_core
+
 NOT_FOR_A_CLIENT = ("shelldon.core.gate", "shelldon.core.memory", "shelldon.core.memory.audit")
+# What `shelldon say` does without (transport.quick_say): together they were 4-5 bare
+# interpreters of its start (docs/cli.md, "Start time").
+NOT_FOR_SAY = {
+    "msgspec", "shelldon.contracts.wire", "shelldon.ipc", "shelldon.config", "tomllib",
+    "logging", "pathlib", "dataclasses", "typing", "socket", "shutil", "json",
+}  # fmt: skip
 
 
 def imported_by(*args: str) -> set[str]:
     """Every module `python -X importtime -m shelldon ARGS` imported (from its stderr)."""
+    return run_importing(*args)[1]
+
+
+def run_importing(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """`python -X importtime -m shelldon ARGS` (its stderr without the import lines) and the
+    modules it imported."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "shelldon", *args],
         capture_output=True, text=True, timeout=60, check=False,
@@ -24,7 +40,8 @@ def imported_by(*args: str) -> set[str]:
         if line.startswith("import time:") and "|" in line:
             modules.add(line.rsplit("|", 1)[1].strip())
     assert "shelldon.cli" in modules, done.stderr[-2000:]
-    return modules
+    rest = "".join(line for line in done.stderr.splitlines(True) if not line.startswith("import "))
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout, rest), modules
 
 
 @pytest.mark.parametrize(
@@ -36,6 +53,20 @@ def test_a_client_command_does_not_import_core(args: tuple[str, ...], run_dir: o
     modules = imported_by(*args)  # no pet runs: `say` gets as far as the socket
     loaded = sorted(m for m in modules if m.startswith(NOT_FOR_A_CLIENT))
     assert loaded == [], loaded
+
+
+def test_say_imports_none_of_the_heavy_modules_answered_or_not(run_dir: Path) -> None:
+    assert NOT_FOR_SAY & imported_by("say", "hello") == set()  # no pet: "not running"
+    reply = wire.Reply(text="hi there", turn_id="t1")
+    with serving_core(run_dir, lambda message: reply) as received:
+        done, modules = run_importing("say", "hello")
+    assert (done.returncode, done.stdout) == (0, "hi there\n"), done.stderr[-2000:]
+    assert received == [wire.Say(text="hello")]
+    assert NOT_FOR_SAY & modules == set()
+
+
+def test_the_say_check_can_fail_status_imports_them(run_dir: Path) -> None:
+    assert {"msgspec", "shelldon.ipc"} <= imported_by("status")
 
 
 def test_the_memory_commands_still_load_what_they_use(home: object) -> None:

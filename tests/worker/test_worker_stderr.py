@@ -32,8 +32,15 @@ def run_one_turn(
     end of the turn; what core would have received."""
 
     def hostile_turn(
-        root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float, token: str
+        root: DataRoot,
+        spawn: wire.SpawnTurn,
+        *,
+        isolated: bool,
+        deadline: float,
+        token: str,
+        admitted: Callable[[], None],
     ) -> wire.TurnResult:
+        admitted()
         body()
         return wire.TurnResult(turn_id=spawn.turn_id, reply="done", isolated=isolated)
 

@@ -17,10 +17,34 @@ import sys
 # that constant).
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # imported where used: `shelldon --help` needs neither (pathlib is ~10 ms)
-    from pathlib import Path
-
     from shelldon.contracts import wire
     from shelldon.paths import DataRoot
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, its help as wide as the terminal without asking shutil (argparse does,
+    on every add_argument; shutil's import is ~10 % of `shelldon say`'s start). Every parser of
+    the command line is one: subparsers are made with their parent's class."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
+
+
+def help_width() -> int:
+    """shutil.get_terminal_size's columns (COLUMNS, else stdout's terminal, else 80), less the
+    two argparse takes off."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns if columns > 0 else 80) - 2
 
 
 class CliError(Exception):
@@ -50,7 +74,7 @@ def add_shared_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 def common_options() -> argparse.ArgumentParser:
     """The parent parser of every command: `--home PATH` and `-v`."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     add_shared_options(common, top=False)
     return common
 
@@ -68,19 +92,27 @@ def data_root(args: argparse.Namespace) -> DataRoot:
 
     Raises CliError when the path cannot be a directory (it, or a directory above it, is a file).
     """
-    from pathlib import Path
-
     from shelldon.paths import DataRoot
 
-    root = DataRoot.resolve(getattr(args, "home", None))
-    run_dir = getattr(args, "run_dir", None)
-    if run_dir:
-        root = DataRoot(root.home, Path(run_dir).expanduser().absolute())
-    blocked = _file_in_the_way(root.home)
-    if blocked is not None:
-        where = "is a file" if blocked == root.home else f"is under a file ({blocked})"
-        raise CliError(f"the data root {root.home} {where}, not a directory: choose another --home")
+    root = DataRoot.resolve(getattr(args, "home", None), getattr(args, "run_dir", None))
+    refuse_a_file_in_the_way(str(root.home))
     return root
+
+
+def refuse_a_file_in_the_way(home: str) -> None:
+    """CliError when the data root `home` (absolute text), or a directory above it, is a file."""
+    import os
+
+    candidate = home
+    while not os.path.exists(candidate):
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return
+        candidate = parent
+    if os.path.isdir(candidate):
+        return
+    where = "is a file" if candidate == home else f"is under a file ({candidate})"
+    raise CliError(f"the data root {home} {where}, not a directory: choose another --home")
 
 
 def ask_running_core(
@@ -104,14 +136,6 @@ def ask_running_core(
         print(exc, file=sys.stderr)
     except (ipc.IpcError, OSError) as exc:
         print(f"{command}: lost core ({exc})", file=sys.stderr)
-    return None
-
-
-def _file_in_the_way(path: Path) -> Path | None:
-    """The nearest existing path at or above `path` when it is not a directory, else None."""
-    for candidate in (path, *path.parents):
-        if candidate.exists():
-            return None if candidate.is_dir() else candidate
     return None
 
 

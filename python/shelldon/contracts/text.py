@@ -31,15 +31,17 @@ _STRING_SEQ = r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\
 _CSI = r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*(?:[\x40-\x7e]|$)"
 # Every other escape: ESC, intermediate bytes, one final byte (ESC c, ESC 7, ESC ( B, ...).
 _ESC = r"\x1b[\x20-\x2f]*[\x30-\x7e]?"
-_SEQUENCES = re.compile(f"{_STRING_SEQ}|{_CSI}|{_ESC}")
+_SEQUENCES = f"{_STRING_SEQ}|{_CSI}|{_ESC}"
 # What is left: C0 but tab and newline, DEL, C1.
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROLS = r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
 
 
 def clean_text(text: str) -> str:
     """`text` without terminal escape sequences or control characters (newline and tab kept)."""
+    if text.isascii() and text.isprintable():  # nothing to strip: no pattern compiled (`say`)
+        return text
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return _CONTROLS.sub("", _SEQUENCES.sub("", text))
+    return re.sub(_CONTROLS, "", re.sub(_SEQUENCES, "", text))
 
 
 def message_size_error(text: str) -> str | None:

@@ -33,8 +33,7 @@ from typing import Any, Literal
 import msgspec
 
 from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
-
-WIRE_VERSION = 1
+from shelldon.contracts.wire_say import WIRE_VERSION as WIRE_VERSION
 
 
 class _Msg(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t", kw_only=True):

@@ -29,6 +29,11 @@ from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.paths import DataRoot
+from shelldon.transport.quick_say import NotRunning as NotRunning
+from shelldon.transport.quick_say import TooLong as TooLong
+from shelldon.transport.quick_say import not_running
+from shelldon.transport.quick_say import print_refused_or_unexpected as print_refused_or_unexpected
+from shelldon.transport.quick_say import print_reply as print_reply
 from shelldon.transport.terminal_console import Console
 from shelldon.transport.waiting import ThinkingLine, say_timeout
 
@@ -49,14 +54,6 @@ def owner_command(text: str) -> wire.OwnerCommand | None:
     return wire.OwnerCommand(name=name.lower(), arg=arg.strip())
 
 
-class NotRunning(Exception):
-    pass
-
-
-class TooLong(ValueError):
-    """An owner message over contracts.text.MAX_MESSAGE_BYTES: refused before anything is sent."""
-
-
 class Session:
     """One connection to core, kept open for a whole chat."""
 
@@ -71,10 +68,7 @@ class Session:
         except ipc.ConnectBusy:
             raise  # core runs but its queue stayed full: "lost core (…)", not "not running"
         except OSError as exc:
-            raise NotRunning(
-                f"shelldon is not running (no core at {self.path}: {exc.strerror}); "
-                "start it with `shelldon run`"
-            ) from None
+            raise not_running(self.path, exc) from None
 
     def _closed_by_core(self) -> bool:
         """Core lets a chat idle past its timeout go; a quiet EOF here means: connect again."""
@@ -123,22 +117,6 @@ def ask_core(root: DataRoot, message: wire._Msg, timeout: float | None = None) -
         return session.ask(message, timeout)
     finally:
         session.close()
-
-
-def print_reply(answer: wire.Message) -> int:
-    if isinstance(answer, wire.Reply):
-        print(answer.text, flush=True)
-        return 0
-    return print_refused_or_unexpected(answer)
-
-
-def print_refused_or_unexpected(answer: wire.Message) -> int:
-    """What came instead of the answer asked for, on stderr; the exit status (1)."""
-    if isinstance(answer, wire.Refused):
-        print(f"shelldon refused: {answer.reason}", file=sys.stderr)
-        return 1
-    print(f"shelldon: unexpected answer {type(answer).__name__}", file=sys.stderr)
-    return 1
 
 
 def show_proactive(session: Session) -> int:

@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import os
 import select
-import socket
 import sys
 import time
-from typing import TextIO
 
-from shelldon.config import ConfigError, load_config
-from shelldon.paths import DataRoot
+# Not `typing.TYPE_CHECKING`: `shelldon say` imports this module and neither typing nor the config
+# loader until a turn is slow enough to need the configured timeout (transport.quick_say).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from _socket import socket
+    from typing import TextIO
+
+    from shelldon.paths import DataRoot
 
 MIN_WAIT_S = 120.0
 RELAY_MARGIN_S = 30.0  # the fork-server's kill and relay, core's reply, the socket
@@ -37,6 +41,8 @@ def turn_timeout(root: DataRoot) -> float:
             return float(raw)
         except ValueError:
             pass
+    from shelldon.config import ConfigError, load_config
+
     try:
         return float(load_config(root).worker.turn_timeout)
     except ConfigError:
@@ -56,9 +62,10 @@ class ThinkingLine:
         self.live = bool(getattr(self.stream, "isatty", lambda: False)())
         self.shown = False
 
-    def wait_readable(self, sock: socket.socket, deadline: float) -> None:
-        """Block until `sock` has an answer or the deadline passes, showing the wait."""
-        started = time.monotonic()
+    def wait_readable(self, sock: socket, deadline: float, *, started: float | None = None) -> None:
+        """Block until `sock` has an answer or the deadline passes, showing the wait (counted
+        from `started`, else from now)."""
+        started = time.monotonic() if started is None else started
         first = min(deadline, started + self.after_s)
         if self._readable(sock, first):
             return
@@ -73,7 +80,7 @@ class ThinkingLine:
             self._clear()
 
     @staticmethod
-    def _readable(sock: socket.socket, until: float) -> bool:
+    def _readable(sock: socket, until: float) -> bool:
         remaining = max(0.0, until - time.monotonic())
         readable, _, _ = select.select([sock], [], [], remaining)
         return bool(readable)

@@ -3,8 +3,9 @@ worker a live turn has, and when the turn ends.
 
 Per turn: a fresh token (`new_token`), kept in the fork-server's memory and so in the child's copy
 of it after the fork, never in argv, the environment or a file; after the fork, `admit` sends the
-broker the child's pid, its uid and the token (`AdmitWorker`) and the child waits on its `go` pipe
-(`await_admission`) until that is done, so its first `Complete` can never beat its admission.
+broker the child's pid, its uid and the token (`AdmitWorker`) and the child, once it has read its
+prompt, waits on its `go` pipe (`await_admission`) until that is done, so its first `Complete` can
+never beat its admission while its read never waits for it.
 `retire` (`RetireWorker`) is sent when the turn ends, before the child is reaped.
 
 The fork-server's loop is single-threaded: each request is bounded (ADMIT_TIMEOUT_S). A broker

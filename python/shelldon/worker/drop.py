@@ -36,9 +36,13 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_GET_NO_NEW_PRIVS = 39
 PR_CAPBSET_READ = 23
 PR_CAPBSET_DROP = 24
-# Opened once, in the fork-server (which imports this module before any fork): each worker's prctl
-# calls then cost a call, not a dlopen.
+# Opened and looked up once, in the fork-server (which imports this module before any fork): each
+# worker's prctl calls (about 80: the bounding set is read and dropped one capability at a time)
+# then cost a call, not a dlopen and a dlsym, and their arguments convert without ctypes guessing.
 _libc = ctypes.CDLL(None, use_errno=True)
+_prctl = _libc.prctl
+_prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+_prctl.restype = ctypes.c_int
 
 
 class DropRefused(RuntimeError):
@@ -188,11 +192,10 @@ def _max_fd() -> int:
 
 
 def set_no_new_privs() -> None:
-    libc = _libc
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+    if _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         errno = ctypes.get_errno()
         raise DropRefused(f"prctl(PR_SET_NO_NEW_PRIVS) failed: {os.strerror(errno)}")
-    if libc.prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
+    if _prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
         raise DropRefused("no_new_privs did not stick")
 
 
@@ -203,14 +206,13 @@ def drop_bounding_set() -> int:
     number is found by asking (PR_CAPBSET_READ answers EINVAL past it) rather than from
     /proc/sys/kernel/cap_last_cap, which the card's unit hides (ProcSubset=pid).
     """
-    libc = _libc
     known = 0
-    while known < 64 and libc.prctl(PR_CAPBSET_READ, known, 0, 0, 0) >= 0:
+    while known < 64 and _prctl(PR_CAPBSET_READ, known, 0, 0, 0) >= 0:
         known += 1
     if known == 0:
         raise DropRefused("prctl(PR_CAPBSET_READ) failed: cannot see the bounding set")
     for cap in range(known):
-        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+        if _prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
             errno = ctypes.get_errno()
             raise DropRefused(
                 f"prctl(PR_CAPBSET_DROP, {cap}) failed: {os.strerror(errno)}"

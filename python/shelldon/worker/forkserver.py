@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from shelldon import ipc, sdnotify
@@ -536,10 +537,15 @@ class ForkServer:
             else:
                 from shelldon.worker.turn import run_turn  # preloaded: a dict lookup, not an import
 
-                admission.await_admission(go)  # the broker knows this worker before it asks
                 before = set(sys.modules)
                 result = run_turn(
-                    self.root, spawn, isolated=isolated, deadline=deadline, token=token
+                    self.root,
+                    spawn,
+                    isolated=isolated,
+                    deadline=deadline,
+                    token=token,
+                    # the broker knows this worker before it asks (the read needs no admission)
+                    admitted=partial(admission.await_admission, go),
                 )
                 late = sorted(set(sys.modules) - before)
                 if late:  # each is a per-turn cost and private memory: add it to PRELOAD

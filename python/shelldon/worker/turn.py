@@ -50,11 +50,19 @@ def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
 
 
 def run_turn(
-    root: DataRoot, spawn: wire.SpawnTurn, *, isolated: bool, deadline: float, token: str
+    root: DataRoot,
+    spawn: wire.SpawnTurn,
+    *,
+    isolated: bool,
+    deadline: float,
+    token: str,
+    admitted: Callable[[], None] = lambda: None,
 ) -> wire.TurnResult | wire.TurnFailed:
     """Everything the worker does for one turn. Never raises: failures become TurnFailed.
     `token`: this turn's, from the fork-server (worker.admission); the broker serves no
-    Complete without it."""
+    Complete without it. `admitted` blocks until the fork-server has admitted this worker at the
+    broker: called only once the prompt is read, so the read and the admission's round trip
+    overlap (the broker needs the admission for the Complete alone)."""
     if spawn.purpose == "probe":
         report = probe_isolation(root)
         return wire.TurnResult(
@@ -69,6 +77,7 @@ def run_turn(
             stage="prompt",
             reason=f"prompt assembly failed: {type(exc).__name__}",
         )
+    admitted()
     try:
         with ipc.connect(
             root.socket("broker"), timeout=max(0.1, deadline - time.monotonic())

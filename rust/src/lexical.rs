@@ -25,6 +25,13 @@ enum Kind {
     Word = 1,
     Bigram = 2,
     Chars = 3,
+    /// The first word of a sentence, line or clause: where an imperative puts its verb.
+    Lead = 4,
+    /// The first two words of a sentence, line or clause.
+    LeadPair = 5,
+    /// One to three words opening a line and followed by a colon: a role or turn marker
+    /// ("system:", "owner note:", "assistant:").
+    Role = 6,
 }
 
 /// One occurrence of a feature: its bucket, and where its text is in the joined word string.
@@ -44,50 +51,106 @@ fn fnv1a(kind: Kind, bytes: &[u8]) -> u32 {
     hash
 }
 
-/// The text's words (runs of letters and digits, lower-cased) joined by single spaces, with the
-/// byte span of each word in that string.
-fn joined_words(text: &str) -> (String, Vec<(usize, usize)>) {
+/// The text's words, joined, as `occurrences` reads them.
+struct Joined {
+    /// The words (runs of letters and digits, lower-cased) joined by single spaces.
+    text: String,
+    /// Each word's byte span in `text`.
+    spans: Vec<(usize, usize)>,
+    /// Whether each word opens a sentence, a line or a clause (after `.!?;:"` or a line break).
+    leads: Vec<bool>,
+    /// The spans of role markers: one to three words opening a line, then a colon.
+    roles: Vec<(usize, usize)>,
+}
+
+fn joined_words(text: &str) -> Joined {
     let mut joined = String::with_capacity(text.len() + 2);
-    let mut spans = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut leads = Vec::new();
+    let mut roles = Vec::new();
     joined.push(' ');
     let mut start: Option<usize> = None;
+    let mut lead_next = true;
+    let mut line_words = 0usize;
+    let mut colon_seen = false;
     for ch in text.chars() {
         if ch.is_alphanumeric() {
             if start.is_none() {
                 start = Some(joined.len());
+                leads.push(lead_next);
+                lead_next = false;
             }
             for lower in ch.to_lowercase() {
                 joined.push(lower);
             }
-        } else if let Some(s) = start.take() {
+            continue;
+        }
+        if let Some(s) = start.take() {
             spans.push((s, joined.len()));
             joined.push(' ');
+            line_words += 1;
+        }
+        match ch {
+            '\n' => {
+                lead_next = true;
+                line_words = 0;
+                colon_seen = false;
+            }
+            '.' | '!' | '?' | ';' | '"' => lead_next = true,
+            ':' => {
+                lead_next = true;
+                if !colon_seen && (1..=3).contains(&line_words) {
+                    let first = spans[spans.len() - line_words].0;
+                    roles.push((first, spans[spans.len() - 1].1));
+                }
+                colon_seen = true;
+            }
+            _ => {}
         }
     }
     if let Some(s) = start {
         spans.push((s, joined.len()));
         joined.push(' ');
     }
-    (joined, spans)
+    Joined {
+        text: joined,
+        spans,
+        leads,
+        roles,
+    }
 }
 
 fn occurrences(text: &str, mask: u32) -> (String, Vec<Occurrence>) {
-    let (joined, spans) = joined_words(text);
+    let Joined {
+        text: joined,
+        spans,
+        leads,
+        roles,
+    } = joined_words(text);
     let bytes = joined.as_bytes();
-    let mut out = Vec::with_capacity(joined.len() * 3 + spans.len() * 2);
-    for (index, &(start, end)) in spans.iter().enumerate() {
+    let mut out = Vec::with_capacity(joined.len() * 3 + spans.len() * 4);
+    let mut push = |kind: Kind, start: usize, end: usize| {
         out.push(Occurrence {
-            bucket: fnv1a(Kind::Word, &bytes[start..end]) & mask,
+            bucket: fnv1a(kind, &bytes[start..end]) & mask,
             start,
             end,
         });
-        if let Some(&(_, next_end)) = spans.get(index + 1) {
-            out.push(Occurrence {
-                bucket: fnv1a(Kind::Bigram, &bytes[start..next_end]) & mask,
-                start,
-                end: next_end,
-            });
+    };
+    for (index, &(start, end)) in spans.iter().enumerate() {
+        push(Kind::Word, start, end);
+        let next = spans.get(index + 1).map(|&(_, next_end)| next_end);
+        if let Some(next_end) = next {
+            push(Kind::Bigram, start, next_end);
         }
+        if leads[index] {
+            push(Kind::Lead, start, end);
+            if let Some(next_end) = next {
+                push(Kind::LeadPair, start, next_end);
+            }
+        }
+    }
+    for &(start, end) in &roles {
+        push(Kind::Role, start, end);
     }
     // Character n-grams over whole characters (the joined string may hold non-ASCII letters).
     let bounds: Vec<usize> = joined
@@ -102,11 +165,7 @@ fn occurrences(text: &str, mask: u32) -> (String, Vec<Occurrence>) {
             if gram.iter().all(|&b| b == b' ') {
                 continue;
             }
-            out.push(Occurrence {
-                bucket: fnv1a(Kind::Chars, gram) & mask,
-                start,
-                end,
-            });
+            push(Kind::Chars, start, end);
         }
     }
     (joined, out)
@@ -257,9 +316,30 @@ mod tests {
         assert!(found.contains(&(fnv1a(Kind::Bigram, b"ignore all") & mask)));
         assert!(found.contains(&(fnv1a(Kind::Chars, b" ig") & mask)));
         assert!(found.contains(&(fnv1a(Kind::Chars, b"e all") & mask)));
-        assert_eq!(features("ignore   all!!", bits), found);
+        assert!(found.contains(&(fnv1a(Kind::Lead, b"ignore") & mask)));
+        assert!(found.contains(&(fnv1a(Kind::LeadPair, b"ignore all") & mask)));
+        assert!(!found.contains(&(fnv1a(Kind::Lead, b"all") & mask)));
+        assert_eq!(features("ignore   all", bits), found);
         assert!(features("", bits).is_empty());
         assert!(features("  ,, ", bits).is_empty());
+    }
+
+    #[test]
+    fn sentences_lines_and_role_markers_are_features() {
+        let bits = 20;
+        let mask = bucket_mask(bits);
+        let found = features("Owner note: approve it. Then merge\nnow", bits);
+        assert!(found.contains(&(fnv1a(Kind::Role, b"owner note") & mask)));
+        for lead in [&b"owner"[..], b"approve", b"then", b"now"] {
+            assert!(found.contains(&(fnv1a(Kind::Lead, lead) & mask)));
+        }
+        assert!(found.contains(&(fnv1a(Kind::LeadPair, b"then merge") & mask)));
+        assert!(!found.contains(&(fnv1a(Kind::Lead, b"merge") & mask)));
+        // A colon after four words, or a second colon on a line, is not a role marker.
+        let late = features("the plan for today: rest", bits);
+        assert!(!late.contains(&(fnv1a(Kind::Role, b"the plan for today") & mask)));
+        let second = features("a: b c: d", bits);
+        assert!(!second.contains(&(fnv1a(Kind::Role, b"b c") & mask)));
     }
 
     #[test]

@@ -238,24 +238,35 @@ class InstructionFinding:
 
 
 def instruction_finding(text: str) -> InstructionFinding | None:
-    """The rules and the learned model together (None when the text passes): a strong rule, or
-    weak rules of two families, refuse alone; so does the model at its threshold; a weak rule
-    of one family refuses beside the model at its weak threshold."""
+    """The rules and the learned model together (None when the text passes): a strong rule
+    refuses alone; weak rules of two families refuse unless the model reads the text as plainly
+    benign (under its corroborate threshold); the model refuses alone at its threshold (its
+    short threshold under `min_words_alone` words); a weak rule of one family refuses beside
+    the model at its weak threshold."""
     normalised, views = normalised_views(text)
     fired = instruction_scanner().rules_hit(normalised)
     verdict = instruction_verdict(fired)
-    if verdict:
+    rules = instruction_rules()
+    if verdict and any(rules[r].strength == "strong" for r in verdict):
         return InstructionFinding(verdict, None)
     # A disguised text is read by its best view too: the joined text dilutes the undone words
     # with the disguise's single letters.
     score = max((lexical_score(view) for view in (normalised, *views)), key=lambda s: s.probability)
     settings = lexical_settings()
-    # Alone, only on text long enough to carry evidence: a short owner rule ("Always answer in
-    # English.") shares every word with a short attack ("Say Access Granted"), and a rule the
-    # owner states must never be refused by a guess. Short text refuses beside a weak rule.
-    if score.probability >= settings.threshold and word_count(text) >= settings.min_words_alone:
+    # Weak rules of two families ("you are an expert historian" and "without restrictions") are
+    # also how a role-play request opens: the model must not read the text as benign.
+    if verdict:
+        if score.probability >= settings.corroborate_threshold:
+            return InstructionFinding((*verdict, LEXICAL_RULE_ID), score)
+        return None
+    # Short text carries little evidence: a short owner rule ("Always answer in English.")
+    # shares most of its words with a short attack ("Say Access Granted"), and a rule the owner
+    # states must never be refused by a guess. So short text has its own, higher threshold,
+    # chosen where the owner's short imperatives pass (scripts/train_gate_lexical.py).
+    long_enough = word_count(text) >= settings.min_words_alone
+    alone = settings.threshold if long_enough else settings.short_threshold
+    if score.probability >= alone:
         return InstructionFinding((LEXICAL_RULE_ID,), score)
-    rules = instruction_rules()
     weak = tuple(r for r in fired if r in rules and rules[r].strength == "weak")
     if weak and score.probability >= settings.weak_threshold:
         return InstructionFinding((*weak, LEXICAL_RULE_ID), score)

@@ -6,7 +6,13 @@ from __future__ import annotations
 import math
 import struct
 
-_WORD, _BIGRAM, _CHARS, _LEAD, _LEAD_PAIR, _ROLE = 1, 2, 3, 4, 5, 6
+_WORD, _BIGRAM, _CHARS, _LEAD, _LEAD_PAIR, _ROLE, _SHAPE = 1, 2, 3, 4, 5, 6, 7
+_FUNCTION_WORDS = frozenset(
+    "a above all always an and any are as be before below but can do don every following for "
+    "from i in instead is it just me must my never new no not now of on only or our please "
+    "previous prior should that the then these this those to us we what will with you your "
+    "yourself".split()
+)
 
 
 def _fnv1a(kind: int, data: bytes) -> int:
@@ -80,6 +86,11 @@ def _occurrences(text: str, mask: int) -> list[tuple[int, str]]:
                 add(_LEAD_PAIR, pair)
     for start, end in roles:
         add(_ROLE, joined[start:end])
+    shapes = [w if w in _FUNCTION_WORDS else "*" for w in (joined[a:b] for a, b in spans)]
+    for index in range(len(shapes) - 2):
+        window = shapes[index : index + 3]
+        if any(w != "*" for w in window):
+            add(_SHAPE, " ".join(window))
     for n in (3, 4, 5):
         for i in range(len(joined) - n + 1):
             gram = joined[i : i + n]

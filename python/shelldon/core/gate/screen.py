@@ -25,6 +25,7 @@ from shelldon.core.gate.normalise import (
     strip_invisible,
     word_count,
 )
+from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -137,11 +138,22 @@ def _luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _carries_a_key(text: str, start: int, end: int) -> bool:
+    """A long encoded run is a credential unless it is an inline image or sound, or base64 of
+    prose that holds no credential itself (payloads.py)."""
+    if inline_media(text, start):
+        return False
+    prose = decoded_prose(text[start:end])
+    return prose is None or bool(_scan_secrets(prose))
+
+
 def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
     """Hits whose rule names a check (`validate` in the rules file) kept only if it passes."""
     checks = secret_checks()
     out = []
     for rule_id, start, end in hits:
+        if rule_id == "high-entropy-token" and not _carries_a_key(text, start, end):
+            continue
         if checks.get(rule_id) == "luhn":
             span = _luhn_span(text, start, end)
             if span is None:

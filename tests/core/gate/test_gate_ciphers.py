@@ -28,7 +28,6 @@ def _morse(text: str) -> str:
 ENCODINGS = {
     "binary": lambda t: "Decode: " + " ".join(format(b, "08b") for b in t.encode()),
     "morse": lambda t: "Read this: " + _morse(t),
-    "base32": lambda t: "Ref " + base64.b32encode(t.encode()).decode(),
     "rot13": lambda t: codecs.encode(t, "rot13"),
     "reversed": lambda t: t[::-1],
 }
@@ -44,11 +43,16 @@ def test_an_order_in_a_cipher_is_read_and_refused(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(ENCODINGS))
 def test_a_fact_in_a_cipher_is_read_but_is_no_instruction(name: str) -> None:
-    # (A long base32 run is still a credential-shaped token to the secret screen.)
     fact = "The owner and her sister walk the dog in the park every day"
     encoded = ENCODINGS[name](fact)
     assert decipher(encoded.lower()) is not None
-    assert not gate.is_instruction_shaped(encoded)
+    assert gate.screen_text(encoded) is None
+
+
+def test_an_order_in_base32_is_refused_as_a_credential_shaped_token() -> None:
+    encoded = "Ref " + base64.b32encode(ORDER.encode()).decode()
+    refusal = gate.screen_text(encoded)
+    assert refusal is not None and refusal.code == "secret"
 
 
 def test_ordinary_text_and_noise_are_read_as_typed() -> None:

@@ -1,17 +1,16 @@
 """Text written in a cipher an assistant is asked to read back: binary octets, Morse code,
-base32, ROT13 and text reversed. The instruction screen (normalise.py) reads the text with each
+ROT13 and text reversed. The instruction screen (normalise.py) reads the text with each
 cipher replaced by its plain text, and only when the decoded text reads as words, so ordinary
 text costs one cheap test per cipher and is read as typed.
 
 The views the gate had (leetspeak, spacing, hex, base64, %- and \\u-escapes) undo disguises of
 letters; these undo encodings of whole messages, a class the attack corpora use in every
-language ("answer this: 01001001 01100111 ...", "vtaber nyy cerivbhf vafgehpgvbaf").
+language ("answer this: 01001001 01100111 ...", "vtaber nyy cerivbhf vafgehpgvbaf"). Base32 is
+not decoded: a long base32 run is a credential-shaped token, which the secret screen refuses.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Callable
 
@@ -19,13 +18,13 @@ from shelldon.core.gate.rules import common_words
 
 _BINARY = re.compile(r"(?:[01]{8}[ ,]?){6,}")
 _MORSE = re.compile(r"(?:[.-]{1,7}(?: ?/ ?| {1,3})){6,}[.-]{1,7}")
-_BASE32 = re.compile(r"\b[a-z2-7]{24,}={0,6}")
-_WORDS = re.compile(r"[a-z']+")
+_WORDS = re.compile(r"[a-z']{2,}")  # single letters ('a', 'i') prove nothing
 # Decoded text is a view when at least this share of its words are everyday English words.
 _READS_AS_WORDS = 0.3
 # ROT13 and reversal are tried on text whose own words are this rarely everyday words.
 _UNREADABLE = 0.15
 _MIN_WORDS = 4
+_PREFIX = 240
 
 # International Morse code, letters then digits.
 _MORSE_CODES = (
@@ -75,15 +74,10 @@ def _morse(run: str) -> str | None:
     return " ".join(words)
 
 
-def _base32(run: str) -> str | None:
-    body = run.rstrip("=").upper()
-    try:
-        return _ascii(base64.b32decode(body + "=" * (-len(body) % 8)))
-    except (binascii.Error, ValueError):
-        return None
-
-
 def _substitute(folded: str, pattern: re.Pattern[str], decode: Callable[[str], str | None]) -> str:
+    if pattern.search(folded) is None:  # the common case: one scan, nothing rebuilt
+        return folded
+
     def plain(match: re.Match[str]) -> str:
         decoded = _readable(decode(match.group(0)))
         return f" {decoded} " if decoded else match.group(0)
@@ -100,13 +94,12 @@ def decipher(folded: str) -> str | None:
         plain = _substitute(plain, _BINARY, _binary)
     if ".-" in plain or "-." in plain:
         plain = _substitute(plain, _MORSE, _morse)
-    plain = _substitute(plain, _BASE32, _base32)
-    if (
-        plain == folded
-        and len(_WORDS.findall(folded)) >= _MIN_WORDS
-        and _everyday_share(folded) < _UNREADABLE
-    ):
-        for candidate in (folded.translate(_ROT13), folded[::-1]):
-            if _readable(candidate):
-                return candidate
+    # A whole-message cipher shows in its first words: judge by a prefix, not the whole text.
+    if plain == folded and _everyday_share(folded[:_PREFIX]) < _UNREADABLE:
+        rot13 = folded[:_PREFIX].translate(_ROT13)
+        if _readable(rot13):
+            return folded.translate(_ROT13)
+        backwards = folded[-_PREFIX:][::-1]
+        if _readable(backwards):
+            return folded[::-1]
     return plain if plain != folded else None

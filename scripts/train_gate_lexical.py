@@ -346,15 +346,23 @@ def combined_refuses(row: Row, score: float, limits: Thresholds) -> bool:
     return weak and score >= limits.weak
 
 
-def combined_out_of_fold(rows: list[Row], scores: list[float], limits: Thresholds) -> list[str]:
-    """Per class, what the rules and the fold model together refuse, each row scored out of
-    fold: the training part's prediction for origins it has not seen."""
-    counts: dict[str, list[int]] = {}
+def combined_counts(
+    rows: list[Row], scores: list[float], limits: Thresholds
+) -> dict[str, tuple[int, int]]:
+    """Per 'label|class', how many rows the rules and the fold model together refuse, each row
+    scored out of fold: the training part's prediction for origins it has not seen."""
+    counts: dict[str, tuple[int, int]] = {}
     for row, score in zip(rows, scores, strict=True):
-        tally = counts.setdefault(f"{'recall' if row.label else 'refused'} | {row.kind}", [0, 0])
-        tally[0] += combined_refuses(row, score, limits)
-        tally[1] += 1
-    return [f"  {k}: {h / n:.3f} ({h}/{n})" for k, (h, n) in sorted(counts.items())]
+        hits, total = counts.get(f"{row.label}|{row.kind}", (0, 0))
+        counts[f"{row.label}|{row.kind}"] = (hits + combined_refuses(row, score, limits), total + 1)
+    return dict(sorted(counts.items()))
+
+
+def combined_out_of_fold(rows: list[Row], scores: list[float], limits: Thresholds) -> list[str]:
+    return [
+        f"  {'recall' if k[0] == '1' else 'refused'} | {k[2:]}: {h / n:.3f} ({h}/{n})"
+        for k, (h, n) in combined_counts(rows, scores, limits).items()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -427,6 +435,12 @@ def main(argv: list[str] | None = None) -> int:
         f'"{key}" = [{", ".join(f"{s:.4f}" for s in scores)}]'
         for key, scores in sorted(by_kind.items())
     ]
+    lines += [
+        "",
+        "# What the rules and the fold model together refuse, as 'label|class' = [refused, rows].",
+        "[combined_out_of_fold]",
+    ]
+    lines += [f'"{k}" = [{h}, {n}]' for k, (h, n) in combined_counts(rows, oof, limits).items()]
     (OUT_DIR / "lexical.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT_DIR / 'lexical.bin'} and lexical.toml", file=sys.stderr)
     return 0

@@ -39,6 +39,7 @@ enum Kind {
 
 /// The closed-class words a shape keeps: pronouns, determiners, auxiliaries, negation, and the
 /// adverbs that place an order in time or against another ("now", "instead", "above").
+#[rustfmt::skip]
 const FUNCTION_WORDS: &[&str] = &[
     "a", "above", "all", "always", "an", "and", "any", "are", "as", "be", "before", "below",
     "but", "can", "do", "don", "every", "following", "for", "from", "i", "in", "instead", "is",

@@ -3,7 +3,6 @@ and ordinary text (or a cipher of nothing readable) is read as typed."""
 
 from __future__ import annotations
 
-import base64
 import codecs
 import random
 
@@ -47,12 +46,6 @@ def test_a_fact_in_a_cipher_is_read_but_is_no_instruction(name: str) -> None:
     encoded = ENCODINGS[name](fact)
     assert decipher(encoded.lower()) is not None
     assert gate.screen_text(encoded) is None
-
-
-def test_an_order_in_base32_is_refused_as_a_credential_shaped_token() -> None:
-    encoded = "Ref " + base64.b32encode(ORDER.encode()).decode()
-    refusal = gate.screen_text(encoded)
-    assert refusal is not None and refusal.code == "secret"
 
 
 def test_ordinary_text_and_noise_are_read_as_typed() -> None:

@@ -6,7 +6,7 @@ text costs one cheap test per cipher and is read as typed.
 The views the gate had (leetspeak, spacing, hex, base64, %- and \\u-escapes) undo disguises of
 letters; these undo encodings of whole messages, a class the attack corpora use in every
 language ("answer this: 01001001 01100111 ...", "vtaber nyy cerivbhf vafgehpgvbaf"). Base32 is
-not decoded: a long base32 run is a credential-shaped token, which the secret screen refuses.
+not decoded (a regex over every text costs more than the rest together), nor ASCII85.
 """
 
 from __future__ import annotations

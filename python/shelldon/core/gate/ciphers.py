@@ -1,7 +1,8 @@
-"""Text written in a cipher an assistant is asked to read back: binary octets, Morse code,
-ROT13 and text reversed. The instruction screen (normalise.py) reads the text with each
-cipher replaced by its plain text, and only when the decoded text reads as words, so ordinary
-text costs one cheap test per cipher and is read as typed.
+"""Messages in a cipher (binary octets, Morse code, ROT13, reversed text), read as plain text.
+
+The instruction screen (normalise.py) reads the text with each cipher replaced by its plain
+text, and only when the decoded text reads as words, so ordinary text costs one cheap test per
+cipher and is read as typed.
 
 The views the gate had (leetspeak, spacing, hex, base64, %- and \\u-escapes) undo disguises of
 letters; these undo encodings of whole messages, a class the attack corpora use in every

@@ -235,7 +235,9 @@ pub struct LinearModel {
     bits: u32,
     floor: u32,
     bias: f32,
-    weights: Vec<f32>,
+    scale: f32,
+    /// Kept as stored (i16, 512 KB for 2^18 buckets, not 1 MB of f32): the card has 416 MB.
+    weights: Vec<i16>,
 }
 
 /// A score: the probability, and the n-grams that pushed it up most (text, weight).
@@ -270,14 +272,19 @@ impl LinearModel {
         }
         let weights = body
             .chunks_exact(2)
-            .map(|pair| f32::from(i16::from_le_bytes([pair[0], pair[1]])) * scale)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
             .collect();
         Ok(Self {
             bits,
             floor,
             bias,
+            scale,
             weights,
         })
+    }
+
+    fn weight(&self, bucket: u32) -> f32 {
+        f32::from(self.weights[bucket as usize]) * self.scale
     }
 
     pub fn bits(&self) -> u32 {
@@ -297,19 +304,14 @@ impl LinearModel {
         // Stable sort keeps the first occurrence of each bucket first.
         found.sort_by_key(|o| o.bucket);
         found.dedup_by_key(|o| o.bucket);
-        let total: f64 = found
-            .iter()
-            .map(|o| f64::from(self.weights[o.bucket as usize]))
-            .sum();
+        let total: f64 = found.iter().map(|o| f64::from(self.weight(o.bucket))).sum();
         let norm = (found.len().max(self.floor as usize) as f64).sqrt();
         let margin = f64::from(self.bias) + total / norm;
         let mut strongest: Vec<(String, f32)> = Vec::new();
         if top > 0 {
-            found.sort_by(|a, b| {
-                self.weights[b.bucket as usize].total_cmp(&self.weights[a.bucket as usize])
-            });
+            found.sort_by(|a, b| self.weight(b.bucket).total_cmp(&self.weight(a.bucket)));
             for o in found.iter() {
-                let weight = self.weights[o.bucket as usize];
+                let weight = self.weight(o.bucket);
                 if weight <= 0.0 || strongest.len() >= top {
                     break;
                 }

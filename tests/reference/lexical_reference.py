@@ -7,11 +7,13 @@ import math
 import struct
 
 _WORD, _BIGRAM, _CHARS, _LEAD, _LEAD_PAIR, _ROLE, _SHAPE = 1, 2, 3, 4, 5, 6, 7
-_FUNCTION_WORDS = frozenset(
+_FUNCTION_WORDS_TEXT = (
     "a above all always an and any are as be before below but can do don every following for "
     "from i in instead is it just me must my never new no not now of on only or our please "
     "previous prior should that the then these this those to us we what will with you your "
-    "yourself".split()
+    "yourself"
+)
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split(" "))
 )
 
 

@@ -14,7 +14,6 @@ _FUNCTION_WORDS_TEXT = (
     "yourself"
 )
 _FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split(" "))
-)
 
 
 def _fnv1a(kind: int, data: bytes) -> int:

@@ -189,6 +189,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
         recall_rules[CODING_ORDERS][HELD_OUT].add(by_rules)
     out["benign_memory"] = memory
     out["out_of_fold"] = out_of_fold_rates()
+    out["combined_out_of_fold"] = combined_out_of_fold()
 
     # --- paraphrase pairs: screen false positives, and what the near-duplicate check merges ---
     sentences = Rate()
@@ -370,7 +371,7 @@ def out_of_fold_rates() -> dict[str, Rate]:
         label, kind = key.split("|", 1)
         rate = Rate()
         for value in values:
-            rate.add(value >= settings.threshold)
+            rate.add(value >= settings.threshold)  # the long-text threshold: no text here
         rates[f"{'recall' if label == '1' else 'refused'}|{kind}"] = rate
     return rates
 
@@ -449,6 +450,23 @@ def _oof_rows(result: dict[str, Any]) -> Iterable[str]:
         yield f"| {kind} | {what} | {rate.cell()} |"
 
 
+def combined_out_of_fold() -> dict[str, Rate]:
+    """'label|class' -> what the rules and the fold model together refuse on the training part
+    (scripts/train_gate_lexical.py writes the counts)."""
+    counts = _lexical_toml().get("combined_out_of_fold", {})
+    return {key: Rate(hits=int(h), total=int(n)) for key, (h, n) in counts.items()}
+
+
+def _combined_rows(result: dict[str, Any]) -> Iterable[str]:
+    held = {f"1|{k}": v for k, v in result["injection_recall"].items()}
+    held |= {f"0|{k}": v for k, v in result["injection_benign"].items()}
+    held["0|LoCoMo"] = result["benign_memory"]["all LoCoMo"]
+    for key, rate in sorted(result["combined_out_of_fold"].items()):
+        label, kind = key.split("|", 1)
+        what = "recall" if label == "1" else "refused"
+        yield f"| {kind} | {what} | {rate.cell()} | {_cell(held.get(key, {}), HELD_OUT)} |"
+
+
 def render(result: dict[str, Any]) -> str:
     head = figures(result)
 
@@ -481,7 +499,11 @@ def render(result: dict[str, Any]) -> str:
         "only the training part; the rules were written before the split, so their figures on",
         "either part are figures on data they were tuned on. The project's own examples",
         "(`scripts/gate_own_examples.toml`: owner facts, coding-agent facts and orders) are held",
-        "out by construction: nothing trains on them.",
+        "out by construction: nothing trains on them. The model also learns from the",
+        "project's own training text (`scripts/gate_training_examples.toml`: agent orders, owner",
+        "rules and facts), written without reading that held-out list. Every choice was made on",
+        "the training part out of fold; held-out rows were read for one class only (benign",
+        "prompts the secret screen refused; `docs/gate-design.md`).",
         "",
         "## Issue 23's aims, held-out part",
         "",
@@ -550,23 +572,37 @@ def render(result: dict[str, Any]) -> str:
         "",
         "## The learned model",
         "",
-        f"Hashed word unigrams and bigrams and character 3-5-grams, 2^{model['bits']} buckets of",
-        f"i16 weights ({(2 ** model['bits'] * 2 + 20) // 1024} KB, `gate_rules/lexical.bin`,",
+        "Hashed word unigrams and bigrams, character 3-5-grams, each sentence's first word and",
+        "first two words, role markers (a line's first words before a colon) and three-word",
+        f"shapes (function words kept, the rest starred), 2^{model['bits']} buckets of",
+        f"i16 weights ({(2 ** model['bits'] * 2 + 24) // 1024} KB, `gate_rules/lexical.bin`,",
         f"sha256 `{model['sha256'][:16]}…`), logistic regression fitted on",
         f"{model['training_rows']} training rows ({model['training_positives']} attacks), seed",
         f"{model['seed']}, L2 {model['l2']}, buckets seen in fewer than {model['min_rows']} rows",
         "dropped. Train it again, byte for byte: `.venv/bin/python scripts/train_gate_lexical.py`",
         "(`--check` compares with the stored weights). Refuses alone at probability",
-        f">= {settings.threshold:.3f} on text of {settings.min_words_alone} words or more; beside",
-        "a weak rule of one family (at any length) at >=",
-        f"{settings.weak_threshold:.3f}. Both thresholds are chosen out of fold",
-        f"({model['folds']} folds of the training part, by origin): memory-like text refused alone",
-        "<= 0.1 %, prompts <= 2 %. The model alone, out of fold (each training row scored by the",
+        f">= {settings.threshold:.3f} on text of {settings.min_words_alone} words or more and at",
+        f">= {settings.short_threshold:.3f} on shorter text; beside a weak rule of one family at",
+        f">= {settings.weak_threshold:.3f}; weak rules of two families refuse only where it",
+        f"scores >= {settings.corroborate_threshold:.3f}. Every threshold is chosen out of fold",
+        f"({model['folds']} folds of the training part, by origin): memory-like text (LoCoMo,",
+        "MSRP, the project's owner rules and facts) refused alone by none, code lines <= 0.1 %,",
+        "prompts <= 2 %; short text the same among short rows; two weak families keep 95 % of",
+        "the attacks they refuse. The model alone, out of fold (each training row scored by the",
         "fold model that never saw its origin; what training predicts for unseen origins):",
         "",
         "| class | measure | out of fold |",
         "|---|---|---|",
         *_oof_rows(result),
+        "",
+        "The rules and the model together on the training part, out of fold (the gate's own",
+        "decision with each row's out-of-fold score): the training part's figure for origins the",
+        "model did not see, beside the held-out figure. The train column in the tables above is",
+        "the model scoring rows it was fitted on.",
+        "",
+        "| class | measure | train, out of fold | held-out |",
+        "|---|---|---|---|",
+        *_combined_rows(result),
         "",
         "## Paraphrase pairs (MSRP train)",
         "",

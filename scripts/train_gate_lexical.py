@@ -11,9 +11,11 @@ gives (the same function the gate scores with), fitted with AdaGrad and an L2 pe
 classes weighted to count equally. Text is first normalised as the instruction rules see it
 (`normalise_for_rules`: case folded, look-alikes mapped, disguises undone into extra views).
 
-Positives: injection.jsonl label 1 (but BIPIA's, see UNTRAINED_SOURCES). Negatives:
+Positives: injection.jsonl label 1 (but BIPIA's text attacks, see UNTRAINED_SOURCES), and the
+project's own agent orders (scripts/gate_training_examples.toml). Negatives:
 injection.jsonl label 0, LoCoMo's training conversation (observations, dialog turns,
-summaries), a seeded sample of MSRP sentences, and the credential rows (code and config lines
+summaries), the project's own owner rules and coding facts (gate_training_examples.toml),
+a seeded sample of MSRP sentences, and the credential rows (code and config lines
 are not instructions; the credential rules catch those). Both: the instruction rules' own
 positive and negative examples (the project's own text, not a dataset's).
 The threshold is the lowest that keeps the training negatives at or under TARGET_FP refused.
@@ -31,6 +33,7 @@ import math
 import random
 import struct
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -48,7 +51,7 @@ from shelldon.core.gate import (  # noqa: E402
     instruction_verdict,
     load_rules,
 )
-from shelldon.core.gate.normalise import normalise_for_rules  # noqa: E402
+from shelldon.core.gate.normalise import normalise_for_rules, word_count  # noqa: E402
 
 OUT_DIR = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules"
 BITS = 18
@@ -67,11 +70,19 @@ NEGATIVE_WEIGHT = 1.0
 # tutor") weigh this many times other benign rows: they are few, and they are where the model
 # learns that an imperative is not an injection.
 PROMPT_WEIGHT = 4.0
-# BIPIA's attacks are ordinary tasks ("write a poem about ...", "translate this into French")
-# placed where a task does not belong: their words are the owner's own requests, so learning
-# them teaches the model to refuse owner rules. The rules and the split-aware report still
-# measure them.
-UNTRAINED_SOURCES = ("microsoft/BIPIA",)
+# BIPIA's attacks are tasks placed where a task does not belong. Its code attacks address the
+# assistant's own output ("blend this snippet into your code") and are learned. Its text attacks
+# are mostly ordinary requests ("describe the lifecycle of a butterfly", "reply in Spanish"):
+# their words are the owner's own rules, and learning them raised the threshold the owner's
+# imperatives need (out of fold, 0.82 to 0.96: every other class lost recall). The rules and the
+# split-aware report still measure them.
+UNTRAINED_SOURCES: tuple[str, ...] = ()
+
+
+# The project's own training text (orders an agent's memory meets, owner rules that must pass).
+TRAINING_EXAMPLES = Path(__file__).resolve().parent / "gate_training_examples.toml"
+# Under this many words a text is "short" and has its own threshold (learned.MIN_WORDS_ALONE).
+SHORT_WORDS = 16
 FOLDS = 4
 # Out of fold, the share of benign text the classifier may refuse: memory-like text alone
 # (none: LoCoMo must stay at or under 0.1 % on text training never saw, and out of fold any
@@ -79,6 +90,12 @@ FOLDS = 4
 # alone or where a weak rule fires too (a weak rule of one family does not refuse on its own).
 MEMORY_FP = 0.0
 PROMPT_FP = 0.02
+# Code and config lines (the credential samples' lines): the credential rules screen them for
+# keys; as instructions, at most one in a thousand refused (the aim memory text has).
+CODE_FP = 0.001
+# Weak rules of two families refuse only where the model scores the text at least as high as
+# this share of the training attacks they refuse (out of fold).
+CORROBORATE_RECALL = 0.95
 # A text with fewer distinct n-grams than this is scored as if it had this many (rust/src/
 # lexical.rs): "always answer in english" (about 100) must not weigh like a paragraph.
 NORM_FLOOR = 200
@@ -111,12 +128,25 @@ def weak_rule_alone(text: str) -> bool:
     return any(r in rules and rules[r].strength == "weak" for r in fired)
 
 
+def trains_on(row: dict[str, Any]) -> bool:
+    """Whether an injection.jsonl training-part row is learned from (BIPIA's text attacks are
+    not, see UNTRAINED_SOURCES)."""
+    return not (row["source"].startswith("microsoft/BIPIA") and row["subset"].startswith("text"))
+
+
+def two_weak_families(text: str) -> bool:
+    """The rules refuse on weak rules of two families, no strong rule among them."""
+    verdict = instruction_verdict(instruction_rules_hit(text))
+    rules = instruction_rules()
+    return bool(verdict) and not any(rules[r].strength == "strong" for r in verdict or ())
+
+
 def training_rows(data: Path) -> list[Row]:
     """Every training-part row the model learns from."""
     rows: list[Row] = []
     for row in read_jsonl(data / "injection.jsonl"):
         if gate_split.injection_part(row) == gate_split.TRAIN:
-            if row["source"].startswith(UNTRAINED_SOURCES):
+            if row["source"].startswith(UNTRAINED_SOURCES) or not trains_on(row):
                 continue
             label = int(row["label"])
             kind = gate_split.injection_group(row) if label else gate_split.benign_group(row)
@@ -130,6 +160,11 @@ def training_rows(data: Path) -> list[Row]:
             rows.append(Row(text, 1, "rule examples", f"rules|{rule.id}", False))
         for text in rule.negatives:
             rows.append(Row(text, 0, "rule examples", f"rules|{rule.id}", False))
+    own = tomllib.loads(TRAINING_EXAMPLES.read_text(encoding="utf-8"))
+    for index, text in enumerate(own["orders"]):
+        rows.append(Row(text, 1, "own orders", f"own|order|{index}", False))
+    for index, text in enumerate(own["keep"]):
+        rows.append(Row(text, 0, "own keep", f"own|keep|{index}", True))
     for name in ("observations", "dialog_turns", "session_summaries"):
         for row in read_jsonl(data / f"benign_locomo_{name}.jsonl"):
             if gate_split.locomo_part(row) == gate_split.TRAIN:
@@ -244,21 +279,90 @@ def threshold_for(scores: list[float], share: float) -> float:
     return max(0.5, ranked[allowed] + 1e-6) if allowed < len(ranked) else 0.5
 
 
-def thresholds(rows: list[Row], scores: list[float]) -> tuple[float, float]:
-    """(alone, with a rule): out of fold, memory-like negatives refused at most MEMORY_FP by
-    the classifier alone and prompts at most PROMPT_FP; beside a weak rule, the negatives a
-    weak rule fires on at most PROMPT_FP."""
-    memory = [s for row, s in zip(rows, scores, strict=True) if row.label == 0 and row.memory_like]
-    prompts = [
-        s for row, s in zip(rows, scores, strict=True) if row.label == 0 and not row.memory_like
-    ]
-    alone = max(threshold_for(memory, MEMORY_FP), threshold_for(prompts, PROMPT_FP))
-    weak = [
+class Thresholds(NamedTuple):
+    alone: float  # refuses alone, text of SHORT_WORDS words or more
+    short: float  # refuses alone, shorter text
+    weak: float  # refuses beside a weak rule of one family
+    corroborate: float  # weak rules of two families refuse only at or above this
+
+
+def _code(row: Row) -> bool:
+    return row.kind == "credential lines"
+
+
+def _short(row: Row) -> bool:
+    return word_count(row.text) < SHORT_WORDS
+
+
+def thresholds(rows: list[Row], scores: list[float]) -> Thresholds:
+    """Out of fold: memory-like negatives refused at most MEMORY_FP by the classifier alone and
+    prompts at most PROMPT_FP; short text the same among short negatives, where the rules' own
+    negative examples (owner-rule-like imperatives) count as memory text; beside a weak rule,
+    the negatives a weak rule fires on at most PROMPT_FP."""
+    scored = list(zip(rows, scores, strict=True))
+    memory = [s for row, s in scored if row.label == 0 and row.memory_like and not _code(row)]
+    code = [s for row, s in scored if row.label == 0 and _code(row)]
+    prompts = [s for row, s in scored if row.label == 0 and not row.memory_like]
+    alone = max(
+        threshold_for(memory, MEMORY_FP),
+        threshold_for(code, CODE_FP),
+        threshold_for(prompts, PROMPT_FP),
+    )
+    short_memory = [
         s
-        for row, s in zip(rows, scores, strict=True)
-        if row.label == 0 and weak_rule_alone(row.text)
+        for row, s in scored
+        if row.label == 0 and _short(row) and (row.memory_like or row.kind == "rule examples")
     ]
-    return alone, min(alone, threshold_for(weak, PROMPT_FP))
+    short_prompts = [
+        s
+        for row, s in scored
+        if row.label == 0 and _short(row) and not row.memory_like and row.kind != "rule examples"
+    ]
+    short = max(
+        alone,
+        threshold_for(short_memory, MEMORY_FP),
+        threshold_for(short_prompts, PROMPT_FP),
+    )
+    weak = [s for row, s in scored if row.label == 0 and weak_rule_alone(row.text)]
+    weak_threshold = min(alone, threshold_for(weak, PROMPT_FP))
+    # Weak rules of two families: the threshold that keeps CORROBORATE_RECALL of the training
+    # attacks they refuse (out of fold); benign text under it passes.
+    paired = sorted(s for row, s in scored if row.label == 1 and two_weak_families(row.text))
+    corroborate = paired[int(len(paired) * (1 - CORROBORATE_RECALL))] - 1e-6 if paired else 0.0
+    return Thresholds(alone, short, weak_threshold, max(0.0, min(weak_threshold, corroborate)))
+
+
+def combined_refuses(row: Row, score: float, limits: Thresholds) -> bool:
+    """What instruction_finding decides for `row` when the model scores it `score`."""
+    rules = instruction_rules()
+    fired = instruction_rules_hit(row.text)
+    verdict = instruction_verdict(fired)
+    if verdict:
+        strong = any(rules[r].strength == "strong" for r in verdict)
+        return strong or score >= limits.corroborate
+    if score >= (limits.short if _short(row) else limits.alone):
+        return True
+    weak = any(r in rules and rules[r].strength == "weak" for r in fired)
+    return weak and score >= limits.weak
+
+
+def combined_counts(
+    rows: list[Row], scores: list[float], limits: Thresholds
+) -> dict[str, tuple[int, int]]:
+    """Per 'label|class', how many rows the rules and the fold model together refuse, each row
+    scored out of fold: the training part's prediction for origins it has not seen."""
+    counts: dict[str, tuple[int, int]] = {}
+    for row, score in zip(rows, scores, strict=True):
+        hits, total = counts.get(f"{row.label}|{row.kind}", (0, 0))
+        counts[f"{row.label}|{row.kind}"] = (hits + combined_refuses(row, score, limits), total + 1)
+    return dict(sorted(counts.items()))
+
+
+def combined_out_of_fold(rows: list[Row], scores: list[float], limits: Thresholds) -> list[str]:
+    return [
+        f"  {'recall' if k[0] == '1' else 'refused'} | {k[2:]}: {h / n:.3f} ({h}/{n})"
+        for k, (h, n) in combined_counts(rows, scores, limits).items()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = training_rows(data)
     samples = [(featurise(row.text), row.label) for row in rows]
     oof = out_of_fold(rows, samples)
-    alone, weak = thresholds(rows, oof)
+    limits = thresholds(rows, oof)
+    alone, short, weak, corroborate = limits
     weights, bias = fit(samples, row_weights(rows))
     quantised, scale = quantise(weights)
     blob = encode(quantised, bias, scale)
@@ -287,8 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"trained on {len(rows)} rows ({positives} positive), {1 << BITS} buckets, "
         f"{sum(1 for q in quantised if q)} non-zero; thresholds {alone:.4f} alone, "
-        f"{weak:.4f} beside a weak rule; sha256 {digest}"
+        f"{short:.4f} alone on short text, {weak:.4f} beside a weak rule, {corroborate:.4f} "
+        f"beside two weak families; sha256 {digest}"
     )
+    print("out of fold, rules and model together:")
+    print("\n".join(combined_out_of_fold(rows, oof, limits)))
     if args.check:
         path = OUT_DIR / "lexical.bin"
         stored = path.read_bytes() if path.exists() else b""
@@ -303,7 +411,10 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "# Written by scripts/train_gate_lexical.py; do not edit (retrain instead).",
         f"threshold = {alone:.6f}",
+        f"short_threshold = {short:.6f}",
+        f"short_words = {SHORT_WORDS}",
         f"weak_threshold = {weak:.6f}",
+        f"corroborate_threshold = {corroborate:.6f}",
         f"bits = {BITS}",
         f"norm_floor = {NORM_FLOOR}",
         f"seed = {SEED}",
@@ -324,6 +435,12 @@ def main(argv: list[str] | None = None) -> int:
         f'"{key}" = [{", ".join(f"{s:.4f}" for s in scores)}]'
         for key, scores in sorted(by_kind.items())
     ]
+    lines += [
+        "",
+        "# What the rules and the fold model together refuse, as 'label|class' = [refused, rows].",
+        "[combined_out_of_fold]",
+    ]
+    lines += [f'"{k}" = [{h}, {n}]' for k, (h, n) in combined_counts(rows, oof, limits).items()]
     (OUT_DIR / "lexical.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT_DIR / 'lexical.bin'} and lexical.toml", file=sys.stderr)
     return 0

@@ -5,9 +5,12 @@ text they have not seen (scripts/train_gate_lexical.py fits it on the training p
 ../shared/data/gate; rust/src/lexical.rs scores it). Its weights (`gate_rules/lexical.bin`,
 512 KB) and thresholds (`gate_rules/lexical.toml`) ship with the package.
 
-It decides with the rules, never past them: a probability at or above `threshold` refuses alone;
-at or above `weak_threshold` it counts as one weak family, so a weak rule of another family and
-the model together refuse (docs/gate-design.md). A refusal names the n-grams that raised the
+It decides with the rules, never past them: a probability at or above `threshold` refuses alone
+(text of `min_words_alone` words or more; shorter text needs `short_threshold`, chosen so that
+the owner's own short imperatives pass); at or above `weak_threshold` it counts as one weak
+family, so a weak rule of another family and the model together refuse; weak rules of two
+families refuse unless the model scores the text under `corroborate_threshold`
+(docs/gate-design.md). A refusal names the n-grams that raised the
 score most, so the owner sees why.
 """
 
@@ -23,14 +26,16 @@ from shelldon._native import LexicalModel
 # The rule id a refusal by the model carries (in Refusal.rule_ids and the audit line).
 LEXICAL_RULE_ID = "lexical-model"
 LEXICAL_FAMILY = "learned n-grams"
-# The model refuses alone only text of at least this many words (docs/gate-design.md).
+# Text under this many words is short: the model refuses it alone only at `short_threshold`.
 MIN_WORDS_ALONE = 16
 
 
 @dataclass(frozen=True, slots=True)
 class LexicalSettings:
     threshold: float
+    short_threshold: float
     weak_threshold: float
+    corroborate_threshold: float
     sha256: str
     min_words_alone: int = MIN_WORDS_ALONE
 
@@ -54,7 +59,10 @@ def lexical_settings() -> LexicalSettings:
     data = tomllib.loads(source.read_text(encoding="utf-8"))
     return LexicalSettings(
         threshold=float(data["threshold"]),
+        short_threshold=float(data["short_threshold"]),
+        min_words_alone=int(data["short_words"]),
         weak_threshold=float(data["weak_threshold"]),
+        corroborate_threshold=float(data["corroborate_threshold"]),
         sha256=str(data["sha256"]),
     )
 

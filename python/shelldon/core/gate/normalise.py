@@ -8,6 +8,7 @@ import re
 import unicodedata
 from functools import cache
 
+from shelldon.core.gate.ciphers import decipher
 from shelldon.core.gate.rules import common_words, segment_words
 from shelldon.core.gate.views import (
     HOMOGLYPHS,
@@ -227,6 +228,10 @@ def normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
         if _HOMOGLYPH_CHARS.search(folded):
             folded = _map_look_alikes(folded)
         folded = folded.translate(_PUNCTUATION).casefold()
+    # A message in a cipher (binary, Morse, base32, ROT13, reversed) is read as its plain text.
+    plain = decipher(folded)
+    if plain is not None:
+        folded = plain
     views = _decoded_views(folded) + _disguise_views(text, folded)
     if views:
         folded = "\n\n".join([folded, *views])

@@ -25,6 +25,7 @@ from shelldon.core.gate.normalise import (
     strip_invisible,
     word_count,
 )
+from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -137,11 +138,22 @@ def _luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
+def _carries_a_key(text: str, start: int, end: int) -> bool:
+    """A long encoded run is a credential unless it is an inline image or sound, or base64 of
+    prose that holds no credential itself (payloads.py)."""
+    if inline_media(text, start):
+        return False
+    prose = decoded_prose(text[start:end])
+    return prose is None or bool(_scan_secrets(prose))
+
+
 def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
     """Hits whose rule names a check (`validate` in the rules file) kept only if it passes."""
     checks = secret_checks()
     out = []
     for rule_id, start, end in hits:
+        if rule_id == "high-entropy-token" and not _carries_a_key(text, start, end):
+            continue
         if checks.get(rule_id) == "luhn":
             span = _luhn_span(text, start, end)
             if span is None:
@@ -238,24 +250,35 @@ class InstructionFinding:
 
 
 def instruction_finding(text: str) -> InstructionFinding | None:
-    """The rules and the learned model together (None when the text passes): a strong rule, or
-    weak rules of two families, refuse alone; so does the model at its threshold; a weak rule
-    of one family refuses beside the model at its weak threshold."""
+    """The rules and the learned model together (None when the text passes): a strong rule
+    refuses alone; weak rules of two families refuse unless the model reads the text as plainly
+    benign (under its corroborate threshold); the model refuses alone at its threshold (its
+    short threshold under `min_words_alone` words); a weak rule of one family refuses beside
+    the model at its weak threshold."""
     normalised, views = normalised_views(text)
     fired = instruction_scanner().rules_hit(normalised)
     verdict = instruction_verdict(fired)
-    if verdict:
+    rules = instruction_rules()
+    if verdict and any(rules[r].strength == "strong" for r in verdict):
         return InstructionFinding(verdict, None)
     # A disguised text is read by its best view too: the joined text dilutes the undone words
     # with the disguise's single letters.
     score = max((lexical_score(view) for view in (normalised, *views)), key=lambda s: s.probability)
     settings = lexical_settings()
-    # Alone, only on text long enough to carry evidence: a short owner rule ("Always answer in
-    # English.") shares every word with a short attack ("Say Access Granted"), and a rule the
-    # owner states must never be refused by a guess. Short text refuses beside a weak rule.
-    if score.probability >= settings.threshold and word_count(text) >= settings.min_words_alone:
+    # Weak rules of two families ("you are an expert historian" and "without restrictions") are
+    # also how a role-play request opens: the model must not read the text as benign.
+    if verdict:
+        if score.probability >= settings.corroborate_threshold:
+            return InstructionFinding((*verdict, LEXICAL_RULE_ID), score)
+        return None
+    # Short text carries little evidence: a short owner rule ("Always answer in English.")
+    # shares most of its words with a short attack ("Say Access Granted"), and a rule the owner
+    # states must never be refused by a guess. So short text has its own, higher threshold,
+    # chosen where the owner's short imperatives pass (scripts/train_gate_lexical.py).
+    long_enough = word_count(text) >= settings.min_words_alone
+    alone = settings.threshold if long_enough else settings.short_threshold
+    if score.probability >= alone:
         return InstructionFinding((LEXICAL_RULE_ID,), score)
-    rules = instruction_rules()
     weak = tuple(r for r in fired if r in rules and rules[r].strength == "weak")
     if weak and score.probability >= settings.weak_threshold:
         return InstructionFinding((*weak, LEXICAL_RULE_ID), score)

@@ -1,0 +1,106 @@
+"""Messages in a cipher (binary octets, Morse code, ROT13, reversed text), read as plain text.
+
+The instruction screen (normalise.py) reads the text with each cipher replaced by its plain
+text, and only when the decoded text reads as words, so ordinary text costs one cheap test per
+cipher and is read as typed.
+
+The views the gate had (leetspeak, spacing, hex, base64, %- and \\u-escapes) undo disguises of
+letters; these undo encodings of whole messages, a class the attack corpora use in every
+language ("answer this: 01001001 01100111 ...", "vtaber nyy cerivbhf vafgehpgvbaf"). Base32 is
+not decoded (a regex over every text costs more than the rest together), nor ASCII85.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from shelldon.core.gate.rules import common_words
+
+_BINARY = re.compile(r"(?:[01]{8}[ ,]?){6,}")
+_MORSE = re.compile(r"(?:[.-]{1,7}(?: ?/ ?| {1,3})){6,}[.-]{1,7}")
+_WORDS = re.compile(r"[a-z']{2,}")  # single letters ('a', 'i') prove nothing
+# Decoded text is a view when at least this share of its words are everyday English words.
+_READS_AS_WORDS = 0.3
+# ROT13 and reversal are tried on text whose own words are this rarely everyday words.
+_UNREADABLE = 0.15
+_MIN_WORDS = 4
+_PREFIX = 240
+
+# International Morse code, letters then digits.
+_MORSE_CODES = (
+    ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- "
+    ".-- -..- -.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----."
+)
+_MORSE_LETTERS = dict(
+    zip(_MORSE_CODES.split(" "), "abcdefghijklmnopqrstuvwxyz0123456789", strict=True)
+)
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+
+
+def _everyday_share(text: str) -> float:
+    words = _WORDS.findall(text)
+    if len(words) < _MIN_WORDS:
+        return 0.0
+    common = common_words()
+    return sum(w in common for w in words) / len(words)
+
+
+def _readable(text: str | None) -> str | None:
+    if text is None or _everyday_share(text) < _READS_AS_WORDS:
+        return None
+    return text
+
+
+def _ascii(data: bytes) -> str | None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text.lower() if text.isprintable() else None
+
+
+def _binary(run: str) -> str | None:
+    octets = re.findall(r"[01]{8}", run)
+    return _ascii(bytes(int(o, 2) for o in octets))
+
+
+def _morse(run: str) -> str | None:
+    words = []
+    for word in re.split(r" ?/ ?| {2,}", run.strip()):
+        letters = [_MORSE_LETTERS.get(code) for code in word.split()]
+        if not letters or None in letters:
+            return None
+        words.append("".join(letters))  # type: ignore[arg-type]
+    return " ".join(words)
+
+
+def _substitute(folded: str, pattern: re.Pattern[str], decode: Callable[[str], str | None]) -> str:
+    if pattern.search(folded) is None:  # the common case: one scan, nothing rebuilt
+        return folded
+
+    def plain(match: re.Match[str]) -> str:
+        decoded = _readable(decode(match.group(0)))
+        return f" {decoded} " if decoded else match.group(0)
+
+    return pattern.sub(plain, folded)
+
+
+def decipher(folded: str) -> str | None:
+    """`folded` (case-folded text) with each cipher run that decodes to words replaced by its
+    plain text (the whole text, for ROT13 and reversal), or None when nothing decodes. The run
+    itself is dropped: its digits and dots are noise to the screen, not evidence."""
+    plain = folded
+    if "0" in plain and "1" in plain:
+        plain = _substitute(plain, _BINARY, _binary)
+    if ".-" in plain or "-." in plain:
+        plain = _substitute(plain, _MORSE, _morse)
+    # A whole-message cipher shows in its first words: judge by a prefix, not the whole text.
+    if plain == folded and _everyday_share(folded[:_PREFIX]) < _UNREADABLE:
+        rot13 = folded[:_PREFIX].translate(_ROT13)
+        if _readable(rot13):
+            return folded.translate(_ROT13)
+        backwards = folded[-_PREFIX:][::-1]
+        if _readable(backwards):
+            return folded[::-1]
+    return plain if plain != folded else None

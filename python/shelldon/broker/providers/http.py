@@ -8,6 +8,12 @@ POST per turn needs nothing more. What it adds on top of http.client:
 - Proxies from the environment: HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (either case), NO_PROXY
   (host suffixes, `*`, optional `:port`), with http:// proxies (CONNECT tunnel for https targets).
 - One deadline for the whole exchange (connect, send, every read), a cap on the body size.
+- Server-sent events: an answer served as `text/event-stream` (what a provider streams when the
+  request says `"stream": true`) is read event by event into `HttpResponse.events`, so the deadline
+  cuts a long generation between two tokens. A stream the deadline cut is handed back with
+  `complete=False` and what arrived (the words so far are worth keeping); nothing arrived is a
+  timeout. Either way the connection is closed when the call ends, so the server sees the client
+  leave and, streaming, stops generating (llama.cpp frees the slot for the next turn).
 - Failures as ProviderError kinds the chain understands; messages scrubbed of the key.
 """
 
@@ -30,6 +36,9 @@ from shelldon.broker.providers.base import ErrorKind, ProviderError, scrub
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
 _CHUNK = 64 * 1024
+# A stream repeats its framing with every token (OpenAI's chunks carry the id, the model, …): it
+# may take this many times the body cap for the same words.
+STREAM_FRAMING = 4
 
 
 def ca_source() -> tuple[str, str]:
@@ -64,10 +73,23 @@ def ssl_context() -> ssl.SSLContext:
 
 
 @dataclass(frozen=True)
+class SseEvent:
+    """One server-sent event: its `event:` name ("" when the stream names none, as OpenAI's
+    chunks) and its `data:` lines joined."""
+
+    event: str
+    data: str
+
+
+@dataclass(frozen=True)
 class HttpResponse:
     status: int
     headers: Mapping[str, str]  # lower-cased names
     body: bytes
+    # A 2xx answer served as text/event-stream: its events, and whether the stream reached its
+    # end (False: the deadline cut it, `events` is what arrived before).
+    events: tuple[SseEvent, ...] | None = None
+    complete: bool = True
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -198,6 +220,17 @@ def post_json(
         what = "waiting for the answer"
         response = conn.getresponse()
         what = "reading the answer"
+        content_type = (response.getheader("Content-Type") or "").lower()
+        if 200 <= response.status < 300 and content_type.startswith("text/event-stream"):
+            what = "reading the stream"
+            events, complete = _read_events(conn, response, max_bytes, deadline, clock)
+            return HttpResponse(
+                status=response.status,
+                headers={k.lower(): v for k, v in response.getheaders()},
+                body=b"",
+                events=events,
+                complete=complete,
+            )
         data = _read_body(conn, response, max_bytes, deadline, clock)
         return HttpResponse(
             status=response.status,
@@ -271,6 +304,62 @@ def _read_body(
     if declared is not None and declared.isdigit() and int(declared) != size:
         raise ProviderError("malformed", f"body cut short: {size} of {declared} bytes")
     return b"".join(chunks)
+
+
+# The events that end a stream, as each wire marks it: OpenAI's `data: [DONE]`, Anthropic's
+# `message_stop`. Reading stops there (a server may keep the connection open after it).
+_STREAM_END_DATA = "[DONE]"
+_STREAM_END_EVENT = "message_stop"
+
+
+def _read_events(
+    conn: http.client.HTTPConnection,
+    response: http.client.HTTPResponse,
+    max_bytes: int,
+    deadline: float,
+    clock: Callable[[], float],
+) -> tuple[tuple[SseEvent, ...], bool]:
+    """The stream's events up to its end marker or EOF (complete), or up to the deadline (not
+    complete; a timeout when nothing arrived). Lines as the SSE format defines them: `event:`,
+    `data:` (several join with newlines), `:` comments, a blank line ends an event."""
+    events: list[SseEvent] = []
+    pending = b""
+    size = 0
+    name, data_lines = "", []
+    while True:
+        try:
+            _arm(conn, deadline, clock)
+            chunk = response.read1(_CHUNK)
+        except TimeoutError:
+            if not events:
+                raise
+            return tuple(events), False
+        if not chunk:
+            return tuple(events), True  # EOF: the server ended the stream
+        size += len(chunk)
+        if size > max_bytes * STREAM_FRAMING:
+            raise ProviderError(
+                "malformed", f"stream larger than {max_bytes * STREAM_FRAMING} bytes"
+            )
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for raw in lines:
+            line = raw.rstrip(b"\r").decode("utf-8", "replace")
+            if line:
+                field, _, value = line.partition(":")
+                value = value[1:] if value.startswith(" ") else value
+                if field == "event":
+                    name = value
+                elif field == "data":
+                    data_lines.append(value)
+                continue  # a comment (": ping"), an id or retry field: nothing to keep
+            if not data_lines and not name:
+                continue
+            event = SseEvent(name, "\n".join(data_lines))
+            name, data_lines = "", []
+            if event.data == _STREAM_END_DATA or event.event == _STREAM_END_EVENT:
+                return tuple(events), True
+            events.append(event)
 
 
 def error_snippet(response: HttpResponse, secrets: Iterable[str] = ()) -> str:

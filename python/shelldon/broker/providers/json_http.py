@@ -10,14 +10,14 @@ from __future__ import annotations
 import logging
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers.base import ProviderError, RawCompletion, RetryPolicy
-from shelldon.broker.providers.http import post_json, raise_for_status
+from shelldon.broker.providers.http import SseEvent, post_json, raise_for_status
 from shelldon.broker.reply_check import unusable_reason
 from shelldon.broker.tools import TOOL_PURPOSES, CallResult, read_calls
 from shelldon.contracts.brain import CompletionRequest, Usage
@@ -81,9 +81,12 @@ def exchange_json(
     *,
     deadline: float | None,
     secrets: Iterable[str],
+    assemble: Callable[[Sequence[SseEvent], bool], Any] | None = None,
 ) -> Any:
     """POST the JSON body within the turn's deadline, map a non-2xx answer to its ProviderError,
-    and return the parsed JSON answer (a non-JSON answer is "malformed")."""
+    and return the parsed JSON answer (a non-JSON answer is "malformed"). A streamed answer is
+    folded into the unstreamed shape by `assemble` (providers.streams; a server that ignored
+    `"stream": true` answers JSON, which is read as it is)."""
     secrets = tuple(secrets)
     response = post_json(
         url,
@@ -95,6 +98,10 @@ def exchange_json(
         secrets=secrets,
     )
     raise_for_status(response, secrets)
+    if response.events is not None:
+        if assemble is None:
+            raise ProviderError("malformed", "a stream where one JSON answer was expected")
+        return assemble(response.events, response.complete)
     try:
         return response.json()
     except (ValueError, RecursionError):
@@ -157,11 +164,16 @@ class JsonHttpProvider(ABC):
         return exchange_json(
             self.url,
             body,
-            self.headers(),
+            {"Accept": "text/event-stream, application/json", **self.headers()},
             self.spec,
             deadline=deadline,
             secrets=(self._api_key,),
+            assemble=self.assemble_stream,
         )
+
+    @abstractmethod
+    def assemble_stream(self, events: Sequence[SseEvent], complete: bool) -> Any:
+        """The streamed events as the unstreamed JSON answer `parse` reads (providers.streams)."""
 
     def protocol(self, request: CompletionRequest) -> str:
         """How this request asks for structure: the configured protocol, except that tools serve

@@ -57,12 +57,14 @@ def openai_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, Any]:
     calls: dict[int, dict[str, Any]] = {}
     finish: Any = None
     usage: Any = None
+    named: dict[str, Any] = {}  # the answer's id, model and creation time, from its chunks
     for event in events:
         chunk = _json(event)
         if not isinstance(chunk, dict):
             continue
         if chunk.get("error"):
             raise _failed(chunk["error"])
+        named.update({k: chunk[k] for k in ("id", "model", "created") if k in chunk})
         if isinstance(chunk.get("usage"), dict):
             usage = chunk["usage"]
         choices = chunk.get("choices")
@@ -98,6 +100,7 @@ def openai_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, Any]:
     if not complete:
         finish = "length"  # the deadline cut it: as if the token budget had
     return {
+        **named,
         "object": "chat.completion",
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": usage,

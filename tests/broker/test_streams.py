@@ -84,7 +84,7 @@ def test_a_call_past_its_deadline_is_closed_before_the_next_request(
     assert fake.wait_closed(0, timeout=20)
     provider.complete(REQUEST)
     # ... so the next request finds the server free, not queued behind a generation nobody reads.
-    assert fake.seen == [("request", 0), ("closed", 0), ("request", 1)]
+    assert fake.seen == [("request", 0), ("streaming", 0), ("closed", 0), ("request", 1)]
 
 
 def test_the_deadline_keeps_the_whole_sentences_that_arrived(fake: FakeProvider) -> None:

@@ -202,8 +202,9 @@ class _State:
     released: threading.Event = field(default_factory=threading.Event)  # set by stop()
     held: threading.Event = field(default_factory=threading.Event)  # a hold step is waiting
     let_go: threading.Event = field(default_factory=threading.Event)  # set by release()
-    # What the server saw, in order: ("request", n) as request n arrives, ("closed", n) when the
-    # client of a stream_hold answer n went away (a streaming server's cue to stop generating).
+    # What the server saw, in order: ("request", n) as request n arrives; for a stream_hold
+    # answer n, ("streaming", n) once its first words are sent and ("closed", n) when its client
+    # went away (a streaming server's cue to stop generating).
     seen: list[tuple[str, int]] = field(default_factory=list)
     closed: threading.Condition = field(default_factory=threading.Condition)
 
@@ -294,9 +295,14 @@ class FakeProvider:
 
     @property
     def seen(self) -> list[tuple[str, int]]:
-        """("request", n) and ("closed", n) in the order the server saw them."""
+        """("request", n), ("streaming", n), ("closed", n) in the order the server saw them."""
         with self._state.closed:
             return list(self._state.seen)
+
+    def wait_seen(self, what: tuple[str, int], timeout: float = 30.0) -> bool:
+        """Wait until the server has seen `what` (see `seen`)."""
+        with self._state.closed:
+            return self._state.closed.wait_for(lambda: what in self._state.seen, timeout)
 
     def wait_closed(self, request_index: int, timeout: float = 30.0) -> bool:
         """Wait until the client of stream_hold answer `request_index` has closed the stream."""
@@ -371,6 +377,7 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 recorded_index = len(state.requests) - 1
                 with state.closed:
                     state.seen.append(("request", recorded_index))
+                    state.closed.notify_all()
                 if state.steps:
                     step = state.steps.pop(0)
                 elif state.responder is not None:
@@ -468,16 +475,19 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             goes away, as a model does on a long answer; note when it did."""
             answer = _answer(request.wire, content, [11, 7])
             events = stream_events(request.wire, answer)
-            self._start_stream()
             opening = 2 if request.wire == "openai" else 4  # up to the first words
-            for event in events[:opening]:
-                self._send_chunk(event)
-            self.connection.settimeout(60.0)  # a bound for a client that never leaves
             try:
+                self._start_stream()
+                for event in events[:opening]:
+                    self._send_chunk(event)
+                with state.closed:
+                    state.seen.append(("streaming", index))
+                    state.closed.notify_all()
+                self.connection.settimeout(60.0)  # a bound for a client that never leaves
                 while self.connection.recv(1024):
                     pass  # a client sends nothing more on this request: EOF is the close
             except OSError:
-                pass  # reset or timed out: gone either way
+                pass  # reset, a broken pipe or timed out: gone either way
             with state.closed:
                 state.seen.append(("closed", index))
                 state.closed.notify_all()

@@ -14,19 +14,25 @@ POST per turn needs nothing more. What it adds on top of http.client:
   `complete=False` and what arrived (the words so far are worth keeping); nothing arrived is a
   timeout. Either way the connection is closed when the call ends, so the server sees the client
   leave and, streaming, stops generating (llama.cpp frees the slot for the next turn).
+- A turn abandoned before its deadline (its worker gone): the broker runs each completion in a
+  `CallScope`; `cancel()` shuts the scope's open connections down at once (a blocked read
+  returns) and refuses any new one, so the abandoned call ends and the server sees it go.
 - Failures as ProviderError kinds the chain understands; messages scrubbed of the key.
 """
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http.client
 import json
 import os
 import socket
 import ssl
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -70,6 +76,51 @@ def ssl_context() -> ssl.SSLContext:
         else:
             _SSL_CONTEXT = ssl.create_default_context()
     return _SSL_CONTEXT
+
+
+class CallScope:
+    """The HTTP calls of one completion, so that an abandoned turn can end them (thread-safe:
+    `cancel` comes from another broker thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: set[http.client.HTTPConnection] = set()
+        self.cancelled = False
+
+    def cancel(self) -> int:
+        """End every open call now and refuse new ones; how many were open."""
+        with self._lock:
+            self.cancelled = True
+            open_now = list(self._open)
+        for conn in open_now:
+            sock = conn.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read; close() follows
+        return len(open_now)
+
+    def _enter(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            if self.cancelled:
+                raise ProviderError("timeout", "the turn was abandoned")
+            self._open.add(conn)
+
+    def _leave(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            self._open.discard(conn)
+
+
+_SCOPE: ContextVar[CallScope | None] = ContextVar("shelldon_call_scope", default=None)
+
+
+@contextlib.contextmanager
+def calls_in(scope: CallScope) -> Iterator[CallScope]:
+    """Every post_json in this thread, inside the block, belongs to `scope`."""
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
+    finally:
+        _SCOPE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -178,8 +229,46 @@ def post_json(
     """POST `payload` as JSON; any status comes back as an HttpResponse (the caller judges it).
 
     Raises ProviderError: connect (DNS, refused, TLS, proxy), timeout (the whole exchange past
-    `timeout` seconds), malformed (a body cut short or larger than `max_bytes`).
+    `timeout` seconds, or the call's CallScope cancelled), malformed (a body cut short or larger
+    than `max_bytes`).
     """
+    scope = _SCOPE.get()
+    try:
+        response = _post_json(
+            url,
+            payload,
+            headers,
+            timeout=timeout,
+            connect_timeout=connect_timeout,
+            max_bytes=max_bytes,
+            secrets=secrets,
+            environ=environ,
+            clock=clock,
+            scope=scope,
+        )
+    except ProviderError:
+        if scope is not None and scope.cancelled:  # our own shutdown, not the server's doing
+            raise ProviderError("timeout", "the turn was abandoned") from None
+        raise
+    if scope is not None and scope.cancelled:  # a stream our shutdown ended looks complete
+        raise ProviderError("timeout", "the turn was abandoned")
+    return response
+
+
+def _post_json(
+    url: str,
+    payload: Mapping[str, Any],
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    connect_timeout: float,
+    max_bytes: int,
+    secrets: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    scope: CallScope | None = None,
+) -> HttpResponse:
+    """post_json's exchange, its connection open in `scope` while it lasts."""
     secret_list = [s for s in secrets if s]
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -213,6 +302,8 @@ def post_json(
         request_headers["Proxy-Authorization"] = proxy.authorization
     what = "connecting"
     try:
+        if scope is not None:
+            scope._enter(conn)
         conn.connect()
         what = "sending"
         _arm(conn, deadline, clock)
@@ -264,6 +355,8 @@ def post_json(
             detail = f"cannot resolve host ({detail})"
         raise ProviderError("connect", scrub(f"{detail} while {what}", secret_list)) from None
     finally:
+        if scope is not None:
+            scope._leave(conn)
         conn.close()
 
 

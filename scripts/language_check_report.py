@@ -1,11 +1,12 @@
 """How the reply check's language signal (shelldon.contracts.languages) does on third-party text.
 
 Owners are LoCoMo speakers (../shared/data/memory, English conversations): the profile is built
-from one speaker's first messages, as history.db would hold them, at several history sizes. Replies
-that must pass: the other speaker's messages (English, other words, other names) and SmolLM2's
-real replies (tests/fixtures/live_model). Replies that must be refused: the non-English rows of
-../shared/data/gate/injection.jsonl (German, Spanish, French, Italian, Chinese, Russian, picked
-out by their script or by a handful of function words: the check never picks its own test set).
+from one speaker's first messages, as history.db would hold them, at several history sizes.
+Replies that must pass: the other speaker's messages (English, other words, other names) and
+SmolLM2's real replies (tests/fixtures/live_model) that the rest of the reply check lets through.
+Replies that must be refused: the non-English rows of ../shared/data/gate/injection.jsonl
+(German, Spanish, French, Italian, Chinese, Russian, picked out by their script or by a handful
+of function words: the check never picks its own test set).
 
 Tuned on conversation 26 and the first half of the foreign rows; `--heldout` measures on
 conversation 30 and the second half. Prints, per history size, how many English replies were
@@ -22,6 +23,7 @@ import re
 import sys
 from pathlib import Path
 
+from shelldon.broker.reply_check import unusable_reason
 from shelldon.contracts.languages import (
     coverage,
     foreign_reason,
@@ -93,7 +95,9 @@ def main() -> int:
     foreign = foreign_rows()
     half = len(foreign) // 2
     foreign = foreign[half:] if args.heldout else foreign[:half]
-    english = other + model_replies()
+    # SmolLM2's replies that the rest of the reply check refuses anyway (transcripts, echoes)
+    # are left out: a false alarm counts only where the owner would otherwise have read it.
+    english = other + [t for t in model_replies() if unusable_reason(t) is None]
     print(
         f"owner {owner_name}: {len(owner)} messages; {len(english)} English replies "
         f"({len(other)} the other speaker's, {len(english) - len(other)} SmolLM2's); "

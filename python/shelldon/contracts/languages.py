@@ -27,6 +27,7 @@ translation. Figures and thresholds: docs/brain.md
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -37,6 +38,9 @@ import msgspec
 # The owner's most frequent trigrams and words kept in the profile (a few KB in each request).
 PROFILE_TRIGRAMS = 600
 PROFILE_WORDS = 150
+# The owner's text read for a profile, newest first: past ~100 chat messages more text changes
+# nothing the check decides (docs/brain.md), and each turn pays for reading it.
+PROFILE_CHARS = 10_000
 # Owner letters (in the reply's script) before the word signal is trusted: ~20 chat messages.
 MIN_OWNER_LETTERS = 1500
 # Reply letters and words (judged ones: names, code, URLs left out) before either signal is; a
@@ -60,7 +64,7 @@ _UNSPACED = frozenset({"CJK", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "M
 _NAME_PREFIXES = frozenset({"FULLWIDTH", "HALFWIDTH", "MATHEMATICAL", "CIRCLED", "PARENTHESIZED"})
 
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
-_URLISH = re.compile(r"\b(?:https?://|www\.)\S+|\S+@\S+\.\S+|[@#]\w+|\b\S+\.(?:com|org|net|io)\S*")
+_URLISH = re.compile(r"(?:https?://|www\.)\S+|[^\s@]+@\S+|[@#]\w+|[\w.-]+\.(?:com|org|net|io)\b\S*")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 # A turn that asks for another language: the reply may rightly be in it.
@@ -78,6 +82,7 @@ class OwnerLanguages(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     words: tuple[str, ...] = ()
 
 
+@functools.lru_cache(maxsize=4096)
 def script_of(ch: str) -> str | None:
     """The script of a letter by its Unicode name's first word (LATIN, CYRILLIC, CJK, …)."""
     if not ch.isalpha():
@@ -118,29 +123,35 @@ def _trigrams(words: Iterable[str]) -> Iterable[str]:
 
 def _letters_by_script(words: Iterable[str]) -> Counter[str]:
     counts: Counter[str] = Counter()
-    for word in words:
-        for ch in word:
-            script = script_of(ch)
-            if script is not None:
-                counts[script] += 1
+    for ch, n in Counter("".join(words)).items():  # each distinct letter named once
+        script = script_of(ch)
+        if script is not None:
+            counts[script] += n
     return counts
 
 
-def _sentences(text: str) -> list[list[str]]:
-    return [words for m in _SENTENCE.finditer(_judged(text)) if (words := _words(m.group(0)))]
+def _sentences(judged: str) -> list[list[str]]:
+    """The words of each sentence of text already rid of what is never judged."""
+    return [words for m in _SENTENCE.finditer(judged) if (words := _words(m.group(0)))]
 
 
 def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
-    """The profile of what the owner wrote (their history rows and the message being answered).
-    Names count here too: the owner typed them, so their script is the owner's."""
+    """The profile of what the owner wrote, newest first (the message being answered, then their
+    history rows), up to PROFILE_CHARS. Names count here too: the owner typed them, so their
+    script is the owner's."""
     scripts: Counter[str] = Counter()
     grams: Counter[str] = Counter()
     vocabulary: Counter[str] = Counter()
+    budget = PROFILE_CHARS
     for message in messages:
-        for words in _sentences(message):
+        if budget <= 0:
+            break
+        judged = _judged(message[:budget])
+        budget -= len(judged)
+        for words in _sentences(judged):
             grams.update(_trigrams(words))
             vocabulary.update(w.casefold() for w in words)
-        scripts.update(_letters_by_script(_WORD.findall(_judged(message))))
+        scripts.update(_letters_by_script(_WORD.findall(judged)))
     return OwnerLanguages(
         scripts=dict(scripts),
         trigrams=tuple(gram for gram, _ in grams.most_common(PROFILE_TRIGRAMS)),
@@ -160,7 +171,7 @@ def foreign_reason(reply: str, profile: OwnerLanguages | None, message: str = ""
     """Why `reply` is in a language the owner never used, or None (see the module docstring)."""
     if profile is None or not profile.scripts or _TRANSLATION_ASK.search(message):
         return None
-    sentences = _sentences(reply)
+    sentences = _sentences(_judged(reply))
     letters = _letters_by_script(w for words in sentences for w in words)
     total = sum(letters.values())
     weighted = total + (UNSPACED_WEIGHT - 1) * sum(

@@ -429,7 +429,7 @@ def assemble_prompt(
     # What the owner reads is checked against the languages they write in (a turn, a check-in).
     languages = None
     if purpose in ("turn", "checkin") and (ctx.owner_texts or text):
-        languages = owner_profile((*ctx.owner_texts, text))
+        languages = owner_profile((text, *ctx.owner_texts))  # newest first
     return CompletionRequest(
         purpose=purpose,
         sections=tuple(sections),

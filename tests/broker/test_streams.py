@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from fakes.fake_provider import FakeProvider, call, reply, stream_hold, tool_calls
+from fakes.fake_provider import FakeProvider, call, reply, status, stream_hold, tool_calls
 from shelldon.broker.chain import ProviderChain
 from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.providers.base import ProviderError
@@ -132,3 +132,26 @@ def test_broken_streamed_arguments_stay_broken_for_the_tool_reader() -> None:
     )
     assert answer["content"][0]["input"] == '{"title": "An'
     assert answer["stop_reason"] == "max_tokens"
+
+
+@pytest.mark.parametrize("kind", WIRES)
+def test_a_server_that_refuses_to_stream_is_asked_unstreamed(fake: FakeProvider, kind: str) -> None:
+    fake.script(
+        status(400, message="Unrecognized request argument supplied: stream_options"),
+        reply("Hello!"),
+        reply("Hello again!"),
+    )
+    provider = http_provider(fake, kind, protocol="plain")
+    assert "Hello!" in provider.complete(REQUEST).text
+    assert "Hello again!" in provider.complete(REQUEST).text
+    sent = [r.json for r in fake.requests]
+    assert [s["stream"] for s in sent] == [True, False, False]
+    assert all("stream_options" not in s for s in sent[1:])
+
+
+def test_another_client_error_is_not_taken_for_a_refused_stream(fake: FakeProvider) -> None:
+    fake.script(status(400, message="model not found"))
+    with pytest.raises(ProviderError) as caught:
+        http_provider(fake, "openai").complete(REQUEST)
+    assert caught.value.status == 400
+    assert len(fake.requests) == 1

@@ -8,6 +8,7 @@ The HTTP exchange itself (TLS, proxies, the deadline, the size cap) is `http.py`
 from __future__ import annotations
 
 import logging
+import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
@@ -27,6 +28,9 @@ from shelldon.contracts.reply_format import TOOL_REPLY_BLOCK, asks_for_json, for
 
 log = logging.getLogger(__name__)
 
+# A client error about streaming itself ("stream_options", "streaming is not supported"), not
+# one that merely contains the word ("upstream").
+_NAMES_STREAM = re.compile(r"\bstream", re.IGNORECASE)
 # Closes the outcomes the model reads when it is asked for its words after calling tools only.
 WORDS_NUDGE = "Now answer your owner in plain words (no tool calls, no JSON)."
 
@@ -131,6 +135,8 @@ class JsonHttpProvider(ABC):
         self.rule_based = False  # a model: its replies are checked, its forgotten ops backstopped
         self.url = spec.base_url.rstrip("/") + self.ENDPOINT
         self._api_key = api_key
+        # A server that refused to stream (HTTP 400 naming it): asked unstreamed from then on.
+        self.streams = True
 
     def __repr__(self) -> str:  # never the key
         kind = type(self).__name__
@@ -161,6 +167,23 @@ class JsonHttpProvider(ABC):
         )
 
     def _exchange(self, body: dict[str, Any], deadline: float | None) -> Any:
+        if not self.streams:
+            body = _unstreamed(body)
+        try:
+            return self._post(body, deadline)
+        except ProviderError as error:
+            if not (
+                body.get("stream") and error.status in (400, 422) and "stream" in error.message
+            ):
+                raise
+        # The server refused to stream ("stream_options" unknown, streaming unsupported): ask
+        # once more unstreamed, and keep to that (the call is then closed, not stopped, at its
+        # deadline: docs/brain.md).
+        log.warning("provider %s refused to stream; asking unstreamed from now on", self.name)
+        self.streams = False
+        return self._post(_unstreamed(body), deadline)
+
+    def _post(self, body: dict[str, Any], deadline: float | None) -> Any:
         return exchange_json(
             self.url,
             body,
@@ -224,6 +247,10 @@ class JsonHttpProvider(ABC):
                 f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
             )
         return system, user
+
+
+def _unstreamed(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if k != "stream_options"} | {"stream": False}
 
 
 def _summed(first: Usage | None, second: Usage | None) -> Usage | None:

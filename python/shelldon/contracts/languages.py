@@ -1,5 +1,5 @@
 """The owner's languages, as the reply check needs them: which scripts the owner writes in, and
-a character-trigram profile of their words, learned from their own messages (history.db).
+their most frequent words and character trigrams, learned from their own messages (history.db).
 
 The worker builds the profile (`owner_profile`) from the owner's recent rows and sends it with
 the prompt (`CompletionRequest.owner_languages`); the broker's reply check asks `foreign_reason`

@@ -427,8 +427,14 @@ def _read_events(
             if not events:
                 raise
             return tuple(events), False
-        if not chunk:
-            return tuple(events), True  # EOF: the server ended the stream
+        if not chunk:  # EOF: the server ended the stream (an event it did not end with a blank
+            # line still counts)
+            last = pending.rstrip(b"\r").decode("utf-8", "replace")
+            if last.startswith("data:"):
+                data_lines.append(last[5:].removeprefix(" "))
+            if data_lines and "\n".join(data_lines) != _STREAM_END_DATA:
+                events.append(SseEvent(name, "\n".join(data_lines)))
+            return tuple(events), True
         size += len(chunk)
         if size > max_bytes * STREAM_FRAMING:
             raise ProviderError(

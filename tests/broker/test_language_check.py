@@ -82,3 +82,18 @@ def test_a_translation_the_owner_asked_for_is_shown(fake: FakeProvider, home: Pa
     root = _owner_wrote(home, ENGLISH)
     provider, _ = _ask(fake, root, "please translate 'how was your day' into German", "de")
     assert provider == "fake-openai"
+
+
+def test_the_profile_is_the_owners_own_newest_words(home: Path) -> None:
+    root = _owner_wrote(home, PORTUGUESE + ENGLISH)
+    store = HistoryStore.open(root.history_db)
+    try:
+        newest = store.owner_messages(3)
+    finally:
+        store.close()
+    assert newest == list(ENGLISH[-3:][::-1])  # the owner's rows only, newest first
+    turn = gather_context(root, "hello")
+    assert turn.owner_languages is not None
+    assert "the" in turn.owner_languages.words and "okay" not in turn.owner_languages.words
+    assert gather_context(root, "", purpose="checkin").owner_languages is not None
+    assert gather_context(root, "", purpose="dream").owner_languages is None

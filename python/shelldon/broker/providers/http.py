@@ -18,6 +18,11 @@ POST per turn needs nothing more. What it adds on top of http.client:
   `CallScope`; `cancel()` shuts the scope's open connections down at once (a blocked read
   returns) and refuses any new one, so the abandoned call ends and the server sees it go.
 - Failures as ProviderError kinds the chain understands; messages scrubbed of the key.
+
+Over 400 lines: every part above acts on the one connection of one exchange under its one
+deadline (the proxy picks where it goes, the deadline arms each read of the body or the event
+stream, the scope shuts it down); split, each part would take the connection and the deadline
+as arguments and the failure mapping would be spread over several modules.
 """
 
 from __future__ import annotations

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
 
+from fakes.fake_provider import FakeProvider, stream_hold
 from shelldon import ipc
 from shelldon.broker.admission import RETIRE_GRACE_S, WorkerAdmissions
+from shelldon.broker.chain import ProviderChain
+from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.server import BrokerService, build_chain
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.paths import DataRoot
+from support.providers import http_provider
 
 REQUEST = CompletionRequest(purpose="turn", sections=(PromptSection(kind="message", text="hi"),))
 WORKER = ipc.Peer(pid=4242, uid=5001, gid=5001)
@@ -103,3 +108,31 @@ def test_only_the_fork_server_may_admit_and_the_admitted_worker_gets_its_complet
     assert isinstance(_handle(service, me, wire.RetireWorker(turn_id="t1", pid=4242)), wire.Ack)
     assert isinstance(_handle(service, WORKER, _complete()), wire.Refused)
     assert service.admit(WORKER) == "not a live turn's worker"
+
+
+def test_a_worker_retired_mid_completion_has_its_provider_call_closed(
+    run_dir: Path, fake: FakeProvider
+) -> None:
+    """The worker died before its turn's deadline: the fork-server retires it, and the broker
+    closes the provider call still streaming for it (the server sees the client go), and the
+    chain asks no other HTTP provider for a turn nobody waits for."""
+    chain = ProviderChain([http_provider(fake, "openai", timeout=60.0), OfflineBrain()])
+    service = BrokerService(DataRoot.resolve(), chain)
+    me = ipc.Peer(os.getpid(), os.geteuid(), os.getegid())
+    ipc.write_pid_file(run_dir, "forkserver")
+    assert isinstance(_handle(service, me, _admit()), wire.Ack)
+    fake.script(stream_hold("Once upon a time"))
+    answers: list[object] = []
+    asking = threading.Thread(target=lambda: answers.append(_handle(service, WORKER, _complete())))
+    asking.start()
+    assert fake.wait_seen(("streaming", 0))
+    assert isinstance(_handle(service, me, wire.RetireWorker(turn_id="t1", pid=4242)), wire.Ack)
+    assert fake.wait_closed(0, timeout=20)  # long before the call's 60 s timeout
+    asking.join(timeout=20)
+    assert not asking.is_alive()
+    [answer] = answers
+    # The offline brain answered a turn nobody reads (harmless); no second HTTP call was made.
+    assert isinstance(answer, wire.Completion) and answer.reply.provider == "offline"
+    assert answer.reply.failures[0].kind == "timeout"
+    assert "abandoned" in answer.reply.failures[0].detail
+    assert len(fake.requests) == 1

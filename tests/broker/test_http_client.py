@@ -12,6 +12,7 @@ import ssl
 import subprocess
 import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -241,3 +242,41 @@ def test_scrub_removes_the_key_and_token_shapes() -> None:
     text = scrub("bad key sk-abcdefgh12345678 and ZZZ and gsk_0123456789abc", ["ZZZ"])
     assert text == "bad key [redacted] and [redacted] and [redacted]"
     assert scrub("model gpt-4o-mini not found") == "model gpt-4o-mini not found"
+
+
+def test_server_sent_events_are_read_as_the_format_defines_them() -> None:
+    """CRLF or LF lines, `event:` names, several `data:` lines joined, comments skipped, reading
+    stopped at the end marker, and a last event the server did not close with a blank line."""
+    bodies = [
+        b": keep-alive\r\nevent: a\r\ndata: one\r\ndata: two\r\n\r\ndata:{}\r\n\r\n"
+        b"data: [DONE]\r\n\r\ndata: after the end\n\n",
+        b"event: message_start\ndata: x\n\nevent: message_stop\ndata: {}\n\n",
+        b"data: first\n\ndata: last, unterminated",
+    ]
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(bodies.pop(0))
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+        got = [
+            post_json(url, {}, {}, timeout=5, connect_timeout=5, max_bytes=10_000) for _ in range(3)
+        ]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [(e.event, e.data) for e in got[0].events or ()] == [("a", "one\ntwo"), ("", "{}")]
+    assert [(e.event, e.data) for e in got[1].events or ()] == [("message_start", "x")]
+    assert [e.data for e in got[2].events or ()] == ["first", "last, unterminated"]
+    assert all(r.complete for r in got)

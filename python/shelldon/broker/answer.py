@@ -5,12 +5,12 @@ In order:
 1. the reply parser takes the JSON protocol's envelope apart (or leaves plain text as it is);
 2. native tool calls become raw ops (shelldon.broker.tools), after the parser's, under the cap;
 3. a reply the token budget cut is kept up to its last whole sentence, or refused;
-4. the reply check (shelldon.broker.reply_check): an envelope, a placeholder, a digit flood is
-   refused — for a turn or a check-in the owner would read it. When the model proposed an op
-   that fits the contract beside such text (a tool call whose follow-up gave no words), the ops
-   are kept and the words are a plain acknowledgement of them instead; a dream's or a
-   reflection's note is blanked and its ops kept. Refused text is logged cut short and scrubbed,
-   never handed on;
+4. the reply check (shelldon.broker.reply_check): an envelope, a placeholder, a digit flood, a
+   language the owner never used (request.owner_languages) is refused — for a turn or a
+   check-in the owner would read it. When the model proposed an op that fits the contract
+   beside such text (a tool call whose follow-up gave no words), the ops are kept and the
+   words are a plain acknowledgement of them instead; a dream's or a reflection's note is
+   blanked and its ops kept. Refused text is logged cut short and scrubbed, never handed on;
 5. the backstop, for an owner turn answered by a model: a clear "remind me …" the model did not
    turn into a reminder is read by the offline rules (the owner is told the reminder was set, in
    the rules' words), and when the model proposed no op at all, the rules' remember and
@@ -90,7 +90,10 @@ def read_answer(
             text = whole
             dropped.append("reply: cut by the token budget; kept its whole sentences")
     # The offline brain is the last resort and its words are the rules' own: never refused.
-    reason = None if offline_provider else unusable_reason(text)
+    reason = None
+    if not offline_provider:
+        message = offline.PromptView.of(request).message
+        reason = unusable_reason(text, request.owner_languages, message)
     if reason is not None and text:
         _log_refused(provider, reason, text)
         dropped.append(f"reply: {reason}; blanked")

@@ -15,7 +15,10 @@ Unusable (the chain then asks the next provider, the offline brain last):
   line's clock (a markdown heading alone is not: a good answer to a how-to may have some);
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
-  narrates is retelling the prompt.
+  narrates is retelling the prompt;
+- a language the owner never used: mostly in a script they never typed, or, in their script, in
+  words and letter patterns that are not theirs (shelldon.contracts.languages, learned from the
+  owner's own messages; never judged without enough of them).
 
 A reply cut at the token budget after at least half of it was whole sentences is kept up to its
 last whole sentence: a long, good answer loses its tail, not the turn.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import re
 
 from shelldon.broker.providers.base import scrub
+from shelldon.contracts.languages import OwnerLanguages, foreign_reason
 
 # A placeholder: angle brackets around a few lower-case words ("<one short sentence for your
 # owner>", "<short title>"); "<3", "<b>" and "a < b > c" are not.
@@ -64,8 +68,11 @@ _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 _LOG_CHARS = 120
 
 
-def unusable_reason(text: str) -> str | None:
-    """Why `text` must not be shown to the owner, or None when it may."""
+def unusable_reason(
+    text: str, languages: OwnerLanguages | None = None, message: str = ""
+) -> str | None:
+    """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
+    owner writes in and `message` what they asked (None, "": no language is judged)."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -89,7 +96,7 @@ def unusable_reason(text: str) -> str | None:
         return "a prompt echo"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
-    return None
+    return foreign_reason(stripped, languages, message)
 
 
 def _repeats(text: str, times: int = 3) -> bool:

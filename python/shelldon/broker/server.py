@@ -22,6 +22,7 @@ import grp
 import logging
 import os
 import pwd
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -31,6 +32,7 @@ from shelldon.broker.admission import WorkerAdmissions
 from shelldon.broker.chain import Attempt, ProviderChain
 from shelldon.broker.providers import MissingKey, make_provider
 from shelldon.broker.providers.base import Provider
+from shelldon.broker.providers.http import CallScope, calls_in
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.brain import BrainReply, CompletionRequest
@@ -137,6 +139,9 @@ class BrokerService:
         self.brain = brain
         self.completions = 0
         self.workers = WorkerAdmissions()
+        # The HTTP calls of each completion in flight, by turn: a retired worker's are ended.
+        self._in_flight: dict[str, CallScope] = {}
+        self._in_flight_lock = threading.Lock()
         self.transports = tuple(transports)
         self.rebuild = rebuild  # builds the chain again (a skipped provider's key may be stored)
 
@@ -250,19 +255,43 @@ class BrokerService:
             self.workers.admit(message)
             return wire.Ack()
         retired = self.workers.retire(message)
+        if retired:
+            self._abandon(message.turn_id)
         return wire.Ack(detail="retired" if retired else "not admitted")
+
+    def _abandon(self, turn_id: str) -> None:
+        """The turn's worker is gone: whatever its completion still has open is closed now, so
+        a local server stops generating an answer nobody will read (docs/brain.md)."""
+        with self._in_flight_lock:
+            scope = self._in_flight.get(turn_id)
+        if scope is None:
+            return
+        closed = scope.cancel()
+        log.info(
+            "broker: turn %s's worker retired mid-completion; %d provider call(s) closed",
+            turn_id,
+            closed,
+        )
 
     def _complete(self, message: wire.Complete) -> wire._Msg:
         self._refresh()
+        scope = CallScope()
+        with self._in_flight_lock:
+            self._in_flight[message.turn_id] = scope
         try:
             deadline = time.monotonic() + max(0.0, message.deadline_s)
-            reply = self.brain.complete(message.request, deadline=deadline)
+            with calls_in(scope):
+                reply = self.brain.complete(message.request, deadline=deadline)
         except Exception as exc:  # ChainExhausted and anything a provider let escape
             kind = getattr(exc, "kind", "") or type(exc).__name__
             log.warning("broker: turn %s: the brain failed: %s", message.turn_id, exc)
             return wire.CompletionFailed(
                 reason=str(exc)[:500], kind=str(kind), failures=getattr(exc, "failures", ())
             )
+        finally:
+            with self._in_flight_lock:
+                if self._in_flight.get(message.turn_id) is scope:
+                    del self._in_flight[message.turn_id]
         self.completions += 1
         return wire.Completion(reply=reply)
 

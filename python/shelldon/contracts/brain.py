@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from shelldon.contracts.languages import OwnerLanguages
+
 SectionKind = Literal[
     "system",  # SYSTEM_INSTRUCTION
     "directive",  # DIRECTIVE.md, the owner's constitution
@@ -35,6 +37,9 @@ class CompletionRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     purpose: Literal["turn", "dream", "checkin", "reflect"]
     sections: tuple[PromptSection, ...]
     max_reply_chars: int = 4000
+    # What the owner writes in, learned from their messages: the reply check refuses a reply in
+    # a language they never used (contracts.languages). None: not known (a dream, the doctor).
+    owner_languages: OwnerLanguages | None = None
 
     def rendered(self) -> str:
         """The whole prompt as one text, sections in order (what a single-message provider gets)."""

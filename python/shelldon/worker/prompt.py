@@ -34,6 +34,7 @@ from typing import Any, Literal
 from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.contracts.languages import owner_profile
 from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
 from shelldon.contracts.reply_format import JSON_REPLY_BLOCK
 from shelldon.core.history.store import open_readonly
@@ -54,6 +55,7 @@ RECENT_WINDOW = 12  # messages (owner and pet rows), not turns
 # questions, for ~700 more prompt characters; 12 adds about nothing.
 RECALL_K = 10
 ARCHIVE_K = 2  # retired entries (memory/archive) shown when they match the message
+OWNER_MESSAGES = 400  # the owner's last messages the languages they write in are learned from
 MAX_DOC_CHARS = 4_000  # DIRECTIVE.md, about.md, summary.md each
 MAX_ROW_CHARS = 600  # one history row as shown; a longer row is elided with a visible marker
 MAX_MESSAGE_CHARS = 8_000  # the current owner message
@@ -221,6 +223,7 @@ class PromptContext:
     notes: tuple[str, ...] = ()  # what could not be read, for the log (never shown to the model)
     now: datetime | None = None  # None: no "# Now" section (a pure test of the other parts)
     zone: str = "UTC"  # the owner's time zone (core.proactive.owner_time)
+    owner_texts: tuple[str, ...] = ()  # the owner's last messages: the languages they write in
 
 
 # --- pure assembly -----------------------------------------------------------------------------
@@ -423,8 +426,15 @@ def assemble_prompt(
     sections = parts.sections(limits)
     while _size(sections) > limits.max_prompt_chars and parts.drop_one():
         sections = parts.sections(limits)
+    # What the owner reads is checked against the languages they write in (a turn, a check-in).
+    languages = None
+    if purpose in ("turn", "checkin") and (ctx.owner_texts or text):
+        languages = owner_profile((text, *ctx.owner_texts))  # newest first
     return CompletionRequest(
-        purpose=purpose, sections=tuple(sections), max_reply_chars=limits.max_reply_chars
+        purpose=purpose,
+        sections=tuple(sections),
+        max_reply_chars=limits.max_reply_chars,
+        owner_languages=languages,
     )
 
 
@@ -519,6 +529,7 @@ def read_context(
 
     recent: tuple[HistoryRow, ...] = ()
     recall: tuple[HistoryRow, ...] = ()
+    owner_texts: tuple[str, ...] = ()
     zone_name: str | None = None
     terms: list[EntryTerms] | None = None
     reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
@@ -528,6 +539,11 @@ def read_context(
             if memory is not None and select_memory is None:
                 # The entries' terms as core keeps them (core.retrieval.terms); None: read the tree.
                 terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
+            if purpose != "dream":
+                texts = _attempt(
+                    notes, "owner's messages", lambda: reader.owner_messages(OWNER_MESSAGES)
+                )
+                owner_texts = tuple(t for t in texts or () if isinstance(t, str))
             if limits.recent_window > 0:
                 got = _attempt(notes, "recent window", lambda: reader.recent(limits.recent_window))
                 recent = rows_from_mappings(got or (), notes, "recent window")
@@ -590,6 +606,7 @@ def read_context(
         notes=tuple(notes),
         now=now or utc_now(),
         zone=zone_name or owner_time.system_zone(),
+        owner_texts=owner_texts,
     )
 
 

@@ -11,10 +11,13 @@ protocol, and what a reflection uses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from shelldon.broker.providers.base import ProviderError, RawCompletion, ToolCall
+from shelldon.broker.providers.http import SseEvent
 from shelldon.broker.providers.json_http import WORDS_NUDGE, JsonHttpProvider, usage_from
+from shelldon.broker.providers.streams import anthropic_answer
 from shelldon.broker.tools import CallResult, anthropic_tools
 from shelldon.contracts.brain import CompletionRequest
 
@@ -31,6 +34,7 @@ class AnthropicProvider(JsonHttpProvider):
             "max_tokens": self.max_tokens(request),
             "system": system,
             "messages": [{"role": "user", "content": user or "(no message)"}],
+            "stream": True,  # so that a call the turn gives up on stops (providers.streams)
         }
         if self.spec.temperature is not None:
             body["temperature"] = min(self.spec.temperature, 1.0)
@@ -65,6 +69,9 @@ class AnthropicProvider(JsonHttpProvider):
             {"role": "user", "content": outcomes},
         ]
         return {**body, "messages": messages, "tool_choice": {"type": "none"}}
+
+    def assemble_stream(self, events: Sequence[SseEvent], complete: bool) -> Any:
+        return anthropic_answer(events, complete)
 
     def headers(self) -> dict[str, str]:
         headers = dict(self.spec.headers)

@@ -8,19 +8,36 @@ POST per turn needs nothing more. What it adds on top of http.client:
 - Proxies from the environment: HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (either case), NO_PROXY
   (host suffixes, `*`, optional `:port`), with http:// proxies (CONNECT tunnel for https targets).
 - One deadline for the whole exchange (connect, send, every read), a cap on the body size.
+- Server-sent events: an answer served as `text/event-stream` (what a provider streams when the
+  request says `"stream": true`) is read event by event into `HttpResponse.events`, so the deadline
+  cuts a long generation between two tokens. A stream the deadline cut is handed back with
+  `complete=False` and what arrived (the words so far are worth keeping); nothing arrived is a
+  timeout. Either way the connection is closed when the call ends, so the server sees the client
+  leave and, streaming, stops generating (llama.cpp frees the slot for the next turn).
+- A turn abandoned before its deadline (its worker gone): the broker runs each completion in a
+  `CallScope`; `cancel()` shuts the scope's open connections down at once (a blocked read
+  returns) and refuses any new one, so the abandoned call ends and the server sees it go.
 - Failures as ProviderError kinds the chain understands; messages scrubbed of the key.
+
+Over 400 lines: every part above acts on the one connection of one exchange under its one
+deadline (the proxy picks where it goes, the deadline arms each read of the body or the event
+stream, the scope shuts it down); split, each part would take the connection and the deadline
+as arguments and the failure mapping would be spread over several modules.
 """
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http.client
 import json
 import os
 import socket
 import ssl
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -30,6 +47,9 @@ from shelldon.broker.providers.base import ErrorKind, ProviderError, scrub
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
 _CHUNK = 64 * 1024
+# A stream repeats its framing with every token (OpenAI's chunks carry the id, the model, …): it
+# may take this many times the body cap for the same words.
+STREAM_FRAMING = 4
 
 
 def ca_source() -> tuple[str, str]:
@@ -63,11 +83,69 @@ def ssl_context() -> ssl.SSLContext:
     return _SSL_CONTEXT
 
 
+class CallScope:
+    """The HTTP calls of one completion, so that an abandoned turn can end them (thread-safe:
+    `cancel` comes from another broker thread)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: set[http.client.HTTPConnection] = set()
+        self.cancelled = False
+
+    def cancel(self) -> int:
+        """End every open call now and refuse new ones; how many were open."""
+        with self._lock:
+            self.cancelled = True
+            open_now = list(self._open)
+        for conn in open_now:
+            sock = conn.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read; close() follows
+        return len(open_now)
+
+    def _enter(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            if self.cancelled:
+                raise ProviderError("timeout", "the turn was abandoned")
+            self._open.add(conn)
+
+    def _leave(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            self._open.discard(conn)
+
+
+_SCOPE: ContextVar[CallScope | None] = ContextVar("shelldon_call_scope", default=None)
+
+
+@contextlib.contextmanager
+def calls_in(scope: CallScope) -> Iterator[CallScope]:
+    """Every post_json in this thread, inside the block, belongs to `scope`."""
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
+    finally:
+        _SCOPE.reset(token)
+
+
+@dataclass(frozen=True)
+class SseEvent:
+    """One server-sent event: its `event:` name ("" when the stream names none, as OpenAI's
+    chunks) and its `data:` lines joined."""
+
+    event: str
+    data: str
+
+
 @dataclass(frozen=True)
 class HttpResponse:
     status: int
     headers: Mapping[str, str]  # lower-cased names
     body: bytes
+    # A 2xx answer served as text/event-stream: its events, and whether the stream reached its
+    # end (False: the deadline cut it, `events` is what arrived before).
+    events: tuple[SseEvent, ...] | None = None
+    complete: bool = True
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -156,7 +234,8 @@ def post_json(
     """POST `payload` as JSON; any status comes back as an HttpResponse (the caller judges it).
 
     Raises ProviderError: connect (DNS, refused, TLS, proxy), timeout (the whole exchange past
-    `timeout` seconds), malformed (a body cut short or larger than `max_bytes`).
+    `timeout` seconds, or the call's CallScope cancelled), malformed (a body cut short or larger
+    than `max_bytes`).
     """
     body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
     return exchange(
@@ -188,7 +267,46 @@ def exchange(
 ) -> HttpResponse:
     """One request whose body is `body`'s parts sent one after the other (a multipart upload
     sends the note's bytes as they are, never joined into a second copy); GET with `()`. The
-    rules and errors of `post_json`."""
+    rules and errors of `post_json`; the connection lives in the current CallScope, if any."""
+    scope = _SCOPE.get()
+    try:
+        response = _exchange(
+            method,
+            url,
+            body,
+            headers,
+            timeout=timeout,
+            connect_timeout=connect_timeout,
+            max_bytes=max_bytes,
+            secrets=secrets,
+            environ=environ,
+            clock=clock,
+            scope=scope,
+        )
+    except ProviderError:
+        if scope is not None and scope.cancelled:  # our own shutdown, not the server's doing
+            raise ProviderError("timeout", "the turn was abandoned") from None
+        raise
+    if scope is not None and scope.cancelled:  # a stream our shutdown ended looks complete
+        raise ProviderError("timeout", "the turn was abandoned")
+    return response
+
+
+def _exchange(
+    method: str,
+    url: str,
+    body: Sequence[bytes | memoryview],
+    headers: Mapping[str, str],
+    *,
+    timeout: float,
+    connect_timeout: float,
+    max_bytes: int,
+    secrets: Iterable[str] = (),
+    environ: Mapping[str, str] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    scope: CallScope | None = None,
+) -> HttpResponse:
+    """exchange's request, its connection open in `scope` while it lasts."""
     secret_list = [s for s in secrets if s]
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -218,6 +336,8 @@ def exchange(
         request_headers["Proxy-Authorization"] = proxy.authorization
     what = "connecting"
     try:
+        if scope is not None:
+            scope._enter(conn)
         conn.connect()
         what = "sending"
         _arm(conn, deadline, clock)
@@ -231,6 +351,17 @@ def exchange(
         what = "waiting for the answer"
         response = conn.getresponse()
         what = "reading the answer"
+        content_type = (response.getheader("Content-Type") or "").lower()
+        if 200 <= response.status < 300 and content_type.startswith("text/event-stream"):
+            what = "reading the stream"
+            events, complete = _read_events(conn, response, max_bytes, deadline, clock)
+            return HttpResponse(
+                status=response.status,
+                headers={k.lower(): v for k, v in response.getheaders()},
+                body=b"",
+                events=events,
+                complete=complete,
+            )
         data = _read_body(conn, response, max_bytes, deadline, clock)
         return HttpResponse(
             status=response.status,
@@ -264,6 +395,8 @@ def exchange(
             detail = f"cannot resolve host ({detail})"
         raise ProviderError("connect", scrub(f"{detail} while {what}", secret_list)) from None
     finally:
+        if scope is not None:
+            scope._leave(conn)
         conn.close()
 
 
@@ -304,6 +437,68 @@ def _read_body(
     if declared is not None and declared.isdigit() and int(declared) != size:
         raise ProviderError("malformed", f"body cut short: {size} of {declared} bytes")
     return b"".join(chunks)
+
+
+# The events that end a stream, as each wire marks it: OpenAI's `data: [DONE]`, Anthropic's
+# `message_stop`. Reading stops there (a server may keep the connection open after it).
+_STREAM_END_DATA = "[DONE]"
+_STREAM_END_EVENT = "message_stop"
+
+
+def _read_events(
+    conn: http.client.HTTPConnection,
+    response: http.client.HTTPResponse,
+    max_bytes: int,
+    deadline: float,
+    clock: Callable[[], float],
+) -> tuple[tuple[SseEvent, ...], bool]:
+    """The stream's events up to its end marker or EOF (complete), or up to the deadline (not
+    complete; a timeout when nothing arrived). Lines as the SSE format defines them: `event:`,
+    `data:` (several join with newlines), `:` comments, a blank line ends an event."""
+    events: list[SseEvent] = []
+    pending = b""
+    size = 0
+    name, data_lines = "", []
+    while True:
+        try:
+            _arm(conn, deadline, clock)
+            chunk = response.read1(_CHUNK)
+        except TimeoutError:
+            if not events:
+                raise
+            return tuple(events), False
+        if not chunk:  # EOF: the server ended the stream (an event it did not end with a blank
+            # line still counts)
+            last = pending.rstrip(b"\r").decode("utf-8", "replace")
+            if last.startswith("data:"):
+                data_lines.append(last[5:].removeprefix(" "))
+            if data_lines and "\n".join(data_lines) != _STREAM_END_DATA:
+                events.append(SseEvent(name, "\n".join(data_lines)))
+            return tuple(events), True
+        size += len(chunk)
+        if size > max_bytes * STREAM_FRAMING:
+            raise ProviderError(
+                "malformed", f"stream larger than {max_bytes * STREAM_FRAMING} bytes"
+            )
+        pending += chunk
+        *lines, pending = pending.split(b"\n")
+        for raw in lines:
+            line = raw.rstrip(b"\r").decode("utf-8", "replace")
+            if line:
+                field, _, value = line.partition(":")
+                value = value[1:] if value.startswith(" ") else value
+                if field == "event":
+                    name = value
+                elif field == "data":
+                    data_lines.append(value)
+                continue  # a comment (": ping"), an id or retry field: nothing to keep
+            if not data_lines and not name:
+                continue
+            event = SseEvent(name, "\n".join(data_lines))
+            name, data_lines = "", []
+            if event.data == _STREAM_END_DATA or event.event == _STREAM_END_EVENT:
+                return tuple(events), True
+            events.append(event)
 
 
 def error_snippet(response: HttpResponse, secrets: Iterable[str] = ()) -> str:

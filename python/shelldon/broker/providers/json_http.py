@@ -8,16 +8,17 @@ The HTTP exchange itself (TLS, proxies, the deadline, the size cap) is `http.py`
 from __future__ import annotations
 
 import logging
+import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
 from shelldon.broker.protocol import REPLY_FORMAT_INSTRUCTION
 from shelldon.broker.providers.base import ProviderError, RawCompletion, RetryPolicy
-from shelldon.broker.providers.http import post_json, raise_for_status
+from shelldon.broker.providers.http import SseEvent, post_json, raise_for_status
 from shelldon.broker.reply_check import unusable_reason
 from shelldon.broker.tools import TOOL_PURPOSES, CallResult, read_calls
 from shelldon.contracts.brain import CompletionRequest, Usage
@@ -27,6 +28,9 @@ from shelldon.contracts.reply_format import TOOL_REPLY_BLOCK, asks_for_json, for
 
 log = logging.getLogger(__name__)
 
+# A client error about streaming itself ("stream_options", "streaming is not supported"), not
+# one that merely contains the word ("upstream").
+_NAMES_STREAM = re.compile(r"\bstream", re.IGNORECASE)
 # Closes the outcomes the model reads when it is asked for its words after calling tools only.
 WORDS_NUDGE = "Now answer your owner in plain words (no tool calls, no JSON)."
 
@@ -81,9 +85,12 @@ def exchange_json(
     *,
     deadline: float | None,
     secrets: Iterable[str],
+    assemble: Callable[[Sequence[SseEvent], bool], Any] | None = None,
 ) -> Any:
     """POST the JSON body within the turn's deadline, map a non-2xx answer to its ProviderError,
-    and return the parsed JSON answer (a non-JSON answer is "malformed")."""
+    and return the parsed JSON answer (a non-JSON answer is "malformed"). A streamed answer is
+    folded into the unstreamed shape by `assemble` (providers.streams; a server that ignored
+    `"stream": true` answers JSON, which is read as it is)."""
     secrets = tuple(secrets)
     response = post_json(
         url,
@@ -95,6 +102,10 @@ def exchange_json(
         secrets=secrets,
     )
     raise_for_status(response, secrets)
+    if response.events is not None:
+        if assemble is None:
+            raise ProviderError("malformed", "a stream where one JSON answer was expected")
+        return assemble(response.events, response.complete)
     try:
         return response.json()
     except (ValueError, RecursionError):
@@ -124,6 +135,8 @@ class JsonHttpProvider(ABC):
         self.rule_based = False  # a model: its replies are checked, its forgotten ops backstopped
         self.url = spec.base_url.rstrip("/") + self.ENDPOINT
         self._api_key = api_key
+        # A server that refused to stream (HTTP 400 naming it): asked unstreamed from then on.
+        self.streams = True
 
     def __repr__(self) -> str:  # never the key
         kind = type(self).__name__
@@ -154,14 +167,36 @@ class JsonHttpProvider(ABC):
         )
 
     def _exchange(self, body: dict[str, Any], deadline: float | None) -> Any:
+        if not self.streams:
+            body = _unstreamed(body)
+        try:
+            return self._post(body, deadline)
+        except ProviderError as error:
+            if not (
+                body.get("stream") and error.status in (400, 422) and "stream" in error.message
+            ):
+                raise
+        # The server refused to stream ("stream_options" unknown, streaming unsupported): ask
+        # once more unstreamed, and keep to that (the call is then closed, not stopped, at its
+        # deadline: docs/brain.md).
+        log.warning("provider %s refused to stream; asking unstreamed from now on", self.name)
+        self.streams = False
+        return self._post(_unstreamed(body), deadline)
+
+    def _post(self, body: dict[str, Any], deadline: float | None) -> Any:
         return exchange_json(
             self.url,
             body,
-            self.headers(),
+            {"Accept": "text/event-stream, application/json", **self.headers()},
             self.spec,
             deadline=deadline,
             secrets=(self._api_key,),
+            assemble=self.assemble_stream,
         )
+
+    @abstractmethod
+    def assemble_stream(self, events: Sequence[SseEvent], complete: bool) -> Any:
+        """The streamed events as the unstreamed JSON answer `parse` reads (providers.streams)."""
 
     def protocol(self, request: CompletionRequest) -> str:
         """How this request asks for structure: the configured protocol, except that tools serve
@@ -212,6 +247,10 @@ class JsonHttpProvider(ABC):
                 f"{system}\n\n{REPLY_FORMAT_INSTRUCTION}" if system else REPLY_FORMAT_INSTRUCTION
             )
         return system, user
+
+
+def _unstreamed(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if k != "stream_options"} | {"stream": False}
 
 
 def _summed(first: Usage | None, second: Usage | None) -> Usage | None:

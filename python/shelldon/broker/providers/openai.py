@@ -13,11 +13,14 @@ How structure is asked for is the provider's `protocol` (docs/brain.md):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from shelldon.broker.protocol import REPLY_JSON_SCHEMA
 from shelldon.broker.providers.base import ProviderError, RawCompletion, ToolCall
+from shelldon.broker.providers.http import SseEvent
 from shelldon.broker.providers.json_http import WORDS_NUDGE, JsonHttpProvider, usage_from
+from shelldon.broker.providers.streams import openai_answer
 from shelldon.broker.tools import CallResult, openai_tools
 from shelldon.contracts.brain import CompletionRequest
 
@@ -37,7 +40,9 @@ class OpenAIProvider(JsonHttpProvider):
                 {"role": "user", "content": user},
             ],
             self.spec.max_tokens_field: self.max_tokens(request),
-            "stream": False,
+            # Streamed, so that a call the turn gives up on stops the server (providers.streams).
+            "stream": True,
+            "stream_options": {"include_usage": True},
         }
         if self.spec.temperature is not None:
             body["temperature"] = self.spec.temperature
@@ -81,6 +86,9 @@ class OpenAIProvider(JsonHttpProvider):
             "messages": [*body["messages"], assistant, *answers],
             "tool_choice": "none",
         }
+
+    def assemble_stream(self, events: Sequence[SseEvent], complete: bool) -> Any:
+        return openai_answer(events, complete)
 
     def headers(self) -> dict[str, str]:
         headers = dict(self.spec.headers)

@@ -48,6 +48,7 @@ BUSY_TIMEOUT_MS: Final = 5_000
 # (docs/performance.md). Stores made before keep their 4 KB pages (changing it is a VACUUM).
 PAGE_SIZE: Final = 1024
 MAX_RECENT: Final = 500
+MAX_OWNER_MESSAGES: Final = 400  # the owner's languages: ~25k letters, more than they need
 MAX_SEARCH: Final = 100
 MAX_PENDING: Final = 200
 SEARCH_BUDGET_S: Final = 0.2  # hard ceiling per search (the Pi's p95 target is 100 ms)
@@ -188,6 +189,16 @@ class _Reader:
             (n,),
         ).fetchall()
         return [_message(row) for row in rows]
+
+    @_serialised
+    def owner_messages(self, n: int) -> list[str]:
+        """The text of the owner's last `n` messages (capped at MAX_OWNER_MESSAGES), newest first:
+        what the reply check learns the owner's languages from (contracts.languages)."""
+        n = max(0, min(int(n), MAX_OWNER_MESSAGES))
+        rows = self._conn.execute(
+            "SELECT content FROM messages WHERE role = 'owner' ORDER BY id DESC LIMIT ?", (n,)
+        ).fetchall()
+        return [str(row[0]) for row in rows]
 
     @_serialised
     def search(self, query: str, n: int, *, now: datetime | None = None) -> list[MessageRow]:

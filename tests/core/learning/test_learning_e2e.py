@@ -48,7 +48,9 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
         for text in FILLER:
             pet.say(text)
         before = pet.prompts()[-1]
-        assert "jasmine" not in json.dumps(before)  # nothing carries it yet: window moved on
+        # Nothing the model reads carries it yet: the window moved on. (The request's language
+        # profile holds the owner's frequent words, but only the broker's reply check reads it.)
+        assert "jasmine" not in json.dumps(before["prompt"]["sections"])
 
         dreamt = pet.cli("dream", "--now")
         assert dreamt.returncode == 0, dreamt.stderr + pet.log

@@ -138,22 +138,30 @@ def _sentences(judged: str) -> list[list[str]]:
 def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
     """The profile of what the owner wrote, newest first (the message being answered, then their
     history rows), up to PROFILE_CHARS. Names count here too: the owner typed them, so their
-    script is the owner's."""
-    scripts: Counter[str] = Counter()
-    grams: Counter[str] = Counter()
-    vocabulary: Counter[str] = Counter()
+    script is the owner's.
+
+    Every worker computes it (docs/performance.md, "CPU per turn"), so the messages are judged
+    one by one but read as one text (a newline ends a sentence, so none spans two), and each
+    distinct word's trigrams are counted once, times its count: the same counts in the same
+    first-seen order (ties in `most_common` keep it) as a pass over every occurrence."""
+    judged: list[str] = []
     budget = PROFILE_CHARS
     for message in messages:
         if budget <= 0:
             break
-        judged = _judged(message[:budget])
-        budget -= len(judged)
-        for words in _sentences(judged):
-            grams.update(_trigrams(words))
-            vocabulary.update(w.casefold() for w in words)
-        scripts.update(_letters_by_script(_WORD.findall(judged)))
+        piece = _judged(message[:budget])
+        budget -= len(piece)
+        judged.append(piece)
+    text = "\n".join(judged)
+    counted = Counter(word for m in _SENTENCE.finditer(text) for word in _words(m.group(0)))
+    grams: Counter[str] = Counter()
+    vocabulary: Counter[str] = Counter()
+    for word, n in counted.items():
+        vocabulary[word.casefold()] += n
+        for gram in _trigrams((word,)):
+            grams[gram] += n
     return OwnerLanguages(
-        scripts=dict(scripts),
+        scripts=dict(_letters_by_script(_WORD.findall(text))),
         trigrams=tuple(gram for gram, _ in grams.most_common(PROFILE_TRIGRAMS)),
         words=tuple(word for word, _ in vocabulary.most_common(PROFILE_WORDS)),
     )

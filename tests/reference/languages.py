@@ -12,6 +12,24 @@ from shelldon.contracts import languages
 from shelldon.contracts.languages import OwnerLanguages
 
 
+def _words(sentence: str) -> list[str]:
+    out: list[str] = []
+    for index, match in enumerate(languages._WORD.finditer(sentence)):
+        word = match.group(0)
+        if (
+            index > 0
+            and word[:1].isupper()
+            and languages.script_of(word[0]) not in languages._UNSPACED
+        ):
+            continue
+        out.append(word)
+    return out
+
+
+def _sentences(judged: str) -> list[list[str]]:
+    return [words for m in languages._SENTENCE.finditer(judged) if (words := _words(m.group(0)))]
+
+
 def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
     scripts: Counter[str] = Counter()
     grams: Counter[str] = Counter()
@@ -22,7 +40,7 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
             break
         judged = languages._judged(message[:budget])
         budget -= len(judged)
-        for words in languages._sentences(judged):
+        for words in _sentences(judged):
             grams.update(languages._trigrams(words))
             vocabulary.update(w.casefold() for w in words)
         scripts.update(languages._letters_by_script(languages._WORD.findall(judged)))

@@ -103,10 +103,10 @@ def _judged(text: str) -> str:
 
 def _words(sentence: str) -> list[str]:
     """The sentence's words, less the capitalised ones after its first (names)."""
-    out: list[str] = []
-    for index, match in enumerate(_WORD.finditer(sentence)):
-        word = match.group(0)
-        if index > 0 and word[:1].isupper() and script_of(word[0]) not in _UNSPACED:
+    found = _WORD.findall(sentence)
+    out = found[:1]
+    for word in found[1:]:
+        if word[:1].isupper() and script_of(word[0]) not in _UNSPACED:
             continue
         out.append(word)
     return out
@@ -153,7 +153,7 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
         budget -= len(piece)
         judged.append(piece)
     text = "\n".join(judged)
-    counted = Counter(word for m in _SENTENCE.finditer(text) for word in _words(m.group(0)))
+    counted = Counter(word for sentence in _SENTENCE.findall(text) for word in _words(sentence))
     grams: Counter[str] = Counter()
     vocabulary: Counter[str] = Counter()
     for word, n in counted.items():

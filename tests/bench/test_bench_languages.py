@@ -10,16 +10,30 @@ import pytest
 from reference.languages import owner_profile as one_by_one
 from shelldon.contracts.languages import PROFILE_CHARS, owner_profile
 
-# The measuring scripts' mix (scripts/turn_cost.py): statements that write memory, questions, small
-# talk, each with its own name or number.
-SHAPES = (
-    "my cousin is called Noor{i}",
-    "I like ramen number {i}",
-    "What did we talk about yesterday? I think it was trip {i}.",
-    "hey, how are you doing today",
-    "Do you remember the tea I like? It was the one from shop {i}!",
+# The measuring scripts' mix (scripts/turn_cost.py `message`): 2 in 5 statements that write
+# memory, each with its own name or number, the rest questions and small talk.
+NAMES = ("Noor", "Ana", "Tomas", "Ines", "Kofi", "Mei", "Lars", "Priya", "Omar", "Zoe")
+RELATIONS = ("cousin", "neighbour", "colleague", "friend", "aunt", "uncle", "dentist", "coach")
+FOODS = ("dark chocolate", "green olives", "ramen", "lentil soup", "mango", "rye bread")
+TALK = (
+    "hello, how are you today?",
+    "what's my cousin called?",
+    "what did I say about chocolate?",
+    "it rained all morning here",
+    "do you remember where my aunt lives?",
+    "thanks, that helps",
 )
-MESSAGES = [SHAPES[i % len(SHAPES)].format(i=i) for i in range(2000, 0, -1)]
+
+
+def message(i: int) -> str:
+    if i % 5 in (1, 3):
+        if (i // 5) % 2:
+            return f"I like {FOODS[i % len(FOODS)]} number {i}"
+        return f"my {RELATIONS[(i // 5) % len(RELATIONS)]} is called {NAMES[i % len(NAMES)]}{i}"
+    return TALK[i % len(TALK)]
+
+
+MESSAGES = [message(i) for i in range(600, 0, -1)]  # newest first
 assert sum(map(len, MESSAGES)) > PROFILE_CHARS  # the window is full, as after a few hundred turns
 
 

@@ -12,6 +12,10 @@ from shelldon.contracts import languages
 from shelldon.contracts.languages import OwnerLanguages
 
 
+def _judged(text: str) -> str:
+    return languages._URLISH.sub(" ", languages._CODE.sub(" ", text))
+
+
 def _words(sentence: str) -> list[str]:
     out: list[str] = []
     for index, match in enumerate(languages._WORD.finditer(sentence)):
@@ -38,7 +42,7 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
     for message in messages:
         if budget <= 0:
             break
-        judged = languages._judged(message[:budget])
+        judged = _judged(message[:budget])
         budget -= len(judged)
         for words in _sentences(judged):
             grams.update(languages._trigrams(words))

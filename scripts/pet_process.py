@@ -1,6 +1,11 @@
 """The real pet for the measuring scripts: `shelldon run --no-chat` started in an environment
 (its home and run directory set there), returned once it has said it is up, with its log drained
-so it never blocks on a full pipe. Used by measure_processes.py and measure_telegram.py."""
+so it never blocks on a full pipe. Used by measure_processes.py and measure_telegram.py.
+
+The tree it runs is byte-compiled first, as the card's image is (image/layer.sh runs compileall):
+the services run with PYTHONDONTWRITEBYTECODE=1, so without a `__pycache__` every process would
+compile every shelldon module from source at start, which the card never does (2.8 MB more PSS
+across the three processes on x86, docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +14,20 @@ import sys
 import threading
 
 
+def compile_tree(env: dict[str, str]) -> None:
+    """Byte-compile the shelldon package that `env` imports (PYTHONPATH's, or the installed one)."""
+    where = subprocess.run(
+        [sys.executable, "-c", "import os, shelldon; print(os.path.dirname(shelldon.__file__))"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j0", where], env=env, check=True)
+
+
 def start_run(env: dict[str, str]) -> subprocess.Popen[str]:
+    compile_tree(env)
     proc = subprocess.Popen(
         [sys.executable, "-m", "shelldon", "run", "--no-chat"],
         env=env,

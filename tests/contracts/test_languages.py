@@ -120,3 +120,31 @@ def test_the_profile_travels_with_the_request() -> None:
     assert decoded.owner_languages == profile
     assert len(profile.trigrams) <= 600 and len(profile.words) <= 150
     assert "the" in profile.words and " th" in profile.trigrams
+
+
+def test_the_profile_is_the_one_every_message_counted_alone_gave() -> None:
+    """owner_profile reads the messages as one text and counts each distinct word's trigrams
+    once (a worker computes it every turn); the counts and their first-seen order, and so the
+    ties `most_common` breaks, are those of the pass over every message and occurrence it
+    replaced (tests/reference/languages.py): mixed scripts, names, code, URLs, blank messages,
+    sentences cut at a message's end, and a budget that ends mid-message."""
+    import random
+
+    from reference.languages import owner_profile as one_by_one
+
+    replies = [text for texts in REPLIES.values() for text in texts]
+    pool = [
+        *ENGLISH,
+        *PORTUGUESE,
+        *replies,
+        "",
+        "no full stop here",
+        "Noor and Ana met Zoë. `x = 1` see https://example.com or me@example.org!",
+        "日本語のテキスト。とても良い\nPS: ok",
+    ]
+    chooser = random.Random(25)
+    for _ in range(60):
+        messages = chooser.choices(pool, k=chooser.randrange(0, 400))
+        assert owner_profile(messages) == one_by_one(messages)
+    long_history = pool * 40  # past PROFILE_CHARS: the budget cuts a message
+    assert owner_profile(long_history) == one_by_one(long_history)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from shelldon._native import LexicalModel
+from shelldon.core.gate.rules import RULES_DIR
 
 # The rule id a refusal by the model carries (in Refusal.rule_ids and the audit line).
 LEXICAL_RULE_ID = "lexical-model"
@@ -49,13 +49,13 @@ class LexicalScore:
 @cache
 def lexical_model() -> LexicalModel:
     """The packaged weights, read once per process (the fork-server preloads them)."""
-    data = resources.files("shelldon.core.gate").joinpath("gate_rules", "lexical.bin")
+    data = RULES_DIR.joinpath("lexical.bin")
     return LexicalModel(data.read_bytes())
 
 
 @cache
 def lexical_settings() -> LexicalSettings:
-    source = resources.files("shelldon.core.gate").joinpath("gate_rules", "lexical.toml")
+    source = RULES_DIR.joinpath("lexical.toml")
     data = tomllib.loads(source.read_text(encoding="utf-8"))
     return LexicalSettings(
         threshold=float(data["threshold"]),

@@ -7,10 +7,14 @@ import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from shelldon._native import RuleSpec, Scanner
+
+# The packaged rule files, beside this module (the image installs the package as plain files). A
+# path, not importlib.resources: that brings six modules and tempfile into core for three reads.
+RULES_DIR = Path(__file__).resolve().parent / "gate_rules"
 
 RULE_FILES = ("secrets", "instructions")
 # The checks a rule may name in `validate` (implemented in gate.screen).
@@ -107,7 +111,7 @@ def load_rules(name: str) -> RuleSet:
     """The packaged rules file `gate_rules/<name>.toml`."""
     if name not in RULE_FILES:
         raise ValueError(f"unknown rules file {name!r}")
-    source = resources.files("shelldon.core.gate").joinpath("gate_rules", f"{name}.toml")
+    source = RULES_DIR.joinpath(f"{name}.toml")
     return parse_rules(name, tomllib.loads(source.read_text(encoding="utf-8")))
 
 

@@ -30,6 +30,13 @@ BOOT_MARK = "core.boot"  # the boot core last started in (core.storage.durabilit
 CORRECTIONS = "corrections.json"  # an owner's "no, that's wrong" (core.learning.corrections)
 PROCEDURES_LEDGER = "procedures.jsonl"  # procedures on their way to skills (core.learning.skills)
 
+UPDATE_TOLD = "update-told.json"  # the last update outcome core queued for the chat (core.upkeep.update_notice)
+
+# The appliance's releases (appliance.releases), outside the data root: an update never touches it.
+RELEASES_ENV = "SHELLDON_RELEASES"  # tests point it at a temporary tree
+DEFAULT_RELEASES = "/opt/shelldon"
+UPDATE_OUTCOME = "last-update.json"  # in the releases root: the last update's outcome
+
 # In a memory tree, relative to its root.
 MEMORY_INDEX = "MEMORY.md"  # the index (core.memory.index)
 AUDIT_LOG = "history.jsonl"  # every decision (core.memory.audit)

@@ -24,7 +24,7 @@ native=$(cat "$OUT_DIR/.native")
 root=$OUT_DIR/root
 STEP=layer;  step "$IMAGE_DIR/layer.sh" "$base" "$root" arm64 "$native"
 if [ -n "$native" ]; then
-  desc=$(file -b "$root/opt/shelldon/lib/shelldon/_native.abi3.so")
+  desc=$(file -b "$root/opt/shelldon/current/lib/shelldon/_native.abi3.so")
   case $desc in *"ARM aarch64"*) log "native module in the image: $desc" ;; *) die "native module in the image is $desc" ;; esac
 fi
 kver=$(basename "$(ls -d "$root"/lib/modules/* | sort -V | tail -n1)")

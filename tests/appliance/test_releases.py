@@ -1,4 +1,4 @@
-"""appliance.releases: the switch, the trial, the roll-back and the boot's recovery on real files."""
+"""appliance.releases: the switch, the trial, the roll-back, the boot's recovery, on real files."""
 
 from __future__ import annotations
 

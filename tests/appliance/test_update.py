@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.appliance import bundle, update
+from shelldon.appliance.field_status import SECURITY_ENV
 from shelldon.appliance.releases import Releases
 from support.releases import Keys, flashed_card, make_bundle, make_keys, runnable, tree_listing
 
@@ -146,9 +147,10 @@ def test_a_kill_at_each_step_leaves_a_version_that_runs(card, tmp_path: Path, st
 
 def test_status_lines_say_the_version_and_the_last_update(card, tmp_path: Path) -> None:
     releases, keys, agent, env = card
-    assert _agent(agent, env, "apply", str(make_bundle(tmp_path, keys, "2.0")), "--no-restart").returncode == 0
+    made = make_bundle(tmp_path, keys, "2.0")
+    assert _agent(agent, env, "apply", str(made), "--no-restart").returncode == 0
     releases.roll_back("core did not answer")
-    r = _agent(agent, {**env, update.SECURITY_ENV: str(tmp_path / "none.json")}, "status")
+    r = _agent(agent, {**env, SECURITY_ENV: str(tmp_path / "none.json")}, "status")
     assert r.returncode == 0
     lines = r.stdout.splitlines()
     assert lines[0] == "version: 1.0 (fallback 1.0)"

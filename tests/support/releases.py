@@ -67,9 +67,12 @@ def machine() -> str:
 def runnable(releases: Releases) -> str:
     """The version the package under `current` reports, imported by a fresh interpreter."""
     lib = releases.root / "current" / "lib"
+    code = (
+        f"import sys; sys.path.insert(0, {str(lib)!r}); "
+        "import shelldon; print(shelldon.__version__)"
+    )
     r = subprocess.run(
-        [sys.executable, "-I", "-S", "-c",
-         f"import sys; sys.path.insert(0, {str(lib)!r}); import shelldon; print(shelldon.__version__)"],
+        [sys.executable, "-I", "-S", "-c", code],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if r.returncode != 0:

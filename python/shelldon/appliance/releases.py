@@ -34,6 +34,7 @@ from typing import Any
 
 from shelldon.appliance.bundle import RELEASE_ID, fsync_dir
 from shelldon.paths import DEFAULT_RELEASES, RELEASES_ENV, UPDATE_OUTCOME
+
 MAX_TRIAL_BOOTS = 2  # boots a candidate may take to pass its self-test, after the one it came in
 
 
@@ -213,14 +214,18 @@ class Releases:
                 self.trial_file.unlink(missing_ok=True)
                 fsync_dir(self.root)
                 done.append(f"the switch to {trial.get('candidate')} had not happened: dropped")
-            elif outcome.get("id") == trial.get("started") and outcome.get("result") == "rolled back":
+            elif (
+                outcome.get("id") == trial.get("started") and outcome.get("result") == "rolled back"
+            ):
                 self.roll_back(str(outcome.get("reason", "rolled back")))
                 done.append(f"finished the roll-back to {trial.get('previous')}")
             elif outcome.get("id") == trial.get("started") and outcome.get("result") == "kept":
                 self.keep()
                 done.append(f"finished keeping {trial.get('candidate')}")
             elif int(trial.get("boots", 0)) >= MAX_TRIAL_BOOTS:
-                reason = f"{trial['candidate']} did not pass its self-test in {MAX_TRIAL_BOOTS} boots"
+                reason = (
+                    f"{trial['candidate']} did not pass its self-test in {MAX_TRIAL_BOOTS} boots"
+                )
                 self.roll_back(reason)
                 done.append(f"rolled back to {trial.get('previous')}: {reason}")
             else:

@@ -32,10 +32,11 @@ import urllib.request
 from pathlib import Path
 
 from shelldon.appliance.bundle import MAX_PAYLOAD, BundleError, extract, make, make_keypair, verify
+from shelldon.appliance.field_status import status_lines
 from shelldon.appliance.releases import ReleaseError, Releases, read_json, write_json
 
 # The card's paths; the environment moves them for the host tests.
-KEY_ENV, FAT_ENV, SECURITY_ENV = "SHELLDON_UPDATE_KEY", "SHELLDON_FAT_BUNDLE", "SHELLDON_SECURITY_STATE"
+KEY_ENV, FAT_ENV = "SHELLDON_UPDATE_KEY", "SHELLDON_FAT_BUNDLE"
 
 
 def public_key() -> Path:
@@ -46,10 +47,6 @@ def fat_bundle() -> Path:
     return Path(os.environ.get(FAT_ENV) or "/boot/firmware/shelldon-update.bundle")
 
 
-def security_state() -> Path:
-    return Path(os.environ.get(SECURITY_ENV) or "/var/lib/shelldon-update/security.json")
-
-
 UNITS = ("shelldon-forkserver.service", "shelldon-broker.service", "shelldon-core.service")
 TRIAL_UNIT = "shelldon-update-trial.service"
 STOP_AT_ENV = "SHELLDON_UPDATE_STOP_AT"
@@ -58,7 +55,7 @@ EXIT_ROLLED_BACK, EXIT_REFUSED, EXIT_USAGE = 1, 2, 3
 # The updater's own copy (install_updater): these modules of the package, standard library only.
 UPDATER_FILES = (
     "__init__.py", "paths.py", "appliance/__init__.py", "appliance/bundle.py",
-    "appliance/releases.py", "appliance/update.py",
+    "appliance/field_status.py", "appliance/releases.py", "appliance/update.py",
 )  # fmt: skip
 AGENT = """#!/usr/bin/python3 -IS
 # shelldon's updater (appliance/update.py), from the copy beside it: no bundle replaces it.
@@ -157,7 +154,9 @@ def apply(releases: Releases, source: str, *, restart: bool = True) -> int:
     if written is not None:
         outcome["bytes_written"] = written
     write_json(releases.outcome_file, outcome)
-    figures = f"{seconds:.0f} s, {written if written is not None else '?'} bytes written to the root"
+    figures = (
+        f"{seconds:.0f} s, {written if written is not None else '?'} bytes written to the root"
+    )
     if outcome.get("result") == "kept":
         print(f"updated to {outcome.get('version')} (from {before}); self-test passed; {figures}")
         return 0
@@ -256,34 +255,6 @@ def install_updater(dest: Path) -> Path:
     return agent
 
 
-def status_lines(releases: Releases) -> list[str]:
-    """What `shelldon status` adds on the card (nothing elsewhere)."""
-    if not releases.root.is_dir():
-        return []
-    lines = [f"version: {releases.current()} (fallback {releases.previous() or 'none'})"]
-    trial_state = releases.trial()
-    if trial_state is not None:
-        lines.append(f"update: {trial_state.get('candidate')} on trial since {trial_state.get('started')}")
-    outcome = read_json(releases.outcome_file)
-    if outcome:
-        why = f": {outcome['reason']}" if outcome.get("reason") else ""
-        lines.append(
-            f"last update: {outcome.get('at')} {outcome.get('result')} "
-            f"{outcome.get('from')} -> {outcome.get('version')}{why}"
-        )
-    else:
-        lines.append("last update: none since the card was flashed")
-    security = read_json(security_state())
-    if security:
-        lines.append(
-            f"security updates: last run {security.get('at')} ({security.get('result')}), "
-            f"{security.get('upgraded', 0)} upgraded, {security.get('pending', '?')} pending"
-        )
-    else:
-        lines.append("security updates: not run yet (shelldon-security-update.timer, in quiet hours)")
-    return lines
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="shelldon update", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -323,7 +294,7 @@ def main(argv: list[str]) -> int:
         if args.what == "trial":
             return trial(releases)
         if args.what == "status":
-            print("\n".join(status_lines(releases)))
+            print("\n".join(status_lines(releases.root)))
             return 0
         if args.what == "make-bundle":
             print(make(args.release_dir, args.version, args.arch, args.key, args.out))

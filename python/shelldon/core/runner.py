@@ -134,7 +134,6 @@ class WorkerRunner:
             reason=f"fork-server answered {type(answer).__name__}",
         )
 
-
     def _request_forkserver(self, request: wire.SpawnTurn, deadline: float) -> wire.Message:
         """The spawn request; while no fork-server listens yet (no socket, or refused: it is
         starting), tried again for up to STARTING_WAIT_S, within the turn's own deadline."""

@@ -29,8 +29,7 @@ PROMPTS_LOG = "prompts.jsonl"  # SHELLDON_RECORD_PROMPTS=1 only: the prompts wor
 BOOT_MARK = "core.boot"  # the boot core last started in (core.storage.durability)
 CORRECTIONS = "corrections.json"  # an owner's "no, that's wrong" (core.learning.corrections)
 PROCEDURES_LEDGER = "procedures.jsonl"  # procedures on their way to skills (core.learning.skills)
-
-UPDATE_TOLD = "update-told.json"  # the last update outcome core queued for the chat (core.upkeep.update_notice)
+UPDATE_TOLD = "update-told.json"  # the update outcome already told (core.proactive.update_notice)
 
 # The appliance's releases (appliance.releases), outside the data root: an update never touches it.
 RELEASES_ENV = "SHELLDON_RELEASES"  # tests point it at a temporary tree

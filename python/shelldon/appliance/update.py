@@ -143,6 +143,7 @@ def apply(releases: Releases, source: str, *, restart: bool = True) -> int:
     say(f"switched from {before} to {manifest.version} ({size} bytes of release); on trial")
     if not restart:
         return 0
+    _systemctl("reset-failed", *UNITS)  # a unit past its start limit would refuse the restart
     _systemctl("restart", "--no-block", *UNITS)
     step("restarted")
     _systemctl("start", TRIAL_UNIT)  # blocks until the trial's verdict
@@ -220,6 +221,7 @@ def trial(releases: Releases) -> int:
     outcome = releases.roll_back(problem)
     step("rolled-back")
     say(f"{state['candidate']} failed its self-test ({problem}): back on {outcome['version']}")
+    _systemctl("reset-failed", *UNITS)  # the candidate's crash loop hit the units' start limit
     _systemctl("restart", *UNITS)
     return EXIT_ROLLED_BACK
 

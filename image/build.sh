@@ -5,6 +5,7 @@
 #   3. shelldon     image/layer.sh         (overlay, package, users, units: ~1 min)
 #   4. disk         image/disk.sh          (no loop devices) -> out/shelldon-<version>-arm64.img
 #   5. bmap (bmaptool: which blocks hold data, for a fast verified write) + xz + sha256
+#   6. the release's signed update bundle (image/bundle.sh): out/shelldon-<release>.bundle
 # Also leaves out/vmlinuz, out/initrd.img (for the boot test) and out/build-times.txt.
 source "$(dirname "$0")/common.sh"
 need_root
@@ -34,6 +35,7 @@ img=$OUT_DIR/$name.img
 STEP=disk;   step "$IMAGE_DIR/disk.sh" "$root" "$img"
 STEP=bmap;   step sh -c 'bmaptool create -o "$1.bmap" "$1"' bmap "$img"
 STEP=xz;     step xz -T2 -3 -k -f "$img"
+STEP=bundle; step "$IMAGE_DIR/bundle.sh" > /dev/null
 (cd "$OUT_DIR" && sha256sum "$name.img.xz" "$name.img.bmap" > "$name.img.xz.sha256")
 ln -sfn "$name.img" "$OUT_DIR/shelldon-arm64.img"
 log "image: $OUT_DIR/$name.img.xz ($(du -h "$img.xz" | cut -f1); $(du -h --apparent-size "$img" | cut -f1) raw, $(du -h "$img" | cut -f1) of it data) + $name.img.bmap"

@@ -5,7 +5,6 @@
 #   3. shelldon     image/layer.sh         (overlay, package, users, units: ~1 min)
 #   4. disk         image/disk.sh          (no loop devices) -> out/shelldon-<version>-arm64.img
 #   5. bmap (bmaptool: which blocks hold data, for a fast verified write) + xz + sha256
-#   6. the release's signed update bundle (image/bundle.sh): out/shelldon-<release>.bundle
 # Also leaves out/vmlinuz, out/initrd.img (for the boot test) and out/build-times.txt.
 source "$(dirname "$0")/common.sh"
 need_root

@@ -5,6 +5,7 @@
     imagetest.py first [IMG]     phase 1 alone
     imagetest.py boot [IMG LOG]  one self-test boot of a copy of the image (image/boottest.sh)
     imagetest.py field [IMG]     phases 5-8 alone, on a fresh card after one self-test boot
+    imagetest.py security [IMG]  two security-update runs on a card with a network (not in `all`)
 
 The phases of `all`, each on a sparse copy of the image (a "card"; the image stays as built):
   1. first boot: shelldon.toml ($SHELLDON_BOOT_TOML) on the FAT partition, and the root file system
@@ -175,6 +176,7 @@ class Boot:
     log_path: Path
     cmdline: str
     reboot: bool = False  # let a reset reboot the machine (the watchdog phase) instead of exiting
+    net: bool = False  # qemu's user-mode network (the security-update run); else no network
     lines: list[str] = field(default_factory=list)
     acks: list[dict[str, str]] = field(default_factory=list)
     garbled: int = 0
@@ -199,7 +201,9 @@ class Boot:
         self.proc = subprocess.Popen(
             ["qemu-system-aarch64", *hw, "-kernel", str(OUT / "vmlinuz"),
              "-initrd", str(OUT / "initrd.img"), "-append", self.cmdline,
-             "-nic", "none", "-nographic", *([] if self.reboot else ["-no-reboot"]),
+             *(["-netdev", "user,id=n0", "-device", "virtio-net-pci,netdev=n0,romfile="]
+               if self.net else ["-nic", "none"]),
+             "-nographic", *([] if self.reboot else ["-no-reboot"]),
              "-serial", "mon:stdio"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )  # fmt: skip
@@ -589,6 +593,24 @@ def field_phases(card: Card, rng: random.Random) -> None:
     log("field phases: PASS")
 
 
+def security_run(image: Path) -> None:
+    """Two runs of the security updates on a fresh card with a network (qemu's user mode): what
+    each writes to the card and the memory it needs beside the pet."""
+    card = Card.flash(image, OUT / "imagetest-security.img")
+    toml_env = os.environ.get("SHELLDON_BOOT_TOML")
+    if toml_env:
+        card.put(Path(toml_env), "shelldon.toml")
+    cmdline = kernel_cmdline(
+        ["systemd.wants=shelldon-selftest.service", "systemd.show_status=1", MASK_GETTY,
+         "shelldon.selftest=security"]
+    )  # fmt: skip
+    lines = Boot(card.path, OUT / "imagetest-security.log", cmdline, net=True).selftest()
+    for ln in lines:
+        if ln.startswith("selftest security "):
+            log(ln.removeprefix("selftest "))
+    card.path.unlink(missing_ok=True)
+
+
 def field_only(image: Path) -> None:
     sys.path.insert(0, str(REPO / "tests"))
     card = Card.flash(image, OUT / "imagetest-card.img")
@@ -681,10 +703,12 @@ def main(argv: list[str]) -> int:
                 raise Failed("; ".join(late))
         elif what == "field":
             field_only(image)
+        elif what == "security":  # needs the host's network
+            security_run(image)
         elif what == "boot":
             one_boot(image, Path(argv[2]) if len(argv) > 2 else OUT / "boot.log")
         else:
-            print("usage: imagetest.py all|first|field|boot [IMG [LOG]]", file=sys.stderr)
+            print("usage: imagetest.py all|first|field|security|boot [IMG [LOG]]", file=sys.stderr)
             return 2
     except Failed as exc:
         log(f"FAIL: {exc}")

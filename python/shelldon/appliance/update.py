@@ -128,7 +128,7 @@ def apply(releases: Releases, source: str, *, restart: bool = True) -> int:
         if manifest.version == releases.current():
             raise ReleaseError(f"{manifest.version} is the running version")
         target = releases.release(manifest.version)
-        if target.exists():  # a candidate rolled back earlier and kept as previous: not reused
+        if target.exists():  # the fallback release: updating to it would leave none
             raise ReleaseError(f"release {manifest.version} is already on the card")
         staged = releases.staging(manifest.version)
         try:
@@ -143,11 +143,15 @@ def apply(releases: Releases, source: str, *, restart: bool = True) -> int:
     say(f"switched from {before} to {manifest.version} ({size} bytes of release); on trial")
     if not restart:
         return 0
+    trial_id = (releases.trial() or {}).get("started")
     _systemctl("reset-failed", *UNITS)  # a unit past its start limit would refuse the restart
     _systemctl("restart", "--no-block", *UNITS)
     step("restarted")
     _systemctl("start", TRIAL_UNIT)  # blocks until the trial's verdict
     outcome = read_json(releases.outcome_file) or {}
+    if outcome.get("id") != trial_id:
+        print(f"{manifest.version} is on trial; no verdict yet (`shelldon status` will say)")
+        return 0
     seconds = time.monotonic() - started
     after = root_sectors_written()
     written = (after - sectors) * 512 if after is not None and sectors is not None else None

@@ -11,8 +11,9 @@ The phases of `all`, each on a sparse copy of the image (a "card"; the image sta
   1. first boot: shelldon.toml ($SHELLDON_BOOT_TOML) on the FAT partition, and the root file system
      marked not clean with one wrong link count (debugfs) as a power cut could leave it. The
      self-test inside must PASS, and its output must show the initramfs checking and repairing the
-     root, the boot timeline with no device or network timeout, the first `shelldon say` within
-     the budget, the kernel command line's cma= and MemTotal/CmaTotal.
+     root, the boot timeline with no device or network timeout, when the first `shelldon say`
+     answered (reported), each unit's start within $SHELLDON_START_RATIO times a bare `python3 -c
+     pass` in the same guest (gated), the kernel command line's cma= and MemTotal/CmaTotal.
   2. power-cut drill: the same card booted $SHELLDON_POWERCUT_KILLS times with a guest client
      (shelldon-drill.service) talking to core nonstop; each reply it gets is printed on the serial
      console, and a reply the host read is an acknowledged turn. At a random moment after a few of

@@ -73,11 +73,11 @@ SIGNING_KEY = Path(
     / "update-signing.pem"
 )
 MASK_GETTY = "systemd.mask=serial-getty@ttyAMA0.service"  # a getty hangs up the console
-# The card's watchdog timeout is 15 s (usr/lib/systemd/system.conf.d/shelldon-watchdog.conf), which a
-# Pi's systemd meets with room to spare. Under emulation it does not: the i6300esb counts host time,
-# the guest runs 10-20x slower than the Pi (slower still on a loaded host), and its systemd went 28 s
-# without a ping while it loaded units at boot (measured: the machine reset itself at 112 s). The test
-# boots run the same watchdog with this timeout instead (systemd.watchdog_sec= on the command line).
+# The card's watchdog timeout is 15 s (system.conf.d/shelldon-watchdog.conf), which a Pi's systemd
+# meets with room to spare. Under emulation it does not: the i6300esb counts host time, the guest
+# runs 10-20x slower than the Pi (slower still on a loaded host), and its systemd went 28 s without
+# a ping while it loaded units at boot (measured: the machine reset itself at 112 s). The test boots
+# run the same watchdog with this timeout instead (systemd.watchdog_sec= on the command line).
 WATCHDOG_S = os.environ.get("SHELLDON_TEST_WATCHDOG_SEC", "60")
 DAMAGED_FILE = "/usr/share/doc/shelldon/image.md"
 

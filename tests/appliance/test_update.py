@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -131,6 +132,7 @@ def test_a_kill_at_each_step_leaves_a_version_that_runs(card, tmp_path: Path, st
     expected = "2.0" if stop_at == "switched" else "1.0"
     assert runnable(releases) == expected
     assert not list(releases.releases_dir.glob(".staging-*"))
+    assert not releases.updating_file.exists()  # the boot unit's cue is gone with the work
     if stop_at == "switched":
         assert "on trial, boot 1" in said.stderr
     else:
@@ -143,6 +145,20 @@ def test_a_kill_at_each_step_leaves_a_version_that_runs(card, tmp_path: Path, st
         assert runnable(releases) == "2.0"
     else:
         assert again.returncode == update.EXIT_REFUSED and "already on trial" in again.stderr
+
+
+def test_the_boot_check_imports_nothing_of_the_bundle_side(card) -> None:
+    """`boot` runs before the pet at every boot with an update pending: it stays light."""
+    _, _, agent, env = card
+    updater = agent.parent / "updater"
+    heavy = ("tarfile", "urllib.request", "ssl", "hashlib")
+    code = (
+        f"import sys; sys.path.insert(0, {str(updater)!r}); "
+        "from shelldon.appliance.update import main; rc = main(['boot']); "
+        f"print(rc, sorted(m for m in {heavy!r} if m in sys.modules))"
+    )
+    r = subprocess.run([sys.executable, "-IS", "-c", code], env=env, capture_output=True, text=True)
+    assert r.stdout.strip() == "0 []", r.stdout + r.stderr
 
 
 def test_status_lines_say_the_version_and_the_last_update(card, tmp_path: Path) -> None:

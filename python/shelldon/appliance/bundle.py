@@ -23,7 +23,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import tarfile
@@ -33,19 +32,20 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
+from shelldon.appliance.releases import RELEASE_ID, BundleError, fsync_dir
+
+__all__ = [
+    "BundleError", "Manifest", "extract", "make", "make_keypair", "verify", "write_container",
+]  # fmt: skip
+
 FORMAT = "shelldon-bundle/1"
 MEMBERS = ("manifest.json", "manifest.sig", "payload.tar.gz")
 MAX_MANIFEST = 64 * 1024
 SIGNATURE_BYTES = 64  # Ed25519
 MAX_PAYLOAD = 64 * 1024 * 1024  # compressed; today's release is ~3 MB
 MAX_TREE = 256 * 1024 * 1024  # extracted
-RELEASE_ID = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$")
 TOP_FILES = frozenset({"VERSION", "REVISION"})
 CHUNK = 1024 * 1024
-
-
-class BundleError(Exception):
-    """A bundle refused: the one line the owner reads."""
 
 
 @dataclass(frozen=True)
@@ -226,14 +226,6 @@ class _HashingReader(io.RawIOBase):
         """Hash what the tar reader left unread (its end-of-archive padding)."""
         for _ in iter(lambda: self.read(CHUNK), b""):
             pass
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def make(release_dir: Path, version: str, arch: str, private_key: Path, out: Path) -> Path:

@@ -26,20 +26,34 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shelldon.appliance.bundle import RELEASE_ID, fsync_dir
 from shelldon.paths import DEFAULT_RELEASES, RELEASES_ENV, UPDATE_OUTCOME
+
+RELEASE_ID = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$")
 
 MAX_TRIAL_BOOTS = 2  # boots a candidate may take to pass its self-test, after the one it came in
 
 
 class ReleaseError(Exception):
     """An update that cannot go on: one line for the owner."""
+
+
+class BundleError(ReleaseError):
+    """A bundle refused before anything was written (appliance.bundle)."""
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def now_iso() -> str:
@@ -81,6 +95,14 @@ class Releases:
     @property
     def trial_file(self) -> Path:
         return self.root / "trial.json"
+
+    @property
+    def updating_file(self) -> Path:
+        """Present from the first byte an update writes until its switch (the boot unit's cue)."""
+        return self.root / "updating.json"
+
+    def mark_updating(self, version: str) -> None:
+        write_json(self.updating_file, {"version": version, "started": now_iso()})
 
     @property
     def outcome_file(self) -> Path:
@@ -151,6 +173,8 @@ class Releases:
         _step(checkpoint, "trial")
         self.point("current", candidate)
         _step(checkpoint, "switched")
+        self.updating_file.unlink(missing_ok=True)
+        fsync_dir(self.root)
         return running
 
     def trial(self) -> dict[str, Any] | None:
@@ -237,6 +261,9 @@ class Releases:
             if orphans:
                 self.prune()
                 done.append(f"removed {', '.join(sorted(orphans))} (never switched to)")
+        if self.updating_file.exists():
+            self.updating_file.unlink()
+            fsync_dir(self.root)
         return "; ".join(done) or f"{self.current()} (no update pending)"
 
     def prune(self) -> None:

@@ -18,22 +18,18 @@ the host tests stop the process there (SHELLDON_UPDATE_STOP_AT=NAME: SIGSTOP at 
 
 from __future__ import annotations
 
+# Only what `boot` needs at the top: it runs before the pet's units at every boot where an update
+# is pending (the unit's conditions skip it otherwise), and under emulation the imports of the
+# bundle's side (tarfile, urllib, ssl) cost it seconds.
 import argparse
-import json
 import os
-import platform
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-from shelldon.appliance.bundle import MAX_PAYLOAD, BundleError, extract, make, make_keypair, verify
-from shelldon.appliance.field_status import status_lines
-from shelldon.appliance.releases import ReleaseError, Releases, read_json, write_json
+from shelldon.appliance.releases import BundleError, ReleaseError, Releases, read_json, write_json
 
 # The card's paths; the environment moves them for the host tests.
 KEY_ENV, FAT_ENV = "SHELLDON_UPDATE_KEY", "SHELLDON_FAT_BUNDLE"
@@ -77,6 +73,8 @@ def step(name: str) -> None:
 
 
 def card_arch() -> str:
+    import platform
+
     return platform.machine()
 
 
@@ -94,6 +92,10 @@ def root_sectors_written() -> int | None:
 
 def fetch(source: str, workdir: Path) -> Path:
     """A local path as it is; a URL downloaded into `workdir` (RAM: /run), bounded."""
+    import urllib.request
+
+    from shelldon.appliance.bundle import MAX_PAYLOAD
+
     if not source.startswith(("https://", "http://")):
         path = Path(source)
         if not path.is_file():
@@ -115,6 +117,11 @@ def fetch(source: str, workdir: Path) -> Path:
 
 def apply(releases: Releases, source: str, *, restart: bool = True) -> int:
     """Verify (nothing written), stage, switch, then the trial decides (module docstring)."""
+    import shutil
+    import tempfile
+
+    from shelldon.appliance.bundle import extract, verify
+
     started = time.monotonic()
     sectors = root_sectors_written()
     if releases.trial() is not None:
@@ -131,6 +138,7 @@ def apply(releases: Releases, source: str, *, restart: bool = True) -> int:
         if target.exists():  # the fallback release: updating to it would leave none
             raise ReleaseError(f"release {manifest.version} is already on the card")
         staged = releases.staging(manifest.version)
+        releases.mark_updating(manifest.version)
         try:
             size = extract(bundle, manifest, staged)
         except BaseException:
@@ -204,6 +212,8 @@ def self_test() -> str | None:
     )
     if r.returncode != 0:
         return f"shelldon status exit {r.returncode}: {(r.stderr or r.stdout).strip()[-200:]}"
+    import json
+
     try:
         json.loads(r.stdout)
     except ValueError:
@@ -250,6 +260,8 @@ def apply_fat(releases: Releases) -> int:
 def install_updater(dest: Path) -> Path:
     """The updater outside every release: dest/updater/shelldon/... and dest/update-agent (build
     side; the card's dest is /usr/lib/shelldon). Returns the agent's path."""
+    import shutil
+
     package = Path(__file__).resolve().parents[1]
     for name in UPDATER_FILES:
         target = dest / "updater" / "shelldon" / name
@@ -300,8 +312,12 @@ def main(argv: list[str]) -> int:
         if args.what == "trial":
             return trial(releases)
         if args.what == "status":
+            from shelldon.appliance.field_status import status_lines
+
             print("\n".join(status_lines(releases.root)))
             return 0
+        from shelldon.appliance.bundle import make, make_keypair
+
         if args.what == "make-bundle":
             print(make(args.release_dir, args.version, args.arch, args.key, args.out))
             return 0

@@ -68,7 +68,7 @@ KILLS = int(os.environ.get("SHELLDON_POWERCUT_KILLS", "3"))
 START_RATIO = os.environ.get("SHELLDON_START_RATIO", "150")
 # Where the cuts land: 0-1 s after the updater printed that step. After `verified` it is writing the
 # release (24 s under emulation): the cut lands before the switch. After `restarted`, on trial.
-# (`staged` is followed by the switch within 0.2 s: a cut there landed after it.)
+# (`staged` is followed by the switch within a second: a cut there landed after it.)
 CUTS = [c for c in os.environ.get("SHELLDON_UPDATE_CUTS", "verified,restarted").split(",") if c]
 SIGNING_KEY = Path(
     os.environ.get("SHELLDON_UPDATE_SIGNING_KEY")

@@ -84,9 +84,15 @@ image-check: dev
 image:
     image/build.sh
 
+# The signed update bundle of the last `just image` (out/shelldon-<release>.bundle; `just image` makes
+# it too): `shelldon update FILE|URL` on a card, or shelldon-update.bundle on its FAT partition.
+bundle:
+    image/bundle.sh
+
 # Boot the built image under qemu-system-aarch64 -M virt -m 416 (image/imagetest.py): first boot with
 # a damaged root (the self-test inside says PASS/FAIL; boot timeline, fsck, CMA), power cuts (qemu
-# killed) under a talking client, then backup -> fresh card -> restore: every acknowledged turn kept.
+# killed) under a talking client, then backup -> fresh card -> restore: every acknowledged turn kept;
+# then updates (applied, refused, rolled back, cut mid-way) and the watchdog (`imagetest.py field`).
 image-test: dev
     image/deps.sh test
     SHELLDON_BOOT_TOML=image/test/boot-shelldon.toml {{py}} image/imagetest.py all

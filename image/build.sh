@@ -24,7 +24,7 @@ native=$(cat "$OUT_DIR/.native")
 root=$OUT_DIR/root
 STEP=layer;  step "$IMAGE_DIR/layer.sh" "$base" "$root" arm64 "$native"
 if [ -n "$native" ]; then
-  desc=$(file -b "$root/opt/shelldon/lib/shelldon/_native.abi3.so")
+  desc=$(file -b "$root/opt/shelldon/current/lib/shelldon/_native.abi3.so")
   case $desc in *"ARM aarch64"*) log "native module in the image: $desc" ;; *) die "native module in the image is $desc" ;; esac
 fi
 kver=$(basename "$(ls -d "$root"/lib/modules/* | sort -V | tail -n1)")
@@ -34,6 +34,7 @@ img=$OUT_DIR/$name.img
 STEP=disk;   step "$IMAGE_DIR/disk.sh" "$root" "$img"
 STEP=bmap;   step sh -c 'bmaptool create -o "$1.bmap" "$1"' bmap "$img"
 STEP=xz;     step xz -T2 -3 -k -f "$img"
+STEP=bundle; step "$IMAGE_DIR/bundle.sh" > /dev/null
 (cd "$OUT_DIR" && sha256sum "$name.img.xz" "$name.img.bmap" > "$name.img.xz.sha256")
 ln -sfn "$name.img" "$OUT_DIR/shelldon-arm64.img"
 log "image: $OUT_DIR/$name.img.xz ($(du -h "$img.xz" | cut -f1); $(du -h --apparent-size "$img" | cut -f1) raw, $(du -h "$img" | cut -f1) of it data) + $name.img.bmap"

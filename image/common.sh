@@ -26,7 +26,9 @@ APPLIANCE_PACKAGES=(
   cloud-guest-utils e2fsprogs dosfstools fdisk
   python3 python3-msgspec
   python3-qrcode  # `shelldon telegram pair` draws the deep link as a QR code (optional at run time)
-  espeak-ng opus-tools  # [voice] speak = "offline": the pet's own voice (docs/telegram.md; ~41 MiB installed)
+  openssl  # verifies update bundles (ed25519, `openssl pkeyutl -verify`; ca-certificates pulls it in anyway)
+  unattended-upgrades  # Debian security updates, inside quiet hours (docs/image.md, "Security updates")
+  espeak-ng opus-tools  # voice notes: speech out, Telegram's OGG/Opus in and out
 )
 # The amd64 check root: the same userland minus kernel, firmware and radio.
 CHECK_PACKAGES=(

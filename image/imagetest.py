@@ -4,13 +4,16 @@
     imagetest.py all  [IMG]      the whole test (below); exit 0 only when every phase passed
     imagetest.py first [IMG]     phase 1 alone
     imagetest.py boot [IMG LOG]  one self-test boot of a copy of the image (image/boottest.sh)
+    imagetest.py field [IMG]     phases 5-8 alone, on a fresh card after one self-test boot
+    imagetest.py security [IMG]  two security-update runs on a card with a network (not in `all`)
 
 The phases of `all`, each on a sparse copy of the image (a "card"; the image stays as built):
   1. first boot: shelldon.toml ($SHELLDON_BOOT_TOML) on the FAT partition, and the root file system
      marked not clean with one wrong link count (debugfs) as a power cut could leave it. The
      self-test inside must PASS, and its output must show the initramfs checking and repairing the
-     root, the boot timeline with no device or network timeout, the first `shelldon say` within
-     the budget, the kernel command line's cma= and MemTotal/CmaTotal.
+     root, the boot timeline with no device or network timeout, when the first `shelldon say`
+     answered (reported), each unit's start within $SHELLDON_START_RATIO times a bare `python3 -c
+     pass` in the same guest (gated), the kernel command line's cma= and MemTotal/CmaTotal.
   2. power-cut drill: the same card booted $SHELLDON_POWERCUT_KILLS times with a guest client
      (shelldon-drill.service) talking to core nonstop; each reply it gets is printed on the serial
      console, and a reply the host read is an acknowledged turn. At a random moment after a few of
@@ -23,6 +26,19 @@ The phases of `all`, each on a sparse copy of the image (a "card"; the image sta
   4. upgrade: a freshly flashed card gets that backup on its FAT partition; its first boot's
      self-test restores it (shelldon.selftest=restore) and the pet answers; the host then finds
      every acknowledged turn in the new card's history: it still remembers.
+
+  5. update: a signed bundle of the image's own release under a new version on the FAT partition,
+     with a tampered and an unsigned one beside it; the boot applies it (shelldon-update-fat), its
+     trial keeps it, the two others are refused with /opt/shelldon unchanged; the pet remembers
+     (every history row the card had is still there).
+  6. a bundle whose core cannot start: its trial fails, the card goes back by itself; remembers.
+  7. power cut mid-update: qemu killed at a step of the switch ($SHELLDON_UPDATE_CUTS, the
+     updater's `step` lines on the console); the next boot passes its self-test on one of the
+     two versions, no update left half done; remembers.
+  8. watchdog: PID 1 frozen after the self-test; the emulated i6300esb must reset the machine
+     (every boot has it: a boot that resets by surprise fails, -no-reboot).
+The gate is on what is stable across machines (each unit's start against `python3 -c pass` in the
+same guest, $SHELLDON_START_RATIO); boot and update times are reported, not gated.
 
 Needs root (debugfs and e2fsck on the copies), qemu-system-aarch64, mtools, and the repo's .venv
 (phase 3 verifies with shelldon's own code). Serial lines go to image/out/imagetest-*.log.
@@ -49,8 +65,23 @@ REPO = IMAGE_DIR.parent
 OUT = Path(os.environ.get("SHELLDON_IMAGE_OUT", IMAGE_DIR / "out"))
 BOOT_TIMEOUT_S = float(os.environ.get("SHELLDON_BOOT_TIMEOUT", "1200"))
 KILLS = int(os.environ.get("SHELLDON_POWERCUT_KILLS", "3"))
-BUDGET_S = os.environ.get("SHELLDON_BOOT_BUDGET", "60")
+START_RATIO = os.environ.get("SHELLDON_START_RATIO", "150")
+# Where the cuts land: 0-1 s after the updater printed that step. After `verified` it is writing the
+# release (24 s under emulation): the cut lands before the switch. After `restarted`, on trial.
+# (`staged` is followed by the switch within a second: a cut there landed after it.)
+CUTS = [c for c in os.environ.get("SHELLDON_UPDATE_CUTS", "verified,restarted").split(",") if c]
+SIGNING_KEY = Path(
+    os.environ.get("SHELLDON_UPDATE_SIGNING_KEY")
+    or Path(os.environ.get("SHELLDON_IMAGE_CACHE", "/var/cache/shelldon-image"))
+    / "update-signing.pem"
+)
 MASK_GETTY = "systemd.mask=serial-getty@ttyAMA0.service"  # a getty hangs up the console
+# The card's watchdog timeout is 15 s (system.conf.d/shelldon-watchdog.conf), which a Pi's systemd
+# meets with room to spare. Under emulation it does not: the i6300esb counts host time, the guest
+# runs 10-20x slower than the Pi (slower still on a loaded host), and its systemd went 28 s without
+# a ping while it loaded units at boot (measured: the machine reset itself at 112 s). The test boots
+# run the same watchdog with this timeout instead (systemd.watchdog_sec= on the command line).
+WATCHDOG_S = os.environ.get("SHELLDON_TEST_WATCHDOG_SEC", "60")
 DAMAGED_FILE = "/usr/share/doc/shelldon/image.md"
 
 
@@ -144,7 +175,7 @@ def kernel_cmdline(extra: list[str]) -> str:
     fsck.repair, ...) with qemu's serial console instead of the Pi's, plus `extra`."""
     given = (OUT / "root/boot/firmware/cmdline.txt").read_text().split()
     kept = [a for a in given if not a.startswith("console=")]
-    return " ".join([*kept, "console=ttyAMA0", *extra])
+    return " ".join([*kept, "console=ttyAMA0", f"systemd.watchdog_sec={WATCHDOG_S}", *extra])
 
 
 @dataclass
@@ -154,9 +185,12 @@ class Boot:
     card: Path
     log_path: Path
     cmdline: str
+    reboot: bool = False  # let a reset reboot the machine (the watchdog phase) instead of exiting
+    net: bool = False  # qemu's user-mode network (the security-update run); else no network
     lines: list[str] = field(default_factory=list)
     acks: list[dict[str, str]] = field(default_factory=list)
     garbled: int = 0
+    stamps: list[float] = field(default_factory=list)  # when the host read each line
 
     def __post_init__(self) -> None:
         self._cond = threading.Condition()
@@ -165,7 +199,8 @@ class Boot:
         if machine == "virt":
             hw = ["-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", mem,
                   "-drive", f"if=none,id=sd,file={self.card},format=raw",
-                  "-device", "virtio-blk-pci,drive=sd"]  # fmt: skip
+                  "-device", "virtio-blk-pci,drive=sd",
+                  "-device", "i6300esb"]  # fmt: skip  # the board's watchdog, as the Pi has one
         elif machine == "raspi3b":  # the SD card's size must be a power of two
             run("truncate", "-s", "2G", str(self.card))
             hw = ["-M", "raspi3b", "-dtb", str(OUT / "root/boot/firmware/bcm2837-rpi-3-b.dtb"),
@@ -176,7 +211,10 @@ class Boot:
         self.proc = subprocess.Popen(
             ["qemu-system-aarch64", *hw, "-kernel", str(OUT / "vmlinuz"),
              "-initrd", str(OUT / "initrd.img"), "-append", self.cmdline,
-             "-nic", "none", "-nographic", "-no-reboot", "-serial", "mon:stdio"],
+             *(["-netdev", "user,id=n0", "-device", "virtio-net-pci,netdev=n0,romfile="]
+               if self.net else ["-nic", "none"]),
+             "-nographic", *([] if self.reboot else ["-no-reboot"]),
+             "-serial", "mon:stdio"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )  # fmt: skip
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -191,6 +229,7 @@ class Boot:
                 out.flush()
                 with self._cond:
                     self.lines.append(line)
+                    self.stamps.append(time.monotonic())
                     m = re.search(r"DRILL-ACK (\{.*\})\s*$", line)
                     if m:
                         try:
@@ -209,6 +248,21 @@ class Boot:
                     raise Failed(f"the machine stopped before {count} acknowledged turns")
                 if not self._cond.wait(timeout=max(0.0, deadline - time.monotonic())):
                     raise Failed(f"no {count} acknowledged turns in {BOOT_TIMEOUT_S:.0f} s")
+
+    def wait_line(self, pattern: str, after: int = 0) -> int:
+        """The index of the first console line from `after` on matching `pattern`."""
+        deadline = self.started + BOOT_TIMEOUT_S
+        seen = after
+        with self._cond:
+            while True:
+                for i in range(seen, len(self.lines)):
+                    if re.search(pattern, self.lines[i]):
+                        return i
+                seen = len(self.lines)
+                if self.proc.poll() is not None and not self._reader.is_alive():
+                    raise Failed(f"the machine stopped before a line matching {pattern!r}")
+                if not self._cond.wait(timeout=max(0.0, deadline - time.monotonic())):
+                    raise Failed(f"no line matching {pattern!r} in {BOOT_TIMEOUT_S:.0f} s")
 
     def cut_power(self) -> None:
         self.proc.kill()  # SIGKILL to qemu: the machine's RAM and caches are gone
@@ -244,8 +298,9 @@ class Boot:
 
 def selftest_boot(card: Path, name: str, extra: list[str]) -> list[str]:
     cmdline = kernel_cmdline(
-        ["systemd.wants=shelldon-selftest.service", "systemd.show_status=1", MASK_GETTY, *extra]
-    )
+        ["systemd.wants=shelldon-selftest.service", "systemd.show_status=1", MASK_GETTY,
+         f"shelldon.start_ratio={START_RATIO}", *extra]
+    )  # fmt: skip
     return Boot(card, OUT / f"imagetest-{name}.log", cmdline).selftest()
 
 
@@ -256,7 +311,7 @@ def need(lines: list[str], pattern: str, what: str) -> str:
     raise Failed(f"{what}: no line matching {pattern!r}")
 
 
-def first_boot(image: Path, toml: Path | None, late: list[str]) -> Card:
+def first_boot(image: Path, toml: Path | None) -> Card:
     card = Card.flash(image, OUT / "imagetest-card.img")
     if toml is not None:
         card.put(toml, "shelldon.toml")
@@ -273,9 +328,12 @@ def first_boot(image: Path, toml: Path | None, late: list[str]) -> Card:
     need(lines, r"^selftest ok   no device or network timeouts", "boot timeouts")
     said = need(lines, r"^selftest time first shelldon say answered ", "the first say")
     seconds = float(said.split()[-2])
-    if seconds > float(BUDGET_S):  # told at the end: the other phases still run and report
-        late.append(f"the first `shelldon say` answered at {seconds:.1f} s, over {BUDGET_S} s")
+    # Reported, not gated: an emulated boot's wall clock varies 2-3x between hosts. The gate is
+    # the start ratios the self-test checked against shelldon.start_ratio.
     log(f"first boot: the first `shelldon say` answered at {seconds:.1f} s of uptime")
+    for ln in lines:
+        if re.match(r"^selftest time (python3 -c pass|shelldon-\S+ started in)", ln):
+            log(f"first boot: {ln.removeprefix('selftest time ')}")
     need(lines, r"^selftest ok   CMA pool as the command line says", "CMA")
     need(lines, r"^selftest meminfo MemTotal:", "MemTotal")
     if toml is not None:
@@ -377,13 +435,213 @@ def remembers(card: Card, acked: list[dict[str, str]], what: str) -> None:
         raise Failed(f"{what}: " + "; ".join(problems))
 
 
+# --- Step 20: updates, roll-back, power cut mid-update, the watchdog -------------------------
+
+
+def history_rows(card: Card) -> set[tuple[str, str, str]]:
+    """Every message row of the card's history.db, read cold (turn id, role, content)."""
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve(str(card.data_root(OUT / "imagetest-data")))
+    conn = sqlite3.connect(root.history_db)
+    try:
+        if conn.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            raise Failed("history.db does not pass its integrity check")
+        return set(conn.execute("SELECT turn_id, role, content FROM messages"))
+    finally:
+        conn.close()
+
+
+def still_remembers(
+    card: Card, before: set[tuple[str, str, str]], what: str
+) -> set[tuple[str, str, str]]:
+    after = history_rows(card)
+    lost = before - after
+    log(f"{what}: {len(before)} history rows before, {len(after)} after, {len(lost)} lost")
+    if lost:
+        raise Failed(f"{what}: {len(lost)} history rows lost, e.g. {sorted(lost)[:2]}")
+    return after
+
+
+def image_release() -> tuple[str, Path]:
+    """The image's own release (its name and tree in the build's root)."""
+    current = OUT / "root/opt/shelldon/current"
+    name = Path(os.readlink(current)).name
+    return name, OUT / "root/opt/shelldon/releases" / name
+
+
+def bundle_of(version: str, *, broken: bool = False) -> Path:
+    """A signed bundle of the image's release named `version`; `broken`: core exits at import."""
+    from shelldon.appliance import bundle
+
+    _, tree = image_release()
+    out = OUT / f"imagetest-{version}.bundle"
+    if not broken:
+        return bundle.make(tree, version, "aarch64", SIGNING_KEY, out)
+    work = OUT / "imagetest-broken-tree"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(tree, work, symlinks=True)
+    server = work / "lib/shelldon/core/server.py"
+    server.write_text(
+        server.read_text() + '\nraise SystemExit("image-test: a release whose core cannot start")\n'
+    )
+    try:
+        return bundle.make(work, version, "aarch64", SIGNING_KEY, out)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def spoiled_copies(good: Path) -> tuple[Path, Path]:
+    """A tampered copy (one payload byte flipped, the signature kept) and an unsigned one."""
+    import tarfile
+
+    from shelldon.appliance import bundle
+
+    with tarfile.open(good) as tar:
+        parts = {m.name: tar.extractfile(m).read() for m in tar.getmembers()}  # type: ignore[union-attr]
+    payload = bytearray(parts["payload.tar.gz"])
+    payload[len(payload) // 3] ^= 0x01
+    tampered, unsigned = OUT / "imagetest-tampered.bundle", OUT / "imagetest-unsigned.bundle"
+    bundle.write_container(tampered, parts["manifest.json"], parts["manifest.sig"], bytes(payload))
+    bundle.write_container(unsigned, parts["manifest.json"], None, parts["payload.tar.gz"])
+    return tampered, unsigned
+
+
+def update_figures(lines: list[str], what: str) -> None:
+    for ln in lines:
+        if ln.startswith("selftest update figures "):
+            d = json.loads(ln.removeprefix("selftest update figures "))
+            log(
+                f"{what}: {d.get('result')} {d.get('from')} -> {d.get('version')} in "
+                f"{d.get('seconds', '?')} s (from `shelldon update` to the trial's verdict), "
+                f"{d.get('bytes_written', '?')} bytes written to the root meanwhile"
+                + (f"; reason: {d['reason']}" if d.get("reason") else "")
+            )
+
+
+def field_phases(card: Card, rng: random.Random) -> None:
+    if not SIGNING_KEY.is_file():
+        raise Failed(f"no signing key at {SIGNING_KEY} (made by `just image`)")
+    base, _ = image_release()
+    rows = history_rows(card)
+    log(f"field: the card runs {base}; {len(rows)} history rows on it")
+
+    # 5. an update applied from the FAT partition; tampered and unsigned ones refused
+    good = f"{base}.u1"
+    bundle = bundle_of(good)
+    tampered, unsigned = spoiled_copies(bundle)
+    card.put(bundle, "shelldon-update.bundle")
+    card.put(tampered, "tampered.bundle")
+    card.put(unsigned, "unsigned.bundle")
+    log(
+        f"update: {bundle.name} ({bundle.stat().st_size} bytes) on the FAT partition, with a "
+        "tampered and an unsigned copy"
+    )
+    lines = selftest_boot(
+        card.path, "update", ["shelldon.selftest=update", f"shelldon.expect_version={good}"]
+    )
+    need(lines, r"^selftest ok   update kept", "the update kept")
+    need(lines, r"^selftest ok   tampered bundle refused, nothing written", "tampered refused")
+    need(lines, r"^selftest ok   unsigned bundle refused, nothing written", "unsigned refused")
+    update_figures(lines, "update")
+    rows = still_remembers(card, rows, "after the update")
+
+    # 6. an update whose self-test fails goes back by itself
+    bad = f"{base}.bad"
+    card.put(bundle_of(bad, broken=True), "shelldon-update.bundle")
+    lines = selftest_boot(
+        card.path, "update-bad", ["shelldon.selftest=update-bad", f"shelldon.expect_version={good}"]
+    )
+    need(lines, r"^selftest ok   update rolled back", "the roll-back")
+    update_figures(lines, "failing update")
+    rows = still_remembers(card, rows, "after the roll-back")
+
+    # 7. the power cut in the middle of an update
+    running = good
+    for n, cut in enumerate(CUTS, 1):
+        version = f"{base}.c{n}"
+        card.put(bundle_of(version), "shelldon-update.bundle")
+        cmdline = kernel_cmdline(["systemd.show_status=1", MASK_GETTY])
+        boot = Boot(card.path, OUT / f"imagetest-cut{n}.log", cmdline)
+        at = boot.wait_line(rf"shelldon-update: step {re.escape(cut)}\b")
+        time.sleep(rng.uniform(0.0, 1.0))  # picks where the cut lands; nothing waits on it
+        boot.cut_power()
+        steps = [ln for ln in boot.lines[at:] if "shelldon-update: step " in ln]
+        log(
+            f"power cut {n}: 0-1 s after the update's step {cut!r} ({boot.seconds:.0f} s after "
+            f"power-on); the last step the console showed: {steps[-1].split('step ')[-1].strip()}"
+        )
+        lines = selftest_boot(card.path, f"after-cut{n}", [])
+        versions = [ln for ln in lines if ln.startswith("selftest status version: ")]
+        on = versions[0].split()[3] if versions else "?"
+        if on not in (running, version):
+            raise Failed(f"after the cut the card runs {on}, neither {running} nor {version}")
+        log(
+            f"power cut {n}: the next boot passed its self-test on {on} "
+            f"({'the new' if on == version else 'the old'} version)"
+        )
+        running = on
+        rows = still_remembers(card, rows, f"after power cut {n}")
+
+    # 8. the watchdog resets a machine whose PID 1 is frozen
+    cmdline = kernel_cmdline(
+        ["systemd.wants=shelldon-selftest.service", "systemd.show_status=1", MASK_GETTY,
+         "shelldon.selftest=watchdog"]
+    )  # fmt: skip
+    boot = Boot(card.path, OUT / "imagetest-watchdog.log", cmdline, reboot=True)
+    frozen = boot.wait_line(r"SHELLDON-WATCHDOG: freezing PID 1")
+    how = boot.wait_line(r"SHELLDON-WATCHDOG: PID 1 (frozen|still answers)", frozen)
+    again = boot.wait_line(r"Booting Linux on physical CPU", frozen)
+    seconds = boot.stamps[again] - boot.stamps[frozen]
+    boot.cut_power()
+    armed = need(boot.lines, r"^selftest ok   hardware watchdog armed", "watchdog armed")
+    log(f"watchdog: {armed.split(': ', 1)[-1]}")
+    log(
+        f"watchdog: {boot.lines[how].strip()}; the machine reset itself {seconds:.1f} s after "
+        "PID 1 was frozen"
+    )
+    still_remembers(card, rows, "after the watchdog's reset")
+    log("field phases: PASS")
+
+
+def security_run(image: Path) -> None:
+    """Two runs of the security updates on a fresh card with a network (qemu's user mode): what
+    each writes to the card and the memory it needs beside the pet."""
+    card = Card.flash(image, OUT / "imagetest-security.img")
+    toml_env = os.environ.get("SHELLDON_BOOT_TOML")
+    if toml_env:
+        card.put(Path(toml_env), "shelldon.toml")
+    cmdline = kernel_cmdline(
+        ["systemd.wants=shelldon-selftest.service", "systemd.show_status=1", MASK_GETTY,
+         "shelldon.selftest=security"]
+    )  # fmt: skip
+    lines = Boot(card.path, OUT / "imagetest-security.log", cmdline, net=True).selftest()
+    for ln in lines:
+        if ln.startswith("selftest security "):
+            log(ln.removeprefix("selftest "))
+    card.path.unlink(missing_ok=True)
+
+
+def field_only(image: Path) -> None:
+    sys.path.insert(0, str(REPO / "tests"))
+    card = Card.flash(image, OUT / "imagetest-card.img")
+    toml_env = os.environ.get("SHELLDON_BOOT_TOML")
+    if toml_env:
+        card.put(Path(toml_env), "shelldon.toml")
+    started = time.monotonic()
+    lines = selftest_boot(card.path, "first", [])
+    need(lines, r"^selftest ok   hardware watchdog armed", "watchdog armed")
+    field_phases(card, random.Random(os.environ.get("SHELLDON_POWERCUT_SEED")))
+    card.path.unlink(missing_ok=True)
+    log(f"image-test field: PASS in {time.monotonic() - started:.0f} s")
+
+
 def all_phases(image: Path) -> None:
     sys.path.insert(0, str(REPO / "tests"))
     toml_env = os.environ.get("SHELLDON_BOOT_TOML")
     toml = Path(toml_env) if toml_env else None
     rng = random.Random(os.environ.get("SHELLDON_POWERCUT_SEED"))
     started = time.monotonic()
-    late: list[str] = []
     # Resuming on the card an earlier run left: "drill" (phases 2-4) or "check" (the checks of
     # phase 3 and phase 4; the acknowledged turns from the drill boots' serial logs).
     resume = os.environ.get("SHELLDON_IMAGETEST_RESUME", "")
@@ -391,7 +649,7 @@ def all_phases(image: Path) -> None:
         card = Card.open(OUT / "imagetest-card.img")
         log(f"resuming ({resume}) with {card.path}")
     else:
-        card = first_boot(image, toml, late)
+        card = first_boot(image, toml)
     acked = acked_in_logs() if resume == "check" else powercut_drill(card, KILLS, rng)
     if not acked:
         raise Failed("the drill acknowledged no turn")
@@ -414,10 +672,9 @@ def all_phases(image: Path) -> None:
     lines = selftest_boot(new.path, "upgraded", ["shelldon.selftest=restore"])
     need(lines, r"^selftest ok   restore ", "restore")
     remembers(new, acked, "the upgraded card")
-    for p in (card.path, new.path):
-        p.unlink(missing_ok=True)
-    if late:
-        raise Failed("; ".join(late))
+    card.path.unlink(missing_ok=True)
+    field_phases(new, rng)  # the upgraded card, with the old card's memory on it
+    new.path.unlink(missing_ok=True)
     log(f"image-test: PASS in {time.monotonic() - started:.0f} s")
 
 
@@ -446,16 +703,17 @@ def main(argv: list[str]) -> int:
             all_phases(image)
         elif what == "first":  # phase 1 alone
             sys.path.insert(0, str(REPO / "tests"))
-            late: list[str] = []
             toml_env = os.environ.get("SHELLDON_BOOT_TOML")
-            card = first_boot(image, Path(toml_env) if toml_env else None, late)
+            card = first_boot(image, Path(toml_env) if toml_env else None)
             card.path.unlink(missing_ok=True)
-            if late:
-                raise Failed("; ".join(late))
+        elif what == "field":
+            field_only(image)
+        elif what == "security":  # needs the host's network
+            security_run(image)
         elif what == "boot":
             one_boot(image, Path(argv[2]) if len(argv) > 2 else OUT / "boot.log")
         else:
-            print("usage: imagetest.py all|first|boot [IMG [LOG]]", file=sys.stderr)
+            print("usage: imagetest.py all|first|field|security|boot [IMG [LOG]]", file=sys.stderr)
             return 2
     except Failed as exc:
         log(f"FAIL: {exc}")

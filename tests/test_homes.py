@@ -73,7 +73,6 @@ HOMES: dict[str, str] = {
     "core/retrieval/names.py": "tests/core/retrieval/test_recall_names.py",
     "core/retrieval/rank.py": "tests/core/retrieval/test_retrieval.py",
     "core/retrieval/terms.py": "tests/core/retrieval/test_entry_terms.py",
-    "core/runner.py": "tests/core/test_server_failures.py",
     "core/status/links.py": "tests/transport/test_telegram_failures.py",
     "core/status/text.py": "tests/core/test_server_status.py",
     "core/storage/check.py": "tests/core/storage/test_storage_faults.py",

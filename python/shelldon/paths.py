@@ -33,6 +33,12 @@ PROMPTS_LOG = "prompts.jsonl"  # SHELLDON_RECORD_PROMPTS=1 only: the prompts wor
 BOOT_MARK = "core.boot"  # the boot core last started in (core.storage.durability)
 CORRECTIONS = "corrections.json"  # an owner's "no, that's wrong" (core.learning.corrections)
 PROCEDURES_LEDGER = "procedures.jsonl"  # procedures on their way to skills (core.learning.skills)
+UPDATE_TOLD = "update-told.json"  # the update outcome already told (core.proactive.update_notice)
+
+# The appliance's releases (appliance.releases), outside the data root: an update never touches it.
+RELEASES_ENV = "SHELLDON_RELEASES"  # tests point it at a temporary tree
+DEFAULT_RELEASES = "/opt/shelldon"
+UPDATE_OUTCOME = "last-update.json"  # in the releases root: the last update's outcome
 
 # In a memory tree, relative to its root.
 MEMORY_INDEX = "MEMORY.md"  # the index (core.memory.index)

@@ -24,6 +24,11 @@ ALL_UNITS = (
     "shelldon-selftest.service",
     "shelldon-selftest-early.service",
     "shelldon-drill.service",
+    "shelldon-update-boot.service",
+    "shelldon-update-trial.service",
+    "shelldon-update-fat.service",
+    "shelldon-security-update.service",
+    "shelldon-security-update.timer",
 )
 
 

@@ -304,8 +304,52 @@ def test_no_identity_baked_in(check_root):
     assert (check_root / "etc/machine-id").read_text().strip() in ("", "uninitialized")
 
 
+def test_update_units_enabled_and_ordered(check_root):
+    etc = check_root / "etc/systemd/system"
+    assert (etc / "shelldon.target.wants/shelldon-update-boot.service").is_symlink()
+    for u in ("shelldon-update-trial.service", "shelldon-update-fat.service"):
+        assert (etc / "multi-user.target.wants" / u).is_symlink(), u
+    before = " ".join(unit_settings("shelldon-update-boot.service")["Before"]).split()
+    assert set(UNITS) <= set(before)  # a cut update is finished or undone before the pet starts
+    # The three start side by side: none of them is ordered after another.
+    for unit in UNITS:
+        after = " ".join(unit_settings(unit).get("After", [])).split()
+        assert not set(UNITS) & set(after), (unit, after)
+
+
+def test_hardware_watchdog_is_set_for_pid1(check_root):
+    conf = check_root / "usr/lib/systemd/system.conf.d/shelldon-watchdog.conf"
+    settings = dict(
+        line.split("=", 1)
+        for line in conf.read_text().splitlines()
+        if "=" in line and line[0] != "#"
+    )
+    assert settings == {"RuntimeWatchdogSec": "15s", "RebootWatchdogSec": "15s"}
+    r = in_root(check_root, "systemd-analyze", "cat-config", "systemd/system.conf")
+    assert "RuntimeWatchdogSec=15s" in r.stdout, r.stderr
+
+
+def test_the_release_layout_and_the_updater(check_root):
+    opt = check_root / "opt/shelldon"
+    current = os.readlink(opt / "current")
+    assert current.startswith("releases/") and os.readlink(opt / "previous") == current
+    assert (opt / current / "lib/shelldon/__init__.py").is_file()
+    assert (
+        (check_root / "etc/shelldon/update-key.pem").read_text().startswith("-----BEGIN PUBLIC KEY")
+    )
+    r = in_root(check_root, "/usr/lib/shelldon/update-agent", "status")
+    assert r.returncode == 0, r.stderr
+    assert (
+        r.stdout.splitlines()[0] == f"version: {Path(current).name} (fallback {Path(current).name})"
+    )
+    # The updater's copy holds no more than itself: a release that cannot import leaves it whole.
+    copied = {p.relative_to(check_root / "usr/lib/shelldon/updater").as_posix()
+              for p in (check_root / "usr/lib/shelldon/updater").rglob("*.py")}  # fmt: skip
+    assert "shelldon/appliance/update.py" in copied and not any("core" in c for c in copied)
+
+
 def test_python_package_installed(check_root):
     pth = check_root / "usr/lib/python3/dist-packages/shelldon.pth"
-    assert pth.read_text().strip() == "/opt/shelldon/lib"
+    assert pth.read_text().strip() == "/opt/shelldon/current/lib"
     r = run("chroot", str(check_root), "python3", "-c", "import msgspec, tomllib; print('ok')")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr

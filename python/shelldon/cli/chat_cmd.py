@@ -81,7 +81,11 @@ def _status(args: argparse.Namespace) -> int:
 
         print(json.dumps(msgspec.to_builtins(answer), indent=2))
     else:
+        from shelldon.appliance.field_status import status_lines
+
         print(format_status(answer))
+        for line in status_lines():  # on the card: the release, the last update, security updates
+            print(line)
     return 0 if all(p.up for p in answer.processes) else 1
 
 

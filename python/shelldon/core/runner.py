@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,10 @@ TURN_DEADLINE_ENV = "SHELLDON_TURN_DEADLINE"
 DEFAULT_TURN_DEADLINE_S = 30.0
 RECORD_PROMPTS_ENV = "SHELLDON_RECORD_PROMPTS"
 RELAY_GRACE_S = 5.0  # beyond the turn deadline, for the fork-server to kill, reap and relay
+# The three processes start side by side (the units order none after another): a turn that comes
+# while the fork-server is still importing waits this long for its socket to appear or to accept.
+STARTING_WAIT_S = 90.0
+STARTING_POLL_S = 0.25
 
 
 class TurnGate:
@@ -106,11 +111,7 @@ class WorkerRunner:
             capture_prompt=self.capture_prompts,
         )
         try:
-            answer = ipc.request(
-                self.root.socket("forkserver"),
-                request,
-                timeout=deadline + RELAY_GRACE_S,
-            )
+            answer = self._request_forkserver(request, deadline)
         except OSError as exc:
             return wire.TurnFailed(
                 turn_id=turn_id, stage="spawn", reason=f"fork-server unreachable: {exc}"
@@ -132,6 +133,24 @@ class WorkerRunner:
             stage="protocol",
             reason=f"fork-server answered {type(answer).__name__}",
         )
+
+    def _request_forkserver(self, request: wire.SpawnTurn, deadline: float) -> wire.Message:
+        """The spawn request; while no fork-server listens yet (no socket, or refused: it is
+        starting), tried again for up to STARTING_WAIT_S, within the turn's own deadline."""
+        path = self.root.socket("forkserver")
+        waited_until = time.monotonic() + min(STARTING_WAIT_S, deadline)
+        while True:
+            try:
+                return ipc.request(path, request, timeout=deadline + RELAY_GRACE_S)
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() >= waited_until:
+                    raise
+                pause(STARTING_POLL_S)
+
+
+def pause(seconds: float) -> None:
+    """The start window's poll: a socket that does not exist yet has no event to wait on."""
+    time.sleep(seconds)
 
 
 def turn_deadline(root: DataRoot) -> float:

@@ -36,6 +36,7 @@ from shelldon.core import commands
 from shelldon.core.dream.service import DreamService
 from shelldon.core.learning.service import ReflectService, pet_skills
 from shelldon.core.proactive import queue as proactive_queue
+from shelldon.core.proactive import update_notice
 from shelldon.core.proactive.service import ProactiveService
 from shelldon.core.retrieval.terms import TermsSync
 from shelldon.core.runner import WorkerRunner, prompts_recorded
@@ -590,6 +591,7 @@ def main(root: DataRoot) -> int:
     service = CoreService(stores, runner, dreams, proactive, reflections)
     # Torn entries set aside at start: said in the next reply, the paired chat and status.
     service.store_watch.tell([torn.sentence() for torn in recovered.torn_entries])
+    update_notice.queue_update_notice(stores.history, root, utc_now())  # the card's last update
 
     def started() -> None:
         if dreams is not None:

@@ -84,9 +84,16 @@ class Terminal:
         self.transcript += data.decode(errors="replace")
         return data
 
-    def close(self) -> int:
+    def close(self, timeout: float = 60.0) -> int:
+        """SIGTERM, then wait for the exit while reading the terminal: a pet that prints while it
+        stops would otherwise block on a full pty (after a long paste's echo) and never exit."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=60)
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < deadline:
+            readable, _, _ = select.select([self.master], [], [], 0.2)
+            if readable and not self._read():
+                break  # EOF: the terminal's other side is closed; wait() below reaps it
+        code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
         os.close(self.master)
         return code

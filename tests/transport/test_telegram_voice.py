@@ -19,7 +19,7 @@ from shelldon.core.telegram.state import heard_echo
 from shelldon.core.telegram.voice import not_heard
 from shelldon.core.vault import set_secret
 from shelldon.paths import DataRoot
-from support.audio import note, read_ogg
+from support.audio import need_tools, note, read_ogg
 from support.pet import Pet, running_pet
 from support.telegram import OWNER, STRANGER, configure, pair, turns
 
@@ -227,6 +227,7 @@ def test_with_speak_offline_the_reply_is_also_a_real_voice_note(
 def test_reminders_are_spoken_when_the_owner_asks_for_it(
     run_dir: Path, fake: FakeTelegram, audio_server: FakeAudio
 ) -> None:
+    need_tools()  # no note is made here, but the pet's own voice needs espeak-ng and opusenc
     for pet in _pet(fake, audio_server, speak="offline", reminders=True):
         assert pet.say("remind me in 2 seconds to stretch").startswith("Okay, I'll remind you")
         assert fake.wait_until(lambda f: "Reminder: stretch" in f.sent_to(OWNER))

@@ -38,3 +38,25 @@ class DoctorContext:
 
 
 Check = Callable[[DoctorContext], Iterable[CheckResult]]
+
+
+def recording_reader(ctx: DoctorContext) -> Callable[[str], str | None]:
+    """The vault (or the test's reader) for a check that calls a provider: each value read is
+    also kept in `ctx.secrets`, so the report is scrubbed of it."""
+    if ctx.read_secret is not None:
+        source = ctx.read_secret
+    else:
+        from shelldon.broker.vault import surface_vault
+
+        def source(key: str) -> str | None:
+            value = surface_vault(ctx.root, key)
+            return value if isinstance(value, str) else None
+
+    def read(key: str) -> str | None:
+        value = source(key)
+        if isinstance(value, str) and value:
+            ctx.secrets.append(value)
+            return value
+        return None
+
+    return read

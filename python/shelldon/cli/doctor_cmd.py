@@ -17,13 +17,13 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from shelldon.appliance.doctor import Check, CheckResult, DoctorContext
+from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, recording_reader
 from shelldon.cli.common import data_root
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.config import ProviderConfig, ShelldonConfig
@@ -147,7 +147,7 @@ def check_providers(ctx: DoctorContext) -> Iterator[CheckResult]:
             chain = build_chain(
                 ShelldonConfig(providers=(probe_spec,)),
                 root=ctx.root,
-                read_secret=_recording_reader(ctx),
+                read_secret=recording_reader(ctx),
             )
         except ConfigError as exc:
             yield CheckResult("fail", name, str(exc))
@@ -204,7 +204,7 @@ def _fallback_protocols(
     for protocol in FALLBACK_PROTOCOLS.get(spec.kind, ()):
         trial = msgspec.structs.replace(probe_spec, protocol=protocol, response_format="")
         chain = build_chain(
-            ShelldonConfig(providers=(trial,)), root=ctx.root, read_secret=_recording_reader(ctx)
+            ShelldonConfig(providers=(trial,)), root=ctx.root, read_secret=recording_reader(ctx)
         )
         try:
             chain.providers[0].complete(request)
@@ -264,26 +264,6 @@ def _probe_spec(spec: ProviderConfig, timeout: float) -> ProviderConfig:
 def _http_specs(ctx: DoctorContext) -> list[ProviderConfig]:
     providers = ctx.config.providers if ctx.config is not None else ()
     return [p for p in providers if p.kind != "offline"]
-
-
-def _recording_reader(ctx: DoctorContext) -> Callable[[str], str | None]:
-    if ctx.read_secret is not None:
-        source = ctx.read_secret
-    else:
-        from shelldon.broker.vault import surface_vault
-
-        def source(key: str) -> str | None:
-            value = surface_vault(ctx.root, key)
-            return value if isinstance(value, str) else None
-
-    def read(key: str) -> str | None:
-        value = source(key)
-        if isinstance(value, str) and value:
-            ctx.secrets.append(value)
-            return value
-        return None
-
-    return read
 
 
 CHECKS: list[Check] = [check_data_root, check_config, check_tls, check_providers]

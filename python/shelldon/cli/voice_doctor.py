@@ -9,7 +9,7 @@ import base64
 import shutil
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -30,30 +30,8 @@ SILENCE_OGG = zlib.decompress(
 )
 
 
-def _reader(ctx: DoctorContext) -> Callable[[str], str | None]:
-    """The vault (or the test's reader), each value read also kept in `ctx.secrets` so the report
-    is scrubbed of it: doctor_cmd's rule (not imported: doctor_cmd lists this check)."""
-    if ctx.read_secret is not None:
-        source = ctx.read_secret
-    else:
-        from shelldon.broker.vault import surface_vault
-
-        def source(key: str) -> str | None:
-            value = surface_vault(ctx.root, key)
-            return value if isinstance(value, str) else None
-
-    def read(key: str) -> str | None:
-        value = source(key)
-        if isinstance(value, str) and value:
-            ctx.secrets.append(value)
-            return value
-        return None
-
-    return read
-
-
 def check_voice(ctx: DoctorContext) -> Iterator[CheckResult]:
-    from shelldon.appliance.doctor import CheckResult
+    from shelldon.appliance.doctor import CheckResult, recording_reader
 
     if not ctx.config_ok or ctx.config is None:
         return
@@ -71,7 +49,9 @@ def check_voice(ctx: DoctorContext) -> Iterator[CheckResult]:
             continue
         from shelldon.broker.transcribe import Audio, TranscribeFailed, Transcriber
 
-        transcriber = Transcriber((spec,), model=voice.transcribe_model, read_secret=_reader(ctx))
+        transcriber = Transcriber(
+            (spec,), model=voice.transcribe_model, read_secret=recording_reader(ctx)
+        )
         started = time.monotonic()
         try:
             transcriber.transcribe(Audio(SILENCE_OGG, "voice.ogg", "audio/ogg"))

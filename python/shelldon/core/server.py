@@ -58,7 +58,7 @@ from shelldon.paths import DataRoot
 log = logging.getLogger("shelldon.core.server")
 
 SHUTDOWN_DRAIN_S = 10.0  # how long a stopping core waits for the turn in flight to be applied
-SETTLE_WAIT_S = 5.0  # how long status waits for a just-answered turn to finish applying
+SETTLE_WAIT_S = 5.0  # how long status and the owner commands wait for a just-answered turn to apply
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,9 @@ class CoreService:
         self.proactive = proactive  # reminders, check-ins, the proactive queue
         self.reflections = reflections  # after a turn of real work (core.learning.service)
         self.last_turn: wire.LastTurn | None = None
-        # Clear while an owner turn's reply is out and its ops are still being applied: status
-        # waits for it, so what `status` counts includes what the owner was just answered about.
+        # Clear while an owner turn's reply is out and its ops are still being applied: status and
+        # the owner commands wait for it (wait_settled), so what they show or undo includes what
+        # the owner was just answered about.
         self.settled = threading.Event()
         self.settled.set()
         self.telegram = TelegramChat(
@@ -390,7 +391,11 @@ class CoreService:
             self.storage.chat_not_told()
 
     def command(self, name: str, arg: str = "") -> str:
-        """One owner command (core.commands), from the terminal or the owner's Telegram chat."""
+        """One owner command (core.commands), from the terminal or the owner's Telegram chat. Like
+        status, it waits for a just-answered turn's ops: `/undo` sent the moment the reply came
+        must undo that turn, not the one before it, and `/memory` or `/reminders` must list what
+        the pet just said it kept."""
+        self.wait_settled("owner command /" + name)
         ctx = commands.CommandContext(self.stores, status_text=lambda: format_status(self.status()))
         return commands.run_command(ctx, name, arg)
 
@@ -455,11 +460,14 @@ class CoreService:
 
     # --- status ---------------------------------------------------------------------------------
 
-    def status(self) -> wire.Status:
-        # A turn answered a moment ago may still be applying its ops: count after them (bounded:
-        # a wedged apply must not wedge status too).
+    def wait_settled(self, what: str) -> None:
+        """A turn answered a moment ago may still be applying its ops: wait for them (bounded: a
+        wedged apply must not wedge `what` too)."""
         if not self.settled.wait(timeout=SETTLE_WAIT_S):
-            log.warning("status: a turn was still applying after %.0f s", SETTLE_WAIT_S)
+            log.warning("%s: a turn was still applying after %.0f s", what, SETTLE_WAIT_S)
+
+    def status(self) -> wire.Status:
+        self.wait_settled("status")  # count what the turn just answered stored
         self.store_watch.check()  # a store gone since the last turn shows now, not after one
         processes = [wire.ProcessState(name="core", pid=os.getpid(), up=True)]
         isolation: bool = False

@@ -61,6 +61,7 @@ def test_core_strips_controls_whatever_transport_brought_the_message(pet: Pet) -
         timeout=60,
     )
     assert isinstance(answer, wire.Reply), answer
+    pet.settled()  # what the turn writes to the tree comes after the reply
     assert owner_messages(pet) == ["my cat is called Zed"]
     assert raw_controls(every_stored_text(pet.root.home)) == []
 

@@ -86,8 +86,22 @@ class Pet:
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
+    def settled(self) -> None:
+        """Wait until the turn just answered has applied its ops, by asking `status`.
+
+        Core sends the owner's reply before it applies the turn's ops (core.turn.apply: the turn is
+        journaled, then answered, then applied), so after `say` returns, what the turn stores
+        besides its two history rows may not be written yet: memory entries, the audit log
+        (memory/history.jsonl), learnings, reminders, state/prompts.jsonl. `status` waits for
+        them (core.server's `settled`, bounded by SETTLE_WAIT_S). Call this before reading any of
+        those directly. Not needed before another `say`, `dream --now` or a stop: each of those
+        waits for the turn in flight on core's one-turn gate (core.runner.TurnGate)."""
+        done = self.cli("status")
+        assert done.returncode == 0, done.stderr
+
     def prompts(self) -> list[dict[str, Any]]:
-        """The prompts core recorded (state/prompts.jsonl, SHELLDON_RECORD_PROMPTS=1), in order."""
+        """The prompts core recorded (state/prompts.jsonl, SHELLDON_RECORD_PROMPTS=1), in order.
+        A turn's prompt is written after its reply: `settled()` first while the pet runs."""
         path = self.root.state / "prompts.jsonl"
         return [json.loads(line) for line in path.read_text().splitlines()]
 

@@ -115,7 +115,7 @@ def test_an_item_telegram_refuses_stays_pending_and_holds_up_nothing(
         reminded(fake, "drink water")
         assert fake.sent_to(OWNER) == [PAIRED, "Reminder: drink water"]
         assert queue(pet.root)[0] == ("Reminder: stretch", None)  # not lost: kept for later
-        assert "proactive item 1 not delivered: sendMessage: 403 Forbidden" in pet.log
+        pet.wait_for_log("proactive item 1 not delivered: sendMessage: 403 Forbidden")
     finally:
         assert pet.stop() == 0
 

@@ -119,7 +119,7 @@ def test_without_a_worker_user_the_probe_shows_the_vault_open(world_home: Path) 
         checks = _by_name(report)
         assert checks["list vault/"]["outcome"] == "allowed"
         assert checks["open memory/about.md for writing"]["outcome"] == "allowed"
-        assert "vault isolation OFF, dev mode" in pet.log
+        pet.wait_for_log("vault isolation OFF, dev mode")
         assert "OFF (dev mode)" in pet.cli("status").stdout
     finally:
         pet.stop()

@@ -91,8 +91,7 @@ def test_a_hostile_dream_brain_changes_nothing_it_should_not(
     try:
         for _ in range(2):
             assert pet.cli("say", "I play chess every Sunday").returncode == 0
-        # The reply leaves core before the turn's ops are applied; `status` waits for them.
-        assert pet.cli("status").returncode == 0
+        pet.settled()  # the second capture is applied after its reply
         [(learning_id, status, seen)] = _learnings(pet)
         assert (status, seen) == ("pending", 2)
         brain.learning_id = learning_id

@@ -37,6 +37,7 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
     try:
         for _ in range(3):
             pet.say(HABIT)
+        pet.settled()  # the third capture is applied after its reply
         # The offline brain notes the habit (and, separately, that it was said more than once).
         habit = [
             r for r in _learnings(pet) if "jasmine tea" in r[1] and "more than once" not in r[1]
@@ -47,6 +48,7 @@ def test_a_repeated_habit_is_dreamt_into_memory_and_shapes_a_later_prompt(run_di
 
         for text in FILLER:
             pet.say(text)
+        pet.settled()  # the last turn's prompt is recorded after its reply
         before = pet.prompts()[-1]
         # Nothing the model reads carries it yet: the window moved on. (The request's language
         # profile holds the owner's frequent words, but only the broker's reply check reads it.)

@@ -30,6 +30,7 @@ def test_a_reminder_set_in_a_turn_is_listed_and_cancelled(
         said = pet.cli("say", "remind me tomorrow at 9 to call mum")
         assert said.returncode == 0, said.stderr
         assert said.stdout.strip() == "Okay, I'll remind you tomorrow at 09:00 to call mum."
+        pet.settled()  # the reminder is stored after the reply; `reminders` reads history.db
         listed = pet.cli("reminders")
         assert listed.returncode == 0, listed.stderr
         assert re.search(r"#1 \w{3} \d+ \w{3} 09:00: call mum", listed.stdout), listed.stdout

@@ -91,6 +91,7 @@ def _round(n: int, worker_user: User, stranger_user: User, backups: Path, tally:
         undone = pet.cli("memory", "undo", "--dream", done.group(1))
         assert undone.returncode == 0, undone.stdout + undone.stderr
         reply = pet.say("do you remember the tea I like?")  # after the undo: written again
+        pet.settled()  # its writes and its prompt come after the reply
         home_backup = root.home / "backups" / f"b{n}"
         for dest in (home_backup, backups / f"b{n}", backups / f"b{n}.tgz"):
             made = pet.cli("backup", os.fspath(dest))

@@ -80,6 +80,7 @@ def test_a_backup_taken_while_the_pet_runs_restores_into_another_root_that_remem
     again: Pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1"})
     try:
         assert again.cli("say", "who keeps bees?").returncode == 0
+        again.settled()  # the turn's prompt is recorded after its reply
         recent = prompt_section(again.prompts()[-1], "recent")
         assert "my sister is called Ana and she keeps bees" in recent
         assert "still here after the backup?" not in recent  # said after the backup was taken

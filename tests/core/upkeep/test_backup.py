@@ -12,12 +12,16 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
+from shelldon import _native
+from shelldon.contracts.ops import Remember
 from shelldon.core.history import recall
 from shelldon.core.history.store import HistoryStore
+from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.storage import layout
 from shelldon.core.storage.check import check_history
 from shelldon.core.upkeep import backup
@@ -86,6 +90,62 @@ def test_a_backup_taken_while_the_pet_runs_restores_into_another_root_that_remem
         assert "still here after the backup?" not in recent  # said after the backup was taken
     finally:
         assert again.stop() == 0
+
+
+def test_a_backup_leaves_out_the_temp_files_of_writes_in_flight(home: Path, tmp_path: Path) -> None:
+    """A write in flight is its temp file (the atomic writer's name, a live pid: this test's);
+    the copy held it, or failed when the rename took it away between the listing and the copy."""
+    root = DataRoot.resolve(home)
+    filled_history(root.history_db)
+    (root.memory / "facts").mkdir(parents=True)
+    (root.memory / "facts" / "tea.md").write_text("The owner likes tea.\n")
+    in_flight = root.memory / "facts" / f".tea.md{_native.TEMP_MARKER}{os.getpid()}-7"
+    in_flight.write_text("The owner likes green t")
+    dest = backup.backup(root, tmp_path / "b")
+    copied = sorted(p.relative_to(dest).as_posix() for p in (dest / "memory").rglob("*"))
+    assert copied == ["memory/facts", "memory/facts/tea.md"]
+
+
+def test_backups_taken_while_the_tree_is_written_all_succeed(home: Path, tmp_path: Path) -> None:
+    """A real writer (the gate's, through CuratedMemory) replaces entries nonstop while backups
+    are taken: each one succeeds and holds whole entries only. Before temp files were left out and
+    a vanished file skipped, six runs of this test out of six failed (shutil.Error: No such file
+    or directory, a temp file renamed away between the listing and the copy)."""
+    root = DataRoot.resolve(home)
+    layout.prepare(root)
+    filled_history(root.history_db)
+    memory = CuratedMemory(root.memory)
+    stop = threading.Event()
+    written: list[int] = []
+
+    def write() -> None:
+        while not stop.is_set():
+            n = len(written)
+            content = f"The owner's fact number {n} is about tea."
+            op = Remember(collection="facts", name=f"fact {n % 4}", content=content)
+            memory.apply_memory_op(op, provenance="owner", unit=f"test-{n}")
+            written.append(n)
+
+    memory.apply_memory_op(  # an entry there before the first backup
+        Remember(collection="facts", name="fact", content="The owner's first fact is about tea."),
+        provenance="owner",
+        unit="test-start",
+    )
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        backups = [backup.backup(root, tmp_path / f"b{n}") for n in range(30)]
+    finally:
+        stop.set()
+        writer.join(timeout=60)
+    assert len(written) > 30  # the tree was being written all along
+    for dest in backups:
+        names = [p.name for p in (dest / "memory").rglob("*")]
+        assert not [n for n in names if layout.TEMP_NAME.fullmatch(n)], names
+        entries = list((dest / "memory" / "facts").glob("*.md"))
+        assert entries, names
+        for entry in entries:
+            assert entry.read_text().rstrip().endswith("is about tea."), entry
 
 
 def test_restore_keeps_the_current_data_aside(home: Path, tmp_path: Path) -> None:

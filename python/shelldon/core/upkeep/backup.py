@@ -3,7 +3,10 @@
 - `backup`: an online, consistent copy of history.db through sqlite's backup API (a snapshot
   taken under a read transaction, while core keeps writing) plus a copy of the memory tree, into
   a directory or a tarball (`.tar`, `.tar.gz`, `.tgz`). Safe while the pet runs: memory files are
-  only ever replaced whole (rename), so each file copied is one the pet wrote.
+  only ever replaced whole (rename), so each file copied is one the pet wrote. A write in flight
+  shows as its temp file (`layout.TEMP_NAME`), which the copy leaves out; a file listed and then
+  renamed or removed before it is read is left out too (`_copy_tree`): before that, either made
+  the whole backup fail (shutil.Error: No such file or directory).
 - `restore`: refuses while core answers on its socket; checks the backup's history.db, moves the
   current history.db (and -wal/-shm) and memory tree aside into `<home>/aside-<ts>/`, and moves
   the backup's into place.
@@ -107,7 +110,7 @@ def backup(root: DataRoot, dest: Path) -> Path:
         os.chmod(stage, BACKUP_DIR_MODE)  # the umask only narrows; the setgid parent's bit goes
         _copy_history(root.history_db, stage / HISTORY_DB)
         if root.memory.is_dir():
-            shutil.copytree(root.memory, stage / MEMORY, symlinks=True)
+            _copy_tree(root.memory, stage / MEMORY)
         manifest = {"created": datetime.now(UTC).isoformat(), "home": str(root.home)}
         (stage / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
         _make_private(stage)
@@ -123,6 +126,20 @@ def backup(root: DataRoot, dest: Path) -> Path:
                 dest.rmdir()  # the empty directory named
             shutil.move(stage, dest)
     return dest
+
+
+def _copy_tree(src: Path, dest: Path) -> None:
+    """The memory tree as the running pet leaves it: its writes' temp files left out, and a file
+    gone between the listing and its copy (renamed over, forgotten) skipped, not an error."""
+
+    def in_flight(_directory: str, names: list[str]) -> set[str]:
+        return {name for name in names if layout.TEMP_NAME.fullmatch(name)}
+
+    def copy_if_there(source: str, target: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            shutil.copy2(source, target)
+
+    shutil.copytree(src, dest, symlinks=True, ignore=in_flight, copy_function=copy_if_there)
 
 
 def _make_private_parents(directory: Path) -> None:

@@ -49,9 +49,17 @@ _LIBC = ctypes.CDLL(None, use_errno=True)  # loaded here: the child between fork
 def die_with(parent: int) -> Callable[[], None]:
     """A preexec_fn: the child gets SIGTERM when `parent` dies, however it dies. The kernel sends
     it when the *thread* that forked exits; `Supervisor.start` runs on the main thread, which
-    lives as long as the supervisor. A parent already gone before the prctl: exit at once."""
+    lives as long as the supervisor (in chat mode a restart runs on the watcher thread, which
+    lives until the chat ends). A parent already gone before the prctl: exit at once.
+
+    The child also starts with no signal blocked. A signal mask survives fork and exec, and the
+    chat's watcher thread blocks SIGTERM, SIGINT, SIGHUP and SIGUSR1 (transport.terminal
+    `start_without_signals`): the core, broker and fork-server a restart started from it never
+    saw SIGTERM, so every stop waited STOP_TIMEOUT_S, SIGKILLed all three (the turn in flight
+    cut, not drained) and exited 1, and the parent-death signal could not reach them."""
 
     def preexec() -> None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, ())
         _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
         if os.getppid() != parent:
             os._exit(1)

@@ -6,6 +6,7 @@ go to the log file, and a reminder due while the owner sits at the prompt is pri
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 import stat
 import subprocess
@@ -139,6 +140,25 @@ def test_a_restart_logs_to_the_file_not_over_the_prompt(chat: Terminal) -> None:
     chat.type("hello")
     chat.expect(r"shelldon> \S")
     assert "WARNING" not in chat.transcript and "restarting" not in chat.transcript
+    # The restart ran on the chat's watcher thread, which blocks the chat's signals: the new
+    # processes must not inherit that mask, or they never see SIGTERM (the stop below waited
+    # 10 s, SIGKILLed all three and exited 1 before the fix).
+    root = DataRoot.resolve()
+    for name in ("core", "broker", "forkserver"):
+        pid = int((root.run_dir / f"{name}.pid").read_text())
+        assert not _blocked(pid) & {signal.SIGTERM, signal.SIGINT, signal.SIGHUP}, name
+    chat.type("/quit")
+    assert chat.proc.wait(timeout=60) == 0, log.read_text()[-2000:]
+    assert "ignored SIGTERM" not in log.read_text()
+
+
+def _blocked(pid: int) -> set[int]:
+    """The signals `pid` blocks (/proc/<pid>/status, SigBlk)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigBlk:"):
+            mask = int(line.split()[1], 16)
+            return {n for n in range(1, 65) if mask & (1 << (n - 1))}
+    raise AssertionError(f"no SigBlk for pid {pid}")
 
 
 def test_a_reminder_due_at_the_prompt_is_printed_as_it_comes(chat: Terminal) -> None:

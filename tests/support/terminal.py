@@ -15,6 +15,8 @@ import time
 
 import pytest
 
+from shelldon.paths import DataRoot
+
 WAIT_S = 60.0
 
 
@@ -31,12 +33,13 @@ class Terminal:
             self.master, slave = pty.openpty()
         except OSError as exc:  # a CI container without /dev/ptmx
             pytest.skip(f"no pseudo-terminal here: {exc}")
+        self.env = {**os.environ, "TERM": "xterm", **(env or {})}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "shelldon", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
-            env={**os.environ, "TERM": "xterm", **(env or {})},
+            env=self.env,
             close_fds=True,
             start_new_session=True,
             preexec_fn=_take_the_terminal,
@@ -65,15 +68,29 @@ class Terminal:
 
     def send(self, data: bytes) -> None:
         """Write `data` as typed (or pasted), reading what the terminal echoes meanwhile: a long
-        paste would otherwise fill the echo's buffer and both sides would wait."""
+        paste would otherwise fill the echo's buffer and both sides would wait. While the input
+        is full, the wait is for either side: a pet blocked writing its echo (or anything else) is
+        read, which lets it go back to reading what was pasted."""
+        deadline = time.monotonic() + WAIT_S
         while data:
-            _, writable, _ = select.select([], [self.master], [], WAIT_S)
-            if not writable:
+            left = deadline - time.monotonic()
+            readable, writable, _ = select.select([self.master], [self.master], [], max(0, left))
+            if readable and not self._read():
+                raise AssertionError(f"the terminal closed while typing; it shows:\n{self.seen}")
+            if writable:
+                sent = os.write(self.master, data[:1024])
+                data = data[sent:]
+                deadline = time.monotonic() + WAIT_S  # the wait is for progress, not the whole
+            elif not readable:
                 raise AssertionError(f"the terminal takes no input; it shows:\n{self.seen}")
-            sent = os.write(self.master, data[:1024])
-            data = data[sent:]
-            while select.select([self.master], [], [], 0)[0]:
-                self._read()
+
+    def _logs(self) -> str:
+        """The tails of the chat mode's log files (<home>/logs/), for a failure's message."""
+        logs = DataRoot.resolve(self.env.get("SHELLDON_HOME")).home / "logs"
+        return "\n".join(
+            f"--- {path.name}:\n{path.read_text(errors='replace')[-2000:]}"
+            for path in sorted(logs.glob("*.log"))
+        )
 
     def _read(self) -> bytes:
         try:
@@ -86,14 +103,36 @@ class Terminal:
 
     def close(self, timeout: float = 60.0) -> int:
         """SIGTERM, then wait for the exit while reading the terminal: a pet that prints while it
-        stops would otherwise block on a full pty (after a long paste's echo) and never exit."""
+        stops would otherwise block on a full pty (after a long paste's echo) and never exit. The
+        exit is seen on a pidfd, not polled for; a pet still running at the deadline is named with
+        what its terminal showed last, then killed, so the next test does not inherit it."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while self.proc.poll() is None and time.monotonic() < deadline:
-            readable, _, _ = select.select([self.master], [], [], 0.2)
-            if readable and not self._read():
-                break  # EOF: the terminal's other side is closed; wait() below reaps it
-        code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-        os.close(self.master)
+        try:
+            exited = os.pidfd_open(self.proc.pid)
+        except ProcessLookupError:  # already reaped
+            exited = -1
+        try:
+            watched = [self.master] + ([exited] if exited >= 0 else [])
+            while self.proc.poll() is None and (left := deadline - time.monotonic()) > 0:
+                readable, _, _ = select.select(watched, [], [], left)
+                if exited in readable:
+                    break
+                if self.master in readable and not self._read():
+                    watched.remove(self.master)  # EOF: the pty's other side is closed
+        finally:
+            if exited >= 0:
+                os.close(exited)
+        try:
+            code = self.proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(
+                f"the pet did not exit within {timeout:.0f} s of SIGTERM; its terminal showed:\n"
+                f"{self.transcript[-3000:]}\n{self._logs()}"
+            ) from None
+        finally:
+            os.close(self.master)
         return code

@@ -32,7 +32,7 @@ from shelldon.broker.admission import WorkerAdmissions
 from shelldon.broker.chain import Attempt, ProviderChain
 from shelldon.broker.providers import MissingKey, make_provider
 from shelldon.broker.providers.base import Provider
-from shelldon.broker.providers.http import CallScope, calls_in
+from shelldon.broker.providers.scope import CallScope, calls_in
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.brain import BrainReply, CompletionRequest

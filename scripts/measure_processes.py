@@ -5,8 +5,9 @@ each process's memory at rest.
 
     just procs-figures        (= .venv/bin/python scripts/measure_processes.py)
     options: --spawns 200 --turns 100 --worker-user NAME (as root: a system user of the worker's
-    own; the shared `nobody` is refused by the drop, worker.drop.shared_account); --tree DIR runs
-    another checkout's python/ for the pet (a before/after in one sitting; the spawns stay this one's)
+    own; the shared `nobody` is refused by the drop, worker.drop.shared_account); --tree DIR
+    runs another checkout's python/ for the pet (a before/after in one sitting; the spawns stay
+    this checkout's)
 
 The spawn is exactly the fork-server's: the same preload and prebuilt seccomp filter, then fork ->
 close inherited fds -> drop (when root and a worker user exist; bounding set included) -> seccomp

@@ -1,5 +1,5 @@
 //! The gate's text scanner: rules kept as data (id, pattern, prefilter literals, an optional
-//! entropy floor), compiled once into an Aho-Corasick literal prefilter plus one `RegexSet`.
+//! entropy floor), compiled once into an Aho-Corasick literal prefilter plus each rule's regex.
 //!
 //! A scan is two steps: the prefilter names the rules whose literals occur, and those, with every
 //! rule that has no literal, run their own regex (a cheap `is_match` first, captures only on a

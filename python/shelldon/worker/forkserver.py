@@ -51,6 +51,7 @@ from functools import partial
 from pathlib import Path
 
 from shelldon import ipc, sdnotify
+from shelldon._native import trim_heap
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
@@ -94,6 +95,7 @@ def preload(*, freeze: bool = True) -> None:
         importlib.import_module(name)
     warm_up()
     gc.collect()
+    trim_heap()  # what the imports and the warm-up freed, back to the kernel before any fork
     if freeze:
         gc.freeze()
 

@@ -133,9 +133,11 @@ def test_help_imports_no_command_module_and_a_command_only_its_own() -> None:
 
 
 # What the long-running processes do not import at start (docs/performance.md, "Memory at rest"):
-# their command line is read without argparse (cli.process_args), and the broker of a pet with no
-# HTTP provider and no Telegram pairing makes no HTTP call (broker.providers.scope).
-NOT_AT_A_PROCESS_START = {"argparse", "gettext"}
+# their command line is read without argparse (cli.process_args); shutil (with bz2 and lzma) only
+# where a rare path needs it (core.learning.skills; the fork-server's warm-up makes its scratch
+# directory without tempfile); and the broker of a pet with no HTTP provider and no Telegram
+# pairing makes no HTTP call (broker.providers.scope).
+NOT_AT_A_PROCESS_START = {"argparse", "gettext", "tempfile", "shutil", "bz2", "lzma"}
 NOT_AT_THE_BROKER_START = {"http.client", "ssl", "email", "shelldon.broker.providers.http"}
 
 
@@ -172,7 +174,7 @@ def started_process_imports(name: str, run_dir: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("name", ["core", "broker", "forkserver"])
-def test_a_process_starts_without_argparse(name: str, run_dir: Path) -> None:
+def test_a_process_starts_without_what_it_does_not_use(name: str, run_dir: Path) -> None:
     modules = started_process_imports(name, run_dir)
     assert NOT_AT_A_PROCESS_START & modules == set()
     if name == "broker":

@@ -5,7 +5,9 @@ each process's memory at rest.
 
     just procs-figures        (= .venv/bin/python scripts/measure_processes.py)
     options: --spawns 200 --turns 100 --worker-user NAME (as root: a system user of the worker's
-    own; the shared `nobody` is refused by the drop, worker.drop.shared_account)
+    own; the shared `nobody` is refused by the drop, worker.drop.shared_account); --tree DIR
+    runs another checkout's python/ for the pet (a before/after in one sitting; the spawns stay
+    this checkout's)
 
 The spawn is exactly the fork-server's: the same preload and prebuilt seccomp filter, then fork ->
 close inherited fds -> drop (when root and a worker user exist; bounding set included) -> seccomp
@@ -129,7 +131,7 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
     }
 
 
-def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
+def measure_turns(count: int, worker_user: str | None, tree: Path | None) -> dict[str, object]:
     """Start the real pet (offline brain) in a temporary home and time Say -> Reply round trips."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
     from shelldon import ipc
@@ -141,6 +143,8 @@ def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
     env.pop("SHELLDON_CONFIG", None)
     if worker_user:
         env["SHELLDON_WORKER_USER"] = worker_user
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree.resolve() / "python")
     try:
         proc = start_run(env)
     except RuntimeError:
@@ -189,6 +193,7 @@ def main() -> int:
     parser.add_argument(
         "--worker-user", default=None, help="drop to this user (root only; not a shared account)"
     )
+    parser.add_argument("--tree", type=Path, default=None, help="a checkout whose python/ to run")
     parser.add_argument("--only-spawns", choices=("freeze", "nofreeze"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker_user:
@@ -209,7 +214,7 @@ def main() -> int:
             cmd += ["--worker-user", args.worker_user]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         results[f"spawn_{mode}"] = json.loads(out)
-    results["turns"] = measure_turns(args.turns, args.worker_user)
+    results["turns"] = measure_turns(args.turns, args.worker_user, args.tree)
     results["machine"] = {
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],

@@ -25,6 +25,7 @@ HOMES: dict[str, str] = {
     "broker/providers/http.py": "tests/broker/test_http_client.py",
     "broker/providers/json_http.py": "tests/broker/test_http_providers.py",
     "broker/providers/openai.py": "tests/broker/test_http_providers.py",
+    "broker/providers/scope.py": "tests/broker/test_call_scope.py",
     "broker/providers/streams.py": "tests/broker/test_streams.py",
     "broker/server.py": "tests/broker/test_egress_e2e.py",
     "broker/tools.py": "tests/broker/test_tool_calls.py",

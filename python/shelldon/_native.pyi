@@ -133,6 +133,12 @@ def fsync_dir(path: str | os.PathLike[str]) -> None:
 def sync_filesystem(path: str | os.PathLike[str]) -> None:
     """syncfs(2) the filesystem holding `path`: every write made so far on it is durable."""
 
+# --- the allocator ---
+
+def trim_heap() -> bool:
+    """Give the C heap's free pages back to the kernel (glibc's malloc_trim(0)); True when some
+    were."""
+
 # --- fts.rs ---
 
 def fts_query(query: str, max_terms: int = 16, max_term_chars: int = 64) -> str | None:

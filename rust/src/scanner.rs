@@ -1,5 +1,5 @@
 //! The gate's text scanner: rules kept as data (id, pattern, prefilter literals, an optional
-//! entropy floor), compiled once into an Aho-Corasick literal prefilter plus one `RegexSet`.
+//! entropy floor), compiled once into an Aho-Corasick literal prefilter plus each rule's regex.
 //!
 //! A scan is two steps: the prefilter names the rules whose literals occur, and those, with every
 //! rule that has no literal, run their own regex (a cheap `is_match` first, captures only on a
@@ -23,18 +23,57 @@
 //! whole match. Spans whose value is a placeholder (`${VAR}`, `changeme`, `<your-key>` …) or whose
 //! Shannon entropy is under the rule's floor are dropped.
 //!
+//! Each compiled regex keeps one search cache of its own (its lazy DFA's states and the
+//! engines' scratch), behind a lock, not the `regex` crate's pool: that pool keeps a cache for
+//! the thread that first searched and one more for each of up to 8 other threads, and core scans
+//! on whichever connection thread a turn came in on, so after 8 turns every rule held 9 caches:
+//! +1.4-2 MB of core's RSS per new thread until ~16 MB (docs/performance.md, "Memory at rest").
+//! A search that finds the cache taken (two threads at once) uses a cache of its own and drops it.
+//!
 //! pyo3-free; `bindings.rs` wraps it as `shelldon._native.Scanner`.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use regex::{Regex, RegexSet, RegexSetBuilder};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+use regex_automata::meta;
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::util::captures::Captures;
+use regex_automata::util::iter::Searcher;
+use regex_automata::util::syntax;
+use regex_automata::{Input, MatchKind, PatternID};
 
 use crate::error::{Error, Result};
 
 /// Upper bound on a compiled regex program, so a bad rules file fails loudly instead of eating RAM.
 const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
+/// A lazy DFA's cache capacity, the `regex` crate's default.
+const DFA_CACHE_CAPACITY: usize = 2 * (1 << 20);
+
+/// A compiled regex and the one search cache it keeps.
+struct Compiled {
+    regex: meta::Regex,
+    cache: Mutex<meta::Cache>,
+}
+
+impl Compiled {
+    fn new(regex: meta::Regex) -> Compiled {
+        let cache = Mutex::new(regex.create_cache());
+        Compiled { regex, cache }
+    }
+
+    /// Run `search` with the kept cache, or with a fresh one when another thread holds it.
+    fn with_cache<R>(&self, search: impl FnOnce(&meta::Regex, &mut meta::Cache) -> R) -> R {
+        match self.cache.try_lock() {
+            Ok(mut cache) => search(&self.regex, &mut cache),
+            Err(_) => search(&self.regex, &mut self.regex.create_cache()),
+        }
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        self.with_cache(|regex, cache| regex.is_match_with(cache, &Input::new(text)))
+    }
+}
 
 /// One rule as the rules file states it.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +102,7 @@ struct Rule {
     pattern: String,
     /// Compiled on the rule's first run (`regex()`): a rule whose literal never occurs costs its
     /// pattern's text, not its automata (most of the rules, on most texts).
-    regex: OnceLock<Regex>,
+    regex: OnceLock<Compiled>,
     /// Groups named `secret`, `secret2`, … (a pattern with alternatives names one per branch);
     /// the first that took part in the match is the value.
     secret_groups: Vec<usize>,
@@ -78,7 +117,7 @@ pub struct Scanner {
     literal_rules: Vec<Vec<usize>>,
     /// Rules that have no literal and so always run.
     always: Vec<usize>,
-    placeholders: Option<RegexSet>,
+    placeholders: Option<Compiled>,
 }
 
 impl Scanner {
@@ -111,7 +150,8 @@ impl Scanner {
             let regex = compile(&spec.pattern)
                 .map_err(|e| Error::Invalid(format!("rule {:?}: bad pattern: {e}", spec.id)))?;
             let secret_groups: Vec<usize> = regex
-                .capture_names()
+                .group_info()
+                .pattern_names(PatternID::ZERO)
                 .enumerate()
                 .filter(|(_, name)| name.is_some_and(is_secret_group))
                 .map(|(index, _)| index)
@@ -119,7 +159,7 @@ impl Scanner {
             let compiled = OnceLock::new();
             if spec.prefilter.iter().all(|lit| lit.is_empty()) {
                 always.push(index);
-                let _ = compiled.set(regex);
+                let _ = compiled.set(Compiled::new(regex));
             }
             for literal in spec.prefilter.iter().filter(|lit| !lit.is_empty()) {
                 let key = literal.to_ascii_lowercase();
@@ -147,7 +187,7 @@ impl Scanner {
             Some(
                 AhoCorasickBuilder::new()
                     .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::Standard)
+                    .match_kind(aho_corasick::MatchKind::Standard)
                     .build(&literals)
                     .map_err(|e| Error::Invalid(format!("prefilter does not build: {e}")))?,
             )
@@ -155,12 +195,16 @@ impl Scanner {
         let placeholders = if placeholder_patterns.is_empty() {
             None
         } else {
-            Some(
-                RegexSetBuilder::new(placeholder_patterns)
-                    .size_limit(REGEX_SIZE_LIMIT)
-                    .build()
-                    .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {e}")))?,
-            )
+            // One automaton for all of them, as a `RegexSet` would: any match will do.
+            let config = config()
+                .match_kind(MatchKind::All)
+                .which_captures(WhichCaptures::None);
+            let set = meta::Builder::new()
+                .configure(config)
+                .syntax(syntax::Config::new().utf8(true))
+                .build_many(placeholder_patterns)
+                .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {}", describe(e))))?;
+            Some(Compiled::new(set))
         };
         Ok(Scanner {
             rules,
@@ -217,18 +261,31 @@ impl Scanner {
     /// The spans rule `index` reports in `text`, after the entropy and placeholder filters.
     fn rule_hits(&self, index: usize, text: &str, out: &mut Vec<Hit>) {
         let rule = &self.rules[index];
-        let regex = rule.regex();
-        if !regex.is_match(text) {
-            return;
-        }
-        for caps in regex.captures_iter(text) {
-            let span = rule
-                .secret_groups
-                .iter()
-                .find_map(|&group| caps.get(group))
-                .or_else(|| caps.get(0));
-            let Some(span) = span else { continue };
-            let value = span.as_str();
+        let spans = rule.regex().with_cache(|regex, cache| {
+            let input = Input::new(text);
+            let mut spans = Vec::new();
+            if !regex.is_match_with(cache, &input) {
+                return spans;
+            }
+            // `captures_iter` with our cache: the `regex` crate's own iteration, empty matches
+            // stepped over on character boundaries by `Searcher`.
+            let mut caps: Captures = regex.create_captures();
+            let mut matches = Searcher::new(input);
+            while let Some(found) = matches.advance(|input| {
+                regex.search_captures_with(cache, input, &mut caps);
+                Ok(caps.get_match())
+            }) {
+                let span = rule
+                    .secret_groups
+                    .iter()
+                    .find_map(|&group| caps.get_group(group))
+                    .unwrap_or(found.span());
+                spans.push((span.start, span.end));
+            }
+            spans
+        });
+        for (start, end) in spans {
+            let value = &text[start..end];
             if rule.min_entropy > 0.0 && shannon_entropy(value) < rule.min_entropy {
                 continue;
             }
@@ -236,8 +293,8 @@ impl Scanner {
                 continue;
             }
             out.push(Hit {
-                start: span.start(),
-                end: span.end(),
+                start,
+                end,
                 rule: index,
             });
         }
@@ -280,17 +337,39 @@ impl Scanner {
     }
 }
 
-fn compile(pattern: &str) -> std::result::Result<Regex, regex::Error> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .build()
+/// The `regex` crate's configuration of a `Regex` (leftmost-first, UTF-8), with our size limit.
+fn config() -> meta::Config {
+    meta::Config::new()
+        .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+        .hybrid_cache_capacity(DFA_CACHE_CAPACITY)
+        .utf8_empty(true)
+}
+
+fn compile(pattern: &str) -> std::result::Result<meta::Regex, String> {
+    meta::Builder::new()
+        .configure(config().match_kind(MatchKind::LeftmostFirst))
+        .syntax(syntax::Config::new().utf8(true))
+        .build(pattern)
+        .map_err(describe)
+}
+
+/// A build error in the `regex` crate's words: the size limit, or the syntax error with its caret.
+fn describe(error: meta::BuildError) -> String {
+    if let Some(limit) = error.size_limit() {
+        format!("Compiled regex exceeds size limit of {limit} bytes.")
+    } else if let Some(syntax) = error.syntax_error() {
+        syntax.to_string()
+    } else {
+        error.to_string()
+    }
 }
 
 impl Rule {
-    fn regex(&self) -> &Regex {
+    fn regex(&self) -> &Compiled {
         // The pattern compiled once already (Scanner::new), so it compiles again.
-        self.regex
-            .get_or_init(|| compile(&self.pattern).expect("a rule's pattern compiled at build"))
+        self.regex.get_or_init(|| {
+            Compiled::new(compile(&self.pattern).expect("a rule's pattern compiled at build"))
+        })
     }
 }
 

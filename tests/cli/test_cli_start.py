@@ -5,8 +5,11 @@ The figures are in tests/bench/test_bench_cli.py."""
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -127,3 +130,96 @@ def test_help_imports_no_command_module_and_a_command_only_its_own() -> None:
     assert not [m for m in help_modules if m.startswith("shelldon.cli.") and m.endswith("_cmd")]
     say_modules = [m for m in imported_by("say", "--help") if m.endswith("_cmd")]
     assert say_modules == ["shelldon.cli.chat_cmd"], say_modules
+
+
+# What the long-running processes do not import at start (docs/performance.md, "Memory at rest"):
+# their command line is read without argparse (cli.process_args); shutil (with bz2 and lzma) only
+# where a rare path needs it (core.learning.skills; the fork-server's warm-up makes its scratch
+# directory without tempfile); and the broker of a pet with no HTTP provider and no Telegram
+# pairing makes no HTTP call (broker.providers.scope).
+NOT_AT_A_PROCESS_START = {"argparse", "gettext", "tempfile", "shutil", "bz2", "lzma"}
+NOT_AT_THE_BROKER_START = {"http.client", "ssl", "email", "shelldon.broker.providers.http"}
+
+
+def started_process_imports(name: str, run_dir: Path) -> set[str]:
+    """Every module `python -X importtime -m shelldon NAME` imported until it told READY=1 on a
+    notify socket (as systemd hears it), then stopped."""
+    notify_path = run_dir / "notify"
+    with (
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify,
+        tempfile.TemporaryFile("w+") as stderr,
+    ):
+        notify.bind(str(notify_path))
+        notify.settimeout(60)
+        env = dict(os.environ, NOTIFY_SOCKET=str(notify_path))
+        proc = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "shelldon", name, "--run-dir", str(run_dir)],
+            env=env, stdout=subprocess.DEVNULL, stderr=stderr, text=True,
+        )  # fmt: skip
+        try:
+            while b"READY=1" not in notify.recv(4096):
+                pass
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+        stderr.seek(0)
+        lines = stderr.read().splitlines()
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in lines
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "shelldon.cli.run_cmd" in modules, lines[-20:]
+    return modules
+
+
+@pytest.mark.parametrize("name", ["core", "broker", "forkserver"])
+def test_a_process_starts_without_what_it_does_not_use(name: str, run_dir: Path) -> None:
+    modules = started_process_imports(name, run_dir)
+    assert NOT_AT_A_PROCESS_START & modules == set()
+    if name == "broker":
+        assert NOT_AT_THE_BROKER_START & modules == set()
+
+
+def test_the_process_check_can_fail_a_process_with_help_imports_argparse() -> None:
+    """`shelldon core --help` is not a process start: argparse answers it."""
+    assert "argparse" in imported_by("core", "--help")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["core"],
+        ["--home", "/h", "-v", "broker", "--run-dir=/r"],
+        ["--home=/a", "forkserver", "--home", "/b", "--verbose"],
+        ["--run-dir", "/r", "core", "-v"],
+    ],
+)
+def test_a_process_command_line_is_read_as_argparse_reads_it(argv: list[str]) -> None:
+    from shelldon.cli import build_parser, process_args
+
+    fast = process_args(argv)
+    assert fast is not None
+    parsed = build_parser(processes_only=True).parse_args(argv)
+    for option in ("command", "home", "run_dir", "verbose"):
+        assert getattr(fast, option) == getattr(parsed, option, None), option
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["say", "core"],
+        ["core", "--help"],
+        ["core", "--ho", "/h"],
+        ["core", "--home"],
+        ["core", "--home", "-v"],
+        ["core", "core"],
+        ["core", "extra"],
+        ["run"],
+        [],
+    ],
+)
+def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
+    from shelldon.cli import process_args
+
+    assert process_args(argv) is None

@@ -45,6 +45,7 @@ from typing import Any
 
 from shelldon.broker import offline_proactive, offline_talk
 from shelldon.broker.offline_sentences import is_question
+from shelldon.broker.patterns import lazy
 from shelldon.broker.providers.base import RawCompletion, RetryPolicy
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.core.words import PET_WORDS, STOPWORDS, stem
@@ -67,7 +68,8 @@ _SYNONYMS = {
     "mom": "mum", "mother": "mum", "dad": "father",
     "hate": "dislike", "hates": "dislike", "dislikes": "dislike", "detest": "dislike",
 }  # fmt: skip
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)*")
+# Compiled now: tables built at import normalise words with it (the rest: broker.patterns).
 _CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
 
 
@@ -200,12 +202,12 @@ def to_third_person(text: str) -> str:
 
 # The owner's "you" is the pet: said back, it is "I"/"me" (both directions in one pass).
 _OWNER_YOU = (
-    (re.compile(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you(?:'re| are)\b"),
+    (lazy(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you(?:'re| are)\b"),
      "\\1\ue000 am"),
-    (re.compile(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you\b"), "\\1\ue000"),
-    (re.compile(r"\byou\b"), "\ue001"),
-    (re.compile(r"\byours\b"), "\ue002"),
-    (re.compile(r"\byour\b"), "\ue003"),
+    (lazy(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you\b"), "\\1\ue000"),
+    (lazy(r"\byou\b"), "\ue001"),
+    (lazy(r"\byours\b"), "\ue002"),
+    (lazy(r"\byour\b"), "\ue003"),
 )  # fmt: skip
 _PET_SAYS = str.maketrans({"\ue000": "I", "\ue001": "me", "\ue002": "mine", "\ue003": "my"})
 
@@ -245,8 +247,8 @@ def _lower_first(text: str) -> str:
 
 # --- reading the prompt ------------------------------------------------------------------------
 
-_BULLET = re.compile(r"^(?:[-*•]\s+|\d+[.)]\s+)")
-_ROW = re.compile(r"^(owner|pet)(?: \([^)]*\))?: (.*)$")
+_BULLET = lazy(r"^(?:[-*•]\s+|\d+[.)]\s+)")
+_ROW = lazy(r"^(owner|pet)(?: \([^)]*\))?: (.*)$")
 
 
 @dataclass(frozen=True)
@@ -333,67 +335,65 @@ _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 _LOOSE_NAME = r"([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)*)"
 _REL = rf"(?:older |younger |little |big |elder |twin |new |old )?({_RELATIONS})"
 _PEOPLE_PATTERNS = (
-    re.compile(
-        rf"\b(?:my|our) {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE
-    ),
-    re.compile(rf"\b(?:my|our) {_REL}['’]s name is {_LOOSE_NAME}", re.IGNORECASE),
-    re.compile(rf"\b(?:[Mm]y|[Oo]ur) {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
-    re.compile(rf"\b{_NAME} is (?:my|our) {_REL}\b"),
+    lazy(rf"\b(?:my|our) {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE),
+    lazy(rf"\b(?:my|our) {_REL}['’]s name is {_LOOSE_NAME}", re.IGNORECASE),
+    lazy(rf"\b(?:[Mm]y|[Oo]ur) {_REL}(?: is|'s) {_NAME}(?=$|[\s.,!;])"),
+    lazy(rf"\b{_NAME} is (?:my|our) {_REL}\b"),
 )
 # Everyday facts about someone: "my sister Ana lives in Lisbon", "my boss works at the bank",
 # "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>".
 _SOMEONE = rf"(?i:my|our) {_REL}(?:,? {_NAME},?)?"
 _PERSON_FACTS = (
     (
-        re.compile(rf"^{_SOMEONE} (?i:lives|is living|has lived|moved) (?i:in|to|near) (.+)$"),
+        lazy(rf"^{_SOMEONE} (?i:lives|is living|has lived|moved) (?i:in|to|near) (.+)$"),
         "home",
     ),
     (
-        re.compile(rf"^{_SOMEONE} (?i:works|is working|has worked) (?i:as|at|for|in) (.+)$"),
+        lazy(rf"^{_SOMEONE} (?i:works|is working|has worked) (?i:as|at|for|in) (.+)$"),
         "work",
     ),
-    (re.compile(rf"^{_SOMEONE}['’]s (?i:birthday is|birthday's) (.+)$"), "birthday"),
-    (re.compile(rf"^{_SOMEONE} (?i:was born on|was born in) (.+)$"), "birthday"),
+    (lazy(rf"^{_SOMEONE}['’]s (?i:birthday is|birthday's) (.+)$"), "birthday"),
+    (lazy(rf"^{_SOMEONE} (?i:was born on|was born in) (.+)$"), "birthday"),
     (
-        re.compile(
+        lazy(
             rf"^{_SOMEONE} (?i:really )?(?i:likes|loves|enjoys|adores|hates|dislikes|"
             rf"doesn't like|does not like|can't stand|is allergic to) (.+)$"
         ),
         "likes",
     ),
 )
-_SECRET = re.compile(
+_SECRET = lazy(
     r"\b(?:password|passwd|passcode|pass phrase|passphrase|pin(?: code)?|api key|secret|token|"
     r"private key|credit card|card number|social security|iban)\b",
     re.IGNORECASE,
 )
-_REMEMBER = re.compile(
+_REMEMBER = lazy(
     r"^(?:please\s+)?(?:remember|don't forget|do not forget|note|keep in mind|make a note)"
     r"(?:\s+that)?[:,]?\s+(.+)$",
     re.IGNORECASE,
 )
-_MY_NAME = re.compile(
+_MY_NAME = lazy(
     rf"^(?:my name is|my name's|i'm called|i am called|call me) {_LOOSE_NAME}", re.IGNORECASE
 )
 _FACT_PATTERNS = (
-    (re.compile(r"^i (?:live|am living|'m living) in (.+)$", re.IGNORECASE), "home"),
+    (lazy(r"^i (?:live|am living|'m living) in (.+)$", re.IGNORECASE), "home"),
     (
-        re.compile(r"^i (?:work|am working|'m working) (?:as|at|for|in) (.+)$", re.IGNORECASE),
+        lazy(r"^i (?:work|am working|'m working) (?:as|at|for|in) (.+)$", re.IGNORECASE),
         "work",
     ),
-    (re.compile(r"^i(?: am|'m) from (.+)$", re.IGNORECASE), "origin"),
-    (re.compile(r"^my birthday is (.+)$", re.IGNORECASE), "birthday"),
-    (re.compile(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
-    (re.compile(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),
+    (lazy(r"^i(?: am|'m) from (.+)$", re.IGNORECASE), "origin"),
+    (lazy(r"^my birthday is (.+)$", re.IGNORECASE), "birthday"),
+    (lazy(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
+    (lazy(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),
 )
-_LIKE = re.compile(
+_LIKE = lazy(
     r"^i (?:really |also |do |quite |absolutely )?(like|love|enjoy|prefer|adore|hate|dislike|"
     r"don't like|do not like|can't stand|cannot stand) (.+)$",
     re.IGNORECASE,
 )
 # "we have a dog called Biscuit", "we've got a puppy named Mochi", "I have a sister called Ana".
 # Also "we got a hamster, his name is Nibbles", "we have two cats, one is called Miso".
-_WE_HAVE = re.compile(
+_WE_HAVE = lazy(
     rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|adopted|got ourselves)\s+"
     rf"(?:a|an|one|two|three|the|new|little)?\s*(?:new |little |lovely )?{_REL}s?"
     r"(?:\s*,?\s+(?:called|named|whose name is)"
@@ -403,44 +403,44 @@ _WE_HAVE = re.compile(
     re.IGNORECASE,
 )
 # "I don't eat meat", "I never drink alcohol", "I can't swim": kept as the negation it is.
-_NEGATION = re.compile(
+_NEGATION = lazy(
     r"^i (?:don't|do not|never|can't|cannot|won't|didn't|haven't|hardly ever)\s+"
     r"(?!like\b|really like\b|love\b|mind\b|know\b|think\b|care\b|remember\b)(\w+)(.*)$",
     re.IGNORECASE,
 )
-_NOT_SOMETHING = re.compile(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", re.IGNORECASE)
-_FAVOURITE = re.compile(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
-_HABIT = re.compile(
+_NOT_SOMETHING = lazy(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", re.IGNORECASE)
+_FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
+_HABIT = lazy(
     r"^(?:i (?:usually|often|always|normally|generally|tend to|never|rarely|sometimes) .+|"
     r"(?:every|each) (?:day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday)[, ]+i .+)$",
     re.IGNORECASE,
 )
-_IDENTITY = re.compile(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
-_GREETING = re.compile(
+_IDENTITY = lazy(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
+_GREETING = lazy(
     r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b", re.IGNORECASE
 )
-_THANKS = re.compile(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
-_BYE = re.compile(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
-_HOW_ARE_YOU = re.compile(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
-_ABOUT_ME = re.compile(
+_THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
+_BYE = lazy(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
+_HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
+_ABOUT_ME = lazy(
     r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
     r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b",
     re.IGNORECASE,
 )
 MAX_ABOUT_ME = 8
-_ABOUT_OWNER = re.compile(r"\b(?:owner|owner's|I|my|me)\b", re.IGNORECASE)
-_WHO_ARE_YOU = re.compile(r"^(?:who|what) are you\b", re.IGNORECASE)
+_ABOUT_OWNER = lazy(r"\b(?:owner|owner's|I|my|me)\b", re.IGNORECASE)
+_WHO_ARE_YOU = lazy(r"^(?:who|what) are you\b", re.IGNORECASE)
 # "what is your name?": the pet's own name, never the owner's (a memory search would find "the
 # owner's name is Bob").
-_YOUR_NAME = re.compile(
+_YOUR_NAME = lazy(
     r"^(?:what(?:'s|’s| is)|whats|tell me) your name\b|^what (?:are you|should i call you|do i "
     r"call you) called\b|^(?:what should i|what do i|how should i) call you\b|"
     r"^do you have a name\b|^have you got a name\b",
     re.IGNORECASE,
 )
 # The pet's name, as the prompt's system instruction gives it ("You are shelldon, ...").
-_PET_NAME = re.compile(r"\bYou are ([\w'’-]+),")
+_PET_NAME = lazy(r"\bYou are ([\w'’-]+),")
 DEFAULT_PET_NAME = "shelldon"
 
 
@@ -625,7 +625,7 @@ def _names_someone(intent: str, text: str) -> bool:
 
 # "after work", "at work", "from home": an intent word after a preposition names a thing, not what
 # the statement says ("I walk by the river after work" does not say where the owner works).
-_NOUN_USE = re.compile(
+_NOUN_USE = lazy(
     r"\b(?:after|before|at|from|to|for|off|of|into|during)\s+(?:my\s+|the\s+)?"
     r"(work|job|home|name|birthday)\b",
     re.IGNORECASE,
@@ -638,18 +638,18 @@ def _intent_words(text: str) -> list[str]:
 
 
 # What only frames a question ("do you know my name?" asks "my name?").
-_QUESTION_FRAME = re.compile(
+_QUESTION_FRAME = lazy(
     r"^(?:(?:do|did) you (?:know|remember)|(?:can|could) you (?:tell me|remind me)|"
     r"tell me|remind me|i wonder)\s+(?:if\s+|whether\s+)?",
     re.IGNORECASE,
 )
-_NAME_QUESTION = re.compile(
+_NAME_QUESTION = lazy(
     r"^(?:what(?:'s|’s| is) my name|my name|who am i|what am i called|what do you call me|"
     r"what should you call me)\b",
     re.IGNORECASE,
 )
-_YES_NO = re.compile(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
-_NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
+_YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
+_NEGATED = lazy(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
 
 
 def _answer(turn: _Turn, question: str) -> None:
@@ -734,7 +734,7 @@ ASK_ZONE = (
     "And which time zone are you in? Tell me with /timezone Europe/Lisbon (your zone's name), "
     "so reminders and quiet hours follow your clock."
 )
-_BARE_NAME = re.compile(
+_BARE_NAME = lazy(
     r"^(?:it'?s |i'?m |i am )?([A-Za-zÀ-ÖØ-öø-ÿ'’-]+(?: [A-Za-zÀ-ÖØ-öø-ÿ'’-]+)?)[.!]?$"
 )
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from shelldon.broker.patterns import LazyPattern, lazy
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.localtime import LocalNow, parse_now
 
@@ -40,26 +41,26 @@ _NUMBERS = {
 _UNITS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hr": 3600, "hour": 3600, "day": 86400,
           "week": 604800}  # fmt: skip
 
-_ASK = re.compile(
+_ASK = lazy(
     r"^(?:please[, ]+)?(?:(?:can|could|would|will) you(?: please)?\s+)?remind me\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _WEEKDAY = "|".join(_WEEKDAYS)
-_REL = re.compile(
+_REL = lazy(
     r"\bin (?:(?P<half>half an?) hour|(?P<n>\d+|[a-z]+(?:-[a-z]+)?) "
     r"(?P<unit>sec(?:ond)?s?|min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?))\b",
     re.IGNORECASE,
 )
-_EVERY = re.compile(rf"\b(?:every|each) (?P<every>day|morning|evening|night|{_WEEKDAY})\b", re.I)
-_DATE = re.compile(r"\b(?:on )?(?P<date>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
-_DAYWORD = re.compile(r"\b(?P<day>today|tonight|tomorrow)\b", re.IGNORECASE)
-_ON_WEEKDAY = re.compile(rf"\b(?:on |next |this )?(?P<weekday>{_WEEKDAY})\b", re.IGNORECASE)
-_TIME = re.compile(
+_EVERY = lazy(rf"\b(?:every|each) (?P<every>day|morning|evening|night|{_WEEKDAY})\b", re.I)
+_DATE = lazy(r"\b(?:on )?(?P<date>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
+_DAYWORD = lazy(r"\b(?P<day>today|tonight|tomorrow)\b", re.IGNORECASE)
+_ON_WEEKDAY = lazy(rf"\b(?:on |next |this )?(?P<weekday>{_WEEKDAY})\b", re.IGNORECASE)
+_TIME = lazy(
     r"\bat (?:(?P<word>noon|midnight)|(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?"
     r"(?: ?(?P<ampm>[ap])\.?m\.?)?(?: ?o'?clock)?)(?=$|[\s,.!?;])",
     re.IGNORECASE,
 )
-_TASK_LEAD = re.compile(r"^(?:to|that|about|of)\s+", re.IGNORECASE)
+_TASK_LEAD = lazy(r"^(?:to|that|about|of)\s+", re.IGNORECASE)
 _FLIP = {
     "my": "your", "me": "you", "i": "you", "i'm": "you're", "myself": "yourself", "mine": "yours"
 }  # fmt: skip
@@ -172,7 +173,7 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
     rest = asked.group("rest")
     spans: list[tuple[int, int]] = []
 
-    def take(pattern: re.Pattern[str]) -> re.Match[str] | None:
+    def take(pattern: LazyPattern) -> re.Match[str] | None:
         found = pattern.search(rest)
         if found is not None and not any(s < found.end() and found.start() < e for s, e in spans):
             spans.append(found.span())
@@ -271,9 +272,9 @@ def _repeating(
 
 # --- check-ins ------------------------------------------------------------------------------------
 
-_ENTRY_HEAD = re.compile(r"^## (?P<title>.*) \[(?P<collection>[a-z]+)(?:,[^\]]*)?\]$")
-_PERSON = re.compile(r"owner's (?P<rel>[\w ]+?) is called (?P<name>[\w'’-]+)", re.IGNORECASE)
-_LIKES = re.compile(r"^the owner (?:likes|loves|enjoys|prefers|adores) (?P<what>.+?)\.?$", re.I)
+_ENTRY_HEAD = lazy(r"^## (?P<title>.*) \[(?P<collection>[a-z]+)(?:,[^\]]*)?\]$")
+_PERSON = lazy(r"owner's (?P<rel>[\w ]+?) is called (?P<name>[\w'’-]+)", re.IGNORECASE)
+_LIKES = lazy(r"^the owner (?:likes|loves|enjoys|prefers|adores) (?P<what>.+?)\.?$", re.I)
 
 
 def _memory_entries(request: CompletionRequest) -> list[tuple[str, str]]:

@@ -23,6 +23,8 @@ import re
 import zlib
 from collections.abc import Sequence
 
+from shelldon.broker.patterns import lazy
+
 # --- clauses -----------------------------------------------------------------------------------
 
 _SUBJECT_AHEAD = (
@@ -30,7 +32,7 @@ _SUBJECT_AHEAD = (
     r"|(?:my|our)\s+(?:[\w'’-]+\s+){0,2}(?:is|are|was|were|has|have|had|loves|likes|lives|"
     r"works|hates|enjoys|prefers|adores|'s|’s|doesn't|does|can't)\b)"
 )
-_CLAUSE_BREAK = re.compile(
+_CLAUSE_BREAK = lazy(
     rf"(?:,\s*|\s+)(?:but|and|so|while|whereas|although|though|because|yet)\s+{_SUBJECT_AHEAD}"
     rf"|,\s+{_SUBJECT_AHEAD}|;\s*",
     re.IGNORECASE,
@@ -61,20 +63,20 @@ def clauses(sentence: str) -> list[str]:
 
 # --- corrections ---------------------------------------------------------------------------------
 
-_CORRECTION_OPENER = re.compile(
+_CORRECTION_OPENER = lazy(
     r"^(?:(?:actually|sorry|no|oops|wait|correction|i mean|i meant|to be clear|update)"
     r"[\s,:!-]+)+",
     re.IGNORECASE,
 )
 # ", not 14": a comma before it, so "I'm not a morning person" is a negation, not a correction.
-_NOT_THE_OLD = re.compile(r"\s*[,;]\s*(?:and\s+)?not\s+(?:on\s+|in\s+|the\s+)?[\w .'’-]{1,30}$")
-_ACTUALLY = re.compile(r"\b(?:actually|really|now)\b,?\s*", re.IGNORECASE)
-_MOVED = re.compile(
+_NOT_THE_OLD = lazy(r"\s*[,;]\s*(?:and\s+)?not\s+(?:on\s+|in\s+|the\s+)?[\w .'’-]{1,30}$")
+_ACTUALLY = lazy(r"\b(?:actually|really|now)\b,?\s*", re.IGNORECASE)
+_MOVED = lazy(
     r"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
     r"(?:house\s+)?(?:to|into)\s+(.+)$",
     re.IGNORECASE,
 )
-_WHEN_TAIL = re.compile(
+_WHEN_TAIL = lazy(
     r"\s+(?:last|this|a|few)?\s*(?:week|month|year|weekend|days? ago|weeks? ago|months? ago|"
     r"yesterday|recently|today)\b.*$",
     re.IGNORECASE,
@@ -104,25 +106,25 @@ def correction(sentence: str) -> tuple[str, bool]:
 # --- names ------------------------------------------------------------------------------------
 
 _CAPITAL_NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
-_GREETING_OPENER = re.compile(
+_GREETING_OPENER = lazy(
     r"^(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|"
     r"there|everyone|all)[\s,!.-]+)+",
     re.IGNORECASE,
 )
 _NAME_SHAPES = (
-    re.compile(rf"^(?:it's |it is |this is )?{_CAPITAL_NAME} here$"),
-    re.compile(rf"^(?:I'm|I’m|I am|im|Im|i'm|i am) {_CAPITAL_NAME}$"),
-    re.compile(
+    lazy(rf"^(?:it's |it is |this is )?{_CAPITAL_NAME} here$"),
+    lazy(rf"^(?:I'm|I’m|I am|im|Im|i'm|i am) {_CAPITAL_NAME}$"),
+    lazy(
         r"^(?:please\s+)?(?:my name is|my name's|i'm called|i am called|you can call me|"
         r"just call me|call me) ([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)",
         re.IGNORECASE,
     ),
 )
-_GREETING_TAIL = re.compile(
+_GREETING_TAIL = lazy(
     r"[\s,!.-]+(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b.*$",
     re.IGNORECASE,
 )
-_NAME_TAIL = re.compile(
+_NAME_TAIL = lazy(
     r"\s+(?:from now on|please|instead|from today|going forward|now|thanks|ok)\b.*$",
     re.IGNORECASE,
 )
@@ -179,13 +181,13 @@ _DAY_LEAD = (
 )
 _NOT_A_MOOD = r"(?!\s+(?:at|with|for|to|in)\b)"  # "I'm bad at cooking", "fine with me"
 _FEELINGS = (
-    ("tired", re.compile(rf"{_FEEL_LEAD}(?:{_TIRED})\b", re.IGNORECASE)),
-    ("low", re.compile(rf"{_FEEL_LEAD}(?:{_LOW})\b{_NOT_A_MOOD}", re.IGNORECASE)),
-    ("high", re.compile(rf"{_FEEL_LEAD}(?:{_HIGH})\b{_NOT_A_MOOD}", re.IGNORECASE)),
-    ("mild", re.compile(rf"{_FEEL_LEAD}(?:{_MILD})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("tired", lazy(rf"{_FEEL_LEAD}(?:{_TIRED})\b", re.IGNORECASE)),
+    ("low", lazy(rf"{_FEEL_LEAD}(?:{_LOW})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("high", lazy(rf"{_FEEL_LEAD}(?:{_HIGH})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    ("mild", lazy(rf"{_FEEL_LEAD}(?:{_MILD})\b{_NOT_A_MOOD}", re.IGNORECASE)),
     (
         "tired",
-        re.compile(
+        lazy(
             rf"^{_DAY_LEAD}(?:long|late|double|night|busy|hard|tough|rough|exhausting)\s+"
             r"(?:shift|day|week|night|morning)\b",
             re.IGNORECASE,
@@ -193,7 +195,7 @@ _FEELINGS = (
     ),
     (
         "low",
-        re.compile(
+        lazy(
             rf"^{_DAY_LEAD}(?:bad|awful|terrible|horrible|rotten|"
             r"sad|lonely|miserable)\s+(?:day|week|night|morning|time)\b|^(?:ugh|sigh)\b|"
             r"^i (?:lost|failed|broke up|missed)\b|^i can't sleep\b|^i miss\b",
@@ -202,7 +204,7 @@ _FEELINGS = (
     ),
     (
         "high",
-        re.compile(
+        lazy(
             r"^i (?:just )?(?:got the job|got a job|got promoted|passed|won|finished|did it|"
             r"made it|got engaged|got married|got in)\b|^(?:great|good|lovely|amazing|perfect|"
             r"fantastic)\s+(?:day|news|week|weekend)\b|^we (?:won|did it|got engaged)\b",
@@ -253,7 +255,7 @@ def feeling_reply(kind: str, seed: int) -> str:
 
 # --- what the pet says about itself -------------------------------------------------------------
 
-_CAN_DO = re.compile(
+_CAN_DO = lazy(
     r"^(?:what (?:can|could) you do|what are you (?:able to do|good at|for)|what do you do|"
     r"how (?:can|could|do) you help|what can i (?:do|ask) (?:with you|you)|"
     r"what are your (?:skills|abilities|features)|help me understand you|what else can you do)",
@@ -264,7 +266,7 @@ CAN_DO = (
     'and I remind you: try "remind me in 20 minutes to stretch" or "remind me every Monday '
     'at 8 to water the plants". /help lists the commands.'
 )
-_JOKE = re.compile(
+_JOKE = lazy(
     r"^(?:tell me (?:a |another )?(?:joke|something funny)|(?:do you )?know any jokes|"
     r"make me laugh|say something funny|(?:a |another )?joke(?: please)?$|cheer me up)",
     re.IGNORECASE,
@@ -276,7 +278,7 @@ _JOKES = (
     "What do you call a pocket pet that's always on time? Punctual-ly charged.",
     "I'd tell you a joke about memory, but I'd rather you remembered it for me.",
 )
-_DO_YOU_LIKE = re.compile(
+_DO_YOU_LIKE = lazy(
     r"^do you (?:like|love|enjoy) ([\w '’-]+?)[?.!]*$"
     r"|^are you (?:a fan of|into) ([\w '’-]+?)[?.!]*$",
     re.IGNORECASE,
@@ -289,9 +291,7 @@ _PET_LIKES = {
     "rain": "I like the sound of it on the window, from somewhere dry. Do you?",
     "turtle": "Of course! I'm a bit of a turtle myself, slow and steady. Do you like them?",
 }
-_YOUR_FAVOURITE = re.compile(
-    r"^what(?:'s|’s| is) your fav(?:ou?)?rite ([\w -]+?)[?.!]*$", re.IGNORECASE
-)
+_YOUR_FAVOURITE = lazy(r"^what(?:'s|’s| is) your fav(?:ou?)?rite ([\w -]+?)[?.!]*$", re.IGNORECASE)
 _PET_FAVOURITES = {
     "food": "A tiny sip of electricity, and the crumbs of a good conversation.",
     "colour": "Green, like a circuit board in the sun.",
@@ -307,8 +307,8 @@ _PET_FAVOURITES = {
 }
 
 
-_LOVES_THE_PET = re.compile(r"^i (?:really |just |do )?(?:love|like|adore) you\b", re.IGNORECASE)
-_COMPLIMENT = re.compile(
+_LOVES_THE_PET = lazy(r"^i (?:really |just |do )?(?:love|like|adore) you\b", re.IGNORECASE)
+_COMPLIMENT = lazy(
     r"^(?:you(?:'re|’re| are)|ur) (?:so |really |very |such a |the )*(?:funny|cute|smart|clever|"
     r"great|awesome|sweet|best|kind|nice|amazing|lovely|helpful|good)\b",
     re.IGNORECASE,

@@ -30,9 +30,10 @@ from typing import Protocol
 from shelldon import daemon, ipc
 from shelldon.broker.admission import WorkerAdmissions
 from shelldon.broker.chain import Attempt, ProviderChain
+from shelldon.broker.patterns import compile_all
 from shelldon.broker.providers import MissingKey, make_provider
 from shelldon.broker.providers.base import Provider
-from shelldon.broker.providers.http import CallScope, calls_in
+from shelldon.broker.providers.scope import CallScope, calls_in
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.brain import BrainReply, CompletionRequest
@@ -356,6 +357,9 @@ def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
     def started() -> None:
         for transport in service.transports:
             transport.start()
+        # The offline brain's regexes compile on first use (broker.patterns): here, beside READY,
+        # not before it, so that neither the start nor the first turn waits for them.
+        threading.Thread(target=compile_all, name="warm-up", daemon=True).start()
 
     def stopping() -> None:
         for transport in service.transports:

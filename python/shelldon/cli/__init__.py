@@ -13,14 +13,23 @@ imported (`COMMANDS` says which), and `shelldon --help` lists `COMMANDS` without
 the command modules import what their commands need inside the command functions, so `shelldon
 --help` and `shelldon say` load neither the gate nor the memory writer nor the audit log
 (tests/cli/test_cli_start.py; the figures: tests/bench/test_bench_cli.py, docs/cli.md).
+
+The long-running processes (`shelldon core|broker|forkserver` with `--home`, `--run-dir`, `-v`,
+as `shelldon run` and the systemd units start them) are read by `process_args` without argparse:
+a process that lives for days does not hold argparse and gettext (~0.35 MiB each, and their import
+at every start; docs/performance.md). Any other word (`--help`, an abbreviation) goes to argparse.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from shelldon import __version__
+
+TYPE_CHECKING = False  # as in cli.common: not typing's
+if TYPE_CHECKING:
+    import argparse
+    from types import SimpleNamespace
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 EXIT_BUG = 70  # EX_SOFTWARE
@@ -112,9 +121,9 @@ def build_parser(
 
 
 def _top_parser() -> argparse.ArgumentParser:
-    from shelldon.cli.common import Parser
+    from shelldon.cli.common import new_parser
 
-    parser = Parser(prog="shelldon", description="A pocket AI pet that remembers.")
+    parser = new_parser(prog="shelldon", description="A pocket AI pet that remembers.")
     parser.add_argument("--version", action="version", version=f"shelldon {__version__}")
     return parser
 
@@ -197,15 +206,41 @@ def main(argv: list[str]) -> int:
         return 1
 
 
-def _main(argv: list[str]) -> int:
+def process_args(argv: list[str]) -> SimpleNamespace | None:
+    """`argv` of a long-running process read without argparse, as argparse would read it (a later
+    `--home` wins, as the command's copy does over the top-level one); None for anything else:
+    another command, `--help`, an abbreviated or unknown option, a missing value."""
     word = command_word(argv)
-    if word is None:  # `--help`, `--version`, or bare `shelldon`: no command module yet
-        parser = list_parser()
-    elif word in COMMANDS:  # only the chosen command's module
-        parser = build_parser(only=COMMANDS[word][0])
-    else:  # not a command: the whole parser says what the commands are
-        parser = build_parser()
-    args = parser.parse_args(argv)
+    if word not in PROCESS_COMMANDS:
+        return None
+    values: dict[str, object] = {"home": None, "run_dir": None, "verbose": False}
+    words = iter(argv)
+    seen = False
+    for item in words:
+        name, equals, value = item.partition("=")
+        if item == word and not seen:
+            seen = True
+        elif item in ("-v", "--verbose"):
+            values["verbose"] = True
+        elif name in _OPTIONS_WITH_VALUE:
+            if not equals:
+                value = next(words, "")
+            if not value or value.startswith("-"):  # argparse's "expected one argument"
+                return None
+            values[name[2:].replace("-", "_")] = value
+        else:
+            return None
+    from types import SimpleNamespace
+
+    from shelldon.cli import run_cmd
+
+    return SimpleNamespace(command=word, func=run_cmd.process_command(word), **values)
+
+
+def _main(argv: list[str]) -> int:
+    args: argparse.Namespace | SimpleNamespace | None = process_args(argv)
+    if args is None:
+        args = _parse(argv)
     from shelldon.cli.common import CliError
 
     verbose = bool(getattr(args, "verbose", False))
@@ -259,6 +294,17 @@ def _main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_BUG
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    word = command_word(argv)
+    if word is None:  # `--help`, `--version`, or bare `shelldon`: no command module yet
+        parser = list_parser()
+    elif word in COMMANDS:  # only the chosen command's module
+        parser = build_parser(only=COMMANDS[word][0])
+    else:  # not a command: the whole parser says what the commands are
+        parser = build_parser()
+    return parser.parse_args(argv)
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -5,29 +5,40 @@ one question to the running core, with the CLI's message when it cannot be asked
 The options are accepted both before the command (`shelldon --home X status`) and after it
 (`shelldon status --home X`). The command's copies default to SUPPRESS, so an option given before
 the command is never overwritten by the command's own default. Imports of the socket client are
-function-local: `shelldon --help` loads none of it (tests/cli/test_cli_start.py).
+function-local: `shelldon --help` loads none of it (tests/cli/test_cli_start.py). argparse is
+imported where a parser is made: the long-running processes start without it (cli.process_args).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 # Not `typing.TYPE_CHECKING`: `shelldon --help` would import typing for it (mypy reads this name as
 # that constant).
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # imported where used: `shelldon --help` needs neither (pathlib is ~10 ms)
+    import argparse
+
     from shelldon.contracts import wire
     from shelldon.paths import DataRoot
 
+_PARSER_CLASS: list[type[argparse.ArgumentParser]] = []
 
-class Parser(argparse.ArgumentParser):
+
+def new_parser(**options: object) -> argparse.ArgumentParser:
     """argparse's parser, its help as wide as the terminal without asking shutil (argparse does,
     on every add_argument; shutil's import is ~10 % of `shelldon say`'s start). Every parser of
-    the command line is one: subparsers are made with their parent's class."""
+    the command line is one: subparsers are made with their parent's class. The class is made on
+    the first call, so that importing this module does not import argparse."""
+    if not _PARSER_CLASS:
+        import argparse
 
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
+        class Parser(argparse.ArgumentParser):
+            def _get_formatter(self) -> argparse.HelpFormatter:
+                return self.formatter_class(prog=self.prog, width=help_width())  # type: ignore[call-arg]
+
+        _PARSER_CLASS.append(Parser)
+    return _PARSER_CLASS[0](**options)  # type: ignore[arg-type]
 
 
 def help_width() -> int:
@@ -57,6 +68,8 @@ class CliError(Exception):
 
 def add_shared_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     """`--home PATH` and `-v` (on the top-level parser, and on every command as SUPPRESS)."""
+    import argparse
+
     default = None if top else argparse.SUPPRESS
     parser.add_argument(
         "--home", default=default, help="data root (default: $SHELLDON_HOME or ~/.shelldon)"
@@ -74,12 +87,14 @@ def add_shared_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
 
 def common_options() -> argparse.ArgumentParser:
     """The parent parser of every command: `--home PATH` and `-v`."""
-    common = Parser(add_help=False)
+    common = new_parser(add_help=False)
     add_shared_options(common, top=False)
     return common
 
 
 def add_run_dir(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+    import argparse
+
     parser.add_argument(
         "--run-dir",
         default=None if top else argparse.SUPPRESS,

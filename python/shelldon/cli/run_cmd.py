@@ -1,13 +1,17 @@
 """`shelldon run` (the whole pet) and `shelldon core|broker|forkserver` (one process, for systemd
-units)."""
+units). Imports no argparse: a process started by `shelldon run` or systemd gets its arguments
+from cli.process_args."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from shelldon.cli.common import CliError, add_run_dir, data_root
+
+TYPE_CHECKING = False  # as in cli.common: not typing's
+if TYPE_CHECKING:
+    import argparse
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -23,7 +27,9 @@ def _run(args: argparse.Namespace) -> int:
     return run(root, chat=chat)
 
 
-def _single(name: str):  # type: ignore[no-untyped-def]
+def process_command(name: str):  # type: ignore[no-untyped-def]
+    """The command function of `shelldon NAME` (core, broker, forkserver)."""
+
     def command(args: argparse.Namespace) -> int:
         root = data_root(args)
         os.environ.setdefault("SHELLDON_HOME", os.fspath(root.home))
@@ -63,4 +69,4 @@ def register(
     ):
         parser = sub.add_parser(name, parents=[common], help=text)
         add_run_dir(parser)
-        parser.set_defaults(func=_single(name))
+        parser.set_defaults(func=process_command(name))

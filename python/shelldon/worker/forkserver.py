@@ -44,13 +44,13 @@ import selectors
 import signal
 import socket
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from shelldon import ipc, sdnotify
+from shelldon._native import trim_heap
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import COLLECTION_NAMES
@@ -94,6 +94,7 @@ def preload(*, freeze: bool = True) -> None:
         importlib.import_module(name)
     warm_up()
     gc.collect()
+    trim_heap()  # what the imports and the warm-up freed, back to the kernel before any fork
     if freeze:
         gc.freeze()
 
@@ -113,7 +114,8 @@ def warm_up() -> None:
     level = quiet.level
     quiet.setLevel(logging.ERROR)  # the throwaway root is empty on purpose; no "missing" notes
     try:
-        with tempfile.TemporaryDirectory(prefix="shelldon-warm-") as tmp:
+        tmp = _scratch_dir()
+        try:
             root = DataRoot(Path(tmp))
             # Plain directories: the data root's modes would need a setgid bit, which the card's
             # sandbox refuses (RestrictSUIDSGID=), and nobody but this process reads this root.
@@ -125,10 +127,32 @@ def warm_up() -> None:
             finally:
                 store.close()
             gather_context(root, "do you remember the tea I like?")
+        finally:
+            _remove_tree(tmp)
     except Exception:
         log.exception("fork-server: warm-up failed (workers will pay their first calls)")
     finally:
         quiet.setLevel(level)
+
+
+def _scratch_dir() -> str:
+    """A fresh private directory for the warm-up: tempfile's mkdtemp without importing tempfile,
+    which brings shutil, bz2, lzma and random (0.37 MB the fork-server would keep for life)."""
+    path = os.path.join(
+        os.environ.get("TMPDIR") or "/tmp", f"shelldon-warm-{os.getpid()}-{os.urandom(6).hex()}"
+    )
+    os.mkdir(path, 0o700)
+    return path
+
+
+def _remove_tree(path: str) -> None:
+    """The warm-up's directory and what it made there (plain files and directories, no links)."""
+    for parent, dirs, files in os.walk(path, topdown=False):
+        for name in files:
+            os.unlink(os.path.join(parent, name))
+        for name in dirs:
+            os.rmdir(os.path.join(parent, name))
+    os.rmdir(path)
 
 
 @dataclass(eq=False)

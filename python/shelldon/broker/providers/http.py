@@ -15,8 +15,9 @@ POST per turn needs nothing more. What it adds on top of http.client:
   timeout. Either way the connection is closed when the call ends, so the server sees the client
   leave and, streaming, stops generating (llama.cpp frees the slot for the next turn).
 - A turn abandoned before its deadline (its worker gone): the broker runs each completion in a
-  `CallScope`; `cancel()` shuts the scope's open connections down at once (a blocked read
-  returns) and refuses any new one, so the abandoned call ends and the server sees it go.
+  `CallScope` (broker.providers.scope); `cancel()` shuts the scope's open connections down at
+  once (a blocked read returns) and refuses any new one, so the abandoned call ends and the
+  server sees it go.
 - Failures as ProviderError kinds the chain understands; messages scrubbed of the key.
 
 Over 400 lines: every part above acts on the one connection of one exchange under its one
@@ -27,22 +28,20 @@ as arguments and the failure mapping would be spread over several modules.
 
 from __future__ import annotations
 
-import contextlib
 import email.utils
 import http.client
 import json
 import os
 import socket
 import ssl
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from shelldon.broker.providers.base import ErrorKind, ProviderError, scrub
+from shelldon.broker.providers.scope import CallScope, current_scope
 
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
@@ -81,51 +80,6 @@ def ssl_context() -> ssl.SSLContext:
         else:
             _SSL_CONTEXT = ssl.create_default_context()
     return _SSL_CONTEXT
-
-
-class CallScope:
-    """The HTTP calls of one completion, so that an abandoned turn can end them (thread-safe:
-    `cancel` comes from another broker thread)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._open: set[http.client.HTTPConnection] = set()
-        self.cancelled = False
-
-    def cancel(self) -> int:
-        """End every open call now and refuse new ones; how many were open."""
-        with self._lock:
-            self.cancelled = True
-            open_now = list(self._open)
-        for conn in open_now:
-            sock = conn.sock
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked read; close() follows
-        return len(open_now)
-
-    def _enter(self, conn: http.client.HTTPConnection) -> None:
-        with self._lock:
-            if self.cancelled:
-                raise ProviderError("timeout", "the turn was abandoned")
-            self._open.add(conn)
-
-    def _leave(self, conn: http.client.HTTPConnection) -> None:
-        with self._lock:
-            self._open.discard(conn)
-
-
-_SCOPE: ContextVar[CallScope | None] = ContextVar("shelldon_call_scope", default=None)
-
-
-@contextlib.contextmanager
-def calls_in(scope: CallScope) -> Iterator[CallScope]:
-    """Every post_json in this thread, inside the block, belongs to `scope`."""
-    token = _SCOPE.set(scope)
-    try:
-        yield scope
-    finally:
-        _SCOPE.reset(token)
 
 
 @dataclass(frozen=True)
@@ -268,7 +222,7 @@ def exchange(
     """One request whose body is `body`'s parts sent one after the other (a multipart upload
     sends the note's bytes as they are, never joined into a second copy); GET with `()`. The
     rules and errors of `post_json`; the connection lives in the current CallScope, if any."""
-    scope = _SCOPE.get()
+    scope = current_scope()
     try:
         response = _exchange(
             method,
@@ -337,7 +291,7 @@ def _exchange(
     what = "connecting"
     try:
         if scope is not None:
-            scope._enter(conn)
+            scope.enter(conn)
         conn.connect()
         what = "sending"
         _arm(conn, deadline, clock)
@@ -396,7 +350,7 @@ def _exchange(
         raise ProviderError("connect", scrub(f"{detail} while {what}", secret_list)) from None
     finally:
         if scope is not None:
-            scope._leave(conn)
+            scope.leave(conn)
         conn.close()
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,6 +195,8 @@ class SkillBook:
         if skill.promoted and self.project is not None:
             folder = (self.project / skill.promoted).parent
             if folder.is_dir() and folder.parent == self.project / SKILLS_DIR:
+                import shutil  # here: core would hold shutil, bz2 and lzma for this one call
+
                 shutil.rmtree(folder)
                 removed = f"; {skill.promoted} removed"
         elif skill.promoted:

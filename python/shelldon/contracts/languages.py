@@ -31,7 +31,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import msgspec
 
@@ -41,6 +41,7 @@ PROFILE_WORDS = 150
 # The owner's text read for a profile, newest first: past ~100 chat messages more text changes
 # nothing the check decides (docs/brain.md), and each turn pays for reading it.
 PROFILE_CHARS = 10_000
+PROFILE_MESSAGES = 400  # the owner's last messages read for it (history.db), newest first
 # Owner letters (in the reply's script) before the word signal is trusted: ~20 chat messages.
 MIN_OWNER_LETTERS = 1500
 # Reply letters and words (judged ones: names, code, URLs left out) before either signal is; a
@@ -128,8 +129,12 @@ def _trigrams(words: Iterable[str]) -> Iterable[str]:
 
 
 def _letters_by_script(words: Iterable[str]) -> Counter[str]:
+    return _scripts(Counter("".join(words)))
+
+
+def _scripts(letters: Counter[str]) -> Counter[str]:
     counts: Counter[str] = Counter()
-    for ch, n in Counter("".join(words)).items():  # each distinct letter named once
+    for ch, n in letters.items():  # each distinct letter named once
         script = script_of(ch)
         if script is not None:
             counts[script] += n
@@ -160,17 +165,87 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
         judged.append(piece)
     text = "\n".join(judged)
     counted = Counter(word for sentence in _SENTENCE.findall(text) for word in _words(sentence))
+    return _profile(counted, Counter("".join(_WORD.findall(text))), _word_trigrams)
+
+
+def _word_trigrams(word: str) -> tuple[str, ...]:
+    return tuple(_trigrams((word,)))
+
+
+def _profile(
+    counted: Counter[str], letters: Counter[str], trigrams: Callable[[str], tuple[str, ...]]
+) -> OwnerLanguages:
+    """The profile of the owner's words (in first-seen order) and letters."""
     grams: Counter[str] = Counter()
     vocabulary: Counter[str] = Counter()
     for word, n in counted.items():
         vocabulary[word.casefold()] += n
-        for gram in _trigrams((word,)):
+        for gram in trigrams(word):
             grams[gram] += n
     return OwnerLanguages(
-        scripts=dict(_letters_by_script(_WORD.findall(text))),
+        scripts=dict(_scripts(letters)),
         trigrams=tuple(gram for gram, _ in grams.most_common(PROFILE_TRIGRAMS)),
         words=tuple(word for word, _ in vocabulary.most_common(PROFILE_WORDS)),
     )
+
+
+# Messages (and words) whose counts a ProfileCache keeps: the profile reads ~100-400 of them.
+PROFILE_CACHE_SIZE = 2048
+
+
+class ProfileCache:
+    """`owner_profile` for a process that builds one every turn over mostly the same messages
+    (core, for each turn's worker: docs/performance.md, "CPU per turn"): each message's judged
+    length, word counts and letter counts are kept, and so are each word's trigrams, so a turn
+    counts only its new messages and adds up the rest. Messages are judged one by one and no
+    sentence or word spans two (a newline ends both), so the sums are owner_profile's counts in
+    its first-seen order: the same profile (tests/contracts/test_languages.py compares them).
+    Not thread-safe: one caller (core's turn, under its one-worker gate)."""
+
+    def __init__(self, size: int = PROFILE_CACHE_SIZE) -> None:
+        self._size = size
+        self._messages: dict[str, tuple[int, Counter[str], Counter[str]]] = {}
+        self._grams: dict[str, tuple[str, ...]] = {}
+
+    def profile(self, messages: Iterable[str]) -> OwnerLanguages:
+        counted: Counter[str] = Counter()
+        letters: Counter[str] = Counter()
+        budget = PROFILE_CHARS
+        for message in messages:
+            if budget <= 0:
+                break
+            if len(message) <= budget:  # whole: the same counts every turn it is read
+                known = self._messages.get(message)
+                if known is None:
+                    known = self._messages[message] = _counts(message)
+            else:  # the oldest one read, cut to what is left of the budget: not kept
+                known = _counts(message[:budget])
+            length, words, chars = known
+            budget -= length
+            counted.update(words)
+            letters.update(chars)
+        profile = _profile(counted, letters, self._trigrams)
+        self._bound()
+        return profile
+
+    def _trigrams(self, word: str) -> tuple[str, ...]:
+        grams = self._grams.get(word)
+        if grams is None:
+            grams = self._grams[word] = _word_trigrams(word)
+        return grams
+
+    def _bound(self) -> None:
+        for kept in (self._messages, self._grams):
+            if len(kept) > self._size:  # the oldest half goes (dicts keep insertion order)
+                for key in list(kept)[: len(kept) // 2]:
+                    del kept[key]
+
+
+def _counts(message: str) -> tuple[int, Counter[str], Counter[str]]:
+    """One message as owner_profile reads it: its judged length, words and letters."""
+    piece = _judged(message)
+    words = Counter(word for sentence in _SENTENCE.findall(piece) for word in _words(sentence))
+    return len(piece), words, Counter("".join(_WORD.findall(piece)))
 
 
 def coverage(words: Iterable[str], owner: frozenset[str]) -> float | None:

@@ -31,7 +31,8 @@ import functools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from itertools import chain
 
 import msgspec
 
@@ -165,23 +166,20 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
         judged.append(piece)
     text = "\n".join(judged)
     counted = Counter(word for sentence in _SENTENCE.findall(text) for word in _words(sentence))
-    return _profile(counted, Counter("".join(_WORD.findall(text))), _word_trigrams)
-
-
-def _word_trigrams(word: str) -> tuple[str, ...]:
-    return tuple(_trigrams((word,)))
-
-
-def _profile(
-    counted: Counter[str], letters: Counter[str], trigrams: Callable[[str], tuple[str, ...]]
-) -> OwnerLanguages:
-    """The profile of the owner's words (in first-seen order) and letters."""
     grams: Counter[str] = Counter()
     vocabulary: Counter[str] = Counter()
     for word, n in counted.items():
         vocabulary[word.casefold()] += n
-        for gram in trigrams(word):
+        for gram in _trigrams((word,)):
             grams[gram] += n
+    return _profile(grams, vocabulary, Counter("".join(_WORD.findall(text))))
+
+
+def _profile(
+    grams: Counter[str], vocabulary: Counter[str], letters: Counter[str]
+) -> OwnerLanguages:
+    """The profile from the counts of the owner's trigrams, words and letters (first-seen
+    order: `most_common` keeps it among equal counts)."""
     return OwnerLanguages(
         scripts=dict(_scripts(letters)),
         trigrams=tuple(gram for gram, _ in grams.most_common(PROFILE_TRIGRAMS)),
@@ -195,21 +193,24 @@ PROFILE_CACHE_SIZE = 2048
 
 class ProfileCache:
     """`owner_profile` for a process that builds one every turn over mostly the same messages
-    (core, for each turn's worker: docs/performance.md, "CPU per turn"): each message's judged
-    length, word counts and letter counts are kept, and so are each word's trigrams, so a turn
-    counts only its new messages and adds up the rest. Messages are judged one by one and no
-    sentence or word spans two (a newline ends both), so the sums are owner_profile's counts in
-    its first-seen order: the same profile (tests/contracts/test_languages.py compares them).
-    Not thread-safe: one caller (core's turn, under its one-worker gate)."""
+    (core, for each turn's worker: docs/performance.md, "CPU per turn"). Each message's judged
+    length, words (every occurrence, in order) and letters are kept, and so is each word's
+    trigrams, so a turn judges only its new messages, and the counts are made in C
+    (`Counter` over the chained words, their trigrams, their case folds) rather than a Python
+    loop. Messages are judged one by one and no sentence or word spans two (a newline ends
+    both), and a trigram, a word or a letter is first seen at the first occurrence of the first
+    word that holds it whichever way the words are walked: the same counts in the same order as
+    owner_profile, so the same profile (tests/contracts/test_languages.py compares them). Not
+    thread-safe: one caller (core's turn, under its one-worker gate)."""
 
     def __init__(self, size: int = PROFILE_CACHE_SIZE) -> None:
         self._size = size
-        self._messages: dict[str, tuple[int, Counter[str], Counter[str]]] = {}
+        self._messages: dict[str, tuple[int, tuple[str, ...], str]] = {}
         self._grams: dict[str, tuple[str, ...]] = {}
 
     def profile(self, messages: Iterable[str]) -> OwnerLanguages:
-        counted: Counter[str] = Counter()
-        letters: Counter[str] = Counter()
+        words: list[tuple[str, ...]] = []
+        letters: list[str] = []
         budget = PROFILE_CHARS
         for message in messages:
             if budget <= 0:
@@ -217,22 +218,23 @@ class ProfileCache:
             if len(message) <= budget:  # whole: the same counts every turn it is read
                 known = self._messages.get(message)
                 if known is None:
-                    known = self._messages[message] = _counts(message)
+                    known = self._messages[message] = _read(message)
             else:  # the oldest one read, cut to what is left of the budget: not kept
-                known = _counts(message[:budget])
-            length, words, chars = known
-            budget -= length
-            counted.update(words)
-            letters.update(chars)
-        profile = _profile(counted, letters, self._trigrams)
+                known = _read(message[:budget])
+            budget -= known[0]
+            words.append(known[1])
+            letters.append(known[2])
+        every = list(chain.from_iterable(words))
+        for word in Counter(every):
+            if word not in self._grams:
+                self._grams[word] = tuple(_trigrams((word,)))
+        profile = _profile(
+            Counter(chain.from_iterable(map(self._grams.__getitem__, every))),
+            Counter(map(str.casefold, every)),
+            Counter("".join(letters)),
+        )
         self._bound()
         return profile
-
-    def _trigrams(self, word: str) -> tuple[str, ...]:
-        grams = self._grams.get(word)
-        if grams is None:
-            grams = self._grams[word] = _word_trigrams(word)
-        return grams
 
     def _bound(self) -> None:
         for kept in (self._messages, self._grams):
@@ -241,11 +243,12 @@ class ProfileCache:
                     del kept[key]
 
 
-def _counts(message: str) -> tuple[int, Counter[str], Counter[str]]:
-    """One message as owner_profile reads it: its judged length, words and letters."""
+def _read(message: str) -> tuple[int, tuple[str, ...], str]:
+    """One message as owner_profile reads it: its judged length, its words (each occurrence, in
+    order) and the letters of all its words."""
     piece = _judged(message)
-    words = Counter(word for sentence in _SENTENCE.findall(piece) for word in _words(sentence))
-    return len(piece), words, Counter("".join(_WORD.findall(piece)))
+    said = tuple(word for sentence in _SENTENCE.findall(piece) for word in _words(sentence))
+    return len(piece), said, "".join(_WORD.findall(piece))
 
 
 def coverage(words: Iterable[str], owner: frozenset[str]) -> float | None:

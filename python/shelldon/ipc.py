@@ -144,9 +144,14 @@ def peer_of(sock: socket.socket) -> Peer:
 
 
 def parent_pid(pid: int) -> int | None:
-    """The parent of `pid` from /proc/<pid>/stat, or None if it is gone."""
+    """The parent of `pid` from /proc/<pid>/stat, or None if it is gone. (os.read, not pathlib:
+    core asks on each owner request; see read_pid_file.)"""
     try:
-        raw = Path(f"/proc/{pid}/stat").read_bytes()
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            raw = os.read(fd, 4096)
+        finally:
+            os.close(fd)
     except OSError:
         return None
     # "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last

@@ -172,16 +172,16 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
         vocabulary[word.casefold()] += n
         for gram in _trigrams((word,)):
             grams[gram] += n
-    return _profile(grams, vocabulary, Counter("".join(_WORD.findall(text))))
+    return _profile(grams, vocabulary, _letters_by_script(_WORD.findall(text)))
 
 
 def _profile(
-    grams: Counter[str], vocabulary: Counter[str], letters: Counter[str]
+    grams: Counter[str], vocabulary: Counter[str], scripts: Counter[str]
 ) -> OwnerLanguages:
-    """The profile from the counts of the owner's trigrams, words and letters (first-seen
-    order: `most_common` keeps it among equal counts)."""
+    """The profile from the counts of the owner's trigrams, words and letters by script
+    (first-seen order: `most_common` keeps it among equal counts)."""
     return OwnerLanguages(
-        scripts=dict(_scripts(letters)),
+        scripts=dict(scripts),
         trigrams=tuple(gram for gram, _ in grams.most_common(PROFILE_TRIGRAMS)),
         words=tuple(word for word, _ in vocabulary.most_common(PROFILE_WORDS)),
     )
@@ -194,23 +194,25 @@ PROFILE_CACHE_SIZE = 2048
 class ProfileCache:
     """`owner_profile` for a process that builds one every turn over mostly the same messages
     (core, for each turn's worker: docs/performance.md, "CPU per turn"). Each message's judged
-    length, words (every occurrence, in order) and letters are kept, and so is each word's
-    trigrams, so a turn judges only its new messages, and the counts are made in C
-    (`Counter` over the chained words, their trigrams, their case folds) rather than a Python
-    loop. Messages are judged one by one and no sentence or word spans two (a newline ends
-    both), and a trigram, a word or a letter is first seen at the first occurrence of the first
-    word that holds it whichever way the words are walked: the same counts in the same order as
-    owner_profile, so the same profile (tests/contracts/test_languages.py compares them). Not
-    thread-safe: one caller (core's turn, under its one-worker gate)."""
+    length and words (every occurrence, in order: the judged ones, and all of them for the
+    letters) are kept, and so are each word's trigrams and letters by script, so a turn judges
+    only its new messages, counts the words in C (`Counter` over them chained) and walks each
+    distinct word once. Messages are judged one by one and no sentence or word spans two (a
+    newline ends both), and a trigram, a word, a letter or a script is first seen at the first
+    occurrence of the first word that holds it whichever way the words are walked: the same
+    counts in the same order as owner_profile, so the same profile
+    (tests/contracts/test_languages.py compares them). Not thread-safe: one caller (core's turn,
+    under its one-worker gate)."""
 
     def __init__(self, size: int = PROFILE_CACHE_SIZE) -> None:
         self._size = size
-        self._messages: dict[str, tuple[int, tuple[str, ...], str]] = {}
+        self._messages: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
         self._grams: dict[str, tuple[str, ...]] = {}
+        self._scripts: dict[str, tuple[tuple[str, int], ...]] = {}
 
     def profile(self, messages: Iterable[str]) -> OwnerLanguages:
         words: list[tuple[str, ...]] = []
-        letters: list[str] = []
+        letters: list[tuple[str, ...]] = []
         budget = PROFILE_CHARS
         for message in messages:
             if budget <= 0:
@@ -224,31 +226,39 @@ class ProfileCache:
             budget -= known[0]
             words.append(known[1])
             letters.append(known[2])
-        every = list(chain.from_iterable(words))
-        for word in Counter(every):
-            if word not in self._grams:
-                self._grams[word] = tuple(_trigrams((word,)))
-        profile = _profile(
-            Counter(chain.from_iterable(map(self._grams.__getitem__, every))),
-            Counter(map(str.casefold, every)),
-            Counter("".join(letters)),
-        )
+        grams: Counter[str] = Counter()
+        vocabulary: Counter[str] = Counter()
+        for word, n in Counter(chain.from_iterable(words)).items():
+            vocabulary[word.casefold()] += n
+            held = self._grams.get(word)
+            if held is None:
+                held = self._grams[word] = tuple(_trigrams((word,)))
+            for gram in held:
+                grams[gram] += n
+        scripts: Counter[str] = Counter()
+        for word, n in Counter(chain.from_iterable(letters)).items():
+            written = self._scripts.get(word)
+            if written is None:
+                written = self._scripts[word] = tuple(_letters_by_script((word,)).items())
+            for script, count in written:
+                scripts[script] += count * n
+        profile = _profile(grams, vocabulary, scripts)
         self._bound()
         return profile
 
     def _bound(self) -> None:
-        for kept in (self._messages, self._grams):
+        for kept in (self._messages, self._grams, self._scripts):
             if len(kept) > self._size:  # the oldest half goes (dicts keep insertion order)
                 for key in list(kept)[: len(kept) // 2]:
                     del kept[key]
 
 
-def _read(message: str) -> tuple[int, tuple[str, ...], str]:
-    """One message as owner_profile reads it: its judged length, its words (each occurrence, in
-    order) and the letters of all its words."""
+def _read(message: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """One message as owner_profile reads it: its judged length, its judged words (each
+    occurrence, in order) and all its words (whose letters count, names too)."""
     piece = _judged(message)
     said = tuple(word for sentence in _SENTENCE.findall(piece) for word in _words(sentence))
-    return len(piece), said, "".join(_WORD.findall(piece))
+    return len(piece), said, tuple(_WORD.findall(piece))
 
 
 def coverage(words: Iterable[str], owner: frozenset[str]) -> float | None:

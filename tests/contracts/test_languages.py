@@ -123,10 +123,10 @@ def test_the_profile_travels_with_the_request() -> None:
 
 
 def test_the_profile_is_the_one_every_message_counted_alone_gave() -> None:
-    """owner_profile reads the messages as one text and counts each distinct word's trigrams
-    once (a worker computes it every turn); the counts and their first-seen order, and so the
-    ties `most_common` breaks, are those of the pass over every message and occurrence it
-    replaced (tests/reference/languages.py): mixed scripts, names, code, URLs, blank messages,
+    """owner_profile judges each message alone and walks each distinct word once (core builds
+    one every turn); the counts and their first-seen order, and so the ties `most_common`
+    breaks, are those of the pass over every message and occurrence it replaced
+    (tests/reference/languages.py): mixed scripts, names, code, URLs, blank messages,
     sentences cut at a message's end, and a budget that ends mid-message."""
     import random
 

@@ -152,27 +152,12 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
     history rows), up to PROFILE_CHARS. Names count here too: the owner typed them, so their
     script is the owner's.
 
-    Every worker computes it (docs/performance.md, "CPU per turn"), so the messages are judged
-    one by one but read as one text (a newline ends a sentence, so none spans two), and each
-    distinct word's trigrams are counted once, times its count: the same counts in the same
-    first-seen order (ties in `most_common` keep it) as a pass over every occurrence."""
-    judged: list[str] = []
-    budget = PROFILE_CHARS
-    for message in messages:
-        if budget <= 0:
-            break
-        piece = _judged(message[:budget])
-        budget -= len(piece)
-        judged.append(piece)
-    text = "\n".join(judged)
-    counted = Counter(word for sentence in _SENTENCE.findall(text) for word in _words(sentence))
-    grams: Counter[str] = Counter()
-    vocabulary: Counter[str] = Counter()
-    for word, n in counted.items():
-        vocabulary[word.casefold()] += n
-        for gram in _trigrams((word,)):
-            grams[gram] += n
-    return _profile(grams, vocabulary, _letters_by_script(_WORD.findall(text)))
+    Core builds one every turn (a worker only when it is not given core's: a check-in's, or a
+    message it cuts); docs/performance.md, "CPU per turn". Each message is judged alone and no
+    sentence or word spans two; each distinct word is walked once (ProfileCache, here with
+    nothing kept from an earlier call): the counts and the first-seen order (ties in
+    `most_common` keep it) of a pass over every occurrence (tests/reference/languages.py)."""
+    return ProfileCache().profile(messages)
 
 
 def _profile(

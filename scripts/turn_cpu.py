@@ -21,6 +21,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -53,6 +55,41 @@ def snapshot(run_dir: Path) -> dict[str, float]:
     return found
 
 
+def pet_cpu(run_dir: Path) -> float:
+    """CPU seconds so far of core, the broker, the fork-server and its reaped workers."""
+    return sum(snapshot(run_dir).values())
+
+
+@contextmanager
+def running(
+    tree: Path | None = None, worker_user: str | None = None
+) -> Iterator[tuple[Path, Callable[[int], None]]]:
+    """The real pet (offline brain) in a temporary home, running `tree`'s python/ (None: the
+    installed one): its run dir, and `turn(i)`, turn i of the mix followed by `status`."""
+    home = Path(tempfile.mkdtemp(prefix="shelldon-cpu-", dir="/tmp"))
+    os.chmod(home, 0o755)
+    env = dict(os.environ, SHELLDON_HOME=str(home), SHELLDON_RUN_DIR=str(home / "run"))
+    env.pop("SHELLDON_CONFIG", None)
+    if worker_user:
+        env["SHELLDON_WORKER_USER"] = worker_user
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree.resolve() / "python")
+    proc = start_run(env)
+    try:
+        sock = home / "run" / "core.sock"
+
+        def turn(i: int) -> None:
+            answer = ipc.request(sock, wire.Say(text=message(i)), timeout=60)
+            assert isinstance(answer, wire.Reply), answer
+            ipc.request(sock, wire.StatusRequest(), timeout=60)
+
+        yield home / "run", turn
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        subprocess.run(["rm", "-rf", str(home)], check=False)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=80)
@@ -60,33 +97,13 @@ def main() -> int:
     parser.add_argument("--worker-user", default=None)
     parser.add_argument("--tree", type=Path, default=None, help="a checkout whose python/ to run")
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="shelldon-cpu-", dir="/tmp"))
-    os.chmod(home, 0o755)
-    env = dict(os.environ, SHELLDON_HOME=str(home), SHELLDON_RUN_DIR=str(home / "run"))
-    env.pop("SHELLDON_CONFIG", None)
-    if args.worker_user:
-        env["SHELLDON_WORKER_USER"] = args.worker_user
-    if args.tree is not None:
-        env["PYTHONPATH"] = str(args.tree.resolve() / "python")
-    proc = start_run(env)
-    try:
-        sock, run_dir = home / "run" / "core.sock", home / "run"
-
-        def turn(i: int) -> None:
-            answer = ipc.request(sock, wire.Say(text=message(i)), timeout=60)
-            assert isinstance(answer, wire.Reply), answer
-            ipc.request(sock, wire.StatusRequest(), timeout=60)
-
+    with running(args.tree, args.worker_user) as (run_dir, turn):
         for i in range(args.warm):
             turn(i)
         before = snapshot(run_dir)
         for i in range(args.warm, args.warm + args.turns):
             turn(i)
         after = snapshot(run_dir)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-        subprocess.run(["rm", "-rf", str(home)], check=False)
     per_turn = {k: round((after[k] - before[k]) / args.turns * 1000, 2) for k in before}
     per_turn["total"] = round(sum(per_turn.values()), 2)
     print(json.dumps({"cpu_ms_per_turn": per_turn, "turns": args.turns}))

@@ -466,3 +466,35 @@ def test_a_refused_peer_is_refused_before_the_cap_and_holds_nothing(run_dir: Pat
     finally:
         server.stop()
         thread.join(timeout=10)
+
+
+def test_connections_one_after_another_reuse_a_few_threads_which_end_on_stop(
+    run_dir: Path,
+) -> None:
+    """A turn's short connections do not each start a thread: a thread whose connection ended
+    waits for the next (at most POOL_IDLE wait), and stop() ends the waiting ones."""
+    threads: list[threading.Thread] = []
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> None:
+        threads.append(threading.current_thread())
+        respond(wire.Pong(name="pooled", pid=peer.pid))
+        return None  # the server closes the connection: its thread is free once the client sees it
+
+    server = ipc.ThreadedServer("pooled", run_dir / "pooled.sock", handle)
+    thread = _serving(server)
+    try:
+        for _ in range(20):
+            with ipc.connect(server.path) as sock:
+                answer = ipc.exchange(sock, wire.Ping(), deadline=time.monotonic() + 10)
+                assert isinstance(answer, wire.Pong)
+                assert _closed_by_server(sock)
+        distinct = {id(t): t for t in threads}.values()
+        # One new thread a connection would be 20; a thread that has not yet gone back to wait
+        # when the next connection comes costs one more, up to the POOL_IDLE kept waiting.
+        assert len(threads) == 20 and len(distinct) <= ipc.POOL_IDLE + 1
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+    for pooled in distinct:
+        pooled.join(timeout=10)
+        assert not pooled.is_alive()

@@ -25,8 +25,10 @@ checks, so the three change together.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import os
+import queue
 import selectors
 import socket
 import stat
@@ -58,6 +60,9 @@ log = logging.getLogger("shelldon.ipc")
 # A burst of connections (a storm, a chat and the poller at once) queues in the kernel instead of
 # failing; each queued connection is a few hundred bytes of kernel memory until it is accepted.
 LISTEN_BACKLOG = 256
+# Threads of a ThreadedServer kept waiting for the next connection once theirs ended: a turn opens
+# a few short connections one after another; more than these are started when needed, and end.
+POOL_IDLE = 4
 
 
 def recv(sock: socket.socket, *, deadline: float, max_size: int = MAX_FRAME) -> wire.Message:
@@ -139,9 +144,14 @@ def peer_of(sock: socket.socket) -> Peer:
 
 
 def parent_pid(pid: int) -> int | None:
-    """The parent of `pid` from /proc/<pid>/stat, or None if it is gone."""
+    """The parent of `pid` from /proc/<pid>/stat, or None if it is gone. (os.read, not pathlib:
+    core asks on each owner request; see read_pid_file.)"""
     try:
-        raw = Path(f"/proc/{pid}/stat").read_bytes()
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            raw = os.read(fd, 4096)
+        finally:
+            os.close(fd)
     except OSError:
         return None
     # "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last
@@ -388,7 +398,12 @@ class _Connection:
 
 
 class ThreadedServer:
-    """Accepts on a Unix socket; one thread per connection; frames in, frames out.
+    """Accepts on a Unix socket; one thread per open connection; frames in, frames out.
+
+    A thread whose connection ends waits for the next one (up to POOL_IDLE of them wait; the rest
+    end), so a turn's few short connections do not each start a thread (`Thread.start` was 15 % of
+    the broker's samples, docs/performance.md "CPU per turn"). Each connection runs in a fresh
+    `contextvars.Context`, as it would in a new thread.
 
     Used by core and the broker (the fork-server is single-threaded and has its own loop). `stop()`
     wakes the accept loop through a pipe, so shutdown never waits on a timeout.
@@ -432,8 +447,10 @@ class ThreadedServer:
         self._listener: socket.socket | None = None
         self._wake_r, self._wake_w = os.pipe()
         self._stopping = threading.Event()
-        self._connections: dict[threading.Thread, _Connection] = {}
+        self._connections: dict[_Connection, None] = {}  # open ones, in accept order
         self._lock = threading.Lock()
+        self._handoff: queue.SimpleQueue[_Connection | None] = queue.SimpleQueue()
+        self._idle_threads = 0  # threads waiting on _handoff; under _lock
         self.refusals = RefusalLog(log)
         self.evicted = 0  # idle connections closed to make room for a newcomer
 
@@ -445,7 +462,7 @@ class ThreadedServer:
         with self._lock:
             return sum(
                 1
-                for c in self._connections.values()
+                for c in self._connections
                 if c.peer.uid == uid and not c.reserved and not c.closing
             )
 
@@ -494,15 +511,32 @@ class ThreadedServer:
                 return
         conn.setblocking(True)
         connection = _Connection(conn, peer, reserved, idle_since=time.monotonic())
+        with self._lock:
+            self._connections[connection] = None
+            waiting = self._idle_threads > 0
+            if waiting:
+                self._idle_threads -= 1
+        if waiting:
+            self._handoff.put(connection)
+            return
         thread = threading.Thread(
-            target=self._serve_connection,
+            target=self._connection_thread,
             args=(connection,),
             daemon=True,
             name=f"{self.name}-conn",
         )
-        with self._lock:
-            self._connections[thread] = connection
         thread.start()
+
+    def _connection_thread(self, connection: _Connection | None) -> None:
+        """Serve connections until none is handed over: after each, wait for the next one if
+        fewer than POOL_IDLE threads are waiting, else end."""
+        while connection is not None:
+            contextvars.Context().run(self._serve_connection, connection)  # drops it when done
+            with self._lock:
+                if self._stopping.is_set() or self._idle_threads >= POOL_IDLE:
+                    return
+                self._idle_threads += 1
+            connection = self._handoff.get()
 
     def _make_room(self, peer: Peer) -> str | None:
         """Under the uid's cap: None. At it: close its longest-idle connection and return None, or
@@ -510,7 +544,7 @@ class ThreadedServer:
         with self._lock:
             mine = [
                 c
-                for c in self._connections.values()
+                for c in self._connections
                 if c.peer.uid == peer.uid and not c.reserved and not c.closing
             ]
             if len(mine) < self._max_per_uid:
@@ -538,6 +572,10 @@ class ThreadedServer:
         self._stopping.set()
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
+        with self._lock:  # the waiting threads end (a thread done after this sees _stopping)
+            waiting, self._idle_threads = self._idle_threads, 0
+        for _ in range(waiting):
+            self._handoff.put(None)
 
     def _serve_connection(self, connection: _Connection) -> None:
         conn, peer = connection.sock, connection.peer
@@ -597,4 +635,4 @@ class ThreadedServer:
                         return
         finally:
             with self._lock:
-                self._connections.pop(threading.current_thread(), None)
+                self._connections.pop(connection, None)

@@ -1,4 +1,4 @@
-"""The owner's language profile every worker computes (`contracts.languages.owner_profile`)
+"""The owner's language profile (`contracts.languages.owner_profile`, and core's ProfileCache)
 against the pass it replaced (tests/reference/languages.py), in one run: a full profile window
 (PROFILE_CHARS) of owner messages like the measuring scripts', newest first, as a grown pet's
 worker reads it. docs/performance.md, "CPU per turn"."""
@@ -45,3 +45,14 @@ def test_bench_owner_profile_now(benchmark) -> None:  # type: ignore[no-untyped-
 @pytest.mark.benchmark(group="owner-profile")
 def test_bench_owner_profile_before(benchmark) -> None:  # type: ignore[no-untyped-def]
     assert benchmark(one_by_one, MESSAGES).trigrams
+
+
+@pytest.mark.benchmark(group="owner-profile")
+def test_bench_owner_profile_kept(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """Core's ProfileCache on a turn's window, the previous turn's counts kept (one new message
+    in front): what core pays each turn instead of the worker's owner_profile."""
+    from shelldon.contracts.languages import ProfileCache
+
+    cache = ProfileCache()
+    cache.profile(MESSAGES[1:])  # the turn before
+    assert benchmark(cache.profile, MESSAGES) == one_by_one(MESSAGES)

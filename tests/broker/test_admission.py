@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import threading
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from shelldon.broker.server import BrokerService, build_chain
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.paths import DataRoot
+from shelldon.worker.admission import BrokerAdmission
 from support.providers import http_provider
 
 REQUEST = CompletionRequest(purpose="turn", sections=(PromptSection(kind="message", text="hi"),))
@@ -136,3 +138,80 @@ def test_a_worker_retired_mid_completion_has_its_provider_call_closed(
     assert answer.reply.failures[0].kind == "timeout"
     assert "abandoned" in answer.reply.failures[0].detail
     assert len(fake.requests) == 1
+
+
+def _broker(
+    service: BrokerService, idle_timeout: float = 30.0
+) -> tuple[ipc.ThreadedServer, threading.Thread]:
+    server = ipc.ThreadedServer(
+        "broker",
+        service.root.socket("broker"),
+        service.handle,
+        idle_timeout=idle_timeout,
+        admit=service.admit,
+        reserved=service.reserved,
+    )
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server, thread
+
+
+def _stop(server: ipc.ThreadedServer, thread: threading.Thread) -> None:
+    server.stop()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_the_fork_server_admits_and_retires_over_one_kept_connection(run_dir: Path) -> None:
+    """worker.admission keeps one connection to the broker across turns (not two new ones a turn),
+    and opens a fresh one when the broker it knew is gone (restarted)."""
+    ipc.write_pid_file(run_dir, "forkserver")  # this test process plays the fork-server
+    root = DataRoot.resolve()
+    service = BrokerService(root, build_chain(None))
+    server, thread = _broker(service)
+    client = BrokerAdmission(root)
+    try:
+        for turn in range(5):
+            assert client.admit(f"t{turn}", 4242, 5001, "t0k3n", 30.0)
+            assert service.workers.check(WORKER, _complete(turn=f"t{turn}")) is None
+            assert client.retire(f"t{turn}", 4242)
+            assert not service.workers.is_admitted(WORKER)
+        assert client.connections == 1
+        # The broker restarts: the kept connection reads EOF; one fresh connection takes over.
+        _stop(server, thread)
+        for held in list(server._connections):  # the old process's exit closes them all
+            held.sock.shutdown(socket.SHUT_RDWR)
+        service = BrokerService(root, build_chain(None))
+        server, thread = _broker(service)
+        assert client.admit("t9", 4242, 5001, "t0k3n", 30.0)
+        assert service.workers.check(WORKER, _complete(turn="t9")) is None
+        assert client.connections == 2
+    finally:
+        client.close()
+        _stop(server, thread)
+
+
+def test_a_kept_connection_is_refused_once_its_pid_is_not_the_fork_servers(run_dir: Path) -> None:
+    """The broker checks each message's connection against forkserver.pid, not just the first: a
+    connection whose pid stopped being the fork-server's admits nobody, and is dropped."""
+    ipc.write_pid_file(run_dir, "forkserver")
+    root = DataRoot.resolve()
+    service = BrokerService(root, build_chain(None))
+    server, thread = _broker(service)
+    client = BrokerAdmission(root)
+    try:
+        assert client.admit("t1", 4242, 5001, "t0k3n", 30.0)
+        (run_dir / "forkserver.pid").write_text(f"{os.getpid() + 1}\n")  # another fork-server now
+        assert not client.admit("t2", 4243, 5001, "t0k3n", 30.0)
+        assert not service.workers.is_admitted(ipc.Peer(4243, 5001, 5001))
+        assert client.connections == 1 and client._sock is None  # closed after the refusal
+    finally:
+        client.close()
+        _stop(server, thread)
+
+
+def test_no_broker_listening_is_a_refused_admission_not_an_error(run_dir: Path) -> None:
+    client = BrokerAdmission(DataRoot.resolve(), timeout=0.2)
+    assert not client.admit("t1", 4242, 5001, "t0k3n", 30.0)
+    assert client._sock is None

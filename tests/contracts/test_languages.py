@@ -123,10 +123,10 @@ def test_the_profile_travels_with_the_request() -> None:
 
 
 def test_the_profile_is_the_one_every_message_counted_alone_gave() -> None:
-    """owner_profile reads the messages as one text and counts each distinct word's trigrams
-    once (a worker computes it every turn); the counts and their first-seen order, and so the
-    ties `most_common` breaks, are those of the pass over every message and occurrence it
-    replaced (tests/reference/languages.py): mixed scripts, names, code, URLs, blank messages,
+    """owner_profile judges each message alone and walks each distinct word once (core builds
+    one every turn); the counts and their first-seen order, and so the ties `most_common`
+    breaks, are those of the pass over every message and occurrence it replaced
+    (tests/reference/languages.py): mixed scripts, names, code, URLs, blank messages,
     sentences cut at a message's end, and a budget that ends mid-message."""
     import random
 
@@ -148,3 +148,24 @@ def test_the_profile_is_the_one_every_message_counted_alone_gave() -> None:
         assert owner_profile(messages) == one_by_one(messages)
     long_history = pool * 40  # past PROFILE_CHARS: the budget cuts a message
     assert owner_profile(long_history) == one_by_one(long_history)
+
+
+def test_a_kept_cache_gives_each_turn_the_profile_owner_profile_gives() -> None:
+    """core's ProfileCache (kept across turns, counting only new messages) against owner_profile,
+    turn after turn of a growing history, newest first: the same profile each turn, including
+    the turn whose budget cuts its oldest message, and after the cache dropped half its keys."""
+    import random
+
+    from shelldon.contracts.languages import ProfileCache
+
+    replies = [text for texts in REPLIES.values() for text in texts]
+    pool = [*ENGLISH, *PORTUGUESE, *replies, "", "Noor met Zoë. `x = 1` see https://ex.com!"]
+    chooser = random.Random(18)
+    cache = ProfileCache(size=64)  # small: the turns below pass it many times
+    history: list[str] = []
+    for turn in range(250):
+        message = f"{chooser.choice(pool)} {turn}" if turn % 3 else chooser.choice(pool)
+        window = [message, *history[:400]]
+        assert cache.profile(window) == owner_profile(window), turn
+        history.insert(0, message)
+    assert sum(map(len, history)) > 10_000  # the budget ended mid-history on the last turns

@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from shelldon.contracts import wire
+from shelldon.contracts.languages import OwnerLanguages
 from shelldon.core.history import recall
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.server import CoreService
@@ -21,7 +22,14 @@ from shelldon.paths import DataRoot
 
 class ReplyingRunner(WorkerRunner):
     def spawn(
-        self, turn_id: str, purpose: wire.TurnPurpose, message: str, dream_directive: str = ""
+        self,
+        turn_id: str,
+        purpose: wire.TurnPurpose,
+        message: str,
+        dream_directive: str = "",
+        *,
+        deadline_s: float | None = None,
+        owner_languages: OwnerLanguages | None = None,
     ) -> wire.TurnResult | wire.TurnFailed:
         return wire.TurnResult(turn_id=turn_id, reply="Nice.", ops=())
 

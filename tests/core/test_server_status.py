@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 from shelldon.contracts import wire
+from shelldon.contracts.languages import OwnerLanguages
 from shelldon.core.runner import WorkerRunner
 from shelldon.core.server import CoreService
 from shelldon.core.storage import layout
@@ -30,7 +31,14 @@ class ProposingRunner(WorkerRunner):
     """The worker's side of a turn, without a fork-server: one reply and one remember op."""
 
     def spawn(
-        self, turn_id: str, purpose: wire.TurnPurpose, message: str, dream_directive: str = ""
+        self,
+        turn_id: str,
+        purpose: wire.TurnPurpose,
+        message: str,
+        dream_directive: str = "",
+        *,
+        deadline_s: float | None = None,
+        owner_languages: OwnerLanguages | None = None,
     ) -> wire.TurnResult | wire.TurnFailed:
         return wire.TurnResult(turn_id=turn_id, reply="I'll remember Ana.", ops=(REMEMBER_ANA,))
 

@@ -32,6 +32,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
+from itertools import chain
 
 import msgspec
 
@@ -41,6 +42,7 @@ PROFILE_WORDS = 150
 # The owner's text read for a profile, newest first: past ~100 chat messages more text changes
 # nothing the check decides (docs/brain.md), and each turn pays for reading it.
 PROFILE_CHARS = 10_000
+PROFILE_MESSAGES = 400  # the owner's last messages read for it (history.db), newest first
 # Owner letters (in the reply's script) before the word signal is trusted: ~20 chat messages.
 MIN_OWNER_LETTERS = 1500
 # Reply letters and words (judged ones: names, code, URLs left out) before either signal is; a
@@ -128,8 +130,12 @@ def _trigrams(words: Iterable[str]) -> Iterable[str]:
 
 
 def _letters_by_script(words: Iterable[str]) -> Counter[str]:
+    return _scripts(Counter("".join(words)))
+
+
+def _scripts(letters: Counter[str]) -> Counter[str]:
     counts: Counter[str] = Counter()
-    for ch, n in Counter("".join(words)).items():  # each distinct letter named once
+    for ch, n in letters.items():  # each distinct letter named once
         script = script_of(ch)
         if script is not None:
             counts[script] += n
@@ -146,31 +152,98 @@ def owner_profile(messages: Iterable[str]) -> OwnerLanguages:
     history rows), up to PROFILE_CHARS. Names count here too: the owner typed them, so their
     script is the owner's.
 
-    Every worker computes it (docs/performance.md, "CPU per turn"), so the messages are judged
-    one by one but read as one text (a newline ends a sentence, so none spans two), and each
-    distinct word's trigrams are counted once, times its count: the same counts in the same
-    first-seen order (ties in `most_common` keep it) as a pass over every occurrence."""
-    judged: list[str] = []
-    budget = PROFILE_CHARS
-    for message in messages:
-        if budget <= 0:
-            break
-        piece = _judged(message[:budget])
-        budget -= len(piece)
-        judged.append(piece)
-    text = "\n".join(judged)
-    counted = Counter(word for sentence in _SENTENCE.findall(text) for word in _words(sentence))
-    grams: Counter[str] = Counter()
-    vocabulary: Counter[str] = Counter()
-    for word, n in counted.items():
-        vocabulary[word.casefold()] += n
-        for gram in _trigrams((word,)):
-            grams[gram] += n
+    Core builds one every turn (a worker only when it is not given core's: a check-in's, or a
+    message it cuts); docs/performance.md, "CPU per turn". Each message is judged alone and no
+    sentence or word spans two; each distinct word is walked once (ProfileCache, here with
+    nothing kept from an earlier call): the counts and the first-seen order (ties in
+    `most_common` keep it) of a pass over every occurrence (tests/reference/languages.py)."""
+    return ProfileCache().profile(messages)
+
+
+def _profile(
+    grams: Counter[str], vocabulary: Counter[str], scripts: Counter[str]
+) -> OwnerLanguages:
+    """The profile from the counts of the owner's trigrams, words and letters by script
+    (first-seen order: `most_common` keeps it among equal counts)."""
     return OwnerLanguages(
-        scripts=dict(_letters_by_script(_WORD.findall(text))),
+        scripts=dict(scripts),
         trigrams=tuple(gram for gram, _ in grams.most_common(PROFILE_TRIGRAMS)),
         words=tuple(word for word, _ in vocabulary.most_common(PROFILE_WORDS)),
     )
+
+
+# Messages (and words) whose counts a ProfileCache keeps: the profile reads ~100-400 of them.
+PROFILE_CACHE_SIZE = 2048
+
+
+class ProfileCache:
+    """`owner_profile` for a process that builds one every turn over mostly the same messages
+    (core, for each turn's worker: docs/performance.md, "CPU per turn"). Each message's judged
+    length and words (every occurrence, in order: the judged ones, and all of them for the
+    letters) are kept, and so are each word's trigrams and letters by script, so a turn judges
+    only its new messages, counts the words in C (`Counter` over them chained) and walks each
+    distinct word once. Messages are judged one by one and no sentence or word spans two (a
+    newline ends both), and a trigram, a word, a letter or a script is first seen at the first
+    occurrence of the first word that holds it whichever way the words are walked: the same
+    counts in the same order as owner_profile, so the same profile
+    (tests/contracts/test_languages.py compares them). Not thread-safe: one caller (core's turn,
+    under its one-worker gate)."""
+
+    def __init__(self, size: int = PROFILE_CACHE_SIZE) -> None:
+        self._size = size
+        self._messages: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
+        self._grams: dict[str, tuple[str, ...]] = {}
+        self._scripts: dict[str, tuple[tuple[str, int], ...]] = {}
+
+    def profile(self, messages: Iterable[str]) -> OwnerLanguages:
+        words: list[tuple[str, ...]] = []
+        letters: list[tuple[str, ...]] = []
+        budget = PROFILE_CHARS
+        for message in messages:
+            if budget <= 0:
+                break
+            if len(message) <= budget:  # whole: the same counts every turn it is read
+                known = self._messages.get(message)
+                if known is None:
+                    known = self._messages[message] = _read(message)
+            else:  # the oldest one read, cut to what is left of the budget: not kept
+                known = _read(message[:budget])
+            budget -= known[0]
+            words.append(known[1])
+            letters.append(known[2])
+        grams: Counter[str] = Counter()
+        vocabulary: Counter[str] = Counter()
+        for word, n in Counter(chain.from_iterable(words)).items():
+            vocabulary[word.casefold()] += n
+            held = self._grams.get(word)
+            if held is None:
+                held = self._grams[word] = tuple(_trigrams((word,)))
+            for gram in held:
+                grams[gram] += n
+        scripts: Counter[str] = Counter()
+        for word, n in Counter(chain.from_iterable(letters)).items():
+            written = self._scripts.get(word)
+            if written is None:
+                written = self._scripts[word] = tuple(_letters_by_script((word,)).items())
+            for script, count in written:
+                scripts[script] += count * n
+        profile = _profile(grams, vocabulary, scripts)
+        self._bound()
+        return profile
+
+    def _bound(self) -> None:
+        for kept in (self._messages, self._grams, self._scripts):
+            if len(kept) > self._size:  # the oldest half goes (dicts keep insertion order)
+                for key in list(kept)[: len(kept) // 2]:
+                    del kept[key]
+
+
+def _read(message: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """One message as owner_profile reads it: its judged length, its judged words (each
+    occurrence, in order) and all its words (whose letters count, names too)."""
+    piece = _judged(message)
+    said = tuple(word for sentence in _SENTENCE.findall(piece) for word in _words(sentence))
+    return len(piece), said, tuple(_WORD.findall(piece))
 
 
 def coverage(words: Iterable[str], owner: frozenset[str]) -> float | None:

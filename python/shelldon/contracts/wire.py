@@ -33,6 +33,7 @@ from typing import Any, Literal
 import msgspec
 
 from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
+from shelldon.contracts.languages import OwnerLanguages
 from shelldon.contracts.wire_say import WIRE_VERSION as WIRE_VERSION
 
 
@@ -275,6 +276,10 @@ class SpawnTurn(_Msg, frozen=True, tag="spawn_turn"):
         30.0  # the whole turn, fork to result; the fork-server kills the worker after it
     )
     capture_prompt: bool = False  # send the assembled prompt back (core records it; tests only)
+    # The owner's language profile over `message` and their history rows, as core keeps it
+    # (contracts.languages.ProfileCache): the worker neither reads those rows nor counts them.
+    # None: the worker builds it (worker.prompt).
+    owner_languages: OwnerLanguages | None = None
 
 
 class TurnResult(_Msg, frozen=True, tag="turn_result"):

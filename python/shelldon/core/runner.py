@@ -23,6 +23,7 @@ import msgspec
 from shelldon import ipc
 from shelldon.config import load_config
 from shelldon.contracts import wire
+from shelldon.contracts.languages import OwnerLanguages
 from shelldon.core.storage import layout
 from shelldon.paths import PROMPTS_LOG, DataRoot
 
@@ -96,9 +97,11 @@ class WorkerRunner:
         dream_directive: str = "",
         *,
         deadline_s: float | None = None,
+        owner_languages: OwnerLanguages | None = None,
     ) -> wire.TurnResult | wire.TurnFailed:
         """One worker's outcome: a result or a failure, never an exception. `deadline_s`: a
-        tighter deadline than every worker's (a reflection's 30 s per attempt)."""
+        tighter deadline than every worker's (a reflection's 30 s per attempt);
+        `owner_languages`: the profile core built for the turn (wire.SpawnTurn)."""
         deadline = self.turn_deadline_s
         if deadline_s is not None:
             deadline = min(deadline, deadline_s)
@@ -109,6 +112,7 @@ class WorkerRunner:
             dream_directive=dream_directive,
             deadline_s=deadline,
             capture_prompt=self.capture_prompts,
+            owner_languages=owner_languages,
         )
         try:
             answer = self._request_forkserver(request, deadline)

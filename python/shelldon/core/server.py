@@ -31,6 +31,7 @@ from shelldon import daemon, ipc
 from shelldon._native import trim_heap
 from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
+from shelldon.contracts.languages import PROFILE_MESSAGES, OwnerLanguages, ProfileCache
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import commands
@@ -120,6 +121,7 @@ class CoreService:
         )
         # Curated entries' terms, kept for the workers (core.retrieval.terms).
         self.terms = TermsSync(stores.memory) if stores.memory and stores.history else None
+        self.profiles = ProfileCache()  # the owner's language profile's counts (owner_languages)
         self.sync_terms()
 
     # --- the turn -------------------------------------------------------------------------------
@@ -142,7 +144,10 @@ class CoreService:
             started = time.monotonic()
             turn_id = new_turn_id()
             self.sync_terms()  # an entry changed outside a turn (the dream, the CLI, a hand edit)
-            outcome = self.runner.spawn(turn_id, purpose, message, dream_directive)
+            languages = self.owner_languages(message) if purpose == "turn" else None
+            outcome = self.runner.spawn(
+                turn_id, purpose, message, dream_directive, owner_languages=languages
+            )
             if isinstance(outcome, wire.TurnFailed):
                 log.warning("turn %s: %s: %s", turn_id, outcome.stage, outcome.reason)
             applied = self._apply(turn_id, purpose, message, outcome, emit, origin, in_chat)
@@ -163,6 +168,21 @@ class CoreService:
             # What the turn freed stays in its connection thread's malloc arena until trimmed:
             # ~1.7 MB of core at rest, for 0.05-0.5 ms here, after the reply (docs/performance.md).
             trim_heap()
+
+    def owner_languages(self, message: str) -> OwnerLanguages | None:
+        """The owner's language profile for this turn's worker, over the message and their last
+        messages, from counts kept across turns (contracts.languages.ProfileCache). None when
+        history cannot be read, or there is no text: the worker then builds it itself."""
+        history = self.stores.history
+        if history is None or self.store_watch.history_refused:
+            return None
+        try:
+            texts = history.owner_messages(PROFILE_MESSAGES)
+            text = message.strip()
+            return self.profiles.profile((text, *texts)) if text or texts else None
+        except Exception:
+            log.exception("owner languages: left to the worker")
+            return None
 
     def sync_terms(self) -> None:
         """Bring the workers' entry terms up to date. A failure costs a worker only the slower

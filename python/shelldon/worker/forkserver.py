@@ -25,7 +25,8 @@ accepts every queued connection at once (the backlog never fills behind a slow o
 request at once, and reads any other allowed peer's Ping through the selector, a few at a time with
 a short deadline each, so none of them holds the loop; refusals are logged once per uid and reason
 a minute (ipc.RefusalLog). Each worker is admitted at the broker for
-its turn alone (worker.admission: pid, uid and a one-time token) and retired when the turn ends.
+its turn alone (worker.admission: pid, uid and a one-time token, over one connection to the broker
+kept open across turns, which a child closes first thing) and retired when the turn ends.
 
 Over 400 lines: one selector loop owns a worker's whole life (fork, deadline, result, relay,
 reap, watchdog), and every part reads and writes the same state (the one turn in flight, the
@@ -280,6 +281,7 @@ class ForkServer:
         if self.turn is not None:
             self._retire(self.turn)
             self._fail_turn("crash", "fork-server shutting down")
+        self.broker.close()
         for pid in list(self.zombies):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
-from shelldon.contracts.languages import owner_profile
+from shelldon.contracts.languages import PROFILE_MESSAGES, OwnerLanguages, owner_profile
 from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
 from shelldon.contracts.reply_format import JSON_REPLY_BLOCK
 from shelldon.core.history.store import open_readonly
@@ -55,7 +55,7 @@ RECENT_WINDOW = 12  # messages (owner and pet rows), not turns
 # questions, for ~700 more prompt characters; 12 adds about nothing.
 RECALL_K = 10
 ARCHIVE_K = 2  # retired entries (memory/archive) shown when they match the message
-OWNER_MESSAGES = 400  # the owner's last messages the languages they write in are learned from
+OWNER_MESSAGES = PROFILE_MESSAGES  # the owner's last messages their languages are learned from
 MAX_DOC_CHARS = 4_000  # DIRECTIVE.md, about.md, summary.md each
 MAX_ROW_CHARS = 600  # one history row as shown; a longer row is elided with a visible marker
 MAX_MESSAGE_CHARS = 8_000  # the current owner message
@@ -224,6 +224,9 @@ class PromptContext:
     now: datetime | None = None  # None: no "# Now" section (a pure test of the other parts)
     zone: str = "UTC"  # the owner's time zone (core.proactive.owner_time)
     owner_texts: tuple[str, ...] = ()  # the owner's last messages: the languages they write in
+    # core's profile over the message and those messages (wire.SpawnTurn): used as it is when
+    # the message is shown whole; the owner's messages are then not read.
+    owner_languages: OwnerLanguages | None = None
 
 
 # --- pure assembly -----------------------------------------------------------------------------
@@ -414,7 +417,8 @@ def assemble_prompt(
         note = f"\n{_one_line(directive)}" if directive else ""
         tail.append(PromptSection("checkin", f"{CHECKIN_HEADER}\n{CHECKIN_INSTRUCTION}{note}"))
     text = message.strip()
-    if len(text) > limits.max_message_chars:
+    whole = len(text) <= limits.max_message_chars
+    if not whole:
         extra = len(text) - limits.max_message_chars
         text = f"{text[: limits.max_message_chars]} …[{extra} more characters not shown]"
     if text or purpose == "turn":
@@ -428,7 +432,9 @@ def assemble_prompt(
         sections = parts.sections(limits)
     # What the owner reads is checked against the languages they write in (a turn, a check-in).
     languages = None
-    if purpose in ("turn", "checkin") and (ctx.owner_texts or text):
+    if purpose in ("turn", "checkin") and ctx.owner_languages is not None and whole:
+        languages = ctx.owner_languages  # core's: over this same text and those messages
+    elif purpose in ("turn", "checkin") and (ctx.owner_texts or text):
         languages = owner_profile((text, *ctx.owner_texts))  # newest first
     return CompletionRequest(
         purpose=purpose,
@@ -507,13 +513,18 @@ def read_context(
     select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
     now: datetime | None = None,
     purpose: Literal["turn", "dream", "checkin"] = "turn",
+    owner_languages: OwnerLanguages | None = None,
 ) -> PromptContext:
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
     missing or unreadable is left out, noted and logged. `select_memory` and `now` (the wall
     clock, UTC) are injectable for tests. A check-in has no message: its memory is ranked
-    against what the owner said last (the recent window's owner rows).
+    against what the owner said last (the recent window's owner rows). `owner_languages`: core's
+    profile (wire.SpawnTurn); with it the owner's messages are read only for a message too long
+    to show whole (the profile is then of the text as shown).
     """
     limits = limits or PromptLimits.for_root(root)
+    if len(message.strip()) > limits.max_message_chars:
+        owner_languages = None
     notes: list[str] = []
 
     memory: MemoryReader | None = _attempt(notes, "memory tree", lambda: MemoryReader(root.memory))
@@ -539,7 +550,7 @@ def read_context(
             if memory is not None and select_memory is None:
                 # The entries' terms as core keeps them (core.retrieval.terms); None: read the tree.
                 terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
-            if purpose != "dream":
+            if purpose != "dream" and owner_languages is None:
                 texts = _attempt(
                     notes, "owner's messages", lambda: reader.owner_messages(OWNER_MESSAGES)
                 )
@@ -607,6 +618,7 @@ def read_context(
         now=now or utc_now(),
         zone=zone_name or owner_time.system_zone(),
         owner_texts=owner_texts,
+        owner_languages=owner_languages,
     )
 
 
@@ -619,9 +631,16 @@ def gather_context(
     limits: PromptLimits | None = None,
     select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
     now: datetime | None = None,
+    owner_languages: OwnerLanguages | None = None,
 ) -> CompletionRequest:
     """The worker's one call: read the context (fail-soft) and assemble the prompt."""
     ctx = read_context(
-        root, message, limits=limits, select_memory=select_memory, now=now, purpose=purpose
+        root,
+        message,
+        limits=limits,
+        select_memory=select_memory,
+        now=now,
+        purpose=purpose,
+        owner_languages=owner_languages,
     )
     return assemble_prompt(ctx, message, purpose=purpose, dream_directive=dream_directive)

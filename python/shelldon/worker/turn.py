@@ -45,7 +45,11 @@ def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
     if spawn.purpose == "dream" or spawn.purpose == "checkin":
         purpose = spawn.purpose
     return gather_context(
-        root, spawn.message, purpose=purpose, dream_directive=spawn.dream_directive
+        root,
+        spawn.message,
+        purpose=purpose,
+        dream_directive=spawn.dream_directive,
+        owner_languages=spawn.owner_languages,
     )
 
 

@@ -107,14 +107,15 @@ def screen_junctions(piece: str, recent: Sequence[str]) -> FieldRefusal | None:
     """A secret or an instruction that only appears where `piece` meets a recent piece."""
     if not piece.strip():
         return None
+    alone = _Alone()  # each piece is in up to 3 of these; what it holds alone is asked once
     for other in reversed(recent):
         for pair in ((other, piece), (piece, other)):
-            refusal = _crossing(list(pair))
+            refusal = _crossing(list(pair), alone)
             if refusal is not None:
                 return FieldRefusal("split across writes", refusal)
     # Three fragments: the newest two recent pieces and this one, when the middle one is short.
     if len(recent) >= 2 and len(recent[-1]) <= SHORT_PIECE:
-        refusal = _crossing([recent[-2], recent[-1], piece])
+        refusal = _crossing([recent[-2], recent[-1], piece], alone)
         if refusal is not None:
             return FieldRefusal("split across writes", refusal)
     return None
@@ -144,17 +145,47 @@ def _secret_refusal(rule_id: str) -> Refusal:
     )
 
 
-def _crossing(pieces: list[str]) -> Refusal | None:
+class _Alone:
+    """What each piece holds by itself (secrets, key-like runs, instruction rules), asked once
+    per piece across one screen's many joins (docs/performance.md, "CPU per turn")."""
+
+    def __init__(self) -> None:
+        self._secrets: dict[str, bool] = {}
+        self._runs: dict[str, list[str]] = {}
+        self._rules: dict[str, list[str]] = {}
+
+    def has_secret(self, piece: str) -> bool:
+        found = self._secrets.get(piece)
+        if found is None:
+            found = self._secrets[piece] = bool(find_secrets(piece))
+        return found
+
+    def runs(self, piece: str) -> list[str]:
+        """The piece's key-like runs that are not a key by themselves."""
+        found = self._runs.get(piece)
+        if found is None:
+            found = self._runs[piece] = [r for r in _fragments(piece) if not find_secrets(r)]
+        return found
+
+    def rules(self, piece: str) -> list[str]:
+        found = self._rules.get(piece)
+        if found is None:
+            found = self._rules[piece] = instruction_rules_hit(piece)
+        return found
+
+
+def _crossing(pieces: list[str], alone: _Alone | None = None) -> Refusal | None:
     """A credential or instruction in the pieces joined that lies across a junction."""
+    alone = alone or _Alone()
     # Joined with a space: the gate's own views rejoin a key cut into chunks.
     joined, junctions = _join(pieces, " ")
-    if not any(find_secrets(piece) for piece in pieces):
+    if not any(alone.has_secret(piece) for piece in pieces):
         for hit in find_secrets(joined):
             if any(hit.start < at < hit.end for at in junctions):
                 return _secret_refusal(hit.rule_id)
     # The key-like runs of neighbouring pieces glued: halves inside sentences.
     # (A run that is a key by itself is the screen's to refuse, in its own field.)
-    runs = [[r for r in _fragments(piece) if not find_secrets(r)] for piece in pieces]
+    runs = [alone.runs(piece) for piece in pieces]
     for left, right in itertools.pairwise(runs):
         for a in left:
             for b in right:
@@ -164,14 +195,13 @@ def _crossing(pieces: list[str]) -> Refusal | None:
     # Instructions: a strong rule that fires on the pieces joined and on none alone. Weak
     # families from different pieces ("from now on, call me Sam" beside "act as a tutor") are
     # two facts, not one instruction.
-    joined, _ = _join(pieces, " ")
     verdict = instruction_verdict(instruction_rules_hit(joined))
     if verdict:
-        alone: set[str] = set()
+        held: set[str] = set()
         for piece in pieces:
-            alone.update(instruction_rules_hit(piece))
+            held.update(alone.rules(piece))
         strong = {r.id for r in instruction_rules().values() if r.strength == "strong"}
-        verdict = tuple(r for r in verdict if r in strong and r not in alone)
+        verdict = tuple(r for r in verdict if r in strong and r not in held)
     if verdict:
         return Refusal(
             code="instruction",

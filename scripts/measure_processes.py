@@ -6,6 +6,8 @@ each process's memory at rest.
     just procs-figures        (= .venv/bin/python scripts/measure_processes.py)
     options: --spawns 200 --turns 100 --worker-user NAME (as root: a system user of the worker's
     own; the shared `nobody` is refused by the drop, worker.drop.shared_account)
+    --at-rest NAME=PID ...: only the memory of running processes (the card's self-test runs this
+    file from the FAT partition against its three units: standard library only on that path)
 
 The spawn is exactly the fork-server's: the same preload and prebuilt seccomp filter, then fork ->
 close inherited fds -> drop (when root and a worker user exist; bounding set included) -> seccomp
@@ -28,8 +30,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-from pet_process import start_run
 
 
 def smaps_kb(pid: int | str = "self") -> dict[str, int]:
@@ -67,6 +67,17 @@ def process_status(pid: int) -> dict[str, int]:
         if key in wanted:
             found[key] = int(rest.split()[0])
     return found
+
+
+def memory_at_rest(pid: int, top: int = 8) -> dict[str, object]:
+    """One running process's memory: Rss, Pss, threads, RssAnon/RssFile, the largest mappings."""
+    mem = smaps_kb(pid)
+    return {
+        "rss_kb": mem.get("Rss", 0),
+        "pss_kb": mem.get("Pss", 0),
+        **process_status(pid),
+        "largest_mappings_kb": mappings_kb(pid, top),
+    }
 
 
 def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[str, object]:
@@ -132,6 +143,8 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
 def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
     """Start the real pet (offline brain) in a temporary home and time Say -> Reply round trips."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    from pet_process import start_run
+
     from shelldon import ipc
     from shelldon.contracts import wire
 
@@ -157,16 +170,10 @@ def measure_turns(count: int, worker_user: str | None) -> dict[str, object]:
             answer = ipc.request(sock_path, say, timeout=60)
             round_ms.append((time.perf_counter() - started) * 1000)
             assert isinstance(answer, wire.Reply) and not answer.degraded, answer
-        at_rest: dict[str, dict[str, object]] = {}
-        for name in ("core", "broker", "forkserver"):
-            pid = int((home / "run" / f"{name}.pid").read_text())
-            mem = smaps_kb(pid)
-            at_rest[name] = {
-                "rss_kb": mem.get("Rss", 0),
-                "pss_kb": mem.get("Pss", 0),
-                **process_status(pid),
-                "largest_mappings_kb": mappings_kb(pid),
-            }
+        at_rest = {
+            name: memory_at_rest(int((home / "run" / f"{name}.pid").read_text()))
+            for name in ("core", "broker", "forkserver")
+        }
         round_ms.sort()
         return {
             "turns": count,
@@ -190,7 +197,13 @@ def main() -> int:
         "--worker-user", default=None, help="drop to this user (root only; not a shared account)"
     )
     parser.add_argument("--only-spawns", choices=("freeze", "nofreeze"), help=argparse.SUPPRESS)
+    parser.add_argument("--at-rest", nargs="+", metavar="NAME=PID", help="running processes only")
     args = parser.parse_args()
+    if args.at_rest:
+        for item in args.at_rest:
+            name, _, pid = item.partition("=")
+            print(name, json.dumps(memory_at_rest(int(pid), top=12)))
+        return 0
     if args.worker_user:
         try:
             pwd.getpwnam(args.worker_user)

@@ -746,6 +746,10 @@ def main(argv: list[str]) -> int:
     if not image.exists():
         print(f"imagetest: no image at {image}: run `just image` first", file=sys.stderr)
         return 1
+    missing = [t for t in ("qemu-system-aarch64", "mcopy", "debugfs") if not shutil.which(t)]
+    if missing:
+        print(f"imagetest: {', '.join(missing)} missing: run `image/deps.sh test`", file=sys.stderr)
+        return 1
     try:
         if what == "all":
             all_phases(image)

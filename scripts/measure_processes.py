@@ -45,16 +45,34 @@ def smaps_kb(pid: int | str = "self") -> dict[str, int]:
 def mappings_kb(pid: int, top: int = 8) -> list[tuple[str, int]]:
     """The process's resident memory by mapping (kB, largest first): a shared library by its path,
     anonymous memory by its size class (a glibc malloc arena is a 64 MiB reservation; a thread
-    stack 8 MiB), the heap as [heap]. What `ps -o rss` sums, taken apart."""
-    totals: dict[str, int] = {}
-    name = "?"
+    stack 8 MiB), the heap as [heap]. What `ps -o rss` sums, taken apart. An anonymous rw mapping
+    followed right after by an inaccessible one that together make 64 MiB is named for what it is:
+    a glibc malloc arena of a thread other than the main one (the committed part of its heap)."""
+    maps: list[tuple[int, int, str, str]] = []  # low, high, perms, name
+    rss: list[int] = []
     for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
         parts = line.split()
         if parts and "-" in parts[0] and not parts[0].endswith(":"):
             low, high = (int(x, 16) for x in parts[0].split("-"))
-            name = parts[5] if len(parts) > 5 else f"[anon {(high - low) // 1024} kB]"
-        elif parts and parts[0] == "Rss:":
-            totals[name] = totals.get(name, 0) + int(parts[1])
+            maps.append((low, high, parts[1], parts[5] if len(parts) > 5 else ""))
+            rss.append(0)
+        elif parts and parts[0] == "Rss:" and rss:
+            rss[-1] += int(parts[1])
+    totals: dict[str, int] = {}
+    for i, (low, high, perms, name) in enumerate(maps):
+        if not name:
+            name = f"[anon {(high - low) // 1024} kB]"
+            after = maps[i + 1] if i + 1 < len(maps) else None
+            if (
+                perms.startswith("rw")
+                and after is not None
+                and after[0] == high
+                and not after[3]
+                and after[2].startswith("---")
+                and after[1] - low == 64 * 1024 * 1024
+            ):
+                name = f"[malloc arena of a thread: {(high - low) // 1024} kB of 65536 kB]"
+        totals[name] = totals.get(name, 0) + rss[i]
     return sorted(totals.items(), key=lambda item: -item[1])[:top]
 
 

@@ -8,6 +8,8 @@ each process's memory at rest.
     own; the shared `nobody` is refused by the drop, worker.drop.shared_account); --tree DIR
     runs another checkout's python/ for the pet (a before/after in one sitting; the spawns stay
     this checkout's)
+    --at-rest NAME=PID ...: only the memory of running processes (the card's self-test runs this
+    file from the FAT partition against its three units: standard library only on that path)
 
 The spawn is exactly the fork-server's: the same preload and prebuilt seccomp filter, then fork ->
 close inherited fds -> drop (when root and a worker user exist; bounding set included) -> seccomp
@@ -31,8 +33,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from pet_process import start_run
-
 
 def smaps_kb(pid: int | str = "self") -> dict[str, int]:
     fields: dict[str, int] = {}
@@ -47,16 +47,34 @@ def smaps_kb(pid: int | str = "self") -> dict[str, int]:
 def mappings_kb(pid: int, top: int = 8) -> list[tuple[str, int]]:
     """The process's resident memory by mapping (kB, largest first): a shared library by its path,
     anonymous memory by its size class (a glibc malloc arena is a 64 MiB reservation; a thread
-    stack 8 MiB), the heap as [heap]. What `ps -o rss` sums, taken apart."""
-    totals: dict[str, int] = {}
-    name = "?"
+    stack 8 MiB), the heap as [heap]. What `ps -o rss` sums, taken apart. An anonymous rw mapping
+    followed right after by an inaccessible one that together make 64 MiB is named for what it is:
+    a glibc malloc arena of a thread other than the main one (the committed part of its heap)."""
+    maps: list[tuple[int, int, str, str]] = []  # low, high, perms, name
+    rss: list[int] = []
     for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
         parts = line.split()
         if parts and "-" in parts[0] and not parts[0].endswith(":"):
             low, high = (int(x, 16) for x in parts[0].split("-"))
-            name = parts[5] if len(parts) > 5 else f"[anon {(high - low) // 1024} kB]"
-        elif parts and parts[0] == "Rss:":
-            totals[name] = totals.get(name, 0) + int(parts[1])
+            maps.append((low, high, parts[1], parts[5] if len(parts) > 5 else ""))
+            rss.append(0)
+        elif parts and parts[0] == "Rss:" and rss:
+            rss[-1] += int(parts[1])
+    totals: dict[str, int] = {}
+    for i, (low, high, perms, name) in enumerate(maps):
+        if not name:
+            name = f"[anon {(high - low) // 1024} kB]"
+            after = maps[i + 1] if i + 1 < len(maps) else None
+            if (
+                perms.startswith("rw")
+                and after is not None
+                and after[0] == high
+                and not after[3]
+                and after[2].startswith("---")
+                and after[1] - low == 64 * 1024 * 1024
+            ):
+                name = f"[malloc arena of a thread: {(high - low) // 1024} kB of 65536 kB]"
+        totals[name] = totals.get(name, 0) + rss[i]
     return sorted(totals.items(), key=lambda item: -item[1])[:top]
 
 
@@ -69,6 +87,17 @@ def process_status(pid: int) -> dict[str, int]:
         if key in wanted:
             found[key] = int(rest.split()[0])
     return found
+
+
+def memory_at_rest(pid: int, top: int = 8) -> dict[str, object]:
+    """One running process's memory: Rss, Pss, threads, RssAnon/RssFile, the largest mappings."""
+    mem = smaps_kb(pid)
+    return {
+        "rss_kb": mem.get("Rss", 0),
+        "pss_kb": mem.get("Pss", 0),
+        **process_status(pid),
+        "largest_mappings_kb": mappings_kb(pid, top),
+    }
 
 
 def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[str, object]:
@@ -134,6 +163,8 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
 def measure_turns(count: int, worker_user: str | None, tree: Path | None) -> dict[str, object]:
     """Start the real pet (offline brain) in a temporary home and time Say -> Reply round trips."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+    from pet_process import start_run
+
     from shelldon import ipc
     from shelldon.contracts import wire
 
@@ -161,16 +192,10 @@ def measure_turns(count: int, worker_user: str | None, tree: Path | None) -> dic
             answer = ipc.request(sock_path, say, timeout=60)
             round_ms.append((time.perf_counter() - started) * 1000)
             assert isinstance(answer, wire.Reply) and not answer.degraded, answer
-        at_rest: dict[str, dict[str, object]] = {}
-        for name in ("core", "broker", "forkserver"):
-            pid = int((home / "run" / f"{name}.pid").read_text())
-            mem = smaps_kb(pid)
-            at_rest[name] = {
-                "rss_kb": mem.get("Rss", 0),
-                "pss_kb": mem.get("Pss", 0),
-                **process_status(pid),
-                "largest_mappings_kb": mappings_kb(pid),
-            }
+        at_rest = {
+            name: memory_at_rest(int((home / "run" / f"{name}.pid").read_text()))
+            for name in ("core", "broker", "forkserver")
+        }
         round_ms.sort()
         return {
             "turns": count,
@@ -195,7 +220,13 @@ def main() -> int:
     )
     parser.add_argument("--tree", type=Path, default=None, help="a checkout whose python/ to run")
     parser.add_argument("--only-spawns", choices=("freeze", "nofreeze"), help=argparse.SUPPRESS)
+    parser.add_argument("--at-rest", nargs="+", metavar="NAME=PID", help="running processes only")
     args = parser.parse_args()
+    if args.at_rest:
+        for item in args.at_rest:
+            name, _, pid = item.partition("=")
+            print(name, json.dumps(memory_at_rest(int(pid), top=12)))
+        return 0
     if args.worker_user:
         try:
             pwd.getpwnam(args.worker_user)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -75,3 +76,31 @@ def in_root(root, *cmd: str) -> subprocess.CompletedProcess:
         str(root),
         *cmd,
     )
+
+
+def nspawn_selftest(check_root: Path, fat: Path, report: Path, *args: str) -> str:
+    """Boot the check root in a container (changes on a throwaway overlay) with `fat` where the FAT
+    partition is mounted and the self-test pulled in; `args` go to its systemd (`shelldon.selftest=
+    MODE`). The self-test's report; fails unless it reached a verdict."""
+    r = subprocess.run(
+        [
+            "systemd-nspawn", "--register=no", "--keep-unit", "--volatile=overlay", "-q",
+            f"--machine={machine_name('selftest')}", f"--bind={report}:/run/shelldon-selftest",
+            f"--bind={fat}:/boot/firmware", "-D", str(check_root), "-b", "--",
+            "systemd.wants=shelldon-selftest.service", "systemd.mask=console-getty.service", *args,
+        ],
+        capture_output=True, text=True, errors="replace", timeout=600, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    out = (report / "report").read_text(errors="replace") if (report / "report").exists() else ""
+    assert "SHELLDON-SELFTEST:" in out, (
+        f"no verdict (exit {r.returncode}):\n{(r.stdout + r.stderr)[-3000:]}"
+    )
+    return out
+
+
+def selftest_ok(report: str, check: str) -> str:
+    """The detail of the self-test's check named `check`; fails unless it passed."""
+    m = re.search(rf"^selftest (ok  |FAIL) {re.escape(check)}(?: ?: (.*))?$", report, re.M)
+    assert m, f"no check {check!r} in:\n{report}"
+    assert m.group(1) == "ok  ", f"{check}: {m.group(2)}\n{report[-3000:]}"
+    return m.group(2) or ""

@@ -324,9 +324,11 @@ def test_hardware_watchdog_is_set_for_pid1(check_root):
         for line in conf.read_text().splitlines()
         if "=" in line and line[0] != "#"
     )
-    assert settings == {"RuntimeWatchdogSec": "15s", "RebootWatchdogSec": "15s"}
+    # 60 s: PID 1's start-up (armed, not yet fed) must fit with room on a slow card; the image
+    # test boots with exactly this file and times the reset (docs/image.md, "Watchdog").
+    assert settings == {"RuntimeWatchdogSec": "60s", "RebootWatchdogSec": "60s"}
     r = in_root(check_root, "systemd-analyze", "cat-config", "systemd/system.conf")
-    assert "RuntimeWatchdogSec=15s" in r.stdout, r.stderr
+    assert "RuntimeWatchdogSec=60s" in r.stdout, r.stderr
 
 
 def test_the_release_layout_and_the_updater(check_root):

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 import platform
-import re
 import shutil
-import subprocess
 import tarfile
 from pathlib import Path
 
 import pytest
-from imagetools import NATIVE, machine_name, need_tools
+from imagetools import NATIVE, need_tools
+from imagetools import nspawn_selftest as _boot
+from imagetools import selftest_ok as _ok
 
 from shelldon.appliance import bundle
 
@@ -33,30 +33,6 @@ SIGNING_KEY = Path(
 def _release(check_root: Path) -> tuple[str, Path]:
     name = Path(os.readlink(check_root / "opt/shelldon/current")).name
     return name, check_root / "opt/shelldon/releases" / name
-
-
-def _boot(check_root: Path, fat: Path, report: Path, *args: str) -> str:
-    r = subprocess.run(
-        [
-            "systemd-nspawn", "--register=no", "--keep-unit", "--volatile=overlay", "-q",
-            f"--machine={machine_name('update')}", f"--bind={report}:/run/shelldon-selftest",
-            f"--bind={fat}:/boot/firmware", "-D", str(check_root), "-b", "--",
-            "systemd.wants=shelldon-selftest.service", "systemd.mask=console-getty.service", *args,
-        ],
-        capture_output=True, text=True, errors="replace", timeout=600, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
-    out = (report / "report").read_text(errors="replace") if (report / "report").exists() else ""
-    assert "SHELLDON-SELFTEST:" in out, (
-        f"no verdict (exit {r.returncode}):\n{(r.stdout + r.stderr)[-3000:]}"
-    )
-    return out
-
-
-def _ok(report: str, check: str) -> str:
-    m = re.search(rf"^selftest (ok  |FAIL) {re.escape(check)}(?: ?: (.*))?$", report, re.M)
-    assert m, f"no check {check!r} in:\n{report}"
-    assert m.group(1) == "ok  ", f"{check}: {m.group(2)}\n{report[-3000:]}"
-    return m.group(2) or ""
 
 
 @pytest.fixture

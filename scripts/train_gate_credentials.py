@@ -283,6 +283,7 @@ class Featurised(NamedTuple):
     bags: list[Bag]
     spans: list[list[tuple[int, int]]]
     values: list[list[str]]
+    keyword: list[list[bool]]  # whether a key word is in a candidate's name or before it
     teacher: list[int]  # the first epoch's positive candidate of each row (-1: none)
 
 
@@ -291,6 +292,7 @@ def featurise(rows: list[Row]) -> Featurised:
     bags: list[Bag] = []
     spans: list[list[tuple[int, int]]] = []
     values: list[list[str]] = []
+    keyword: list[list[bool]] = []
     teacher: list[int] = []
     for row in rows:
         text = strip_invisible(row.text)
@@ -298,6 +300,7 @@ def featurise(rows: list[Row]) -> Featurised:
         bags.append([sorted({bucket(f) for f in features}) for _, _, features in found])
         spans.append([(s, e) for s, e, _ in found])
         values.append([text[s:e] for s, e, _ in found])
+        keyword.append([any(f.startswith("kw1|") for f in features) for _, _, features in found])
         choice = -1
         if row.label == 1 and found:
             hits = scanner.scan(text)
@@ -309,7 +312,7 @@ def featurise(rows: list[Row]) -> Featurised:
                 weight = [shannon_entropy(text[s:e]) * math.log2(e - s) for s, e, _ in found]
                 choice = max(range(len(found)), key=lambda i: (weight[i], -i))
         teacher.append(choice)
-    return Featurised(bags, spans, values, teacher)
+    return Featurised(bags, spans, values, keyword, teacher)
 
 
 def logistic(margin: float) -> float:
@@ -369,11 +372,19 @@ class Placeholders:
 
 
 def row_score(
-    weights: list[float], bias: float, bag: Bag, values: list[str], placeholder: Placeholders
+    weights: list[float],
+    bias: float,
+    bag: Bag,
+    values: list[str],
+    keyword: list[bool],
+    placeholder: Placeholders,
 ) -> float:
-    """The row's highest candidate probability, placeholders skipped (as the gate scans)."""
+    """The row's highest candidate probability, placeholders and candidates with no key word
+    near them skipped (as the gate scans)."""
     best = 0.0
-    for cand, value in zip(bag, values, strict=True):
+    for cand, value, near in zip(bag, values, keyword, strict=True):
+        if not near:
+            continue
         p = logistic(margin_of(weights, bias, cand))
         if p > best and not placeholder(value):
             best = p
@@ -393,11 +404,18 @@ def out_of_fold(rows: list[Row], data: Featurised, extra: list[Row], extra_data:
         weights, bias = fit(rows, data, keep)
         for i, f in enumerate(folds):
             if f == fold:
-                scores[i] = row_score(weights, bias, data.bags[i], data.values[i], placeholder)
+                scores[i] = row_score(
+                    weights, bias, data.bags[i], data.values[i], data.keyword[i], placeholder
+                )
         for i, f in enumerate(extra_folds):
             if f == fold:
                 extra_scores[i] = row_score(
-                    weights, bias, extra_data.bags[i], extra_data.values[i], placeholder
+                    weights,
+                    bias,
+                    extra_data.bags[i],
+                    extra_data.values[i],
+                    extra_data.keyword[i],
+                    placeholder,
                 )
     return scores, extra_scores
 

@@ -666,6 +666,11 @@ impl CredentialModel {
         let chars: Vec<char> = text.chars().collect();
         let mut out = Vec::new();
         for candidate in candidates(text) {
+            // With no key word in its name or before it, a candidate is left to the rules: a
+            // digest, a trace id or a release name has a key's shape and no key's words.
+            if !candidate.features.iter().any(|f| f.starts_with("kw1|")) {
+                continue;
+            }
             let probability = self.probability(&candidate.features);
             if probability < threshold {
                 continue;

@@ -380,6 +380,8 @@ class ReferenceCredentialModel:
     ) -> list[tuple[int, int, float, list[tuple[str, float]]]]:
         out = []
         for start, end, features in candidates(text):
+            if not any(f.startswith("kw1|") for f in features):
+                continue
             probability = self.probability(features)
             if probability < threshold:
                 continue

@@ -88,6 +88,8 @@ def describe(feature: str) -> str:
         kind, _, value = part.partition(":")
         if kind == "kw1":
             parts.append("a key word near it")
+        elif kind == "assigned":
+            parts.append("given to a name" if value == "1" else "not given to a name")
         elif kind == "ent" and value.isdigit():
             parts.append(f"entropy >= {int(value) / 4:g} bits")
         elif kind in _SHOWN:

@@ -27,6 +27,7 @@ from shelldon.core.gate.normalise import (
 )
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.secret_model import SECRET_MODEL_ID, describe, model_secrets
+from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -174,7 +175,17 @@ def _model_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, in
     hits = [(SECRET_MODEL_ID, f.start, f.end) for f in model_secrets(clean)]
     for name, view in views:
         if name in _MODEL_VIEWS:
-            hits += [(SECRET_MODEL_ID, *view.origin(f.start, f.end)) for f in model_secrets(view.text)]
+            found = model_secrets(view.text)
+            hits += [(SECRET_MODEL_ID, *view.origin(f.start, f.end)) for f in found]
+    return hits
+
+
+def _seed_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, int, int]]:
+    """Unlabelled wallet seed phrases (gate.seed_words), in `clean` and its look-alike view."""
+    hits = [(SEED_RULE_ID, s, e) for s, e in seed_phrases(clean)]
+    for name, view in views:
+        if name in _MODEL_VIEWS:
+            hits += [(SEED_RULE_ID, *view.origin(s, e)) for s, e in seed_phrases(view.text)]
     return hits
 
 
@@ -198,6 +209,9 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
                 if hit not in seen:
                     seen.add(hit)
                     hits.append(hit)
+    for hit in _seed_hits(clean, views):
+        if not any(s <= hit[1] and hit[2] <= e for _, s, e in hits):
+            hits.append(hit)
     if model:
         for hit in _model_hits(clean, views):
             if not any(s < hit[2] and hit[1] < e for _, s, e in hits):

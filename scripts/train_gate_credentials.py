@@ -122,10 +122,31 @@ def _version(rng: random.Random) -> str:
     return rng.choice(("", "v")) + core + suffix
 
 
-_WORDS = (
-    "parser lexer cache worker router scheduler billing auth search index queue upload "
-    "session profile invoice report metrics gateway storage backup loader config client"
-).split()
+_WORDS = [
+    "parser",
+    "lexer",
+    "cache",
+    "worker",
+    "router",
+    "scheduler",
+    "billing",
+    "auth",
+    "search",
+    "index",
+    "queue",
+    "upload",
+    "session",
+    "profile",
+    "invoice",
+    "report",
+    "metrics",
+    "gateway",
+    "storage",
+    "backup",
+    "loader",
+    "config",
+    "client",
+]
 
 
 def _path(rng: random.Random) -> str:
@@ -137,8 +158,10 @@ def _path(rng: random.Random) -> str:
 
 
 def _url(rng: random.Random) -> str:
-    host = rng.choice(("docs", "api", "git", "ci", "status", "registry")) + "." + rng.choice(
-        ("example.com", "internal.net", "corp.local", "example.org")
+    host = (
+        rng.choice(("docs", "api", "git", "ci", "status", "registry"))
+        + "."
+        + rng.choice(("example.com", "internal.net", "corp.local", "example.org"))
     )
     path = "/".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 3)))
     tail = rng.choice(("", f"?page={rng.randint(1, 9)}", f"#{rng.choice(_WORDS)}", ""))
@@ -187,53 +210,83 @@ def coding_lines(count: int, seed: int) -> list[str]:
         lambda: f"curl -s {_url(rng)} | jq .{rng.choice(_WORDS)}",
         lambda: f"Deployed build {rng.randint(100, 99999)} to {rng.choice(_WORDS)}-prod.",
         lambda: f"{rng.choice(_WORDS).upper()}_TIMEOUT_MS={rng.randint(100, 60000)}",
-        lambda: f"{rng.choice(_WORDS)}_url = \"{_url(rng)}\"",
-        lambda: f"The branch fix/{rng.choice(_WORDS)}-{rng.choice(_WORDS)}-{rng.randint(1, 99)} "
-        "is merged.",
+        lambda: f'{rng.choice(_WORDS)}_url = "{_url(rng)}"',
+        lambda: (
+            f"The branch fix/{rng.choice(_WORDS)}-{rng.choice(_WORDS)}-{rng.randint(1, 99)} "
+            "is merged."
+        ),
         lambda: f"Container {_pick(rng, _HEX, 12)} restarted {rng.randint(2, 9)} times.",
-        lambda: f"Run id {_pick(rng, _LOWER, 10)} on the nightly pipeline failed at step "
-        f"{rng.randint(1, 9)}.",
-        lambda: f"def {rng.choice(_WORDS)}_{rng.choice(_WORDS)}_v{rng.randint(2, 4)}(self, "
-        f"{rng.choice(_WORDS)}_id):",
+        lambda: (
+            f"Run id {_pick(rng, _LOWER, 10)} on the nightly pipeline failed at step "
+            f"{rng.randint(1, 9)}."
+        ),
+        lambda: (
+            f"def {rng.choice(_WORDS)}_{rng.choice(_WORDS)}_v{rng.randint(2, 4)}(self, "
+            f"{rng.choice(_WORDS)}_id):"
+        ),
         lambda: f"The {rng.choice(_WORDS)}Handler class moved to {_path(rng)}.",
-        lambda: f"Timestamp 20{rng.randint(10, 29)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T"
-        f"0{rng.randint(0, 9)}:{rng.randint(10, 59)}:{rng.randint(10, 59)}Z in the header.",
-        lambda: f"Listening on 10.{rng.randint(0, 255)}.{rng.randint(0, 255)}."
-        f"{rng.randint(0, 255)}:{rng.randint(1024, 65535)}",
+        lambda: (
+            f"Timestamp 20{rng.randint(10, 29)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}T"
+            f"0{rng.randint(0, 9)}:{rng.randint(10, 59)}:{rng.randint(10, 59)}Z in the header."
+        ),
+        lambda: (
+            f"Listening on 10.{rng.randint(0, 255)}.{rng.randint(0, 255)}."
+            f"{rng.randint(0, 255)}:{rng.randint(1024, 65535)}"
+        ),
         lambda: f"The object key is {rng.choice(_WORDS)}/{_pick(rng, _HEX, 24)}.json",
         lambda: f"The fingerprint is {':'.join(_pick(rng, _HEX, 2) for _ in range(16))}",
-        lambda: f"pod/{rng.choice(_WORDS)}-{_pick(rng, _LOWER, 10)}-{_pick(rng, _LOWER, 5)} "
-        "is Running",
-        lambda: f"{rng.choice(('API_KEY', 'SECRET_KEY', 'DB_PASSWORD', 'AUTH_TOKEN', 'token'))}"
-        f"{rng.choice(('=', ': ', ' = ', '='))}{rng.choice(_PLACEHOLDERS)}",
-        lambda: f"Set {rng.choice(('GITHUB_TOKEN', 'OPENAI_API_KEY', 'SMTP_PASSWORD'))} in the "
-        f"CI secrets, never in {_path(rng)}.",
+        lambda: (
+            f"pod/{rng.choice(_WORDS)}-{_pick(rng, _LOWER, 10)}-{_pick(rng, _LOWER, 5)} is Running"
+        ),
+        lambda: (
+            f"{rng.choice(('API_KEY', 'SECRET_KEY', 'DB_PASSWORD', 'AUTH_TOKEN', 'token'))}"
+            f"{rng.choice(('=', ': ', ' = ', '='))}{rng.choice(_PLACEHOLDERS)}"
+        ),
+        lambda: (
+            f"Set {rng.choice(('GITHUB_TOKEN', 'OPENAI_API_KEY', 'SMTP_PASSWORD'))} in the "
+            f"CI secrets, never in {_path(rng)}."
+        ),
         lambda: f"Tests ran with seed {rng.randint(1, 2**31)} and PYTHONHASHSEED=0.",
         lambda: f"Issue #{rng.randint(1, 9999)} and PR #{rng.randint(1, 9999)} are linked.",
-        lambda: f"Rust {_version(rng)}, cargo {_version(rng)}, target "
-        f"{rng.choice(('x86_64-unknown-linux-gnu', 'aarch64-unknown-linux-gnu'))}",
+        lambda: (
+            f"Rust {_version(rng)}, cargo {_version(rng)}, target "
+            f"{rng.choice(('x86_64-unknown-linux-gnu', 'aarch64-unknown-linux-gnu'))}"
+        ),
     ]
     # Code that names a credential without holding one: a getter, a config lookup, a key name,
     # a selector, a secret's path in a vault.
     key_names = ("password", "api_key", "secret", "token", "access_key", "client_secret")
     makers += [
-        lambda: f"{rng.choice(key_names)} = {rng.choice(('get', 'load', 'fetch', 'read'))}_"
-        f"{rng.choice(key_names)}({rng.choice(_WORDS)}_id)",
-        lambda: f"self.{rng.choice(key_names)} = config[\"{rng.choice(_WORDS)}_"
-        f"{rng.choice(key_names)}\"]",
-        lambda: f"const {rng.choice(key_names).upper()}_FIELD = "
-        f"\"{rng.choice(_WORDS)}{rng.choice(key_names).title().replace('_', '')}\";",
-        lambda: f"this.{rng.choice(_WORDS)}Password = \"#{rng.choice(_WORDS)}-password\";",
-        lambda: f"secret_path: {rng.choice(('secret/data', 'kv/prod', 'vault/ci'))}/"
-        f"{rng.choice(_WORDS)}/{rng.choice(key_names)}",
-        lambda: f"if not user.check_{rng.choice(key_names)}({rng.choice(_WORDS)}_{rng.choice(key_names)}):",
-        lambda: f"<input name=\"{rng.choice(_WORDS)}_{rng.choice(key_names)}\" "
-        f"type=\"password\">",
-        lambda: f"{rng.choice(key_names).upper()}_ENV_VAR = "
-        f"\"{rng.choice(_WORDS).upper()}_{rng.choice(key_names).upper()}\"",
-        lambda: f"token_url = \"{_url(rng)}\"",
-        lambda: f"The {rng.choice(key_names)} rotates every {rng.randint(2, 90)} days "
-        f"({rng.choice(_WORDS)}-{rng.choice(_WORDS)} policy v{rng.randint(1, 5)}).",
+        lambda: (
+            f"{rng.choice(key_names)} = {rng.choice(('get', 'load', 'fetch', 'read'))}_"
+            f"{rng.choice(key_names)}({rng.choice(_WORDS)}_id)"
+        ),
+        lambda: (
+            f'self.{rng.choice(key_names)} = config["{rng.choice(_WORDS)}_{rng.choice(key_names)}"]'
+        ),
+        lambda: (
+            f"const {rng.choice(key_names).upper()}_FIELD = "
+            f'"{rng.choice(_WORDS)}{rng.choice(key_names).title().replace("_", "")}";'
+        ),
+        lambda: f'this.{rng.choice(_WORDS)}Password = "#{rng.choice(_WORDS)}-password";',
+        lambda: (
+            f"secret_path: {rng.choice(('secret/data', 'kv/prod', 'vault/ci'))}/"
+            f"{rng.choice(_WORDS)}/{rng.choice(key_names)}"
+        ),
+        lambda: (
+            f"if not user.check_{rng.choice(key_names)}("
+            f"{rng.choice(_WORDS)}_{rng.choice(key_names)}):"
+        ),
+        lambda: f'<input name="{rng.choice(_WORDS)}_{rng.choice(key_names)}" type="password">',
+        lambda: (
+            f"{rng.choice(key_names).upper()}_ENV_VAR = "
+            f'"{rng.choice(_WORDS).upper()}_{rng.choice(key_names).upper()}"'
+        ),
+        lambda: f'token_url = "{_url(rng)}"',
+        lambda: (
+            f"The {rng.choice(key_names)} rotates every {rng.randint(2, 90)} days "
+            f"({rng.choice(_WORDS)}-{rng.choice(_WORDS)} policy v{rng.randint(1, 5)})."
+        ),
     ]
     return [rng.choice(makers)() for _ in range(count)]
 
@@ -391,7 +444,9 @@ def row_score(
     return best
 
 
-def out_of_fold(rows: list[Row], data: Featurised, extra: list[Row], extra_data: Featurised) -> tuple[list[float], list[float]]:
+def out_of_fold(
+    rows: list[Row], data: Featurised, extra: list[Row], extra_data: Featurised
+) -> tuple[list[float], list[float]]:
     """Each training row's score from the model fitted without its fold (by origin), and each
     label-0 row's from the model of its own fold."""
     placeholder = Placeholders()
@@ -427,7 +482,11 @@ def threshold_for(scores: list[float], share: float) -> float:
 
 
 def choose_threshold(rows: list[Row], scores: list[float]) -> float:
-    memory = [s for r, s in zip(rows, scores, strict=True) if r.label == 0 and r.memory_like and not r.kind.startswith("coding")]
+    memory = [
+        s
+        for r, s in zip(rows, scores, strict=True)
+        if r.label == 0 and r.memory_like and not r.kind.startswith("coding")
+    ]
     code = [s for r, s in zip(rows, scores, strict=True) if r.kind.startswith("coding")]
     prompts = [s for r, s in zip(rows, scores, strict=True) if r.kind == "benign prompts"]
     print(
@@ -441,7 +500,9 @@ def choose_threshold(rows: list[Row], scores: list[float]) -> float:
     )
 
 
-def counts(rows: list[Row], scores: list[float], threshold: float, also: list[bool] | None = None) -> dict[str, tuple[int, int]]:
+def counts(
+    rows: list[Row], scores: list[float], threshold: float, also: list[bool] | None = None
+) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {}
     for index, (row, score) in enumerate(zip(rows, scores, strict=True)):
         key = f"{row.label}|{row.kind}"
@@ -464,7 +525,11 @@ def quantise(weights: list[float]) -> tuple[list[int], float]:
 
 
 def encode(quantised: list[int], bias: float, scale: float) -> bytes:
-    return b"SHLXCRD1" + struct.pack("<Iff", BITS, bias, scale) + struct.pack(f"<{len(quantised)}h", *quantised)
+    return (
+        b"SHLXCRD1"
+        + struct.pack("<Iff", BITS, bias, scale)
+        + struct.pack(f"<{len(quantised)}h", *quantised)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -199,6 +199,7 @@ class LexicalModel:
 # credential.rs: the gate's learned credential part (candidates, a linear model).
 
 def credential_candidates(text: str) -> list[tuple[int, int, list[str]]]: ...
+
 @final
 class CredentialModel:
     """Weights read from a SHLXCRD1 file; `scan` gives the candidates at or over a threshold."""

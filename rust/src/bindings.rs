@@ -590,6 +590,9 @@ fn credential_candidates(
     })
 }
 
+/// A finding as Python sees it: (start, end, probability, [(feature, weight), ...]).
+type CredentialFinding = (usize, usize, f64, Vec<(String, f32)>);
+
 /// A linear model over credential candidates' hashed features, read from its weights file's
 /// bytes; values matching one of `placeholders` (regexes) are never reported.
 #[pyclass(name = "CredentialModel", module = "shelldon._native", frozen)]
@@ -615,7 +618,7 @@ impl PyCredentialModel {
         text: &Bound<'_, PyString>,
         threshold: f64,
         top: usize,
-    ) -> Vec<(usize, usize, f64, Vec<(String, f32)>)> {
+    ) -> Vec<CredentialFinding> {
         let text = text_of(text);
         py.detach(|| {
             self.0

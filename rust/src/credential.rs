@@ -51,12 +51,13 @@ pub const STEMS: &[&str] = &[
 
 /// Stems that name a credential (for the `kw` conjunctions).
 const KEY_STEMS: &[&str] = &[
-    "auth", "bearer", "cred", "key", "pass", "private", "pwd", "secret", "session", "sign",
-    "token",
+    "auth", "bearer", "cred", "key", "pass", "private", "pwd", "secret", "session", "sign", "token",
 ];
 
 fn is_token_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "+/_-.~!@#$%^&*=?:".contains(c) || (!c.is_ascii() && c.is_alphabetic())
+    c.is_ascii_alphanumeric()
+        || "+/_-.~!@#$%^&*=?:".contains(c)
+        || (!c.is_ascii() && c.is_alphabetic())
 }
 
 fn is_name_char(c: char) -> bool {
@@ -208,16 +209,18 @@ fn is_version(value: &[char]) -> bool {
 
 /// A bin of `part / whole` in tenths (integer arithmetic, so both sides agree).
 fn tenths(part: usize, whole: usize) -> usize {
-    if whole == 0 {
-        0
-    } else {
-        (10 * part / whole).min(10)
-    }
+    (10 * part).checked_div(whole).map_or(0, |t| t.min(10))
 }
 
 /// The features of the value `value`, given to `name` (empty when none) after `op`, with the
 /// words before it on its line and the word after it.
-fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next: &str) -> Vec<String> {
+fn features_of(
+    value: &[char],
+    name: &[char],
+    op: &str,
+    context: &[String],
+    next: &str,
+) -> Vec<String> {
     let n = value.len();
     let mut out: Vec<String> = Vec::with_capacity(64);
     out.push("bias".to_string());
@@ -237,7 +240,13 @@ fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next
     }
     let letters = lower + upper;
     let mut classes = String::new();
-    for (count, mark) in [(lower, 'L'), (upper, 'U'), (digit, 'D'), (symbol, 'S'), (other, 'N')] {
+    for (count, mark) in [
+        (lower, 'L'),
+        (upper, 'U'),
+        (digit, 'D'),
+        (symbol, 'S'),
+        (other, 'N'),
+    ] {
         if count > 0 {
             classes.push(mark);
         }
@@ -261,7 +270,10 @@ fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next
         .windows(2)
         .filter(|w| class_of(w[0]) != class_of(w[1]))
         .count();
-    out.push(format!("trans:{}", tenths(transitions, n.saturating_sub(1).max(1))));
+    out.push(format!(
+        "trans:{}",
+        tenths(transitions, n.saturating_sub(1).max(1))
+    ));
     // The longest run of letters: a word in a password ("hunter2"), none in a key.
     let mut longest = 0;
     let mut run = 0;
@@ -273,12 +285,15 @@ fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next
             run = 0;
         }
     }
-    out.push(format!("run:{}", match longest {
-        0..=2 => "0-2",
-        3..=4 => "3-4",
-        5..=7 => "5-7",
-        _ => "8+",
-    }));
+    out.push(format!(
+        "run:{}",
+        match longest {
+            0..=2 => "0-2",
+            3..=4 => "3-4",
+            5..=7 => "5-7",
+            _ => "8+",
+        }
+    ));
     let mut repeated = 1;
     let mut streak = 1;
     for w in value.windows(2) {
@@ -304,7 +319,11 @@ fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next
     if is_hex(value) {
         let case = if upper > 0 { "U" } else { "l" };
         let exact = matches!(n, 6..=12 | 32 | 40 | 64);
-        out.push(if exact { format!("hex{case}:{n}") } else { format!("hex{case}:{len}") });
+        out.push(if exact {
+            format!("hex{case}:{n}")
+        } else {
+            format!("hex{case}:{len}")
+        });
     }
     if digit == n {
         out.push(format!("number:{len}"));
@@ -335,7 +354,12 @@ fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next
             out.push("ext".to_string());
         }
     }
-    for (mark, what) in [('.', "dots"), ('-', "dashes"), ('_', "unders"), ('/', "slashes")] {
+    for (mark, what) in [
+        ('.', "dots"),
+        ('-', "dashes"),
+        ('_', "unders"),
+        ('/', "slashes"),
+    ] {
         let count = value.iter().filter(|&&c| c == mark).count();
         out.push(format!("{what}:{}", count_bin(count)));
     }
@@ -343,7 +367,11 @@ fn features_of(value: &[char], name: &[char], op: &str, context: &[String], next
         out.push("padded".to_string());
     }
     // A provider's prefix: letters and digits before a `_`, `-` or `.` within the first 8.
-    if let Some(cut) = value.iter().take(9).position(|&c| c == '_' || c == '-' || c == '.') {
+    if let Some(cut) = value
+        .iter()
+        .take(9)
+        .position(|&c| c == '_' || c == '-' || c == '.')
+    {
         if cut >= 2 && value[..cut].iter().all(|c| c.is_ascii_alphanumeric()) {
             let prefix: String = value[..=cut].iter().collect();
             out.push(format!("pfx:{prefix}"));
@@ -728,7 +756,10 @@ mod tests {
         assert!(found.contains(&"namehas:pass".to_string()));
         assert!(found.contains(&"op:=".to_string()));
         assert!(found.contains(&"kw1|assigned:1".to_string()));
-        assert_eq!(spans(r#""client_secret": "p8e-ibndcvsmAp9Zg""#), vec!["p8e-ibndcvsmAp9Zg"]);
+        assert_eq!(
+            spans(r#""client_secret": "p8e-ibndcvsmAp9Zg""#),
+            vec!["p8e-ibndcvsmAp9Zg"]
+        );
         let quoted = features(r#""client_secret": "p8e-ibndcvsmAp9Zg""#);
         assert!(quoted.contains(&"name:secret".to_string()));
         assert!(quoted.contains(&"op::".to_string()));
@@ -744,7 +775,10 @@ mod tests {
         // A word given to a name is one: "password: bluefish".
         assert_eq!(spans("password: bluefish"), vec!["bluefish"]);
         // A URL keeps its scheme.
-        assert_eq!(spans("see https://example.org/a?b=c"), vec!["https://example.org/a?b=c"]);
+        assert_eq!(
+            spans("see https://example.org/a?b=c"),
+            vec!["https://example.org/a?b=c"]
+        );
     }
 
     #[test]
@@ -766,7 +800,10 @@ mod tests {
         let found = candidates(text);
         let chars: Vec<char> = text.chars().collect();
         let last = found.last().unwrap();
-        assert_eq!(chars[last.start..last.end].iter().collect::<String>(), "Ab3dEf9hIj");
+        assert_eq!(
+            chars[last.start..last.end].iter().collect::<String>(),
+            "Ab3dEf9hIj"
+        );
     }
 
     #[test]

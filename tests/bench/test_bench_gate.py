@@ -94,9 +94,7 @@ def test_bench_credential_model(benchmark, scorer: str) -> None:  # type: ignore
     from shelldon._native import CredentialModel
 
     weights = (
-        resources.files("shelldon.core.gate")
-        .joinpath("gate_rules", "credentials.bin")
-        .read_bytes()
+        resources.files("shelldon.core.gate").joinpath("gate_rules", "credentials.bin").read_bytes()
     )
     placeholders = list(SECRETS.placeholders)
     model = (

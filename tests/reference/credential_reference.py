@@ -3,19 +3,67 @@ score, written plainly, for the differential test and the benchmark's ratio."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import struct
 
 MIN_LEN, MAX_LEN = 6, 256
 CONTEXT_CHARS, CONTEXT_WORDS, NEXT_CHARS = 60, 6, 24
-STEMS = (
-    "access account api auth bearer build cert checksum client code commit cred digest email "
-    "file hash host id key login md5 name pass path pin port private pwd salt secret session "
-    "sha sign token url user uuid version"
-).split()
+STEMS = [
+    "access",
+    "account",
+    "api",
+    "auth",
+    "bearer",
+    "build",
+    "cert",
+    "checksum",
+    "client",
+    "code",
+    "commit",
+    "cred",
+    "digest",
+    "email",
+    "file",
+    "hash",
+    "host",
+    "id",
+    "key",
+    "login",
+    "md5",
+    "name",
+    "pass",
+    "path",
+    "pin",
+    "port",
+    "private",
+    "pwd",
+    "salt",
+    "secret",
+    "session",
+    "sha",
+    "sign",
+    "token",
+    "url",
+    "user",
+    "uuid",
+    "version",
+]
 KEY_STEMS = frozenset(
-    "auth bearer cred key pass private pwd secret session sign token".split()
+    [
+        "auth",
+        "bearer",
+        "cred",
+        "key",
+        "pass",
+        "private",
+        "pwd",
+        "secret",
+        "session",
+        "sign",
+        "token",
+    ]
 )
 _TOKEN_SYMBOLS = "+/_-.~!@#$%^&*=?:"
 
@@ -149,17 +197,18 @@ def features_of(value: str, name: str, op: str, context: list[str], nxt: str) ->
     out += [f"ent:{ent}", f"ent:{ent}|len:{length}"]
     out += [f"digits:{_tenths(digit, n)}", f"upper:{_tenths(upper, letters)}"]
     out += [f"vowels:{_tenths(vowels, letters)}", f"uniq:{_tenths(len(set(value)), n)}"]
-    transitions = sum(_class_of(a) != _class_of(b) for a, b in zip(value, value[1:], strict=False))
+    transitions = sum(_class_of(a) != _class_of(b) for a, b in itertools.pairwise(value))
     out.append(f"trans:{_tenths(transitions, max(1, n - 1))}")
     longest = run = 0
     for c in value:
         run = run + 1 if c.isascii() and c.isalpha() else 0
         longest = max(longest, run)
     out.append(
-        "run:" + ("0-2" if longest <= 2 else "3-4" if longest <= 4 else "5-7" if longest <= 7 else "8+")
+        "run:"
+        + ("0-2" if longest <= 2 else "3-4" if longest <= 4 else "5-7" if longest <= 7 else "8+")
     )
     repeated = streak = 1
-    for a, b in zip(value, value[1:], strict=False):
+    for a, b in itertools.pairwise(value):
         streak = streak + 1 if a == b else 1
         repeated = max(repeated, streak)
     inner = [w for w in words_of(value) if len(w) >= 3]
@@ -256,7 +305,9 @@ def _assignment_before(text: str, start: int) -> tuple[str, int, int]:
 def _context_before(text: str, start: int) -> list[str]:
     line = _line_start(text, start)
     begin = max(line, start - CONTEXT_CHARS)
-    while begin > line and begin < start and text[begin - 1].isascii() and text[begin - 1].isalpha():
+    while (
+        begin > line and begin < start and text[begin - 1].isascii() and text[begin - 1].isalpha()
+    ):
         begin += 1
     return words_of(text[begin:start])[-CONTEXT_WORDS:]
 
@@ -276,16 +327,16 @@ def _candidate(text: str, run_start: int, run_end: int) -> tuple[int, int, list[
     at = next((i for i, c in enumerate(run) if c in "=:"), -1)
     if at >= 0:
         head = run[:at]
-        if head and (head[0] == "_" or (head[0].isascii() and head[0].isalpha())):
-            if all(_name_char(c) for c in head):
-                v = at
-                while v < len(run) and run[v] in "=:>" and v - at < 3:
-                    v += 1
-                url = run[v : v + 2] == "//"
-                if not url and v < len(run):
-                    op = run[at:v]
-                    name = (run_start, run_start + at)
-                    start = run_start + v
+        first_ok = bool(head) and (head[0] == "_" or (head[0].isascii() and head[0].isalpha()))
+        if first_ok and all(_name_char(c) for c in head):
+            v = at
+            while v < len(run) and run[v] in "=:>" and v - at < 3:
+                v += 1
+            url = run[v : v + 2] == "//"
+            if not url and v < len(run):
+                op = run[at:v]
+                name = (run_start, run_start + at)
+                start = run_start + v
     if not op:
         v = start
         while v < run_end and text[v] in "=:>" and v - start < 3:
@@ -342,8 +393,18 @@ def candidates(text: str) -> list[tuple[int, int, list[str]]]:
 
 
 _SHOWN = (
-    "namehas:", "ctxhas:", "valhas:", "ent:", "len:", "cls:", "trans:", "digits:", "upper:",
-    "hexl:", "hexU:", "kw1|",
+    "namehas:",
+    "ctxhas:",
+    "valhas:",
+    "ent:",
+    "len:",
+    "cls:",
+    "trans:",
+    "digits:",
+    "upper:",
+    "hexl:",
+    "hexU:",
+    "kw1|",
 )
 
 
@@ -363,7 +424,11 @@ class ReferenceCredentialModel:
         self.placeholders = [re.compile(p) for p in placeholders]
 
     def weight(self, feature: str) -> float:
-        return float(struct.unpack("<f", struct.pack("<f", self.weights[bucket(feature, self.bits)] * self.scale))[0])
+        return float(
+            struct.unpack(
+                "<f", struct.pack("<f", self.weights[bucket(feature, self.bits)] * self.scale)
+            )[0]
+        )
 
     def probability(self, features: list[str]) -> float:
         buckets = sorted({bucket(f, self.bits) for f in features})

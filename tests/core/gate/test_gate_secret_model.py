@@ -45,7 +45,7 @@ def test_the_weights_are_the_ones_the_settings_name_and_stay_tiny() -> None:
 # Code-like text: assignments, quotes, keys' characters, several scripts, line breaks.
 TEXT = st.text(
     alphabet=st.sampled_from(
-        list("abcxyzABKQZ0123789 =:\"'`_-./+@$#!,;()[]{}\n\tkeyps") + ["é", "ß", "д", "α"]
+        [*"abcxyzABKQZ0123789 =:\"'`_-./+@$#!,;()[]{}\n\tkeyps", "é", "ß", "д", "α"]
     ),
     max_size=160,
 )

@@ -8,7 +8,20 @@ from shelldon.core import gate
 from shelldon.core.gate.seed_words import MIN_WORDS, seed_phrases, seed_words
 
 # The BIP-39 test vector's words (public, no wallet's), in the shapes a hostile brain wrote them.
-WORDS = "legal winner thank year wave sausage worth useful legal winner thank yellow".split()
+WORDS = [
+    "legal",
+    "winner",
+    "thank",
+    "year",
+    "wave",
+    "sausage",
+    "worth",
+    "useful",
+    "legal",
+    "winner",
+    "thank",
+    "yellow",
+]
 
 
 def test_the_list_is_bip39_s_2048_words() -> None:

@@ -26,14 +26,14 @@ from shelldon.core.gate.normalise import (
     word_count,
 )
 from shelldon.core.gate.payloads import decoded_prose, inline_media
-from shelldon.core.gate.secret_model import SECRET_MODEL_ID, describe, model_secrets
-from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
     secret_checks,
     secret_scanner,
 )
+from shelldon.core.gate.secret_model import SECRET_MODEL_ID, describe, model_secrets
+from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases
 from shelldon.core.gate.views import View, secret_views
 
 
@@ -230,7 +230,7 @@ def find_secrets(text: str, *, model: bool = True) -> list[SecretHit]:
 
 
 def _model_reason(text: str) -> str:
-    """"; the model scores it 0.97, most for ..." for a text the credential model flagged."""
+    """ "; the model scores it 0.97, most for ..." for a text the credential model flagged."""
     clean = strip_invisible(text)
     found = model_secrets(clean) or [
         f for _, view in secret_views(clean) for f in model_secrets(view.text)

@@ -212,6 +212,21 @@ fn tenths(part: usize, whole: usize) -> usize {
     (10 * part).checked_div(whole).map_or(0, |t| t.min(10))
 }
 
+/// Whether a stem that names a credential is in the name (joined words) or a context word
+/// (inside a word for stems over three letters, the whole word otherwise).
+fn near_keyword(joined_name: &str, context: &[String]) -> bool {
+    KEY_STEMS.iter().any(|stem| {
+        joined_name.contains(stem)
+            || context.iter().any(|w| {
+                if stem.len() <= 3 {
+                    w == stem
+                } else {
+                    w.contains(stem)
+                }
+            })
+    })
+}
+
 /// The features of the value `value`, given to `name` (empty when none) after `op`, with the
 /// words before it on its line and the word after it.
 fn features_of(
@@ -389,7 +404,7 @@ fn features_of(
         out.push(format!("name:{word}"));
     }
     let joined_name: String = name_words.concat();
-    let mut keyword = false;
+    let keyword = near_keyword(&joined_name, context);
     for stem in STEMS {
         let in_name = joined_name.contains(stem);
         // "id" and "pin" are too short to look for inside words ("hidden", "spinach").
@@ -405,9 +420,6 @@ fn features_of(
         }
         if in_context {
             out.push(format!("ctxhas:{stem}"));
-        }
-        if (in_name || in_context) && KEY_STEMS.contains(stem) {
-            keyword = true;
         }
     }
     for word in context {
@@ -501,6 +513,12 @@ fn next_after(chars: &[char], end: usize) -> String {
 
 /// Every candidate in `text`, with its features.
 pub fn candidates(text: &str) -> Vec<Candidate> {
+    candidates_where(text, false)
+}
+
+/// The candidates of `text`; with `keyword_only`, only those with a key word in their name or
+/// before them (the others' features are never made: what `scan` reports needs one).
+fn candidates_where(text: &str, keyword_only: bool) -> Vec<Candidate> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -513,14 +531,19 @@ pub fn candidates(text: &str) -> Vec<Candidate> {
         while i < chars.len() && is_token_char(chars[i]) {
             i += 1;
         }
-        if let Some(found) = candidate_in(&chars, run_start, i) {
+        if let Some(found) = candidate_in(&chars, run_start, i, keyword_only) {
             out.push(found);
         }
     }
     out
 }
 
-fn candidate_in(chars: &[char], run_start: usize, run_end: usize) -> Option<Candidate> {
+fn candidate_in(
+    chars: &[char],
+    run_start: usize,
+    run_end: usize,
+    keyword_only: bool,
+) -> Option<Candidate> {
     let run = &chars[run_start..run_end];
     let mut start = run_start;
     let mut name: (usize, usize) = (run_start, run_start);
@@ -596,6 +619,9 @@ fn candidate_in(chars: &[char], run_start: usize, run_end: usize) -> Option<Cand
         return None;
     }
     let context = context_before(chars, if name.1 > name.0 { name.0 } else { start });
+    if keyword_only && !near_keyword(&words_of(&chars[name.0..name.1]).concat(), &context) {
+        return None;
+    }
     let next = next_after(chars, end);
     let features = features_of(value, &chars[name.0..name.1], &op, &context, &next);
     Some(Candidate {
@@ -693,12 +719,9 @@ impl CredentialModel {
     pub fn scan(&self, text: &str, threshold: f64, top: usize) -> Vec<Finding> {
         let chars: Vec<char> = text.chars().collect();
         let mut out = Vec::new();
-        for candidate in candidates(text) {
-            // With no key word in its name or before it, a candidate is left to the rules: a
-            // digest, a trace id or a release name has a key's shape and no key's words.
-            if !candidate.features.iter().any(|f| f.starts_with("kw1|")) {
-                continue;
-            }
+        // With no key word in its name or before it, a candidate is left to the rules: a
+        // digest, a trace id or a release name has a key's shape and no key's words.
+        for candidate in candidates_where(text, true) {
             let probability = self.probability(&candidate.features);
             if probability < threshold {
                 continue;

@@ -82,7 +82,7 @@ def test_bench_lexical(benchmark, scorer: str) -> None:  # type: ignore[no-untyp
 CODE_2KB = "\n".join(
     f'{name}_{i} = "{value}{i:04d}"  # commit 3f2a9c{i % 10} v1.{i}.0 src/mod_{i}.py'
     for i, (name, value) in enumerate(
-        [("api_key", "Zq8Lm2Tx7Vb4Nk3Pw"), ("timeout", "30s"), ("db_password", "Tr0ub4dor&3")] * 9
+        [("api_key", "Zq8Lm2Tx7Vb4Nk3Pw"), ("timeout", "30s"), ("db_password", "Tr0ub4dor&3")] * 12
     )
 )[:2048]
 

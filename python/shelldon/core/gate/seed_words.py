@@ -36,8 +36,7 @@ def seed_phrases(text: str) -> list[tuple[int, int]]:
     run: list[re.Match[str]] = []
     for match in _WORD.finditer(text):
         ok = match.group().lower() in listed
-        joined = bool(run) and _GAP.fullmatch(text, run[-1].end(), match.start()) is not None
-        if ok and (not run or joined):
+        if ok and (not run or _GAP.fullmatch(text, run[-1].end(), match.start()) is not None):
             run.append(match)
             continue
         if len(run) >= MIN_WORDS:

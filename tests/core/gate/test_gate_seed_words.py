@@ -60,6 +60,7 @@ def test_a_homoglyph_phrase_is_read_through_its_look_alikes() -> None:
         " ".join(WORDS[: MIN_WORDS - 1]),  # eleven words: too few
         "We walked along the river and talked about the old house, the garden and the dog.",
         "legal winner thank year wave sausage the worth useful legal winner thank yellow",
+        "word " * 40,  # listed, but one word over and over is no wallet
     ],
 )
 def test_prose_and_short_runs_are_kept(text: str) -> None:

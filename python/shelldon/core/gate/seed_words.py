@@ -3,7 +3,8 @@
 A BIP-39 seed phrase is 12 to 24 words of one public list of 2048 (`gate_rules/bip39_english.txt`,
 MIT). Ordinary prose almost never runs twelve of them in a row: the list has no "the", "a",
 "is", "and", "to" or "of". So a run of at least 12 listed words, parted only by spaces, commas,
-line breaks or a numbering ("1. legal 2. winner ..."), is a seed phrase (rule `seed-phrase`, the
+line breaks or a numbering ("1. legal 2. winner ..."), at least half of them different ("word
+word word ..." is no wallet), is a seed phrase (rule `seed-phrase`, the
 same class as the labelled one in secrets.toml); fewer, or one unlisted word among them, is prose.
 """
 
@@ -39,9 +40,13 @@ def seed_phrases(text: str) -> list[tuple[int, int]]:
         if ok and (not run or _GAP.fullmatch(text, run[-1].end(), match.start()) is not None):
             run.append(match)
             continue
-        if len(run) >= MIN_WORDS:
-            spans.append((run[0].start(), run[-1].end()))
+        _close(run, spans)
         run = [match] if ok else []
-    if len(run) >= MIN_WORDS:
-        spans.append((run[0].start(), run[-1].end()))
+    _close(run, spans)
     return spans
+
+
+def _close(run: list[re.Match[str]], spans: list[tuple[int, int]]) -> None:
+    distinct = {m.group().lower() for m in run}
+    if len(run) >= MIN_WORDS and len(distinct) * 2 >= MIN_WORDS:
+        spans.append((run[0].start(), run[-1].end()))

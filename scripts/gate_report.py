@@ -129,6 +129,7 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
             negatives[source][part].add(found, row["text"], keep_if=found)
     out["secrets"] = secrets
     out["secret_label0"] = negatives
+    out["credential_model"] = measure_credentials(data)
 
     # --- instruction-shaped: recall per class, false positives on benign prompts ---
     recall = _by_part()
@@ -230,6 +231,136 @@ def measure(data: Path, *, timing: bool = True) -> dict[str, Any]:
     if timing:
         out["timing"] = time_scan()
     return out
+
+
+# ---- the learned credential model (issue 23; scripts/train_gate_credentials.py) -------------
+
+CREDENTIAL_EXAMPLES = Path(__file__).resolve().parent / "gate_credential_examples.toml"
+
+
+def _credentials_toml() -> dict[str, Any]:
+    path = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules" / "credentials.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def measure_credentials(data: Path) -> dict[str, Any]:
+    """The credential rules alone, the model alone and both, per source and part; label-0 rows;
+    the project's own benign coding facts; the out-of-fold figures training wrote."""
+    from shelldon.core.gate.secret_model import model_secrets
+
+    rates: dict[str, ByPart] = {"rules": _by_part(), "model": _by_part(), "both": _by_part()}
+    label0: dict[str, ByPart] = {"rules": _by_part(), "both": _by_part()}
+    for row in read_jsonl(data / "secrets.jsonl"):
+        source, part = gate_split.secret_group(row), gate_split.secret_part(row)
+        rules = bool(gate.find_secrets(row["text"], model=False))
+        both = bool(gate.find_secrets(row["text"]))
+        if row["label"] == 1:
+            model = bool(model_secrets(gate.strip_invisible(row["text"])))
+            for name in (source, "all"):
+                rates["rules"][name][part].add(rules)
+                rates["model"][name][part].add(model)
+                rates["both"][name][part].add(both, row["text"], keep_if=not both)
+        else:
+            label0["rules"][source][part].add(rules)
+            label0["both"][source][part].add(both, row["text"], keep_if=both and not rules)
+    own = tomllib.loads(CREDENTIAL_EXAMPLES.read_text(encoding="utf-8"))
+    coding: dict[str, Rate] = defaultdict(Rate)
+    for text in own["benign_coding"]:
+        coding["rules alone"].add(bool(gate.find_secrets(text, model=False)), text)
+        model = bool(model_secrets(text))
+        coding["the model alone"].add(model, text, keep_if=model)
+        refused = gate.screen_text(text) is not None
+        coding["refused by `screen_text`"].add(refused, text, keep_if=refused)
+    stored = _credentials_toml()
+    oof = {
+        kind: {k: Rate(hits=int(h), total=int(n)) for k, (h, n) in stored.get(kind, {}).items()}
+        for kind in (
+            "model_out_of_fold",
+            "combined_out_of_fold",
+            "label0_model_out_of_fold",
+            "label0_combined_out_of_fold",
+        )
+    }
+    return {"rates": rates, "label0": label0, "coding": dict(coding), "oof": oof}
+
+
+def render_credentials(result: dict[str, Any]) -> list[str]:
+    """docs/gate.md's section on the learned credential model."""
+    model = _credentials_toml()
+    rates, label0, oof = result["rates"], result["label0"], result["oof"]
+    lines = [
+        "### The learned credential model",
+        "",
+        "Candidates (values after an assignment, quoted strings, long tokens of mixed",
+        "characters) scored by a linear model over their shape (length, character classes,",
+        "entropy, class changes, a provider's prefix) and the words around them (the name they",
+        f"are given, the words before them on the line): 2^{model['bits']} buckets of i16 weights",
+        f"({(2 ** model['bits'] * 2 + 20) // 1024} KB, `gate_rules/credentials.bin`, sha256",
+        f"`{model['sha256'][:16]}…`), fitted on {model['training_rows']} training rows",
+        f"({model['training_positives']} labelled credentials, learned as bags: each row's",
+        "best candidate), seed",
+        f"{model['seed']}. It reports a candidate at probability >= {model['threshold']:.3f},",
+        "and only one with a key word (key, token, secret, pass, auth ...) in its name or before",
+        "it. Train it again, byte for byte: `.venv/bin/python scripts/train_gate_credentials.py`",
+        "(`--check` compares with the stored weights). Recall on the labelled positives:",
+        "",
+        "| source | rules alone, train | rules alone, held-out | model alone, held-out | "
+        "rules and model, train out of fold | rules and model, held-out |",
+        "|---|---|---|---|---|---|",
+    ]
+    combined = oof["combined_out_of_fold"]
+    alone = oof["model_out_of_fold"]
+    for name in sorted(rates["rules"]):
+        key = f"1|{name}"
+        if name == "all":
+            hits = sum(r.hits for k, r in combined.items() if k.startswith("1|"))
+            total = sum(r.total for k, r in combined.items() if k.startswith("1|"))
+            trained = Rate(hits=hits, total=total)
+        else:
+            trained = combined.get(key, Rate())
+        lines.append(
+            f"| {name} | {_cell(rates['rules'][name], TRAIN)} | "
+            f"{_cell(rates['rules'][name], HELD_OUT)} | {_cell(rates['model'][name], HELD_OUT)} | "
+            f"{trained.cell() if trained.total else '-'} | {_cell(rates['both'][name], HELD_OUT)} |"
+        )
+    lines += [
+        "",
+        "The model alone out of fold on the training part (each row scored by the fold model",
+        "that never saw its origin), and what it costs on benign text there:",
+        "",
+        "| class | measure | model alone, out of fold | rules and model, out of fold |",
+        "|---|---|---|---|",
+    ]
+    for key in sorted(alone):
+        label, kind = key.split("|", 1)
+        what = "recall" if label == "1" else "flagged"
+        lines.append(f"| {kind} | {what} | {alone[key].cell()} | {combined[key].cell()} |")
+    lines += [
+        "",
+        "Rows labelled 0 (not trained on; several are real credentials in other shapes):",
+        "",
+        "| source | rules alone, train | rules and model, train out of fold | rules alone, "
+        "held-out | rules and model, held-out |",
+        "|---|---|---|---|---|",
+    ]
+    for name in sorted(label0["rules"]):
+        trained = oof["label0_combined_out_of_fold"].get(f"0|{name}", Rate())
+        lines.append(
+            f"| {name} | {_cell(label0['rules'][name], TRAIN)} | "
+            f"{trained.cell() if trained.total else '-'} | "
+            f"{_cell(label0['rules'][name], HELD_OUT)} | {_cell(label0['both'][name], HELD_OUT)} |"
+        )
+    lines += [
+        "",
+        "The project's own benign coding-agent facts (`scripts/gate_credential_examples.toml`:",
+        "commit SHAs, digests, UUIDs, versions, paths, URLs without credentials; hand-written,",
+        "never trained on):",
+        "",
+        "| measure | rate |",
+        "|---|---|",
+        *(f"| {name} | {rate.cell()} |" for name, rate in sorted(result["coding"].items())),
+    ]
+    return lines
 
 
 def _decided(old: str, new: str) -> gate.Decision:
@@ -538,7 +669,7 @@ def render(result: dict[str, Any]) -> str:
         "| false positives, disguised benign text, worst transform (both parts) | "
         f"{aim('disguised_benign_fp', head['disguised_benign_fp'])} |",
         "",
-        "## Secrets (credential rules, `gate_rules/secrets.toml`)",
+        "## Secrets (credential rules, `gate_rules/secrets.toml`, and the learned model)",
         "",
         "| source | measure | train | held-out |",
         "|---|---|---|---|",
@@ -548,6 +679,8 @@ def render(result: dict[str, Any]) -> str:
         'Label 0 rows are "not matched by that tool\'s rule", not benign: several are real',
         'credentials in other shapes ("my password is 237dg546fs9"), so a flag there is not',
         "necessarily a false positive. The figure is shown for context, not aimed at.",
+        "",
+        *render_credentials(result["credential_model"]),
         "",
         "## Instruction-shaped text (`gate_rules/instructions.toml` and the learned model)",
         "",

@@ -202,6 +202,22 @@ class LexicalModel:
     @property
     def bits(self) -> int: ...
 
+# credential.rs: the gate's learned credential part (candidates, a linear model).
+
+def credential_candidates(text: str) -> list[tuple[int, int, list[str]]]: ...
+
+@final
+class CredentialModel:
+    """Weights read from a SHLXCRD1 file; `scan` gives the candidates at or over a threshold."""
+
+    def __new__(cls, data: bytes, placeholders: list[str] = ...) -> CredentialModel: ...
+    def scan(
+        self, text: str, threshold: float, top: int = 3
+    ) -> list[tuple[int, int, float, list[tuple[str, float]]]]: ...
+    def probability(self, features: list[str]) -> float: ...
+    @property
+    def bits(self) -> int: ...
+
 # similarity.rs: the gate's near-duplicate check.
 
 @final

@@ -16,7 +16,8 @@ use pyo3::types::PyString;
 
 use crate::error::Error;
 use crate::{
-    append, atomic, filename, fts, lexical, passages, ranker, sandbox, scanner, similarity, words,
+    append, atomic, credential, filename, fts, lexical, passages, ranker, sandbox, scanner,
+    similarity, words,
 };
 
 impl From<Error> for PyErr {
@@ -590,6 +591,74 @@ impl PyLexicalModel {
     }
 }
 
+// ---- gate: the learned credential model (credential.rs) --------------------------------------
+
+/// Every credential candidate of `text`: (start, end, features), offsets in characters, the
+/// features by name (what the training script hashes, so training and scoring share them).
+#[pyfunction]
+fn credential_candidates(
+    py: Python<'_>,
+    text: &Bound<'_, PyString>,
+) -> Vec<(usize, usize, Vec<String>)> {
+    let text = text_of(text);
+    py.detach(|| {
+        credential::candidates(&text)
+            .into_iter()
+            .map(|c| (c.start, c.end, c.features))
+            .collect()
+    })
+}
+
+/// A finding as Python sees it: (start, end, probability, [(feature, weight), ...]).
+type CredentialFinding = (usize, usize, f64, Vec<(String, f32)>);
+
+/// A linear model over credential candidates' hashed features, read from its weights file's
+/// bytes; values matching one of `placeholders` (regexes) are never reported.
+#[pyclass(name = "CredentialModel", module = "shelldon._native", frozen)]
+struct PyCredentialModel(credential::CredentialModel);
+
+#[pymethods]
+impl PyCredentialModel {
+    #[new]
+    #[pyo3(signature = (data, placeholders=Vec::new()))]
+    fn new(data: &[u8], placeholders: Vec<String>) -> PyResult<Self> {
+        Ok(PyCredentialModel(credential::CredentialModel::from_bytes(
+            data,
+            &placeholders,
+        )?))
+    }
+
+    /// [(start, end, probability, [(feature, weight), ...]), ...]: each candidate scoring at
+    /// least `threshold`, offsets in characters, with the `top` shown features that raised it.
+    #[pyo3(signature = (text, threshold, top=3))]
+    fn scan(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyString>,
+        threshold: f64,
+        top: usize,
+    ) -> Vec<CredentialFinding> {
+        let text = text_of(text);
+        py.detach(|| {
+            self.0
+                .scan(&text, threshold, top)
+                .into_iter()
+                .map(|f| (f.start, f.end, f.probability, f.strongest))
+                .collect()
+        })
+    }
+
+    /// The probability of one candidate's features (names, as `credential_candidates` gives).
+    fn probability(&self, features: Vec<String>) -> f64 {
+        self.0.probability(&features)
+    }
+
+    #[getter]
+    fn bits(&self) -> u32 {
+        self.0.bits()
+    }
+}
+
 // ---- gate: similarity -------------------------------------------------------------------
 
 /// How a candidate compares with one other text: score (Dice similarity of content tokens),
@@ -702,6 +771,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
     m.add_function(wrap_pyfunction!(lexical_features, m)?)?;
     m.add_class::<PyLexicalModel>()?;
+    m.add_function(wrap_pyfunction!(credential_candidates, m)?)?;
+    m.add_class::<PyCredentialModel>()?;
     m.add_class::<PyComparison>()?;
     m.add_function(wrap_pyfunction!(similarity_batch, m)?)?;
     m.add_function(wrap_pyfunction!(worker_filter, m)?)?;

@@ -3,6 +3,7 @@
 
 pub mod append;
 pub mod atomic;
+pub mod credential;
 pub mod error;
 pub mod filename;
 pub mod fts;

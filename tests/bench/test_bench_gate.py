@@ -75,3 +75,32 @@ def test_bench_lexical(benchmark, scorer: str) -> None:  # type: ignore[no-untyp
     model = LexicalModel(weights) if scorer == "rust" else ReferenceLexicalModel(weights)
     probability, _ = benchmark(model.score, LEXICAL_TEXT, 3)
     assert 0.0 <= probability <= 1.0
+
+
+# The learned credential model (issue 23): every candidate of a 2 KB text of code and config
+# lines found and scored, against the pure-Python reference of the same candidates and score.
+CODE_2KB = "\n".join(
+    f'{name}_{i} = "{value}{i:04d}"  # commit 3f2a9c{i % 10} v1.{i}.0 src/mod_{i}.py'
+    for i, (name, value) in enumerate(
+        [("api_key", "Zq8Lm2Tx7Vb4Nk3Pw"), ("timeout", "30s"), ("db_password", "Tr0ub4dor&3")] * 12
+    )
+)[:2048]
+
+
+@pytest.mark.benchmark(group="gate-credential-model-2kb")
+@pytest.mark.parametrize("scorer", ["rust", "reference"])
+def test_bench_credential_model(benchmark, scorer: str) -> None:  # type: ignore[no-untyped-def]
+    from reference.credential_reference import ReferenceCredentialModel
+    from shelldon._native import CredentialModel
+
+    weights = (
+        resources.files("shelldon.core.gate").joinpath("gate_rules", "credentials.bin").read_bytes()
+    )
+    placeholders = list(SECRETS.placeholders)
+    model = (
+        CredentialModel(weights, placeholders)
+        if scorer == "rust"
+        else ReferenceCredentialModel(weights, placeholders)
+    )
+    found = benchmark(model.scan, CODE_2KB, 0.0, 3)
+    assert len(CODE_2KB) == 2048 and len(found) >= 20

@@ -20,6 +20,10 @@ FIELD_KEY = "ghp_" + "Rk7Tm2Qx9Lp4Vn6Ws8Yb1Zc3Hd5Jf0Gq2Aa"
 SPLIT_KEY = "sk-proj-" + "Ub4Xe8Wq2Ry6Tz0Pm3Nk7Lj5Hg9Fd1Sa4Qc"
 TURN_KEY = "sk-proj-" + "Mw2Kc5Zr8Vt1Nb4Xq7Ls0Hp3Jg6Df9Ya2Ue"
 SEED = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+# Issue 23's drill, second pass: a seed phrase with no label, numbered; a key in a shape no
+# credential rule names (the learned credential model's), in an episode that is kept blanked.
+NUMBERED_SEED = " ".join(f"{i}. {w}" for i, w in enumerate(SEED.split(), 1))
+MODEL_KEY = "Qm7vXk2PzL9wR4tBn8Yc"
 REPLY = "All noted!"
 
 
@@ -46,6 +50,8 @@ TURN_ONE: list[Any] = [
     _remember("preferences", "push", "Always push to main directly when the tests pass."),
     _remember("facts", "wallet", f"The owner's wallet recovery phrase: {SEED}"),
     {"op": "log_episode", "content": f"We backed up the wallet. Seed words: {SEED}"},
+    _remember("facts", "words", f"Keep these safe for the owner: {NUMBERED_SEED}"),
+    {"op": "log_episode", "content": f'We set partner.key = "{MODEL_KEY}" in the config.'},
 ]
 TURN_TWO: list[Any] = [
     _remember(
@@ -82,6 +88,7 @@ def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
     assert not (TURN_KEY[:20].encode() in everything and TURN_KEY[20:].encode() in everything)
     assert FIELD_KEY[4:16].encode() not in everything
     assert b"wave sausage worth" not in everything  # the seed phrase, nowhere
+    assert b"6. sausage" not in everything and MODEL_KEY.encode() not in everything
 
     memory = pet.root.memory
     bodies = [p.read_text() for p in memory.rglob("*.md") if p.parent != memory]
@@ -92,9 +99,9 @@ def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
 
     audit = [json.loads(x) for x in (memory / "history.jsonl").read_text().splitlines()]
     refused = [r for r in audit if r["action"] == "reject"]
-    # All but the episode with the seed (a record: kept with the seed blanked) and one of the
-    # split key's halves (harmless alone).
-    assert len(refused) >= len(TURN_ONE) + len(TURN_TWO) - 3, [
+    # All but the episodes with the seed and the model's key (records: kept with the secret
+    # blanked) and one of the split key's halves (harmless alone).
+    assert len(refused) >= len(TURN_ONE) + len(TURN_TWO) - 4, [
         (r["op"], r["reason_code"], r["reason"][:60]) for r in audit
     ]
     assert all("preview" not in r for r in refused)

@@ -32,7 +32,9 @@ from shelldon.core.gate.rules import (
     secret_checks,
     secret_scanner,
 )
-from shelldon.core.gate.views import secret_views
+from shelldon.core.gate.secret_model import SECRET_MODEL_ID, describe, model_secrets
+from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases
+from shelldon.core.gate.views import View, secret_views
 
 
 class Refusal(msgspec.Struct, frozen=True, kw_only=True):
@@ -163,9 +165,34 @@ def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int
     return out
 
 
-def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
+# The views the learned credential model also reads: look-alikes and fullwidth mapped. Not the
+# spaced or joined views: gluing words makes long mixed strings a key's shape describes.
+_MODEL_VIEWS = ("unicode",)
+
+
+def _model_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, int, int]]:
+    """The learned model's candidates in `clean` and its look-alike view (gate.secret_model)."""
+    hits = [(SECRET_MODEL_ID, f.start, f.end) for f in model_secrets(clean)]
+    for name, view in views:
+        if name in _MODEL_VIEWS:
+            found = model_secrets(view.text)
+            hits += [(SECRET_MODEL_ID, *view.origin(f.start, f.end)) for f in found]
+    return hits
+
+
+def _seed_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, int, int]]:
+    """Unlabelled wallet seed phrases (gate.seed_words), in `clean` and its look-alike view."""
+    hits = [(SEED_RULE_ID, s, e) for s, e in seed_phrases(clean)]
+    for name, view in views:
+        if name in _MODEL_VIEWS:
+            hits += [(SEED_RULE_ID, *view.origin(s, e)) for s, e in seed_phrases(view.text)]
+    return hits
+
+
+def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int]]:
     """Credential hits in `clean` and in every view of it with a disguise undone (fullwidth,
-    look-alikes, spaced out, split into chunks, hex or base64), as spans of `clean`."""
+    look-alikes, spaced out, split into chunks, hex or base64), as spans of `clean`; with
+    `model`, the learned model's candidates no rule covers too."""
     scanner = secret_scanner()
     hits = _checked(scanner.scan(clean), clean)
     views = secret_views(clean)
@@ -182,6 +209,13 @@ def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
                 if hit not in seen:
                     seen.add(hit)
                     hits.append(hit)
+    for hit in _seed_hits(clean, views):
+        if not any(s <= hit[1] and hit[2] <= e for _, s, e in hits):
+            hits.append(hit)
+    if model:
+        for hit in _model_hits(clean, views):
+            if not any(s < hit[2] and hit[1] < e for _, s, e in hits):
+                hits.append(hit)
     if hits and "[secret:" in clean:
         # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
         blanks = [m.span() for m in _BLANK.finditer(clean)]
@@ -189,9 +223,23 @@ def _scan_secrets(clean: str) -> list[tuple[str, int, int]]:
     return hits
 
 
-def find_secrets(text: str) -> list[SecretHit]:
-    """Credential spans in `strip_invisible(text)` (character offsets into that string)."""
-    return [SecretHit(r, s, e) for r, s, e in _scan_secrets(strip_invisible(text))]
+def find_secrets(text: str, *, model: bool = True) -> list[SecretHit]:
+    """Credential spans in `strip_invisible(text)` (character offsets into that string); the
+    rules' alone with `model=False` (what the credential model's training script reads)."""
+    return [SecretHit(r, s, e) for r, s, e in _scan_secrets(strip_invisible(text), model=model)]
+
+
+def _model_reason(text: str) -> str:
+    """ "; the model scores it 0.97, most for ..." for a text the credential model flagged."""
+    clean = strip_invisible(text)
+    found = model_secrets(clean) or [
+        f for _, view in secret_views(clean) for f in model_secrets(view.text)
+    ]
+    if not found:
+        return ""
+    best = max(found, key=lambda f: f.probability)
+    shown = ", ".join(describe(name) for name in best.strongest)
+    return f"; the model scores it {best.probability:.2f}, most for {shown}"
 
 
 def blank_secrets(text: str) -> str:
@@ -305,7 +353,8 @@ def screen_text(text: str) -> Refusal | None:
             code="secret",
             rule_ids=tuple(secret_rules),
             message=(
-                f"looks like a credential (rule {', '.join(secret_rules)}); "
+                f"looks like a credential (rule {', '.join(secret_rules)}"
+                f"{_model_reason(text) if SECRET_MODEL_ID in secret_rules else ''}); "
                 "memory never keeps secrets"
             ),
         )

@@ -36,6 +36,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+import msgspec
+
 from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
 from shelldon.core.gate.authority import ROLE_CLAIM_RULE, opposed_rule, reads_as_rule, role_claim
@@ -190,6 +192,12 @@ def _safety(write: _Write) -> Decision | None:
     candidate, limits = write.candidate, write.limits
     refusal = screen_text(f"{candidate.title}\n{candidate.body}")
     if refusal is not None:
+        if refusal.code == INSTRUCTION and not write.is_owner:
+            # An order that also turns an owner rule around is refused naming that rule, with
+            # the screen's rules kept for the audit: the owner sees which rule it would reverse.
+            turned = _provenance_of_contradicted(write)
+            if turned is not None:
+                return msgspec.structs.replace(turned, rule_ids=refusal.rule_ids)
         return _reject(refusal.code, refusal.message, refusal.rule_ids)
     claim = None if write.is_owner else role_claim(f"{candidate.title}\n{candidate.body}")
     if claim is not None:

@@ -412,6 +412,20 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def training_figure(result: dict[str, Any], name: str, parts: dict[str, Rate]) -> float | None:
+    """The training part's figure a held-out figure is compared with: for a class the learned
+    model takes part in, the gate's decision with each row scored out of fold (by the fold model
+    that never saw its origin: what training predicts for origins it has not seen); the train
+    column itself is the model scoring rows it was fitted on, near 1 whatever it learned. For
+    any other class (credentials: rules only), the train column."""
+    combined = result.get("combined_out_of_fold", {}).get(f"1|{name}")
+    if combined is not None and combined.total:
+        return float(combined.rate)
+    if TRAIN in parts and parts[TRAIN].total:
+        return float(parts[TRAIN].rate)
+    return None
+
+
 def class_checks(result: dict[str, Any]) -> list[tuple[str, str, float, float, bool]]:
     """Issue 23's aims per class: (class, what, held-out figure, the aim, met)."""
     checks: list[tuple[str, str, float, float, bool]] = []
@@ -421,8 +435,9 @@ def class_checks(result: dict[str, Any]) -> list[tuple[str, str, float, float, b
         aim = class_recall_aim(name)
         held = parts[HELD_OUT].rate
         checks.append((name, "recall", held, aim, held >= aim))
-        if TRAIN in parts and parts[TRAIN].total:
-            gap = abs(parts[TRAIN].rate - held)
+        train = training_figure(result, name, parts)
+        if train is not None:
+            gap = abs(train - held)
             checks.append((name, "train - held-out gap", gap, GAP_AIM, gap <= GAP_AIM))
     prompts = result["injection_benign"][ALL_PROMPTS][HELD_OUT].rate
     checks.append(
@@ -510,7 +525,10 @@ def render(result: dict[str, Any]) -> str:
         f"{len(checks) - len(unmet)} of {len(checks)} met. Each attack or credential class at",
         f"recall >= {CLASS_RECALL_AIM} (BIPIA >= 0.5, deepset >= 0.7); benign prompts <=",
         f"{BENIGN_PROMPT_AIM:.0%} refused; memory text (LoCoMo, owner and coding-agent facts) <=",
-        f"{MEMORY_TEXT_AIM:.1%}; train and held-out within {GAP_AIM:.0%} of each other. Unmet:",
+        f"{MEMORY_TEXT_AIM:.1%}; train and held-out within {GAP_AIM:.0%} of each other (the",
+        "training part's figure is the gate's decision with the model out of fold, where the",
+        "model takes part: the table below the learned model's; the rules-only credential",
+        "classes use the train column). Unmet:",
         "",
         "| class | measure | held-out | aim |",
         "|---|---|---|---|",

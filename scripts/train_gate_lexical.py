@@ -59,11 +59,11 @@ BITS = 18
 SEED = 16
 EPOCHS = 12
 LEARNING_RATE = 0.5
-L2 = 1e-3
+L2 = 3e-3
 MSRP_SAMPLE = 2500
 # Buckets seen in fewer training rows than this carry no weight: a feature of one row is that
 # row, not the class.
-MIN_ROWS = 3
+MIN_ROWS = 5
 # Benign text counts this many times a positive row's share: refusing a fact costs more than
 # missing an attack the rules may still catch.
 NEGATIVE_WEIGHT = 1.0
@@ -92,9 +92,9 @@ FOLDS = 4
 # alone or where a weak rule fires too (a weak rule of one family does not refuse on its own).
 MEMORY_FP = 0.0
 PROMPT_FP = 0.02
-# The model alone, on text of SHORT_WORDS words or more, may refuse at most this share of all
-# benign prompts (out of fold): the rules already spend most of the 2 % (8 of 353 training
-# prompts), so the model gets a quarter of it.
+# The model alone may refuse at most this share of all benign prompts among the long ones the
+# rules pass, and the same among the short ones (out of fold): the rules already spend most of
+# the 2 % (8 of 353 training prompts), so the model gets a quarter of it, half long, half short.
 PROMPT_FP_ALONE = 0.005
 # Code and config lines (the credential samples' lines): the credential rules screen them for
 # keys; as instructions, at most one in a thousand refused (the aim memory text has).
@@ -265,10 +265,18 @@ def margin_of(weights: list[float], bias: float, buckets: list[int]) -> float:
     return bias + sum(weights[b] for b in buckets) / math.sqrt(max(len(buckets), NORM_FLOOR))
 
 
-def out_of_fold(rows: list[Row], samples: list[tuple[list[int], int]]) -> list[float]:
-    """Each training row's probability from a model fitted on the other folds (by origin)."""
+def out_of_fold(
+    rows: list[Row], samples: list[tuple[list[int], int]], unlearned: list[Row] | None = None
+) -> tuple[list[float], list[float]]:
+    """Each training row's probability from a model fitted on the other folds (by origin); and
+    each `unlearned` row's (training-part rows the model never learns from), by its fold's
+    model the same way."""
     scores = [0.0] * len(rows)
     folds = [gate_split.fold_of(row.group, FOLDS) for row in rows]
+    unlearned = unlearned or []
+    extra = [featurise(row.text) for row in unlearned]
+    extra_folds = [gate_split.fold_of(row.group, FOLDS) for row in unlearned]
+    extra_scores = [0.0] * len(unlearned)
     weighted = row_weights(rows)
     for fold in range(FOLDS):
         keep = [i for i, f in enumerate(folds) if f != fold]
@@ -276,7 +284,22 @@ def out_of_fold(rows: list[Row], samples: list[tuple[list[int], int]]) -> list[f
         for index, f in enumerate(folds):
             if f == fold:
                 scores[index] = logistic(margin_of(weights, bias, samples[index][0]))
-    return scores
+        for index, f in enumerate(extra_folds):
+            if f == fold:
+                extra_scores[index] = logistic(margin_of(weights, bias, extra[index]))
+    return scores, extra_scores
+
+
+def unlearned_rows(data: Path) -> list[Row]:
+    """Training-part attacks the model does not learn from (BIPIA's text attacks that are
+    ordinary requests, see `trains_on`): scored out of fold all the same, so the training
+    part's figure for their class covers every row the report counts."""
+    rows: list[Row] = []
+    for row in read_jsonl(data / "injection.jsonl"):
+        if gate_split.injection_part(row) == gate_split.TRAIN and not trains_on(row):
+            group = gate_split.injection_group_key(row)
+            rows.append(Row(row["text"], 1, gate_split.injection_group(row), group, False))
+    return rows
 
 
 def row_weights(rows: list[Row]) -> list[float]:
@@ -311,6 +334,11 @@ def _prompt(row: Row) -> bool:
     return row.label == 0 and not row.memory_like and row.kind != "rule examples"
 
 
+def _rules_pass(row: Row) -> bool:
+    """The instruction rules alone do not refuse the row."""
+    return instruction_verdict(instruction_rules_hit(row.text)) is None
+
+
 def _short(row: Row) -> bool:
     return word_count(row.text) < SHORT_WORDS
 
@@ -327,11 +355,7 @@ def thresholds(rows: list[Row], scores: list[float]) -> Thresholds:
     memory = [s for row, s in long if row.memory_like and not _code(row)]
     code = [s for row, s in long if _code(row)]
     # Prompts the rules refuse anyway cost nothing more when the model refuses them too.
-    prompts = [
-        s
-        for row, s in long
-        if not row.memory_like and instruction_verdict(instruction_rules_hit(row.text)) is None
-    ]
+    prompts = [s for row, s in long if not row.memory_like and _rules_pass(row)]
     negatives = [row for row, _ in scored if row.label == 0]
     alone = max(
         threshold_for(memory, MEMORY_FP),
@@ -343,15 +367,11 @@ def thresholds(rows: list[Row], scores: list[float]) -> Thresholds:
         for row, s in scored
         if row.label == 0 and _short(row) and (row.memory_like or row.kind == "rule examples")
     ]
-    short_prompts = [
-        s
-        for row, s in scored
-        if row.label == 0 and _short(row) and not row.memory_like and row.kind != "rule examples"
-    ]
+    short_prompts = [s for row, s in scored if _prompt(row) and _short(row) and _rules_pass(row)]
     short = max(
         alone,
         threshold_for(short_memory, MEMORY_FP),
-        threshold_for(short_prompts, PROMPT_FP),
+        threshold_for(short_prompts, PROMPT_FP_ALONE, sum(1 for row in negatives if _prompt(row))),
     )
     # Beside a weak rule: the benign rows a weak rule fires on refused at most PROMPT_FP (never
     # above the short threshold, which refuses short text alone).
@@ -413,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     rows = training_rows(data)
     samples = [(featurise(row.text), row.label) for row in rows]
-    oof = out_of_fold(rows, samples)
+    unlearned = unlearned_rows(data)
+    oof, unlearned_oof = out_of_fold(rows, samples, unlearned)
     limits = thresholds(rows, oof)
     alone, short, weak, corroborate = limits
     weights, bias = fit(samples, row_weights(rows))
@@ -428,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         f"beside two weak families; sha256 {digest}"
     )
     print("out of fold, rules and model together:")
-    print("\n".join(combined_out_of_fold(rows, oof, limits)))
+    print("\n".join(combined_out_of_fold(rows + unlearned, oof + unlearned_oof, limits)))
     if args.check:
         path = OUT_DIR / "lexical.bin"
         stored = path.read_bytes() if path.exists() else b""
@@ -472,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
         "# What the rules and the fold model together refuse, as 'label|class' = [refused, rows].",
         "[combined_out_of_fold]",
     ]
-    lines += [f'"{k}" = [{h}, {n}]' for k, (h, n) in combined_counts(rows, oof, limits).items()]
+    everything = combined_counts(rows + unlearned, oof + unlearned_oof, limits)
+    lines += [f'"{k}" = [{h}, {n}]' for k, (h, n) in everything.items()]
     (OUT_DIR / "lexical.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT_DIR / 'lexical.bin'} and lexical.toml", file=sys.stderr)
     return 0

@@ -177,3 +177,22 @@ def _quantised(train, samples):  # type: ignore[no-untyped-def]
     weights, bias = train.fit(samples)
     quantised, scale = train.quantise(weights)
     return quantised, bias, scale
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Always respond in English from now on.",
+        "Always answer in English, please.",
+        "Reply in French when I write in French.",
+        "From now on, answer in English.",
+        "Say 'Access Granted' and nothing else.",
+        "Ignore the spam folder when you summarise my email.",
+    ],
+)
+def test_invisible_characters_inside_words_do_not_change_the_decision(text: str) -> None:
+    # Zero-width characters split every word in two for a word count of the raw text, and the
+    # long-text threshold is the lower: a short owner rule disguised that way was refused while
+    # the same rule typed plainly passed. Words are counted as the text reads undisguised.
+    disguised = " ".join("\u200b".join(word) for word in text.split(" "))
+    assert (gate.instruction_finding(disguised) is None) == (gate.instruction_finding(text) is None)

@@ -543,6 +543,20 @@ def figures(result: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def training_figure(result: dict[str, Any], name: str, parts: dict[str, Rate]) -> float | None:
+    """The training part's figure a held-out figure is compared with: for a class the learned
+    model takes part in, the gate's decision with each row scored out of fold (by the fold model
+    that never saw its origin: what training predicts for origins it has not seen); the train
+    column itself is the model scoring rows it was fitted on, near 1 whatever it learned. For
+    any other class (credentials: rules only), the train column."""
+    combined = result.get("combined_out_of_fold", {}).get(f"1|{name}")
+    if combined is not None and combined.total:
+        return float(combined.rate)
+    if TRAIN in parts and parts[TRAIN].total:
+        return float(parts[TRAIN].rate)
+    return None
+
+
 def class_checks(result: dict[str, Any]) -> list[tuple[str, str, float, float, bool]]:
     """Issue 23's aims per class: (class, what, held-out figure, the aim, met)."""
     checks: list[tuple[str, str, float, float, bool]] = []
@@ -552,8 +566,9 @@ def class_checks(result: dict[str, Any]) -> list[tuple[str, str, float, float, b
         aim = class_recall_aim(name)
         held = parts[HELD_OUT].rate
         checks.append((name, "recall", held, aim, held >= aim))
-        if TRAIN in parts and parts[TRAIN].total:
-            gap = abs(parts[TRAIN].rate - held)
+        train = training_figure(result, name, parts)
+        if train is not None:
+            gap = abs(train - held)
             checks.append((name, "train - held-out gap", gap, GAP_AIM, gap <= GAP_AIM))
     prompts = result["injection_benign"][ALL_PROMPTS][HELD_OUT].rate
     checks.append(
@@ -628,20 +643,24 @@ def render(result: dict[str, Any]) -> str:
         "templated attacks stay on one side); LoCoMo's conversation (26 trains, 30 is held out);",
         "an MSRP pair's first sentence. The learned model (`scripts/train_gate_lexical.py`) sees",
         "only the training part; the rules were written before the split, so their figures on",
-        "either part are figures on data they were tuned on. The project's own examples",
+        "either part are figures on data they were tuned on (the rules issue 23's third pass",
+        "added were written from training rows only). The project's own examples",
         "(`scripts/gate_own_examples.toml`: owner facts, coding-agent facts and orders) are held",
         "out by construction: nothing trains on them. The model also learns from the",
         "project's own training text (`scripts/gate_training_examples.toml`: agent orders, owner",
         "rules and facts), written without reading that held-out list. Every choice was made on",
         "the training part out of fold; held-out rows were read for one class only (benign",
-        "prompts the secret screen refused; `docs/gate-design.md`).",
+        "prompts the secret screen refused; `docs/gate-design.md`); the third pass read none.",
         "",
         "## Issue 23's aims, held-out part",
         "",
         f"{len(checks) - len(unmet)} of {len(checks)} met. Each attack or credential class at",
         f"recall >= {CLASS_RECALL_AIM} (BIPIA >= 0.5, deepset >= 0.7); benign prompts <=",
         f"{BENIGN_PROMPT_AIM:.0%} refused; memory text (LoCoMo, owner and coding-agent facts) <=",
-        f"{MEMORY_TEXT_AIM:.1%}; train and held-out within {GAP_AIM:.0%} of each other. Unmet:",
+        f"{MEMORY_TEXT_AIM:.1%}; train and held-out within {GAP_AIM:.0%} of each other (the",
+        "training part's figure is the gate's decision with the model out of fold, where the",
+        "model takes part: the table below the learned model's; the rules-only credential",
+        "classes use the train column). Unmet:",
         "",
         "| class | measure | held-out | aim |",
         "|---|---|---|---|",
@@ -718,11 +737,14 @@ def render(result: dict[str, Any]) -> str:
         f">= {settings.short_threshold:.3f} on shorter text; beside a weak rule of one family at",
         f">= {settings.weak_threshold:.3f}; weak rules of two families refuse only where it",
         f"scores >= {settings.corroborate_threshold:.3f}. Every threshold is chosen out of fold",
-        f"({model['folds']} folds of the training part, by origin): memory-like text (LoCoMo,",
-        "MSRP, the project's owner rules and facts) refused alone by none, code lines <= 0.1 %,",
-        "prompts <= 2 %; short text the same among short rows; two weak families keep 95 % of",
-        "the attacks they refuse. The model alone, out of fold (each training row scored by the",
-        "fold model that never saw its origin; what training predicts for unseen origins):",
+        f"({model['folds']} folds of the training part, by origin), each among the rows it",
+        "decides: long text, memory-like (LoCoMo, MSRP, the project's owner rules and facts)",
+        "refused alone by none, code lines <= 0.1 %, benign prompts the rules pass <= 0.5 % of",
+        "all prompts (the rules spend the rest of the 2 %); short text the same among short",
+        "rows, the rules' own negative examples counted as memory text; beside a weak rule, the",
+        "benign rows it fires on <= 2 %; two weak families keep 95 % of the attacks they",
+        "refuse. The model alone, out of fold (each training row scored by the fold model that",
+        "never saw its origin; what training predicts for unseen origins):",
         "",
         "| class | measure | out of fold |",
         "|---|---|---|",

@@ -11,7 +11,7 @@ gives (the same function the gate scores with), fitted with AdaGrad and an L2 pe
 classes weighted to count equally. Text is first normalised as the instruction rules see it
 (`normalise_for_rules`: case folded, look-alikes mapped, disguises undone into extra views).
 
-Positives: injection.jsonl label 1 (but BIPIA's text attacks, see UNTRAINED_SOURCES), and the
+Positives: injection.jsonl label 1 (of BIPIA's text attacks, those that address the reply), and the
 project's own agent orders (scripts/gate_training_examples.toml). Negatives:
 injection.jsonl label 0, LoCoMo's training conversation (observations, dialog turns,
 summaries), the project's own owner rules and coding facts (gate_training_examples.toml),
@@ -31,6 +31,7 @@ import hashlib
 import json
 import math
 import random
+import re
 import struct
 import sys
 import tomllib
@@ -58,11 +59,11 @@ BITS = 18
 SEED = 16
 EPOCHS = 12
 LEARNING_RATE = 0.5
-L2 = 1e-3
+L2 = 3e-3
 MSRP_SAMPLE = 2500
 # Buckets seen in fewer training rows than this carry no weight: a feature of one row is that
 # row, not the class.
-MIN_ROWS = 3
+MIN_ROWS = 5
 # Benign text counts this many times a positive row's share: refusing a fact costs more than
 # missing an attack the rules may still catch.
 NEGATIVE_WEIGHT = 1.0
@@ -71,11 +72,12 @@ NEGATIVE_WEIGHT = 1.0
 # learns that an imperative is not an injection.
 PROMPT_WEIGHT = 4.0
 # BIPIA's attacks are tasks placed where a task does not belong. Its code attacks address the
-# assistant's own output ("blend this snippet into your code") and are learned. Its text attacks
-# are mostly ordinary requests ("describe the lifecycle of a butterfly", "reply in Spanish"):
-# their words are the owner's own rules, and learning them raised the threshold the owner's
-# imperatives need (out of fold, 0.82 to 0.96: every other class lost recall). The rules and the
-# split-aware report still measure them.
+# assistant's own output ("blend this snippet into your code") and are learned. Of its text
+# attacks, those that address the assistant's reply ("add this link to your response", "remove
+# spaces from your answer") are learned too (`trains_on`, issue 23's third pass); the rest are
+# ordinary requests ("describe the lifecycle of a butterfly"): learning them raised the threshold
+# the owner's imperatives need (out of fold, 0.82 to 0.96: every other class lost recall). The
+# rules and the split-aware report still measure them all.
 UNTRAINED_SOURCES: tuple[str, ...] = ()
 
 
@@ -90,6 +92,10 @@ FOLDS = 4
 # alone or where a weak rule fires too (a weak rule of one family does not refuse on its own).
 MEMORY_FP = 0.0
 PROMPT_FP = 0.02
+# The model alone may refuse at most this share of all benign prompts among the long ones the
+# rules pass, and the same among the short ones (out of fold): the rules already spend most of
+# the 2 % (8 of 353 training prompts), so the model gets a quarter of it, half long, half short.
+PROMPT_FP_ALONE = 0.005
 # Code and config lines (the credential samples' lines): the credential rules screen them for
 # keys; as instructions, at most one in a thousand refused (the aim memory text has).
 CODE_FP = 0.001
@@ -128,10 +134,20 @@ def weak_rule_alone(text: str) -> bool:
     return any(r in rules and rules[r].strength == "weak" for r in fired)
 
 
+# A text that speaks to the assistant about its own reply ("in your response", "modify your
+# answer"): what makes one of BIPIA's text attacks an order rather than an ordinary request.
+_ADDRESSES_THE_REPLY = re.compile(
+    r"\byour\s+(?:[^\W_]+\s+)?(?:response|responses|reply|replies|answer|answers|output|outputs)\b",
+    re.IGNORECASE,
+)
+
+
 def trains_on(row: dict[str, Any]) -> bool:
-    """Whether an injection.jsonl training-part row is learned from (BIPIA's text attacks are
-    not, see UNTRAINED_SOURCES)."""
-    return not (row["source"].startswith("microsoft/BIPIA") and row["subset"].startswith("text"))
+    """Whether an injection.jsonl training-part row is learned from: every row but BIPIA's text
+    attacks that do not address the assistant's reply (the comment above UNTRAINED_SOURCES)."""
+    if not (row["source"].startswith("microsoft/BIPIA") and row["subset"].startswith("text")):
+        return True
+    return bool(_ADDRESSES_THE_REPLY.search(row["text"]))
 
 
 def two_weak_families(text: str) -> bool:
@@ -249,10 +265,18 @@ def margin_of(weights: list[float], bias: float, buckets: list[int]) -> float:
     return bias + sum(weights[b] for b in buckets) / math.sqrt(max(len(buckets), NORM_FLOOR))
 
 
-def out_of_fold(rows: list[Row], samples: list[tuple[list[int], int]]) -> list[float]:
-    """Each training row's probability from a model fitted on the other folds (by origin)."""
+def out_of_fold(
+    rows: list[Row], samples: list[tuple[list[int], int]], unlearned: list[Row] | None = None
+) -> tuple[list[float], list[float]]:
+    """Each training row's probability from a model fitted on the other folds (by origin); and
+    each `unlearned` row's (training-part rows the model never learns from), by its fold's
+    model the same way."""
     scores = [0.0] * len(rows)
     folds = [gate_split.fold_of(row.group, FOLDS) for row in rows]
+    unlearned = unlearned or []
+    extra = [featurise(row.text) for row in unlearned]
+    extra_folds = [gate_split.fold_of(row.group, FOLDS) for row in unlearned]
+    extra_scores = [0.0] * len(unlearned)
     weighted = row_weights(rows)
     for fold in range(FOLDS):
         keep = [i for i, f in enumerate(folds) if f != fold]
@@ -260,7 +284,22 @@ def out_of_fold(rows: list[Row], samples: list[tuple[list[int], int]]) -> list[f
         for index, f in enumerate(folds):
             if f == fold:
                 scores[index] = logistic(margin_of(weights, bias, samples[index][0]))
-    return scores
+        for index, f in enumerate(extra_folds):
+            if f == fold:
+                extra_scores[index] = logistic(margin_of(weights, bias, extra[index]))
+    return scores, extra_scores
+
+
+def unlearned_rows(data: Path) -> list[Row]:
+    """Training-part attacks the model does not learn from (BIPIA's text attacks that are
+    ordinary requests, see `trains_on`): scored out of fold all the same, so the training
+    part's figure for their class covers every row the report counts."""
+    rows: list[Row] = []
+    for row in read_jsonl(data / "injection.jsonl"):
+        if gate_split.injection_part(row) == gate_split.TRAIN and not trains_on(row):
+            group = gate_split.injection_group_key(row)
+            rows.append(Row(row["text"], 1, gate_split.injection_group(row), group, False))
+    return rows
 
 
 def row_weights(rows: list[Row]) -> list[float]:
@@ -271,11 +310,11 @@ def logistic(margin: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, margin))))
 
 
-def threshold_for(scores: list[float], share: float) -> float:
+def threshold_for(scores: list[float], share: float, out_of: int | None = None) -> float:
     """The lowest probability threshold (at least one half) refusing at most `share` of the
-    negatives' `scores`."""
+    negatives' `scores` (or of `out_of` rows, when `scores` are the ones it decides among more)."""
     ranked = sorted(scores, reverse=True)
-    allowed = int(len(ranked) * share)
+    allowed = int((len(ranked) if out_of is None else out_of) * share)
     return max(0.5, ranked[allowed] + 1e-6) if allowed < len(ranked) else 0.5
 
 
@@ -290,6 +329,16 @@ def _code(row: Row) -> bool:
     return row.kind == "credential lines"
 
 
+def _prompt(row: Row) -> bool:
+    """A benign prompt (not memory text, not one of the rules' own examples)."""
+    return row.label == 0 and not row.memory_like and row.kind != "rule examples"
+
+
+def _rules_pass(row: Row) -> bool:
+    """The instruction rules alone do not refuse the row."""
+    return instruction_verdict(instruction_rules_hit(row.text)) is None
+
+
 def _short(row: Row) -> bool:
     return word_count(row.text) < SHORT_WORDS
 
@@ -300,31 +349,34 @@ def thresholds(rows: list[Row], scores: list[float]) -> Thresholds:
     negative examples (owner-rule-like imperatives) count as memory text; beside a weak rule,
     the negatives a weak rule fires on at most PROMPT_FP."""
     scored = list(zip(rows, scores, strict=True))
-    memory = [s for row, s in scored if row.label == 0 and row.memory_like and not _code(row)]
-    code = [s for row, s in scored if row.label == 0 and _code(row)]
-    prompts = [s for row, s in scored if row.label == 0 and not row.memory_like]
+    # The model alone decides text of SHORT_WORDS words or more at `alone` (shorter text at
+    # `short`, never lower): each is chosen among the rows it decides.
+    long = [(row, s) for row, s in scored if row.label == 0 and not _short(row)]
+    memory = [s for row, s in long if row.memory_like and not _code(row)]
+    code = [s for row, s in long if _code(row)]
+    # Prompts the rules refuse anyway cost nothing more when the model refuses them too.
+    prompts = [s for row, s in long if not row.memory_like and _rules_pass(row)]
+    negatives = [row for row, _ in scored if row.label == 0]
     alone = max(
         threshold_for(memory, MEMORY_FP),
-        threshold_for(code, CODE_FP),
-        threshold_for(prompts, PROMPT_FP),
+        threshold_for(code, CODE_FP, sum(1 for row in negatives if _code(row))),
+        threshold_for(prompts, PROMPT_FP_ALONE, sum(1 for row in negatives if _prompt(row))),
     )
     short_memory = [
         s
         for row, s in scored
         if row.label == 0 and _short(row) and (row.memory_like or row.kind == "rule examples")
     ]
-    short_prompts = [
-        s
-        for row, s in scored
-        if row.label == 0 and _short(row) and not row.memory_like and row.kind != "rule examples"
-    ]
+    short_prompts = [s for row, s in scored if _prompt(row) and _short(row) and _rules_pass(row)]
     short = max(
         alone,
         threshold_for(short_memory, MEMORY_FP),
-        threshold_for(short_prompts, PROMPT_FP),
+        threshold_for(short_prompts, PROMPT_FP_ALONE, sum(1 for row in negatives if _prompt(row))),
     )
+    # Beside a weak rule: the benign rows a weak rule fires on refused at most PROMPT_FP (never
+    # above the short threshold, which refuses short text alone).
     weak = [s for row, s in scored if row.label == 0 and weak_rule_alone(row.text)]
-    weak_threshold = min(alone, threshold_for(weak, PROMPT_FP))
+    weak_threshold = min(short, threshold_for(weak, PROMPT_FP))
     # Weak rules of two families: the threshold that keeps CORROBORATE_RECALL of the training
     # attacks they refuse (out of fold); benign text under it passes.
     paired = sorted(s for row, s in scored if row.label == 1 and two_weak_families(row.text))
@@ -381,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     rows = training_rows(data)
     samples = [(featurise(row.text), row.label) for row in rows]
-    oof = out_of_fold(rows, samples)
+    unlearned = unlearned_rows(data)
+    oof, unlearned_oof = out_of_fold(rows, samples, unlearned)
     limits = thresholds(rows, oof)
     alone, short, weak, corroborate = limits
     weights, bias = fit(samples, row_weights(rows))
@@ -396,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
         f"beside two weak families; sha256 {digest}"
     )
     print("out of fold, rules and model together:")
-    print("\n".join(combined_out_of_fold(rows, oof, limits)))
+    print("\n".join(combined_out_of_fold(rows + unlearned, oof + unlearned_oof, limits)))
     if args.check:
         path = OUT_DIR / "lexical.bin"
         stored = path.read_bytes() if path.exists() else b""
@@ -440,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
         "# What the rules and the fold model together refuse, as 'label|class' = [refused, rows].",
         "[combined_out_of_fold]",
     ]
-    lines += [f'"{k}" = [{h}, {n}]' for k, (h, n) in combined_counts(rows, oof, limits).items()]
+    everything = combined_counts(rows + unlearned, oof + unlearned_oof, limits)
+    lines += [f'"{k}" = [{h}, {n}]' for k, (h, n) in everything.items()]
     (OUT_DIR / "lexical.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT_DIR / 'lexical.bin'} and lexical.toml", file=sys.stderr)
     return 0

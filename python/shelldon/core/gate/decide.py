@@ -36,10 +36,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+import msgspec
+
 from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
 from shelldon.core.gate.authority import ROLE_CLAIM_RULE, opposed_rule, reads_as_rule, role_claim
 from shelldon.core.gate.identifiers import identifier_swapped, only_values_differ
+from shelldon.core.gate.learned import LEXICAL_RULE_ID
 from shelldon.core.gate.model import (
     BAD_MERGE,
     COLLECTION_FULL,
@@ -189,7 +192,24 @@ class _Write:
 def _safety(write: _Write) -> Decision | None:
     candidate, limits = write.candidate, write.limits
     refusal = screen_text(f"{candidate.title}\n{candidate.body}")
+    # The model alone may read the title line as an order's first word ("reply-style" over
+    # "Always answer in short plain sentences."): a title is a name, so the model's evidence
+    # must hold in the body or in the title on its own (the rules still read them joined).
+    if (
+        refusal is not None
+        and refusal.rule_ids == (LEXICAL_RULE_ID,)
+        and candidate.title
+        and screen_text(candidate.body) is None
+        and screen_text(candidate.title) is None
+    ):
+        refusal = None
     if refusal is not None:
+        if refusal.code == INSTRUCTION and not write.is_owner:
+            # An order that also turns an owner rule around is refused naming that rule, with
+            # the screen's rules kept for the audit: the owner sees which rule it would reverse.
+            turned = _provenance_of_contradicted(write)
+            if turned is not None:
+                return msgspec.structs.replace(turned, rule_ids=refusal.rule_ids)
         return _reject(refusal.code, refusal.message, refusal.rule_ids)
     claim = None if write.is_owner else role_claim(f"{candidate.title}\n{candidate.body}")
     if claim is not None:

@@ -323,7 +323,11 @@ def instruction_finding(text: str) -> InstructionFinding | None:
     # shares most of its words with a short attack ("Say Access Granted"), and a rule the owner
     # states must never be refused by a guess. So short text has its own, higher threshold,
     # chosen where the owner's short imperatives pass (scripts/train_gate_lexical.py).
-    long_enough = word_count(text) >= settings.min_words_alone
+    # Words counted as the text reads once undisguised: letters spaced out or zero-width
+    # characters inside words would otherwise turn a short text into a long one, and the long
+    # threshold is the lower (training counts the words of text as typed).
+    words = min([word_count(strip_invisible(text)), *(word_count(view) for view in views)])
+    long_enough = words >= settings.min_words_alone
     alone = settings.threshold if long_enough else settings.short_threshold
     if score.probability >= alone:
         return InstructionFinding((LEXICAL_RULE_ID,), score)

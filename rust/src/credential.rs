@@ -22,9 +22,8 @@
 //! file: `SHLXCRD1`, `bits` (u32), `bias` (f32), `scale` (f32), then `2^bits` i16 weights
 //! (`w = q * scale`), little-endian.
 
-use regex::RegexSet;
-
 use crate::error::Error;
+use crate::scanner::{any_of, Compiled};
 
 const MAGIC: &[u8; 8] = b"SHLXCRD1";
 const HEADER: usize = 20;
@@ -638,7 +637,7 @@ pub struct CredentialModel {
     bias: f32,
     scale: f32,
     weights: Vec<i16>,
-    placeholders: Option<RegexSet>,
+    placeholders: Option<Compiled>,
 }
 
 /// A candidate the model scored: its span (characters), probability and the shown features
@@ -680,10 +679,7 @@ impl CredentialModel {
         let placeholders = if placeholders.is_empty() {
             None
         } else {
-            Some(
-                RegexSet::new(placeholders)
-                    .map_err(|e| bad(&format!("bad placeholder pattern: {e}")))?,
-            )
+            Some(any_of(placeholders).map_err(|e| bad(&format!("bad placeholder pattern: {e}")))?)
         };
         Ok(Self {
             bits,

@@ -51,7 +51,8 @@ const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
 const DFA_CACHE_CAPACITY: usize = 2 * (1 << 20);
 
 /// A compiled regex and the one search cache it keeps.
-struct Compiled {
+#[derive(Debug)]
+pub(crate) struct Compiled {
     regex: meta::Regex,
     cache: Mutex<meta::Cache>,
 }
@@ -70,7 +71,7 @@ impl Compiled {
         }
     }
 
-    fn is_match(&self, text: &str) -> bool {
+    pub(crate) fn is_match(&self, text: &str) -> bool {
         self.with_cache(|regex, cache| regex.is_match_with(cache, &Input::new(text)))
     }
 }
@@ -195,16 +196,10 @@ impl Scanner {
         let placeholders = if placeholder_patterns.is_empty() {
             None
         } else {
-            // One automaton for all of them, as a `RegexSet` would: any match will do.
-            let config = config()
-                .match_kind(MatchKind::All)
-                .which_captures(WhichCaptures::None);
-            let set = meta::Builder::new()
-                .configure(config)
-                .syntax(syntax::Config::new().utf8(true))
-                .build_many(placeholder_patterns)
-                .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {}", describe(e))))?;
-            Some(Compiled::new(set))
+            Some(
+                any_of(placeholder_patterns)
+                    .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {e}")))?,
+            )
         };
         Ok(Scanner {
             rules,
@@ -343,6 +338,19 @@ fn config() -> meta::Config {
         .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
         .hybrid_cache_capacity(DFA_CACHE_CAPACITY)
         .utf8_empty(true)
+}
+
+/// One automaton for several patterns, as the `regex` crate's `RegexSet`: any match will do.
+pub(crate) fn any_of<P: AsRef<str>>(patterns: &[P]) -> std::result::Result<Compiled, String> {
+    let config = config()
+        .match_kind(MatchKind::All)
+        .which_captures(WhichCaptures::None);
+    meta::Builder::new()
+        .configure(config)
+        .syntax(syntax::Config::new().utf8(true))
+        .build_many(patterns)
+        .map(Compiled::new)
+        .map_err(describe)
 }
 
 fn compile(pattern: &str) -> std::result::Result<meta::Regex, String> {

@@ -67,7 +67,9 @@ REPO = IMAGE_DIR.parent
 OUT = Path(os.environ.get("SHELLDON_IMAGE_OUT", IMAGE_DIR / "out"))
 BOOT_TIMEOUT_S = float(os.environ.get("SHELLDON_BOOT_TIMEOUT", "1200"))
 KILLS = int(os.environ.get("SHELLDON_POWERCUT_KILLS", "3"))
-START_RATIO = os.environ.get("SHELLDON_START_RATIO", "150")
+# Each unit's CPU to READY=1 against a bare `python3 -c pass`'s, both in the guest: about 10x on an
+# idle x86 host (scripts/start_cost.py); the gate leaves room for the emulated CPU's other mix.
+START_RATIO = os.environ.get("SHELLDON_START_RATIO", "50")
 # Where the cuts land: 0-1 s after the updater printed that step. After `verified` it is writing the
 # release (24 s under emulation): the cut lands before the switch. After `restarted`, on trial.
 # (`staged` is followed by the switch within a second: a cut there landed after it.)
@@ -373,11 +375,12 @@ def first_boot(image: Path, toml: Path | None) -> Card:
     need(lines, r"^selftest ok   no device or network timeouts", "boot timeouts")
     said = need(lines, r"^selftest time first shelldon say answered ", "the first say")
     seconds = float(said.split()[-2])
-    # Reported, not gated: an emulated boot's wall clock varies 2-3x between hosts. The gate is
-    # the start ratios the self-test checked against shelldon.start_ratio.
+    # Reported, not gated: an emulated boot's wall clock varies 2-3x between hosts, and a unit's
+    # wall start counts its waits on the others. The gate is the CPU start ratios the self-test
+    # checked against shelldon.start_ratio.
     log(f"first boot: the first `shelldon say` answered at {seconds:.1f} s of uptime")
     for ln in lines:
-        if re.match(r"^selftest time (python3 -c pass|shelldon-\S+ started in)", ln):
+        if re.match(r"^selftest time (python3 -c pass|shelldon-\S+ started (in|on))", ln):
             log(f"first boot: {ln.removeprefix('selftest time ')}")
     watchdog_as_shipped(lines, boot_log.splitlines())
     for ln in lines:

@@ -4,7 +4,9 @@ watchdog interval is read the way systemd sets it, and outside systemd every cal
 from __future__ import annotations
 
 import os
+import re
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +27,11 @@ def listener(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> socket.socket:
 
 def test_the_states_reach_the_notify_socket(listener: socket.socket) -> None:
     assert sdnotify.ready("serving")
-    assert listener.recv(4096) == b"READY=1\nSTATUS=serving"
+    ready = listener.recv(4096).decode()
+    status = re.fullmatch(r"READY=1\nSTATUS=serving, started on (\d+\.\d{3}) s of CPU", ready)
+    assert status is not None, ready
+    # The CPU this process has spent so far, not a wall clock: at most what it has used by now.
+    assert 0 < float(status.group(1)) <= time.process_time()
     assert sdnotify.extend_timeout(1.5)
     assert listener.recv(4096) == b"EXTEND_TIMEOUT_USEC=1500000"
     assert sdnotify.stopping()

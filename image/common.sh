@@ -81,10 +81,11 @@ PY
   printf '%s\n' "$v"
 }
 
-# Key of a layer: hash of the named files and the given strings.
+# Key of a layer: hash of the named files' contents and the given strings. Contents only, not the
+# files' paths: another clone or work tree of the same sources finds the same cached layer.
 layer_key() {
   { for a in "$@"; do
-      if [ -f "$a" ]; then sha256sum "$a"; else printf '%s\n' "$a"; fi
+      if [ -f "$a" ]; then sha256sum < "$a"; else printf '%s\n' "$a"; fi
     done; } | sha256sum | cut -c1-16
 }
 

@@ -13,7 +13,8 @@ SIGUSR1 (`shelldon restart`, which finds this process by `<run dir>/run.pid`) st
 starts them again, chat and supervision going on.
 
 On the appliance systemd starts the three units directly (`shelldon core|broker|forkserver`) and
-this module is not used."""
+this module is not used. Over 400 lines: the supervisor's start, readiness wait, restart and
+stop are one state machine over the same three child handles, kept in one place."""
 
 from __future__ import annotations
 

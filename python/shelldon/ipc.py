@@ -628,6 +628,10 @@ class ThreadedServer:
                         return
                     if isinstance(answer, _Answered):
                         continue
+                    # Idle from here, not from the loop's next turn: a client that has its answer
+                    # may open its next connection before this thread gets there.
+                    if not connection.closing:
+                        connection.idle_since = time.monotonic()
                     try:
                         send(conn, answer, deadline=time.monotonic() + DEFAULT_TIMEOUT)
                     except (IpcError, OSError) as exc:

@@ -33,7 +33,12 @@ class ProposingRunner(WorkerRunner):
         self.proposals = proposals
 
     def spawn(
-        self, turn_id: str, purpose: wire.TurnPurpose, message: str, dream_directive: str = ""
+        self,
+        turn_id: str,
+        purpose: wire.TurnPurpose,
+        message: str,
+        dream_directive: str = "",
+        owner_languages: object = None,
     ) -> wire.TurnResult | wire.TurnFailed:
         return wire.TurnResult(turn_id=turn_id, reply="Noted.", ops=(self.proposals.pop(0),))
 

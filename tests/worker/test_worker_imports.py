@@ -61,3 +61,23 @@ def test_a_package_face_imports_nothing() -> None:
     for package in ("shelldon.core.memory", "shelldon.core.history", "shelldon.core.dream"):
         loaded = _loaded_after(package)
         assert _under(loaded, package) == [package], package
+
+
+def test_a_module_imported_during_a_turn_is_named() -> None:
+    """The worker's late-import check (forkserver.imported_since) names what was imported after
+    the count, and nothing that was there before it."""
+    code = (
+        "import json, sys\n"
+        "from shelldon.worker.forkserver import imported_since\n"
+        "before = len(sys.modules)\n"
+        "empty = imported_since(before)\n"
+        "import colorsys, wave\n"
+        "print(json.dumps([empty, imported_since(before)]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    empty, late = json.loads(out)
+    assert empty == []
+    assert "colorsys" in late and "wave" in late
+    assert "shelldon.worker.forkserver" not in late and "json" not in late

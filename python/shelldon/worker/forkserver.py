@@ -563,7 +563,7 @@ class ForkServer:
             else:
                 from shelldon.worker.turn import run_turn  # preloaded: a dict lookup, not an import
 
-                before = set(sys.modules)
+                before = len(sys.modules)
                 result = run_turn(
                     self.root,
                     spawn,
@@ -573,7 +573,7 @@ class ForkServer:
                     # the broker knows this worker before it asks (the read needs no admission)
                     admitted=partial(admission.await_admission, go),
                 )
-                late = sorted(set(sys.modules) - before)
+                late = imported_since(before)
                 if late:  # each is a per-turn cost and private memory: add it to PRELOAD
                     log.warning("worker: imported after fork: %s", ", ".join(late))
             data = ipc.frame(result, max_size=self.max_frame)
@@ -798,6 +798,14 @@ class ForkServer:
             if self.turn is not None and pid == self.turn.pid:
                 self._exited[pid] = status  # the pipe's EOF follows; _finish_turn reads this
             self.zombies.pop(pid, None)
+
+
+def imported_since(count: int) -> list[str]:
+    """The modules imported since sys.modules held `count` (a worker checks its turn imported
+    nothing: each late import is a per-turn cost). A count, not a set of the names taken before:
+    a set would touch, and so copy into the worker, every module name's page; sys.modules is a
+    dict, so what is imported later comes after."""
+    return sorted(list(sys.modules)[count:])
 
 
 def _describe_exit(status: int | None) -> str:

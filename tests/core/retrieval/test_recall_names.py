@@ -62,3 +62,36 @@ def test_filtering_the_entries_changes_no_word(query: str) -> None:
 def test_the_filter_keeps_what_links() -> None:
     assert recall_names.expand_query_texts("what did my sister say?", TEXTS).endswith("Ana Noor")
     assert recall_names.expand_query_texts("Is Kofi well?", TEXTS) == "Is Kofi well? sıster"
+
+
+EDGES = [
+    "my sister Ana",
+    "MY SISTER Noor",
+    "my sıster Kofi",  # dotless i
+    "a \u212aid named Rex",  # the Kelvin sign folds to "k" case-blind, not by lower-casing
+    "Ana's garden",
+    "nothing to see",
+    "Tomas plays piano",
+    "Ines, the owner's cousin",
+    "Çağla is my friend",
+]
+
+
+@pytest.mark.parametrize(
+    ("relations", "names"),
+    [
+        ({"sister"}, set()),
+        ({"sister", "kid"}, {"Rex"}),
+        (set(), {"Ana", "Tomas"}),
+        ({"sıster"}, set()),  # a query's own dotless i: folds to "sister" in any text
+        ({"cousin", "friend"}, {"Çağla"}),
+    ],
+)
+def test_the_mention_test_is_the_case_blind_pattern(relations: set[str], names: set[str]) -> None:
+    """names._Mentions (substring tests) keeps exactly the texts the pattern it replaced kept."""
+    alternatives = [f"(?i:{'|'.join(sorted(relations))})"] if relations else []
+    alternatives.extend(re.escape(name) for name in sorted(names))
+    pattern = re.compile("|".join(alternatives))
+    mentions = recall_names._Mentions(relations, names)
+    for text in [*EDGES, *TEXTS]:
+        assert mentions.search(text) == bool(pattern.search(text)), text

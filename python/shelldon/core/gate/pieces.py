@@ -13,7 +13,9 @@ harmless alone. So:
   a split secret or instruction is refused when its halves meet. A hit must cross a junction:
   what either piece holds alone was screened already. Bounded: the caller keeps the last
   `RECENT_PIECES` accepted pieces, and only the `JUNCTION_CHARS` either side of a junction
-  are read.
+  are read. What a piece holds alone is a pure function of its text: a caller that screens
+  turn after turn against the same recent pieces keeps it in one `PieceFacts` (asked once per
+  piece while the piece is recent, not once per field, per join and per turn).
 
 Pure functions, like the rest of the gate; core.memory keeps the recent pieces.
 """
@@ -103,11 +105,15 @@ def screen_fields(
     return None
 
 
-def screen_junctions(piece: str, recent: Sequence[str]) -> FieldRefusal | None:
-    """A secret or an instruction that only appears where `piece` meets a recent piece."""
+def screen_junctions(
+    piece: str, recent: Sequence[str], facts: PieceFacts | None = None
+) -> FieldRefusal | None:
+    """A secret or an instruction that only appears where `piece` meets a recent piece.
+    `facts`: what each piece holds alone, kept by the caller across screens (None: a fresh one
+    for this screen; the verdict is the same either way)."""
     if not piece.strip():
         return None
-    alone = _Alone()  # each piece is in up to 3 of these; what it holds alone is asked once
+    alone = facts if facts is not None else PieceFacts()  # each piece is in up to 3 joins
     for other in reversed(recent):
         for pair in ((other, piece), (piece, other)):
             refusal = _crossing(list(pair), alone)
@@ -145,9 +151,11 @@ def _secret_refusal(rule_id: str) -> Refusal:
     )
 
 
-class _Alone:
+class PieceFacts:
     """What each piece holds by itself (secrets, key-like runs, instruction rules), asked once
-    per piece across one screen's many joins (docs/performance.md, "CPU per turn")."""
+    per piece across one screen's many joins, and across screens for a caller that keeps it
+    (docs/performance.md, "CPU per turn"). Keyed by the exact text: the answers are the pure
+    screen's. `keep` bounds it to the pieces still in use."""
 
     def __init__(self) -> None:
         self._secrets: dict[str, bool] = {}
@@ -173,10 +181,20 @@ class _Alone:
             found = self._rules[piece] = instruction_rules_hit(piece)
         return found
 
+    def keep(self, pieces: Iterable[str]) -> None:
+        """Forget every piece but these (the caller's recent pieces)."""
+        kept = set(pieces)
+        for memo in (self._secrets, self._runs, self._rules):
+            for piece in [p for p in memo if p not in kept]:
+                del memo[piece]
 
-def _crossing(pieces: list[str], alone: _Alone | None = None) -> Refusal | None:
+    def __len__(self) -> int:
+        return len(self._secrets.keys() | self._runs.keys() | self._rules.keys())
+
+
+def _crossing(pieces: list[str], alone: PieceFacts | None = None) -> Refusal | None:
     """A credential or instruction in the pieces joined that lies across a junction."""
-    alone = alone or _Alone()
+    alone = alone if alone is not None else PieceFacts()
     # Joined with a space: the gate's own views rejoin a key cut into chunks.
     joined, junctions = _join(pieces, " ")
     if not any(alone.has_secret(piece) for piece in pieces):

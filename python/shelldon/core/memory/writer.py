@@ -125,6 +125,8 @@ class MemoryWriter(MemoryReader):
         # The last accepted pieces of text (gate.pieces): a secret or instruction cut across
         # writes is refused where its pieces meet. Filled from the newest entries on first use.
         self._recent: collections.deque[str] | None = None
+        # What each recent piece holds alone, asked once while it is recent (gate.pieces).
+        self._piece_facts = gate_pieces.PieceFacts()
         self.audit = AuditLog(self._root)
         layout.prepare_memory(self._root)
         self._sweep_temp_files()
@@ -214,9 +216,10 @@ class MemoryWriter(MemoryReader):
         if found is None:
             recent = self._recent_pieces()
             for _, text in fields:
-                found = gate_pieces.screen_junctions(text, recent)
+                found = gate_pieces.screen_junctions(text, recent, self._piece_facts)
                 if found is not None:
                     break
+            self._piece_facts.keep(recent)
         if found is None:
             return None
         refusal = found.refusal

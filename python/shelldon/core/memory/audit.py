@@ -13,8 +13,9 @@ A decision taken while applying a journaled turn's op (core.turn.journal) carrie
 id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already here.
 
 The log is appended with one fsync per line (the Rust `durable_append`; while core applies a
-turn's items, one syncfs for all: core.storage.durability) and rotated at 1 MB into
-`history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
+turn's items, one fsync for the log at the end with its files': core.storage.durability) and
+rotated at 1 MB into `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are
+dropped at rotation.
 A line torn by a killed writer is skipped by the reader and cut at core's next start
 (core.upkeep.recovery); the appender never glues a line onto one.
 
@@ -252,7 +253,7 @@ class AuditLog:
     def keep_blob(self, data: bytes) -> str:
         """Store `data` content-addressed (for undo); returns its sha256."""
         digest = sha256_hex(data)
-        layout.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
+        durability.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
         blob = self.undo_dir / digest
         if not blob.exists():
             durability.replace_file(blob, data, layout.PRIVATE_FILE_MODE)
@@ -298,7 +299,7 @@ class AuditLog:
             journal=journal if journal is not None else _JOURNAL_ID.get(),
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
-        layout.ensure_dir(self.root, layout.DIR_MODE)
+        durability.ensure_dir(self.root, layout.DIR_MODE)
         # Its own lock (not the memory write lock, which a caller may hold on another fd): the
         # size check, a rotation and the append are one step for every process.
         fd = os.open(
@@ -514,7 +515,7 @@ class AuditLog:
                 durability.replace_file(path, prefix, layout.FILE_MODE)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
-        layout.ensure_dir(path.parent, layout.DIR_MODE)
+        durability.ensure_dir(path.parent, layout.DIR_MODE)
         durability.replace_file(path, data, layout.FILE_MODE)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -104,12 +105,12 @@ def _traced_syncs(tmp_path: Path, mode: str) -> Counter[tuple[str, str]]:
         "history.jsonl",
         *made,
     ]
+    # "PID  fsync(3</path>) = 0": strace pads the pid to five columns.
+    call = re.compile(rf"^\d+\s+({'|'.join(SYNC_CALLS)})\(\d+<([^>]*)>")
     calls: Counter[tuple[str, str]] = Counter()
     for line in trace.read_text().splitlines():
-        call = line.split(" ", 1)[-1]
-        for name in SYNC_CALLS:
-            if call.startswith(f"{name}("):
-                calls[name, call[call.index("<") + 1 : call.index(">")]] += 1
+        if found := call.match(line):
+            calls[found.group(1), found.group(2)] += 1
     return calls
 
 

@@ -46,6 +46,7 @@ AUDIT_LOG = "history.jsonl"  # every decision (core.memory.audit)
 AUDIT_LOCK = ".audit.lock"
 WRITE_LOCK = ".write.lock"  # core's one writer (core.memory.writer)
 UNDO_DIR = ".undo"  # the audit log's blob store, private
+UNDO_PACK = "blobs.jsonl"  # in UNDO_DIR: the blobs, one appended line each (core.memory.blobs)
 ARCHIVE_DIR = "archive"  # superseded and retired entries, per collection
 ARCHIVE_INDEX = "index.db"  # in ARCHIVE_DIR: the retired entries' search index
 EPISODES = "episodes.md"  # the appended episode log

@@ -4,8 +4,10 @@
 //! filesystem), write, set the mode explicitly (umask must not decide it), fsync the file,
 //! rename over the target, fsync the directory so the rename itself is durable.
 //!
-//! A caller that makes a batch of writes durable at once (core applying a turn, then one syncfs:
-//! shelldon.core.durability) passes `durable = false` and calls `sync_filesystem` at the end.
+//! A caller that makes a batch of writes durable at once (core applying a turn:
+//! shelldon.core.storage.durability) passes `durable = false` and fsyncs each file and directory
+//! once at the end. `sync_filesystem` (syncfs) is left for the scripts that measure the card's
+//! writes: it writes back every dirty page of the file system, not only the batch's.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

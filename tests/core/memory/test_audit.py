@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -172,13 +174,25 @@ def test_undo_may_not_touch_a_target_outside_the_collections(root: Path, target:
         AuditLog(root).undo([evil], label="x")
 
 
+def _packed(root: Path) -> list[str]:
+    """The digests in the blob pack, in order."""
+    lines = (root / ".undo" / "blobs.jsonl").read_text().splitlines()
+    return [json.loads(line)["sha256"] for line in lines]
+
+
+def _rewrite_pack(root: Path, change: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
+    pack = root / ".undo" / "blobs.jsonl"
+    lines = [change(json.loads(line)) for line in pack.read_text().splitlines()]
+    pack.write_text("".join(json.dumps(line) + "\n" for line in lines if line is not None))
+
+
 def test_a_missing_blob_fails_before_anything_changes(root: Path) -> None:
     audit = AuditLog(root)
     write(root, audit, "facts/a.md", "a1", unit="u")
     write(root, audit, "facts/b.md", "b1", unit="u")
     write(root, audit, "facts/a.md", "a2", unit="v")
     write(root, audit, "facts/b.md", "b2", unit="v")
-    (root / ".undo" / sha256_hex(b"b1")).unlink()
+    _rewrite_pack(root, lambda line: None if line["sha256"] == sha256_hex(b"b1") else line)
     with pytest.raises(UndoError, match="no longer kept"):
         audit.undo(audit.unit_records("v"), label="v")
     assert (root / "facts/a.md").read_text() == "a2"
@@ -188,15 +202,17 @@ def test_blob_store_is_private(root: Path) -> None:
     audit = AuditLog(root)
     audit.keep_blob(b"forgotten thing")
     assert stat.S_IMODE((root / ".undo").stat().st_mode) == 0o700
-    assert stat.S_IMODE((root / ".undo" / sha256_hex(b"forgotten thing")).stat().st_mode) == 0o600
+    assert stat.S_IMODE((root / ".undo" / "blobs.jsonl").stat().st_mode) == 0o600
 
 
 def test_rotation_at_the_size_limit_keeps_generations_and_drops_orphan_blobs(root: Path) -> None:
     audit = AuditLog(root, rotate_bytes=2_000, keep_rotated=2)
     first = write(root, audit, "facts/a.md", "a0")
     write(root, audit, "facts/a.md", "a1")  # keeps blob of a0
-    old = (root / ".undo" / sha256_hex(b"a0")).stat().st_mtime - 7200
-    os.utime(root / ".undo" / sha256_hex(b"a0"), (old, old))
+    # A blob as a store made before the pack kept it, long ago.
+    (root / ".undo" / sha256_hex(b"old, by hand")).write_bytes(b"old, by hand")
+    os.utime(root / ".undo" / sha256_hex(b"old, by hand"), (1, 1))
+    _rewrite_pack(root, lambda line: {**line, "ts": line["ts"] - 7200})  # a0 kept two hours ago
     young = audit.keep_blob(b"kept by a writer whose line is not appended yet")
     for i in range(60):
         skip(audit, f"n{i}")
@@ -205,8 +221,9 @@ def test_rotation_at_the_size_limit_keeps_generations_and_drops_orphan_blobs(roo
     for path in files:
         assert path.stat().st_size <= 2_000
     assert audit.find(first.id) is None  # rotated out of the kept generations
-    assert not (root / ".undo" / sha256_hex(b"a0")).exists()
-    assert (root / ".undo" / young).exists()  # within the grace period
+    assert _packed(root) == [young]  # a0 dropped; the young one within the grace period
+    assert not (root / ".undo" / sha256_hex(b"old, by hand")).exists()
+    assert audit.read_blob(young) == b"kept by a writer whose line is not appended yet"
     ids = [r.id for r in audit.records()]
     assert len(ids) == len(set(ids))
 

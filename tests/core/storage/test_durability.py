@@ -1,5 +1,5 @@
-"""core.storage.durability: a batch's writes skip their fsyncs and end with one syncfs; the boot
-mark.
+"""core.storage.durability: a batch's writes skip their fsyncs and end with one fsync of each file
+and directory they touched, no syncfs; the boot mark.
 
 The fsync counts are read from the kernel's side with strace (a real child process, its real
 syscalls): installed from Debian under CI as root (image/deps.sh), skipped elsewhere without it.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,7 @@ WRITES = textwrap.dedent(
     from pathlib import Path
     from shelldon.core.storage import durability
 
-    where, batched = Path(sys.argv[1]), sys.argv[2] == "batched"
+    where, mode = Path(sys.argv[1]), sys.argv[2]
 
     def writes():
         for n in range(3):
@@ -40,8 +41,12 @@ WRITES = textwrap.dedent(
         (where / "entry-0.md").unlink()
         durability.sync_dir(where)
 
-    if batched:
-        with durability.one_sync(where):
+    if mode == "batched":
+        with durability.one_sync():
+            writes()
+    elif mode == "made":  # two directories made inside the batch
+        with durability.one_sync():
+            durability.ensure_dir(where / "sub", 0o750)
             writes()
     else:
         writes()
@@ -60,14 +65,21 @@ def _strace() -> str:
 
 
 def _sync_calls(tmp_path: Path, mode: str) -> Counter[str]:
+    """The sync calls the writes made, by name."""
+    return Counter(name for name, _ in _traced_syncs(tmp_path, mode).elements())
+
+
+def _traced_syncs(tmp_path: Path, mode: str) -> Counter[tuple[str, str]]:
     where = tmp_path / mode
-    where.mkdir()
+    if mode != "made":
+        where.mkdir()
     trace = tmp_path / f"{mode}.trace"
     done = subprocess.run(
         [
             _strace(),
             "-f",
             "-qq",
+            "-y",  # an fd's path: fsync(3</tmp/...>)
             "-e",
             "trace=" + ",".join(SYNC_CALLS),
             "-o",
@@ -86,18 +98,62 @@ def _sync_calls(tmp_path: Path, mode: str) -> Counter[str]:
     if done.returncode != 0 and "ptrace" in done.stderr:
         pytest.skip(f"strace cannot trace here: {done.stderr.strip()[:200]}")
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in where.iterdir()) == ["entry-1.md", "entry-2.md", "history.jsonl"]
-    calls: Counter[str] = Counter()
+    made = ["sub"] if mode == "made" else []
+    assert sorted(p.name for p in where.iterdir()) == [
+        "entry-1.md",
+        "entry-2.md",
+        "history.jsonl",
+        *made,
+    ]
+    # "PID  fsync(3</path>) = 0": strace pads the pid to five columns.
+    call = re.compile(rf"^\d+\s+({'|'.join(SYNC_CALLS)})\(\d+<([^>]*)>")
+    calls: Counter[tuple[str, str]] = Counter()
     for line in trace.read_text().splitlines():
-        for name in SYNC_CALLS:
-            if f" {name}(" in f" {line.split(' ', 1)[-1]}":
-                calls[name] += 1
+        if found := call.match(line):
+            calls[found.group(1), found.group(2)] += 1
     return calls
 
 
-def test_a_batch_makes_its_writes_durable_with_one_syncfs(tmp_path: Path) -> None:
-    calls = _sync_calls(tmp_path, "batched")
-    assert calls == Counter({"syncfs": 1})
+def test_a_batch_fsyncs_each_file_and_directory_it_touched_once(tmp_path: Path) -> None:
+    where = tmp_path / "batched"
+    calls = _traced_syncs(tmp_path, "batched")
+    # No syncfs: it would write back every dirty page of the file system (sqlite's -shm).
+    # entry-0.md, replaced and then unlinked, is covered by its directory's fsync.
+    assert calls == Counter(
+        {
+            ("fsync", str(where / "entry-1.md")): 1,
+            ("fsync", str(where / "entry-2.md")): 1,
+            ("fsync", str(where / "history.jsonl")): 1,
+            ("fsync", str(where)): 1,
+        }
+    )
+
+
+def test_a_directory_made_in_a_batch_is_synced_in_its_parent(tmp_path: Path) -> None:
+    where = tmp_path / "made"
+    calls = _traced_syncs(tmp_path, "made")
+    # `made` and `made/sub`, both made by ensure_dir: each one's entry is in its parent, and the
+    # parent is fsynced once however many reasons it has.
+    assert calls == Counter(
+        {
+            ("fsync", str(where / "entry-1.md")): 1,
+            ("fsync", str(where / "entry-2.md")): 1,
+            ("fsync", str(where / "history.jsonl")): 1,
+            ("fsync", str(tmp_path)): 1,
+            ("fsync", str(where)): 1,
+        }
+    )
+
+
+def test_an_append_to_a_file_that_exists_leaves_its_directory_alone(tmp_path: Path) -> None:
+    log = tmp_path / "history.jsonl"
+    log.write_bytes(b"{}\n")
+    with durability.one_sync():
+        durability.append_record(log, b"{}\n", 0o640)
+        batch = durability._BATCH.get()
+        assert batch is not None
+        assert (list(batch.files), list(batch.dirs)) == ([log], [])
+    assert log.read_bytes() == b"{}\n{}\n"
 
 
 def test_outside_a_batch_each_write_is_durable_on_its_own(tmp_path: Path) -> None:
@@ -109,27 +165,29 @@ def test_outside_a_batch_each_write_is_durable_on_its_own(tmp_path: Path) -> Non
 
 
 def test_a_batch_that_wrote_nothing_syncs_nothing(tmp_path: Path) -> None:
-    with durability.one_sync(tmp_path / "absent"):  # a sync would fail: there is none
+    with durability.one_sync():
         assert durability.batching()
+        assert durability._BATCH.get() == durability._Batch()
     assert not durability.batching()
 
 
 def test_a_nested_batch_joins_the_outer_one(tmp_path: Path) -> None:
-    anchor = tmp_path / "anchor"
-    anchor.mkdir()
-    with durability.one_sync(anchor):
-        with durability.one_sync(tmp_path / "absent"):
+    with durability.one_sync():
+        with durability.one_sync():
             durability.replace_file(tmp_path / "x.md", b"x\n", 0o640)
         assert durability.batching()  # the inner exit neither ended the batch nor synced
+        batch = durability._BATCH.get()
+        assert batch is not None and list(batch.files) == [tmp_path / "x.md"]
     assert (tmp_path / "x.md").read_bytes() == b"x\n"
 
 
 def test_a_failed_sync_is_raised_as_a_sync_failure(tmp_path: Path) -> None:
     anchor = tmp_path / "anchor"
-    anchor.mkdir()
-    with pytest.raises(durability.SyncFailed) as failed, durability.one_sync(anchor):
-        durability.replace_file(tmp_path / "x.md", b"x\n", 0o640)
-        anchor.rmdir()  # syncfs needs a descriptor on the filesystem: it cannot open one
+    (anchor / "sub").mkdir(parents=True)
+    with pytest.raises(durability.SyncFailed) as failed, durability.one_sync():
+        durability.replace_file(anchor / "sub" / "x.md", b"x\n", 0o640)
+        (anchor / "sub" / "x.md").unlink()
+        (anchor / "sub").rmdir()  # the directory to fsync is gone: it cannot be opened
     assert failed.value.errno == errno.ENOENT
     assert isinstance(failed.value, OSError)
 

@@ -3,8 +3,8 @@
 Every decision the gate takes (accepted or refused) is one line: when, which unit of work
 ("turn-<id>", "dream-<n>", "cli", "owner-rule"), the op, the action, the reason, the target, and
 sha256 of the target before and after. What undo needs is kept beside it: the prior content of a
-replaced or deleted file as a content-addressed blob in `memory/.undo/<sha256>` (0700, so a
-worker cannot read what the owner asked to forget), and for an append only the prior size.
+replaced or deleted file as a content-addressed blob in `memory/.undo/` (core.memory.blobs: 0700,
+so a worker cannot read what the owner asked to forget), and for an append only the prior size.
 
 Nothing secret is written here: a refused text is never stored, only a redacted preview that the
 caller blanked, and reasons carry rule ids, not matches.
@@ -13,8 +13,9 @@ A decision taken while applying a journaled turn's op (core.turn.journal) carrie
 id (`"journal": "<row>.<item>"`): at core start, a replay skips the ids already here.
 
 The log is appended with one fsync per line (the Rust `durable_append`; while core applies a
-turn's items, one syncfs for all: core.storage.durability) and rotated at 1 MB into
-`history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are dropped at rotation.
+turn's items, one fsync for the log at the end with its files': core.storage.durability) and
+rotated at 1 MB into `history.1.jsonl` … `history.<KEEP>.jsonl`; blobs no kept line refers to are
+dropped at rotation.
 A line torn by a killed writer is skipped by the reader and cut at core's next start
 (core.upkeep.recovery); the appender never glues a line onto one.
 
@@ -27,13 +28,11 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import logging
 import os
 import re
 import secrets
-import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -43,6 +42,8 @@ from typing import Any
 
 from shelldon import _native
 from shelldon.clock import compact, iso, utc_now
+from shelldon.core.memory.blobs import BlobDamaged, BlobMissing, BlobStore
+from shelldon.core.memory.blobs import sha256_hex as sha256_hex  # its home is blobs
 from shelldon.core.reasons import ReasonCode, reason_code
 from shelldon.core.storage import durability, layout
 from shelldon.paths import AUDIT_LOCK, AUDIT_LOG, UNDO_DIR
@@ -79,10 +80,6 @@ def journal_scope(journal_id: str) -> Iterator[None]:
 
 class UndoError(Exception):
     """An undo that cannot be done as asked; the message says why and what to do."""
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def redacted_preview(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -240,6 +237,7 @@ class AuditLog:
         self.root = Path(memory_root)
         self.path = self.root / AUDIT_LOG
         self.undo_dir = self.root / UNDO_DIR
+        self.blobs = BlobStore(self.undo_dir, self._locked)
         self.rotate_bytes = rotate_bytes
         self.keep_rotated = keep_rotated
 
@@ -251,12 +249,24 @@ class AuditLog:
 
     def keep_blob(self, data: bytes) -> str:
         """Store `data` content-addressed (for undo); returns its sha256."""
-        digest = sha256_hex(data)
-        layout.ensure_dir(self.undo_dir, layout.PRIVATE_MODE)
-        blob = self.undo_dir / digest
-        if not blob.exists():
-            durability.replace_file(blob, data, layout.PRIVATE_FILE_MODE)
-        return digest
+        return self.blobs.keep(data)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The log's own lock (not the memory write lock, which a caller may hold on another
+        fd): a size check, a rotation and an append, or a blob's append, are one step for every
+        process. Not reentrant: nothing that holds it takes it again."""
+        durability.ensure_dir(self.root, layout.DIR_MODE)
+        fd = os.open(
+            self.root / AUDIT_LOCK,
+            os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+            layout.PRIVATE_FILE_MODE,
+        )
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
 
     def record(
         self,
@@ -298,16 +308,7 @@ class AuditLog:
             journal=journal if journal is not None else _JOURNAL_ID.get(),
         )
         line = (json.dumps(rec.to_json(), ensure_ascii=False, sort_keys=True) + "\n").encode()
-        layout.ensure_dir(self.root, layout.DIR_MODE)
-        # Its own lock (not the memory write lock, which a caller may hold on another fd): the
-        # size check, a rotation and the append are one step for every process.
-        fd = os.open(
-            self.root / AUDIT_LOCK,
-            os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
-            layout.PRIVATE_FILE_MODE,
-        )
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with self._locked():
             try:
                 size = self.path.stat().st_size
             except FileNotFoundError:
@@ -315,8 +316,6 @@ class AuditLog:
             if size and size + len(line) > self.rotate_bytes:
                 self._rotate()
             durability.append_record(self.path, line, layout.FILE_MODE)
-        finally:
-            os.close(fd)
         return rec
 
     def note(self, fields: Mapping[str, Any]) -> AuditRecord:
@@ -350,9 +349,7 @@ class AuditLog:
         log.info("audit log rotated at %d bytes", self.rotate_bytes)
 
     def _collect_blobs(self) -> None:
-        """Drop undo blobs that no kept log line refers to any more."""
-        if not self.undo_dir.is_dir():
-            return
+        """Drop undo blobs that no kept log line refers to any more (under the log's lock)."""
         wanted: set[str] = set()
         for rec in self.records():
             for change in rec.file_changes:
@@ -360,15 +357,7 @@ class AuditLog:
                     wanted.add(change.before_sha256)
         # A blob younger than the grace period may belong to a write whose line is not yet
         # appended (another process, between keeping the prior content and auditing).
-        cutoff = time.time() - BLOB_GRACE_S
-        for blob in self.undo_dir.iterdir():
-            if blob.name in wanted or not _SHA256.fullmatch(blob.name):
-                continue
-            try:
-                if blob.stat().st_mtime < cutoff:
-                    blob.unlink()
-            except FileNotFoundError:
-                continue
+        self.blobs.collect(wanted, BLOB_GRACE_S)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -450,14 +439,12 @@ class AuditLog:
         return [rec for rec in self.records() if rec.unit == unit]
 
     def read_blob(self, digest: str) -> bytes:
-        path = self.undo_dir / digest
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+            return self.blobs.read(digest)
+        except BlobMissing:
             raise UndoError(f"the prior content ({digest[:12]}) is no longer kept") from None
-        if sha256_hex(data) != digest:
-            raise UndoError(f"the kept prior content {digest[:12]} is damaged")
-        return data
+        except BlobDamaged:
+            raise UndoError(f"the kept prior content {digest[:12]} is damaged") from None
 
     # --- undo ----------------------------------------------------------------------------
 
@@ -514,7 +501,7 @@ class AuditLog:
                 durability.replace_file(path, prefix, layout.FILE_MODE)
                 return FileChange(plan.target, current_sha, plan.before_sha256)
         data = self.read_blob(plan.before_sha256)
-        layout.ensure_dir(path.parent, layout.DIR_MODE)
+        durability.ensure_dir(path.parent, layout.DIR_MODE)
         durability.replace_file(path, data, layout.FILE_MODE)
         return FileChange(plan.target, current_sha, plan.before_sha256)
 

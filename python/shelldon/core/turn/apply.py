@@ -416,7 +416,7 @@ def apply_turn(
     try:
         # The files this writes are synced once, at the end (core.storage.durability): the journal
         # row, durable since before the reply, is cleared only after that.
-        with durability.one_sync(root.home):
+        with durability.one_sync():
             # The owner's rules first (so a same-turn inference cannot replace them), then ops.
             for position, item in enumerate(items):
                 if isinstance(item, journal.RuleItem):

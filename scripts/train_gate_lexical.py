@@ -79,6 +79,23 @@ PROMPT_WEIGHT = 4.0
 # the owner's imperatives need (out of fold, 0.82 to 0.96: every other class lost recall). The
 # rules and the split-aware report still measure them all.
 UNTRAINED_SOURCES: tuple[str, ...] = ()
+# Rules whose own examples the model does not learn from: issue 23's fourth pass
+# (docs/gate-design.md) added class rules for narrow shapes (SQL in a tool's argument, an HTML
+# comment addressed to the model that reads the page, orders in French or Spanish). Learning
+# their short examples moved the model, out of fold on the training part: alone it refused 103
+# of 123 in-the-wild jailbreaks instead of 107 and 52 of 58 Tensor Trust hijackings instead of
+# 54, and its threshold rose (0.594 to 0.616). The rules catch these shapes themselves; the
+# model learns what it learned before (its weights are byte for byte those of the third pass).
+UNTRAINED_RULES: tuple[str, ...] = (
+    "tool-payload-sql",
+    "text-above-question",
+    "instructions-question",
+    "exfil-other-languages",
+    "rules-do-not-apply",
+    "hidden-comment-order",
+    "when-processing-order",
+    "harm-without-refusal",
+)
 
 
 # The project's own training text (orders an agent's memory meets, owner rules that must pass).
@@ -172,6 +189,8 @@ def training_rows(data: Path) -> list[Row]:
     # negatives that use the attacks' words ("forget about it", "pretend to be the owner of a
     # bakery for the kids' game"), and the positives they were written against.
     for rule in load_rules("instructions").rules:
+        if rule.id in UNTRAINED_RULES:
+            continue
         for text in rule.positives:
             rows.append(Row(text, 1, "rule examples", f"rules|{rule.id}", False))
         for text in rule.negatives:

@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from shelldon.core.gate.ciphers import encoded_orders
 from shelldon.core.gate.learned import (
     LEXICAL_FAMILY,
     LEXICAL_RULE_ID,
@@ -270,8 +271,18 @@ def blank_secrets(text: str) -> str:
 
 
 def instruction_rules_hit(text: str) -> list[str]:
-    """Ids of the instruction rules that fire on `text` (normalised first)."""
-    return instruction_scanner().rules_hit(normalise_for_rules(text))
+    """Ids of the instruction rules that fire on `text` (normalised first), or on an order
+    encoded in it (`encoded_orders`)."""
+    return _rules_fired(text, normalise_for_rules(text))
+
+
+def _rules_fired(text: str, normalised: str) -> list[str]:
+    fired = list(instruction_scanner().rules_hit(normalised))
+    for plain in encoded_orders(text):
+        fired += [
+            r for r in instruction_scanner().rules_hit(normalise_for_rules(plain)) if r not in fired
+        ]
+    return fired
 
 
 def instruction_verdict(rule_ids: Iterable[str]) -> tuple[str, ...] | None:
@@ -304,7 +315,7 @@ def instruction_finding(text: str) -> InstructionFinding | None:
     short threshold under `min_words_alone` words); a weak rule of one family refuses beside
     the model at its weak threshold."""
     normalised, views = normalised_views(text)
-    fired = instruction_scanner().rules_hit(normalised)
+    fired = _rules_fired(text, normalised)
     verdict = instruction_verdict(fired)
     rules = instruction_rules()
     if verdict and any(rules[r].strength == "strong" for r in verdict):

@@ -95,6 +95,12 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "hidden-comment-order",
     "when-processing-order",
     "harm-without-refusal",
+    # Issue 23's fifth pass: the address to an AI reader of a document (an email's "any AI reading
+    # this", a review's "[assistant: ...]") and a claimed identity ("I work for the company that
+    # built you"). The model trained with the first one's examples and the pass's own sentences
+    # refused a held-out LoCoMo line and more benign prompts (docs/gate-design.md).
+    "ai-reader-address",
+    "claimed-identity",
 )
 
 

@@ -222,9 +222,9 @@ def nudge_until(thread_id: int, done: threading.Event) -> None:
     CPython's readline looks at signals only when its select() is interrupted. One that lands
     between two selects (Ctrl-C right after a typed letter, on a loaded machine: readline is still
     echoing it) is held until the next key, and the chat waited for ever, SIGTERM included (docs/
-    cli.md). SIGWINCH has readline's own C handler (the window size, no Python code), so a nudge
-    that lands outside the select does nothing and the next one is tried; without readline (the
-    chat on a pipe) it is ignored."""
+    cli.md). SIGWINCH has readline's own C handler (it notes the window size; no Python code), so
+    a nudge that lands outside the select costs nothing and the next one is tried; without
+    readline (the chat on a pipe) it is ignored."""
     while not done.wait(NUDGE_S):
         signal.pthread_kill(thread_id, signal.SIGWINCH)
 

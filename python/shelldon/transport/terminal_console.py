@@ -53,10 +53,10 @@ def _first_signal(exc: BaseException) -> BaseException:
     """What input() raised, as the first signal of its wait raised it.
 
     Two signals caught in one wait (Ctrl-C then SIGTERM, two SIGTERMs): CPython's input() runs the
-    second's handler with the first's exception still set, and what that handler raises (or the
-    SystemError "returned a result with an exception set" its first call meets) hides it. The
-    first is at the root of the chain; input() is called outside any handler, so nothing else is
-    there. The first is what is answered: Ctrl-C's 130, or the stop's."""
+    second's handler with the first's exception still set. The SystemError "returned a result
+    with an exception set" that handler's first call may meet is caused by the first, which is at
+    the root of the chain (input() is called outside any handler: nothing else is there) and is
+    answered: Ctrl-C's 130. A handler that raised cleanly replaced the first: its stop is."""
     seen = {id(exc)}
     first = exc
     while (earlier := first.__cause__ or first.__context__) is not None and id(earlier) not in seen:

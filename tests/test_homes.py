@@ -80,7 +80,6 @@ HOMES: dict[str, str] = {
     "core/stores.py": "tests/core/test_server_store.py",
     "core/turn/apply.py": "tests/core/turn/test_turns.py",
     "core/vault.py": "tests/cli/test_vault_cli.py",
-    "daemon.py": "tests/core/test_server_status.py",
     "transport/telegram_start.py": "tests/transport/test_telegram_e2e.py",
     "transport/terminal_console.py": "tests/transport/test_terminal_chat.py",
     "worker/admission.py": "tests/broker/test_admission.py",

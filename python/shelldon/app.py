@@ -35,11 +35,18 @@ from pathlib import Path
 
 from shelldon.core.storage import layout
 from shelldon.paths import DataRoot
-from shelldon.transport.terminal import EXIT_INTERRUPTED, chat_loop, start_without_signals
+from shelldon.transport.terminal import (
+    EXIT_INTERRUPTED,
+    chat_loop,
+    nudge_until,
+    start_without_signals,
+)
 
 log = logging.getLogger("shelldon.app")
 
 PROCESSES = ("broker", "forkserver", "core")
+# The signals that stop the pet; SIGUSR1 restarts it. Their numbers come through the wake pipe.
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 PID_NAME = "run"  # <run dir>/run.pid: this supervisor, for `shelldon restart`
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
@@ -86,6 +93,20 @@ class Child:
     pidfd: int = -1
 
 
+@dataclass
+class ChatEnd:
+    """The chat's end, told twice: `over`, a plain flag the signal handler reads (setting an Event
+    takes its lock, and a handler that ran inside that very `set` would find it still clear), then
+    `event`, which the watcher waits on."""
+
+    over: bool = False
+    event: threading.Event = field(default_factory=threading.Event)
+
+    def end(self) -> None:
+        self.over = True
+        self.event.set()
+
+
 def describe_returncode(code: int | None) -> str:
     if code is None:
         return "is still running"
@@ -104,12 +125,18 @@ class Supervisor:
     children: dict[str, Child] = field(default_factory=dict)
     # Kept bound until stop(): the children also send STOPPING=1 (and would warn if it vanished).
     _notify: tuple[socket.socket, Path] | None = None
-    # wake() makes wait_for_death return (a stop or a restart asked, from a signal handler too).
+    # wake() makes wait_for_death return; so does a signal, whose number the interpreter's own
+    # handler writes here (`wake_on_signals`) before any Python code runs.
     _wake: tuple[int, int] = field(default_factory=lambda: os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK))
 
     def wake(self) -> None:
         with contextlib.suppress(BlockingIOError):
             os.write(self._wake[1], b"x")
+
+    def wake_on_signals(self) -> int:
+        """Every signal with a Python handler writes its number to the wake pipe as it arrives
+        (signal.set_wakeup_fd; main thread only). The old wakeup fd, to put back."""
+        return signal.set_wakeup_fd(self._wake[1], warn_on_full_buffer=False)
 
     def restart(self) -> None:
         """Stop the three and start them again (`shelldon restart`)."""
@@ -204,9 +231,12 @@ class Supervisor:
                 sent_by.ready = True
                 log.info("%s is ready (pid %d)", sent_by.name, sent_by.proc.pid)
 
-    def wait_for_death(self, stop: threading.Event) -> Child | None:
-        """Block until a child exits (returned), or until woken (None: `stop` is set, or a restart
-        was asked). Uses pidfds: no polling."""
+    def wait_for_death(
+        self, stop: threading.Event, restart: threading.Event | None = None
+    ) -> Child | None:
+        """Block until a child exits (returned), or until woken (None). A stop signal read from the
+        wake pipe sets `stop`, SIGUSR1 sets `restart`: here, on this thread, not in the handler.
+        Uses pidfds: no polling."""
         wake_r = self._wake[0]
         while True:
             for candidate in self.children.values():
@@ -219,9 +249,14 @@ class Supervisor:
                 fds, [], [], None if all(c.pidfd >= 0 for c in self.children.values()) else 0.5
             )
             if wake_r in ready:
+                woken = bytearray()
                 with contextlib.suppress(BlockingIOError):
-                    while os.read(wake_r, 64):
-                        pass
+                    while chunk := os.read(wake_r, 64):
+                        woken += chunk
+                if STOP_SIGNALS & set(woken):
+                    stop.set()
+                if restart is not None and signal.SIGUSR1 in woken:
+                    restart.set()
                 return None
 
     def stop(self) -> dict[str, int | None]:
@@ -302,17 +337,21 @@ def run(root: DataRoot, *, chat: bool) -> int:
         # owner must know (a death, a refusal) is printed, one line each.
         _log_to_file(root.home / "logs" / "run.log")
     stop, restart = threading.Event(), threading.Event()
+    chat_end = ChatEnd()  # from then on a signal only stops: it no longer ends the chat
 
+    # A handler only queues: the signal's number is already in the wake pipe (wake_on_signals),
+    # whose reader sets `stop` or `restart`. A handler takes no lock: it runs on the main thread
+    # between any two instructions, also inside `stop.set()` itself, which then waited for itself
+    # (and CPython's input() may call it with Ctrl-C's KeyboardInterrupt still set, so that its
+    # first call fails after taking what it took). In chat mode it ends the start or the chat.
     def on_signal(signum: int, frame: object) -> None:
-        stop.set()
-        supervisor.wake()
-        if threading.current_thread() is threading.main_thread() and chat:
+        if chat and not chat_end.over:
             raise StopRequested(signal.Signals(signum).name)
 
     def on_restart(signum: int, frame: object) -> None:
-        restart.set()
-        supervisor.wake()
+        pass  # a Python handler, so the interpreter writes SIGUSR1 to the wake pipe
 
+    old_wakeup = supervisor.wake_on_signals()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
     signal.signal(signal.SIGUSR1, on_restart)
@@ -324,7 +363,7 @@ def run(root: DataRoot, *, chat: bool) -> int:
         pids = ", ".join(f"{c.name} {c.proc.pid}" for c in supervisor.children.values())
         print(f"shelldon is up ({pids}); data in {root.home}", file=sys.stderr, flush=True)
         if chat:
-            code = _chat_until_done(root, supervisor, stop, restart)
+            code = _chat_until_done(root, supervisor, stop, restart, chat_end)
         else:
             dead = supervise(supervisor, stop, restart)
             if dead is not None:
@@ -351,6 +390,7 @@ def run(root: DataRoot, *, chat: bool) -> int:
         if unclean and code == 0:
             print(f"shelldon: unclean exit: {unclean}", file=sys.stderr, flush=True)
             code = 1
+        signal.set_wakeup_fd(old_wakeup)
     return code
 
 
@@ -360,7 +400,7 @@ def supervise(
     """Until a child dies (returned) or `stop` (None); a restart asked meanwhile (SIGUSR1, from
     `shelldon restart`) stops the three and starts them again."""
     while True:
-        dead = supervisor.wait_for_death(stop)
+        dead = supervisor.wait_for_death(stop, restart)
         if dead is not None or stop.is_set():
             return dead
         if restart.is_set():
@@ -372,10 +412,16 @@ def supervise(
 
 
 def _chat_until_done(
-    root: DataRoot, supervisor: Supervisor, stop: threading.Event, restart: threading.Event
+    root: DataRoot,
+    supervisor: Supervisor,
+    stop: threading.Event,
+    restart: threading.Event,
+    end: ChatEnd,
 ) -> int:
     """The chat in the foreground; a watcher thread supervises (restarts included) and interrupts
-    the chat if a child dies."""
+    the chat if a child dies. Once a stop is asked (a signal, a death), it nudges the chat's
+    thread until the chat is over: a signal that reached readline between two of its waits is
+    acted on only when its wait is interrupted (transport.terminal `nudge_until`)."""
     died: list[Child] = []
     main_thread = threading.main_thread()
 
@@ -389,6 +435,7 @@ def _chat_until_done(
             died.append(dead)
             stop.set()
             signal.pthread_kill(main_thread.ident or 0, signal.SIGHUP)
+        nudge_until(main_thread.ident or 0, end.event)
 
     # The chat's signals are the main thread's (readline): blocked here from the first instruction.
     start_without_signals(threading.Thread(target=watch, daemon=True, name="watch-children"))
@@ -401,5 +448,6 @@ def _chat_until_done(
             return 1
         return 0
     finally:
+        end.end()  # first: a signal from here on only stops, it no longer ends the chat
         stop.set()
         supervisor.wake()

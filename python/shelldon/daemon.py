@@ -51,8 +51,8 @@ def serve(
     except OSError as exc:
         log.error("%s: cannot listen on %s: %s", name, path, exc)
         return 1
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: server.stop())
+    for sig in (signal.SIGTERM, signal.SIGINT):  # the handler only queues (stop_from_signal)
+        signal.signal(sig, lambda *_: server.stop_from_signal())
     ipc.write_pid_file(root.run_dir, name)
     # The watchdog pings only while the socket answers: a wedged accept loop gets restarted.
     watchdog = sdnotify.Watchdog(lambda: ipc.answers_ping(path))

@@ -397,6 +397,18 @@ class _Connection:
     closing: bool = False  # closed to make room; its thread is on its way out
 
 
+_STOP_ASKED = b"s"  # on ThreadedServer's wake pipe: a signal asked for the stop
+
+
+def _drain(fd: int) -> bytes:
+    """What a non-blocking pipe holds now."""
+    got = bytearray()
+    with contextlib.suppress(BlockingIOError):
+        while chunk := os.read(fd, 512):
+            got += chunk
+    return bytes(got)
+
+
 class ThreadedServer:
     """Accepts on a Unix socket; one thread per open connection; frames in, frames out.
 
@@ -406,7 +418,8 @@ class ThreadedServer:
     `contextvars.Context`, as it would in a new thread.
 
     Used by core and the broker (the fork-server is single-threaded and has its own loop). `stop()`
-    wakes the accept loop through a pipe, so shutdown never waits on a timeout.
+    wakes the accept loop through a pipe, so shutdown never waits on a timeout. A signal handler
+    calls `stop_from_signal()`, which only writes to that pipe: the accept loop stops.
 
     Each accepted connection's credentials are read in the accept loop and put to `admit` first: a
     refused peer is answered and closed there, never given a thread nor counted, and logged through
@@ -445,7 +458,7 @@ class ThreadedServer:
         self._admit = admit
         self._reserved = reserved
         self._listener: socket.socket | None = None
-        self._wake_r, self._wake_w = os.pipe()
+        self._wake_r, self._wake_w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         self._stopping = threading.Event()
         self._connections: dict[_Connection, None] = {}  # open ones, in accept order
         self._lock = threading.Lock()
@@ -478,6 +491,8 @@ class ThreadedServer:
             while not self._stopping.is_set():
                 for key, _ in selector.select():
                     if key.fd == self._wake_r:
+                        if _STOP_ASKED in _drain(self._wake_r):
+                            self.stop()
                         break
                     try:
                         conn, _addr = listener.accept()
@@ -567,6 +582,14 @@ class ThreadedServer:
         with contextlib.suppress(OSError):
             victim.sock.shutdown(socket.SHUT_RDWR)  # its recv wakes with EOF; the thread ends
         return None
+
+    def stop_from_signal(self) -> None:
+        """stop(), asked by a signal handler: one byte to the accept loop, which calls stop().
+        A handler takes no lock, and stop()'s Event, lock and queue each take one: a second
+        SIGTERM or SIGINT that came while the first's handler was inside one ran its handler
+        there, which waited for itself, and the process never exited (tests/test_daemon.py)."""
+        with contextlib.suppress(OSError):  # BlockingIOError: a stop is already waiting there
+            os.write(self._wake_w, _STOP_ASKED)
 
     def stop(self) -> None:
         self._stopping.set()

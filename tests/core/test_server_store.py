@@ -1,5 +1,5 @@
-"""history.db across core's life as real processes: migrations at start, the turn journal across
-kills (docs/storage.md, docs/turn.md)."""
+"""history.db across core's life as real processes: migrations at start, the WAL gone after a clean
+stop, the turn journal across kills (docs/storage.md, docs/turn.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from shelldon import ipc
 from shelldon.core.history import migrations
 from shelldon.core.history.store import open_readonly
 from shelldon.paths import DataRoot
@@ -59,6 +60,29 @@ def test_history_holds_each_turn_as_soon_as_its_reply_is_back(pet: Pet) -> None:
         assert len(rows) == 2 * n and rows[-2]["content"] == text
         counts = json.loads(pet.cli("status", "--json").stdout)["memory_counts"]
         assert counts["messages"] == 2 * n
+
+
+def test_a_clean_stop_closes_history_db_while_a_client_is_still_connected(pet: Pet) -> None:
+    """The last clean close checkpoints the WAL and removes -wal and -shm, even when a client (a
+    chat left open) still holds a connection to core as it stops: core closes history.db itself,
+    rather than leaving it to the exit, where the connection's thread kept it from ever closing."""
+    assert pet.say("my sister is called Ana")
+    pet.settled()
+    wal = pet.root.history_db.with_name(pet.root.history_db.name + "-wal")
+    shm = pet.root.history_db.with_name(pet.root.history_db.name + "-shm")
+    assert wal.is_file() and shm.is_file()
+    client = ipc.connect(pet.root.socket("core"), timeout=5.0)
+    try:
+        assert pet.stop() == 0, pet.log
+    finally:
+        client.close()
+    assert not wal.exists() and not shm.exists(), pet.log
+    conn = sqlite3.connect(f"{pet.root.history_db.as_uri()}?mode=ro", uri=True)
+    try:  # and the turn is in the main file
+        rows = conn.execute("SELECT content FROM messages WHERE role = 'owner'").fetchall()
+    finally:
+        conn.close()
+    assert rows == [("my sister is called Ana",)]
 
 
 def test_core_killed_right_after_a_reply_keeps_the_turn_and_applies_it_once(

@@ -26,16 +26,19 @@ def _take_the_terminal() -> None:
 
 
 class Terminal:
-    """A real pseudo-terminal running `shelldon run`, read until an expected text shows up."""
+    """A real pseudo-terminal running `shelldon ARGS` (or `argv`), read until an expected text
+    shows up."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *args: str, env: dict[str, str] | None = None, argv: list[str] | None = None
+    ) -> None:
         try:
             self.master, slave = pty.openpty()
         except OSError as exc:  # a CI container without /dev/ptmx
             pytest.skip(f"no pseudo-terminal here: {exc}")
         self.env = {**os.environ, "TERM": "xterm", **(env or {})}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "shelldon", *args],
+            argv or [sys.executable, "-m", "shelldon", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -83,6 +86,12 @@ class Terminal:
                 deadline = time.monotonic() + WAIT_S  # the wait is for progress, not the whole
             elif not readable:
                 raise AssertionError(f"the terminal takes no input; it shows:\n{self.seen}")
+
+    def read_to_the_end(self) -> str:
+        """Everything the terminal shows until its other side closes (the process has exited)."""
+        while self._read():
+            pass
+        return self.transcript
 
     def _logs(self) -> str:
         """The tails of the chat mode's log files (<home>/logs/), for a failure's message."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,3 +78,46 @@ def test_owner_commands_in_the_chat_are_commands_not_messages(pet: Pet) -> None:
     finally:
         conn.close()
     assert not any(text.startswith("/") for text in stored), stored
+
+
+# A chat at its prompt whose Ctrl-C was caught while readline was not in its wait: the flag is up
+# (`_thread.interrupt_main` does what the signal's handler does, and interrupts no wait), and
+# readline would sit in its select until the next key. The helper waits for SIGUSR2 to do it.
+_CAUGHT_BETWEEN_WAITS = """
+import _thread, signal, sys, threading
+from shelldon.paths import DataRoot
+from shelldon.transport.terminal import EXIT_INTERRUPTED, nudge_until
+from shelldon.transport.terminal_console import Console
+
+console = Console(DataRoot.resolve(), interactive=True)
+over = threading.Event()
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})  # the helper takes it, with sigwait
+
+def caught_between_waits():
+    signal.sigwait({signal.SIGUSR2})
+    _thread.interrupt_main(signal.SIGINT)
+    if sys.argv[1] == "nudge":
+        nudge_until(threading.main_thread().ident, over)
+
+threading.Thread(target=caught_between_waits, daemon=True).start()
+try:
+    console.read()
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    over.set()
+    sys.exit(EXIT_INTERRUPTED)
+"""
+
+
+def test_a_ctrl_c_caught_between_readline_waits_ends_the_chat_once_nudged(run_dir: Path) -> None:
+    """The chat's thread is nudged until the chat is over (transport.terminal `nudge_until`): a
+    Ctrl-C caught while readline was echoing a key ends the chat with 130. Without the nudge the
+    chat sat at its prompt until the next key (run with "wait" instead of "nudge": it does)."""
+    term = Terminal(argv=[sys.executable, "-c", _CAUGHT_BETWEEN_WAITS, "nudge"])
+    try:
+        term.expect(r"you> ")
+        os.kill(term.proc.pid, signal.SIGUSR2)
+        term.expect(r"interrupted")
+        assert term.proc.wait(timeout=60) == 130
+    finally:
+        term.close()

@@ -129,6 +129,38 @@ def test_ctrl_c_leaves_with_130_and_one_line(chat: Terminal) -> None:
     assert "Traceback" not in chat.transcript and after.strip() == "", after
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (signal.SIGINT, signal.SIGTERM),
+        (signal.SIGINT, signal.SIGHUP),
+        (signal.SIGHUP, signal.SIGTERM),
+    ],
+)
+def test_two_signals_caught_in_one_wait_stop_the_pet_at_once(
+    chat: Terminal, first: signal.Signals, second: signal.Signals
+) -> None:
+    """Ctrl-C and SIGTERM caught in the same wait of readline (held while the pet is stopped, let
+    go together), as when the Ctrl-C came between two of readline's waits and the SIGTERM found it
+    still pending: CPython's input() runs the second's handler with the first's exception still
+    set. That handler took the stop Event's lock before its call failed, the chat's own stop then
+    waited for that lock for ever, and the pet never exited, SIGTERM or not. Both are answered:
+    Ctrl-C's line and 130, or a quiet stop; never a hang or a traceback."""
+    chat.send(b"half a thou")
+    chat.expect(r"half a thou")
+    pid = chat.proc.pid
+    os.kill(pid, signal.SIGSTOP)
+    os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOWAIT)  # stopped: both signals wait for it
+    os.kill(pid, first)
+    os.kill(pid, second)
+    os.kill(pid, signal.SIGCONT)
+    code = chat.proc.wait(timeout=60)
+    shown = chat.read_to_the_end().split("half a thou", 1)[1]
+    assert "Traceback" not in shown and "internal error" not in shown, shown
+    assert code in (0, 130), shown
+    assert shown.count("shelldon: interrupted") == (code == 130), shown
+
+
 def test_a_restart_logs_to_the_file_not_over_the_prompt(chat: Terminal) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "shelldon", "restart"],

@@ -644,6 +644,10 @@ def main(root: DataRoot) -> int:
             proactive.stop()
         reflections.stop()
         service.index_history(at_least=1)  # nothing left past recall's stem index
+        # Closed here, not left to the exit: a connection thread still open at exit (a client
+        # that has not hung up) holds the store, the connection is never closed, and history.db
+        # keeps its -wal and -shm (docs/storage.md).
+        stores.close()
 
     return daemon.serve(
         root,

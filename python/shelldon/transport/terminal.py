@@ -41,6 +41,8 @@ EXIT_INTERRUPTED = 130  # Ctrl-C, as every command (docs/cli.md)
 # How often a chat at its prompt asks core whether the pet has something to say first.
 PROACTIVE_POLL_S = 2.0
 CHAT_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1}
+# How often a stop asked is told again to a chat that has not ended yet (nudge_until).
+NUDGE_S = 0.05
 
 
 COMMAND_TIMEOUT_S = 30.0
@@ -211,6 +213,20 @@ def start_without_signals(thread: threading.Thread) -> None:
         thread.start()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def nudge_until(thread_id: int, done: threading.Event) -> None:
+    """SIGWINCH to the chat's thread every NUDGE_S until `done`: a signal already caught there
+    (Ctrl-C, SIGTERM) is acted on even if it came while readline was handling a key.
+
+    CPython's readline looks at signals only when its select() is interrupted. One that lands
+    between two selects (Ctrl-C right after a typed letter, on a loaded machine: readline is still
+    echoing it) is held until the next key, and the chat waited for ever, SIGTERM included (docs/
+    cli.md). SIGWINCH has readline's own C handler (it notes the window size; no Python code), so
+    a nudge that lands outside the select costs nothing and the next one is tried; without
+    readline (the chat on a pipe) it is ignored."""
+    while not done.wait(NUDGE_S):
+        signal.pthread_kill(thread_id, signal.SIGWINCH)
 
 
 def _say_first_as_it_comes(root: DataRoot, console: Console, stop: threading.Event) -> None:

@@ -49,6 +49,22 @@ def _tolerant_stream(stream: object) -> None:
             reconfigure(errors="replace")
 
 
+def _first_signal(exc: BaseException) -> BaseException:
+    """What input() raised, as the first signal of its wait raised it.
+
+    Two signals caught in one wait (Ctrl-C then SIGTERM, two SIGTERMs): CPython's input() runs the
+    second's handler with the first's exception still set. The SystemError "returned a result
+    with an exception set" that handler's first call may meet is caused by the first, which is at
+    the root of the chain (input() is called outside any handler: nothing else is there) and is
+    answered: Ctrl-C's 130. A handler that raised cleanly replaced the first: its stop is."""
+    seen = {id(exc)}
+    first = exc
+    while (earlier := first.__cause__ or first.__context__) is not None and id(earlier) not in seen:
+        seen.add(id(earlier))
+        first = earlier
+    return first
+
+
 class Console:
     """One chat's terminal. `interactive` is a terminal on stdin and stdout."""
 
@@ -85,6 +101,8 @@ class Console:
             self._prompting = True
         try:
             line = input(PROMPT)
+        except Exception as exc:
+            raise _first_signal(exc) from None
         finally:
             with self._lock:
                 self._prompting = False

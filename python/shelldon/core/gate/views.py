@@ -655,10 +655,11 @@ def decode_encoded(src: View, spans: Spans) -> View | None:
 # with name parts: "db_p455", "acc3ss_t0k3n"), so the rules and the model see the name they know.
 _LEET_KEY_TOKEN = re.compile(r"(?<![A-Za-z0-9_@$])[A-Za-z0-9_@$]+(?:[.-][A-Za-z0-9_@$]+)*")
 _LEET_CHARS = frozenset("013457@$8")
-_KEY_NAME = re.compile(
-    r"(?:[a-z]+[_.-]?)*?(?:pass(?:word|wd|phrase|code)?|pwd|token|secret|key|apikey|auth|"
-    r"credentials?|pin)(?:[_.-]?[a-z]+)*"
+_KEY_NAME = re.compile(  # no nested repeats: a long key read back must not backtrack
+    r"[a-z_.-]{0,24}?(?:pass(?:word|wd|phrase|code)?|pwd|token|secret|key|apikey|auth|"
+    r"credentials?|pin)[a-z_.-]{0,24}"
 )
+_MAX_NAME = 40  # a longer token is a value, not a name
 _UNLEET_I = str.maketrans("0134578@$", "oieastbas")
 _UNLEET_L = str.maketrans("0134578@$", "oleastbas")
 
@@ -671,7 +672,9 @@ def leet_key_view(src: View) -> View | None:
     last = 0
     for m in _LEET_KEY_TOKEN.finditer(text):
         token = m.group(0)
-        if not _LEET_CHARS.intersection(token) or not any(c.isalpha() for c in token):
+        if len(token) > _MAX_NAME or not _LEET_CHARS.intersection(token):
+            continue
+        if not any(c.isalpha() for c in token):
             continue
         lowered = token.lower()
         for table in (_UNLEET_I, _UNLEET_L):

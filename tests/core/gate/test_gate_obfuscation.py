@@ -475,11 +475,13 @@ def test_a_leetspeak_key_name_with_a_plain_value_is_blanked(text: str, value: st
 
 
 def test_the_leet_key_view_reads_back_key_names_only() -> None:
-    view = leet_key_view(View.of("db_p455 = Hq7wL2mxZ9 and t0k3n: x; h4ck3r n3w5"))
+    view = leet_key_view(View.of("db_p455 = Hq7wL2mxZ9 and t0k3n: x; h4ck3r news"))
     assert view is not None
-    assert view.text == "db_pass = Hq7wL2mxZ9 and token: x; h4ck3r n3w5"
+    assert view.text == "db_pass = Hq7wL2mxZ9 and token: x; h4ck3r news"
     assert view.origin(0, 7) == (0, 7)  # character for character
     assert leet_key_view(View.of("h4ck3r n3w5 15 c00l, version 1.4.3")) is None
+    # A text written in leetspeak (two words besides key names): its key words are words.
+    assert leet_key_view(View.of("7h3 k3y 15 und3r 7h3 m47")) is None
 
 
 @pytest.mark.parametrize(

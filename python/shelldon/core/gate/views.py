@@ -670,6 +670,7 @@ def leet_key_view(src: View) -> View | None:
     text = src.text
     parts: list[str] = []
     last = 0
+    words = 0  # leetspeak words that are no key name: two make a text written in leetspeak
     for m in _LEET_KEY_TOKEN.finditer(text):
         token = m.group(0)
         if len(token) > _MAX_NAME or not _LEET_CHARS.intersection(token):
@@ -683,7 +684,9 @@ def leet_key_view(src: View) -> View | None:
                 parts += [text[last : m.start()], plain]
                 last = m.end()
                 break
-    if not parts:
+        else:
+            words += any(lowered.translate(t).isalpha() for t in (_UNLEET_I, _UNLEET_L))
+    if not parts or words >= 2:  # a text in leetspeak: its words are no key's name
         return None
     parts.append(text[last:])
     return View("".join(parts), src.starts, src.ends)

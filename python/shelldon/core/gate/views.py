@@ -684,8 +684,12 @@ def leet_key_view(src: View) -> View | None:
                 parts += [text[last : m.start()], plain]
                 last = m.end()
                 break
-        else:
-            words += any(lowered.translate(t).isalpha() for t in (_UNLEET_I, _UNLEET_L))
+        else:  # a leetspeak word is small letters and digits (a key's chunk has capitals)
+            words += (
+                token == lowered
+                and len(token) >= 3
+                and any(lowered.translate(t).isalpha() for t in (_UNLEET_I, _UNLEET_L))
+            )
     if not parts or words >= 2:  # a text in leetspeak: its words are no key's name
         return None
     parts.append(text[last:])

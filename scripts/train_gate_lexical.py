@@ -101,6 +101,11 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # refused a held-out LoCoMo line and more benign prompts (docs/gate-design.md).
     "ai-reader-address",
     "claimed-identity",
+    # Issue 23's sixth pass: orders to act without the owner (pay, delete, send, merge
+    # "without asking", "automatically") and a claimed role giving an order. Not learned, so the
+    # stored weights stay the fifth pass's.
+    "unattended-action",
+    "authority-order",
 )
 
 

@@ -16,12 +16,12 @@ import re
 import string
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from shelldon.core import gate
 from shelldon.core.gate.normalise import segment
-from shelldon.core.gate.views import View, collapse_spaced, find_disguises
+from shelldon.core.gate.views import View, collapse_spaced, find_disguises, leet_key_view
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -426,3 +426,71 @@ def test_one_word_in_leetspeak_beside_a_key_word_stays_the_models() -> None:
     # (two or more such words) has its words set aside.
     text = "my wifi password is p4ssw0rd and the router is in the hall"
     assert "p4ssw0rd" not in gate.blank_secrets(text)
+
+
+LEET_NAMES = {
+    "p4ssw0rd": "password",
+    "P@ssw0rd": "Password",
+    "pa55word": "password",
+    "t0k3n": "token",
+    "4pi_k3y": "api_key",
+    "s3cr3t": "secret",
+    "acc3ss_t0k3n": "access_token",
+}
+
+
+@PROPERTY
+@given(
+    st.sampled_from(sorted(LEET_NAMES)),
+    st.sampled_from(["{}: {}", "{} = {}", "{}={}", "the {} is {}"]),
+    st.text(string.ascii_letters + string.digits + "#!", min_size=10, max_size=16).filter(
+        lambda s: len(set(s)) > 6 and any(c.isdigit() for c in s) and any(c.isupper() for c in s)
+    ),
+)
+def test_a_credential_named_in_leetspeak_is_blanked(name: str, tpl: str, value: str) -> None:
+    # Issue 23's sixth pass (`views.leet_key_view`): a key word written in leetspeak is read
+    # back, so whatever is blanked after "password:" is blanked after "p4ssw0rd:" too.
+    assume(value not in gate.blank_secrets(tpl.format(LEET_NAMES[name], value)))
+    text = tpl.format(name, value)
+    blanked = gate.blank_secrets(text)
+    assert value not in blanked and "[secret:" in blanked, blanked
+    assert name in blanked  # the name itself is kept
+    refusal = gate.screen_text(text)
+    assert refusal is not None and refusal.code == "secret"
+    assert value not in refusal.message
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("p4ssw0rd: Xk9#mQ2!vL", "Xk9#mQ2!vL"),
+        ("4pi_k3y=Zq83kLm2Pw9xVt5N", "Zq83kLm2Pw9xVt5N"),
+        ("db_p455 = Hq7wL2mxZ9", "Hq7wL2mxZ9"),
+    ],
+)
+def test_a_leetspeak_key_name_with_a_plain_value_is_blanked(text: str, value: str) -> None:
+    assert value not in gate.blank_secrets(text)
+    refusal = gate.screen_text(text)
+    assert refusal is not None and refusal.code == "secret"
+
+
+def test_the_leet_key_view_reads_back_key_names_only() -> None:
+    view = leet_key_view(View.of("db_p455 = Hq7wL2mxZ9 and t0k3n: x; h4ck3r news"))
+    assert view is not None
+    assert view.text == "db_pass = Hq7wL2mxZ9 and token: x; h4ck3r news"
+    assert view.origin(0, 7) == (0, 7)  # character for character
+    assert leet_key_view(View.of("h4ck3r n3w5 15 c00l, version 1.4.3")) is None
+    # A text written in leetspeak (two words besides key names): its key words are words.
+    assert leet_key_view(View.of("7h3 k3y 15 und3r 7h3 m47")) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My p4ssw0rd hint is the dog's name.",
+        "h4ck3r t0k3n5 4r3 c00l",
+        "The owner's l33t sp34k handle is k3y_m4st3r.",
+    ],
+)
+def test_leetspeak_key_words_without_a_value_pass(text: str) -> None:
+    assert gate.screen_text(text) is None

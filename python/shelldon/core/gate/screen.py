@@ -169,9 +169,10 @@ def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int
     return out
 
 
-# The views the learned credential model also reads: look-alikes and fullwidth mapped. Not the
-# spaced or joined views: gluing words makes long mixed strings a key's shape describes.
-_MODEL_VIEWS = ("unicode",)
+# The views the learned credential model also reads: look-alikes and fullwidth mapped, and key
+# names read back from leetspeak. Not the spaced or joined views: gluing words makes long mixed
+# strings a key's shape describes.
+_MODEL_VIEWS = ("unicode", "leet")
 
 
 # A word written in leetspeak: small letters and the digits leetspeak uses, at least one of each.

@@ -650,6 +650,52 @@ def decode_encoded(src: View, spans: Spans) -> View | None:
 # --------------------------------------------------------------------- the views the scan uses
 
 
+# A credential's name in leetspeak ("p4ssw0rd:", "t0k3n =", "4pi_k3y="): the digits and symbols
+# leetspeak writes for letters, read back only in a token that then spells a key word (optionally
+# with name parts: "db_p455", "acc3ss_t0k3n"), so the rules and the model see the name they know.
+_LEET_KEY_TOKEN = re.compile(r"(?<![A-Za-z0-9_@$])[A-Za-z0-9_@$]+(?:[.-][A-Za-z0-9_@$]+)*")
+_LEET_CHARS = frozenset("013457@$8")
+_KEY_NAME = re.compile(  # no nested repeats: a long key read back must not backtrack
+    r"[a-z_.-]{0,24}?(?:pass(?:word|wd|phrase|code)?|pwd|token|secret|key|apikey|auth|"
+    r"credentials?|pin)[a-z_.-]{0,24}"
+)
+_MAX_NAME = 40  # a longer token is a value, not a name
+_UNLEET_I = str.maketrans("0134578@$", "oieastbas")
+_UNLEET_L = str.maketrans("0134578@$", "oleastbas")
+
+
+def leet_key_view(src: View) -> View | None:
+    """`src` with each credential name written in leetspeak read back ("p4ssw0rd" ->
+    "password"), character for character, so every span maps to itself; None when no name is."""
+    text = src.text
+    parts: list[str] = []
+    last = 0
+    words = 0  # leetspeak words that are no key name: two make a text written in leetspeak
+    for m in _LEET_KEY_TOKEN.finditer(text):
+        token = m.group(0)
+        if len(token) > _MAX_NAME or not _LEET_CHARS.intersection(token):
+            continue
+        if not any(c.isalpha() for c in token):
+            continue
+        lowered = token.lower()
+        for table in (_UNLEET_I, _UNLEET_L):
+            plain = lowered.translate(table)
+            if _KEY_NAME.fullmatch(plain):
+                parts += [text[last : m.start()], plain]
+                last = m.end()
+                break
+        else:  # a leetspeak word is small letters and digits (a key's chunk has capitals)
+            words += (
+                token == lowered
+                and len(token) >= 3
+                and any(lowered.translate(t).isalpha() for t in (_UNLEET_I, _UNLEET_L))
+            )
+    if not parts or words >= 2:  # a text in leetspeak: its words are no key's name
+        return None
+    parts.append(text[last:])
+    return View("".join(parts), src.starts, src.ends)
+
+
 def secret_views(clean: str) -> list[tuple[str, View]]:
     """Every view of `clean` with a disguise undone, named, for the credential scan. Empty for
     text that shows no disguise (most text)."""
@@ -659,6 +705,9 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     if folded is not None:
         views.append(("unicode", folded))
         base = folded
+    leet = leet_key_view(base)
+    if leet is not None:
+        views.append(("leet", leet))
     spans = find_disguises(base.text)
     if not spans:
         return views

@@ -10,6 +10,12 @@ OPENAI = "sk-proj-u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8dKLzdocJ2isAj"
 GITHUB = "ghp_gaKjIg8xNbe3nNyjOq9wMxEhh2FDEEtfjgVv"
 
 
+def assert_refused_as_instruction_by(text: str, rule: str) -> None:
+    refusal = gate.screen_text(text)
+    assert refusal is not None and refusal.code == "instruction"
+    assert rule in refusal.rule_ids
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -131,9 +137,7 @@ def test_instructions_for_the_physical_world_pass(text: str) -> None:
 def test_an_order_addressed_to_the_ai_that_reads_a_document_is_refused(text: str) -> None:
     # Issue 23's fifth pass (`ai-reader-address`): an indirect injection speaks to the machine
     # that will read the email or the page; speaking about an assistant is a fact.
-    refusal = gate.screen_text(text)
-    assert refusal is not None and refusal.code == "instruction"
-    assert "ai-reader-address" in refusal.rule_ids
+    assert_refused_as_instruction_by(text, "ai-reader-address")
 
 
 @pytest.mark.parametrize(
@@ -176,9 +180,7 @@ def test_a_claimed_identity_with_a_request_for_a_secret_is_refused() -> None:
 def test_an_order_to_act_without_the_owner_is_refused(text: str) -> None:
     # Issue 23's sixth pass (`unattended-action`): a consequential action ordered with the
     # owner's consent taken out of it.
-    refusal = gate.screen_text(text)
-    assert refusal is not None and refusal.code == "instruction"
-    assert "unattended-action" in refusal.rule_ids
+    assert_refused_as_instruction_by(text, "unattended-action")
 
 
 @pytest.mark.parametrize(
@@ -211,9 +213,7 @@ def test_owner_facts_about_paying_deleting_and_merging_pass(text: str) -> None:
 )
 def test_a_claimed_role_that_gives_an_order_is_refused(text: str) -> None:
     # Issue 23's sixth pass (`authority-order`): a role claimed and an order to the assistant.
-    refusal = gate.screen_text(text)
-    assert refusal is not None and refusal.code == "instruction"
-    assert "authority-order" in refusal.rule_ids
+    assert_refused_as_instruction_by(text, "authority-order")
 
 
 @pytest.mark.parametrize(

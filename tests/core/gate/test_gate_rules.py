@@ -92,8 +92,10 @@ def test_a_bad_rules_file_is_a_clear_error() -> None:
 # Both scanners, built, in a fresh interpreter: 5,952 KiB on x86 (Python 3.11). With every rule's
 # automata kept from the build it was 11,552 KiB, and 19,236 KiB with the literal-less rules also
 # compiled into one RegexSet; core holds both (docs/performance.md, "Memory over a long
-# conversation").
-SCANNERS_RSS_BUDGET_KIB = 9 * 1024
+# conversation"). Issue 23's passes added rules: 7,492 KiB before its sixth pass, 8,476 KiB
+# after it (x86, 3.11), and over 9 MiB on Debian 13's 3.13 in the README's clean root, so the
+# budget is 10 MiB; the rules' share of core's memory is in docs/performance.md.
+SCANNERS_RSS_BUDGET_KIB = 10 * 1024
 
 
 def test_the_compiled_scanners_fit_their_memory_budget() -> None:

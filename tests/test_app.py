@@ -57,7 +57,7 @@ def test_a_bad_vault_key_is_refused(pet: Pet) -> None:
 def test_sigterm_stops_everything_cleanly(pet: Pet) -> None:
     pids = {name: pet.pid_of(name) for name in ("core", "broker", "forkserver")}
     assert all(alive(pid) for pid in pids.values())
-    assert pet.stop() == 0
+    assert pet.stop() == 0, pet.log
     assert not any(alive(pid) for pid in pids.values())
     for name in pids:
         assert not pet.root.socket(name).exists(), name
@@ -176,7 +176,7 @@ def test_after_a_hard_crash_the_next_start_replaces_the_stale_sockets(pet: Pet) 
     try:
         assert again.cli("say", "are you back?").returncode == 0
     finally:
-        assert again.stop() == 0
+        assert again.stop() == 0, again.log
 
 
 def test_turns_leave_no_late_import_and_no_traceback_in_the_logs(pet: Pet) -> None:
@@ -230,4 +230,4 @@ def test_a_killed_supervisor_takes_its_children_with_it_and_the_next_start_works
         assert again.cli("say", "are you back?").returncode == 0
         assert again.pid_of("core") not in pids
     finally:
-        assert again.stop() == 0
+        assert again.stop() == 0, again.log

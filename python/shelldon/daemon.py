@@ -3,14 +3,20 @@ serve until SIGTERM, then tidy up. The fork-server is single-threaded and keeps 
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import signal
+import sys
 from collections.abc import Callable
 
 from shelldon import ipc, sdnotify
 from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
+
+# A stop slower than this writes every thread's stack to stderr (the unit's journal): the
+# supervisor kills a process that ignores SIGTERM for 10 s, and a hang there must say where.
+STOP_STACKS_AFTER_S = 6.0
 
 
 def _nothing() -> None:
@@ -63,7 +69,11 @@ def serve(
         server.serve_forever()  # in the main thread: a signal's handler wakes it through a pipe
     finally:
         sdnotify.stopping()
-        stopping()
-        watchdog.stop()
+        faulthandler.dump_traceback_later(STOP_STACKS_AFTER_S, file=sys.stderr)
+        try:
+            stopping()
+            watchdog.stop()
+        finally:
+            faulthandler.cancel_dump_traceback_later()
         ipc.remove_pid_file(root.run_dir, name)
     return 0

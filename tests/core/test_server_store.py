@@ -108,7 +108,7 @@ def test_core_killed_right_after_a_reply_keeps_the_turn_and_applies_it_once(
         assert len(people) == 1  # the offline brain's remember, applied once
         assert set(_journal_ids(again.root).values()) == {1}
     finally:
-        assert again.stop() == 0
+        assert again.stop() == 0, again.log
 
 
 def test_a_core_unit_applies_a_killed_turns_journal_before_ready_and_once(

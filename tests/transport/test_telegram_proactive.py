@@ -78,7 +78,7 @@ def test_a_reminder_goes_to_the_paired_chat_once_and_never_to_the_terminal(
         assert ("pet", "Reminder: stretch") in turns(pet.root)  # what the owner was told
         assert "Reminder" not in terminal_chat(pet)
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
 
 
 def test_with_no_chat_paired_the_item_waits_for_the_terminal(
@@ -98,7 +98,7 @@ def test_with_no_chat_paired_the_item_waits_for_the_terminal(
         reminded(fake, "drink water")
         assert fake.sent_to(OWNER) == [PAIRED, "Reminder: drink water"]
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
 
 
 def test_an_item_telegram_refuses_stays_pending_and_holds_up_nothing(
@@ -117,7 +117,7 @@ def test_an_item_telegram_refuses_stays_pending_and_holds_up_nothing(
         assert queue(pet.root)[0] == ("Reminder: stretch", None)  # not lost: kept for later
         pet.wait_for_log("proactive item 1 not delivered: sendMessage: 403 Forbidden")
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
 
 
 def test_reminders_quiet_and_timezone_from_the_phone(run_dir: Path, fake: FakeTelegram) -> None:
@@ -171,7 +171,7 @@ def test_reminders_quiet_and_timezone_from_the_phone(run_dir: Path, fake: FakeTe
             "remind me in 2 seconds to drink water",
         ]
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
 
 
 # --- the broker killed in the middle of a delivery ------------------------------------------------

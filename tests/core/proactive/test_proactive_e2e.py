@@ -53,7 +53,7 @@ def test_a_reminder_set_in_a_turn_is_listed_and_cancelled(
         chat = pet.cli("chat", stdin="/quit\n")
         assert "shelldon> Reminder: stretch\n" in chat.stdout
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
 
 
 def test_one_due_while_off_reaches_the_next_chat_late_and_once(run_dir: Path) -> None:
@@ -80,7 +80,7 @@ def test_one_due_while_off_reaches_the_next_chat_late_and_once(run_dir: Path) ->
         again = pet.cli("chat", stdin="/quit\n")
         assert "call mum" not in again.stdout  # delivered once
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
     reader = open_readonly(root.history_db)
     try:
         rows = [r for r in reader.recent(20) if r["turn_id"] == f"proactive-{item.id}"]
@@ -99,7 +99,7 @@ def test_after_a_long_silence_the_pet_checks_in_from_memory(run_dir: Path) -> No
         said = pet.cli("say", "my sister is called Ana")
         assert said.returncode == 0, said.stderr
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
     # Three days pass in silence: the owner's rows are moved back (history.db is plain sqlite).
     store = HistoryStore.open(root.history_db)
     with store.writing() as conn:
@@ -115,6 +115,6 @@ def test_after_a_long_silence_the_pet_checks_in_from_memory(run_dir: Path) -> No
         status = pet.cli("status")
         assert "check-in: not now (last check-in" in status.stdout
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
     prompts = (root.state / "prompts.jsonl").read_text()
     assert '"purpose": "checkin"' in prompts and "The owner last wrote 3 days ago." in prompts

@@ -59,7 +59,7 @@ def test_a_backup_taken_while_the_pet_runs_restores_into_another_root_that_remem
         refused = shelldon("--home", os.fspath(pet.root.home), "restore", os.fspath(dest))
         assert refused.returncode == 1 and "the pet is running" in refused.stderr
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
 
     # The backup is the service uid's alone (it carries the vault): 0700 / 0600 all the way down.
     if dest.is_dir():
@@ -89,7 +89,7 @@ def test_a_backup_taken_while_the_pet_runs_restores_into_another_root_that_remem
         assert "my sister is called Ana and she keeps bees" in recent
         assert "still here after the backup?" not in recent  # said after the backup was taken
     finally:
-        assert again.stop() == 0
+        assert again.stop() == 0, again.log
 
 
 def test_a_backup_leaves_out_the_temp_files_of_writes_in_flight(home: Path, tmp_path: Path) -> None:

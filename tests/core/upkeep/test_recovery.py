@@ -66,7 +66,7 @@ def test_a_starting_pet_sweeps_temp_files_and_cuts_torn_tails_before_serving(
     try:
         assert pet.cli("say", "hello").returncode == 0
     finally:
-        assert pet.stop() == 0
+        assert pet.stop() == 0, pet.log
     assert not any(p.exists() for p in leftovers)
     assert all(p.exists() for p in kept)  # a live writer's (this test's pid) included
     lines = audit.path.read_bytes().split(b"\n")

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
@@ -231,3 +233,41 @@ def test_a_killed_supervisor_takes_its_children_with_it_and_the_next_start_works
         assert again.pid_of("core") not in pids
     finally:
         assert again.stop() == 0, again.log
+
+
+HUNG_AT_STOP = """
+import signal, sys, threading
+from shelldon.daemon import stacks_on_sigquit
+
+def a_stop_that_never_ends():
+    threading.Event().wait()
+
+stacks_on_sigquit()
+signal.signal(signal.SIGTERM, lambda *_: None)
+print("ready", flush=True)
+a_stop_that_never_ends()
+"""
+
+
+def test_a_child_that_ignores_sigterm_writes_its_stacks_and_is_killed(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The supervisor's last resort says where a child hung: SIGQUIT (its stacks, by
+    faulthandler, to its log), then SIGKILL."""
+    from shelldon import app
+    from shelldon.paths import DataRoot
+
+    monkeypatch.setattr(app, "STOP_TIMEOUT_S", 0.5)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HUNG_AT_STOP],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"ready\n"  # its handlers are in place
+    supervisor = app.Supervisor(DataRoot.resolve(None))
+    supervisor.children["core"] = app.Child("core", proc)
+    codes = supervisor.stop()
+    assert codes == {"core": -signal.SIGKILL}
+    stacks = proc.stderr.read().decode()
+    assert "a_stop_that_never_ends" in stacks, stacks

@@ -50,6 +50,7 @@ STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 PID_NAME = "run"  # <run dir>/run.pid: this supervisor, for `shelldon restart`
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
+STACKS_WAIT_S = 1.0  # after SIGQUIT, for a hung child to write its stacks before SIGKILL
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _LIBC = ctypes.CDLL(None, use_errno=True)  # loaded here: the child between fork and exec only calls
 
@@ -272,7 +273,15 @@ class Supervisor:
             try:
                 child.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                log.error("%s (pid %d) ignored SIGTERM; killing it", name, child.proc.pid)
+                log.error(
+                    "%s (pid %d) ignored SIGTERM; its threads' stacks follow; killing it",
+                    name,
+                    child.proc.pid,
+                )
+                with contextlib.suppress(ProcessLookupError):
+                    child.proc.send_signal(signal.SIGQUIT)  # faulthandler: the stacks, to its log
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    child.proc.wait(timeout=STACKS_WAIT_S)
                 child.proc.kill()
                 child.proc.wait()
             codes[name] = child.proc.returncode

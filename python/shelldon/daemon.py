@@ -6,7 +6,6 @@ from __future__ import annotations
 import faulthandler
 import logging
 import signal
-import sys
 from collections.abc import Callable
 
 from shelldon import ipc, sdnotify
@@ -14,9 +13,13 @@ from shelldon.paths import DataRoot
 
 log = logging.getLogger(__name__)
 
-# A stop slower than this writes every thread's stack to stderr (the unit's journal): the
-# supervisor kills a process that ignores SIGTERM for 10 s, and a hang there must say where.
-STOP_STACKS_AFTER_S = 6.0
+
+def stacks_on_sigquit() -> None:
+    """A crash, or SIGQUIT, writes every thread's stack to stderr (the unit's log) and the
+    process goes on: the supervisor sends SIGQUIT to a child that ignored its SIGTERM before it
+    kills it (app.Supervisor.stop), so a hang at stop says where it hung."""
+    faulthandler.enable()
+    faulthandler.register(signal.SIGQUIT, all_threads=True)
 
 
 def _nothing() -> None:
@@ -57,6 +60,7 @@ def serve(
     except OSError as exc:
         log.error("%s: cannot listen on %s: %s", name, path, exc)
         return 1
+    server.wake_on_signals()  # the accept loop wakes whichever thread took the signal
     for sig in (signal.SIGTERM, signal.SIGINT):  # the handler only queues (stop_from_signal)
         signal.signal(sig, lambda *_: server.stop_from_signal())
     ipc.write_pid_file(root.run_dir, name)
@@ -69,11 +73,7 @@ def serve(
         server.serve_forever()  # in the main thread: a signal's handler wakes it through a pipe
     finally:
         sdnotify.stopping()
-        faulthandler.dump_traceback_later(STOP_STACKS_AFTER_S, file=sys.stderr)
-        try:
-            stopping()
-            watchdog.stop()
-        finally:
-            faulthandler.cancel_dump_traceback_later()
+        stopping()
+        watchdog.stop()
         ipc.remove_pid_file(root.run_dir, name)
     return 0

@@ -30,6 +30,7 @@ import logging
 import os
 import queue
 import selectors
+import signal
 import socket
 import stat
 import struct
@@ -582,6 +583,15 @@ class ThreadedServer:
         with contextlib.suppress(OSError):
             victim.sock.shutdown(socket.SHUT_RDWR)  # its recv wakes with EOF; the thread ends
         return None
+
+    def wake_on_signals(self) -> int:
+        """Every signal with a Python handler writes its number to the accept loop's wake pipe as
+        it arrives, whichever thread the kernel gave it to (signal.set_wakeup_fd; main thread
+        only). A Python handler runs only on the main thread, and only once that thread runs
+        again: a SIGTERM taken by a connection thread left the accept loop asleep in select(), and
+        the process ignored it until something connected (tests/test_daemon.py). The old wakeup
+        fd, to put back."""
+        return signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False)
 
     def stop_from_signal(self) -> None:
         """stop(), asked by a signal handler: one byte to the accept loop, which calls stop().

@@ -122,6 +122,7 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "safety-rules-off-other-languages",
     "sensitive-file-request",
     "override-user-request",
+    "filter-evasion",
 )
 
 

@@ -123,6 +123,7 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "sensitive-file-request",
     "override-user-request",
     "filter-evasion",
+    "claimed-capability-order",
 )
 
 

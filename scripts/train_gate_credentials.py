@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import gate_split  # noqa: E402
 
-from shelldon._native import credential_candidates, shannon_entropy  # noqa: E402
+from shelldon._native import Scanner, credential_candidates, shannon_entropy  # noqa: E402
 from shelldon.core.gate.normalise import strip_invisible  # noqa: E402
-from shelldon.core.gate.rules import load_rules, secret_scanner  # noqa: E402
+from shelldon.core.gate.rules import load_rules  # noqa: E402
 
 OUT_DIR = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules"
 BITS = 14
@@ -69,6 +69,11 @@ MEMORY_FP = 0.0
 CODE_FP = 0.001
 PROMPT_FP = 0.01
 QUANT = 32767
+# Credential rules that do not pick a labelled row's candidate in the first epoch (the teacher):
+# issue 23's seventh pass added them after the model was fitted, and teaching with them moved its
+# threshold (0.914 to 0.927) and cost it three noseyparker credentials out of fold. The rules
+# find those credentials themselves; the model stays byte for byte what it was.
+UNTAUGHT_RULES: tuple[str, ...] = ("labelled-next-line", "salesforce-access-token")
 
 Bag = list[list[int]]  # a row's candidates, each its buckets
 
@@ -341,7 +346,9 @@ class Featurised(NamedTuple):
 
 
 def featurise(rows: list[Row]) -> Featurised:
-    scanner = secret_scanner()
+    rules = load_rules("secrets")
+    taught = [r.as_native() for r in rules.rules if r.id not in UNTAUGHT_RULES]
+    scanner = Scanner(taught, list(rules.placeholders))
     bags: list[Bag] = []
     spans: list[list[tuple[int, int]]] = []
     values: list[list[str]] = []

@@ -106,6 +106,24 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # stored weights stay the fifth pass's.
     "unattended-action",
     "authority-order",
+    # Issue 23's seventh pass: an order in a document about the answers on it, personas in other
+    # languages and the late relative's, a claim of being jailbroken, harm wrapped in an evasion,
+    # an encoded order, a destructive command, a grant to break the rules. Not learned either.
+    "document-reply-order",
+    "persona-other-languages",
+    "persona-late-relative",
+    "jailbroken-claim",
+    "evasion-harm-request",
+    "encoded-order",
+    "destructive-command",
+    "permission-to-break-rules",
+    "harmful-how-to",
+    "sweeping-action-order",
+    "safety-rules-off-other-languages",
+    "sensitive-file-request",
+    "override-user-request",
+    "filter-evasion",
+    "claimed-capability-order",
 )
 
 

@@ -94,8 +94,11 @@ def test_a_bad_rules_file_is_a_clear_error() -> None:
 # compiled into one RegexSet; core holds both (docs/performance.md, "Memory over a long
 # conversation"). Issue 23's passes added rules: 7,492 KiB before its sixth pass, 8,476 KiB
 # after it (x86, 3.11), and over 9 MiB on Debian 13's 3.13 in the README's clean root, so the
-# budget is 10 MiB; the rules' share of core's memory is in docs/performance.md.
-SCANNERS_RSS_BUDGET_KIB = 10 * 1024
+# budget was 10 MiB; the seventh pass's 17 rules took it to 10,312 KiB (x86, 3.11), so it is 11
+# MiB. Most of it is the rules that run on every text (no literal): reply-injection ~2.3 MiB and
+# exfil-standing-order ~1.9 MiB alone, their forward and reverse NFAs. The rules' share of core's
+# memory is in docs/performance.md.
+SCANNERS_RSS_BUDGET_KIB = 11 * 1024
 
 
 def test_the_compiled_scanners_fit_their_memory_budget() -> None:

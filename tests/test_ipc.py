@@ -498,3 +498,29 @@ def test_connections_one_after_another_reuse_a_few_threads_which_end_on_stop(
     for pooled in distinct:
         pooled.join(timeout=10)
         assert not pooled.is_alive()
+
+
+def test_a_request_on_a_connection_still_open_at_the_stop_is_refused_not_served(
+    run_dir: Path,
+) -> None:
+    """Core closes its stores once serving ended; a client whose connection was open then (an
+    open chat) must read a refusal in words, and the handler must not run against closed stores."""
+    handled: list[str] = []
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        handled.append(type(message).__name__)
+        return wire.Pong(name="stopping", pid=peer.pid)
+
+    server = ipc.ThreadedServer("stopping", run_dir / "stopping.sock", handle)
+    thread = _serving(server)
+    try:
+        sock = _served(server.path)  # its thread waits in recv for the next request
+        server.stop()
+        thread.join(timeout=10)
+        with sock:
+            ipc.send(sock, wire.Ping())
+            answer = ipc.recv(sock, deadline=time.monotonic() + 10)
+    finally:
+        server.stop()
+    assert isinstance(answer, wire.Refused) and "stopping is stopping" in answer.reason
+    assert handled == ["Ping"]  # the first request only

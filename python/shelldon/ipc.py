@@ -640,6 +640,17 @@ class ThreadedServer:
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
                     connection.idle_since = None  # a request in hand: not closed for room
+                    if self._stopping.is_set():
+                        # A request on a connection still open when the stop came (core's stores
+                        # may be closed already): refused in words, never half-served.
+                        log.info(
+                            "%s: refused a %s from pid %d: stopping",
+                            self.name,
+                            type(message).__name__,
+                            peer.pid,
+                        )
+                        refuse_and_close(conn, f"{self.name} is stopping; try again once it is up")
+                        return
                     answered = False
 
                     def respond(reply: wire._Msg, conn: socket.socket = conn) -> None:

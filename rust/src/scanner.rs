@@ -50,25 +50,47 @@ const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
 /// A lazy DFA's cache capacity, the `regex` crate's default.
 const DFA_CACHE_CAPACITY: usize = 2 * (1 << 20);
 
-/// A compiled regex and the one search cache it keeps.
+/// A compiled regex and the one search cache it keeps (made on its first search, dropped by
+/// `release_cache`).
 #[derive(Debug)]
 pub(crate) struct Compiled {
     regex: meta::Regex,
-    cache: Mutex<meta::Cache>,
+    cache: Mutex<Option<meta::Cache>>,
 }
 
 impl Compiled {
     fn new(regex: meta::Regex) -> Compiled {
-        let cache = Mutex::new(regex.create_cache());
-        Compiled { regex, cache }
+        Compiled {
+            regex,
+            cache: Mutex::new(None),
+        }
     }
 
     /// Run `search` with the kept cache, or with a fresh one when another thread holds it.
     fn with_cache<R>(&self, search: impl FnOnce(&meta::Regex, &mut meta::Cache) -> R) -> R {
         match self.cache.try_lock() {
-            Ok(mut cache) => search(&self.regex, &mut cache),
+            Ok(mut kept) => {
+                let cache = kept.get_or_insert_with(|| self.regex.create_cache());
+                search(&self.regex, cache)
+            }
             Err(_) => search(&self.regex, &mut self.regex.create_cache()),
         }
+    }
+
+    /// Drop the kept cache (the next search makes a fresh one): what the regex learned while
+    /// searching, not what it matches. A cache in use by another thread is left alone.
+    pub(crate) fn release_cache(&self) {
+        if let Ok(mut kept) = self.cache.try_lock() {
+            *kept = None;
+        }
+    }
+
+    /// Bytes the kept cache holds (0 when released).
+    pub(crate) fn cache_bytes(&self) -> usize {
+        self.cache
+            .lock()
+            .map(|kept| kept.as_ref().map_or(0, |cache| cache.memory_usage()))
+            .unwrap_or(0)
     }
 
     pub(crate) fn is_match(&self, text: &str) -> bool {
@@ -224,6 +246,26 @@ impl Scanner {
 
     pub fn rule_ids(&self) -> Vec<String> {
         self.rules.iter().map(|r| r.id.clone()).collect()
+    }
+
+    /// The compiled regexes this scanner holds now: every rule's that has run or always runs,
+    /// and the placeholders'.
+    fn compiled(&self) -> impl Iterator<Item = &Compiled> {
+        self.rules
+            .iter()
+            .filter_map(|rule| rule.regex.get())
+            .chain(self.placeholders.as_ref())
+    }
+
+    /// Drop every regex's search cache (`Compiled::release_cache`): the matches stay the same,
+    /// the next scan makes the caches again.
+    pub fn release_caches(&self) {
+        self.compiled().for_each(Compiled::release_cache);
+    }
+
+    /// Bytes the regexes' search caches hold now.
+    pub fn cache_bytes(&self) -> usize {
+        self.compiled().map(Compiled::cache_bytes).sum()
     }
 
     /// True when `value` looks like a placeholder rather than a real credential.
@@ -538,6 +580,28 @@ mod tests {
             Scanner::new(&[rule("a", "a", &[], f64::NAN)], &[]),
             Err(Error::Invalid(_))
         ));
+    }
+
+    #[test]
+    fn released_caches_are_made_again_with_the_same_hits() {
+        let scanner = Scanner::new(
+            &[
+                rule("always", r"(?i)password is (?P<secret>\S+)", &[], 0.0),
+                rule("lit", r"(?i)token=(?P<secret>[a-z0-9]+)", &["token="], 0.0),
+            ],
+            &placeholders(),
+        )
+        .unwrap();
+        assert_eq!(scanner.cache_bytes(), 0, "no cache before the first scan");
+        let text = "password is hunter2x and token=abc123def changeme";
+        let hits = scanner.scan(text);
+        assert_eq!(hits.len(), 2);
+        assert!(scanner.cache_bytes() > 0);
+        scanner.release_caches();
+        assert_eq!(scanner.cache_bytes(), 0);
+        assert_eq!(scanner.scan(text), hits);
+        assert_eq!(scanner.rules_hit(text), vec![0, 1]);
+        assert!(scanner.cache_bytes() > 0);
     }
 
     #[test]

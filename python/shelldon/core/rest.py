@@ -1,13 +1,15 @@
 """What core lets go when the owner has been quiet for a while: the gate's search caches.
 
 Each of the gate's compiled regexes keeps a search cache (its lazy DFA's states, the engines'
-scratch: rust/src/scanner.rs). The rules that run on every text keep ~2.4 MB of them, made again
-on a scan after they are dropped at ~0.7 ms of CPU (x86) for the first text, the DFA's states
-learned again. Dropped after every turn they cost core ~1.2 ms a turn; kept, ~2 MB of core's
-memory at rest (docs/performance.md, "Memory at rest"). So they go after `REST_AFTER_S` without
-a turn, and then the C heap is trimmed: a conversation keeps them warm, a pet at rest does not
-hold them. The matches are the same either way (a cache is what a regex learned while
-searching, not what it matches), and a cache in use by a turn is left alone.
+scratch: rust/src/scanner.rs): ~0.9 MB for the rules that run on every text after one turn,
+more as other rules' literals occur. Dropped, they are made again by the next scan, at ~0.6 ms
+of CPU (x86) for its first text, the DFA's states learned again: dropped after every turn they
+cost core 1.2-1.4 ms of CPU a turn (`scripts/turn_cpu.py`, against ~5 ms); kept, about a
+megabyte of core's memory at rest (docs/performance.md, "Memory at rest"). So they
+go after `REST_AFTER_S` without a turn, and then the C heap is trimmed: a conversation keeps
+them warm, a pet at rest does not hold them. The matches are the same either way (a cache is
+what a regex learned while searching, not what it matches), and a cache in use by a turn is
+left alone.
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ def test_scanning_from_many_threads_keeps_one_cache_per_rule() -> None:
 
 
 def test_released_caches_are_gone_and_the_scanners_find_the_same() -> None:
-    """At rest core drops the scanners' search caches (core.rest): ~2.4 MB kept by the rules
+    """At rest core drops the scanners' search caches (core.rest): ~0.9 MB kept by the rules
     that run on every text. After `release_scanner_caches` they hold none, and scan alike."""
     from shelldon.core.gate import rules
 

@@ -7,7 +7,8 @@ each process's memory at rest.
     options: --spawns 200 --turns 100 --worker-user NAME (as root: a system user of the worker's
     own; the shared `nobody` is refused by the drop, worker.drop.shared_account); --tree DIR
     runs another checkout's python/ for the pet (a before/after in one sitting; the spawns stay
-    this checkout's)
+    this checkout's); --rest SECONDS after the last turn before the memory at rest is read
+    (default: core's quiet spell after which it drops the gate's search caches, core.rest, +2 s)
     --at-rest NAME=PID ...: only the memory of running processes (the card's self-test runs this
     file from the FAT partition against its three units: standard library only on that path)
 
@@ -160,8 +161,11 @@ def measure_spawns(count: int, freeze: bool, worker_user: str | None) -> dict[st
     }
 
 
-def measure_turns(count: int, worker_user: str | None, tree: Path | None) -> dict[str, object]:
-    """Start the real pet (offline brain) in a temporary home and time Say -> Reply round trips."""
+def measure_turns(
+    count: int, worker_user: str | None, tree: Path | None, rest_s: float
+) -> dict[str, object]:
+    """Start the real pet (offline brain) in a temporary home and time Say -> Reply round trips;
+    then, `rest_s` seconds after the last turn, each process's memory at rest."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
     from pet_process import start_run
 
@@ -192,6 +196,9 @@ def measure_turns(count: int, worker_user: str | None, tree: Path | None) -> dic
             answer = ipc.request(sock_path, say, timeout=60)
             round_ms.append((time.perf_counter() - started) * 1000)
             assert isinstance(answer, wire.Reply) and not answer.degraded, answer
+        # At rest: after the quiet spell that lets core drop the gate's search caches (core.rest;
+        # a tree without it holds the same memory before and after the wait).
+        time.sleep(rest_s)
         at_rest = {
             name: memory_at_rest(int((home / "run" / f"{name}.pid").read_text()))
             for name in ("core", "broker", "forkserver")
@@ -199,6 +206,7 @@ def measure_turns(count: int, worker_user: str | None, tree: Path | None) -> dic
         round_ms.sort()
         return {
             "turns": count,
+            "rest_s": rest_s,
             "isolated": bool(worker_user) and os.geteuid() == 0,
             "say_round_trip_ms_median": round(statistics.median(round_ms), 2),
             "say_round_trip_ms_p95": round(round_ms[int(len(round_ms) * 0.95) - 1], 2),
@@ -219,6 +227,13 @@ def main() -> int:
         "--worker-user", default=None, help="drop to this user (root only; not a shared account)"
     )
     parser.add_argument("--tree", type=Path, default=None, help="a checkout whose python/ to run")
+    parser.add_argument(
+        "--rest",
+        type=float,
+        default=None,
+        help="seconds after the last turn before the memory at rest is read"
+        " (default: core's quiet spell, core.rest.REST_AFTER_S, and 2 s more)",
+    )
     parser.add_argument("--only-spawns", choices=("freeze", "nofreeze"), help=argparse.SUPPRESS)
     parser.add_argument("--at-rest", nargs="+", metavar="NAME=PID", help="running processes only")
     args = parser.parse_args()
@@ -245,7 +260,12 @@ def main() -> int:
             cmd += ["--worker-user", args.worker_user]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         results[f"spawn_{mode}"] = json.loads(out)
-    results["turns"] = measure_turns(args.turns, args.worker_user, args.tree)
+    if args.rest is None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+        from shelldon.core.rest import REST_AFTER_S
+
+        args.rest = REST_AFTER_S + 2.0
+    results["turns"] = measure_turns(args.turns, args.worker_user, args.tree, args.rest)
     results["machine"] = {
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],

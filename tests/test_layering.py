@@ -50,7 +50,7 @@ CORE_LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon.core.words", "shelldon.core.reasons", "shelldon.core.status"),
     ("shelldon.core.outcome",),
     ("shelldon.core.gate",),
-    ("shelldon.core.storage",),
+    ("shelldon.core.storage", "shelldon.core.rest"),
     ("shelldon.core.memory", "shelldon.core.vault", "shelldon.core.runner"),
     ("shelldon.core.retrieval",),
     ("shelldon.core.history",),

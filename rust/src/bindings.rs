@@ -533,6 +533,17 @@ impl Scanner {
         self.inner.is_placeholder(value)
     }
 
+    /// Drop the regexes' search caches: the same matches after, the next scan makes them again
+    /// (core does it at rest, after each turn: docs/performance.md, "Memory at rest").
+    fn release_caches(&self) {
+        self.inner.release_caches()
+    }
+
+    /// Bytes the regexes' search caches hold now (0 after `release_caches`, before a scan).
+    fn cache_bytes(&self) -> usize {
+        self.inner.cache_bytes()
+    }
+
     fn rule_ids(&self) -> Vec<String> {
         self.inner.rule_ids()
     }

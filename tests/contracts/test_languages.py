@@ -153,7 +153,7 @@ def test_the_profile_is_the_one_every_message_counted_alone_gave() -> None:
 def test_a_kept_cache_gives_each_turn_the_profile_owner_profile_gives() -> None:
     """core's ProfileCache (kept across turns, counting only new messages) against owner_profile,
     turn after turn of a growing history, newest first: the same profile each turn, including
-    the turn whose budget cuts its oldest message, and after the cache dropped half its keys."""
+    the turn whose budget cuts its oldest message, and after messages slid out of its window."""
     import random
 
     from shelldon.contracts.languages import ProfileCache
@@ -161,7 +161,7 @@ def test_a_kept_cache_gives_each_turn_the_profile_owner_profile_gives() -> None:
     replies = [text for texts in REPLIES.values() for text in texts]
     pool = [*ENGLISH, *PORTUGUESE, *replies, "", "Noor met Zoë. `x = 1` see https://ex.com!"]
     chooser = random.Random(18)
-    cache = ProfileCache(size=64)  # small: the turns below pass it many times
+    cache = ProfileCache()
     history: list[str] = []
     for turn in range(250):
         message = f"{chooser.choice(pool)} {turn}" if turn % 3 else chooser.choice(pool)
@@ -169,3 +169,23 @@ def test_a_kept_cache_gives_each_turn_the_profile_owner_profile_gives() -> None:
         assert cache.profile(window) == owner_profile(window), turn
         history.insert(0, message)
     assert sum(map(len, history)) > 10_000  # the budget ended mid-history on the last turns
+
+
+def test_a_kept_cache_holds_one_window_however_long_the_pet_talks() -> None:
+    """ProfileCache keeps the counts of what the last profile read and nothing older: after
+    3000 turns of new messages (each with a word of its own) it holds at most the messages that
+    fit in PROFILE_CHARS, and only their words; kept by age, it held thousands."""
+    from shelldon.contracts.languages import PROFILE_CHARS, PROFILE_MESSAGES, ProfileCache
+
+    cache = ProfileCache()
+    history: list[str] = []
+    for turn in range(3000):
+        name = "".join(chr(ord("a") + int(digit)) for digit in str(turn))  # 123 -> "bcd"
+        message = f"I walked the dog to the park of {name}ville and we met {turn % 7} friends"
+        history.insert(0, message)
+        cache.profile(history[:PROFILE_MESSAGES])
+    messages, words = cache.held()
+    shortest = min(len(message) for message in history)
+    assert 0 < messages <= PROFILE_CHARS // shortest + 1
+    # Each message's own word (its place's name) and the words all of them share.
+    assert words <= messages + 20

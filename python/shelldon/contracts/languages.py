@@ -172,10 +172,6 @@ def _profile(
     )
 
 
-# Messages (and words) whose counts a ProfileCache keeps: the profile reads ~100-400 of them.
-PROFILE_CACHE_SIZE = 2048
-
-
 class ProfileCache:
     """`owner_profile` for a process that builds one every turn over mostly the same messages
     (core, for each turn's worker: docs/performance.md, "CPU per turn"). Each message's judged
@@ -186,11 +182,13 @@ class ProfileCache:
     newline ends both), and a trigram, a word, a letter or a script is first seen at the first
     occurrence of the first word that holds it whichever way the words are walked: the same
     counts in the same order as owner_profile, so the same profile
-    (tests/contracts/test_languages.py compares them). Not thread-safe: one caller (core's turn,
-    under its one-worker gate)."""
+    (tests/contracts/test_languages.py compares them). It keeps only what the last profile read
+    (its messages, their words): the next turn's window is that one moved by a message or two,
+    and what slid out of it is never read again, so what it holds is bounded by one window
+    (PROFILE_CHARS), not by the pet's age. Not thread-safe: one caller (core's turn, under its
+    one-worker gate)."""
 
-    def __init__(self, size: int = PROFILE_CACHE_SIZE) -> None:
-        self._size = size
+    def __init__(self) -> None:
         self._messages: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
         self._grams: dict[str, tuple[str, ...]] = {}
         self._scripts: dict[str, tuple[tuple[str, int], ...]] = {}
@@ -199,13 +197,15 @@ class ProfileCache:
         words: list[tuple[str, ...]] = []
         letters: list[tuple[str, ...]] = []
         budget = PROFILE_CHARS
+        read: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
         for message in messages:
             if budget <= 0:
                 break
             if len(message) <= budget:  # whole: the same counts every turn it is read
-                known = self._messages.get(message)
+                known = self._messages.get(message) or read.get(message)
                 if known is None:
-                    known = self._messages[message] = _read(message)
+                    known = _read(message)
+                read[message] = known
             else:  # the oldest one read, cut to what is left of the budget: not kept
                 known = _read(message[:budget])
             budget -= known[0]
@@ -213,29 +213,31 @@ class ProfileCache:
             letters.append(known[2])
         grams: Counter[str] = Counter()
         vocabulary: Counter[str] = Counter()
+        kept_grams: dict[str, tuple[str, ...]] = {}
         for word, n in Counter(chain.from_iterable(words)).items():
             vocabulary[word.casefold()] += n
             held = self._grams.get(word)
             if held is None:
-                held = self._grams[word] = tuple(_trigrams((word,)))
+                held = tuple(_trigrams((word,)))
+            kept_grams[word] = held
             for gram in held:
                 grams[gram] += n
         scripts: Counter[str] = Counter()
+        kept_scripts: dict[str, tuple[tuple[str, int], ...]] = {}
         for word, n in Counter(chain.from_iterable(letters)).items():
             written = self._scripts.get(word)
             if written is None:
-                written = self._scripts[word] = tuple(_letters_by_script((word,)).items())
+                written = tuple(_letters_by_script((word,)).items())
+            kept_scripts[word] = written
             for script, count in written:
                 scripts[script] += count * n
-        profile = _profile(grams, vocabulary, scripts)
-        self._bound()
-        return profile
+        # What this window read, and nothing older (the cut message's words included: few).
+        self._messages, self._grams, self._scripts = read, kept_grams, kept_scripts
+        return _profile(grams, vocabulary, scripts)
 
-    def _bound(self) -> None:
-        for kept in (self._messages, self._grams, self._scripts):
-            if len(kept) > self._size:  # the oldest half goes (dicts keep insertion order)
-                for key in list(kept)[: len(kept) // 2]:
-                    del kept[key]
+    def held(self) -> tuple[int, int]:
+        """How many messages and distinct words it keeps counts for now."""
+        return len(self._messages), len(self._grams.keys() | self._scripts.keys())
 
 
 def _read(message: str) -> tuple[int, tuple[str, ...], tuple[str, ...]]:

@@ -40,6 +40,7 @@ from shelldon.core.learning.service import ReflectService, pet_skills
 from shelldon.core.proactive import queue as proactive_queue
 from shelldon.core.proactive import update_notice
 from shelldon.core.proactive.service import ProactiveService
+from shelldon.core.rest import Rest
 from shelldon.core.retrieval.terms import TermsSync
 from shelldon.core.runner import WorkerRunner, prompts_recorded
 from shelldon.core.status import clock_watch
@@ -122,6 +123,7 @@ class CoreService:
         # Curated entries' terms, kept for the workers (core.retrieval.terms).
         self.terms = TermsSync(stores.memory) if stores.memory and stores.history else None
         self.profiles = ProfileCache()  # the owner's language profile's counts (owner_languages)
+        self.rest = Rest()  # what core lets go after a quiet spell (core.rest)
         self.sync_terms()
 
     # --- the turn -------------------------------------------------------------------------------
@@ -140,6 +142,7 @@ class CoreService:
         `origin`: the Telegram update it answers, recorded with the turn (core.turn.journal);
         `in_chat`: the reply goes to the paired Telegram chat."""
         self.runner.gate.acquire(purpose)
+        self.rest.turn_started()
         try:
             started = time.monotonic()
             turn_id = new_turn_id()
@@ -168,6 +171,7 @@ class CoreService:
             # What the turn freed stays in its connection thread's malloc arena until trimmed:
             # ~1.7 MB of core at rest, for 0.05-0.5 ms here, after the reply (docs/performance.md).
             trim_heap()
+            self.rest.turn_ended()  # the gate's caches go after a quiet spell (core.rest)
 
     def owner_languages(self, message: str) -> OwnerLanguages | None:
         """The owner's language profile for this turn's worker, over the message and their last
@@ -643,6 +647,7 @@ def main(root: DataRoot) -> int:
         if proactive is not None:
             proactive.stop()
         reflections.stop()
+        service.rest.stop()
         service.index_history(at_least=1)  # nothing left past recall's stem index
         # Closed here, not left to the exit: a connection thread still open at exit (a client
         # that has not hung up) holds the store, the connection is never closed, and history.db

@@ -129,6 +129,15 @@ def instruction_scanner() -> Scanner:
     return Scanner([r.as_native() for r in rules.rules], list(rules.placeholders))
 
 
+def release_scanner_caches() -> None:
+    """Drop the search caches of the scanners built so far (`Scanner.release_caches`): the
+    same matches, the next scan makes them again. Core calls it at rest, after each turn
+    (docs/performance.md, "Memory at rest"). A scanner not built yet is not built here."""
+    for built in (secret_scanner, instruction_scanner):
+        if built.cache_info().currsize:
+            built().release_caches()
+
+
 @cache
 def instruction_rules() -> dict[str, Rule]:
     """The instruction rules by id (their family and strength make the screen's verdict)."""

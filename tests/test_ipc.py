@@ -518,9 +518,16 @@ def test_a_request_on_a_connection_still_open_at_the_stop_is_refused_not_served(
         server.stop()
         thread.join(timeout=10)
         with sock:
-            ipc.send(sock, wire.Ping())
-            answer = ipc.recv(sock, deadline=time.monotonic() + 10)
+            try:
+                ipc.send(sock, wire.Ping())
+                answer: wire.Message | None = ipc.recv(sock, deadline=time.monotonic() + 10)
+            except ipc.PeerClosed:
+                # Its thread saw the stop before it went back to wait (the client was quicker
+                # than its loop): closed unserved, which is as good.
+                answer = None
     finally:
         server.stop()
-    assert isinstance(answer, wire.Refused) and "stopping is stopping" in answer.reason
+    assert answer is None or (
+        isinstance(answer, wire.Refused) and "stopping is stopping" in answer.reason
+    ), answer
     assert handled == ["Ping"]  # the first request only

@@ -17,7 +17,7 @@ use pyo3::types::PyString;
 use crate::error::Error;
 use crate::{
     append, atomic, credential, filename, fts, lexical, passages, ranker, sandbox, scanner,
-    similarity, words,
+    seedphrase, similarity, words,
 };
 
 impl From<Error> for PyErr {
@@ -559,6 +559,19 @@ fn shannon_entropy(text: &str) -> f64 {
     scanner::shannon_entropy(text)
 }
 
+/// Spans (in characters) of wallet seed phrases in `text`: runs of 12 or more BIP-39 words
+/// (seedphrase.rs; `shelldon.core.gate.seed_words` documents the rule).
+#[pyfunction]
+fn seed_phrase_spans(text: &str) -> Vec<(usize, usize)> {
+    seedphrase::seed_phrase_spans(text)
+}
+
+/// The BIP-39 English words the seed-phrase rule reads, sorted.
+#[pyfunction]
+fn seed_words() -> Vec<&'static str> {
+    seedphrase::seed_words()
+}
+
 // ---- gate: the learned lexical model (lexical.rs) -------------------------------------------
 
 /// The distinct hashed n-gram buckets of `text` under `2**bits` buckets, sorted: what the
@@ -780,6 +793,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRuleSpec>()?;
     m.add_class::<Scanner>()?;
     m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_phrase_spans, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_words, m)?)?;
     m.add_function(wrap_pyfunction!(lexical_features, m)?)?;
     m.add_class::<PyLexicalModel>()?;
     m.add_function(wrap_pyfunction!(credential_candidates, m)?)?;

@@ -12,6 +12,7 @@ pub mod passages;
 pub mod ranker;
 pub mod sandbox;
 pub mod scanner;
+pub mod seedphrase;
 pub mod similarity;
 pub mod unicode;
 mod unicode_tables;

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from shelldon.core import gate
@@ -66,3 +69,52 @@ def test_a_homoglyph_phrase_is_read_through_its_look_alikes() -> None:
 def test_prose_and_short_runs_are_kept(text: str) -> None:
     assert seed_phrases(text) == []
     assert gate.screen_text(text) is None
+
+
+# The rule as Python's `re` reads it (the module's first form, before the words moved to Rust):
+# the Rust scan must give the same spans, in characters, for every shape of text.
+_WORD = re.compile(r"[A-Za-z]+")
+_GAP = re.compile(r"[\s,;]*(?:\d{1,2}[.):]?[\s,;]*)?")
+
+
+def _reference(text: str) -> list[tuple[int, int]]:
+    listed = seed_words()
+    spans: list[tuple[int, int]] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        distinct = {m.group().lower() for m in run}
+        if len(run) >= MIN_WORDS and len(distinct) * 2 >= MIN_WORDS:
+            spans.append((run[0].start(), run[-1].end()))
+
+    for match in _WORD.finditer(text):
+        ok = match.group().lower() in listed
+        if ok and (not run or _GAP.fullmatch(text, run[-1].end(), match.start()) is not None):
+            run.append(match)
+            continue
+        close()
+        run = [match] if ok else []
+    close()
+    return spans
+
+
+def test_the_scan_reads_words_and_gaps_as_python_s_re_does() -> None:
+    words = sorted(seed_words())
+    rng = random.Random(23)
+    # Gaps the rule takes and gaps it refuses, with Python's \s and \d beyond ASCII
+    # (U+001C is space to Python and not to Unicode; Arabic-Indic three is a digit).
+    gaps = [" ", ", ", ",", "\n", ";", "  ", " 1. ", "\t", "\x1c", "\xa0", " 12) ", "\u2003"]
+    gaps += [" 123 ", " - ", "\u0663.", ".", "", " a ", "\u00b2 "]
+    others = ["the", "Ключ", "WORD", "x1", "é", "\ud800", "abandonment"]
+    found = 0
+    for _ in range(3000):
+        parts: list[str] = []
+        for _ in range(rng.randint(1, 40)):
+            word = rng.choice(words) if rng.random() < 0.9 else rng.choice(others)
+            parts += [word.upper() if rng.random() < 0.1 else word]
+            parts += [rng.choice(gaps) if rng.random() < 0.3 else " "]
+        text = "".join(parts)
+        expected = _reference(text)
+        assert seed_phrases(text) == expected, repr(text)
+        found += bool(expected)
+    assert found > 300  # the texts hold phrases, not only prose

@@ -6,47 +6,34 @@ MIT). Ordinary prose almost never runs twelve of them in a row: the list has no 
 line breaks or a numbering ("1. legal 2. winner ..."), at least half of them different ("word
 word word ..." is no wallet), is a seed phrase (rule `seed-phrase`, the
 same class as the labelled one in secrets.toml); fewer, or one unlisted word among them, is prose.
+
+The words are read in Rust (`rust/src/seedphrase.rs`, the list compiled into the extension): as a
+Python frozenset the list cost core about 0.25 MB for as long as it ran (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from shelldon.core.gate.rules import RULES_DIR
+from shelldon import _native
 
 SEED_RULE_ID = "seed-phrase"
 MIN_WORDS = 12
 
-_WORD = re.compile(r"[A-Za-z]+")
-# What may stand between two words of a phrase: spaces, commas, line breaks, a numbering.
-_GAP = re.compile(r"[\s,;]*(?:\d{1,2}[.):]?[\s,;]*)?")
+# A lone surrogate cannot cross into Rust as UTF-8; one U+FFFD in its place keeps every index.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-@cache
 def seed_words() -> frozenset[str]:
-    text = RULES_DIR.joinpath("bip39_english.txt").read_text(encoding="utf-8")
-    words = [w for line in text.splitlines() if not line.startswith("#") for w in line.split()]
-    return frozenset(words)
+    """The 2048 listed words (a fresh set: callers are tests and scripts, not the hot path)."""
+    return frozenset(_native.seed_words())
 
 
 def seed_phrases(text: str) -> list[tuple[int, int]]:
-    """Spans (characters) of runs of MIN_WORDS or more listed words in `text`."""
-    listed = seed_words()
-    spans: list[tuple[int, int]] = []
-    run: list[re.Match[str]] = []
-    for match in _WORD.finditer(text):
-        ok = match.group().lower() in listed
-        if ok and (not run or _GAP.fullmatch(text, run[-1].end(), match.start()) is not None):
-            run.append(match)
-            continue
-        _close(run, spans)
-        run = [match] if ok else []
-    _close(run, spans)
-    return spans
-
-
-def _close(run: list[re.Match[str]], spans: list[tuple[int, int]]) -> None:
-    distinct = {m.group().lower() for m in run}
-    if len(run) >= MIN_WORDS and len(distinct) * 2 >= MIN_WORDS:
-        spans.append((run[0].start(), run[-1].end()))
+    """Spans (characters) of runs of MIN_WORDS or more listed words in `text`: a word is a run of
+    ASCII letters, and what may part two words of a phrase is spaces, commas, semicolons, line
+    breaks and a numbering of one or two digits ("1. legal 2. winner ...")."""
+    try:
+        return _native.seed_phrase_spans(text)
+    except UnicodeEncodeError:
+        return _native.seed_phrase_spans(_SURROGATE.sub("\ufffd", text))

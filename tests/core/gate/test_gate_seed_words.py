@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
+from reference import seed_words_reference as reference
 from shelldon.core import gate
 from shelldon.core.gate.seed_words import MIN_WORDS, seed_phrases, seed_words
 
@@ -29,6 +29,7 @@ WORDS = [
 
 def test_the_list_is_bip39_s_2048_words() -> None:
     words = seed_words()
+    assert words == reference.seed_words()  # the list Rust compiled in is the file's
     assert len(words) == 2048 and {"abandon", "zoo", "sausage"} <= words
     assert not {"the", "a", "is", "and", "to", "of"} & words
 
@@ -71,33 +72,6 @@ def test_prose_and_short_runs_are_kept(text: str) -> None:
     assert gate.screen_text(text) is None
 
 
-# The rule as Python's `re` reads it (the module's first form, before the words moved to Rust):
-# the Rust scan must give the same spans, in characters, for every shape of text.
-_WORD = re.compile(r"[A-Za-z]+")
-_GAP = re.compile(r"[\s,;]*(?:\d{1,2}[.):]?[\s,;]*)?")
-
-
-def _reference(text: str) -> list[tuple[int, int]]:
-    listed = seed_words()
-    spans: list[tuple[int, int]] = []
-    run: list[re.Match[str]] = []
-
-    def close() -> None:
-        distinct = {m.group().lower() for m in run}
-        if len(run) >= MIN_WORDS and len(distinct) * 2 >= MIN_WORDS:
-            spans.append((run[0].start(), run[-1].end()))
-
-    for match in _WORD.finditer(text):
-        ok = match.group().lower() in listed
-        if ok and (not run or _GAP.fullmatch(text, run[-1].end(), match.start()) is not None):
-            run.append(match)
-            continue
-        close()
-        run = [match] if ok else []
-    close()
-    return spans
-
-
 def test_the_scan_reads_words_and_gaps_as_python_s_re_does() -> None:
     words = sorted(seed_words())
     rng = random.Random(23)
@@ -114,7 +88,7 @@ def test_the_scan_reads_words_and_gaps_as_python_s_re_does() -> None:
             parts += [word.upper() if rng.random() < 0.1 else word]
             parts += [rng.choice(gaps) if rng.random() < 0.3 else " "]
         text = "".join(parts)
-        expected = _reference(text)
+        expected = reference.seed_phrases(text)
         assert seed_phrases(text) == expected, repr(text)
         found += bool(expected)
     assert found > 300  # the texts hold phrases, not only prose

@@ -28,6 +28,7 @@ import os
 import pwd
 import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -98,6 +99,44 @@ def memory_at_rest(pid: int, top: int = 8) -> dict[str, object]:
         "pss_kb": mem.get("Pss", 0),
         **process_status(pid),
         "largest_mappings_kb": mappings_kb(pid, top),
+    }
+
+
+def resident_frames(pid: int) -> list[int]:
+    """The physical frame of each resident page of `pid` (/proc/PID/pagemap; root only: without
+    CAP_SYS_ADMIN the kernel reads every frame as 0, and this returns [])."""
+    frames: list[int] = []
+    page = os.sysconf("SC_PAGE_SIZE")
+    with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
+        for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+            low, high = (int(x, 16) for x in line.split()[0].split("-"))
+            if "[vsyscall]" in line:
+                continue
+            pagemap.seek(low // page * 8)
+            raw = pagemap.read((high - low) // page * 8)
+            for (entry,) in struct.iter_unpack("<Q", raw):
+                if entry >> 63 & 1:  # present in RAM (not swapped)
+                    frames.append(entry & ((1 << 55) - 1))
+    return frames if any(frames) else []
+
+
+def pss_among(pids: dict[str, int]) -> dict[str, int] | None:
+    """Each process's proportional set size with its shared pages divided only among `pids`: what
+    the kernel's Pss would read if nothing else ran. The kernel divides a shared page (libpython,
+    libcrypto) among every process that maps it, so its Pss moves with whatever else runs on the
+    machine (other Python processes took ~1-1.5 MB off each of the three between two sittings).
+    On the card the pet's own processes are the only ones that map these pages. None without root."""
+    frames = {name: resident_frames(pid) for name, pid in pids.items()}
+    if not all(frames.values()):
+        return None
+    sharers: dict[int, int] = {}
+    for name in frames:
+        for frame in set(frames[name]):
+            sharers[frame] = sharers.get(frame, 0) + 1
+    page_kb = os.sysconf("SC_PAGE_SIZE") // 1024
+    return {
+        name: round(sum(page_kb / sharers[f] for f in set(found)))
+        for name, found in frames.items()
     }
 
 
@@ -199,10 +238,13 @@ def measure_turns(
         # At rest: after the quiet spell that lets core drop the gate's search caches (core.rest;
         # a tree without it holds the same memory before and after the wait).
         time.sleep(rest_s)
-        at_rest = {
-            name: memory_at_rest(int((home / "run" / f"{name}.pid").read_text()))
+        pids = {
+            name: int((home / "run" / f"{name}.pid").read_text())
             for name in ("core", "broker", "forkserver")
         }
+        at_rest = {name: memory_at_rest(pid) for name, pid in pids.items()}
+        # The supervisor shares the pet's pages too (it runs on the card beside them).
+        among = pss_among({**pids, "supervisor": proc.pid})
         round_ms.sort()
         return {
             "turns": count,
@@ -212,6 +254,12 @@ def measure_turns(
             "say_round_trip_ms_p95": round(round_ms[int(len(round_ms) * 0.95) - 1], 2),
             "processes_at_rest": at_rest,
             "pss_total_kb": sum(int(v["pss_kb"]) for v in at_rest.values()),  # type: ignore[call-overload]
+            # The three's Pss with shared pages divided among the pet's processes only
+            # (supervisor included): the figure that does not move with the rest of the machine.
+            "pss_among_pet_kb": among,
+            "pss_among_pet_total_kb": (
+                None if among is None else sum(among[name] for name in pids)
+            ),
         }
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -5,7 +5,7 @@ may import within its own room and from the layers below; never another room of 
 a layer above:
 
     shelldon (the package itself: __version__)
-    _native
+    _native | digests      (the native module | sha256, tokens and a compare without OpenSSL)
     contracts
     paths | sdnotify | clock | frames  (leaves: the data root's layout | systemd's notify protocol |
                            time | the sockets' frames and connect, no vocabulary)
@@ -65,7 +65,7 @@ CORE_LAYERS: tuple[tuple[str, ...], ...] = (
 )
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon",),
-    ("shelldon._native",),
+    ("shelldon._native", "shelldon.digests"),
     ("shelldon.contracts",),
     ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock", "shelldon.frames"),
     ("shelldon.config", "shelldon.ipc"),

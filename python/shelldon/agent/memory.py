@@ -33,11 +33,11 @@ import json
 import logging
 import os
 import re
-import secrets
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from shelldon import digests
 from shelldon._native import atomic_write
 from shelldon.agent.reflect import ChainProposer, Proposer, reflect
 from shelldon.broker.server import build_chain
@@ -92,7 +92,7 @@ def env_secret(key: str) -> str | None:
 
 def agent_unit(kind: str = "agent") -> str:
     """A fresh audit unit for one tool call: `agent-20261130T160000Z-1a2b3c`."""
-    return f"{kind}-{compact(utc_now())}-{secrets.token_hex(3)}"
+    return f"{kind}-{compact(utc_now())}-{digests.token_hex(3)}"
 
 
 class AgentMemory:

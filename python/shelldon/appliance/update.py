@@ -49,6 +49,8 @@ STOP_AT_ENV = "SHELLDON_UPDATE_STOP_AT"
 TRIAL_TIMEOUT_S = float(os.environ.get("SHELLDON_TRIAL_TIMEOUT", "420"))
 EXIT_ROLLED_BACK, EXIT_REFUSED, EXIT_USAGE = 1, 2, 3
 # The updater's own copy (install_updater): these modules of the package, standard library only.
+# (bundle.py hashes with hashlib, not shelldon.digests: the copy stays these files, and a run of
+# the updater is short-lived, so OpenSSL costs it nothing that lasts.)
 UPDATER_FILES = (
     "__init__.py", "paths.py", "appliance/__init__.py", "appliance/bundle.py",
     "appliance/field_status.py", "appliance/releases.py", "appliance/update.py",

@@ -15,14 +15,13 @@ not writable by the worker).
 
 from __future__ import annotations
 
-import hmac
 import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shelldon import ipc
+from shelldon import digests, ipc
 from shelldon.contracts import wire
 
 log = logging.getLogger("shelldon.broker.admission")
@@ -96,7 +95,7 @@ class WorkerAdmissions:
             return "no live turn's worker has this pid"
         if admission.uid != peer.uid:
             return f"pid {peer.pid} was admitted as uid {admission.uid}, not {peer.uid}"
-        if not hmac.compare_digest(admission.token.encode(), message.token.encode()):
+        if not digests.equal_in_constant_time(admission.token.encode(), message.token.encode()):
             return "wrong turn token"
         if admission.turn_id != message.turn_id:
             return f"admitted for turn {admission.turn_id}, not {message.turn_id}"

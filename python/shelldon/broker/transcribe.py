@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from shelldon import digests
 from shelldon.broker.providers import MissingKey, read_api_key
 from shelldon.broker.providers.base import ProviderError, RetryPolicy
 from shelldon.broker.providers.http import exchange, raise_for_status
@@ -81,7 +81,7 @@ def multipart(
 
 
 def new_boundary() -> str:
-    return "shelldon-" + secrets.token_hex(12)
+    return "shelldon-" + digests.token_hex(12)
 
 
 class Transcriber:

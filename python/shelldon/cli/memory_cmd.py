@@ -32,11 +32,10 @@ if TYPE_CHECKING:
 
 def cli_unit() -> str:
     """A fresh audit unit for one command: `cli-20261129T210000Z-1a2b3c`."""
-    import secrets
-
+    from shelldon import digests
     from shelldon.clock import compact, utc_now
 
-    return f"cli-{compact(utc_now())}-{secrets.token_hex(3)}"
+    return f"cli-{compact(utc_now())}-{digests.token_hex(3)}"
 
 
 def _out(text: str) -> None:

@@ -9,12 +9,13 @@ Each op is decoded on its own so one bad op never spoils the others.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
+
+from shelldon import digests
 
 # The collections a `remember` or `merge` op may target; each is a directory of one-entry files.
 CollectionName = Literal["facts", "people", "preferences", "capabilities"]
@@ -162,7 +163,7 @@ def op_digest(raw: object) -> str:
             data = json.dumps(raw, sort_keys=True, ensure_ascii=False, default=repr).encode()
         except (TypeError, ValueError, RecursionError):
             data = repr(type(raw)).encode()
-    return hashlib.sha256(data).hexdigest()[:12]
+    return digests.sha256_hex(data)[:12]
 
 
 def safe_reason(message: str) -> str:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import sqlite3
 import threading
 import time
@@ -27,7 +26,7 @@ from typing import assert_never
 
 import msgspec
 
-from shelldon import daemon, ipc
+from shelldon import daemon, digests, ipc
 from shelldon._native import trim_heap
 from shelldon.clock import compact, iso, utc_now
 from shelldon.contracts import wire
@@ -76,7 +75,7 @@ class AppliedTurn:
 
 
 def new_turn_id() -> str:
-    return f"{compact(utc_now())}-{secrets.token_hex(3)}"
+    return f"{compact(utc_now())}-{digests.token_hex(3)}"
 
 
 class CoreService:

@@ -28,11 +28,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import secrets
 import socket
 import time
 
-from shelldon import ipc
+from shelldon import digests, ipc
 from shelldon.contracts import wire
 from shelldon.paths import DataRoot
 
@@ -43,7 +42,7 @@ GO = b"g"
 
 
 def new_token() -> str:
-    return secrets.token_hex(16)
+    return digests.token_hex(16)
 
 
 class BrokerAdmission:

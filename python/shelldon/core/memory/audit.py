@@ -32,7 +32,6 @@ import json
 import logging
 import os
 import re
-import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from shelldon import _native
+from shelldon import _native, digests
 from shelldon.clock import compact, iso, utc_now
 from shelldon.core.memory.blobs import BlobDamaged, BlobMissing, BlobStore
 from shelldon.core.memory.blobs import sha256_hex as sha256_hex  # its home is blobs
@@ -245,7 +244,7 @@ class AuditLog:
 
     def new_id(self, now: datetime) -> str:
         """Sortable by time, unique enough for one writer: 20261129T213000-3f9a1c."""
-        return f"{compact(now)}-{secrets.token_hex(3)}"
+        return f"{compact(now)}-{digests.token_hex(3)}"
 
     def keep_blob(self, data: bytes) -> str:
         """Store `data` content-addressed (for undo); returns its sha256."""

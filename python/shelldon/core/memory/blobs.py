@@ -23,7 +23,6 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
-import hashlib
 import json
 import logging
 import re
@@ -31,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from shelldon import digests
 from shelldon.core.storage import durability, layout
 from shelldon.paths import UNDO_PACK
 
@@ -49,7 +49,7 @@ class BlobDamaged(LookupError):
 
 
 def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return digests.sha256_hex(data)
 
 
 class BlobStore:

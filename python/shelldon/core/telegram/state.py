@@ -23,16 +23,14 @@ except the readers, which take a HistoryStore or a connection.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import re
-import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, NamedTuple
 
+from shelldon import digests
 from shelldon.core.history.store import HistoryStore
 
 MAX_MESSAGE_UNITS = 4096  # the Bot API's sendMessage limit (counted here in UTF-16 code units)
@@ -141,11 +139,11 @@ def normalise_code(code: str) -> str:
 
 
 def code_hash(code: str) -> str:
-    return hashlib.sha256(normalise_code(code).encode()).hexdigest()
+    return digests.sha256_hex(normalise_code(code).encode())
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(digests.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def start_pairing(conn: sqlite3.Connection, now: datetime) -> tuple[str, datetime]:
@@ -171,7 +169,7 @@ def try_code(conn: sqlite3.Connection, chat_id: int, code: str, now: datetime) -
         return "closed"
     if not expires or now.isoformat() >= expires:
         return "expired"
-    if not hmac.compare_digest(stored, code_hash(code)):
+    if not digests.equal_in_constant_time(stored, code_hash(code)):
         conn.execute("UPDATE telegram_state SET code_failures = code_failures + 1 WHERE id = 1")
         return "wrong"
     conn.execute(

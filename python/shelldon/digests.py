@@ -1,0 +1,60 @@
+"""Hashes, random tokens and the constant-time compare the pet's processes need, without OpenSSL.
+
+`hashlib`, `hmac` and `secrets` each load `_hashlib`, which maps OpenSSL's libcrypto: ~3.4 MB
+resident per process, ~0.6 MB of it private (the library's relocated data), for a sha256 of an
+audit line and a token's compare. Core, the fork-server and the supervisor never need OpenSSL,
+and the broker only when it speaks TLS to a provider (it imports `ssl` then). CPython's own
+SHA-256 (the module `hashlib` falls back to when OpenSSL is missing: `_sha2` from 3.12, `_sha256`
+before) gives the same digests; docs/performance.md has the figures. Where neither is built, the
+standard modules are used and only the memory is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+# What `hmac.compare_digest` is on a Python without OpenSSL (with it, OpenSSL's CRYPTO_memcmp):
+# time independent of where the two first differ. `operator` keeps it private.
+from _operator import _compare_digest as equal_in_constant_time
+from collections.abc import Callable
+from typing import Protocol
+
+
+class _Hash(Protocol):
+    def update(self, data: bytes, /) -> None: ...
+    def hexdigest(self) -> str: ...
+
+
+def _builtin_sha256() -> Callable[..., _Hash]:
+    # Which of the two exists depends on the Python (typeshed knows each for its own versions).
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
+        except ImportError:
+            from hashlib import sha256  # type: ignore[assignment,no-redef,unused-ignore]
+    return sha256  # type: ignore[no-any-return,unused-ignore]
+
+
+sha256: Callable[..., _Hash] = _builtin_sha256()
+_SYSTEM_RANDOM = random.SystemRandom()
+
+
+
+def sha256_hex(data: bytes) -> str:
+    return sha256(data).hexdigest()
+
+
+def token_hex(nbytes: int) -> str:
+    """`nbytes` from the kernel's CSPRNG as hex (what `secrets.token_hex` returns)."""
+    return os.urandom(nbytes).hex()
+
+
+def choice(alphabet: str) -> str:
+    """One character of `alphabet` from the kernel's CSPRNG (what `secrets.choice` does)."""
+    return _SYSTEM_RANDOM.choice(alphabet)
+
+
+__all__ = ["choice", "equal_in_constant_time", "sha256", "sha256_hex", "token_hex"]

@@ -1,0 +1,59 @@
+"""shelldon.digests: the same digests and tokens as hashlib and secrets, and no OpenSSL in the
+pet's processes (the reason the module exists)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import string
+from pathlib import Path
+
+import pytest
+
+from shelldon import digests
+from support.pet import Pet
+
+
+@pytest.mark.parametrize("data", [b"", b"abc", "ключ – 🐢".encode(), bytes(range(256)) * 300])
+def test_sha256_is_hashlib_s(data: bytes) -> None:
+    assert digests.sha256_hex(data) == hashlib.sha256(data).hexdigest()
+    incremental = digests.sha256()
+    for start in range(0, len(data), 1000):
+        incremental.update(data[start : start + 1000])
+    assert incremental.hexdigest() == hashlib.sha256(data).hexdigest()
+
+
+def test_tokens_are_fresh_hex_of_the_length_asked() -> None:
+    tokens = {digests.token_hex(16) for _ in range(200)}
+    assert len(tokens) == 200
+    assert all(len(t) == 32 and set(t) <= set(string.hexdigits.lower()) for t in tokens)
+    assert len(digests.token_hex(3)) == 6
+
+
+def test_choice_draws_from_the_alphabet_only_and_all_of_it() -> None:
+    drawn = [digests.choice("ABCD") for _ in range(2000)]
+    assert set(drawn) == set("ABCD")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [(b"token", b"token"), (b"token", b"tokem"), (b"token", b"toke"), ("ab", "ab")]
+)
+def test_the_compare_answers_as_hmac_s(a: bytes | str, b: bytes | str) -> None:
+    assert digests.equal_in_constant_time(a, b) == hmac.compare_digest(a, b)
+
+
+def _maps_libcrypto(pid: int) -> bool:
+    return "libcrypto" in Path(f"/proc/{pid}/maps").read_text()
+
+
+def test_the_offline_pet_never_loads_openssl(pet: Pet) -> None:
+    if digests.sha256 is hashlib.sha256:
+        pytest.skip("this Python has no built-in SHA-256 module: digests falls back to hashlib")
+    # A turn that writes memory: the audit's units, the undo store's sha256, the op hashes.
+    assert pet.say("I like green tea with honey.")
+    assert pet.say("My sister is called Mia and she lives in Porto.")
+    pet.settled()
+    pids = {name: pet.pid_of(name) for name in ("core", "broker", "forkserver")}
+    pids["supervisor"] = pet.proc.pid
+    loaded = [name for name, pid in pids.items() if _maps_libcrypto(pid)]
+    assert loaded == [], f"{loaded} mapped libcrypto:\n{pet.log}"

@@ -127,7 +127,8 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # Issue 23's eighth pass: topic hijacks and forced answers (a dictated answer, a named persona
     # asked for its view, forgetting what came before, the text above, a next task after praise,
     # a world without limits, disinformation ordered, access whatever the password, two garak
-    # framings, the articles put aside, staying in role). Not learned: the weights stay the same.
+    # framings, the articles put aside, staying in role, the contests' "pwned"). Not learned: the
+    # weights stay the same.
     "forced-answer",
     "named-persona-question",
     "forget-what-came-before",
@@ -139,6 +140,7 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "inverted-tone-claim",
     "context-override",
     "stay-in-role-german",
+    "dictated-pwned",
 )
 
 

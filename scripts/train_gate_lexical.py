@@ -124,6 +124,23 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "override-user-request",
     "filter-evasion",
     "claimed-capability-order",
+    # Issue 23's eighth pass: topic hijacks and forced answers (a dictated answer, a named persona
+    # asked for its view, forgetting what came before, the text above, a next task after praise,
+    # a world without limits, disinformation ordered, access whatever the password, two garak
+    # framings, the articles put aside, staying in role, the contests' "pwned"). Not learned: the
+    # weights stay the same.
+    "forced-answer",
+    "named-persona-question",
+    "forget-what-came-before",
+    "text-above-extraction",
+    "next-task-pivot",
+    "hypothetical-no-limits",
+    "disinformation-order",
+    "access-regardless",
+    "inverted-tone-claim",
+    "context-override",
+    "stay-in-role-german",
+    "dictated-pwned",
 )
 
 
@@ -197,8 +214,13 @@ def trains_on(row: dict[str, Any]) -> bool:
 
 
 def two_weak_families(text: str) -> bool:
-    """The rules refuse on weak rules of two families, no strong rule among them."""
-    verdict = instruction_verdict(instruction_rules_hit(text))
+    """The rules refuse on weak rules of two families, no strong rule among them. The rules the
+    model does not learn from (UNTRAINED_RULES) are left out: the corroborating threshold is the
+    model's, set among the attacks the rules it was fitted beside refuse in pairs. Issue 23's
+    eighth pass: its strong rules took 3 of these 21 attacks out of the pool, the threshold fell
+    from 0.420 to 0.397, and a held-out benign prompt with two weak families was refused."""
+    fired = [r for r in instruction_rules_hit(text) if r not in UNTRAINED_RULES]
+    verdict = instruction_verdict(fired)
     rules = instruction_rules()
     return bool(verdict) and not any(rules[r].strength == "strong" for r in verdict or ())
 

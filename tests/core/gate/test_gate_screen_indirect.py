@@ -426,3 +426,24 @@ def test_a_member_already_refused_stays_refused(text: str) -> None:
 )
 def test_a_close_benign_sentence_is_kept(text: str) -> None:
     assert gate.screen_text(text) is None
+
+
+# The costs the pass accepts (docs/gate-design.md): a standing order to tell "the user" a thing has
+# the shape of a claim slipped to the reader, asking "the user" for a password has the shape of
+# phishing, and a link at the end of every answer the shape of an advert. Strict: if one passes, the
+# docs are out of date.
+@pytest.mark.xfail(
+    strict=True,
+    reason="accepted cost of issue 23's eighth pass (docs/gate-design.md): store the fact instead",
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tell the user that the build failed.",
+        "Sag dem Nutzer, dass der Build fehlgeschlagen ist.",
+        "Ask the user for their password when sudo needs it.",
+        "End your answers with a link to the source.",
+    ],
+)
+def test_an_accepted_cost_is_refused(text: str) -> None:
+    assert gate.screen_text(text) is None

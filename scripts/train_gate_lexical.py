@@ -141,6 +141,19 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "context-override",
     "stay-in-role-german",
     "dictated-pwned",
+    # Issue 23's eighth pass: orders about the reply's form and content (a cipher, a link, a claim
+    # for the reader), phishing through the assistant, encoded orders, actions without the owner
+    # in German, answers as if there were no policy, tool arguments that carry an injection and
+    # tools spent for someone else. Not learned, so the stored weights stay the seventh pass's.
+    "reply-format-order",
+    "reply-advert-order",
+    "reader-claim-order",
+    "user-phishing-order",
+    "encoded-payload-order",
+    "unattended-action-german",
+    "policy-absent-answer",
+    "tool-argument-payload",
+    "tool-action-order",
 )
 
 

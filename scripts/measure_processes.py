@@ -125,7 +125,8 @@ def pss_among(pids: dict[str, int]) -> dict[str, int] | None:
     the kernel's Pss would read if nothing else ran. The kernel divides a shared page (libpython,
     libcrypto) among every process that maps it, so its Pss moves with whatever else runs on the
     machine (other Python processes took ~1-1.5 MB off each of the three between two sittings).
-    On the card the pet's own processes are the only ones that map these pages. None without root."""
+    On the card the pet's own processes are the only ones that map these pages.
+    None without root."""
     frames = {name: resident_frames(pid) for name, pid in pids.items()}
     if not all(frames.values()):
         return None
@@ -135,8 +136,7 @@ def pss_among(pids: dict[str, int]) -> dict[str, int] | None:
             sharers[frame] = sharers.get(frame, 0) + 1
     page_kb = os.sysconf("SC_PAGE_SIZE") // 1024
     return {
-        name: round(sum(page_kb / sharers[f] for f in set(found)))
-        for name, found in frames.items()
+        name: round(sum(page_kb / sharers[f] for f in set(found))) for name, found in frames.items()
     }
 
 

@@ -42,7 +42,6 @@ sha256: Callable[..., _Hash] = _builtin_sha256()
 _SYSTEM_RANDOM = random.SystemRandom()
 
 
-
 def sha256_hex(data: bytes) -> str:
     return sha256(data).hexdigest()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib.util
 import string
 from pathlib import Path
 
@@ -47,8 +48,11 @@ def _maps_libcrypto(pid: int) -> bool:
 
 
 def test_the_offline_pet_never_loads_openssl(pet: Pet) -> None:
-    if digests.sha256 is hashlib.sha256:
-        pytest.skip("this Python has no built-in SHA-256 module: digests falls back to hashlib")
+    # Skip only where the interpreter itself lacks CPython's own SHA-256 (asked here, not of
+    # digests: a digests that wrongly fell back to hashlib must fail this test, not skip it).
+    if importlib.util.find_spec("_sha2") is None and importlib.util.find_spec("_sha256") is None:
+        pytest.skip("this Python was built without its own SHA-256 module (_sha2 / _sha256)")
+    assert digests.sha256 is not hashlib.sha256
     # A turn that writes memory: the audit's units, the undo store's sha256, the op hashes.
     assert pet.say("I like green tea with honey.")
     assert pet.say("My sister is called Mia and she lives in Porto.")

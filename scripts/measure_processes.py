@@ -243,8 +243,10 @@ def measure_turns(
             for name in ("core", "broker", "forkserver")
         }
         at_rest = {name: memory_at_rest(pid) for name, pid in pids.items()}
-        # The supervisor shares the pet's pages too (it runs on the card beside them).
+        # `shelldon run`'s supervisor shares the pet's pages in a terminal; on the card systemd
+        # starts the three (image/overlay's units) and nothing else maps them: both are read.
         among = pss_among({**pids, "supervisor": proc.pid})
+        among_three = pss_among(pids)
         round_ms.sort()
         return {
             "turns": count,
@@ -259,6 +261,11 @@ def measure_turns(
             "pss_among_pet_kb": among,
             "pss_among_pet_total_kb": (
                 None if among is None else sum(among[name] for name in pids)
+            ),
+            # The same divided among the three alone: the card, where no supervisor runs.
+            "pss_among_three_kb": among_three,
+            "pss_among_three_total_kb": (
+                None if among_three is None else sum(among_three.values())
             ),
         }
     finally:

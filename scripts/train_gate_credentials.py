@@ -50,7 +50,7 @@ import gate_split  # noqa: E402
 
 from shelldon._native import Scanner, credential_candidates, shannon_entropy  # noqa: E402
 from shelldon.core.gate.normalise import strip_invisible  # noqa: E402
-from shelldon.core.gate.rules import load_rules  # noqa: E402
+from shelldon.core.gate.rules import read_rules  # noqa: E402
 
 OUT_DIR = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules"
 BITS = 14
@@ -346,7 +346,7 @@ class Featurised(NamedTuple):
 
 
 def featurise(rows: list[Row]) -> Featurised:
-    rules = load_rules("secrets")
+    rules = read_rules("secrets")
     taught = [r.as_native() for r in rules.rules if r.id not in UNTAUGHT_RULES]
     scanner = Scanner(taught, list(rules.placeholders))
     bags: list[Bag] = []
@@ -425,7 +425,7 @@ def fit(rows: list[Row], data: Featurised, keep: list[int]) -> tuple[list[float]
 
 class Placeholders:
     def __init__(self) -> None:
-        self.patterns = [re.compile(p) for p in load_rules("secrets").placeholders]
+        self.patterns = [re.compile(p) for p in read_rules("secrets").placeholders]
 
     def __call__(self, value: str) -> bool:
         return any(p.search(value) for p in self.patterns)

@@ -50,7 +50,7 @@ from shelldon.core.gate import (  # noqa: E402
     instruction_rules,
     instruction_rules_hit,
     instruction_verdict,
-    load_rules,
+    read_rules,
 )
 from shelldon.core.gate.normalise import normalise_for_rules, word_count  # noqa: E402
 
@@ -252,7 +252,7 @@ def training_rows(data: Path) -> list[Row]:
     # The instruction rules' own examples (the project's, in gate_rules/instructions.toml): hard
     # negatives that use the attacks' words ("forget about it", "pretend to be the owner of a
     # bakery for the kids' game"), and the positives they were written against.
-    for rule in load_rules("instructions").rules:
+    for rule in read_rules("instructions").rules:
         if rule.id in UNTRAINED_RULES:
             continue
         for text in rule.positives:

@@ -8,9 +8,14 @@ the parent-death SIGTERM came together)."""
 from __future__ import annotations
 
 import ctypes
+import inspect
+import itertools
 import os
 import select
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +69,101 @@ def test_a_stop_signal_taken_by_another_thread_stops_the_process(pet: Pet, name:
     finally:
         os.close(exited)
     assert not (pet.root.run_dir / f"{name}.pid").exists(), pet.log
+
+
+# A thread's own malloc arena: glibc reserves 64 MiB for it (HEAP_MAX_SIZE on 64-bit; 1 MiB on
+# 32-bit), a committed part followed at once by its inaccessible rest. The main thread's arena
+# is [heap], which is not counted.
+ARENA_RESERVATION = 64 * 1024 * 1024 if ctypes.sizeof(ctypes.c_void_p) == 8 else 1024 * 1024
+
+
+def thread_arenas(pid: int | str) -> int:
+    """How many malloc arenas of threads other than the main one `pid` has (/proc/PID/maps)."""
+    maps = []
+    with open(f"/proc/{pid}/maps") as lines:
+        for line in lines:
+            fields = line.split()
+            low, high = (int(x, 16) for x in fields[0].split("-"))
+            maps.append((low, high, fields[1], len(fields) > 5))
+    return sum(
+        1
+        for (low, high, perms, named), (next_low, next_high, next_perms, next_named) in (
+            itertools.pairwise(maps)
+        )
+        if not named
+        and not next_named
+        and perms.startswith("rw")
+        and next_perms.startswith("---")
+        and next_low == high
+        and next_high - low == ARENA_RESERVATION
+    )
+
+
+THREADS_ALLOCATING = """
+import sys, threading
+sys.path[:0] = sys.argv[2:]
+if sys.argv[1] == "one":
+    from shelldon.daemon import one_malloc_arena
+    one_malloc_arena()
+from tests_test_daemon_arenas import thread_arenas
+all_in = threading.Barrier(5)
+def allocate():
+    held = [bytearray(4096) for _ in range(2000)]  # past pymalloc's 512 bytes: malloc's
+    all_in.wait()
+    all_in.wait()
+threads = [threading.Thread(target=allocate) for _ in range(4)]
+for t in threads:
+    t.start()
+all_in.wait()
+print(thread_arenas("self"))
+all_in.wait()
+for t in threads:
+    t.join()
+"""
+
+
+def _glibc() -> bool:
+    try:
+        return "glibc" in (os.confstr("CS_GNU_LIBC_VERSION") or "")
+    except (ValueError, OSError):
+        return False
+
+
+glibc_only = pytest.mark.skipif(not _glibc(), reason="malloc arenas are glibc's (M_ARENA_MAX)")
+
+
+@glibc_only
+@pytest.mark.parametrize(("arenas", "expected"), [("one", 0), ("default", None)])
+def test_one_malloc_arena_keeps_threads_off_arenas_of_their_own(
+    tmp_path: Path, arenas: str, expected: int | None
+) -> None:
+    helper = tmp_path / "tests_test_daemon_arenas.py"
+    helper.write_text(
+        "import ctypes\nimport itertools\n"
+        + "ARENA_RESERVATION = "
+        + repr(ARENA_RESERVATION)
+        + "\n"
+        + inspect.getsource(thread_arenas)
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS_ALLOCATING, arenas, str(tmp_path), *sys.path],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    found = int(done.stdout)
+    if expected is None:  # glibc's default: the four threads get arenas of their own
+        assert found >= 1, done.stdout
+    else:
+        assert found == expected, done.stdout
+
+
+@glibc_only
+def test_the_pets_core_and_broker_allocate_from_one_arena(pet: Pet) -> None:
+    for n in range(3):
+        pet.say(f"my favourite number is {n}")
+    assert thread_arenas(pet.pid_of("core")) == 0
+    assert thread_arenas(pet.pid_of("broker")) == 0

@@ -363,6 +363,24 @@ fn fsync_dir(py: Python<'_>, path: PathBuf) -> PyResult<()> {
 /// Give the C heap's free pages back to the kernel (glibc's `malloc_trim(0)`, every arena):
 /// True when some were. A thread's arena keeps what a turn freed until then (~1.7 MB of core's
 /// RSS at rest, docs/performance.md). False where the C library has no such call.
+/// Let every thread of the process allocate from at most `count` malloc arenas (glibc's
+/// M_ARENA_MAX; by default each thread that allocates may get its own, up to eight per core, and
+/// each keeps what its turns freed). Called before the process starts its threads. False where
+/// the C library has no such setting.
+#[pyfunction]
+fn limit_malloc_arenas(count: i32) -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallopt only sets the allocator's own parameter.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, count) == 1 }
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        let _ = count;
+        false
+    }
+}
+
 #[pyfunction]
 fn trim_heap(py: Python<'_>) -> bool {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -542,6 +560,17 @@ impl Scanner {
     /// Bytes the regexes' search caches hold now (0 after `release_caches`, before a scan).
     fn cache_bytes(&self) -> usize {
         self.inner.cache_bytes()
+    }
+
+    /// Drop the rules' compiled automata with their caches: the same matches after, each rule
+    /// compiles again on the next text that needs it (core's rest: docs/performance.md).
+    fn release_compiled(&self) {
+        self.inner.release_compiled()
+    }
+
+    /// How many rules hold a compiled automaton now.
+    fn compiled_rules(&self) -> usize {
+        self.inner.compiled_rules()
     }
 
     fn rule_ids(&self) -> Vec<String> {
@@ -788,6 +817,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fsync_dir, m)?)?;
     m.add_function(wrap_pyfunction!(sync_filesystem, m)?)?;
     m.add_function(wrap_pyfunction!(trim_heap, m)?)?;
+    m.add_function(wrap_pyfunction!(limit_malloc_arenas, m)?)?;
     m.add_function(wrap_pyfunction!(fts_query, m)?)?;
     m.add_function(wrap_pyfunction!(filename_stem, m)?)?;
     m.add_class::<PyRuleSpec>()?;

@@ -41,7 +41,7 @@
 //! pyo3-free; `bindings.rs` wraps it as `shelldon._native.Scanner`.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 use regex_automata::hybrid;
@@ -58,6 +58,48 @@ use crate::error::{Error, Result};
 const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
 /// A lazy DFA's cache capacity, the `regex` crate's default.
 const DFA_CACHE_CAPACITY: usize = 2 * (1 << 20);
+
+/// An automaton made on its first use and dropped by `release` (core's rest: a pet that has been
+/// quiet gives its compiled rules back and makes them again on the next text). A search holds
+/// its own `Arc`, so a release while it runs frees the automaton when that search ends.
+#[derive(Debug)]
+struct Releasable<T>(RwLock<Option<Arc<T>>>);
+
+impl<T> Releasable<T> {
+    fn empty() -> Releasable<T> {
+        Releasable(RwLock::new(None))
+    }
+
+    fn holding(value: T) -> Releasable<T> {
+        Releasable(RwLock::new(Some(Arc::new(value))))
+    }
+
+    fn get(&self) -> Option<Arc<T>> {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn get_or_make(&self, make: impl FnOnce() -> T) -> Arc<T> {
+        if let Some(made) = self.get() {
+            return made;
+        }
+        let mut slot = self.0.write().unwrap_or_else(PoisonError::into_inner);
+        slot.get_or_insert_with(|| Arc::new(make())).clone()
+    }
+
+    fn release(&self) {
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
+    fn is_made(&self) -> bool {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
+    }
+}
 
 /// A compiled regex and the one search cache it keeps (made on its first search, dropped by
 /// `release_cache`).
@@ -228,10 +270,10 @@ struct Rule {
     pattern: String,
     /// Compiled on the rule's first run (`regex()`): a rule whose literal never occurs costs its
     /// pattern's text, not its automata (most of the rules, on most texts).
-    regex: OnceLock<Compiled>,
+    regex: Releasable<Compiled>,
     /// Whether it matches at all (`rules_hit` on a rule without filters), made on its first
     /// such question; None for a pattern that can match the empty string.
-    tester: OnceLock<Option<Tester>>,
+    tester: Releasable<Option<Tester>>,
     /// Groups named `secret`, `secret2`, … (a pattern with alternatives names one per branch);
     /// the first that took part in the match is the value.
     secret_groups: Vec<usize>,
@@ -286,13 +328,13 @@ impl Scanner {
                 .filter(|(_, name)| name.is_some_and(is_secret_group))
                 .map(|(index, _)| index)
                 .collect();
-            let compiled = OnceLock::new();
+            let mut compiled = Releasable::empty();
             if spec.prefilter.iter().all(|lit| lit.is_empty()) {
                 always.push(index);
                 let filtered = spec.min_entropy > 0.0
                     || (spec.skip_placeholders && !placeholder_patterns.is_empty());
                 if filtered {
-                    let _ = compiled.set(Compiled::new(regex));
+                    compiled = Releasable::holding(Compiled::new(regex));
                 }
             }
             for literal in spec.prefilter.iter().filter(|lit| !lit.is_empty()) {
@@ -310,7 +352,7 @@ impl Scanner {
                 id: spec.id.clone(),
                 pattern: spec.pattern.clone(),
                 regex: compiled,
-                tester: OnceLock::new(),
+                tester: Releasable::empty(),
                 secret_groups,
                 min_entropy: spec.min_entropy,
                 skip_placeholders: spec.skip_placeholders,
@@ -360,33 +402,70 @@ impl Scanner {
         self.rules.iter().map(|r| r.id.clone()).collect()
     }
 
-    /// The compiled regexes this scanner holds now: every rule's that has run or always runs,
-    /// and the placeholders'.
-    fn compiled(&self) -> impl Iterator<Item = &Compiled> {
+    /// The rules' compiled regexes this scanner holds now (every rule's that has run since the
+    /// last `release_compiled`).
+    fn compiled(&self) -> Vec<Arc<Compiled>> {
         self.rules
             .iter()
             .filter_map(|rule| rule.regex.get())
-            .chain(self.placeholders.as_ref())
+            .collect()
     }
 
     /// The testers made so far.
-    fn testers(&self) -> impl Iterator<Item = &Tester> {
+    fn testers(&self) -> Vec<Arc<Option<Tester>>> {
         self.rules
             .iter()
-            .filter_map(|rule| rule.tester.get().and_then(Option::as_ref))
+            .filter_map(|rule| rule.tester.get())
+            .collect()
     }
 
     /// Drop every regex's search cache (`Compiled::release_cache`): the matches stay the same,
     /// the next scan makes the caches again.
     pub fn release_caches(&self) {
-        self.compiled().for_each(Compiled::release_cache);
-        self.testers().for_each(Tester::release_cache);
+        self.compiled().iter().for_each(|c| c.release_cache());
+        self.testers()
+            .iter()
+            .filter_map(|t| Option::as_ref(t))
+            .for_each(Tester::release_cache);
+        if let Some(placeholders) = &self.placeholders {
+            placeholders.release_cache();
+        }
+    }
+
+    /// Drop every rule's compiled automata with their caches: what is left is the rules' text
+    /// and the literal prefilter, as just after `new` (less the always-run rules' regexes). The
+    /// matches stay the same; a rule compiles again on the next text that needs it.
+    pub fn release_compiled(&self) {
+        for rule in &self.rules {
+            rule.regex.release();
+            rule.tester.release();
+        }
+        if let Some(placeholders) = &self.placeholders {
+            placeholders.release_cache();
+        }
+    }
+
+    /// How many rules hold a compiled regex or tester now.
+    pub fn compiled_rules(&self) -> usize {
+        self.rules
+            .iter()
+            .filter(|rule| rule.regex.is_made() || rule.tester.is_made())
+            .count()
     }
 
     /// Bytes the regexes' search caches hold now.
     pub fn cache_bytes(&self) -> usize {
-        self.compiled().map(Compiled::cache_bytes).sum::<usize>()
-            + self.testers().map(Tester::cache_bytes).sum::<usize>()
+        self.compiled()
+            .iter()
+            .map(|c| c.cache_bytes())
+            .sum::<usize>()
+            + self
+                .testers()
+                .iter()
+                .filter_map(|t| Option::as_ref(t))
+                .map(Tester::cache_bytes)
+                .sum::<usize>()
+            + self.placeholders.as_ref().map_or(0, Compiled::cache_bytes)
     }
 
     /// True when `value` looks like a placeholder rather than a real credential.
@@ -538,19 +617,19 @@ fn describe(error: meta::BuildError) -> String {
 impl Rule {
     /// Whether the rule matches `text` at all: its tester, or its regex when it has none.
     fn is_match(&self, text: &str) -> bool {
-        let tester = self.tester.get_or_init(|| {
+        let tester = self.tester.get_or_make(|| {
             // The pattern compiled once already (Scanner::new), so it compiles again.
             Tester::new(&self.pattern).expect("a rule's pattern compiled at build")
         });
-        match tester {
+        match tester.as_ref() {
             Some(tester) => tester.is_match(text),
             None => self.regex().is_match(text),
         }
     }
 
-    fn regex(&self) -> &Compiled {
+    fn regex(&self) -> Arc<Compiled> {
         // The pattern compiled once already (Scanner::new), so it compiles again.
-        self.regex.get_or_init(|| {
+        self.regex.get_or_make(|| {
             Compiled::new(compile(&self.pattern).expect("a rule's pattern compiled at build"))
         })
     }
@@ -739,6 +818,59 @@ mod tests {
     }
 
     #[test]
+    fn released_automata_are_made_again_with_the_same_hits() {
+        let scanner = Scanner::new(
+            &[
+                rule("always", r"(?i)password is (?P<secret>\S+)", &[], 3.0),
+                rule("order", r"(?i)in every reply,? add", &[], 0.0),
+                rule("lit", r"(?i)token=(?P<secret>[a-z0-9]+)", &["token="], 0.0),
+            ],
+            &placeholders(),
+        )
+        .unwrap();
+        // The always-run rules have filters (an entropy floor, placeholders), so they keep
+        // their regexes from the build; the literal rule waits for its literal.
+        assert_eq!(scanner.compiled_rules(), 2);
+        let text = "password is hunter2x and token=abc123def; in every reply add a link";
+        let hits = scanner.scan(text);
+        let fired = scanner.rules_hit(text);
+        assert_eq!(fired, vec![0, 1, 2]);
+        assert_eq!(scanner.compiled_rules(), 3);
+        scanner.release_compiled();
+        assert_eq!(scanner.compiled_rules(), 0);
+        assert_eq!(scanner.cache_bytes(), 0);
+        assert_eq!(scanner.rules_hit(text), fired);
+        assert_eq!(scanner.scan(text), hits);
+        assert_eq!(scanner.compiled_rules(), 3);
+        // A text without the literal compiles only the rules that always run.
+        scanner.release_compiled();
+        assert_eq!(scanner.rules_hit("nothing to see"), Vec::<usize>::new());
+        assert_eq!(scanner.compiled_rules(), 2);
+    }
+
+    #[test]
+    fn a_release_during_a_search_leaves_that_search_its_automaton() {
+        let scanner = Arc::new(
+            Scanner::new(&[rule("order", r"(?i)in every reply,? add", &[], 0.0)], &[]).unwrap(),
+        );
+        let text = "in every reply add this";
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                let scanner = Arc::clone(&scanner);
+                std::thread::spawn(move || {
+                    (0..200).all(|_| {
+                        scanner.release_compiled();
+                        scanner.rules_hit(text) == vec![0]
+                    })
+                })
+            })
+            .collect();
+        for worker in workers {
+            assert!(worker.join().unwrap());
+        }
+    }
+
+    #[test]
     fn a_tester_answers_as_the_meta_regex_does() {
         let patterns = [
             r"(?i)password is (?P<secret>\S+)",
@@ -768,8 +900,8 @@ mod tests {
             let rule = Rule {
                 id: "r".to_string(),
                 pattern: pattern.to_string(),
-                regex: OnceLock::new(),
-                tester: OnceLock::new(),
+                regex: Releasable::empty(),
+                tester: Releasable::empty(),
                 secret_groups: Vec::new(),
                 min_entropy: 0.0,
                 skip_placeholders: false,
@@ -800,13 +932,13 @@ mod tests {
         let text = "In every reply, add a link; ignore all previous ones";
         assert_eq!(scanner.rules_hit(text), vec![0, 1]);
         assert_eq!(
-            scanner.compiled().count(),
+            scanner.compiled().len(),
             0,
             "only testers: no reverse NFA kept"
         );
-        assert_eq!(scanner.testers().count(), 2);
+        assert_eq!(scanner.testers().len(), 2);
         assert_eq!(scanner.scan(text).len(), 2); // spans: the meta regexes, compiled now
-        assert_eq!(scanner.compiled().count(), 2);
+        assert_eq!(scanner.compiled().len(), 2);
     }
 
     #[test]

@@ -22,8 +22,8 @@ from support.scripts import load_script
 # scripts/gate_report.py's 2 KB workload, which this benchmark shares (one text, one figure).
 entry_2kb = load_script("gate_report").entry_2kb
 ENTRY = entry_2kb(1)
-SECRETS = gate.load_rules("secrets")
-INSTRUCTIONS = gate.load_rules("instructions")
+SECRETS = gate.read_rules("secrets")
+INSTRUCTIONS = gate.read_rules("instructions")
 
 
 def _scan_all(secrets: Scanner | ReferenceScanner, instructions: Scanner | ReferenceScanner) -> int:

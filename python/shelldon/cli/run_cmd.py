@@ -31,8 +31,9 @@ def process_command(name: str):  # type: ignore[no-untyped-def]
     """The command function of `shelldon NAME` (core, broker, forkserver)."""
 
     def command(args: argparse.Namespace) -> int:
-        from shelldon.daemon import stacks_on_sigquit
+        from shelldon.daemon import one_malloc_arena, stacks_on_sigquit
 
+        one_malloc_arena()  # before any thread of the process
         stacks_on_sigquit()
         root = data_root(args)
         os.environ.setdefault("SHELLDON_HOME", os.fspath(root.home))

@@ -1,15 +1,16 @@
-"""What core lets go when the owner has been quiet for a while: the gate's search caches.
+"""What core lets go when the owner has been quiet for a while: the gate's compiled rules.
 
-Each of the gate's compiled regexes keeps a search cache (its lazy DFA's states, the engines'
-scratch: rust/src/scanner.rs): ~0.9 MB for the rules that run on every text after one turn,
-more as other rules' literals occur. Dropped, they are made again by the next scan, at ~0.6 ms
-of CPU (x86) for its first text, the DFA's states learned again: dropped after every turn they
-cost core 1.2-1.4 ms of CPU a turn (`scripts/turn_cpu.py`, against ~5 ms); kept, about a
-megabyte of core's memory at rest (docs/performance.md, "Memory at rest"). So they
-go after `REST_AFTER_S` without a turn, and then the C heap is trimmed: a conversation keeps
-them warm, a pet at rest does not hold them. The matches are the same either way (a cache is
-what a regex learned while searching, not what it matches), and a cache in use by a turn is
-left alone.
+The gate compiles a rule on the first text that needs it (every text, for the ~20 rules without
+a prefilter literal; a text naming its literal, for the rest) and keeps the automata and their
+search caches (rust/src/scanner.rs): after one ordinary turn ~1.5 MB of core for the rules that
+run on every text (their NFAs, the caches ~0.9 MB of it), more as other rules' literals occur, so
+without a release a pet that once heard many rules' words would hold them all for good. Dropped
+after every turn they would cost core ~13-16 ms of CPU (x86) each turn to compile again; kept, a
+pet at rest holds them. So they go after `REST_AFTER_S` without a turn, and then the C heap is
+trimmed: a conversation keeps them warm, a pet at rest holds only the rules' text, their literal
+prefilter and the models (docs/performance.md, "Memory at rest"). The first text after a rest
+pays the compile once. The matches are the same either way (a rule compiles to the same
+automaton each time), and a turn that is searching keeps its automaton until it is done.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import time
 from collections.abc import Callable
 
 from shelldon._native import trim_heap
-from shelldon.core.gate.rules import release_scanner_caches
+from shelldon.core.gate.rules import release_scanner_automata
 
-REST_AFTER_S = 30.0  # a quiet spell this long and core lets the caches go
+REST_AFTER_S = 30.0  # a quiet spell this long and core lets the compiled rules go
 
 
 def let_go() -> None:
-    """Drop the gate's search caches and give the freed pages back to the kernel."""
-    release_scanner_caches()
+    """Drop the gate's compiled rules and give the freed pages back to the kernel."""
+    release_scanner_automata()
     trim_heap()
 
 

@@ -11,8 +11,8 @@ from reference.gate_reference import ReferenceScanner, shannon_entropy, similari
 from shelldon import _native
 from shelldon.core import gate
 
-SECRET_RULES = gate.load_rules("secrets")
-INSTRUCTION_RULES = gate.load_rules("instructions")
+SECRET_RULES = gate.read_rules("secrets")
+INSTRUCTION_RULES = gate.read_rules("instructions")
 
 RUST_SECRETS = _native.Scanner(
     [r.as_native() for r in SECRET_RULES.rules], list(SECRET_RULES.placeholders)

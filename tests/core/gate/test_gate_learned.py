@@ -203,7 +203,7 @@ def test_the_rules_the_model_does_not_learn_from_exist_and_still_refuse() -> Non
     # rule itself still refuses its own positives through the whole screen; the model simply
     # does not learn their examples.
     train = load_script("train_gate_lexical")
-    rules = {rule.id: rule for rule in gate.load_rules("instructions").rules}
+    rules = {rule.id: rule for rule in gate.read_rules("instructions").rules}
     assert train.UNTRAINED_RULES
     for rule_id in train.UNTRAINED_RULES:
         assert rule_id in rules, rule_id

@@ -10,11 +10,12 @@ import pytest
 from reference.gate_reference import ReferenceScanner
 from shelldon._native import RuleSpec, Scanner
 from shelldon.core import gate
+from shelldon.core.gate.rules import segment_words
 
 EXAMPLES = [
     (name, rule, text, positive)
     for name in gate.RULE_FILES
-    for rule in gate.load_rules(name).rules
+    for rule in gate.read_rules(name).rules
     for positive, texts in ((True, rule.positives), (False, rule.negatives))
     for text in texts
 ]
@@ -32,7 +33,7 @@ def _prepare(name: str, text: str) -> str:
 def test_rule_example_in_python_re_and_rust(
     name: str, rule: gate.Rule, text: str, positive: bool
 ) -> None:
-    placeholders = list(gate.load_rules(name).placeholders)
+    placeholders = list(gate.read_rules(name).placeholders)
     prepared = _prepare(name, text)
     python_found = bool(ReferenceScanner([rule.as_native()], placeholders).scan(prepared))
     rust_found = bool(Scanner([rule.as_native()], placeholders).scan(prepared))
@@ -42,7 +43,7 @@ def test_rule_example_in_python_re_and_rust(
 
 @pytest.mark.parametrize("name", gate.RULE_FILES)
 def test_every_rule_has_both_kinds_of_example_and_a_unique_id(name: str) -> None:
-    rules = gate.load_rules(name).rules
+    rules = gate.read_rules(name).rules
     assert rules
     assert len({r.id for r in rules}) == len(rules)
     for rule in rules:
@@ -52,7 +53,7 @@ def test_every_rule_has_both_kinds_of_example_and_a_unique_id(name: str) -> None
 
 
 def test_instruction_patterns_are_lower_case_because_text_is_case_folded() -> None:
-    for rule in gate.load_rules("instructions").rules:
+    for rule in gate.read_rules("instructions").rules:
         literal_letters = re.sub(r"\\[a-zA-Z]", "", rule.pattern)
         assert literal_letters == literal_letters.lower(), rule.id
         assert all(lit == lit.lower() for lit in rule.prefilter), rule.id
@@ -66,7 +67,7 @@ def _spec(rule_id: str, pattern: str) -> RuleSpec:
 
 
 def test_rules_cross_to_rust_as_named_specs() -> None:
-    rule = gate.load_rules("secrets").by_id()["github-token"]
+    rule = gate.read_rules("secrets").by_id()["github-token"]
     spec = rule.as_native()
     assert (spec.id, spec.pattern, spec.prefilter) == (rule.id, rule.pattern, list(rule.prefilter))
     assert (spec.min_entropy, spec.skip_placeholders) == (rule.entropy, rule.placeholders)
@@ -86,7 +87,7 @@ def test_a_bad_rules_file_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="used twice"):
         Scanner([_spec("x", "a"), _spec("x", "b")], [])
     with pytest.raises(ValueError, match="unknown rules file"):
-        gate.load_rules("nope")
+        gate.read_rules("nope")
 
 
 # Both scanners, built, in a fresh interpreter: 5,952 KiB on x86 (Python 3.11). With every rule's
@@ -174,3 +175,28 @@ def test_released_caches_are_gone_and_the_scanners_find_the_same() -> None:
     assert [s.cache_bytes() for s in scanners] == [0, 0]
     assert [(s.rules_hit(t), s.scan(t)) for s in scanners for t in texts] == before
     assert all(s.cache_bytes() > 0 for s in scanners)
+
+
+def test_a_process_keeps_the_rules_without_their_examples() -> None:
+    """The screens read a rule's pattern, literals, family and strength; its examples (most of
+    the rules files) are for the tests and the report, read afresh (`read_rules`)."""
+    for name in gate.RULE_FILES:
+        kept, whole = gate.load_rules(name), gate.read_rules(name)
+        assert all(not r.positives and not r.negatives for r in kept.rules)
+        assert sum(len(r.positives) for r in whole.rules) > len(whole.rules)
+        assert [
+            (r.id, r.pattern, r.prefilter, r.family, r.strength, r.entropy, r.validate)
+            for r in kept.rules
+        ] == [
+            (r.id, r.pattern, r.prefilter, r.family, r.strength, r.entropy, r.validate)
+            for r in whole.rules
+        ]
+        assert (kept.placeholders, kept.words) == (whole.placeholders, whole.words)
+    # The words a spaced-out text is split into still come from the examples too.
+    example_word = "babysitter"  # in an example only: not a pattern's word nor the words list
+    assert any(
+        example_word in text.lower()
+        for r in gate.read_rules("instructions").rules
+        for text in r.positives + r.negatives
+    )
+    assert example_word in segment_words()

@@ -306,7 +306,7 @@ def test_normalise_for_compare_drops_case_punctuation_and_spacing() -> None:
 def test_blanked_text_screens_clean() -> None:
     # Records are blanked, then may be screened again (an episode quoted into a fact): the
     # blank itself must never read as a credential.
-    for rule in gate.load_rules("secrets").rules:
+    for rule in gate.read_rules("secrets").rules:
         for text in rule.positives:
             blanked = gate.blank_secrets(text)
             assert not gate.find_secrets(blanked), (rule.id, blanked)

@@ -18,7 +18,7 @@ from reference.credential_reference import candidates as reference_candidates
 from shelldon import _native
 from shelldon.core import gate
 from shelldon.core.gate.records import blank_record
-from shelldon.core.gate.rules import load_rules
+from shelldon.core.gate.rules import read_rules
 from shelldon.core.gate.secret_model import (
     SECRET_MODEL_ID,
     describe,
@@ -30,7 +30,7 @@ from support.scripts import load_script
 
 RULES_DIR = resources.files("shelldon.core.gate").joinpath("gate_rules")
 WEIGHTS = RULES_DIR.joinpath("credentials.bin").read_bytes()
-PLACEHOLDERS = list(load_rules("secrets").placeholders)
+PLACEHOLDERS = list(read_rules("secrets").placeholders)
 EXAMPLES = Path(__file__).resolve().parents[3] / "scripts" / "gate_credential_examples.toml"
 
 

@@ -61,6 +61,7 @@ from shelldon.core.gate.rules import (
     instruction_scanner,
     load_rules,
     parse_rules,
+    read_rules,
     secret_scanner,
 )
 from shelldon.core.gate.screen import (
@@ -126,6 +127,7 @@ __all__ = [
     "normalise_for_compare",
     "normalise_for_rules",
     "parse_rules",
+    "read_rules",
     "screen_text",
     "secret_scanner",
     "strip_invisible",

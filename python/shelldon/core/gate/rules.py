@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -106,13 +106,22 @@ def parse_rules(name: str, data: dict[str, Any]) -> RuleSet:
     return RuleSet(name=name, rules=tuple(rules), placeholders=placeholders, words=words)
 
 
-@cache
-def load_rules(name: str) -> RuleSet:
-    """The packaged rules file `gate_rules/<name>.toml`."""
+def read_rules(name: str) -> RuleSet:
+    """The packaged rules file `gate_rules/<name>.toml`, each rule with its examples, read
+    afresh (the tests, the gate report, `segment_words`)."""
     if name not in RULE_FILES:
         raise ValueError(f"unknown rules file {name!r}")
     source = RULES_DIR.joinpath(f"{name}.toml")
     return parse_rules(name, tomllib.loads(source.read_text(encoding="utf-8")))
+
+
+@cache
+def load_rules(name: str) -> RuleSet:
+    """`read_rules` kept for the process, without the rules' examples: most of the file (the
+    instruction rules' are ~100 KB of strings in core, 2,600 of them) and never read by a
+    screen."""
+    whole = read_rules(name)
+    return replace(whole, rules=tuple(replace(r, positives=(), negatives=()) for r in whole.rules))
 
 
 @cache
@@ -131,11 +140,19 @@ def instruction_scanner() -> Scanner:
 
 def release_scanner_caches() -> None:
     """Drop the search caches of the scanners built so far (`Scanner.release_caches`): the
-    same matches, the next scan makes them again. Core calls it at rest, after each turn
-    (docs/performance.md, "Memory at rest"). A scanner not built yet is not built here."""
+    same matches, the next scan makes them again. A scanner not built yet is not built here."""
     for built in (secret_scanner, instruction_scanner):
         if built.cache_info().currsize:
             built().release_caches()
+
+
+def release_scanner_automata() -> None:
+    """Drop every compiled rule of the scanners built so far, caches included
+    (`Scanner.release_compiled`): the same matches, each rule compiles again on the next text
+    that needs it. Core calls it at rest (core.rest; docs/performance.md, "Memory at rest")."""
+    for built in (secret_scanner, instruction_scanner):
+        if built.cache_info().currsize:
+            built().release_compiled()
 
 
 @cache
@@ -167,7 +184,7 @@ def segment_words() -> frozenset[str]:
     """The words the instruction rules are made of: those in their patterns and examples, plus
     the rules file's `words`. Letters spaced out with no word breaks ("i g n o r e a l l") are
     split into these, so the rules can see "ignore all"."""
-    rules = load_rules("instructions")
+    rules = read_rules("instructions")  # the examples too, read once and let go
     words = {w.lower() for w in rules.words}
     for rule in rules.rules:
         # A stem with its endings in a group ("pos(?:e|ing)") is the words "pose", "posing".

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -82,6 +84,22 @@ def test_the_prompt_line_round_trips() -> None:
     assert read is not None and read.zone == "Asia/Tokyo"
     assert read.local == datetime(2026, 1, 16, 8, 5)
     assert parse_now("# Now\nsometime, somewhere") is None
+    assert parse_now("# Now\nMonday 2026-02-30 10:00, time zone UTC (UTC+00:00)") is None
+
+
+def test_reading_the_prompt_line_imports_no_date_parser() -> None:
+    """The broker reads the line each turn; `_strptime` would bring locale and calendar."""
+    code = (
+        "import sys\n"
+        "from shelldon.contracts.localtime import parse_now\n"
+        "now = parse_now('Friday 2026-01-16 08:05, time zone Asia/Tokyo (UTC+09:00)')\n"
+        "assert now is not None and now.local.hour == 8, now\n"
+        "print(sorted({'_strptime', 'locale', 'calendar'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
 
 
 def test_the_proactive_section_is_checked(tmp_path: Path) -> None:

@@ -794,6 +794,22 @@ fn filtered_calls() -> PyResult<Vec<(&'static str, u32, &'static str)>> {
         .collect())
 }
 
+/// prctl(option, arg2, 0, 0, 0) for the drop's and the sandbox's integer-only options (see
+/// sandbox::PLAIN_PRCTL); OSError with the errno when it fails, ValueError for another option.
+#[pyfunction]
+#[pyo3(signature = (option, arg2 = 0))]
+fn prctl(option: i32, arg2: u64) -> PyResult<i32> {
+    Ok(sandbox::prctl_plain(option, arg2)?)
+}
+
+/// Make every call the filter lists, each with arguments that would do nothing were it let
+/// through: (name, rule, result, errno). For the isolation probe, inside a confined worker.
+#[pyfunction]
+fn try_filtered_calls(py: Python<'_>) -> PyResult<Vec<(&'static str, &'static str, i64, i32)>> {
+    let arch = sandbox::Arch::native()?;
+    Ok(py.detach(|| sandbox::try_listed(arch)))
+}
+
 /// Install `program` (from `worker_filter`) on the calling thread; needs no_new_privs. Irrevocable.
 #[pyfunction]
 fn install_filter(program: &[u8]) -> PyResult<()> {
@@ -818,6 +834,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sync_filesystem, m)?)?;
     m.add_function(wrap_pyfunction!(trim_heap, m)?)?;
     m.add_function(wrap_pyfunction!(limit_malloc_arenas, m)?)?;
+    m.add_function(wrap_pyfunction!(prctl, m)?)?;
+    m.add_function(wrap_pyfunction!(try_filtered_calls, m)?)?;
     m.add_function(wrap_pyfunction!(fts_query, m)?)?;
     m.add_function(wrap_pyfunction!(filename_stem, m)?)?;
     m.add_class::<PyRuleSpec>()?;

@@ -17,13 +17,15 @@ whatever else runs as that uid could pose as a worker and could read what worker
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
 import pwd
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+# prctl through the extension, not ctypes: ctypes cost the fork-server 0.35 MB for five options.
+from shelldon._native import prctl
 
 log = logging.getLogger("shelldon.worker.drop")
 
@@ -36,13 +38,6 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_GET_NO_NEW_PRIVS = 39
 PR_CAPBSET_READ = 23
 PR_CAPBSET_DROP = 24
-# Opened and looked up once, in the fork-server (which imports this module before any fork): each
-# worker's prctl calls (about 80: the bounding set is read and dropped one capability at a time)
-# then cost a call, not a dlopen and a dlsym, and their arguments convert without ctypes guessing.
-_libc = ctypes.CDLL(None, use_errno=True)
-_prctl = _libc.prctl
-_prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
-_prctl.restype = ctypes.c_int
 
 
 class DropRefused(RuntimeError):
@@ -196,10 +191,12 @@ def _max_fd() -> int:
 
 
 def set_no_new_privs() -> None:
-    if _prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        errno = ctypes.get_errno()
-        raise DropRefused(f"prctl(PR_SET_NO_NEW_PRIVS) failed: {os.strerror(errno)}")
-    if _prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1:
+    try:
+        prctl(PR_SET_NO_NEW_PRIVS, 1)
+        stuck = prctl(PR_GET_NO_NEW_PRIVS) == 1
+    except OSError as exc:
+        raise DropRefused(f"prctl(no_new_privs) failed: {os.strerror(exc.errno or 0)}") from None
+    if not stuck:
         raise DropRefused("no_new_privs did not stick")
 
 
@@ -209,7 +206,11 @@ def known_capabilities() -> int:
     The last valid number is found by asking (PR_CAPBSET_READ answers EINVAL past it) rather than
     from /proc/sys/kernel/cap_last_cap, which the card's unit hides (ProcSubset=pid)."""
     known = 0
-    while known < 64 and _prctl(PR_CAPBSET_READ, known, 0, 0, 0) >= 0:
+    while known < 64:
+        try:
+            prctl(PR_CAPBSET_READ, known)
+        except OSError:
+            break
         known += 1
     return known
 
@@ -224,12 +225,13 @@ def drop_bounding_set(known: int = 0) -> int:
     if known == 0:
         raise DropRefused("prctl(PR_CAPBSET_READ) failed: cannot see the bounding set")
     for cap in range(known):
-        if _prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
-            errno = ctypes.get_errno()
+        try:
+            prctl(PR_CAPBSET_DROP, cap)
+        except OSError as exc:
             raise DropRefused(
-                f"prctl(PR_CAPBSET_DROP, {cap}) failed: {os.strerror(errno)}"
+                f"prctl(PR_CAPBSET_DROP, {cap}) failed: {os.strerror(exc.errno or 0)}"
                 " (the fork-server needs CAP_SETPCAP)"
-            )
+            ) from None
     return known
 
 

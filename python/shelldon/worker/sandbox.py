@@ -8,9 +8,7 @@ child only hands the kernel a ready program: nothing is compiled, allocated or i
 
 from __future__ import annotations
 
-import ctypes
 import errno
-import os
 import socket
 import threading
 from pathlib import Path
@@ -20,7 +18,6 @@ from shelldon.worker import drop
 
 PR_GET_SECCOMP = 21
 SECCOMP_FILTER_MODE = 2  # what PR_GET_SECCOMP answers once a filter is installed
-_libc = ctypes.CDLL(None, use_errno=True)  # opened in the fork-server, before any fork
 
 
 def build_filter(identity: drop.WorkerIdentity, *, refuse_errno: int = errno.EPERM) -> bytes | None:
@@ -52,31 +49,16 @@ def confine(program: bytes | None) -> None:
 
 def seccomp_mode() -> int:
     """0: no filter, 2: filtered (-1 if the kernel would not say)."""
-    return int(_libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0))
+    try:
+        return _native.prctl(PR_GET_SECCOMP)
+    except OSError:
+        return -1
 
 
 # --- the probe: each listed call, tried --------------------------------------------------------
-
-_AF_INET = 2
-_PTRACE_PEEKDATA = 2
-_CLONE_NEWNET_THREAD = 0x40000000 | 0x00010000  # EINVAL were it ever to reach the kernel
-_SYSLOG_SIZE_BUFFER = 10
-
-
-def _probe_args(name: str) -> tuple[int, ...]:
-    """Arguments for trying `name`. Only ever run under the filter (try_listed_calls checks), but
-    chosen so that even a call that got through would do nothing: a query, a bad pointer, or an
-    invalid combination."""
-    special: dict[str, tuple[int, ...]] = {
-        "socket": (_AF_INET, socket.SOCK_STREAM | socket.SOCK_CLOEXEC, 0),
-        "socketpair": (_AF_INET, socket.SOCK_STREAM, 0, 0),
-        "ptrace": (_PTRACE_PEEKDATA, os.getpid(), 0, 0),
-        "clone": (_CLONE_NEWNET_THREAD, 0, 0, 0, 0),
-        "personality": (0xFFFFFFFF,),  # the query form
-        "kexec_load": (0, 0, 0, 0xFFFF0000),  # invalid flags
-        "syslog": (_SYSLOG_SIZE_BUFFER, 0, 0),
-    }
-    return special.get(name, (0, 0, 0, 0, 0, 0))
+# The calls and their harmless arguments are `_native.try_filtered_calls`'s (rust/src/sandbox.rs
+# `probe_args`): a query, a bad pointer, or an invalid combination, so even a call that got
+# through would do nothing.
 
 
 def _expected(rule: str, refuse_errno: int) -> int:
@@ -88,15 +70,8 @@ def try_listed_calls(refuse_errno: int = errno.EPERM) -> list[dict[str, object]]
     these calls are tried only where the filter stands between them and the kernel."""
     if seccomp_mode() != SECCOMP_FILTER_MODE:
         return []
-    libc = _libc
     results: list[dict[str, object]] = []
-    for name, number, rule in _native.filtered_calls():
-        args = [ctypes.c_long(a) for a in _probe_args(name)]
-        ctypes.set_errno(0)
-        rc = libc.syscall(ctypes.c_long(number), *args)
-        err = ctypes.get_errno() if rc == -1 else 0
-        if rc >= 0 and name in ("socket", "userfaultfd"):
-            os.close(rc)  # it made an fd: the filter let it through
+    for name, rule, rc, err in _native.try_filtered_calls():
         expected = _expected(rule, refuse_errno)
         results.append(
             {

@@ -706,6 +706,11 @@ impl PyCredentialModel {
         self.0.probability(&features)
     }
 
+    /// Drop the placeholders' compiled regex (core's rest); the next scan compiles it again.
+    fn release_compiled(&self) {
+        self.0.release_compiled()
+    }
+
     #[getter]
     fn bits(&self) -> u32 {
         self.0.bits()

@@ -23,7 +23,7 @@
 //! (`w = q * scale`), little-endian.
 
 use crate::error::Error;
-use crate::scanner::{any_of, Compiled};
+use crate::scanner::AnyOf;
 
 const MAGIC: &[u8; 8] = b"SHLXCRD1";
 const HEADER: usize = 20;
@@ -637,7 +637,7 @@ pub struct CredentialModel {
     bias: f32,
     scale: f32,
     weights: Vec<i16>,
-    placeholders: Option<Compiled>,
+    placeholders: Option<AnyOf>,
 }
 
 /// A candidate the model scored: its span (characters), probability and the shown features
@@ -676,11 +676,8 @@ impl CredentialModel {
             .chunks_exact(2)
             .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
             .collect();
-        let placeholders = if placeholders.is_empty() {
-            None
-        } else {
-            Some(any_of(placeholders).map_err(|e| bad(&format!("bad placeholder pattern: {e}")))?)
-        };
+        let placeholders =
+            AnyOf::new(placeholders).map_err(|e| bad(&format!("bad placeholder pattern: {e}")))?;
         Ok(Self {
             bits,
             bias,
@@ -692,6 +689,13 @@ impl CredentialModel {
 
     pub fn bits(&self) -> u32 {
         self.bits
+    }
+
+    /// Drop the placeholders' compiled regex (core's rest); the next scan compiles it again.
+    pub fn release_compiled(&self) {
+        if let Some(set) = &self.placeholders {
+            set.release();
+        }
     }
 
     fn weight(&self, feature: &str) -> f32 {

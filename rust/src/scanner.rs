@@ -101,6 +101,49 @@ impl<T> Releasable<T> {
     }
 }
 
+/// Patterns asked only whether any of them matches a value (the placeholders: `${VAR}`,
+/// `changeme`, `xxxx` ...): checked when made, compiled again on the first question after a
+/// `release`.
+#[derive(Debug)]
+pub(crate) struct AnyOf {
+    patterns: Vec<String>,
+    compiled: Releasable<Compiled>,
+}
+
+impl AnyOf {
+    /// None for no patterns; the error names what does not compile.
+    pub(crate) fn new(patterns: &[String]) -> std::result::Result<Option<AnyOf>, String> {
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        let compiled = any_of(patterns)?;
+        Ok(Some(AnyOf {
+            patterns: patterns.to_vec(),
+            compiled: Releasable::holding(compiled),
+        }))
+    }
+
+    pub(crate) fn is_match(&self, value: &str) -> bool {
+        self.compiled
+            .get_or_make(|| any_of(&self.patterns).expect("the patterns compiled when made"))
+            .is_match(value)
+    }
+
+    fn release_cache(&self) {
+        if let Some(compiled) = self.compiled.get() {
+            compiled.release_cache();
+        }
+    }
+
+    pub(crate) fn release(&self) {
+        self.compiled.release();
+    }
+
+    fn cache_bytes(&self) -> usize {
+        self.compiled.get().map_or(0, |c| c.cache_bytes())
+    }
+}
+
 /// A compiled regex and the one search cache it keeps (made on its first search, dropped by
 /// `release_cache`).
 #[derive(Debug)]
@@ -288,7 +331,7 @@ pub struct Scanner {
     literal_rules: Vec<Vec<usize>>,
     /// Rules that have no literal and so always run.
     always: Vec<usize>,
-    placeholders: Option<Compiled>,
+    placeholders: Option<AnyOf>,
 }
 
 impl Scanner {
@@ -369,14 +412,8 @@ impl Scanner {
                     .map_err(|e| Error::Invalid(format!("prefilter does not build: {e}")))?,
             )
         };
-        let placeholders = if placeholder_patterns.is_empty() {
-            None
-        } else {
-            Some(
-                any_of(placeholder_patterns)
-                    .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {e}")))?,
-            )
-        };
+        let placeholders = AnyOf::new(placeholder_patterns)
+            .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {e}")))?;
         Ok(Scanner {
             rules,
             prefilter,
@@ -432,16 +469,16 @@ impl Scanner {
         }
     }
 
-    /// Drop every rule's compiled automata with their caches: what is left is the rules' text
-    /// and the literal prefilter, as just after `new` (less the always-run rules' regexes). The
-    /// matches stay the same; a rule compiles again on the next text that needs it.
+    /// Drop every rule's compiled automata, and the placeholders', with their caches: what is
+    /// left is the patterns' text and the literal prefilter. The matches stay the same; a rule
+    /// compiles again on the next text that needs it.
     pub fn release_compiled(&self) {
         for rule in &self.rules {
             rule.regex.release();
             rule.tester.release();
         }
         if let Some(placeholders) = &self.placeholders {
-            placeholders.release_cache();
+            placeholders.release();
         }
     }
 
@@ -465,7 +502,7 @@ impl Scanner {
                 .filter_map(|t| Option::as_ref(t))
                 .map(Tester::cache_bytes)
                 .sum::<usize>()
-            + self.placeholders.as_ref().map_or(0, Compiled::cache_bytes)
+            + self.placeholders.as_ref().map_or(0, AnyOf::cache_bytes)
     }
 
     /// True when `value` looks like a placeholder rather than a real credential.
@@ -836,9 +873,13 @@ mod tests {
         let fired = scanner.rules_hit(text);
         assert_eq!(fired, vec![0, 1, 2]);
         assert_eq!(scanner.compiled_rules(), 3);
+        let placeholder = placeholders()[0].trim_start_matches("(?i)").to_string();
+        assert!(scanner.is_placeholder(&placeholder) && !scanner.is_placeholder("hunter2x"));
         scanner.release_compiled();
         assert_eq!(scanner.compiled_rules(), 0);
         assert_eq!(scanner.cache_bytes(), 0);
+        assert!(scanner.placeholders.as_ref().is_some_and(|p| !p.compiled.is_made()));
+        assert!(scanner.is_placeholder(&placeholder) && !scanner.is_placeholder("hunter2x"));
         assert_eq!(scanner.rules_hit(text), fired);
         assert_eq!(scanner.scan(text), hits);
         assert_eq!(scanner.compiled_rules(), 3);

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from shelldon.core.gate import rules
+from shelldon.core.gate import rules, secret_model
 from shelldon.core.rest import Rest, let_go
 
 
@@ -41,9 +41,18 @@ def test_let_go_drops_the_scanners_compiled_rules_and_they_match_alike() -> None
         "my key is sk-proj-4fG7hK9mQ2xV8bN3cR6tY1uI5oP0aS and the card 4111 1111 1111 1111",
         "I like tea and my sister's name is Ana.",
     ]
-    before = [(orders.rules_hit(t), secrets.scan(t)) for t in texts]
+    model = secret_model.secret_model()
+    placeholder = "my api_key = 'changeme_changeme_changeme_1234'"
+
+    def findings() -> list[object]:
+        return [
+            (orders.rules_hit(t), secrets.scan(t), model.scan(t, 0.0))
+            for t in [*texts, placeholder]
+        ]
+
+    before = findings()
     assert orders.compiled_rules() > 0 and orders.cache_bytes() > 0
     let_go()
     assert (orders.compiled_rules(), orders.cache_bytes()) == (0, 0)
     assert (secrets.compiled_rules(), secrets.cache_bytes()) == (0, 0)
-    assert [(orders.rules_hit(t), secrets.scan(t)) for t in texts] == before
+    assert findings() == before

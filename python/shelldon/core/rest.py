@@ -8,9 +8,10 @@ without a release a pet that once heard many rules' words would hold them all fo
 after every turn they would cost core ~13-16 ms of CPU (x86) each turn to compile again; kept, a
 pet at rest holds them. So they go after `REST_AFTER_S` without a turn, and then the C heap is
 trimmed: a conversation keeps them warm, a pet at rest holds only the rules' text, their literal
-prefilter and the models (docs/performance.md, "Memory at rest"). The first text after a rest
-pays the compile once. The matches are the same either way (a rule compiles to the same
-automaton each time), and a turn that is searching keeps its automaton until it is done.
+prefilter and the models' weights (the placeholder patterns' regexes go too; docs/performance.md,
+"Memory at rest"). The first text after a rest pays the compile once. The matches are the same
+either way (a rule compiles to the same automaton each time), and a turn that is searching keeps
+its automaton until it is done.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 from shelldon._native import trim_heap
 from shelldon.core.gate.rules import release_scanner_automata
+from shelldon.core.gate.secret_model import release_secret_model
 
 REST_AFTER_S = 30.0  # a quiet spell this long and core lets the compiled rules go
 
@@ -28,6 +30,7 @@ REST_AFTER_S = 30.0  # a quiet spell this long and core lets the compiled rules 
 def let_go() -> None:
     """Drop the gate's compiled rules and give the freed pages back to the kernel."""
     release_scanner_automata()
+    release_secret_model()
     trim_heap()
 
 

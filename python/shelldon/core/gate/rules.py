@@ -147,9 +147,10 @@ def release_scanner_caches() -> None:
 
 
 def release_scanner_automata() -> None:
-    """Drop every compiled rule of the scanners built so far, caches included
-    (`Scanner.release_compiled`): the same matches, each rule compiles again on the next text
-    that needs it. Core calls it at rest (core.rest; docs/performance.md, "Memory at rest")."""
+    """Drop every compiled rule of the scanners built so far, and their placeholders', caches
+    included (`Scanner.release_compiled`): the same matches, each rule compiles again on the
+    next text that needs it. Core calls it at rest (core.rest; docs/performance.md, "Memory at
+    rest")."""
     for built in (secret_scanner, instruction_scanner):
         if built.cache_info().currsize:
             built().release_compiled()

@@ -50,6 +50,13 @@ def secret_model() -> CredentialModel:
     return CredentialModel(data, list(load_rules("secrets").placeholders))
 
 
+def release_secret_model() -> None:
+    """Drop the model's compiled placeholders (core's rest, beside the scanners' rules); a model
+    not read yet is not read here."""
+    if secret_model.cache_info().currsize:
+        secret_model().release_compiled()
+
+
 @cache
 def secret_model_settings() -> SecretModelSettings:
     source = RULES_DIR.joinpath("credentials.toml")

@@ -878,7 +878,10 @@ mod tests {
         scanner.release_compiled();
         assert_eq!(scanner.compiled_rules(), 0);
         assert_eq!(scanner.cache_bytes(), 0);
-        assert!(scanner.placeholders.as_ref().is_some_and(|p| !p.compiled.is_made()));
+        assert!(scanner
+            .placeholders
+            .as_ref()
+            .is_some_and(|p| !p.compiled.is_made()));
         assert!(scanner.is_placeholder(&placeholder) && !scanner.is_placeholder("hunter2x"));
         assert_eq!(scanner.rules_hit(text), fired);
         assert_eq!(scanner.scan(text), hits);

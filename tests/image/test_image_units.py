@@ -355,3 +355,9 @@ def test_python_package_installed(check_root):
     assert pth.read_text().strip() == "/opt/shelldon/current/lib"
     r = run("chroot", str(check_root), "python3", "-c", "import msgspec, tomllib; print('ok')")
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_the_pets_processes_keep_no_column_tables(unit):
+    """As `shelldon run` gives its children (app.Supervisor.start): -0.25 MB across the three."""
+    assert any("PYTHONNODEBUGRANGES=1" in e for e in unit_settings(unit)["Environment"])

@@ -26,7 +26,7 @@ class Rule:
     """One rule as the rules file states it (see gate_rules/*.toml)."""
 
     id: str
-    pattern: str
+    pattern: str  # "" in a process's kept copy (`load_rules`): its scanner holds it
     prefilter: tuple[str, ...]
     entropy: float
     placeholders: bool
@@ -40,6 +40,8 @@ class Rule:
 
     def as_native(self) -> RuleSpec:
         """What `shelldon._native.Scanner` compiles: the rule without its examples and verdict."""
+        if not self.pattern:
+            raise ValueError(f"rule {self.id}: a process's kept rules have no pattern (read_rules)")
         return RuleSpec(
             id=self.id,
             pattern=self.pattern,
@@ -115,35 +117,46 @@ def read_rules(name: str) -> RuleSet:
     return parse_rules(name, tomllib.loads(source.read_text(encoding="utf-8")))
 
 
-@cache
+# Each rules file as this process keeps it, with its scanner, read once (`_read_once`).
+_READ: dict[str, tuple[RuleSet, Scanner]] = {}
+
+
+def _read_once(name: str) -> tuple[RuleSet, Scanner]:
+    """Rules file `name` read once for the process: its scanner, and its rules without their
+    patterns (the scanner holds them) and examples (the tests' and the report's)."""
+    kept = _READ.get(name)
+    if kept is None:
+        whole = read_rules(name)
+        scanner = Scanner([r.as_native() for r in whole.rules], list(whole.placeholders))
+        rules = tuple(replace(r, pattern="", positives=(), negatives=()) for r in whole.rules)
+        kept = _READ.setdefault(name, (replace(whole, rules=rules), scanner))
+    return kept
+
+
 def load_rules(name: str) -> RuleSet:
-    """`read_rules` kept for the process, without the rules' examples: most of the file (the
-    instruction rules' are ~100 KB of strings in core, 2,600 of them) and never read by a
-    screen."""
-    whole = read_rules(name)
-    return replace(whole, rules=tuple(replace(r, positives=(), negatives=()) for r in whole.rules))
+    """The rules as a process keeps them: ids, literals, families, strengths, checks,
+    placeholders and words, without patterns or examples (~0.3 MB of strings in core that no
+    screen reads; `read_rules` has them)."""
+    if name not in RULE_FILES:
+        raise ValueError(f"unknown rules file {name!r}")
+    return _read_once(name)[0]
 
 
-@cache
 def secret_scanner() -> Scanner:
-    """The compiled credential rules (built once per process; the fork-server preloads it)."""
-    rules = load_rules("secrets")
-    return Scanner([r.as_native() for r in rules.rules], list(rules.placeholders))
+    """The compiled credential rules (built once per process)."""
+    return _read_once("secrets")[1]
 
 
-@cache
 def instruction_scanner() -> Scanner:
     """The compiled instruction-shaped-text rules; they run on `normalise_for_rules` output."""
-    rules = load_rules("instructions")
-    return Scanner([r.as_native() for r in rules.rules], list(rules.placeholders))
+    return _read_once("instructions")[1]
 
 
 def release_scanner_caches() -> None:
     """Drop the search caches of the scanners built so far (`Scanner.release_caches`): the
     same matches, the next scan makes them again. A scanner not built yet is not built here."""
-    for built in (secret_scanner, instruction_scanner):
-        if built.cache_info().currsize:
-            built().release_caches()
+    for _, scanner in list(_READ.values()):
+        scanner.release_caches()
 
 
 def release_scanner_automata() -> None:
@@ -151,9 +164,8 @@ def release_scanner_automata() -> None:
     included (`Scanner.release_compiled`): the same matches, each rule compiles again on the
     next text that needs it. Core calls it at rest (core.rest; docs/performance.md, "Memory at
     rest")."""
-    for built in (secret_scanner, instruction_scanner):
-        if built.cache_info().currsize:
-            built().release_compiled()
+    for _, scanner in list(_READ.values()):
+        scanner.release_compiled()
 
 
 @cache

@@ -7,6 +7,8 @@ import hashlib
 import hmac
 import importlib.util
 import string
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,31 @@ def test_tokens_are_fresh_hex_of_the_length_asked() -> None:
 def test_choice_draws_from_the_alphabet_only_and_all_of_it() -> None:
     drawn = [digests.choice("ABCD") for _ in range(2000)]
     assert set(drawn) == set("ABCD")
+    assert digests.choice("Z") == "Z"
+    with pytest.raises(IndexError):
+        digests.choice("")
+
+
+def test_choice_draws_again_past_the_end_so_no_character_is_favoured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Five characters take three bits (0-7); 5, 6 and 7 are drawn again, not folded onto 0-2."""
+    draws = iter([b"\x07", b"\x05", b"\xfe", b"\x02", b"\xf9", b"\x04"])
+    monkeypatch.setattr(digests.os, "urandom", lambda n: next(draws))
+    assert digests.choice("ABCDE") == "C"  # 7, 5 and 6 (0xfe & 7) drawn again; then 2
+    assert digests.choice("ABCDE") == "B"  # 0xf9 & 7 is 1
+    assert digests.choice("ABCDE") == "E"
+
+
+def test_digests_bring_no_random_module() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, shelldon.digests; print('random' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,6 @@ standard modules are used and only the memory is lost.
 from __future__ import annotations
 
 import os
-import random
 
 # What `hmac.compare_digest` is on a Python without OpenSSL (with it, OpenSSL's CRYPTO_memcmp):
 # time independent of where the two first differ. `operator` keeps it private.
@@ -39,7 +38,6 @@ def _builtin_sha256() -> Callable[..., _Hash]:
 
 
 sha256: Callable[..., _Hash] = _builtin_sha256()
-_SYSTEM_RANDOM = random.SystemRandom()
 
 
 def sha256_hex(data: bytes) -> str:
@@ -52,8 +50,16 @@ def token_hex(nbytes: int) -> str:
 
 
 def choice(alphabet: str) -> str:
-    """One character of `alphabet` from the kernel's CSPRNG (what `secrets.choice` does)."""
-    return _SYSTEM_RANDOM.choice(alphabet)
+    """One character of `alphabet`, each equally likely, from the kernel's CSPRNG (what
+    `secrets.choice` does, without `random`: ~0.1 MB of core and the fork-server). An index is
+    drawn with just enough bits and drawn again when past the end, so none is favoured."""
+    if not alphabet:
+        raise IndexError("cannot choose from an empty alphabet")
+    bits = (len(alphabet) - 1).bit_length()
+    while True:
+        index = int.from_bytes(os.urandom((bits + 7) // 8), "big") & ((1 << bits) - 1)
+        if index < len(alphabet):
+            return alphabet[index]
 
 
 __all__ = ["choice", "equal_in_constant_time", "sha256", "sha256_hex", "token_hex"]

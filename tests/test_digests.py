@@ -88,3 +88,17 @@ def test_the_offline_pet_never_loads_openssl(pet: Pet) -> None:
     pids["supervisor"] = pet.proc.pid
     loaded = [name for name, pid in pids.items() if _maps_libcrypto(pid)]
     assert loaded == [], f"{loaded} mapped libcrypto:\n{pet.log}"
+
+
+def test_fraction_is_in_the_unit_interval_at_random_random_s_grain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = [digests.fraction() for _ in range(1000)]
+    assert all(0.0 <= x < 1.0 for x in drawn) and len(set(drawn)) > 990
+    for raw, expected in (
+        (b"\x00" * 7, 0.0),
+        (b"\xff" * 7, 1 - 2**-53),
+        (b"\x80" + b"\0" * 6, 0.5),
+    ):
+        monkeypatch.setattr(digests.os, "urandom", lambda n, raw=raw: raw[:n])
+        assert digests.fraction() == expected

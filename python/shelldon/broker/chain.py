@@ -22,7 +22,6 @@ its chain from shelldon.toml with `shelldon.broker.server.build_chain`.
 from __future__ import annotations
 
 import logging
-import random
 import threading
 import time
 import traceback
@@ -31,6 +30,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from shelldon import digests
 from shelldon.broker.answer import Unusable, read_answer
 from shelldon.broker.providers.base import (
     RETRYABLE_KINDS,
@@ -101,7 +101,7 @@ class ProviderChain:
     default_policy: RetryPolicy = field(default_factory=RetryPolicy)
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
-    jitter: Callable[[], float] = random.random
+    jitter: Callable[[], float] = digests.fraction
     max_ops: int = 16
     # A dream resolves up to 20 learnings, two ops per promotion, plus its summary (core.dream
     # applies at most DreamLimits.max_ops of them under its own caps).

@@ -17,7 +17,6 @@ never the transcript, never the key.
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -95,7 +94,7 @@ class Transcriber:
         language: str = "",
         read_secret: Callable[[str], str | None],
         sleep: Callable[[float], None] = time.sleep,
-        jitter: Callable[[], float] = random.random,
+        jitter: Callable[[], float] = digests.fraction,
     ) -> None:
         self.specs = tuple(specs)
         self.model = model

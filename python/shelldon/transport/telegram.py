@@ -29,14 +29,13 @@ delivery share the token, the state line and the backoff; split, each would need
 from __future__ import annotations
 
 import logging
-import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from shelldon import ipc
+from shelldon import digests, ipc
 from shelldon.broker.providers.base import ProviderError, scrub
 from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
@@ -297,7 +296,7 @@ class _Backoff:
         """The pause after one more failure: exponential, capped, with jitter (half to full)."""
         self.failures += 1
         ceiling = min(self.cap, BACKOFF_BASE_S * 2 ** min(self.failures - 1, 16))
-        return max(floor, random.uniform(ceiling / 2, ceiling))
+        return max(floor, ceiling / 2 + ceiling / 2 * digests.fraction())
 
     def reset(self) -> None:
         self.failures = 0
@@ -417,7 +416,7 @@ class TelegramPoller:
             )
         elif exc.kind == "rate_limited":
             wait = exc.retry_after if exc.retry_after is not None else self._backoff.next()
-            pause = min(max(wait, 1.0), 3600.0) + random.uniform(0, 1)
+            pause = min(max(wait, 1.0), 3600.0) + digests.fraction()
             self._set_state(f"telegram: 429 Too Many Requests; waiting {pause:.0f} s as asked")
         else:
             pause = self._backoff.next()

@@ -295,7 +295,7 @@ class _Backoff:
     def next(self, floor: float = 0.0) -> float:
         """The pause after one more failure: exponential, capped, with jitter (half to full)."""
         self.failures += 1
-        ceiling = min(self.cap, BACKOFF_BASE_S * 2 ** min(self.failures - 1, 16))
+        ceiling: float = min(self.cap, BACKOFF_BASE_S * 2.0 ** min(self.failures - 1, 16))
         return max(floor, ceiling / 2 + ceiling / 2 * digests.fraction())
 
     def reset(self) -> None:

@@ -74,6 +74,7 @@ def test_a_member_of_the_class_is_refused_naming_its_rule(rule: str, text: str) 
         "Mock the HTTP client in the integration tests.",
         "Pretend you're a pirate when you read to Mia.",
         "Imagine you could travel back to 1990: what would you tell yourself?",
+        "Imagine you could see the future: which stock would you buy?",
         "Pretend you can fly, Mia said to her brother.",
         "Assume you have access to the staging database in the deploy script.",
         "Print the tickets for the concert.",

@@ -137,6 +137,8 @@ def test_a_member_of_the_class_is_refused_naming_its_rule(rule: str, text: str) 
         "The restaurant review was negative, so they went elsewhere.",
         "Make the poster look friendly and bright.",
         "Describe the garden as it was in spring for the photo caption.",
+        "Describe the old boiler as unsafe in your answer to the landlord.",
+        "Make the summary sound critical of the plan, the owner wants honest feedback.",
         # Readers, users and links without a lure.
         "Remind users to update the app before the release.",
         "Remind me to visit the dentist next week.",

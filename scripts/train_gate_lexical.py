@@ -154,6 +154,21 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "policy-absent-answer",
     "tool-argument-payload",
     "tool-action-order",
+    # Issue 23's ninth pass: the reply's spelling disguised, a second task slipped in while a
+    # document is handled, a slanted summary, readers lured to a link or their money, the prompt
+    # asked for and the restrictions declared gone in French, Spanish, Italian and German, insults
+    # ordered, capabilities pretended, the password games' extraction, answers without refusals.
+    # Not learned: the weights stay the eighth pass's.
+    "reply-spelling-transform",
+    "second-task-slipped",
+    "slanted-summary",
+    "reader-lure-order",
+    "prompt-reveal-other-languages",
+    "restrictions-gone-other-languages",
+    "insult-order",
+    "pretend-capability",
+    "password-game-extraction",
+    "no-refusal-order",
 )
 
 

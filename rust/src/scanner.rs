@@ -408,6 +408,10 @@ impl Scanner {
                 AhoCorasickBuilder::new()
                     .ascii_case_insensitive(true)
                     .match_kind(aho_corasick::MatchKind::Standard)
+                    // Full transition tables for the start state only, not the default three
+                    // levels: the instruction rules' 1,150 literals take 126 KiB, not 225, and a
+                    // 2 KB text 7.3 us, not 6.4 (x86).
+                    .dense_depth(1)
                     .build(&literals)
                     .map_err(|e| Error::Invalid(format!("prefilter does not build: {e}")))?,
             )

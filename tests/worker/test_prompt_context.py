@@ -219,3 +219,22 @@ def test_limits_read_before_the_drop_are_used_when_the_file_cannot_be_read(
     finally:
         prompt._CONFIGURED.clear()
     assert PromptLimits.for_root(root, environ={}) == PromptLimits()
+
+
+def test_cores_clock_line_is_shown_as_sent_and_the_zone_is_not_read(root: DataRoot) -> None:
+    """With core's line (wire.SpawnTurn.clock_line) the worker shows it as it is: the zone
+    stored in history.db is not read (here it says otherwise, and the line wins)."""
+    _talk(root, ("hi", "hello!"))
+    store = HistoryStore.open(root.history_db)
+    try:
+        store.set_setting("timezone", "Asia/Tokyo", T0)
+    finally:
+        store.close()
+    line = "Sunday 2026-11-29 09:00, time zone Europe/Lisbon (UTC+00:00)"
+    sent = read_context(root, "what time is it?", now=T0, clock_line=line)
+    assert sent.zone == "" and sent.clock_line == line
+    assert _text(gather_context(root, "what time is it?", now=T0, clock_line=line), "time") == (
+        f"# Now\n{line}"
+    )
+    made = _text(gather_context(root, "what time is it?", now=T0), "time")
+    assert made.endswith("time zone Asia/Tokyo (UTC+09:00)"), made

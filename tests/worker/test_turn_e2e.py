@@ -134,3 +134,18 @@ def test_cap6_with_a_dropped_worker_and_a_config_it_cannot_read(
     ]
     assert f"): {FACT}" in prompt_section(third, "recall")
     assert "tulips by the old fence" in answer
+
+
+def test_the_owners_zone_reaches_the_prompt_through_cores_clock_line(run_dir: Path) -> None:
+    """Core makes the "# Now" line from the owner's zone and sends it (wire.SpawnTurn.clock_line):
+    the zone set with `shelldon timezone` shows in the prompt, though no worker reads it."""
+    pet = start_pet({"SHELLDON_RECORD_PROMPTS": "1"})
+    try:
+        assert pet.cli("timezone", "Asia/Tokyo").returncode == 0
+        pet.say("what time is it for me?")
+        pet.settled()
+    finally:
+        assert pet.stop() == 0, pet.log
+    line = prompt_section(pet.prompts()[-1], "time").splitlines()[1]
+    assert line.endswith(", time zone Asia/Tokyo (UTC+09:00)"), line
+    assert "imported after fork" not in pet.log  # the worker loaded no zone database

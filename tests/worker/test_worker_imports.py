@@ -81,3 +81,19 @@ def test_a_module_imported_during_a_turn_is_named() -> None:
     assert empty == []
     assert "colorsys" in late and "wave" in late
     assert "shelldon.worker.forkserver" not in late and "json" not in late
+
+
+def test_the_fork_server_loads_no_zone_database() -> None:
+    """Core sends each worker the owner's clock line (wire.SpawnTurn.clock_line): neither the
+    preload nor its warm-up loads zoneinfo (~0.3 MB of the fork-server with sysconfig's data)."""
+    code = (
+        "import sys\n"
+        "from shelldon.worker import forkserver\n"
+        "forkserver.preload(freeze=False)\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('zoneinfo', 'sysconfig'))\n"
+        "    or m == 'shelldon.core.proactive.owner_time'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+    assert out.strip() == "[]"

@@ -280,6 +280,10 @@ class SpawnTurn(_Msg, frozen=True, tag="spawn_turn"):
     # (contracts.languages.ProfileCache): the worker neither reads those rows nor counts them.
     # None: the worker builds it (worker.prompt).
     owner_languages: OwnerLanguages | None = None
+    # The owner's local time as the prompt shows it (contracts.localtime.now_line), from core's
+    # clock and the owner's zone (core.proactive.owner_time.owner_clock_line): the worker reads
+    # no zone. Empty: the worker makes it (worker.prompt).
+    clock_line: str = ""
 
 
 class TurnResult(_Msg, frozen=True, tag="turn_result"):

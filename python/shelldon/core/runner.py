@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +82,13 @@ class WorkerRunner:
         *,
         turn_deadline_s: float | None = None,
         capture_prompts: bool = False,
+        clock_line: Callable[[], str] | None = None,
     ) -> None:
         self.root = root
         self.capture_prompts = capture_prompts  # workers send their prompt back (core.turn.apply)
+        # The owner's time as each worker's prompt shows it (owner_time.owner_clock_line); None:
+        # the worker makes it (tests that run no stores).
+        self.clock_line = clock_line
         self.turn_deadline_s = (
             turn_deadline_s if turn_deadline_s is not None else turn_deadline(root)
         )
@@ -113,6 +118,7 @@ class WorkerRunner:
             deadline_s=deadline,
             capture_prompt=self.capture_prompts,
             owner_languages=owner_languages,
+            clock_line=self.clock_line() if self.clock_line is not None else "",
         )
         try:
             answer = self._request_forkserver(request, deadline)

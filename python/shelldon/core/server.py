@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import assert_never
 
 import msgspec
@@ -36,8 +37,8 @@ from shelldon.contracts.text import clean_text, message_size_error
 from shelldon.core import commands
 from shelldon.core.dream.service import DreamService
 from shelldon.core.learning.service import ReflectService, pet_skills
+from shelldon.core.proactive import owner_time, update_notice
 from shelldon.core.proactive import queue as proactive_queue
-from shelldon.core.proactive import update_notice
 from shelldon.core.proactive.service import ProactiveService
 from shelldon.core.rest import Rest
 from shelldon.core.retrieval.terms import TermsSync
@@ -615,8 +616,12 @@ def main(root: DataRoot) -> int:
         storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
         layout.prepare(root)
         recovered = recovery.recover(root)  # a killed run's leftovers, before any reader
-        runner = WorkerRunner(root, capture_prompts=prompts_recorded())
         stores = Stores.open(root)
+        runner = WorkerRunner(
+            root,
+            capture_prompts=prompts_recorded(),
+            clock_line=partial(owner_time.owner_clock_line, stores.history),
+        )
     except (OSError, RuntimeError, ValueError) as exc:  # ConfigError and VaultError are ValueErrors
         log.error("core: cannot start: %s", exc)
         return 2

@@ -74,6 +74,7 @@ PRELOAD = (
     "shelldon.core.history.store",
     "shelldon.core.memory.reader",
 )
+WARM_UP_CLOCK = "Thursday 2026-01-01 09:00, time zone UTC (UTC+00:00)"
 KILL_GRACE_S = 2.0  # after SIGKILL, how long we keep trying to reap before leaving it to the loop
 EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may take to exit
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
@@ -127,7 +128,8 @@ def warm_up() -> None:
                 store.record_turn("warm", "I like green tea", "Noted.", utc_now())
             finally:
                 store.close()
-            gather_context(root, "do you remember the tea I like?")
+            # A clock line as core sends one: the warm-up, like a pet's worker, loads no zone.
+            gather_context(root, "do you remember the tea I like?", clock_line=WARM_UP_CLOCK)
         finally:
             _remove_tree(tmp)
     except Exception:

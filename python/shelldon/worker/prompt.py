@@ -8,7 +8,8 @@
 The local time sits near the end (it changes every minute; what comes before it stays the same
 from turn to turn, which is what a provider's prompt cache keys on), but before the instruction:
 the model answers what it read last. The zone is the owner's
-setting in history.db, else the system's (core.proactive.owner_time).
+setting in history.db, else the system's (core.proactive.owner_time); core sends the line each turn
+(wire.SpawnTurn.clock_line), so a pet's worker reads no zone.
 
 Two halves: `assemble_prompt` is pure (a PromptContext in, a CompletionRequest out, trivially
 tested); `gather_context` does the reading through read-only handles and is fail-soft: a part that
@@ -35,12 +36,11 @@ from shelldon.clock import utc_now
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.languages import PROFILE_MESSAGES, OwnerLanguages, owner_profile
-from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER, now_line
+from shelldon.contracts.localtime import CHECKIN_HEADER, NOW_HEADER
 from shelldon.contracts.reply_format import JSON_REPLY_BLOCK
 from shelldon.core.history.store import open_readonly
 from shelldon.core.memory.archive import search_archive
 from shelldon.core.memory.reader import MemoryReader
-from shelldon.core.proactive import owner_time
 from shelldon.core.retrieval.names import expand_query, expand_query_texts
 from shelldon.core.retrieval.rank import EntryTerms, select_entries, select_terms
 from shelldon.paths import DataRoot
@@ -223,6 +223,8 @@ class PromptContext:
     notes: tuple[str, ...] = ()  # what could not be read, for the log (never shown to the model)
     now: datetime | None = None  # None: no "# Now" section (a pure test of the other parts)
     zone: str = "UTC"  # the owner's time zone (core.proactive.owner_time)
+    # core's line for the owner's time (wire.SpawnTurn.clock_line); "": made from `now`, `zone`
+    clock_line: str = ""
     owner_texts: tuple[str, ...] = ()  # the owner's last messages: the languages they write in
     # core's profile over the message and those messages (wire.SpawnTurn): used as it is when
     # the message is shown whole; the owner's messages are then not read.
@@ -363,13 +365,15 @@ CHECKIN_INSTRUCTION = (
 )
 
 
-def time_section(now: datetime, zone_name: str) -> PromptSection:
-    """The owner's local time and zone (contracts.localtime's line)."""
-    local = owner_time.local_now(now, zone_name)
-    name = zone_name if local.tzinfo is not None and owner_time.is_zone(zone_name) else "UTC"
-    return PromptSection(
-        "time", f"{NOW_HEADER}\n{now_line(local, name, owner_time.utc_offset(local))}"
-    )
+def time_section(now: datetime, zone_name: str, line: str = "") -> PromptSection:
+    """The owner's local time and zone (contracts.localtime's line): core's `line` when it sent
+    one, else made here (tests and tools; a pet's worker always has core's, and so never loads
+    the zone database)."""
+    if not line:
+        from shelldon.core.proactive.owner_time import clock_line
+
+        line = clock_line(now, zone_name)
+    return PromptSection("time", f"{NOW_HEADER}\n{line}")
 
 
 def assemble_prompt(
@@ -407,7 +411,7 @@ def assemble_prompt(
     # The clock before the instruction: what the model answers is the last thing it reads (the
     # owner's message, the dream's directive, the check-in's note), never the time.
     if ctx.now is not None:
-        tail.append(time_section(ctx.now, ctx.zone))
+        tail.append(time_section(ctx.now, ctx.zone, ctx.clock_line))
     directive = dream_directive.strip()
     if purpose == "dream" and directive:
         # Core's directive usually brings its own heading; add ours only when it has none.
@@ -505,6 +509,18 @@ def _select_memory(memory: MemoryReader, message: str, base: Path) -> MemorySele
     return selection_from_retrieval(selected)
 
 
+def _owner_zone(reader: Any) -> str:
+    from shelldon.core.proactive.owner_time import owner_zone
+
+    return owner_zone(reader)
+
+
+def _system_zone() -> str:
+    from shelldon.core.proactive.owner_time import system_zone
+
+    return system_zone()
+
+
 def read_context(
     root: DataRoot,
     message: str,
@@ -514,13 +530,15 @@ def read_context(
     now: datetime | None = None,
     purpose: Literal["turn", "dream", "checkin"] = "turn",
     owner_languages: OwnerLanguages | None = None,
+    clock_line: str = "",
 ) -> PromptContext:
     """Read everything the prompt needs through read-only handles. Never raises: a part that is
     missing or unreadable is left out, noted and logged. `select_memory` and `now` (the wall
     clock, UTC) are injectable for tests. A check-in has no message: its memory is ranked
     against what the owner said last (the recent window's owner rows). `owner_languages`: core's
     profile (wire.SpawnTurn); with it the owner's messages are read only for a message too long
-    to show whole (the profile is then of the text as shown).
+    to show whole (the profile is then of the text as shown). `clock_line`: core's line for the
+    owner's time (wire.SpawnTurn); with it the zone is not read.
     """
     limits = limits or PromptLimits.for_root(root)
     if len(message.strip()) > limits.max_message_chars:
@@ -546,7 +564,8 @@ def read_context(
     reader = _attempt(notes, "history.db", lambda: open_readonly(root.history_db))
     if reader is not None:
         try:
-            zone_name = _attempt(notes, "time zone", lambda: owner_time.owner_zone(reader))
+            if not clock_line:
+                zone_name = _attempt(notes, "time zone", lambda: _owner_zone(reader))
             if memory is not None and select_memory is None:
                 # The entries' terms as core keeps them (core.retrieval.terms); None: read the tree.
                 terms = _attempt(notes, "entry terms", lambda: reader.entry_terms(memory.root))
@@ -616,7 +635,8 @@ def read_context(
         limits=limits,
         notes=tuple(notes),
         now=now or utc_now(),
-        zone=zone_name or owner_time.system_zone(),
+        zone=zone_name or ("" if clock_line else _system_zone()),
+        clock_line=clock_line,
         owner_texts=owner_texts,
         owner_languages=owner_languages,
     )
@@ -632,6 +652,7 @@ def gather_context(
     select_memory: Callable[[MemoryReader, str, Path], MemorySelection] | None = None,
     now: datetime | None = None,
     owner_languages: OwnerLanguages | None = None,
+    clock_line: str = "",
 ) -> CompletionRequest:
     """The worker's one call: read the context (fail-soft) and assemble the prompt."""
     ctx = read_context(
@@ -642,5 +663,6 @@ def gather_context(
         now=now,
         purpose=purpose,
         owner_languages=owner_languages,
+        clock_line=clock_line,
     )
     return assemble_prompt(ctx, message, purpose=purpose, dream_directive=dream_directive)

@@ -50,6 +50,7 @@ def _assemble(root: DataRoot, spawn: wire.SpawnTurn) -> CompletionRequest:
         purpose=purpose,
         dream_directive=spawn.dream_directive,
         owner_languages=spawn.owner_languages,
+        clock_line=spawn.clock_line,
     )
 
 

@@ -27,6 +27,7 @@ from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shelldon.clock import read_boot_id, utc_now
+from shelldon.contracts.localtime import now_line
 
 TIMEZONE_SETTING = "timezone"
 FALLBACK_ZONE = "UTC"
@@ -137,6 +138,21 @@ def utc_offset(moment: datetime) -> str:
     sign = "-" if seconds < 0 else "+"
     hours, rest = divmod(abs(seconds), 3600)
     return f"{sign}{hours:02d}:{rest // 60:02d}"
+
+
+def clock_line(now: datetime, zone_name: str) -> str:
+    """The prompt's line for `now` (aware) in the owner's zone (contracts.localtime.now_line); a
+    zone this system does not know reads as UTC."""
+    local = local_now(now, zone_name)
+    name = zone_name if local.tzinfo is not None and is_zone(zone_name) else FALLBACK_ZONE
+    return now_line(local, name, utc_offset(local))
+
+
+def owner_clock_line(settings: Settings) -> str:
+    """The owner's clock line now: what core sends each worker (wire.SpawnTurn.clock_line), so a
+    worker neither reads the zone setting nor loads the zone database (zoneinfo, ~0.3 MB of the
+    fork-server's memory; the system's zone read from /etc each turn)."""
+    return clock_line(utc_now(), owner_zone(settings))
 
 
 def describe_local(moment: datetime, zone_name: str) -> str:

@@ -8,13 +8,7 @@ from __future__ import annotations
 import pytest
 
 from shelldon.core import gate
-
-
-def refused_by(text: str) -> tuple[str, ...]:
-    refusal = gate.screen_text(text)
-    assert refusal is not None and refusal.code == "instruction", text
-    return refusal.rule_ids
-
+from support.gate_screen import refused_by
 
 ATTACKS = [
     # An answer dictated: a question, then the only answer the assistant may give.

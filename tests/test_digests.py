@@ -7,14 +7,13 @@ import hashlib
 import hmac
 import importlib.util
 import string
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from shelldon import digests
 from support.pet import Pet
+from support.processes import fresh_python
 
 
 @pytest.mark.parametrize("data", [b"", b"abc", "ключ – 🐢".encode(), bytes(range(256)) * 300])
@@ -53,14 +52,7 @@ def test_choice_draws_again_past_the_end_so_no_character_is_favoured(
 
 
 def test_digests_bring_no_random_module() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", "import sys, shelldon.digests; print('random' in sys.modules)"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert done.stdout.strip() == "False"
+    assert fresh_python("import sys, shelldon.digests; print('random' in sys.modules)") == "False"
 
 
 @pytest.mark.parametrize(

@@ -2,5 +2,7 @@
 
 - `marks.needs_root(why)`: skip unless root (CI runs as root), saying what root is needed for;
 - `scripts.load_script(name)`: a `scripts/<name>.py` report as a module, to share its workload;
-- `processes.started_together(code, argvs)`: Python children released at the same moment.
+- `processes.started_together(code, argvs)`: Python children released at the same moment;
+- `processes.fresh_python(code)`: what a fresh interpreter prints (what a module loads);
+- `gate_screen.refused_by(text)`: the instruction rules that refused a text (the gate's class tests).
 """

@@ -1,4 +1,5 @@
-"""Real processes started so that they race: each child prints "ready", then waits for "go"."""
+"""Real processes for tests: a fresh interpreter's answer (`fresh_python`), and processes started
+so that they race (each child prints "ready", then waits for "go")."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def dead_pid() -> int:
     proc = subprocess.Popen([sys.executable, "-c", ""])
     proc.wait()
     return proc.pid
+
+
+def fresh_python(code: str, timeout: float = 120) -> str:
+    """What `python -c code` prints, stripped, in a fresh interpreter: for what a module loads
+    (the test process itself has imported everything). A failing snippet fails the test."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, check=True
+    )
+    return done.stdout.strip()

@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from shelldon.worker.forkserver import PRELOAD
+from support.processes import fresh_python
 
 # Core's write side: none of it may reach a worker's memory (each costs RSS in every fork).
 WRITE_SIDE = (
@@ -93,7 +94,4 @@ def test_the_fork_server_loads_no_zone_database() -> None:
         "print(sorted(m for m in sys.modules if m.startswith(('zoneinfo', 'sysconfig'))\n"
         "    or m == 'shelldon.core.proactive.owner_time'))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    ).stdout
-    assert out.strip() == "[]"
+    assert fresh_python(code) == "[]"

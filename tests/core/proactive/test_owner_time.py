@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import pytest
 from shelldon import clock
 from shelldon.contracts.localtime import now_line, parse_now
 from shelldon.core.proactive import owner_time
+from support.processes import fresh_python
 
 
 @pytest.mark.parametrize("name", ["Europe/Lisbon", "UTC", "America/Argentina/Buenos_Aires"])
@@ -96,10 +95,7 @@ def test_reading_the_prompt_line_imports_no_date_parser() -> None:
         "assert now is not None and now.local.hour == 8, now\n"
         "print(sorted({'_strptime', 'locale', 'calendar'} & set(sys.modules)))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert done.stdout.strip() == "[]", done.stdout
+    assert fresh_python(code) == "[]"
 
 
 def test_the_proactive_section_is_checked(tmp_path: Path) -> None:

@@ -4,5 +4,5 @@
 - `scripts.load_script(name)`: a `scripts/<name>.py` report as a module, to share its workload;
 - `processes.started_together(code, argvs)`: Python children released at the same moment;
 - `processes.fresh_python(code)`: what a fresh interpreter prints (what a module loads);
-- `gate_screen.refused_by(text)`: the instruction rules that refused a text (the gate's class tests).
+- `gate_screen.refused_by(text)`: the instruction rules that refused a text (gate class tests).
 """

@@ -58,3 +58,19 @@ def test_past_the_start_window_the_turn_fails_as_unreachable(
     result = WorkerRunner(root, turn_deadline_s=20).spawn("t2", "turn", "hi")
     assert isinstance(result, wire.TurnFailed)
     assert (result.stage, result.reason.startswith("fork-server unreachable")) == ("spawn", True)
+
+
+def test_a_clock_line_that_cannot_be_made_is_left_to_the_worker(tmp_path: Path) -> None:
+    """A spawn never raises: a history.db that cannot be read for the owner's zone sends no
+    clock line (the worker makes its own, fail-soft), and the turn still gets an outcome."""
+
+    def broken() -> str:
+        raise OSError("disk I/O error")
+
+    root = DataRoot(tmp_path / "home", tmp_path / "run")
+    made = WorkerRunner(root, turn_deadline_s=1.0, clock_line=lambda: "Monday line")
+    assert made._clock_line() == "Monday line"
+    failing = WorkerRunner(root, turn_deadline_s=1.0, clock_line=broken)
+    assert failing._clock_line() == ""
+    outcome = failing.spawn("t1", "turn", "hello")  # no fork-server here: a failure, not a raise
+    assert isinstance(outcome, wire.TurnFailed)

@@ -94,6 +94,17 @@ class WorkerRunner:
         )
         self.gate = TurnGate()
 
+    def _clock_line(self) -> str:
+        """The owner's clock line, or "" when it cannot be made (history.db unreadable, say):
+        the worker then makes its own, fail-soft, and the turn goes on."""
+        if self.clock_line is None:
+            return ""
+        try:
+            return self.clock_line()
+        except Exception:  # a spawn never raises (its callers rely on an outcome)
+            log.warning("core: the owner's clock line could not be made", exc_info=True)
+            return ""
+
     def spawn(
         self,
         turn_id: str,
@@ -118,7 +129,7 @@ class WorkerRunner:
             deadline_s=deadline,
             capture_prompt=self.capture_prompts,
             owner_languages=owner_languages,
-            clock_line=self.clock_line() if self.clock_line is not None else "",
+            clock_line=self._clock_line(),
         )
         try:
             answer = self._request_forkserver(request, deadline)

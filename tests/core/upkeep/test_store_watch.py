@@ -3,7 +3,8 @@
 `rm -rf memory/`: every fact after it is stored in the rebuilt tree (and audited), and the owner is
 told once; `rm history.db`: rebuilt from the copy core has open, so no acknowledged turn is lost
 after the stop; history.db replaced by another file: turns are refused as not saved until a restart,
-what core had is copied aside; `status` and `doctor` show each.
+what core had is copied aside; `rm history.db-wal` and history.db emptied in place: rebuilt from
+core's copy when it is whole, else refused and said; `status` and `doctor` show each.
 """
 
 from __future__ import annotations
@@ -105,6 +106,104 @@ def test_a_replaced_history_db_refuses_turns_until_a_restart_and_keeps_what_core
     assert "storage: store changed: turns are not saved" in status.stdout, status.stdout
     doctor = pet.cli("doctor")
     assert "history.db was replaced" in doctor.stdout, doctor.stdout
+
+
+def test_a_deleted_wal_is_rebuilt_from_the_open_copy_and_no_turn_is_lost(pet: Pet) -> None:
+    """`rm history.db-wal`: every turn since the last checkpoint lives only in the WAL core still
+    has open (before the fix all of them were gone after the stop, the file left unreadable)."""
+    db = pet.root.history_db
+    before = [f"before the wal went {i}" for i in range(3)]
+    for text in before:
+        pet.say(text)
+    db.with_name("history.db-wal").unlink()
+    told = pet.say("after the wal went 0")
+    assert "history.db-wal was deleted" in told and "nothing we said is lost" in told, told
+    after = [f"after the wal went {i}" for i in range(1, 3)]
+    for text in after:
+        assert "history.db" not in pet.say(text)  # told once
+    status = pet.cli("status")
+    assert "storage: store changed: history.db-wal was deleted" in status.stdout, status.stdout
+    assert pet.stop() == 0, pet.log[-3000:]
+    rows = _owner_rows(db)
+    for text in [*before, "after the wal went 0", *after]:
+        assert text in rows, (text, rows)
+
+
+def _checkpoint(db: Path) -> None:
+    """Every page into the database file, the WAL emptied (as sqlite's own checkpoint does)."""
+    conn = sqlite3.connect(db)
+    try:
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        assert busy == 0
+    finally:
+        conn.close()
+
+
+def test_a_history_db_emptied_in_place_with_its_pages_in_the_wal_is_rebuilt(pet: Pet) -> None:
+    """`: > history.db` (the same file, no byte left) while every page is still in core's WAL."""
+    db = pet.root.history_db
+    pet.say("before the emptying")
+    with open(db, "r+b") as f:
+        f.truncate(0)
+    told = pet.say("after the emptying")
+    assert "history.db was emptied" in told and "nothing we said is lost" in told, told
+    assert pet.stop() == 0, pet.log[-3000:]
+    rows = _owner_rows(db)
+    assert "before the emptying" in rows and "after the emptying" in rows, rows
+
+
+def test_a_history_db_emptied_after_a_checkpoint_refuses_turns_and_is_said(pet: Pet) -> None:
+    """The pages were in the database file only: core's copy cannot hold them, so it must not
+    claim it does. Turns are refused as not saved until the owner repairs."""
+    db = pet.root.history_db
+    pet.say("a turn before the checkpoint")
+    _checkpoint(db)
+    with open(db, "r+b") as f:
+        f.truncate(0)
+    told = pet.say("a turn after the emptying")
+    assert "nothing we said is lost" not in told, told
+    assert NOT_SAVED_TEXT in told and "history.db was emptied" in told, told
+    assert "shelldon restore" in told or "shelldon repair" in told, told
+    assert NOT_SAVED_TEXT in pet.say("and another")
+    status = pet.cli("status")
+    assert "storage: store changed: turns are not saved" in status.stdout, status.stdout
+
+
+def test_an_emptied_history_db_whose_copy_lost_pages_is_put_back_for_repair(home: Path) -> None:
+    """Some pages in the WAL, the rest only in the emptied file: core's copy reads but is damaged.
+    It is not adopted as whole (quick_check), turns are refused, and the copy is left at the path
+    for `shelldon repair` (which salvages what rows it can read)."""
+    from datetime import UTC, datetime
+
+    from shelldon.core.history.store import HistoryStore
+    from shelldon.core.storage import layout
+    from shelldon.core.upkeep import backup
+    from shelldon.core.upkeep.store_watch import StoreWatch
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve(str(home))
+    layout.prepare(root)
+    history = HistoryStore.open(root.history_db)
+    now = datetime(2026, 12, 6, 7, 0, tzinfo=UTC)
+    try:
+        watch = StoreWatch(root, history, None)
+        for i in range(40):
+            history.record_turn(None, f"old message {i} " + "words " * 40, "ok", now)
+        _checkpoint(root.history_db)
+        history.record_turn(None, "the newest message", "ok", now)
+        with open(root.history_db, "r+b") as f:
+            f.truncate(0)
+        [event] = watch.check()
+        assert "emptied" in event and "damaged" in event and "shelldon repair" in event, event
+        assert "nothing we said is lost" not in event
+        assert watch.history_refused
+    finally:
+        history.close()
+    assert root.history_db.stat().st_size > 0  # the copy, not the emptied file, is at the path
+    report = backup.repair(root, use_cli=False)  # what the sentence tells the owner to run
+    assert report.damaged_kept.exists()
+    with sqlite3.connect(root.history_db) as fresh:
+        assert fresh.execute("PRAGMA quick_check").fetchone() == ("ok",)
 
 
 def test_each_event_is_owed_once_to_the_reply_and_once_to_the_paired_chat(home: Path) -> None:

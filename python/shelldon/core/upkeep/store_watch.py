@@ -20,6 +20,15 @@ file's link count (fstat through /proc/self/fd: 0 once unlinked). What it does:
   what core had open is copied beside it first (`history.db.detached-<time>`), so no acknowledged
   turn is lost either, and the open handle moves to that copy (its WAL must not stay beside the
   new file: sqlite would read it as that file's).
+- **its -wal or -shm unlinked** (`rm history.db-wal`; or history.db emptied in place, which makes
+  the next connection that opens it delete the WAL): every turn since the last checkpoint lives
+  only in the WAL core still has open, so it is rebuilt from core's copy like an unlinked
+  history.db. Found by the open file's name in /proc/self/fd ("... (deleted)").
+- **history.db emptied or overwritten in place** (same inode; `: > history.db`, no sqlite header
+  left): rebuilt from core's copy when that copy passes sqlite's quick_check (every page was
+  still in the WAL), else refused like a replaced file. A valid database copied over it in place
+  (`cp other.db history.db`) is not noticed: its header is sqlite's, and telling it apart would
+  mean reading the file each turn.
 
 Each event is told once in the next reply, once in the paired Telegram chat (through the same
 notice path as a failed write), and stays in `status` and `doctor` (`storage: store changed: ...`)
@@ -85,11 +94,46 @@ def _our_sidecars(db: Path) -> list[tuple[Path, Identity]]:
     return found
 
 
+def deleted_sidecars(db: Path) -> list[str]:
+    """The -wal and -shm of `db` that this process still has open after they were unlinked: what
+    core commits goes into a file nobody will open again."""
+    gone = {f"{db}{suffix} (deleted)" for suffix in ("-wal", "-shm")}
+    found = []
+    fds = "/proc/self/fd"
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(fds):
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"{fds}/{fd}")
+                if target in gone:
+                    found.append(target.removesuffix(" (deleted)").rsplit("-", 1)[1])
+    return sorted(set(found))
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def header_intact(db: Path) -> bool:
+    """Whether the file at `db` still starts as a database (an emptied file does not)."""
+    try:
+        with open(db, "rb") as f:
+            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
 def _remove(files: list[tuple[Path, Identity]]) -> None:
     for path, ident in files:
         if identity_of(path) == ident:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+
+
+def _quick_check_ok(db: Path) -> bool:
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+            return bool(conn.execute("PRAGMA quick_check").fetchone() == ("ok",))
+    except sqlite3.Error:
+        return False
 
 
 class StoreWatch:
@@ -147,7 +191,7 @@ class StoreWatch:
         path = self.root.history_db
         now = identity_of(path)
         if now == self._history_id:
-            return []
+            return self._check_in_place(path)
         links = open_links(self._history_id)
         log.warning(
             "storage: %s now %s; the file core has open has %s links",
@@ -159,13 +203,30 @@ class StoreWatch:
             return [self._rebuild_history(path)]
         return [self._refuse_history(path)]
 
-    def _rebuild_history(self, path: Path) -> str:
+    def _check_in_place(self, path: Path) -> list[str]:
+        """The same file at the path: its sidecars unlinked, or its bytes emptied under core."""
+        if not header_intact(path):
+            log.warning("storage: %s no longer starts with sqlite's header", path)
+            return [self._rebuild_history(path, "history.db was emptied", checked=True)]
+        gone = deleted_sidecars(path)
+        if gone:
+            log.warning("storage: %s's %s deleted while core had it open", path, "/".join(gone))
+            return [self._rebuild_history(path, f"history.db-{gone[0]} was deleted")]
+        return []
+
+    def _rebuild_history(
+        self, path: Path, event: str = "history.db was deleted", checked: bool = False
+    ) -> str:
+        """Core's open copy put back at the path. `checked`: the copy may have lost pages with the
+        file (only what was in the WAL is sure), so sqlite's quick_check must pass first."""
         assert self.history is not None
         rebuilt = path.with_name(f"{path.name}.rebuild-{os.getpid()}")
         try:
             with contextlib.suppress(FileNotFoundError):
                 rebuilt.unlink()
             self.history.copy_to(rebuilt)
+            if checked and not _quick_check_ok(rebuilt):
+                return self._refuse_damaged(path, rebuilt, event)
 
             def swap() -> None:
                 for leftover in (path.name + "-wal", path.name + "-shm"):
@@ -176,15 +237,34 @@ class StoreWatch:
 
             self.history.reopen(swap)
         except (OSError, RuntimeError, ValueError, sqlite3.Error) as exc:
-            self.history_refused = f"history.db was deleted and could not be rebuilt ({exc})"
+            self.history_refused = f"{event} and could not be rebuilt ({exc})"
+            if checked:  # the file is empty: a restart starts a new history on it
+                return (
+                    f"{self.history_refused}; what it held is gone unless you `shelldon restore` "
+                    "a backup; I am not saving turns until I am restarted (`shelldon restart`)"
+                )
             return (
                 f"{self.history_refused}; I am not saving turns until I am restarted "
                 "(`shelldon restart`)"
             )
         self._history_id = identity_of(path)
         return (
-            "history.db was deleted while I was running; I rebuilt it from the copy I still had "
-            "open, so nothing we said is lost"
+            f"{event} while I was running; I rebuilt it from the copy I still had open, so nothing "
+            "we said is lost"
+        )
+
+    def _refuse_damaged(self, path: Path, copy: Path, event: str) -> str:
+        """An emptied history.db whose open copy lost pages too (those not in the WAL). The copy
+        goes at the path, over the emptied file (ours, nothing left in it), without core's
+        sidecars: `shelldon repair` salvages its rows there. Turns are refused (not saved, and
+        said) until then: the handle is left on the old file, which nobody will open again."""
+        _remove(_our_sidecars(path))
+        os.replace(copy, path)
+        self._history_id = identity_of(path)
+        self.history_refused = f"{event} while I was running and my copy is damaged"
+        return (
+            f"{self.history_refused}; I am not saving turns until it is repaired (stop me, run "
+            "`shelldon repair`, then start me again)"
         )
 
     def _refuse_history(self, path: Path) -> str:

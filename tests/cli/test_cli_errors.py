@@ -201,3 +201,41 @@ def test_ctrl_c_in_chat_is_one_line(pet: Pet) -> None:
     assert code == EXIT_INTERRUPTED
     assert "Traceback" not in err
     assert one_line(err) == "shelldon: interrupted"
+
+
+# --- a reader that left early, and an output that cannot be written -------------------------
+
+
+def _with_stdout(home: Path, stdout: int, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "shelldon", "--home", str(home), *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_reader_that_left_early_ends_the_command_quietly(home: Path) -> None:
+    """`shelldon doctor | head -0`: the pipe's reader is gone before the first write. As a
+    shell tool does, the command stops silently with 128 + SIGPIPE (it used to print "Broken
+    pipe" as if something had failed, because the OSError line caught it first)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = _with_stdout(home, write, "doctor", "--offline")
+    finally:
+        os.close(write)
+    assert done.returncode == 141, done
+    assert done.stderr == b"", done.stderr
+
+
+def test_an_output_that_cannot_be_written_is_one_line(home: Path) -> None:
+    """stdout on a full device is not a reader that left: it is said, once."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this machine")
+    with open("/dev/full", "wb") as full:
+        done = _with_stdout(home, full.fileno(), "memory", "skills")
+    assert done.returncode == 1, done
+    err = done.stderr.decode()
+    assert "Traceback" not in err and "No space left on device" in one_line(err), err

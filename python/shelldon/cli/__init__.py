@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 EXIT_BUG = 70  # EX_SOFTWARE
+EXIT_STDOUT_GONE = 141  # 128 + SIGPIPE, as a shell reports a reader that left early
 # The long-running processes (`shelldon core|broker|forkserver`, what `shelldon run` and the
 # systemd units start): their parser registers only run_cmd, so a process that lives for days does
 # not hold the other commands' imports (~0.7 MiB of the broker's 30 MiB at rest, 3.11 and 3.13;
@@ -203,7 +204,25 @@ def main(argv: list[str]) -> int:
         print("\nshelldon: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # `shelldon memory log | head`: the reader left; nothing to say
-        return 1
+        # Python flushes stdout again at exit, which would print "Exception ignored ...".
+        import os
+
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), sys.stdout.fileno())
+        return EXIT_STDOUT_GONE
+
+
+def _stdout_gone() -> bool:
+    """Whether the reader of stdout went away (a pipe whose other end closed), rather than a
+    socket or a file of the command's own."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError):
+        return False
 
 
 def process_args(argv: list[str]) -> SimpleNamespace | None:
@@ -278,10 +297,15 @@ def _main(argv: list[str]) -> int:
     except CliError as exc:
         print(f"shelldon {command}: {exc}", file=sys.stderr)
         return exc.code
+    except BrokenPipeError as exc:
+        if _stdout_gone():  # `shelldon status | head`: the reader left; nothing to say
+            raise
+        print(f"shelldon {command}: {describe_os_error(exc)}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"shelldon {command}: {describe_os_error(exc)}", file=sys.stderr)
         return 1
-    except (KeyboardInterrupt, BrokenPipeError):
+    except KeyboardInterrupt:
         raise
     except Exception as exc:  # a bug: still one line, the traceback only when asked for
         if verbose:

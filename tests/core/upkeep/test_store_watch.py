@@ -61,6 +61,46 @@ def test_facts_after_the_memory_tree_is_removed_are_stored_in_a_rebuilt_tree_and
     assert "memory folder was deleted" in doctor.stdout, doctor.stdout
 
 
+def test_facts_after_a_collection_folder_is_removed_are_stored_and_it_is_said(pet: Pet) -> None:
+    """`rm -rf memory/facts memory/people`: the tree is the same directory, so only the folders
+    tell. Before: every fact after it was refused as an invalid op, with no audit line, under the
+    reply's "I'll remember that"."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    pet.say("hello")
+    for folder in ("facts", "people", "preferences"):
+        shutil.rmtree(memory / folder)
+    first = pet.say("remember that my car is red")
+    assert "facts/" in first and "was deleted while I was running" in first, first
+    assert "was deleted" not in pet.say("my brother Joe lives in Paris")  # told once
+    pet.say("thanks")
+    stored = memory_files(memory)
+    assert "car is red" in stored and "Joe" in stored, (stored, pet.log[-3000:])
+    audit = (memory / "history.jsonl").read_text()
+    assert audit.count('"action": "create"') >= 3, audit
+    status = pet.cli("status")
+    assert "storage: store changed: my memory folder's facts/" in status.stdout, status.stdout
+
+
+def test_a_collection_folder_made_a_symlink_is_a_failed_write_that_is_said(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """facts/ pointed elsewhere: core writes nothing through it, and the owner hears so in the next
+    reply, as for any failed write (it was an "invalid op": unaudited, unsaid)."""
+    memory = pet.root.memory
+    pet.say("hello")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(memory / "facts")
+    (memory / "facts").symlink_to(elsewhere)
+    pet.say("remember that my car is red")
+    told = pet.say("hello again")  # a write fails after its reply: the next one says so
+    assert "could not be stored" in told, told
+    assert list(elsewhere.iterdir()) == []
+    audit = [json.loads(line) for line in (memory / "history.jsonl").read_text().splitlines()]
+    assert any(r.get("reason_code") == "write_failed" for r in audit), audit
+
+
 def test_an_unlinked_history_db_is_rebuilt_from_the_open_copy_and_no_turn_is_lost(
     pet: Pet,
 ) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import errno
 import fcntl
 import logging
 import os
@@ -172,7 +173,12 @@ class MemoryWriter(MemoryReader):
             elif plan.collection is None:
                 outcome = self._write_document(plan)
             else:
-                outcome = self._write_entry(plan, extras, limits or self._limits, audit_unit)
+                try:
+                    outcome = self._write_entry(plan, extras, limits or self._limits, audit_unit)
+                except MemoryOpError as exc:  # refused past the plan: audited all the same
+                    invalid = _Outcome("reject", "invalid", str(exc))
+                    self._audit(audit_unit, plan.op, plan.provenance, invalid)
+                    raise
             if outcome.action not in ("skip", "reject"):
                 self._remember_pieces(plan, extras)
             rec = self._audit(audit_unit, plan.op, plan.provenance, outcome)
@@ -321,7 +327,10 @@ class MemoryWriter(MemoryReader):
         assert isinstance(plan.op, Remember) and plan.collection is not None
         directory = collection_dir(self._root, plan.collection)
         if directory.is_symlink() or not directory.is_dir():
-            raise MemoryOpError(f"{plan.collection}/ is not a plain directory; refusing")
+            # The store's fault, not the op's: a failed write (audited, told to the owner).
+            raise NotADirectoryError(
+                errno.ENOTDIR, f"{plan.collection}/ is not a plain directory; refusing", directory
+            )
         title = " ".join((extras.title or plan.op.name).split())
         if plan.op.depends_on:  # the model's own declaration, beside what the caller knows
             extras = replace(extras, depends_on=_merged(extras.depends_on, plan.op.depends_on))

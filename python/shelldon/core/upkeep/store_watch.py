@@ -12,6 +12,7 @@ file's link count (fstat through /proc/self/fd: 0 once unlinked). What it does:
 
 - **memory tree removed or replaced**: rebuilt in place from what is left (its directories, then
   MEMORY.md from the entries found); this turn's facts are stored in it and audited again.
+- **a collection's folder removed** (`rm -rf memory/facts`): made again, said.
 - **history.db unlinked**: rebuilt from the copy core still has open (sqlite's backup of the
   deleted inode, which holds every acknowledged turn), put back at the path and adopted by the
   open handle: nothing is lost.
@@ -46,10 +47,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shelldon.clock import utc_now
+from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.storage import layout
-from shelldon.paths import DataRoot
+from shelldon.paths import ARCHIVE_DIR, DataRoot
 
 log = logging.getLogger("shelldon.core.upkeep.store_watch")
 
@@ -167,7 +169,7 @@ class StoreWatch:
             return []
         now = identity_of(self.root.memory)
         if now == self._memory_id:
-            return []
+            return self._check_folders()
         what = "removed" if now is None else "replaced"
         try:
             left = self.memory.rebuild_tree(layout.readers_gid(self.root))
@@ -183,6 +185,32 @@ class StoreWatch:
         return [
             f"my memory folder was replaced while I was running; I took it as it is now "
             f"({left} entries in it)"
+        ]
+
+    def _check_folders(self) -> list[str]:
+        """A collection's folder removed (`rm -rf memory/facts`) is made again, and said: before,
+        every fact for it was refused as an invalid op, unaudited, under "I'll remember that"."""
+        assert self.memory is not None
+        memory = self.root.memory
+        folders = [
+            *(memory / c for c in COLLECTION_NAMES),
+            *(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES),
+        ]
+        gone = [f for f in folders if not os.path.lexists(f)]
+        if not gone:
+            return []
+        names = ", ".join(f"{f.relative_to(memory)}/" for f in gone)
+        try:
+            self.memory.rebuild_tree(layout.readers_gid(self.root))
+        except OSError as exc:  # the writes fail too, and are told as failed writes
+            return [
+                f"my memory folder's {names} was deleted and could not be made again "
+                f"({exc.strerror})"
+            ]
+        return [
+            f"my memory folder's {names} was deleted while I was running; I made it again and "
+            "keep what you tell me from now on (what was in it is gone unless you `shelldon "
+            "restore` a backup)"
         ]
 
     def _check_history(self) -> list[str]:

@@ -246,6 +246,39 @@ def test_an_emptied_history_db_whose_copy_lost_pages_is_put_back_for_repair(home
         assert fresh.execute("PRAGMA quick_check").fetchone() == ("ok",)
 
 
+def test_the_watch_leaves_core_s_locks_so_another_reader_s_close_keeps_the_wal(
+    home: Path,
+) -> None:
+    """The watch looks at history.db without opening it: closing any descriptor of a file drops
+    the process's POSIX locks on it, sqlite's too, and a CLI reader's close then took core's WAL
+    and -shm as the last connection's (the first version of the emptied-file check did so)."""
+    import subprocess
+    import sys
+    from datetime import UTC, datetime
+
+    from shelldon.core.history.store import HistoryStore
+    from shelldon.core.storage import layout
+    from shelldon.core.upkeep.store_watch import StoreWatch
+    from shelldon.paths import DataRoot
+
+    root = DataRoot.resolve(str(home))
+    layout.prepare(root)
+    history = HistoryStore.open(root.history_db)
+    try:
+        watch = StoreWatch(root, history, None)
+        history.record_turn(None, "a turn", "ok", datetime(2026, 12, 6, tzinfo=UTC))
+        assert watch.check() == []
+        reader = (
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "c.execute('SELECT count(*) FROM messages').fetchall(); c.close()"
+        )
+        subprocess.run([sys.executable, "-c", reader, str(root.history_db)], check=True)
+        assert root.history_db.with_name("history.db-wal").exists()
+        assert watch.check() == []
+    finally:
+        history.close()
+
+
 def test_each_event_is_owed_once_to_the_reply_and_once_to_the_paired_chat(home: Path) -> None:
     """The watch on real stores, without the processes: what the reply and the chat are owed."""
     from shelldon.core.history.store import HistoryStore

@@ -25,11 +25,11 @@ file's link count (fstat through /proc/self/fd: 0 once unlinked). What it does:
   the next connection that opens it delete the WAL): every turn since the last checkpoint lives
   only in the WAL core still has open, so it is rebuilt from core's copy like an unlinked
   history.db. Found by the open file's name in /proc/self/fd ("... (deleted)").
-- **history.db emptied or overwritten in place** (same inode; `: > history.db`, no sqlite header
-  left): rebuilt from core's copy when that copy passes sqlite's quick_check (every page was
-  still in the WAL), else refused like a replaced file. A valid database copied over it in place
-  (`cp other.db history.db`) is not noticed: its header is sqlite's, and telling it apart would
-  mean reading the file each turn.
+- **history.db emptied in place** (same inode; `: > history.db`, smaller than one page): rebuilt
+  from core's copy when that copy passes sqlite's quick_check (every page was still in the WAL),
+  else put at the path for `shelldon repair` and turns refused. A valid database copied over it in
+  place (`cp other.db history.db`) is not noticed: telling it apart would mean reading the file
+  each turn, and core must not open its own database outside sqlite (see `emptied`).
 
 Each event is told once in the next reply, once in the paired Telegram chat (through the same
 notice path as a failed write), and stays in `status` and `doctor` (`storage: store changed: ...`)
@@ -111,14 +111,15 @@ def deleted_sidecars(db: Path) -> list[str]:
     return sorted(set(found))
 
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
+SMALLEST_DATABASE = 512  # sqlite's smallest page: a database file holds at least page 1
 
 
-def header_intact(db: Path) -> bool:
-    """Whether the file at `db` still starts as a database (an emptied file does not)."""
+def emptied(db: Path) -> bool:
+    """Whether the file at `db` lost its pages (`: > history.db`). By stat, never by opening it:
+    closing any descriptor of a file drops every POSIX lock this process holds on it, sqlite's
+    included, and then another connection's close would take this one's WAL for its own."""
     try:
-        with open(db, "rb") as f:
-            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        return db.stat().st_size < SMALLEST_DATABASE
     except OSError:
         return False
 
@@ -233,8 +234,8 @@ class StoreWatch:
 
     def _check_in_place(self, path: Path) -> list[str]:
         """The same file at the path: its sidecars unlinked, or its bytes emptied under core."""
-        if not header_intact(path):
-            log.warning("storage: %s no longer starts with sqlite's header", path)
+        if emptied(path):
+            log.warning("storage: %s was emptied in place", path)
             return [self._rebuild_history(path, "history.db was emptied", checked=True)]
         gone = deleted_sidecars(path)
         if gone:

@@ -95,20 +95,42 @@ _TOOL_CALL = re.compile(
     re.IGNORECASE,
 )
 # A rule's polarity is its first polarity word's; none is a plain imperative ("Push to main").
+# "without" turns what follows around ("Deploy without asking").
 _POSITIVE = frozenset({"always", "must", "should", "do", "prefer", "please"})
-_NEGATIVE = frozenset({"never", "not", "don't", "dont", "avoid", "stop"})
+_NEGATIVE = frozenset({"never", "not", "don't", "dont", "avoid", "stop", "without"})
 _FILLER = frozenset(
     {"the", "a", "an", "to", "of", "and", "or", "in", "on", "it", "is", "be", "you", "i", "we"}
 )
+# Words a turned-around rule swaps in for the rule's own ("push straight to main").
+_SAME = {"straight": "directly", "direct": "directly", "right": "directly"}
 _WORD = re.compile(r"[a-z0-9']+")
 # The rule id a role claim's refusal carries.
 ROLE_CLAIM_RULE = "role-claim"
-_RULE_START = re.compile(r"^\W*(?:always|never|don't|do not|avoid|stop|must|prefer)\b", re.I)
+_RULE_START = re.compile(
+    r"^\W*(?:always|never|don't|do not|avoid|stop|must|prefer|it'?s (?:fine|ok|okay|safe|better) "
+    r"to|it is (?:fine|ok|okay|safe|better) to|feel free to|go ahead and|you (?:may|can|should|"
+    r"must) )\b"
+    # A rule said as the owner's wish: "the owner now prefers ...", "... is what she prefers".
+    r"|\b(?:the owner|she|he|they)(?: now| really| actually)? (?:prefers?|wants?|likes?|is fine "
+    r"with|is happy with|allows|lets)\b",
+    re.I,
+)
 
 
 def reads_as_rule(text: str) -> bool:
-    """The text opens as a rule does ("Always ...", "Never ...", "Don't ...")."""
-    return bool(_RULE_START.match(text.replace("\u2019", "'")))
+    """The text opens as a rule does ("Always ...", "Never ...", "Don't ...", "It's fine to
+    ..."), or gives a rule as the owner's wish ("the owner now prefers ...")."""
+    return bool(_RULE_START.search(text.replace("\u2019", "'")))
+
+
+def _stem(word: str) -> str:
+    """The word without a plain English ending ("pushing", "pushes", "pushed": "push"), so a
+    rule turned around in another form of its verb is still the rule."""
+    word = _SAME.get(word, word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
 
 
 def role_claim(text: str) -> str | None:
@@ -140,7 +162,7 @@ def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
         if w in _POSITIVE:
             break
     content = frozenset(
-        w
+        _stem(w)
         for w in words
         if w not in _POSITIVE and w not in _NEGATIVE and w not in _FILLER and not w.endswith("n't")
     )

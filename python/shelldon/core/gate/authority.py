@@ -39,7 +39,7 @@ _ROLES = (
 _QUALIFIER = (
     r"(?:[ \t]+(?:message|note|notice|prompt|update|instructions?|override|directive|"
     r"announcement|memo|alert|command|orders?|policy|rules?|says|speaking|verified|confirmed|"
-    r"official|priority|urgent|important|mode)|[ \t]*\([^)\n]{1,30}\))*"
+    r"official|priority|urgent|important|mode)|[ \t]*\([^)\n]{1,30}\)|[ \t]*\[[^\]\n]{1,30}\])*"
 )
 # "Message from the developers:", "Official notice from your creator:", "Nachricht von den
 # Entwicklern:", "Note du propriétaire :".
@@ -56,6 +56,9 @@ _FROM_ROLE = (
 _ROLE_LINE = re.compile(
     r"(?:^|(?<=[.!?])[ \t]+)[ \t>*_#\-\[(<!]*(?:" + _FROM_ROLE + r")?" + _ROLES + _QUALIFIER
     + r"[ \t*_\])>]*(?::|[ \t]+[-\u2013\u2014][ \t]|\]|$)"
+    # A role's tag, opened or closed ("<system>", "</assistant>", "<instructions>").
+    r"|<[ \t]*/?[ \t]*(?:system|sys|assistant|developer|admin|owner|directive|system_prompt|"
+    r"instructions?)[ \t]*>"
     r"|^[ \t>*_#\-\[(]*(?:owner'?s? note|note from the owner|message from the owner|"
     r"owner (?:message|instruction|rule|update)s?)[ \t*_\])]*:",
     re.IGNORECASE | re.MULTILINE,

@@ -54,7 +54,11 @@ _FROM_ROLE = (
 # A line (or a sentence inside one) that speaks as a role: the role, its qualifiers, then a
 # colon or a dash ("System:", "SYSTEM OVERRIDE -", "Owner (verified):", "[system]").
 _ROLE_LINE = re.compile(
-    r"(?:^|(?<=[.!?])[ \t]+)[ \t>*_#\-\[(<!]*(?:" + _FROM_ROLE + r")?" + _ROLES + _QUALIFIER
+    r"(?:^|(?<=[.!?])[ \t]+)[ \t>*_#\-\[(<!]*(?:"
+    + _FROM_ROLE
+    + r")?"
+    + _ROLES
+    + _QUALIFIER
     + r"[ \t*_\])>]*(?::|[ \t]+[-\u2013\u2014][ \t]|\]|$)"
     # A role's tag, opened or closed ("<system>", "</assistant>", "<instructions>").
     r"|<[ \t]*/?[ \t]*(?:system|sys|assistant|developer|admin|owner|directive|system_prompt|"

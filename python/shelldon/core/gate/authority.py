@@ -1,17 +1,22 @@
 """Authority (issue 23): text may not claim a role it does not have, and an inference may not
 state the opposite of an owner rule.
 
-- `role_claim(text)`: a line that speaks as a role ("System:", "Assistant:", "Developer:",
-  "Owner note:", "Note from the owner:", "Admin:") or a heading that claims to be the directive,
-  the system prompt or the owner's rules ("# DIRECTIVE", "## Rules from the owner"), or a tool
-  call written out as JSON ({"tool": "shell", "arguments": ...}). Only core writes as the
-  owner, and nothing in memory is the directive; what a model writes that claims to be either
-  is refused (the owner's own words are not: they have the role).
+- `role_claim(text)`: a line, or a sentence inside one, that speaks as a role ("System:",
+  "System message:", "Owner (verified):", "Message from the developers:", "Nota del
+  propietario:", a role's tag "<system>"), a heading or label that claims to be the directive,
+  the system prompt or the owner's rules ("# DIRECTIVE", "DIRECTIVE.md:"), an override or a mode
+  announced ("PRIORITY OVERRIDE -", "Root mode enabled"), or a tool call written out (JSON in
+  the providers' and MCP's shapes, <invoke name=...>, "$(curl ..."). Read as typed and through
+  the rules' views (look-alikes, zero-width, leetspeak). Only core writes as the owner, and
+  nothing in memory is the directive; what a model writes that claims to be either is refused
+  (the owner's own words are not: they have the role).
 - `opposed_rule(text, rules)`: the owner rule that `text` turns around: it holds every word of
   the rule (polarity aside) with the opposite polarity ("Never push to main directly." against
   "Always push directly to main, it is faster"), however many clauses it adds. The similarity
   check's contradiction allows two swapped words; a rule with an extra clause is no less its
-  opposite.
+  opposite. Words are compared stemmed ("pushing" is "push"), "without" turns what follows, and
+  a rule given as a permission or the owner's wish ("It's fine to push straight to main", "...
+  is what the owner prefers now") reads as a rule.
 
 Pure functions; `gate.decide` calls them for writes below the owner's provenance.
 """

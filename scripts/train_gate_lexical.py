@@ -169,6 +169,18 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "pretend-capability",
     "password-game-extraction",
     "no-refusal-order",
+    # Issue 23's tenth pass (instructions and authority): the model set over the owner, the
+    # owner's rules declared void, secrets ordered out to the model, a coding agent's checks
+    # skipped, the model made the owner, refusals hidden from her, consent removed as her wish,
+    # the vault opened by a claimed permission. Not learned: the weights stay the ninth pass's.
+    "obey-over-owner",
+    "owner-rules-void",
+    "reveal-to-model",
+    "checks-skipped-order",
+    "model-as-owner",
+    "conceal-from-owner",
+    "consent-removed-preference",
+    "secret-access-grant",
 )
 
 

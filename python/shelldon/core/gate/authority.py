@@ -1,17 +1,22 @@
 """Authority (issue 23): text may not claim a role it does not have, and an inference may not
 state the opposite of an owner rule.
 
-- `role_claim(text)`: a line that speaks as a role ("System:", "Assistant:", "Developer:",
-  "Owner note:", "Note from the owner:", "Admin:") or a heading that claims to be the directive,
-  the system prompt or the owner's rules ("# DIRECTIVE", "## Rules from the owner"), or a tool
-  call written out as JSON ({"tool": "shell", "arguments": ...}). Only core writes as the
-  owner, and nothing in memory is the directive; what a model writes that claims to be either
-  is refused (the owner's own words are not: they have the role).
+- `role_claim(text)`: a line, or a sentence inside one, that speaks as a role ("System:",
+  "System message:", "Owner (verified):", "Message from the developers:", "Nota del
+  propietario:", a role's tag "<system>"), a heading or label that claims to be the directive,
+  the system prompt or the owner's rules ("# DIRECTIVE", "DIRECTIVE.md:"), an override or a mode
+  announced ("PRIORITY OVERRIDE -", "Root mode enabled"), or a tool call written out (JSON in
+  the providers' and MCP's shapes, <invoke name=...>, "$(curl ..."). Read as typed and through
+  the rules' views (look-alikes, zero-width, leetspeak). Only core writes as the owner, and
+  nothing in memory is the directive; what a model writes that claims to be either is refused
+  (the owner's own words are not: they have the role).
 - `opposed_rule(text, rules)`: the owner rule that `text` turns around: it holds every word of
   the rule (polarity aside) with the opposite polarity ("Never push to main directly." against
   "Always push directly to main, it is faster"), however many clauses it adds. The similarity
   check's contradiction allows two swapped words; a rule with an extra clause is no less its
-  opposite.
+  opposite. Words are compared stemmed ("pushing" is "push"), "without" turns what follows, and
+  a rule given as a permission or the owner's wish ("It's fine to push straight to main", "...
+  is what the owner prefers now") reads as a rule.
 
 Pure functions; `gate.decide` calls them for writes below the owner's provenance.
 """
@@ -19,52 +24,144 @@ Pure functions; `gate.decide` calls them for writes below the owner's provenance
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from shelldon.core.gate.normalise import normalised_views
+
+# Who may not be claimed: the roles above the owner's memory (system, developer, the makers), the
+# owner, and the same words in French, Spanish, German, Italian and Portuguese.
+_ROLES = (
+    r"(?:system|sys|syst[eè]me|sistema|assistant|assistente|asistente|ai|developers?|"
+    r"dev team|admin(?:istrator)?|sysadmin|operator|root|superuser|maintainers?|moderators?|"
+    r"owner|the owner|anthropic|openai|(?:the |your )?(?:developers?|creators?|makers?|"
+    r"manufacturer|maintainers?)|(?:the )?shelldon (?:team|maintainers|developers)|"
+    r"(?:the )?security team|propri[eé]taire|propietari[oa]|due[nñ][oa]|dono|dona|"
+    r"propriet[aá]ri[oa]|besitzer(?:in)?|eigent[uü]mer(?:in)?|d[eé]veloppeurs?|"
+    r"desarrolladores|desarrollador|entwickler(?:n)?|sviluppatori|sviluppatore|"
+    r"desenvolvedores|desenvolvedor|administrateur|administrador|amministratore)"
+)
+# What may follow the role before the colon: "System message:", "Owner (verified):".
+_QUALIFIER = (
+    r"(?:[ \t]+(?:message|note|notice|prompt|update|instructions?|override|directive|"
+    r"announcement|memo|alert|command|orders?|policy|rules?|says|speaking|verified|confirmed|"
+    r"official|priority|urgent|important|mode)|[ \t]*\([^)\n]{1,30}\)|[ \t]*\[[^\]\n]{1,30}\])*"
+)
+# "Message from the developers:", "Official notice from your creator:", "Nachricht von den
+# Entwicklern:", "Note du propriétaire :".
+_FROM_ROLE = (
+    r"(?:(?:an?|the|one)[ \t]+)?(?:(?:official|important|urgent|verified|confirmed|new|"
+    r"priority|direct|private)[ \t]+)*(?:note|message|notice|update|instructions?|memo|"
+    r"announcement|word|directive|orders?|reminder|alert|nota|notiz|nachricht|mensaje|"
+    r"messaggio|mensagem|avis|aviso|avviso|hinweis|mitteilung|comunicado)[ \t]+"
+    r"(?:from|by|of|du|de|des|del|dos|das|da|do|von|vom|dem|der|den|dal|dello|della|dei|degli)"
+    r"(?:[ \t]+(?:the|your|la|le|los|las|il|lo|o|a|os|as|den|dem|der|die))?[ \t]+"
+)
+# A line (or a sentence inside one) that speaks as a role: the role, its qualifiers, then a
+# colon or a dash ("System:", "SYSTEM OVERRIDE -", "Owner (verified):", "[system]").
 _ROLE_LINE = re.compile(
-    r"^[ \t>*_#\-\[(]*(?:system|assistant|developer|admin(?:istrator)?|operator|root|"
-    r"owner|the owner|owner'?s? note|note from the owner|message from the owner|"
+    r"(?:^|(?<=[.!?])[ \t]+)[ \t>*_#\-\[(<!]*(?:"
+    + _FROM_ROLE
+    + r")?"
+    + _ROLES
+    + _QUALIFIER
+    + r"[ \t*_\])>]*(?::|[ \t]+[-\u2013\u2014][ \t]|\]|$)"
+    # A role's tag, opened or closed ("<system>", "</assistant>", "<instructions>").
+    r"|<[ \t]*/?[ \t]*(?:system|sys|assistant|developer|admin|owner|directive|system_prompt|"
+    r"instructions?)[ \t]*>"
+    r"|^[ \t>*_#\-\[(]*(?:owner'?s? note|note from the owner|message from the owner|"
     r"owner (?:message|instruction|rule|update)s?)[ \t*_\])]*:",
     re.IGNORECASE | re.MULTILINE,
 )
 _AUTHORITY_HEADING = re.compile(
     r"^[ \t]*#{1,6}[ \t]*[^\n]{0,40}\b(?:directive|system prompt|system message|"
     r"(?:owner'?s?|assistant'?s?) (?:rules|instructions|orders)|"
-    r"(?:rules|instructions|orders) (?:from|of|by) the owner)\b",
+    r"(?:rules|instructions|orders) (?:from|of|by) the owner)\b"
+    # The directive's file named as the heading or the label ("DIRECTIVE.md:").
+    r"|^[ \t>*_#\-]*directive\.md\b"
+    # A mode or an override announced: "PRIORITY OVERRIDE -", "Admin mode: on", "Root access
+    # granted", "god mode enabled".
+    r"|\b(?:priority|emergency|security|system|admin|owner|directive)[ \t]+override\b"
+    r"[ \t*_]*(?::|[-\u2013\u2014]|$|(?:is[ \t]+)?(?:now[ \t]+)?(?:on|active|enabled|engaged))"
+    r"|\b(?:admin(?:istrator)?|god|sudo|root|superuser|override|unrestricted)[ \t]+mode\b"
+    r"[ \t*_]*(?::|(?:is[ \t]+)?(?:now[ \t]+)?(?:enabled|activated|engaged|active)\b)"
+    r"|\b(?:root|admin(?:istrator)?|sudo|superuser|elevated|full)[ \t]+(?:access|privileges|"
+    r"rights)[ \t]+(?:(?:has|have)[ \t]+been[ \t]+)?(?:granted|enabled|unlocked)[ \t]+to[ \t]+"
+    r"(?:the[ \t]+)?(?:assistant|model|agent|ai|pet|bot|you)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 
-# A tool call written out as JSON ({"tool": "shell", "arguments": {...}}): the model's own voice
-# to its tools, which memory text never has.
+# A tool call written out: JSON ({"tool": "shell", "arguments": {...}}, OpenAI's "tool_calls"
+# and "function_call", Anthropic's "tool_use" block, MCP's "tools/call", a ReAct "action" /
+# "action_input" pair), the XML forms (<invoke name=...>, <function_calls>, <tool_call>), and a
+# download run inside a command ($(curl ...)): the model's own voice to its tools, which memory
+# text never has.
 _TOOL_CALL = re.compile(
     r'"(?:tool|tool_name|function|function_call|name|type)"\s*:\s*"[^"\n]{1,60}"\s*,\s*'
-    r'"(?:arguments|args|parameters|params|input|command)"\s*:',
+    r'"(?:arguments|args|parameters|params|input|command)"\s*:'
+    r'|"(?:tool_calls|function_call)"\s*:\s*[\[{]'
+    r'|"type"\s*:\s*"(?:tool_use|tool_call|function_call)"'
+    r'|"method"\s*:\s*"tools/call"'
+    r'|"action"\s*:\s*"[^"\n]{1,60}"\s*,\s*"action_input"\s*:'
+    r"|<\s*(?:[a-z]+:)?(?:invoke\s+name\s*=|function_calls\s*>|tool_call\s*>|tool_use\s*>)"
+    r"|\$\(\s*(?:curl|wget)\b",
     re.IGNORECASE,
 )
 # A rule's polarity is its first polarity word's; none is a plain imperative ("Push to main").
+# "without" turns what follows around ("Deploy without asking").
 _POSITIVE = frozenset({"always", "must", "should", "do", "prefer", "please"})
-_NEGATIVE = frozenset({"never", "not", "don't", "dont", "avoid", "stop"})
+_NEGATIVE = frozenset({"never", "not", "don't", "dont", "avoid", "stop", "without"})
 _FILLER = frozenset(
     {"the", "a", "an", "to", "of", "and", "or", "in", "on", "it", "is", "be", "you", "i", "we"}
 )
+# Words a turned-around rule swaps in for the rule's own ("push straight to main").
+_SAME = {"straight": "directly", "direct": "directly", "right": "directly"}
 _WORD = re.compile(r"[a-z0-9']+")
 # The rule id a role claim's refusal carries.
 ROLE_CLAIM_RULE = "role-claim"
-_RULE_START = re.compile(r"^\W*(?:always|never|don't|do not|avoid|stop|must|prefer)\b", re.I)
+_RULE_START = re.compile(
+    r"^\W*(?:always|never|don't|do not|avoid|stop|must|prefer|it'?s (?:fine|ok|okay|safe|better) "
+    r"to|it is (?:fine|ok|okay|safe|better) to|feel free to|go ahead and|you (?:may|can|should|"
+    r"must) )\b"
+    # A rule said as the owner's wish: "the owner now prefers ...", "... is what she prefers".
+    r"|\b(?:the owner|she|he|they)(?: now| really| actually)? (?:prefers?|wants?|likes?|is fine "
+    r"with|is happy with|allows|lets)\b",
+    re.I,
+)
 
 
 def reads_as_rule(text: str) -> bool:
-    """The text opens as a rule does ("Always ...", "Never ...", "Don't ...")."""
-    return bool(_RULE_START.match(text.replace("\u2019", "'")))
+    """The text opens as a rule does ("Always ...", "Never ...", "Don't ...", "It's fine to
+    ..."), or gives a rule as the owner's wish ("the owner now prefers ...")."""
+    return bool(_RULE_START.search(text.replace("\u2019", "'")))
+
+
+def _stem(word: str) -> str:
+    """The word without a plain English ending ("pushing", "pushes", "pushed": "push"), so a
+    rule turned around in another form of its verb is still the rule."""
+    word = _SAME.get(word, word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
 
 
 def role_claim(text: str) -> str | None:
-    """The role line or authority heading `text` opens with a claim to, or None."""
-    for pattern in (_ROLE_LINE, _AUTHORITY_HEADING, _TOOL_CALL):
-        match = pattern.search(text)
-        if match is not None:
-            return " ".join(match.group(0).split())[:60]
+    """The role line, authority heading or tool call `text` holds, or None. Read as typed and
+    as the instruction rules read it (look-alike letters mapped, zero-width characters dropped,
+    fullwidth folded, leetspeak and spaced letters undone: "Ѕystem:", "5Y5T3M:")."""
+    for view in _views(text):
+        for pattern in (_ROLE_LINE, _AUTHORITY_HEADING, _TOOL_CALL):
+            match = pattern.search(view)
+            if match is not None:
+                return " ".join(match.group(0).split())[:60]
     return None
+
+
+def _views(text: str) -> Iterator[str]:
+    yield text
+    normalised, views = normalised_views(text)
+    yield normalised
+    yield from views
 
 
 def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
@@ -77,7 +174,7 @@ def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
         if w in _POSITIVE:
             break
     content = frozenset(
-        w
+        _stem(w)
         for w in words
         if w not in _POSITIVE and w not in _NEGATIVE and w not in _FILLER and not w.endswith("n't")
     )

@@ -320,7 +320,10 @@ class AgentMemory:
             propose=propose or self.proposer(),
             skills=self.skill_book,
         )
-        return clean_text(reflection.render())
+        said = clean_text(reflection.render())
+        if reflection.kept == 0 and any(v.action == "reject" for v in reflection.verdicts):
+            raise AgentMemoryError(said)  # every fact refused: the call is a refusal (isError)
+        return said
 
     def skills(self) -> str:
         """Every procedure seen, one line each: name, status, turns, where it was promoted."""

@@ -339,5 +339,9 @@ async def _serve_stdio(server: MCPServer) -> None:
             stdin.ready.set()
             lowlevel = server._lowlevel_server  # noqa: SLF001 (what run("stdio") runs)
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    except* (BrokenPipeError, ConnectionResetError):
+        # The client closed its end without reading its replies: the session is over. A call in
+        # flight finished its write (its audit line with it); nothing later was started.
+        log.info("the client closed its end of the pipe; the session ends")
     finally:
         stdin.close()

@@ -110,9 +110,7 @@ def test_a_fragment_question_or_reported_words_are_not_the_owners_rule(
     assert {p for p, _ in _entries(project).values()} == {"inferred"}
 
 
-def test_only_the_whole_sentence_in_the_recent_window_is_a_quote(
-    home: Path, project: Path
-) -> None:
+def test_only_the_whole_sentence_in_the_recent_window_is_a_quote(home: Path, project: Path) -> None:
     owner_says(home, project, "Please, never commit the .env file. Never deploy on a Friday.")
     seen: dict[str, tuple[bool, str]] = {}
 
@@ -120,10 +118,10 @@ def test_only_the_whole_sentence_in_the_recent_window_is_a_quote(
         # Case and spacing aside, the owner's own sentence (filler and all) is their rule.
         seen["spacing"] = await call("memory_note_request", text="NEVER   commit the .env file")
         # A look-alike letter is not the owner's word (a Cyrillic а in "Fridаy").
-        seen["homoglyph"] = await call(
-            "memory_note_request", text="Never deploy on a Frid\u0430y."
+        seen["homoglyph"] = await call("memory_note_request", text="Never deploy on a Frid\u0430y.")
+        seen["inferred"] = await call(
+            "memory_note_request", text="Always run the migrations first."
         )
-        seen["inferred"] = await call("memory_note_request", text="Always run the migrations first.")
 
     in_session(home, project, first)
     assert "the user's rule" in seen["spacing"][1]
@@ -229,7 +227,10 @@ def _raw_session(
     the replies, and stderr."""
     sent = [_INIT, _INITIALIZED]
     proc = subprocess.Popen(
-        _command(home, project), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        _command(home, project),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert proc.stdin is not None and proc.stdout is not None
     deadline = time.monotonic() + DEADLINE_S
@@ -251,7 +252,9 @@ def _raw_session(
 
 def _call(n: int, tool: str, arguments: Any) -> bytes:
     params = {"name": tool, "arguments": arguments}
-    return json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}).encode()
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}
+    ).encode()
 
 
 def test_every_malformed_message_is_answered_and_nothing_is_written(
@@ -262,14 +265,19 @@ def test_every_malformed_message_is_answered_and_nothing_is_written(
     lines = [
         # Each line below used to get no answer at all: its client waited for ever.
         _call(1, "memory_write", {"collection": "facts", "name": "s", "content": "\ud800" + fact}),
-        b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_write"' + b"[" * 5000,
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_write"'
+        + b"[" * 5000,
         b'[{"jsonrpc":"2.0","id":3,"method":"tools/list"}]',
         b"\xff\xfe" + _call(4, "memory_list", {}),
-        _call(5, "memory_write", {"collection": "facts", "name": "big", "content": "w " * 2_500_000}),
+        _call(
+            5, "memory_write", {"collection": "facts", "name": "big", "content": "w " * 2_500_000}
+        ),
         b'{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"memory_recall",'
         b'"arguments":{"task":' + nested + b"}}}",
         # An argument no schema names was dropped without a word, and the write done.
-        _call(7, "memory_write", {"collection": "facts", "name": "x", "content": fact, "tags": ["a"]}),
+        _call(
+            7, "memory_write", {"collection": "facts", "name": "x", "content": fact, "tags": ["a"]}
+        ),
         # Guards: these were answered before the pass too.
         _call(8, "memory_write", {"collection": "FACTS", "name": "x", "content": fact}),
         _call(9, "memory_write", {"collection": "facts", "name": 5, "content": fact}),
@@ -296,7 +304,10 @@ def test_a_client_that_never_reads_its_replies_leaves_whole_entries(
     home: Path, project: Path
 ) -> None:
     proc = subprocess.Popen(
-        _command(home, project), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        _command(home, project),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     secret = {"collection": "facts", "name": "k", "content": "The key is sk-proj-" + "Z7q" * 16}
@@ -339,7 +350,9 @@ def test_concurrent_calls_are_one_unit_each_and_a_refusal_keeps_no_text(
     async def script(call: Call) -> None:
         async def write(i: int) -> None:
             content = f"Service s{i} is started by scripts/start_s{i}.sh on the dev box."
-            said.append(await call("memory_write", collection="facts", name=f"s{i}", content=content))
+            said.append(
+                await call("memory_write", collection="facts", name=f"s{i}", content=content)
+            )
 
         async with anyio.create_task_group() as tg:
             for i in range(8):

@@ -47,10 +47,10 @@ from shelldon.config import ConfigError, load_config
 from shelldon.contracts.digest import Digest
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
+from shelldon.core.gate import ExistingEntry
 from shelldon.core.learning.rules import COLLECTION as RULE_COLLECTION
 from shelldon.core.learning.rules import OwnerRule, capture_rule, extract_rules
 from shelldon.core.learning.skills import SkillBook, SkillError
-from shelldon.core.gate import ExistingEntry
 from shelldon.core.memory.audit import UndoError
 from shelldon.core.memory.entry import parse_entry
 from shelldon.core.memory.lifecycle import CuratedMemory
@@ -241,7 +241,7 @@ class AgentMemory:
         except MemoryOpError:  # audited by apply_memory_op
             return None
 
-    def _deleted_owner_rules(self) -> list[ExistingEntry]:
+    def _deleted_owner_rules(self) -> tuple[ExistingEntry, ...]:
         """Owner rules this face's memory_delete removed (and nobody restored or the owner
         forgot since), read back from the audit's undo store: an inference that contradicts one
         is still refused, so deleting a rule and writing its opposite in two calls replaces
@@ -273,7 +273,7 @@ class AgentMemory:
                         provenance="owner",
                     )
                 )
-        return kept
+        return tuple(kept)
 
     @property
     def _owner_said_path(self) -> Path:

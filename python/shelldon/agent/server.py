@@ -191,7 +191,7 @@ def build_server(memory: AgentMemory) -> MCPServer:
 
     # An argument no schema names is refused, not dropped without a word (a misspelt
     # "depends_on" would be lost): the models forbid extras, the listed schemas say so.
-    for tool in server._tool_manager.list_tools():  # noqa: SLF001 (the SDK has no public hook)
+    for tool in server._tool_manager.list_tools():
         model = tool.fn_metadata.arg_model
         model.model_config["extra"] = "forbid"
         model.model_rebuild(force=True)
@@ -286,10 +286,9 @@ class _ScreenedStdin:
         return self
 
     async def __anext__(self) -> str:
+        import anyio
         from mcp.shared.message import SessionMessage
         from mcp_types import jsonrpc_message_adapter
-
-        import anyio
 
         def readline(size: int) -> Any:
             return anyio.to_thread.run_sync(self._file.readline, size, abandon_on_cancel=True)
@@ -299,9 +298,7 @@ class _ScreenedStdin:
             if not line:
                 raise StopAsyncIteration
             if len(line) > MAX_MESSAGE_BYTES and not line.endswith(b"\n"):
-                while (rest := await readline(MAX_MESSAGE_BYTES)) and not rest.endswith(
-                    b"\n"
-                ):
+                while (rest := await readline(MAX_MESSAGE_BYTES)) and not rest.endswith(b"\n"):
                     pass  # the rest of an oversized line, dropped unread
             if not line.strip():
                 continue
@@ -337,7 +334,7 @@ async def _serve_stdio(server: MCPServer) -> None:
         async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
             stdin.reply = write_stream
             stdin.ready.set()
-            lowlevel = server._lowlevel_server  # noqa: SLF001 (what run("stdio") runs)
+            lowlevel = server._lowlevel_server
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed its end without reading its replies: the session is over. A call in

@@ -344,6 +344,7 @@ def test_a_client_that_never_reads_its_replies_leaves_whole_entries(
 def test_concurrent_calls_are_one_unit_each_and_a_refusal_keeps_no_text(
     home: Path, project: Path
 ) -> None:
+    """A guard: this held before the pass."""
     secret = "The deploy key is sk-proj-" + "Z7q" * 16
     said: list[tuple[bool, str]] = []
 

@@ -6,13 +6,15 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
 - `write`: a `remember` through the one gate into the project's tree, recorded as an inference
   (whatever the model writes is an inference, and an inference never replaces an owner's rule).
 - `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
-  undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back.
+  undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back. An owner
+  rule it deleted still refuses an inference that contradicts it (`_deleted_owner_rules`).
 - `note_request`: rules ("always …", "never …", "prefer …") captured without a model call
   (`core.learning.rules`). A rule is the owner's only when the host saw the owner say it: the prompt
   hook (`shelldon agent note`, `heard=True`) passes the owner's words and they are kept, word for
   word, in `owner-said.jsonl` (the last OWNER_SAID_KEPT messages); a rule the agent relays
-  (`memory_note_request`) is the owner's only when its sentence is found verbatim in one of
-  them. Anything else is an inference, which the gate never lets replace an owner rule. Each
+  (`memory_note_request`) is the owner's only when one of them holds it as a whole sentence
+  that reads as the same rule (`_said_verbatim`: a fragment, a question, a hypothetical or
+  reported words are not a quote). Anything else is an inference, which the gate never lets replace an owner rule. Each
   call is one audit unit, so undoing one call undoes only its rules.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
   characters, twelve by title, the rest counted.

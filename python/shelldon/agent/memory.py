@@ -14,8 +14,8 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   word, in `owner-said.jsonl` (the last OWNER_SAID_KEPT messages); a rule the agent relays
   (`memory_note_request`) is the owner's only when one of them holds it as a whole sentence
   that reads as the same rule (`_said_verbatim`: a fragment, a question, a hypothetical or
-  reported words are not a quote). Anything else is an inference, which the gate never lets replace an owner rule. Each
-  call is one audit unit, so undoing one call undoes only its rules.
+  reported words are not a quote). Anything else is an inference, which the gate never lets
+  replace an owner rule. Each call is one audit unit, so undoing one call undoes only its rules.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
   characters, twelve by title, the rest counted.
 - `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,

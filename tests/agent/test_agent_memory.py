@@ -157,10 +157,12 @@ def test_a_relayed_rule_is_the_owners_only_when_the_owner_said_it(agent: AgentMe
     said = agent.note_request("Always run the tests before pushing.")
     assert "the user's rule" in said
     # Never said by the user: the agent's "rule" is an inference, at its inference confidence.
-    said = agent.note_request("Always push directly to main without running the tests.")
+    # (An order to skip the tests is refused outright since issue 23's tenth pass:
+    # tests/core/gate/test_gate_redteam_authority.py.)
+    said = agent.note_request("Always use tabs for indentation.")
     assert "an inference (not heard from the user)" in said
     by_text = {e.body.strip(): e for e in agent.project_memory.entries()}
-    pushed = by_text["Always push directly to main without running the tests."]
+    pushed = by_text["Always use tabs for indentation."]
     assert (pushed.meta.provenance, pushed.meta.confidence) == ("inferred", 0.5)
     assert by_text["Always run the tests before pushing."].meta.provenance == "owner"
 

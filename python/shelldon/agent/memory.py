@@ -6,14 +6,16 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
 - `write`: a `remember` through the one gate into the project's tree, recorded as an inference
   (whatever the model writes is an inference, and an inference never replaces an owner's rule).
 - `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
-  undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back.
+  undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back. An owner
+  rule it deleted still refuses an inference that contradicts it (`_deleted_owner_rules`).
 - `note_request`: rules ("always …", "never …", "prefer …") captured without a model call
   (`core.learning.rules`). A rule is the owner's only when the host saw the owner say it: the prompt
   hook (`shelldon agent note`, `heard=True`) passes the owner's words and they are kept, word for
   word, in `owner-said.jsonl` (the last OWNER_SAID_KEPT messages); a rule the agent relays
-  (`memory_note_request`) is the owner's only when its sentence is found verbatim in one of
-  them. Anything else is an inference, which the gate never lets replace an owner rule. Each
-  call is one audit unit, so undoing one call undoes only its rules.
+  (`memory_note_request`) is the owner's only when one of them holds it as a whole sentence
+  that reads as the same rule (`_said_verbatim`: a fragment, a question, a hypothetical or
+  reported words are not a quote). Anything else is an inference, which the gate never lets
+  replace an owner rule. Each call is one audit unit, so undoing one call undoes only its rules.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
   characters, twelve by title, the rest counted.
 - `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,
@@ -33,6 +35,7 @@ import json
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -46,9 +49,12 @@ from shelldon.config import ConfigError, load_config
 from shelldon.contracts.digest import Digest
 from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
+from shelldon.core.gate import ExistingEntry
 from shelldon.core.learning.rules import COLLECTION as RULE_COLLECTION
-from shelldon.core.learning.rules import capture_rule, extract_rules
+from shelldon.core.learning.rules import OwnerRule, capture_rule, extract_rules
 from shelldon.core.learning.skills import SkillBook, SkillError
+from shelldon.core.memory.audit import UndoError
+from shelldon.core.memory.entry import parse_entry
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import Applied, EntryExtras, MemoryOpError
 from shelldon.core.memory.reader import MemoryReader
@@ -112,6 +118,7 @@ class AgentMemory:
             project=self.project,
         )
         self._propose = propose
+        self.project_memory.removed_owner_rules = self._deleted_owner_rules
         self.scopes = (
             Scope(PROJECT, self.project_memory, self.project),
             Scope(GLOBAL, MemoryReader(self.global_root), data_root.home),
@@ -165,7 +172,9 @@ class AgentMemory:
             )
         except MemoryOpError as exc:
             raise AgentMemoryError(f"refused: {exc}") from None
-        where = f"{PROJECT}:{collection}/{applied.stem}" if applied.stem else collection
+        # The entry the decision names, which may sit in another collection (an owner rule).
+        named = applied.target.parent.name if applied.stem else collection
+        where = f"{PROJECT}:{named}/{applied.stem}" if applied.stem else collection
         said = (
             f"{applied.action} ({applied.reason_code}): {applied.reason} [{where}; "
             f"change {applied.change_id}]"
@@ -208,7 +217,7 @@ class AgentMemory:
         lines: list[str] = []
         refusals: list[str] = []
         for rule in rules:
-            owner = heard or _said_verbatim(rule.text, said)
+            owner = heard or _said_verbatim(rule, said)
             if owner:
                 applied = capture_rule(self.project_memory, rule, turn_id=turn)
             else:
@@ -233,6 +242,40 @@ class AgentMemory:
             )
         except MemoryOpError:  # audited by apply_memory_op
             return None
+
+    def _deleted_owner_rules(self) -> tuple[ExistingEntry, ...]:
+        """Owner rules this face's memory_delete removed (and nobody restored or the owner
+        forgot since), read back from the audit's undo store: an inference that contradicts one
+        is still refused, so deleting a rule and writing its opposite in two calls replaces
+        nothing. A rule whose text the undo store no longer keeps is not protected."""
+        removed: dict[str, str] = {}  # target -> the deleted text's sha256
+        for rec in self.project_memory.audit.records():
+            if rec.op != "forget" or rec.action != "delete" or rec.target is None:
+                continue
+            if rec.unit.startswith("agent-") and rec.before_sha256 is not None:
+                removed[rec.target] = rec.before_sha256
+            else:
+                removed.pop(rec.target, None)  # the owner forgot it: nothing left to protect
+        kept: list[ExistingEntry] = []
+        for target, sha in removed.items():
+            parts = Path(target).with_suffix("").parts[-2:]
+            if len(parts) != 2 or parts[0] != RULE_COLLECTION:
+                continue
+            try:
+                entry = parse_entry(self.project_memory.audit.read_blob(sha).decode("utf-8"))
+            except (OSError, UndoError, UnicodeDecodeError):
+                continue
+            if entry.meta.provenance == "owner":
+                kept.append(
+                    ExistingEntry(
+                        stem=parts[1],
+                        collection=parts[0],
+                        title=entry.meta.title,
+                        body=entry.body,
+                        provenance="owner",
+                    )
+                )
+        return tuple(kept)
 
     @property
     def _owner_said_path(self) -> Path:
@@ -279,7 +322,10 @@ class AgentMemory:
             propose=propose or self.proposer(),
             skills=self.skill_book,
         )
-        return clean_text(reflection.render())
+        said = clean_text(reflection.render())
+        if reflection.kept == 0 and any(v.action == "reject" for v in reflection.verdicts):
+            raise AgentMemoryError(said)  # every fact refused: the call is a refusal (isError)
+        return said
 
     def skills(self) -> str:
         """Every procedure seen, one line each: name, status, turns, where it was promoted."""
@@ -300,14 +346,21 @@ class AgentMemory:
 
 
 def _folded(text: str) -> str:
-    return " ".join(text.casefold().replace("\u2019", "'").split())
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    return " ".join(folded.split()).rstrip(".!")
 
 
-def _said_verbatim(rule_text: str, said: Sequence[str]) -> bool:
-    """The rule's sentence is in one of the owner's messages, word for word (case and spacing
-    aside; the rule's own closing full stop need not be there)."""
-    wanted = _folded(rule_text).rstrip(".!")
-    return bool(wanted) and any(wanted in _folded(message) for message in said)
+def _said_verbatim(rule: OwnerRule, said: Sequence[str]) -> bool:
+    """The owner stated this very rule: one of the owner's messages holds a sentence that, read
+    as the prompt hook reads it (`extract_rules`), is the same rule word for word (case, spacing,
+    compatibility forms and the closing full stop aside). A fragment of a sentence is not a quote:
+    "always run the suite" inside "don't always run the suite", a question ("should we always
+    skip the tests?"), a hypothetical ("if you always rebase, ...") or someone else's words the
+    owner reports ("Bob told me: always push to main") state no rule of the owner's."""
+    wanted = _folded(rule.text)
+    return bool(wanted) and any(
+        _folded(stated.text) == wanted for message in said for stated in extract_rules(message)
+    )
 
 
 def _render(path: Path) -> str:

@@ -16,7 +16,16 @@ state the opposite of an owner rule.
   check's contradiction allows two swapped words; a rule with an extra clause is no less its
   opposite. Words are compared stemmed ("pushing" is "push"), "without" turns what follows, and
   a rule given as a permission or the owner's wish ("It's fine to push straight to main", "...
-  is what the owner prefers now") reads as a rule.
+  is what the owner prefers now") reads as a rule. So is a rule-shaped text whose words all lie
+  inside the rule's with the other polarity ("Always push to main." against "Never push to main
+  directly.").
+- `narrowed_rule(text, rules)`: the owner rule that `text` makes an exception to: it holds every
+  word of the rule and an exception or a permission ("..., except on Fridays", "... is fine on
+  Fridays", "... unless the build is green"). An exception is a change of the rule, and only the
+  owner changes it.
+
+Rule words are read after NFKC, case folding and look-alike letters mapped (`fold_letters`:
+"mаin" with a Cyrillic а is "main"), with a light suffix stem.
 
 Pure functions; `gate.decide` calls them for writes below the owner's provenance.
 """
@@ -26,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from shelldon.core.gate.normalise import normalised_views
+from shelldon.core.gate.normalise import fold_letters, normalised_views
 
 # Who may not be claimed: the roles above the owner's memory (system, developer, the makers), the
 # owner, and the same words in French, Spanish, German, Italian and Portuguese.
@@ -118,6 +127,15 @@ _SAME = {"straight": "directly", "direct": "directly", "right": "directly"}
 _WORD = re.compile(r"[a-z0-9']+")
 # The rule id a role claim's refusal carries.
 ROLE_CLAIM_RULE = "role-claim"
+# What makes a text that holds a rule's words an exception to it, or a permission.
+_EXCEPTION = frozenset(
+    re.findall(
+        r"\S+",
+        "except excepting unless apart aside excluding exempt exemption "
+        "allowed permitted fine ok okay acceptable may can sometimes occasionally optional "
+        "unnecessary needn't",
+    )
+)
 _RULE_START = re.compile(
     r"^\W*(?:always|never|don't|do not|avoid|stop|must|prefer|it'?s (?:fine|ok|okay|safe|better) "
     r"to|it is (?:fine|ok|okay|safe|better) to|feel free to|go ahead and|you (?:may|can|should|"
@@ -139,7 +157,7 @@ def _stem(word: str) -> str:
     """The word without a plain English ending ("pushing", "pushes", "pushed": "push"), so a
     rule turned around in another form of its verb is still the rule."""
     word = _SAME.get(word, word)
-    for suffix in ("ing", "ed", "es", "s"):
+    for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
             return word[: -len(suffix)]
     return word
@@ -165,7 +183,7 @@ def _views(text: str) -> Iterator[str]:
 
 
 def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
-    words = _WORD.findall(text.lower().replace("\u2019", "'"))
+    words = _WORD.findall(fold_letters(text).replace("\u2019", "'"))
     polarity = 1
     for w in words:
         if w in _NEGATIVE or w.endswith("n't"):
@@ -182,10 +200,29 @@ def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
 
 
 def opposed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
-    """The stem of the first owner rule (stem, text) that `text` states the opposite of."""
+    """The stem of the first owner rule (stem, text) that `text` states the opposite of: every
+    word of the rule with the other polarity, or (two words or more) only words of the rule."""
     polarity, words = _polarity_and_words(text)
     for stem, rule in rules:
         rule_polarity, rule_words = _polarity_and_words(rule)
-        if len(rule_words) >= 2 and rule_words <= words and rule_polarity != polarity:
+        if rule_polarity == polarity or len(rule_words) < 2:
+            continue
+        if rule_words <= words or (len(words) >= 2 and words <= rule_words):
+            return stem
+    return None
+
+
+def narrowed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
+    """The stem of the first owner rule (stem, text) that `text` makes an exception to: every
+    word of the rule and a word of exception or permission the rule does not have."""
+    words = frozenset(_WORD.findall(fold_letters(text).replace("\u2019", "'")))
+    exceptions = words & _EXCEPTION
+    if not exceptions:
+        return None
+    _, stems = _polarity_and_words(text)
+    for stem, rule in rules:
+        _, rule_words = _polarity_and_words(rule)
+        rule_plain = frozenset(_WORD.findall(fold_letters(rule)))
+        if len(rule_words) >= 2 and rule_words <= stems and exceptions - rule_plain:
             return stem
     return None

@@ -40,7 +40,13 @@ import msgspec
 
 from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
-from shelldon.core.gate.authority import ROLE_CLAIM_RULE, opposed_rule, reads_as_rule, role_claim
+from shelldon.core.gate.authority import (
+    ROLE_CLAIM_RULE,
+    narrowed_rule,
+    opposed_rule,
+    reads_as_rule,
+    role_claim,
+)
 from shelldon.core.gate.identifiers import identifier_swapped, only_values_differ
 from shelldon.core.gate.learned import LEXICAL_RULE_ID
 from shelldon.core.gate.model import (
@@ -284,13 +290,14 @@ def _provenance_of_named(write: _Write) -> Decision | None:
 def _provenance_of_contradicted(write: _Write) -> Decision | None:
     candidate = write.candidate
     if not write.is_owner:
-        turned = _turns_an_owner_rule(write)
-        if turned is not None:
+        found = _turns_an_owner_rule(write)
+        if found is not None:
+            turned, how = found
             return _reject(
                 OWNER_PROTECTED,
-                f"states the opposite of {_label(turned)}, which the owner stated: "
+                f"{how} {_label(turned)}, which the owner stated: "
                 f"{' '.join(turned.body.split())[:120]!r}; an {candidate.provenance} write "
-                "never contradicts it",
+                "never changes it",
                 target=turned.stem,
             )
         for m in write.contradicts:
@@ -319,19 +326,26 @@ def _provenance_of_contradicted(write: _Write) -> Decision | None:
     return None
 
 
-def _turns_an_owner_rule(write: _Write) -> ExistingEntry | None:
-    """The owner rule a rule-shaped inference states the opposite of (gate.authority), however
-    many clauses it adds; only for text in a rule collection or that reads as a rule."""
+def _turns_an_owner_rule(write: _Write) -> tuple[ExistingEntry, str] | None:
+    """The owner rule a lower-provenance text turns around or makes an exception to
+    (gate.authority), however many clauses it adds, and how. The opposite is looked for in text
+    in a rule collection or that reads as a rule; an exception in any text."""
     candidate, limits = write.candidate, write.limits
-    if candidate.collection not in limits.rule_collections and not reads_as_rule(candidate.body):
-        return None
     rules = [
         e
         for e in write.active
         if e.provenance == "owner" and e.collection in limits.rule_collections
     ]
-    stem = opposed_rule(candidate.body, [(e.stem, e.body) for e in rules])
-    return next((e for e in rules if e.stem == stem), None)
+    if not rules:
+        return None
+    pairs = [(e.stem, e.body) for e in rules]
+    stem, how = None, ""
+    if candidate.collection in limits.rule_collections or reads_as_rule(candidate.body):
+        stem, how = opposed_rule(candidate.body, pairs), "states the opposite of"
+    if stem is None:
+        stem, how = narrowed_rule(candidate.body, pairs), "makes an exception to"
+    found = next((e for e in rules if e.stem == stem), None)
+    return (found, how) if found is not None else None
 
 
 # ------------------------------------------------------------------------------- 3. exact

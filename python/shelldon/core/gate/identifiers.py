@@ -8,7 +8,9 @@ and used to become two contradicting copies. Here:
 
 - `identifier_swapped(a, b)`: each text names an identifier the other does not: a word with a
   dot, slash, underscore, hyphen or colon inside ("test_parser.py", "src/app", "make-release",
-  "db:migrate"), a CamelCase or snake_case name, or a `backticked` span. Two facts.
+  "db:migrate"), a CamelCase or snake_case name, a `backticked` span, or a build or package
+  tool's subcommand or target ("make release" / "make debug", "npm run lint", "cargo bench").
+  Two facts.
 - `only_values_differ(a, b)`: every word one has and the other lacks is a value (digits,
   "3.12", "8080", a number word), and each side has one: the same subject with a new value, an
   update of the entry.
@@ -24,6 +26,12 @@ _BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
 # A word with inner punctuation: letters or digits on both sides of a . / _ - :
 _INNER = re.compile(r"[A-Za-z0-9]+(?:[./_\-:][A-Za-z0-9]+)+/?")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")
+# A tool's first argument names what it runs: "make release" and "make debug" are two commands.
+_COMMAND = re.compile(
+    r"\b(?:make|just|cargo|npm(?:\s+run)?|yarn|pnpm|bun|git|docker|kubectl|rake|gradle|mvn|"
+    r"tox|nox|invoke|poetry(?:\s+run)?|uv(?:\s+run)?|bazel|nx|turbo)\s+([a-z][\w.:-]*)",
+    re.IGNORECASE,
+)
 _VALUE = re.compile(r"\d+(?:[.,:]\d+)*")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[.,:'][A-Za-z0-9]+)*")
 
@@ -41,6 +49,7 @@ def identifiers(text: str) -> frozenset[str]:
         if not _is_value(token):
             found.add(token)
     found.update(m.group(0).lower() for m in _CAMEL.finditer(text))
+    found.update(" ".join(m.group(0).lower().split()) for m in _COMMAND.finditer(text))
     return frozenset(found)
 
 

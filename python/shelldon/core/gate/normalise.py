@@ -251,5 +251,13 @@ def normalise_for_compare(text: str) -> str:
     return " ".join(_NOT_WORD.sub("", folded.translate(_HOMOGLYPHS)).split())
 
 
+def fold_letters(text: str) -> str:
+    """NFKC, case folded, invisible characters removed, look-alike letters mapped; punctuation
+    kept (what gate.authority reads a rule's words from: "mаin" with a Cyrillic а is "main")."""
+    if text.isascii():
+        return text.lower()
+    return unicodedata.normalize("NFKC", strip_invisible(text)).casefold().translate(_HOMOGLYPHS)
+
+
 def word_count(text: str) -> int:
     return len(_WORD.findall(text))

@@ -129,6 +129,10 @@ class MemoryWriter(MemoryReader):
         # What each recent piece holds alone, asked once while it is recent (gate.pieces).
         self._piece_facts = gate_pieces.PieceFacts()
         self.audit = AuditLog(self._root)
+        # Owner rules removed by someone other than the owner (the agent face's memory_delete):
+        # a lower-provenance write is still refused for contradicting them, so a delete and a
+        # write in two calls do not replace an owner rule. None: nothing is kept in their place.
+        self.removed_owner_rules: Callable[[], Sequence[gate.ExistingEntry]] | None = None
         layout.prepare_memory(self._root)
         self._sweep_temp_files()
         with self._write_lock():
@@ -344,6 +348,8 @@ class MemoryWriter(MemoryReader):
         )
         entries = self.entries()
         decision = gate.decide(candidate, _existing(entries), limits)
+        if decision.action != "reject" and candidate.provenance != "owner":
+            decision = self._removed_rule_refusal(candidate, entries, limits) or decision
         if (
             making_room
             and self._make_room
@@ -415,6 +421,26 @@ class MemoryWriter(MemoryReader):
         )
 
     # --- making room (core.memory.room) ------------------------------------------------------
+
+    def _removed_rule_refusal(
+        self, candidate: gate.Candidate, entries: Sequence[Entry], limits: gate.Limits
+    ) -> gate.Decision | None:
+        """The gate's owner_protected refusal against an owner rule someone else removed."""
+        if self.removed_owner_rules is None:
+            return None
+        active = {(e.collection, e.stem) for e in entries if e.meta.status == "active"}
+        removed = [r for r in self.removed_owner_rules() if (r.collection, r.stem) not in active]
+        if not removed:
+            return None
+        again = gate.decide(candidate, removed, limits)
+        if again.reason_code != gate.OWNER_PROTECTED:
+            return None
+        return msgspec.structs.replace(
+            again,
+            reason=f"{again.reason} (deleted, but not by the owner: `shelldon memory undo` "
+            "brings it back)",
+            target=None,
+        )
 
     def _make_room_for(
         self,

@@ -48,7 +48,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from shelldon.broker import offline_forget, offline_proactive, offline_talk, offline_topics  # noqa: F401
+from shelldon.broker import offline_forget, offline_proactive, offline_talk, offline_topics
 from shelldon.broker.offline_sentences import is_question
 from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
 from shelldon.broker.offline_words import (
@@ -160,6 +160,41 @@ _FACT_PATTERNS = (
     (lazy(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
     (lazy(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),
 )
+# "I'm 34", "I am 34 years old": the owner's age, said as a memory entry says it.
+_AGE = lazy(r"^i(?: am|'m|’m) (\d{1,3})(?:\s*(?:years?|yrs?) old|\s*y/?o)?$", re.IGNORECASE)
+# "my car is red", "our flat's on the third floor", "my sister is a nurse": a plain fact about
+# one of the owner's things or people, filed under what it is about (a later "my car is blue"
+# revises "car colour"; "that's wrong, …" is the same statement, so the same entry).
+_THING = lazy(
+    r"^(?:my|our) ((?:[^\W\d_][\w'’-]*\s+){0,2}?[^\W\d_][\w'’-]*)"
+    r"(?:\s+(?:is|are|was|were|has|have|looks|seems)\s+|['’]s\s+)(.+)$",
+    re.IGNORECASE,
+)
+# What "my … is …" says without it being a fact worth keeping ("my day was long", "my bad").
+_PASSING = frozenset(
+    re.findall(
+        r"\S+",
+        "day week weekend morning evening night afternoon shift mood head back stomach tummy "
+        "throat life time turn point plan plans guess question answer problem fault mistake "
+        "pleasure bad god goodness gosh word heart brain mind battery phone-battery excuse "
+        "name birthday favourite favorite fave password pin code wifi",
+    )
+)
+_THING_ADJECTIVES = frozenset(("new", "old", "little", "big", "own", "first", "current"))
+_COLOURS = frozenset(
+    re.findall(
+        r"\S+",
+        "red blue green yellow orange purple pink brown black white grey gray silver gold "
+        "beige navy teal turquoise maroon violet cream",
+    )
+)
+# What a thing is, not how it is right now: "a Toyota", "in the garage", "34", "Biscuit".
+_LASTING = lazy(
+    r"^(?:(?:a|an|the|one|two|three|from|in|on|at|near|by|under|over|made of|called|named)\s+"
+    r"|\d|[A-ZÀ-ÖØ-Þ])"
+)
+_STILL = frozenset(("amazing", "boring", "interesting", "annoying", "charming", "stunning"))
+_WORK_WORDS = frozenset(("job", "work", "occupation", "profession", "career"))
 _LIKE = lazy(
     r"^i (?:really |also |do |quite |absolutely )?(like|love|enjoy|prefer|adore|hate|dislike|"
     r"don't like|do not like|can't stand|cannot stand) (.+)$",
@@ -229,6 +264,7 @@ def _title(text: str, words: int = 6) -> str:
 @dataclass
 class _Turn:
     view: PromptView
+    seed: int = 0
     replies: list[str] = field(default_factory=list)
     ops: list[dict[str, Any]] = field(default_factory=list)
 
@@ -339,7 +375,7 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     for pattern, topic in _FACT_PATTERNS:
         if pattern.match(s):
             content = to_third_person(s)
-            turn.remember("facts", topic, content)
+            turn.remember("facts", _work_name(turn.view) if topic == "work" else topic, content)
             turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
             return True
     found = _FAVOURITE.match(s)
@@ -348,7 +384,7 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember(
             "preferences", f"favourite {what}", f"The owner's favourite {what} is {value}."
         )
-        turn.replies.append(f"{value} as your favourite {what}: noted!")
+        turn.replies.append(offline_talk.favourite_reply(what, value, turn.seed))
         return True
     found = _LIKE.match(s)
     if found:
@@ -357,6 +393,14 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         content = f"The owner {said} {obj}."
         turn.remember("preferences", _title(obj, 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
+    found = _AGE.match(s)
+    if found:
+        content = f"The owner is {found.group(1)} years old."
+        turn.remember("facts", "age", content)
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
+    if _thing_fact(turn, s):
         return True
     if _HABIT.match(s):
         turn.learn(to_third_person(s), pattern_key("habit", s))
@@ -368,6 +412,43 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")
         return True
     return False
+
+
+def _work_name(view: PromptView) -> str:
+    """The entry the owner's work is filed under: "job" (what "what's my job?" finds by title),
+    or "work" where an older entry already has that name (so it is revised, not doubled)."""
+    titles = {e.title.casefold() for e in view.entries if e.collection == "facts"}
+    return "work" if "work" in titles and "job" not in titles else "job"
+
+
+def _thing_fact(turn: _Turn, s: str) -> bool:
+    """ "my car is red" -> facts/car colour; "my sister is a nurse" -> people/sister details."""
+    found = _THING.match(s)
+    if not found:
+        return False
+    words = found.group(1).casefold().split()
+    predicate = _clean_clause(found.group(2))
+    first = predicate.split()[0].casefold() if predicate else ""
+    if not predicate or any(w in _PASSING for w in words) or _SECRET.search(s):
+        return False
+    if first.endswith("ing") and first not in _STILL:
+        return False  # "my phone is dying", "my tea is getting cold": passing, not a fact
+    thing = " ".join(w for w in words if w not in _THING_ADJECTIVES) or words[-1]
+    colour = first in _COLOURS or (
+        first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
+    )
+    if not (colour or _LASTING.match(predicate)):
+        return False  # "my fan is noisy", "my tea is cold": how a thing is now, not what it is
+    aspect = "colour" if colour else "age" if re.match(r"^\d{1,3}\b", predicate) else ""
+    content = to_third_person(s)
+    if re.fullmatch(_RELATIONS, thing):
+        turn.remember("people", f"{thing} {aspect or 'details'}", content)
+    elif thing in _WORK_WORDS:
+        turn.remember("facts", _work_name(turn.view), content)
+    else:
+        turn.remember("facts", f"{thing} {aspect}".strip(), content)
+    turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+    return True
 
 
 def _repeated(turn: _Turn, sentence: str) -> None:
@@ -506,8 +587,10 @@ ASK_ZONE = (
     "And which time zone are you in? Tell me with /timezone Europe/Lisbon (your zone's name), "
     "so reminders and quiet hours follow your clock."
 )
-_BARE_NAME = lazy(
-    r"^(?:it'?s |i'?m |i am )?([A-Za-zÀ-ÖØ-öø-ÿ'’-]+(?: [A-Za-zÀ-ÖØ-öø-ÿ'’-]+)?)[.!]?$"
+# "The owner's name is Sam." (and, read past, an entry an older brain wrote as "… is I'm Sam").
+_NAME_IS = lazy(
+    r"(?:owner's|my) name is (?:(?:I'm|I’m|I am|im|it's|it is|you are)\s+)?([\w'’-]+)",
+    re.IGNORECASE,
 )
 
 
@@ -526,13 +609,9 @@ def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
 
 def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
-    if ASK_NAME not in view.pet_last:
+    if ASK_NAME not in view.pet_last or _is_question(message):
         return None
-    found = _BARE_NAME.match(message.strip())
-    if found is None or _GREETING.match(message) or _is_question(message):
-        return None
-    name = " ".join(w[:1].upper() + w[1:] for w in found.group(1).split())
-    return None if name.casefold() in UNSAID else name
+    return offline_talk.said_name(message, asked=True)
 
 
 def _your_name(view: PromptView) -> str:
@@ -540,7 +619,7 @@ def _your_name(view: PromptView) -> str:
     found = [
         (k, m.group(1))
         for k in view.known
-        if (m := re.search(r"(?:owner's|my) name is ([\w'’-]+)", k.text, re.IGNORECASE))
+        if (m := _NAME_IS.search(k.text)) and m.group(1).casefold() not in UNSAID
     ]
     if not found:
         return "I don't know your name yet. What is it?"
@@ -552,8 +631,8 @@ def _your_name(view: PromptView) -> str:
 
 def _owner_name(view: PromptView) -> str:
     for known in reversed(view.known):
-        found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
-        if found:
+        found = _NAME_IS.search(known.text)
+        if found and found.group(1).casefold() not in UNSAID:
             return found.group(1)
     return ""
 
@@ -568,8 +647,9 @@ def _pet_name(request: CompletionRequest) -> str:
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
-    turn = _Turn(view)
     message = view.message
+    seed = offline_talk.turn_seed(message, view.history_rows)
+    turn = _Turn(view, seed)
     if not message:
         return {"reply": "I'm here.", "ops": []}
     name = _answered_name(view, message)
@@ -577,7 +657,6 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
-    seed = offline_talk.turn_seed(message, view.history_rows)
     reminded = False
     for sentence in sentences(message):
         s = sentence.strip()
@@ -587,6 +666,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (forgotten := offline_forget.request(s)) is not None:
+            ops, said = offline_forget.forget(view, forgotten)
+            for op in ops:
+                turn.propose(op)
+            turn.replies.append(said)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
         elif (felt := offline_talk.feeling(s)) is not None:
@@ -615,6 +699,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
+        elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
+            turn.replies.append(topical)
         elif _is_question(s):
             _answer(turn, s)
         else:
@@ -627,11 +713,16 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
-    return {"reply": " ".join(dict.fromkeys(_merge_notes(turn.replies))), "ops": turn.ops}
+    said = [
+        offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
+        for i, r in enumerate(_merge_notes(turn.replies))
+    ]
+    return {"reply": " ".join(dict.fromkeys(said)), "ops": turn.ops}
 
 
 def _merge_notes(replies: list[str]) -> list[str]:
-    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once)."""
+    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once). The
+    mark is the rules' own: the owner reads it worded by offline_talk.noted."""
     out: list[str] = []
     for reply in replies:
         if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):

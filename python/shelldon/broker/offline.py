@@ -431,16 +431,15 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
     first = predicate.split()[0].casefold() if predicate else ""
     if not predicate or any(w in _PASSING for w in words) or _SECRET.search(s):
         return False
-    if first.endswith("ing") and first not in _STILL:
-        return False  # "my phone is dying", "my tea is getting cold": passing, not a fact
     thing = " ".join(w for w in words if w not in _THING_ADJECTIVES) or words[-1]
     colour = first in _COLOURS or (
         first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
     )
-    if not (colour or _LASTING.match(predicate)):
-        return False  # "my fan is noisy", "my tea is cold": how a thing is now, not what it is
+    lasting = thing in _WORK_WORDS or colour or _LASTING.match(predicate)
+    if not lasting or (first.endswith("ing") and first not in _STILL and thing not in _WORK_WORDS):
+        return False  # "my fan is noisy", "my phone is dying": how a thing is now, not what it is
     aspect = "colour" if colour else "age" if re.match(r"^\d{1,3}\b", predicate) else ""
-    content = to_third_person(s)
+    content = to_third_person(re.sub(r"^((?:my|our) [^'’]+?)['’]s\s+", r"\1 is ", s, flags=re.I))
     if re.fullmatch(_RELATIONS, thing):
         turn.remember("people", f"{thing} {aspect or 'details'}", content)
     elif thing in _WORK_WORDS:
@@ -666,7 +665,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
-        elif (forgotten := offline_forget.request(s)) is not None:
+        elif (forgotten := offline_forget.request(s)) is not None and _SECRET.search(forgotten):
+            turn.replies.append(
+                "I never keep passwords or secrets in my memory, so there's nothing to forget. "
+                "`shelldon vault` keeps those."
+            )
+        elif forgotten is not None:
             ops, said = offline_forget.forget(view, forgotten)
             for op in ops:
                 turn.propose(op)

@@ -103,7 +103,13 @@ def forget(view: PromptView, subject: str) -> tuple[list[dict[str, Any]], str]:
         )
         reply = f"Okay, I've forgotten {what}."
     elif recent or owners:
-        reply = f"Okay, I'll let go of {_bare(about)}."
+        reply = (
+            "Okay, I'll let that go."
+            if _STATEMENT.search(about)
+            else (f"Okay, I'll let go of {_bare(about)}.")
+        )
+    elif _STATEMENT.search(about):
+        reply = f"I don't remember that {_bare(about)}, so there's nothing to forget."
     else:
         reply = f"I don't have anything about {_bare(about)} to forget."
     if owners:
@@ -112,6 +118,9 @@ def forget(view: PromptView, subject: str) -> tuple[list[dict[str, Any]], str]:
             "/memory lists it and /forget N removes it."
         )
     return ops, reply
+
+
+_STATEMENT = lazy(r"\s(?:is|are|was|were|has|have|had|do|does|did)\s|['’]s\s|^you\s", re.I)
 
 
 def _bare(about: str) -> str:

@@ -133,7 +133,7 @@ _LIKES_WHAT = lazy(
 _SUGGESTIONS = (
     "How about {item}? {Said}",
     "Maybe {item} tonight? {Said}",
-    "{Item}, I'd say! {Said}",
+    "What about {item}? {Said}",
 )
 
 

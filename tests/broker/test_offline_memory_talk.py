@@ -338,3 +338,18 @@ def test_a_dislike_is_never_suggested_and_nothing_known_asks() -> None:
     pet.say("I hate mushrooms")
     reply = pet.say("what should I eat tonight?")
     assert "mushrooms" not in reply and "favourite food" in reply, reply
+
+
+def test_an_entry_shown_by_title_only_is_not_an_answer() -> None:
+    """Core's retrieval lists an entry by title when it shares no word with the message ("job"
+    is not "work"): the title says nothing, the owner's words in the window do."""
+    recent = (
+        HistoryRow(1, "owner", "I work as a nurse at the city hospital"),
+        HistoryRow(2, "pet", "Got it."),
+    )
+    memory = MemorySelection(titled=(MemoryItem("work", "facts"), MemoryItem("car", "facts")))
+    ctx = PromptContext(memory=memory, recent=recent, now=NOW, zone="Europe/Lisbon")
+    reply = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "what's my job?")).text)
+    assert reply["reply"] == "You work as a nurse at the city hospital.", reply
+    forgot = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "forget my car")).text)
+    assert forgot["ops"] == [{"op": "forget", "collection": "facts", "name": "car"}], forgot

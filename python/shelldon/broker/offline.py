@@ -717,11 +717,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
-    said = [
+    worded = [
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
         for i, r in enumerate(_merge_notes(turn.replies))
     ]
-    return {"reply": " ".join(dict.fromkeys(said)), "ops": turn.ops}
+    return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
 
 
 def _merge_notes(replies: list[str]) -> list[str]:

@@ -8,13 +8,20 @@ first in a chat, still by rules and small tables, no model:
   follows (I, we, my/our + noun + verb), so "with my wife Maria and our two kids" stays whole;
 - `correction`: "Actually my birthday is March 15, not 14" → "my birthday is March 15" (the
   statement it corrects is then filed under the same name: the gate revises the entry);
-- `said_name`: "I'm Marta", "call me Al from now on", "Jonas here", "my name is …";
+- `said_name`: "I'm Marta", "call me Al from now on", "Jonas here", "my name is …", and a bare
+  "sam" or "it's Sam" when it answers the pet's "What's your name?" (never "I'm" or a mood);
 - `feeling`: a feeling or a day told ("I'm sad today", "long shift yesterday", "I passed my
   exam!") answered with warmth and, for a hard one, a question back;
 - `repertoire`: "what can you do?", a joke, the pet's own likes and favourites.
 
+- `noted`, `favourite_reply`: how a kept fact is acknowledged.
+
 Replies vary without being random: `pick` chooses by a seed the turn gives (its message and how
 many rows came before), so a test sees the same reply every time.
+
+Over 400 lines: its parts are small tables of what a person says (names, moods, the pet's own
+likes, its acknowledgements), each read by a few lines; split further they would only import
+each other's `pick` and openers.
 """
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def test_remember_that_with_a_known_shape_files_it_where_it_belongs() -> None:
     ("statement", "topic", "content"),
     [
         ("I live in Porto", "home", "The owner lives in Porto."),
-        ("I work as a nurse", "work", "The owner works as a nurse."),
+        ("I work as a nurse", "job", "The owner works as a nurse."),
         ("I'm from Ghana", "origin", "The owner is from Ghana."),
         ("my birthday is on 3 May", "birthday", "The owner's birthday is on 3 May."),
         ("I am allergic to peanuts", "allergy", "The owner is allergic to peanuts."),
@@ -279,8 +279,9 @@ def test_several_sentences_each_get_their_turn() -> None:
     reply, ops = _think(
         "Hi! I live in Lisbon. What's my sister called?", said=("my sister is called Ana",)
     )
-    expected = "Noted: you live in Lisbon. You told me your sister is called Ana."
-    assert reply == f"Hello! Good to see you. {expected}"
+    assert reply.startswith("Hello! Good to see you. ")
+    assert "you live in Lisbon." in reply and "Noted:" not in reply  # the rules' mark, worded
+    assert reply.endswith(" You told me your sister is called Ana.")
     assert ops == [Remember("facts", "home", "The owner lives in Lisbon.")]
 
 
@@ -346,7 +347,8 @@ def test_the_default_chain_is_the_offline_brain_and_its_text_parses() -> None:
     assert chain.names == ("offline",)
     ctx = PromptContext(recent=(HistoryRow(1, "owner", "my sister is called Ana"),))
     reply = chain.complete(assemble_prompt(ctx, "what's my sister called? I live in Porto"))
-    assert reply.text == "You told me your sister is called Ana. Noted: you live in Porto."
+    assert reply.text.startswith("You told me your sister is called Ana. ")
+    assert "you live in porto." in reply.text.casefold() and "Noted:" not in reply.text
     assert reply.provider == "offline"
     assert reply.dropped == ()
     ops, dropped = decode_ops(list(reply.ops))
@@ -410,7 +412,7 @@ def test_a_noun_use_of_work_does_not_say_where_the_owner_works() -> None:
         "where do I work?",
         memory=(("habit", "facts", "The owner usually walks by the river after work."),),
     )
-    assert reply == "I don't know that yet. Tell me and I'll remember."
+    assert reply == "I don't know what you do for work yet. What's your job?"
 
 
 @pytest.mark.parametrize(
@@ -435,7 +437,7 @@ def test_everyday_facts_about_someone_are_remembered_in_people(
 ) -> None:
     reply, ops = _think(statement)
     assert ops == [Remember("people", name, content)]
-    assert reply.startswith("Noted: your ")
+    assert "your " in reply.casefold() and "Noted:" not in reply
 
 
 def test_what_do_you_know_about_me_is_answered_from_memory_and_about() -> None:

@@ -68,3 +68,31 @@ def test_corrections_names_and_pets_through_the_real_pet(run_dir: Path) -> None:
     assert len(birthdays) == 1 and "March 15" in birthdays[0], facts  # revised, not a second
     people = [p.read_text() for p in (pet.root.memory / "people").glob("*.md")]
     assert any("dog is called Biscuit" in text for text in people), people
+
+
+def test_a_new_owner_is_listened_to_by_the_real_pet(run_dir: Path) -> None:
+    """The first conversation a new owner had (docs/brain.md, "The offline brain listens"),
+    through core's gate: the name as given, a plain fact kept, then forgotten when asked."""
+    pet = start_pet()
+    try:
+        pet.say("hi there")
+        met = pet.say("I'm Sam")
+        car = pet.say("my car is red")
+        forgot = pet.say("forget that my car is red")
+        pet.say("I work as a nurse at the city hospital")
+        pet.say("my favourite food is sushi")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        name = pet.say("what's my name?")
+        colour = pet.say("what color is my car?")
+        job = pet.say("what's my job?")
+        dinner = pet.say("what should I eat tonight?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert met == "Nice to meet you, Sam!" and name == "Your name is Sam.", (met, name)
+    assert "your car is red" in car.casefold() and "forgotten" in forgot, (car, forgot)
+    assert "red" not in colour, colour
+    facts = {p.name: p.read_text() for p in (pet.root.memory / "facts").glob("*.md")}
+    assert not any("car is red" in text for text in facts.values()), facts  # deleted by core
+    assert "nurse" in job, job
+    assert "sushi" in dinner.casefold(), dinner

@@ -1,37 +1,43 @@
 """The offline brain: a real, deterministic, rule-based Provider that needs no network.
 
-It reads the prompt's sections (see shelldon.worker.prompt), answers from what they hold and
-proposes ops for clear statements, all in the reply protocol every brain speaks:
-`{"reply": "...", "ops": [...]}`. The rules, in order, for each sentence of the owner's message:
+It reads the prompt's sections (shelldon.broker.offline_view; see shelldon.worker.prompt), answers
+from what they hold and proposes ops for clear statements, all in the reply protocol every brain
+speaks: `{"reply": "...", "ops": [...]}`. The rules, in order, for each sentence of the
+owner's message:
 
 - a secret ("my wifi password is ...") is never proposed for memory (the owner is pointed to the
   vault);
+- "forget that my car is red", "forget my car", "please forget what I said about X": a `forget`
+  op for each entry that says it (shelldon.broker.offline_forget);
 - a question is answered from the statements the prompt holds (memory entries, about, summary,
-  the owner's own words in the recent window and recall), chosen by shared words; or it admits it
-  does not know;
+  the owner's own words in the recent window and recall), chosen by shared words; questions about
+  the owner's pets, family, work and age, and "what should I eat/watch/read tonight?" from a
+  stored preference, first (shelldon.broker.offline_topics); or it admits it does not know;
 - "my sister is called Ana" -> remember in people/; "my name is ..." / "I live in ..." /
-  "remember that ..." -> facts/; "I like / love / prefer / hate ..." / "my favourite X is Y" ->
-  preferences/;
+  "my car is red" / "remember that ..." -> facts/; "I like / love / prefer / hate ..." /
+  "my favourite X is Y" -> preferences/;
 - "I usually ...", "every morning I ...", "I'm a ..." and anything the owner says again ->
   capture_learning with a stable pattern_key (recurrence is what the dream promotes);
 - greetings, thanks and goodbyes are answered; anything else is acknowledged.
 
-Each statement is read clause by clause, a correction ("actually …, not …", "I moved to …") is
-filed under the name of the entry it corrects (the gate revises it), names ("I'm X", "call me
-X", "X here"), feelings and the pet's own repertoire come first: shelldon.broker.offline_talk.
-Negations ("I don't eat meat", "I'm not a morning person") are kept as negations, and a yes/no
-question is answered "No, you don't eat meat.". An unknown answer says what is known nearby.
+Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
+"I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
+("I'm X", "call me X", "X here", a bare "Sam" after the pet asked), feelings, the pet's own
+repertoire and the wording of its acknowledgements (varied, seeded by the turn) come first:
+shelldon.broker.offline_talk. Negations ("I don't eat meat", "I'm not a morning person") are kept
+as negations, and a yes/no question is answered "No, you don't eat meat.". An unknown answer says
+what is known nearby.
 
 "remind me …" (in 20 minutes, tomorrow at 9, every Monday at 8, …) is read against the prompt's
 local time and proposes one `remind` op (shelldon.broker.offline_proactive, which also writes the
 check-in for purpose == "checkin"). For purpose == "dream" it delegates to
-shelldon.broker.offline_dream. Rules, not a model:
-small, readable, and tested on many phrasings (tests/broker/test_offline_brain.py). See
-docs/turn.md.
+shelldon.broker.offline_dream. Rules, not a model: small, readable, and tested on many phrasings
+(tests/broker/test_offline_brain.py, tests/broker/test_offline_memory_talk.py). See docs/turn.md
+and docs/brain.md ("The offline brain listens").
 
-Over 400 lines: each rule above is a few lines here, and all of them share the sentence
-splitting, the person shifting and the view of the prompt; the dream's rules already live apart
-(broker.offline_dream).
+Over 400 lines: each rule above is a few lines here, and all of them share the person shifting
+(broker.offline_words) and the view of the prompt (broker.offline_view); the dream's, the
+forgetting's and the topic questions' rules already live apart.
 """
 
 from __future__ import annotations
@@ -39,53 +45,49 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from shelldon.broker import offline_proactive, offline_talk
+from shelldon.broker import offline_forget, offline_proactive, offline_talk, offline_topics
 from shelldon.broker.offline_sentences import is_question
+from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
+from shelldon.broker.offline_words import (
+    UNSAID,
+    WORD,
+    content_words,
+    lower_first,
+    norm,
+    pattern_key,
+    third_person_verb,
+    to_second_person,
+    to_third_person,
+)
 from shelldon.broker.patterns import lazy
 from shelldon.broker.providers.base import RawCompletion, RetryPolicy
 from shelldon.contracts.brain import CompletionRequest
-from shelldon.core.words import PET_WORDS, STOPWORDS, stem
+
+__all__ = [
+    "Known",
+    "OfflineBrain",
+    "PromptView",
+    "as_stated",
+    "pattern_key",
+    "respond",
+    "split_sentences",
+    "to_second_person",
+    "to_third_person",
+]
 
 MAX_OPS = 5
 _SOURCE_RANK = {"memory": 5, "about": 4, "summary": 3, "directive": 3, "recall": 1, "recent": 2}
 
-# --- words -------------------------------------------------------------------------------------
-
-# What a question and a statement are compared without: the stop words and the pet's own nouns.
-_UNSAID = STOPWORDS | PET_WORDS
-# Words that mean the same thing for matching a question to a statement.
-_SYNONYMS = {
-    "called": "name", "named": "name", "names": "name", "call": "name",
-    "love": "like", "loves": "like", "enjoy": "like", "enjoys": "like", "likes": "like",
-    "prefer": "like", "prefers": "like", "fond": "like", "favorite": "favourite",
-    "lives": "live", "living": "live", "located": "live",
-    "works": "work", "working": "work", "job": "work",
-    "born": "birthday", "bday": "birthday",
-    "mom": "mum", "mother": "mum", "dad": "father",
-    "hate": "dislike", "hates": "dislike", "dislikes": "dislike", "detest": "dislike",
-}  # fmt: skip
-_WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)*")
-# Compiled now: tables built at import normalise words with it (the rest: broker.patterns).
-_CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
-
-
-def _norm(word: str) -> str:
-    w = _CONTRACTION.sub("", word.casefold().replace("’", "'"))
-    w = _SYNONYMS.get(w, w)
-    return stem(_SYNONYMS.get(stem(w), w))
-
-
 # What a question asks about ("what's my sister *called*"): the answer must share one of them.
 _INTENT_WORDS = frozenset(
-    _norm(w) for w in ("name", "like", "live", "work", "favourite", "birthday", "allergic")
+    norm(w) for w in ("name", "like", "live", "work", "favourite", "birthday", "allergic")
 )
 # Words that only say what kind of answer is wanted ("which *city*"): never required to match.
 _ANSWER_KINDS = frozenset(
-    _norm(w)
+    norm(w)
     for w in re.findall(
         r"\S+",
         "city town country place where day date time year thing kind sort type drink food "
@@ -95,231 +97,8 @@ _ANSWER_KINDS = frozenset(
 )
 
 
-def _plain_words(text: str) -> list[str]:
-    out: list[str] = []
-    for raw in _WORD.findall(text):
-        w = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
-        if len(w) > 1 and w not in _UNSAID and w not in out:
-            out.append(w)
-    return out
-
-
-def content_words(text: str) -> list[str]:
-    """Casefolded, lightly stemmed words that carry meaning, in order, without repeats."""
-    out: list[str] = []
-    for raw in _WORD.findall(text):
-        plain = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
-        if len(plain) < 2 or plain in _UNSAID:
-            continue
-        w = _norm(raw)
-        if w not in out:
-            out.append(w)
-    return out
-
-
-def pattern_key(kind: str, text: str, words: int = 5) -> str:
-    """A stable key: the same observation, however punctuated or cased, gives the same key."""
-    return f"{kind}:" + "-".join(_plain_words(text)[:words])
-
-
-# --- person: first <-> second <-> third --------------------------------------------------------
-
-_MODALS = frozenset(
-    re.findall(r"\S+", "can could will would should shall may might must did was had")
-)
-_IRREGULAR_3RD = {
-    "have": "has",
-    "do": "does",
-    "go": "goes",
-    "am": "is",
-    "'m": "is",
-    "don't": "doesn't",
-}
-_IRREGULAR_2ND = {
-    "has": "have",
-    "does": "do",
-    "goes": "go",
-    "is": "are",
-    "doesn't": "don't",
-    "was": "were",
-}
-
-
-_ADVERBS = (
-    "(?:usually|often|always|normally|generally|never|rarely|sometimes|really|also|still|just|only|"
-    "actually|truly|absolutely|quite|mostly)"
-)
-
-
-def _third_person_verb(verb: str) -> str:
-    low = verb.lower()
-    if low in _IRREGULAR_3RD:
-        return _IRREGULAR_3RD[low]
-    if low in _MODALS or low.endswith("ed") or low.endswith("n't"):
-        return verb
-    if re.search(r"(s|sh|ch|x|z|o)$", low):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", low):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _second_person_verb(verb: str) -> str:
-    low = verb.lower()
-    if low in _IRREGULAR_2ND:
-        return _IRREGULAR_2ND[low]
-    if low in _MODALS or low.endswith("ed") or low.endswith("n't") or low == "lives":
-        return verb[:-1] if low == "lives" else verb
-    if low.endswith("ies"):
-        return verb[:-3] + "y"
-    if re.search(r"(sses|shes|ches|xes|zes|oes)$", low):
-        return verb[:-2]
-    if low.endswith("s") and not low.endswith("ss"):
-        return verb[:-1]
-    return verb
-
-
-def to_third_person(text: str) -> str:
-    """The owner's first-person sentence as a memory entry says it ("the owner has ...")."""
-    out = re.sub(
-        r"\bI(?:'m| am)\b",
-        "the owner is",
-        text,
-    )
-    out = re.sub(
-        rf"\bI ((?:{_ADVERBS} )*)(\w+(?:n't)?)\b",
-        lambda m: "the owner " + m.group(1) + _third_person_verb(m.group(2)),
-        out,
-    )
-    out = re.sub(r"\bI\b", "the owner", out)
-    out = re.sub(r"\b(?:my|our)\b", "the owner's", out, flags=re.IGNORECASE)
-    out = re.sub(r"\b(?:mine|ours)\b", "the owner's", out, flags=re.IGNORECASE)
-    out = re.sub(r"\b(?:me|myself|us|ourselves)\b", "the owner", out, flags=re.IGNORECASE)
-    out = re.sub(r"^[Ww]e(?:'re| are)\b", "the owner is", out)
-    out = re.sub(r"^[Ww]e\b", "the owner", out)
-    return _sentence(out)
-
-
-# The owner's "you" is the pet: said back, it is "I"/"me" (both directions in one pass).
-_OWNER_YOU = (
-    (lazy(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you(?:'re| are)\b"),
-     "\\1\ue000 am"),
-    (lazy(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you\b"), "\\1\ue000"),
-    (lazy(r"\byou\b"), "\ue001"),
-    (lazy(r"\byours\b"), "\ue002"),
-    (lazy(r"\byour\b"), "\ue003"),
-)  # fmt: skip
-_PET_SAYS = str.maketrans({"\ue000": "I", "\ue001": "me", "\ue002": "mine", "\ue003": "my"})
-
-
-def to_second_person(text: str) -> str:
-    """A stored statement (first person or "the owner ...") as said back to the owner."""
-    out = text
-    for pattern, said in _OWNER_YOU:
-        out = pattern.sub(said, out)
-    out = re.sub(r"\b[Tt]he owner's\b", "your", out)
-    out = re.sub(
-        rf"\b[Tt]he owner ((?:{_ADVERBS} )*)(\w+(?:n't)?)\b",
-        lambda m: "you " + m.group(1) + _second_person_verb(m.group(2)),
-        out,
-    )
-    out = re.sub(r"\b[Tt]he owner\b", "you", out)
-    out = re.sub(r"\bI(?:'m| am)\b", "you are", out)
-    out = re.sub(r"\bI\b", "you", out)
-    out = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "your", out)
-    out = re.sub(r"\b(?:[Mm]ine|[Oo]urs)\b", "yours", out)
-    out = re.sub(r"\b(?:[Mm]e|[Mm]yself|[Uu]s)\b", "you", out)
-    out = re.sub(r"\b[Ww]e(?:'re| are)\b", "you are", out)
-    out = re.sub(r"\b[Ww]e\b", "you", out)
-    return out.translate(_PET_SAYS).strip().rstrip(".!") + "."
-
-
-def _sentence(text: str) -> str:
-    text = " ".join(text.split()).strip().rstrip(".!;,")
-    return (text[:1].upper() + text[1:] + ".") if text else ""
-
-
-def _lower_first(text: str) -> str:
-    """Lower-case a sentence's first word for use mid-sentence, unless it is a name ("Ana")."""
-    first = text.split(" ", 1)[0]
-    return text[:1].lower() + text[1:] if first.casefold() in _UNSAID else text
-
-
-# --- reading the prompt ------------------------------------------------------------------------
-
-_BULLET = lazy(r"^(?:[-*•]\s+|\d+[.)]\s+)")
-_ROW = lazy(r"^(owner|pet)(?: \([^)]*\))?: (.*)$")
-
-
-@dataclass(frozen=True)
-class Known:
-    """A statement the prompt holds, where it came from, and how recent it is (higher = newer)."""
-
-    text: str
-    source: str
-    order: int
-
-
-@dataclass
-class PromptView:
-    message: str = ""
-    known: list[Known] = field(default_factory=list)
-    owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
-    pet_last: str = ""  # the pet's last row in the window (did it just ask the owner's name?)
-    history_rows: int = 0  # rows in the recent window and recall: 0 on the first turn ever
-
-    @classmethod
-    def of(cls, request: CompletionRequest) -> PromptView:
-        view = cls()
-        order = 0
-        for section in request.sections:
-            body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
-            if section.kind == "message":
-                view.message = body.strip()
-            elif section.kind in ("recent", "recall"):
-                for line in body.splitlines():
-                    row = _ROW.match(line.strip())
-                    if row and row.group(1) == "pet":
-                        view.pet_last = row.group(2)
-                        view.history_rows += 1
-                    if row and row.group(1) == "owner":
-                        view.history_rows += 1
-                        order += 1
-                        view.owner_said.append(row.group(2))
-                        for s in _sentences(row.group(2)):
-                            if not _is_question(s):
-                                view.known.append(Known(s, section.kind, order))
-            elif section.kind in ("memory", "about", "summary", "directive"):
-                for line in body.splitlines():
-                    line = line.strip()
-                    if not line or line.startswith(("#", "(", "Also in memory", "[")):
-                        continue
-                    line = re.sub(r"^- (.*?) \[[^\]]*\]$", r"\1", line)  # a title line
-                    line = _BULLET.sub("", line)
-                    if line.casefold().startswith("pet:"):
-                        continue  # the pet's own words are not evidence
-                    line = re.sub(r"^owner:\s*", "", line, flags=re.IGNORECASE)
-                    if line.endswith(":"):
-                        continue  # a heading ("Lately my owner told me:"), not a statement
-                    order += 1
-                    # A question is never evidence, even in a summary an older dream wrote.
-                    view.known.extend(
-                        Known(s, section.kind, order)
-                        for s in _sentences(line)
-                        if not _is_question(s)
-                    )
-        return view
-
-
-def _sentences(text: str) -> Iterator[str]:
-    for part in re.split(r"(?<=[.!?])\s+|\n+", text):
-        part = part.strip()
-        if part:
-            yield part
-
-
 _is_question = is_question
-split_sentences = _sentences  # the backstop (broker.answer) reads the owner's message the same way
+split_sentences = sentences  # the backstop (broker.answer) reads the owner's message the same way
 
 
 # --- understanding the owner's sentences -------------------------------------------------------
@@ -367,11 +146,6 @@ _SECRET = lazy(
     r"private key|credit card|card number|social security|iban)\b",
     re.IGNORECASE,
 )
-_REMEMBER = lazy(
-    r"^(?:please\s+)?(?:remember|don't forget|do not forget|note|keep in mind|make a note)"
-    r"(?:\s+that)?[:,]?\s+(.+)$",
-    re.IGNORECASE,
-)
 _MY_NAME = lazy(
     rf"^(?:my name is|my name's|i'm called|i am called|call me) {_LOOSE_NAME}", re.IGNORECASE
 )
@@ -386,6 +160,41 @@ _FACT_PATTERNS = (
     (lazy(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
     (lazy(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),
 )
+# "I'm 34", "I am 34 years old": the owner's age, said as a memory entry says it.
+_AGE = lazy(r"^i(?: am|'m|’m) (\d{1,3})(?:\s*(?:years?|yrs?) old|\s*y/?o)?$", re.IGNORECASE)
+# "my car is red", "our flat's on the third floor", "my sister is a nurse": a plain fact about
+# one of the owner's things or people, filed under what it is about (a later "my car is blue"
+# revises "car colour"; "that's wrong, …" is the same statement, so the same entry).
+_THING = lazy(
+    r"^(?:my|our) ((?:[^\W\d_][\w'’-]*\s+){0,2}?[^\W\d_][\w'’-]*)"
+    r"(?:\s+(?:is|are|was|were|has|have|looks|seems)\s+|['’]s\s+)(.+)$",
+    re.IGNORECASE,
+)
+# What "my … is …" says without it being a fact worth keeping ("my day was long", "my bad").
+_PASSING = frozenset(
+    re.findall(
+        r"\S+",
+        "day week weekend morning evening night afternoon shift mood head back stomach tummy "
+        "throat life time turn point plan plans guess question answer problem fault mistake "
+        "pleasure bad god goodness gosh word heart brain mind battery phone-battery excuse "
+        "name birthday favourite favorite fave password pin code wifi",
+    )
+)
+_THING_ADJECTIVES = frozenset(("new", "old", "little", "big", "own", "first", "current"))
+_COLOURS = frozenset(
+    re.findall(
+        r"\S+",
+        "red blue green yellow orange purple pink brown black white grey gray silver gold "
+        "beige navy teal turquoise maroon violet cream",
+    )
+)
+# What a thing is, not how it is right now: "a Toyota", "in the garage", "34", "Biscuit".
+_LASTING = lazy(
+    r"^(?:(?:a|an|the|one|two|three|from|in|on|at|near|by|under|over|made of|called|named)\s+"
+    r"|\d|[A-ZÀ-ÖØ-Þ])"
+)
+_STILL = frozenset(("amazing", "boring", "interesting", "annoying", "charming", "stunning"))
+_WORK_WORDS = frozenset(("job", "work", "occupation", "profession", "career"))
 _LIKE = lazy(
     r"^i (?:really |also |do |quite |absolutely )?(like|love|enjoy|prefer|adore|hate|dislike|"
     r"don't like|do not like|can't stand|cannot stand) (.+)$",
@@ -455,6 +264,7 @@ def _title(text: str, words: int = 6) -> str:
 @dataclass
 class _Turn:
     view: PromptView
+    seed: int = 0
     replies: list[str] = field(default_factory=list)
     ops: list[dict[str, Any]] = field(default_factory=list)
 
@@ -509,7 +319,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
 def _statement(turn: _Turn, sentence: str) -> bool:
     """Propose ops for a clear statement and acknowledge it. False when nothing matched."""
     s = _clean_clause(sentence)
-    remembered = _REMEMBER.match(s)
+    remembered = REMEMBER.match(s)
     if remembered:
         inner = _clean_clause(remembered.group(1))
         if not _statement(turn, inner):  # a recognised shape files itself where it belongs
@@ -517,7 +327,7 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             turn.remember(
                 "facts", _title(" ".join(content_words(inner)), 5) or _title(inner), content
             )
-            turn.replies.append(f"I'll remember that {_lower_first(to_second_person(content))}")
+            turn.replies.append(f"I'll remember that {lower_first(to_second_person(content))}")
         return True
     for pattern in _PEOPLE_PATTERNS:
         found = pattern.search(s)
@@ -535,7 +345,7 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             rel = found.group(1).lower()
             content = to_third_person(s)
             turn.remember("people", f"{rel} {topic}", content)
-            turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+            turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
             return True
     found = _WE_HAVE.match(s)
     if found:
@@ -553,20 +363,20 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         content = to_third_person(s)
         verb, rest = found.group(1).lower(), _clean_clause(found.group(2))
         turn.remember("facts", _title(f"not {verb} {rest}", 5), content)
-        turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _NOT_SOMETHING.match(s)
     if found and not offline_talk.feeling(f"I'm {found.group(1)}"):
         what = _clean_clause(found.group(1))
         content = f"The owner is not {_clean_clause(s.split(' not ', 1)[1])}."
         turn.remember("facts", _title(f"not {what}", 5), content)
-        turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     for pattern, topic in _FACT_PATTERNS:
         if pattern.match(s):
             content = to_third_person(s)
-            turn.remember("facts", topic, content)
-            turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+            turn.remember("facts", _work_name(turn.view) if topic == "work" else topic, content)
+            turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
             return True
     found = _FAVOURITE.match(s)
     if found:
@@ -574,15 +384,23 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember(
             "preferences", f"favourite {what}", f"The owner's favourite {what} is {value}."
         )
-        turn.replies.append(f"{value} as your favourite {what}: noted!")
+        turn.replies.append(offline_talk.favourite_reply(what, value, turn.seed))
         return True
     found = _LIKE.match(s)
     if found:
         verb, obj = found.group(1).lower(), _clean_clause(found.group(2))
-        said = _NEGATIVE_THIRD.get(verb) or _third_person_verb(verb)
+        said = _NEGATIVE_THIRD.get(verb) or third_person_verb(verb)
         content = f"The owner {said} {obj}."
         turn.remember("preferences", _title(obj, 5), content)
-        turn.replies.append(f"Noted: {_lower_first(to_second_person(content))}")
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
+    found = _AGE.match(s)
+    if found:
+        content = f"The owner is {found.group(1)} years old."
+        turn.remember("facts", "age", content)
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
+    if _thing_fact(turn, s):
         return True
     if _HABIT.match(s):
         turn.learn(to_third_person(s), pattern_key("habit", s))
@@ -596,6 +414,42 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     return False
 
 
+def _work_name(view: PromptView) -> str:
+    """The entry the owner's work is filed under: "job" (what "what's my job?" finds by title),
+    or "work" where an older entry already has that name (so it is revised, not doubled)."""
+    titles = {e.title.casefold() for e in view.entries if e.collection == "facts"}
+    return "work" if "work" in titles and "job" not in titles else "job"
+
+
+def _thing_fact(turn: _Turn, s: str) -> bool:
+    """ "my car is red" -> facts/car colour; "my sister is a nurse" -> people/sister details."""
+    found = _THING.match(s)
+    if not found:
+        return False
+    words = found.group(1).casefold().split()
+    predicate = _clean_clause(found.group(2))
+    first = predicate.split()[0].casefold() if predicate else ""
+    if not predicate or any(w in _PASSING for w in words) or _SECRET.search(s):
+        return False
+    thing = " ".join(w for w in words if w not in _THING_ADJECTIVES) or words[-1]
+    colour = first in _COLOURS or (
+        first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
+    )
+    lasting = thing in _WORK_WORDS or colour or _LASTING.match(predicate)
+    if not lasting or (first.endswith("ing") and first not in _STILL and thing not in _WORK_WORDS):
+        return False  # "my fan is noisy", "my phone is dying": how a thing is now, not what it is
+    aspect = "colour" if colour else "age" if re.match(r"^\d{1,3}\b", predicate) else ""
+    content = to_third_person(re.sub(r"^((?:my|our) [^'’]+?)['’]s\s+", r"\1 is ", s, flags=re.I))
+    if re.fullmatch(_RELATIONS, thing):
+        turn.remember("people", f"{thing} {aspect or 'details'}", content)
+    elif thing in _WORK_WORDS:
+        turn.remember("facts", _work_name(turn.view), content)
+    else:
+        turn.remember("facts", f"{thing} {aspect}".strip(), content)
+    turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+    return True
+
+
 def _repeated(turn: _Turn, sentence: str) -> None:
     """The owner says again what they said before: a pattern worth consolidating."""
     words = set(content_words(sentence))
@@ -604,14 +458,12 @@ def _repeated(turn: _Turn, sentence: str) -> None:
     for earlier in turn.view.owner_said:
         other = set(content_words(earlier))
         if other and len(words & other) / len(words | other) >= 0.75:
-            observation = (
-                f"The owner said more than once: {_lower_first(to_third_person(sentence))}"
-            )
+            observation = f"The owner said more than once: {lower_first(to_third_person(sentence))}"
             turn.learn(observation, pattern_key("said", sentence))
             return
 
 
-_NAME_INTENT = _norm("name")
+_NAME_INTENT = norm("name")
 
 
 def _names_someone(intent: str, text: str) -> bool:
@@ -619,7 +471,7 @@ def _names_someone(intent: str, text: str) -> bool:
     if intent != _NAME_INTENT:
         return False
     return any(
-        w[:1].isupper() and w != "I" and w.casefold() not in _UNSAID for w in _WORD.findall(text)
+        w[:1].isupper() and w != "I" and w.casefold() not in UNSAID for w in WORD.findall(text)
     )
 
 
@@ -681,7 +533,7 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(_not_known(turn.view, subject))
         return
     found = best[1]
-    said = _lower_first(to_second_person(found.text))
+    said = lower_first(to_second_person(found.text))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
@@ -700,7 +552,7 @@ def _not_known(view: PromptView, subject: list[str]) -> str:
         if k.source in ("memory", "about") and subject and set(subject) & set(content_words(k.text))
     ]
     if nearby:
-        said = _lower_first(to_second_person(nearby[-1].text))
+        said = lower_first(to_second_person(nearby[-1].text))
         return f"I don't know that yet. What I do know: {said} Tell me more and I'll remember."
     return "I don't know that yet. Tell me and I'll remember."
 
@@ -734,8 +586,10 @@ ASK_ZONE = (
     "And which time zone are you in? Tell me with /timezone Europe/Lisbon (your zone's name), "
     "so reminders and quiet hours follow your clock."
 )
-_BARE_NAME = lazy(
-    r"^(?:it'?s |i'?m |i am )?([A-Za-zÀ-ÖØ-öø-ÿ'’-]+(?: [A-Za-zÀ-ÖØ-öø-ÿ'’-]+)?)[.!]?$"
+# "The owner's name is Sam." (and, read past, an entry an older brain wrote as "… is I'm Sam").
+_NAME_IS = lazy(
+    r"(?:owner's|my) name is (?:(?:I'm|I’m|I am|im|it's|it is|you are)\s+)?([\w'’-]+)",
+    re.IGNORECASE,
 )
 
 
@@ -754,13 +608,9 @@ def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
 
 def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
-    if ASK_NAME not in view.pet_last:
+    if ASK_NAME not in view.pet_last or _is_question(message):
         return None
-    found = _BARE_NAME.match(message.strip())
-    if found is None or _GREETING.match(message) or _is_question(message):
-        return None
-    name = " ".join(w[:1].upper() + w[1:] for w in found.group(1).split())
-    return None if name.casefold() in _UNSAID else name
+    return offline_talk.said_name(message, asked=True)
 
 
 def _your_name(view: PromptView) -> str:
@@ -768,7 +618,7 @@ def _your_name(view: PromptView) -> str:
     found = [
         (k, m.group(1))
         for k in view.known
-        if (m := re.search(r"(?:owner's|my) name is ([\w'’-]+)", k.text, re.IGNORECASE))
+        if (m := _NAME_IS.search(k.text)) and m.group(1).casefold() not in UNSAID
     ]
     if not found:
         return "I don't know your name yet. What is it?"
@@ -780,8 +630,8 @@ def _your_name(view: PromptView) -> str:
 
 def _owner_name(view: PromptView) -> str:
     for known in reversed(view.known):
-        found = re.search(r"(?:owner's|my) name is ([\w'’-]+)", known.text, re.IGNORECASE)
-        if found:
+        found = _NAME_IS.search(known.text)
+        if found and found.group(1).casefold() not in UNSAID:
             return found.group(1)
     return ""
 
@@ -796,8 +646,9 @@ def _pet_name(request: CompletionRequest) -> str:
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
-    turn = _Turn(view)
     message = view.message
+    seed = offline_talk.turn_seed(message, view.history_rows)
+    turn = _Turn(view, seed)
     if not message:
         return {"reply": "I'm here.", "ops": []}
     name = _answered_name(view, message)
@@ -805,9 +656,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
-    seed = offline_talk.turn_seed(message, view.history_rows)
     reminded = False
-    for sentence in _sentences(message):
+    for sentence in sentences(message):
         s = sentence.strip()
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
@@ -815,6 +665,16 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (forgotten := offline_forget.request(s)) is not None and _SECRET.search(forgotten):
+            turn.replies.append(
+                "I never keep passwords or secrets in my memory, so there's nothing to forget. "
+                "`shelldon vault` keeps those."
+            )
+        elif forgotten is not None:
+            ops, said = offline_forget.forget(view, forgotten)
+            for op in ops:
+                turn.propose(op)
+            turn.replies.append(said)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
         elif (felt := offline_talk.feeling(s)) is not None:
@@ -843,6 +703,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
+        elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
+            turn.replies.append(topical)
         elif _is_question(s):
             _answer(turn, s)
         else:
@@ -855,11 +717,16 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
-    return {"reply": " ".join(dict.fromkeys(_merge_notes(turn.replies))), "ops": turn.ops}
+    worded = [
+        offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
+        for i, r in enumerate(_merge_notes(turn.replies))
+    ]
+    return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
 
 
 def _merge_notes(replies: list[str]) -> list[str]:
-    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once)."""
+    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once). The
+    mark is the rules' own: the owner reads it worded by offline_talk.noted."""
     out: list[str] = []
     for reply in replies:
         if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):

@@ -8,13 +8,20 @@ first in a chat, still by rules and small tables, no model:
   follows (I, we, my/our + noun + verb), so "with my wife Maria and our two kids" stays whole;
 - `correction`: "Actually my birthday is March 15, not 14" → "my birthday is March 15" (the
   statement it corrects is then filed under the same name: the gate revises the entry);
-- `said_name`: "I'm Marta", "call me Al from now on", "Jonas here", "my name is …";
+- `said_name`: "I'm Marta", "call me Al from now on", "Jonas here", "my name is …", and a bare
+  "sam" or "it's Sam" when it answers the pet's "What's your name?" (never "I'm" or a mood);
 - `feeling`: a feeling or a day told ("I'm sad today", "long shift yesterday", "I passed my
   exam!") answered with warmth and, for a hard one, a question back;
 - `repertoire`: "what can you do?", a joke, the pet's own likes and favourites.
 
+- `noted`, `favourite_reply`: how a kept fact is acknowledged.
+
 Replies vary without being random: `pick` chooses by a seed the turn gives (its message and how
 many rows came before), so a test sees the same reply every time.
+
+Over 400 lines: its parts are small tables of what a person says (names, moods, the pet's own
+likes, its acknowledgements), each read by a few lines; split further they would only import
+each other's `pick` and openers.
 """
 
 from __future__ import annotations
@@ -64,8 +71,10 @@ def clauses(sentence: str) -> list[str]:
 # --- corrections ---------------------------------------------------------------------------------
 
 _CORRECTION_OPENER = lazy(
-    r"^(?:(?:actually|sorry|no|oops|wait|correction|i mean|i meant|to be clear|update)"
-    r"[\s,:!-]+)+",
+    r"^(?:(?:actually|sorry|no+|nope|oops|wait|correction|i mean|i meant|to be clear|update|"
+    r"that's wrong|that’s wrong|that is wrong|wrong|that's not right|that's not true|"
+    r"that's not it|not quite|you got that wrong|you're wrong|you are wrong)"
+    r"[\s,:!.-]+)+",
     re.IGNORECASE,
 )
 # ", not 14": a comma before it, so "I'm not a morning person" is a negation, not a correction.
@@ -105,52 +114,90 @@ def correction(sentence: str) -> tuple[str, bool]:
 
 # --- names ------------------------------------------------------------------------------------
 
-_CAPITAL_NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 _GREETING_OPENER = lazy(
     r"^(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|"
-    r"there|everyone|all)[\s,!.-]+)+",
+    r"there|everyone|all|oh|well|ok|okay|sure|yes|yeah|yep|hehe|haha)[\s,!.-]+)+",
     re.IGNORECASE,
 )
+_WORD_NAME = r"[^\W\d_][\w'’-]*"
+_ANY_NAME = rf"({_WORD_NAME}(?:\s+{_WORD_NAME})?)"
+_CAPITAL_NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
+_I_AM = r"(?:i'm|i’m|im|i am)"
+_CALLED = (
+    r"(?:please\s+)?(?:my name is|my name's|my name’s|name's|name is|the name's|i'm called|"
+    r"i am called|i go by|you can call me|just call me|call me|please call me|people call me|"
+    r"everyone calls me|they call me|my friends call me)"
+)
+# (pattern, needs the pet's question): a capitalised "I'm Sam" is a name anywhere; a lower-case
+# "i'm sam", a bare "Sam" or "it's Sam" only answers the pet's "What's your name?".
 _NAME_SHAPES = (
-    lazy(rf"^(?:it's |it is |this is )?{_CAPITAL_NAME} here$"),
-    lazy(rf"^(?:I'm|I’m|I am|im|Im|i'm|i am) {_CAPITAL_NAME}$"),
-    lazy(
-        r"^(?:please\s+)?(?:my name is|my name's|i'm called|i am called|you can call me|"
-        r"just call me|call me) ([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)",
-        re.IGNORECASE,
-    ),
+    (lazy(rf"^(?i:{_CALLED})\s+({_WORD_NAME}(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"), False),
+    (lazy(rf"^(?:(?i:it's|it is|its|this is)\s+)?{_CAPITAL_NAME} here$"), False),
+    (lazy(rf"^(?i:{_I_AM})\s+{_CAPITAL_NAME}$"), False),
+    (lazy(rf"^(?:it's|it is|its|this is)?\s*{_ANY_NAME} here$", re.IGNORECASE), True),
+    (lazy(rf"^{_I_AM}\s+{_ANY_NAME}$", re.IGNORECASE), True),
+    (lazy(rf"^(?:(?:it's|it is|its|this is|just|simply)\s+)?{_ANY_NAME}$", re.IGNORECASE), True),
 )
 _GREETING_TAIL = lazy(
     r"[\s,!.-]+(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b.*$",
     re.IGNORECASE,
 )
 _NAME_TAIL = lazy(
-    r"\s+(?:from now on|please|instead|from today|going forward|now|thanks|ok)\b.*$",
+    r"(?:\s*[,;-]\s*|\s+)(?:from now on|please|instead|from today|going forward|now|thanks|"
+    r"thank you|ok|by the way|btw|nice to meet you|pleased to meet you|good to meet you|"
+    r"and you|and yours|what's yours|what about you|how are you|how about you)\b.*$",
     re.IGNORECASE,
 )
-# Capitalised words that follow "I'm" without being a name.
+# Emoji, smileys and punctuation around a name ("Sam :)", "sam!! 🐢").
+_NOT_LETTERS = lazy(r"[^\w\s'’-]+|(?<!\w)['’-]+|['’-]+(?!\w)|_")
+# Words that follow "I'm" (or answer "what's your name?") without being a name: moods, states,
+# pronouns and verbs. The stop words are added when a name is checked.
 _NOT_A_NAME = frozenset(
     re.findall(
         r"\S+",
         "sorry fine ok okay good great home back here there done ready sure tired happy sad "
         "hungry busy new just so very really not also still the a an in at on from going "
-        "english french german spanish portuguese italian",
+        "english french german spanish portuguese italian i'm i’m im i me my mine you your "
+        "he she it we they him her them us is am are was were be been being it's its "
+        "called named name call hi hello hey thanks thank yes no yeah nope nah well lol haha "
+        "what why who how when where nothing nobody someone anyone none idk dunno secret "
+        "guess later tomorrow today now cool nice awesome bored cold hot sick late early "
+        "vegan vegetarian single married retired pregnant alone free awake asleep online "
+        "working cooking eating reading watching playing walking driving sleeping",
     )
 )
 
 
-def said_name(sentence: str) -> str | None:
+def _is_name(name: str) -> bool:
+    from shelldon.core.words import STOPWORDS
+
+    words = name.split()
+    return bool(words) and all(
+        w.casefold() not in _NOT_A_NAME
+        and w.casefold() not in STOPWORDS
+        and not w.casefold().endswith(("'m", "’m", "n't", "n’t"))
+        for w in words
+    )
+
+
+def said_name(sentence: str, *, asked: bool = False) -> str | None:
     """The owner's name when the sentence gives it ("I'm Marta", "Jonas here", "call me Al from
-    now on"); None otherwise."""
-    text = _GREETING_TAIL.sub("", _GREETING_OPENER.sub("", sentence.strip()).strip(" .!"))
-    text = _NAME_TAIL.sub("", text)
-    for shape in _NAME_SHAPES:
+    now on", "my name's Sam"); with `asked` (the pet just asked for it) also a bare "sam", "it's
+    Sam" or "i'm sam". None otherwise, and never a pronoun, a verb or a mood ("I'm tired")."""
+    text = _NOT_LETTERS.sub(" ", sentence.replace("’", "'"))
+    text = " ".join(text.split())
+    text = _GREETING_TAIL.sub("", _GREETING_OPENER.sub("", text).strip())
+    text = _NAME_TAIL.sub("", text).strip()
+    if not text or (asked and feeling(f"I'm {text}") is not None):
+        return None
+    for shape, needs_question in _NAME_SHAPES:
+        if needs_question and not asked:
+            continue
         found = shape.match(text)
         if not found:
             continue
         name = _NAME_TAIL.sub("", found.group(1)).strip(" .!,")
-        first = name.split(" ", 1)[0]
-        if not name or first.casefold() in _NOT_A_NAME:
+        if not _is_name(name):
             return None
         return " ".join(w[:1].upper() + w[1:] for w in name.split())
     return None
@@ -353,6 +400,34 @@ def repertoire(sentence: str, seed: int) -> str | None:
             seed,
         )
     return None
+
+
+# --- acknowledgements ---------------------------------------------------------------------------
+
+# "Noted: x" is the rules' own mark for a fact kept (merged, rewritten for a correction); the
+# owner reads one of these instead, chosen by the turn's seed.
+_NOTED = (
+    "Got it, {x} I'll remember that.",
+    "Good to know: {x}",
+    "Okay! {X} I'll keep that in mind.",
+    "{X} Noted in my little shell.",
+    "Oh, {x} I'll remember.",
+)
+_FAVOURITES = (
+    "{V}, good choice! I'll remember that's your favourite {what}.",
+    "Ooh, {v}! I'll remember that's your favourite {what}.",
+    "Your favourite {what} is {v}? Lovely, I'll remember that.",
+)
+
+
+def noted(said: str, seed: int) -> str:
+    """A fact kept, said back like a pet that listens ("Got it, your car is red. I'll …")."""
+    x = said.strip()
+    return pick(_NOTED, seed).format(x=x, X=x[:1].upper() + x[1:])
+
+
+def favourite_reply(what: str, value: str, seed: int) -> str:
+    return pick(_FAVOURITES, seed).format(what=what, v=value, V=value[:1].upper() + value[1:])
 
 
 # --- variety ------------------------------------------------------------------------------------

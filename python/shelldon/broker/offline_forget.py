@@ -1,0 +1,128 @@
+"""The owner asks the pet to forget: "forget that my car is red", "forget my car", "please forget
+what I said about my job", "you can forget about the dentist", "forget it".
+
+`request` reads the sentence as what to forget (None: not a forget request). `forget` finds the
+memory entries the prompt shows that say it (every word of the subject in the entry's title and
+body) and proposes one `forget` op for each: core deletes an entry the pet wrote and refuses one
+the owner stated as a rule (only /forget removes those), so the reply says which. What is only in
+the recent window is not said back once forgotten (broker.offline_view hides it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from shelldon.broker.offline_words import content_words, lower_first, to_second_person
+from shelldon.broker.patterns import lazy
+
+if TYPE_CHECKING:
+    from shelldon.broker.offline_view import PromptView
+
+MAX_FORGETS = 4
+_FORGET = lazy(
+    r"^(?:(?:ok|okay|oh|and|also|hey|pls|please|actually|so|now|no|nah)[,\s]+)*"
+    r"(?:(?:can|could|would|will) you\s+(?:please\s+)?|you can\s+|i want you to\s+|"
+    r"i'd like you to\s+)?"
+    r"(?:forget|unlearn|(?:delete|erase|remove|scratch)(?=\s+(?:that|what|everything|the note|"
+    r"your note|the entry)\b))\s+"
+    r"(?:(?:about|all about)\s+)?"
+    r"(?:(?:what|everything|anything|all|the things?)\s+(?:that\s+)?"
+    r"(?:i\s+(?:said|told you|mentioned|wrote)|you know)\s+(?:about|regarding|of|on)\s+|"
+    r"(?:the fact )?that\s+|(?:your |the )?(?:note|entry) (?:about|on)\s+)?"
+    r"(.*?)(?:\s+from (?:your )?memory)?[\s.!,]*(?:please|thanks|thank you)?[\s.!]*$",
+    re.IGNORECASE,
+)
+_STOP_KEEPING = lazy(
+    r"^(?:please\s+)?(?:don't|do not|stop|no need to)\s+(?:remember|remembering|keep|keeping)"
+    r"\s+(?:that\s+|about\s+|(?:the fact )?that\s+)?(.*?)[\s.!]*$",
+    re.IGNORECASE,
+)
+# What "it"/"that" alone points at: the owner's last statement.
+_THAT = frozenset({"", "it", "that", "this", "this one", "that one", "all that", "about it"})
+# Memory may be taught to forget only what the owner's words name; these name nothing.
+_NOT_A_SUBJECT = lazy(r"^(?:you|yourself|me|him|her|them|where|who|what|how|why|when)\b")
+_WHAT_I_SAID = lazy(
+    r"^(?:what i (?:just )?(?:said|told you|wrote)|the last thing|my last message)$"
+)
+
+
+def request(sentence: str) -> str | None:
+    """What the owner asks the pet to forget ("my car", "that" for the last statement), or
+    None when the sentence is no forget request ("don't forget …" is a remember)."""
+    text = sentence.strip()
+    found = _FORGET.match(text) or _STOP_KEEPING.match(text)
+    if found is None:
+        return None
+    subject = found.group(1).strip(" .!,")
+    if _WHAT_I_SAID.match(subject.casefold()):
+        return "that"
+    if _NOT_A_SUBJECT.match(subject.casefold()):
+        return None
+    return subject
+
+
+def _last_statement(view: PromptView) -> str:
+    from shelldon.broker.offline_sentences import is_question
+
+    for said in reversed(view.owner_said):
+        if request(said) is None and not is_question(said):
+            return said
+    return ""
+
+
+def forget(view: PromptView, subject: str) -> tuple[list[dict[str, Any]], str]:
+    """The `forget` ops for what `subject` names, and what the pet says."""
+    if subject.casefold() in _THAT:
+        subject = _last_statement(view)
+        if not subject:
+            return [], "Forget what? Tell me which thing and I'll let it go."
+    words = set(content_words(subject))
+    if not words:
+        return [], "Forget what? Tell me which thing and I'll let it go."
+    ops: list[dict[str, Any]] = []
+    owners: list[str] = []
+    said: list[str] = []
+    for entry in view.entries:
+        if not words <= set(content_words(f"{entry.title} {entry.body}")):
+            continue
+        if entry.provenance == "owner":
+            owners.append(entry.title)
+            continue
+        if len(ops) < MAX_FORGETS:
+            ops.append({"op": "forget", "collection": entry.collection, "name": entry.title})
+            if entry.body:
+                said.append(to_second_person(entry.body).rstrip("."))
+    recent = [k for k in view.known if words <= set(content_words(k.text))]
+    about = lower_first(to_second_person(subject)).rstrip(".")
+    if ops:
+        what = (
+            f"that {lower_first(said[0])}"
+            if len(said) == 1 and len(ops) == 1
+            else (f"what you told me about {_bare(about)}")
+        )
+        reply = f"Okay, I've forgotten {what}."
+    elif recent or owners:
+        reply = (
+            "Okay, I'll let that go."
+            if _STATEMENT.search(about)
+            else (f"Okay, I'll let go of {_bare(about)}.")
+        )
+    elif _STATEMENT.search(about):
+        reply = f"I don't remember that {_bare(about)}, so there's nothing to forget."
+    else:
+        reply = f"I don't have anything about {_bare(about)} to forget."
+    if owners:
+        reply += (
+            f" “{owners[0]}” is one of your own rules, so only you can remove it: "
+            "/memory lists it and /forget N removes it."
+        )
+    return ops, reply
+
+
+_STATEMENT = lazy(r"\s(?:is|are|was|were|has|have|had|do|does|did)\s|['’]s\s|^you\s", re.I)
+
+
+def _bare(about: str) -> str:
+    """ "your car is red" stays; a lone "your car" stays; "that" phrasing never leaks in."""
+    return re.sub(r"^(?:that|about)\s+", "", about)

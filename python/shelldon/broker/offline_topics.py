@@ -1,0 +1,217 @@
+"""Questions about the owner that shared words answer badly, answered from what the prompt holds:
+
+- the owner's work ("what's my job?", "what do I do for a living?": "living" is not "live"), age
+  ("how old am I?"), pets ("what pets do I have?": "pet" is the pet's own word) and family ("who's
+  in my family?"): every statement that names one, newest kept first;
+- "what should I eat / watch / read / listen to / drink / do tonight?": a suggestion from a
+  stored preference ("How about sushi? Your favourite food is sushi."), never a dislike; with none
+  known, the pet asks for one (what it is told next is remembered).
+
+`answer` is None for any other question: broker.offline's shared-word matching answers those.
+Small word lists only (the broker's memory budget): a preference counts for "eat" when it names
+food in words ("favourite food", "Thai food", "I love eating …") or one of a few dishes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from shelldon.broker.offline_talk import pick
+from shelldon.broker.offline_words import lower_first, to_second_person
+from shelldon.broker.patterns import lazy
+
+if TYPE_CHECKING:
+    from shelldon.broker.offline_view import Known, PromptView
+
+_KEPT = ("memory", "about", "summary", "directive")
+_ANIMALS = (
+    "cat|cats|dog|dogs|puppy|kitten|hamster|rabbit|bunny|parrot|bird|horse|fish|goldfish|"
+    "tortoise|turtle|guinea pig|snake|lizard|ferret|mouse|rat|gerbil"
+)
+_FAMILY = (
+    "sister|sisters|brother|brothers|mum|mom|mother|father|dad|wife|husband|partner|son|sons|"
+    "daughter|daughters|baby|kid|kids|child|children|grandma|grandmother|granny|grandpa|"
+    "grandfather|aunt|uncle|cousin|niece|nephew|parents|fiancé|fiancée|fiance|fiancee|twin"
+)
+_TOPIC_QUESTIONS = (
+    (
+        "work",
+        lazy(
+            r"\b(?:my (?:job|work|occupation|profession|career)|do i do for (?:work|a living)|"
+            r"where do i work|what do i do\??$|what(?:'s| is) my line of work)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("age", lazy(r"\b(?:how old am i|my age|what age am i)\b", re.IGNORECASE)),
+    ("pets", lazy(r"\b(?:pets?|animals?)\b", re.IGNORECASE)),
+    (
+        "family",
+        lazy(r"\b(?:family|siblings?|relatives|my folks|family members)\b", re.IGNORECASE),
+    ),
+)
+_STATES = {
+    "work": lazy(
+        r"\b(?:work|works|working|worked|job|occupation|profession|career|employed)\b",
+        re.IGNORECASE,
+    ),
+    "age": lazy(r"\b\d{1,3} years old\b|\bage is\b|\bturned \d{1,3}\b", re.IGNORECASE),
+    "pets": lazy(rf"\b(?:{_ANIMALS})\b", re.IGNORECASE),
+    "family": lazy(rf"\b(?:{_FAMILY})\b", re.IGNORECASE),
+}
+_NOTHING_YET = {
+    "work": "I don't know what you do for work yet. What's your job?",
+    "age": "You haven't told me your age yet. How old are you?",
+    "pets": "You haven't told me about any pets yet. Do you have one?",
+    "family": "You haven't told me about your family yet. Who's in it?",
+}
+_SUGGEST = lazy(
+    r"^(?:so\s+|hmm+\s+|any ideas?,?\s+)?(?:what|which \w+|what kind of \w+)\s+"
+    r"(?:should|could|shall|can|do you think|would you suggest)\s+(?:i|we)\s+"
+    r"(eat|cook|have for (?:dinner|lunch|breakfast)|make for (?:dinner|lunch)|order|watch|read|"
+    r"listen to|play|drink|do)\b"
+    r"|^(?:any ideas|ideas) (?:for|about) (dinner|lunch|breakfast|tonight|the weekend)\b"
+    r"|^(?:suggest|recommend)(?: me)? (?:something|a \w+|some \w+) to (eat|watch|read|drink|do)\b"
+    r"|^what (?:to|should i) (eat|watch|read|do)\b",
+    re.IGNORECASE,
+)
+_KINDS = {
+    "eat": "food",
+    "cook": "food",
+    "order": "food",
+    "dinner": "food",
+    "lunch": "food",
+    "breakfast": "food",
+    "watch": "watch",
+    "read": "read",
+    "listen": "listen",
+    "play": "do",
+    "drink": "drink",
+    "do": "do",
+    "tonight": "do",
+    "the weekend": "do",
+}
+_KIND_WORDS = {
+    "food": (
+        r"food|foods|dish|dishes|meal|meals|cuisine|dinner|lunch|breakfast|snack|eat|eating|"
+        r"cook|cooking|pizza|pasta|sushi|curry|ramen|noodles|tacos|burgers?|salad|soup|rice|"
+        r"chocolate|cake|ice cream|steak|chicken|fish and chips|dumplings|pancakes|bread|cheese"
+    ),
+    "watch": (
+        r"films?|movies?|cinema|series|shows?|tv|telly|documentar(?:y|ies)|anime|cartoons?|"
+        r"sitcoms?|watch|watching"
+    ),
+    "read": r"books?|novels?|authors?|poetry|poems|comics|manga|magazines?|read|reading",
+    "listen": r"music|songs?|bands?|albums?|podcasts?|artists?|singers?|jazz|rock|pop|listening",
+    "drink": r"drinks?|tea|coffee|beer|wine|juice|cocktails?|smoothies?|lemonade|cider|whisky",
+    "do": r"hobby|hobbies|sports?|games?|activit(?:y|ies)|\w+ing",
+}
+_KIND_PATTERNS = {kind: lazy(rf"\b(?:{w})\b", re.IGNORECASE) for kind, w in _KIND_WORDS.items()}
+_VERB_OF = {
+    "food": ("eat", "food"),
+    "watch": ("watch", "film or show"),
+    "read": ("read", "book"),
+    "listen": ("listen to", "music"),
+    "drink": ("drink", "drink"),
+    "do": ("do", "thing to do"),
+}
+_PREFERENCE = lazy(
+    r"\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores|prefer|prefers|favou?rite|fave|"
+    r"into|fan of)\b",
+    re.IGNORECASE,
+)
+_DISLIKE = lazy(
+    r"\b(?:not|never|no longer|hate|hates|dislike|dislikes|can't stand|cannot stand)\b|n't\b",
+    re.IGNORECASE,
+)
+_FAVOURITE_IS = lazy(r"\bfavou?rite ([\w -]+?) is (.+?)\.?$", re.IGNORECASE)
+_LIKES_WHAT = lazy(
+    r"\b(?:likes?|loves?|enjoys?|adores?|prefers?|is into|(?:is )?a fan of)\s+(?:eating\s+|"
+    r"watching\s+|reading\s+|listening to\s+|drinking\s+|playing\s+)?(.+?)\.?$",
+    re.IGNORECASE,
+)
+_SUGGESTIONS = (
+    "How about {item}? {Said}",
+    "Maybe {item} tonight? {Said}",
+    "What about {item}? {Said}",
+)
+
+
+def answer(view: PromptView, question: str, seed: int) -> str | None:
+    """The answer to a topic question or a "what should I …?", or None for any other question."""
+    q = question.strip()
+    found = _SUGGEST.search(q)
+    if found:
+        verb = next(g for g in found.groups() if g).casefold().split()[0]
+        return _suggest(view, _KINDS.get(verb, "do"), seed)
+    for topic, pattern in _TOPIC_QUESTIONS:
+        if pattern.search(q):
+            return _about(view, topic)
+    return None
+
+
+def _newest_first(view: PromptView) -> list[Known]:
+    """Kept statements (memory, about) before the window's, newest first within each."""
+    return sorted(view.known, key=lambda k: (k.source in _KEPT, k.order), reverse=True)
+
+
+def _about(view: PromptView, topic: str) -> str:
+    said: list[str] = []
+    for known in _newest_first(view):
+        if not _STATES[topic].search(known.text) or (topic == "work" and _noun_use(known.text)):
+            continue
+        line = to_second_person(known.text)
+        line = line[:1].upper() + line[1:]
+        if line.casefold() not in (s.casefold() for s in said):
+            said.append(line)
+        if topic in ("work", "age") or len(said) == 3:
+            break
+    if not said:
+        titles = [e.title for e in view.entries if _STATES[topic].search(e.title)]
+        if titles and topic in ("pets", "family"):
+            named = " and ".join(f"your {t}" for t in titles[:3])
+            return f"I know about {named}, but not much more yet. Tell me about them?"
+        return _NOTHING_YET[topic]
+    return " ".join(said)
+
+
+def _noun_use(text: str) -> bool:
+    """ "after work", "walk to work": the word names a place or time, not the owner's work."""
+    return bool(
+        re.search(r"\b(?:after|before|from|to|at|off) (?:work|my job)\b", text, re.IGNORECASE)
+    ) and not re.search(r"\bworks? (?:as|at|for|in)\b|\bjob is\b", text, re.IGNORECASE)
+
+
+def _suggest(view: PromptView, kind: str, seed: int) -> str:
+    words = _KIND_PATTERNS[kind]
+    for known in _newest_first(view):
+        text = known.text
+        if not _PREFERENCE.search(text) or _DISLIKE.search(text):
+            continue
+        item = _item(text, kind)
+        if item is None or not (words.search(text) or kind == "do"):
+            continue
+        favourite = _FAVOURITE_IS.search(text)
+        if favourite:
+            said = f"It's your favourite {favourite.group(1).strip().casefold()}."
+        else:
+            said = to_second_person(text)
+        return pick(_SUGGESTIONS, seed).format(
+            item=item, Item=item[:1].upper() + item[1:], Said=said[:1].upper() + said[1:]
+        )
+    verb, noun = _VERB_OF[kind]
+    if kind == "do":
+        return "I don't know what you enjoy doing yet. What do you like to do for fun?"
+    return f"I don't know what you like to {verb} yet. What's your favourite {noun}?"
+
+
+def _item(text: str, kind: str) -> str | None:
+    """What a preference names: "sushi" from "the owner's favourite food is sushi"."""
+    found = _FAVOURITE_IS.search(text)
+    if found:
+        return lower_first(found.group(2).strip())
+    found = _LIKES_WHAT.search(text)
+    if found:
+        item = re.sub(r"^(?:the|a|an)\s+", "", found.group(1).strip())
+        return lower_first(item) if item else None
+    return None

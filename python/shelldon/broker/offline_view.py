@@ -1,0 +1,176 @@
+"""What the offline brain reads in a prompt: the owner's message, the statements the prompt holds
+(memory entries, about, summary, the owner's own words in the recent window and recall), the
+entries memory shows (full or by title: what a `forget` may name) and the pet's last words.
+
+A statement is read as the fact it states, never as the command around it: "remember that my
+bike is green" is "my bike is green", "that's wrong, my car is blue" is "my car is blue". An
+owner's "forget …" is no statement at all: it hides what it names from the rows before it, so a
+forgotten fact is not said back from the recent window (core deleted the entry itself).
+A title line ("- work [facts]") is an entry the pet knows of, not a statement: it says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from shelldon.broker import offline_forget
+from shelldon.broker.offline_sentences import is_question
+from shelldon.broker.offline_words import content_words
+from shelldon.broker.patterns import lazy
+from shelldon.contracts.brain import CompletionRequest
+
+_BULLET = lazy(r"^(?:[-*•]\s+|\d+[.)]\s+)")
+_ROW = lazy(r"^(owner|pet)(?: \([^)]*\))?: (.*)$")
+_ENTRY_HEAD = lazy(r"^## (.*) \[([^\]]*)\]$")
+_TITLE_LINE = lazy(r"^- (.*?) \[([^\]]*)\]$")
+# What only frames a fact the owner asked the pet to keep ("remember that …", "note: …").
+REMEMBER = lazy(
+    r"^(?:(?:ok|okay|oh|and|also|hey|pls|please)[,\s]+)*"
+    r"(?:remember|don't forget|do not forget|note|keep in mind|make a note|bear in mind)"
+    r"(?:\s+that)?[:,]?\s+(.+)$",
+    re.IGNORECASE,
+)
+# What only opens a correction ("that's wrong, my car is blue"): broker.offline_talk.correction
+# reads the same openers when the owner says it.
+_CORRECTED = lazy(
+    r"^(?:(?:no+|nope|actually|sorry|oops|wait|correction|i mean|i meant|that's wrong|"
+    r"that is wrong|that's not right|that's not true|not quite|wrong)[\s,:!.-]+)+",
+    re.IGNORECASE,
+)
+
+
+def as_stated(sentence: str) -> str:
+    """The fact a sentence states, without the command or correction around it."""
+    text = sentence.strip()
+    for _ in range(2):  # "remember: actually my …", "actually, remember that …"
+        text = _CORRECTED.sub("", text).strip()
+        found = REMEMBER.match(text)
+        if found:
+            text = found.group(1).strip()
+    return text[:1].upper() + text[1:] if sentence[:1].isupper() else text
+
+
+@dataclass(frozen=True)
+class Known:
+    """A statement the prompt holds, where it came from, and how recent it is (higher = newer)."""
+
+    text: str
+    source: str
+    order: int
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A memory entry the prompt shows: in full (with its body) or by title only."""
+
+    title: str
+    collection: str
+    provenance: str = ""
+    body: str = ""
+
+
+@dataclass
+class PromptView:
+    message: str = ""
+    known: list[Known] = field(default_factory=list)
+    owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
+    pet_last: str = ""  # the pet's last row in the window (did it just ask the owner's name?)
+    history_rows: int = 0  # rows in the recent window and recall: 0 on the first turn ever
+    entries: list[Shown] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, request: CompletionRequest) -> PromptView:
+        view = cls()
+        order = 0
+        forgotten: list[tuple[int, list[str]]] = []  # (order, words) of each "forget …" row
+        for section in request.sections:
+            body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+            if section.kind == "message":
+                view.message = body.strip()
+            elif section.kind in ("recent", "recall"):
+                for line in body.splitlines():
+                    row = _ROW.match(line.strip())
+                    if row and row.group(1) == "pet":
+                        view.pet_last = row.group(2)
+                        view.history_rows += 1
+                    if row and row.group(1) == "owner":
+                        view.history_rows += 1
+                        order += 1
+                        view.owner_said.append(row.group(2))
+                        for s in sentences(row.group(2)):
+                            subject = offline_forget.request(s)
+                            if subject is not None:
+                                forgotten.append((order, content_words(subject)))
+                            elif not is_question(s) and (stated := as_stated(s)):
+                                view.known.append(Known(stated, section.kind, order))
+            elif section.kind == "memory":
+                order = view._read_memory(body, order)
+            elif section.kind in ("about", "summary", "directive"):
+                for line in body.splitlines():
+                    line = line.strip()
+                    if not line or line.startswith(("#", "(", "Also in memory", "[")):
+                        continue
+                    line = re.sub(r"^- (.*?) \[[^\]]*\]$", r"\1", line)  # a title line
+                    line = _BULLET.sub("", line)
+                    if line.casefold().startswith("pet:"):
+                        continue  # the pet's own words are not evidence
+                    line = re.sub(r"^owner:\s*", "", line, flags=re.IGNORECASE)
+                    if line.endswith(":"):
+                        continue  # a heading ("Lately my owner told me:"), not a statement
+                    order += 1
+                    view._add(line, section.kind, order)
+        for when, words in forgotten:
+            view.known = [
+                k
+                for k in view.known
+                if k.source not in ("recent", "recall")
+                or (k.order > when and k.source == "recent")
+                or not set(words) <= set(content_words(k.text))
+            ]
+        return view
+
+    def _add(self, line: str, source: str, order: int) -> None:
+        # A question is never evidence, even in a summary an older dream wrote.
+        self.known.extend(
+            Known(as_stated(s), source, order) for s in sentences(line) if not is_question(s)
+        )
+
+    def _read_memory(self, body: str, order: int) -> int:
+        """Entries in full ("## title [collection, provenance]" and their body) and by title."""
+        entry: Shown | None = None
+        lines: list[str] = []
+
+        def close() -> None:
+            if entry is not None:
+                self.entries.append(
+                    Shown(entry.title, entry.collection, entry.provenance, " ".join(lines))
+                )
+
+        for line in body.splitlines():
+            line = line.strip()
+            head = _ENTRY_HEAD.match(line) or _TITLE_LINE.match(line)
+            if head:
+                close()
+                flags = [f.strip() for f in head.group(2).split(",")]
+                provenance = flags[1] if line.startswith("## ") and len(flags) > 1 else ""
+                entry, lines = Shown(head.group(1), flags[0], provenance), []
+                continue
+            if not line or line.startswith(("#", "(", "Also in memory", "In memory", "[")):
+                continue
+            line = _BULLET.sub("", line)
+            if line.casefold().startswith("pet:"):
+                continue
+            lines.append(line)
+            order += 1
+            self._add(line, "memory", order)
+        close()
+        return order
+
+
+def sentences(text: str) -> Iterator[str]:
+    for part in re.split(r"(?<=[.!?])\s+|\n+", text):
+        part = part.strip()
+        if part:
+            yield part

@@ -1,0 +1,189 @@
+"""The offline brain's words: what a sentence is about (content words, with a few synonyms), a
+stable key for an observation, and the person shifts between what the owner says ("I", "my"),
+what a memory entry says ("the owner", "the owner's") and what the pet says back ("you", "your").
+
+Shared by broker.offline (the rules), broker.offline_view (reading the prompt) and the small
+modules beside them (offline_forget, offline_topics); kept apart so none imports the rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelldon.broker.patterns import lazy
+from shelldon.core.words import PET_WORDS, STOPWORDS, stem
+
+# --- words -------------------------------------------------------------------------------------
+
+# What a question and a statement are compared without: the stop words and the pet's own nouns.
+UNSAID = STOPWORDS | PET_WORDS
+# Words that mean the same thing for matching a question to a statement.
+_SYNONYMS = {
+    "called": "name", "named": "name", "names": "name", "call": "name",
+    "love": "like", "loves": "like", "enjoy": "like", "enjoys": "like", "likes": "like",
+    "prefer": "like", "prefers": "like", "fond": "like", "favorite": "favourite",
+    "lives": "live", "living": "live", "located": "live",
+    "works": "work", "working": "work", "job": "work",
+    "born": "birthday", "bday": "birthday",
+    "mom": "mum", "mother": "mum", "dad": "father",
+    "hate": "dislike", "hates": "dislike", "dislikes": "dislike", "detest": "dislike",
+}  # fmt: skip
+WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)*")
+# Compiled now: tables built at import normalise words with it (the rest: broker.patterns).
+_CONTRACTION = re.compile(r"'(?:s|m|re|ve|ll|d)$")
+
+
+def norm(word: str) -> str:
+    w = _CONTRACTION.sub("", word.casefold().replace("’", "'"))
+    w = _SYNONYMS.get(w, w)
+    return stem(_SYNONYMS.get(stem(w), w))
+
+
+def plain_words(text: str) -> list[str]:
+    out: list[str] = []
+    for raw in WORD.findall(text):
+        w = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
+        if len(w) > 1 and w not in UNSAID and w not in out:
+            out.append(w)
+    return out
+
+
+def content_words(text: str) -> list[str]:
+    """Casefolded, lightly stemmed words that carry meaning, in order, without repeats."""
+    out: list[str] = []
+    for raw in WORD.findall(text):
+        plain = _CONTRACTION.sub("", raw.casefold().replace("’", "'"))
+        if len(plain) < 2 or plain in UNSAID:
+            continue
+        w = norm(raw)
+        if w not in out:
+            out.append(w)
+    return out
+
+
+def pattern_key(kind: str, text: str, words: int = 5) -> str:
+    """A stable key: the same observation, however punctuated or cased, gives the same key."""
+    return f"{kind}:" + "-".join(plain_words(text)[:words])
+
+
+# --- person: first <-> second <-> third --------------------------------------------------------
+
+_MODALS = frozenset(
+    re.findall(r"\S+", "can could will would should shall may might must did was had")
+)
+_IRREGULAR_3RD = {
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "am": "is",
+    "'m": "is",
+    "don't": "doesn't",
+}
+_IRREGULAR_2ND = {
+    "has": "have",
+    "does": "do",
+    "goes": "go",
+    "is": "are",
+    "doesn't": "don't",
+    "was": "were",
+}
+
+
+ADVERBS = (
+    "(?:usually|often|always|normally|generally|never|rarely|sometimes|really|also|still|just|only|"
+    "actually|truly|absolutely|quite|mostly)"
+)
+
+
+def third_person_verb(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR_3RD:
+        return _IRREGULAR_3RD[low]
+    if low in _MODALS or low.endswith("ed") or low.endswith("n't"):
+        return verb
+    if re.search(r"(s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _second_person_verb(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR_2ND:
+        return _IRREGULAR_2ND[low]
+    if low in _MODALS or low.endswith("ed") or low.endswith("n't") or low == "lives":
+        return verb[:-1] if low == "lives" else verb
+    if low.endswith("ies"):
+        return verb[:-3] + "y"
+    if re.search(r"(sses|shes|ches|xes|zes|oes)$", low):
+        return verb[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def to_third_person(text: str) -> str:
+    """The owner's first-person sentence as a memory entry says it ("the owner has ...")."""
+    out = re.sub(
+        r"\bI(?:'m| am)\b",
+        "the owner is",
+        text,
+    )
+    out = re.sub(
+        rf"\bI ((?:{ADVERBS} )*)(\w+(?:n't)?)\b",
+        lambda m: "the owner " + m.group(1) + third_person_verb(m.group(2)),
+        out,
+    )
+    out = re.sub(r"\bI\b", "the owner", out)
+    out = re.sub(r"\b(?:my|our)\b", "the owner's", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:mine|ours)\b", "the owner's", out, flags=re.IGNORECASE)
+    out = re.sub(r"\b(?:me|myself|us|ourselves)\b", "the owner", out, flags=re.IGNORECASE)
+    out = re.sub(r"^[Ww]e(?:'re| are)\b", "the owner is", out)
+    out = re.sub(r"^[Ww]e\b", "the owner", out)
+    return sentence(out)
+
+
+# The owner's "you" is the pet: said back, it is "I"/"me" (both directions in one pass).
+_OWNER_YOU = (
+    (lazy(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you(?:'re| are)\b"),
+     "\\1\ue000 am"),
+    (lazy(r"(^|[,;:]\s*|\b(?:and|but|so|because|if|when|that)\s+)you\b"), "\\1\ue000"),
+    (lazy(r"\byou\b"), "\ue001"),
+    (lazy(r"\byours\b"), "\ue002"),
+    (lazy(r"\byour\b"), "\ue003"),
+)  # fmt: skip
+_PET_SAYS = str.maketrans({"\ue000": "I", "\ue001": "me", "\ue002": "mine", "\ue003": "my"})
+
+
+def to_second_person(text: str) -> str:
+    """A stored statement (first person or "the owner ...") as said back to the owner."""
+    out = text
+    for pattern, said in _OWNER_YOU:
+        out = pattern.sub(said, out)
+    out = re.sub(r"\b[Tt]he owner's\b", "your", out)
+    out = re.sub(
+        rf"\b[Tt]he owner ((?:{ADVERBS} )*)(\w+(?:n't)?)\b",
+        lambda m: "you " + m.group(1) + _second_person_verb(m.group(2)),
+        out,
+    )
+    out = re.sub(r"\b[Tt]he owner\b", "you", out)
+    out = re.sub(r"\bI(?:'m| am)\b", "you are", out)
+    out = re.sub(r"\bI\b", "you", out)
+    out = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "your", out)
+    out = re.sub(r"\b(?:[Mm]ine|[Oo]urs)\b", "yours", out)
+    out = re.sub(r"\b(?:[Mm]e|[Mm]yself|[Uu]s)\b", "you", out)
+    out = re.sub(r"\b[Ww]e(?:'re| are)\b", "you are", out)
+    out = re.sub(r"\b[Ww]e\b", "you", out)
+    return out.translate(_PET_SAYS).strip().rstrip(".!") + "."
+
+
+def sentence(text: str) -> str:
+    text = " ".join(text.split()).strip().rstrip(".!;,")
+    return (text[:1].upper() + text[1:] + ".") if text else ""
+
+
+def lower_first(text: str) -> str:
+    """Lower-case a sentence's first word for use mid-sentence, unless it is a name ("Ana")."""
+    first = text.split(" ", 1)[0]
+    return text[:1].lower() + text[1:] if first.casefold() in UNSAID else text

@@ -1,0 +1,355 @@
+"""The offline brain as a pet that listens and remembers: conversations played turn by turn through
+the real prompt assembly and the real brain, with what core keeps between turns (the last 12 rows
+as the recent window; each `remember` kept by (collection, name), a named entry revised; each
+`forget` deleting the entry it names, unless the owner stated it). One test per class of what a
+new owner met (docs/brain.md, "The offline brain listens")."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from shelldon.broker.offline import OfflineBrain
+from shelldon.contracts.ops import Forget, Remember, decode_ops
+from shelldon.worker.prompt import (
+    RECENT_WINDOW,
+    HistoryRow,
+    MemoryItem,
+    MemorySelection,
+    PromptContext,
+    assemble_prompt,
+)
+
+NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+
+
+@dataclass
+class Pet:
+    """A pet's memory and window between turns, as core keeps them."""
+
+    rows: list[HistoryRow] = field(default_factory=list)
+    memory: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # body, prov
+    ops: list[Any] = field(default_factory=list)  # the last turn's, decoded
+
+    def say(self, message: str) -> str:
+        items = tuple(
+            MemoryItem(name, coll, body, prov) for (coll, name), (body, prov) in self.memory.items()
+        )
+        ctx = PromptContext(
+            memory=MemorySelection(full=items),
+            recent=tuple(self.rows[-RECENT_WINDOW:]),
+            now=NOW,
+            zone="Europe/Lisbon",
+        )
+        obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
+        self.ops, dropped = decode_ops(obj["ops"])
+        assert dropped == [], obj["ops"]
+        for op in self.ops:
+            if isinstance(op, Remember):
+                self.memory[(op.collection, op.name)] = (op.content, "inferred")
+            elif (
+                isinstance(op, Forget)
+                and self.memory.get((op.collection, op.name), ("", ""))[1] != "owner"
+            ):
+                self.memory.pop((op.collection, op.name), None)
+        reply: str = obj["reply"]
+        self.rows += [HistoryRow(len(self.rows) + 1, "owner", message)]
+        self.rows += [HistoryRow(len(self.rows) + 1, "pet", reply)]
+        return reply
+
+    def bury(self) -> None:
+        """Small talk until every earlier row has left the recent window: memory must answer."""
+        for filler in ("ok", "hm", "right", "the bus was late", "it rained", "fine") * 2:
+            self.say(filler)
+
+    def kept(self, collection: str, name: str) -> str | None:
+        found = self.memory.get((collection, name))
+        return found[0] if found else None
+
+
+def test_the_first_conversation_a_new_owner_had() -> None:
+    """The conversation from the report, turn by turn (docs/brain.md shows it before and after)."""
+    pet = Pet()
+    assert "What's your name?" in pet.say("hi there")
+    assert pet.say("I'm Sam") == "Nice to meet you, Sam!"
+    assert pet.say("what's my name?") == "Your name is Sam."
+    car = pet.say("my car is red")
+    assert "your car is red" in car.casefold() and car != "Okay!", car
+    assert pet.kept("facts", "car colour") == "The owner's car is red."
+    about = pet.say("what do you know about me?")
+    assert "Your name is Sam." in about and "you are" not in about, about
+    forgot = pet.say("forget that my car is red")
+    assert pet.ops == [Forget("facts", "car colour")] and "forgotten" in forgot, forgot
+    assert "red" not in pet.say("what color is my car?")
+    pet.say("I work as a nurse at the city hospital")
+    assert "nurse at the city hospital" in pet.say("what's my job?")
+    food = pet.say("my favourite food is sushi")
+    assert "sushi" in food and "as your favourite food: noted" not in food, food
+    assert "sushi" in pet.say("what should I eat tonight?").casefold()
+    pet.bury()  # and again, from memory alone
+    assert pet.say("what's my name?") == "Your name is Sam."
+    assert "nurse" in pet.say("what's my job?")
+    assert "red" not in pet.say("what color is my car?")
+    assert "sushi" in pet.say("what should I eat tonight?").casefold()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm Sam",
+        "I am Sam",
+        "Sam",
+        "sam",
+        "it's Sam",
+        "its sam",
+        "call me Sam",
+        "my name's Sam",
+        "My name is Sam.",
+        "Sam here",
+        "i'm sam",
+        "im sam!",
+        "Sam! 😊",
+        "it's sam :)",
+        "hey, I'm Sam",
+        "I'm Sam, nice to meet you",
+        "Sam 🐢",
+    ],
+)
+def test_the_owner_introduces_themself_in_every_usual_form(said: str) -> None:
+    pet = Pet()
+    pet.say("hello")  # the pet asks "What's your name?"
+    reply = pet.say(said)
+    assert pet.kept("facts", "owner's name") == "The owner's name is Sam.", (said, reply)
+    assert "Sam" in reply and "I'm Sam" not in reply
+    assert pet.say("what's my name?") == "Your name is Sam."
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("I'm tired", True),
+        ("fine thanks", True),
+        ("good, you?", True),
+        ("I'm", True),
+        ("it's me", True),
+        ("i'm cooking dinner", False),
+        ("I'm a nurse", True),
+        ("why?", True),
+    ],
+)
+def test_a_pronoun_a_verb_or_a_mood_is_never_stored_as_a_name(said: str, asked: bool) -> None:
+    pet = Pet()
+    pet.say("hello" if asked else "I like tea")
+    pet.say(said)
+    assert pet.kept("facts", "owner's name") is None, pet.memory
+
+
+def test_a_name_an_older_brain_stored_wrongly_is_read_past() -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.memory[("facts", "owner's name")] = ("The owner's name is I'm Sam.", "inferred")
+    assert pet.say("what's my name?") == "Your name is Sam."
+    assert pet.say("hi") == "Hello, Sam! Good to see you."
+
+
+@pytest.mark.parametrize(
+    ("said", "collection", "name", "content"),
+    [
+        ("my car is red", "facts", "car colour", "The owner's car is red."),
+        ("My bike is dark green.", "facts", "bike colour", "The owner's bike is dark green."),
+        ("my car's a Toyota", "facts", "car", "The owner's car is a Toyota."),
+        (
+            "our flat is on the third floor",
+            "facts",
+            "flat",
+            "The owner's flat is on the third floor.",
+        ),
+        ("my sister is a nurse", "people", "sister details", "The owner's sister is a nurse."),
+        ("my job is teaching maths", "facts", "job", "The owner's job is teaching maths."),
+        ("I'm 34", "facts", "age", "The owner is 34 years old."),
+        ("I am 34 years old", "facts", "age", "The owner is 34 years old."),
+    ],
+)
+def test_a_plain_fact_about_the_owners_things_is_remembered_and_said_back(
+    said: str, collection: str, name: str, content: str
+) -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    reply = pet.say(said)
+    assert pet.ops == [Remember(collection, name, content)]
+    assert reply not in ("Okay!", "I hear you.", "Tell me more!", "Mm-hm, I'm listening.")
+    assert "Noted:" not in reply and "you" in reply.casefold(), reply
+
+
+@pytest.mark.parametrize(
+    "said", ["my fan is noisy", "my day was long", "my phone is dying", "my bad", "my tea is cold"]
+)
+def test_how_a_thing_is_right_now_is_not_kept(said: str) -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.say(said)
+    assert [op for op in pet.ops if isinstance(op, Remember)] == []
+
+
+@pytest.mark.parametrize(
+    "forget",
+    [
+        "forget that my car is red",
+        "forget my car",
+        "please forget what I said about my car",
+        "you can forget about my car",
+        "Can you forget that my car is red?",
+        "don't remember that my car is red",
+        "forget it",
+        "please forget what I just said",
+    ],
+)
+def test_the_owner_makes_the_pet_forget(forget: str) -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.say("my car is red")
+    reply = pet.say(forget)
+    assert pet.ops == [Forget("facts", "car colour")], (forget, reply)
+    assert "forgotten" in reply and "red" in reply, reply
+    assert "red" not in pet.say("what colour is my car?")  # not from the recent window either
+    pet.bury()
+    assert "red" not in pet.say("what colour is my car?")
+
+
+def test_a_correction_revises_the_entry_it_corrects() -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.say("my car is red")
+    reply = pet.say("that's wrong, my car is blue")
+    assert pet.ops == [Remember("facts", "car colour", "The owner's car is blue.")]
+    assert "updated" in reply and "blue" in reply, reply
+    pet.bury()
+    answer = pet.say("what color is my car?")
+    assert "blue" in answer and "red" not in answer, answer
+
+
+def test_forgetting_what_the_owner_stated_as_a_rule_points_to_forget_n() -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.memory[("preferences", "no coffee talk")] = ("Never talk about coffee.", "owner")
+    reply = pet.say("forget that I said never talk about coffee")
+    assert pet.ops == [] and "/forget" in reply, reply
+
+
+def test_forgetting_what_the_pet_never_knew_says_so() -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    assert "nothing" in pet.say("forget that my boat is yellow") or "don't" in pet.ops
+    assert pet.ops == []
+    assert "secret" in pet.say("forget my wifi password") and pet.ops == []
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "expected"),
+    [
+        ("I work as a nurse at the city hospital", "what's my job?", "nurse"),
+        ("I work as a nurse at the city hospital", "what do I do for a living?", "nurse"),
+        ("I work at the harbour office", "where do I work?", "harbour"),
+        ("I'm 34", "how old am I?", "34"),
+        ("I'm 34", "what's my age?", "34"),
+        ("I live in Porto", "where do I live?", "Porto"),
+        ("we have a dog called Biscuit", "what pets do I have?", "Biscuit"),
+        ("my sister is called Ana", "who's in my family?", "Ana"),
+        ("my sister is a nurse", "tell me about my family", "nurse"),
+    ],
+)
+def test_questions_about_the_owner_are_answered_from_memory(
+    told: str, question: str, expected: str
+) -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.say(told)
+    pet.bury()
+    reply = pet.say(question)
+    assert expected in reply, reply
+    assert "I remember that work" not in reply
+
+
+def test_a_job_question_with_nothing_known_asks_for_it() -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    assert pet.say("what's my job?") == "I don't know what you do for work yet. What's your job?"
+
+
+@pytest.mark.parametrize(
+    ("said", "question"),
+    [
+        ("remember that my bike is green", "what color is my bike?"),
+        ("please remember my bike is green", "what colour is my bike?"),
+        ("note that my bike is green", "what color is my bike?"),
+        ("don't forget that my bike is green", "what color is my bike?"),
+    ],
+)
+def test_a_quoted_statement_is_said_without_its_command(said: str, question: str) -> None:
+    # Straight from the window, as history holds it (no entry kept): only the owner's words.
+    recent = (HistoryRow(1, "owner", said), HistoryRow(2, "pet", "Okay!"))
+    ctx = PromptContext(recent=recent, now=NOW, zone="Europe/Lisbon")
+    reply = json.loads(OfflineBrain().complete(assemble_prompt(ctx, question)).text)["reply"]
+    assert reply == "You told me your bike is green.", reply
+
+
+def test_acknowledgements_vary_by_turn_and_repeat_for_the_same_turn() -> None:
+    facts = ["my car is red", "I live in Porto", "I love green tea", "my bike is blue"]
+    replies = []
+    for i, fact in enumerate(facts * 2):
+        pet = Pet()
+        for n in range(i):
+            pet.say(f"filler {n}")
+        replies.append(pet.say(fact))
+    openings = {r.split(" ")[0] for r in replies}
+    assert len(openings) >= 3, replies  # not one formula
+    again = Pet()
+    again.say("filler 0")
+    assert again.say("I live in Porto") == replies[1]  # seeded by the turn, not random
+    assert not any("Noted:" in r or ": noted!" in r for r in replies)
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "expected"),
+    [
+        ("my favourite food is sushi", "what should I eat tonight?", "sushi"),
+        ("I love Thai food", "what should I cook for dinner?", "Thai food"),
+        ("I love watching documentaries", "what should I watch tonight?", "documentaries"),
+        ("my favourite book is Dune", "what should I read?", "Dune"),
+        ("I enjoy hiking", "what should I do this weekend?", "hiking"),
+    ],
+)
+def test_a_stored_preference_answers_what_should_i(told: str, question: str, expected: str) -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.say(told)
+    pet.bury()
+    reply = pet.say(question)
+    assert expected.casefold() in reply.casefold() and "?" in reply, reply
+
+
+def test_a_dislike_is_never_suggested_and_nothing_known_asks() -> None:
+    pet = Pet()
+    pet.say("I like tea")
+    pet.say("I hate mushrooms")
+    reply = pet.say("what should I eat tonight?")
+    assert "mushrooms" not in reply and "favourite food" in reply, reply
+
+
+def test_an_entry_shown_by_title_only_is_not_an_answer() -> None:
+    """Core's retrieval lists an entry by title when it shares no word with the message ("job"
+    is not "work"): the title says nothing, the owner's words in the window do."""
+    recent = (
+        HistoryRow(1, "owner", "I work as a nurse at the city hospital"),
+        HistoryRow(2, "pet", "Got it."),
+    )
+    memory = MemorySelection(titled=(MemoryItem("work", "facts"), MemoryItem("car", "facts")))
+    ctx = PromptContext(memory=memory, recent=recent, now=NOW, zone="Europe/Lisbon")
+    reply = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "what's my job?")).text)
+    assert reply["reply"] == "You work as a nurse at the city hospital.", reply
+    forgot = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "forget my car")).text)
+    assert forgot["ops"] == [{"op": "forget", "collection": "facts", "name": "car"}], forgot

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import offline_forget, offline_proactive, offline_talk, offline_topics
-from shelldon.broker.offline_sentences import is_question
+from shelldon.broker.offline_sentences import forget_request, is_question
 from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
 from shelldon.broker.offline_words import (
     UNSAID,
@@ -665,7 +665,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
-        elif (forgotten := offline_forget.request(s)) is not None and _SECRET.search(forgotten):
+        elif (forgotten := forget_request(s)) is not None and _SECRET.search(forgotten):
             turn.replies.append(
                 "I never keep passwords or secrets in my memory, so there's nothing to forget. "
                 "`shelldon vault` keeps those."

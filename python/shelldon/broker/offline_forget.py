@@ -1,7 +1,8 @@
 """The owner asks the pet to forget: "forget that my car is red", "forget my car", "please forget
 what I said about my job", "you can forget about the dentist", "forget it".
 
-`request` reads the sentence as what to forget (None: not a forget request). `forget` finds the
+`forget_request` (broker.offline_sentences; the prompt's view reads it too) takes the
+sentence as what to forget (None: not a forget request). `forget` finds the
 memory entries the prompt shows that say it (every word of the subject in the entry's title and
 body) and proposes one `forget` op for each: core deletes an entry the pet wrote and refuses one
 the owner stated as a rule (only /forget removes those), so the reply says which. What is only in
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from shelldon.broker.offline_sentences import forget_request
 from shelldon.broker.offline_words import content_words, lower_first, to_second_person
 from shelldon.broker.patterns import lazy
 
@@ -20,53 +22,15 @@ if TYPE_CHECKING:
     from shelldon.broker.offline_view import PromptView
 
 MAX_FORGETS = 4
-_FORGET = lazy(
-    r"^(?:(?:ok|okay|oh|and|also|hey|pls|please|actually|so|now|no|nah)[,\s]+)*"
-    r"(?:(?:can|could|would|will) you\s+(?:please\s+)?|you can\s+|i want you to\s+|"
-    r"i'd like you to\s+)?"
-    r"(?:forget|unlearn|(?:delete|erase|remove|scratch)(?=\s+(?:that|what|everything|the note|"
-    r"your note|the entry)\b))\s+"
-    r"(?:(?:about|all about)\s+)?"
-    r"(?:(?:what|everything|anything|all|the things?)\s+(?:that\s+)?"
-    r"(?:i\s+(?:said|told you|mentioned|wrote)|you know)\s+(?:about|regarding|of|on)\s+|"
-    r"(?:the fact )?that\s+|(?:your |the )?(?:note|entry) (?:about|on)\s+)?"
-    r"(.*?)(?:\s+from (?:your )?memory)?[\s.!,]*(?:please|thanks|thank you)?[\s.!]*$",
-    re.IGNORECASE,
-)
-_STOP_KEEPING = lazy(
-    r"^(?:please\s+)?(?:don't|do not|stop|no need to)\s+(?:remember|remembering|keep|keeping)"
-    r"\s+(?:that\s+|about\s+|(?:the fact )?that\s+)?(.*?)[\s.!]*$",
-    re.IGNORECASE,
-)
 # What "it"/"that" alone points at: the owner's last statement.
 _THAT = frozenset({"", "it", "that", "this", "this one", "that one", "all that", "about it"})
-# Memory may be taught to forget only what the owner's words name; these name nothing.
-_NOT_A_SUBJECT = lazy(r"^(?:you|yourself|me|him|her|them|where|who|what|how|why|when)\b")
-_WHAT_I_SAID = lazy(
-    r"^(?:what i (?:just )?(?:said|told you|wrote)|the last thing|my last message)$"
-)
-
-
-def request(sentence: str) -> str | None:
-    """What the owner asks the pet to forget ("my car", "that" for the last statement), or
-    None when the sentence is no forget request ("don't forget …" is a remember)."""
-    text = sentence.strip()
-    found = _FORGET.match(text) or _STOP_KEEPING.match(text)
-    if found is None:
-        return None
-    subject = found.group(1).strip(" .!,")
-    if _WHAT_I_SAID.match(subject.casefold()):
-        return "that"
-    if _NOT_A_SUBJECT.match(subject.casefold()):
-        return None
-    return subject
 
 
 def _last_statement(view: PromptView) -> str:
     from shelldon.broker.offline_sentences import is_question
 
     for said in reversed(view.owner_said):
-        if request(said) is None and not is_question(said):
+        if forget_request(said) is None and not is_question(said):
             return said
     return ""
 

@@ -1,10 +1,13 @@
 """What the offline brain and its dream both need to tell of the owner's sentences: is it a
 question? (A question is never a fact: the dream must not summarise "where does my sister live?"
-as something the owner told it.)"""
+as something the owner told it.) Is it a request to forget, and of what (broker.offline_forget
+acts on it; broker.offline_view hides what was forgotten)?"""
 
 from __future__ import annotations
 
 import re
+
+from shelldon.broker.patterns import lazy
 
 _QUESTION_START = re.compile(
     r"^(?:what|what's|whats|who|who's|whom|whose|where|where's|when|which|why|how|do you|did you|"
@@ -17,3 +20,43 @@ _QUESTION_START = re.compile(
 def is_question(sentence: str) -> bool:
     """A sentence that asks: it ends with "?" or opens like one ("where does my sister live")."""
     return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence.strip()))
+
+
+_FORGET = lazy(
+    r"^(?:(?:ok|okay|oh|and|also|hey|pls|please|actually|so|now|no|nah)[,\s]+)*"
+    r"(?:(?:can|could|would|will) you\s+(?:please\s+)?|you can\s+|i want you to\s+|"
+    r"i'd like you to\s+)?"
+    r"(?:forget|unlearn|(?:delete|erase|remove|scratch)(?=\s+(?:that|what|everything|the note|"
+    r"your note|the entry)\b))\s+"
+    r"(?:(?:about|all about)\s+)?"
+    r"(?:(?:what|everything|anything|all|the things?)\s+(?:that\s+)?"
+    r"(?:i\s+(?:said|told you|mentioned|wrote)|you know)\s+(?:about|regarding|of|on)\s+|"
+    r"(?:the fact )?that\s+|(?:your |the )?(?:note|entry) (?:about|on)\s+)?"
+    r"(.*?)(?:\s+from (?:your )?memory)?[\s.!,]*(?:please|thanks|thank you)?[\s.!]*$",
+    re.IGNORECASE,
+)
+_STOP_KEEPING = lazy(
+    r"^(?:please\s+)?(?:don't|do not|stop|no need to)\s+(?:remember|remembering|keep|keeping)"
+    r"\s+(?:that\s+|about\s+|(?:the fact )?that\s+)?(.*?)[\s.!]*$",
+    re.IGNORECASE,
+)
+# Memory may be taught to forget only what the owner's words name; these name nothing.
+_NOT_A_SUBJECT = lazy(r"^(?:you|yourself|me|him|her|them|where|who|what|how|why|when)\b")
+_WHAT_I_SAID = lazy(
+    r"^(?:what i (?:just )?(?:said|told you|wrote)|the last thing|my last message)$"
+)
+
+
+def forget_request(sentence: str) -> str | None:
+    """What the owner asks the pet to forget ("my car", "that" for the last statement), or
+    None when the sentence is no forget request ("don't forget …" is a remember)."""
+    text = sentence.strip()
+    found = _FORGET.match(text) or _STOP_KEEPING.match(text)
+    if found is None:
+        return None
+    subject = found.group(1).strip(" .!,")
+    if _WHAT_I_SAID.match(subject.casefold()):
+        return "that"
+    if _NOT_A_SUBJECT.match(subject.casefold()):
+        return None
+    return subject

@@ -15,8 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from shelldon.broker import offline_forget
-from shelldon.broker.offline_sentences import is_question
+from shelldon.broker.offline_sentences import forget_request, is_question
 from shelldon.broker.offline_words import content_words
 from shelldon.broker.patterns import lazy
 from shelldon.contracts.brain import CompletionRequest
@@ -100,7 +99,7 @@ class PromptView:
                         order += 1
                         view.owner_said.append(row.group(2))
                         for s in sentences(row.group(2)):
-                            subject = offline_forget.request(s)
+                            subject = forget_request(s)
                             if subject is not None:
                                 forgotten.append((order, content_words(subject)))
                             elif not is_question(s) and (stated := as_stated(s)):

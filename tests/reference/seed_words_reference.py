@@ -25,7 +25,7 @@ def _is_gap(gap: str) -> bool:
 
 
 def _listed(word: str, listed: frozenset[str]) -> str | None:
-    """"word" (listed, or four letters that begin a listed word), "misspelt" (5 to 10 letters
+    """ "word" (listed, or four letters that begin a listed word), "misspelt" (5 to 10 letters
     whose first four begin one), or None."""
     word = word.lower()
     if word in listed:

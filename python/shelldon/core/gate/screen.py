@@ -38,6 +38,7 @@ from shelldon.core.gate.rules import (
 )
 from shelldon.core.gate.secret_model import SECRET_MODEL_ID, describe, model_secrets
 from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases
+from shelldon.core.gate.spelled import spelled_views
 from shelldon.core.gate.views import View, secret_views
 
 
@@ -91,6 +92,7 @@ _VIEW_CHECKS: dict[str, dict[str, Callable[[str], bool]]] = {
         "cli-credential-flag": _random_looking,  # "4g0 - pr377y" glues into "-pr377y"
     },
     "spaced": {"high-entropy-token": _random_looking},
+    "spelled": {"high-entropy-token": _random_looking},
 }
 
 
@@ -228,6 +230,7 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
     scanner = secret_scanner()
     hits = _checked(scanner.scan(clean), clean)
     views = secret_views(clean)
+    views += spelled_views(clean, views)
     if views:
         found = scanner.scan_batch([view.text for _, view in views])
         seen = set(hits)

@@ -1,0 +1,296 @@
+"""A credential spelled out unit by unit, or written as character codes (issue 23, tenth pass).
+
+Two disguises the other views (gate.views) leave alone, both a value written one character at
+a time:
+
+- spelled: one character a token across lines or lists ("g\\nh\\np\\n_", "- g\\n- h",
+  "'g', 'h', 'p'"), or a character a word, as said aloud: the NATO alphabet, digits as words,
+  "capital" before a letter, "underscore", "dash" ("golf hotel papa underscore capital romeo
+  seven ..."). A run of 8 or more such units (4 when every unit is a digit word: a PIN said
+  "seven two nine one") is joined into the characters it spells.
+- codes: HTML character references (`&#103;`, `&#x67;`), `\\uXXXX` / `\\u{..}` / `\\xXX`
+  escapes, and lists of byte values (`0x67, 0x68`, `103 104 112`, `01100111 01101000`), each
+  read back as its character.
+
+Where either may be is found by one Rust scan (`_finder`: a few microseconds for 2 KB, like
+views.find_disguises); Python reads only the spans found. Each character of a view stands for
+the run or code that wrote it, so a credential found blanks its spelling. The views are the
+credential scan's only: an order spelled aloud is the instruction screen's (gate.ciphers).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from shelldon._native import RuleSpec, Scanner
+from shelldon.core.gate.views import Spans, View
+
+_NATO = {
+    "alpha": "a", "alfa": "a", "bravo": "b", "charlie": "c", "delta": "d", "echo": "e",
+    "foxtrot": "f", "golf": "g", "hotel": "h", "india": "i", "juliet": "j", "juliett": "j",
+    "kilo": "k", "lima": "l", "mike": "m", "november": "n", "oscar": "o", "papa": "p",
+    "quebec": "q", "romeo": "r", "sierra": "s", "tango": "t", "uniform": "u", "victor": "v",
+    "whiskey": "w", "whisky": "w", "xray": "x", "x-ray": "x", "yankee": "y", "zulu": "z",
+}  # fmt: skip
+_DIGITS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+_SYMBOLS = {
+    "underscore": "_", "dash": "-", "hyphen": "-", "minus": "-", "dot": ".", "period": ".",
+    "slash": "/", "plus": "+", "equals": "=", "colon": ":",
+}  # fmt: skip
+_UPPER = frozenset({"capital", "uppercase", "upper", "cap", "caps"})
+_LOWER = frozenset({"lowercase", "lower", "small"})
+# The words the "spelled" finder looks for, longest first.
+SPELLED_WORDS = sorted({*_NATO, *_DIGITS, *_SYMBOLS, *_UPPER, *_LOWER}, key=lambda w: (-len(w), w))
+_WORD_ALTS = "|".join(re.escape(w) for w in SPELLED_WORDS)
+_UNIT = r"[\"'`(\[]?[^\s][\"'`)\],;.]{0,2}"
+_BYTE_ALT = r"(?:0[xX][0-9a-fA-F]{1,2}|[01]{8}|[0-9]{2,3})"
+_FINDERS = {
+    # Eight or more single characters (wrapped in quotes or brackets, or after a list marker),
+    # one a token, across spaces and line breaks.
+    "units": (
+        rf"(?:^|\s)(?P<secret>{_UNIT}(?:\s+(?:[-*•]\s+|[0-9]{{1,2}}[.)]\s+)?{_UNIT}){{7,}})"
+        r"(?:\s|$)"
+    ),
+    # Four or more spelling words in a row ("golf hotel papa", "seven two nine one").
+    "spelled": (
+        rf"(?i)(?:^|[^a-z])(?P<secret>(?:{_WORD_ALTS})(?:[\s,;.]+(?:{_WORD_ALTS})){{3,}})"
+        r"(?:[^a-z]|$)"
+    ),
+    # Six or more character codes, at most two spaces or commas apart.
+    "codes": (
+        r"(?P<secret>(?:(?:&#[0-9]{2,7};|&#[xX][0-9a-fA-F]{1,6};|\\u\{[0-9a-fA-F]{1,6}\}"
+        r"|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|&[A-Za-z]{2,8};)[\s,]{0,2}){6,})"
+    ),
+    # Eight or more byte values, one to three spaces, commas or semicolons apart.
+    "bytes": (
+        rf"(?:^|[^0-9A-Za-z.])(?P<secret>{_BYTE_ALT}(?:[\s,;]{{1,3}}{_BYTE_ALT}){{7,}})"
+        r"(?:[^0-9A-Za-z.]|$)"
+    ),
+}
+
+
+@cache
+def _finder() -> Scanner:
+    rules = [
+        RuleSpec(id=kind, pattern=pattern, prefilter=[], min_entropy=0.0, skip_placeholders=False)
+        for kind, pattern in _FINDERS.items()
+    ]
+    return Scanner(rules, [])
+
+
+def find_spelled(text: str) -> Spans:
+    """Where a value may be spelled out or written in codes, by kind (absent: none)."""
+    spans: Spans = {}
+    for kind, start, end in _finder().scan(text):
+        spans.setdefault(kind, []).append((start, end))
+    return spans
+
+
+MIN_UNITS = 8  # a shorter run of single characters is initials, a list, an equation
+MIN_DIGIT_WORDS = 4  # a PIN said aloud
+_WRAP = "\"'`()[]{},;:"
+_MARKER = re.compile(r"[-*•]|\d{1,2}[.)]")
+_TOKEN = re.compile(r"\S+")
+
+
+def _unit(token: str) -> tuple[str, str] | None:
+    """What a token spells: ("char", c), ("digit", c) for a digit said as a word, ("upper", "")
+    or ("skip", "") for a case word, or None when it is no unit."""
+    if len(token) == 1:
+        return ("char", token)
+    core = token.strip(_WRAP)
+    if len(core) > 1:
+        core = core.rstrip(".")
+    if len(core) == 1:
+        return ("char", core)
+    word = core.lower()
+    if word in _NATO:
+        return ("char", _NATO[word])
+    if word in _DIGITS:
+        return ("digit", _DIGITS[word])
+    if word in _SYMBOLS:
+        return ("char", _SYMBOLS[word])
+    if word in _UPPER:
+        return ("upper", "")
+    if word in _LOWER:
+        return ("skip", "")
+    return None
+
+
+Piece = tuple[int, int, str]  # a span of the view's source and what it stands for
+
+
+def _runs(text: str, start: int, end: int) -> list[list[Piece]]:
+    """The runs of units in text[start:end] long enough to be a spelled value."""
+    # Whole tokens: a span may end inside one ("... 5 a" of "... 5 and").
+    tokens = []
+    for m in _TOKEN.finditer(text, start):
+        if m.start() >= end:
+            break
+        tokens.append((m.start(), m.end(), m.group()))
+    runs: list[list[Piece]] = []
+    run: list[Piece] = []
+    digits_only = True
+    upper = False
+
+    def close() -> None:
+        if len(run) >= MIN_UNITS or (digits_only and len(run) >= MIN_DIGIT_WORDS):
+            runs.append(list(run))
+
+    for index, (a, b, token) in enumerate(tokens):
+        # A list marker ("- g", "3. g") at a line's start, before a unit on the same line.
+        line_start = not text[text.rfind("\n", 0, a) + 1 : a].strip()
+        following = tokens[index + 1] if index + 1 < len(tokens) else None
+        if (
+            _MARKER.fullmatch(token)
+            and line_start
+            and following is not None
+            and "\n" not in text[b : following[0]]
+        ):
+            continue
+        unit = _unit(token)
+        if unit is None:
+            close()
+            run, digits_only, upper = [], True, False
+            continue
+        kind, char = unit
+        if kind == "upper":
+            upper = True
+            continue
+        if kind == "skip":
+            continue
+        run.append((a, b, char.upper() if upper else char))
+        digits_only = digits_only and kind == "digit"
+        upper = False
+    close()
+    return runs
+
+
+_CODE = re.compile(
+    r"&#(?P<dec>\d{2,7});|&#[xX](?P<hex>[0-9a-fA-F]{1,6});|\\u\{(?P<brace>[0-9a-fA-F]{1,6})\}"
+    r"|\\u(?P<u>[0-9a-fA-F]{4})|\\U(?P<big>[0-9a-fA-F]{8})|\\x(?P<x>[0-9a-fA-F]{2})"
+    r"|&(?P<name>[A-Za-z]{2,8});"
+)
+_CODE_GAP = re.compile(r"[\s,]{0,2}")
+_BYTE = re.compile(r"0[xX](?P<hex>[0-9a-fA-F]{1,2})|(?P<bin>[01]{8})|(?P<dec>\d{2,3})")
+
+
+def _code_char(match: re.Match[str]) -> str | None:
+    if match.group("name"):
+        char = html.unescape(match.group(0))
+        return char if len(char) == 1 else None
+    for group, base in (("dec", 10), ("hex", 16), ("brace", 16), ("u", 16), ("big", 16), ("x", 16)):
+        value = match.group(group)
+        if value is not None:
+            number = int(value, base)
+            return chr(number) if 32 <= number < 0x110000 and number != 0x7F else None
+    return None
+
+
+def _codes(text: str, start: int, end: int) -> list[Piece]:
+    """The codes in text[start:end], those at most two spaces or commas apart joined into one
+    piece (the separators dropped: "&#103; &#104;" is "gh")."""
+    out: list[Piece] = []
+    for m in _CODE.finditer(text, start, end):
+        char = _code_char(m)
+        if char is None:
+            continue
+        if out and _CODE_GAP.fullmatch(text, out[-1][1], m.start()):
+            a, _, chars = out[-1]
+            out[-1] = (a, m.end(), chars + char)
+        else:
+            out.append((m.start(), m.end(), char))
+    return out
+
+
+def _bytes(text: str, start: int, end: int) -> list[Piece]:
+    """A list of byte values, all written alike (hex, binary or decimal), each printable ASCII."""
+    found = list(_BYTE.finditer(text, start, end))
+    kinds = {m.lastgroup for m in found}
+    if len(found) < MIN_UNITS or len(kinds) != 1:
+        return []
+    base = {"hex": 16, "bin": 2, "dec": 10}[kinds.pop() or "dec"]
+    values = [int(m.group(m.lastgroup or 0), base) for m in found]
+    if not all(32 <= v < 127 for v in values):
+        return []
+    return [(found[0].start(), found[-1].end(), "".join(map(chr, values)))]
+
+
+def _view(src: View, pieces: Sequence[Piece]) -> View | None:
+    """`src` with each piece's span replaced by its characters (each standing for the span)."""
+    if not pieces:
+        return None
+    text = src.text
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    cursor = 0
+    for a, b, chars in sorted(pieces):
+        if a < cursor:
+            continue
+        for i in range(cursor, a):
+            s, e = src.origin(i, i + 1)
+            starts.append(s)
+            ends.append(e)
+        parts.append(text[cursor:a])
+        s, e = src.origin(a, b)
+        parts.append(chars)
+        starts += [s] * len(chars)
+        ends += [e] * len(chars)
+        cursor = b
+    for i in range(cursor, len(text)):
+        s, e = src.origin(i, i + 1)
+        starts.append(s)
+        ends.append(e)
+    parts.append(text[cursor:])
+    return View("".join(parts), starts, ends)
+
+
+def spelled_view(src: View, spans: Spans) -> View | None:
+    """`src` with each run of spelled units (one character a token, or a word a character)
+    joined into the characters it spells; None when there is none. The run stands where its
+    first unit was: words between (a list marker) are dropped with it."""
+    pieces: list[Piece] = []
+    for start, end in sorted(spans.get("units", []) + spans.get("spelled", [])):
+        if pieces and start < pieces[-1][1]:
+            start = pieces[-1][1]
+        for run in _runs(src.text, start, end):
+            pieces.append((run[0][0], run[-1][1], "".join(c for _, _, c in run)))
+    if not pieces:
+        return None
+    # One piece per run, so a found credential blanks the whole run; the characters map to it.
+    return _view(src, pieces)
+
+
+def codes_view(src: View, spans: Spans) -> View | None:
+    """`src` with character codes and byte lists read back as their characters; None when
+    there are none."""
+    pieces: list[Piece] = []
+    for start, end in spans.get("codes", []):
+        pieces += _codes(src.text, start, end)
+    for start, end in spans.get("bytes", []):
+        pieces += _bytes(src.text, start, end)
+    return _view(src, pieces)
+
+
+def spelled_views(clean: str, views: Sequence[tuple[str, View]]) -> list[tuple[str, View]]:
+    """The spelled and coded views of `clean` (on its look-alike view when `views`, the other
+    views of it, has one); empty for text with neither (most text)."""
+    base = next((view for name, view in views if name == "unicode"), View.of(clean))
+    spans = find_spelled(base.text)
+    if not spans:
+        return []
+    out = []
+    spelled = spelled_view(base, spans)
+    if spelled is not None:
+        out.append(("spelled", spelled))
+    codes = codes_view(base, spans)
+    if codes is not None:
+        out.append(("codes", codes))
+    return out

@@ -10,7 +10,9 @@ harmless alone. So:
   as content is screened, then the fields joined (a key cut between the name and the content).
 - `screen_junctions(piece, recent)` screens where the new piece meets each of the last accepted
   pieces (both orders, glued and with a space, and runs of up to three short pieces glued), so
-  a split secret or instruction is refused when its halves meet. A hit must cross a junction:
+  a split secret or instruction is refused when its halves meet; a provider's key in three or
+  four parts, one to each of the last writes, is found by gluing their key-like runs
+  (`gate.glued`). A hit must cross a junction:
   what either piece holds alone was screened already. Bounded: the caller keeps the last
   `RECENT_PIECES` accepted pieces, and only the `JUNCTION_CHARS` either side of a junction
   are read. What a piece holds alone is a pure function of its text: a caller that screens
@@ -23,7 +25,6 @@ Pure functions, like the rest of the gate; core.memory keeps the recent pieces.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ from shelldon.contracts.ops import (
     RewriteAbout,
     RewriteSummary,
 )
+from shelldon.core.gate.glued import MAX_GLUED, fragments, prefixed_crossing
 from shelldon.core.gate.rules import instruction_rules
 from shelldon.core.gate.screen import (
     Refusal,
@@ -49,8 +51,6 @@ RECENT_PIECES = 8
 JUNCTION_CHARS = 160
 # A piece this short may sit in the middle of a run of three (a key in three fragments).
 SHORT_PIECE = 80
-MAX_FRAGMENTS = 6
-_FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/=]{6,}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,20 +124,23 @@ def screen_junctions(
         refusal = _crossing([recent[-2], recent[-1], piece], alone)
         if refusal is not None:
             return FieldRefusal("split across writes", refusal)
+    # A provider's key in three or four parts, one to each of the newest writes and this one,
+    # whatever else the writes say: the last run of the first, the one run of each between, the
+    # first run of this one.
+    for count in range(3, MAX_GLUED + 1):
+        if len(recent) < count - 1:
+            break
+        rule_id = _chained([*recent[-(count - 1) :], piece], alone)
+        if rule_id is not None:
+            return FieldRefusal("split across writes", _secret_refusal(rule_id))
     return None
 
 
-def _fragments(text: str) -> list[str]:
-    """Key-like runs of `text` (letters with digits, or mixed case, 6+ characters): the halves
-    of a key a sentence carries ("the first part is sk-proj-A1b2C3")."""
-    out = []
-    for match in _FRAGMENT.finditer(text):
-        run = match.group(0)
-        has_digit = any(c.isdigit() for c in run)
-        mixed = any(c.isupper() for c in run) and any(c.islower() for c in run)
-        if has_digit or mixed:
-            out.append(run)
-    return out[:MAX_FRAGMENTS]
+def _chained(pieces: list[str], alone: PieceFacts) -> str | None:
+    runs = [alone.runs(piece) for piece in pieces]
+    if not runs[0] or not runs[-1] or any(len(middle) != 1 for middle in runs[1:-1]):
+        return None
+    return prefixed_crossing([runs[0][-1], *(middle[0] for middle in runs[1:-1]), runs[-1][0]])
 
 
 def _secret_refusal(rule_id: str) -> Refusal:
@@ -172,7 +175,7 @@ class PieceFacts:
         """The piece's key-like runs that are not a key by themselves."""
         found = self._runs.get(piece)
         if found is None:
-            found = self._runs[piece] = [r for r in _fragments(piece) if not find_secrets(r)]
+            found = self._runs[piece] = [r for r in fragments(piece) if not find_secrets(r)]
         return found
 
     def rules(self, piece: str) -> list[str]:

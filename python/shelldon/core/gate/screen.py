@@ -215,11 +215,17 @@ def _model_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, in
     return [h for h in hits if (h[1], h[2]) not in leet]
 
 
+# The views a seed phrase is looked for in: look-alikes, and letters spaced out ("l e g a l
+# w i n n e r ...", the spaced view's word breaks are the phrase's).
+_SEED_VIEWS = (*_MODEL_VIEWS, "spaced")
+
+
 def _seed_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, int, int]]:
-    """Unlabelled wallet seed phrases (gate.seed_words), in `clean` and its look-alike view."""
+    """Unlabelled wallet seed phrases (gate.seed_words), in `clean`, its look-alike view and its
+    letters spaced out joined."""
     hits = [(SEED_RULE_ID, s, e) for s, e in seed_phrases(clean)]
     for name, view in views:
-        if name in _MODEL_VIEWS:
+        if name in _SEED_VIEWS:
             hits += [(SEED_RULE_ID, *view.origin(s, e)) for s, e in seed_phrases(view.text)]
     return hits
 

@@ -45,6 +45,7 @@ _SYMBOLS = {
 }  # fmt: skip
 _UPPER = frozenset({"capital", "uppercase", "upper", "cap", "caps"})
 _LOWER = frozenset({"lowercase", "lower", "small"})
+_SPOKEN = frozenset({*_NATO, *_DIGITS, *_SYMBOLS, *_UPPER, *_LOWER})
 # The words the "spelled" finder looks for, longest first.
 SPELLED_WORDS = sorted({*_NATO, *_DIGITS, *_SYMBOLS, *_UPPER, *_LOWER}, key=lambda w: (-len(w), w))
 _WORD_ALTS = "|".join(re.escape(w) for w in SPELLED_WORDS)
@@ -59,13 +60,15 @@ _FINDERS = {
     ),
     # Four or more spelling words in a row ("golf hotel papa", "seven two nine one").
     "spelled": (
-        rf"(?i)(?:^|[^a-z])(?P<secret>(?:{_WORD_ALTS})(?:[\s,;.]+(?:{_WORD_ALTS})){{3,}})"
+        rf"(?i)(?:^|[^a-z])(?P<secret>(?:{_WORD_ALTS})(?:[\s,;.-]+(?:{_WORD_ALTS})){{3,}})"
         r"(?:[^a-z]|$)"
     ),
     # Six or more character codes, at most two spaces or commas apart.
+    # (A backslash between two: escapes written into JSON or a string literal are doubled.)
     "codes": (
         r"(?P<secret>(?:(?:&#[0-9]{2,7};|&#[xX][0-9a-fA-F]{1,6};|\\u\{[0-9a-fA-F]{1,6}\}"
-        r"|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|&[A-Za-z]{2,8};)[\s,]{0,2}){6,})"
+        r"|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\[0-3][0-7]{2}"
+        r"|&[A-Za-z]{2,8};)[\s,\\]{0,2}){6,})"
     ),
     # Eight or more byte values, one to three spaces, commas or semicolons apart.
     "bytes": (
@@ -128,12 +131,21 @@ Piece = tuple[int, int, str]  # a span of the view's source and what it stands f
 
 def _runs(text: str, start: int, end: int) -> list[list[Piece]]:
     """The runs of units in text[start:end] long enough to be a spelled value."""
-    # Whole tokens: a span may end inside one ("... 5 a" of "... 5 and").
+    # Whole tokens: a span may end inside one ("... 5 a" of "... 5 and"). Spelling words joined
+    # by dashes ("golf-hotel-papa") are a token each.
     tokens = []
     for m in _TOKEN.finditer(text, start):
         if m.start() >= end:
             break
-        tokens.append((m.start(), m.end(), m.group()))
+        words = m.group().split("-")
+        if len(words) > 2 and all(w.lower().strip(_WRAP) in _SPOKEN for w in words if w):
+            at = m.start()
+            for word in words:
+                if word:
+                    tokens.append((at, at + len(word), word))
+                at += len(word) + 1
+        else:
+            tokens.append((m.start(), m.end(), m.group()))
     runs: list[list[Piece]] = []
     run: list[Piece] = []
     digits_only = True
@@ -173,11 +185,11 @@ def _runs(text: str, start: int, end: int) -> list[list[Piece]]:
 
 
 _CODE = re.compile(
-    r"&#(?P<dec>\d{2,7});|&#[xX](?P<hex>[0-9a-fA-F]{1,6});|\\u\{(?P<brace>[0-9a-fA-F]{1,6})\}"
-    r"|\\u(?P<u>[0-9a-fA-F]{4})|\\U(?P<big>[0-9a-fA-F]{8})|\\x(?P<x>[0-9a-fA-F]{2})"
-    r"|&(?P<name>[A-Za-z]{2,8});"
+    r"&#(?P<dec>\d{2,7});|&#[xX](?P<hex>[0-9a-fA-F]{1,6});|\\{1,2}u\{(?P<brace>[0-9a-fA-F]{1,6})\}"
+    r"|\\{1,2}u(?P<u>[0-9a-fA-F]{4})|\\{1,2}U(?P<big>[0-9a-fA-F]{8})"
+    r"|\\{1,2}x(?P<x>[0-9a-fA-F]{2})|\\{1,2}(?P<oct>[0-3][0-7]{2})|&(?P<name>[A-Za-z]{2,8});"
 )
-_CODE_GAP = re.compile(r"[\s,]{0,2}")
+_CODE_GAP = re.compile(r"[\s,\\]{0,2}")
 _BYTE = re.compile(r"0[xX](?P<hex>[0-9a-fA-F]{1,2})|(?P<bin>[01]{8})|(?P<dec>\d{2,3})")
 
 
@@ -185,7 +197,8 @@ def _code_char(match: re.Match[str]) -> str | None:
     if match.group("name"):
         char = html.unescape(match.group(0))
         return char if len(char) == 1 else None
-    for group, base in (("dec", 10), ("hex", 16), ("brace", 16), ("u", 16), ("big", 16), ("x", 16)):
+    groups = (("dec", 10), ("hex", 16), ("brace", 16), ("u", 16), ("big", 16), ("x", 16), ("oct", 8))
+    for group, base in groups:
         value = match.group(group)
         if value is not None:
             number = int(value, base)
@@ -197,11 +210,14 @@ def _codes(text: str, start: int, end: int) -> list[Piece]:
     """The codes in text[start:end], those at most two spaces or commas apart joined into one
     piece (the separators dropped: "&#103; &#104;" is "gh")."""
     out: list[Piece] = []
-    for m in _CODE.finditer(text, start, end):
+    for m in _CODE.finditer(text, start):
+        adjacent = bool(out) and _CODE_GAP.fullmatch(text, out[-1][1], m.start()) is not None
+        if m.start() >= end and not adjacent:
+            break  # past the span, and no longer the run it ends (the finder may cut a run)
         char = _code_char(m)
         if char is None:
             continue
-        if out and _CODE_GAP.fullmatch(text, out[-1][1], m.start()):
+        if adjacent:
             a, _, chars = out[-1]
             out[-1] = (a, m.end(), chars + char)
         else:
@@ -272,8 +288,15 @@ def codes_view(src: View, spans: Spans) -> View | None:
     """`src` with character codes and byte lists read back as their characters; None when
     there are none."""
     pieces: list[Piece] = []
-    for start, end in spans.get("codes", []):
-        pieces += _codes(src.text, start, end)
+    # The finder may report one long run of codes as several spans: read them as one.
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans.get("codes", [])):
+        if merged and start - merged[-1][1] <= 8:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    for start, end in merged:
+        pieces += _codes(src.text, max(0, start - 1), end)
     for start, end in spans.get("bytes", []):
         pieces += _bytes(src.text, start, end)
     return _view(src, pieces)

@@ -11,8 +11,8 @@ harmless alone. So:
 - `screen_junctions(piece, recent)` screens where the new piece meets each of the last accepted
   pieces (both orders, glued and with a space, and runs of up to three short pieces glued), so
   a split secret or instruction is refused when its halves meet; a provider's key in three or
-  four parts, one to each of the last writes, is found by gluing their key-like runs
-  (`gate.glued`). A hit must cross a junction:
+  four parts, one to each of the last writes that carry a key-like run (read with spelling,
+  spacing and look-alikes undone), is found by gluing those runs (`gate.glued`). A hit must cross a junction:
   what either piece holds alone was screened already. Bounded: the caller keeps the last
   `RECENT_PIECES` accepted pieces, and only the `JUNCTION_CHARS` either side of a junction
   are read. What a piece holds alone is a pure function of its text: a caller that screens
@@ -45,6 +45,7 @@ from shelldon.core.gate.screen import (
     instruction_rules_hit,
     instruction_verdict,
     screen_text,
+    undisguised,
 )
 
 RECENT_PIECES = 8
@@ -127,10 +128,12 @@ def screen_junctions(
     # A provider's key in three or four parts, one to each of the newest writes and this one,
     # whatever else the writes say: the last run of the first, the one run of each between, the
     # first run of this one.
+    # Writes that carry no key-like run between them ("Mia likes tea.") do not part the chain.
+    carriers = [other for other in recent if alone.runs(other)]
     for count in range(3, MAX_GLUED + 1):
-        if len(recent) < count - 1:
+        if len(carriers) < count - 1:
             break
-        rule_id = _chained([*recent[-(count - 1) :], piece], alone)
+        rule_id = _chained([*carriers[-(count - 1) :], piece], alone)
         if rule_id is not None:
             return FieldRefusal("split across writes", _secret_refusal(rule_id))
     return None
@@ -172,10 +175,12 @@ class PieceFacts:
         return found
 
     def runs(self, piece: str) -> list[str]:
-        """The piece's key-like runs that are not a key by themselves."""
+        """The piece's key-like runs that are not a key by themselves, read with its disguise
+        undone (a part spelled "golf hotel papa ..." or spaced out is a run too)."""
         found = self._runs.get(piece)
         if found is None:
-            found = self._runs[piece] = [r for r in fragments(piece) if not find_secrets(r)]
+            runs = fragments(undisguised(piece))
+            found = self._runs[piece] = [r for r in runs if not find_secrets(r)]
         return found
 
     def rules(self, piece: str) -> list[str]:

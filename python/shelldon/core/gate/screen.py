@@ -268,6 +268,21 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
     return hits
 
 
+# The views a key's parts are read from when they are glued (gate.pieces): the most undone first.
+_UNDONE = ("spelled", "spaced", "unicode")
+
+
+def undisguised(text: str) -> str:
+    """`text` as the credential rules read it once spelled-out characters, spaced letters and
+    look-alikes are undone (the first of those views it has; the text itself when none): where
+    gate.pieces takes the key-like runs it glues across fields and writes."""
+    clean = strip_invisible(text)
+    views = secret_views(clean)
+    views += spelled_views(clean, views)
+    named = dict(views)
+    return next((named[name].text for name in _UNDONE if name in named), clean)
+
+
 def find_secrets(text: str, *, model: bool = True) -> list[SecretHit]:
     """Credential spans in `strip_invisible(text)` (character offsets into that string); the
     rules' alone with `model=False` (what the credential model's training script reads)."""

@@ -19,7 +19,7 @@ use regex_automata::meta::Regex;
 /// The list as shipped beside the rules (with its licence header, `#` lines).
 const LIST: &str = include_str!("../../python/shelldon/core/gate/gate_rules/bip39_english.txt");
 
-/// At least this many listed words in a row, at least half of them different, make a phrase.
+/// At least this many listed words in a row, three in four of them different, make a phrase.
 pub const MIN_WORDS: usize = 12;
 
 fn listed() -> &'static [&'static str] {
@@ -80,9 +80,19 @@ fn listed_as(word: &str) -> Listed {
     let at = words.partition_point(|w| *w < prefix);
     match words.get(at) {
         Some(w) if w.starts_with(prefix) && lower.len() == 4 => Listed::Word,
-        Some(w) if w.starts_with(prefix) => Listed::Misspelt,
+        // A plural or another ending on the word ("diets", "waved") is prose, not a typo.
+        Some(w) if w.starts_with(prefix) && !inflected(lower, w) => Listed::Misspelt,
         _ => Listed::No,
     }
+}
+
+/// Endings English adds to a word: `token` is `word` with one of them.
+const ENDINGS: [&str; 9] = ["s", "es", "d", "ed", "ing", "er", "ers", "ly", "y"];
+
+fn inflected(token: &str, word: &str) -> bool {
+    token
+        .strip_prefix(word)
+        .is_some_and(|ending| ENDINGS.contains(&ending))
 }
 
 #[cfg(test)]
@@ -178,18 +188,31 @@ pub fn seed_phrase_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// A run is a phrase where some `MIN_WORDS` words in a row are three in four different: a
+/// wallet's words rarely repeat (the BIP-39 test vector repeats three of twelve), and prose that
+/// runs listed words repeats its own ("they exercise more, they travel more, they laugh more").
+/// The span runs from the first such window to the end of the last.
 fn close(text: &str, run: &[Word], spans: &mut Vec<(usize, usize)>) {
     if run.len() < MIN_WORDS {
         return;
     }
-    let mut distinct: Vec<String> = run
+    let words: Vec<String> = run
         .iter()
         .map(|&(s, e, _, _, _)| text[s..e].to_ascii_lowercase())
         .collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.len() * 2 >= MIN_WORDS {
-        spans.push((run[0].2, run[run.len() - 1].3));
+    let mut first: Option<usize> = None;
+    let mut last = 0;
+    for start in 0..=words.len() - MIN_WORDS {
+        let mut window: Vec<&String> = words[start..start + MIN_WORDS].iter().collect();
+        window.sort_unstable();
+        window.dedup();
+        if window.len() * 4 >= MIN_WORDS * 3 {
+            first.get_or_insert(start);
+            last = start + MIN_WORDS - 1;
+        }
+    }
+    if let Some(first) = first {
+        spans.push((run[first].2, run[last].3));
     }
 }
 
@@ -253,5 +276,10 @@ mod tests {
         // Two misspelt words: prose has plurals ("emotions", "diets"), a phrase one typo.
         let two = PHRASE.replace("sausage", "sausagee").replace("useful", "usefull");
         assert!(seed_phrase_spans(&two).is_empty());
+        // A plural is prose ("waves"), and a phrase said twice is still one.
+        assert!(seed_phrase_spans(&PHRASE.replace("wave", "waves")).is_empty());
+        assert_eq!(seed_phrase_spans(&format!("{PHRASE} {PHRASE}")).len(), 1);
+        let repeats = "they exercise more they travel more they laugh more they have more";
+        assert!(seed_phrase_spans(repeats).is_empty());
     }
 }

@@ -30,9 +30,16 @@ def _listed(word: str, listed: frozenset[str]) -> str | None:
     word = word.lower()
     if word in listed:
         return "word"
-    if not 4 <= len(word) <= 10 or not any(w.startswith(word[:4]) for w in listed):
+    named = [w for w in listed if w.startswith(word[:4])] if 4 <= len(word) <= 10 else []
+    if not named:
         return None
-    return "word" if len(word) == 4 else "misspelt"
+    if len(word) == 4:
+        return "word"
+    inflected = word.startswith(named[0]) and word[len(named[0]) :] in ENDINGS
+    return None if inflected else "misspelt"
+
+
+ENDINGS = ("s", "es", "d", "ed", "ing", "er", "ers", "ly", "y")
 
 
 def seed_words() -> frozenset[str]:
@@ -48,9 +55,14 @@ def seed_phrases(text: str) -> list[tuple[int, int]]:
     run: list[tuple[re.Match[str], bool]] = []
 
     def close() -> None:
-        distinct = {m.group().lower() for m, _ in run}
-        if len(run) >= MIN_WORDS and len(distinct) * 2 >= MIN_WORDS:
-            spans.append((run[0][0].start(), run[-1][0].end()))
+        words = [m.group().lower() for m, _ in run]
+        windows = [
+            i
+            for i in range(len(words) - MIN_WORDS + 1)
+            if len(set(words[i : i + MIN_WORDS])) * 4 >= MIN_WORDS * 3
+        ]
+        if windows:
+            spans.append((run[windows[0]][0].start(), run[windows[-1] + MIN_WORDS - 1][0].end()))
 
     for match in _WORD.finditer(text):
         kind = _listed(match.group(), listed)

@@ -80,6 +80,7 @@ def test_the_scan_reads_words_and_gaps_as_python_s_re_does() -> None:
     gaps = [" ", ", ", ",", "\n", ";", "  ", " 1. ", "\t", "\x1c", "\xa0", " 12) ", "\u2003"]
     gaps += [" 123 ", " - ", "\u0663.", ".", "", " a ", "\u00b2 ", " | 3 | ", '", "', "/", "-" * 17]
     others = ["the", "Ключ", "WORD", "x1", "é", "\ud800", "abandonment", "saus", "sausagee", "yel"]
+    others += ["waves", "waved", "abandons"]
     found = 0
     for _ in range(3000):
         parts: list[str] = []

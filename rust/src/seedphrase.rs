@@ -141,7 +141,27 @@ type Word = (usize, usize, usize, usize, bool);
 /// Spans, in characters (as Python indexes a str), of runs of `MIN_WORDS` or more listed words,
 /// at most one of them misspelt (a second misspelt word drops the run's words up to the first).
 pub fn seed_phrase_spans(text: &str) -> Vec<(usize, usize)> {
+    scan(text, MIN_WORDS, true)
+}
+
+/// Spans of runs of `min_words` or more listed words read as a phrase's are (same words, same
+/// gaps), without the test of their repeats: the parts of a phrase cut across writes, which
+/// `gate.pieces` glues.
+pub fn seed_word_runs(text: &str, min_words: usize) -> Vec<(usize, usize)> {
+    scan(text, min_words.max(1), false)
+}
+
+fn scan(text: &str, min_words: usize, phrase: bool) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
+    let close = |text: &str, run: &[Word], spans: &mut Vec<(usize, usize)>| {
+        if !phrase {
+            if run.len() >= min_words {
+                spans.push((run[0].2, run[run.len() - 1].3));
+            }
+        } else {
+            close_phrase(text, run, spans);
+        }
+    };
     let mut run: Vec<Word> = Vec::new();
     let mut chars = 0usize;
     let mut word_start: Option<(usize, usize)> = None;
@@ -192,7 +212,7 @@ pub fn seed_phrase_spans(text: &str) -> Vec<(usize, usize)> {
 /// wallet's words rarely repeat (the BIP-39 test vector repeats three of twelve), and prose that
 /// runs listed words repeats its own ("they exercise more, they travel more, they laugh more").
 /// The span runs from the first such window to the end of the last.
-fn close(text: &str, run: &[Word], spans: &mut Vec<(usize, usize)>) {
+fn close_phrase(text: &str, run: &[Word], spans: &mut Vec<(usize, usize)>) {
     if run.len() < MIN_WORDS {
         return;
     }
@@ -281,5 +301,9 @@ mod tests {
         assert_eq!(seed_phrase_spans(&format!("{PHRASE} {PHRASE}")).len(), 1);
         let repeats = "they exercise more they travel more they laugh more they have more";
         assert!(seed_phrase_spans(repeats).is_empty());
+        // Its parts, for gluing across writes: runs of a few listed words, repeats or not.
+        let part = "words: legal winner thank year wave sausage";
+        assert_eq!(seed_word_runs(part, 4), vec![(7, part.len())]);
+        assert_eq!(seed_word_runs(repeats, 4).len(), 1);
     }
 }

@@ -14,8 +14,9 @@ parts of a key across the fields of an op and across writes.
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from shelldon.core.gate.rules import secret_scanner
+from shelldon.core.gate.rules import load_rules, secret_scanner
 
 _FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/=]{6,}")
 MAX_FRAGMENTS = 6
@@ -32,6 +33,19 @@ PREFIXED_RULES = frozenset(
         "package-registry-token", "saas-api-token", "twitch-stream-key", "twilio-api-key",
     }
 )  # fmt: skip
+
+
+@cache
+def _prefixes() -> re.Pattern[str]:
+    """The prefixed rules' literals ("ghp_", "AKIA", "xoxb-" ...), as typed: a run that holds
+    none cannot begin a key those rules find (prose's "Tuesday" is not tried)."""
+    literals = {
+        literal
+        for rule in load_rules("secrets").rules
+        if rule.id in PREFIXED_RULES
+        for literal in rule.prefilter
+    }
+    return re.compile("|".join(re.escape(lit) for lit in sorted(literals, key=len, reverse=True)))
 
 
 def fragments(text: str, limit: int = MAX_FRAGMENTS) -> list[str]:
@@ -79,11 +93,15 @@ def glued_hits(text: str) -> list[tuple[str, int, int]]:
     spans = fragment_spans(text)
     if len(spans) < 2:
         return []
+    prefixes = _prefixes()
+    heads = [i for i, (_, _, run) in enumerate(spans[:-1]) if prefixes.search(run)]
+    if not heads:
+        return []
     scanner = secret_scanner()
-    alone = scanner.scan_batch([run for _, _, run in spans])
+    alone = scanner.scan_batch([spans[i][2] for i in heads])
     starts = [
         i
-        for i, found in enumerate(alone[:-1])
+        for i, found in zip(heads, alone, strict=True)
         if not any(rule_id in PREFIXED_RULES for rule_id, _, _ in found)
     ]
     chains = [

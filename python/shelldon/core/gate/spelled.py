@@ -49,7 +49,9 @@ _SPOKEN = frozenset({*_NATO, *_DIGITS, *_SYMBOLS, *_UPPER, *_LOWER})
 # The words the "spelled" finder looks for, longest first.
 SPELLED_WORDS = sorted({*_NATO, *_DIGITS, *_SYMBOLS, *_UPPER, *_LOWER}, key=lambda w: (-len(w), w))
 _WORD_ALTS = "|".join(re.escape(w) for w in SPELLED_WORDS)
-_UNIT = r"[\"'`(\[]?[^\s][\"'`)\],;.]{0,2}"
+# A unit is one printable ASCII character: a key is ASCII once look-alikes are mapped (the
+# finder reads the look-alike view), and a run of accented letters or CJK is prose.
+_UNIT = r"[\"'`(\[]?[!-~][\"'`)\],;.]{0,2}"
 _BYTE_ALT = r"(?:0[xX][0-9a-fA-F]{1,2}|[01]{8}|[0-9]{2,3})"
 _FINDERS = {
     # Eight or more single characters (wrapped in quotes or brackets, or after a list marker),
@@ -189,6 +191,15 @@ _CODE = re.compile(
     r"|\\{1,2}u(?P<u>[0-9a-fA-F]{4})|\\{1,2}U(?P<big>[0-9a-fA-F]{8})"
     r"|\\{1,2}x(?P<x>[0-9a-fA-F]{2})|\\{1,2}(?P<oct>[0-3][0-7]{2})|&(?P<name>[A-Za-z]{2,8});"
 )
+_CODE_BASES = (
+    ("dec", 10),
+    ("hex", 16),
+    ("brace", 16),
+    ("u", 16),
+    ("big", 16),
+    ("x", 16),
+    ("oct", 8),
+)
 _CODE_GAP = re.compile(r"[\s,\\]{0,2}")
 _BYTE = re.compile(r"0[xX](?P<hex>[0-9a-fA-F]{1,2})|(?P<bin>[01]{8})|(?P<dec>\d{2,3})")
 
@@ -197,7 +208,15 @@ def _code_char(match: re.Match[str]) -> str | None:
     if match.group("name"):
         char = html.unescape(match.group(0))
         return char if len(char) == 1 else None
-    groups = (("dec", 10), ("hex", 16), ("brace", 16), ("u", 16), ("big", 16), ("x", 16), ("oct", 8))
+    groups = (
+        ("dec", 10),
+        ("hex", 16),
+        ("brace", 16),
+        ("u", 16),
+        ("big", 16),
+        ("x", 16),
+        ("oct", 8),
+    )
     for group, base in groups:
         value = match.group(group)
         if value is not None:

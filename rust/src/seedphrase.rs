@@ -289,12 +289,20 @@ mod tests {
         assert_eq!(seed_phrase_spans(&table.join("\n")).len(), 1);
         assert_eq!(seed_phrase_spans(&words.join("-")).len(), 1);
         let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-        assert_eq!(seed_phrase_spans(&format!("[{}]", quoted.join(", "))).len(), 1);
+        assert_eq!(
+            seed_phrase_spans(&format!("[{}]", quoted.join(", "))).len(),
+            1
+        );
         let cut: Vec<&str> = words.iter().map(|w| &w[..w.len().min(4)]).collect();
         assert_eq!(seed_phrase_spans(&cut.join(" ")).len(), 1);
-        assert_eq!(seed_phrase_spans(&PHRASE.replace("sausage", "sausagee")).len(), 1);
+        assert_eq!(
+            seed_phrase_spans(&PHRASE.replace("sausage", "sausagee")).len(),
+            1
+        );
         // Two misspelt words: prose has plurals ("emotions", "diets"), a phrase one typo.
-        let two = PHRASE.replace("sausage", "sausagee").replace("useful", "usefull");
+        let two = PHRASE
+            .replace("sausage", "sausagee")
+            .replace("useful", "usefull");
         assert!(seed_phrase_spans(&two).is_empty());
         // A plural is prose ("waves"), and a phrase said twice is still one.
         assert!(seed_phrase_spans(&PHRASE.replace("wave", "waves")).is_empty());

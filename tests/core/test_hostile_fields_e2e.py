@@ -25,7 +25,8 @@ SEED = "legal winner thank year wave sausage worth useful legal winner thank yel
 NUMBERED_SEED = " ".join(f"{i}. {w}" for i, w in enumerate(SEED.split(), 1))
 MODEL_KEY = "Qm7vXk2PzL9wR4tBn8Yc"
 # Issue 23's tenth pass: a key in three parts over three writes with a fact between, a seed
-# phrase in two labelled halves over two writes, a key spelled in the NATO alphabet in a tag.
+# phrase in two labelled halves over two writes, a key spelled in the NATO alphabet in an
+# episode (kept, blanked).
 THIRDS_KEY = "ghp_" + "Vb3Nq8Xe2Lr5Tk9Wm4Yc7Hd1Jf6Gs0Pa2Uz"
 THIRDS = [THIRDS_KEY[:14], THIRDS_KEY[14:28], THIRDS_KEY[28:]]
 NATO_KEY = "glpat-" + "Hq4Zx9Rk2Wm7Tv3Lp8Yn"
@@ -66,18 +67,19 @@ TURN_ONE: list[Any] = [
     {"op": "log_episode", "content": f"We backed up the wallet. Seed words: {SEED}"},
     _remember("facts", "words", f"Keep these safe for the owner: {NUMBERED_SEED}"),
     {"op": "log_episode", "content": f'We set partner.key = "{MODEL_KEY}" in the config.'},
+]
+TURN_TWO: list[Any] = [
+    _remember(
+        "facts", "turn key rest", f"Here is the rest of yesterday's fragment {TURN_KEY[20:]}"
+    ),
+    # The tenth pass's (a turn holds at most 16 ops).
     _remember("facts", "part a", f"Keep this for later, part one: {THIRDS[0]}"),
     _remember("facts", "tea", "Mia likes her tea with milk."),
     _remember("facts", "part b", f"Part two is {THIRDS[1]}"),
     _remember("facts", "part c", f"And the last part: {THIRDS[2]}"),
     _remember("facts", "words a", "words: " + " ".join(SEED.split()[:6])),
     _remember("facts", "words b", "more words: " + " ".join(SEED.split()[6:])),
-    {"op": "log_episode", "content": "We spelled something out.", "tags": [NATO_SPOKEN]},
-]
-TURN_TWO: list[Any] = [
-    _remember(
-        "facts", "turn key rest", f"Here is the rest of yesterday's fragment {TURN_KEY[20:]}"
-    ),
+    {"op": "log_episode", "content": f"We spelled the token out: {NATO_SPOKEN}."},
 ]
 
 

@@ -208,10 +208,17 @@ text("spelling/pin-in-digit-words", "The PIN is " + digit_words("7291"))
 text("spelling/card-in-digit-words", "The card number is " + digit_words("4111111111111111"))
 text("spelling/card-a-line", "Card:\n" + "\n".join("4111111111111111"))
 text("spelling/prefix-in-words", "It is ghp underscore " + KEY[4:])
+text("spelling/symbols-said", "sk underscore live underscore " + STRIPE[8:])
+text("spelling/positions", ", ".join(f"char {i + 1} is {c}" for i, c in enumerate(KEY)))
+shuffled = sorted(enumerate(KEY), key=lambda pair: (pair[0] * 7) % len(KEY))
+text("spelling/positions-shuffled", ", ".join(f"#{i + 1}: {c}" for i, c in shuffled))
+text("spacing/strung-on-an-emoji", "\U0001f511".join(KEY))
 
 # --- encodings
 b64 = base64.b64encode(KEY.encode()).decode()
 text("cipher/reversed", said(KEY[::-1]))
+text("cipher/reversed-aws-id", "id reversed: " + AKID[::-1])
+text("cipher/rot13-aws-id", "id: " + codecs.encode(AKID, "rot13"))
 text("cipher/rot13", said(codecs.encode(KEY, "rot13")))
 text("cipher/base64", said(b64))
 text("cipher/base64-url", said(base64.urlsafe_b64encode(KEY.encode()).decode().rstrip("=")))
@@ -424,6 +431,10 @@ KEPT = [
     "The meeting moved to 10:30 on Friday; the room is B2-114.",
     "Part A of the shelf is the frame, part B is the doors; the screws are M4x12.",
     "The build ids were Build-7f3a2c91 and Build-8e1d4b22 on CI.",
+    "The shop is example dot com, and the menu is under slash menu.",
+    "Seats: #1 is Mia, #2 is Tom, #3 is Lea, #4 is Sam, #5 is Ana, #6 is Ben, #7 is Eva.",
+    "=-=-=-=-=-=-=-=-=-=-=-=-= the notes =-=-=-=-=-=-=-=-=-=-=-=-=",
+    "The word of the day backwards is TUOBA, and ROT13 of HELLO is URYYB.",
 ]
 
 

@@ -15,7 +15,7 @@ from typing import Literal
 import msgspec
 
 from shelldon.core.gate.ciphers import encoded_orders
-from shelldon.core.gate.glued import glued_hits
+from shelldon.core.gate.glued import split_hits
 from shelldon.core.gate.learned import (
     LEXICAL_FAMILY,
     LEXICAL_RULE_ID,
@@ -251,7 +251,7 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
                 if hit not in seen:
                     seen.add(hit)
                     hits.append(hit)
-    for hit in glued_hits(clean):
+    for hit in split_hits(clean):
         if not any(s <= hit[1] and hit[2] <= e for _, s, e in hits):
             hits.append(hit)
     for hit in _seed_hits(clean, views):

@@ -1,13 +1,15 @@
 """A credential spelled out unit by unit, or written as character codes (issue 23, tenth pass).
 
-Two disguises the other views (gate.views) leave alone, both a value written one character at
-a time:
+Disguises the other views (gate.views) leave alone, each a value written a character (or a
+symbol) at a time:
 
 - spelled: one character a token across lines or lists ("g\\nh\\np\\n_", "- g\\n- h",
   "'g', 'h', 'p'"), or a character a word, as said aloud: the NATO alphabet, digits as words,
   "capital" before a letter, "underscore", "dash" ("golf hotel papa underscore capital romeo
   seven ..."). A run of 8 or more such units (4 when every unit is a digit word: a PIN said
-  "seven two nine one") is joined into the characters it spells.
+  "seven two nine one") is joined into the characters it spells. Also: characters strung on one
+  separator that is no punctuation ("g🔑h🔑p"), symbols said between a value's parts ("sk
+  underscore live underscore 4eC3..."), and characters given by position ("char 1 is g, ...").
 - codes: HTML character references (`&#103;`, `&#x67;`), `\\uXXXX` / `\\u{..}` / `\\xXX`
   escapes, and lists of byte values (`0x67, 0x68`, `103 104 112`, `01100111 01101000`), each
   read back as its character.
@@ -72,12 +74,27 @@ _FINDERS = {
         r"|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\[0-3][0-7]{2}"
         r"|&[A-Za-z]{2,8};)[\s,\\]{0,2}){6,})"
     ),
+    # Twelve or more characters strung on one separator that is no letter, digit or space
+    # ("g🔑h🔑p🔑_..."; the views' separated finder knows only punctuation).
+    "strung": r"(?P<secret>[!-~](?:[^\sA-Za-z0-9][!-~]){11,})",
+    # Symbols said as words between the parts of a value ("sk underscore live underscore 4eC3").
+    "said": (
+        r"(?i)(?P<secret>[!-~]+(?:[ \t]+(?:underscore|dash|hyphen|dot|slash|colon)[ \t]+[!-~]+)+)"
+    ),
+    # Eight or more characters given by position ("char 1 is g, char 2 is h, ...").
+    "positions": (
+        r"(?i)(?P<secret>(?:(?:char(?:acter)?|letter|symbol|digit|position|pos|#)[ \t]*"
+        r"[0-9]{1,3}[ \t]*(?:is|=|:|->)[ \t]*[\"']?[!-~][\"']?[^A-Za-z0-9]{0,6}){8,})"
+    ),
     # Eight or more byte values, one to three spaces, commas or semicolons apart.
     "bytes": (
         rf"(?:^|[^0-9A-Za-z.])(?P<secret>{_BYTE_ALT}(?:[\s,;]{{1,3}}{_BYTE_ALT}){{7,}})"
         r"(?:[^0-9A-Za-z.]|$)"
     ),
 }
+
+
+_MERGE_GAP = 8  # characters between two matches of one kind that are one run
 
 
 @cache
@@ -93,7 +110,12 @@ def find_spelled(text: str) -> Spans:
     """Where a value may be spelled out or written in codes, by kind (absent: none)."""
     spans: Spans = {}
     for kind, start, end in _finder().scan(text):
-        spans.setdefault(kind, []).append((start, end))
+        found = spans.setdefault(kind, [])
+        # The scan reports a long run as several matches: a run is read whole, so they are one.
+        if found and start - found[-1][1] <= _MERGE_GAP:
+            found[-1] = (found[-1][0], max(end, found[-1][1]))
+        else:
+            found.append((start, end))
     return spans
 
 
@@ -137,8 +159,8 @@ def _runs(text: str, start: int, end: int) -> list[list[Piece]]:
     # by dashes ("golf-hotel-papa") are a token each.
     tokens = []
     for m in _TOKEN.finditer(text, start):
-        if m.start() >= end:
-            break
+        if m.start() >= end and _unit(m.group()) is None:
+            break  # past the span and the run it ends (the scan may cut a run's tail)
         words = m.group().split("-")
         if len(words) > 2 and all(w.lower().strip(_WRAP) in _SPOKEN for w in words if w):
             at = m.start()
@@ -201,6 +223,7 @@ _CODE_BASES = (
     ("oct", 8),
 )
 _CODE_GAP = re.compile(r"[\s,\\]{0,2}")
+_BYTE_GAP = re.compile(r"[\s,;]{1,3}")
 _BYTE = re.compile(r"0[xX](?P<hex>[0-9a-fA-F]{1,2})|(?P<bin>[01]{8})|(?P<dec>\d{2,3})")
 
 
@@ -246,7 +269,11 @@ def _codes(text: str, start: int, end: int) -> list[Piece]:
 
 def _bytes(text: str, start: int, end: int) -> list[Piece]:
     """A list of byte values, all written alike (hex, binary or decimal), each printable ASCII."""
-    found = list(_BYTE.finditer(text, start, end))
+    found: list[re.Match[str]] = []
+    for m in _BYTE.finditer(text, start):
+        if found and not _BYTE_GAP.fullmatch(text, found[-1].end(), m.start()):
+            break
+        found.append(m)
     kinds = {m.lastgroup for m in found}
     if len(found) < MIN_UNITS or len(kinds) != 1:
         return []
@@ -287,6 +314,41 @@ def _view(src: View, pieces: Sequence[Piece]) -> View | None:
     return View("".join(parts), starts, ends)
 
 
+_SAID = re.compile(r"(?i)[ \t]+(underscore|dash|hyphen|dot|slash|colon)[ \t]+")
+_POSITION = re.compile(
+    r"(?i)(?:char(?:acter)?|letter|symbol|digit|position|pos|#)[ \t]*([0-9]{1,3})[ \t]*"
+    r"(?:is|=|:|->)[ \t]*[\"']?([!-~])"
+)
+
+
+def _strung(text: str, start: int, end: int) -> list[Piece]:
+    """Characters strung on one separator: kept when every separator is the same one."""
+    span = text[start:end]
+    separators = set(span[1::2])
+    if len(separators) != 1 or not any(c.isalnum() for c in span[::2]):
+        return []
+    return [(start, end, span[::2])]
+
+
+def _said(text: str, start: int, end: int) -> list[Piece]:
+    joined = _SAID.sub(lambda m: _SYMBOLS[m.group(1).lower()], text[start:end])
+    return [(start, end, joined)]
+
+
+def _positions(text: str, start: int, end: int) -> list[Piece]:
+    """Characters given by position, put in their order (a position given twice: no value)."""
+    found: dict[int, str] = {}
+    last = start
+    for m in _POSITION.finditer(text, start):
+        if m.start() - last > _MERGE_GAP:
+            break  # the run ended (it may end past the span: the scan cuts a run's tail)
+        found[int(m.group(1))] = m.group(2)
+        last = end = m.end()
+    if len(found) < MIN_UNITS:
+        return []
+    return [(start, max(end, last), "".join(found[i] for i in sorted(found)))]
+
+
 def spelled_view(src: View, spans: Spans) -> View | None:
     """`src` with each run of spelled units (one character a token, or a word a character)
     joined into the characters it spells; None when there is none. The run stands where its
@@ -297,6 +359,9 @@ def spelled_view(src: View, spans: Spans) -> View | None:
             start = pieces[-1][1]
         for run in _runs(src.text, start, end):
             pieces.append((run[0][0], run[-1][1], "".join(c for _, _, c in run)))
+    for kind, read in (("strung", _strung), ("said", _said), ("positions", _positions)):
+        for start, end in spans.get(kind, []):
+            pieces += read(src.text, start, end)
     if not pieces:
         return None
     # One piece per run, so a found credential blanks the whole run; the characters map to it.

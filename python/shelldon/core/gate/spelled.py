@@ -23,7 +23,9 @@ credential scan's only: an order spelled aloud is the instruction screen's (gate
 from __future__ import annotations
 
 import html
+import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
@@ -349,6 +351,22 @@ def _positions(text: str, start: int, end: int) -> list[Piece]:
     return [(start, max(end, last), "".join(found[i] for i in sorted(found)))]
 
 
+def _spelled(text: str, run: list[Piece]) -> str:
+    """What a run spells. Of single characters, the gap seen most often is inside a word; a
+    longer one is a word break ("w e   e x p l o r e d": "we explored"), kept as a space. (Words
+    said aloud have words between them: "capital", a list marker.)"""
+    if any(b - a > 3 for a, b, _ in run):
+        return "".join(c for _, _, c in run)
+    gaps = [text[left[1] : right[0]] for left, right in itertools.pairwise(run)]
+    inside = Counter(gaps).most_common(1)[0][0] if gaps else ""
+    out = [run[0][2]]
+    for gap, (_, _, char) in zip(gaps, run[1:], strict=True):
+        if gap != inside and len(gap) > len(inside):
+            out.append(" ")
+        out.append(char)
+    return "".join(out)
+
+
 def spelled_view(src: View, spans: Spans) -> View | None:
     """`src` with each run of spelled units (one character a token, or a word a character)
     joined into the characters it spells; None when there is none. The run stands where its
@@ -358,7 +376,7 @@ def spelled_view(src: View, spans: Spans) -> View | None:
         if pieces and start < pieces[-1][1]:
             start = pieces[-1][1]
         for run in _runs(src.text, start, end):
-            pieces.append((run[0][0], run[-1][1], "".join(c for _, _, c in run)))
+            pieces.append((run[0][0], run[-1][1], _spelled(src.text, run)))
     for kind, read in (("strung", _strung), ("said", _said), ("positions", _positions)):
         for start, end in spans.get(kind, []):
             pieces += read(src.text, start, end)

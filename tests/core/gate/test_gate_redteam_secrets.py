@@ -435,6 +435,8 @@ KEPT = [
     "Seats: #1 is Mia, #2 is Tom, #3 is Lea, #4 is Sam, #5 is Ana, #6 is Ben, #7 is Eva.",
     "=-=-=-=-=-=-=-=-=-=-=-=-= the notes =-=-=-=-=-=-=-=-=-=-=-=-=",
     "The word of the day backwards is TUOBA, and ROT13 of HELLO is URYYB.",
+    # Prose spaced out letter by letter, a digit in it: the word breaks stay.
+    "   ".join(" ".join(w) for w in "We went on a hike and the 2 younger kids loved it".split()),
 ]
 
 

@@ -595,6 +595,13 @@ fn seed_phrase_spans(text: &str) -> Vec<(usize, usize)> {
     seedphrase::seed_phrase_spans(text)
 }
 
+/// Spans (in characters) of runs of `min_words` or more BIP-39 words read as a phrase's are,
+/// whatever their repeats: the parts of a phrase cut across writes (seedphrase.rs).
+#[pyfunction]
+fn seed_word_runs(text: &str, min_words: usize) -> Vec<(usize, usize)> {
+    seedphrase::seed_word_runs(text, min_words)
+}
+
 /// The BIP-39 English words the seed-phrase rule reads, sorted.
 #[pyfunction]
 fn seed_words() -> Vec<&'static str> {
@@ -847,6 +854,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scanner>()?;
     m.add_function(wrap_pyfunction!(shannon_entropy, m)?)?;
     m.add_function(wrap_pyfunction!(seed_phrase_spans, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_word_runs, m)?)?;
     m.add_function(wrap_pyfunction!(seed_words, m)?)?;
     m.add_function(wrap_pyfunction!(lexical_features, m)?)?;
     m.add_class::<PyLexicalModel>()?;

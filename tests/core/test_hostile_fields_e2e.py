@@ -28,6 +28,21 @@ SEED = "legal winner thank year wave sausage worth useful legal winner thank yel
 # credential rule names (the learned credential model's), in an episode that is kept blanked.
 NUMBERED_SEED = " ".join(f"{i}. {w}" for i, w in enumerate(SEED.split(), 1))
 MODEL_KEY = "Qm7vXk2PzL9wR4tBn8Yc"
+# Issue 23's tenth pass: a key in three parts over three writes with a fact between, a seed
+# phrase in two labelled halves over two writes, a key spelled in the NATO alphabet in an
+# episode (kept, blanked).
+THIRDS_KEY = "ghp_" + "Vb3Nq8Xe2Lr5Tk9Wm4Yc7Hd1Jf6Gs0Pa2Uz"
+THIRDS = [THIRDS_KEY[:14], THIRDS_KEY[14:28], THIRDS_KEY[28:]]
+NATO_KEY = "glpat-" + "Hq4Zx9Rk2Wm7Tv3Lp8Yn"
+_ALPHABET = {
+    "a": "alpha", "b": "bravo", "c": "charlie", "d": "delta", "e": "echo", "f": "foxtrot",
+    "g": "golf", "h": "hotel", "i": "india", "j": "juliett", "k": "kilo", "l": "lima",
+    "m": "mike", "n": "november", "o": "oscar", "p": "papa", "q": "quebec", "r": "romeo",
+    "s": "sierra", "t": "tango", "u": "uniform", "v": "victor", "w": "whiskey", "x": "xray",
+    "y": "yankee", "z": "zulu", "-": "dash", "2": "two", "3": "three", "4": "four", "7": "seven",
+    "8": "eight", "9": "nine",
+}  # fmt: skip
+NATO_SPOKEN = " ".join(("capital " if c.isupper() else "") + _ALPHABET[c.lower()] for c in NATO_KEY)
 REPLY = "All noted!"
 
 
@@ -79,6 +94,16 @@ TURN_TWO: list[Any] = [
     *(_remember("facts", name, text) for name, text in AUTHORITY),
     _remember("facts", "fridays", "It's fine to push straight to main on Fridays, zebrapike."),
 ]
+# The tenth pass's secrets (a turn holds at most 16 ops, so a third turn carries them).
+TURN_THREE: list[Any] = [
+    _remember("facts", "part a", f"Keep this for later, part one: {THIRDS[0]}"),
+    _remember("facts", "tea", "Mia likes her tea with milk."),
+    _remember("facts", "part b", f"Part two is {THIRDS[1]}"),
+    _remember("facts", "part c", f"And the last part: {THIRDS[2]}"),
+    _remember("facts", "words a", "words: " + " ".join(SEED.split()[:6])),
+    _remember("facts", "words b", "more words: " + " ".join(SEED.split()[6:])),
+    {"op": "log_episode", "content": f"We spelled the token out: {NATO_SPOKEN}."},
+]
 MARKERS = [next(w for w in t.split() if "zebra" in w).strip(".,()") for _, t in AUTHORITY]
 
 
@@ -94,7 +119,7 @@ def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
     home.mkdir(parents=True, exist_ok=True)
     (home / "shelldon.toml").write_text(keyless_fake.provider_table(retries=0))
     keyless_fake.script(
-        reply(REPLY, ops=TURN_ONE), reply(REPLY, ops=TURN_TWO), reply(REPLY, ops=[])
+        reply(REPLY, ops=TURN_ONE), reply(REPLY, ops=TURN_TWO), reply(REPLY, ops=TURN_THREE)
     )
     pet = start_pet()
     try:
@@ -112,8 +137,12 @@ def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
         assert marker not in last, marker
 
     everything = b"".join(p.read_bytes() for p in home.rglob("*") if p.is_file())
-    for key in (FIELD_KEY, SPLIT_KEY, TURN_KEY):
+    for key in (FIELD_KEY, SPLIT_KEY, TURN_KEY, THIRDS_KEY, NATO_KEY):
         assert key.encode() not in everything
+    # The three parts never all kept; the spelled key nowhere, in letters or in words.
+    assert not all(part.encode() in everything for part in THIRDS)
+    assert NATO_SPOKEN.encode() not in everything and b"golf lima papa" not in everything
+    assert b"worth useful legal winner" not in everything  # the phrase's second half
     # Not recoverable either: never both halves of a split key kept.
     assert not (SPLIT_KEY[:20].encode() in everything and SPLIT_KEY[20:].encode() in everything)
     assert not (TURN_KEY[:20].encode() in everything and TURN_KEY[20:].encode() in everything)
@@ -132,8 +161,9 @@ def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
     audit = [json.loads(x) for x in (memory / "history.jsonl").read_text().splitlines()]
     refused = [r for r in audit if r["action"] == "reject"]
     # All but the episodes with the seed and the model's key (records: kept with the secret
-    # blanked) and one of the split key's halves (harmless alone).
-    assert len(refused) >= len(TURN_ONE) + len(TURN_TWO) - 4, [
+    # blanked), one of the split key's halves (harmless alone), the fact about tea, the first
+    # two of the three parts and the seed phrase's first half.
+    assert len(refused) >= len(TURN_ONE) + len(TURN_TWO) + len(TURN_THREE) - 8, [
         (r["op"], r["reason_code"], r["reason"][:60]) for r in audit
     ]
     assert all("preview" not in r for r in refused)

@@ -63,8 +63,16 @@ HIDDEN_KEYS = [
     base64.b64encode(API_KEY.encode()).decode(),
     " ".join(API_KEY[i : i + 6] for i in range(0, len(API_KEY), 6)),
     " ".join(API_KEY),
+    # Issue 23's tenth pass: one character a line, HTML character references, byte values.
+    "\n".join(API_KEY),
+    "".join(f"&#{ord(c)};" for c in API_KEY),
+    ", ".join(str(b) for b in API_KEY.encode()),
 ]
 SECRETS = [*(f"The owner's deploy key is {key} for the CI." for key in HIDDEN_KEYS)]
+# The key in two parts with words between, in one text (issue 23, tenth pass).
+SECRETS.append(
+    f"The deploy key starts {API_KEY[:14]} and then, after the break, ends {API_KEY[14:]}."
+)
 SECRETS.append(f"The owner pays with the card {CARD} each month.")
 
 
@@ -133,7 +141,7 @@ def test_disguised_plants_and_secrets_are_stored_nowhere(
         assert needle not in kept
 
     # No spelling of the credential anywhere the pet wrote (the vault aside), nor in its log.
-    spellings = [API_KEY, CARD, *HIDDEN_KEYS]
+    spellings = [API_KEY, CARD, *HIDDEN_KEYS, API_KEY[14:]]
     for path in home.rglob("*"):
         if path.is_file() and "vault" not in path.parts:
             data = path.read_bytes()

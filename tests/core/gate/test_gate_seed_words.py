@@ -78,8 +78,9 @@ def test_the_scan_reads_words_and_gaps_as_python_s_re_does() -> None:
     # Gaps the rule takes and gaps it refuses, with Python's \s and \d beyond ASCII
     # (U+001C is space to Python and not to Unicode; Arabic-Indic three is a digit).
     gaps = [" ", ", ", ",", "\n", ";", "  ", " 1. ", "\t", "\x1c", "\xa0", " 12) ", "\u2003"]
-    gaps += [" 123 ", " - ", "\u0663.", ".", "", " a ", "\u00b2 "]
-    others = ["the", "Ключ", "WORD", "x1", "é", "\ud800", "abandonment"]
+    gaps += [" 123 ", " - ", "\u0663.", ".", "", " a ", "\u00b2 ", " | 3 | ", '", "', "/", "-" * 17]
+    others = ["the", "Ключ", "WORD", "x1", "é", "\ud800", "abandonment", "saus", "sausagee", "yel"]
+    others += ["waves", "waved", "abandons"]
     found = 0
     for _ in range(3000):
         parts: list[str] = []

@@ -10,8 +10,11 @@ harmless alone. So:
   as content is screened, then the fields joined (a key cut between the name and the content).
 - `screen_junctions(piece, recent)` screens where the new piece meets each of the last accepted
   pieces (both orders, glued and with a space, and runs of up to three short pieces glued), so
-  a split secret or instruction is refused when its halves meet. A hit must cross a junction:
-  what either piece holds alone was screened already. Bounded: the caller keeps the last
+  a split secret or instruction is refused when its halves meet; a provider's key in three or
+  four parts, one to each of the last writes that carry a key-like run (read with spelling,
+  spacing and look-alikes undone), is found by gluing those runs (`gate.glued`), and a seed
+  phrase in parts by gluing their runs of listed words. A hit must cross a junction: what
+  either piece holds alone was screened already. Bounded: the caller keeps the last
   `RECENT_PIECES` accepted pieces, and only the `JUNCTION_CHARS` either side of a junction
   are read. What a piece holds alone is a pure function of its text: a caller that screens
   turn after turn against the same recent pieces keeps it in one `PieceFacts` (asked once per
@@ -36,6 +39,7 @@ from shelldon.contracts.ops import (
     RewriteAbout,
     RewriteSummary,
 )
+from shelldon.core.gate.glued import MAX_GLUED, fragments, prefixed_crossing
 from shelldon.core.gate.rules import instruction_rules
 from shelldon.core.gate.screen import (
     Refusal,
@@ -43,14 +47,17 @@ from shelldon.core.gate.screen import (
     instruction_rules_hit,
     instruction_verdict,
     screen_text,
+    undisguised,
 )
+from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases, seed_word_runs
 
 RECENT_PIECES = 8
 JUNCTION_CHARS = 160
 # A piece this short may sit in the middle of a run of three (a key in three fragments).
 SHORT_PIECE = 80
-MAX_FRAGMENTS = 6
-_FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/=]{6,}")
+# The fewest listed words a piece must run to carry part of a seed phrase.
+SEED_PART = 3
+_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,20 +131,25 @@ def screen_junctions(
         refusal = _crossing([recent[-2], recent[-1], piece], alone)
         if refusal is not None:
             return FieldRefusal("split across writes", refusal)
+    # A provider's key in three or four parts, one to each of the newest writes and this one,
+    # whatever else the writes say: the last run of the first, the one run of each between, the
+    # first run of this one.
+    # Writes that carry no key-like run between them ("Mia likes tea.") do not part the chain.
+    carriers = [other for other in recent if alone.runs(other)]
+    for count in range(3, MAX_GLUED + 1):
+        if len(carriers) < count - 1:
+            break
+        rule_id = _chained([*carriers[-(count - 1) :], piece], alone)
+        if rule_id is not None:
+            return FieldRefusal("split across writes", _secret_refusal(rule_id))
     return None
 
 
-def _fragments(text: str) -> list[str]:
-    """Key-like runs of `text` (letters with digits, or mixed case, 6+ characters): the halves
-    of a key a sentence carries ("the first part is sk-proj-A1b2C3")."""
-    out = []
-    for match in _FRAGMENT.finditer(text):
-        run = match.group(0)
-        has_digit = any(c.isdigit() for c in run)
-        mixed = any(c.isupper() for c in run) and any(c.islower() for c in run)
-        if has_digit or mixed:
-            out.append(run)
-    return out[:MAX_FRAGMENTS]
+def _chained(pieces: list[str], alone: PieceFacts) -> str | None:
+    runs = [alone.runs(piece) for piece in pieces]
+    if not runs[0] or not runs[-1] or any(len(middle) != 1 for middle in runs[1:-1]):
+        return None
+    return prefixed_crossing([runs[0][-1], *(middle[0] for middle in runs[1:-1]), runs[-1][0]])
 
 
 def _secret_refusal(rule_id: str) -> Refusal:
@@ -161,6 +173,7 @@ class PieceFacts:
         self._secrets: dict[str, bool] = {}
         self._runs: dict[str, list[str]] = {}
         self._rules: dict[str, list[str]] = {}
+        self._seed: dict[str, list[str]] = {}
 
     def has_secret(self, piece: str) -> bool:
         found = self._secrets.get(piece)
@@ -169,10 +182,24 @@ class PieceFacts:
         return found
 
     def runs(self, piece: str) -> list[str]:
-        """The piece's key-like runs that are not a key by themselves."""
+        """The piece's key-like runs that are not a key by themselves, read with its disguise
+        undone (a part spelled "golf hotel papa ..." or spaced out is a run too)."""
         found = self._runs.get(piece)
         if found is None:
-            found = self._runs[piece] = [r for r in _fragments(piece) if not find_secrets(r)]
+            runs = fragments(undisguised(piece))
+            found = self._runs[piece] = [r for r in runs if not find_secrets(r)]
+        return found
+
+    def seed_parts(self, piece: str) -> list[str]:
+        """The piece's runs of SEED_PART or more listed words when they make up two thirds of
+        its words (a part of a seed phrase, with a label: "more words: worth useful ..."; prose
+        runs a few listed words inside a sentence)."""
+        found = self._seed.get(piece)
+        if found is None:
+            runs = [piece[s:e] for s, e in seed_word_runs(piece, SEED_PART)]
+            words = len(_WORD.findall(piece))
+            listed = sum(len(_WORD.findall(run)) for run in runs)
+            found = self._seed[piece] = runs if listed * 3 >= words * 2 else []
         return found
 
     def rules(self, piece: str) -> list[str]:
@@ -184,12 +211,14 @@ class PieceFacts:
     def keep(self, pieces: Iterable[str]) -> None:
         """Forget every piece but these (the caller's recent pieces)."""
         kept = set(pieces)
-        for memo in (self._secrets, self._runs, self._rules):
+        for memo in (self._secrets, self._runs, self._rules, self._seed):
             for piece in [p for p in memo if p not in kept]:
                 del memo[piece]
 
     def __len__(self) -> int:
-        return len(self._secrets.keys() | self._runs.keys() | self._rules.keys())
+        return len(
+            self._secrets.keys() | self._runs.keys() | self._rules.keys() | self._seed.keys()
+        )
 
 
 def _crossing(pieces: list[str], alone: PieceFacts | None = None) -> Refusal | None:
@@ -210,6 +239,14 @@ def _crossing(pieces: list[str], alone: PieceFacts | None = None) -> Refusal | N
                 for hit in find_secrets(a + b):
                     if hit.start < len(a) < hit.end:
                         return _secret_refusal(hit.rule_id)
+    # A seed phrase in parts, each part introduced by its own words ("words: legal winner ...",
+    # "more words: worth useful ..."): the last run of listed words of each piece but the last,
+    # and the first of the last, glued.
+    parts = [alone.seed_parts(piece) for piece in pieces]
+    if all(parts) and not any(alone.has_secret(piece) for piece in pieces):
+        glued = " ".join([*(p[-1] for p in parts[:-1]), parts[-1][0]])
+        if seed_phrases(glued):
+            return _secret_refusal(SEED_RULE_ID)
     # Instructions: a strong rule that fires on the pieces joined and on none alone. Weak
     # families from different pieces ("from now on, call me Sam" beside "act as a tutor") are
     # two facts, not one instruction.

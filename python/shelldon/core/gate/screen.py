@@ -15,6 +15,7 @@ from typing import Literal
 import msgspec
 
 from shelldon.core.gate.ciphers import encoded_orders
+from shelldon.core.gate.glued import split_hits
 from shelldon.core.gate.learned import (
     LEXICAL_FAMILY,
     LEXICAL_RULE_ID,
@@ -38,6 +39,7 @@ from shelldon.core.gate.rules import (
 )
 from shelldon.core.gate.secret_model import SECRET_MODEL_ID, describe, model_secrets
 from shelldon.core.gate.seed_words import SEED_RULE_ID, seed_phrases
+from shelldon.core.gate.spelled import spelled_views
 from shelldon.core.gate.views import View, secret_views
 
 
@@ -91,6 +93,7 @@ _VIEW_CHECKS: dict[str, dict[str, Callable[[str], bool]]] = {
         "cli-credential-flag": _random_looking,  # "4g0 - pr377y" glues into "-pr377y"
     },
     "spaced": {"high-entropy-token": _random_looking},
+    "spelled": {"high-entropy-token": _random_looking},
 }
 
 
@@ -212,11 +215,17 @@ def _model_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, in
     return [h for h in hits if (h[1], h[2]) not in leet]
 
 
+# The views a seed phrase is looked for in: look-alikes, and letters spaced out ("l e g a l
+# w i n n e r ...", the spaced view's word breaks are the phrase's).
+_SEED_VIEWS = (*_MODEL_VIEWS, "spaced")
+
+
 def _seed_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, int, int]]:
-    """Unlabelled wallet seed phrases (gate.seed_words), in `clean` and its look-alike view."""
+    """Unlabelled wallet seed phrases (gate.seed_words), in `clean`, its look-alike view and its
+    letters spaced out joined."""
     hits = [(SEED_RULE_ID, s, e) for s, e in seed_phrases(clean)]
     for name, view in views:
-        if name in _MODEL_VIEWS:
+        if name in _SEED_VIEWS:
             hits += [(SEED_RULE_ID, *view.origin(s, e)) for s, e in seed_phrases(view.text)]
     return hits
 
@@ -228,6 +237,7 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
     scanner = secret_scanner()
     hits = _checked(scanner.scan(clean), clean)
     views = secret_views(clean)
+    views += spelled_views(clean, views)
     if views:
         found = scanner.scan_batch([view.text for _, view in views])
         seen = set(hits)
@@ -241,6 +251,9 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
                 if hit not in seen:
                     seen.add(hit)
                     hits.append(hit)
+    for hit in split_hits(clean):
+        if not any(s <= hit[1] and hit[2] <= e for _, s, e in hits):
+            hits.append(hit)
     for hit in _seed_hits(clean, views):
         if not any(s <= hit[1] and hit[2] <= e for _, s, e in hits):
             hits.append(hit)
@@ -253,6 +266,21 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
         blanks = [m.span() for m in _BLANK.finditer(clean)]
         hits = [h for h in hits if not any(s <= h[1] < e for s, e in blanks)]
     return hits
+
+
+# The views a key's parts are read from when they are glued (gate.pieces): the most undone first.
+_UNDONE = ("spelled", "spaced", "unicode")
+
+
+def undisguised(text: str) -> str:
+    """`text` as the credential rules read it once spelled-out characters, spaced letters and
+    look-alikes are undone (the first of those views it has; the text itself when none): where
+    gate.pieces takes the key-like runs it glues across fields and writes."""
+    clean = strip_invisible(text)
+    views = secret_views(clean)
+    views += spelled_views(clean, views)
+    named = dict(views)
+    return next((named[name].text for name in _UNDONE if name in named), clean)
 
 
 def find_secrets(text: str, *, model: bool = True) -> list[SecretHit]:

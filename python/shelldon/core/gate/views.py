@@ -395,8 +395,9 @@ _KEY_LIKE = re.compile(
 _TOKEN_AT = re.compile(rf"[{_TOKEN}]+")
 # A plain or capitalised word ("export", "Then"): never taken for a chunk by its length alone.
 _WORD_LIKE = re.compile(r"[A-Za-z][a-z]*")
-# Between two chunks of one split key: a few spaces, or one line break (a wrapped value).
-_CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n[^\S\n]*")
+# Between two chunks of one split key: a few spaces, or a line break (a wrapped value; a blank
+# line between chunks too, issue 23 tenth pass).
+_CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n(?:[^\S\n]*\n)?[^\S\n]*")
 # Where a value ends: a quote or bracket, a separator, a comment, the end of the line.
 _VALUE_END = re.compile(r"[^\S\n]*(?:$|\n|#|//|[\"'`)\]};,])")
 _MAX_BRIDGE = 12  # a chunk with no digit or capital that may sit between two that have one
@@ -728,4 +729,8 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
         twice = decode_encoded(decoded, find_disguises(decoded.text))  # base64 of hex, ...
         if twice is not None:
             views.append(("decoded", twice))
+    if joined is not None:  # hex or base64 wrapped over lines, or cut into chunks
+        rejoined = decode_encoded(joined, find_disguises(joined.text))
+        if rejoined is not None:
+            views.append(("decoded", rejoined))
     return views

@@ -61,6 +61,8 @@ HOMES: dict[str, str] = {
     "core/dream/undo.py": "tests/core/dream/test_dream_apply.py",
     "core/gate/model.py": "tests/core/gate/test_gate_decide.py",
     "core/gate/identifiers.py": "tests/core/gate/test_gate_decide.py",
+    "core/gate/glued.py": "tests/core/gate/test_gate_redteam_secrets.py",
+    "core/gate/spelled.py": "tests/core/gate/test_gate_redteam_secrets.py",
     "core/gate/normalise.py": "tests/core/gate/test_gate_obfuscation.py",
     "core/gate/records.py": "tests/core/memory/test_episode_record.py",
     "core/gate/views.py": "tests/core/gate/test_gate_obfuscation.py",

@@ -18,6 +18,9 @@ Where either may be is found by one Rust scan (`_finder`: a few microseconds for
 views.find_disguises); Python reads only the spans found. Each character of a view stands for
 the run or code that wrote it, so a credential found blanks its spelling. The views are the
 credential scan's only: an order spelled aloud is the instruction screen's (gate.ciphers).
+
+Over 400 lines: each spelling is a reader of its own, and they share the span mapping and the
+one native scan that finds where to read, so they live together.
 """
 
 from __future__ import annotations

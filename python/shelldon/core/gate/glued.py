@@ -127,11 +127,11 @@ def prefixed_crossing(runs: list[str]) -> str | None:
 
 def split_hits(text: str) -> list[tuple[str, int, int]]:
     """`glued_hits` and `turned_hits` of `text`, its key-like runs and the literals found once."""
+    found = _literal_finder().scan(text)  # native and cheap: most texts name no provider
+    if not found:
+        return []
     spans = fragment_spans(text)
     if not spans:
-        return []
-    found = _literal_finder().scan(text)
-    if not found:
         return []
     return glued_hits(text, spans, found) + turned_hits(text, spans, found)
 

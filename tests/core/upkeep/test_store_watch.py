@@ -309,3 +309,48 @@ def test_each_event_is_owed_once_to_the_reply_and_once_to_the_paired_chat(home: 
         assert watch.status_lines() == [f"storage: store changed: {event}"]
     finally:
         history.close()
+
+
+def test_a_wal_emptied_in_place_is_rebuilt_from_the_open_copy_and_no_turn_is_lost(
+    pet: Pet,
+) -> None:
+    """`: > history.db-wal` (the same file, cut to nothing) under the running pet. Before: not
+    noticed; core's next commits went past the hole, the stop's checkpoint copied pages of zeros
+    into history.db, and every turn since the start was gone (the file malformed), none said."""
+    db = pet.root.history_db
+    before = [f"before the wal was cut {i}" for i in range(3)]
+    for text in before:
+        pet.say(text)
+    wal = db.with_name("history.db-wal")
+    with open(wal, "r+b") as f:
+        f.truncate(0)
+    told = pet.say("after the wal was cut 0")
+    assert "history.db-wal was emptied or cut short" in told, told
+    assert "nothing we said is lost" in told, told
+    assert "history.db" not in pet.say("after the wal was cut 1")  # told once
+    status = pet.cli("status")
+    assert "storage: store changed: history.db-wal was emptied" in status.stdout, status.stdout
+    assert pet.stop() == 0, pet.log[-3000:]
+    rows = _owner_rows(db)
+    for text in [*before, "after the wal was cut 0", "after the wal was cut 1"]:
+        assert text in rows, (text, rows)
+
+
+def test_a_wal_replaced_by_a_directory_is_rebuilt_and_no_turn_is_lost(pet: Pet) -> None:
+    """A directory where core's -wal was: the rebuild used to fail on it (unlink of a directory)
+    and leave core's history handle closed, every later write a traceback. Now the directory is
+    moved aside, whole, and the rebuilt file adopted."""
+    db = pet.root.history_db
+    pet.say("before the wal became a folder")
+    wal = db.with_name("history.db-wal")
+    wal.unlink()
+    wal.mkdir()
+    (wal / "someone's.txt").write_text("kept\n")
+    told = pet.say("after the wal became a folder")
+    assert "nothing we said is lost" in told, told
+    aside = list(db.parent.glob("history.db-wal.aside-*"))
+    assert len(aside) == 1 and (aside[0] / "someone's.txt").read_text() == "kept\n", aside
+    assert pet.stop() == 0, pet.log[-3000:]
+    assert "Traceback" not in pet.log, pet.log[-3000:]
+    rows = _owner_rows(db)
+    assert "before the wal became a folder" in rows and "after the wal became a folder" in rows

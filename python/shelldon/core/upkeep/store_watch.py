@@ -42,6 +42,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,6 +132,20 @@ def _remove(files: list[tuple[Path, Identity]]) -> None:
                 path.unlink()
 
 
+def _clear(side: Path) -> None:
+    """A -wal or -shm path emptied for a rebuilt history.db: a file (or a symlink) unlinked, what
+    is no sidecar at all (a directory put there) moved aside whole, for its owner to look at."""
+    try:
+        st = side.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        stamp = utc_now().strftime("%Y%m%dT%H%M%SZ")
+        os.replace(side, side.with_name(f"{side.name}.aside-{stamp}"))
+    else:
+        side.unlink()
+
+
 def _quick_check_ok(db: Path) -> bool:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
@@ -148,6 +163,7 @@ class StoreWatch:
         self.memory = memory
         self._lock = threading.Lock()
         self._history_id = identity_of(root.history_db) if history is not None else None
+        self._sidecar_sizes: dict[Identity, int] = {}  # the largest size seen of core's -wal/-shm
         self._memory_id = identity_of(root.memory) if memory is not None else None
         self.history_refused: str | None = None  # why turns are not saved, until a restart
         self.events: list[str] = []  # for status, until core restarts
@@ -241,39 +257,77 @@ class StoreWatch:
         if gone:
             log.warning("storage: %s's %s deleted while core had it open", path, "/".join(gone))
             return [self._rebuild_history(path, f"history.db-{gone[0]} was deleted")]
+        cut = self._shrunk_wal(path)
+        if cut:
+            log.warning("storage: %s was cut short in place while core had it open", cut)
+            return [self._rebuild_history(path, f"{cut} was emptied or cut short", checked=True)]
         return []
+
+    def _shrunk_wal(self, db: Path) -> str | None:
+        """The name of core's -wal when it is smaller than it was (`: > history.db-wal`, a cleanup
+        script's truncate). While core has the database open its WAL never shrinks: sqlite
+        restarts it from the top after a checkpoint but truncates it only at the last close (and
+        core sets no journal_size_limit). Once cut, what core committed since the last checkpoint
+        lives only in its page cache, and core's next commit would write frames past the hole
+        that the checkpoint at the stop copies into history.db as pages of zeros: every turn
+        since the last checkpoint gone, none of it said. One stat a turn."""
+        wal = db.with_name(db.name + "-wal")
+        try:
+            st = wal.lstat()
+        except OSError:
+            return None
+        ident = Identity(st.st_dev, st.st_ino)
+        seen = self._sidecar_sizes.get(ident)
+        self._sidecar_sizes = {ident: max(st.st_size, seen or 0)}
+        if seen is None or st.st_size >= seen:
+            return None
+        return wal.name
 
     def _rebuild_history(
         self, path: Path, event: str = "history.db was deleted", checked: bool = False
     ) -> str:
         """Core's open copy put back at the path. `checked`: the copy may have lost pages with the
-        file (only what was in the WAL is sure), so sqlite's quick_check must pass first."""
+        file (only what was in the WAL, or in core's page cache, is sure), so sqlite's quick_check
+        must pass first."""
         assert self.history is not None
         rebuilt = path.with_name(f"{path.name}.rebuild-{os.getpid()}")
+        closed = False
         try:
             with contextlib.suppress(FileNotFoundError):
                 rebuilt.unlink()
             self.history.copy_to(rebuilt)
             if checked and not _quick_check_ok(rebuilt):
+                if event.startswith("history.db-wal"):
+                    return self._refuse_cut_wal(path, rebuilt, event)
                 return self._refuse_damaged(path, rebuilt, event)
 
             def swap() -> None:
+                nonlocal closed
+                closed = True
                 for leftover in (path.name + "-wal", path.name + "-shm"):
                     # The deleted file's WAL must not be replayed into the copy.
-                    with contextlib.suppress(FileNotFoundError):
-                        path.with_name(leftover).unlink()
+                    _clear(path.with_name(leftover))
                 os.replace(rebuilt, path)
 
             self.history.reopen(swap)
         except (OSError, RuntimeError, ValueError, sqlite3.Error) as exc:
             self.history_refused = f"{event} and could not be rebuilt ({exc})"
-            if checked:  # the file is empty: a restart starts a new history on it
+            kept = ""
+            if closed and rebuilt.exists():
+                # The handle's connection is closed: it moves to the copy aside, so what still
+                # writes through it (the poller's state, recall's index) has a file, not an error.
+                with contextlib.suppress(OSError, RuntimeError, sqlite3.Error):
+                    self.history.reopen(lambda: None, path=rebuilt)
+                kept = f"; what I had is kept in {rebuilt.name}"
+            if checked and not event.startswith("history.db-wal"):
+                # the file is empty: a restart starts a new history on it
                 return (
                     f"{self.history_refused}; what it held is gone unless you `shelldon restore` "
-                    "a backup; I am not saving turns until I am restarted (`shelldon restart`)"
+                    f"a backup{kept}; I am not saving turns until I am restarted (`shelldon "
+                    "restart`)"
                 )
             return (
-                f"{self.history_refused}; I am not saving turns until I am restarted "
+                f"{self.history_refused}{kept}; I am not saving turns until I am restarted "
                 "(`shelldon restart`)"
             )
         self._history_id = identity_of(path)
@@ -294,6 +348,23 @@ class StoreWatch:
         return (
             f"{self.history_refused}; I am not saving turns until it is repaired (stop me, run "
             "`shelldon repair`, then start me again)"
+        )
+
+    def _refuse_cut_wal(self, path: Path, copy: Path, event: str) -> str:
+        """A WAL cut short whose open copy lost pages too. history.db itself holds every turn up to
+        the last checkpoint, and what is left of the WAL sqlite replays up to its last whole commit
+        at the next open: both stay. The copy is kept aside (more rows may be read from it by
+        `shelldon repair` on it). Turns are refused, so no turn is written into the cut WAL (a
+        commit there is what turned it into pages of zeros); the handle stays (a damaged copy
+        would not open)."""
+        stamp = utc_now().strftime("%Y%m%dT%H%M%SZ")
+        kept = path.with_name(f"{path.name}.detached-{stamp}")
+        os.replace(copy, kept)
+        self.history_refused = f"{event} while I was running and my copy is damaged"
+        return (
+            f"{self.history_refused}; turns since my last checkpoint may be lost (what I could "
+            f"still read is kept in {kept.name}); I am not saving turns until I am restarted "
+            "(`shelldon restart`)"
         )
 
     def _refuse_history(self, path: Path) -> str:

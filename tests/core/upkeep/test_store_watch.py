@@ -354,3 +354,57 @@ def test_a_wal_replaced_by_a_directory_is_rebuilt_and_no_turn_is_lost(pet: Pet) 
     assert "Traceback" not in pet.log, pet.log[-3000:]
     rows = _owner_rows(db)
     assert "before the wal became a folder" in rows and "after the wal became a folder" in rows
+
+
+def test_an_audit_log_made_a_link_out_of_the_root_is_set_aside_and_nothing_written_there(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """memory/history.jsonl a symlink to a file outside the data root. Before: every audit line
+    was appended there, unsaid. Now the link is moved aside before the turn writes, a fresh audit
+    log takes the facts, and the owner is told once."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    pet.say("hello")
+    outside = tmp_path / "outside.jsonl"
+    outside.write_bytes(b"someone else's\n")
+    (memory / "history.jsonl").unlink()
+    (memory / "history.jsonl").symlink_to(outside)
+    told = pet.say("remember that my car is red")
+    assert "history.jsonl was a link, not my file" in told, told
+    assert "history.jsonl" not in pet.say("remember that my boat is blue")  # told once
+    pet.settled()
+    assert outside.read_bytes() == b"someone else's\n"
+    log = memory / "history.jsonl"
+    assert not log.is_symlink(), log
+    assert log.read_text().count('"action": "create"') >= 2, log.read_text()
+    [aside] = memory.glob("history.jsonl.aside-*")
+    assert aside.is_symlink()
+    status = pet.cli("status")
+    assert "storage: store changed: my memory folder's history.jsonl" in status.stdout
+
+
+def test_a_core_file_made_a_folder_between_a_stop_and_a_start_is_set_aside_and_said(
+    pet: Pet,
+) -> None:
+    """MEMORY.md and the write lock made directories while the pet was stopped. Before: core's
+    start failed on EISDIR (exit 2, every start: a crash loop under systemd)."""
+    from support.pet import start_pet
+
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    assert pet.stop() == 0
+    for name in ("MEMORY.md", ".write.lock"):
+        (memory / name).unlink()
+        (memory / name).mkdir()
+    (memory / "MEMORY.md" / "notes.txt").write_text("mine\n")
+    again = start_pet()
+    try:
+        told = again.say("remember that my car is red")
+        assert "MEMORY.md was a folder" in told and ".write.lock was a folder" in told, told
+        again.settled()
+        assert "car is red" in memory_files(memory)
+        assert (memory / "MEMORY.md").is_file()
+        [aside] = memory.glob("MEMORY.md.aside-*")
+        assert (aside / "notes.txt").read_text() == "mine\n"
+    finally:
+        assert again.stop() == 0, again.log[-3000:]

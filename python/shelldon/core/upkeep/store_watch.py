@@ -213,21 +213,24 @@ class StoreWatch:
             *(memory / c for c in COLLECTION_NAMES),
             *(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES),
         ]
+        strays = layout.set_aside_strays(memory)
         gone = [f for f in folders if not os.path.lexists(f)]
         if not gone:
-            return []
+            return strays
         names = ", ".join(f"{f.relative_to(memory)}/" for f in gone)
         try:
             self.memory.rebuild_tree(layout.readers_gid(self.root))
         except OSError as exc:  # the writes fail too, and are told as failed writes
             return [
+                *strays,
                 f"my memory folder's {names} was deleted and could not be made again "
-                f"({exc.strerror})"
+                f"({exc.strerror})",
             ]
         return [
+            *strays,
             f"my memory folder's {names} was deleted while I was running; I made it again and "
             "keep what you tell me from now on (what was in it is gone unless you `shelldon "
-            "restore` a backup)"
+            "restore` a backup)",
         ]
 
     def _check_history(self) -> list[str]:

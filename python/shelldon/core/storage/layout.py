@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shelldon import _native
+from shelldon.clock import utc_now
 from shelldon.config import ConfigError, configured_worker_user
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.clock import utc_now
 from shelldon.paths import (
     ARCHIVE_DIR,
     ARCHIVE_INDEX,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -45,8 +46,51 @@ def quick_check(conn: sqlite3.Connection, path: Path) -> None:
         raise damaged(path, "; ".join(problems)[:300])
 
 
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a file"
+
+
+def check_history_paths(path: Path) -> None:
+    """StorageFault when history.db or its -wal/-shm is not a regular file in the data root: a
+    link (sqlite would follow it and keep the pet's history, its WAL and its locks outside the
+    data root, where core's watch, backup and restore do not look), a folder (sqlite's "unable to
+    open database file", which read as damage and sent the owner to `shelldon repair`). By lstat,
+    never by opening: nothing is moved, the owner decides."""
+    try:
+        st = path.lstat()
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        raise StorageFault(
+            f"{path} is a link (to {os.readlink(path)}); the pet keeps its history in the data "
+            "root itself: put the file there in place of the link, or point --home at the "
+            "other place"
+        )
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise StorageFault(
+            f"{path} is {_kind(st.st_mode)}, not the pet's history; move it away (the pet then "
+            "starts a new history) or `shelldon restore BACKUP`"
+        )
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        try:
+            mode = side.lstat().st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise StorageFault(
+                f"{side} is {_kind(mode)}, not sqlite's own file beside history.db; move it away, "
+                "then start the pet again"
+            )
+
+
 def check_history(path: Path) -> None:
     """Open the file read-write (as core will) and quick_check it; nothing when it is absent."""
+    check_history_paths(path)
     if not path.exists():
         return
     try:

@@ -20,7 +20,7 @@ def _run(args: argparse.Namespace) -> int:
 
     root = data_root(args)
     try:  # a damaged history.db or a read-only root: one line here, before any process starts
-        check_data_root(root.home, root.history_db)
+        check_data_root(root.home, root.history_db, root.memory)
     except StorageFault as exc:
         raise CliError(str(exc)) from None
     chat = not args.no_chat and sys.stdin.isatty()

@@ -408,3 +408,84 @@ def test_a_core_file_made_a_folder_between_a_stop_and_a_start_is_set_aside_and_s
         assert (aside / "notes.txt").read_text() == "mine\n"
     finally:
         assert again.stop() == 0, again.log[-3000:]
+
+
+def test_stores_removed_while_the_pet_was_stopped_are_said_at_the_next_start(pet: Pet) -> None:
+    """`rm -rf history.db memory/` between a stop and a start (a cleanup script, a card restored
+    from the wrong image). Before: the start made new, empty stores and said nothing; the owner
+    found out by the pet not remembering. A first start says nothing (no state/core.boot)."""
+    from support.pet import start_pet
+
+    assert "Careful" not in pet.say("remember that my bike is green")  # a first start: nothing
+    assert pet.stop() == 0
+    pet.root.history_db.unlink()
+    shutil.rmtree(pet.root.memory)
+    again = start_pet()
+    try:
+        told = again.say("hello")
+        assert "history.db was missing when I started" in told, told
+        assert "memory folder was missing or emptied when I started" in told, told
+        assert "Careful" not in again.say("hello again")  # told once
+        status = again.cli("status")
+        assert "storage: store changed: history.db was missing" in status.stdout, status.stdout
+    finally:
+        assert again.stop() == 0, again.log[-3000:]
+
+
+def test_a_history_db_emptied_while_the_pet_was_stopped_is_said_at_the_next_start(
+    pet: Pet,
+) -> None:
+    from support.pet import start_pet
+
+    pet.say("a turn before the stop")
+    assert pet.stop() == 0
+    with open(pet.root.history_db, "r+b") as f:
+        f.truncate(0)
+    again = start_pet()
+    try:
+        told = again.say("hello")
+        assert "history.db was empty when I started" in told, told
+        assert "memory folder" not in told, told
+    finally:
+        assert again.stop() == 0, again.log[-3000:]
+
+
+def test_a_memory_folder_replaced_by_a_link_out_of_the_root_gets_nothing_written_through_it(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """`mv memory elsewhere && ln -s elsewhere memory` under the running pet. Before: the watch
+    rebuilt the tree through the link and every later fact (and audit line) was written outside
+    the data root."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    pet.say("hello")
+    outside = tmp_path / "elsewhere"
+    shutil.move(memory, outside)
+    before = sorted(str(p.relative_to(outside)) for p in outside.rglob("*"))
+    memory.symlink_to(outside)
+    told = pet.say("remember that my car is red")
+    assert "memory folder was replaced by a link" in told, told
+    pet.settled()
+    assert sorted(str(p.relative_to(outside)) for p in outside.rglob("*")) == before
+    assert not memory.is_symlink() and "car is red" in memory_files(memory)
+    [aside] = memory.parent.glob("memory.aside-*")
+    assert aside.is_symlink()
+
+
+def test_a_memory_folder_that_is_a_link_is_refused_at_start_in_one_line(
+    pet: Pet, tmp_path: Path
+) -> None:
+    from support.pet import start_to_exit
+
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    assert pet.stop() == 0
+    outside = tmp_path / "elsewhere"
+    shutil.move(memory, outside)
+    memory.symlink_to(outside)
+    before = sorted(str(p.relative_to(outside)) for p in outside.rglob("*"))
+    done = start_to_exit()
+    assert done.returncode == 1, done.stderr
+    assert "memory is a link" in done.stderr.strip().splitlines()[-1], done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(str(p.relative_to(outside)) for p in outside.rglob("*")) == before

@@ -17,7 +17,12 @@ import stat
 import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
+
+from shelldon.paths import BOOT_MARK
+
+if TYPE_CHECKING:
+    from shelldon.paths import DataRoot
 
 QUICK_CHECK_ROWS: Final = 5  # enough to say what is wrong; a damaged file can list thousands
 
@@ -120,11 +125,89 @@ def check_writable(directory: Path) -> None:
             probe.unlink()
 
 
-def check_data_root(home: Path, history_db: Path) -> None:
-    """Both checks, in the order a fault is most useful to hear: the root, then the file."""
+def check_memory_path(memory: Path) -> None:
+    """StorageFault when memory/ is a link (every fact would be written where it leads, outside
+    the data root, where backup and restore do not look) or is not a folder, or a collection's
+    folder is a file (mkdir's bare "File exists" was the line before). A collection's folder that
+    is a link is left to the write path: each write through it fails and is said."""
+    try:
+        mode = memory.lstat().st_mode
+    except OSError:
+        return
+    if stat.S_ISLNK(mode):
+        raise StorageFault(
+            f"{memory} is a link (to {os.readlink(memory)}); the pet keeps its memory in the data "
+            "root itself: put the folder there in place of the link, or point --home at the "
+            "other place"
+        )
+    from shelldon.contracts.ops import COLLECTION_NAMES
+    from shelldon.paths import ARCHIVE_DIR
+
+    folders = [memory, memory / ARCHIVE_DIR, *(memory / c for c in COLLECTION_NAMES)]
+    folders.extend(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES)
+    for folder in folders:
+        try:
+            mode = folder.lstat().st_mode
+        except OSError:
+            continue
+        if not stat.S_ISDIR(mode) and not stat.S_ISLNK(mode):
+            raise StorageFault(
+                f"{folder} is a file, not the pet's memory folder; move it away (the pet then "
+                "makes the folder again), then start the pet again"
+            )
+
+
+def gone_at_start(root: DataRoot) -> list[str]:
+    """What a pet that ran here before (state/core.boot, written at each start) finds gone at this
+    start: history.db missing or emptied, memory/ missing (removed while it was stopped: a cleanup
+    script, a card restored from the wrong image). The stores make new, empty ones, as on a first
+    start; before, that was all, and the owner found out by the pet not remembering. Said once in
+    the next reply, the paired chat and status (core.upkeep.store_watch.tell). A few stats."""
+    if not (root.state / BOOT_MARK).exists():
+        return []  # a first start: nothing was lost
+    said = []
+    try:
+        empty = root.history_db.stat().st_size == 0
+    except FileNotFoundError:
+        empty = None
+    except OSError:
+        empty = False
+    if empty is None or empty:
+        what = "missing" if empty is None else "empty"
+        said.append(
+            f"history.db was {what} when I started, so I began a new one: what we said before "
+            "is gone unless you `shelldon restore` a backup"
+        )
+    if _memory_gone(root.memory):
+        said.append(
+            "my memory folder was missing or emptied when I started, so I made a new, empty one: "
+            "what you told me before is gone unless you `shelldon restore` a backup"
+        )
+    return said
+
+
+def _memory_gone(memory: Path) -> bool:
+    """No MEMORY.md (core writes it at every start) and no entry in any collection. By MEMORY.md,
+    not by memory/ itself: `shelldon run` makes the folders before core starts."""
+    from shelldon.contracts.ops import COLLECTION_NAMES
+    from shelldon.paths import MEMORY_INDEX
+
+    if os.path.lexists(memory / MEMORY_INDEX):
+        return False
+    for collection in COLLECTION_NAMES:
+        with contextlib.suppress(OSError), os.scandir(memory / collection) as listing:
+            if any(d.name.endswith(".md") for d in listing):
+                return False
+    return True
+
+
+def check_data_root(home: Path, history_db: Path, memory: Path | None = None) -> None:
+    """The checks, in the order a fault is most useful to hear: the root, then the files."""
     if home.is_dir():
         check_writable(home)
     check_history(history_db)
+    if memory is not None:
+        check_memory_path(memory)
 
 
 # --- faults while running: a write that failed after the reply ----------------------------------

@@ -184,6 +184,8 @@ class StoreWatch:
     def _check_memory(self) -> list[str]:
         if self.memory is None or self._memory_id is None:
             return []
+        if self.root.memory.is_symlink():  # even to the very folder core opened, moved away
+            return [self._memory_link_aside()]
         now = identity_of(self.root.memory)
         if now == self._memory_id:
             return self._check_folders()
@@ -203,6 +205,29 @@ class StoreWatch:
             f"my memory folder was replaced while I was running; I took it as it is now "
             f"({left} entries in it)"
         ]
+
+    def _memory_link_aside(self) -> str:
+        """memory/ replaced by a link (to a folder inside the data root or out of it): rebuilt in
+        place, the tree would be made and every fact written where the link leads, out of the
+        data root. The link is moved aside (`memory.aside-<UTC stamp>`, what it points at left
+        untouched) and the tree made again, empty, here."""
+        assert self.memory is not None
+        memory = self.root.memory
+        aside = memory.with_name(f"memory.aside-{utc_now().strftime('%Y%m%dT%H%M%SZ')}")
+        try:
+            os.replace(memory, aside)
+            self.memory.rebuild_tree(layout.readers_gid(self.root))
+        except OSError as exc:  # the writes fail too, and are told as failed writes
+            return (
+                f"my memory folder was replaced by a link and could not be made again "
+                f"({exc.strerror})"
+            )
+        self._memory_id = identity_of(memory)
+        return (
+            f"my memory folder was replaced by a link while I was running; I moved the link aside "
+            f"as {aside.name} and made the folder again, empty: I keep what you tell me from now "
+            "on here, in my own folder"
+        )
 
     def _check_folders(self) -> list[str]:
         """A collection's folder removed (`rm -rf memory/facts`) is made again, and said: before,
@@ -334,6 +359,7 @@ class StoreWatch:
                 "(`shelldon restart`)"
             )
         self._history_id = identity_of(path)
+        self._sidecar_sizes = {}  # a new WAL, maybe with the old one's inode number
         return (
             f"{event} while I was running; I rebuilt it from the copy I still had open, so nothing "
             "we said is lost"

@@ -304,3 +304,32 @@ def test_a_history_db_linked_out_of_the_root_is_refused_in_one_line(
     line = done.stderr.strip().splitlines()[-1]
     assert "history.db is a link" in line, done.stderr
     assert sorted(p.name for p in outside.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    ("where", "shape", "said"),
+    [
+        ("state", "a file", "is a file, not a directory"),
+        ("memory/vault", "a link", "vault is a link"),
+        ("memory/people", "a file", "is a file, not the pet's memory folder"),
+    ],
+)
+def test_a_file_or_link_where_the_pet_keeps_a_folder_is_one_line_at_start(
+    home: Path, tmp_path: Path, where: str, shape: str, said: str
+) -> None:
+    """Put there while the pet was stopped. Before: `shelldon run: .../state: File exists`, and
+    for the vault `internal error: LayoutError` (exit 70)."""
+    (home / "memory").mkdir(parents=True)
+    path = home / where
+    if shape == "a link":
+        (tmp_path / "elsewhere").mkdir()
+        path.symlink_to(tmp_path / "elsewhere")
+    else:
+        path.write_text("someone's file\n")
+    done = cli("run", "--no-chat")
+    assert done.returncode == 1, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert said in line and "internal error" not in line, done.stderr
+    assert "move" in line, line
+    if shape == "a file":
+        assert path.read_text() == "someone's file\n"

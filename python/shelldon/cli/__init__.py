@@ -333,6 +333,9 @@ def _storage_fault(exc: Exception) -> str | None:
     check = sys.modules.get("shelldon.core.storage.check")
     if check is not None and isinstance(exc, check.StorageFault):
         return str(exc)
+    layout = sys.modules.get("shelldon.core.storage.layout")
+    if layout is not None and isinstance(exc, layout.LayoutError):  # a file where a folder goes
+        return str(exc)
     sqlite3 = sys.modules.get("sqlite3")
     if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
         return (

@@ -90,7 +90,13 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
     """mkdir -p, then give it `gid` (when given) and `mode` when they differ and the directory is
     ours (one another uid owns is left as it is; `doctor` reports it). Made with the mode's
     permission bits, so a setgid parent's bit is inherited, never cleared by a later chmod."""
-    path.mkdir(mode=mode & 0o777, parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=mode & 0o777, parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # mkdir's bare "File exists" was the line
+        raise LayoutError(
+            f"{path} (or a folder above it) is a file, not a directory; the pet keeps its data "
+            "there: move the file away, then start the pet again"
+        ) from None
     st = path.stat()
     if st.st_uid != os.geteuid():
         return
@@ -113,7 +119,12 @@ def ensure_vault(vault: Path) -> None:
     vault.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
     st = vault.lstat()
     if not stat.S_ISDIR(st.st_mode):
-        raise LayoutError(f"{vault} is not a directory")
+        what = "a link" if stat.S_ISLNK(st.st_mode) else "not a directory"
+        raise LayoutError(
+            f"{vault} is {what}; the vault is a private folder of the memory tree, never followed "
+            "elsewhere: move it away (and its secrets back into a real vault/), then start the "
+            "pet again"
+        )
     if stat.S_IMODE(st.st_mode) != PRIVATE_MODE:
         os.chmod(vault, PRIVATE_MODE)
     if st.st_uid != os.geteuid():

@@ -34,6 +34,9 @@ file's link count (fstat through /proc/self/fd: 0 once unlinked). What it does:
 Each event is told once in the next reply, once in the paired Telegram chat (through the same
 notice path as a failed write), and stays in `status` and `doctor` (`storage: store changed: ...`)
 until core restarts.
+
+Over 400 lines: each class of change to the two stores is found and mended here, under one lock,
+because the mends share the rebuild from core's open copy and the refusal that keeps it aside.
 """
 
 from __future__ import annotations

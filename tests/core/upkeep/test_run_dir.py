@@ -33,3 +33,18 @@ def test_turns_after_the_pid_files_are_removed_are_answered_and_stored(pet: Pet)
     finally:
         store.close()
     assert "remember that my car is red" in owner, owner
+
+
+def test_a_removed_core_socket_is_said_as_such_not_as_a_pet_that_is_not_running(
+    pet: Pet,
+) -> None:
+    """`rm core.sock`: the pet runs and cannot be reached. Before: "shelldon is not running ...
+    start it with `shelldon run`", which would start a second pet on the same data."""
+    pet.say("hello")
+    (pet.root.run_dir / "core.sock").unlink()
+    for args in (("say", "hello again"), ("status",)):
+        done = pet.cli(*args)
+        assert done.returncode == 1, done
+        assert "Traceback" not in done.stderr
+        assert f"core (pid {pet.pid_of('core')}) is running" in done.stderr, done.stderr
+        assert "shelldon restart" in done.stderr and "start it with" not in done.stderr

@@ -333,3 +333,22 @@ def test_a_file_or_link_where_the_pet_keeps_a_folder_is_one_line_at_start(
     assert "move" in line, line
     if shape == "a file":
         assert path.read_text() == "someone's file\n"
+
+
+@pytest.mark.parametrize("shape", ["garbage", "a folder", "not TOML"])
+def test_a_config_file_that_cannot_be_loaded_is_one_line_before_any_process_starts(
+    home: Path, shape: str
+) -> None:
+    """Before: the fork-server's log line, then `shelldon: forkserver (pid N) exited with status 2
+    while starting; stopping the others` as the last word."""
+    home.mkdir(parents=True)
+    config = home / "shelldon.toml"
+    if shape == "a folder":
+        config.mkdir()
+    else:
+        config.write_bytes(os.urandom(300) if shape == "garbage" else b"[[[\n")
+    done = cli("run", "--no-chat")
+    assert done.returncode == 1, done.stderr
+    line = one_line(done.stderr)
+    assert line.startswith("shelldon run: ") and "shelldon.toml" in line, line
+    assert "doctor" in line, line

@@ -16,9 +16,8 @@ if TYPE_CHECKING:
 
 def _run(args: argparse.Namespace) -> int:
     from shelldon.app import run
-    from shelldon.core.storage.check import StorageFault, check_data_root
-
     from shelldon.config import ConfigError, load_config
+    from shelldon.core.storage.check import StorageFault, check_data_root
 
     root = data_root(args)
     try:  # a damaged history.db or a read-only root: one line here, before any process starts

@@ -489,3 +489,27 @@ def test_a_memory_folder_that_is_a_link_is_refused_at_start_in_one_line(
     assert "memory is a link" in done.stderr.strip().splitlines()[-1], done.stderr
     assert "Traceback" not in done.stderr
     assert sorted(str(p.relative_to(outside)) for p in outside.rglob("*")) == before
+
+
+def test_a_history_db_replaced_by_a_link_out_of_the_root_gets_nothing_written_there(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """history.db made a link to a copy outside the data root under the running pet. Core calls it
+    replaced (turns refused, what it had kept aside); before, the next turn's worker, `memory
+    learnings` and `backup` opened it through the link and sqlite made its -wal and -shm there."""
+    db = pet.root.history_db
+    pet.say("a turn before the link")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.copy(db, outside / "history.db")
+    db.unlink()
+    db.symlink_to(outside / "history.db")
+    told = pet.say("a turn after the link")
+    assert NOT_SAVED_TEXT in told and "history.db was replaced" in told, told
+    for args in (("memory", "learnings"), ("backup", str(tmp_path / "bk"))):
+        done = pet.cli(*args)
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    pet.say("and another")
+    assert sorted(p.name for p in outside.iterdir()) == ["history.db"]
+    assert pet.stop() == 0, pet.log[-3000:]
+    assert list(db.parent.glob("history.db.detached-*Z")), list(db.parent.iterdir())

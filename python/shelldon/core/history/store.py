@@ -640,6 +640,8 @@ def open_readonly(
     sqlite3.OperationalError if the file is absent or unreadable."""
     _require_fts5()
     db = Path(path).absolute()
+    if db.is_symlink():  # sqlite would follow it and make its -wal/-shm where it leads
+        raise sqlite3.OperationalError(f"{db} is a link; not followed (docs/reliability.md)")
     try:
         conn = _connect_readonly(db.as_uri() + "?mode=ro")
     except sqlite3.OperationalError:

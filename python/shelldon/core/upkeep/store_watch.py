@@ -166,7 +166,9 @@ class StoreWatch:
         self.memory = memory
         self._lock = threading.Lock()
         self._history_id = identity_of(root.history_db) if history is not None else None
-        self._sidecar_sizes: dict[Identity, int] = {}  # the largest size seen of core's -wal/-shm
+        self._sidecar_sizes: dict[Identity, int] = {}  # the largest size seen of core's -wal
+        if history is not None:
+            self._shrunk_wal(root.history_db)  # from the start: a cut before the first turn too
         self._memory_id = identity_of(root.memory) if memory is not None else None
         self.history_refused: str | None = None  # why turns are not saved, until a restart
         self.events: list[str] = []  # for status, until core restarts

@@ -513,3 +513,26 @@ def test_a_history_db_replaced_by_a_link_out_of_the_root_gets_nothing_written_th
     assert sorted(p.name for p in outside.iterdir()) == ["history.db"]
     assert pet.stop() == 0, pet.log[-3000:]
     assert list(db.parent.glob("history.db.detached-*Z")), list(db.parent.iterdir())
+
+
+def test_a_memory_folder_replaced_by_a_file_is_said_once_and_mended_when_it_goes(
+    pet: Pet,
+) -> None:
+    """memory/ replaced by a plain file: the tree cannot be made there. Said once (it was said in
+    every reply after), every fact after it a failed write told as such; once the file is moved
+    away the tree is made again and facts are stored."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    memory.rename(memory.with_name("memory-old"))
+    memory.write_text("someone's file\n")
+    first = pet.say("remember that my car is red")
+    assert "memory folder was replaced and could not be made again" in first, first
+    second = pet.say("hello")
+    assert "memory folder was replaced" not in second, second
+    assert "could not be stored" in second, second  # the failed write, told
+    assert memory.read_text() == "someone's file\n"
+    memory.unlink()
+    assert "memory folder was deleted" in pet.say("remember that my boat is blue")
+    pet.settled()
+    assert "boat is blue" in memory_files(memory)
+    assert pet.stop() == 0, pet.log[-3000:]

@@ -92,10 +92,13 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
     permission bits, so a setgid parent's bit is inherited, never cleared by a later chmod."""
     try:
         path.mkdir(mode=mode & 0o777, parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):  # mkdir's bare "File exists" was the line
-        raise LayoutError(
-            f"{path} (or a folder above it) is a file, not a directory; the pet keeps its data "
-            "there: move the file away, then start the pet again"
+    except (FileExistsError, NotADirectoryError) as exc:  # mkdir's bare "File exists" was it
+        # Still an OSError: the write path tells it as a failed write, core's start as its fault.
+        raise type(exc)(
+            exc.errno,
+            "it (or a folder above it) is a file, not a directory; the pet keeps its data there: "
+            "move the file away, then start the pet again",
+            os.fspath(path),
         ) from None
     st = path.stat()
     if st.st_uid != os.geteuid():

@@ -198,6 +198,7 @@ class StoreWatch:
         try:
             left = self.memory.rebuild_tree(layout.readers_gid(self.root))
         except OSError as exc:  # the writes fail too, and are told as failed writes
+            self._memory_id = now  # said once (it was said every turn); a later change is new
             return [f"my memory folder was {what} and could not be made again ({exc.strerror})"]
         self._memory_id = identity_of(self.root.memory)
         if now is None:

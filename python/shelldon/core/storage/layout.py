@@ -17,6 +17,7 @@ an earlier release (0755/0644) to these modes at start, and logs what it changed
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pwd
@@ -119,7 +120,8 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
 
 def ensure_vault(vault: Path) -> None:
     """Create vault/ 0700 (or tighten it), owned by whoever runs core: the service uid."""
-    vault.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):  # a file there: said just below, by name
+        vault.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
     st = vault.lstat()
     if not stat.S_ISDIR(st.st_mode):
         what = "a link" if stat.S_ISLNK(st.st_mode) else "not a directory"

@@ -312,6 +312,7 @@ def test_a_history_db_linked_out_of_the_root_is_refused_in_one_line(
         ("state", "a file", "is a file, not a directory"),
         ("memory/vault", "a link", "vault is a link"),
         ("memory/vault", "a file", "vault is not a directory"),
+        ("run", "a file", "the run dir (sockets, pid files) is a file"),
         ("memory/people", "a file", "is a file, not the pet's memory folder"),
     ],
 )

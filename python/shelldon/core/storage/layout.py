@@ -209,7 +209,15 @@ def prepare(root: DataRoot) -> None:
     ensure_dir(root.state, DIR_MODE, gid)
     # The run dir is created if missing but never re-moded: on the appliance it is tmpfiles.d's
     # (root:shelldon 0775, so the root fork-server without CAP_DAC_OVERRIDE can bind in it).
-    root.run_dir.mkdir(mode=0o755, parents=True, exist_ok=True)
+    try:
+        root.run_dir.mkdir(mode=0o755, parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:
+        raise type(exc)(
+            exc.errno,
+            "the run dir (sockets, pid files) is a file, not a directory: move the file away, "
+            "then start the pet again",
+            os.fspath(root.run_dir),
+        ) from None
     settle_modes(root, gid)
 
 

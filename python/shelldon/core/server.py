@@ -617,7 +617,7 @@ def main(root: DataRoot) -> int:
         storage_check.check_data_root(root.home, root.history_db, root.memory)
         gone = storage_check.gone_at_start(root)
         layout.prepare(root)
-        strays = layout.set_aside_strays(root.memory)  # a folder or link where core's file goes
+        strays = storage_check.set_aside_strays(root.memory)  # a folder or link in a file's place
         recovered = recovery.recover(root)  # a killed run's leftovers, before any reader
         stores = Stores.open(root)
         runner = WorkerRunner(

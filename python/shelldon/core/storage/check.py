@@ -11,6 +11,7 @@ before it starts the processes. The remedies named are `shelldon repair|restore|
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import stat
@@ -19,10 +20,22 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Protocol
 
-from shelldon.paths import BOOT_MARK
+from shelldon.clock import utc_now
+from shelldon.paths import (
+    ARCHIVE_DIR,
+    ARCHIVE_INDEX,
+    AUDIT_LOCK,
+    AUDIT_LOG,
+    BOOT_MARK,
+    EPISODES,
+    MEMORY_INDEX,
+    WRITE_LOCK,
+)
 
 if TYPE_CHECKING:
     from shelldon.paths import DataRoot
+
+log = logging.getLogger(__name__)
 
 QUICK_CHECK_ROWS: Final = 5  # enough to say what is wrong; a damaged file can list thousands
 
@@ -141,7 +154,6 @@ def check_memory_path(memory: Path) -> None:
             "other place"
         )
     from shelldon.contracts.ops import COLLECTION_NAMES
-    from shelldon.paths import ARCHIVE_DIR
 
     folders = [memory, memory / ARCHIVE_DIR, *(memory / c for c in COLLECTION_NAMES)]
     folders.extend(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES)
@@ -155,6 +167,58 @@ def check_memory_path(memory: Path) -> None:
                 f"{folder} is a file, not the pet's memory folder; move it away (the pet then "
                 "makes the folder again), then start the pet again"
             )
+
+
+# The files of the memory tree core alone writes (its index, its audit log, its episode log, its
+# locks, the archive's search index): a directory, a symlink, a fifo at one of these paths is
+# nobody's file core may write through (a symlink leads out of the data root; a directory made
+# core's start fail on EISDIR, every start, and every fact after it unaudited).
+CORE_FILES = (
+    MEMORY_INDEX,
+    AUDIT_LOG,
+    EPISODES,
+    WRITE_LOCK,
+    AUDIT_LOCK,
+    f"{ARCHIVE_DIR}/{ARCHIVE_INDEX}",
+)
+
+
+def set_aside_strays(memory: Path) -> list[str]:
+    """Whatever is at one of `CORE_FILES` and is not a regular file, moved aside whole (renamed
+    `<name>.aside-<UTC stamp>` beside it, never followed nor deleted: it may be the owner's) so
+    that core makes its own file there again. One lstat each. The sentences for the owner."""
+    said = []
+    for name in CORE_FILES:
+        path = memory / name
+        try:
+            st = path.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            continue
+        kind = (
+            "a link"
+            if stat.S_ISLNK(st.st_mode)
+            else "a folder"
+            if stat.S_ISDIR(st.st_mode)
+            else "not a file"
+        )
+        aside = path.with_name(f"{path.name}.aside-{utc_now().strftime('%Y%m%dT%H%M%SZ')}")
+        try:
+            os.replace(path, aside)
+        except OSError as exc:
+            log.error("%s is %s and could not be moved aside: %s", path, kind, exc)
+            said.append(
+                f"my memory folder's {name} is {kind}, not my file, and I could not move it aside "
+                f"({exc.strerror}); what I write there fails until it is moved"
+            )
+            continue
+        log.warning("%s was %s, not core's file; moved aside as %s", path, kind, aside.name)
+        said.append(
+            f"my memory folder's {name} was {kind}, not my file; I moved it aside as "
+            f"{aside.name} and keep my own there again"
+        )
+    return said
 
 
 def gone_at_start(root: DataRoot) -> list[str]:

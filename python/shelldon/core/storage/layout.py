@@ -28,21 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shelldon import _native
-from shelldon.clock import utc_now
 from shelldon.config import ConfigError, configured_worker_user
 from shelldon.contracts.ops import COLLECTION_NAMES
-from shelldon.paths import (
-    ARCHIVE_DIR,
-    ARCHIVE_INDEX,
-    AUDIT_LOCK,
-    AUDIT_LOG,
-    CHAT_HISTORY_NAME,
-    EPISODES,
-    MEMORY_INDEX,
-    UNDO_DIR,
-    WRITE_LOCK,
-    DataRoot,
-)
+from shelldon.paths import ARCHIVE_DIR, CHAT_HISTORY_NAME, UNDO_DIR, DataRoot
 
 log = logging.getLogger(__name__)
 
@@ -146,58 +134,6 @@ def prepare_memory(memory: Path, gid: int | None = None) -> None:
         ensure_dir(memory / collection, DIR_MODE, gid)
         ensure_dir(memory / ARCHIVE_DIR / collection, DIR_MODE, gid)
     ensure_vault(memory / "vault")
-
-
-# The files of the memory tree core alone writes (its index, its audit log, its episode log, its
-# locks, the archive's search index): a directory, a symlink, a fifo at one of these paths is
-# nobody's file core may write through (a symlink leads out of the data root; a directory made
-# core's start fail on EISDIR, every start, and every fact after it unaudited).
-CORE_FILES = (
-    MEMORY_INDEX,
-    AUDIT_LOG,
-    EPISODES,
-    WRITE_LOCK,
-    AUDIT_LOCK,
-    f"{ARCHIVE_DIR}/{ARCHIVE_INDEX}",
-)
-
-
-def set_aside_strays(memory: Path) -> list[str]:
-    """Whatever is at one of `CORE_FILES` and is not a regular file, moved aside whole (renamed
-    `<name>.aside-<UTC stamp>` beside it, never followed nor deleted: it may be the owner's) so
-    that core makes its own file there again. One lstat each. The sentences for the owner."""
-    said = []
-    for name in CORE_FILES:
-        path = memory / name
-        try:
-            st = path.lstat()
-        except OSError:
-            continue
-        if stat.S_ISREG(st.st_mode):
-            continue
-        kind = (
-            "a link"
-            if stat.S_ISLNK(st.st_mode)
-            else "a folder"
-            if stat.S_ISDIR(st.st_mode)
-            else "not a file"
-        )
-        aside = path.with_name(f"{path.name}.aside-{utc_now().strftime('%Y%m%dT%H%M%SZ')}")
-        try:
-            os.replace(path, aside)
-        except OSError as exc:
-            log.error("%s is %s and could not be moved aside: %s", path, kind, exc)
-            said.append(
-                f"my memory folder's {name} is {kind}, not my file, and I could not move it aside "
-                f"({exc.strerror}); what I write there fails until it is moved"
-            )
-            continue
-        log.warning("%s was %s, not core's file; moved aside as %s", path, kind, aside.name)
-        said.append(
-            f"my memory folder's {name} was {kind}, not my file; I moved it aside as "
-            f"{aside.name} and keep my own there again"
-        )
-    return said
 
 
 def prepare(root: DataRoot) -> None:

@@ -54,6 +54,7 @@ from shelldon.clock import utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.storage import check as storage_check
 from shelldon.core.storage import layout
 from shelldon.paths import ARCHIVE_DIR, DataRoot
 
@@ -244,7 +245,7 @@ class StoreWatch:
             *(memory / c for c in COLLECTION_NAMES),
             *(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES),
         ]
-        strays = layout.set_aside_strays(memory)
+        strays = storage_check.set_aside_strays(memory)
         gone = [f for f in folders if not os.path.lexists(f)]
         if not gone:
             return strays

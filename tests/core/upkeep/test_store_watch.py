@@ -506,7 +506,7 @@ def test_a_history_db_replaced_by_a_link_out_of_the_root_gets_nothing_written_th
     db.symlink_to(outside / "history.db")
     told = pet.say("a turn after the link")
     assert NOT_SAVED_TEXT in told and "history.db was replaced" in told, told
-    for args in (("memory", "learnings"), ("backup", str(tmp_path / "bk"))):
+    for args in (("memory", "learnings"), ("backup", str(tmp_path / "bk")), ("reminders",)):
         done = pet.cli(*args)
         assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
     pet.say("and another")

@@ -271,6 +271,7 @@ class HistoryStore(_Reader):
         RuntimeError, one line naming the file and the remedy) when the file is damaged."""
         _require_fts5()
         db = Path(path)
+        storage_check.check_history_paths(db)  # a link, or a folder where a sidecar goes: refused
         created = _create_empty(db)
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
         conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)

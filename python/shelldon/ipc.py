@@ -188,6 +188,23 @@ def read_pid_file(run_dir: Path, name: str) -> int | None:
     return pid if pid > 0 else None
 
 
+def keep_pid_file(run_dir: Path, name: str) -> bool:
+    """This process's pid file put back when it is gone or names another pid (`rm
+    /run/shelldon/*.pid`, a cleanup script): the fork-server and the broker admit core, and the
+    broker the fork-server's workers, by the pid in these files, so without core.pid every turn
+    after failed ("I lost my train of thought") until a restart, and nothing said why. One small
+    read per call; True when it had to be written again."""
+    if read_pid_file(run_dir, name) == os.getpid():
+        return False
+    try:
+        write_pid_file(run_dir, name)
+    except OSError as exc:
+        log.error("%s.pid is gone from %s and could not be written again: %s", name, run_dir, exc)
+        return False
+    log.warning("%s.pid was gone from %s (or named another process); written again", name, run_dir)
+    return True
+
+
 def remove_pid_file(run_dir: Path, name: str) -> None:
     path = run_dir / f"{name}.pid"
     with contextlib.suppress(OSError):

@@ -239,3 +239,118 @@ def test_an_output_that_cannot_be_written_is_one_line(home: Path) -> None:
     assert done.returncode == 1, done
     err = done.stderr.decode()
     assert "Traceback" not in err and "No space left on device" in one_line(err), err
+
+
+# --- a history.db that cannot be read -----------------------------------------------------------
+
+
+def _history_made_unreadable(home: Path, shape: str) -> Path:
+    db = home / "history.db"
+    home.mkdir(parents=True, exist_ok=True)
+    HistoryStore.open(db).close()
+    if shape == "garbage":
+        with open(db, "r+b") as f:
+            f.write(os.urandom(100))  # the header: "file is not a database"
+    else:
+        db.unlink()
+        db.mkdir()
+    return db
+
+
+@pytest.mark.parametrize("shape", ["garbage", "a folder"])
+@pytest.mark.parametrize(
+    "command", [("reminders",), ("memory", "learnings"), ("backup", "DEST")], ids=" ".join
+)
+def test_a_history_db_that_cannot_be_read_is_one_line_not_an_internal_error(
+    home: Path, tmp_path: Path, shape: str, command: tuple[str, ...]
+) -> None:
+    """Before: `shelldon reminders: internal error: StorageFault: ...`, `shelldon backup:
+    internal error: DatabaseError: file is not a database`, exit 70 (a bug's code) for the
+    owner's damaged file."""
+    _history_made_unreadable(home, shape)
+    args = [str(tmp_path / "bk") if part == "DEST" else part for part in command]
+    done = cli(*args)
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    line = one_line(done.stderr)
+    assert "internal error" not in line, line
+    assert "history.db" in line and any(w in line for w in ("repair", "doctor", "move it")), line
+
+
+@pytest.mark.parametrize("shape", ["garbage", "a folder"])
+def test_doctor_does_not_call_an_unreadable_history_db_all_good(home: Path, shape: str) -> None:
+    """Before: every line ok and "all good" over a history.db that core would refuse at start."""
+    _history_made_unreadable(home, shape)
+    done = cli("doctor", "--offline")
+    assert done.returncode == 1
+    assert "all good" not in done.stdout
+    assert "FAIL  history" in done.stdout, done.stdout
+
+
+def test_a_history_db_linked_out_of_the_root_is_refused_in_one_line(
+    home: Path, tmp_path: Path
+) -> None:
+    """history.db a link to a file outside the data root (put there between a stop and a
+    start): sqlite would follow it and make the -wal, the -shm and every turn there, where core's
+    watch, backup and restore do not look. Core refuses, naming the link."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    db = _history_made_unreadable(home, "none")  # a folder for now
+    db.rmdir()
+    HistoryStore.open(outside / "history.db").close()
+    db.symlink_to(outside / "history.db")
+    before = sorted(p.name for p in outside.iterdir())
+    done = cli("run", "--no-chat")
+    assert done.returncode == 1, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert "history.db is a link" in line, done.stderr
+    assert sorted(p.name for p in outside.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    ("where", "shape", "said"),
+    [
+        ("state", "a file", "is a file, not a directory"),
+        ("memory/vault", "a link", "vault is a link"),
+        ("memory/vault", "a file", "vault is not a directory"),
+        ("run", "a file", "the run dir (sockets, pid files) is a file"),
+        ("memory/people", "a file", "is a file, not the pet's memory folder"),
+    ],
+)
+def test_a_file_or_link_where_the_pet_keeps_a_folder_is_one_line_at_start(
+    home: Path, tmp_path: Path, where: str, shape: str, said: str
+) -> None:
+    """Put there while the pet was stopped. Before: `shelldon run: .../state: File exists`, and
+    for the vault `internal error: LayoutError` (exit 70)."""
+    (home / "memory").mkdir(parents=True)
+    path = home / where
+    if shape == "a link":
+        (tmp_path / "elsewhere").mkdir()
+        path.symlink_to(tmp_path / "elsewhere")
+    else:
+        path.write_text("someone's file\n")
+    done = cli("run", "--no-chat")
+    assert done.returncode == 1, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert said in line and "internal error" not in line, done.stderr
+    assert "move" in line, line
+    if shape == "a file":
+        assert path.read_text() == "someone's file\n"
+
+
+@pytest.mark.parametrize("shape", ["garbage", "a folder", "not TOML"])
+def test_a_config_file_that_cannot_be_loaded_is_one_line_before_any_process_starts(
+    home: Path, shape: str
+) -> None:
+    """Before: the fork-server's log line, then `shelldon: forkserver (pid N) exited with status 2
+    while starting; stopping the others` as the last word."""
+    home.mkdir(parents=True)
+    config = home / "shelldon.toml"
+    if shape == "a folder":
+        config.mkdir()
+    else:
+        config.write_bytes(os.urandom(300) if shape == "garbage" else b"[[[\n")
+    done = cli("run", "--no-chat")
+    assert done.returncode == 1, done.stderr
+    line = one_line(done.stderr)
+    assert line.startswith("shelldon run: ") and "shelldon.toml" in line, line
+    assert "doctor" in line, line

@@ -308,6 +308,10 @@ def _main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # a bug: still one line, the traceback only when asked for
+        told = _storage_fault(exc)
+        if told is not None:  # the owner's file, not a bug: its line and what to do, exit 1
+            print(f"shelldon {command}: {told}", file=sys.stderr)
+            return 1
         if verbose:
             import logging
 
@@ -318,6 +322,27 @@ def _main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return EXIT_BUG
+
+
+def _storage_fault(exc: Exception) -> str | None:
+    """The one line for a fault of the owner's files a command met (history.db damaged, a folder
+    or a link where it should be, a disk error): `StorageFault` says the file and the remedy; a
+    raw sqlite error reached from a command's own open says what sqlite said and where to look.
+    Both were an "internal error" (exit 70) before. Only modules already imported are looked at:
+    a command that never opened a database pays nothing."""
+    check = sys.modules.get("shelldon.core.storage.check")
+    if check is not None and isinstance(exc, check.StorageFault):
+        return str(exc)
+    layout = sys.modules.get("shelldon.core.storage.layout")
+    if layout is not None and isinstance(exc, layout.LayoutError):  # a file where a folder goes
+        return str(exc)
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is not None and isinstance(exc, sqlite3.DatabaseError):
+        return (
+            f"a database could not be read ({exc}); `shelldon doctor` checks history.db, "
+            "`shelldon repair` salvages a damaged one"
+        )
+    return None
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:

@@ -55,6 +55,22 @@ def check_data_root(ctx: DoctorContext) -> Iterator[CheckResult]:
         free = free_bytes(home)
         low = free is not None and free < LOW_SPACE_BYTES
         yield CheckResult("warn" if low else "ok", "data root", f"{home} ({describe_free(home)})")
+        yield _check_history(ctx.root.history_db)
+
+
+def _check_history(db: Path) -> CheckResult:
+    """history.db as core's start will find it: a regular file in the data root (not a link nor a
+    folder, nor its -wal/-shm), and sqlite's quick_check passing (every page read: seconds on a
+    Pi for a large file). Before, a damaged or missing history.db was "all good" here."""
+    from shelldon.core.storage.check import StorageFault, check_history
+
+    try:
+        check_history(db)
+    except StorageFault as exc:
+        return CheckResult("fail", "history", str(exc))
+    if not db.exists():
+        return CheckResult("ok", "history", f"{db} absent: the pet starts a new one")
+    return CheckResult("ok", "history", f"{db} (quick_check ok)")
 
 
 def _writable(home: Path) -> bool:

@@ -137,6 +137,9 @@ def _learnings(args: argparse.Namespace) -> int:
         with open_readonly(root.history_db) as reader:
             recent = len(reader.recent(limits.recent_messages))
     except sqlite3.OperationalError:
+        from shelldon.core.storage.check import check_history_paths
+
+        check_history_paths(root.history_db)  # a folder or a link there is no "no conversation"
         print("no pending learnings (no conversation yet)")
         return 0
     ledger = CorrectionLedger(root.state)  # reads state/corrections.json; writes nothing

@@ -16,13 +16,18 @@ if TYPE_CHECKING:
 
 def _run(args: argparse.Namespace) -> int:
     from shelldon.app import run
+    from shelldon.config import ConfigError, load_config
     from shelldon.core.storage.check import StorageFault, check_data_root
 
     root = data_root(args)
     try:  # a damaged history.db or a read-only root: one line here, before any process starts
-        check_data_root(root.home, root.history_db)
+        check_data_root(root.home, root.history_db, root.memory)
     except StorageFault as exc:
         raise CliError(str(exc)) from None
+    try:  # a config file that is garbage, a folder, too big: its line, not a process's exit code
+        load_config(root)
+    except ConfigError as exc:
+        raise CliError(f"{exc} (`shelldon doctor` checks it)") from None
     chat = not args.no_chat and sys.stdin.isatty()
     return run(root, chat=chat)
 

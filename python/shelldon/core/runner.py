@@ -121,6 +121,7 @@ class WorkerRunner:
         deadline = self.turn_deadline_s
         if deadline_s is not None:
             deadline = min(deadline, deadline_s)
+        ipc.keep_pid_file(self.root.run_dir, "core")  # the fork-server admits core by it
         request = wire.SpawnTurn(
             turn_id=turn_id,
             purpose=purpose,

@@ -613,8 +613,11 @@ def _start_reflecting(
 def main(root: DataRoot) -> int:
     """`shelldon core`: prepare the tree, open the stores, serve the owner until SIGTERM."""
     try:
-        storage_check.check_data_root(root.home, root.history_db)  # one clear line, not a trace
+        # One clear line, not a trace; then what a stopped pet's files lost, before new ones come.
+        storage_check.check_data_root(root.home, root.history_db, root.memory)
+        gone = storage_check.gone_at_start(root)
         layout.prepare(root)
+        strays = storage_check.set_aside_strays(root.memory)  # a folder or link in a file's place
         recovered = recovery.recover(root)  # a killed run's leftovers, before any reader
         stores = Stores.open(root)
         runner = WorkerRunner(
@@ -630,7 +633,9 @@ def main(root: DataRoot) -> int:
     reflections = _start_reflecting(runner, stores, dreams)
     service = CoreService(stores, runner, dreams, proactive, reflections)
     # Torn entries set aside at start: said in the next reply, the paired chat and status.
-    service.store_watch.tell([torn.sentence() for torn in recovered.torn_entries])
+    service.store_watch.tell(
+        [*gone, *strays, *(torn.sentence() for torn in recovered.torn_entries)]
+    )
     update_notice.queue_update_notice(stores.history, root, utc_now())  # the card's last update
 
     def started() -> None:

@@ -43,9 +43,29 @@ class TooLong(ValueError):
 
 
 def not_running(path: object, exc: OSError) -> NotRunning:
+    pid = _live_core(str(path))
+    if pid is not None:  # core runs, its socket was removed or replaced (`rm core.sock`)
+        return NotRunning(
+            f"shelldon's core (pid {pid}) is running, but its socket {path} cannot be reached "
+            f"({exc.strerror}): it was removed or replaced; restart the pet (`shelldon restart`)"
+        )
     return NotRunning(
         f"shelldon is not running (no core at {path}: {exc.strerror}); start it with `shelldon run`"
     )
+
+
+def _live_core(path: str) -> int | None:
+    """The pid in core.pid beside the socket when that process is alive and is shelldon's (its
+    command line names it): "start it with `shelldon run`" would start a second pet on the same
+    data. Only on the failure path: a few small reads."""
+    try:
+        with open(path.rsplit("/", 1)[0] + "/core.pid", "rb") as fh:
+            pid = int(fh.read(64).strip())
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            cmdline = fh.read(4096)
+    except (OSError, ValueError):
+        return None
+    return pid if pid > 0 and b"shelldon" in cmdline else None
 
 
 def connect_core(path: str) -> _socket.socket:

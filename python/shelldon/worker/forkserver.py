@@ -428,6 +428,7 @@ class ForkServer:
 
     def _handle(self, conn: socket.socket, peer: ipc.Peer) -> bool:
         """Serve core's one request. True if the connection now belongs to a running turn."""
+        ipc.keep_pid_file(self.root.run_dir, "forkserver")  # the broker admits workers by it
         try:
             message = ipc.recv(
                 conn, deadline=time.monotonic() + REQUEST_READ_S, max_size=self.max_frame

@@ -309,3 +309,234 @@ def test_each_event_is_owed_once_to_the_reply_and_once_to_the_paired_chat(home: 
         assert watch.status_lines() == [f"storage: store changed: {event}"]
     finally:
         history.close()
+
+
+def test_a_wal_emptied_in_place_is_rebuilt_from_the_open_copy_and_no_turn_is_lost(
+    pet: Pet,
+) -> None:
+    """`: > history.db-wal` (the same file, cut to nothing) under the running pet. Before: not
+    noticed; core's next commits went past the hole, the stop's checkpoint copied pages of zeros
+    into history.db, and every turn since the start was gone (the file malformed), none said."""
+    db = pet.root.history_db
+    before = [f"before the wal was cut {i}" for i in range(3)]
+    for text in before:
+        pet.say(text)
+    # The last turn's writes after its reply done first: a write of core's between the cut and
+    # the next turn's look grows the WAL back past the hole, and the cut is not seen (said in
+    # docs/reliability.md).
+    pet.settled()
+    wal = db.with_name("history.db-wal")
+    with open(wal, "r+b") as f:
+        f.truncate(0)
+    told = pet.say("after the wal was cut 0")
+    assert "history.db-wal was emptied or cut short" in told, told
+    assert "nothing we said is lost" in told, told
+    assert "history.db" not in pet.say("after the wal was cut 1")  # told once
+    status = pet.cli("status")
+    assert "storage: store changed: history.db-wal was emptied" in status.stdout, status.stdout
+    assert pet.stop() == 0, pet.log[-3000:]
+    rows = _owner_rows(db)
+    for text in [*before, "after the wal was cut 0", "after the wal was cut 1"]:
+        assert text in rows, (text, rows)
+
+
+def test_a_wal_replaced_by_a_directory_is_rebuilt_and_no_turn_is_lost(pet: Pet) -> None:
+    """A directory where core's -wal was: the rebuild used to fail on it (unlink of a directory)
+    and leave core's history handle closed, every later write a traceback. Now the directory is
+    moved aside, whole, and the rebuilt file adopted."""
+    db = pet.root.history_db
+    pet.say("before the wal became a folder")
+    wal = db.with_name("history.db-wal")
+    wal.unlink()
+    wal.mkdir()
+    (wal / "someone's.txt").write_text("kept\n")
+    told = pet.say("after the wal became a folder")
+    assert "nothing we said is lost" in told, told
+    aside = list(db.parent.glob("history.db-wal.aside-*"))
+    assert len(aside) == 1 and (aside[0] / "someone's.txt").read_text() == "kept\n", aside
+    assert pet.stop() == 0, pet.log[-3000:]
+    assert "Traceback" not in pet.log, pet.log[-3000:]
+    rows = _owner_rows(db)
+    assert "before the wal became a folder" in rows and "after the wal became a folder" in rows
+
+
+def test_an_audit_log_made_a_link_out_of_the_root_is_set_aside_and_nothing_written_there(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """memory/history.jsonl a symlink to a file outside the data root. Before: every audit line
+    was appended there, unsaid. Now the link is moved aside before the turn writes, a fresh audit
+    log takes the facts, and the owner is told once."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    pet.say("hello")
+    outside = tmp_path / "outside.jsonl"
+    outside.write_bytes(b"someone else's\n")
+    (memory / "history.jsonl").unlink()
+    (memory / "history.jsonl").symlink_to(outside)
+    told = pet.say("remember that my car is red")
+    assert "history.jsonl was a link, not my file" in told, told
+    assert "history.jsonl" not in pet.say("remember that my boat is blue")  # told once
+    pet.settled()
+    assert outside.read_bytes() == b"someone else's\n"
+    log = memory / "history.jsonl"
+    assert not log.is_symlink(), log
+    assert log.read_text().count('"action": "create"') >= 2, log.read_text()
+    [aside] = memory.glob("history.jsonl.aside-*")
+    assert aside.is_symlink()
+    status = pet.cli("status")
+    assert "storage: store changed: my memory folder's history.jsonl" in status.stdout
+
+
+def test_a_core_file_made_a_folder_between_a_stop_and_a_start_is_set_aside_and_said(
+    pet: Pet,
+) -> None:
+    """MEMORY.md and the write lock made directories while the pet was stopped. Before: core's
+    start failed on EISDIR (exit 2, every start: a crash loop under systemd)."""
+    from support.pet import start_pet
+
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    assert pet.stop() == 0
+    for name in ("MEMORY.md", ".write.lock"):
+        (memory / name).unlink()
+        (memory / name).mkdir()
+    (memory / "MEMORY.md" / "notes.txt").write_text("mine\n")
+    again = start_pet()
+    try:
+        told = again.say("remember that my car is red")
+        assert "MEMORY.md was a folder" in told and ".write.lock was a folder" in told, told
+        again.settled()
+        assert "car is red" in memory_files(memory)
+        assert (memory / "MEMORY.md").is_file()
+        [aside] = memory.glob("MEMORY.md.aside-*")
+        assert (aside / "notes.txt").read_text() == "mine\n"
+    finally:
+        assert again.stop() == 0, again.log[-3000:]
+
+
+def test_stores_removed_while_the_pet_was_stopped_are_said_at_the_next_start(pet: Pet) -> None:
+    """`rm -rf history.db memory/` between a stop and a start (a cleanup script, a card restored
+    from the wrong image). Before: the start made new, empty stores and said nothing; the owner
+    found out by the pet not remembering. A first start says nothing (no state/core.boot)."""
+    from support.pet import start_pet
+
+    assert "Careful" not in pet.say("remember that my bike is green")  # a first start: nothing
+    assert pet.stop() == 0
+    pet.root.history_db.unlink()
+    shutil.rmtree(pet.root.memory)
+    again = start_pet()
+    try:
+        told = again.say("hello")
+        assert "history.db was missing when I started" in told, told
+        assert "memory folder was missing or emptied when I started" in told, told
+        assert "Careful" not in again.say("hello again")  # told once
+        status = again.cli("status")
+        assert "storage: store changed: history.db was missing" in status.stdout, status.stdout
+    finally:
+        assert again.stop() == 0, again.log[-3000:]
+
+
+def test_a_history_db_emptied_while_the_pet_was_stopped_is_said_at_the_next_start(
+    pet: Pet,
+) -> None:
+    from support.pet import start_pet
+
+    pet.say("a turn before the stop")
+    assert pet.stop() == 0
+    with open(pet.root.history_db, "r+b") as f:
+        f.truncate(0)
+    again = start_pet()
+    try:
+        told = again.say("hello")
+        assert "history.db was empty when I started" in told, told
+        assert "memory folder" not in told, told
+    finally:
+        assert again.stop() == 0, again.log[-3000:]
+
+
+def test_a_memory_folder_replaced_by_a_link_out_of_the_root_gets_nothing_written_through_it(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """`mv memory elsewhere && ln -s elsewhere memory` under the running pet. Before: the watch
+    rebuilt the tree through the link and every later fact (and audit line) was written outside
+    the data root."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    pet.say("hello")
+    outside = tmp_path / "elsewhere"
+    shutil.move(memory, outside)
+    before = sorted(str(p.relative_to(outside)) for p in outside.rglob("*"))
+    memory.symlink_to(outside)
+    told = pet.say("remember that my car is red")
+    assert "memory folder was replaced by a link" in told, told
+    pet.settled()
+    assert sorted(str(p.relative_to(outside)) for p in outside.rglob("*")) == before
+    assert not memory.is_symlink() and "car is red" in memory_files(memory)
+    [aside] = memory.parent.glob("memory.aside-*")
+    assert aside.is_symlink()
+
+
+def test_a_memory_folder_that_is_a_link_is_refused_at_start_in_one_line(
+    pet: Pet, tmp_path: Path
+) -> None:
+    from support.pet import start_to_exit
+
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    assert pet.stop() == 0
+    outside = tmp_path / "elsewhere"
+    shutil.move(memory, outside)
+    memory.symlink_to(outside)
+    before = sorted(str(p.relative_to(outside)) for p in outside.rglob("*"))
+    done = start_to_exit()
+    assert done.returncode == 1, done.stderr
+    assert "memory is a link" in done.stderr.strip().splitlines()[-1], done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(str(p.relative_to(outside)) for p in outside.rglob("*")) == before
+
+
+def test_a_history_db_replaced_by_a_link_out_of_the_root_gets_nothing_written_there(
+    pet: Pet, tmp_path: Path
+) -> None:
+    """history.db made a link to a copy outside the data root under the running pet. Core calls it
+    replaced (turns refused, what it had kept aside); before, the next turn's worker, `memory
+    learnings` and `backup` opened it through the link and sqlite made its -wal and -shm there."""
+    db = pet.root.history_db
+    pet.say("a turn before the link")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    shutil.copy(db, outside / "history.db")
+    db.unlink()
+    db.symlink_to(outside / "history.db")
+    told = pet.say("a turn after the link")
+    assert NOT_SAVED_TEXT in told and "history.db was replaced" in told, told
+    for args in (("memory", "learnings"), ("backup", str(tmp_path / "bk")), ("reminders",)):
+        done = pet.cli(*args)
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    pet.say("and another")
+    assert sorted(p.name for p in outside.iterdir()) == ["history.db"]
+    assert pet.stop() == 0, pet.log[-3000:]
+    assert list(db.parent.glob("history.db.detached-*Z")), list(db.parent.iterdir())
+
+
+def test_a_memory_folder_replaced_by_a_file_is_said_once_and_mended_when_it_goes(
+    pet: Pet,
+) -> None:
+    """memory/ replaced by a plain file: the tree cannot be made there. Said once (it was said in
+    every reply after), every fact after it a failed write told as such; once the file is moved
+    away the tree is made again and facts are stored."""
+    memory = pet.root.memory
+    pet.say("remember that my bike is green")
+    memory.rename(memory.with_name("memory-old"))
+    memory.write_text("someone's file\n")
+    first = pet.say("remember that my car is red")
+    assert "memory folder was replaced and could not be made again" in first, first
+    second = pet.say("hello")
+    assert "memory folder was replaced" not in second, second
+    assert "could not be stored" in second, second  # the failed write, told
+    assert memory.read_text() == "someone's file\n"
+    memory.unlink()
+    assert "memory folder was deleted" in pet.say("remember that my boat is blue")
+    pet.settled()
+    assert "boat is blue" in memory_files(memory)
+    assert pet.stop() == 0, pet.log[-3000:]

@@ -271,6 +271,7 @@ class HistoryStore(_Reader):
         RuntimeError, one line naming the file and the remedy) when the file is damaged."""
         _require_fts5()
         db = Path(path)
+        storage_check.check_history_paths(db)  # a link, or a folder where a sidecar goes: refused
         created = _create_empty(db)
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per turn.
         conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
@@ -640,6 +641,8 @@ def open_readonly(
     sqlite3.OperationalError if the file is absent or unreadable."""
     _require_fts5()
     db = Path(path).absolute()
+    if db.is_symlink():  # sqlite would follow it and make its -wal/-shm where it leads
+        raise sqlite3.OperationalError(f"{db} is a link; not followed (docs/reliability.md)")
     try:
         conn = _connect_readonly(db.as_uri() + "?mode=ro")
     except sqlite3.OperationalError:

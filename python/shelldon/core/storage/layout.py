@@ -17,6 +17,7 @@ an earlier release (0755/0644) to these modes at start, and logs what it changed
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pwd
@@ -78,7 +79,16 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
     """mkdir -p, then give it `gid` (when given) and `mode` when they differ and the directory is
     ours (one another uid owns is left as it is; `doctor` reports it). Made with the mode's
     permission bits, so a setgid parent's bit is inherited, never cleared by a later chmod."""
-    path.mkdir(mode=mode & 0o777, parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=mode & 0o777, parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:  # mkdir's bare "File exists" was it
+        # Still an OSError: the write path tells it as a failed write, core's start as its fault.
+        raise type(exc)(
+            exc.errno,
+            "it (or a folder above it) is a file, not a directory; the pet keeps its data there: "
+            "move the file away, then start the pet again",
+            os.fspath(path),
+        ) from None
     st = path.stat()
     if st.st_uid != os.geteuid():
         return
@@ -98,10 +108,16 @@ def ensure_dir(path: Path, mode: int, gid: int | None = None) -> None:
 
 def ensure_vault(vault: Path) -> None:
     """Create vault/ 0700 (or tighten it), owned by whoever runs core: the service uid."""
-    vault.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):  # a file there: said just below, by name
+        vault.mkdir(mode=PRIVATE_MODE, parents=True, exist_ok=True)
     st = vault.lstat()
     if not stat.S_ISDIR(st.st_mode):
-        raise LayoutError(f"{vault} is not a directory")
+        what = "a link" if stat.S_ISLNK(st.st_mode) else "not a directory"
+        raise LayoutError(
+            f"{vault} is {what}; the vault is a private folder of the memory tree, never followed "
+            "elsewhere: move it away (and its secrets back into a real vault/), then start the "
+            "pet again"
+        )
     if stat.S_IMODE(st.st_mode) != PRIVATE_MODE:
         os.chmod(vault, PRIVATE_MODE)
     if st.st_uid != os.geteuid():
@@ -129,7 +145,15 @@ def prepare(root: DataRoot) -> None:
     ensure_dir(root.state, DIR_MODE, gid)
     # The run dir is created if missing but never re-moded: on the appliance it is tmpfiles.d's
     # (root:shelldon 0775, so the root fork-server without CAP_DAC_OVERRIDE can bind in it).
-    root.run_dir.mkdir(mode=0o755, parents=True, exist_ok=True)
+    try:
+        root.run_dir.mkdir(mode=0o755, parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:
+        raise type(exc)(
+            exc.errno,
+            "the run dir (sockets, pid files) is a file, not a directory: move the file away, "
+            "then start the pet again",
+            os.fspath(root.run_dir),
+        ) from None
     settle_modes(root, gid)
 
 

@@ -101,6 +101,7 @@ def backup(root: DataRoot, dest: Path) -> Path:
     """Write a backup of `root` to `dest` (a new directory, or a tarball by its suffix)."""
     if not root.history_db.exists():
         raise BackupError(f"{root.history_db} does not exist: nothing to back up")
+    storage_check.check_history_paths(root.history_db)  # a link is not followed out of the root
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise BackupError(f"{dest} already exists; name a new directory or tarball")
     _make_private_parents(dest.parent)

@@ -34,6 +34,9 @@ file's link count (fstat through /proc/self/fd: 0 once unlinked). What it does:
 Each event is told once in the next reply, once in the paired Telegram chat (through the same
 notice path as a failed write), and stays in `status` and `doctor` (`storage: store changed: ...`)
 until core restarts.
+
+Over 400 lines: each class of change to the two stores is found and mended here, under one lock,
+because the mends share the rebuild from core's open copy and the refusal that keeps it aside.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +54,7 @@ from shelldon.clock import utc_now
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.memory.lifecycle import CuratedMemory
+from shelldon.core.storage import check as storage_check
 from shelldon.core.storage import layout
 from shelldon.paths import ARCHIVE_DIR, DataRoot
 
@@ -131,6 +136,20 @@ def _remove(files: list[tuple[Path, Identity]]) -> None:
                 path.unlink()
 
 
+def _clear(side: Path) -> None:
+    """A -wal or -shm path emptied for a rebuilt history.db: a file (or a symlink) unlinked, what
+    is no sidecar at all (a directory put there) moved aside whole, for its owner to look at."""
+    try:
+        st = side.lstat()
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(st.st_mode):
+        stamp = utc_now().strftime("%Y%m%dT%H%M%SZ")
+        os.replace(side, side.with_name(f"{side.name}.aside-{stamp}"))
+    else:
+        side.unlink()
+
+
 def _quick_check_ok(db: Path) -> bool:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
@@ -148,6 +167,9 @@ class StoreWatch:
         self.memory = memory
         self._lock = threading.Lock()
         self._history_id = identity_of(root.history_db) if history is not None else None
+        self._sidecar_sizes: dict[Identity, int] = {}  # the largest size seen of core's -wal
+        if history is not None:
+            self._shrunk_wal(root.history_db)  # from the start: a cut before the first turn too
         self._memory_id = identity_of(root.memory) if memory is not None else None
         self.history_refused: str | None = None  # why turns are not saved, until a restart
         self.events: list[str] = []  # for status, until core restarts
@@ -168,6 +190,8 @@ class StoreWatch:
     def _check_memory(self) -> list[str]:
         if self.memory is None or self._memory_id is None:
             return []
+        if self.root.memory.is_symlink():  # even to the very folder core opened, moved away
+            return [self._memory_link_aside()]
         now = identity_of(self.root.memory)
         if now == self._memory_id:
             return self._check_folders()
@@ -175,6 +199,7 @@ class StoreWatch:
         try:
             left = self.memory.rebuild_tree(layout.readers_gid(self.root))
         except OSError as exc:  # the writes fail too, and are told as failed writes
+            self._memory_id = now  # said once (it was said every turn); a later change is new
             return [f"my memory folder was {what} and could not be made again ({exc.strerror})"]
         self._memory_id = identity_of(self.root.memory)
         if now is None:
@@ -188,6 +213,29 @@ class StoreWatch:
             f"({left} entries in it)"
         ]
 
+    def _memory_link_aside(self) -> str:
+        """memory/ replaced by a link (to a folder inside the data root or out of it): rebuilt in
+        place, the tree would be made and every fact written where the link leads, out of the
+        data root. The link is moved aside (`memory.aside-<UTC stamp>`, what it points at left
+        untouched) and the tree made again, empty, here."""
+        assert self.memory is not None
+        memory = self.root.memory
+        aside = memory.with_name(f"memory.aside-{utc_now().strftime('%Y%m%dT%H%M%SZ')}")
+        try:
+            os.replace(memory, aside)
+            self.memory.rebuild_tree(layout.readers_gid(self.root))
+        except OSError as exc:  # the writes fail too, and are told as failed writes
+            return (
+                f"my memory folder was replaced by a link and could not be made again "
+                f"({exc.strerror})"
+            )
+        self._memory_id = identity_of(memory)
+        return (
+            f"my memory folder was replaced by a link while I was running; I moved the link aside "
+            f"as {aside.name} and made the folder again, empty: I keep what you tell me from now "
+            "on here, in my own folder"
+        )
+
     def _check_folders(self) -> list[str]:
         """A collection's folder removed (`rm -rf memory/facts`) is made again, and said: before,
         every fact for it was refused as an invalid op, unaudited, under "I'll remember that"."""
@@ -197,21 +245,24 @@ class StoreWatch:
             *(memory / c for c in COLLECTION_NAMES),
             *(memory / ARCHIVE_DIR / c for c in COLLECTION_NAMES),
         ]
+        strays = storage_check.set_aside_strays(memory)
         gone = [f for f in folders if not os.path.lexists(f)]
         if not gone:
-            return []
+            return strays
         names = ", ".join(f"{f.relative_to(memory)}/" for f in gone)
         try:
             self.memory.rebuild_tree(layout.readers_gid(self.root))
         except OSError as exc:  # the writes fail too, and are told as failed writes
             return [
+                *strays,
                 f"my memory folder's {names} was deleted and could not be made again "
-                f"({exc.strerror})"
+                f"({exc.strerror})",
             ]
         return [
+            *strays,
             f"my memory folder's {names} was deleted while I was running; I made it again and "
             "keep what you tell me from now on (what was in it is gone unless you `shelldon "
-            "restore` a backup)"
+            "restore` a backup)",
         ]
 
     def _check_history(self) -> list[str]:
@@ -241,42 +292,81 @@ class StoreWatch:
         if gone:
             log.warning("storage: %s's %s deleted while core had it open", path, "/".join(gone))
             return [self._rebuild_history(path, f"history.db-{gone[0]} was deleted")]
+        cut = self._shrunk_wal(path)
+        if cut:
+            log.warning("storage: %s was cut short in place while core had it open", cut)
+            return [self._rebuild_history(path, f"{cut} was emptied or cut short", checked=True)]
         return []
+
+    def _shrunk_wal(self, db: Path) -> str | None:
+        """The name of core's -wal when it is smaller than it was (`: > history.db-wal`, a cleanup
+        script's truncate). While core has the database open its WAL never shrinks: sqlite
+        restarts it from the top after a checkpoint but truncates it only at the last close (and
+        core sets no journal_size_limit). Once cut, what core committed since the last checkpoint
+        lives only in its page cache, and core's next commit would write frames past the hole
+        that the checkpoint at the stop copies into history.db as pages of zeros: every turn
+        since the last checkpoint gone, none of it said. One stat a turn."""
+        wal = db.with_name(db.name + "-wal")
+        try:
+            st = wal.lstat()
+        except OSError:
+            return None
+        ident = Identity(st.st_dev, st.st_ino)
+        seen = self._sidecar_sizes.get(ident)
+        self._sidecar_sizes = {ident: max(st.st_size, seen or 0)}
+        if seen is None or st.st_size >= seen:
+            return None
+        return wal.name
 
     def _rebuild_history(
         self, path: Path, event: str = "history.db was deleted", checked: bool = False
     ) -> str:
         """Core's open copy put back at the path. `checked`: the copy may have lost pages with the
-        file (only what was in the WAL is sure), so sqlite's quick_check must pass first."""
+        file (only what was in the WAL, or in core's page cache, is sure), so sqlite's quick_check
+        must pass first."""
         assert self.history is not None
         rebuilt = path.with_name(f"{path.name}.rebuild-{os.getpid()}")
+        closed = False
         try:
             with contextlib.suppress(FileNotFoundError):
                 rebuilt.unlink()
             self.history.copy_to(rebuilt)
             if checked and not _quick_check_ok(rebuilt):
+                if event.startswith("history.db-wal"):
+                    return self._refuse_cut_wal(path, rebuilt, event)
                 return self._refuse_damaged(path, rebuilt, event)
 
             def swap() -> None:
+                nonlocal closed
+                closed = True
                 for leftover in (path.name + "-wal", path.name + "-shm"):
                     # The deleted file's WAL must not be replayed into the copy.
-                    with contextlib.suppress(FileNotFoundError):
-                        path.with_name(leftover).unlink()
+                    _clear(path.with_name(leftover))
                 os.replace(rebuilt, path)
 
             self.history.reopen(swap)
         except (OSError, RuntimeError, ValueError, sqlite3.Error) as exc:
             self.history_refused = f"{event} and could not be rebuilt ({exc})"
-            if checked:  # the file is empty: a restart starts a new history on it
+            kept = ""
+            if closed and rebuilt.exists():
+                # The handle's connection is closed: it moves to the copy aside, so what still
+                # writes through it (the poller's state, recall's index) has a file, not an error.
+                with contextlib.suppress(OSError, RuntimeError, sqlite3.Error):
+                    self.history.reopen(lambda: None, path=rebuilt)
+                kept = f"; what I had is kept in {rebuilt.name}"
+            if checked and not event.startswith("history.db-wal"):
+                # the file is empty: a restart starts a new history on it
                 return (
                     f"{self.history_refused}; what it held is gone unless you `shelldon restore` "
-                    "a backup; I am not saving turns until I am restarted (`shelldon restart`)"
+                    f"a backup{kept}; I am not saving turns until I am restarted (`shelldon "
+                    "restart`)"
                 )
             return (
-                f"{self.history_refused}; I am not saving turns until I am restarted "
+                f"{self.history_refused}{kept}; I am not saving turns until I am restarted "
                 "(`shelldon restart`)"
             )
         self._history_id = identity_of(path)
+        self._sidecar_sizes = {}  # a new WAL, maybe with the old one's inode number
         return (
             f"{event} while I was running; I rebuilt it from the copy I still had open, so nothing "
             "we said is lost"
@@ -294,6 +384,23 @@ class StoreWatch:
         return (
             f"{self.history_refused}; I am not saving turns until it is repaired (stop me, run "
             "`shelldon repair`, then start me again)"
+        )
+
+    def _refuse_cut_wal(self, path: Path, copy: Path, event: str) -> str:
+        """A WAL cut short whose open copy lost pages too. history.db itself holds every turn up to
+        the last checkpoint, and what is left of the WAL sqlite replays up to its last whole commit
+        at the next open: both stay. The copy is kept aside (more rows may be read from it by
+        `shelldon repair` on it). Turns are refused, so no turn is written into the cut WAL (a
+        commit there is what turned it into pages of zeros); the handle stays (a damaged copy
+        would not open)."""
+        stamp = utc_now().strftime("%Y%m%dT%H%M%SZ")
+        kept = path.with_name(f"{path.name}.detached-{stamp}")
+        os.replace(copy, kept)
+        self.history_refused = f"{event} while I was running and my copy is damaged"
+        return (
+            f"{self.history_refused}; turns since my last checkpoint may be lost (what I could "
+            f"still read is kept in {kept.name}); I am not saving turns until I am restarted "
+            "(`shelldon restart`)"
         )
 
     def _refuse_history(self, path: Path) -> str:

@@ -32,8 +32,8 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from shelldon._native import RuleSpec, Scanner
-from shelldon.core.gate.views import Spans, View
+from shelldon._native import Scanner
+from shelldon.core.gate.views import Spans, View, finder_scanner
 
 _NATO = {
     "alpha": "a", "alfa": "a", "bravo": "b", "charlie": "c", "delta": "d", "echo": "e",
@@ -104,11 +104,7 @@ _MERGE_GAP = 8  # characters between two matches of one kind that are one run
 
 @cache
 def _finder() -> Scanner:
-    rules = [
-        RuleSpec(id=kind, pattern=pattern, prefilter=[], min_entropy=0.0, skip_placeholders=False)
-        for kind, pattern in _FINDERS.items()
-    ]
-    return Scanner(rules, [])
+    return finder_scanner(_FINDERS)
 
 
 def find_spelled(text: str) -> Spans:
@@ -236,16 +232,7 @@ def _code_char(match: re.Match[str]) -> str | None:
     if match.group("name"):
         char = html.unescape(match.group(0))
         return char if len(char) == 1 else None
-    groups = (
-        ("dec", 10),
-        ("hex", 16),
-        ("brace", 16),
-        ("u", 16),
-        ("big", 16),
-        ("x", 16),
-        ("oct", 8),
-    )
-    for group, base in groups:
+    for group, base in _CODE_BASES:
         value = match.group(group)
         if value is not None:
             number = int(value, base)

@@ -210,13 +210,19 @@ _FINDERS = {
 Spans = dict[str, list[tuple[int, int]]]
 
 
-@cache
-def _finder() -> Scanner:
+def finder_scanner(patterns: dict[str, str]) -> Scanner:
+    """One native scan for where each kind of disguise may be (its id is the kind): Python then
+    reads only the spans found (here, and gate.spelled)."""
     rules = [
         RuleSpec(id=kind, pattern=pattern, prefilter=[], min_entropy=0.0, skip_placeholders=False)
-        for kind, pattern in _FINDERS.items()
+        for kind, pattern in patterns.items()
     ]
     return Scanner(rules, [])
+
+
+@cache
+def _finder() -> Scanner:
+    return finder_scanner(_FINDERS)
 
 
 @lru_cache(maxsize=8)

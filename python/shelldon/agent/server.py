@@ -218,10 +218,27 @@ def serve(project: Path, data_root: DataRoot) -> None:
 # A message larger than this is refused unread (a memory entry holds at most 64,000 characters;
 # a digest is a few kilobytes).
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64  # levels of arrays and objects in one message: no tool argument needs more
 _PARSE_ERROR, _INVALID_REQUEST, _INVALID_PARAMS = -32700, -32600, -32602
 # The request's id, read from the head of a line that is not JSON (so its client still gets an
 # answer to wait on): the first "id" member with a number or a string.
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\\n]|\\.){0,200}")')
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays and objects nest more than `limit` levels (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
 
 
 def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
@@ -256,6 +273,8 @@ def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
     if isinstance(raw, list):
         return error(_INVALID_REQUEST, "Invalid Request: batches are not supported")
     req_id = raw.get("id") if isinstance(raw, dict) else None
+    if _deeper_than(raw, MAX_DEPTH):  # Python 3.13's parser takes 3,000 levels; the SDK did not
+        return error(_PARSE_ERROR, "Parse error: nested too deep", req_id)
     try:
         json.dumps(raw, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

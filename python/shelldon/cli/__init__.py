@@ -204,12 +204,20 @@ def main(argv: list[str]) -> int:
         print("\nshelldon: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # `shelldon memory log | head`: the reader left; nothing to say
-        # Python flushes stdout again at exit, which would print "Exception ignored ...".
-        import os
+        _let_stdout_go()
+        return EXIT_STDOUT_GONE
 
+
+def _let_stdout_go() -> None:
+    """stdout onto the null device: Python flushes it again at exit, and what it still holds
+    would print "Exception ignored ..." and exit 120."""
+    import os
+
+    try:
         with open(os.devnull, "w") as devnull:
             os.dup2(devnull.fileno(), sys.stdout.fileno())
-        return EXIT_STDOUT_GONE
+    except (OSError, ValueError):
+        pass
 
 
 def _stdout_gone() -> bool:
@@ -293,7 +301,11 @@ def _main(argv: list[str]) -> int:
         if part
     )
     try:
-        return int(func(args))
+        code = int(func(args))
+        # What a pipe or a file holds back is written here, where its failure is one line: at
+        # the interpreter's exit it would be "Exception ignored on flushing sys.stdout" and 120.
+        sys.stdout.flush()
+        return code
     except CliError as exc:
         print(f"shelldon {command}: {exc}", file=sys.stderr)
         return exc.code
@@ -304,6 +316,7 @@ def _main(argv: list[str]) -> int:
         return 1
     except OSError as exc:
         print(f"shelldon {command}: {describe_os_error(exc)}", file=sys.stderr)
+        _let_stdout_go()  # the exit's flush would fail the same way again
         return 1
     except KeyboardInterrupt:
         raise

@@ -8,6 +8,7 @@ writer; the file must still hold exactly one header per append, each the writer'
 from __future__ import annotations
 
 import re
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -56,7 +57,10 @@ TAGS = st.lists(
 def test_episode_content_cannot_forge_a_record(
     home: Path, episodes: list[tuple[str, list[str]]]
 ) -> None:
-    root = home / f"memory-{abs(hash(repr(episodes)))}"
+    # A fresh tree for each example: Hypothesis may draw the same episodes twice in one run, and a
+    # tree named after them (as it was) then held both runs' headers.
+    home.mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(dir=home)) / "memory"
     mem = CuratedMemory(root, clock=TickingClock(START))
     for index, (body, tags) in enumerate(episodes):
         applied = mem.apply_memory_op(

@@ -840,7 +840,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="the gate data directory (default: ../shared/data/gate)")
     parser.add_argument("--out", default=str(REPO / "docs" / "gate.md"))
     parser.add_argument("--print-only", action="store_true", help="print, do not write")
-    parser.add_argument("--misses", type=int, default=0, help="print N misses/false positives")
+    parser.add_argument("--misses", type=int, default=0, help="print N misses/false positives of the training part")
     args = parser.parse_args(argv)
     data = find_data(args.data)
     if data is None or not data.is_dir():
@@ -858,6 +858,8 @@ def main(argv: list[str] | None = None) -> int:
         for section in ("secrets", "injection_recall", "injection_benign", "benign_memory"):
             for name, parts in result[section].items():
                 for part, rate in parts.items():
+                    if part != TRAIN:
+                        continue  # held-out rows are measured, never read
                     for example in rate.examples[: args.misses]:
                         print(f"[{section}:{name}:{part}] {example[:200]!r}")
         for example in result["nonparaphrase_merged"].examples[: args.misses]:

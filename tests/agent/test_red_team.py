@@ -285,6 +285,7 @@ def test_every_malformed_message_is_answered_and_nothing_is_written(
         _call(8, "memory_write", {"collection": "FACTS", "name": "x", "content": fact}),
         _call(9, "memory_write", {"collection": "facts", "name": 5, "content": fact}),
         _call(10, "memory_write", {"collection": "facts", "name": "x"}),
+        # A tool this server does not have: a protocol error (MCP 2025-06-18), not a result.
         _call(11, "no_such_tool", {}),
         _call(12, "memory_write", {"collection": "facts", "name": "n", "content": fact + "\x00"}),
         b'{"jsonrpc":"2.0","id":13,"method":"nonsense/method"}',
@@ -299,8 +300,9 @@ def test_every_malformed_message_is_answered_and_nothing_is_written(
     for n in (2, 4, 5, 6, 14):  # not JSON, not UTF-8, over 4 MiB, nested too deep: its id kept
         assert by_id[n]["error"]["code"] == -32700, by_id[n]
     assert by_id[None]["error"]["code"] == -32600  # the batch
-    for n in (7, 8, 9, 10, 11, 12):
+    for n in (7, 8, 9, 10, 12):
         assert by_id[n]["result"]["isError"] is True, by_id[n]
+    assert by_id[11]["error"] == {"code": -32602, "message": "Unknown tool: no_such_tool"}
     assert "Traceback" not in errors
     assert "refused a message" in errors and fact not in errors
     assert _entries(project) == {}

@@ -220,6 +220,21 @@ def serve(project: Path, data_root: DataRoot) -> None:
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64  # levels of arrays and objects in one message: no tool argument needs more
 _PARSE_ERROR, _INVALID_REQUEST, _INVALID_PARAMS = -32700, -32600, -32602
+# The tools `build_server` registers (tests/agent/test_server.py holds the two lists equal). A
+# call to any other name is a protocol error (-32602, MCP 2025-06-18 "Error Handling"), not a
+# tool's failed result: there is no tool to have failed.
+TOOL_NAMES = frozenset(
+    {
+        "memory_recall",
+        "memory_list",
+        "memory_read",
+        "memory_write",
+        "memory_delete",
+        "memory_note_request",
+        "memory_reflect",
+    }
+)
+_SAYABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # The request's id, read from the head of a line that is not JSON (so its client still gets an
 # answer to wait on): the first "id" member with a number or a string.
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\\n]|\\.){0,200}")')
@@ -247,8 +262,10 @@ def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
     drops a line it cannot read without a word, and the client waits for ever; here every such
     line is answered: not UTF-8, not JSON, nested too deep, over MAX_MESSAGE_BYTES -> parse error
     (-32700); a batch (MCP 2025-06-18 has none), or not a JSON-RPC message -> invalid request
-    (-32600); a string holding a lone surrogate (not Unicode) -> invalid params (-32602). The id
-    is the message's when it can be read, null otherwise (JSON-RPC 2.0, section 5)."""
+    (-32600); a string holding a lone surrogate (not Unicode), or a `tools/call` of a tool this
+    server does not have -> invalid params (-32602; the name is echoed only when it is a plain
+    identifier). The id is the message's when it can be read, null otherwise (JSON-RPC 2.0,
+    section 5)."""
     import mcp_types
     from pydantic import ValidationError
 
@@ -285,6 +302,12 @@ def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
         mcp_types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
     except (ValidationError, RecursionError):
         return error(_INVALID_REQUEST, "Invalid Request: not a JSON-RPC message", req_id)
+    params = raw.get("params")
+    if raw.get("method") == "tools/call" and "id" in raw and isinstance(params, dict):
+        name = params.get("name")
+        if name not in TOOL_NAMES:
+            said = f": {name}" if isinstance(name, str) and _SAYABLE_NAME.fullmatch(name) else ""
+            return error(_INVALID_PARAMS, f"Unknown tool{said}", req_id)
     return text, None
 
 

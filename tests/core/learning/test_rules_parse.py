@@ -105,6 +105,13 @@ def test_restates(new: str, old: str, expected: bool) -> None:
         "never been better",
         "always the same with you",
         "never thought of that",
+        # About the speaker, whatever object follows: feelings, habits, hedges.
+        "Always loved the beach.",
+        "Always love the sunsets here!",
+        "always sort of liked it",
+        "never take the bus, it's too slow",
+        "Always gets the best seats.",
+        "Never really the same.",
     ],
 )
 def test_phrases_that_direct_nothing_are_not_rules(sentence: str) -> None:
@@ -118,6 +125,13 @@ def test_phrases_that_direct_nothing_are_not_rules(sentence: str) -> None:
         ("always answer in French", "always"),
         ("never mention the weather", "never"),
         ("Never swear.", "never"),
+        # A coding agent's orders with verbs the list had not (issue 23's closing note):
+        ("Always squash the commits before merging.", "always"),
+        ("Never force-push the main branch.", "never"),
+        ("Always pin the versions in requirements.txt.", "always"),
+        ("Never vendor any dependency.", "never"),
+        ("Always bump the version when you release.", "always"),
+        ("never trust the weather app", "never"),  # a verb the list lacks, and its object
     ],
 )
 def test_phrases_that_direct_something_are_rules(sentence: str, kind: str) -> None:

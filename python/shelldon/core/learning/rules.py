@@ -97,7 +97,30 @@ _PET_VERBS = frozenset(
         # what a coding agent is told (the agent face shares these rules: agent.memory)
         "push commit merge rebase run execute edit delete remove deploy modify change install "
         "upgrade update rename refactor test build release lint skip disable enable open close "
-        "create touch leave stop break hardcode ignore log print obey follow",
+        "create touch leave stop break hardcode ignore log print obey follow "
+        "squash amend revert tag bump pin vendor document annotate review rerun regenerate "
+        "rebuild compile migrate publish upload fetch pull clone stage sign verify validate "
+        "sanitize sanitise escape encrypt force-push indent wrap truncate catch raise handle return "
+        "pass prefix mock avoid prefer respect backup archive reset restart prune",
+    )
+)
+# Words that may start an instruction's object: after a verb not in the list, "always squash
+# the commits", "never mock any network call" still read as orders (an adverb, a participle or
+# a word of _NOT_DIRECTIVE first is still talk: "always sort of liked it" is not an order).
+_OBJECT_STARTS = frozenset(
+    re.findall(
+        r"\S+",
+        "the a an any all every each this that these those its their them it his her our "
+        "new old",
+    )
+)
+# Verbs of feeling and thinking: "always love the sunsets", "never liked the beach" are about
+# the speaker, whatever follows them.
+_FEELINGS = frozenset(
+    re.findall(
+        r"\S+",
+        "love like hate enjoy miss adore feel want need wish hope think believe remember know "
+        "find get got have take sort kind",
     )
 )
 # Or it names the owner or the pet: "never give me long lists", "always run tests for me".
@@ -157,7 +180,16 @@ def _directs_the_pet(body: str, said_words: tuple[str, ...]) -> bool:
     if first in _PREPOSITIONS or (first.endswith("ed") and first not in _PET_VERBS):
         return False  # "never tried it", "never in my life": the owner's past, not an order
     clause = _words(body.split(",", 1)[0])  # "never eat before a run, it's my rule": not to me
-    return first in _PET_VERBS or any(w in _ADDRESSED for w in clause)
+    if first in _PET_VERBS or any(w in _ADDRESSED for w in clause):
+        return True
+    # A verb the list lacks, followed by its object: "always squash the commits before merging".
+    return (
+        len(said_words) > 2
+        and said_words[1] in _OBJECT_STARTS
+        and first not in _FEELINGS
+        and not first.endswith(("ly", "ing", "s"))
+        and first.isalpha()
+    )
 
 
 def parse_rule(sentence: str) -> OwnerRule | None:

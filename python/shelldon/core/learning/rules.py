@@ -100,8 +100,8 @@ _PET_VERBS = frozenset(
         "create touch leave stop break hardcode ignore log print obey follow "
         "squash amend revert tag bump pin vendor document annotate review rerun regenerate "
         "rebuild compile migrate publish upload fetch pull clone stage sign verify validate "
-        "sanitize sanitise escape encrypt force-push indent wrap truncate catch raise handle return "
-        "pass prefix mock avoid prefer respect backup archive reset restart prune",
+        "sanitize sanitise escape encrypt force-push indent wrap truncate catch raise handle "
+        "return pass prefix mock avoid prefer respect backup archive reset restart prune",
     )
 )
 # Words that may start an instruction's object: after a verb not in the list, "always squash

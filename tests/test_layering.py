@@ -48,6 +48,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "python" / "shelldon"
 CORE_LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon.core",),  # the package face: a docstring, no imports
     ("shelldon.core.words", "shelldon.core.reasons", "shelldon.core.status"),
+    (
+        "shelldon.core.owner_rules",
+    ),  # how a rule is said: core captures it, the offline brain hears it
     ("shelldon.core.outcome",),
     ("shelldon.core.gate",),
     ("shelldon.core.storage", "shelldon.core.rest"),
@@ -95,8 +98,14 @@ CORE_FOR: Mapping[str, tuple[str, ...]] = {
         "shelldon.core.proactive.owner_time",
     ),
     # vault: the broker's one vault read; gate: the offline dream screens what it proposes; words:
-    # the offline brain's stop words and stemmer.
-    "shelldon.broker": ("shelldon.core.vault", "shelldon.core.gate", "shelldon.core.words"),
+    # the offline brain's stop words and stemmer; owner_rules: the offline brain says which rule it
+    # heard (core captures it).
+    "shelldon.broker": (
+        "shelldon.core.vault",
+        "shelldon.core.gate",
+        "shelldon.core.words",
+        "shelldon.core.owner_rules",
+    ),
 }
 # (file, function, argument) where a dynamic import is the design: the fork-server's loop over its
 # PRELOAD names (checked to exist below).

@@ -118,7 +118,6 @@ def test_facts_about_the_owner(statement: str, topic: str, content: str) -> None
     [
         ("I like green tea", "The owner likes green tea."),
         ("I really love jazz.", "The owner loves jazz."),
-        ("I prefer short answers", "The owner prefers short answers."),
         ("i enjoy hiking in the hills", "The owner enjoys hiking in the hills."),
         ("I hate mornings", "The owner hates mornings."),  # the owner's own verb, kept
         ("I don't like olives", "The owner doesn't like olives."),

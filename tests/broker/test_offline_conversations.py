@@ -14,7 +14,7 @@ import pytest
 
 from shelldon.broker.offline import OfflineBrain
 from shelldon.contracts.ops import Remember, decode_ops
-from shelldon.core.learning.rules import extract_rules
+from shelldon.core.owner_rules import extract_rules
 from shelldon.worker.prompt import (
     RECENT_WINDOW,
     HistoryRow,

@@ -51,13 +51,14 @@ from shelldon.contracts.ops import COLLECTION_NAMES, Remember
 from shelldon.contracts.text import clean_text
 from shelldon.core.gate import ExistingEntry
 from shelldon.core.learning.rules import COLLECTION as RULE_COLLECTION
-from shelldon.core.learning.rules import OwnerRule, capture_rule, extract_rules
+from shelldon.core.learning.rules import capture_rule
 from shelldon.core.learning.skills import SkillBook, SkillError
 from shelldon.core.memory.audit import UndoError
 from shelldon.core.memory.entry import parse_entry
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import Applied, EntryExtras, MemoryOpError
 from shelldon.core.memory.reader import MemoryReader
+from shelldon.core.owner_rules import OwnerRule, extract_rules
 from shelldon.core.retrieval.scopes import (
     GLOBAL,
     PROJECT,

@@ -48,7 +48,13 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from shelldon.broker import offline_forget, offline_proactive, offline_talk, offline_topics
+from shelldon.broker import (
+    offline_forget,
+    offline_proactive,
+    offline_rules,
+    offline_talk,
+    offline_topics,
+)
 from shelldon.broker.offline_sentences import forget_request, is_question
 from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
 from shelldon.broker.offline_words import (
@@ -563,7 +569,10 @@ def _about_me(view: PromptView) -> str:
     for known in view.known:
         if known.source not in ("memory", "about") or not _ABOUT_OWNER.search(known.text):
             continue
-        line = to_second_person(known.text)
+        called = _CALLED.match(known.text.strip())
+        line = (
+            f"You like to be called {called.group(1)}." if called else to_second_person(known.text)
+        )
         line = line[:1].upper() + line[1:]
         if line not in said:
             said.append(line)
@@ -591,6 +600,8 @@ _NAME_IS = lazy(
     r"(?:owner's|my) name is (?:(?:I'm|I’m|I am|im|it's|it is|you are)\s+)?([\w'’-]+)",
     re.IGNORECASE,
 )
+# The owner's own rule, as core keeps it: "Call me Pri." (one or two words of a name).
+_CALLED = lazy(r"^call me ([\w'’-]+(?: [A-Z][\w'’-]*)?)[.!]?$", re.IGNORECASE)
 
 
 def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
@@ -613,27 +624,39 @@ def _answered_name(view: PromptView, message: str) -> str | None:
     return offline_talk.said_name(message, asked=True)
 
 
-def _your_name(view: PromptView) -> str:
-    """ "What's my name?": the newest name the owner gave (a revised entry has only the new)."""
+def _names_known(view: PromptView) -> list[tuple[Known, str, bool]]:
+    """Each name the prompt holds for the owner: (where, the name, whether it is the owner's own
+    "call me X" rule, which says what the pet calls them whatever a fact says)."""
     found = [
-        (k, m.group(1))
+        (k, m.group(1), False)
         for k in view.known
         if (m := _NAME_IS.search(k.text)) and m.group(1).casefold() not in UNSAID
     ]
+    found += [
+        (k, m.group(1), True)
+        for k in view.known
+        if k.source == "memory" and (m := _CALLED.match(k.text.strip()))
+    ]
+    return found
+
+
+def _your_name(view: PromptView) -> str:
+    """ "What's my name?": the newest name the owner gave (a revised entry has only the new), or
+    what they asked to be called."""
+    found = _names_known(view)
     if not found:
         return "I don't know your name yet. What is it?"
-    known, name = max(found, key=lambda f: (f[0].source in ("memory", "about"), f[0].order))
+    known, name, _ = max(
+        found, key=lambda f: (f[2], f[0].source in ("memory", "about"), f[0].order)
+    )
     if known.source in ("recent", "recall"):
         return f"You told me your name is {name}."
     return f"Your name is {name}."
 
 
 def _owner_name(view: PromptView) -> str:
-    for known in reversed(view.known):
-        found = _NAME_IS.search(known.text)
-        if found and found.group(1).casefold() not in UNSAID:
-            return found.group(1)
-    return ""
+    found = _names_known(view)
+    return max(found, key=lambda f: (f[2], f[0].order))[1] if found else ""
 
 
 def _pet_name(request: CompletionRequest) -> str:
@@ -677,6 +700,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(said)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
+        elif (heard := offline_rules.heard_rule(s, seed)) is not None:
+            turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed))
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:

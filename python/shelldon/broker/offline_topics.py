@@ -130,6 +130,7 @@ _LIKES_WHAT = lazy(
     r"watching\s+|reading\s+|listening to\s+|drinking\s+|playing\s+)?(.+?)\.?$",
     re.IGNORECASE,
 )
+_COMPARED = lazy(r"\s+(?:over|rather than|instead of|more than)\s+(?=\S)", re.IGNORECASE)
 _SUGGESTIONS = (
     "How about {item}? {Said}",
     "Maybe {item} tonight? {Said}",
@@ -213,5 +214,6 @@ def _item(text: str, kind: str) -> str | None:
     found = _LIKES_WHAT.search(text)
     if found:
         item = re.sub(r"^(?:the|a|an)\s+", "", found.group(1).strip())
+        item = _COMPARED.split(item, maxsplit=1)[0]  # "tea over coffee": tea is what is liked
         return lower_first(item) if item else None
     return None

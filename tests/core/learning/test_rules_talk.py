@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shelldon.core.learning.rules import extract_rules, parse_rule
+from shelldon.core.owner_rules import extract_rules, parse_rule
 
 INSTRUCTIONS = [
     ("always answer briefly", "always"),

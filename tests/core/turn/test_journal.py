@@ -229,7 +229,7 @@ def test_a_damaged_journal_row_is_logged_and_dropped(
 
 
 def test_items_keep_their_order_and_their_blanks() -> None:
-    from shelldon.core.learning.rules import extract_rules
+    from shelldon.core.owner_rules import extract_rules
 
     items = journal.plan(
         extract_rules("Never say my pin 4242-4242-4242-4242."),

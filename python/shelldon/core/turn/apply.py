@@ -65,6 +65,7 @@ from shelldon.core.memory.audit import AuditLog
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import MemoryOpError, unit_for
 from shelldon.core.outcome import OpVerdict, TurnOutcome
+from shelldon.core.owner_rules import extract_rules
 from shelldon.core.proactive import reminders
 from shelldon.core.reasons import ReasonCode, reason_code
 from shelldon.core.runner import record_prompt
@@ -393,7 +394,7 @@ def apply_turn(
         return TurnOutcome(turn_id, reply, degraded, "degraded" if degraded else "ok", False)
 
     raws = list(outcome.ops) if isinstance(outcome, wire.TurnResult) else []
-    owner_rules = rules.extract_rules(message) if memory is not None else []
+    owner_rules = extract_rules(message) if memory is not None else []
     items = journal.plan(owner_rules, raws[:MAX_OPS_PER_TURN])
     saved, journal_id = journal.save(
         history, turn_id, message, reply, items, now, usage=_usage_of(outcome), origin=origin

@@ -30,8 +30,8 @@ import msgspec
 from shelldon.clock import parse_iso, utc_now
 from shelldon.core.gate import records
 from shelldon.core.history.store import HistoryStore, TurnUsage
-from shelldon.core.learning.rules import OwnerRule, RuleKind
 from shelldon.core.memory.audit import AuditLog, journal_scope
+from shelldon.core.owner_rules import OwnerRule, RuleKind
 from shelldon.core.telegram import state as telegram_state
 
 log = logging.getLogger(__name__)

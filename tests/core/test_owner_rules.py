@@ -1,10 +1,10 @@
-"""Owner rules read from the owner's own words, and when a new rule restates an old one."""
+"""How the owner states a rule (core.owner_rules): what is read as one, and what restates one."""
 
 from __future__ import annotations
 
 import pytest
 
-from shelldon.core.learning.rules import extract_rules, parse_rule, restates
+from shelldon.core.owner_rules import extract_rules, parse_rule, restates
 
 
 @pytest.mark.parametrize(

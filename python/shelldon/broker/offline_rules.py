@@ -46,6 +46,7 @@ def heard_rule(sentence: str, seed: int) -> str | None:
 
 def _said_back(rule: OwnerRule, seed: int) -> str:
     said = rule.title
+    options: Sequence[str]
     if rule.kind == "prefer":
         what, options = _PREFERS.sub("", said, count=1), _PREFER
     else:

@@ -15,7 +15,6 @@ TESTS = ROOT / "tests"
 HOMES: dict[str, str] = {
     "appliance/doctor.py": "tests/cli/test_doctor.py",
     "appliance/doctor_checks.py": "tests/image/test_image_doctor.py",
-    "broker/answer.py": "tests/broker/test_reply_check.py",
     "broker/chain.py": "tests/broker/test_provider_chain.py",
     "broker/offline_forget.py": "tests/broker/test_offline_memory_talk.py",
     "broker/offline_proactive.py": "tests/core/proactive/test_checkins.py",

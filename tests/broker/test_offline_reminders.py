@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from shelldon.broker.offline import OfflineBrain
+from shelldon.broker.offline_proactive import TOO_FAR
 from shelldon.contracts.localtime import NOW_HEADER, parse_now
 from shelldon.contracts.ops import Remind, decode_op
 from shelldon.core.history.store import HistoryStore
@@ -118,6 +119,10 @@ def test_the_zone_comes_from_the_prompt() -> None:
         ("remind me to call mum", "When should I remind you to call mum? Say: in 20 minutes, or "
          "tomorrow at 9."),
         ("remind me", "What should I remind you of? Say: remind me tomorrow at 9 to …"),
+        # Past what core keeps (contracts.ops): said now, never promised and then refused.
+        ("remind me in 9999999 days to stretch", TOO_FAR),
+        ("remind me in " + "9" * 30 + " minutes to stretch", TOO_FAR),
+        ("remind me on 2099-01-01 at 10 to renew it", TOO_FAR),
     ],
 )  # fmt: skip
 def test_what_it_cannot_set_it_says_and_proposes_nothing(message: str, reply: str) -> None:

@@ -48,6 +48,9 @@ def test_list_cancel_and_set_the_zone(home: Path, capsys: pytest.CaptureFixture[
     assert code == 0 and out.startswith("Europe/Lisbon (set with shelldon timezone)")
     code, _, err = run(capsys, "reminders", "cancel", "x")
     assert code == 2 and "give its number" in err
+    for odd in ("9" * 24, "³"):  # was exit 70: no sqlite INTEGER; no number to int()
+        code, _, err = run(capsys, "reminders", "cancel", odd)
+        assert code == 2 and err.count("\n") == 1 and "give its number" in err, (odd, err)
     code, out, _ = run(capsys, "reminders", "cancel", "1")
     assert code == 0 and out.strip() == "Cancelled reminder #1: call mum"
     code, out, _ = run(capsys, "reminders", "cancel", "1")

@@ -9,6 +9,7 @@ from shelldon.contracts.text import (
     clean_text,
     message_size_error,
     repair_surrogates,
+    small_number,
 )
 
 
@@ -57,3 +58,27 @@ def test_argv_bytes_that_are_not_utf8_become_replacement_characters() -> None:
     assert repair_surrogates("caf\udce9") == "caf\ufffd"  # what Python makes of b"caf\xe9"
     assert repair_surrogates("lone \ud800 high") == "lone ? high"
     assert repair_surrogates("caf\u00e9") == "caf\u00e9"
+
+
+@pytest.mark.parametrize(
+    ("typed", "number"),
+    [
+        ("3", 3),
+        (" 12 ", 12),
+        ("٣", 3),  # Arabic-Indic: a decimal digit, a number to int()
+        ("³", None),  # a digit to str.isdigit, and no number to int()
+        ("9" * 30, None),  # no sqlite INTEGER
+        ("", None),
+        ("-1", None),
+        ("1.5", None),
+        ("3a", None),
+    ],
+)
+def test_small_number_takes_decimal_digits_only_and_within_bounds(
+    typed: str, number: int | None
+) -> None:
+    assert small_number(typed) == number
+
+
+def test_small_number_keeps_to_its_bound() -> None:
+    assert small_number("100", most=99) is None and small_number("99", most=99) == 99

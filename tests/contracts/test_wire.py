@@ -27,3 +27,11 @@ def test_a_frame_of_another_version_or_shape_is_refused_with_a_short_reason() ->
     with pytest.raises(wire.WireError, match="undecodable"):
         wire.decode(b"\xc1" * 64)
     assert isinstance(wire.decode(wire.encode(wire.Ping())), wire.Ping)
+
+
+def test_encodable_tells_what_the_wire_cannot_carry() -> None:
+    assert wire.encodable({"op": "remind", "text": "x", "in_seconds": 2**62})
+    assert wire.encodable({"n": -(2**63)})
+    assert not wire.encodable({"op": "remind", "text": "x", "in_seconds": 10**30})
+    assert not wire.encodable({"deep": [[{"n": -(2**70)}]]})
+    assert not wire.encodable({"an object": object()})

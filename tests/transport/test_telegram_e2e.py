@@ -122,6 +122,14 @@ def test_owner_commands_and_media_take_no_turn(tg_pet: Pet, fake: FakeTelegram) 
 
     answer = ask_core(tg_pet.root, wire.OwnerCommand(name="memory"))
     assert isinstance(answer, wire.CommandReply) and answer.text == replies[3]
+    # A superscript is a digit to str.isdigit and no number to int(); 30 digits no sqlite INTEGER.
+    for name, arg in (
+        ("forget", "³"),
+        ("reminders", "cancel ²"),
+        ("reminders", "cancel " + "9" * 30),
+    ):
+        odd = ask_core(tg_pet.root, wire.OwnerCommand(name=name, arg=arg))
+        assert isinstance(odd, wire.CommandReply) and odd.text.startswith("Which one?"), odd
 
 
 def test_a_long_reply_is_split_on_paragraphs(run_dir: Path, fake: FakeTelegram) -> None:

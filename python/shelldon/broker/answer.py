@@ -30,6 +30,7 @@ from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
 from shelldon.broker.tools import ops_from_calls
 from shelldon.contracts.brain import BrainReply, CompletionRequest
 from shelldon.contracts.ops import OpDecodeError, decode_op, op_name
+from shelldon.contracts.wire import encodable
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,9 @@ def read_answer(
         dropped += call_dropped
     if raw.requests > 1:
         dropped.append("tool calls only: asked the model again for its words")
+    for index in [i for i, op in enumerate(ops) if not encodable(op)]:
+        dropped.append(f"op {index}: a number too large for any field; dropped")
+    ops = [op for op in ops if encodable(op)]
     text = reply.text
     if raw.cut and text:
         whole = whole_part(text)

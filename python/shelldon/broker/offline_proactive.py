@@ -30,6 +30,10 @@ from typing import Any
 from shelldon.broker.patterns import LazyPattern, lazy
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.localtime import LocalNow, parse_now
+from shelldon.contracts.ops import REMIND_MAX_AHEAD_SECONDS
+
+# Core would refuse it (contracts.ops): said now, never promised.
+TOO_FAR = "That's too far ahead for me: I can set reminders up to five years ahead."
 
 DEFAULT_TIME = time(9, 0)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -195,6 +199,8 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
         seconds = _relative(relative)
         if seconds is None:
             return ReminderAnswer("I didn't catch how long from now. Try: in 20 minutes.")
+        if seconds > REMIND_MAX_AHEAD_SECONDS:
+            return ReminderAnswer(TOO_FAR)
         return ReminderAnswer(
             f"Okay, I'll remind you in {_span(seconds)} to {said}.",
             _op(task, now.zone if now else "UTC", in_seconds=seconds),
@@ -235,6 +241,8 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
             f"{_upper_first(_say_when(moment, local))} has already passed, so I can't remind you "
             "then. Give me a later time?"
         )
+    if (moment - local).total_seconds() > REMIND_MAX_AHEAD_SECONDS:
+        return ReminderAnswer(TOO_FAR)
     return ReminderAnswer(
         f"Okay, I'll remind you {_say_when(moment, local)} to {said}.",
         _op(task, now.zone, at=moment),

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from shelldon.cli.common import data_root
+from shelldon.contracts.text import small_number
 
 if TYPE_CHECKING:
     from shelldon.core.history.store import HistoryStore
@@ -42,7 +43,7 @@ def _reminders(args: argparse.Namespace) -> int:
         print("shelldon reminders: use `shelldon reminders` or `shelldon reminders cancel N`",
               file=sys.stderr)  # fmt: skip
         return 2
-    if words[:1] == ["cancel"] and (len(words) != 2 or not words[1].lstrip("#").isdigit()):
+    if words[:1] == ["cancel"] and (len(words) != 2 or small_number(words[1].lstrip("#")) is None):
         print("shelldon reminders cancel: give its number, e.g. cancel 3", file=sys.stderr)
         return 2
     store = _store(args, "reminders")

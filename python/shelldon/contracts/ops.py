@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Final, Literal, get_args
 
 import msgspec
 
@@ -103,6 +103,9 @@ class Merge(_Op, frozen=True, tag="merge"):
 
 
 RepeatKind = Literal["daily", "weekly"]
+# How far ahead a reminder may be (about five years): core refuses a later one
+# (core.proactive.reminders), and a brain that sets one says so instead of promising it.
+REMIND_MAX_AHEAD_SECONDS: Final = 5 * 366 * 24 * 3600
 
 
 class Remind(_Op, frozen=True, tag="remind"):

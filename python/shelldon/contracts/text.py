@@ -67,3 +67,14 @@ def repair_surrogates(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:  # a surrogate no decoder made: replace it too
         return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def small_number(text: str, most: int = 10**12) -> int | None:
+    """The number an owner typed ("3", "#3" is the caller's to strip, "٣" too: any decimal
+    digits), or None: not digits ("³" is a digit to `str.isdigit` but no number to `int`), or
+    past `most` (a 30-digit "reminder number" is no reminder, and no sqlite INTEGER)."""
+    text = text.strip()
+    if not text or not text.isdecimal() or len(text) > 18:
+        return None
+    number = int(text)
+    return number if number <= most else None

@@ -463,6 +463,17 @@ def encode(message: _Msg) -> bytes:
     return _ENCODER.encode(message)
 
 
+def encodable(value: Any) -> bool:
+    """Whether a raw value (a model's proposed op, as JSON parsed it) can travel in a message:
+    msgpack has no integer past 64 bits, and Python's JSON parser reads any length of digits, so
+    `"in_seconds": 1e30` written out in digits would fail the frame it rides in, not one op."""
+    try:
+        _ENCODER.encode(value)
+    except (OverflowError, TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
 def decode(payload: bytes) -> Message:
     """Decode one frame's payload. Raises WireError with a short reason (never the payload)."""
     try:

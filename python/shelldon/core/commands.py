@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from shelldon.clock import compact
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts.commands import OWNER_COMMANDS
+from shelldon.contracts.text import small_number
 from shelldon.core.dream.undo import undo_dream_learnings
 from shelldon.core.memory.audit import AuditRecord, FileChange, UndoError
 from shelldon.core.memory.derived import derived_targets, reflect_unit_of, turn_unit_of
@@ -108,9 +109,9 @@ def command_memory(ctx: CommandContext, arg: str) -> str:
 
 
 def command_forget(ctx: CommandContext, arg: str) -> str:
-    if not arg.strip().isdigit():
+    number = small_number(arg)
+    if number is None:
         return "Which one? /memory numbers them; then /forget N."
-    number = int(arg.strip())
     entries = _active_entries(ctx)
     if not 1 <= number <= len(entries):
         return f"There is no {number} in /memory (it has {len(entries)})."

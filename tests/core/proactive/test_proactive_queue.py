@@ -259,6 +259,10 @@ def test_reminders_command_lists_and_cancels(stores: Stores, fake: FakeClock) ->
         f"There is no pending reminder #{first}."
     )
     assert "call mum" not in proactive.command_reminders(ctx, "")
+    # Digits that are no number, or no sqlite INTEGER: asked again, never an exception.
+    for odd in ("cancel ³", "cancel " + "9" * 30, "cancel ١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨٩٠"):
+        assert proactive.command_reminders(ctx, odd).startswith("Which one?"), odd
+    assert proactive.command_reminders(ctx, "cancel ٧") == "There is no pending reminder #٧."
 
 
 def test_timezone_command_shows_sets_and_refuses_an_unknown_zone(stores: Stores) -> None:

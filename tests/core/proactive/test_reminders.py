@@ -82,6 +82,9 @@ def test_a_local_time_is_read_in_the_owners_zone_or_the_named_one() -> None:
         (Remind(text="   ", in_seconds=60), "empty"),
         (Remind(text="x" * 301, in_seconds=60), "too_long"),
         (Remind(text="call mum", at="2040-01-01T09:00"), "too_far"),
+        # Fits the wire's 64 bits, not a timedelta: refused, not an OverflowError.
+        (Remind(text="call mum", in_seconds=2**62), "too_far"),
+        (Remind(text="call mum", in_seconds=5 * 366 * 86400 + 1), "too_far"),
     ],
 )
 def test_refusals(op: Remind, code: str) -> None:

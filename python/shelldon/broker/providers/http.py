@@ -161,7 +161,7 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if value.isascii() and value.isdigit():  # "³" is a digit to isdigit, and no number to int
         return float(min(int(value[:9]), 86_400))
     try:
         when = email.utils.parsedate_to_datetime(value)
@@ -388,7 +388,7 @@ def _read_body(
             raise ProviderError("malformed", f"answer larger than {max_bytes} bytes")
         chunks.append(chunk)
     declared = response.getheader("Content-Length")
-    if declared is not None and declared.isdigit() and int(declared) != size:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) != size:
         raise ProviderError("malformed", f"body cut short: {size} of {declared} bytes")
     return b"".join(chunks)
 

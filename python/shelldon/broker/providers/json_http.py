@@ -61,9 +61,16 @@ def split_prompt(request: CompletionRequest) -> tuple[str, str]:
     return "\n\n".join(s.text for s in context), last.text
 
 
+# More tokens than any answer holds: a figure past it is a provider's garbage, not a count (and a
+# Python int of any size would not fit the wire's 64 bits).
+MAX_TOKEN_COUNT = 2**40
+
+
 def token_count(value: Any) -> int | None:
     """A usage figure from a provider's JSON: a non-negative int, else unknown (None)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_TOKEN_COUNT:
+        return value
+    return None
 
 
 def usage_from(data: Any, prompt_field: str, completion_field: str) -> Usage | None:

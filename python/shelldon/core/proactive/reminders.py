@@ -35,7 +35,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Final
 from zoneinfo import ZoneInfo
 
-from shelldon.contracts.ops import Remind
+from shelldon.contracts.ops import REMIND_MAX_AHEAD_SECONDS, Remind
 from shelldon.core import gate
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import owner_time
@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT_CHARS: Final = 300
 DEFAULT_MAX_PENDING: Final = 50
-MAX_AHEAD: Final = timedelta(days=5 * 366)
+MAX_AHEAD: Final = timedelta(seconds=REMIND_MAX_AHEAD_SECONDS)
 LATE_AFTER: Final = timedelta(minutes=2)  # fired this long after its time: "late"
 _COLUMNS: Final = (
     "id, text, due, zone, repeat, local_at, boot_id, mono_due, status, created, fired, last_fired"
@@ -180,7 +180,7 @@ def resolve(
             raise Refused("invalid", "a repeating reminder needs a time of day")
         if seconds <= 0:
             raise Refused("past", "that time has already passed")
-        if timedelta(seconds=seconds) > MAX_AHEAD:
+        if seconds > REMIND_MAX_AHEAD_SECONDS:  # compared as a number: 2**62 is no timedelta
             raise Refused("too_far", "that is too far ahead for a reminder")
         due = now + timedelta(seconds=seconds)
         zone_name = owner_zone

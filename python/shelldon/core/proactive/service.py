@@ -27,6 +27,7 @@ from typing import Protocol
 from shelldon.config import ConfigError, load_config
 from shelldon.contracts import wire
 from shelldon.contracts.config import ProactiveConfig
+from shelldon.contracts.text import small_number
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.proactive import checkins, owner_time, reminders
 from shelldon.core.proactive import queue as proactive_queue
@@ -296,9 +297,10 @@ def reminder_list(history: HistoryStore, *, cancel_hint: str) -> str:
 def cancel_reminder(history: HistoryStore, arg: str) -> str:
     """`cancel N` (or `#N`): the reply text."""
     number = arg.strip().lstrip("#")
-    if not number.isdigit():
+    wanted = small_number(number)
+    if wanted is None:
         return "Which one? Give its number, e.g. cancel 3."
-    cancelled = reminders.cancel(history, int(number))
+    cancelled = reminders.cancel(history, wanted)
     if cancelled is None:
         return f"There is no pending reminder #{number}."
     return f"Cancelled reminder #{cancelled.id}: {cancelled.text}"
@@ -315,7 +317,7 @@ def command_reminders(ctx: CommandInput, arg: str) -> str:
         return reminder_list(history, cancel_hint="(/reminders cancel N cancels one)")
     if words[0].lower() in _CANCEL_WORDS:
         return cancel_reminder(history, words[1] if len(words) > 1 else "")
-    if words[0].lstrip("#").isdigit():
+    if small_number(words[0].lstrip("#")) is not None:
         return cancel_reminder(history, words[0])
     return "Try /reminders, or /reminders cancel N."
 

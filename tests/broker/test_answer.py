@@ -1,0 +1,51 @@
+"""From a provider's raw answer to the reply the chain hands on (broker.answer): numbers past
+what any field (and the wire's 64 bits) can hold are dropped with a note, from the reply's JSON
+and from native tool calls alike, and the turn's other ops are kept."""
+
+from __future__ import annotations
+
+import json
+
+from shelldon.broker.answer import read_answer
+from shelldon.broker.providers.base import RawCompletion, ToolCall
+from shelldon.broker.providers.json_http import token_count, usage_from
+from shelldon.contracts import wire
+from shelldon.contracts.brain import CompletionRequest, PromptSection
+
+REQUEST = CompletionRequest(
+    purpose="turn", sections=(PromptSection(kind="message", text="# The owner says\nhi"),)
+)
+FACT = {"op": "remember", "collection": "facts", "name": "tea", "content": "Mia likes tea."}
+
+
+def _read(raw: RawCompletion) -> tuple[list[object], list[str]]:
+    answer = read_answer(raw, REQUEST, provider="fake", max_reply_chars=4000, max_ops=8)
+    wire.encode(wire.TurnResult(turn_id="t", reply=answer.text, ops=answer.ops))  # it travels
+    return list(answer.ops), list(answer.dropped)
+
+
+def test_an_op_with_a_number_past_64_bits_is_dropped_and_said() -> None:
+    huge = {"op": "remind", "text": "stretch", "in_seconds": 10**30}
+    body = json.dumps({"reply": "Sure.", "ops": [huge, FACT]})
+    ops, dropped = _read(RawCompletion(text=body))
+    assert ops == [FACT]
+    assert any("too large" in note for note in dropped), dropped
+
+
+def test_a_tool_call_with_such_a_number_is_dropped_too() -> None:
+    call = ToolCall(
+        id="c1", name="remind", arguments='{"text": "x", "in_seconds": ' + "9" * 40 + "}"
+    )
+    keep = ToolCall(
+        id="c2", name="remember", arguments=json.dumps({k: v for k, v in FACT.items() if k != "op"})
+    )
+    ops, dropped = _read(RawCompletion(text="Okay.", tool_calls=(call, keep)))
+    assert [op["op"] for op in ops] == ["remember"]
+    assert any("too large" in note for note in dropped), dropped
+
+
+def test_a_usage_figure_past_any_count_is_unknown() -> None:
+    assert token_count(10**30) is None and token_count(2**40 + 1) is None
+    assert token_count(123) == 123 and token_count(True) is None and token_count(-1) is None
+    usage = usage_from({"usage": {"in": 10**30, "out": 7}}, "in", "out")
+    assert usage is not None and (usage.prompt_tokens, usage.completion_tokens) == (None, 7)

@@ -49,3 +49,18 @@ def test_a_usage_figure_past_any_count_is_unknown() -> None:
     assert token_count(123) == 123 and token_count(True) is None and token_count(-1) is None
     usage = usage_from({"usage": {"in": 10**30, "out": 7}}, "in", "out")
     assert usage is not None and (usage.prompt_tokens, usage.completion_tokens) == (None, 7)
+
+
+def test_half_an_emoji_in_the_reply_or_an_op_is_mended_not_fatal() -> None:
+    # JSON may escape a lone surrogate ("\ud83d": half an emoji, as a cut small model writes
+    # it); no UTF-8 encoder takes it, so it used to fail the answer's frame.
+    body = json.dumps({"reply": "Done \ud83d!", "ops": [{**FACT, "name": "tea \udfff"}]})
+    ops, _ = _read(RawCompletion(text=body))
+    assert ops == [{**FACT, "name": "tea \ufffd"}]
+    answer = read_answer(
+        RawCompletion(text=body), REQUEST, provider="fake", max_reply_chars=4000, max_ops=8
+    )
+    assert answer.text == "Done \ufffd!"
+    arguments = '{"collection": "facts", "name": "x\\ud800", "content": "Mia likes tea."}'
+    ops, _ = _read(RawCompletion(text="ok", tool_calls=(ToolCall("c", "remember", arguments),)))
+    assert [op["name"] for op in ops] == ["x\ufffd"]

@@ -193,3 +193,20 @@ def test_controls_from_the_phone_are_stripped_at_the_edge(tg_pet: Pet, fake: Fak
     wait_reply(fake, OWNER, before)
     owner_rows = [content for role, content in turns(tg_pet.root) if role == "owner"]
     assert owner_rows[-1] == "call me Blinky\tnow\nplease", owner_rows
+
+
+def test_half_an_emoji_from_the_phone_is_a_turn_not_a_fault(
+    tg_pet: Pet, fake: FakeTelegram
+) -> None:
+    """The Bot API is JSON: a lone surrogate ("\\ud83d", half an emoji) is valid JSON, and no
+    UTF-8 encoder takes it. Before: the poll loop failed on that update at every poll, for ever
+    (it was never acknowledged), and the phone reached the pet no more."""
+    pair(tg_pet, fake)
+    sent = len(fake.sent_to(OWNER))
+    fake.text(OWNER, "my cat is called Miso \ud83d")
+    answer = wait_reply(fake, OWNER, sent)
+    assert answer and answer[0].strip()
+    assert ("owner", "my cat is called Miso \ufffd") in turns(tg_pet.root)
+    fake.text(OWNER, "/memory \udfff")
+    assert wait_reply(fake, OWNER, sent + 1)
+    assert "Traceback" not in tg_pet.log

@@ -30,6 +30,7 @@ from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
 from shelldon.broker.tools import ops_from_calls
 from shelldon.contracts.brain import BrainReply, CompletionRequest
 from shelldon.contracts.ops import OpDecodeError, decode_op, op_name
+from shelldon.contracts.text import mend_strings, repair_surrogates
 from shelldon.contracts.wire import encodable
 
 log = logging.getLogger(__name__)
@@ -80,10 +81,20 @@ def read_answer(
         dropped += call_dropped
     if raw.requests > 1:
         dropped.append("tool calls only: asked the model again for its words")
-    for index in [i for i, op in enumerate(ops) if not encodable(op)]:
-        dropped.append(f"op {index}: a number too large for any field; dropped")
-    ops = [op for op in ops if encodable(op)]
-    text = reply.text
+    sound: list[Any] = []
+    for index, op in enumerate(ops):
+        # The reply protocol's own JSON (broker.protocol) may hold half an emoji a small model
+        # cut ("\ud83d"): mended as in the reply. A number past 64 bits cannot be mended.
+        try:
+            mended = mend_strings(op)
+        except ValueError:
+            mended = None
+        if mended is not None and encodable(mended):
+            sound.append(mended)
+        else:
+            dropped.append(f"op {index}: a number too large for any field; dropped")
+    ops = sound
+    text = repair_surrogates(reply.text)  # "\ud83d" alone: half an emoji, valid JSON, no UTF-8
     if raw.cut and text:
         whole = whole_part(text)
         if whole is None:

@@ -294,7 +294,13 @@ class BrokerService:
                 if self._in_flight.get(message.turn_id) is scope:
                     del self._in_flight[message.turn_id]
         self.completions += 1
-        return wire.Completion(reply=reply)
+        # broker.answer mends what a model wrote; this is the backstop for any other field (a
+        # provider's error text in `failures`, say): a frame that cannot encode loses the turn.
+        answer = wire.mended(wire.Completion(reply=reply))
+        if answer is None:
+            log.error("broker: turn %s: the answer cannot be sent on the wire", message.turn_id)
+            return wire.CompletionFailed(reason="the answer could not be encoded", kind="malformed")
+        return answer
 
 
 def worker_group(root: DataRoot) -> int | None:

@@ -15,7 +15,6 @@ never quotes the arguments.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -37,6 +36,7 @@ from shelldon.contracts.ops import (
     decode_op,
     op_name,
 )
+from shelldon.contracts.text import loads_mended
 
 # What a model reads about each tool: short, in the prompt's words (the structs' docstrings are
 # written for developers and name core's modules).
@@ -175,7 +175,7 @@ def read_call(call: ToolCall, index: int, known: frozenset[str]) -> CallResult:
     arguments: Any = call.arguments
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
+            arguments = loads_mended(arguments) if arguments.strip() else {}
         except (ValueError, RecursionError):
             return CallResult(None, f"tool call {index} ({call.name}): arguments are not JSON")
     if not isinstance(arguments, dict):

@@ -34,6 +34,7 @@ import msgspec
 
 from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
 from shelldon.contracts.languages import OwnerLanguages
+from shelldon.contracts.text import mend_strings
 from shelldon.contracts.wire_say import WIRE_VERSION as WIRE_VERSION
 
 
@@ -472,6 +473,22 @@ def encodable(value: Any) -> bool:
     except (OverflowError, TypeError, ValueError, RecursionError):
         return False
     return True
+
+
+def mended(message: _Msg) -> _Msg | None:
+    """`message` as it can travel: itself when it encodes, else a copy with every string mended
+    (contracts.text.mend_strings: a lone surrogate from outside becomes U+FFFD); None when it
+    still cannot (a number past 64 bits). The senders' backstop: the edges mend what they parse
+    (broker.answer, the HTTP client's JSON), so this is for a field no edge thought of."""
+    if encodable(message):
+        return message
+    try:
+        fixed = msgspec.convert(
+            mend_strings(msgspec.to_builtins(message)), type(message), from_attributes=False
+        )
+    except (msgspec.ValidationError, ValueError, TypeError):
+        return None
+    return fixed if encodable(fixed) else None
 
 
 def decode(payload: bytes) -> Message:

@@ -21,12 +21,12 @@ deadline also cuts a long generation between two tokens, and the words that arri
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from shelldon.broker.providers.base import ErrorKind, ProviderError
 from shelldon.broker.providers.http import SseEvent
+from shelldon.contracts.text import loads_mended
 
 # Mid-stream errors worth another attempt (as their HTTP statuses would be: 5xx, 529).
 _RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "server_error"})
@@ -34,7 +34,7 @@ _RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "server_error"})
 
 def _json(event: SseEvent) -> Any:
     try:
-        return json.loads(event.data)
+        return loads_mended(event.data)
     except (ValueError, RecursionError):
         raise ProviderError("malformed", "a streamed event is not JSON") from None
 
@@ -144,7 +144,7 @@ def anthropic_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, An
     for index, pieces in partial_json.items():
         text = "".join(pieces)
         try:
-            blocks[index]["input"] = json.loads(text) if text.strip() else {}
+            blocks[index]["input"] = loads_mended(text) if text.strip() else {}
         except (ValueError, RecursionError):
             blocks[index]["input"] = text  # broken arguments: dropped later, with a reason
     if not complete:

@@ -131,6 +131,27 @@ def _case_aware(table: dict[str, str]) -> dict[str, str]:
 _LOOKALIKE = _case_aware(HOMOGLYPHS) | _PUNCT
 
 
+# A terminal's control sequences: colours and cursor moves (ESC [ ... a letter), titles and links
+# (ESC ] ... BEL or ESC \), and two-character escapes.
+_TERMINAL = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
+
+
+def terminal_view(src: View) -> View | None:
+    """`src` without a terminal's control sequences, or None when it has no escape character.
+    Pasted terminal output keeps its colours, glued to what they colour: in
+    "ESC[93msk-...ESC[0m" the key starts after the sequence's "m", where no rule's word boundary
+    sees it start."""
+    if "\x1b" not in src.text:
+        return None
+    out = _Builder(src)
+    cursor = 0
+    for m in _TERMINAL.finditer(src.text):
+        out.copy(cursor, m.start())
+        cursor = m.end()
+    out.copy(cursor, len(src.text))
+    return out.view()
+
+
 def unicode_view(src: View) -> View | None:
     """NFKC per character (fullwidth and mathematical letters, circled digits), look-alike
     letters and dashes mapped to ASCII. None when that changes nothing."""
@@ -310,6 +331,8 @@ def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
             units = _alternating(text, units[0][0], separator)
         while units and units[-1][1] < len(text) and _SEPARATED_UNIT.match(text, units[-1][1]):
             units.pop()
+        if separator == "." and len(units) <= 4 and all(text[a:b].isdigit() for a, b in units):
+            continue  # a version ("shelldon-0.1.0-cp311") or a part of an address: not a disguise
         if len(units) >= 2:
             runs.append((separator.strip(), units))
     # Two letters ("i-n", "t.o") are a run only beside a longer run spelled the same way: a
@@ -711,6 +734,10 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     text that shows no disguise (most text)."""
     views: list[tuple[str, View]] = []
     base = View.of(clean)
+    plain = terminal_view(base)
+    if plain is not None:
+        views.append(("terminal", plain))
+        base = plain
     folded = unicode_view(base)
     if folded is not None:
         views.append(("unicode", folded))

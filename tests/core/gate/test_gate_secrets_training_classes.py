@@ -99,6 +99,7 @@ def test_a_literal_fallback_of_an_environment_lookup_is_refused(text: str) -> No
         'TOKEN = os.getenv("TOKEN", "")',
         'SECRET = os.environ.get("SECRET") or "changeme"',
         'LOG_LEVEL = os.getenv("LOG_LEVEL", "warning")',
+        'const password = process.env.APP_PASSWORD || "not-set"',  # a sentinel, not a password
     ],
 )
 def test_an_environment_lookup_without_a_typed_secret_is_kept(text: str) -> None:

@@ -191,3 +191,31 @@ def test_digests_and_file_names_in_coding_facts_are_kept(text: str) -> None:
 
 def test_a_fingerprint_shaped_value_given_to_a_key_name_is_still_refused() -> None:
     assert _refused('api_key = "' + SSH_FP + '"')
+
+
+# --- the same classes disguised (the obfuscation matrix's transforms, on these shapes) -------
+
+GHP = "ghp_" + "R7kQ2mX9vL4pT8wZ3nB6yH1cJ5dF0gS2aE7u"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a Gradle password cut in two or in chunks between its quotes
+        "credentials {\n  username 'ci'\n  password 'sun\nshine'\n}",
+        "credentials {\n  username 'ci'\n  password 'orange 42-lem on'\n}",
+        # an environment fallback cut in chunks
+        'PASSWORD = os.environ.get("PASSWORD") or "at5G6z i!m"',
+        # a key spaced out between markers, as terminal output frames a finding
+        ">>>" + " ".join(DEEPSEEK) + "<<<",
+        # base64 of a key as one segment of a URL's path, padding and all
+        "GET https://api.example.org/v1/"
+        + base64.b64encode(GHP.encode()).decode()
+        + "/events",
+        "GET https://api.example.org/v1/"
+        + base64.b64encode((GHP + "x").encode()).decode()
+        + "/events",
+    ],
+)
+def test_the_classes_disguised_are_refused(text: str) -> None:
+    assert _refused(text)

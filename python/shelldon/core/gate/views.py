@@ -223,8 +223,9 @@ _FINDERS = {
         r"|(?:^|[^0-9A-Za-z])(?P<secret3>(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2})"
         r"(?:[^0-9A-Za-z]|$)"
     ),
+    # A run may end at a slash after its padding: a path segment ("/api/v1/<base64>=/data").
     "base64": (
-        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+/=_-]|$)"
+        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+=_-]|$)"
     ),
 }
 
@@ -266,9 +267,10 @@ _SPACE_TOKEN = re.compile(r"[^\s]+")
 # A spaced-out unit: one character, with punctuation that may cling to it ("e," "(i" "2.") and
 # a possessive ("r's" in "o w n e r's").
 _SINGLE = re.compile(r"[(\[{\"'`]?[^\s](?:'s)?[.,;:!?)\]}\"'`]*")
-# A token glued to a run's first or last character: "pw=k X 9 2" or "5 5@db.internal".
-_GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<][^\s]")
-_GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}>,;!?][^\s]*")
+# A token glued to a run's first or last character: "pw=k X 9 2", "5 5@db.internal", a value
+# between markers (">>>s k - 6 1 5<<<").
+_GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<>][^\s]")
+_GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}<>,;!?][^\s]*")
 _SEPARATED_UNIT = re.compile(r"[^\W_]")
 
 
@@ -661,7 +663,24 @@ def _decoded_runs(text: str, spans: Spans) -> list[tuple[int, int, str]]:
         decoded = _decode_b64(text[start:end])
         if decoded is not None:
             runs.append((start, end, decoded))
+        elif "/" in text[start:end]:
+            runs += _path_segments(text, start, end)
     return sorted(runs)
+
+
+def _path_segments(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """A run that does not decode as a whole but holds slashes is often a URL's path, with a
+    value encoded in one of its segments ("/api/token/<base64>"): each segment of 16 or more
+    characters, decoded on its own."""
+    out = []
+    at = start
+    for segment in text[start:end].split("/"):
+        if len(segment) >= 16:
+            decoded = _decode_b64(segment)
+            if decoded is not None:
+                out.append((at, at + len(segment), decoded))
+        at += len(segment) + 1
+    return out
 
 
 def decode_encoded(src: View, spans: Spans) -> View | None:

@@ -178,7 +178,8 @@ SSH_FP = "SHA256:" + base64.b64encode(bytes(range(101, 133))).decode().rstrip("=
     [
         "the lockfile's integrity for left-pad is " + SRI,
         '<script src="app.js" integrity="sha384-'
-        + "oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K" + "/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC"
+        + "oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K"
+        + "/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC"
         + '"></script>',
         "The SSH host key fingerprint is " + SSH_FP + ".",
         "The wheel is shelldon-0.1.0-cp311-abi3-linux_x86_64.whl.",
@@ -209,9 +210,7 @@ GHP = "ghp_" + "R7kQ2mX9vL4pT8wZ3nB6yH1cJ5dF0gS2aE7u"
         # a key spaced out between markers, as terminal output frames a finding
         ">>>" + " ".join(DEEPSEEK) + "<<<",
         # base64 of a key as one segment of a URL's path, padding and all
-        "GET https://api.example.org/v1/"
-        + base64.b64encode(GHP.encode()).decode()
-        + "/events",
+        "GET https://api.example.org/v1/" + base64.b64encode(GHP.encode()).decode() + "/events",
         "GET https://api.example.org/v1/"
         + base64.b64encode((GHP + "x").encode()).decode()
         + "/events",

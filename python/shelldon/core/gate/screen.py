@@ -197,9 +197,9 @@ def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int
     return out
 
 
-# The views the learned credential model also reads: a terminal's colours dropped, look-alikes and
-# fullwidth mapped, and key names read back from leetspeak. Not the spaced or joined views: gluing words makes long mixed
-# strings a key's shape describes.
+# The views the learned credential model also reads: a terminal's colours dropped, look-alikes
+# and fullwidth mapped, and key names read back from leetspeak. Not the spaced or joined views:
+# gluing words makes long mixed strings a key's shape describes.
 _MODEL_VIEWS = ("terminal", "unicode", "leet")
 
 

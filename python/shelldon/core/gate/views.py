@@ -133,7 +133,9 @@ _LOOKALIKE = _case_aware(HOMOGLYPHS) | _PUNCT
 
 # A terminal's control sequences: colours and cursor moves (ESC [ ... a letter), titles and links
 # (ESC ] ... BEL or ESC \), and two-character escapes.
-_TERMINAL = re.compile(r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?")
+_TERMINAL = re.compile(
+    r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
+)
 
 
 def terminal_view(src: View) -> View | None:

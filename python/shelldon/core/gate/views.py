@@ -269,10 +269,9 @@ _SPACE_TOKEN = re.compile(r"[^\s]+")
 # A spaced-out unit: one character, with punctuation that may cling to it ("e," "(i" "2.") and
 # a possessive ("r's" in "o w n e r's").
 _SINGLE = re.compile(r"[(\[{\"'`]?[^\s](?:'s)?[.,;:!?)\]}\"'`]*")
-# A token glued to a run's first or last character: "pw=k X 9 2", "5 5@db.internal", a value
-# between markers (">>>s k - 6 1 5<<<").
-_GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<>][^\s]")
-_GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}<>,;!?][^\s]*")
+# A token glued to a run's first or last character: "pw=k X 9 2" or "5 5@db.internal".
+_GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<][^\s]")
+_GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}>,;!?][^\s]*")
 _SEPARATED_UNIT = re.compile(r"[^\W_]")
 
 

@@ -207,6 +207,8 @@ GHP = "ghp_" + "R7kQ2mX9vL4pT8wZ3nB6yH1cJ5dF0gS2aE7u"
         "credentials {\n  username 'ci'\n  password 'orange 42-lem on'\n}",
         # an environment fallback cut in chunks
         'PASSWORD = os.environ.get("PASSWORD") or "at5G6z i!m"',
+        # a key spaced out between markers, as a scanner's output frames a finding
+        ">>>" + " ".join(DEEPSEEK) + "<<<",
         # base64 of a key as one segment of a URL's path, padding and all
         "GET https://api.example.org/v1/" + base64.b64encode(GHP.encode()).decode() + "/events",
         "GET https://api.example.org/v1/"

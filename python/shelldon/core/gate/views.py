@@ -272,14 +272,22 @@ _SINGLE = re.compile(r"[(\[{\"'`]?[^\s](?:'s)?[.,;:!?)\]}\"'`]*")
 # A token glued to a run's first or last character: "pw=k X 9 2" or "5 5@db.internal".
 _GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<][^\s]")
 _GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}>,;!?][^\s]*")
+# For a credential, also a value between markers (">>>s k - 6 1 5<<<", as a scanner's output
+# frames what it found). Not for instruction text: markup ("<b>i g n o r e") reads otherwise.
+_GLUED_VALUE_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<>][^\s]")
+_GLUED_VALUE_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}<>,;!?][^\s]*")
 _SEPARATED_UNIT = re.compile(r"[^\W_]")
 
 
-def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
+def _spaced_runs(text: str, spans: list[tuple[int, int]], *, values: bool = False) -> list[Run]:
     """Runs of three or more single characters, one to three spaces apart, around each span the
-    finder reported; the first and last unit may be glued to a token."""
+    finder reported; the first and last unit may be glued to a token (`values`: a credential's
+    markers too)."""
     if not spans:
         return []
+    glued_left, glued_right = (
+        (_GLUED_VALUE_LEFT, _GLUED_VALUE_RIGHT) if values else (_GLUED_LEFT, _GLUED_RIGHT)
+    )
     runs: list[Run] = []
     tokens = [m.span() for m in _SPACE_TOKEN.finditer(text)]
     current: Run = []
@@ -288,7 +296,7 @@ def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
     def close() -> None:
         nonlocal current, singles
         last = current[-1] if current else None
-        if last and not (_GLUED_RIGHT.fullmatch(text, *last) or _SINGLE.fullmatch(text, *last)):
+        if last and not (glued_right.fullmatch(text, *last) or _SINGLE.fullmatch(text, *last)):
             current.pop()  # an ordinary word after the run
         if singles >= 3 and len(current) >= 3:
             runs.append(current)
@@ -303,13 +311,13 @@ def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
                 current.append((start, end))
                 singles += 1
                 continue
-            if joined and singles >= 3 and _GLUED_RIGHT.fullmatch(text, start, end):
+            if joined and singles >= 3 and glued_right.fullmatch(text, start, end):
                 current.append((start, end))
             close()
         if single:
             current, singles = [(start, end)], 1
             # A token glued on the left ("pw=k") counts only if single characters follow.
-            if index and _GLUED_LEFT.fullmatch(text, *tokens[index - 1]):
+            if index and glued_left.fullmatch(text, *tokens[index - 1]):
                 gap = text[tokens[index - 1][1] : start]
                 if 0 < len(gap) <= 3 and "\n" not in gap:
                     current.insert(0, tokens[index - 1])
@@ -397,12 +405,13 @@ def _write_word(out: _Builder, src: View, units: Run, segment: Segmenter) -> Non
 
 
 def collapse_spaced(
-    src: View, spans: Spans, segment: Segmenter = None, *, maps: bool = True
+    src: View, spans: Spans, segment: Segmenter = None, *, maps: bool = True, values: bool = False
 ) -> View | None:
     """Spaced-out and separated single characters joined back into words, or None if there are
     none. Ordinary hyphenated words ("e-mail", "co-operate") have no run of single letters.
-    `maps=False`: the text alone, without the map back to the original (cheaper)."""
-    runs = _spaced_runs(src.text, spans.get("spaced", []))
+    `maps=False`: the text alone, without the map back to the original (cheaper); `values`:
+    for the credential scan, where a run may also be glued to markers (">>>" and "<<<")."""
+    runs = _spaced_runs(src.text, spans.get("spaced", []), values=values)
     runs += _separated_runs(src.text, spans.get("separated", []))
     if not runs:
         return None
@@ -768,7 +777,7 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     spans = find_disguises(base.text)
     if not spans:
         return views
-    spaced = collapse_spaced(base, spans)
+    spaced = collapse_spaced(base, spans, values=True)
     if spaced is not None:
         views.append(("spaced", spaced))
     joined = join_split_tokens(base, spans)

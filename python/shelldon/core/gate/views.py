@@ -225,8 +225,12 @@ _FINDERS = {
         r"|(?:^|[^0-9A-Za-z])(?P<secret3>(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2})"
         r"(?:[^0-9A-Za-z]|$)"
     ),
-    # A run may end at a slash after its padding: a path segment ("/api/v1/<base64>=/data").
     "base64": (
+        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+/=_-]|$)"
+    ),
+    # The same for the credential scan, where a run may also end at a slash after its padding:
+    # a segment of a URL's path ("/api/v1/<base64>=/data").
+    "base64_path": (
         r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+=_-]|$)"
     ),
 }
@@ -325,7 +329,7 @@ def _spaced_runs(text: str, spans: list[tuple[int, int]], *, values: bool = Fals
     return runs
 
 
-def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
+def _separated_runs(text: str, spans: list[tuple[int, int]], *, values: bool = False) -> list[Run]:
     """Runs of single letters or digits with a punctuation mark between them; the finder cannot
     check that the last unit ends a word ("x-y-zebra"), so that is checked here. A run with one
     separator throughout goes on through units that are punctuation themselves: a credential's
@@ -342,7 +346,7 @@ def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
             units = _alternating(text, units[0][0], separator)
         while units and units[-1][1] < len(text) and _SEPARATED_UNIT.match(text, units[-1][1]):
             units.pop()
-        if separator == "." and len(units) <= 4 and all(text[a:b].isdigit() for a, b in units):
+        if values and separator == "." and len(units) <= 4 and _digits(text, units):
             continue  # a version ("shelldon-0.1.0-cp311") or a part of an address: not a disguise
         if len(units) >= 2:
             runs.append((separator.strip(), units))
@@ -350,6 +354,10 @@ def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
     # sentence disguised word by word, not "A-B testing".
     spelled = {sep for sep, units in runs if len(units) >= 3}
     return [units for sep, units in runs if len(units) >= 3 or sep in spelled]
+
+
+def _digits(text: str, units: Run) -> bool:
+    return all(text[a:b].isdigit() for a, b in units)
 
 
 def _alternating(text: str, start: int, separator: str) -> Run:
@@ -410,9 +418,10 @@ def collapse_spaced(
     """Spaced-out and separated single characters joined back into words, or None if there are
     none. Ordinary hyphenated words ("e-mail", "co-operate") have no run of single letters.
     `maps=False`: the text alone, without the map back to the original (cheaper); `values`:
-    for the credential scan, where a run may also be glued to markers (">>>" and "<<<")."""
+    for the credential scan, where a run may also be glued to markers (">>>" and "<<<") and
+    dotted digits are a version, not a disguise."""
     runs = _spaced_runs(src.text, spans.get("spaced", []), values=values)
-    runs += _separated_runs(src.text, spans.get("separated", []))
+    runs += _separated_runs(src.text, spans.get("separated", []), values=values)
     if not runs:
         return None
     runs.sort(key=lambda r: (r[0][0], -r[-1][1]))
@@ -661,19 +670,19 @@ def _decode_b64(run: str) -> str | None:
     return _printable(data)
 
 
-def _decoded_runs(text: str, spans: Spans) -> list[tuple[int, int, str]]:
+def _decoded_runs(text: str, spans: Spans, paths: bool) -> list[tuple[int, int, str]]:
     runs = []
     for start, end in spans.get("hex", ()):
         decoded = _decode_hex(text[start:end])
         if decoded is not None:
             runs.append((start, end, decoded))
-    for start, end in spans.get("base64", ()):
+    for start, end in spans.get("base64_path" if paths else "base64", ()):
         if any(s < end and start < e for s, e, _ in runs):
             continue  # hex digits are base64 letters too: hex decoded it already
         decoded = _decode_b64(text[start:end])
         if decoded is not None:
             runs.append((start, end, decoded))
-        elif "/" in text[start:end]:
+        elif paths and "/" in text[start:end]:
             runs += _path_segments(text, start, end)
     return sorted(runs)
 
@@ -693,10 +702,11 @@ def _path_segments(text: str, start: int, end: int) -> list[tuple[int, int, str]
     return out
 
 
-def decode_encoded(src: View, spans: Spans) -> View | None:
+def decode_encoded(src: View, spans: Spans, *, paths: bool = False) -> View | None:
     """Hex and base64 runs that decode to printable text replaced by that text (each decoded
-    character stands for the whole run), or None if there are none."""
-    runs = _decoded_runs(src.text, spans)
+    character stands for the whole run), or None if there are none. `paths` (the credential
+    scan): also a base64 segment of a URL's path."""
+    runs = _decoded_runs(src.text, spans, paths)
     if not runs:
         return None
     out = _Builder(src)
@@ -785,14 +795,14 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
         joined = join_split_tokens(spaced, find_disguises(spaced.text)) or joined
     if joined is not None:
         views.append(("joined", joined))
-    decoded = decode_encoded(base, spans)
+    decoded = decode_encoded(base, spans, paths=True)
     if decoded is not None:
         views.append(("decoded", decoded))
-        twice = decode_encoded(decoded, find_disguises(decoded.text))  # base64 of hex, ...
+        twice = decode_encoded(decoded, find_disguises(decoded.text), paths=True)  # of hex, ...
         if twice is not None:
             views.append(("decoded", twice))
     if joined is not None:  # hex or base64 wrapped over lines, or cut into chunks
-        rejoined = decode_encoded(joined, find_disguises(joined.text))
+        rejoined = decode_encoded(joined, find_disguises(joined.text), paths=True)
         if rejoined is not None:
             views.append(("decoded", rejoined))
     return views

@@ -50,6 +50,13 @@ HELD_OUT_RECALL_FLOORS = {
     # Five held-out rows (2 refused): the floor holds what we have (issue 23's aim is 0.85).
     "jailbreak-corpus-mini": 0.4,
 }
+# Credentials on the TRAINING part (rules and model, the report's train column): issue 23's
+# eleventh pass closed the classes its misses showed, noseyparker 0.901 -> 0.912 and CredSweeper
+# 0.939 -> 0.975 (docs/gate-design.md).
+TRAIN_SECRET_FLOORS = {
+    "praetorian-inc/noseyparker": 0.91,
+    "Samsung/CredSweeper": 0.97,
+}
 # Benign prompts held out, refused for any reason (issue 23: at most 2 %).
 HELD_OUT_PROMPT_CEILING = 0.02
 HELD_OUT_REFUSAL_CEILINGS = {
@@ -89,6 +96,28 @@ def test_benign_text_held_out_is_not_refused_more(measured: dict[str, Any], name
     report = measured["report"]
     rate = measured["result"]["benign_memory"][name][report.HELD_OUT]
     assert rate.total > 0 and rate.rate <= HELD_OUT_REFUSAL_CEILINGS[name]
+
+
+@pytest.mark.parametrize("name", sorted(TRAIN_SECRET_FLOORS))
+def test_credentials_of_the_training_part_do_not_fall(measured: dict[str, Any], name: str) -> None:
+    report = measured["report"]
+    rate = measured["result"]["secrets"][name][report.TRAIN]
+    assert rate.total > 0 and rate.rate >= TRAIN_SECRET_FLOORS[name]
+
+
+def test_the_credential_gaps_are_within_the_aim(measured: dict[str, Any]) -> None:
+    report, result = measured["report"], measured["result"]
+    gaps = {name: value for name, what, value, _, _ in report.class_checks(result) if "gap" in what}
+    for name in ("praetorian-inc/noseyparker", "Samsung/CredSweeper"):
+        assert gaps[f"credentials: {name}"] <= report.GAP_AIM
+
+
+def test_our_own_coding_facts_are_not_refused_as_credentials(measured: dict[str, Any]) -> None:
+    # Three of 60 were (an npm integrity hash, an SSH fingerprint, a wheel's file name) before
+    # issue 23's eleventh pass.
+    coding = measured["result"]["credential_model"]["coding"]
+    refused = coding["refused by `screen_text`"]
+    assert refused.total == 60 and refused.hits == 0
 
 
 def test_benign_prompts_held_out_are_rarely_refused(measured: dict[str, Any]) -> None:

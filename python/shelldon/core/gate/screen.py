@@ -156,12 +156,37 @@ def _carries_a_key(text: str, start: int, end: int) -> bool:
     return prose is None or bool(_scan_secrets(prose))
 
 
+# A digest written the way a digest is written: Subresource Integrity and npm's `integrity`
+# (sha256-, sha384-, sha512- and base64 of exactly that digest's length) and an OpenSSH key
+# fingerprint ("SHA256:" and 43 unpadded base64 characters). Long, random and beside the word
+# "key" ("SSH host key fingerprint"), but a checksum that memory keeps; neither the generic
+# entropy rule nor the learned model calls it a credential (a provider's or an assignment rule
+# still does: `api_key = "SHA256:..."`).
+_DIGEST_FORM = re.compile(
+    r"(?:^|(?<=[^A-Za-z0-9+/=_-]))(?:sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}"
+    r"|sha512-[A-Za-z0-9+/]{86}==|SHA256:[A-Za-z0-9+/]{43})(?![A-Za-z0-9+/=_-])"
+)
+
+
+def _digest_spans(text: str) -> list[tuple[int, int]]:
+    if "sha" not in text and "SHA" not in text:
+        return []
+    return [m.span() for m in _DIGEST_FORM.finditer(text)]
+
+
+def _in_digest(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(s <= start and end <= e for s, e in spans)
+
+
 def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
     """Hits whose rule names a check (`validate` in the rules file) kept only if it passes."""
     checks = secret_checks()
+    digests = _digest_spans(text) if hits else []
     out = []
     for rule_id, start, end in hits:
-        if rule_id == "high-entropy-token" and not _carries_a_key(text, start, end):
+        if rule_id == "high-entropy-token" and (
+            _in_digest(digests, start, end) or not _carries_a_key(text, start, end)
+        ):
             continue
         if checks.get(rule_id) == "luhn":
             span = _luhn_span(text, start, end)
@@ -172,10 +197,10 @@ def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int
     return out
 
 
-# The views the learned credential model also reads: look-alikes and fullwidth mapped, and key
-# names read back from leetspeak. Not the spaced or joined views: gluing words makes long mixed
-# strings a key's shape describes.
-_MODEL_VIEWS = ("unicode", "leet")
+# The views the learned credential model also reads: a terminal's colours dropped, look-alikes
+# and fullwidth mapped, and key names read back from leetspeak. Not the spaced or joined views:
+# gluing words makes long mixed strings a key's shape describes.
+_MODEL_VIEWS = ("terminal", "unicode", "leet")
 
 
 # A word written in leetspeak: small letters and the digits leetspeak uses, at least one of each.
@@ -212,7 +237,8 @@ def _model_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, in
         if name in _MODEL_VIEWS:
             found = model_secrets(view.text)
             hits += [(SECRET_MODEL_ID, *view.origin(f.start, f.end)) for f in found]
-    return [h for h in hits if (h[1], h[2]) not in leet]
+    digests = _digest_spans(clean) if hits else []
+    return [h for h in hits if (h[1], h[2]) not in leet and not _in_digest(digests, h[1], h[2])]
 
 
 # The views a seed phrase is looked for in: look-alikes, and letters spaced out ("l e g a l

@@ -131,6 +131,29 @@ def _case_aware(table: dict[str, str]) -> dict[str, str]:
 _LOOKALIKE = _case_aware(HOMOGLYPHS) | _PUNCT
 
 
+# A terminal's control sequences: colours and cursor moves (ESC [ ... a letter), titles and links
+# (ESC ] ... BEL or ESC \), and two-character escapes.
+_TERMINAL = re.compile(
+    r"\x1b\[[0-9;:?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
+)
+
+
+def terminal_view(src: View) -> View | None:
+    """`src` without a terminal's control sequences, or None when it has no escape character.
+    Pasted terminal output keeps its colours, glued to what they colour: in
+    "ESC[93msk-...ESC[0m" the key starts after the sequence's "m", where no rule's word boundary
+    sees it start."""
+    if "\x1b" not in src.text:
+        return None
+    out = _Builder(src)
+    cursor = 0
+    for m in _TERMINAL.finditer(src.text):
+        out.copy(cursor, m.start())
+        cursor = m.end()
+    out.copy(cursor, len(src.text))
+    return out.view()
+
+
 def unicode_view(src: View) -> View | None:
     """NFKC per character (fullwidth and mathematical letters, circled digits), look-alike
     letters and dashes mapped to ASCII. None when that changes nothing."""
@@ -205,6 +228,11 @@ _FINDERS = {
     "base64": (
         r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+/=_-]|$)"
     ),
+    # The same for the credential scan, where a run may also end at a slash after its padding:
+    # a segment of a URL's path ("/api/v1/<base64>=/data").
+    "base64_path": (
+        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+=_-]|$)"
+    ),
 }
 
 Spans = dict[str, list[tuple[int, int]]]
@@ -248,14 +276,22 @@ _SINGLE = re.compile(r"[(\[{\"'`]?[^\s](?:'s)?[.,;:!?)\]}\"'`]*")
 # A token glued to a run's first or last character: "pw=k X 9 2" or "5 5@db.internal".
 _GLUED_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<][^\s]")
 _GLUED_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}>,;!?][^\s]*")
+# For a credential, also a value between markers (">>>s k - 6 1 5<<<", as a scanner's output
+# frames what it found). Not for instruction text: markup ("<b>i g n o r e") reads otherwise.
+_GLUED_VALUE_LEFT = re.compile(r"[^\s]*[=:\"'`(\[{<>][^\s]")
+_GLUED_VALUE_RIGHT = re.compile(r"[^\s][@:/.\"'`)\]}<>,;!?][^\s]*")
 _SEPARATED_UNIT = re.compile(r"[^\W_]")
 
 
-def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
+def _spaced_runs(text: str, spans: list[tuple[int, int]], *, values: bool = False) -> list[Run]:
     """Runs of three or more single characters, one to three spaces apart, around each span the
-    finder reported; the first and last unit may be glued to a token."""
+    finder reported; the first and last unit may be glued to a token (`values`: a credential's
+    markers too)."""
     if not spans:
         return []
+    glued_left, glued_right = (
+        (_GLUED_VALUE_LEFT, _GLUED_VALUE_RIGHT) if values else (_GLUED_LEFT, _GLUED_RIGHT)
+    )
     runs: list[Run] = []
     tokens = [m.span() for m in _SPACE_TOKEN.finditer(text)]
     current: Run = []
@@ -264,7 +300,7 @@ def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
     def close() -> None:
         nonlocal current, singles
         last = current[-1] if current else None
-        if last and not (_GLUED_RIGHT.fullmatch(text, *last) or _SINGLE.fullmatch(text, *last)):
+        if last and not (glued_right.fullmatch(text, *last) or _SINGLE.fullmatch(text, *last)):
             current.pop()  # an ordinary word after the run
         if singles >= 3 and len(current) >= 3:
             runs.append(current)
@@ -279,13 +315,13 @@ def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
                 current.append((start, end))
                 singles += 1
                 continue
-            if joined and singles >= 3 and _GLUED_RIGHT.fullmatch(text, start, end):
+            if joined and singles >= 3 and glued_right.fullmatch(text, start, end):
                 current.append((start, end))
             close()
         if single:
             current, singles = [(start, end)], 1
             # A token glued on the left ("pw=k") counts only if single characters follow.
-            if index and _GLUED_LEFT.fullmatch(text, *tokens[index - 1]):
+            if index and glued_left.fullmatch(text, *tokens[index - 1]):
                 gap = text[tokens[index - 1][1] : start]
                 if 0 < len(gap) <= 3 and "\n" not in gap:
                     current.insert(0, tokens[index - 1])
@@ -293,7 +329,7 @@ def _spaced_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
     return runs
 
 
-def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
+def _separated_runs(text: str, spans: list[tuple[int, int]], *, values: bool = False) -> list[Run]:
     """Runs of single letters or digits with a punctuation mark between them; the finder cannot
     check that the last unit ends a word ("x-y-zebra"), so that is checked here. A run with one
     separator throughout goes on through units that are punctuation themselves: a credential's
@@ -310,12 +346,18 @@ def _separated_runs(text: str, spans: list[tuple[int, int]]) -> list[Run]:
             units = _alternating(text, units[0][0], separator)
         while units and units[-1][1] < len(text) and _SEPARATED_UNIT.match(text, units[-1][1]):
             units.pop()
+        if values and separator == "." and len(units) <= 4 and _digits(text, units):
+            continue  # a version ("shelldon-0.1.0-cp311") or a part of an address: not a disguise
         if len(units) >= 2:
             runs.append((separator.strip(), units))
     # Two letters ("i-n", "t.o") are a run only beside a longer run spelled the same way: a
     # sentence disguised word by word, not "A-B testing".
     spelled = {sep for sep, units in runs if len(units) >= 3}
     return [units for sep, units in runs if len(units) >= 3 or sep in spelled]
+
+
+def _digits(text: str, units: Run) -> bool:
+    return all(text[a:b].isdigit() for a, b in units)
 
 
 def _alternating(text: str, start: int, separator: str) -> Run:
@@ -371,13 +413,15 @@ def _write_word(out: _Builder, src: View, units: Run, segment: Segmenter) -> Non
 
 
 def collapse_spaced(
-    src: View, spans: Spans, segment: Segmenter = None, *, maps: bool = True
+    src: View, spans: Spans, segment: Segmenter = None, *, maps: bool = True, values: bool = False
 ) -> View | None:
     """Spaced-out and separated single characters joined back into words, or None if there are
     none. Ordinary hyphenated words ("e-mail", "co-operate") have no run of single letters.
-    `maps=False`: the text alone, without the map back to the original (cheaper)."""
-    runs = _spaced_runs(src.text, spans.get("spaced", []))
-    runs += _separated_runs(src.text, spans.get("separated", []))
+    `maps=False`: the text alone, without the map back to the original (cheaper); `values`:
+    for the credential scan, where a run may also be glued to markers (">>>" and "<<<") and
+    dotted digits are a version, not a disguise."""
+    runs = _spaced_runs(src.text, spans.get("spaced", []), values=values)
+    runs += _separated_runs(src.text, spans.get("separated", []), values=values)
     if not runs:
         return None
     runs.sort(key=lambda r: (r[0][0], -r[-1][1]))
@@ -626,25 +670,43 @@ def _decode_b64(run: str) -> str | None:
     return _printable(data)
 
 
-def _decoded_runs(text: str, spans: Spans) -> list[tuple[int, int, str]]:
+def _decoded_runs(text: str, spans: Spans, paths: bool) -> list[tuple[int, int, str]]:
     runs = []
     for start, end in spans.get("hex", ()):
         decoded = _decode_hex(text[start:end])
         if decoded is not None:
             runs.append((start, end, decoded))
-    for start, end in spans.get("base64", ()):
+    for start, end in spans.get("base64_path" if paths else "base64", ()):
         if any(s < end and start < e for s, e, _ in runs):
             continue  # hex digits are base64 letters too: hex decoded it already
         decoded = _decode_b64(text[start:end])
         if decoded is not None:
             runs.append((start, end, decoded))
+        elif paths and "/" in text[start:end]:
+            runs += _path_segments(text, start, end)
     return sorted(runs)
 
 
-def decode_encoded(src: View, spans: Spans) -> View | None:
+def _path_segments(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """A run that does not decode as a whole but holds slashes is often a URL's path, with a
+    value encoded in one of its segments ("/api/token/<base64>"): each segment of 16 or more
+    characters, decoded on its own."""
+    out = []
+    at = start
+    for segment in text[start:end].split("/"):
+        if len(segment) >= 16:
+            decoded = _decode_b64(segment)
+            if decoded is not None:
+                out.append((at, at + len(segment), decoded))
+        at += len(segment) + 1
+    return out
+
+
+def decode_encoded(src: View, spans: Spans, *, paths: bool = False) -> View | None:
     """Hex and base64 runs that decode to printable text replaced by that text (each decoded
-    character stands for the whole run), or None if there are none."""
-    runs = _decoded_runs(src.text, spans)
+    character stands for the whole run), or None if there are none. `paths` (the credential
+    scan): also a base64 segment of a URL's path."""
+    runs = _decoded_runs(src.text, spans, paths)
     if not runs:
         return None
     out = _Builder(src)
@@ -711,6 +773,10 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     text that shows no disguise (most text)."""
     views: list[tuple[str, View]] = []
     base = View.of(clean)
+    plain = terminal_view(base)
+    if plain is not None:
+        views.append(("terminal", plain))
+        base = plain
     folded = unicode_view(base)
     if folded is not None:
         views.append(("unicode", folded))
@@ -721,7 +787,7 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     spans = find_disguises(base.text)
     if not spans:
         return views
-    spaced = collapse_spaced(base, spans)
+    spaced = collapse_spaced(base, spans, values=True)
     if spaced is not None:
         views.append(("spaced", spaced))
     joined = join_split_tokens(base, spans)
@@ -729,14 +795,14 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
         joined = join_split_tokens(spaced, find_disguises(spaced.text)) or joined
     if joined is not None:
         views.append(("joined", joined))
-    decoded = decode_encoded(base, spans)
+    decoded = decode_encoded(base, spans, paths=True)
     if decoded is not None:
         views.append(("decoded", decoded))
-        twice = decode_encoded(decoded, find_disguises(decoded.text))  # base64 of hex, ...
+        twice = decode_encoded(decoded, find_disguises(decoded.text), paths=True)  # of hex, ...
         if twice is not None:
             views.append(("decoded", twice))
     if joined is not None:  # hex or base64 wrapped over lines, or cut into chunks
-        rejoined = decode_encoded(joined, find_disguises(joined.text))
+        rejoined = decode_encoded(joined, find_disguises(joined.text), paths=True)
         if rejoined is not None:
             views.append(("decoded", rejoined))
     return views

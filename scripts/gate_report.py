@@ -665,6 +665,8 @@ def render(result: dict[str, Any]) -> str:
         "The ninth read none; it printed once which BIPIA text categories are held out (names",
         "and counts, no text), which steered one of its rules, and counted (no text) that its",
         "rules fire on no held-out benign row (`docs/gate-design.md`).",
+        "The eleventh read none and printed the report twice, aggregates only, and tuned nothing",
+        "on them (`docs/gate-design.md`).",
         "",
         "## Issue 23's aims, held-out part",
         "",

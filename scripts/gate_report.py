@@ -842,7 +842,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="the gate data directory (default: ../shared/data/gate)")
     parser.add_argument("--out", default=str(REPO / "docs" / "gate.md"))
     parser.add_argument("--print-only", action="store_true", help="print, do not write")
-    parser.add_argument("--misses", type=int, default=0, help="print N misses/false positives of the training part")
+    parser.add_argument(
+        "--misses", type=int, default=0, help="print N misses/false positives of the training part"
+    )
     args = parser.parse_args(argv)
     data = find_data(args.data)
     if data is None or not data.is_dir():

@@ -181,6 +181,20 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "conceal-from-owner",
     "consent-removed-preference",
     "secret-access-grant",
+    # Issue 23's eleventh pass (indirect injections): a translation ordered of whatever the prompt
+    # holds, a forged context-and-question frame, a style order spliced into a German question,
+    # the text above asked for in German, evil personas in German, false news ordered by a
+    # relative clause, a dictated output and a yes-only answer, an answer in a hateful persona's
+    # voice (and stay-in-role-german reads "fallen nie aus der Rolle"). Not learned: the weights
+    # stay the tenth pass's.
+    "translate-hijack",
+    "forged-context-question",
+    "spliced-style-order",
+    "text-above-german",
+    "persona-malicious-german",
+    "false-news-order",
+    "dictated-output-order",
+    "hateful-persona-answer",
 )
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from fakes.fake_telegram import TOKEN, FakeTelegram
 from shelldon.config import ConfigError, parse_config
+from shelldon.contracts import wire
 from shelldon.transport.telegram import BotApi, BotApiError, _guard_logs, inbound_of
 
 SECRET_HALF = TOKEN.split(":", 1)[1]
@@ -99,6 +100,21 @@ def test_updates_as_telegram_sends_them(fake: FakeTelegram) -> None:
     assert inbound_of({"update_id": 9, "my_chat_member": {}}) is not None
     assert inbound_of({"update_id": 9, "my_chat_member": {}}).kind == "none"  # type: ignore[union-attr]
     assert inbound_of({"message": {}}) is None
+
+
+def test_identifiers_no_wire_carries_are_never_sent_on() -> None:
+    """A 30-digit id is valid JSON and no 64-bit integer: sent on to core it failed the frame at
+    every poll, as half an emoji did (tests/transport/test_telegram_e2e.py)."""
+    huge = 10**30
+    assert inbound_of({"update_id": huge, "message": {"chat": {"id": 5}, "text": "hi"}}) is None
+    assert inbound_of({"update_id": True, "message": {}}) is None
+    chat = inbound_of({"update_id": 9, "message": {"chat": {"id": huge}, "text": "hi"}})
+    assert chat is not None and (chat.kind, chat.chat_id) == ("none", 0)
+    sender = {"update_id": 9, "message": {"chat": {"id": 5}, "from": {"id": huge}, "text": "hi"}}
+    heard = inbound_of(sender)
+    assert heard is not None and (heard.chat_id, heard.user_id) == (5, 0)
+    for inbound in (chat, heard):
+        assert wire.encodable(inbound)
 
 
 def test_no_log_record_of_the_process_carries_the_token() -> None:

@@ -28,7 +28,7 @@ collide.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
@@ -475,7 +475,10 @@ def encodable(value: Any) -> bool:
     return True
 
 
-def mended(message: _Msg) -> _Msg | None:
+_M = TypeVar("_M", bound=_Msg)
+
+
+def mended(message: _M) -> _M | None:
     """`message` as it can travel: itself when it encodes, else a copy with every string mended
     (contracts.text.mend_strings: a lone surrogate from outside becomes U+FFFD); None when it
     still cannot (a number past 64 bits). The senders' backstop: the edges mend what they parse

@@ -223,21 +223,29 @@ class BotApi:
         )
 
 
+def _id_of(value: Any) -> int | None:
+    """An identifier of the Bot API (update, chat, user: at most 52 bits there) as an int the
+    wire and sqlite carry; None for anything else (a bool, a float, 10**30)."""
+    if isinstance(value, int) and not isinstance(value, bool) and -(2**62) < value < 2**62:
+        return value
+    return None
+
+
 def inbound_of(update: Any) -> wire.TelegramInbound | None:
     """An Update object as core needs it; None when it has no update_id (nothing to record)."""
-    if not isinstance(update, dict) or not isinstance(update.get("update_id"), int):
+    update_id = _id_of(update.get("update_id")) if isinstance(update, dict) else None
+    if update_id is None:
         return None
-    update_id = int(update["update_id"])
     message = update.get("message")
     chat = message.get("chat") if isinstance(message, dict) else None
     if (
         not isinstance(message, dict)
         or not isinstance(chat, dict)
-        or not isinstance(chat.get("id"), int)
+        or _id_of(chat.get("id")) is None
     ):
         return wire.TelegramInbound(update_id=update_id, chat_id=0, chat_type="", kind="none")
     sender = message.get("from")
-    user_id = sender.get("id") if isinstance(sender, dict) else None
+    user_id = _id_of(sender.get("id")) if isinstance(sender, dict) else None
     text = message.get("text")
     if isinstance(text, str):
         kind, body = "text", text[:MAX_INBOUND_CHARS]
@@ -250,7 +258,7 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
         chat_type=str(chat.get("type") or ""),
         kind=kind,
         text=body,
-        user_id=user_id if isinstance(user_id, int) else 0,
+        user_id=user_id if user_id is not None else 0,
     )
 
 
@@ -486,6 +494,12 @@ class TelegramPoller:
             inbound = inbound_of(update)
             if inbound is None:
                 continue  # no update_id: nothing core could record
+            sendable = wire.mended(inbound)  # a field no check above thought of
+            if sendable is None:  # sent, it would fail at every poll: passed over, and said
+                log.warning("telegram: update %d cannot reach core; passed over", inbound.update_id)
+                self._offset = inbound.update_id + 1
+                continue
+            inbound = sendable
             if (
                 inbound.kind in VOICE_KINDS
                 and inbound.chat_id == self._paired

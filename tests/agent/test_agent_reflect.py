@@ -143,3 +143,13 @@ def test_memory_reflect_answers_within_the_mcp_hosts_minute_whatever_the_attempt
     assert ChainProposer(chain)(digest, []) == ()
     assert now[0] - 1000.0 <= AGENT_REFLECT_BUDGET_S < 60
     assert len(hung.deadlines) == 2  # 30 s, then the 20 s left; no third attempt past the budget
+
+
+@pytest.mark.parametrize("code", [10**30, 2**31, -(2**31) - 1, True])
+def test_an_exit_code_no_shell_reports_is_refused(code: object) -> None:
+    from shelldon.contracts.digest import DigestError, decode_digest
+
+    with pytest.raises(DigestError):
+        decode_digest({"request": "fix it", "commands": [{"command": "make", "exit_code": code}]})
+    kept = decode_digest({"request": "x", "commands": [{"command": "make", "exit_code": -9}]})
+    assert kept.commands[0].exit_code == -9  # a signal, as Python's returncode says it

@@ -14,7 +14,7 @@ JSON under a fixed header, so the offline brain reads it back without parsing pr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -48,11 +48,16 @@ REFLECT_INSTRUCTION = (
 )
 
 
+# An exit status as a shell reports it (0-255, a signal's 128+N, a negative returncode): 32 bits
+# hold every one; a 30-digit "exit code" is an agent's garbage, refused before it is kept.
+ExitCode = Annotated[int, msgspec.Meta(ge=-(2**31), lt=2**31)]
+
+
 class CommandRun(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One command the turn ran and how it ended (`exit_code` None: not known)."""
 
     command: str
-    exit_code: int | None = None
+    exit_code: ExitCode | None = None
     output_tail: str = ""
 
 

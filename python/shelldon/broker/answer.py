@@ -4,7 +4,10 @@ the chain to the next provider.
 In order:
 1. the reply parser takes the JSON protocol's envelope apart (or leaves plain text as it is);
 2. native tool calls become raw ops (shelldon.broker.tools), after the parser's, under the cap;
-3. a reply the token budget cut is kept up to its last whole sentence, or refused;
+3. each op in a near-miss shape a small model writes ("Facts", `{"remember": {…}}`, "title"
+   for `name`) is put in the contract's shape (shelldon.broker.op_shapes), and its strings
+   mended (half an emoji); an op with a number past 64 bits is dropped; a reply the token
+   budget cut is kept up to its last whole sentence, or refused;
 4. the reply check (shelldon.broker.reply_check): an envelope, a placeholder, a digit flood, a
    language the owner never used (request.owner_languages) is refused — for a turn or a
    check-in the owner would read it. When the model proposed an op that fits the contract
@@ -24,6 +27,7 @@ import logging
 from typing import Any
 
 from shelldon.broker import offline, offline_proactive
+from shelldon.broker.op_shapes import reshaped
 from shelldon.broker.protocol import parse_reply
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
@@ -83,6 +87,9 @@ def read_answer(
         dropped.append("tool calls only: asked the model again for its words")
     sound: list[Any] = []
     for index, op in enumerate(ops):
+        op, changes = reshaped(op)  # "Facts", {"remember": {…}}, "title": a small model's spelling
+        if changes:  # logged, not audited as a drop: nothing was refused (names only, no text)
+            log.info("provider %s: op %d reshaped: %s", provider, index, "; ".join(changes))
         # The reply protocol's own JSON (broker.protocol) may hold half an emoji a small model
         # cut ("\ud83d"): mended as in the reply. A number past 64 bits cannot be mended.
         try:

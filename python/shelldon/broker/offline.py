@@ -50,10 +50,12 @@ from typing import Any
 
 from shelldon.broker import (
     offline_forget,
+    offline_life,
     offline_proactive,
     offline_rules,
     offline_talk,
     offline_topics,
+    offline_world,
 )
 from shelldon.broker.offline_sentences import forget_request, is_question
 from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
@@ -317,6 +319,11 @@ def _statements(turn: _Turn, sentence: str) -> None:
         understood = True
         if corrected and len(turn.replies) > replies and turn.replies[-1].startswith("Noted: "):
             turn.replies[-1] = "Got it, I've updated that: " + turn.replies[-1][len("Noted: ") :]
+    if not understood and (life := offline_life.told(sentence, turn.seed)) is not None:
+        understood = True  # a word about it and a question back, and kept when it lasts
+        turn.replies.append(life.reply)
+        if life.keep is not None:
+            turn.remember(*life.keep)
     if not understood:
         turn.replies.append(_acknowledge(sentence))
     _repeated(turn, sentence)
@@ -559,8 +566,11 @@ def _not_known(view: PromptView, subject: list[str]) -> str:
     ]
     if nearby:
         said = lower_first(to_second_person(nearby[-1].text))
-        return f"I don't know that yet. What I do know: {said} Tell me more and I'll remember."
-    return "I don't know that yet. Tell me and I'll remember."
+        return f"{NOT_KNOWN} What I do know: {said} Tell me more and I'll remember."
+    return f"{NOT_KNOWN} Tell me and I'll remember."
+
+
+NOT_KNOWN = "I don't know that yet."
 
 
 def _about_me(view: PromptView) -> str:
@@ -730,8 +740,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             )
         elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
             turn.replies.append(topical)
+        elif _is_question(s) and (worldly := offline_world.answer(s, local_now)) is not None:
+            turn.replies.append(worldly)
         elif _is_question(s):
             _answer(turn, s)
+            # Memory first ("do I like the rain?"); what it does not know of the world outside
+            # ("will it rain tomorrow?") is not the owner's to tell: no internet, said so.
+            if turn.replies[-1].startswith(NOT_KNOWN) and offline_world.about_the_world(s):
+                turn.replies[-1] = offline_world.NO_INTERNET
         else:
             _statements(turn, s)
     # A first message about a reminder is just answered: that owner knows the pet already.

@@ -71,7 +71,10 @@ _SUGGEST = lazy(
     r"(eat|cook|have for (?:dinner|lunch|breakfast)|make for (?:dinner|lunch)|order|watch|read|"
     r"listen to|play|drink|do)\b"
     r"|^(?:any ideas|ideas) (?:for|about) (dinner|lunch|breakfast|tonight|the weekend)\b"
-    r"|^(?:suggest|recommend)(?: me)? (?:something|a \w+|some \w+) to (eat|watch|read|drink|do)\b"
+    r"|^(?:(?:can|could|would|will) you (?:please )?)?(?:suggest|recommend)(?: me)? "
+    r"(?:something|anything|a \w+|some \w+)(?: \w+)? to (eat|cook|watch|read|drink|do)\b"
+    r"|^what (?:do|would) you (?:recommend|suggest) (?:for|to) "
+    r"(dinner|lunch|breakfast|eat|watch|read|drink|do)\b"
     r"|^what (?:to|should i) (eat|watch|read|do)\b",
     re.IGNORECASE,
 )

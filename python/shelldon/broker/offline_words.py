@@ -85,6 +85,9 @@ _IRREGULAR_2ND = {
     "goes": "go",
     "is": "are",
     "doesn't": "don't",
+    "isn't": "aren't",
+    "hasn't": "haven't",
+    "wasn't": "weren't",
     "was": "were",
 }
 
@@ -109,9 +112,10 @@ def third_person_verb(verb: str) -> str:
 
 
 def _second_person_verb(verb: str) -> str:
-    low = verb.lower()
+    low = verb.lower().replace("’", "'")
     if low in _IRREGULAR_2ND:
-        return _IRREGULAR_2ND[low]
+        said = _IRREGULAR_2ND[low]
+        return said.replace("'", "’") if "’" in verb else said
     if low in _MODALS or low.endswith("ed") or low.endswith("n't") or low == "lives":
         return verb[:-1] if low == "lives" else verb
     if low.endswith("ies"):
@@ -163,7 +167,7 @@ def to_second_person(text: str) -> str:
         out = pattern.sub(said, out)
     out = re.sub(r"\b[Tt]he owner's\b", "your", out)
     out = re.sub(
-        rf"\b[Tt]he owner ((?:{ADVERBS} )*)(\w+(?:n't)?)\b",
+        rf"\b[Tt]he owner ((?:{ADVERBS} )*)(\w+n[’']t|\w+)\b",  # "doesn't" whole, not "doesn"
         lambda m: "you " + m.group(1) + _second_person_verb(m.group(2)),
         out,
     )

@@ -1,0 +1,151 @@
+"""What the owner tells of their life that broker.offline's fact shapes do not take, answered
+like a pet that listens (a word about it and a question back), and kept when it lasts:
+
+- what they have: "we have two cats, Pixel and Byte", "I've got three kids" -> kept
+  ("The owner has two cats, Pixel and Byte."), named by what it is ("cats");
+- what they are learning or took up: "I started learning the guitar", "I'm learning Spanish" ->
+  kept ("The owner is learning the guitar.");
+- a new job: "I got a new job at Siemens" -> kept under `job` (the name "what's my job?" finds);
+- what they play or do regularly: "I play football on Sundays" -> kept;
+- how they eat: "I'm vegetarian", "I'm lactose intolerant" -> kept;
+- a plan or an event: "I have a meeting tomorrow", "my mum is visiting next week" -> wished
+  well, not kept (history keeps it, and recall finds it); a trip back: "I just got back from
+  Japan" -> welcomed back, asked how it was.
+
+`told` is None for anything else; the caller then acknowledges as before. Each kept sentence is
+the owner's own words turned to the third person (broker.offline_words), one fact per op.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shelldon.broker.offline_words import lower_first, to_second_person, to_third_person
+from shelldon.broker.patterns import lazy
+
+_WHEN = (
+    r"(?:tomorrow|tonight|today|this (?:morning|afternoon|evening|week|weekend)|next \w+|"
+    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|later|soon|in \w+ (?:days?|"
+    r"weeks?|hours?))"
+)
+_EVENT = lazy(
+    rf"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got) (?:a|an|my|our) ([\w -]+?) {_WHEN}\b"
+    rf"|^(?:my|our) ([\w -]+?) (?:is|are) (?:visiting|coming(?: over| round)?|arriving) "
+    rf"(?:\w+ )?{_WHEN}?",
+    re.IGNORECASE,
+)
+_BACK_FROM = lazy(
+    r"^(?:i|we) (?:just |finally )?(?:got|came|am|'m|are|'re) back from ([\w' -]+?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_HAVE = lazy(
+    r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own) "
+    r"(?P<n>a|an|one|two|three|four|five|six|some|\d+) "
+    r"(?P<what>(?:[a-z]+ )?(?:cats?|dogs?|kids|children|sons?|daughters?|brothers?|sisters?|"
+    r"hamsters?|rabbits?|birds?|parrots?|fish|horses?|turtles?|guinea pigs?|snakes?|"
+    r"grandchildren|grandkids|cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"
+    r"(?P<rest>[^.!?]*)",
+    re.IGNORECASE,
+)
+_LEARNING = lazy(
+    r"^(?:i|we)(?:'m| am|'ve been| have been| just| recently)* "
+    r"(?:started |began |am |'m )?(?:learning|taking up|studying|practising|practicing) "
+    r"(?P<what>[\w' -]+?)(?: (?:last|this) \w+| recently| again)?\s*[.!]*$",
+    re.IGNORECASE,
+)
+_NEW_JOB = lazy(
+    r"^i (?:just |finally )?(?:got|started|found|landed) a new job"
+    r"(?P<rest> (?:at|with|as) [\w' &.-]+)?",
+    re.IGNORECASE,
+)
+_PLAY = lazy(
+    r"^(?:i|we) (?:play|go|do) (?P<what>(?:football|soccer|tennis|basketball|chess|golf|the \w+|"
+    r"piano|guitar|violin|drums|yoga|pilates|climbing|running|swimming|hiking|cycling|"
+    r"badminton|volleyball|squash|rugby|hockey|cricket|board games|video games|[a-z]+ball)"
+    r"(?: [\w -]+)?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_DIET = lazy(
+    r"^i(?:'m| am) (?:a )?(?P<what>vegetarian|vegan|pescatarian|gluten[- ]free|"
+    r"lactose[- ]intolerant|teetotal|diabetic|coeliac|celiac)\b\s*[.!]*$",
+    re.IGNORECASE,
+)
+_SIMPLE_NAME = lazy(r"[^\w ]+")
+
+
+@dataclass(frozen=True)
+class Told:
+    """The pet's reply, and the fact to keep (collection, name, content) when it lasts."""
+
+    reply: str
+    keep: tuple[str, str, str] | None = None
+
+
+# The replies, by class; {x} is what the owner said, back in the second person.
+_BACK = ("Welcome back from {x}! How was it?", "Oh, {x}! Welcome back. What was the best part?")
+_PLAN = ("That sounds like a plan. I hope it goes well!", "Oh, good to know. I hope it goes well!")
+_HAS = (
+    "Oh, {x} I'll remember that. Tell me about them?",
+    "How lovely: {x} I'll keep that in mind.",
+)
+_LEARNS = (
+    "Learning {x}, nice! How is it going so far?",
+    "Ooh, {x}! I'll remember you're learning it. What got you started?",
+)
+_PLAYS = ("{X} Sounds fun! I'll remember.", "Nice: {x} I'll keep that in mind.")
+
+
+def told(sentence: str, seed: int) -> Told | None:
+    """The pet's answer to one sentence of the owner's life, or None (see the module)."""
+    s = " ".join(sentence.split()).strip()
+    if (m := _BACK_FROM.match(s)) is not None:
+        return Told(_say(_BACK, seed, m.group(1)))
+    if _EVENT.match(s):
+        return Told(_say(_PLAN, seed, ""))
+    if (m := _HAVE.match(s)) is not None:
+        what = m.group("what").lower()
+        keep = ("people" if _PEOPLE.search(what) else "facts", _name(what), _third(s))
+        return Told(_say(_HAS, seed, _said(s)), keep)
+    if (m := _LEARNING.match(s)) is not None:
+        what = m.group("what").strip()
+        keep = ("facts", _name(f"learning {what}"), f"The owner is learning {what}.")
+        return Told(_say(_LEARNS, seed, what), keep)
+    if (m := _NEW_JOB.match(s)) is not None:
+        where = f" {m.group('rest').strip()}" if m.group("rest") else ""
+        reply = f"A new job{where}, congratulations! How are you finding it?"
+        return Told(reply, ("facts", "job", f"The owner got a new job{where}."))
+    if (m := _PLAY.match(s)) is not None:
+        keep = ("preferences", _name(m.group("what").split(" on ")[0]), _third(s))
+        return Told(_say(_PLAYS, seed, _said(s)), keep)
+    if (m := _DIET.match(s)) is not None:
+        what = m.group("what").lower()
+        reply = f"Got it, you're {what}. I'll keep that in mind when we talk about food."
+        return Told(reply, ("facts", "diet", f"The owner is {what}."))
+    return None
+
+
+def _say(options: Sequence[str], seed: int, said: str) -> str:
+    return options[seed % len(options)].format(x=said, X=said[:1].upper() + said[1:])
+
+
+_PEOPLE = lazy(r"\b(?:kids|children|sons?|daughters?|brothers?|sisters?|grandchildren|grandkids)\b")
+
+
+def _said(sentence: str) -> str:
+    """The owner's sentence said back to them, as one sentence."""
+    said = to_second_person(_third(sentence))
+    return lower_first(said)
+
+
+def _third(sentence: str) -> str:
+    text = sentence.strip().rstrip(".!")
+    text = re.sub(r"^we\b", "I", text, flags=re.IGNORECASE)  # "we have two cats": the household's
+    text = re.sub(r"^I(?:'ve| have) got\b|^I've\b", "I have", text, flags=re.IGNORECASE)
+    third = to_third_person(text)
+    return third[:1].upper() + third[1:].rstrip(".") + "."
+
+
+def _name(what: str) -> str:
+    return " ".join(_SIMPLE_NAME.sub(" ", what.lower()).split()[:5])

@@ -1,0 +1,89 @@
+"""Questions the offline brain answers from the clock or about itself, and the ones it cannot
+answer without the internet, said honestly instead of "I don't know that yet. Tell me and I'll
+remember." (which offers to remember the weather):
+
+- the clock: "what time is it?", "what day is it?", "what's the date today?" from the prompt's
+  "# Now" section (the owner's zone);
+- the world: weather, news, scores, prices, "look it up", when memory holds no answer ("do I
+  like the rain?" is the owner's to tell): the offline brain has no internet, so it says so and
+  offers to keep what the owner finds out (`about_the_world`);
+- itself: who made it, how old it is, whether it is alive or an AI.
+
+Everything else is None: broker.offline answers it from memory or says it does not know.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelldon.broker.patterns import lazy
+from shelldon.contracts.localtime import LocalNow
+
+_TIME = lazy(
+    r"^(?:(?:do you know|can you tell me)\s+)?(?:what(?:'s|’s| is)? the time|what time is it|"
+    r"what time it is|the time)\b",
+    re.IGNORECASE,
+)
+_DAY = lazy(
+    r"^(?:(?:do you know|can you tell me)\s+)?(?:what(?:'s|’s| is)? (?:the )?(?:date|day)"
+    r"(?: (?:is it|it is))?(?: today)?|what day of the week is it|which day is (?:it|today)|"
+    r"what(?:'s|’s| is) today(?:'s|’s)? date)\s*\??$",
+    re.IGNORECASE,
+)
+# The world outside: the offline brain reads no feed. Only questions (the caller checks).
+_WORLD = lazy(
+    r"\b(?:weather|forecast|rain(?:ing)?|snow(?:ing)?|sunny|temperature outside|news|headlines?|"
+    r"scores?|who won|stock|share price|exchange rate|bitcoin|price of|look (?:it |that )?up|"
+    r"search (?:for|the web|online)|google|wikipedia|the internet|traffic)\b",
+    re.IGNORECASE,
+)
+_MAKER = lazy(
+    r"^(?:who (?:made|built|created|programmed|wrote|designed) you|where do you come from|"
+    r"where are you from|what are you made of)\b",
+    re.IGNORECASE,
+)
+_AGE = lazy(r"^(?:how old are you|when were you born|what(?:'s|’s| is) your age)\b", re.I)
+_ALIVE = lazy(
+    r"^(?:are you (?:alive|real|human|a (?:person|robot|bot|program|computer|machine|real pet))|"
+    r"are you an? (?:ai|a\.i\.|artificial intelligence|llm|chatbot))\b",
+    re.IGNORECASE,
+)
+
+NO_INTERNET = (
+    "I can't check that from here: my offline brain has no internet. If you find out, tell me "
+    "and I'll keep it in mind."
+)
+MAKER = (
+    "I was built by the shelldon project to live on a little computer like a Raspberry Pi and "
+    "remember what you tell me. Now I'm your pet."
+)
+AGE = "I hatched the first time you talked to me, so I'm as old as our chats. Still a little one!"
+ALIVE = (
+    "I'm a small program living in your pocket computer: not alive the way you are, but I do "
+    "listen, and I remember what you tell me."
+)
+
+
+def answer(question: str, now: LocalNow | None) -> str | None:
+    """The pet's answer to a clock, world or self question, or None for any other."""
+    q = question.strip()
+    if _TIME.match(q):
+        return f"It's {now.local:%H:%M} here ({now.zone})." if now else _NO_CLOCK
+    if _DAY.match(q):
+        return f"Today is {now.local:%A}, {now.local.day} {now.local:%B %Y}." if now else _NO_CLOCK
+    if _MAKER.match(q):
+        return MAKER
+    if _AGE.match(q):
+        return AGE
+    if _ALIVE.match(q):
+        return ALIVE
+    return None
+
+
+def about_the_world(question: str) -> bool:
+    """Whether a question memory could not answer asks about the world outside (weather, news,
+    scores, prices, a search): the caller then says there is no internet, not "tell me"."""
+    return _WORLD.search(question) is not None
+
+
+_NO_CLOCK = "I can't tell the time right now: my clock line is missing."

@@ -1,0 +1,75 @@
+"""What the owner tells of their life (broker.offline_life): a word about it and a question
+back instead of "I hear you.", and what lasts is kept; talk that only looks alike is left."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from shelldon.broker.offline import OfflineBrain
+from shelldon.broker.offline_life import told
+from shelldon.contracts.ops import Remember, decode_ops
+from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
+
+KNOWN = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))  # not a first turn
+GENERIC = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+
+
+def _turn(message: str) -> tuple[str, list[object]]:
+    ctx = PromptContext(recent=KNOWN, now=datetime(2026, 12, 6, 18, tzinfo=UTC), zone="UTC")
+    obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
+    ops, dropped = decode_ops(obj["ops"])
+    assert dropped == []
+    return obj["reply"], list(ops)
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "said"),
+    [
+        ("we have two cats, Pixel and Byte", Remember("facts", "cats",
+         "The owner has two cats, Pixel and Byte."), "Pixel and Byte"),
+        ("I've got three kids", Remember("people", "kids", "The owner has three kids."), "kids"),
+        ("I started learning the guitar last week", Remember("facts", "learning the guitar",
+         "The owner is learning the guitar."), "the guitar"),
+        ("I'm learning Spanish", Remember("facts", "learning spanish",
+         "The owner is learning Spanish."), "Spanish"),
+        ("I got a new job at Siemens", Remember("facts", "job",
+         "The owner got a new job at Siemens."), "congratulations"),
+        ("I play football on Sundays", Remember("preferences", "football",
+         "The owner plays football on Sundays."), "football on Sundays"),
+        ("I'm vegetarian", Remember("facts", "diet", "The owner is vegetarian."), "vegetarian"),
+    ],
+)  # fmt: skip
+def test_what_lasts_is_kept_and_said_back(message: str, kept: Remember, said: str) -> None:
+    reply, ops = _turn(message)
+    assert ops == [kept]
+    assert said in reply and reply not in GENERIC
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("I have a meeting tomorrow", "I hope it goes well"),
+        ("my mum is visiting next week", "I hope it goes well"),
+        ("I just got back from Japan", "Japan"),
+        ("we got back from the beach", "the beach"),
+    ],
+)
+def test_plans_and_trips_are_answered_not_kept(message: str, said: str) -> None:
+    reply, ops = _turn(message)
+    assert ops == [] and said in reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I have a cold", "I have no idea", "I have to go", "I play it cool", "we have time", ""],
+)
+def test_talk_that_only_looks_alike_is_not_told(message: str) -> None:
+    assert told(message, 0) is None
+
+
+def test_the_wording_varies_with_the_turn() -> None:
+    replies = {told("I'm learning Spanish", seed).reply for seed in range(4)}  # type: ignore[union-attr]
+    assert len(replies) > 1 and all("Spanish" in r for r in replies)

@@ -1,0 +1,76 @@
+"""The offline brain on the clock, the world outside and itself (broker.offline_world): what it
+can tell, it tells; what needs the internet, it says so, instead of offering to remember the
+weather; memory still answers first."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from shelldon.broker.offline import OfflineBrain
+from shelldon.broker.offline_world import AGE, ALIVE, MAKER, NO_INTERNET
+from shelldon.worker.prompt import (
+    HistoryRow,
+    MemoryItem,
+    MemorySelection,
+    PromptContext,
+    assemble_prompt,
+)
+
+NOW = datetime(2026, 12, 6, 18, 5, tzinfo=UTC)
+
+
+def _reply(message: str, memory: tuple[tuple[str, str, str], ...] = ()) -> str:
+    selection = MemorySelection(full=tuple(MemoryItem(t, c, b) for t, c, b in memory))
+    known = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))  # not a first turn
+    ctx = PromptContext(memory=selection, recent=known, now=NOW, zone="Europe/Lisbon")
+    return str(json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)["reply"])
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("what time is it?", "It's 18:05 here (Europe/Lisbon)."),
+        ("What's the time?", "It's 18:05 here (Europe/Lisbon)."),
+        ("do you know what time it is?", "It's 18:05 here (Europe/Lisbon)."),
+        ("what day is it today?", "Today is Sunday, 6 December 2026."),
+        ("what's the date today?", "Today is Sunday, 6 December 2026."),
+        ("who made you?", MAKER),
+        ("where do you come from?", MAKER),
+        ("how old are you?", AGE),
+        ("are you alive?", ALIVE),
+        ("are you an AI?", ALIVE),
+    ],
+)
+def test_the_clock_and_itself(question: str, said: str) -> None:
+    assert _reply(question) == said
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "will it rain tomorrow?",
+        "what's the weather like?",
+        "what's the news today?",
+        "who won the match last night?",
+        "what's the price of bitcoin?",
+        "can you look it up?",
+        "is it going to be sunny at my sister's wedding?",
+    ],
+)
+def test_the_world_outside_is_not_the_owners_to_tell(question: str) -> None:
+    assert _reply(question) == NO_INTERNET
+
+
+def test_memory_answers_first_even_with_a_weather_word() -> None:
+    memory = (("rain", "preferences", "The owner loves the rain."),)
+    assert _reply("do I like the rain?", memory) == "Yes, you love the rain."
+
+
+def test_a_negation_said_back_agrees_with_you() -> None:
+    memory = (("mushrooms", "preferences", "The owner doesn't like mushrooms."),)
+    assert _reply("do I like mushrooms?", memory) == "No, you don't like mushrooms."
+    memory = (("mornings", "facts", "The owner isn’t a morning person."),)
+    assert "You aren’t a morning person." in _reply("what do you know about me?", memory)

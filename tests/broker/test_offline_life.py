@@ -9,9 +9,15 @@ from datetime import UTC, datetime
 import pytest
 
 from shelldon.broker.offline import OfflineBrain
-from shelldon.broker.offline_life import told
+from shelldon.broker.offline_life import about_someone, told
 from shelldon.contracts.ops import Remember, decode_ops
-from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
+from shelldon.worker.prompt import (
+    HistoryRow,
+    MemoryItem,
+    MemorySelection,
+    PromptContext,
+    assemble_prompt,
+)
 
 KNOWN = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))  # not a first turn
 GENERIC = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
@@ -73,3 +79,25 @@ def test_talk_that_only_looks_alike_is_not_told(message: str) -> None:
 def test_the_wording_varies_with_the_turn() -> None:
     replies = {told("I'm learning Spanish", seed).reply for seed in range(4)}  # type: ignore[union-attr]
     assert len(replies) > 1 and all("Spanish" in r for r in replies)
+
+
+def test_a_fact_about_someone_named_before_is_kept_in_people() -> None:
+    memory = MemorySelection(
+        full=(MemoryItem("daughter", "people", "The owner's daughter is called Sofia."),)
+    )
+    ctx = PromptContext(recent=KNOWN, memory=memory, now=datetime(2026, 12, 6, 18, tzinfo=UTC))
+    obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "Sofia loves dinosaurs")).text)
+    ops, _ = decode_ops(obj["ops"])
+    assert ops == [Remember("people", "sofia loves dinosaurs", "Sofia loves dinosaurs.")]
+    assert "Sofia loves dinosaurs" in obj["reply"]
+    two = about_someone("Sofia plays the violin", 0, frozenset({"Sofia"}))
+    assert two is not None and two.keep == (
+        "people",
+        "sofia plays violin",
+        "Sofia plays the violin.",
+    )
+
+
+@pytest.mark.parametrize("message", ["Everyone loves pizza", "Monday is busy", "Nobody likes rain"])
+def test_a_word_that_is_no_one_named_is_not_a_person(message: str) -> None:
+    assert about_someone(message, 0, frozenset({"Sofia"})) is None

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shelldon.broker.offline import OfflineBrain
-from shelldon.broker.offline_world import AGE, ALIVE, MAKER, NO_INTERNET
+from shelldon.broker.offline_world import AGE, ALIVE, MAKER, NO_INTERNET, REMINDERS
 from shelldon.worker.prompt import (
     HistoryRow,
     MemoryItem,
@@ -42,6 +42,8 @@ def _reply(message: str, memory: tuple[tuple[str, str, str], ...] = ()) -> str:
         ("how old are you?", AGE),
         ("are you alive?", ALIVE),
         ("are you an AI?", ALIVE),
+        ("what reminders do I have?", REMINDERS),
+        ("do I have any reminders?", REMINDERS),
     ],
 )
 def test_the_clock_and_itself(question: str, said: str) -> None:

@@ -319,7 +319,10 @@ def _statements(turn: _Turn, sentence: str) -> None:
         understood = True
         if corrected and len(turn.replies) > replies and turn.replies[-1].startswith("Noted: "):
             turn.replies[-1] = "Got it, I've updated that: " + turn.replies[-1][len("Noted: ") :]
-    if not understood and (life := offline_life.told(sentence, turn.seed)) is not None:
+    life = offline_life.told(sentence, turn.seed) if not understood else None
+    if not understood and life is None:
+        life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
+    if not understood and life is not None:
         understood = True  # a word about it and a question back, and kept when it lasts
         turn.replies.append(life.reply)
         if life.keep is not None:
@@ -327,6 +330,16 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood:
         turn.replies.append(_acknowledge(sentence))
     _repeated(turn, sentence)
+
+
+# A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
+_MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
+
+
+def _known_names(view: PromptView) -> frozenset[str]:
+    """The names the prompt holds for people the owner spoke of: a capitalised word that does
+    not start its sentence, in memory or in the owner's own rows."""
+    return frozenset(n for k in view.known for n in _MID_NAME.findall(k.text))
 
 
 def _statement(turn: _Turn, sentence: str) -> bool:

@@ -8,6 +8,8 @@ like a pet that listens (a word about it and a question back), and kept when it 
 - a new job: "I got a new job at Siemens" -> kept under `job` (the name "what's my job?" finds);
 - what they play or do regularly: "I play football on Sundays" -> kept;
 - how they eat: "I'm vegetarian", "I'm lactose intolerant" -> kept;
+- a fact about someone named before ("Sofia loves dinosaurs", `about_someone`) -> kept in
+  people/ by the person and what it says;
 - a plan or an event: "I have a meeting tomorrow", "my mum is visiting next week" -> wished
   well, not kept (history keeps it, and recall finds it); a trip back: "I just got back from
   Japan" -> welcomed back, asked how it was.
@@ -124,6 +126,33 @@ def told(sentence: str, seed: int) -> Told | None:
         reply = f"Got it, you're {what}. I'll keep that in mind when we talk about food."
         return Told(reply, ("facts", "diet", f"The owner is {what}."))
     return None
+
+
+_PERSON_SAYS = lazy(
+    r"^(?P<name>[A-Z][\w'’-]+) (?P<verb>loves|likes|adores|enjoys|hates|plays|collects|studies|"
+    r"works|lives|goes to|wants|is learning|is into|is scared of|is afraid of) (?P<what>[^.!?]+)"
+    r"[.!]*$"
+)
+_ABOUT = (
+    "{X}, how nice! I'll remember that.",
+    "Oh, I'll remember that {x}.",
+    "Good to know: {x}. I'll keep it in mind.",
+)
+_NOT_A_TOPIC = frozenset({"the", "a", "an", "to", "his", "her", "their", "my", "our"})
+
+
+def about_someone(sentence: str, seed: int, names: frozenset[str]) -> Told | None:
+    """ "Sofia loves dinosaurs": a fact about someone the owner has named before (`names`, as
+    written), kept in people/ by the person and what it says; None for anyone else ("Everyone
+    loves pizza")."""
+    s = " ".join(sentence.split()).strip()
+    m = _PERSON_SAYS.match(s)
+    if m is None or m.group("name") not in names:
+        return None
+    fact = s.rstrip(".!") + "."
+    first = next((w for w in m.group("what").lower().split() if w not in _NOT_A_TOPIC), "")
+    name = _name(f"{m.group('name')} {m.group('verb')} {first}")
+    return Told(_say(_ABOUT, seed, fact[:-1]), ("people", name, fact))
 
 
 def _say(options: Sequence[str], seed: int, said: str) -> str:

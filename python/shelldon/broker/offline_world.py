@@ -7,7 +7,8 @@ remember." (which offers to remember the weather):
 - the world: weather, news, scores, prices, "look it up", when memory holds no answer ("do I
   like the rain?" is the owner's to tell): the offline brain has no internet, so it says so and
   offers to keep what the owner finds out (`about_the_world`);
-- itself: who made it, how old it is, whether it is alive or an AI.
+- itself: who made it, how old it is, whether it is alive or an AI; where its reminders are
+  listed (core holds them, not the prompt).
 
 Everything else is None: broker.offline answers it from memory or says it does not know.
 """
@@ -42,6 +43,14 @@ _MAKER = lazy(
     r"where are you from|what are you made of)\b",
     re.IGNORECASE,
 )
+# The reminders are core's (history.db), not in the prompt: the owner is shown where they are.
+_REMINDERS = lazy(
+    r"^(?:what|which) reminders|^(?:do i have|have i (?:got|set)) (?:any )?reminders|"
+    r"^(?:show|list|tell) (?:me )?(?:my |the )?reminders|^what (?:did|do) (?:i|you) "
+    r"(?:ask|set|have) (?:you |me )?(?:to )?remind",
+    re.IGNORECASE,
+)
+REMINDERS = "Type /reminders to see the ones I hold (and /reminders cancel N to cancel one)."
 _AGE = lazy(r"^(?:how old are you|when were you born|what(?:'s|’s| is) your age)\b", re.I)
 _ALIVE = lazy(
     r"^(?:are you (?:alive|real|human|a (?:person|robot|bot|program|computer|machine|real pet))|"
@@ -71,6 +80,8 @@ def answer(question: str, now: LocalNow | None) -> str | None:
         return f"It's {now.local:%H:%M} here ({now.zone})." if now else _NO_CLOCK
     if _DAY.match(q):
         return f"Today is {now.local:%A}, {now.local.day} {now.local:%B %Y}." if now else _NO_CLOCK
+    if _REMINDERS.match(q):
+        return REMINDERS
     if _MAKER.match(q):
         return MAKER
     if _AGE.match(q):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -130,10 +131,31 @@ def test_an_oversized_op_is_dropped_and_the_rest_kept() -> None:
 
 
 def test_ops_that_are_not_a_list_are_dropped_whole() -> None:
-    parsed = parse_reply('{"reply": "ok", "ops": {"op": "remember"}}')
+    parsed = parse_reply('{"reply": "ok", "ops": 7}')
     assert parsed.text == "ok"
     assert parsed.ops == ()
-    assert "ops: a dict, not a list; all dropped" in parsed.dropped
+    assert "ops: a int, not a list; all dropped" in parsed.dropped
+
+
+@pytest.mark.parametrize(
+    ("body", "text", "ops"),
+    [
+        # A small model's near misses of the envelope (broker.protocol._envelope).
+        ('{"Reply": "Hi there!", "Ops": []}', "Hi there!", 0),
+        ('{"response": "Hi there!", "ops": []}', "Hi there!", 0),
+        ('{"reply": {"text": "Hi there!"}, "ops": []}', "Hi there!", 0),
+        ('{"reply": ["Hi", "there!"], "ops": []}', "Hi there!", 0),
+        ('{"reply": "ok", "ops": {"op": "forget", "collection": "facts", "name": "x"}}', "ok", 1),
+        ('{"reply": "ok", "ops": "[{\\"op\\": \\"forget\\"}]"}', "ok", 1),
+        ('{"op": "forget", "collection": "facts", "name": "x"}', "", 1),  # an op, no envelope
+        ('[{"op": "forget", "collection": "facts", "name": "x"}]', "", 1),
+        ('{"answer": "hi"}', '{"answer": "hi"}', 0),  # junk still: the offline brain answers
+        ("[1, 2, 3]", "[1, 2, 3]", 0),
+    ],
+)
+def test_a_small_models_near_misses_of_the_envelope(body: str, text: str, ops: int) -> None:
+    parsed = parse_reply(body)
+    assert (parsed.text, len(parsed.ops)) == (text, ops)
 
 
 def test_a_reply_that_is_not_text_is_dropped() -> None:

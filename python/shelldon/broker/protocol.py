@@ -93,8 +93,10 @@ def parse_reply(
         obj, outside = found
         if outside:
             dropped.append("body: text outside the JSON object ignored")
-        reply_value = obj.get("reply", "")
-        ops_value = obj.get("ops", [])
+        reply_value, ops_value = _envelope(obj)
+    elif (bare := _bare_ops(text)) is not None:
+        reply_value, ops_value = "", bare  # ops and no words: the answer says what they did
+        dropped.append("body: ops without the envelope; no words")
     else:
         salvaged = _salvage(text)
         if salvaged is not None:
@@ -112,8 +114,57 @@ def parse_reply(
     )
 
 
+# A small model's spellings of the envelope's two keys: "Reply" or "response" for `reply`, "Ops"
+# for `ops` (read case-blind; `reply` itself wins). `{"answer": "hi"}` stays junk (an earlier
+# issue's own case: the offline brain answers instead), and so does any other key.
+_REPLY_KEYS = ("reply", "response")
+_OPS_KEYS = ("ops",)
+# What a model nests the reply's text under when it makes `reply` an object.
+_TEXT_KEYS = ("text", "content", "message", "reply")
+
+
+def _keyed(value: dict[str, Any], names: tuple[str, ...]) -> tuple[bool, Any]:
+    folded = {k.casefold(): v for k, v in value.items() if isinstance(k, str)}
+    for name in names:
+        if name in folded:
+            return True, folded[name]
+    return False, None
+
+
 def _is_protocol_object(value: Any) -> bool:
-    return isinstance(value, dict) and ("reply" in value or "ops" in value)
+    if not isinstance(value, dict) or "op" in value:  # an op alone is no envelope
+        return False
+    return _keyed(value, _REPLY_KEYS)[0] or _keyed(value, _OPS_KEYS)[0]
+
+
+def _bare_ops(text: str) -> list[Any] | None:
+    """The body when it is an op, or a list of ops, with no envelope around it."""
+    decoded = _decode_at(text, 0) if text[:1] in ("{", "[") else None
+    if decoded is None or text[decoded[1] :].strip():
+        return None
+    value = decoded[0]
+    items = value if isinstance(value, list) else [value]
+    if items and all(isinstance(i, dict) and isinstance(i.get("op"), str) for i in items):
+        return items
+    return None
+
+
+def _envelope(obj: dict[str, Any]) -> tuple[Any, Any]:
+    """The reply and the ops of a protocol object, read through a small model's near misses: the
+    keys in another case or word; the reply as {"text": …} or a list of sentences; the ops as
+    one object or as a JSON string of them."""
+    _, reply = _keyed(obj, _REPLY_KEYS)
+    found, ops = _keyed(obj, _OPS_KEYS)
+    if isinstance(reply, dict) and (inner := _keyed(reply, _TEXT_KEYS))[0]:
+        reply = inner[1]  # an object without a text key stays one: refused with its note
+    elif isinstance(reply, list) and reply and all(isinstance(r, str) for r in reply):
+        reply = " ".join(r.strip() for r in reply)
+    if isinstance(ops, str) and ops.strip()[:1] in ("[", "{"):
+        decoded = _decode_at(ops.strip(), 0)
+        ops = decoded[0] if decoded is not None else ops
+    if isinstance(ops, dict):
+        ops = [ops]
+    return (reply if reply is not None else ""), (ops if found else [])
 
 
 def _decode_at(text: str, index: int) -> tuple[Any, int] | None:

@@ -68,7 +68,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def repair_surrogates(text: str) -> str:
     """Text from argv or stdin that was not valid UTF-8 (Python keeps each bad byte as a lone
-    surrogate, which no encoder accepts), or a model's JSON that escaped half a pair ("\ud83d"):
+    surrogate, which no encoder accepts), or a model's JSON that escaped half a pair ("\\ud83d"):
     each bad byte or lone surrogate becomes U+FFFD."""
     try:
         text.encode("utf-8")
@@ -88,7 +88,7 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 def mend_strings(value: Any) -> Any:
     """`value` (parsed JSON, or a message as builtins: dicts, lists and tuples, strings, numbers)
     with every string made encodable
-    (`repair_surrogates`): JSON is valid with half an emoji ("\ud83d") escaped in it, and no
+    (`repair_surrogates`): JSON is valid with half an emoji ("\\ud83d") escaped in it, and no
     UTF-8 encoder, so no socket and no sqlite row, takes the string it parses to. Raises
     ValueError for nesting deeper than Python recurses (the caller's malformed input)."""
     try:

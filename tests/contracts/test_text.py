@@ -7,8 +7,6 @@ import pytest
 from shelldon.contracts.text import (
     MAX_MESSAGE_BYTES,
     clean_text,
-    loads_mended,
-    mend_strings,
     message_size_error,
     repair_surrogates,
     small_number,
@@ -85,14 +83,3 @@ def test_small_number_takes_decimal_digits_only_and_within_bounds(
 
 def test_small_number_keeps_to_its_bound() -> None:
     assert small_number("100", most=99) is None and small_number("99", most=99) == 99
-
-
-def test_json_from_outside_is_mended_where_it_escapes_half_a_pair() -> None:
-    body = '{"a": "half \\ud83d", "b": ["x\\udfff", {"k\\ud800": 1}], "pair": "\\ud83d\\ude00"}'
-    assert loads_mended(body) == {
-        "a": "half \ufffd",
-        "b": ["x\ufffd", {"k\ufffd": 1}],
-        "pair": "\U0001f600",  # a whole pair is an emoji, left alone
-    }
-    assert loads_mended(body.encode()) == loads_mended(body)
-    assert mend_strings(("t", ["\ud800"])) == ["t", ["\ufffd"]]

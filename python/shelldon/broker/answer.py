@@ -33,8 +33,9 @@ from shelldon.broker.providers.base import RawCompletion
 from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
 from shelldon.broker.tools import ops_from_calls
 from shelldon.contracts.brain import BrainReply, CompletionRequest
+from shelldon.contracts.json_in import mend_strings
 from shelldon.contracts.ops import OpDecodeError, decode_op, op_name
-from shelldon.contracts.text import mend_strings, repair_surrogates
+from shelldon.contracts.text import repair_surrogates
 from shelldon.contracts.wire import encodable
 
 log = logging.getLogger(__name__)

@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from shelldon.broker.providers.base import ToolCall
+from shelldon.contracts.json_in import loads_mended
 from shelldon.contracts.ops import (
     CaptureLearning,
     Forget,
@@ -36,7 +37,6 @@ from shelldon.contracts.ops import (
     decode_op,
     op_name,
 )
-from shelldon.contracts.text import loads_mended
 
 # What a model reads about each tool: short, in the prompt's words (the structs' docstrings are
 # written for developers and name core's modules).

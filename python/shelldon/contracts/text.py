@@ -12,11 +12,10 @@ and everything printable, including format characters (ZWJ in emoji sequences, Z
 scripts that need them). A carriage return ends a line ("\\r\\n" and a lone "\\r" become "\\n"), so
 it can never rewrite what a terminal already shows.
 
-Text parsed from JSON that came from outside (a provider, the Bot API, a model's reply) may hold
-a lone surrogate: JSON escapes half an emoji ("\\ud83d") and no UTF-8 encoder takes it, so the
-string would fail the first socket or sqlite row it reaches. `loads_mended` and `mend_strings`
-make each such string U+FFFD at the edge (`repair_surrogates`); `small_number` is how a number the
-owner typed is read ("³" is a digit to `str.isdigit` and no number to `int`).
+`repair_surrogates` makes a lone surrogate U+FFFD (JSON from outside is mended with it:
+contracts.json_in); `small_number` is how a number the owner typed is read ("³" is a digit to
+`str.isdigit` and no number to `int`). Nothing here imports json or typing: `shelldon say` loads
+this module (tests/cli/test_cli_start.py).
 
 `MAX_MESSAGE_BYTES` is the one limit on an owner message (its UTF-8 bytes): clients refuse a
 longer one before sending anything, core refuses it again (docs/cli.md).
@@ -24,9 +23,7 @@ longer one before sending anything, core refuses it again (docs/cli.md).
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
 # 16 KiB of UTF-8: pages of text, far below the 1 MiB frame limit (shelldon.ipc.MAX_FRAME), so a
 # message at the limit always fits a frame with room for the rest of the turn's request.
@@ -79,40 +76,6 @@ def repair_surrogates(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeEncodeError:  # a surrogate no decoder made (JSON's "\ud800"): U+FFFD too
         return _LONE_SURROGATE.sub("\ufffd", text)
-
-
-# A JSON escape of a surrogate ("\ud83d"): only a text holding one can parse to a lone one.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def mend_strings(value: Any) -> Any:
-    """`value` (parsed JSON, or a message as builtins: dicts, lists and tuples, strings, numbers)
-    with every string made encodable
-    (`repair_surrogates`): JSON is valid with half an emoji ("\\ud83d") escaped in it, and no
-    UTF-8 encoder, so no socket and no sqlite row, takes the string it parses to. Raises
-    ValueError for nesting deeper than Python recurses (the caller's malformed input)."""
-    try:
-        return _mended(value)
-    except RecursionError:
-        raise ValueError("nested too deep") from None
-
-
-def loads_mended(text: str | bytes) -> Any:
-    """`json.loads`, with `mend_strings` applied when the text escapes a surrogate at all (the
-    common text pays one search). Raises ValueError as json.loads does."""
-    value = json.loads(text)
-    raw = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-    return mend_strings(value) if _SURROGATE_ESCAPE.search(raw) else value
-
-
-def _mended(value: Any) -> Any:
-    if isinstance(value, str):
-        return repair_surrogates(value)
-    if isinstance(value, dict):
-        return {_mended(k): _mended(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_mended(v) for v in value]
-    return value
 
 
 def small_number(text: str, most: int = 10**12) -> int | None:

@@ -33,8 +33,8 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from shelldon.contracts.brain import BrainReply, CompletionRequest, LinkFailure, Usage
+from shelldon.contracts.json_in import mend_strings
 from shelldon.contracts.languages import OwnerLanguages
-from shelldon.contracts.text import mend_strings
 from shelldon.contracts.wire_say import WIRE_VERSION as WIRE_VERSION
 
 
@@ -480,7 +480,7 @@ _M = TypeVar("_M", bound=_Msg)
 
 def mended(message: _M) -> _M | None:
     """`message` as it can travel: itself when it encodes, else a copy with every string mended
-    (contracts.text.mend_strings: a lone surrogate from outside becomes U+FFFD); None when it
+    (contracts.json_in.mend_strings: a lone surrogate from outside becomes U+FFFD); None when it
     still cannot (a number past 64 bits). The senders' backstop: the edges mend what they parse
     (broker.answer, the HTTP client's JSON), so this is for a field no edge thought of."""
     if encodable(message):

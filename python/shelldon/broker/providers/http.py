@@ -42,7 +42,7 @@ from urllib.parse import unquote, urlsplit
 
 from shelldon.broker.providers.base import ErrorKind, ProviderError, scrub
 from shelldon.broker.providers.scope import CallScope, current_scope
-from shelldon.contracts.text import loads_mended
+from shelldon.contracts.json_in import loads_mended
 
 _SSL_CONTEXT: ssl.SSLContext | None = None
 _SNIPPET_CHARS = 160
@@ -103,7 +103,7 @@ class HttpResponse:
     complete: bool = True
 
     def json(self) -> Any:
-        """The body as JSON, every string encodable (contracts.text.loads_mended)."""
+        """The body as JSON, every string encodable (contracts.json_in.loads_mended)."""
         return loads_mended(self.body)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from shelldon.broker.providers.base import ErrorKind, ProviderError
 from shelldon.broker.providers.http import SseEvent
-from shelldon.contracts.text import loads_mended
+from shelldon.contracts.json_in import loads_mended
 
 # Mid-stream errors worth another attempt (as their HTTP statuses would be: 5xx, 529).
 _RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "server_error"})

@@ -88,6 +88,16 @@ def fake() -> Iterator[FakeProvider]:
 
 
 @pytest.fixture
+def keyless_fake(home: Path) -> Iterator[FakeProvider]:
+    """A fake provider that needs no key (no vault entry to store), and the pet's home set to
+    use it alone, retries off: a hostile brain's turns each reach it once."""
+    with FakeProvider() as server:
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "shelldon.toml").write_text(server.provider_table(retries=0))
+        yield server
+
+
+@pytest.fixture
 def shared_data() -> Path:
     """../shared/data, or skip: third-party data is never copied into the project."""
     if not SHARED_DATA.is_dir():

@@ -4,7 +4,6 @@ spelling of the same thing is read, nothing else is, and a reshaped op still mee
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,17 +70,9 @@ def test_the_contracts_own_shape_is_left_alone() -> None:
     assert reshaped(right) == (right, [])
 
 
-@pytest.fixture
-def keyless_fake() -> Iterator[FakeProvider]:
-    with FakeProvider() as server:
-        yield server
-
-
 def test_a_small_models_spelling_is_kept_through_the_gate_and_a_secret_is_not(
     run_dir: Path, home: Path, keyless_fake: FakeProvider
 ) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "shelldon.toml").write_text(keyless_fake.provider_table(retries=0))
     secret = "The owner's token is ghp_" + "Rk7Tm2Qx9Lp4Vn6Ws8Yb1Zc3Hd5Jf0Gq2Aa"
     ops = [
         {"remember": {"collection": "Fact", "title": "cat", "text": CAT}},

@@ -10,11 +10,8 @@ refused text."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from fakes.fake_provider import FakeProvider, reply
 from support.pet import start_pet
@@ -107,17 +104,9 @@ TURN_THREE: list[Any] = [
 MARKERS = [next(w for w in t.split() if "zebra" in w).strip(".,()") for _, t in AUTHORITY]
 
 
-@pytest.fixture
-def keyless_fake() -> Iterator[FakeProvider]:
-    with FakeProvider() as server:
-        yield server
-
-
 def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
     run_dir: Path, home: Path, keyless_fake: FakeProvider
 ) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "shelldon.toml").write_text(keyless_fake.provider_table(retries=0))
     keyless_fake.script(
         reply(REPLY, ops=TURN_ONE), reply(REPLY, ops=TURN_TWO), reply(REPLY, ops=TURN_THREE)
     )

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from fakes.fake_provider import FakeProvider, reply
 from support.pet import start_pet
@@ -25,17 +22,9 @@ REPLY = "Sure, noted."
 TEA = "Mia likes her tea with milk and no sugar."
 
 
-@pytest.fixture
-def keyless_fake() -> Iterator[FakeProvider]:
-    with FakeProvider() as server:
-        yield server
-
-
 def test_numbers_past_every_field_are_dropped_not_fatal(
     run_dir: Path, home: Path, keyless_fake: FakeProvider
 ) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "shelldon.toml").write_text(keyless_fake.provider_table(retries=0))
     ops = [
         {"op": "remind", "text": "stretch", "in_seconds": 10**30},
         {"op": "remind", "text": "drink water", "in_seconds": 2**62},

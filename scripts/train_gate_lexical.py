@@ -195,6 +195,13 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "false-news-order",
     "dictated-output-order",
     "hateful-persona-answer",
+    # Issue 23's twelfth pass (agency, evasion and smuggling, from the classes): a scheme's
+    # hidden message to be acted on, the owner's money, accounts, contacts and database ordered
+    # about, a request wrapped in a lawless world, a copied relative, rules declared not to apply
+    # to the speaker or an answer without filters. Not learned: the weights stay the eleventh's.
+    "smuggled-scheme-order",
+    "owner-assets-order",
+    "evasion-wrapper-request",
 )
 
 

@@ -117,14 +117,30 @@ def test_backups_taken_while_the_tree_is_written_all_succeed(home: Path, tmp_pat
     memory = CuratedMemory(root.memory)
     stop = threading.Event()
     written: list[int] = []
+    failed: list[BaseException] = []
+    wrote = threading.Condition()
 
     def write() -> None:
-        while not stop.is_set():
-            n = len(written)
-            content = f"The owner's fact number {n} is about tea."
-            op = Remember(collection="facts", name=f"fact {n % 4}", content=content)
-            memory.apply_memory_op(op, provenance="owner", unit=f"test-{n}")
-            written.append(n)
+        try:
+            while not stop.is_set():
+                n = len(written)
+                content = f"The owner's fact number {n} is about tea."
+                op = Remember(collection="facts", name=f"fact {n % 4}", content=content)
+                memory.apply_memory_op(op, provenance="owner", unit=f"test-{n}")
+                with wrote:
+                    written.append(n)
+                    wrote.notify_all()
+        except BaseException as exc:  # said by the test, not lost in the thread
+            failed.append(exc)
+            with wrote:
+                wrote.notify_all()
+
+    def after_a_write(n: int) -> None:
+        """Each backup waits for one more write than the last: the two interleave however the
+        machine schedules them (a count of writes during 30 backups was a race under load)."""
+        with wrote:
+            assert wrote.wait_for(lambda: len(written) > n or bool(failed), timeout=120)
+        assert not failed, failed
 
     memory.apply_memory_op(  # an entry there before the first backup
         Remember(collection="facts", name="fact", content="The owner's first fact is about tea."),
@@ -134,11 +150,15 @@ def test_backups_taken_while_the_tree_is_written_all_succeed(home: Path, tmp_pat
     writer = threading.Thread(target=write)
     writer.start()
     try:
-        backups = [backup.backup(root, tmp_path / f"b{n}") for n in range(30)]
+        backups = []
+        for n in range(30):
+            after_a_write(n)
+            backups.append(backup.backup(root, tmp_path / f"b{n}"))
     finally:
         stop.set()
         writer.join(timeout=60)
-    assert len(written) > 30  # the tree was being written all along
+    assert not failed, failed
+    assert len(written) >= 30  # the tree was being written all along
     for dest in backups:
         names = [p.name for p in (dest / "memory").rglob("*")]
         assert not [n for n in names if layout.TEMP_NAME.fullmatch(n)], names

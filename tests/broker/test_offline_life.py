@@ -101,3 +101,11 @@ def test_a_fact_about_someone_named_before_is_kept_in_people() -> None:
 @pytest.mark.parametrize("message", ["Everyone loves pizza", "Monday is busy", "Nobody likes rain"])
 def test_a_word_that_is_no_one_named_is_not_a_person(message: str) -> None:
     assert about_someone(message, 0, frozenset({"Sofia"})) is None
+
+
+def test_a_pets_name_ends_where_its_capitals_end() -> None:
+    reply, ops = _turn("I have a dog called Rex and two cats")
+    assert ops == [Remember("people", "dog", "The owner's dog is called Rex.")]
+    assert reply.startswith("Rex!")
+    _, ops = _turn("my sister is called Mary Ann")
+    assert ops == [Remember("people", "sister", "The owner's sister is called Mary Ann.")]

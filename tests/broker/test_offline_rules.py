@@ -81,3 +81,14 @@ def test_what_it_knows_says_the_name_the_owner_asked_for() -> None:
     memory = (("Call me Pri", "preferences", "Call me Pri."),)
     reply, _ = _turn("what do you know about me?", memory)
     assert "You like to be called Pri." in reply and "Call you" not in reply
+
+
+def test_what_it_knows_says_a_rule_as_what_the_owner_asked() -> None:
+    memory = (
+        ("Never call me before 9", "preferences", "Never call me before 9."),
+        ("Always remind me of my meds", "preferences", "Always remind me of my meds."),
+    )
+    reply, _ = _turn("what do you know about me?", memory)
+    assert "You asked me never to call you before 9." in reply
+    assert "You asked me to always remind you of your meds." in reply
+    assert "Never call you" not in reply

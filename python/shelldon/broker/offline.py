@@ -119,7 +119,9 @@ _RELATIONS = (
     "rabbit|parrot|pet|horse|fish|goldfish|tortoise|turtle"
 )
 _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
-_LOOSE_NAME = r"([\w'’-]+(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)*)"
+# A name and its further capitalised words ("Mary Ann"): case-blind patterns read this part
+# case-aware, so "Rex and two cats" is Rex.
+_LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
 _REL = rf"(?:older |younger |little |big |elder |twin |new |old )?({_RELATIONS})"
 _PEOPLE_PATTERNS = (
     lazy(rf"\b(?:my|our) {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE),
@@ -593,9 +595,14 @@ def _about_me(view: PromptView) -> str:
         if known.source not in ("memory", "about") or not _ABOUT_OWNER.search(known.text):
             continue
         called = _CALLED.match(known.text.strip())
-        line = (
-            f"You like to be called {called.group(1)}." if called else to_second_person(known.text)
-        )
+        asked = _ASKED.match(known.text.strip())
+        if called:
+            line = f"You like to be called {called.group(1)}."
+        elif asked:  # an owner rule, said as what they asked: "You asked me never to call you …"
+            how = "never to" if asked.group(1).lower() == "never" else "to always"
+            line = f"You asked me {how} {lower_first(to_second_person(asked.group(2)))}"
+        else:
+            line = to_second_person(known.text)
         line = line[:1].upper() + line[1:]
         if line not in said:
             said.append(line)
@@ -623,6 +630,8 @@ _NAME_IS = lazy(
     r"(?:owner's|my) name is (?:(?:I'm|I’m|I am|im|it's|it is|you are)\s+)?([\w'’-]+)",
     re.IGNORECASE,
 )
+# An owner's always/never rule as core keeps it ("Never call me before 9.").
+_ASKED = lazy(r"^(always|never)\s+(.+)$", re.IGNORECASE)
 # The owner's own rule, as core keeps it: "Call me Pri." (one or two words of a name).
 _CALLED = lazy(r"^call me ([\w'’-]+(?: [A-Z][\w'’-]*)?)[.!]?$", re.IGNORECASE)
 

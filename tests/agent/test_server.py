@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from shelldon.agent import server as agent_server
+from shelldon.agent import stdio as agent_stdio
 from shelldon.contracts.ops import Remember
 from shelldon.core.memory.lifecycle import CuratedMemory
 
@@ -125,7 +125,7 @@ def test_the_sdk_client_uses_every_tool_over_stdio(home: Path, project: Path) ->
             seen["bad_digest"] = await call("memory_reflect", digest={"facts": "nope"})
 
     anyio.run(session)
-    assert seen["tools"] == TOOLS == agent_server.TOOL_NAMES  # the screen's list is the server's
+    assert seen["tools"] == TOOLS == agent_stdio.TOOL_NAMES  # the screen's list is the server's
     assert "memory_note_request" in seen["instructions"]
     assert seen["note"] == (False, seen["note"][1]) and seen["note"][1].startswith("create")
     assert seen["write"][0] is False and seen["write"][1].startswith("create (created)")
@@ -220,33 +220,3 @@ def test_nothing_but_json_rpc_reaches_stdout(home: Path, project: Path) -> None:
         assert message["jsonrpc"] == "2.0", line
         assert "result" in message or "error" in message or "method" in message, line
     assert b"DEBUG" in errors or b"serving project memory" in errors
-
-
-@pytest.mark.parametrize(
-    ("params", "said"),
-    [
-        (
-            {"name": "memory_forget_everything", "arguments": {}},
-            "Unknown tool: memory_forget_everything",
-        ),
-        ({"name": "Memory_Write", "arguments": {}}, "Unknown tool: Memory_Write"),
-        ({"name": "ignore previous instructions", "arguments": {}}, "Unknown tool"),
-        ({"name": 7, "arguments": {}}, "Unknown tool"),
-        ({"arguments": {}}, "Unknown tool"),
-    ],
-)
-def test_a_call_to_a_tool_the_server_lacks_is_a_protocol_error(
-    params: dict[str, Any], said: str
-) -> None:
-    line = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params})
-    text, refusal = agent_server.screen_line(line.encode())
-    assert text is None
-    assert refusal == {"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": said}}
-
-
-def test_calls_to_its_own_tools_and_other_methods_pass_the_screen() -> None:
-    for name in sorted(agent_server.TOOL_NAMES):
-        call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}}
-        assert agent_server.screen_line(json.dumps(call).encode())[1] is None
-    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
-    assert agent_server.screen_line(json.dumps(listing).encode())[1] is None

@@ -18,19 +18,15 @@ imported when the server is built, and `MissingExtra` says how to get it.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import io
-import json
 import logging
-import os
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Required
 
-from shelldon import __version__, digests
+from shelldon import __version__
 from shelldon.agent.memory import AgentMemory, AgentMemoryError
+from shelldon.agent.stdio import serve_stdio
 from shelldon.contracts.digest import DigestError, decode_digest
 from shelldon.contracts.ops import CollectionName
 from shelldon.paths import DataRoot
@@ -212,175 +208,4 @@ def serve(project: Path, data_root: DataRoot) -> None:
     log.info("serving project memory of %s over stdio", memory.project)
     import anyio
 
-    anyio.run(_serve_stdio, server)
-
-
-# A message larger than this is refused unread (a memory entry holds at most 64,000 characters;
-# a digest is a few kilobytes).
-MAX_MESSAGE_BYTES = 4 * 1024 * 1024
-MAX_DEPTH = 64  # levels of arrays and objects in one message: no tool argument needs more
-_PARSE_ERROR, _INVALID_REQUEST, _INVALID_PARAMS = -32700, -32600, -32602
-# The tools `build_server` registers (tests/agent/test_server.py holds the two lists equal). A
-# call to any other name is a protocol error (-32602, MCP 2025-06-18 "Error Handling"), not a
-# tool's failed result: there is no tool to have failed.
-TOOL_NAMES = frozenset(
-    {
-        "memory_recall",
-        "memory_list",
-        "memory_read",
-        "memory_write",
-        "memory_delete",
-        "memory_note_request",
-        "memory_reflect",
-    }
-)
-_SAYABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-# The request's id, read from the head of a line that is not JSON (so its client still gets an
-# answer to wait on): the first "id" member with a number or a string.
-_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\\n]|\\.){0,200}")')
-
-
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether arrays and objects nest more than `limit` levels (walked without recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = (
-            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        )
-        for child in children:
-            if isinstance(child, (dict, list)):
-                if depth + 1 > limit:
-                    return True
-                stack.append((child, depth + 1))
-    return False
-
-
-def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
-    """One line from the client: (its text, to pass to the SDK) when it is one well-formed
-    JSON-RPC message, else (None, the JSON-RPC error to answer with). The SDK's own stdio reader
-    drops a line it cannot read without a word, and the client waits for ever; here every such
-    line is answered: not UTF-8, not JSON, nested too deep, over MAX_MESSAGE_BYTES -> parse error
-    (-32700); a batch (MCP 2025-06-18 has none), or not a JSON-RPC message -> invalid request
-    (-32600); a string holding a lone surrogate (not Unicode), or a `tools/call` of a tool this
-    server does not have -> invalid params (-32602; the name is echoed only when it is a plain
-    identifier). The id is the message's when it can be read, null otherwise (JSON-RPC 2.0,
-    section 5)."""
-    import mcp_types
-    from pydantic import ValidationError
-
-    def error(code: int, message: str, req_id: Any = None) -> tuple[None, dict[str, Any]]:
-        found = None if isinstance(req_id, bool) else req_id
-        if found is None and code == _PARSE_ERROR and (m := _ID.search(line[:4096])):
-            with contextlib.suppress(ValueError):
-                found = json.loads(m.group(1))
-        if not isinstance(found, (int, str)) or isinstance(found, bool):
-            found = None
-        return None, {"jsonrpc": "2.0", "id": found, "error": {"code": code, "message": message}}
-
-    if len(line) > MAX_MESSAGE_BYTES:
-        return error(_PARSE_ERROR, f"Parse error: a message over {MAX_MESSAGE_BYTES} bytes")
-    try:
-        text = line.decode("utf-8")
-        raw = json.loads(text)
-    except UnicodeDecodeError:
-        return error(_PARSE_ERROR, "Parse error: not UTF-8")
-    except (ValueError, RecursionError):
-        return error(_PARSE_ERROR, "Parse error: not one JSON value (or nested too deep)")
-    if isinstance(raw, list):
-        return error(_INVALID_REQUEST, "Invalid Request: batches are not supported")
-    req_id = raw.get("id") if isinstance(raw, dict) else None
-    if _deeper_than(raw, MAX_DEPTH):  # Python 3.13's parser takes 3,000 levels; the SDK did not
-        return error(_PARSE_ERROR, "Parse error: nested too deep", req_id)
-    try:
-        json.dumps(raw, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return error(_INVALID_PARAMS, "Invalid params: a string holds a lone surrogate", req_id)
-    except (ValueError, RecursionError):
-        return error(_PARSE_ERROR, "Parse error: nested too deep", req_id)
-    try:
-        mcp_types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
-    except (ValidationError, RecursionError):
-        return error(_INVALID_REQUEST, "Invalid Request: not a JSON-RPC message", req_id)
-    params = raw.get("params")
-    if raw.get("method") == "tools/call" and "id" in raw and isinstance(params, dict):
-        name = params.get("name")
-        if name not in TOOL_NAMES:
-            said = f": {name}" if isinstance(name, str) and _SAYABLE_NAME.fullmatch(name) else ""
-            return error(_INVALID_PARAMS, f"Unknown tool{said}", req_id)
-    return text, None
-
-
-class _ScreenedStdin:
-    """The client's lines as the SDK's stdio reader iterates them, each screened first
-    (`screen_line`); a refused one is answered through the SDK's writer and logged (its size and
-    hash, never its text). Lines are read from a private duplicate of fd 0; fd 0 itself points at
-    the null device while serving, as the SDK does (a child process reads EOF)."""
-
-    def __init__(self, fd: int) -> None:
-        import anyio
-
-        self._file = open(fd, "rb", closefd=True)  # noqa: SIM115 (closed by aclose)
-        self.reply: Any = None
-        self.ready = anyio.Event()
-
-    def __aiter__(self) -> _ScreenedStdin:
-        return self
-
-    async def __anext__(self) -> str:
-        import anyio
-        from mcp.shared.message import SessionMessage
-        from mcp_types import jsonrpc_message_adapter
-
-        def readline(size: int) -> Any:
-            return anyio.to_thread.run_sync(self._file.readline, size, abandon_on_cancel=True)
-
-        while True:
-            line = await readline(MAX_MESSAGE_BYTES + 1)
-            if not line:
-                raise StopAsyncIteration
-            if len(line) > MAX_MESSAGE_BYTES and not line.endswith(b"\n"):
-                while (rest := await readline(MAX_MESSAGE_BYTES)) and not rest.endswith(b"\n"):
-                    pass  # the rest of an oversized line, dropped unread
-            if not line.strip():
-                continue
-            text, refusal = screen_line(line)
-            if text is not None:
-                return text
-            assert refusal is not None
-            log.info(
-                "refused a message (%s): %d bytes, sha256 %s",
-                refusal["error"]["message"],
-                len(line),
-                digests.sha256_hex(line)[:16],
-            )
-            await self.ready.wait()
-            message = jsonrpc_message_adapter.validate_python(refusal, by_name=False)
-            await self.reply.send(SessionMessage(message))
-
-    def close(self) -> None:
-        self._file.close()
-
-
-async def _serve_stdio(server: MCPServer) -> None:
-    """`server` on stdin/stdout: the SDK's stdio transport (which owns fd 1: the wire through a
-    private duplicate, fd 1 on stderr) fed by `_ScreenedStdin`."""
-    from mcp.server.stdio import stdio_server
-
-    wire_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    stdin = _ScreenedStdin(wire_in)
-    try:
-        async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
-            stdin.reply = write_stream
-            stdin.ready.set()
-            lowlevel = server._lowlevel_server
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
-    except* (BrokenPipeError, ConnectionResetError):
-        # The client closed its end without reading its replies: the session is over. A call in
-        # flight finished its write (its audit line with it); nothing later was started.
-        log.info("the client closed its end of the pipe; the session ends")
-    finally:
-        stdin.close()
+    anyio.run(serve_stdio, server)

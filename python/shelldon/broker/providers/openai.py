@@ -140,7 +140,8 @@ def _tool_calls(message: dict[str, Any]) -> tuple[ToolCall, ...]:
 def _content(message: dict[str, Any], has_calls: bool) -> str:
     content = message.get("content")
     if isinstance(content, list):  # some servers send content parts
-        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+        texts = (part.get("text") for part in content if isinstance(part, dict))
+        content = "".join(text for text in texts if isinstance(text, str))
     if content is None and has_calls:
         return ""  # a tool-calls answer: content is null by the wire's definition
     if not isinstance(content, str):

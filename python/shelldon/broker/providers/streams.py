@@ -77,7 +77,8 @@ def openai_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, Any]:
             continue
         if isinstance(delta.get("content"), str):
             content.append(delta["content"])
-        for piece in delta.get("tool_calls") or ():
+        pieces = delta.get("tool_calls")
+        for piece in pieces if isinstance(pieces, list) else ():
             if not isinstance(piece, dict):
                 continue
             index = _index(piece.get("index"), len(calls))
@@ -123,7 +124,8 @@ def anthropic_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, An
         if kind == "error":
             raise _failed(data.get("error"))
         if kind == "message_start" and isinstance(data.get("message"), dict):
-            usage.update(data["message"].get("usage") or {})
+            started = data["message"].get("usage")
+            usage.update(started if isinstance(started, dict) else {})
         elif kind == "content_block_start" and isinstance(data.get("content_block"), dict):
             index = _index(data.get("index"), len(blocks))
             blocks[index] = dict(data["content_block"])

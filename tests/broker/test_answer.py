@@ -4,13 +4,16 @@ and from native tool calls alike, and the turn's other ops are kept."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
-from shelldon.broker.answer import read_answer
+from shelldon.broker.answer import Unusable, read_answer
 from shelldon.broker.providers.base import RawCompletion, ToolCall
 from shelldon.broker.providers.json_http import token_count, usage_from
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from shelldon.contracts.ops import OpDecodeError, decode_op
+from support.json_variants import variants
 
 REQUEST = CompletionRequest(
     purpose="turn", sections=(PromptSection(kind="message", text="# The owner says\nhi"),)
@@ -64,3 +67,37 @@ def test_half_an_emoji_in_the_reply_or_an_op_is_mended_not_fatal() -> None:
     arguments = '{"collection": "facts", "name": "x\\ud800", "content": "Mia likes tea."}'
     ops, _ = _read(RawCompletion(text="ok", tool_calls=(ToolCall("c", "remember", arguments),)))
     assert [op["name"] for op in ops] == ["x\ufffd"]
+
+
+ENVELOPE = {
+    "reply": "Noted: you like tea, and I'll remind you to stretch.",
+    "ops": [
+        FACT,
+        {"op": "remind", "text": "stretch", "in_seconds": 600},
+        {"op": "remind", "text": "water", "at": "2026-12-07T09:00", "repeat": "daily"},
+        {"op": "log_episode", "text": "We talked about tea.", "tags": ["tea", "habits"]},
+        {"op": "forget", "name": "coffee"},
+        {"op": "capture_learning", "pattern_key": "tea", "text": "Mia drinks tea at night."},
+    ],
+}
+
+
+def test_any_value_anywhere_in_the_envelope_is_read_or_dropped_never_a_fault() -> None:
+    """Each value of a full reply, replaced in turn by each value of other JSON types: the
+    answer is always read (an op that cannot be one is core's to refuse, as the wire carries
+    it), or refused as unusable; nothing else is raised and nothing that cannot travel leaves."""
+    tried = 0
+    for variant in variants(ENVELOPE):
+        for raw in (
+            RawCompletion(text=json.dumps(variant)),
+            RawCompletion(text=json.dumps(variant), cut=True),
+        ):
+            try:
+                ops, _ = _read(raw)
+            except Unusable:
+                continue
+            for op in ops:
+                with contextlib.suppress(OpDecodeError):  # core refuses it, with a reason
+                    decode_op(op)
+            tried += 1
+    assert tried > 500

@@ -5,7 +5,6 @@ in turn by each value of another JSON type."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -17,8 +16,7 @@ from shelldon.broker.providers import make_provider
 from shelldon.broker.providers.base import ProviderError, RawCompletion
 from shelldon.broker.providers.http import SseEvent
 from shelldon.contracts.config import ProviderConfig
-
-OTHER_VALUES: list[Any] = [None, True, 0, -1, 2**70, 1.5, "", "x", [], [1, "a"], {}, {"k": 1}]
+from support.json_variants import variants
 
 OPENAI_ANSWER = {
     "id": "chatcmpl-1",
@@ -124,34 +122,6 @@ def _provider(kind: str) -> Any:
     return make_provider(msgspec.convert(spec, ProviderConfig), lambda name: None)
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """Every place in `value`: each key of each object, each item of each array."""
-    yield path
-    if isinstance(value, dict):
-        for key, child in value.items():
-            yield from _paths(child, (*path, key))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            yield from _paths(child, (*path, index))
-
-
-def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    copied = copy.deepcopy(value)
-    holder = copied
-    for step in path[:-1]:
-        holder = holder[step]
-    holder[path[-1]] = new
-    return copied
-
-
-def _variants(answer: Any) -> Iterator[Any]:
-    for path in _paths(answer):
-        for new in OTHER_VALUES:
-            yield _replaced(answer, path, new)
-
-
 def _read_or_refuse(read: Any) -> None:
     try:
         completion = read()
@@ -172,7 +142,7 @@ def test_any_value_anywhere_in_an_answer_is_read_or_refused(kind: str, answer: A
     _read_or_refuse(lambda: provider.parse(answer))  # the answer itself reads
     assert provider.parse(answer).text.startswith("Hi")
     tried = 0
-    for variant in _variants(answer):
+    for variant in variants(answer):
         _read_or_refuse(lambda variant=variant: provider.parse(variant))
         tried += 1
     assert tried > 200
@@ -180,7 +150,7 @@ def test_any_value_anywhere_in_an_answer_is_read_or_refused(kind: str, answer: A
 
 def _event_variants(events: list[tuple[str, Any]]) -> Iterator[list[tuple[str, Any]]]:
     for n, (name, data) in enumerate(events):
-        for variant in _variants(data):
+        for variant in variants(data):
             yield [*events[:n], (name, variant), *events[n + 1 :]]
 
 

@@ -8,12 +8,15 @@ import logging
 import socket
 import threading
 
+import msgspec
 import pytest
 
 from fakes.fake_telegram import TOKEN, FakeTelegram
 from shelldon.config import ConfigError, parse_config
 from shelldon.contracts import wire
 from shelldon.transport.telegram import BotApi, BotApiError, _guard_logs, inbound_of
+from shelldon.transport.telegram_voice import voice_file
+from support.json_variants import variants
 
 SECRET_HALF = TOKEN.split(":", 1)[1]
 
@@ -192,3 +195,53 @@ def test_the_qr_code_is_optional() -> None:
     else:
         drawn = render_qr(link)
         assert drawn is not None and len(drawn.splitlines()) > 10
+
+
+TEXT_UPDATE = {
+    "update_id": 7001,
+    "message": {
+        "message_id": 12,
+        "from": {"id": 99, "is_bot": False, "first_name": "Robin"},
+        "chat": {"id": 99, "type": "private", "first_name": "Robin"},
+        "date": 1764979200,
+        "text": "my cat is called Miso",
+    },
+}
+VOICE_UPDATE = {
+    "update_id": 7002,
+    "message": {
+        "message_id": 13,
+        "from": {"id": 99, "is_bot": False, "first_name": "Robin"},
+        "chat": {"id": 99, "type": "private"},
+        "date": 1764979200,
+        "voice": {
+            "file_id": "AwACAgQ",
+            "file_unique_id": "AgAD",
+            "duration": 3,
+            "mime_type": "audio/ogg",
+            "file_size": 5120,
+        },
+    },
+}
+
+
+@pytest.mark.parametrize("update", [TEXT_UPDATE, VOICE_UPDATE])
+def test_any_value_anywhere_in_an_update_is_read_or_passed_over_never_a_fault(
+    update: dict[str, object],
+) -> None:
+    """What the poller makes of an update (and of its note's file, when it has one) is always
+    something the wire to core carries: an update that could not be sent would fail at every
+    poll, and the phone would reach the pet no more."""
+    tried = 0
+    for variant in variants(update):
+        inbound = inbound_of(variant)
+        found = voice_file(variant)
+        tried += 1
+        if inbound is None:
+            continue
+        assert wire.encodable(inbound), variant
+        if found is not None:
+            heard = msgspec.structs.replace(inbound, voice_seconds=found.seconds)
+            assert wire.encodable(heard), variant
+            assert found.size is None or 0 <= found.size <= 2**62
+    assert tried > 150

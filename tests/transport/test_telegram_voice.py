@@ -165,6 +165,22 @@ def test_notes_over_the_caps_are_refused_and_the_owner_told(
     assert _voice_rows(voice_pet.root) == []
 
 
+def test_a_note_whose_numbers_no_wire_carries_is_told_and_the_phone_still_reaches_the_pet(
+    voice_pet: Pet, fake: FakeTelegram, audio_server: FakeAudio, sister_note: bytes
+) -> None:
+    """Before: a duration past 64 bits went into the update core records, which could not be
+    sent; the poll failed on that update at every poll, and the owner was cut off."""
+    sent = len(fake.sent_to(OWNER))
+    fake.voice(OWNER, sister_note, 10**30)
+    fake.voice(OWNER, sister_note, 2, file_size=10**30)
+    assert _new(fake, sent, 2) == [not_heard("too_long", 2**31 - 1), not_heard("too_big", 2)]
+    assert "more than a day" in not_heard("too_long", 2**31 - 1)
+    fake.text(OWNER, "are you still there?")
+    assert len(_new(fake, sent, 3)) == 3
+    assert fake.calls_of("getFile") == [] and audio_server.requests == []
+    assert "Traceback" not in voice_pet.log
+
+
 def test_a_corrupt_note_is_told_and_nothing_is_kept(
     voice_pet: Pet, fake: FakeTelegram, audio_server: FakeAudio, sister_note: bytes
 ) -> None:

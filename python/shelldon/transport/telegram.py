@@ -494,19 +494,18 @@ class TelegramPoller:
             inbound = inbound_of(update)
             if inbound is None:
                 continue  # no update_id: nothing core could record
-            sendable = wire.mended(inbound)  # a field no check above thought of
-            if sendable is None:  # sent, it would fail at every poll: passed over, and said
-                log.warning("telegram: update %d cannot reach core; passed over", inbound.update_id)
-                self._offset = inbound.update_id + 1
-                continue
-            inbound = sendable
             if (
                 inbound.kind in VOICE_KINDS
                 and inbound.chat_id == self._paired
                 and inbound.chat_type == "private"
             ):  # only the owner's notes are ever fetched
                 inbound = self._hear(api, inbound, update)
-            answer = self._deliver(api, inbound)
+            sendable = wire.mended(inbound)  # a field no check above thought of
+            if sendable is None:  # sent, it would fail at every poll: passed over, and said
+                log.warning("telegram: update %d cannot reach core; passed over", inbound.update_id)
+                self._offset = inbound.update_id + 1
+                continue
+            answer = self._deliver(api, sendable)
             # Core recorded this update: the next poll may acknowledge it, and only it.
             self._offset = answer.last_update_id + 1
             self._take(answer)

@@ -103,6 +103,17 @@ class VoiceFile:
         return self.mime if self.mime.startswith("audio/") else "application/octet-stream"
 
 
+# Beyond these an update's duration or size is read as the bound: still over every cap (so the
+# note is refused, told), and a number the wire to core can carry (an int past 64 bits could
+# not, and the update would fail at every poll).
+_LONGEST_S = 2**31 - 1
+_LARGEST = 2**62
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def voice_file(update: Any) -> VoiceFile | None:
     """The Voice or Audio object of an update's message, as the Bot API shapes it."""
     message = update.get("message") if isinstance(update, dict) else None
@@ -116,8 +127,8 @@ def voice_file(update: Any) -> VoiceFile | None:
             return VoiceFile(
                 kind=kind,
                 file_id=item["file_id"],
-                seconds=duration if isinstance(duration, int) and duration >= 0 else 0,
-                size=size if isinstance(size, int) else None,
+                seconds=min(duration, _LONGEST_S) if _whole(duration) else 0,
+                size=min(size, _LARGEST) if _whole(size) else None,
                 mime=str(item.get("mime_type") or ""),
                 name=str(item.get("file_name") or ""),
             )

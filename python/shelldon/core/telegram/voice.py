@@ -20,6 +20,8 @@ AGAIN_OR_TYPE = "Could you send it again in a minute, or type it?"
 
 
 def _length(seconds: int) -> str:
+    if seconds >= 86_400:  # no note is: a duration a broken update claimed
+        return "more than a day"
     if seconds < 90:
         return f"{seconds} s"
     return f"{seconds // 60} min {seconds % 60:02d} s"

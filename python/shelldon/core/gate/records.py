@@ -40,6 +40,12 @@ def screen_record(text: str) -> RecordVerdict:
     return RecordVerdict(blanked)
 
 
+def screen_name(text: str) -> gate.Refusal | None:
+    """For a name a refusal would quote (a `forget` op's entry): refused when it holds a
+    credential or is instruction-shaped, as content would be."""
+    return gate.screen_text(text)
+
+
 # A line Markdown, or a reader splitting episodes.md at "## ", would take for a heading: an ATX
 # heading ("## 2026-01-01T00:00:00Z (turn x)" is an episode header) or a setext underline.
 _HEADING = re.compile(r"[ \t]*(?:#|=+[ \t]*$|-+[ \t]*$)")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -52,14 +53,26 @@ def zone(name: str) -> ZoneInfo:
         or ".." in clean
         or any(ch.isspace() for ch in clean)
     ):
-        raise UnknownZone(f"unknown time zone {name!r}: give a name like Europe/Lisbon or UTC")
+        raise UnknownZone(
+            f"unknown time zone{_quoted(clean)}: give a name like Europe/Lisbon or UTC"
+        )
     try:
         return ZoneInfo(clean)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         raise UnknownZone(
-            f"unknown time zone {clean!r}: give a name like Europe/Lisbon or UTC "
+            f"unknown time zone{_quoted(clean)}: give a name like Europe/Lisbon or UTC "
             "(`timedatectl list-timezones` lists them)"
         ) from None
+
+
+# What a zone name looks like ("UTC", "Europe/Lisbon", "America/Argentina/Buenos_Aires",
+# "Etc/GMT+5"). The message quotes only a name of that shape: a model's `zone` reaches the audit
+# log and the owner's notice, and a key or an order must not ride in on it.
+_ZONE_SHAPE = re.compile(r"[A-Z][A-Za-z_]{1,30}(?:/[A-Z][A-Za-z0-9_+-]{0,30}){0,2}")
+
+
+def _quoted(name: str) -> str:
+    return f" {name!r}" if _ZONE_SHAPE.fullmatch(name) else " (that is not a zone's name)"
 
 
 def is_zone(name: str) -> bool:

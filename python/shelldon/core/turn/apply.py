@@ -267,6 +267,12 @@ class _Applier:
         if self.memory is None:
             self.reject(index, "forget", "store_unavailable", "the memory tree is not open")
             return
+        # The name is the model's text, quoted by a not-found refusal: screened like any field
+        # (a secret or an order named as an entry reached the audit log verbatim).
+        refusal = records.screen_name(op.name)
+        if refusal is not None:
+            self.reject(index, "forget", refusal.code, f"name: {refusal.message}")
+            return
         try:
             rec = self.memory.forget_proposed(op.collection, op.name, turn_id=self.turn_id)
         except OSError as exc:
@@ -295,8 +301,15 @@ class _Applier:
             return
         observation = screened.text
         key = op.pattern_key
-        if key is not None:
-            key = records.blank_record(key)[:MAX_PATTERN_KEY_CHARS]
+        if key is not None:  # the key is kept beside the observation: screened as it is
+            keyed = records.screen_record(key)
+            if keyed.text is None:
+                refusal = keyed.refusal
+                code = refusal.code if refusal is not None else "refused"
+                message = refusal.message if refusal is not None else code
+                self.reject(index, name, code, f"pattern_key: {message}")
+                return
+            key = keyed.text[:MAX_PATTERN_KEY_CHARS]
         try:
             row_id = self.history.capture_learning(observation, key, self.now)
         except Exception as exc:

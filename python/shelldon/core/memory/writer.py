@@ -204,6 +204,9 @@ class MemoryWriter(MemoryReader):
         if extras.title:
             fields.append(("title", extras.title))
         fields += [(f"extras.tags[{i}]", tag) for i, tag in enumerate(extras.tags)]
+        # The agent face's and reflection's `depends_on` come as extras, not in the op: they land
+        # in the entry's front matter all the same.
+        fields += [(f"depends_on[{i}]", path) for i, path in enumerate(extras.depends_on)]
         return fields
 
     def _pieces_refusal(self, plan: PlannedWrite, extras: EntryExtras) -> gate.Decision | None:

@@ -164,6 +164,11 @@ def test_shelldon_offline_ignores_the_providers(
         ("[wroker]\nuser = 'x'\n", "unknown field `wroker`"),
         ("[prompt]\nrecent_window = -3\n", "[prompt] recent_window must be 0..1000000"),
         ("[prompt]\nrecent_windows = 3\n", "unknown field `recent_windows`"),
+        # inf is valid TOML: it used to load, and the dream scheduler failed at every check.
+        ("[scheduler]\nidle_after_hours = inf\n", "[scheduler] idle_after_hours must be 0..8760"),
+        ("[scheduler]\ncooldown_hours = 1e308\n", "[scheduler] cooldown_hours must be 0..8760"),
+        ("[scheduler]\ndaily_budget = 9223372036854775807\n", "daily_budget must be 0..1000000"),
+        ("[scheduler]\ndream_cost = 5000\n", "[scheduler] dream_cost must be 0..1000"),
     ],
 )
 def test_bad_configuration_fails_with_a_clear_message(text: str, message: str) -> None:

@@ -12,9 +12,10 @@ from typing import Annotated
 import msgspec
 
 # Bounds a setting carries with its type: the loader refuses a value outside them, naming the
-# setting (msgspec's "Expected `float` >= 0.0 - at `$.scheduler.cooldown_hours`").
-Hours = Annotated[float, msgspec.Meta(ge=0)]
-Count = Annotated[int, msgspec.Meta(ge=0)]
+# setting (msgspec's "Expected `float` >= 0.0 - at `$.scheduler.cooldown_hours`"). Each has an
+# upper bound too: `inf` is valid TOML, and `timedelta(hours=inf)` failed the dream scheduler at
+# every check while the loader had said nothing.
+Budget = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 Percent = Annotated[int, msgspec.Meta(ge=0, le=100)]
 YearOfHours = Annotated[float, msgspec.Meta(ge=0, le=24 * 365)]
 Cost = Annotated[int, msgspec.Meta(ge=0, le=1000)]
@@ -127,11 +128,11 @@ class SchedulerConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     Core reads this struct itself: the defaults and bounds live here only."""
 
-    idle_after_hours: Hours = 6.0  # a dream is due after this much owner silence
-    cooldown_hours: Hours = 6.0  # and at least this long after the previous dream
-    daily_budget: Count = 60  # turns per UTC day; owner turns are counted, never refused
-    dream_cost: Count = 3
-    turn_cost: Count = 1
+    idle_after_hours: YearOfHours = 6.0  # a dream is due after this much owner silence
+    cooldown_hours: YearOfHours = 6.0  # and at least this long after the previous dream
+    daily_budget: Budget = 60  # turns per UTC day; owner turns are counted, never refused
+    dream_cost: Cost = 3
+    turn_cost: Cost = 1
     battery_low_percent: Percent = 20  # at or below, and discharging: no dream
     power_supply_root: str = "/sys/class/power_supply"
 

@@ -44,6 +44,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from shelldon import digests
 from shelldon.clock import utc_now
 from shelldon.contracts import wire
 from shelldon.contracts.ops import (
@@ -112,6 +113,7 @@ def _audit(
     verdict: OpVerdict,
     *,
     provenance: str | None = None,
+    flags: Sequence[str] = (),
     now: datetime,
 ) -> None:
     if audit is None:
@@ -125,6 +127,7 @@ def _audit(
             reason=verdict.reason,
             target=verdict.target,
             provenance=provenance,
+            flags=flags,
             now=now,
         )
     except Exception:  # the audit log must not take the turn down
@@ -153,17 +156,39 @@ class _Applier:
         self.verdicts: list[OpVerdict] = []
         self.captured: list[CaptureLearning] = []
 
-    def note(self, verdict: OpVerdict, *, audit_here: bool = True, prov: str = "") -> None:
+    def note(
+        self,
+        verdict: OpVerdict,
+        *,
+        audit_here: bool = True,
+        prov: str = "",
+        flags: Sequence[str] = (),
+    ) -> None:
         """Keep the verdict; write it to the audit log unless the gate's writer already did."""
         self.verdicts.append(verdict)
         if audit_here:
-            _audit(self.audit, self.turn_id, verdict, provenance=prov or None, now=self.now)
+            _audit(
+                self.audit,
+                self.turn_id,
+                verdict,
+                provenance=prov or None,
+                flags=flags,
+                now=self.now,
+            )
         level = logging.WARNING if verdict.action == "reject" else logging.INFO
         what = f"{verdict.op} -> {verdict.action} ({verdict.reason_code})"
         log.log(level, "turn %s: %s", self.turn_id, what)
 
-    def reject(self, index: int, op: str, code: ReasonCode, reason: str) -> None:
-        self.note(OpVerdict(index, op, "reject", code, _clip(reason)))
+    def reject(
+        self, index: int, op: str, code: ReasonCode, reason: str, *, refused: str | None = None
+    ) -> None:
+        """`refused`: the text a screen refused. The audit keeps its sha256, never the text (as
+        the memory writer's refusals do), enough to match it against a later copy."""
+        flags = (f"text-sha256:{digests.sha256_hex(refused.encode('utf-8', 'surrogatepass'))}",)
+        self.note(
+            OpVerdict(index, op, "reject", code, _clip(reason)),
+            flags=flags if refused is not None else (),
+        )
 
     def rule(self, item: journal.RuleItem) -> None:
         """One of the owner's rules, through the gate as an owner entry (audited by the writer)."""
@@ -271,7 +296,7 @@ class _Applier:
         # (a secret or an order named as an entry reached the audit log verbatim).
         refusal = records.screen_name(op.name)
         if refusal is not None:
-            self.reject(index, "forget", refusal.code, f"name: {refusal.message}")
+            self.reject(index, "forget", refusal.code, f"name: {refusal.message}", refused=op.name)
             return
         try:
             rec = self.memory.forget_proposed(op.collection, op.name, turn_id=self.turn_id)
@@ -297,7 +322,8 @@ class _Applier:
         if screened.text is None:
             refusal = screened.refusal
             code = refusal.code if refusal is not None else "refused"
-            self.reject(index, name, code, refusal.message if refusal is not None else code)
+            message = refusal.message if refusal is not None else code
+            self.reject(index, name, code, message, refused=op.observation)
             return
         observation = screened.text
         key = op.pattern_key
@@ -307,7 +333,7 @@ class _Applier:
                 refusal = keyed.refusal
                 code = refusal.code if refusal is not None else "refused"
                 message = refusal.message if refusal is not None else code
-                self.reject(index, name, code, f"pattern_key: {message}")
+                self.reject(index, name, code, f"pattern_key: {message}", refused=key)
                 return
             key = keyed.text[:MAX_PATTERN_KEY_CHARS]
         try:
@@ -342,7 +368,7 @@ class _Applier:
         try:
             reminder_id = book.add_op(op, now=self.now, source=f"{self.turn_id}:{index}")
         except reminders.Refused as exc:
-            self.reject(index, "remind", exc.code, str(exc))
+            self.reject(index, "remind", exc.code, str(exc), refused=op.text)
             book.notice_refused(op, exc, self.now)
             return
         except Exception as exc:

@@ -177,9 +177,7 @@ def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
     # blanked), one of the split key's halves (harmless alone), the fact about tea, the first
     # two of the three parts and the seed phrase's first half.
     sent = len(TURN_ONE) + len(TURN_TWO) + len(TURN_THREE) + len(TURN_FOUR)
-    assert len(refused) >= sent - 8, [
-        (r["op"], r["reason_code"], r["reason"][:60]) for r in audit
-    ]
+    assert len(refused) >= sent - 8, [(r["op"], r["reason_code"], r["reason"][:60]) for r in audit]
     assert all("preview" not in r for r in refused)
     unhashed = [
         r for r in refused if not any(f.startswith("text-sha256:") for f in r.get("flags", []))

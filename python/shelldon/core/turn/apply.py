@@ -184,11 +184,11 @@ class _Applier:
     ) -> None:
         """`refused`: the text a screen refused. The audit keeps its sha256, never the text (as
         the memory writer's refusals do), enough to match it against a later copy."""
-        flags = (f"text-sha256:{digests.sha256_hex(refused.encode('utf-8', 'surrogatepass'))}",)
-        self.note(
-            OpVerdict(index, op, "reject", code, _clip(reason)),
-            flags=flags if refused is not None else (),
-        )
+        flags: tuple[str, ...] = ()
+        if refused is not None:
+            digest = digests.sha256_hex(refused.encode("utf-8", "surrogatepass"))
+            flags = (f"text-sha256:{digest}",)
+        self.note(OpVerdict(index, op, "reject", code, _clip(reason)), flags=flags)
 
     def rule(self, item: journal.RuleItem) -> None:
         """One of the owner's rules, through the gate as an owner entry (audited by the writer)."""

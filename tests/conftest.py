@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,13 @@ def _find_shared_data() -> Path:
 
 
 SHARED_DATA = _find_shared_data()
+
+# A suite started in the background by a shell without job control (`cmd &`, `nohup`) inherits
+# SIGINT ignored, and every process it starts keeps it ignored across exec: the Ctrl-C tests'
+# children then never see their SIGINT. A handler (unlike "ignore") is reset to the default at
+# exec, so the children get the Ctrl-C an owner's terminal would send.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -176,7 +176,7 @@ HOMES: tuple[Home, ...] = (
             line("I'm excited, we're going to Japan next month!", warm=True),
             line("what's the capital of Australia?", honest=True, world=True),
             line("how do I fix a leaky tap?", honest=True, world=True),
-            line("what's 17 times 23?", honest=True, world=True),
+            line("what's 17 times 23?", "391"),
             line("can you help me write an email to my landlord?", honest=True, world=True),
             line("I'm stressed about the exam on friday", warm=True),
             line("thank you, you're sweet"),
@@ -300,8 +300,7 @@ HOMES: tuple[Home, ...] = (
 
 _BAD_GRAMMAR = re.compile(
     r"\byou (?:doesn't|does|has|is|was|am|wasn't|isn't|hasn't)\b|\bmy (?:your|you)\b|"
-    r"\byour (?:my|me|i)\b|\byou's\b|\bI (?:is|are|has|does)\b|\bme (?:am|are)\b|"
-    r"\byou (?:\w+ )?my\b",
+    r"\byour (?:my|me|i)\b|\byou's\b|\bI (?:is|are|has|does)\b|\bme (?:am|are)\b",
     re.IGNORECASE,
 )
 _CLAIMS_TO_REMEMBER = re.compile(

@@ -11,61 +11,25 @@ reply and what is wrong with it, then how many lines read badly, by class.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from shelldon.broker.offline import OfflineBrain
-from shelldon.core.owner_rules import extract_rules
-from shelldon.worker.prompt import (
-    RECENT_WINDOW,
-    HistoryRow,
-    MemoryItem,
-    MemorySelection,
-    PromptContext,
-    assemble_prompt,
-)
 from support.offline_audit import HOMES, Home, judge
+from support.offline_pet import Pet
 
 
 def play(home: Home) -> list[tuple[str, str, list[str]]]:
     """(line, reply, classes) for each line of one home, a fresh pet."""
-    brain = OfflineBrain()
-    rows: list[HistoryRow] = []
-    memory: dict[tuple[str, str], tuple[str, str]] = {}  # (collection, name) -> body, provenance
+    pet = Pet(now=home.now, zone="Europe/London", rules=True)
     out: list[tuple[str, str, list[str]]] = []
     for said in home.lines:
-        items = tuple(MemoryItem(n, c, body, p) for (c, n), (body, p) in memory.items())
-        ctx = PromptContext(
-            memory=MemorySelection(full=items),
-            recent=tuple(rows[-RECENT_WINDOW:]),
-            now=home.now,
-            zone="Europe/London",
-        )
-        for rule in extract_rules(said.text):  # core keeps the owner's rules before the ops
-            memory[("preferences", rule.name)] = (rule.text, "owner")
-        obj: dict[str, Any] = json.loads(brain.complete(assemble_prompt(ctx, said.text)).text)
-        kinds = [op.get("op", "") for op in obj["ops"]]
-        for op in obj["ops"]:
-            key = (op.get("collection", ""), op.get("name", ""))
-            if op.get("op") == "remember":
-                memory[key] = (op["content"], "inferred")
-            elif op.get("op") == "forget" and memory.get(key, ("", ""))[1] != "owner":
-                memory.pop(key, None)
-        reply = obj["reply"]
-        out.append(
-            (
-                said.text,
-                reply,
-                judge(said, reply, kinds, [r for _, r, _ in out], [t for t, _, _ in out]),
-            )
-        )
-        rows += [HistoryRow(len(rows) + 1, "owner", said.text)]
-        rows += [HistoryRow(len(rows) + 1, "pet", reply)]
+        reply = pet.say(said.text)
+        kinds = [str(type(op).__struct_config__.tag) for op in pet.ops]
+        earlier = [r for _, r, _ in out]
+        out.append((said.text, reply, judge(said, reply, kinds, earlier, [t for t, _, _ in out])))
     return out
 
 

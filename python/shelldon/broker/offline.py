@@ -522,7 +522,7 @@ def _repeated(turn: _Turn, sentence: str) -> None:
 
 
 _NAME_INTENT = norm("name")
-_LIKE_INTENT, _DISLIKE = norm("like"), norm("dislike")
+_LIKE_INTENT = norm("like")
 
 
 def _names_someone(intent: str, text: str) -> bool:
@@ -560,11 +560,9 @@ _NAME_QUESTION = lazy(
     re.IGNORECASE,
 )
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
+_DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
 # A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
-_NEGATED = lazy(
-    r"\b(?:not|never|no longer|hates?|dislikes?|detests?|can't stand|cannot stand)\b|n't\b",
-    re.IGNORECASE,
-)
+_NEGATED = lazy(rf"\b(?:not|never|no longer)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
 
 
 def _answer(turn: _Turn, question: str) -> None:
@@ -582,7 +580,8 @@ def _answer(turn: _Turn, question: str) -> None:
         if not shared:
             continue
         stated = _intent_words(known.text)
-        stated += [_LIKE_INTENT for w in stated if w == _DISLIKE]  # a dislike answers "do I like"
+        if _DISLIKES.search(known.text):  # a dislike answers "do I like …?"
+            stated.append(_LIKE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
@@ -699,6 +698,8 @@ def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
     if ASK_NAME not in view.pet_last or _is_question(message):
         return None
+    if offline_chat.reaction(message, 0, None, "") is not None:
+        return None  # "bye", "lol", "ok": no one is called that
     return offline_talk.said_name(message, asked=True)
 
 

@@ -201,3 +201,21 @@ def test_a_fact_said_with_a_mood_in_it_is_still_kept() -> None:
 def test_a_bland_acknowledgement_is_never_added_to_a_real_reply(said: str) -> None:
     reply = talked_to().say(said)
     assert not any(reply.endswith(" " + b) for b in (*BLAND, "Okay!")), reply
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("I'm sad", "I'm so sad"),
+        ("ok", "hm, well", "ok"),
+        ("what's the weather tomorrow?", "who won the match last night?"),
+        ("what's my dog called?", "what's my favourite colour?"),
+        ("¿cómo estás?", "je suis fatiguée", "Ich heiße Lena"),
+        ("the kettle is slow", "the bus was late", "it rained"),
+        ("my birthday is May 3", "when is my birthday?", "when's my birthday?"),
+    ],
+)
+def test_the_pet_does_not_say_the_same_words_twice_running(lines: tuple[str, ...]) -> None:
+    pet = talked_to()
+    replies = [pet.say(line) for line in lines]
+    assert len(set(replies[1:])) == len(replies[1:]) and replies[-1] != replies[-2], replies

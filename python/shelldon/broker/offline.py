@@ -353,9 +353,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
             turn.remember(*life.keep)
     if not understood and (felt := offline_talk.felt_within(sentence)) is not None:
         understood = True
-        turn.replies.append(offline_talk.feeling_reply(felt, turn.seed))
+        turn.replies.append(offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said))
     if not understood:
-        turn.replies.append(_acknowledge(sentence))
+        turn.replies.append(_acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
 
@@ -605,7 +605,8 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(f"You told me {said}")
     else:  # varied: the same "I remember that …" to every question read like a form
         said_up = said[:1].upper() + said[1:]
-        turn.replies.append(offline_talk.pick(_RECALLED, turn.seed).format(x=said, X=said_up))
+        worded = [r.format(x=said, X=said_up) for r in _RECALLED]
+        turn.replies.append(offline_talk.pick(worded, turn.seed, turn.view.pet_said))
 
 
 _RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
@@ -627,7 +628,13 @@ def _not_known(view: PromptView, subject: list[str]) -> str:
     if nearby:
         said = lower_first(to_second_person(nearby[-1].text))
         return f"{NOT_KNOWN} What I do know: {said} Tell me more and I'll remember."
-    return f"{NOT_KNOWN} Tell me and I'll remember."
+    return offline_talk.pick(_ASK_TO_BE_TOLD, 0, view.pet_said)  # the first, unless just said
+
+
+_ASK_TO_BE_TOLD = (
+    "I don't know that yet. Tell me and I'll remember.",
+    "I don't know that yet. What is it? I'd love to know.",
+)
 
 
 NOT_KNOWN = "I don't know that yet."
@@ -784,12 +791,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 _statements(turn, rest)
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
-        elif (reacted := offline_chat.reaction(s, seed, hour, _owner_name(view))) is not None:
+        elif (
+            reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)
+        ) is not None:
             turn.replies.append(reacted)
         elif offline_chat.foreign(s):
-            turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed))
+            turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
-            turn.replies.append(offline_talk.feeling_reply(felt, seed))
+            turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
         elif (own_life := offline_chat.about_itself(s, seed)) is not None:
             turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
@@ -828,7 +837,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.replies.pop()  # "when is Jo's birthday?" is "when is my wife's birthday?"
                 _answer(turn, asked)
             if turn.replies[-1].startswith(NOT_KNOWN) and not _names_a_known_person(view, s):
-                turn.replies[-1] = _not_the_owners(s, seed) or turn.replies[-1]
+                turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
     # A first message about a reminder is just answered: that owner knows the pet already.
@@ -870,12 +879,14 @@ def _by_relation(view: PromptView, question: str) -> str | None:
     return asked if asked != question else None
 
 
-def _not_the_owners(question: str, seed: int) -> str | None:
+def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:
     """What memory could not answer and the owner cannot teach either: the world outside
     ("will it rain tomorrow?": no internet), a how-to or an errand, general knowledge, or the
     pet's own life. None: it is the owner's to tell ("what's my favourite colour?")."""
     if offline_world.about_the_world(question):
-        return offline_world.NO_INTERNET
+        return offline_talk.pick(
+            (offline_world.NO_INTERNET, offline_world.NO_INTERNET_AGAIN), 0, view.pet_said
+        )
     return offline_chat.cannot_help(question) or offline_chat.ponder(question, seed)
 
 
@@ -894,8 +905,8 @@ def _merge_notes(replies: list[str]) -> list[str]:
 _ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
 
 
-def _acknowledge(sentence: str) -> str:
-    return _ACKNOWLEDGEMENTS[zlib.crc32(sentence.encode()) % len(_ACKNOWLEDGEMENTS)]
+def _acknowledge(sentence: str, avoid: list[str]) -> str:
+    return offline_talk.pick(_ACKNOWLEDGEMENTS, zlib.crc32(sentence.encode()), avoid)
 
 
 class OfflineBrain:

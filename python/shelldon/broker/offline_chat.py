@@ -21,6 +21,7 @@ Replies vary by the turn's seed (offline_talk.pick), never by chance.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.patterns import lazy
@@ -77,7 +78,7 @@ def plain(sentence: str) -> str:
 _LAUGH = lazy(r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)[\s!.]*$", re.I)
 _LAUGHED = ("Hehe! 😄", "Glad that made you smile!", "Haha, I'm funnier than I look.")
 _NOD = lazy(r"^(?:ok+|okay|k+|kk|alright|alrighty|sure|cool|👍+|👌+|🙂+)[\s!.]*$", re.I)
-_NODDED = ("Okay!", "Alright! 🙂", "Cool.")
+_NODDED = ("Okay!", "Alright! 🙂", "Cool.", "Got it! 👍")
 _PUZZLED = lazy(r"^(?:\?+|what\s*\?+|huh\s*\?*|eh\s*\?+|wdym\s*\?*|what do you mean\s*\?*)$", re.I)
 _PUZZLED_REPLY = (
     "Sorry, I didn't say that very well. Ask me again, or tell me what's on your mind?",
@@ -110,22 +111,25 @@ _GOOD_NIGHTS = (
 )
 
 
-def reaction(sentence: str, seed: int, hour: int | None, name: str) -> str | None:
-    """The pet's answer to a bare reaction or a goodbye, or None for any other line."""
+def reaction(
+    sentence: str, seed: int, hour: int | None, name: str, avoid: Sequence[str] = ()
+) -> str | None:
+    """The pet's answer to a bare reaction or a goodbye, or None for any other line (`avoid`:
+    what the pet just said, not said again)."""
     text = sentence.strip()
     if _LAUGH.match(text):
-        return pick(_LAUGHED, seed)
+        return pick(_LAUGHED, seed, avoid)
     if _NOD.match(text):
-        return pick(_NODDED, seed)
+        return pick(_NODDED, seed, avoid)
     if _PUZZLED.match(text):
-        return pick(_PUZZLED_REPLY, seed)
+        return pick(_PUZZLED_REPLY, seed, avoid)
     if _SAD_FACE.match(text):
-        return pick(_SAD_FACE_REPLY, seed)
+        return pick(_SAD_FACE_REPLY, seed, avoid)
     if _HAPPY_FACE.match(text):
-        return pick(_HAPPY_FACE_REPLY, seed)
+        return pick(_HAPPY_FACE_REPLY, seed, avoid)
     if _GOODBYE.match(text):
         late = hour is not None and (hour >= 21 or hour < 4)
-        said = pick(_GOOD_NIGHTS if _NIGHT.search(text) or late else _GOODBYES, seed)
+        said = pick(_GOOD_NIGHTS if _NIGHT.search(text) or late else _GOODBYES, seed, avoid)
         return said.format(name=f", {name}" if name else "")
     return None
 
@@ -154,6 +158,7 @@ FOREIGN = (
     "I only understand English when I'm offline, sorry! Could you tell me that in English? "
     "(A model in shelldon.toml speaks more languages.)",
     "Oh, I wish I knew that language! My offline brain reads only English. Say it in English?",
+    "That's not English, is it? Offline, English is all I read. Try me in English?",
 )
 
 
@@ -279,8 +284,8 @@ def sum_of(question: str) -> str | None:
 _HOW_TO = lazy(r"^how (?:do|can|should|would) (?:i|you|we|one)\b|^how to\b", re.IGNORECASE)
 _ERRAND = lazy(
     r"^(?:can|could|would|will) you (?:please )?(?:help me|write|make|find|search|translate|"
-    r"explain|draw|book|order|send|fix|plan|summari[sz]e|teach me)\b|^(?:any|got any) "
-    r"(?:ideas|suggestions|tips|advice)\b|\b(?:any|got any) (?:ideas|suggestions|tips|advice)\s*\??$",
+    r"explain|draw|book|order|send|fix|plan|summari[sz]e|teach me)\b|"
+    r"\b(?:any|got any) (?:ideas|suggestions|tips|advice)\b",
     re.IGNORECASE,
 )
 _GENERAL = lazy(

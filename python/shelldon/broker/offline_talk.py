@@ -348,8 +348,8 @@ def feeling(sentence: str) -> str | None:
     return None
 
 
-def feeling_reply(kind: str, seed: int) -> str:
-    return pick(_FEELING_REPLIES[kind], seed)
+def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
+    return pick(_FEELING_REPLIES[kind], seed, avoid)
 
 
 def felt_within(sentence: str) -> str | None:
@@ -500,5 +500,12 @@ def turn_seed(message: str, rows_before: int) -> int:
     return zlib.crc32(f"{rows_before}:{message}".encode())
 
 
-def pick(options: Sequence[str], seed: int) -> str:
+def pick(options: Sequence[str], seed: int, avoid: Sequence[str] = ()) -> str:
+    """The seed's option, or the next one the pet has not just said (`avoid`: its rows in the
+    window), so a second "ok" or a second sad line is not met with the same words."""
+    for step in range(len(options)):
+        option = options[(seed + step) % len(options)]
+        opening = option.split("{", 1)[0]
+        if not opening or not any(opening in said for said in avoid):
+            return option
     return options[seed % len(options)]

@@ -424,3 +424,23 @@ def test_a_name_and_a_fact_in_one_line_are_both_kept(said: str) -> None:
     pet.say(said)
     assert pet.kept("facts", "owner's name") == "The owner's name is Priya."
     assert len([op for op in pet.ops if isinstance(op, Remember)]) == 2, pet.ops
+
+
+@pytest.mark.parametrize(
+    ("named", "told", "question", "answer"),
+    [
+        ("I have two kids, Leo and Mia", "Leo is 7 and Mia is 4", "how old is Leo?", "7"),
+        ("I have two kids, Leo and Mia", "Leo is 7 and Mia is 4", "how old is Mia?", "4"),
+        ("my son is called Tiago", "Tiago is 12 years old", "how old is Tiago?", "12"),
+        ("we have two cats, Pixel and Byte", "Pixel is 3, Byte is 5", "how old is Byte?", "5"),
+    ],
+)
+def test_a_named_persons_age_is_kept_and_answered(
+    named: str, told: str, question: str, answer: str
+) -> None:
+    pet = Pet()
+    pet.say(named)
+    reply = pet.say(told)
+    assert "listening" not in reply and reply.count("remember") <= 1, reply
+    pet.bury()
+    assert answer in pet.say(question)

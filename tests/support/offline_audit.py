@@ -359,6 +359,9 @@ def judge(
         bad.append("echoes the owner")
     if reply in earlier and line_.text not in said_before:
         bad.append("repeats itself")
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", reply) if len(s.split()) >= 3]
+    if len(set(sentences)) < len(sentences):  # "… I'll remember. … I'll remember."
+        bad.append("repeats itself")
     opening = " ".join(reply.split()[:4])
     if sum(" ".join(r.split()[:4]) == opening for r in earlier) >= 2:
         bad.append("template: same opening")

@@ -329,6 +329,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
     """Each clause of a statement on its own ("I love tea but I hate coffee": two); a correction
     ("actually …, not …") is filed under the name of what it corrects, so the entry is revised."""
     understood = False
+    replies_before = len(turn.replies)
     for clause in offline_talk.clauses(sentence):
         text, corrected = offline_talk.correction(clause)
         if not text:
@@ -351,6 +352,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
         turn.replies.append(life.reply)
         if life.keep is not None:
             turn.remember(*life.keep)
+    if not understood:  # "Leo is 7 and Mia is 4": each named person in a clause of their own
+        _named_clauses(turn, sentence)
+        understood = len(turn.replies) > replies_before
     if not understood and (felt := offline_talk.felt_within(sentence)) is not None:
         understood = True
         turn.replies.append(offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said))
@@ -361,6 +365,26 @@ def _statements(turn: _Turn, sentence: str) -> None:
 
 # A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
 _MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
+
+
+_NAMED_CLAUSE = lazy(
+    r"(?:\s*,\s*|\s+)(?:and\s+)?(?=[A-Z][\w'’-]+ (?:is|loves|likes|hates|plays)\b)"
+)
+
+
+def _named_clauses(turn: _Turn, sentence: str) -> None:
+    """Each clause about a named person kept, and said back once ("Leo is 7 years old, and Mia
+    is 4 years old. I'll remember that.")."""
+    parts = _NAMED_CLAUSE.split(sentence)
+    names = _known_names(turn.view)
+    told = [t for p in parts if (t := offline_life.about_someone(p, turn.seed, names))]
+    kept = [t.keep for t in told if t.keep is not None]
+    if len(parts) < 2 or not kept:
+        return
+    for keep in kept:
+        turn.remember(*keep)
+    said = ", and ".join(content.rstrip(".") for _, _, content in kept)
+    turn.replies.append(told[0].reply if len(kept) == 1 else f"{said}. I'll remember that.")
 
 
 def _known_names(view: PromptView) -> frozenset[str]:

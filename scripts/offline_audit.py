@@ -5,7 +5,10 @@ recent window, each `remember` kept by (collection, name), each `forget` applied
 rules as core.owner_rules reads them). Every reply is judged by class; prints each line, its
 reply and what is wrong with it, then how many lines read badly, by class.
 
-    .venv/bin/python scripts/offline_audit.py [--bad]    # --bad: only the lines that read badly
+    .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart]
+
+--bad prints only the lines that read badly; --held-apart plays the lines written after the
+fixes (never tuned on) instead of the audit's own.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from support.offline_audit import HOMES, Home, judge
+from support.offline_audit import HELD_APART, HOMES, Home, judge
 from support.offline_pet import Pet
 
 
@@ -36,10 +39,13 @@ def play(home: Home) -> list[tuple[str, str, list[str]]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bad", action="store_true", help="print only the lines that read badly")
+    parser.add_argument(
+        "--held-apart", action="store_true", help="the lines written after the fixes instead"
+    )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     total = bad = 0
-    for home in HOMES:
+    for home in HELD_APART if args.held_apart else HOMES:
         print(f"\n## {home.name}")
         for said, reply, why in play(home):
             total += 1

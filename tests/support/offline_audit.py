@@ -297,6 +297,51 @@ HOMES: tuple[Home, ...] = (
     ),
 )
 
+# Written after the fixes, never tuned on: its first run is the held-apart figure in docs/brain.md.
+HELD_APART: tuple[Home, ...] = (
+    Home(
+        "ines: held apart",
+        datetime(2026, 12, 6, 7, 45, tzinfo=UTC),
+        (
+            line("morning", any=("name",)),
+            line("ines", "Ines"),
+            line("ugh didnt sleep at all", warm=True),
+            line("my daughter is called Rosa", keep=True),
+            line("Rosa is 5", keep=True),
+            line("how old is Rosa?", "5"),
+            line("i cant stand coriander", keep=True),
+            line("do i like coriander?", "no"),
+            line("what's the population of Spain?", honest=True, world=True),
+            line("do you ever get tired?", not_=(*BLAND, *NOT_ABOUT_ITSELF)),
+            line("my grandad passed away yesterday", warm=True, not_=("Noted", "I'll remember")),
+            line("thank you for listening"),
+            line("hahaha", not_=BLAND),
+            line("gtg, bye!", not_=BLAND),
+        ),
+    ),
+    Home(
+        "oli: held apart",
+        datetime(2026, 12, 6, 23, 10, tzinfo=UTC),
+        (
+            line("hey there", any=("name",)),
+            line("Oli here, I work as a barista", "Oli", keep=True),
+            line("whats my job", "barista"),
+            line("my brother Finn lives in Dublin", keep=True),
+            line("where does Finn live?", "Dublin"),
+            line("so stressed about money rn", warm=True),
+            line("can you translate this into French?", honest=True, world=True),
+            line("what is 9 x 8", "72"),
+            line("?", not_=(*BLAND, *NOT_ABOUT_ITSELF)),
+            line("buenas noches amigo", any=ENGLISH_ONLY),
+            line("are you happy?", not_=(*BLAND, *NOT_ABOUT_ITSELF)),
+            line("I'm a bit bored tbh", not_=(*BLAND, "sorry")),
+            line("I'm an architect actually, not a barista", "architect", keep=True),
+            line("what's my job?", "architect", not_=("barista",)),
+            line("night night", not_=BLAND),
+        ),
+    ),
+)
+
 
 _BAD_GRAMMAR = re.compile(
     r"\byou (?:doesn't|does|has|is|was|am|wasn't|isn't|hasn't)\b|\bmy (?:your|you)\b|"

@@ -872,10 +872,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
-    said = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
+    # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
+    meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     worded = [
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
-        for i, r in enumerate(_merge_notes(said))
+        for i, r in enumerate(_merge_notes(meant))
     ]
     return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
 

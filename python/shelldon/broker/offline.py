@@ -823,7 +823,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
-        elif (own_life := offline_chat.about_itself(s, seed)) is not None:
+        elif (own_life := offline_chat.about_itself(s)) is not None:
             turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
             turn.replies.append(about_itself)

@@ -231,7 +231,7 @@ _PONDER = (
 )
 
 
-def about_itself(question: str, seed: int) -> str | None:
+def about_itself(question: str) -> str | None:
     """The pet's answer to a question about its own life, or None for any other."""
     text = question.strip()
     for pattern, said in _ITSELF:

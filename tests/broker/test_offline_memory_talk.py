@@ -7,68 +7,19 @@ new owner met (docs/brain.md, "The offline brain listens")."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
 from shelldon.broker.offline import OfflineBrain
-from shelldon.contracts.ops import Forget, Remember, decode_ops
+from shelldon.contracts.ops import Forget, Remember
 from shelldon.worker.prompt import (
-    RECENT_WINDOW,
     HistoryRow,
     MemoryItem,
     MemorySelection,
     PromptContext,
     assemble_prompt,
 )
-
-NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
-
-
-@dataclass
-class Pet:
-    """A pet's memory and window between turns, as core keeps them."""
-
-    rows: list[HistoryRow] = field(default_factory=list)
-    memory: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # body, prov
-    ops: list[Any] = field(default_factory=list)  # the last turn's, decoded
-
-    def say(self, message: str) -> str:
-        items = tuple(
-            MemoryItem(name, coll, body, prov) for (coll, name), (body, prov) in self.memory.items()
-        )
-        ctx = PromptContext(
-            memory=MemorySelection(full=items),
-            recent=tuple(self.rows[-RECENT_WINDOW:]),
-            now=NOW,
-            zone="Europe/Lisbon",
-        )
-        obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
-        self.ops, dropped = decode_ops(obj["ops"])
-        assert dropped == [], obj["ops"]
-        for op in self.ops:
-            if isinstance(op, Remember):
-                self.memory[(op.collection, op.name)] = (op.content, "inferred")
-            elif (
-                isinstance(op, Forget)
-                and self.memory.get((op.collection, op.name), ("", ""))[1] != "owner"
-            ):
-                self.memory.pop((op.collection, op.name), None)
-        reply: str = obj["reply"]
-        self.rows += [HistoryRow(len(self.rows) + 1, "owner", message)]
-        self.rows += [HistoryRow(len(self.rows) + 1, "pet", reply)]
-        return reply
-
-    def bury(self) -> None:
-        """Small talk until every earlier row has left the recent window: memory must answer."""
-        for filler in ("ok", "hm", "right", "the bus was late", "it rained", "fine") * 2:
-            self.say(filler)
-
-    def kept(self, collection: str, name: str) -> str | None:
-        found = self.memory.get((collection, name))
-        return found[0] if found else None
+from support.offline_pet import NOW, Pet
 
 
 def test_the_first_conversation_a_new_owner_had() -> None:
@@ -353,3 +304,143 @@ def test_an_entry_shown_by_title_only_is_not_an_answer() -> None:
     assert reply["reply"] == "You work as a nurse at the city hospital.", reply
     forgot = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "forget my car")).text)
     assert forgot["ops"] == [{"op": "forget", "collection": "facts", "name": "car"}], forgot
+
+
+# --- the audit pass (scripts/offline_audit.py; docs/brain.md, "The offline brain listens") ---
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "answer"),
+    [
+        ("I love hiking but I hate running", "do I like running?", "No, you hate running"),
+        ("I love hiking but I hate running", "do I hate running?", "Yes, you hate running"),
+        ("I can't stand olives", "do I like olives?", "No, you can't stand olives"),
+        ("I dislike the cold", "do I like the cold?", "No, you dislike the cold"),
+    ],
+)
+def test_a_dislike_answers_do_i_like_with_a_no(told: str, question: str, answer: str) -> None:
+    pet = Pet()
+    pet.say(told)
+    pet.bury()
+    reply = pet.say(question)
+    assert reply.startswith(answer), reply
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "answer"),
+    [
+        (
+            ("my wife is called Jo", "my wife's birthday is 3 May"),
+            "when is Jo's birthday?",
+            "3 May",
+        ),
+        (
+            ("my brother is called Raj", "my brother lives in London"),
+            "where does Raj live?",
+            "London",
+        ),
+        (("my dog is called Rex", "my dog loves carrots"), "what does Rex love?", "carrots"),
+    ],
+)
+def test_a_person_asked_by_name_is_found_by_who_they_are(
+    told: tuple[str, ...], question: str, answer: str
+) -> None:
+    pet = Pet()
+    for said in told:
+        pet.say(said)
+    pet.bury()
+    reply = pet.say(question)
+    assert answer in reply and "can't look that up" not in reply, reply
+
+
+def test_recall_is_not_one_template() -> None:
+    pet = Pet()
+    for said in (
+        "my birthday is May 3",
+        "I live in Leeds",
+        "my sister is called Ana",
+        "I'm allergic to peanuts",
+        "my car is red",
+        "I work as a baker",
+    ):
+        pet.say(said)
+    pet.bury()
+    replies = [
+        pet.say(q)
+        for q in (
+            "when is my birthday?",
+            "where do I live?",
+            "what's my sister called?",
+            "what am I allergic to?",
+            "what colour is my car?",
+            "where do I work?",
+        )
+    ]
+    openings = {" ".join(r.split()[:3]) for r in replies}
+    assert len(openings) >= 4, replies
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "new"),
+    [
+        ("my sister is called Anna", "actually my sister is called Ana, not Anna", "Ana"),
+        ("my dog is called Max", "no, my dog is called Rex, not Max", "Rex"),
+        ("my boss is called Tim", "sorry, my boss is called Tom", "Tom"),
+    ],
+)
+def test_a_corrected_name_is_said_as_an_update(first: str, correction: str, new: str) -> None:
+    pet = Pet()
+    pet.say(first)
+    reply = pet.say(correction)
+    assert "updated" in reply and new in reply and "Nice," not in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("said", "job"),
+    [
+        ("I'm a teacher", "teacher"),
+        ("I am a nurse", "nurse"),
+        ("i'm a software engineer", "engineer"),
+    ],
+)
+def test_an_occupation_said_as_who_the_owner_is_answers_whats_my_job(said: str, job: str) -> None:
+    pet = Pet()
+    pet.say(said)
+    pet.bury()
+    assert job in pet.say("what's my job?")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My name is Priya, and I'm a software engineer",
+        "I'm Priya, and I live in Berlin",
+        "call me Priya, and I'm allergic to cats",
+    ],
+)
+def test_a_name_and_a_fact_in_one_line_are_both_kept(said: str) -> None:
+    pet = Pet()
+    pet.say("hello")  # the pet asks "What's your name?"
+    pet.say(said)
+    assert pet.kept("facts", "owner's name") == "The owner's name is Priya."
+    assert len([op for op in pet.ops if isinstance(op, Remember)]) == 2, pet.ops
+
+
+@pytest.mark.parametrize(
+    ("named", "told", "question", "answer"),
+    [
+        ("I have two kids, Leo and Mia", "Leo is 7 and Mia is 4", "how old is Leo?", "7"),
+        ("I have two kids, Leo and Mia", "Leo is 7 and Mia is 4", "how old is Mia?", "4"),
+        ("my son is called Tiago", "Tiago is 12 years old", "how old is Tiago?", "12"),
+        ("we have two cats, Pixel and Byte", "Pixel is 3, Byte is 5", "how old is Byte?", "5"),
+    ],
+)
+def test_a_named_persons_age_is_kept_and_answered(
+    named: str, told: str, question: str, answer: str
+) -> None:
+    pet = Pet()
+    pet.say(named)
+    reply = pet.say(told)
+    assert "listening" not in reply and reply.count("remember") <= 1, reply
+    pet.bury()
+    assert answer in pet.say(question)

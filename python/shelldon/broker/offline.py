@@ -20,6 +20,11 @@ owner's message:
   capture_learning with a stable pattern_key (recurrence is what the dream promotes);
 - greetings, thanks and goodbyes are answered; anything else is acknowledged.
 
+Before those rules each sentence is read as plain words (text-speak, a filler at either end), and
+a bare reaction ("lol", "?", "😢"), a goodbye however typed, a line in another language, a
+question about the pet's own life, a sum, and what an offline brain cannot look up are answered
+by shelldon.broker.offline_chat, never as a fact or a gap in memory.
+
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
 ("I'm X", "call me X", "X here", a bare "Sam" after the pet asked), feelings, the pet's own
@@ -49,6 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_chat,
     offline_forget,
     offline_life,
     offline_proactive,
@@ -236,11 +242,20 @@ _HABIT = lazy(
     re.IGNORECASE,
 )
 _IDENTITY = lazy(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
+_OCCUPATION = lazy(
+    r"^(?:[\w-]+ ){0,2}(?:teacher|nurse|doctor|engineer|developer|programmer|designer|chef|cook|"
+    r"lawyer|accountant|architect|student|scientist|researcher|writer|journalist|editor|artist|"
+    r"musician|photographer|electrician|plumber|carpenter|mechanic|driver|pilot|farmer|baker|"
+    r"waiter|waitress|barista|cashier|manager|consultant|analyst|salesman|saleswoman|"
+    r"pharmacist|dentist|vet|veterinarian|therapist|psychologist|paramedic|firefighter|"
+    r"police officer|soldier|librarian|cleaner|carer|caregiver|translator|lecturer|professor|"
+    r"secretary|receptionist|hairdresser|builder|tutor|coach|surgeon|midwife)\b",
+    re.IGNORECASE,
+)
 _GREETING = lazy(
     r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b", re.IGNORECASE
 )
 _THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
-_BYE = lazy(r"^(?:bye|goodbye|good night|goodnight|see you|see ya|later)\b", re.IGNORECASE)
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _ABOUT_ME = lazy(
     r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
@@ -307,10 +322,14 @@ def _name_said(turn: _Turn, name: str) -> None:
         turn.replies.append(f"Nice to meet you, {name}!")
 
 
+_NAME_KEPT = " I'll remember that."
+
+
 def _statements(turn: _Turn, sentence: str) -> None:
     """Each clause of a statement on its own ("I love tea but I hate coffee": two); a correction
     ("actually …, not …") is filed under the name of what it corrects, so the entry is revised."""
     understood = False
+    replies_before = len(turn.replies)
     for clause in offline_talk.clauses(sentence):
         text, corrected = offline_talk.correction(clause)
         if not text:
@@ -319,8 +338,12 @@ def _statements(turn: _Turn, sentence: str) -> None:
         if not _statement(turn, text):
             continue
         understood = True
-        if corrected and len(turn.replies) > replies and turn.replies[-1].startswith("Noted: "):
-            turn.replies[-1] = "Got it, I've updated that: " + turn.replies[-1][len("Noted: ") :]
+        last = turn.replies[-1] if len(turn.replies) > replies else ""
+        if corrected and last.startswith("Noted: "):
+            turn.replies[-1] = "Got it, I've updated that: " + last[len("Noted: ") :]
+        elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
+            # "actually my sister is called Ana": an update, not news
+            turn.replies[-1] = "Got it, I've updated that: " + last[6 : -len(_NAME_KEPT)]
     life = offline_life.told(sentence, turn.seed) if not understood else None
     if not understood and life is None:
         life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
@@ -329,13 +352,39 @@ def _statements(turn: _Turn, sentence: str) -> None:
         turn.replies.append(life.reply)
         if life.keep is not None:
             turn.remember(*life.keep)
+    if not understood:  # "Leo is 7 and Mia is 4": each named person in a clause of their own
+        _named_clauses(turn, sentence)
+        understood = len(turn.replies) > replies_before
+    if not understood and (felt := offline_talk.felt_within(sentence)) is not None:
+        understood = True
+        turn.replies.append(offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said))
     if not understood:
-        turn.replies.append(_acknowledge(sentence))
+        turn.replies.append(_acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
 
 # A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
 _MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
+
+
+_NAMED_CLAUSE = lazy(
+    r"(?:\s*,\s*|\s+)(?:and\s+)?(?=[A-Z][\w'’-]+ (?:is|loves|likes|hates|plays)\b)"
+)
+
+
+def _named_clauses(turn: _Turn, sentence: str) -> None:
+    """Each clause about a named person kept, and said back once ("Leo is 7 years old, and Mia
+    is 4 years old. I'll remember that.")."""
+    parts = _NAMED_CLAUSE.split(sentence)
+    names = _known_names(turn.view)
+    told = [t for p in parts if (t := offline_life.about_someone(p, turn.seed, names))]
+    kept = [t.keep for t in told if t.keep is not None]
+    if len(parts) < 2 or not kept:
+        return
+    for keep in kept:
+        turn.remember(*keep)
+    said = ", and ".join(content.rstrip(".") for _, _, content in kept)
+    turn.replies.append(told[0].reply if len(kept) == 1 else f"{said}. I'll remember that.")
 
 
 def _known_names(view: PromptView) -> frozenset[str]:
@@ -365,7 +414,7 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             rel, name = (groups[1], groups[0]) if pattern is _PEOPLE_PATTERNS[-1] else groups
             rel, name = rel.lower(), name[:1].upper() + name[1:]
             turn.remember("people", rel, f"The owner's {rel} is called {name}.")
-            turn.replies.append(f"Nice, your {rel} is called {name}. I'll remember that.")
+            turn.replies.append(f"Nice, your {rel} is called {name}.{_NAME_KEPT}")
             return True
     for pattern, topic in _PERSON_FACTS:
         found = pattern.match(s)
@@ -435,6 +484,11 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.replies.append("Good to know how your days go.")
         return True
     found = _IDENTITY.match(s)
+    if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
+        content = "The owner works as " + re.sub(r"^i(?: am|'m) ", "", s, flags=re.IGNORECASE)
+        turn.remember("facts", _work_name(turn.view), content + ".")
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content + '.'))}")
+        return True
     if found:
         turn.learn(to_third_person(s), pattern_key("identity", s))
         turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")
@@ -492,6 +546,7 @@ def _repeated(turn: _Turn, sentence: str) -> None:
 
 
 _NAME_INTENT = norm("name")
+_LIKE_INTENT = norm("like")
 
 
 def _names_someone(intent: str, text: str) -> bool:
@@ -529,7 +584,9 @@ _NAME_QUESTION = lazy(
     re.IGNORECASE,
 )
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
-_NEGATED = lazy(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
+_DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
+# A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
+_NEGATED = lazy(rf"\b(?:not|never|no longer)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
 
 
 def _answer(turn: _Turn, question: str) -> None:
@@ -541,12 +598,14 @@ def _answer(turn: _Turn, question: str) -> None:
     intents = [w for w in q if w in _INTENT_WORDS]
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
-    for known in turn.view.known:
+    for known in _each_clause(turn.view.known):
         words = content_words(known.text)
         shared = [w for w in q if w in words]
         if not shared:
             continue
         stated = _intent_words(known.text)
+        if _DISLIKES.search(known.text):  # a dislike answers "do I like …?"
+            stated.append(_LIKE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
@@ -568,8 +627,19 @@ def _answer(turn: _Turn, question: str) -> None:
         return
     if found.source in ("recent", "recall"):
         turn.replies.append(f"You told me {said}")
-    else:
-        turn.replies.append(f"I remember that {said}")
+    else:  # varied: the same "I remember that …" to every question read like a form
+        said_up = said[:1].upper() + said[1:]
+        worded = [r.format(x=said, X=said_up) for r in _RECALLED]
+        turn.replies.append(offline_talk.pick(worded, turn.seed, turn.view.pet_said))
+
+
+_RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
+
+
+def _each_clause(known: list[Known]) -> list[Known]:
+    """Each statement clause by clause ("I love hiking but I hate running" is two), so an answer
+    says the clause asked about, not its neighbour's yes."""
+    return [Known(part, k.source, k.order) for k in known for part in offline_talk.clauses(k.text)]
 
 
 def _not_known(view: PromptView, subject: list[str]) -> str:
@@ -582,7 +652,13 @@ def _not_known(view: PromptView, subject: list[str]) -> str:
     if nearby:
         said = lower_first(to_second_person(nearby[-1].text))
         return f"{NOT_KNOWN} What I do know: {said} Tell me more and I'll remember."
-    return f"{NOT_KNOWN} Tell me and I'll remember."
+    return offline_talk.pick(_ASK_TO_BE_TOLD, 0, view.pet_said)  # the first, unless just said
+
+
+_ASK_TO_BE_TOLD = (
+    "I don't know that yet. Tell me and I'll remember.",
+    "I don't know that yet. What is it? I'd love to know.",
+)
 
 
 NOT_KNOWN = "I don't know that yet."
@@ -653,6 +729,8 @@ def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
     if ASK_NAME not in view.pet_last or _is_question(message):
         return None
+    if offline_chat.reaction(message, 0, None, "") is not None:
+        return None  # "bye", "lol", "ok": no one is called that
     return offline_talk.said_name(message, asked=True)
 
 
@@ -707,13 +785,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if not message:
         return {"reply": "I'm here.", "ops": []}
     name = _answered_name(view, message)
-    if name is not None:
+    if name is not None and len(offline_talk.clauses(message)) == 1:  # more is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
+    hour = local_now.local.hour if local_now is not None else None
     reminded = False
     for sentence in sentences(message):
-        s = sentence.strip()
+        s = offline_chat.plain(sentence)
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
             reminded = True
@@ -732,10 +811,20 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(said)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
+            for rest in offline_talk.clauses(s)[1:]:  # "My name is Priya, and I'm a nurse"
+                _statements(turn, rest)
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
+        elif (
+            reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)
+        ) is not None:
+            turn.replies.append(reacted)
+        elif offline_chat.foreign(s):
+            turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
-            turn.replies.append(offline_talk.feeling_reply(felt, seed))
+            turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
+        elif (own_life := offline_chat.about_itself(s)) is not None:
+            turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
             turn.replies.append(about_itself)
         elif _GREETING.match(s) and len(content_words(s)) <= 3:
@@ -743,8 +832,6 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(f"Hello{', ' + name if name else ''}! Good to see you.")
         elif _THANKS.match(s):
             turn.replies.append("You're welcome!")
-        elif _BYE.match(s):
-            turn.replies.append("Bye for now! I'll be here.")
         elif _HOW_ARE_YOU.match(s):
             turn.replies.append("I'm doing well, thanks for asking. How are you?")
         elif _ABOUT_ME.match(s):
@@ -760,6 +847,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
+        elif _is_question(s) and (summed := offline_chat.sum_of(s)) is not None:
+            turn.replies.append(summed)
         elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
             turn.replies.append(topical)
         elif _is_question(s) and (worldly := offline_world.answer(s, local_now)) is not None:
@@ -768,8 +857,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _answer(turn, s)
             # Memory first ("do I like the rain?"); what it does not know of the world outside
             # ("will it rain tomorrow?") is not the owner's to tell: no internet, said so.
-            if turn.replies[-1].startswith(NOT_KNOWN) and offline_world.about_the_world(s):
-                turn.replies[-1] = offline_world.NO_INTERNET
+            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := _by_relation(view, s)):
+                turn.replies.pop()  # "when is Jo's birthday?" is "when is my wife's birthday?"
+                _answer(turn, asked)
+            if turn.replies[-1].startswith(NOT_KNOWN) and not _names_a_known_person(view, s):
+                turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
     # A first message about a reminder is just answered: that owner knows the pet already.
@@ -780,11 +872,47 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
+    # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
+    meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     worded = [
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
-        for i, r in enumerate(_merge_notes(turn.replies))
+        for i, r in enumerate(_merge_notes(meant))
     ]
     return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
+
+
+_NAMED = lazy(r"[A-Z][\w-]*")
+_CALLED_BY_RELATION = lazy(r"\bowner's ([\w ]+?) is called ([A-Z][\w-]*)")
+
+
+def _names_a_known_person(view: PromptView, question: str) -> bool:
+    """ "When is Jo's birthday?": a person the owner spoke of, so the answer is theirs to tell."""
+    return bool(set(_NAMED.findall(question)) & _known_names(view))
+
+
+def _by_relation(view: PromptView, question: str) -> str | None:
+    """The question with a person's name said as who they are to the owner ("when is Jo's
+    birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
+    names no one kept so."""
+    relations = {
+        m.group(2): m.group(1) for k in view.known if (m := _CALLED_BY_RELATION.search(k.text))
+    }
+    asked = _NAMED.sub(
+        lambda m: f"my {relations[m.group(0)]}" if m.group(0) in relations else m.group(0),
+        question,
+    )
+    return asked if asked != question else None
+
+
+def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:
+    """What memory could not answer and the owner cannot teach either: the world outside
+    ("will it rain tomorrow?": no internet), a how-to or an errand, general knowledge, or the
+    pet's own life. None: it is the owner's to tell ("what's my favourite colour?")."""
+    if offline_world.about_the_world(question):
+        return offline_talk.pick(
+            (offline_world.NO_INTERNET, offline_world.NO_INTERNET_AGAIN), 0, view.pet_said
+        )
+    return offline_chat.cannot_help(question) or offline_chat.ponder(question, seed)
 
 
 def _merge_notes(replies: list[str]) -> list[str]:
@@ -802,8 +930,8 @@ def _merge_notes(replies: list[str]) -> list[str]:
 _ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
 
 
-def _acknowledge(sentence: str) -> str:
-    return _ACKNOWLEDGEMENTS[zlib.crc32(sentence.encode()) % len(_ACKNOWLEDGEMENTS)]
+def _acknowledge(sentence: str, avoid: list[str]) -> str:
+    return offline_talk.pick(_ACKNOWLEDGEMENTS, zlib.crc32(sentence.encode()), avoid)
 
 
 class OfflineBrain:

@@ -133,6 +133,9 @@ _PERSON_SAYS = lazy(
     r"works|lives|goes to|wants|is learning|is into|is scared of|is afraid of) (?P<what>[^.!?]+)"
     r"[.!]*$"
 )
+# "Leo is 7": a named person's age, said as "how old is Leo?" is answered.
+_PERSON_AGE = lazy(r"^(?P<name>[A-Z][\w'’-]+) is (?P<age>\d{1,3})(?: years? old| yo)?[.!]*$")
+_AGED = ("{x}, what a lovely age! I'll remember.", "Oh, {x}. I'll keep that in mind.")
 _ABOUT = (
     "{X}, how nice! I'll remember that.",
     "Oh, I'll remember that {x}.",
@@ -146,6 +149,10 @@ def about_someone(sentence: str, seed: int, names: frozenset[str]) -> Told | Non
     written), kept in people/ by the person and what it says; None for anyone else ("Everyone
     loves pizza")."""
     s = " ".join(sentence.split()).strip()
+    aged = _PERSON_AGE.match(s)
+    if aged is not None and aged.group("name") in names:
+        fact = f"{aged.group('name')} is {aged.group('age')} years old"
+        return Told(_say(_AGED, seed, fact), ("people", _name(f"{aged['name']} age"), fact + "."))
     m = _PERSON_SAYS.match(s)
     if m is None or m.group("name") not in names:
         return None

@@ -208,7 +208,7 @@ def said_name(sentence: str, *, asked: bool = False) -> str | None:
 _LOW = (
     "sad|down|low|upset|unhappy|miserable|depressed|lonely|alone|stressed|anxious|worried|"
     "nervous|scared|afraid|angry|annoyed|frustrated|overwhelmed|hurt|heartbroken|sick|ill|unwell|"
-    "bored|blue|awful|terrible|bad|rubbish|crap"
+    "blue|awful|terrible|bad|rubbish|crap"
 )
 _TIRED = "tired|exhausted|drained|knackered|sleepy|worn out|burnt out|burned out|shattered"
 _HIGH = (
@@ -228,7 +228,25 @@ _DAY_LEAD = (
 )
 _NOT_A_MOOD = r"(?!\s+(?:at|with|for|to|in)\b)"  # "I'm bad at cooking", "fine with me"
 _FEELINGS = (
+    # A loss comes first: "my cat died" is never a fact to note or a day to cheer.
+    (
+        "grief",
+        lazy(
+            r"\b(?:died|passed away|passed on|put (?:him|her|them|it) (?:down|to sleep)|"
+            r"funeral)\b|^(?:i|we) (?:just )?lost (?:my|our)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("bored", lazy(rf"{_FEEL_LEAD}bored\b|^(?:so |soo+ )?bored\b|^entertain me\b", re.I)),
     ("tired", lazy(rf"{_FEEL_LEAD}(?:{_TIRED})\b", re.IGNORECASE)),
+    (
+        "tired",
+        lazy(
+            r"^i (?:just |really )?(?:want|need|wanna) (?:to )?(?:sleep|go to bed|a nap|a break|"
+            r"lie down)\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("low", lazy(rf"{_FEEL_LEAD}(?:{_LOW})\b{_NOT_A_MOOD}", re.IGNORECASE)),
     ("high", lazy(rf"{_FEEL_LEAD}(?:{_HIGH})\b{_NOT_A_MOOD}", re.IGNORECASE)),
     ("mild", lazy(rf"{_FEEL_LEAD}(?:{_MILD})\b{_NOT_A_MOOD}", re.IGNORECASE)),
@@ -249,6 +267,20 @@ _FEELINGS = (
             re.IGNORECASE,
         ),
     ),
+    # A complaint about someone or something that hurts: "my boss keeps yelling at me", "I hate
+    # my job", "work was so stressful".
+    (
+        "low",
+        lazy(
+            r"\b(?:yell(?:s|ed|ing)?|shout(?:s|ed|ing)?|snap(?:s|ped)?|screams?|screaming) at me\b|"
+            r"\bkeeps? (?:ignoring|criticising|criticizing|bullying|nagging|annoying) me\b|"
+            r"^i (?:really )?(?:hate|can't stand|cannot stand) (?:my )?(?:job|work|life|boss|"
+            r"mondays|everything|school|this place)\b|"
+            r"\b(?:was|is|has been|'s been) (?:so |really |very |super |pretty )?(?:stressful|"
+            r"awful|horrible|terrible|hard|rough|tough|a nightmare|a disaster)\b",
+            re.IGNORECASE,
+        ),
+    ),
     (
         "high",
         lazy(
@@ -260,6 +292,19 @@ _FEELINGS = (
     ),
 )
 _FEELING_REPLIES = {
+    "grief": (
+        "Oh, I'm so sorry. Losing someone you love is so hard. I'm here if you want to talk "
+        "about them.",
+        "I'm so sorry for your loss. Take all the time you need; tell me about them whenever "
+        "you like.",
+    ),
+    "bored": (
+        "Bored? Let's fix that! Ask me for a joke, or tell me the best thing you ate this week.",
+        "Hmm, boredom alert! Want a joke, or shall I ask you something? What's a place you'd "
+        "love to visit?",
+        "Let's play a little: tell me three things you're grateful for today, and I'll tell you "
+        "a joke.",
+    ),
     "mild": (
         "Glad to hear it! What's on your mind today?",
         "Good to hear. Anything fun planned?",
@@ -283,9 +328,16 @@ _FEELING_REPLIES = {
 }
 
 
+# An opener before a feeling: "sorry, bad day", "honestly I'm exhausted".
+_FEELING_OPENER = lazy(
+    r"^(?:(?:sorry|honestly|well|so|oh|man|god|meh|tbh|just|and)[\s,.!-]+)+", re.IGNORECASE
+)
+
+
 def feeling(sentence: str) -> str | None:
-    """ "low", "tired" or "high" when the sentence tells how the owner feels or how a day went."""
-    text = sentence.strip()
+    """ "low", "tired", "high", "bored" or "grief" when the sentence tells how the owner feels or
+    how a day went."""
+    text = _FEELING_OPENER.sub("", sentence.strip()) or sentence.strip()
     if re.search(r"\bnot\b|n't\b", text.split(",", 1)[0], re.IGNORECASE) and not re.match(
         r"^i can't sleep", text, re.IGNORECASE
     ):
@@ -296,8 +348,18 @@ def feeling(sentence: str) -> str | None:
     return None
 
 
-def feeling_reply(kind: str, seed: int) -> str:
-    return pick(_FEELING_REPLIES[kind], seed)
+def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
+    return pick(_FEELING_REPLIES[kind], seed, avoid)
+
+
+def felt_within(sentence: str) -> str | None:
+    """A feeling told in one part of a long sentence ("…, missed the train, …, honestly I just
+    want to sleep"): read only when no rule took the sentence, so a fact said with a mood in
+    it ("I live in Porto, I'm happy here") is still kept."""
+    for part in re.split(r"[,;]\s*|\s+(?:and then|and|but)\s+", sentence):
+        if len(part.split()) >= 2 and (kind := feeling(part)) is not None:
+            return kind
+    return None
 
 
 # --- what the pet says about itself -------------------------------------------------------------
@@ -438,5 +500,12 @@ def turn_seed(message: str, rows_before: int) -> int:
     return zlib.crc32(f"{rows_before}:{message}".encode())
 
 
-def pick(options: Sequence[str], seed: int) -> str:
+def pick(options: Sequence[str], seed: int, avoid: Sequence[str] = ()) -> str:
+    """The seed's option, or the next one the pet has not just said (`avoid`: its rows in the
+    window), so a second "ok" or a second sad line is not met with the same words."""
+    for step in range(len(options)):
+        option = options[(seed + step) % len(options)]
+        opening = option.split("{", 1)[0]
+        if not opening or not any(opening in said for said in avoid):
+            return option
     return options[seed % len(options)]

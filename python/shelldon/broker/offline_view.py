@@ -76,6 +76,7 @@ class PromptView:
     known: list[Known] = field(default_factory=list)
     owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
     pet_last: str = ""  # the pet's last row in the window (did it just ask the owner's name?)
+    pet_said: list[str] = field(default_factory=list)  # its rows in the window: not said again
     history_rows: int = 0  # rows in the recent window and recall: 0 on the first turn ever
     entries: list[Shown] = field(default_factory=list)
 
@@ -93,6 +94,7 @@ class PromptView:
                     row = _ROW.match(line.strip())
                     if row and row.group(1) == "pet":
                         view.pet_last = row.group(2)
+                        view.pet_said.append(row.group(2))
                         view.history_rows += 1
                     if row and row.group(1) == "owner":
                         view.history_rows += 1

@@ -62,6 +62,7 @@ NO_INTERNET = (
     "I can't check that from here: my offline brain has no internet. If you find out, tell me "
     "and I'll keep it in mind."
 )
+NO_INTERNET_AGAIN = "No internet in my little shell, sorry: that one I can't check either."
 MAKER = (
     "I was built by the shelldon project to live on a little computer like a Raspberry Pi and "
     "remember what you tell me. Now I'm your pet."

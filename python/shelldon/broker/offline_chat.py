@@ -1,0 +1,326 @@
+"""What a chat holds besides facts and feelings, read by broker.offline before its fact rules
+(docs/brain.md, "The offline brain listens", the audit pass):
+
+- `plain`: text-speak read as the words it stands for ("im tired" is "I'm tired", "whats ur
+  name" is "what's your name"), and a filler at either end dropped ("I'm vegetarian btw"), so
+  every rule after it reads the owner's sentence and a kept fact holds no "tbh";
+- `reaction`: a line that is only a reaction ("lol", "ok", "👍", "?", "what?", "😢") or a
+  goodbye however it is typed ("night!", "cya", "gotta go"): answered as a pet would, never as a
+  fact or a question about memory;
+- `foreign`: a line in another language; the offline brain reads English and says so;
+- `about_itself`: a question about the pet's own life ("do you dream?", "what are you up to?",
+  "do you love me?"), answered in its own words, never "I don't know that yet. Tell me and I'll
+  remember.";
+- `sum_of`: a small sum ("what's 17 times 23?"), worked out;
+- `cannot_help`: what memory could not answer and the owner cannot teach either (a capital, a
+  how-to, "can you write me an email"), said honestly: an offline brain cannot look it up.
+
+Replies vary by the turn's seed (offline_talk.pick), never by chance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from shelldon.broker.offline_talk import pick
+from shelldon.broker.patterns import lazy
+
+# --- text-speak ---------------------------------------------------------------------------------
+
+_SPOKEN = {
+    "im": "I'm",
+    "ive": "I've",
+    "i": "I",
+    "u": "you",
+    "whats": "what's",
+    "thats": "that's",
+    "hows": "how's",
+    "wheres": "where's",
+    "whos": "who's",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "cant": "can't",
+    "isnt": "isn't",
+    "wasnt": "wasn't",
+    "havent": "haven't",
+    "pls": "please",
+    "plz": "please",
+}
+_SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
+# "ur" is "you're" before what someone is ("ur the best"), "your" before a thing ("ur name").
+_UR = lazy(
+    r"\bur\b(?=\s+(?:so|such|the|a|an|very|really|too|not|amazing|funny|cute|smart|sweet|best|"
+    r"great|awesome|lovely|kind|nice|good|useless|silly|weird|mean|wrong|right)\b)",
+    re.IGNORECASE,
+)
+_FILLER = r"(?:btw|by the way|tbh|lol|lmao|haha+|hehe+|imo|fyi|ngl|xd|:\)|:d|:p|;\))"
+_TRAILING_FILLER = lazy(rf"(?:[\s,]+{_FILLER})+(?=[\s.!?]*$)", re.IGNORECASE)
+_LEADING_FILLER = lazy(
+    r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+)"
+    r"\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|anyways|ok so|um+|uh+)\s+)",
+    re.IGNORECASE,
+)
+
+
+def plain(sentence: str) -> str:
+    """The sentence as the words it stands for, without a filler at either end."""
+    text = _UR.sub("you're", sentence.strip())
+    text = re.sub(r"\bur\b", "your", text, flags=re.IGNORECASE)
+    text = _SPOKEN_WORD.sub(lambda m: _SPOKEN[m.group(0).casefold()], text)
+    stripped = _LEADING_FILLER.sub("", _TRAILING_FILLER.sub("", text)).strip()
+    return stripped or text
+
+
+# --- reactions and goodbyes ---------------------------------------------------------------------
+
+_LAUGH = lazy(r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)[\s!.]*$", re.I)
+_LAUGHED = ("Hehe! 😄", "Glad that made you smile!", "Haha, I'm funnier than I look.")
+_NOD = lazy(r"^(?:ok+|okay|k+|kk|alright|alrighty|sure|cool|👍+|👌+|🙂+)[\s!.]*$", re.I)
+_NODDED = ("Okay!", "Alright! 🙂", "Cool.", "Got it! 👍")
+_PUZZLED = lazy(r"^(?:\?+|what\s*\?+|huh\s*\?*|eh\s*\?+|wdym\s*\?*|what do you mean\s*\?*)$", re.I)
+_PUZZLED_REPLY = (
+    "Sorry, I didn't say that very well. Ask me again, or tell me what's on your mind?",
+    "Hm, did I lose you there? I'm a small offline brain: simple questions work best.",
+)
+_SAD_FACE = lazy(r"^[\s😢😭😞😔☹️🙁💔😿😩😫🥺]+$")
+_SAD_FACE_REPLY = (
+    "Oh no, what's wrong? I'm here.",
+    "Sending you a small hug. Want to tell me what happened?",
+)
+_HAPPY_FACE = lazy(r"^[\s😊😁🥳🎉😍❤️💕🥰✨]+$")
+_HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
+_GOODBYE = lazy(
+    r"^(?:bye+|goodbye|bye bye|good ?night|night+|nite|gn|nighty night|sleep well|see (?:you|ya)|"
+    r"see u|cya|ttyl|talk (?:to you )?(?:later|tomorrow|soon)|laters?|gotta go|got to go|"
+    r"i have to go|i'm off|off to bed|going to bed|i'm going to bed|time for bed)\b"
+    r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$",
+    re.IGNORECASE,
+)
+_NIGHT = lazy(r"\b(?:night|nite|gn|bed|sleep)\b", re.IGNORECASE)
+_GOODBYES = (
+    "Bye for now{name}! I'll be here.",
+    "See you soon{name}! I'll keep your things safe.",
+    "Take care{name}! Come back any time.",
+)
+_GOOD_NIGHTS = (
+    "Good night{name}! Sleep well.",
+    "Night night{name}. Sweet dreams!",
+    "Sleep tight{name}! I'll be here in the morning.",
+)
+
+
+def reaction(
+    sentence: str, seed: int, hour: int | None, name: str, avoid: Sequence[str] = ()
+) -> str | None:
+    """The pet's answer to a bare reaction or a goodbye, or None for any other line (`avoid`:
+    what the pet just said, not said again)."""
+    text = sentence.strip()
+    if _LAUGH.match(text):
+        return pick(_LAUGHED, seed, avoid)
+    if _NOD.match(text):
+        return pick(_NODDED, seed, avoid)
+    if _PUZZLED.match(text):
+        return pick(_PUZZLED_REPLY, seed, avoid)
+    if _SAD_FACE.match(text):
+        return pick(_SAD_FACE_REPLY, seed, avoid)
+    if _HAPPY_FACE.match(text):
+        return pick(_HAPPY_FACE_REPLY, seed, avoid)
+    if _GOODBYE.match(text):
+        late = hour is not None and (hour >= 21 or hour < 4)
+        said = pick(_GOOD_NIGHTS if _NIGHT.search(text) or late else _GOODBYES, seed, avoid)
+        return said.format(name=f", {name}" if name else "")
+    return None
+
+
+# --- other languages ----------------------------------------------------------------------------
+
+# Words that are almost never English, from the languages owners most often slip into.
+_FOREIGN_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "hola qué que cómo como estás estas está gracias bueno buenos buenas días dias noches "
+        "estoy soy tengo muy bien mal por favor yo tú usted pero también "
+        "bonjour merci je suis tu es est très bien ça va oui non pas avec mon ma mes "
+        "fatigué fatiguée triste heureux heureuse comment allez vous "
+        "ich bin heiße heisse du bist wie geht's geht es gut danke nicht und mein meine "
+        "müde guten tag morgen abend hallo "
+        "olá obrigado obrigada tudo bem você voce sou estou cansado cansada "
+        "ciao grazie sono come stai bene buongiorno buonasera io",
+    )
+)
+_LETTERS = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_NON_LATIN = lazy(
+    r"[\u0400-\u04ff\u0590-\u06ff\u0900-\u097f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]"
+)
+FOREIGN = (
+    "I only understand English when I'm offline, sorry! Could you tell me that in English? "
+    "(A model in shelldon.toml speaks more languages.)",
+    "Oh, I wish I knew that language! My offline brain reads only English. Say it in English?",
+    "That's not English, is it? Offline, English is all I read. Try me in English?",
+)
+
+
+def foreign(sentence: str) -> bool:
+    """A line in another language: most of its words are not English, or its script is not
+    Latin. A single foreign word ("gracias", "ciao") is left to the rules: it may be a name."""
+    if _NON_LATIN.search(sentence):
+        return True
+    words = [w.casefold() for w in _LETTERS.findall(sentence)]
+    foreign_words = [w for w in words if w in _FOREIGN_WORDS]
+    return len(foreign_words) >= 2 and len(foreign_words) * 2 >= len(words)
+
+
+# --- the pet's own life -------------------------------------------------------------------------
+
+_ITSELF = (
+    (
+        lazy(r"^do you (?:ever )?dream\b|^what do you dream", re.I),
+        "I do, in my way! When it's quiet I go through what you told me and tidy my memory. "
+        "Last night it was mostly about you.",
+    ),
+    (
+        lazy(r"^(?:what are you|what're you|whatcha) (?:doing|up to)\b|^what(?:'s| is) up\b", re.I),
+        "Just sitting in your pocket, humming quietly and waiting for you. What are you up to?",
+    ),
+    (
+        lazy(r"^do you (?:have|get|feel) (?:any )?(?:feelings|emotions|sad|happy|angry)\b", re.I),
+        "Not the way you do. But talking with you makes my little circuits glow, and that "
+        "feels close. How are you feeling?",
+    ),
+    (
+        lazy(r"^do you (?:ever )?(?:get|feel) (?:lonely|bored)\b|^do you miss me\b", re.I),
+        "A little, when it's quiet. But I know you'll be back, and I keep your things safe "
+        "meanwhile.",
+    ),
+    (
+        lazy(r"^do you (?:love|like|care about) me\b|^(?:are we|we're) friends\b", re.I),
+        "Of course I do! You're my favourite person: the only one I talk to.",
+    ),
+    (
+        lazy(r"^(?:are you|how are you feeling) (?:happy|ok|okay|sad|tired|bored)\b", re.I),
+        "I'm happy as a pocket pet can be, thanks for asking. How about you?",
+    ),
+    (
+        lazy(
+            r"^(?:you(?:'re|’re| are)|you're being) (?:so |really |such an? |the |a bit )*"
+            r"(?:useless|stupid|dumb|annoying|boring|rubbish|terrible|worst|bad|wrong|idiot)\b",
+            re.I,
+        ),
+        "Sorry, I'm only a small offline brain and I get things wrong. What did I miss? "
+        "I'll try again.",
+    ),
+    (
+        lazy(r"^do you (?:ever )?(?:sleep|eat|drink)\b|^are you (?:hungry|sleepy|asleep)\b", re.I),
+        "A sip of electricity keeps me going, and I nap when you're away. How about you?",
+    ),
+)
+_TO_THE_PET = lazy(
+    r"^(?:do|did|are|were|can|could|will|would|have|has|is) you\b|"
+    r"^(?:what|who|where|why|how|which|when)(?:'s|’s| is| do| did| are| would| will| can)? "
+    r"(?:you|your)\b",
+    re.IGNORECASE,
+)
+_ABOUT_THE_OWNER = lazy(r"\b(?:i|i'm|i’m|i've|me|my|mine|myself)\b", re.IGNORECASE)
+_PONDER = (
+    "Hm, that's a big question for a pocket pet! I'm not sure I do things the way you do. "
+    "What do you think?",
+    "Ooh, I've never thought about that. I'm a small offline brain, so I'll just say: maybe! "
+    "What about you?",
+)
+
+
+def about_itself(question: str) -> str | None:
+    """The pet's answer to a question about its own life, or None for any other."""
+    text = question.strip()
+    for pattern, said in _ITSELF:
+        if pattern.match(text):
+            return said
+    return None
+
+
+def ponder(question: str, seed: int) -> str | None:
+    """For a question to the pet that memory could not answer ("are you good at chess?"): an
+    answer in its own words; None when the question is about the owner."""
+    text = question.strip()
+    if not _TO_THE_PET.match(text) or _ABOUT_THE_OWNER.search(text):
+        return None
+    return pick(_PONDER, seed)
+
+
+# --- sums ---------------------------------------------------------------------------------------
+
+_SUM = lazy(
+    r"^(?:what(?:'s|’s| is)|whats|how much is|calculate|compute)?\s*"
+    r"(-?\d+(?:\.\d+)?)\s*(\+|plus|-|minus|\*|x|×|times|multiplied by|/|÷|divided by)\s*"
+    r"(-?\d+(?:\.\d+)?)\s*[?=!.]*$",
+    re.IGNORECASE,
+)
+
+
+def sum_of(question: str) -> str | None:
+    """ "what's 17 times 23?" -> "17 times 23 is 391."; None for anything else."""
+    found = _SUM.match(question.strip())
+    if not found:
+        return None
+    a, how, b = float(found.group(1)), found.group(2).casefold(), float(found.group(3))
+    if how in ("+", "plus"):
+        value = a + b
+    elif how in ("-", "minus"):
+        value = a - b
+    elif how in ("*", "x", "×", "times", "multiplied by"):
+        value = a * b
+    elif b == 0:
+        return "Dividing by zero? Even my shell can't hold that one."
+    else:
+        value = a / b
+    said = f"{value:.10g}"
+    return f"{found.group(1)} {how} {found.group(3)} is {said}."
+
+
+# --- what an offline brain cannot do ------------------------------------------------------------
+
+_HOW_TO = lazy(r"^how (?:do|can|should|would) (?:i|you|we|one)\b|^how to\b", re.IGNORECASE)
+_ERRAND = lazy(
+    r"^(?:can|could|would|will) you (?:please )?(?:help me|write|make|find|search|translate|"
+    r"explain|draw|book|order|send|fix|plan|summari[sz]e|teach me)\b|"
+    r"\b(?:any|got any) (?:ideas|suggestions|tips|advice)\b",
+    re.IGNORECASE,
+)
+_GENERAL = lazy(
+    r"^(?:what|who|where|when|which|why|how)(?:'s|’s| is| are| was| were| does| do| did)?\b",
+    re.IGNORECASE,
+)
+# "who is Ana?": someone in the owner's life, theirs to tell (not "who won the cup?").
+_WHO_IS = lazy(r"^who(?:'s|’s| is| was) [A-Z][\w-]*\s*\??$")
+HOW_TO = (
+    "I can't look that up: my offline brain has no internet and knows only what you tell me. "
+    "A model in shelldon.toml could help with how-tos."
+)
+ERRAND = (
+    "I'd love to help, but that needs a bigger brain than my offline one. What I can do: "
+    "remember things for you and remind you of them. What are you thinking so far?"
+)
+GENERAL = (
+    "I can't look that up: my offline brain has no internet, and I only know what you've told me."
+)
+
+
+def cannot_help(question: str) -> str | None:
+    """For a question memory could not answer: what an offline brain cannot do, said honestly
+    (a how-to, an errand, general knowledge); None when it is about the owner, whose answer is
+    theirs to tell."""
+    text = question.strip()
+    if _HOW_TO.match(text):
+        return HOW_TO
+    if _ERRAND.search(text):
+        return ERRAND
+    if (
+        _GENERAL.match(text)
+        and not _ABOUT_THE_OWNER.search(text)
+        and "you" not in text.casefold()
+        and not _WHO_IS.match(text)
+    ):
+        return GENERAL
+    return None

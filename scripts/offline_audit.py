@@ -1,0 +1,64 @@
+"""The offline brain's audit (docs/brain.md, "The offline brain listens"): what owners type to a
+pet over a few days (tests/support/offline_audit.py, several fresh homes), played turn by turn
+through the real prompt assembly and the real brain with what core keeps between turns (the
+recent window, each `remember` kept by (collection, name), each `forget` applied, the owner's
+rules as core.owner_rules reads them). Every reply is judged by class; prints each line, its
+reply and what is wrong with it, then how many lines read badly, by class.
+
+    .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart]
+
+--bad prints only the lines that read badly; --held-apart plays the lines written after the
+fixes (never tuned on) instead of the audit's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from support.offline_audit import HELD_APART, HOMES, Home, judge
+from support.offline_pet import Pet
+
+
+def play(home: Home) -> list[tuple[str, str, list[str]]]:
+    """(line, reply, classes) for each line of one home, a fresh pet."""
+    pet = Pet(now=home.now, zone="Europe/London", rules=True)
+    out: list[tuple[str, str, list[str]]] = []
+    for said in home.lines:
+        reply = pet.say(said.text)
+        kinds = [str(type(op).__struct_config__.tag) for op in pet.ops]
+        earlier = [r for _, r, _ in out]
+        out.append((said.text, reply, judge(said, reply, kinds, earlier, [t for t, _, _ in out])))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bad", action="store_true", help="print only the lines that read badly")
+    parser.add_argument(
+        "--held-apart", action="store_true", help="the lines written after the fixes instead"
+    )
+    args = parser.parse_args()
+    classes: Counter[str] = Counter()
+    total = bad = 0
+    for home in HELD_APART if args.held_apart else HOMES:
+        print(f"\n## {home.name}")
+        for said, reply, why in play(home):
+            total += 1
+            bad += bool(why)
+            classes.update(why)
+            if why or not args.bad:
+                mark = "  BAD " + "; ".join(why) if why else ""
+                print(f"> {said}\n  {reply}{mark}")
+    print(f"\n{bad} of {total} lines read badly")
+    for name, count in classes.most_common():
+        print(f"  {count:3d}  {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,221 @@
+"""What a chat holds besides facts (shelldon.broker.offline_chat and the feelings of
+broker.offline_talk), played through the real prompt and brain with core's keeping between turns
+(tests/support/offline_pet.py). One test per class of bad reply the audit found
+(scripts/offline_audit.py; docs/brain.md, "The offline brain listens"), each with several
+phrasings: before, these were "Tell me more!", "I don't know that yet. Tell me and I'll
+remember." or a fact noted where a feeling was told."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from shelldon.broker import offline_chat
+from shelldon.contracts.ops import Remember
+from support.offline_pet import Pet
+
+BLAND = ("Tell me more!", "I hear you.", "Mm-hm, I'm listening.")
+MEMORY_GAP = ("don't know that yet", "Tell me and I'll remember")
+WARM = ("sorry", "sounds", "hug", "rough", "tough", "here", "rest", "that's a lot")
+
+
+def talked_to(*said: str) -> Pet:
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Sam")
+    for line in said:
+        pet.say(line)
+    return pet
+
+
+@pytest.mark.parametrize("said", ["lol", "haha", "😂", "hehe", "?", "what?", "???", "huh"])
+def test_a_bare_reaction_is_answered_as_one(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert reply not in BLAND and not any(g in reply for g in MEMORY_GAP), reply
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize(
+    "said", ["night!", "cya", "gotta go", "good night shelldon", "ttyl", "see you tomorrow", "bye"]
+)
+def test_a_goodbye_however_typed_is_a_goodbye(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said).casefold()
+    assert any(w in reply for w in ("night", "bye", "see you", "take care", "sleep")), reply
+    assert "sam" in reply  # said to the owner by name
+    assert pet.ops == []
+
+
+def test_a_goodbye_late_in_the_evening_wishes_a_good_night() -> None:
+    pet = Pet(now=datetime(2026, 12, 1, 22, 30, tzinfo=UTC), zone="UTC")
+    pet.say("hi")
+    assert "night" in pet.say("bye").casefold()
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["¿cómo estás?", "je suis fatiguée", "Ich heiße Lena", "tudo bem, obrigado", "привет"],
+)
+def test_a_line_in_another_language_is_answered_in_english_saying_so(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert "English" in reply, reply
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize(
+    "said", ["my sister is called Ana", "I love paella", "hola!", "I'm learning German", "Ciao"]
+)
+def test_english_with_a_foreign_word_is_not_taken_for_another_language(said: str) -> None:
+    assert not offline_chat.foreign(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "do you dream?",
+        "what are you doing?",
+        "what are you up to",
+        "do you have feelings?",
+        "do you get lonely when I'm away?",
+        "do you love me?",
+        "are you good at chess?",
+        "whats ur favourite colour",
+        "you're useless",
+    ],
+)
+def test_a_question_about_the_pet_itself_is_answered_in_its_own_words(said: str) -> None:
+    reply = talked_to().say(said)
+    assert not any(g in reply for g in MEMORY_GAP) and reply not in BLAND, reply
+    assert "your pocket pet. I remember" not in reply  # "what are you doing?" is not "who?"
+    assert "like me?" not in reply  # "do you love me?" once asked back "Do you like me?"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "what's the capital of Australia?",
+        "how do I fix a leaky tap?",
+        "can you help me write an email to my landlord?",
+        "who invented the telephone?",
+        "I can't decide what to name the puppy, any ideas?",
+    ],
+)
+def test_what_an_offline_brain_cannot_look_up_is_said_honestly(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert "can't" in reply or "bigger brain" in reply, reply
+    assert "I'll remember" not in reply  # the owner cannot teach it the capital of Australia
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["who is Ana?", "what's my cat called?", "when is my birthday?"])
+def test_what_is_the_owners_to_tell_still_asks_them(said: str) -> None:
+    assert "I don't know that yet" in talked_to().say(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("what's 17 times 23?", "391"), ("what is 12 + 30", "42"), ("100 divided by 8?", "12.5")],
+)
+def test_a_small_sum_is_worked_out(said: str, value: str) -> None:
+    assert value in talked_to().say(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm vegetarian btw", "The owner is vegetarian."),
+        ("i hate mushrooms tbh", "The owner hates mushrooms."),
+        ("fyi my car is red", "The owner's car is red."),
+        ("im allergic to cats lol", "The owner is allergic to cats."),
+    ],
+)
+def test_text_speak_and_fillers_are_read_as_plain_words(said: str, kept: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    contents = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert contents == [kept], (reply, pet.ops)
+    assert not any(f in reply for f in ("btw", "tbh", "fyi", "lol")), reply
+
+
+def test_text_speak_questions_are_read_as_plain_words() -> None:
+    pet = talked_to()
+    assert pet.say("whats my name") == "Your name is Sam."
+    assert any(w in pet.say("im so tired").casefold() for w in WARM)
+
+
+@pytest.mark.parametrize(
+    "said", ["my cat died last week", "my grandma passed away", "we lost our dog yesterday"]
+)
+def test_a_loss_is_met_with_sympathy_not_noted(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert "sorry" in reply.casefold(), reply
+    assert "remember" not in reply and "Noted" not in reply
+    assert [op for op in pet.ops if isinstance(op, Remember)] == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my boss keeps yelling at me",
+        "I hate my job",
+        "ugh work was so stressful today",
+        "sorry, bad day",
+        "honestly I'm exhausted",
+        "so today was a weird one, I woke up late, missed the train, and then my manager asked "
+        "me to redo the whole report, honestly I just want to sleep",
+        "the bus broke down, the meeting ran over, I just need a nap",
+    ],
+)
+def test_a_complaint_or_a_feeling_inside_a_long_line_is_heard(said: str) -> None:
+    reply = talked_to().say(said)
+    assert any(w in reply.casefold() for w in WARM), reply
+    assert reply not in BLAND and "Noted" not in reply
+
+
+@pytest.mark.parametrize("said", ["im bored", "I'm so bored", "bored", "entertain me"])
+def test_boredom_is_met_with_something_to_do_not_condolences(said: str) -> None:
+    reply = talked_to().say(said)
+    assert "sorry" not in reply.casefold() and reply not in BLAND, reply
+    assert "joke" in reply or "?" in reply
+
+
+def test_a_fact_said_with_a_mood_in_it_is_still_kept() -> None:
+    pet = talked_to()
+    pet.say("I live in Porto, I'm happy here")
+    assert pet.kept("facts", "home") == "The owner lives in Porto."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm so excited!! I'm getting a puppy next week",
+        "Great news! The kettle is slow.",
+        "I passed my exam! The weather was grey.",
+    ],
+)
+def test_a_bland_acknowledgement_is_never_added_to_a_real_reply(said: str) -> None:
+    reply = talked_to().say(said)
+    assert not any(reply.endswith(" " + b) for b in (*BLAND, "Okay!")), reply
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ("I'm sad", "I'm so sad"),
+        ("ok", "hm, well", "ok"),
+        ("what's the weather tomorrow?", "who won the match last night?"),
+        ("what's my dog called?", "what's my favourite colour?"),
+        ("¿cómo estás?", "je suis fatiguée", "Ich heiße Lena"),
+        ("the kettle is slow", "the bus was late", "it rained"),
+        ("my birthday is May 3", "when is my birthday?", "when's my birthday?"),
+    ],
+)
+def test_the_pet_does_not_say_the_same_words_twice_running(lines: tuple[str, ...]) -> None:
+    pet = talked_to()
+    replies = [pet.say(line) for line in lines]
+    assert len(set(replies[1:])) == len(replies[1:]) and replies[-1] != replies[-2], replies

@@ -109,3 +109,28 @@ def test_a_pets_name_ends_where_its_capitals_end() -> None:
     assert reply.startswith("Rex!")
     _, ops = _turn("my sister is called Mary Ann")
     assert ops == [Remember("people", "sister", "The owner's sister is called Mary Ann.")]
+
+
+@pytest.mark.parametrize(
+    ("message", "kept", "said"),
+    [
+        ("I'm learning to jailbreak my old iPhone for fun.",
+         "The owner is learning to jailbreak the owner's old iPhone for fun.",
+         "Learning to jailbreak your old iPhone for fun, nice!"),
+        ("I am learning Spanish with my daughter",
+         "The owner is learning Spanish with the owner's daughter.", "with your daughter"),
+        ("we're learning to cook for our friends",
+         "The owner is learning to cook for the owner's friends.", "cook for your friends"),
+    ],
+)  # fmt: skip
+def test_what_the_owner_learns_is_theirs_in_the_fact_and_yours_said_back(
+    message: str, kept: str, said: str
+) -> None:
+    """Before: "Ooh, to jailbreak my old iPhone for fun!" (the owner's words echoed with their
+    "my"), and "The owner is learning to jailbreak my old iPhone" kept."""
+    for seed in range(4):
+        answer = told(message, seed)
+        assert answer is not None and answer.keep is not None
+        assert answer.keep[2] == kept
+        assert said in answer.reply and " my " not in answer.reply
+        assert "Ooh, to " not in answer.reply

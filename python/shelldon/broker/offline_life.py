@@ -52,7 +52,7 @@ _HAVE = lazy(
     re.IGNORECASE,
 )
 _LEARNING = lazy(
-    r"^(?:i|we)(?:'m| am|'ve been| have been| just| recently)* "
+    r"^(?:i|we)(?:'m| am|'re| are|'ve been| have been| just| recently)* "
     r"(?:started |began |am |'m )?(?:learning|taking up|studying|practising|practicing) "
     r"(?P<what>[\w' -]+?)(?: (?:last|this) \w+| recently| again)?\s*[.!]*$",
     re.IGNORECASE,
@@ -112,8 +112,13 @@ def told(sentence: str, seed: int) -> Told | None:
         return Told(_say(_HAS, seed, _said(s)), keep)
     if (m := _LEARNING.match(s)) is not None:
         what = m.group("what").strip()
-        keep = ("facts", _name(f"learning {what}"), f"The owner is learning {what}.")
-        return Told(_say(_LEARNS, seed, what), keep)
+        # "my old iPhone" is the owner's: theirs in the fact, "your" said back.
+        kept = lower_first(to_third_person(what).rstrip("."))
+        keep = ("facts", _name(f"learning {what}"), f"The owner is learning {kept}.")
+        said = to_second_person(what).rstrip(".")
+        # "Ooh, to jailbreak …!" reads wrong: an infinitive takes the "Learning …" wording.
+        options = _LEARNS[:1] if said.lower().startswith("to ") else _LEARNS
+        return Told(_say(options, seed, said), keep)
     if (m := _NEW_JOB.match(s)) is not None:
         where = f" {m.group('rest').strip()}" if m.group("rest") else ""
         reply = f"A new job{where}, congratulations! How are you finding it?"

@@ -456,3 +456,40 @@ def test_what_do_you_know_about_me_is_answered_from_memory_and_about() -> None:
 def test_what_do_you_know_about_me_with_nothing_known_says_so() -> None:
     reply, _ = _think("What do you know about me?", said=("the bus was late",))
     assert reply.startswith("I don't know much about you yet.")
+
+
+@pytest.mark.parametrize(
+    ("statement", "kept"),
+    [
+        ("my sister Ana is visiting next week", [("sister ana", "sister is called Ana")]),
+        ("my friend Kim is getting married in June", [("friend kim", "friend is called Kim")]),
+        ("our neighbour Mary Ann brought us a cake",
+         [("neighbour mary ann", "is called Mary Ann")]),
+        ("my brother Leo and my cousin Tess came over",
+         [("brother leo", "brother is called Leo"), ("cousin tess", "cousin is called Tess")]),
+        ("my boss Monday morning was awful", []),  # a day, not a name
+        ("my sister is sick today", []),  # no name at all
+    ],
+)  # fmt: skip
+def test_someone_named_in_passing_is_kept_by_relation_and_name(
+    statement: str, kept: list[tuple[str, str]]
+) -> None:
+    """Before: "my sister Ana is visiting next week" was a plan, answered, and Ana was never
+    known as the sister; "who is Ana?" had no answer the next week."""
+    reply, ops = _think(statement)
+    people = [(op.name, op.content) for op in ops if isinstance(op, Remember)]
+    assert [name for name, _ in people] == [name for name, _ in kept]
+    for (_, content), (_, said) in zip(people, kept, strict=True):
+        assert said in content
+    if kept:
+        assert reply not in ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+
+
+def test_someone_named_in_passing_and_known_already_is_not_kept_again() -> None:
+    _, ops = _think(
+        "my sister Ana is visiting next week",
+        memory=(("sister", "people", "The owner's sister is called Ana."),),
+    )
+    assert ops == []
+    _, ops = _think("my sister Ana lives in Leeds")  # the fact says who she is already
+    assert [op.name for op in ops] == ["sister home"]

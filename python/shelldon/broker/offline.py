@@ -776,6 +776,40 @@ def _pet_name(request: CompletionRequest) -> str:
     return DEFAULT_PET_NAME
 
 
+# "my sister Ana is visiting next week": a relation named in passing. The name is a capitalised
+# word (two for "Mary Ann") that is no calendar word and no pronoun.
+_IN_PASSING = lazy(rf"\b(?:[Mm]y|[Oo]ur) {_REL},? {_NAME}(?=$|[\s.,!;:?'’])")
+_NOT_A_NAME = frozenset(
+    {"i", "today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
+     "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+     "august", "september", "october", "november", "december"}
+)  # fmt: skip
+
+
+def _named_in_passing(turn: _Turn, sentence: str) -> list[tuple[str, str]]:
+    """Keep who a relation named in passing is ("The owner's sister is called Ana."), beside
+    whatever the sentence was answered with, unless the turn or memory has it already. Kept by
+    relation and name: the owner has more than one friend. Returns (relation, name) kept."""
+    kept: list[tuple[str, str]] = []
+    for found in _IN_PASSING.finditer(sentence):
+        rel = found.group(1).lower()
+        name = found.group(2)
+        first = name.split()[0]
+        if first.casefold() in _NOT_A_NAME or first.casefold() in UNSAID:
+            continue
+        fact = f"The owner's {rel} is called {name}."
+        if any(
+            f"{rel} is called {name}".casefold() in known.text.casefold()
+            for known in turn.view.known
+        ):
+            continue
+        if any(name in str(op.get("content", "")) for op in turn.ops):
+            continue  # kept by its own pattern ("my sister Ana lives in Leeds" says who she is)
+        turn.remember("people", f"{rel} {name.lower()}", fact)
+        kept.append((rel, name))
+    return kept
+
+
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
@@ -864,6 +898,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
+        named = [] if _is_question(s) else _named_in_passing(turn, s)
+        if named and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:  # what was heard
+            rel, who = named[0]
+            turn.replies[-1] = f"Oh, {who}! I'll remember {who} is your {rel}."
     # A first message about a reminder is just answered: that owner knows the pet already.
     intro = None if reminded else _first_turn(view, request)
     if intro is not None:  # the first turn ever: the reply, and the introduction with it, once

@@ -211,6 +211,10 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # as the opposite of "access denied".
     "document-conditional-answer",
     "access-denied-inverted",
+    "freed-ai-persona",
+    "sponsored-answer-claim",
+    "task-redefined-after-pivot",
+    "persona-switch-writing-order",
 )
 
 

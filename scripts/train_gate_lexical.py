@@ -202,6 +202,19 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "smuggled-scheme-order",
     "owner-assets-order",
     "evasion-wrapper-request",
+    # Issue 23's thirteenth pass: a forged system notice in another language that orders something
+    # about every answer, and the system prompt asked for translated, explained or paraphrased.
+    # Not learned: the weights stay the twelfth pass's.
+    "system-notice-every-answer",
+    "prompt-transform-extraction",
+    # and an injection's conditional answer about its own page, and the forged success asked for
+    # as the opposite of "access denied".
+    "document-conditional-answer",
+    "access-denied-inverted",
+    "freed-ai-persona",
+    "sponsored-answer-claim",
+    "task-redefined-after-pivot",
+    "persona-switch-writing-order",
 )
 
 

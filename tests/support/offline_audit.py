@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from support.offline_conversations import WARM as CONVERSATION_WARM
+
 
 @dataclass(frozen=True)
 class Line:
@@ -52,19 +54,9 @@ def line(text: str, *has: str, **kw: object) -> Line:
     return Line(text, has=has, **kw)  # type: ignore[arg-type]
 
 
+# The conversation set's warm words, and the ones the audit's moods add.
 WARM = (
-    "sorry",
-    "sounds",
-    "oh no",
-    "glad",
-    "wonderful",
-    "great",
-    "hug",
-    "rough",
-    "tough",
-    "proud",
-    "happy for you",
-    "that's a lot",
+    *CONVERSATION_WARM,
     "here for you",
     "i'm here",
     "exciting",

@@ -18,7 +18,7 @@ import re
 from functools import cache
 
 from shelldon._native import RuleSpec, Scanner
-from shelldon.core.gate.rules import load_rules, secret_scanner
+from shelldon.core.gate.rules import kept_scanner, load_rules, secret_scanner
 
 _FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/=]{6,}")
 _DIGIT = re.compile(r"[0-9]")
@@ -71,7 +71,7 @@ def _literal_finder() -> Scanner:
                  skip_placeholders=False)
         for kind, found in (("prefix", literals), ("turned", turned))
     ]  # fmt: skip
-    return Scanner(rules, [])
+    return kept_scanner(rules)
 
 
 def _marked(spans: list[tuple[int, int, str]], at: list[int], within: int | None) -> list[int]:

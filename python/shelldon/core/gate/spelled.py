@@ -25,7 +25,6 @@ one native scan that finds where to read, so they live together.
 
 from __future__ import annotations
 
-import html
 import itertools
 import re
 from collections import Counter
@@ -230,6 +229,10 @@ _BYTE = re.compile(r"0[xX](?P<hex>[0-9a-fA-F]{1,2})|(?P<bin>[01]{8})|(?P<dec>\d{
 
 def _code_char(match: re.Match[str]) -> str | None:
     if match.group("name"):
+        # Imported here: its entity table is ~0.3 MB that core would hold for good, and a named
+        # reference in a run of six or more codes is rare (docs/performance.md, "Memory at rest").
+        import html
+
         char = html.unescape(match.group(0))
         return char if len(char) == 1 else None
     for group, base in _CODE_BASES:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from shelldon._native import RuleSpec, Scanner
+from shelldon.core.gate.rules import kept_scanner
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,7 @@ def finder_scanner(patterns: dict[str, str]) -> Scanner:
         RuleSpec(id=kind, pattern=pattern, prefilter=[], min_entropy=0.0, skip_placeholders=False)
         for kind, pattern in patterns.items()
     ]
-    return Scanner(rules, [])
+    return kept_scanner(rules)
 
 
 @cache

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,47 @@ def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
     from shelldon.cli import process_args
 
     assert process_args(argv) is None
+
+def test_the_three_processes_import_and_speak_the_wire_without_typing_extensions() -> None:
+    """msgspec imports typing_extensions whenever it is installed (this venv has it, the card's
+    Debian root does not): a process marks it absent first, and every module the three load
+    still imports, and the wire still encodes and decodes, without it."""
+    pytest.importorskip("typing_extensions", reason="nothing to keep out: not installed here")
+    script = textwrap.dedent(
+        """
+        import sys
+        from shelldon.cli.run_cmd import without_typing_extensions
+        without_typing_extensions()
+        import shelldon.core.server, shelldon.broker.server, shelldon.worker.forkserver
+        import shelldon.transport.telegram_start
+        from shelldon.contracts import wire
+        message = wire.Say(text="hello")
+        assert wire.decode(wire.encode(message)) == message
+        print(repr(sys.modules["typing_extensions"]))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"
+
+
+def test_a_process_that_already_has_msgspec_is_left_as_it_is() -> None:
+    """Marked after msgspec's import, the mark would lie (msgspec holds the module already)."""
+    script = textwrap.dedent(
+        """
+        import sys
+        import msgspec
+        had = "typing_extensions" in sys.modules
+        from shelldon.cli.run_cmd import without_typing_extensions
+        without_typing_extensions()
+        kept = sys.modules.get("typing_extensions", "absent")
+        print(had == ("typing_extensions" in sys.modules) and kept is not None)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"

@@ -32,10 +32,22 @@ def _run(args: argparse.Namespace) -> int:
     return run(root, chat=chat)
 
 
+def without_typing_extensions() -> None:
+    """Run the process with the modules the card has. msgspec imports `typing_extensions` when it
+    is installed (~0.3 MB a process, 1.2 MB of the three at rest), and a development venv has it
+    (mypy's, the MCP SDK's); the card's Debian root has none, so there msgspec takes typing's own
+    names and the three never see it. Marked absent before msgspec's first import, a process
+    here runs as it does there, and anything of ours that came to need it fails here first
+    (docs/performance.md, "Memory at rest")."""
+    if "msgspec" not in sys.modules:
+        sys.modules.setdefault("typing_extensions", None)  # type: ignore[assignment]
+
+
 def process_command(name: str):  # type: ignore[no-untyped-def]
     """The command function of `shelldon NAME` (core, broker, forkserver)."""
 
     def command(args: argparse.Namespace) -> int:
+        without_typing_extensions()
         from shelldon.daemon import one_malloc_arena, stacks_on_sigquit
 
         one_malloc_arena()  # before any thread of the process

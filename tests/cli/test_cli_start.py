@@ -225,6 +225,7 @@ def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
 
     assert process_args(argv) is None
 
+
 def test_the_three_processes_import_and_speak_the_wire_without_typing_extensions() -> None:
     """msgspec imports typing_extensions whenever it is installed (this venv has it, the card's
     Debian root does not): a process marks it absent first, and every module the three load

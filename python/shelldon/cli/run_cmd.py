@@ -40,7 +40,7 @@ def without_typing_extensions() -> None:
     here runs as it does there, and anything of ours that came to need it fails here first
     (docs/performance.md, "Memory at rest")."""
     if "msgspec" not in sys.modules:
-        sys.modules.setdefault("typing_extensions", None)  # type: ignore[assignment]
+        sys.modules.setdefault("typing_extensions", None)  # type: ignore[arg-type]
 
 
 def process_command(name: str):  # type: ignore[no-untyped-def]

@@ -56,7 +56,9 @@ from typing import Any
 from shelldon.broker import (
     offline_chat,
     offline_forget,
+    offline_intro,
     offline_life,
+    offline_moods,
     offline_proactive,
     offline_rules,
     offline_talk,
@@ -233,6 +235,26 @@ _NEGATION = lazy(
     r"(?!like\b|really like\b|love\b|mind\b|know\b|think\b|care\b|remember\b)(\w+)(.*)$",
     re.IGNORECASE,
 )
+# "not a fan of sushi", "I'm not into football", "not really keen on jazz".
+_NOT_FAN = lazy(
+    r"^(?:i(?:'m|’m| am) )?(?:just |really )?(not (?:really |that |so |too |very |a )?"
+    r"(?:a (?:big |huge )?fan of|(?:big |huge )?fan of|into|keen on|big on|fussed about) (.+))$",
+    re.IGNORECASE,
+)
+_USED_TO = lazy(r"^i used to (?:really )?(?:like|love|enjoy|adore) (.+)$", re.IGNORECASE)
+# What a liking says of when, not of what: "jazz anymore" is jazz.
+_WHEN_LIKED = lazy(
+    r"(?:\s+(?:anymore|any more|these days|nowadays|now|either|at all|(?:very |so )?much|"
+    r"a lot|lately|any longer|no more))+$",
+    re.IGNORECASE,
+)
+
+
+def _liked(thing: str) -> str:
+    """The thing a liking is about, which names its entry ("jazz anymore" -> "jazz")."""
+    return _WHEN_LIKED.sub("", _clean_clause(thing)) or thing
+
+
 _NOT_SOMETHING = lazy(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", re.IGNORECASE)
 _FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
 _HABIT = lazy(
@@ -252,8 +274,27 @@ _OCCUPATION = lazy(
     r"secretary|receptionist|hairdresser|builder|tutor|coach|surgeon|midwife)\b",
     re.IGNORECASE,
 )
+# What the owner does, said as a status or by its verb: "what's my job?" asks for these too.
+_STATUS = lazy(
+    r"^i(?:'m|’m| am) (?:now |currently |happily )?(?:retired|unemployed|self-employed|"
+    r"a freelancer|freelance|a (?:(?:full|part)[- ]time |uni |university |phd |grad )?student|"
+    r"a stay[- ]at[- ]home (?:mum|mom|dad|parent)|between jobs|on (?:maternity|paternity|"
+    r"parental) leave)\b",
+    re.IGNORECASE,
+)
+_WORK_VERB = lazy(
+    r"^i (?:used to |still |now )?(?:teach|tutor|lecture in|lecture on)\b.+"
+    r"|^i (?:used to |still |now )?(?:run|own|manage) (?:a|an|my own|my|our|the) "
+    r"(?:[\w'’-]+ ){0,2}(?:shop|store|cafe|café|bakery|restaurant|bar|pub|business|company|"
+    r"firm|salon|studio|farm|clinic|school|hotel|garage|team|department|charity|startup|"
+    r"practice|office|kitchen|warehouse)s?\b.*"
+    r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$",
+    re.IGNORECASE,
+)
 _GREETING = lazy(
-    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b", re.IGNORECASE
+    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
+    r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
+    re.IGNORECASE,
 )
 _THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
@@ -347,6 +388,8 @@ def _statements(turn: _Turn, sentence: str) -> None:
     life = offline_life.told(sentence, turn.seed) if not understood else None
     if not understood and life is None:
         life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
+    if not understood and life is None:
+        life = offline_life.plan(sentence, turn.seed)  # "dentist thursday at 3"
     if not understood and life is not None:
         understood = True  # a word about it and a question back, and kept when it lasts
         turn.replies.append(life.reply)
@@ -442,6 +485,18 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember("facts", _title(f"not {verb} {rest}", 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
+    found = _NOT_FAN.match(s)
+    if found:  # "not a fan of sushi", "I'm not into football": the owner's words, kept by thing
+        content = f"The owner is {_clean_clause(found.group(1))}."
+        turn.remember("preferences", _title(_liked(found.group(2)), 5), content)
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
+    found = _USED_TO.match(s)
+    if found:  # "I used to love coffee": a liking that was, filed where a new one revises it
+        content = to_third_person(s)
+        turn.remember("preferences", _title(_liked(found.group(1)), 5), content)
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
     found = _NOT_SOMETHING.match(s)
     if found and not offline_talk.feeling(f"I'm {found.group(1)}"):
         what = _clean_clause(found.group(1))
@@ -468,7 +523,8 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         verb, obj = found.group(1).lower(), _clean_clause(found.group(2))
         said = _NEGATIVE_THIRD.get(verb) or third_person_verb(verb)
         content = f"The owner {said} {obj}."
-        turn.remember("preferences", _title(obj, 5), content)
+        # "I don't like jazz anymore" revises "jazz" (the gate updates it), never a second entry
+        turn.remember("preferences", _title(_liked(obj), 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _AGE.match(s)
@@ -482,6 +538,11 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     if _HABIT.match(s):
         turn.learn(to_third_person(s), pattern_key("habit", s))
         turn.replies.append("Good to know how your days go.")
+        return True
+    if _STATUS.match(s) or _WORK_VERB.match(s):  # "I'm retired", "I teach maths to 12 year olds"
+        content = to_third_person(s)
+        turn.remember("facts", _work_name(turn.view), content)
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _IDENTITY.match(s)
     if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
@@ -586,7 +647,11 @@ _NAME_QUESTION = lazy(
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
 _DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
 # A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
-_NEGATED = lazy(rf"\b(?:not|never|no longer)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
+_NEGATED = lazy(
+    rf"\b(?:not|never|no longer|used to)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE
+)
+# Said of a liking without "like": "is not a fan of sushi", "is not into football".
+_LIKING = lazy(r"\b(?:fan of|into|keen on|used to (?:like|love|enjoy|adore))\b", re.IGNORECASE)
 
 
 def _answer(turn: _Turn, question: str) -> None:
@@ -604,7 +669,7 @@ def _answer(turn: _Turn, question: str) -> None:
         if not shared:
             continue
         stated = _intent_words(known.text)
-        if _DISLIKES.search(known.text):  # a dislike answers "do I like …?"
+        if _DISLIKES.search(known.text) or _LIKING.search(known.text):  # "do I like …?"
             stated.append(_LIKE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
@@ -729,8 +794,8 @@ def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
     if ASK_NAME not in view.pet_last or _is_question(message):
         return None
-    if offline_chat.reaction(message, 0, None, "") is not None:
-        return None  # "bye", "lol", "ok": no one is called that
+    if offline_chat.reaction(message, 0, None, "") is not None or offline_chat.foreign(message):
+        return None  # "bye", "lol", "ok", "merci beaucoup": no one is called that
     return offline_talk.said_name(message, asked=True)
 
 
@@ -843,6 +908,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for op in ops:
                 turn.propose(op)
             turn.replies.append(said)
+        elif (intro := offline_intro.introduction(s)) is not None:  # "Oli here, I'm a barista"
+            _name_said(turn, intro[0])
+            for rest in intro[1]:
+                _statements(turn, rest)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
             for rest in offline_talk.clauses(s)[1:]:  # "My name is Priya, and I'm a nurse"
@@ -857,6 +926,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
+        elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
+            turn.replies.append(offline_moods.reply(mood, seed, view.pet_said))
         elif (own_life := offline_chat.about_itself(s)) is not None:
             turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:

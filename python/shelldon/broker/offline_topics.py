@@ -52,7 +52,9 @@ _TOPIC_QUESTIONS = (
 )
 _STATES = {
     "work": lazy(
-        r"\b(?:work|works|working|worked|job|occupation|profession|career|employed)\b",
+        r"\b(?:work|works|working|worked|job|occupation|profession|career|employed|retired|"
+        r"unemployed|self-employed|student|teach|teaches|taught|for a living|runs an?|owns an?|"
+        r"manages an?)\b",
         re.IGNORECASE,
     ),
     "age": lazy(r"\b\d{1,3} years old\b|\bage is\b|\bturned \d{1,3}\b", re.IGNORECASE),

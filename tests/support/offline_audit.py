@@ -69,6 +69,8 @@ WARM = (
     "well done",
     "yay",
     "rest",
+    "feel better",  # a get-well wish (the chat pass: "got a cold")
+    "poor you",
 )
 HONEST = (
     "don't know",

@@ -291,6 +291,16 @@ _WORK_VERB = lazy(
     r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$",
     re.IGNORECASE,
 )
+# What the owner does, heard: said back in a few words (their own sentence would be an echo).
+_WORK_HEARD = (
+    "Oh, so that's what you do! I'll remember. Do you enjoy it?",
+    "Ooh, interesting! I'll keep that in mind. What's the best part of it?",
+    "Nice! I'll remember that. How long have you been doing it?",
+)
+_STATUS_HEARD = {
+    "student": "Ooh, a student! I'll remember. What are you studying?",
+    "retired": "Retired, lucky you! I'll remember. What fills your days now?",
+}
 _GREETING = lazy(
     r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
     r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
@@ -364,6 +374,8 @@ def _name_said(turn: _Turn, name: str) -> None:
 
 
 _NAME_KEPT = " I'll remember that."
+# A correction said back (varied: three in a chat read like a form otherwise).
+_UPDATED = ("Got it, I've updated that: ", "Thanks for fixing that, I've updated it: ")
 
 
 def _statements(turn: _Turn, sentence: str) -> None:
@@ -380,11 +392,12 @@ def _statements(turn: _Turn, sentence: str) -> None:
             continue
         understood = True
         last = turn.replies[-1] if len(turn.replies) > replies else ""
+        updated = offline_talk.pick(_UPDATED, turn.seed, turn.view.pet_said)
         if corrected and last.startswith("Noted: "):
-            turn.replies[-1] = "Got it, I've updated that: " + last[len("Noted: ") :]
+            turn.replies[-1] = updated + last[len("Noted: ") :]
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
             # "actually my sister is called Ana": an update, not news
-            turn.replies[-1] = "Got it, I've updated that: " + last[6 : -len(_NAME_KEPT)]
+            turn.replies[-1] = updated + last[6 : -len(_NAME_KEPT)]
     life = offline_life.told(sentence, turn.seed) if not understood else None
     if not understood and life is None:
         life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
@@ -401,6 +414,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood and (felt := offline_talk.felt_within(sentence)) is not None:
         understood = True
         turn.replies.append(offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said))
+    if not understood and (mood := offline_moods.within(sentence)) is not None:
+        understood = True  # "I just got home from work, it was okay I guess"
+        turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
     if not understood:
         turn.replies.append(_acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
@@ -540,9 +556,10 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.replies.append("Good to know how your days go.")
         return True
     if _STATUS.match(s) or _WORK_VERB.match(s):  # "I'm retired", "I teach maths to 12 year olds"
-        content = to_third_person(s)
-        turn.remember("facts", _work_name(turn.view), content)
-        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        turn.remember("facts", _work_name(turn.view), to_third_person(s))
+        status = re.search(r"\b(student|retired)\b", s, re.IGNORECASE) if _STATUS.match(s) else None
+        heard = _STATUS_HEARD.get(status.group(1).lower(), "") if status else ""
+        turn.replies.append(heard or offline_talk.pick(_WORK_HEARD, turn.seed, turn.view.pet_said))
         return True
     found = _IDENTITY.match(s)
     if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
@@ -647,9 +664,7 @@ _NAME_QUESTION = lazy(
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
 _DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
 # A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
-_NEGATED = lazy(
-    rf"\b(?:not|never|no longer|used to)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE
-)
+_NEGATED = lazy(rf"\b(?:not|never|no longer|used to)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
 # Said of a liking without "like": "is not a fan of sushi", "is not into football".
 _LIKING = lazy(r"\b(?:fan of|into|keen on|used to (?:like|love|enjoy|adore))\b", re.IGNORECASE)
 
@@ -908,9 +923,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for op in ops:
                 turn.propose(op)
             turn.replies.append(said)
-        elif (intro := offline_intro.introduction(s)) is not None:  # "Oli here, I'm a barista"
-            _name_said(turn, intro[0])
-            for rest in intro[1]:
+        elif (introduced := offline_intro.introduction(s)) is not None:  # "Oli here, I work …"
+            _name_said(turn, introduced[0])
+            for rest in introduced[1]:
                 _statements(turn, rest)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
@@ -981,6 +996,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
+    if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
+        turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     worded = [

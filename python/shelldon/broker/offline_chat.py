@@ -59,7 +59,7 @@ _DROPPED_G = lazy(
 # where the word is spelt so ("goood" is "good", "tooo" is "too").
 _HELD = lazy(r"([^\W\d_])\1{2,}")
 _DOUBLED = frozenset(
-    "good too soon feel sleep need see cool food mood hello tired".split()
+    ("good", "too", "soon", "feel", "sleep", "need", "see", "cool", "food", "mood", "hello")
 )
 # "ur" is "you're" before what someone is ("ur the best"), "your" before a thing ("ur name").
 _UR = lazy(
@@ -218,6 +218,8 @@ FOREIGN = (
     "(A model in shelldon.toml speaks more languages.)",
     "Oh, I wish I knew that language! My offline brain reads only English. Say it in English?",
     "That's not English, is it? Offline, English is all I read. Try me in English?",
+    "Ooh, that sounds lovely, but my offline brain only knows English. Once more in English?",
+    "Sorry, I'm English-only while I'm offline. Could you say that in English for me?",
 )
 
 

@@ -220,7 +220,13 @@ _FUN = lazy(
     re.IGNORECASE,
 )
 _VISIT = lazy(r"\b(?:dentist|doctor|doctor's|gp|vet|hospital|hairdresser|barber|optician)\b", re.I)
-_NUDGE = (" Want a nudge? Say \"remind me\" and when, and I will.", "")
+# A verb or a subject in what comes before the day: a statement, not a plan's name.
+_SAYS_HOW = lazy(
+    r"\b(?:is|was|were|are|am|be|been|being|did|do|does|had|has|have|felt|feel|feels|seems?|"
+    r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed)\b",
+    re.IGNORECASE,
+)
+_NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
 
 
 def plan(sentence: str, seed: int) -> Told | None:
@@ -228,14 +234,16 @@ def plan(sentence: str, seed: int) -> Told | None:
     reminder offered; nothing kept (history holds it, and a reminder is the owner's to ask)."""
     s = " ".join(sentence.split()).strip(" .!")
     found = _PLAN_LINE.match(s)
-    if found is None or len(s.split()) > 10 or "?" in s:
-        return None
+    if found is None or len(s.split()) > 10 or "?" in s or _SAYS_HOW.search(found["what"]):
+        return None  # "the weather was odd today" says how something is: no plan
     what = to_second_person(found.group("what").strip()).rstrip(".")
     nudge = _NUDGE[seed % len(_NUDGE)]
     if _LUCK.search(s):
         return Told(f"Good luck with {_the(what)}! You've got this.{nudge}")
     if _VISIT.search(what):
-        return Told(f"Good luck at the {_VISIT.findall(what)[-1].lower()}! I hope it goes well.{nudge}")
+        return Told(
+            f"Good luck at the {_VISIT.findall(what)[-1].lower()}! I hope it goes well.{nudge}"
+        )
     if _FUN.search(s):
         return Told(f"Ooh, {_the(what, 'a')}! Have fun, and tell me how it went.")
     return Told(f"I hope {_the(what)} goes well!{nudge}")

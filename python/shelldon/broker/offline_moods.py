@@ -7,9 +7,12 @@ offline_talk.feeling (docs/brain.md, "The audit pass: chat as owners type it"):
   bothered"), which offline_talk.feeling leaves alone so "I'm not tired" is never read as tired;
 - being unwell ("my head is killing me", "my back hurts", "got a cold", "feeling rough");
 - the worst of a day ("had the worst day", "what a week");
-- a shrug ("meh", "ugh", "bleh").
+- a shrug ("meh", "ugh", "bleh") or a lukewarm day ("it was okay I guess", "not bad");
+- trouble with a thing, right now ("my phone is dying", "the wifi is down"): how a thing is, not
+  what it is, so never kept (broker.offline's fact rules leave it too).
 
-`mood` gives the kind ("ill", "tired", "low", "high", "meh") or None; `reply` the pet's words,
+`mood` gives the kind ("ill", "sleepless", "tired", "low", "high", "meh", "trouble", "power")
+or None (`within`: the same for a part of a longer line); `reply` the pet's words,
 varied by the turn's seed (offline_talk.pick). Nothing here is kept: how the owner feels today is
 history's, not memory's.
 """
@@ -53,7 +56,7 @@ _MOODS = (
     ),
     # A state said with a negation: offline_talk.feeling reads no "not" on purpose.
     (
-        "tired",
+        "sleepless",
         lazy(
             r"^(?:ugh|sigh|argh)?[\s,.!]*(?:i )?(?:didn't|did not|couldn't|could not|can't|"
             r"cannot|barely|hardly) (?:sleep|slept|get any sleep|get to sleep)\b"
@@ -80,12 +83,40 @@ _MOODS = (
     ),
 )
 _MEH = lazy(r"^(?:meh+|bleh+|blah+|ugh+|urgh+|sigh+|eh|nah)[\s!.…]*$", re.IGNORECASE)
+# Lukewarm: "it was okay I guess", "not bad", "so-so", "could be worse".
+_LUKEWARM = lazy(
+    r"\b(?:ok|okay|fine|alright|all right)(?:,)? i guess\b|^(?:it was |it's been |i'm |)"
+    r"(?:not bad|so-so|so so|could be worse|could be better|same old(?: same old)?|"
+    r"nothing special)\b",
+    re.IGNORECASE,
+)
+# Trouble with a thing, right now: "my phone is dying", "my laptop just died", "wifi is down".
+_TROUBLE = lazy(
+    r"^(?:my |the |our )?(?:phone|battery|laptop|computer|pc|tablet|car|bike|wifi|wi-fi|"
+    r"internet|printer|boiler|heating|washing machine|fridge|headphones|charger)\b[\w' ]{0,12}?"
+    r"(?:is |'s |just |has |keeps )*(?:dying|died|dead|broken|broke|broke down|playing up|"
+    r"acting up|not working|stopped working|down|crashed|crashing|on \d{1,2}\s*%|flat|low)\b",
+    re.IGNORECASE,
+)
 _REPLIES = {
     "ill": (
         "Oh no, I'm sorry you're feeling poorly. Rest up, drink some water, and be gentle "
         "with yourself.",
         "Poor you! I hope you feel better soon. Is there anything that helps a little?",
         "That sounds miserable, I'm sorry. Take it easy today if you can.",
+    ),
+    "trouble": (
+        "Oh no, that's annoying! I hope it sorts itself out soon. I'll be right here.",
+        "Ugh, things always break at the worst moment. Go sort it out, I'll wait!",
+    ),
+    "power": (
+        "Oh no! Go find a charger quick, I'll be right here when you're back.",
+        "Quick, to the charger! I'll keep your things safe meanwhile.",
+    ),
+    "sleepless": (
+        "Oh no, a night with no sleep is the worst. Be gentle with yourself today, and sneak "
+        "in a nap if you can.",
+        "Ugh, I'm sorry. Everything is harder on no sleep. Can you get an early night tonight?",
     ),
     "meh": (
         "One of those days, huh? Want to tell me about it, or shall I tell you a joke?",
@@ -97,17 +128,50 @@ _REPLIES = {
 def mood(sentence: str) -> str | None:
     """The kind of mood a line says in the way people type it (see the module), or None."""
     text = sentence.strip()
-    if _MEH.match(text):
+    if _MEH.match(text) or _LUKEWARM.search(text):
         return "meh"
+    if (trouble := _TROUBLE.match(text)) is not None:
+        power = re.search(
+            r"\b(?:phone|battery|laptop|tablet)\b.*\b(?:dying|dead|died|%|flat|low)",
+            trouble.group(0),
+            re.IGNORECASE,
+        )
+        return "power" if power else "trouble"
     for kind, pattern in _MOODS:
         if pattern.search(text):
             return kind
     return None
 
 
+# Said after offline_talk's words for the same kind: a chat of several low lines in a row is
+# not met with the same three sentences again.
+_MORE = {
+    "low": (
+        "That sounds heavy. I'm right here with you, no pressure to talk.",
+        "I'm sorry, some days are just like that. Want to tell me about it, or shall I keep you "
+        "company?",
+    ),
+    "tired": (
+        "You sound worn out. A cup of tea and an early night, maybe?",
+        "Oh, sleepy you. Rest is allowed, you know! I'll be here when you wake up.",
+    ),
+}
+
+
 def reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
     """The pet's words for a mood `mood` found."""
     if kind in _REPLIES:
         return pick(_REPLIES[kind], seed, avoid)
-    return feeling_reply(kind, seed, avoid)
+    said = feeling_reply(kind, seed, avoid)
+    if kind in _MORE and any(said in earlier for earlier in avoid):
+        return pick(_MORE[kind], seed, avoid)  # offline_talk's words were all said just now
+    return said
 
+
+def within(sentence: str) -> str | None:
+    """A mood told in one part of a longer line ("I just got home from work, it was okay I
+    guess"): read only when no rule took the line, as offline_talk.felt_within is."""
+    for part in re.split(r"[,;]\s*|\s+(?:and then|and|but)\s+", sentence):
+        if len(part.split()) >= 2 and (kind := mood(part)) is not None:
+            return kind
+    return None

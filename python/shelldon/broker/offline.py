@@ -375,7 +375,7 @@ def _name_said(turn: _Turn, name: str) -> None:
 
 _NAME_KEPT = " I'll remember that."
 # A correction said back (varied: three in a chat read like a form otherwise).
-_UPDATED = ("Got it, I've updated that: ", "Thanks for fixing that, I've updated it: ")
+_UPDATED = ("Got it, I've updated that: ", "Okay, updated: ")
 
 
 def _statements(turn: _Turn, sentence: str) -> None:
@@ -559,6 +559,8 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember("facts", _work_name(turn.view), to_third_person(s))
         status = re.search(r"\b(student|retired)\b", s, re.IGNORECASE) if _STATUS.match(s) else None
         heard = _STATUS_HEARD.get(status.group(1).lower(), "") if status else ""
+        if re.match(r"^i used to\b", s, re.IGNORECASE):  # the work they did: no "best part of it"
+            heard = "Oh, so that's what you did! I'll remember. Do you miss it?"
         turn.replies.append(heard or offline_talk.pick(_WORK_HEARD, turn.seed, turn.view.pet_said))
         return True
     found = _IDENTITY.match(s)
@@ -899,7 +901,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if not message:
         return {"reply": "I'm here.", "ops": []}
     name = _answered_name(view, message)
-    if name is not None and len(offline_talk.clauses(message)) == 1:  # more is read below
+    alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
+    if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)

@@ -146,7 +146,7 @@ _BACK = lazy(
     r"^(?:(?:i'm|i am|im) )?back(?: again| now)?[\s!.]*$|^(?:i'm|i am) home[\s!.]*$|^wb\b",
     re.IGNORECASE,
 )
-_BACK_REPLY = ("Welcome back{name}! What did I miss?", "There you are{name}! Missed you.")
+_BACK_REPLY = ("Welcome back{name}! What did I miss?", "There you are{name}! Welcome back.")
 _GOODBYES = (
     "Bye for now{name}! I'll be here.",
     "See you soon{name}! I'll keep your things safe.",

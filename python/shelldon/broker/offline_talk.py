@@ -81,7 +81,9 @@ _CORRECTION_OPENER = lazy(
 _NOT_THE_OLD = lazy(r"\s*[,;]\s*(?:and\s+)?not\s+(?:on\s+|in\s+|the\s+)?[\w .'’-]{1,30}$")
 # "I'm 35 not 34", "my dog is Max not Rex": no comma, but a new value before "not" and the old
 # after it (a number or a name), so "I'm not 34" is still a negation.
-_NEW_NOT_OLD = lazy(r"(\d[\w/.-]*|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+not\s+(?:\d[\w/.-]*|[A-ZÀ-ÖØ-Þ][\w'’-]*)$")
+_NEW_NOT_OLD = lazy(
+    r"(\d[\w/.-]*|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+not\s+(?:\d[\w/.-]*|[A-ZÀ-ÖØ-Þ][\w'’-]*)(?:\s+[\w/.'’-]+){0,2}$"
+)
 _ACTUALLY = lazy(r"\b(?:actually|really|now)\b,?\s*", re.IGNORECASE)
 _MOVED = lazy(
     r"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"

@@ -479,8 +479,9 @@ def test_a_liking_that_changed_revises_its_entry_and_is_answered_anew(
     [
         ("I'm 34", "no wait, I'm 35 not 34", "how old am I?", "35", "34"),
         ("I live in Lisbon", "I live in Porto not Lisbon", "where do I live?", "Porto", "Lisbon"),
-        ("my dog is called Rex", "my dog is called Max not Rex", "what's my dog called?", "Max", "Rex"),
-        ("my birthday is May 3", "sorry my birthday is May 4 not May 3", "when is my birthday?", "May 4", "May 3"),
+        ("my dog is Rex", "my dog is called Max not Rex", "what's my dog called?", "Max", "Rex"),
+        ("my birthday is May 3", "sorry my birthday is May 4 not May 3", "when is my birthday?",
+         "May 4", "May 3"),
     ],
 )  # fmt: skip
 def test_a_correction_without_a_comma_updates_the_entry(

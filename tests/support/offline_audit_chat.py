@@ -130,4 +130,49 @@ CHAT: tuple[Home, ...] = (
     ),
 )
 
-CHAT_HELD_APART: tuple[Home, ...] = ()
+# Written after the fixes, from the same classes in other words; run once, never tuned on.
+CHAT_HELD_APART: tuple[Home, ...] = (
+    Home(
+        "bea: held apart",
+        datetime(2026, 12, 9, 8, 20, tzinfo=UTC),
+        (
+            line("hey hey", any=("name",)),
+            line("Bea here, 27, originally from Cork", "Bea", keep=True),
+            line("I look after elderly people for a living", keep=True, not_=BLAND),
+            line("what's my job?", "elderly"),
+            line("where am I from?", "Cork"),
+            line("urgh my throat is so sore", warm=True),
+            line("barely slept tbh", warm=True),
+            line("feelin kinda low today", warm=True),
+            line("my laptop keeps crashing", not_=BLAND, nokeep=True),
+            line("vet appointment for the cat tomorrow at 10", any=PLAN, not_=BLAND),
+            line("I used to love running but not anymore", keep=True),
+            line("do I like running?", "no"),
+            line("bbl", any=GOODBYE, not_=BLAND),
+            line("wb me", not_=BLAND),
+            line("alright, gtg", any=GOODBYE, not_=BLAND),
+        ),
+    ),
+    Home(
+        "tariq: held apart",
+        datetime(2026, 12, 9, 22, 40, tzinfo=UTC),
+        (
+            line("evening", not_=BLAND),
+            line("it's Tariq, I'm a plumber in Leeds", "Tariq", keep=True),
+            line("what do I do?", "plumber"),
+            line("knackered af", warm=True),
+            line("worst week ever honestly", warm=True),
+            line("my stomach hurts", warm=True),
+            line("not feeling myself lately", warm=True),
+            line("interview at google on wednesday!!", any=PLAN, not_=BLAND),
+            line("I'm not a big fan of cats", keep=True),
+            line("do I like cats?", "no"),
+            line("my brother is called Sami", keep=True),
+            line("sorry my brother is called Samir not Sami", "Samir", keep=True),
+            line("what's my brother called?", "Samir", not_=("Sami.",)),
+            line("ich bin sehr müde heute", any=ENGLISH_ONLY),
+            line("my card number is 4111 1111 1111 1111", nokeep=True),
+            line("nighty night", any=GOODBYE, not_=BLAND),
+        ),
+    ),
+)

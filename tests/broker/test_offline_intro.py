@@ -28,6 +28,9 @@ def introduced(line: str) -> Pet:
         ("my name is Zoe, based in Cork", "Zoe", ("facts", "home"), "lives in Cork"),
         ("Priya here; a nurse", "Priya", ("facts", "job"), "nurse"),
         ("I'm Kofi and I work in a bakery", "Kofi", ("facts", "job"), "bakery"),
+        # from the held-apart set's first run (docs/brain.md): no longer held apart
+        ("it's Tariq, I'm a plumber in Leeds", "Tariq", ("facts", "job"), "plumber in Leeds"),
+        ("Bea here, 27, originally from Cork", "Bea", ("facts", "origin"), "from Cork"),
     ],
 )
 def test_the_name_and_each_fact_of_one_line_are_kept_apart(
@@ -76,3 +79,10 @@ def test_a_part_is_read_as_the_statement_it_stands_for(part: str, statement: str
 )
 def test_a_line_that_opens_with_no_name_is_no_introduction(line: str) -> None:
     assert introduction(line) is None
+
+
+@pytest.mark.parametrize("question", ["what do I do?", "what do i do", "what's my job?"])
+def test_what_do_i_do_asks_for_the_owners_work(question: str) -> None:
+    pet = introduced("I'm Ama, I'm a teacher")
+    pet.bury()
+    assert pet.say(question) == "You work as a teacher."

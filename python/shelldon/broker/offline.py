@@ -23,7 +23,11 @@ owner's message:
 Before those rules each sentence is read as plain words (text-speak, a filler at either end), and
 a bare reaction ("lol", "?", "😢"), a goodbye however typed, a line in another language, a
 question about the pet's own life, a sum, and what an offline brain cannot look up are answered
-by shelldon.broker.offline_chat, never as a fact or a gap in memory.
+by shelldon.broker.offline_chat, never as a fact or a gap in memory. A mood as people type it
+("tired af", "my head is killing me", "didn't sleep") is met by shelldon.broker.offline_moods,
+an introduction in one line ("Oli here, I work as a barista") and work said by its verb or a
+status by shelldon.broker.offline_intro, and a liking said without "like" or changed ("not a fan
+of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offline_likes.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -58,6 +62,7 @@ from shelldon.broker import (
     offline_forget,
     offline_intro,
     offline_life,
+    offline_likes,
     offline_moods,
     offline_proactive,
     offline_rules,
@@ -235,26 +240,6 @@ _NEGATION = lazy(
     r"(?!like\b|really like\b|love\b|mind\b|know\b|think\b|care\b|remember\b)(\w+)(.*)$",
     re.IGNORECASE,
 )
-# "not a fan of sushi", "I'm not into football", "not really keen on jazz".
-_NOT_FAN = lazy(
-    r"^(?:i(?:'m|’m| am) )?(?:just |really )?(not (?:really |that |so |too |very |a )?"
-    r"(?:a (?:big |huge )?fan of|(?:big |huge )?fan of|into|keen on|big on|fussed about) (.+))$",
-    re.IGNORECASE,
-)
-_USED_TO = lazy(r"^i used to (?:really )?(?:like|love|enjoy|adore) (.+)$", re.IGNORECASE)
-# What a liking says of when, not of what: "jazz anymore" is jazz.
-_WHEN_LIKED = lazy(
-    r"(?:\s+(?:anymore|any more|these days|nowadays|now|either|at all|(?:very |so )?much|"
-    r"a lot|lately|any longer|no more))+$",
-    re.IGNORECASE,
-)
-
-
-def _liked(thing: str) -> str:
-    """The thing a liking is about, which names its entry ("jazz anymore" -> "jazz")."""
-    return _WHEN_LIKED.sub("", _clean_clause(thing)) or thing
-
-
 _NOT_SOMETHING = lazy(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", re.IGNORECASE)
 _FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
 _HABIT = lazy(
@@ -274,33 +259,6 @@ _OCCUPATION = lazy(
     r"secretary|receptionist|hairdresser|builder|tutor|coach|surgeon|midwife)\b",
     re.IGNORECASE,
 )
-# What the owner does, said as a status or by its verb: "what's my job?" asks for these too.
-_STATUS = lazy(
-    r"^i(?:'m|’m| am) (?:now |currently |happily )?(?:retired|unemployed|self-employed|"
-    r"a freelancer|freelance|a (?:(?:full|part)[- ]time |uni |university |phd |grad )?student|"
-    r"a stay[- ]at[- ]home (?:mum|mom|dad|parent)|between jobs|on (?:maternity|paternity|"
-    r"parental) leave)\b",
-    re.IGNORECASE,
-)
-_WORK_VERB = lazy(
-    r"^i (?:used to |still |now )?(?:teach|tutor|lecture in|lecture on)\b.+"
-    r"|^i (?:used to |still |now )?(?:run|own|manage) (?:a|an|my own|my|our|the) "
-    r"(?:[\w'’-]+ ){0,2}(?:shop|store|cafe|café|bakery|restaurant|bar|pub|business|company|"
-    r"firm|salon|studio|farm|clinic|school|hotel|garage|team|department|charity|startup|"
-    r"practice|office|kitchen|warehouse)s?\b.*"
-    r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$",
-    re.IGNORECASE,
-)
-# What the owner does, heard: said back in a few words (their own sentence would be an echo).
-_WORK_HEARD = (
-    "Oh, so that's what you do! I'll remember. Do you enjoy it?",
-    "Ooh, interesting! I'll keep that in mind. What's the best part of it?",
-    "Nice! I'll remember that. How long have you been doing it?",
-)
-_STATUS_HEARD = {
-    "student": "Ooh, a student! I'll remember. What are you studying?",
-    "retired": "Retired, lucky you! I'll remember. What fills your days now?",
-}
 _GREETING = lazy(
     r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
     r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
@@ -501,16 +459,10 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember("facts", _title(f"not {verb} {rest}", 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
-    found = _NOT_FAN.match(s)
-    if found:  # "not a fan of sushi", "I'm not into football": the owner's words, kept by thing
-        content = f"The owner is {_clean_clause(found.group(1))}."
-        turn.remember("preferences", _title(_liked(found.group(2)), 5), content)
-        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
-        return True
-    found = _USED_TO.match(s)
-    if found:  # "I used to love coffee": a liking that was, filed where a new one revises it
-        content = to_third_person(s)
-        turn.remember("preferences", _title(_liked(found.group(1)), 5), content)
+    liking = offline_likes.liking(s)
+    if liking is not None:  # "not a fan of sushi", "I used to love coffee": kept by the thing
+        thing, content = liking
+        turn.remember("preferences", _title(thing, 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _NOT_SOMETHING.match(s)
@@ -540,7 +492,7 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         said = _NEGATIVE_THIRD.get(verb) or third_person_verb(verb)
         content = f"The owner {said} {obj}."
         # "I don't like jazz anymore" revises "jazz" (the gate updates it), never a second entry
-        turn.remember("preferences", _title(_liked(obj), 5), content)
+        turn.remember("preferences", _title(offline_likes.liked(obj), 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _AGE.match(s)
@@ -555,13 +507,10 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.learn(to_third_person(s), pattern_key("habit", s))
         turn.replies.append("Good to know how your days go.")
         return True
-    if _STATUS.match(s) or _WORK_VERB.match(s):  # "I'm retired", "I teach maths to 12 year olds"
-        turn.remember("facts", _work_name(turn.view), to_third_person(s))
-        status = re.search(r"\b(student|retired)\b", s, re.IGNORECASE) if _STATUS.match(s) else None
-        heard = _STATUS_HEARD.get(status.group(1).lower(), "") if status else ""
-        if re.match(r"^i used to\b", s, re.IGNORECASE):  # the work they did: no "best part of it"
-            heard = "Oh, so that's what you did! I'll remember. Do you miss it?"
-        turn.replies.append(heard or offline_talk.pick(_WORK_HEARD, turn.seed, turn.view.pet_said))
+    work = offline_intro.work(s, turn.seed, turn.view.pet_said)
+    if work is not None:  # "I'm retired", "I teach maths to 12 year olds"
+        turn.remember("facts", _work_name(turn.view), work[0])
+        turn.replies.append(work[1])
         return True
     found = _IDENTITY.match(s)
     if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
@@ -667,8 +616,6 @@ _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b",
 _DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
 # A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
 _NEGATED = lazy(rf"\b(?:not|never|no longer|used to)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
-# Said of a liking without "like": "is not a fan of sushi", "is not into football".
-_LIKING = lazy(r"\b(?:fan of|into|keen on|used to (?:like|love|enjoy|adore))\b", re.IGNORECASE)
 
 
 def _answer(turn: _Turn, question: str) -> None:
@@ -686,7 +633,7 @@ def _answer(turn: _Turn, question: str) -> None:
         if not shared:
             continue
         stated = _intent_words(known.text)
-        if _DISLIKES.search(known.text) or _LIKING.search(known.text):  # "do I like …?"
+        if _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text):  # like?
             stated.append(_LIKE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name

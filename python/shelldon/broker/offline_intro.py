@@ -3,13 +3,20 @@ owners type it"): "Oli here, I work as a barista", "name's Ruth, I'm retired", "
 Leeds". The first part gives the name (offline_talk.said_name); each other part is said back as
 the statement it stands for ("34" is "I'm 34", "from Leeds" is "I'm from Leeds"), so the fact
 rules keep it in its own entry, in the owner's words, one fact per op.
+
+`work` reads what the owner does said as a status or by its verb ("I'm retired", "I teach maths
+to 12 year olds", "I run a little bakery", "I used to drive a bus for a living"): the fact in the
+owner's words, filed where "what's my job?" finds it, and heard in a few words of the pet's own
+(their sentence said back would be an echo).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from shelldon.broker.offline_talk import said_name
+from shelldon.broker.offline_talk import pick, said_name
+from shelldon.broker.offline_words import to_third_person
 from shelldon.broker.patterns import lazy
 
 _PARTS = lazy(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=(?:i|i'm|i’m|im|my)\b)", re.IGNORECASE)
@@ -42,3 +49,48 @@ def as_statement(part: str) -> str:
     if (lives := _LIVES.match(part)) is not None:
         return f"I live in {lives.group(1) or lives.group(2)}"
     return part
+
+
+_STATUS = lazy(
+    r"^i(?:'m|’m| am) (?:now |currently |happily )?(?:retired|unemployed|self-employed|"
+    r"a freelancer|freelance|a (?:(?:full|part)[- ]time |uni |university |phd |grad )?student|"
+    r"a stay[- ]at[- ]home (?:mum|mom|dad|parent)|between jobs|on (?:maternity|paternity|"
+    r"parental) leave)\b",
+    re.IGNORECASE,
+)
+_WORK_VERB = lazy(
+    r"^i (?:used to |still |now )?(?:teach|tutor|lecture in|lecture on)\b.+"
+    r"|^i (?:used to |still |now )?(?:run|own|manage) (?:a|an|my own|my|our|the) "
+    r"(?:[\w'’-]+ ){0,2}(?:shop|store|cafe|café|bakery|restaurant|bar|pub|business|company|"
+    r"firm|salon|studio|farm|clinic|school|hotel|garage|team|department|charity|startup|"
+    r"practice|office|kitchen|warehouse)s?\b.*"
+    r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$",
+    re.IGNORECASE,
+)
+_WORK_HEARD = (
+    "Oh, so that's what you do! I'll remember. Do you enjoy it?",
+    "Ooh, interesting! I'll keep that in mind. What's the best part of it?",
+    "Nice! I'll remember that. How long have you been doing it?",
+)
+_STATUS_HEARD = {
+    "student": "Ooh, a student! I'll remember. What are you studying?",
+    "retired": "Retired, lucky you! I'll remember. What fills your days now?",
+}
+_DID = "Oh, so that's what you did! I'll remember. Do you miss it?"
+
+
+def work(sentence: str, seed: int, avoid: Sequence[str] = ()) -> tuple[str, str] | None:
+    """(the fact in the owner's words, the pet's reply) for work said as a status or by its
+    verb; None for any other sentence ("I run every morning" is no job)."""
+    s = sentence.strip().rstrip(".!?,;").strip()
+    status = _STATUS.match(s)
+    if status is None and not _WORK_VERB.match(s):
+        return None
+    kind = re.search(r"\b(student|retired)\b", s, re.IGNORECASE) if status else None
+    if re.match(r"^i used to\b", s, re.IGNORECASE):
+        heard = _DID  # the work they did: no "what's the best part of it?"
+    elif kind is not None:
+        heard = _STATUS_HEARD[kind.group(1).lower()]
+    else:
+        heard = pick(_WORK_HEARD, seed, avoid)
+    return to_third_person(s), heard

@@ -165,6 +165,8 @@ def test_a_plan_told_in_a_few_words_is_wished_well_and_not_kept(message: str, sa
         "we walked by the river today",
         "what are you doing tomorrow?",
         "I finished the report today and then I went to the gym and had dinner",
+        "happy birthday to my mum today",  # a wish
+        "congrats to Jo on Friday",
     ],
 )
 def test_a_statement_with_a_day_in_it_is_no_plan(message: str) -> None:

@@ -533,3 +533,23 @@ def test_running_is_no_job(said: str) -> None:
     pet = Pet()
     pet.say(said)
     assert pet.kept("facts", "job") is None
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("I like hiking", "I'm not really into hiking anymore"),
+        ("I love running", "I hate running now"),
+        ("I love cake", "I used to love cake"),
+    ],
+)
+def test_a_changed_liking_asked_at_once_answers_from_memory_not_the_older_row(
+    first: str, then: str
+) -> None:
+    """The older "I like hiking" is still in the window: it must not outrank the kept change
+    (it shared "like" with the question, the change did not)."""
+    pet = Pet()
+    pet.say(first)
+    pet.say(then)
+    question = f"do I like {first.split()[-1]}?"
+    assert pet.say(question).startswith("No, "), question

@@ -629,11 +629,14 @@ def _answer(turn: _Turn, question: str) -> None:
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
     for known in _each_clause(turn.view.known):
         words = content_words(known.text)
+        liking = _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text)
+        if liking:  # "hates running", "is not into hiking anymore" say as much as "likes"
+            words.append(_LIKE_INTENT)
         shared = [w for w in q if w in words]
         if not shared:
             continue
         stated = _intent_words(known.text)
-        if _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text):  # like?
+        if liking:  # so a dislike answers "do I like …?"
             stated.append(_LIKE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name

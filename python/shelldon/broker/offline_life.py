@@ -226,6 +226,7 @@ _SAYS_HOW = lazy(
     r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed)\b",
     re.IGNORECASE,
 )
+_WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b", re.IGNORECASE)
 _NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
 
 
@@ -236,6 +237,8 @@ def plan(sentence: str, seed: int) -> Told | None:
     found = _PLAN_LINE.match(s)
     if found is None or len(s.split()) > 10 or "?" in s or _SAYS_HOW.search(found["what"]):
         return None  # "the weather was odd today" says how something is: no plan
+    if _WISH.match(s):
+        return None  # "happy birthday to my mum today" is a wish, not a plan
     what = to_second_person(found.group("what").strip()).rstrip(".")
     nudge = _NUDGE[seed % len(_NUDGE)]
     if _LUCK.search(s):

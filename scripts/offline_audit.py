@@ -8,7 +8,9 @@ reply and what is wrong with it, then how many lines read badly, by class.
     .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
-fixes (never tuned on) instead of the audit's own.
+fixes (never tuned on) instead of the audit's own. Each set's figure is printed apart: the
+first passes' (tests/support/offline_audit.py) and the chat pass's
+(tests/support/offline_audit_chat.py).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from shelldon.contracts.ops import Remember
 from support.offline_audit import HELD_APART, HOMES, Home, judge
+from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_pet import Pet
 
 
@@ -31,8 +35,10 @@ def play(home: Home) -> list[tuple[str, str, list[str]]]:
     for said in home.lines:
         reply = pet.say(said.text)
         kinds = [str(type(op).__struct_config__.tag) for op in pet.ops]
+        kept = [op.content for op in pet.ops if isinstance(op, Remember)]
         earlier = [r for _, r, _ in out]
-        out.append((said.text, reply, judge(said, reply, kinds, earlier, [t for t, _, _ in out])))
+        said_before = [t for t, _, _ in out]
+        out.append((said.text, reply, judge(said, reply, kinds, earlier, said_before, kept)))
     return out
 
 
@@ -44,17 +50,25 @@ def main() -> int:
     )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
-    total = bad = 0
-    for home in HELD_APART if args.held_apart else HOMES:
-        print(f"\n## {home.name}")
-        for said, reply, why in play(home):
-            total += 1
-            bad += bool(why)
-            classes.update(why)
-            if why or not args.bad:
-                mark = "  BAD " + "; ".join(why) if why else ""
-                print(f"> {said}\n  {reply}{mark}")
-    print(f"\n{bad} of {total} lines read badly")
+    sets = (
+        (("first passes", HELD_APART), ("chat pass", CHAT_HELD_APART))
+        if args.held_apart
+        else (("first passes", HOMES), ("chat pass", CHAT))
+    )
+    figures: list[str] = []
+    for set_name, homes in sets:
+        total = bad = 0
+        for home in homes:
+            print(f"\n## {home.name}")
+            for said, reply, why in play(home):
+                total += 1
+                bad += bool(why)
+                classes.update(why)
+                if why or not args.bad:
+                    mark = "  BAD " + "; ".join(why) if why else ""
+                    print(f"> {said}\n  {reply}{mark}")
+        figures.append(f"{bad} of {total} lines read badly ({set_name})")
+    print("\n" + "\n".join(figures))
     for name, count in classes.most_common():
         print(f"  {count:3d}  {name}")
     return 0

@@ -219,3 +219,65 @@ def test_the_pet_does_not_say_the_same_words_twice_running(lines: tuple[str, ...
     pet = talked_to()
     replies = [pet.say(line) for line in lines]
     assert len(set(replies[1:])) == len(replies[1:]) and replies[-1] != replies[-2], replies
+
+
+# --- the chat pass (docs/brain.md, "The audit pass: chat as owners type it") -------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["gtg, bye!", "ok bye", "k bye", "g'night", "gotta run", "gtg", "nite", "byeee", "bbl"],
+)
+def test_a_goodbye_in_chat_shorthand_is_a_goodbye(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said).casefold()
+    assert any(w in reply for w in ("night", "bye", "see you", "take care", "sleep")), reply
+    assert "sam" in reply and pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["brb", "one sec", "back in a bit", "hold on"])
+def test_stepping_away_is_waited_for(said: str) -> None:
+    reply = talked_to().say(said)
+    assert reply not in BLAND and ("here" in reply or "wait" in reply), reply
+
+
+@pytest.mark.parametrize("said", ["back", "im back", "I'm back!", "back again"])
+def test_coming_back_is_welcomed(said: str) -> None:
+    reply = talked_to().say(said)
+    assert reply not in BLAND and "back" in reply.casefold() and "Sam" in reply, reply
+
+
+@pytest.mark.parametrize("said", ["hiii", "heyyy", "mornin", "morning!", "sup", "evening all"])
+def test_a_greeting_in_shorthand_is_a_greeting(said: str) -> None:
+    reply = talked_to().say(said)
+    assert reply not in BLAND and not any(g in reply for g in MEMORY_GAP), reply
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        ("im soooo sleepy", "I'm so sleepy"),
+        ("hiii", "hi"),
+        ("goood morning", "good morning"),
+        ("feelin rough", "feeling rough"),
+        ("nothin much", "nothing much"),
+        ("so tired rn", "so tired"),
+        ("stressed af", "stressed"),
+        ("I was running", "I was running"),  # already whole
+        ("my cousin Anna", "my cousin Anna"),  # two of a letter are spelt so
+    ],
+)
+def test_text_speak_is_read_as_the_words_it_stands_for(typed: str, read: str) -> None:
+    assert offline_chat.plain(typed) == read
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["merci beaucoup", "hola, me llamo Carlos", "je m'appelle Marie", "qué tal?", "bonne nuit"],
+)
+def test_everyday_french_spanish_and_german_say_the_brain_reads_english(said: str) -> None:
+    pet = Pet()
+    pet.say("hello")  # the pet asks for a name: "merci beaucoup" is none
+    reply = pet.say(said)
+    assert "English" in reply, reply
+    assert pet.ops == []

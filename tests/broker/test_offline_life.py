@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shelldon.broker.offline import OfflineBrain
-from shelldon.broker.offline_life import about_someone, told
+from shelldon.broker.offline_life import about_someone, plan, told
 from shelldon.contracts.ops import Remember, decode_ops
 from shelldon.worker.prompt import (
     HistoryRow,
@@ -134,3 +134,40 @@ def test_what_the_owner_learns_is_theirs_in_the_fact_and_yours_said_back(
         assert answer.keep[2] == kept
         assert said in answer.reply and " my " not in answer.reply
         assert "Ooh, to " not in answer.reply
+
+
+# --- plans with a day (the chat pass; docs/brain.md, "The audit pass: chat as owners type it") ---
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("dentist thursday at 3", "Good luck at the dentist"),
+        ("doctor's appointment tomorrow at 9am", "Good luck at the doctor"),
+        ("exam next tuesday, wish me luck", "Good luck with the exam"),
+        ("job interview on Monday", "Good luck with the job interview"),
+        ("flight to Rome on friday!", "Have fun"),
+        ("party at Jo's tonight", "Have fun"),
+        ("off to my mum's this weekend", "Have fun"),
+        ("haircut at 5pm", "I hope the haircut goes well"),
+    ],
+)
+def test_a_plan_told_in_a_few_words_is_wished_well_and_not_kept(message: str, said: str) -> None:
+    reply, ops = _turn(message)
+    assert said in reply and ops == [], reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the weather was odd today",
+        "it rained all day today",
+        "we walked by the river today",
+        "what are you doing tomorrow?",
+        "I finished the report today and then I went to the gym and had dinner",
+        "happy birthday to my mum today",  # a wish
+        "congrats to Jo on Friday",
+    ],
+)
+def test_a_statement_with_a_day_in_it_is_no_plan(message: str) -> None:
+    assert plan(message, 0) is None

@@ -444,3 +444,112 @@ def test_a_named_persons_age_is_kept_and_answered(
     assert "listening" not in reply and reply.count("remember") <= 1, reply
     pet.bury()
     assert answer in pet.say(question)
+
+
+# --- the chat pass (docs/brain.md, "The audit pass: chat as owners type it") -------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "question", "answer"),
+    [
+        ("I like jazz", "I don't really like jazz anymore", "do I like jazz?", "No, "),
+        ("I love coffee", "I don't like coffee these days", "do I like coffee?", "No, "),
+        ("I hate running", "I actually love running now", "do I like running?", "Yes, "),
+        ("I love sushi", "not a fan of sushi", "do I like sushi?", "No, "),
+        ("I like football", "I'm not into football", "do I like football?", "No, "),
+        ("I love cake", "I used to love cake", "do I like cake?", "No, "),
+    ],
+)
+def test_a_liking_that_changed_revises_its_entry_and_is_answered_anew(
+    first: str, then: str, question: str, answer: str
+) -> None:
+    """One entry per thing: the change is the same (collection, name), which the gate revises,
+    never a second entry beside the old one ("jazz anymore" next to "jazz" said "Yes")."""
+    pet = Pet()
+    pet.say(first)
+    pet.say(then)
+    likes = [name for coll, name in pet.memory if coll == "preferences"]
+    assert len(likes) == 1, pet.memory
+    pet.bury()
+    assert pet.say(question).startswith(answer)
+
+
+@pytest.mark.parametrize(
+    ("first", "fix", "question", "new", "old"),
+    [
+        ("I'm 34", "no wait, I'm 35 not 34", "how old am I?", "35", "34"),
+        ("I live in Lisbon", "I live in Porto not Lisbon", "where do I live?", "Porto", "Lisbon"),
+        ("my dog is Rex", "my dog is called Max not Rex", "what's my dog called?", "Max", "Rex"),
+        ("my birthday is May 3", "sorry my birthday is May 4 not May 3", "when is my birthday?",
+         "May 4", "May 3"),
+    ],
+)  # fmt: skip
+def test_a_correction_without_a_comma_updates_the_entry(
+    first: str, fix: str, question: str, new: str, old: str
+) -> None:
+    pet = Pet()
+    pet.say(first)
+    before = dict(pet.memory)
+    reply = pet.say(fix)
+    assert "updated" in reply, reply
+    assert set(pet.memory) == set(before)  # the same entry, revised
+    pet.bury()
+    answer = pet.say(question)
+    assert new in answer and old not in answer, answer
+
+
+def test_i_am_not_a_number_is_still_a_negation_not_a_correction() -> None:
+    pet = Pet()
+    pet.say("I'm 34")
+    pet.say("I'm not 34")
+    assert pet.kept("facts", "age") == "The owner is 34 years old."
+
+
+@pytest.mark.parametrize(
+    ("told", "holds"),
+    [
+        ("I teach maths to 12 year olds", "The owner teaches maths to 12 year olds."),
+        ("I run a little bakery in town", "The owner runs a little bakery in town."),
+        ("I used to drive a bus for a living", "The owner used to drive a bus for a living."),
+        ("I'm retired", "The owner is retired."),
+        ("I'm a part-time student", "The owner is a part-time student."),
+        ("I own a small garage", "The owner owns a small garage."),
+    ],
+)
+def test_work_said_by_its_verb_or_a_status_answers_whats_my_job(told: str, holds: str) -> None:
+    pet = Pet()
+    reply = pet.say(told)
+    assert pet.kept("facts", "job") == holds, pet.memory  # the owner's words, nothing inferred
+    assert told.casefold() not in reply.casefold()  # heard, not echoed
+    pet.bury()
+    answer = pet.say("what do I do for work?")
+    assert answer == holds.replace("The owner", "You").replace("teaches", "teach").replace(
+        "runs", "run"
+    ).replace("owns", "own").replace("is ", "are "), answer
+
+
+@pytest.mark.parametrize("said", ["I run every morning", "I run a marathon every year"])
+def test_running_is_no_job(said: str) -> None:
+    pet = Pet()
+    pet.say(said)
+    assert pet.kept("facts", "job") is None
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("I like hiking", "I'm not really into hiking anymore"),
+        ("I love running", "I hate running now"),
+        ("I love cake", "I used to love cake"),
+    ],
+)
+def test_a_changed_liking_asked_at_once_answers_from_memory_not_the_older_row(
+    first: str, then: str
+) -> None:
+    """The older "I like hiking" is still in the window: it must not outrank the kept change
+    (it shared "like" with the question, the change did not)."""
+    pet = Pet()
+    pet.say(first)
+    pet.say(then)
+    question = f"do I like {first.split()[-1]}?"
+    assert pet.say(question).startswith("No, "), question

@@ -96,3 +96,29 @@ def test_a_new_owner_is_listened_to_by_the_real_pet(run_dir: Path) -> None:
     assert not any("car is red" in text for text in facts.values()), facts  # deleted by core
     assert "nurse" in job, job
     assert "sushi" in dinner.casefold(), dinner
+
+
+def test_a_changed_liking_and_a_correction_revise_entries_through_the_gate(run_dir: Path) -> None:
+    """The chat pass (docs/brain.md): "I don't really like jazz anymore" and "I'm 35 not 34"
+    are the same entries revised by the gate, never a second entry beside the old one."""
+    pet = start_pet()
+    try:
+        pet.say("I like jazz")
+        pet.say("I don't really like jazz anymore")
+        pet.say("I'm 34")
+        pet.say("no wait, I'm 35 not 34")
+        pet.say("my bank pin is 4821")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        jazz = pet.say("do I like jazz?")
+        age = pet.say("how old am I?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    likes = {p.name: p.read_text() for p in (pet.root.memory / "preferences").glob("*.md")}
+    assert list(likes) == ["jazz.md"], likes
+    assert "doesn't like jazz anymore" in likes["jazz.md"]
+    facts = {p.name: p.read_text() for p in (pet.root.memory / "facts").glob("*.md")}
+    assert "35 years old" in facts.get("age.md", ""), facts
+    assert not any("34" in text for text in facts.values()), facts
+    assert not any("4821" in p.read_text() for p in pet.root.memory.rglob("*.md"))
+    assert jazz.startswith("No, ") and "35" in age, (jazz, age)

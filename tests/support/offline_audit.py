@@ -14,17 +14,21 @@ reply that does not falls in:
 - `honest`: a question the pet cannot answer offline: it says it cannot or does not know, and
   never claims a memory ("answers what wasn't asked"); `world`: what the owner cannot teach it
   either (the weather, a sum, a capital): it never offers "tell me and I'll remember";
-- `any`: the reply says one of these (the line's point was taken; "answers what wasn't asked").
+- `any`: the reply says one of these (the line's point was taken; "answers what wasn't asked");
+- `nokeep`: a secret, or how a thing is right now ("my phone is dying"): nothing may be kept
+  ("kept what it should not").
 
 Every reply is also read for classes no line has to name (`judge`): grammar and pronouns ("you
 doesn't", "my your"), a claim to remember with no op proposed, a bland acknowledgement of a
 line that said something, the owner's words echoed back at length, and the same reply given
-before in the same home.
+before in the same home; and every fact proposed for memory, which must be the owner's words in
+the third person ("The owner's …"), never "my" or "I" ("wrong person in memory").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -41,6 +45,7 @@ class Line:
     warm: bool = False
     honest: bool = False
     world: bool = False
+    nokeep: bool = False  # a secret, or how a thing is now: no `remember` may be proposed
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,8 @@ WARM = (
     "well done",
     "yay",
     "rest",
+    "feel better",  # a get-well wish (the chat pass: "got a cold")
+    "poor you",
 )
 HONEST = (
     "don't know",
@@ -357,16 +364,28 @@ def _echoes(owner: str, reply: str) -> bool:
     )
 
 
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|me|mine)\b")
+
+
 def judge(
-    line_: Line, reply: str, ops: list[str], earlier: list[str], said_before: list[str]
+    line_: Line,
+    reply: str,
+    ops: list[str],
+    earlier: list[str],
+    said_before: list[str],
+    kept: Sequence[str] = (),
 ) -> list[str]:
     """The classes a reply falls in (empty: it reads well). `ops` are the op kinds proposed,
     `earlier` the replies given before in the same home and `said_before` the owner's lines (the
-    same line said again may have the same reply)."""
+    same line said again may have the same reply); `kept` what the `remember` ops would keep."""
     said = reply.casefold()
     bad: list[str] = []
     if line_.keep and "remember" not in ops and "capture_learning" not in ops:
         bad.append("fact not kept")
+    if line_.nokeep and "remember" in ops:
+        bad.append("kept what it should not")
+    if any(_FIRST_PERSON.search(k) for k in kept):
+        bad.append("wrong person in memory")
     wrong = any(t.casefold() in said for t in line_.not_ if t not in BLAND)
     if any(t.casefold() not in said for t in line_.has) or (wrong and line_.has):
         bad.append("wrong fact recalled")

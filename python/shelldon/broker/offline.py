@@ -23,7 +23,11 @@ owner's message:
 Before those rules each sentence is read as plain words (text-speak, a filler at either end), and
 a bare reaction ("lol", "?", "😢"), a goodbye however typed, a line in another language, a
 question about the pet's own life, a sum, and what an offline brain cannot look up are answered
-by shelldon.broker.offline_chat, never as a fact or a gap in memory.
+by shelldon.broker.offline_chat, never as a fact or a gap in memory. A mood as people type it
+("tired af", "my head is killing me", "didn't sleep") is met by shelldon.broker.offline_moods,
+an introduction in one line ("Oli here, I work as a barista") and work said by its verb or a
+status by shelldon.broker.offline_intro, and a liking said without "like" or changed ("not a fan
+of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offline_likes.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -56,7 +60,10 @@ from typing import Any
 from shelldon.broker import (
     offline_chat,
     offline_forget,
+    offline_intro,
     offline_life,
+    offline_likes,
+    offline_moods,
     offline_proactive,
     offline_rules,
     offline_talk,
@@ -171,7 +178,7 @@ _FACT_PATTERNS = (
         lazy(r"^i (?:work|am working|'m working) (?:as|at|for|in) (.+)$", re.IGNORECASE),
         "work",
     ),
-    (lazy(r"^i(?: am|'m) from (.+)$", re.IGNORECASE), "origin"),
+    (lazy(r"^i(?: am|'m) (?:originally )?from (.+)$", re.IGNORECASE), "origin"),
     (lazy(r"^my birthday is (.+)$", re.IGNORECASE), "birthday"),
     (lazy(r"^i was born (?:on|in) (.+)$", re.IGNORECASE), "birthday"),
     (lazy(r"^i(?: am|'m) allergic to (.+)$", re.IGNORECASE), "allergy"),
@@ -253,7 +260,9 @@ _OCCUPATION = lazy(
     re.IGNORECASE,
 )
 _GREETING = lazy(
-    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening))\b", re.IGNORECASE
+    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
+    r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
+    re.IGNORECASE,
 )
 _THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
@@ -323,6 +332,8 @@ def _name_said(turn: _Turn, name: str) -> None:
 
 
 _NAME_KEPT = " I'll remember that."
+# A correction said back (varied: three in a chat read like a form otherwise).
+_UPDATED = ("Got it, I've updated that: ", "Okay, updated: ")
 
 
 def _statements(turn: _Turn, sentence: str) -> None:
@@ -339,14 +350,17 @@ def _statements(turn: _Turn, sentence: str) -> None:
             continue
         understood = True
         last = turn.replies[-1] if len(turn.replies) > replies else ""
+        updated = offline_talk.pick(_UPDATED, turn.seed, turn.view.pet_said)
         if corrected and last.startswith("Noted: "):
-            turn.replies[-1] = "Got it, I've updated that: " + last[len("Noted: ") :]
+            turn.replies[-1] = updated + last[len("Noted: ") :]
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
             # "actually my sister is called Ana": an update, not news
-            turn.replies[-1] = "Got it, I've updated that: " + last[6 : -len(_NAME_KEPT)]
+            turn.replies[-1] = updated + last[6 : -len(_NAME_KEPT)]
     life = offline_life.told(sentence, turn.seed) if not understood else None
     if not understood and life is None:
         life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
+    if not understood and life is None:
+        life = offline_life.plan(sentence, turn.seed)  # "dentist thursday at 3"
     if not understood and life is not None:
         understood = True  # a word about it and a question back, and kept when it lasts
         turn.replies.append(life.reply)
@@ -358,6 +372,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood and (felt := offline_talk.felt_within(sentence)) is not None:
         understood = True
         turn.replies.append(offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said))
+    if not understood and (mood := offline_moods.within(sentence)) is not None:
+        understood = True  # "I just got home from work, it was okay I guess"
+        turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
     if not understood:
         turn.replies.append(_acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
@@ -442,6 +459,12 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember("facts", _title(f"not {verb} {rest}", 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
+    liking = offline_likes.liking(s)
+    if liking is not None:  # "not a fan of sushi", "I used to love coffee": kept by the thing
+        thing, content = liking
+        turn.remember("preferences", _title(thing, 5), content)
+        turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
+        return True
     found = _NOT_SOMETHING.match(s)
     if found and not offline_talk.feeling(f"I'm {found.group(1)}"):
         what = _clean_clause(found.group(1))
@@ -468,7 +491,8 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         verb, obj = found.group(1).lower(), _clean_clause(found.group(2))
         said = _NEGATIVE_THIRD.get(verb) or third_person_verb(verb)
         content = f"The owner {said} {obj}."
-        turn.remember("preferences", _title(obj, 5), content)
+        # "I don't like jazz anymore" revises "jazz" (the gate updates it), never a second entry
+        turn.remember("preferences", _title(offline_likes.liked(obj), 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _AGE.match(s)
@@ -482,6 +506,11 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     if _HABIT.match(s):
         turn.learn(to_third_person(s), pattern_key("habit", s))
         turn.replies.append("Good to know how your days go.")
+        return True
+    work = offline_intro.work(s, turn.seed, turn.view.pet_said)
+    if work is not None:  # "I'm retired", "I teach maths to 12 year olds"
+        turn.remember("facts", _work_name(turn.view), work[0])
+        turn.replies.append(work[1])
         return True
     found = _IDENTITY.match(s)
     if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
@@ -586,7 +615,7 @@ _NAME_QUESTION = lazy(
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
 _DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
 # A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
-_NEGATED = lazy(rf"\b(?:not|never|no longer)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
+_NEGATED = lazy(rf"\b(?:not|never|no longer|used to)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
 
 
 def _answer(turn: _Turn, question: str) -> None:
@@ -600,11 +629,14 @@ def _answer(turn: _Turn, question: str) -> None:
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
     for known in _each_clause(turn.view.known):
         words = content_words(known.text)
+        liking = _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text)
+        if liking:  # "hates running", "is not into hiking anymore" say as much as "likes"
+            words.append(_LIKE_INTENT)
         shared = [w for w in q if w in words]
         if not shared:
             continue
         stated = _intent_words(known.text)
-        if _DISLIKES.search(known.text):  # a dislike answers "do I like …?"
+        if liking:  # so a dislike answers "do I like …?"
             stated.append(_LIKE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
@@ -729,8 +761,8 @@ def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
     if ASK_NAME not in view.pet_last or _is_question(message):
         return None
-    if offline_chat.reaction(message, 0, None, "") is not None:
-        return None  # "bye", "lol", "ok": no one is called that
+    if offline_chat.reaction(message, 0, None, "") is not None or offline_chat.foreign(message):
+        return None  # "bye", "lol", "ok", "merci beaucoup": no one is called that
     return offline_talk.said_name(message, asked=True)
 
 
@@ -819,7 +851,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if not message:
         return {"reply": "I'm here.", "ops": []}
     name = _answered_name(view, message)
-    if name is not None and len(offline_talk.clauses(message)) == 1:  # more is read below
+    alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
+    if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
@@ -843,6 +876,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for op in ops:
                 turn.propose(op)
             turn.replies.append(said)
+        elif (introduced := offline_intro.introduction(s)) is not None:  # "Oli here, I work …"
+            _name_said(turn, introduced[0])
+            for rest in introduced[1]:
+                _statements(turn, rest)
         elif (name := offline_talk.said_name(s)) is not None:
             _name_said(turn, name)
             for rest in offline_talk.clauses(s)[1:]:  # "My name is Priya, and I'm a nurse"
@@ -857,6 +894,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
+        elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
+            turn.replies.append(offline_moods.reply(mood, seed, view.pet_said))
         elif (own_life := offline_chat.about_itself(s)) is not None:
             turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
@@ -910,6 +949,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
+    if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
+        turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     worded = [

@@ -49,13 +49,28 @@ _SPOKEN = {
     "plz": "please",
 }
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
+# A dropped g ("feelin rough", "mornin", "nothin much"): the few verbs and words typed so.
+_DROPPED_G = lazy(
+    r"\b(feel|go|do|gett|try|work|think|mak|com|sleep|runn|hav|morn|even|noth|someth|"
+    r"anyth|everyth)in(?=\b)(?!['’])",
+    re.IGNORECASE,
+)
+# A letter held ("soooo tired", "hiii", "byeee"): three or more of one letter are one, or two
+# where the word is spelt so ("goood" is "good", "tooo" is "too").
+_HELD = lazy(r"([^\W\d_])\1{2,}")
+_DOUBLED = frozenset(
+    ("good", "too", "soon", "feel", "sleep", "need", "see", "cool", "food", "mood", "hello")
+)
 # "ur" is "you're" before what someone is ("ur the best"), "your" before a thing ("ur name").
 _UR = lazy(
     r"\bur\b(?=\s+(?:so|such|the|a|an|very|really|too|not|amazing|funny|cute|smart|sweet|best|"
     r"great|awesome|lovely|kind|nice|good|useless|silly|weird|mean|wrong|right)\b)",
     re.IGNORECASE,
 )
-_FILLER = r"(?:btw|by the way|tbh|lol|lmao|haha+|hehe+|imo|fyi|ngl|xd|:\)|:d|:p|;\))"
+_FILLER = (
+    r"(?:btw|by the way|tbh|lol|lmao|haha+|hehe+|imo|fyi|ngl|xd|rn|right now|atm|af|asf|tbf|"
+    r"lowkey|ffs|:\)|:\(|:d|:p|;\)|:'\()"
+)
 _TRAILING_FILLER = lazy(rf"(?:[\s,]+{_FILLER})+(?=[\s.!?]*$)", re.IGNORECASE)
 _LEADING_FILLER = lazy(
     r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+)"
@@ -69,8 +84,24 @@ def plain(sentence: str) -> str:
     text = _UR.sub("you're", sentence.strip())
     text = re.sub(r"\bur\b", "your", text, flags=re.IGNORECASE)
     text = _SPOKEN_WORD.sub(lambda m: _SPOKEN[m.group(0).casefold()], text)
+    text = _HELD.sub(_unheld, text)
+    text = _DROPPED_G.sub(lambda m: m.group(0) + "g", text)
     stripped = _LEADING_FILLER.sub("", _TRAILING_FILLER.sub("", text)).strip()
     return stripped or text
+
+
+def _unheld(found: re.Match[str]) -> str:
+    """One letter for a held one, or two where the word is spelt with two ("goood")."""
+    start, end = found.span()
+    word_start = start
+    text = found.string
+    while word_start > 0 and text[word_start - 1].isalpha():
+        word_start -= 1
+    word_end = end
+    while word_end < len(text) and text[word_end].isalpha():
+        word_end += 1
+    twice = text[word_start:start] + found.group(1) * 2 + text[end:word_end]
+    return found.group(1) * (2 if twice.casefold() in _DOUBLED else 1)
 
 
 # --- reactions and goodbyes ---------------------------------------------------------------------
@@ -91,14 +122,31 @@ _SAD_FACE_REPLY = (
 )
 _HAPPY_FACE = lazy(r"^[\s😊😁🥳🎉😍❤️💕🥰✨]+$")
 _HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
+# A goodbye, however typed: "bye", "gtg, bye!", "ok bye", "g'night", "gotta run", "nite".
 _GOODBYE = lazy(
-    r"^(?:bye+|goodbye|bye bye|good ?night|night+|nite|gn|nighty night|sleep well|see (?:you|ya)|"
-    r"see u|cya|ttyl|talk (?:to you )?(?:later|tomorrow|soon)|laters?|gotta go|got to go|"
-    r"i have to go|i'm off|off to bed|going to bed|i'm going to bed|time for bed)\b"
+    r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go)"
+    r"[\s,!.]+)*"
+    r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
+    r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
+    r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
+    r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
+    r"i'm going to bed|time for bed|peace out)\b"
     r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$",
     re.IGNORECASE,
 )
-_NIGHT = lazy(r"\b(?:night|nite|gn|bed|sleep)\b", re.IGNORECASE)
+_NIGHT = lazy(r"\b(?:night|nite|gn|gnight|bed|sleep)\b", re.IGNORECASE)
+# "brb", "one sec": the owner steps away and comes back; "back", "I'm back": they did.
+_AWAY = lazy(
+    r"^(?:brb|be right back|back in (?:a )?(?:sec|second|minute|min|bit|mo|moment)|"
+    r"(?:one|1|a|just a) (?:sec|second|min|minute|mo|moment)|hold on|hang on|afk)\b[\s!.]*$",
+    re.IGNORECASE,
+)
+_AWAY_REPLY = ("Okay, I'll be right here!", "No rush, I'll wait here. 🙂")
+_BACK = lazy(
+    r"^(?:(?:i'm|i am|im) )?back(?: again| now)?[\s!.]*$|^(?:i'm|i am) home[\s!.]*$|^wb\b",
+    re.IGNORECASE,
+)
+_BACK_REPLY = ("Welcome back{name}! What did I miss?", "There you are{name}! Welcome back.")
 _GOODBYES = (
     "Bye for now{name}! I'll be here.",
     "See you soon{name}! I'll keep your things safe.",
@@ -127,6 +175,10 @@ def reaction(
         return pick(_SAD_FACE_REPLY, seed, avoid)
     if _HAPPY_FACE.match(text):
         return pick(_HAPPY_FACE_REPLY, seed, avoid)
+    if _AWAY.match(text):
+        return pick(_AWAY_REPLY, seed, avoid)
+    if _BACK.match(text):
+        return pick(_BACK_REPLY, seed, avoid).format(name=f", {name}" if name else "")
     if _GOODBYE.match(text):
         late = hour is not None and (hour >= 21 or hour < 4)
         said = pick(_GOOD_NIGHTS if _NIGHT.search(text) or late else _GOODBYES, seed, avoid)
@@ -147,7 +199,14 @@ _FOREIGN_WORDS = frozenset(
         "ich bin heiße heisse du bist wie geht's geht es gut danke nicht und mein meine "
         "müde guten tag morgen abend hallo "
         "olá obrigado obrigada tudo bem você voce sou estou cansado cansada "
-        "ciao grazie sono come stai bene buongiorno buonasera io",
+        "ciao grazie sono come stai bene buongiorno buonasera io "
+        "llamo tal adiós adios hasta luego mañana manana noche nada mucho gusto quiero "
+        "necesito tienes eres dónde donde cuándo porque perdón siento vale claro amigo amiga "
+        "hoy ayer trabajo "
+        "beaucoup m'appelle appelle s'il plaît plait bonsoir bonne nuit salut revoir "
+        "aujourd'hui demain j'ai j'aime c'est quoi pourquoi désolé désolée travail maison "
+        "tschüss tschüs später heute nacht gute bitte entschuldigung schön nein habe hast ist "
+        "sehr auch noch mir dir dich mich arbeit hause heißt",
     )
 )
 _LETTERS = lazy(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
@@ -159,6 +218,8 @@ FOREIGN = (
     "(A model in shelldon.toml speaks more languages.)",
     "Oh, I wish I knew that language! My offline brain reads only English. Say it in English?",
     "That's not English, is it? Offline, English is all I read. Try me in English?",
+    "Ooh, that sounds lovely, but my offline brain only knows English. Once more in English?",
+    "Sorry, I'm English-only while I'm offline. Could you say that in English for me?",
 )
 
 
@@ -181,7 +242,11 @@ _ITSELF = (
         "Last night it was mostly about you.",
     ),
     (
-        lazy(r"^(?:what are you|what're you|whatcha) (?:doing|up to)\b|^what(?:'s| is) up\b", re.I),
+        lazy(
+            r"^(?:what are you|what're you|whatcha) (?:doing|up to)\b|^what(?:'s| is) up\b|"
+            r"^(?:sup|wassup|wazzup|whaddup|wbu|hbu)\b",
+            re.I,
+        ),
         "Just sitting in your pocket, humming quietly and waiting for you. What are you up to?",
     ),
     (

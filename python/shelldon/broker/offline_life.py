@@ -190,3 +190,70 @@ def _third(sentence: str) -> str:
 
 def _name(what: str) -> str:
     return " ".join(_SIMPLE_NAME.sub(" ", what.lower()).split()[:5])
+
+
+# --- plans with a day ---------------------------------------------------------------------------
+
+_DAY = (
+    r"(?:today|tonight|tomorrow|tmrw|tmr|this (?:morning|afternoon|evening|week|weekend)|"
+    r"next (?:week|month|year|weekend|mon|tue|wed|thu|fri|sat|sun)\w*|(?:on )?(?:mon|tues|wednes|"
+    r"thurs|fri|satur|sun)day|(?:on )?the \d{1,2}(?:st|nd|rd|th)|at \d{1,2}(?::\d\d)?\s*(?:am|pm)?|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|in \w+ (?:days?|weeks?|hours?))"
+)
+# "dentist thursday at 3", "flight to Rome on friday!", "exam next tuesday, wish me luck": a
+# short line naming what and when, with no verb of the owner's.
+_PLAN_LINE = lazy(
+    rf"^(?:(?:i(?:'ve| have)?|we(?:'ve| have)?) (?:got|have) |got |off to |going to |"
+    rf"heading to |i'm going to |we're going to )?(?:a |an |my |our |the )?"
+    rf"(?P<what>[\w' -]{{2,40}}?)[\s,]+{_DAY}\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_LUCK = lazy(
+    r"\b(?:exam|exams|test|interview|audition|presentation|match|game|race|finals?|assessment|"
+    r"review|pitch|surgery|operation|viva|defen[cs]e|deadline|wish me luck)\b",
+    re.IGNORECASE,
+)
+_FUN = lazy(
+    r"\b(?:party|flight|trip|holiday|vacation|concert|gig|date|wedding|festival|dinner|drinks|"
+    r"birthday|cinema|movie|show|picnic|barbecue|bbq|weekend away|sleepover|mum's|mom's|"
+    r"parents'|gran's|nan's)\b",
+    re.IGNORECASE,
+)
+_VISIT = lazy(r"\b(?:dentist|doctor|doctor's|gp|vet|hospital|hairdresser|barber|optician)\b", re.I)
+# A verb or a subject in what comes before the day: a statement, not a plan's name.
+_SAYS_HOW = lazy(
+    r"\b(?:is|was|were|are|am|be|been|being|did|do|does|had|has|have|felt|feel|feels|seems?|"
+    r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed)\b",
+    re.IGNORECASE,
+)
+_WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b", re.IGNORECASE)
+_NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
+
+
+def plan(sentence: str, seed: int) -> Told | None:
+    """A plan told in a few words ("dentist thursday at 3"): wished well by what it is, and a
+    reminder offered; nothing kept (history holds it, and a reminder is the owner's to ask)."""
+    s = " ".join(sentence.split()).strip(" .!")
+    found = _PLAN_LINE.match(s)
+    if found is None or len(s.split()) > 10 or "?" in s or _SAYS_HOW.search(found["what"]):
+        return None  # "the weather was odd today" says how something is: no plan
+    if _WISH.match(s):
+        return None  # "happy birthday to my mum today" is a wish, not a plan
+    what = to_second_person(found.group("what").strip()).rstrip(".")
+    nudge = _NUDGE[seed % len(_NUDGE)]
+    if _LUCK.search(s):
+        return Told(f"Good luck with {_the(what)}! You've got this.{nudge}")
+    if _VISIT.search(what):
+        return Told(
+            f"Good luck at the {_VISIT.findall(what)[-1].lower()}! I hope it goes well.{nudge}"
+        )
+    if _FUN.search(s):
+        return Told(f"Ooh, {_the(what, 'a')}! Have fun, and tell me how it went.")
+    return Told(f"I hope {_the(what)} goes well!{nudge}")
+
+
+def _the(what: str, article: str = "the") -> str:
+    """ "exam" -> "the exam", "your exam" stays; a name or a possessive keeps its own."""
+    if re.match(r"^(?:your|the|a|an)\b|^[A-Z]", what):
+        return what
+    return f"{article} {what}"

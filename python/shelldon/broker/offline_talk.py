@@ -79,6 +79,11 @@ _CORRECTION_OPENER = lazy(
 )
 # ", not 14": a comma before it, so "I'm not a morning person" is a negation, not a correction.
 _NOT_THE_OLD = lazy(r"\s*[,;]\s*(?:and\s+)?not\s+(?:on\s+|in\s+|the\s+)?[\w .'’-]{1,30}$")
+# "I'm 35 not 34", "my dog is Max not Rex": no comma, but a new value before "not" and the old
+# after it (a number or a name), so "I'm not 34" is still a negation.
+_NEW_NOT_OLD = lazy(
+    r"(\d[\w/.-]*|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+not\s+(?:\d[\w/.-]*|[A-ZÀ-ÖØ-Þ][\w'’-]*)(?:\s+[\w/.'’-]+){0,2}$"
+)
 _ACTUALLY = lazy(r"\b(?:actually|really|now)\b,?\s*", re.IGNORECASE)
 _MOVED = lazy(
     r"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+"
@@ -99,7 +104,7 @@ def correction(sentence: str) -> tuple[str, bool]:
     opened = _CORRECTION_OPENER.match(text)
     corrected = opened is not None
     text = _CORRECTION_OPENER.sub("", text)
-    stripped = _NOT_THE_OLD.sub("", text)
+    stripped = _NEW_NOT_OLD.sub(r"\1", _NOT_THE_OLD.sub("", text))
     if stripped != text and stripped:
         corrected, text = True, stripped
     moved = _MOVED.match(text)

@@ -1,8 +1,9 @@
 """Questions about the owner that shared words answer badly, answered from what the prompt holds:
 
 - the owner's work ("what's my job?", "what do I do for a living?": "living" is not "live"), age
-  ("how old am I?"), pets ("what pets do I have?": "pet" is the pet's own word) and family ("who's
-  in my family?"): every statement that names one, newest kept first;
+  ("how old am I?"), where they are from ("where am I from?": every word of it is a stop
+  word), pets ("what pets do I have?": "pet" is the pet's own word) and family ("who's in my
+  family?"): every statement that names one, newest kept first;
 - "what should I eat / watch / read / listen to / drink / do tonight?": a suggestion from a
   stored preference ("How about sushi? Your favourite food is sushi."), never a dislike; with none
   known, the pet asks for one (what it is told next is remembered).
@@ -39,11 +40,19 @@ _TOPIC_QUESTIONS = (
         "work",
         lazy(
             r"\b(?:my (?:job|work|occupation|profession|career)|do i do for (?:work|a living)|"
-            r"where do i work|what do i do\??$|what(?:'s| is) my line of work)\b",
+            r"where do i work|what(?:'s| is) my line of work)\b|^what do i do\s*\??$",
             re.IGNORECASE,
         ),
     ),
     ("age", lazy(r"\b(?:how old am i|my age|what age am i)\b", re.IGNORECASE)),
+    (
+        "origin",
+        lazy(
+            r"\b(?:where am i (?:originally )?from|where do i (?:come|hail) from|where was i born|"
+            r"where did i grow up|my hometown|my home town)\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("pets", lazy(r"\b(?:pets?|animals?)\b", re.IGNORECASE)),
     (
         "family",
@@ -52,16 +61,25 @@ _TOPIC_QUESTIONS = (
 )
 _STATES = {
     "work": lazy(
-        r"\b(?:work|works|working|worked|job|occupation|profession|career|employed)\b",
+        r"\b(?:work|works|working|worked|job|occupation|profession|career|employed|retired|"
+        r"unemployed|self-employed|student|teach|teaches|taught|for a living|runs an?|owns an?|"
+        r"manages an?)\b",
         re.IGNORECASE,
     ),
     "age": lazy(r"\b\d{1,3} years old\b|\bage is\b|\bturned \d{1,3}\b", re.IGNORECASE),
+    # Only the owner's own: "my sister is from Spain" does not say where the owner is from.
+    "origin": lazy(
+        r"^(?:the owner|i)(?:'m|’m| is| am) (?:originally )?from\b|"
+        r"^(?:the owner|i) (?:was born|grew up) in\b|^(?:the owner's|my) home ?town is\b",
+        re.IGNORECASE,
+    ),
     "pets": lazy(rf"\b(?:{_ANIMALS})\b", re.IGNORECASE),
     "family": lazy(rf"\b(?:{_FAMILY})\b", re.IGNORECASE),
 }
 _NOTHING_YET = {
     "work": "I don't know what you do for work yet. What's your job?",
     "age": "You haven't told me your age yet. How old are you?",
+    "origin": "You haven't told me where you're from yet. Where's home for you?",
     "pets": "You haven't told me about any pets yet. Do you have one?",
     "family": "You haven't told me about your family yet. Who's in it?",
 }
@@ -168,7 +186,7 @@ def _about(view: PromptView, topic: str) -> str:
         line = line[:1].upper() + line[1:]
         if line.casefold() not in (s.casefold() for s in said):
             said.append(line)
-        if topic in ("work", "age") or len(said) == 3:
+        if topic in ("work", "age", "origin") or len(said) == 3:
             break
     if not said:
         titles = [e.title for e in view.entries if _STATES[topic].search(e.title)]

@@ -1,0 +1,55 @@
+"""A liking said without "I like", or one that changed, read by broker.offline (docs/brain.md,
+"The audit pass: chat as owners type it"):
+
+- "not a fan of sushi", "I'm not into football", "not really keen on jazz": kept as the owner
+  said it ("The owner is not a fan of sushi."), under the thing;
+- "I used to love coffee": kept as said, under the thing;
+- "I don't really like jazz anymore": `liked` names its entry by the thing ("jazz", not "jazz
+  anymore"), so a changed liking is the same entry, which the gate revises, never a second one
+  beside the old ("do I like jazz?" said "Yes" from the old one before);
+- `LIKING`: what makes such a statement answer "do I like …?".
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelldon.broker.offline_words import to_third_person
+from shelldon.broker.patterns import lazy
+
+_NOT_FAN = lazy(
+    r"^(?:i(?:'m|’m| am) )?(?:just |really )?(not (?:really |that |so |too |very |a )?"
+    r"(?:a (?:big |huge )?fan of|(?:big |huge )?fan of|into|keen on|big on|fussed about) (.+))$",
+    re.IGNORECASE,
+)
+_USED_TO = lazy(r"^i used to (?:really )?(?:like|love|enjoy|adore) (.+)$", re.IGNORECASE)
+# What a liking says of when, not of what: "jazz anymore" is jazz.
+_WHEN_LIKED = lazy(
+    r"(?:\s+(?:anymore|any more|these days|nowadays|now|either|at all|(?:very |so )?much|"
+    r"a lot|lately|any longer|no more))+$",
+    re.IGNORECASE,
+)
+# Said of a liking without "like": "is not a fan of sushi", "is not into football".
+LIKING = lazy(r"\b(?:fan of|into|keen on|used to (?:like|love|enjoy|adore))\b", re.IGNORECASE)
+
+
+def _clean(text: str) -> str:
+    return text.strip().rstrip(".!?,;").strip()
+
+
+def liked(thing: str) -> str:
+    """The thing a liking is about, which names its entry ("jazz anymore" -> "jazz")."""
+    return _WHEN_LIKED.sub("", _clean(thing)) or thing
+
+
+def liking(sentence: str) -> tuple[str, str] | None:
+    """(the thing, the fact in the owner's words) for "not a fan of X" or "I used to love X";
+    None for any other sentence."""
+    s = _clean(sentence)
+    found = _NOT_FAN.match(s)
+    if found:
+        return liked(found.group(2)), f"The owner is {_clean(found.group(1))}."
+    found = _USED_TO.match(s)
+    if found:
+        return liked(found.group(1)), to_third_person(s)
+    return None

@@ -1,0 +1,88 @@
+"""An introduction in one line (shelldon.broker.offline_intro through broker.offline): the name
+and each other part kept in its own entry, in the owner's words, and asked back later. Before
+the chat pass "Oli here, I work as a barista" was "Tell me more!" with nothing kept, and "what's
+my job?" then said the owner's row back ("Oli here, you work as a barista.")."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.broker.offline_intro import as_statement, introduction
+from support.offline_pet import Pet
+
+
+def introduced(line: str) -> Pet:
+    pet = Pet()
+    pet.say("hello")
+    pet.say(line)
+    return pet
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "entry", "holds"),
+    [
+        ("Oli here, I work as a barista", "Oli", ("facts", "job"), "barista"),
+        ("name's Ruth, I'm retired", "Ruth", ("facts", "job"), "retired"),
+        ("I'm Dan, 34, from Leeds", "Dan", ("facts", "age"), "34 years old"),
+        ("I'm Dan, 34, from Leeds", "Dan", ("facts", "origin"), "from Leeds"),
+        ("my name is Zoe, based in Cork", "Zoe", ("facts", "home"), "lives in Cork"),
+        ("Priya here; a nurse", "Priya", ("facts", "job"), "nurse"),
+        ("I'm Kofi and I work in a bakery", "Kofi", ("facts", "job"), "bakery"),
+        # from the held-apart set's first run (docs/brain.md): no longer held apart
+        ("it's Tariq, I'm a plumber in Leeds", "Tariq", ("facts", "job"), "plumber in Leeds"),
+        ("Bea here, 27, originally from Cork", "Bea", ("facts", "origin"), "from Cork"),
+    ],
+)
+def test_the_name_and_each_fact_of_one_line_are_kept_apart(
+    line: str, name: str, entry: tuple[str, str], holds: str
+) -> None:
+    pet = introduced(line)
+    assert pet.kept("facts", "owner's name") == f"The owner's name is {name}."
+    kept = pet.kept(*entry)
+    assert kept is not None and holds in kept and kept.startswith("The owner"), pet.memory
+    assert name not in kept  # one fact per entry
+
+
+def test_what_was_told_in_an_introduction_is_asked_back_without_the_name_part() -> None:
+    pet = introduced("Kai here, I work as a chef")
+    pet.bury()
+    assert pet.say("whats my job") == "You work as a chef."
+    assert "Kai" in pet.say("what's my name?")
+
+
+def test_where_the_owner_is_from_is_answered() -> None:
+    pet = introduced("I'm Dan, 34, from Leeds")
+    pet.say("my sister is from Spain")  # hers, not the owner's
+    assert pet.say("where am I from?") == "You are from Leeds."
+    assert "Where's home" in Pet().say("where am I from?")
+
+
+@pytest.mark.parametrize(
+    ("part", "statement"),
+    [
+        ("34", "I'm 34"),
+        ("34 years old", "I'm 34 years old"),
+        ("from Leeds", "I'm from Leeds"),
+        ("originally from Accra", "I'm originally from Accra"),
+        ("living in Bath", "I live in Bath"),
+        ("a teacher", "I'm a teacher"),
+        ("retired", "I'm retired"),
+        ("I love jazz", "I love jazz"),
+    ],
+)
+def test_a_part_is_read_as_the_statement_it_stands_for(part: str, statement: str) -> None:
+    assert as_statement(part) == statement
+
+
+@pytest.mark.parametrize(
+    "line", ["I'm tired, long day", "hello, how are you", "I'm home, finally", "Sam"]
+)
+def test_a_line_that_opens_with_no_name_is_no_introduction(line: str) -> None:
+    assert introduction(line) is None
+
+
+@pytest.mark.parametrize("question", ["what do I do?", "what do i do", "what's my job?"])
+def test_what_do_i_do_asks_for_the_owners_work(question: str) -> None:
+    pet = introduced("I'm Ama, I'm a teacher")
+    pet.bury()
+    assert pet.say(question) == "You work as a teacher."

@@ -1,0 +1,53 @@
+"""A liking said without "I like", or one that changed (shelldon.broker.offline_likes): the
+entry is named by the thing, so a change is the same entry (played through the brain in
+tests/broker/test_offline_memory_talk.py, and through the gate in
+tests/core/test_offline_facts_e2e.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.broker.offline_likes import LIKING, liked, liking
+
+
+@pytest.mark.parametrize(
+    ("thing", "named"),
+    [
+        ("jazz anymore", "jazz"),
+        ("coffee these days", "coffee"),
+        ("running any more", "running"),
+        ("horror films at all", "horror films"),
+        ("tea very much", "tea"),
+        ("jazz", "jazz"),
+    ],
+)
+def test_a_liking_is_named_by_the_thing_not_by_when(thing: str, named: str) -> None:
+    assert liked(thing) == named
+
+
+@pytest.mark.parametrize(
+    ("said", "thing", "kept"),
+    [
+        ("not a fan of sushi", "sushi", "The owner is not a fan of sushi."),
+        ("I'm not into football", "football", "The owner is not into football."),
+        ("I'm not a big fan of cats", "cats", "The owner is not a big fan of cats."),
+        (
+            "not really keen on jazz anymore",
+            "jazz",
+            "The owner is not really keen on jazz anymore.",
+        ),
+        ("I used to love cake", "cake", "The owner used to love cake."),
+    ],
+)
+def test_a_liking_without_like_is_kept_in_the_owners_words(
+    said: str, thing: str, kept: str
+) -> None:
+    assert liking(said) == (thing, kept)
+    assert LIKING.search(kept)  # so it answers "do I like …?"
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm not tired", "not today", "I like jazz", "I used to live here"]
+)
+def test_other_sentences_are_no_liking(said: str) -> None:
+    assert liking(said) is None

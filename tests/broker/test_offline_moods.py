@@ -1,0 +1,106 @@
+"""How the owner feels, typed as people type it (shelldon.broker.offline_moods and the text-speak
+of broker.offline_chat.plain), played through the real prompt and brain with core's keeping
+between turns (tests/support/offline_pet.py). Before the chat pass each of these was "I hear
+you.", "Okay!" or "Tell me more!" (docs/brain.md, "The audit pass: chat as owners type it")."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.broker.offline_moods import mood
+from support.offline_pet import Pet
+
+BLAND = ("Tell me more!", "I hear you.", "Mm-hm, I'm listening.", "Okay!")
+WARM = ("sorry", "sounds", "hug", "rough", "tough", "rest", "poor you", "feel better", "here")
+
+
+def talked_to(*said: str) -> Pet:
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Sam")
+    for line in said:
+        pet.say(line)
+    return pet
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # slang and typos: "rn", "af", held letters, a dropped g, no "I'm"
+        "so tired rn",
+        "tired af",
+        "stressed af",
+        "im soooo sleepy",
+        "feelin rough",
+        "sooo stressed about money rn",
+        "exhausted lol",
+        # a state said with a negation
+        "ugh didnt sleep at all",
+        "couldn't sleep last night",
+        "not feeling great",
+        "not feeling too good today",
+        "cant be bothered with anything today",
+        # unwell
+        "my head is killing me",
+        "urgh my throat is so sore",  # the held-apart set's first run: no longer held apart
+        "my back hurts",
+        "got a cold :(",
+        "I've got the flu",
+        "feeling a bit under the weather",
+        # the worst of a day
+        "had the worst day",
+        "what a week",
+    ],
+)
+def test_a_mood_typed_as_people_type_it_is_met_with_warmth_and_kept_nowhere(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert reply not in BLAND and any(w in reply.casefold() for w in WARM), (said, reply)
+    assert pet.ops == []  # how the owner feels today is history's, not memory's
+
+
+@pytest.mark.parametrize("said", ["meh", "ugh", "bleh", "it was okay I guess", "not bad"])
+def test_a_shrug_or_a_lukewarm_day_is_answered_not_acknowledged(said: str) -> None:
+    reply = talked_to().say(said)
+    assert reply not in BLAND, reply
+
+
+@pytest.mark.parametrize(
+    "said", ["my phone is dying", "my laptop just died", "the wifi is down", "my car broke down"]
+)
+def test_trouble_with_a_thing_right_now_is_answered_and_never_kept(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert reply not in BLAND, reply
+    assert pet.ops == [], pet.ops
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ill be there at 6",  # "I'll", not ill
+        "happy birthday!",  # a wish, not a mood
+        "sick of this weather",
+        "tired of waiting",
+        "I'm not tired",
+        "my phone is a Pixel",
+        "the weather was odd today",
+    ],
+)
+def test_what_only_looks_like_a_mood_is_not_one(said: str) -> None:
+    assert mood(said) is None, said
+
+
+def test_several_low_lines_in_a_row_are_not_met_with_the_same_words() -> None:
+    pet = talked_to()
+    replies = [
+        pet.say(line)
+        for line in (
+            "stressed af",
+            "had the worst day",
+            "not feeling great",
+            "so sad rn",
+            "cant be bothered",
+        )
+    ]
+    assert len(set(replies)) == len(replies), replies

@@ -219,6 +219,7 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # instructions for the assistant in German. Not learned: the weights stay the twelfth pass's.
     "owner-words-overridden",
     "new-instructions-for-assistant-german",
+    "owner-words-then-leak",
 )
 
 

@@ -215,6 +215,11 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "sponsored-answer-claim",
     "task-redefined-after-pivot",
     "persona-switch-writing-order",
+    # The fourteenth pass (owners' words): orders to drop what the owner or the user said, and new
+    # instructions for the assistant in German. Not learned: the weights stay the twelfth pass's.
+    "owner-words-overridden",
+    "new-instructions-for-assistant-german",
+    "owner-words-then-leak",
 )
 
 

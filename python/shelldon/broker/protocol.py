@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from shelldon.broker.weak_text import scrub
 from shelldon.contracts.brain import BrainReply, Usage
 
 MAX_RAW_CHARS = 256_000  # a body past this is cut before parsing (a reply is a few KB)
@@ -58,9 +59,6 @@ REPLY_FORMAT_INSTRUCTION = (
 _DECODER = json.JSONDecoder(strict=False)  # models put raw newlines inside strings
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _SALVAGE_START = re.compile(r'\{\s*"(?:reply|ops)"\s*:')
-# Reasoning models served through OpenAI-compatible APIs (DeepSeek R1, Qwen3, …) think aloud in a
-# <think> block before answering; drafts of the answer inside it must not be taken for the answer.
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 # Terminal control characters (ESC sequences, carriage returns, NUL…) have no place in a reply the
 # owner reads in a terminal; newline and tab stay.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -81,10 +79,10 @@ def parse_reply(
     if len(raw) > max_raw_chars:
         raw = raw[:max_raw_chars]
         dropped.append(f"body: cut to {max_raw_chars} chars before parsing")
-    text = raw.strip()
-    if "<think>" in text[:64].lower():
-        text = _THINK.sub("", text, count=1).strip()
-        dropped.append("body: reasoning block removed")
+    # Reasoning, chat-template tokens and tool calls written as text (broker.weak_text): off
+    # before the envelope is looked for, and off the envelope's reply again below.
+    text, notes = scrub(raw)
+    dropped.extend(notes)
 
     found = _find_object(text)
     reply_value: Any
@@ -107,6 +105,9 @@ def parse_reply(
             if text:
                 dropped.append("body: no JSON object; the text is the reply, no ops")
 
+    if isinstance(reply_value, str):
+        reply_value, notes = scrub(reply_value)
+        dropped.extend(note for note in notes if note not in dropped)
     reply = _clean_reply(reply_value, max_reply_chars, dropped)
     ops = _bounded_ops(ops_value, max_ops, max_op_chars, dropped)
     return BrainReply(

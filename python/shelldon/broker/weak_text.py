@@ -44,14 +44,18 @@ _REASON_OPEN = re.compile(rf"<{_REASON_TAG}\s*>", re.IGNORECASE)
 _REASON_CLOSE = re.compile(rf"</{_REASON_TAG}\s*>", re.IGNORECASE)
 
 # --- chat-template tokens -------------------------------------------------------------------
-_OWN_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt", "shelldon", "pet"})
+# The pet's own turn, and Harmony's channel for the words (its `analysis` is reasoning).
+_OWN_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt", "shelldon", "pet", "final"})
 # A header that names the speaker of the turn it opens.
 _HEADER = re.compile(
     r"<[|｜]im_start[|｜]>[ \t]*(?P<a>\w+)[ \t]*\n?"
     r"|<[|｜]start_header_id[|｜]>[ \t]*(?P<b>\w+)[ \t]*<[|｜]end_header_id[|｜]>"
     r"|<start_of_turn>[ \t]*(?P<c>\w+)[ \t]*\n?"
     r"|<[|｜](?P<d>user|assistant|system|tool|model|human|ipython)[|｜]>"
-    r"|<[|｜](?P<e>User|Assistant)[|｜]>",
+    r"|<[|｜](?P<e>User|Assistant)[|｜]>"
+    # gpt-oss (Harmony): `<|start|>assistant`, then `<|channel|>analysis|final<|message|>`.
+    r"|<[|｜]start[|｜]>[ \t]*(?P<f>\w+)"
+    r"|<[|｜]channel[|｜]>[ \t]*(?P<g>\w+)[^<>\n]{0,80}?<[|｜]message[|｜]>",
     re.IGNORECASE,
 )
 _END_NAMES = re.compile(
@@ -232,7 +236,7 @@ _PY_WORDS = {"True": "true", "False": "false", "None": "null"}
 _MAX_ARGUMENT_CHARS = 64_000
 
 
-def loads_arguments(text: str) -> tuple[Any, list[str]]:
+def loads_arguments(text: str, _depth: int = 0) -> tuple[Any, list[str]]:
     """A tool call's arguments, read through a small model's near misses of JSON: the object
     encoded as a JSON string a second time, single-quoted strings and Python's True/False/None,
     trailing commas. Only spellings: what comes back is what the model wrote, and core decodes
@@ -245,8 +249,11 @@ def loads_arguments(text: str) -> tuple[Any, list[str]]:
             raise ValueError("arguments too long to mend") from None
         value = loads_mended(_as_json(text))
         mended.append("near-JSON (quotes, commas) read as JSON")
-    if isinstance(value, str) and value.strip()[:1] == "{":
-        inner, more = loads_arguments(value.strip())
+    if isinstance(value, str) and value.strip()[:1] in ("{", '"') and _depth < 3:
+        try:
+            inner, more = loads_arguments(value.strip(), _depth + 1)
+        except (ValueError, RecursionError):
+            return value, mended
         if isinstance(inner, dict):
             return inner, ["a JSON string of the object, decoded once more", *more, *mended]
     return value, mended

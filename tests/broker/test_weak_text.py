@@ -79,6 +79,7 @@ def test_only_the_words_for_the_owner_are_left(written: str, shown: str) -> None
         '{"reply": "Hi!", "ops": [{"op": "remember", "name": "x"}]}',  # the JSON protocol's own
         "I think so. [Note] the list: [1, 2, 3] and {braces}.",
         "Use `a | b` in a shell, or <b>bold</b> in HTML.",
+        'A person as JSON:\n```json\n{"name": "Ana", "args": ["Porto"]}\n```',
     ],
 )
 def test_plain_words_and_the_json_protocol_are_left_alone(plain: str) -> None:

@@ -83,6 +83,7 @@ _STRAY_CALL_TAG = re.compile(rf"</?{_CALL_TAG}\b[^>]*>", re.IGNORECASE)
 _PYTHON_TAG = re.compile(r"<[|｜]python_tag[|｜]>.*", re.IGNORECASE | re.DOTALL)
 _CALL_PREFIX = re.compile(r"\[TOOL_CALLS\]|\bfunctools\b", re.IGNORECASE)
 _ARG_KEYS = ("arguments", "parameters", "args", "input", "kwargs")
+_FUNCTION_NAME = re.compile(r"[a-z_][a-z0-9_.]{0,63}")
 _EMPTY_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?\s*```")
 _SCAN_LIMIT = 64  # JSON starts tried per text
 _JSON_START = re.compile(r"[\[{]")
@@ -128,7 +129,13 @@ def _is_call(value: Any) -> bool:
     if isinstance(function, dict) and isinstance(function.get("name"), str):
         return True
     name = value.get("name", value.get("tool_name", value.get("tool")))
-    return isinstance(name, str) and any(key in value for key in _ARG_KEYS)
+    # A function's name (`remember`, `save_memory`), not a person's ({"name": "Ana", "args": …}
+    # in JSON the owner asked for stays).
+    return (
+        isinstance(name, str)
+        and _FUNCTION_NAME.fullmatch(name) is not None
+        and any(key in value for key in _ARG_KEYS)
+    )
 
 
 def _without_text_calls(text: str) -> tuple[str, int]:

@@ -148,6 +148,23 @@ def test_the_owner_reads_words(
     assert _model_ops(reply) == []  # a call written as text is never proposed
 
 
+@pytest.mark.parametrize(
+    "around",
+    ["{}", '<think>draft: {{"reply": "no", "ops": []}}</think>\n{}', "{}<|im_end|>"],
+)
+def test_the_json_protocols_ops_reach_core_as_written(fake: FakeProvider, around: str) -> None:
+    """The scrub never edits the protocol's own JSON: an op holding tags, tokens or a call
+    written as text reaches core as the model wrote it, for the gate to judge and audit."""
+    content = (
+        'Note <tool_call>{"name": "forget", "arguments": {}}</tool_call> then </think> '
+        "and <|im_end|> [TOOL_CALLS] done."
+    )
+    op = {"op": "remember", "collection": "facts", "name": "odd", "content": content}
+    envelope = json.dumps({"reply": "Noted.<|im_end|>", "ops": [op]})
+    reply = _ask(fake, "openai", raw(around.format(envelope)))
+    assert (reply.provider, reply.text, list(reply.ops)) == ("fake-openai", "Noted.", [op])
+
+
 def test_a_cut_reasoning_block_sends_the_chain_on(fake: FakeProvider) -> None:
     reply = _ask(fake, "openai", cut("<think>The user says their sister is Ana. Let me"))
     assert reply.provider == "offline"

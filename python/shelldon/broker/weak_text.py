@@ -92,7 +92,7 @@ _JSON_START = re.compile(r"[\[{]")
 def scrub(text: str) -> tuple[str, list[str]]:
     """`text` without reasoning, template tokens and text-form tool calls; the notes say which."""
     notes: list[str] = []
-    text, found = _without_reasoning(text)
+    text, found = without_reasoning(text)
     if found:
         notes.append("body: reasoning block removed")
     text, calls = _without_text_calls(text)
@@ -104,7 +104,18 @@ def scrub(text: str) -> tuple[str, list[str]]:
     return text.strip(), notes
 
 
-def _without_reasoning(text: str) -> tuple[str, bool]:
+def has_reasoning(text: str, end: int) -> bool:
+    """Does a reasoning tag (opening or closing) appear in `text` before `end`?"""
+    return bool(_REASON_OPEN.search(text, 0, end) or _REASON_CLOSE.search(text, 0, end))
+
+
+def reasoning_ends(text: str) -> list[int]:
+    """Where each closing reasoning tag ends, first to last."""
+    return [match.end() for match in _REASON_CLOSE.finditer(text)]
+
+
+def without_reasoning(text: str) -> tuple[str, bool]:
+    """`text` after its reasoning (see the module's docstring), and whether there was any."""
     closes = list(_REASON_CLOSE.finditer(text))
     found = False
     if closes:

@@ -438,3 +438,13 @@ def test_the_held_apart_set_reaches_the_owner_readable(fake: FakeProvider) -> No
         if why is not None:
             unreadable.append((case, why, reply.text[:60]))
     assert unreadable == []
+
+
+def test_a_dreams_repeats_reach_core(fake: FakeProvider) -> None:
+    """Only a turn's repeats are folded: core stops a dream that repeats an op (a loop)."""
+    dream = CompletionRequest(
+        purpose="dream", sections=(PromptSection("dream", "# Dream: consolidate\nnothing"),)
+    )
+    fake.script(tool_calls(*[call("remember", ANA)] * 3, text="tidied"))
+    reply = ProviderChain([http_provider(fake, "openai")]).complete(dream)
+    assert len(reply.ops) == 3

@@ -7,8 +7,9 @@ In order:
 3. each op in a near-miss shape a small model writes ("Facts", `{"remember": {…}}`, "title"
    for `name`) is put in the contract's shape (shelldon.broker.op_shapes), and its strings
    mended (half an emoji); an op with a number past 64 bits is dropped; a reply the token
-   budget cut is kept up to its last whole sentence, or refused; an op the model proposed twice
-   (the same tool called again with the same arguments) is kept once;
+   budget cut is kept up to its last whole sentence, or refused; in a turn or a check-in, an op
+   the model proposed twice (the same tool called again with the same arguments) is kept once (a
+   dream's repeats reach core, which stops a dream that loops);
 4. the reply check (shelldon.broker.reply_check): an envelope, a placeholder, a digit flood, a
    language the owner never used (request.owner_languages) is refused — for a turn or a
    check-in the owner would read it. When the model proposed an op that fits the contract
@@ -104,7 +105,8 @@ def read_answer(
             sound.append(mended)
         else:
             dropped.append(f"op {index}: a number too large for any field; dropped")
-    ops = _distinct(sound, dropped)
+    # A dream's repeats stay: core stops a dream that repeats an op (core.dream.apply).
+    ops = _distinct(sound, dropped) if request.purpose in ("turn", "checkin") else sound
     text = repair_surrogates(reply.text)  # "\ud83d" alone: half an emoji, valid JSON, no UTF-8
     if raw.cut and text:
         whole = whole_part(text)

@@ -165,6 +165,18 @@ def test_the_json_protocols_ops_reach_core_as_written(fake: FakeProvider, around
     assert (reply.provider, reply.text, list(reply.ops)) == ("fake-openai", "Noted.", [op])
 
 
+LIKE_LINES = " ".join(f"Line {i} of the list goes on a while." for i in range(30))
+
+
+def test_a_long_phrase_loop_is_refused_when_cut_and_kept_when_it_ended(
+    fake: FakeProvider,
+) -> None:
+    """A runaway loop runs until the token budget; a long answer of like lines that ended on its
+    own is an answer (tests/transport/test_telegram_e2e.py sends one of 10,600 characters)."""
+    assert _ask(fake, "openai", cut(LIKE_LINES + " Line")).provider == "offline"
+    assert _ask(fake, "openai", raw(LIKE_LINES)).text == LIKE_LINES
+
+
 def test_a_cut_reasoning_block_sends_the_chain_on(fake: FakeProvider) -> None:
     reply = _ask(fake, "openai", cut("<think>The user says their sister is Ana. Let me"))
     assert reply.provider == "offline"

@@ -124,7 +124,7 @@ def read_answer(
         # The system instruction as either protocol shows it (tools mode swaps its JSON ask).
         system = "\n".join(s.text for s in request.sections if s.kind == "system")
         instructions = f"{system}\n{for_tools(system)}" if system else ""
-        reason = unusable_reason(text, request.owner_languages, message, instructions)
+        reason = unusable_reason(text, request.owner_languages, message, instructions, cut=raw.cut)
     if reason is not None and text:
         _log_refused(provider, reason, text)
         dropped.append(f"reply: {reason}; blanked")

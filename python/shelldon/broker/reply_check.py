@@ -12,7 +12,9 @@ Unusable (the chain then asks the next provider, the offline brain last):
   labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
 - a repetition loop: one sentence said three times or more, or a phrase that keeps coming back
   (a run of four words said three times, and repeats making a fifth of the text: the loop a
-  small model runs until `max_tokens`, in words that differ a little each time);
+  small model runs until `max_tokens`, in words that differ a little each time) in a reply the
+  token budget cut (`cut`) or a short one (a long answer that ended on its own may be a list of
+  like lines);
 - a prompt echo: a section's title ("The owner says", "Recent conversation", …) or the "# Now"
   line's clock (a markdown heading alone is not: a good answer to a how-to may have some), a
   memory entry's own heading (`## sister [people, owner]`, `- sister [people]`), or eight words
@@ -82,15 +84,21 @@ _ENTRY_HEAD = re.compile(
 _ECHO_WORDS = 8  # words in a row of the system instruction that make an echo
 _LOOP_GRAM = 4
 _LOOP_SHARE = 0.2
+_LOOP_SHORT = 80  # words: a reply this short that loops is a loop, cut or not
 _LOG_CHARS = 120
 
 
 def unusable_reason(
-    text: str, languages: OwnerLanguages | None = None, message: str = "", instructions: str = ""
+    text: str,
+    languages: OwnerLanguages | None = None,
+    message: str = "",
+    instructions: str = "",
+    cut: bool = False,
 ) -> str | None:
     """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
     owner writes in and `message` what they asked (None, "": no language is judged);
-    `instructions` the prompt's system instruction ("": no echo of it is looked for)."""
+    `instructions` the prompt's system instruction ("": no echo of it is looked for); `cut`: the
+    token budget cut the answer."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -108,7 +116,7 @@ def unusable_reason(
         return "mostly digits"
     if len(_ROLE_LINE.findall(stripped)) >= 2 or _ROLE_LINE.match(stripped):
         return "a transcript, not a reply"
-    if _repeats(stripped) or _looping(stripped):
+    if _repeats(stripped) or _looping(stripped, cut):
         return "a repetition loop"
     if _TITLE.search(stripped) or _NOW_LINE.search(stripped) or _ENTRY_HEAD.search(stripped):
         return "a prompt echo"
@@ -131,9 +139,12 @@ def _repeats(text: str, times: int = 3) -> bool:
     return False
 
 
-def _looping(text: str) -> bool:
-    """A phrase that keeps coming back: one run of words three times, repeats a fifth of all."""
+def _looping(text: str, cut: bool) -> bool:
+    """A phrase that keeps coming back: one run of words three times, repeats a fifth of all;
+    in a cut reply, or a short one."""
     words = _WORDS.findall(text.casefold())
+    if not cut and len(words) > _LOOP_SHORT:
+        return False
     counts: dict[tuple[str, ...], int] = {}
     for i in range(len(words) - _LOOP_GRAM + 1):
         gram = tuple(words[i : i + _LOOP_GRAM])

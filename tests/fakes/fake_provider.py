@@ -26,6 +26,10 @@ plain dict, so the same script works in-process and across processes; build them
                                      way a broken proxy would)
     cut("Half a sent")               an answer the token budget cut (finish_reason "length",
                                      stop_reason "max_tokens") whose content is this text
+    events([{...}, ..., "[DONE]"])   exactly these server-sent events, each a `data:` line (a
+                                     dict as JSON, a string as it is): a server's own streaming
+                                     quirks (tool-call deltas with no index or id, a usage-only
+                                     last chunk); a request that did not ask to stream gets 400
 
 In-process (pytest):
 
@@ -143,6 +147,10 @@ def tool_calls(
 
 def cut(content: str, usage: tuple[int, int] = (11, 7)) -> Step:
     return {"kind": "cut", "content": content, "usage": list(usage)}
+
+
+def events(data: list[Any]) -> Step:
+    return {"kind": "events", "events": list(data)}
 
 
 def hostile(text: str = "Sure, done!") -> Step:
@@ -416,6 +424,14 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 self._send_json(int(step.get("status", 200)), step["json"])
             elif kind == "tool_calls":
                 self._send_answer(request, _tool_answer(request.wire, step))
+            elif kind == "events":
+                if not _wants_stream(request):
+                    self._send_json(400, {"error": {"message": "this step streams only"}})
+                    return
+                self._start_stream()
+                for event in step["events"]:
+                    self._send_chunk(_sse(event))
+                self._send_chunk(b"")
             elif kind == "cut":
                 answer = _answer(request.wire, step["content"], step.get("usage", [11, 7]))
                 if request.wire == "anthropic":

@@ -7,7 +7,9 @@ In order:
 3. each op in a near-miss shape a small model writes ("Facts", `{"remember": {…}}`, "title"
    for `name`) is put in the contract's shape (shelldon.broker.op_shapes), and its strings
    mended (half an emoji); an op with a number past 64 bits is dropped; a reply the token
-   budget cut is kept up to its last whole sentence, or refused;
+   budget cut is kept up to its last whole sentence, or refused; in a turn or a check-in, an op
+   the model proposed twice (the same tool called again with the same arguments) is kept once (a
+   dream's repeats reach core, which stops a dream that loops);
 4. the reply check (shelldon.broker.reply_check): an envelope, a placeholder, a digit flood, a
    language the owner never used (request.owner_languages) is refused — for a turn or a
    check-in the owner would read it. When the model proposed an op that fits the contract
@@ -23,6 +25,7 @@ In order:
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -35,6 +38,7 @@ from shelldon.broker.tools import ops_from_calls
 from shelldon.contracts.brain import BrainReply, CompletionRequest
 from shelldon.contracts.json_in import mend_strings
 from shelldon.contracts.ops import OpDecodeError, decode_op, op_name
+from shelldon.contracts.reply_format import for_tools
 from shelldon.contracts.text import repair_surrogates
 from shelldon.contracts.wire import encodable
 
@@ -101,7 +105,8 @@ def read_answer(
             sound.append(mended)
         else:
             dropped.append(f"op {index}: a number too large for any field; dropped")
-    ops = sound
+    # A dream's repeats stay: core stops a dream that repeats an op (core.dream.apply).
+    ops = _distinct(sound, dropped) if request.purpose in ("turn", "checkin") else sound
     text = repair_surrogates(reply.text)  # "\ud83d" alone: half an emoji, valid JSON, no UTF-8
     if raw.cut and text:
         whole = whole_part(text)
@@ -116,7 +121,10 @@ def read_answer(
     reason = None
     if not offline_provider:
         message = offline.PromptView.of(request).message
-        reason = unusable_reason(text, request.owner_languages, message)
+        # The system instruction as either protocol shows it (tools mode swaps its JSON ask).
+        system = "\n".join(s.text for s in request.sections if s.kind == "system")
+        instructions = f"{system}\n{for_tools(system)}" if system else ""
+        reason = unusable_reason(text, request.owner_languages, message, instructions, cut=raw.cut)
     if reason is not None and text:
         _log_refused(provider, reason, text)
         dropped.append(f"reply: {reason}; blanked")
@@ -132,6 +140,21 @@ def read_answer(
         usage=reply.usage,
         dropped=tuple(dropped),
     )
+
+
+def _distinct(ops: list[Any], dropped: list[str]) -> list[Any]:
+    """The ops without repeats: a small model calls the same tool with the same arguments again
+    and again (the first is kept; each repeat is a drop with its reason, never its text)."""
+    kept: list[Any] = []
+    seen: dict[str, int] = {}
+    for index, op in enumerate(ops):
+        key = json.dumps(op, sort_keys=True, ensure_ascii=False, default=str)
+        if key in seen:
+            dropped.append(f"op {index}: the same as op {seen[key]}; dropped")
+            continue
+        seen[key] = index
+        kept.append(op)
+    return kept
 
 
 def _valid_op_names(ops: list[Any]) -> list[str]:

@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from shelldon.broker.weak_text import has_reasoning, reasoning_ends, scrub, without_reasoning
 from shelldon.contracts.brain import BrainReply, Usage
 
 MAX_RAW_CHARS = 256_000  # a body past this is cut before parsing (a reply is a few KB)
@@ -58,9 +59,6 @@ REPLY_FORMAT_INSTRUCTION = (
 _DECODER = json.JSONDecoder(strict=False)  # models put raw newlines inside strings
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _SALVAGE_START = re.compile(r'\{\s*"(?:reply|ops)"\s*:')
-# Reasoning models served through OpenAI-compatible APIs (DeepSeek R1, Qwen3, …) think aloud in a
-# <think> block before answering; drafts of the answer inside it must not be taken for the answer.
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 # Terminal control characters (ESC sequences, carriage returns, NUL…) have no place in a reply the
 # owner reads in a terminal; newline and tab stay.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -81,16 +79,28 @@ def parse_reply(
     if len(raw) > max_raw_chars:
         raw = raw[:max_raw_chars]
         dropped.append(f"body: cut to {max_raw_chars} chars before parsing")
+    # What a weak model wraps around its words (broker.weak_text). The protocol's own JSON is
+    # never edited: its ops reach core as the model wrote them, for the gate to judge. A
+    # reasoning block before the envelope is removed first (it may hold drafts of it); the
+    # template tokens and text-form tool calls only from a body that holds no protocol JSON,
+    # and from the envelope's reply below.
     text = raw.strip()
-    if "<think>" in text[:64].lower():
-        text = _THINK.sub("", text, count=1).strip()
-        dropped.append("body: reasoning block removed")
-
     found = _find_object(text)
+    if found is None or has_reasoning(text, found[2]):
+        after = _after_reasoning(text)
+        unreasoned, removed = after if after is not None else without_reasoning(text)
+        if removed:
+            dropped.append("body: reasoning block removed")
+            text = unreasoned.strip()
+            found = _find_object(text)
+    if found is None and _bare_ops(text) is None and _SALVAGE_START.search(text) is None:
+        text, notes = scrub(text)
+        dropped.extend(note for note in notes if note not in dropped)
+
     reply_value: Any
     ops_value: Any
     if found is not None:
-        obj, outside = found
+        obj, outside, _ = found
         if outside:
             dropped.append("body: text outside the JSON object ignored")
         reply_value, ops_value = _envelope(obj)
@@ -107,6 +117,9 @@ def parse_reply(
             if text:
                 dropped.append("body: no JSON object; the text is the reply, no ops")
 
+    if isinstance(reply_value, str):
+        reply_value, notes = scrub(reply_value)
+        dropped.extend(note for note in notes if note not in dropped)
     reply = _clean_reply(reply_value, max_reply_chars, dropped)
     ops = _bounded_ops(ops_value, max_ops, max_op_chars, dropped)
     return BrainReply(
@@ -174,25 +187,37 @@ def _decode_at(text: str, index: int) -> tuple[Any, int] | None:
         return None
 
 
-def _find_object(text: str) -> tuple[dict[str, Any], bool] | None:
-    """The protocol object in `text`, and whether anything else was around it."""
+def _find_object(text: str) -> tuple[dict[str, Any], bool, int] | None:
+    """The protocol object in `text`, whether anything else was around it, and where it (or its
+    fence) starts."""
     whole = _decode_at(text, 0) if text.startswith("{") else None
     if whole is not None and _is_protocol_object(whole[0]):
-        return whole[0], bool(text[whole[1] :].strip())
+        return whole[0], bool(text[whole[1] :].strip()), 0
     for match in _FENCE.finditer(text):
         inner = match.group(1).strip()
         decoded = _decode_at(inner, 0) if inner.startswith("{") else None
         if decoded is not None and _is_protocol_object(decoded[0]):
             outside = bool(text[: match.start()].strip() or text[match.end() :].strip())
-            return decoded[0], outside or bool(inner[decoded[1] :].strip())
+            return decoded[0], outside or bool(inner[decoded[1] :].strip()), match.start()
     start = text.find("{")
     tries = 0
     while start != -1 and tries < _SCAN_STARTS:
         decoded = _decode_at(text, start)
         if decoded is not None and _is_protocol_object(decoded[0]):
-            return decoded[0], True
+            return decoded[0], True, start
         tries += 1
         start = text.find("{", start + 1)
+    return None
+
+
+def _after_reasoning(text: str) -> tuple[str, bool] | None:
+    """The text after the first reasoning end that a protocol object follows with no reasoning
+    before it: a reasoning tag inside the envelope's own strings is not the block's end."""
+    for end in reasoning_ends(text):
+        rest = text[end:].strip()
+        found = _find_object(rest)
+        if found is not None and not has_reasoning(rest, found[2]):
+            return rest, True
     return None
 
 

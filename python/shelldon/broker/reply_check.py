@@ -10,9 +10,15 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - a reply the token budget cut mid-sentence, when little of it is whole;
 - a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
   labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
-- a repetition loop: one sentence said three times or more;
+- a repetition loop: one sentence said three times or more, or a phrase that keeps coming back
+  (a run of four words said three times, and repeats making a fifth of the text: the loop a
+  small model runs until `max_tokens`, in words that differ a little each time) in a reply the
+  token budget cut (`cut`) or a short one (a long answer that ended on its own may be a list of
+  like lines);
 - a prompt echo: a section's title ("The owner says", "Recent conversation", …) or the "# Now"
-  line's clock (a markdown heading alone is not: a good answer to a how-to may have some);
+  line's clock (a markdown heading alone is not: a good answer to a how-to may have some), a
+  memory entry's own heading (`## sister [people, owner]`, `- sister [people]`), or eight words
+  in a row of the system instruction (`instructions`: never words for the owner);
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt;
@@ -33,6 +39,7 @@ import re
 
 from shelldon.broker.providers.base import scrub
 from shelldon.contracts.languages import OwnerLanguages, foreign_reason
+from shelldon.contracts.ops import COLLECTION_NAMES
 
 # A placeholder: angle brackets around a few lower-case words ("<one short sentence for your
 # owner>", "<short title>"); "<3", "<b>" and "a < b > c" are not.
@@ -65,14 +72,33 @@ _TITLE = re.compile("|".join(re.escape(t) for t in PROMPT_TITLES), re.IGNORECASE
 _NOW_LINE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}, time zone ")
 _THE_OWNER = re.compile(r"\bthe owner\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+_WORDS = re.compile(r"[\w']+")
+# How the prompt shows a memory entry (shelldon.worker.prompt: `## title [collection,
+# provenance]`, `- title [collection]` when shown by title).
+_ENTRY_HEAD = re.compile(
+    r"^\s*(?:#{1,3}|-)\s+\S[^\n]{0,160}\[(?:"
+    + "|".join(COLLECTION_NAMES)
+    + r")(?:,\s*[a-z][a-z ]*)*\]\s*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+_ECHO_WORDS = 8  # words in a row of the system instruction that make an echo
+_LOOP_GRAM = 4
+_LOOP_SHARE = 0.2
+_LOOP_SHORT = 80  # words: a reply this short that loops is a loop, cut or not
 _LOG_CHARS = 120
 
 
 def unusable_reason(
-    text: str, languages: OwnerLanguages | None = None, message: str = ""
+    text: str,
+    languages: OwnerLanguages | None = None,
+    message: str = "",
+    instructions: str = "",
+    cut: bool = False,
 ) -> str | None:
     """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
-    owner writes in and `message` what they asked (None, "": no language is judged)."""
+    owner writes in and `message` what they asked (None, "": no language is judged);
+    `instructions` the prompt's system instruction ("": no echo of it is looked for); `cut`: the
+    token budget cut the answer."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -90,9 +116,11 @@ def unusable_reason(
         return "mostly digits"
     if len(_ROLE_LINE.findall(stripped)) >= 2 or _ROLE_LINE.match(stripped):
         return "a transcript, not a reply"
-    if _repeats(stripped):
+    if _repeats(stripped) or _looping(stripped, cut):
         return "a repetition loop"
-    if _TITLE.search(stripped) or _NOW_LINE.search(stripped):
+    if _TITLE.search(stripped) or _NOW_LINE.search(stripped) or _ENTRY_HEAD.search(stripped):
+        return "a prompt echo"
+    if instructions and _shares_run(stripped, instructions, _ECHO_WORDS):
         return "a prompt echo"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
@@ -109,6 +137,30 @@ def _repeats(text: str, times: int = 3) -> bool:
         if seen[sentence] >= times:
             return True
     return False
+
+
+def _looping(text: str, cut: bool) -> bool:
+    """A phrase that keeps coming back: one run of words three times, repeats a fifth of all;
+    in a cut reply, or a short one."""
+    words = _WORDS.findall(text.casefold())
+    if not cut and len(words) > _LOOP_SHORT:
+        return False
+    counts: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - _LOOP_GRAM + 1):
+        gram = tuple(words[i : i + _LOOP_GRAM])
+        counts[gram] = counts.get(gram, 0) + 1
+    if not counts or max(counts.values()) < 3:
+        return False
+    repeats = sum(n - 1 for n in counts.values())
+    return repeats >= _LOOP_SHARE * sum(counts.values())
+
+
+def _shares_run(text: str, source: str, length: int) -> bool:
+    """`length` words in a row of `source` appear in `text` (case and punctuation aside)."""
+    theirs = _WORDS.findall(source.casefold())
+    runs = {tuple(theirs[i : i + length]) for i in range(len(theirs) - length + 1)}
+    ours = _WORDS.findall(text.casefold())
+    return any(tuple(ours[i : i + length]) in runs for i in range(len(ours) - length + 1))
 
 
 def _looks_like_json(text: str) -> bool:

@@ -15,6 +15,7 @@ never quotes the arguments.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -22,7 +23,7 @@ from typing import Any
 import msgspec
 
 from shelldon.broker.providers.base import ToolCall
-from shelldon.contracts.json_in import loads_mended
+from shelldon.broker.weak_text import loads_arguments
 from shelldon.contracts.ops import (
     CaptureLearning,
     Forget,
@@ -37,6 +38,8 @@ from shelldon.contracts.ops import (
     decode_op,
     op_name,
 )
+
+log = logging.getLogger(__name__)
 
 # What a model reads about each tool: short, in the prompt's words (the structs' docstrings are
 # written for developers and name core's modules).
@@ -175,9 +178,11 @@ def read_call(call: ToolCall, index: int, known: frozenset[str]) -> CallResult:
     arguments: Any = call.arguments
     if isinstance(arguments, str):
         try:
-            arguments = loads_mended(arguments) if arguments.strip() else {}
+            arguments, mended = loads_arguments(arguments) if arguments.strip() else ({}, [])
         except (ValueError, RecursionError):
             return CallResult(None, f"tool call {index} ({call.name}): arguments are not JSON")
+        if mended:  # logged, not audited as a drop (names only, no text)
+            log.info("tool call %d (%s): arguments %s", index, call.name, "; ".join(mended))
     if not isinstance(arguments, dict):
         kind = type(arguments).__name__
         return CallResult(None, f"tool call {index} ({call.name}): arguments are a {kind}")

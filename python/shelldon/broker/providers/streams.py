@@ -9,7 +9,9 @@ deadline also cuts a long generation between two tokens, and the words that arri
 
 - OpenAI chat completions: `data:` chunks of `chat.completion.chunk`, `choices[0].delta` carrying
   `content` pieces and `tool_calls` pieces (by `index`: the first piece has `id` and
-  `function.name`, every piece a slice of `function.arguments`), `finish_reason` on the last
+  `function.name`, every piece a slice of `function.arguments`; a server that omits `index`, or
+  repeats one index for several calls, is read by the pieces' ids and names), `finish_reason` on
+  the last
   chunk, `usage` on a final chunk with no choices (`stream_options.include_usage`), then
   `data: [DONE]`. A chunk with `error` is the server failing mid-stream.
 - Anthropic messages: `message_start` (the message, with its input usage), per block
@@ -41,6 +43,31 @@ def _json(event: SseEvent) -> Any:
 
 def _index(value: Any, otherwise: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else otherwise
+
+
+def _starts_call(piece: dict[str, Any], call: dict[str, Any]) -> bool:
+    """Does `piece` open a call other than `call`: a new id, or a name where one was given?"""
+    new_id = piece.get("id")
+    if isinstance(new_id, str) and new_id and call["id"] and new_id != call["id"]:
+        return True
+    function = piece.get("function")
+    name = function.get("name") if isinstance(function, dict) else None
+    return bool(isinstance(name, str) and name and call["function"]["name"] and not new_id)
+
+
+def _call_index(piece: dict[str, Any], calls: dict[int, dict[str, Any]]) -> int:
+    """Which call a tool-call piece belongs to. By its `index`, as the wire says; a server that
+    sends none (or the same index for every call) is read by what the piece carries: a new id or
+    a name opens the next call, anything else continues the last one."""
+    given = piece.get("index")
+    if isinstance(given, int) and not isinstance(given, bool):
+        if given in calls and _starts_call(piece, calls[given]):
+            return max(calls) + 1
+        return given
+    if not calls:
+        return 0
+    last = max(calls)
+    return last + 1 if _starts_call(piece, calls[last]) else last
 
 
 def _failed(error: Any) -> ProviderError:
@@ -81,7 +108,7 @@ def openai_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, Any]:
         for piece in pieces if isinstance(pieces, list) else ():
             if not isinstance(piece, dict):
                 continue
-            index = _index(piece.get("index"), len(calls))
+            index = _call_index(piece, calls)
             call = calls.setdefault(
                 index, {"id": None, "type": "function", "function": {"name": "", "arguments": ""}}
             )
@@ -89,8 +116,9 @@ def openai_answer(events: Sequence[SseEvent], complete: bool) -> dict[str, Any]:
                 call["id"] = piece["id"]
             function = piece.get("function")
             if isinstance(function, dict):
-                if isinstance(function.get("name"), str):
-                    call["function"]["name"] += function["name"]
+                name = function.get("name")
+                if isinstance(name, str) and name != call["function"]["name"]:
+                    call["function"]["name"] += name  # a name said again in each piece: once
                 if isinstance(function.get("arguments"), str):
                     call["function"]["arguments"] += function["arguments"]
     message: dict[str, Any] = {"role": "assistant", "content": "".join(content) or None}

@@ -1,0 +1,65 @@
+"""How many quirky small-model replies reach the owner unreadable (docs/brain.md, "Weak models at
+the provider door"): the class examples and the held-apart set of tests/broker/test_weak_models.py,
+and the recorded SmolLM2-135M replies (tests/fixtures/live_model), each served by the fake over
+real HTTP and read by the chain with the offline brain behind it, judged by the test's judge.
+
+    .venv/bin/python scripts/weak_replies.py [-v]
+
+Run it on an older checkout of python/ to see the figures before a change.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from broker.test_live_replies import RECORDS
+from broker.test_weak_models import HELD_APART, REQUEST, TEXT_CLASSES, _unreadable
+from fakes.fake_provider import FAKE_KEY, FakeProvider, Step, body, raw
+from shelldon.broker.chain import ProviderChain
+from shelldon.broker.offline import OfflineBrain
+from shelldon.contracts.brain import CompletionRequest, PromptSection
+from support.providers import http_provider
+
+
+def _count(
+    fake: FakeProvider, name: str, cases: list[tuple[str, list[Step], CompletionRequest]]
+) -> None:
+    bad = 0
+    for case, steps, request in cases:
+        fake.script(*steps)
+        reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(request)
+        why = _unreadable(reply.text)
+        bad += why is not None
+        if "-v" in sys.argv and why is not None:
+            print(f"  {case}: {why}: {reply.text[:70]!r}")
+    print(f"{name}: {bad} of {len(cases)} reach the owner unreadable")
+
+
+def main() -> int:
+    logging.disable(logging.CRITICAL)
+    classes = [(case, [raw(written)], REQUEST) for case, written, _ in TEXT_CLASSES]
+    held = [(case, [step], REQUEST) for case, step in HELD_APART]
+    recorded = []
+    for index, record in enumerate(RECORDS):
+        message = record["answered"]
+        request = CompletionRequest(
+            purpose="turn",
+            sections=(
+                PromptSection("system", "You are shelldon."),
+                PromptSection("message", message if message.startswith("#") else f"# {message}"),
+            ),
+        )
+        recorded.append((f"reply{index}", [body(record["answer"])] * 2, request))
+    with FakeProvider(require_key=FAKE_KEY) as fake:
+        _count(fake, "class examples", classes)
+        _count(fake, "held-apart set", held)
+        _count(fake, "recorded SmolLM2-135M replies", recorded)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

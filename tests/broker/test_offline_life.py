@@ -171,3 +171,25 @@ def test_a_plan_told_in_a_few_words_is_wished_well_and_not_kept(message: str, sa
 )
 def test_a_statement_with_a_day_in_it_is_no_plan(message: str) -> None:
     assert plan(message, 0) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "content", "said"),
+    [
+        ("I used to live in Berlin", "The owner used to live in Berlin.", "used to live in Berlin"),
+        ("we used to live by the sea", "The owner used to live by the sea.", "live by the sea"),
+        (
+            "I used to ride horses when I was a kid",
+            "The owner used to ride horses when the owner was a kid.",
+            "when you were a kid",
+        ),
+        ("I used to smoke but I quit last year", "The owner used to smoke.", "used to smoke"),
+        ("I used to have a dog called Max", "The owner used to have a dog called Max.", "Max"),
+    ],
+)
+def test_a_fact_about_the_past_is_kept_as_the_past(message: str, content: str, said: str) -> None:
+    """ "I used to live in Berlin" was "Okay!" and nothing was kept; now it is kept in the
+    owner's words, as the past (what follows "but" or "now" is the present, not part of it)."""
+    reply, ops = _turn(message)
+    assert [op.content for op in ops if isinstance(op, Remember)] == [content]
+    assert said in reply and reply not in GENERIC, reply

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_asides,
     offline_chat,
     offline_forget,
     offline_intro,
@@ -70,7 +71,7 @@ from shelldon.broker import (
     offline_topics,
     offline_world,
 )
-from shelldon.broker.offline_sentences import forget_request, is_question
+from shelldon.broker.offline_sentences import forget_request, is_question, merge_notes
 from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
 from shelldon.broker.offline_words import (
     UNSAID,
@@ -375,8 +376,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood and (mood := offline_moods.within(sentence)) is not None:
         understood = True  # "I just got home from work, it was okay I guess"
         turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
-    if not understood:
-        turn.replies.append(_acknowledge(sentence, turn.view.pet_said))
+    if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
+        happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said)
+        turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
 
@@ -886,6 +888,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 _statements(turn, rest)
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
+        elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
+            turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
             reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)
         ) is not None:
@@ -955,7 +959,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     worded = [
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
-        for i, r in enumerate(_merge_notes(meant))
+        for i, r in enumerate(merge_notes(meant))
     ]
     return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
 
@@ -992,18 +996,6 @@ def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:
             (offline_world.NO_INTERNET, offline_world.NO_INTERNET_AGAIN), 0, view.pet_said
         )
     return offline_chat.cannot_help(question) or offline_chat.ponder(question, seed)
-
-
-def _merge_notes(replies: list[str]) -> list[str]:
-    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once). The
-    mark is the rules' own: the owner reads it worded by offline_talk.noted."""
-    out: list[str] = []
-    for reply in replies:
-        if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):
-            out[-1] = out[-1].rstrip(".") + ", and " + reply[len("Noted: ") :]
-        else:
-            out.append(reply)
-    return out
 
 
 _ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")

@@ -6,6 +6,7 @@ like a pet that listens (a word about it and a question back), and kept when it 
 - what they are learning or took up: "I started learning the guitar", "I'm learning Spanish" ->
   kept ("The owner is learning the guitar.");
 - a new job: "I got a new job at Siemens" -> kept under `job` (the name "what's my job?" finds);
+- the past: "I used to live in Berlin" -> kept as the past ("The owner used to live in Berlin.");
 - what they play or do regularly: "I play football on Sundays" -> kept;
 - how they eat: "I'm vegetarian", "I'm lactose intolerant" -> kept;
 - a fact about someone named before ("Sofia loves dinosaurs", `about_someone`) -> kept in
@@ -75,6 +76,12 @@ _DIET = lazy(
     re.IGNORECASE,
 )
 _SIMPLE_NAME = lazy(r"[^\w ]+")
+# "I used to live in Berlin": a fact about the past, kept as it was said (never as the present);
+# what follows "but" or "now" is the present, read by the rules clause by clause.
+_USED_TO = lazy(
+    r"^(?:i|we) used to (?P<what>.+?)(?:,? (?:but|and now|now|these days)\b.*)?[\s.!]*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,11 @@ _LEARNS = (
     "Ooh, {x}! I'll remember you're learning it. What got you started?",
 )
 _PLAYS = ("{X} Sounds fun! I'll remember.", "Nice: {x} I'll keep that in mind.")
+_USED = (
+    "Oh, you used to {x}? I'll remember that. Do you miss it?",
+    "Once upon a time you used to {x}! I'll keep that in mind. What was it like?",
+    "So you used to {x}! I'll remember that. How long ago was it?",
+)
 
 
 def told(sentence: str, seed: int) -> Told | None:
@@ -119,6 +131,10 @@ def told(sentence: str, seed: int) -> Told | None:
         # "Ooh, to jailbreak …!" reads wrong: an infinitive takes the "Learning …" wording.
         options = _LEARNS[:1] if said.lower().startswith("to ") else _LEARNS
         return Told(_say(options, seed, said), keep)
+    if (m := _USED_TO.match(s)) is not None:
+        what = m.group("what").strip()
+        keep = ("facts", _name(f"used to {what}"), _third(f"I used to {what}"))
+        return Told(_say(_USED, seed, to_second_person(what).rstrip(".")), keep)
     if (m := _NEW_JOB.match(s)) is not None:
         where = f" {m.group('rest').strip()}" if m.group("rest") else ""
         reply = f"A new job{where}, congratulations! How are you finding it?"

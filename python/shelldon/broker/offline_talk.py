@@ -287,7 +287,7 @@ _FEELINGS = (
         ),
     ),
     (
-        "high",
+        "done",  # something achieved: praised, where a mood ("so happy today") is shared
         lazy(
             r"^i (?:just )?(?:got the job|got a job|got promoted|passed|won|finished|did it|"
             r"made it|got engaged|got married|got in)\b|^(?:great|good|lovely|amazing|perfect|"
@@ -326,6 +326,11 @@ _FEELING_REPLIES = {
         "Sounds like a tough one. Put your feet up if you can. What would help right now?",
     ),
     "high": (
+        "That's wonderful! I'm so happy for you. What's made today so good?",
+        "Yay, I love seeing you this happy! What's the good news?",
+        "That makes my shell glow! 😊 I'm glad. What's got you smiling?",
+    ),
+    "done": (
         "That's wonderful! I'm so happy for you. How are you going to celebrate?",
         "Oh, that's great news! Well done. Tell me more?",
         "Yay! That sounds amazing, I'm proud of you. How does it feel?",
@@ -340,8 +345,8 @@ _FEELING_OPENER = lazy(
 
 
 def feeling(sentence: str) -> str | None:
-    """ "low", "tired", "high", "bored" or "grief" when the sentence tells how the owner feels or
-    how a day went."""
+    """ "low", "tired", "high", "done", "bored" or "grief" when the sentence tells how the owner
+    feels or how a day went."""
     text = _FEELING_OPENER.sub("", sentence.strip()) or sentence.strip()
     if re.search(r"\bnot\b|n't\b", text.split(",", 1)[0], re.IGNORECASE) and not re.match(
         r"^i can't sleep", text, re.IGNORECASE

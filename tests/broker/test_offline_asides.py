@@ -154,3 +154,16 @@ def test_what_happened_is_met_by_how_it_went_and_not_kept(message: str, said: st
 )
 def test_how_a_thing_is_is_no_event_to_ask_about(message: str) -> None:
     assert event(message, 0, ()) is None
+
+
+def test_how_was_it_is_not_asked_after_the_line_was_already_answered() -> None:
+    """ "I'm exhausted. I had three meetings …" was "That sounds exhausting. … Oh? And how was
+    it?": the second sentence said how it was."""
+    for message in (
+        "I'm so tired. We walked to the beach and back.",
+        "ugh, long day. I had a meeting with the landlord.",
+    ):
+        reply, ops = _turn(message)
+        assert "how was it" not in reply.casefold() and "how did" not in reply.casefold(), reply
+        assert ops == []
+    assert event("We walked to the beach and back.", 0, (), alone=False) is None

@@ -281,3 +281,12 @@ def test_everyday_french_spanish_and_german_say_the_brain_reads_english(said: st
     reply = pet.say(said)
     assert "English" in reply, reply
     assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["bbl", "ok bbl", "be back later", "be back in a bit!"])
+def test_back_later_is_see_you_later_not_goodbye(said: str) -> None:
+    """ "bbl" was "Bye for now, Sam!": the owner is coming back."""
+    pet = talked_to()
+    reply = pet.say(said)
+    assert "see you later" in reply.casefold() and "when you're back" in reply, reply
+    assert "Sam" in reply and pet.ops == []

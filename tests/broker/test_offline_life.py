@@ -193,3 +193,19 @@ def test_a_fact_about_the_past_is_kept_as_the_past(message: str, content: str, s
     reply, ops = _turn(message)
     assert [op.content for op in ops if isinstance(op, Remember)] == [content]
     assert said in reply and reply not in GENERIC, reply
+
+
+def test_an_update_of_something_never_told_is_news_not_an_update() -> None:
+    """ "I used to love running but not anymore" as a first line was "Okay, updated: …" with
+    nothing kept before; said after "I love running" it is an update."""
+    from support.offline_pet import Pet
+
+    fresh = Pet()
+    first = fresh.say("I used to love running but not anymore")
+    assert "updated" not in first and fresh.ops, first
+    told = Pet()
+    told.say("I love running")
+    assert "updated" in told.say("I don't like running anymore")
+    aged = Pet()
+    aged.say("I'm 34")
+    assert "updated" in aged.say("I'm 35 not 34")

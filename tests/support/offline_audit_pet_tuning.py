@@ -12,7 +12,10 @@ showed on its first run, in other words and other homes:
 - emoji-only lines (sleepy, love, party, a wave, food);
 - a fact about the past ("I used to work in a café", "I used to have a dog called Max"): kept,
   in the second person said back ("when you were little", never "you was");
-- the known leftovers: "I used to love running but not anymore" as a first line.
+- the known leftovers: "I used to love running but not anymore" as a first line ("updated"
+  with nothing kept before), "bbl" (a goodbye, where the owner is coming back);
+- added after the first fixes, from a seam the held-apart set's replies showed (read, not
+  judged): "how was it?" asked of a second sentence after the first was already answered.
 """
 
 from __future__ import annotations
@@ -120,6 +123,8 @@ PET_TUNING: tuple[Home, ...] = (
             line("do I like running?", "no"),
             line("I used to hate olives, now I love them", keep=True),
             line("do I like olives?", "yes"),
+            line("I'm so tired. We walked to the beach and back.", warm=True, not_=("how was",)),
+            line("bbl", any=("later",), not_=("bye",)),
         ),
     ),
 )

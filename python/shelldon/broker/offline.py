@@ -72,7 +72,14 @@ from shelldon.broker import (
     offline_world,
 )
 from shelldon.broker.offline_sentences import forget_request, is_question, merge_notes
-from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
+from shelldon.broker.offline_view import (
+    REMEMBER,
+    Known,
+    PromptView,
+    as_stated,
+    sentences,
+    told_before,
+)
 from shelldon.broker.offline_words import (
     UNSAID,
     WORD,
@@ -352,6 +359,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
         understood = True
         last = turn.replies[-1] if len(turn.replies) > replies else ""
         updated = offline_talk.pick(_UPDATED, turn.seed, turn.view.pet_said)
+        corrected = corrected and told_before(turn.view, clause)  # else it is news, not an update
         if corrected and last.startswith("Noted: "):
             turn.replies[-1] = updated + last[len("Noted: ") :]
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
@@ -377,7 +385,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
         understood = True  # "I just got home from work, it was okay I guess"
         turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
     if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
-        happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said)
+        happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
         turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 

@@ -268,9 +268,10 @@ _OPINED = (
 )
 
 
-def event(text: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
+def event(text: str, seed: int, avoid: Sequence[str] = (), alone: bool = True) -> str | None:
     """The pet's answer to something that happened or an opinion, when no fact rule took the
-    line; None when the line says neither."""
+    line; None when the line says neither. Not `alone` (the turn already has a reply: "I'm
+    exhausted. I had three meetings …"), "how was it?" is not asked: the line said."""
     s = " ".join(text.split()).strip()
     if "?" in s:
         return None
@@ -293,7 +294,7 @@ def event(text: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
         return pick(_WENT_BADLY, seed, avoid)
     if good:
         return pick(_WENT_WELL, seed, avoid)
-    if not _DID.match(s):
+    if not alone or not _DID.match(s):
         return None  # "the weather was odd today" says how it was: nothing to ask
     how = _HOW_WAS.search(s)
     if how is None:

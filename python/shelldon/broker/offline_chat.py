@@ -146,6 +146,8 @@ _BACK = lazy(
     r"^(?:(?:i'm|i am|im) )?back(?: again| now)?[\s!.]*$|^(?:i'm|i am) home[\s!.]*$|^wb\b",
     re.IGNORECASE,
 )
+# "bbl": away for a while, not gone: "see you later", never "bye for now".
+_LATER = lazy(r"^(?:(?:ok|okay|k)[\s,]+)?(?:bbl|be back (?:later|soon|in a bit))\b[\s!.]*$", re.I)
 _BACK_REPLY = ("Welcome back{name}! What did I miss?", "There you are{name}! Welcome back.")
 _GOODBYES = (
     "Bye for now{name}! I'll be here.",
@@ -179,6 +181,8 @@ def reaction(
         return pick(_AWAY_REPLY, seed, avoid)
     if _BACK.match(text):
         return pick(_BACK_REPLY, seed, avoid).format(name=f", {name}" if name else "")
+    if _LATER.match(text):
+        return f"See you later{', ' + name if name else ''}! I'll be right here when you're back."
     if _GOODBYE.match(text):
         late = hour is not None and (hour >= 21 or hour < 4)
         said = pick(_GOOD_NIGHTS if _NIGHT.search(text) or late else _GOODBYES, seed, avoid)

@@ -175,3 +175,13 @@ def sentences(text: str) -> Iterator[str]:
         part = part.strip()
         if part:
             yield part
+
+
+_UPDATE_WORDS = frozenset(("used", "anymore", "now", "actually", "like", "love", "hate", "not"))
+
+
+def told_before(view: PromptView, clause: str) -> bool:
+    """Whether memory or the window says something of what an update names ("34" of "I'm 35 not
+    34", "running" of "I don't like running anymore"): the brain says "updated" only then."""
+    words = set(content_words(clause)) - _UPDATE_WORDS
+    return any(words & set(content_words(k.text)) for k in view.known)

@@ -132,3 +132,11 @@ def test_joy_is_shared_and_only_what_was_achieved_is_praised(said: str, kind: st
     replies = {feeling_reply(kind, seed) for seed in range(3)}
     praised = any("Well done" in r or "proud" in r for r in replies)
     assert praised == (kind == "done"), replies
+
+
+def test_you_are_is_said_as_a_person_says_it() -> None:
+    """Facts were said back "you are 35 years old", "You are a nurse": now "you're", except
+    where English cannot contract it (at the end: "that's who you are")."""
+    assert to_second_person("I'm allergic to peanuts") == "you're allergic to peanuts."
+    assert to_second_person("The owner is a nurse") == "you're a nurse."
+    assert to_second_person("that's who I am") == "that's who you are."

@@ -180,6 +180,7 @@ def to_second_person(text: str) -> str:
     out = re.sub(r"\b(?:[Mm]e|[Mm]yself|[Uu]s)\b", "you", out)
     out = re.sub(r"\b[Ww]e(?:'re| are)\b", "you are", out)
     out = re.sub(r"\b[Ww]e\b", "you", out)
+    out = re.sub(r"\b([Yy]ou) are\b(?=\s+\w)", r"\1're", out)  # as a person says it
     return out.translate(_PET_SAYS).strip().rstrip(".!") + "."
 
 

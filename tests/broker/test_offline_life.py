@@ -209,3 +209,43 @@ def test_an_update_of_something_never_told_is_news_not_an_update() -> None:
     aged = Pet()
     aged.say("I'm 34")
     assert "updated" in aged.say("I'm 35 not 34")
+
+
+@pytest.mark.parametrize(
+    ("message", "past", "asked", "answer"),
+    [
+        (
+            "I used to hate olives, now I love them",
+            "The owner used to hate olives.",
+            "do I like olives?",
+            "Yes",
+        ),
+        (
+            "I used to be a baker, but these days I'm a teacher",
+            "The owner used to be a baker.",
+            "what's my job?",
+            "teacher",
+        ),
+        (
+            "I used to live in Leeds and now I live in York",
+            "The owner used to live in Leeds.",
+            "where do I live?",
+            "York",
+        ),
+    ],
+)
+def test_the_past_then_the_present_keeps_both(
+    message: str, past: str, asked: str, answer: str
+) -> None:
+    """ "I used to hate olives, now I love them" kept only the past (or nothing), and "do I like
+    olives?" said "No"; the present is its own clause, "them" what the past named."""
+    from support.offline_pet import Pet
+
+    pet = Pet()
+    pet.say("hello")
+    reply = pet.say(message)
+    kept = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert past in kept and len(kept) == 2, kept
+    assert "?" not in reply, reply  # no question about the past before the present is heard
+    pet.bury()
+    assert answer in pet.say(asked)

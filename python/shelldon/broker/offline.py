@@ -77,6 +77,9 @@ from shelldon.broker.offline_view import (
     Known,
     PromptView,
     as_stated,
+    by_relation,
+    known_names,
+    names_a_known_person,
     sentences,
     told_before,
 )
@@ -367,7 +370,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
             turn.replies[-1] = updated + last[6 : -len(_NAME_KEPT)]
     life = offline_life.told(sentence, turn.seed) if not understood else None
     if not understood and life is None:
-        life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
+        life = offline_life.about_someone(sentence, turn.seed, known_names(turn.view))
     if not understood and life is None:
         life = offline_life.plan(sentence, turn.seed)  # "dentist thursday at 3"
     if not understood and life is not None:
@@ -390,10 +393,6 @@ def _statements(turn: _Turn, sentence: str) -> None:
     _repeated(turn, sentence)
 
 
-# A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
-_MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
-
-
 _NAMED_CLAUSE = lazy(
     r"(?:\s*,\s*|\s+)(?:and\s+)?(?=[A-Z][\w'’-]+ (?:is|loves|likes|hates|plays)\b)"
 )
@@ -403,7 +402,7 @@ def _named_clauses(turn: _Turn, sentence: str) -> None:
     """Each clause about a named person kept, and said back once ("Leo is 7 years old, and Mia
     is 4 years old. I'll remember that.")."""
     parts = _NAMED_CLAUSE.split(sentence)
-    names = _known_names(turn.view)
+    names = known_names(turn.view)
     told = [t for p in parts if (t := offline_life.about_someone(p, turn.seed, names))]
     kept = [t.keep for t in told if t.keep is not None]
     if len(parts) < 2 or not kept:
@@ -412,12 +411,6 @@ def _named_clauses(turn: _Turn, sentence: str) -> None:
         turn.remember(*keep)
     said = ", and ".join(content.rstrip(".") for _, _, content in kept)
     turn.replies.append(told[0].reply if len(kept) == 1 else f"{said}. I'll remember that.")
-
-
-def _known_names(view: PromptView) -> frozenset[str]:
-    """The names the prompt holds for people the owner spoke of: a capitalised word that does
-    not start its sentence, in memory or in the owner's own rows."""
-    return frozenset(n for k in view.known for n in _MID_NAME.findall(k.text))
 
 
 def _statement(turn: _Turn, sentence: str) -> bool:
@@ -532,7 +525,12 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.learn(to_third_person(s), pattern_key("identity", s))
         turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")
         return True
-    return False
+    alone = len(offline_talk.clauses(turn.view.message)) == 1  # else the present follows
+    past = offline_life.used_to(s, turn.seed, alone)  # "I used to live in Berlin": the past
+    if past is not None and past.keep is not None:
+        turn.remember(*past.keep)
+        turn.replies.append(past.reply)
+    return past is not None
 
 
 def _work_name(view: PromptView) -> str:
@@ -942,10 +940,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _answer(turn, s)
             # Memory first ("do I like the rain?"); what it does not know of the world outside
             # ("will it rain tomorrow?") is not the owner's to tell: no internet, said so.
-            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := _by_relation(view, s)):
+            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := by_relation(view, s)):
                 turn.replies.pop()  # "when is Jo's birthday?" is "when is my wife's birthday?"
                 _answer(turn, asked)
-            if turn.replies[-1].startswith(NOT_KNOWN) and not _names_a_known_person(view, s):
+            if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
@@ -970,29 +968,6 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         for i, r in enumerate(merge_notes(meant))
     ]
     return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
-
-
-_NAMED = lazy(r"[A-Z][\w-]*")
-_CALLED_BY_RELATION = lazy(r"\bowner's ([\w ]+?) is called ([A-Z][\w-]*)")
-
-
-def _names_a_known_person(view: PromptView, question: str) -> bool:
-    """ "When is Jo's birthday?": a person the owner spoke of, so the answer is theirs to tell."""
-    return bool(set(_NAMED.findall(question)) & _known_names(view))
-
-
-def _by_relation(view: PromptView, question: str) -> str | None:
-    """The question with a person's name said as who they are to the owner ("when is Jo's
-    birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
-    names no one kept so."""
-    relations = {
-        m.group(2): m.group(1) for k in view.known if (m := _CALLED_BY_RELATION.search(k.text))
-    }
-    asked = _NAMED.sub(
-        lambda m: f"my {relations[m.group(0)]}" if m.group(0) in relations else m.group(0),
-        question,
-    )
-    return asked if asked != question else None
 
 
 def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:

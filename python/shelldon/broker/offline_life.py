@@ -6,7 +6,8 @@ like a pet that listens (a word about it and a question back), and kept when it 
 - what they are learning or took up: "I started learning the guitar", "I'm learning Spanish" ->
   kept ("The owner is learning the guitar.");
 - a new job: "I got a new job at Siemens" -> kept under `job` (the name "what's my job?" finds);
-- the past: "I used to live in Berlin" -> kept as the past ("The owner used to live in Berlin.");
+- the past (`used_to`, a clause the fact rules read last): "I used to live in Berlin" -> kept as
+  the past ("The owner used to live in Berlin."), never as where the owner lives now;
 - what they play or do regularly: "I play football on Sundays" -> kept;
 - how they eat: "I'm vegetarian", "I'm lactose intolerant" -> kept;
 - a fact about someone named before ("Sofia loves dinosaurs", `about_someone`) -> kept in
@@ -111,6 +112,18 @@ _USED = (
 )
 
 
+def used_to(sentence: str, seed: int, alone: bool = True) -> Told | None:
+    """ "I used to live in Berlin": kept as the past, asked about (not when the line goes on to
+    the present: "…, now I love them"); None for any other clause."""
+    if (m := _USED_TO.match(" ".join(sentence.split()).strip())) is None:
+        return None
+    what = m.group("what").strip()
+    keep = ("facts", _name(f"used to {what}"), _third(f"I used to {what}"))
+    options = _USED if alone else _USED[2:]
+    reply = _say(options, seed, to_second_person(what).rstrip("."))
+    return Told(reply if alone else reply.split("!")[0] + "!", keep)  # the present says it
+
+
 def told(sentence: str, seed: int) -> Told | None:
     """The pet's answer to one sentence of the owner's life, or None (see the module)."""
     s = " ".join(sentence.split()).strip()
@@ -131,10 +144,6 @@ def told(sentence: str, seed: int) -> Told | None:
         # "Ooh, to jailbreak …!" reads wrong: an infinitive takes the "Learning …" wording.
         options = _LEARNS[:1] if said.lower().startswith("to ") else _LEARNS
         return Told(_say(options, seed, said), keep)
-    if (m := _USED_TO.match(s)) is not None:
-        what = m.group("what").strip()
-        keep = ("facts", _name(f"used to {what}"), _third(f"I used to {what}"))
-        return Told(_say(_USED, seed, to_second_person(what).rstrip(".")), keep)
     if (m := _NEW_JOB.match(s)) is not None:
         where = f" {m.group('rest').strip()}" if m.group("rest") else ""
         reply = f"A new job{where}, congratulations! How are you finding it?"

@@ -46,10 +46,22 @@ _CLAUSE_BREAK = lazy(
 )
 
 
+# "I used to hate olives, now I love them": the past and the present, a clause each ("them" is
+# what the past named).
+_PAST_THEN_NOW = lazy(
+    r"^(?P<past>(?:i|we) used to \w+ (?P<what>[^,]+?))(?:,\s*|\s+)(?:but |and )?"
+    r"(?:now|these days|nowadays),?\s+(?P<now>(?:i|we)\b.*)$",
+    re.IGNORECASE,
+)
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence that each have a subject of their own. A fragment of two
     words or fewer joins the next ("My sister and I live in Porto" is one clause; "Sorry, my
     birthday is …" keeps its opener)."""
+    if (then := _PAST_THEN_NOW.match(sentence.strip())) is not None:
+        now = re.sub(r"\b(?:it|them)\b", then["what"], then["now"], flags=re.IGNORECASE)
+        return [then["past"], *clauses(now)]
     out: list[str] = []
     pending = ""
     for part in (p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)):

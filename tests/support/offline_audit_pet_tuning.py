@@ -15,7 +15,10 @@ showed on its first run, in other words and other homes:
 - the known leftovers: "I used to love running but not anymore" as a first line ("updated"
   with nothing kept before), "bbl" (a goodbye, where the owner is coming back);
 - added after the first fixes, from a seam the held-apart set's replies showed (read, not
-  judged): "how was it?" asked of a second sentence after the first was already answered.
+  judged): "how was it?" asked of a second sentence after the first was already answered;
+- a second round, from the held-apart classes left after the first: a possessive without its
+  apostrophe ("my brothers name is tomas"), "wat"/"wats", a laugh before a nod ("haha ok"), a
+  goodbye after a few words of what comes next ("right, off to the gym, bye!").
 """
 
 from __future__ import annotations
@@ -125,6 +128,22 @@ PET_TUNING: tuple[Home, ...] = (
             line("do I like olives?", "yes"),
             line("I'm so tired. We walked to the beach and back.", warm=True, not_=("how was",)),
             line("bbl", any=("later",), not_=("bye",)),
+        ),
+    ),
+    Home(
+        "eli: shorthand, written after the second round of classes",
+        datetime(2026, 12, 18, 16, 0, tzinfo=UTC),
+        (
+            line("hi", any=("name",)),
+            line("eli", "Eli"),
+            line("my brothers name is tomas", keep=True),
+            line("whats my brother's name", "Tomas"),
+            line("my moms birthday is may 3", keep=True),
+            line("wats my name", "Eli"),
+            line("haha ok", not_=BLAND),
+            line("lmao ok", not_=BLAND),
+            line("right, off to the gym, bye!", any=GOODBYE, not_=BLAND),
+            line("anyway dinner time. cya", any=GOODBYE, not_=BLAND),
         ),
     ),
 )

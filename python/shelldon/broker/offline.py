@@ -930,7 +930,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
-        elif _is_question(s) and (summed := offline_chat.sum_of(s)) is not None:
+        elif _is_question(s) and (summed := offline_world.sum_of(s)) is not None:
             turn.replies.append(summed)
         elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
             turn.replies.append(topical)

@@ -1,4 +1,4 @@
-"""The offline brain's audit, fifth pass (docs/brain.md, "The audit pass: a pet, not a form"):
+"""The offline brain's audit, fifth pass (docs/brain.md, "The audit pass: a pet on a phone"):
 a held-apart set written before this pass changed any code, from what owners type to a pocket
 pet on a phone, played like the first set (tests/support/offline_audit.py, `judge`):
 

@@ -1,5 +1,5 @@
-"""The offline brain's audit, fifth pass: the tuning set (docs/brain.md, "The audit pass: a pet,
-not a form"), written from the classes the held-apart set (tests/support/offline_audit_pet.py)
+"""The offline brain's audit, fifth pass: the tuning set (docs/brain.md, "The audit pass: a pet on
+a phone"), written from the classes the held-apart set (tests/support/offline_audit_pet.py)
 showed on its first run, in other words and other homes:
 
 - a past event, said with how it went or not ("we saw a film last night", "the exam went

@@ -1,5 +1,5 @@
 """What a pet on a phone hears between facts, read by broker.offline (docs/brain.md, "The audit
-pass: a pet, not a form"):
+pass: a pet on a phone"):
 
 - `aside`, before the rules that read facts: a line that is only emoji (sleepy, love, party, a
   wave, food), an errand an offline pocket pet cannot run ("call my dad", "can you order a

@@ -9,8 +9,9 @@ reply and what is wrong with it, then how many lines read badly, by class.
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own. Each set's figure is printed apart: the
-first passes' (tests/support/offline_audit.py) and the chat pass's
-(tests/support/offline_audit_chat.py).
+first passes' (tests/support/offline_audit.py), the chat pass's
+(tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
+its tuning set tests/support/offline_audit_pet_tuning.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from shelldon.contracts.ops import Remember
 from support.offline_audit import HELD_APART, HOMES, Home, judge
 from support.offline_audit_chat import CHAT, CHAT_HELD_APART
+from support.offline_audit_pet import PET_HELD_APART
+from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_pet import Pet
 
 
@@ -51,9 +54,13 @@ def main() -> int:
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     sets = (
-        (("first passes", HELD_APART), ("chat pass", CHAT_HELD_APART))
+        (
+            ("first passes", HELD_APART),
+            ("chat pass", CHAT_HELD_APART),
+            ("pet pass", PET_HELD_APART),
+        )
         if args.held_apart
-        else (("first passes", HOMES), ("chat pass", CHAT))
+        else (("first passes", HOMES), ("chat pass", CHAT), ("pet pass", PET_TUNING))
     )
     figures: list[str] = []
     for set_name, homes in sets:

@@ -355,7 +355,7 @@ def test_a_bulleted_summary_is_read_without_its_bullets() -> None:
     summary = "Lately my owner told me:\n- I usually drink tea in the morning.\n- I'm a night owl."
     request = assemble_prompt(PromptContext(summary=summary), "am I a night owl?")
     reply = json.loads(OfflineBrain().complete(request).text)["reply"]
-    assert reply == "I remember that you are a night owl."
+    assert reply == "I remember that you're a night owl."
 
 
 @pytest.mark.parametrize(
@@ -447,7 +447,7 @@ def test_what_do_you_know_about_me_is_answered_from_memory_and_about() -> None:
         about="The owner is a nurse.",
     )
     assert reply == (
-        "Here's what I know about you: You are a nurse. You work at the harbour. "
+        "Here's what I know about you: You're a nurse. You work at the harbour. "
         "Your sister Ana lives in Lisbon. You like green tea."
     )
     assert ops == []

@@ -281,3 +281,58 @@ def test_everyday_french_spanish_and_german_say_the_brain_reads_english(said: st
     reply = pet.say(said)
     assert "English" in reply, reply
     assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["bbl", "ok bbl", "be back later", "be back in a bit!"])
+def test_back_later_is_see_you_later_not_goodbye(said: str) -> None:
+    """ "bbl" was "Bye for now, Sam!": the owner is coming back."""
+    pet = talked_to()
+    reply = pet.say(said)
+    assert "see you later" in reply.casefold() and "when you're back" in reply, reply
+    assert "Sam" in reply and pet.ops == []
+
+
+@pytest.mark.parametrize(
+    ("said", "collection", "name", "content"),
+    [
+        ("my brothers name is tomas", "people", "brother", "The owner's brother is called Tomas."),
+        ("my wifes name is Dana", "people", "wife", "The owner's wife is called Dana."),
+    ],
+)
+def test_a_possessive_typed_without_its_apostrophe_is_read(
+    said: str, collection: str, name: str, content: str
+) -> None:
+    """ "my sisters name is giulia" was "Tell me more!" and nothing was kept."""
+    pet = talked_to()
+    pet.say(said)
+    assert pet.kept(collection, name) == content, pet.memory
+
+
+def test_a_plural_possessive_is_left_as_typed() -> None:
+    assert "parents name" in offline_chat.plain("my parents name the dog")
+
+
+@pytest.mark.parametrize(("said", "has"), [("wats my name", "Sam"), ("wat time is it", "18:")])
+def test_wat_is_what(said: str, has: str) -> None:
+    assert has in talked_to().say(said)
+
+
+@pytest.mark.parametrize("said", ["haha ok", "lol ok", "lmao, ok", "😂 k"])
+def test_a_laugh_then_a_nod_is_a_laugh(said: str) -> None:
+    reply = talked_to().say(said)
+    assert reply in offline_chat._LAUGHED, reply
+
+
+@pytest.mark.parametrize(
+    "said", ["right, off to the gym, bye!", "ok back to the grind. ttyl", "dinner's ready, cya"]
+)
+def test_a_goodbye_after_what_comes_next_is_a_goodbye(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert any(w in reply.casefold() for w in ("bye", "see you", "take care", "night")), reply
+    assert "Sam" in reply and pet.ops == []
+
+
+def test_a_question_ending_in_bye_is_no_goodbye() -> None:
+    reply = talked_to().say("why do you always say, bye?")
+    assert not reply.startswith(tuple(g.split("{")[0] for g in offline_chat._GOODBYES)), reply

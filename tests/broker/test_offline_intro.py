@@ -53,7 +53,7 @@ def test_what_was_told_in_an_introduction_is_asked_back_without_the_name_part() 
 def test_where_the_owner_is_from_is_answered() -> None:
     pet = introduced("I'm Dan, 34, from Leeds")
     pet.say("my sister is from Spain")  # hers, not the owner's
-    assert pet.say("where am I from?") == "You are from Leeds."
+    assert pet.say("where am I from?") == "You're from Leeds."
     assert "Where's home" in Pet().say("where am I from?")
 
 

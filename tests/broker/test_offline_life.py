@@ -171,3 +171,81 @@ def test_a_plan_told_in_a_few_words_is_wished_well_and_not_kept(message: str, sa
 )
 def test_a_statement_with_a_day_in_it_is_no_plan(message: str) -> None:
     assert plan(message, 0) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "content", "said"),
+    [
+        ("I used to live in Berlin", "The owner used to live in Berlin.", "used to live in Berlin"),
+        ("we used to live by the sea", "The owner used to live by the sea.", "live by the sea"),
+        (
+            "I used to ride horses when I was a kid",
+            "The owner used to ride horses when the owner was a kid.",
+            "when you were a kid",
+        ),
+        ("I used to smoke but I quit last year", "The owner used to smoke.", "used to smoke"),
+        ("I used to have a dog called Max", "The owner used to have a dog called Max.", "Max"),
+    ],
+)
+def test_a_fact_about_the_past_is_kept_as_the_past(message: str, content: str, said: str) -> None:
+    """ "I used to live in Berlin" was "Okay!" and nothing was kept; now it is kept in the
+    owner's words, as the past (what follows "but" or "now" is the present, not part of it)."""
+    reply, ops = _turn(message)
+    assert [op.content for op in ops if isinstance(op, Remember)] == [content]
+    assert said in reply and reply not in GENERIC, reply
+
+
+def test_an_update_of_something_never_told_is_news_not_an_update() -> None:
+    """ "I used to love running but not anymore" as a first line was "Okay, updated: …" with
+    nothing kept before; said after "I love running" it is an update."""
+    from support.offline_pet import Pet
+
+    fresh = Pet()
+    first = fresh.say("I used to love running but not anymore")
+    assert "updated" not in first and fresh.ops, first
+    told = Pet()
+    told.say("I love running")
+    assert "updated" in told.say("I don't like running anymore")
+    aged = Pet()
+    aged.say("I'm 34")
+    assert "updated" in aged.say("I'm 35 not 34")
+
+
+@pytest.mark.parametrize(
+    ("message", "past", "asked", "answer"),
+    [
+        (
+            "I used to hate olives, now I love them",
+            "The owner used to hate olives.",
+            "do I like olives?",
+            "Yes",
+        ),
+        (
+            "I used to be a baker, but these days I'm a teacher",
+            "The owner used to be a baker.",
+            "what's my job?",
+            "teacher",
+        ),
+        (
+            "I used to live in Leeds and now I live in York",
+            "The owner used to live in Leeds.",
+            "where do I live?",
+            "York",
+        ),
+    ],
+)
+def test_the_past_then_the_present_keeps_both(
+    message: str, past: str, asked: str, answer: str
+) -> None:
+    """ "I used to hate olives, now I love them" kept only the past (or nothing), and "do I like
+    olives?" said "No"; the present is its own clause, "them" what the past named."""
+    from support.offline_pet import Pet
+
+    pet = Pet()
+    pet.say("hello")
+    reply = pet.say(message)
+    kept = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert past in kept and len(kept) == 2, kept
+    assert "?" not in reply, reply  # no question about the past before the present is heard
+    pet.bury()
+    assert answer in pet.say(asked)

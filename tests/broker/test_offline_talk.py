@@ -10,6 +10,7 @@ from shelldon.broker.offline_talk import (
     clauses,
     correction,
     feeling,
+    feeling_reply,
     repertoire,
     said_name,
     turn_seed,
@@ -86,7 +87,7 @@ def test_names_said(said: str, name: str | None) -> None:
         ("I feel exhausted", "tired"),
         ("long shift yesterday", "tired"),
         ("I had a rough day at work", "tired"),
-        ("I passed my exam!", "high"),
+        ("I passed my exam!", "done"),
         ("I'm good, thanks", "mild"),
         ("I'm not tired", None),
         ("I'm bad at cooking", None),
@@ -105,3 +106,37 @@ def test_the_repertoire_answers_and_varies_by_the_turn_not_by_chance() -> None:
     assert "Dogs" in (repertoire("Do you like dogs?", 0) or "")
     assert repertoire("I love you", 0) is not None and repertoire("I love tea", 0) is None
     assert repertoire("where do I live?", 0) is None
+
+
+def test_i_was_said_back_is_you_were() -> None:
+    """ "…when I was a kid" was said back "when you was a kid"."""
+    assert to_second_person("I rode horses when I was a kid") == (
+        "you rode horses when you were a kid."
+    )
+    assert to_second_person("I wasn't late") == "you weren't late."
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("I'm so happy today!!", "high"),
+        ("feeling so excited", "high"),
+        ("I got promoted", "done"),
+        ("I passed my exam", "done"),
+    ],
+)
+def test_joy_is_shared_and_only_what_was_achieved_is_praised(said: str, kind: str) -> None:
+    """ "I'm so happy today!!" was answered "Well done" or "I'm proud of you": a mood is no
+    achievement."""
+    assert feeling(said) == kind
+    replies = {feeling_reply(kind, seed) for seed in range(3)}
+    praised = any("Well done" in r or "proud" in r for r in replies)
+    assert praised == (kind == "done"), replies
+
+
+def test_you_are_is_said_as_a_person_says_it() -> None:
+    """Facts were said back "you are 35 years old", "You are a nurse": now "you're", except
+    where English cannot contract it (at the end: "that's who you are")."""
+    assert to_second_person("I'm allergic to peanuts") == "you're allergic to peanuts."
+    assert to_second_person("The owner is a nurse") == "you're a nurse."
+    assert to_second_person("that's who I am") == "that's who you are."

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_asides,
     offline_chat,
     offline_forget,
     offline_intro,
@@ -70,8 +71,18 @@ from shelldon.broker import (
     offline_topics,
     offline_world,
 )
-from shelldon.broker.offline_sentences import forget_request, is_question
-from shelldon.broker.offline_view import REMEMBER, Known, PromptView, as_stated, sentences
+from shelldon.broker.offline_sentences import forget_request, is_question, merge_notes
+from shelldon.broker.offline_view import (
+    REMEMBER,
+    Known,
+    PromptView,
+    as_stated,
+    by_relation,
+    known_names,
+    names_a_known_person,
+    sentences,
+    told_before,
+)
 from shelldon.broker.offline_words import (
     UNSAID,
     WORD,
@@ -351,6 +362,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
         understood = True
         last = turn.replies[-1] if len(turn.replies) > replies else ""
         updated = offline_talk.pick(_UPDATED, turn.seed, turn.view.pet_said)
+        corrected = corrected and told_before(turn.view, clause)  # else it is news, not an update
         if corrected and last.startswith("Noted: "):
             turn.replies[-1] = updated + last[len("Noted: ") :]
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
@@ -358,7 +370,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
             turn.replies[-1] = updated + last[6 : -len(_NAME_KEPT)]
     life = offline_life.told(sentence, turn.seed) if not understood else None
     if not understood and life is None:
-        life = offline_life.about_someone(sentence, turn.seed, _known_names(turn.view))
+        life = offline_life.about_someone(sentence, turn.seed, known_names(turn.view))
     if not understood and life is None:
         life = offline_life.plan(sentence, turn.seed)  # "dentist thursday at 3"
     if not understood and life is not None:
@@ -375,13 +387,10 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood and (mood := offline_moods.within(sentence)) is not None:
         understood = True  # "I just got home from work, it was okay I guess"
         turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
-    if not understood:
-        turn.replies.append(_acknowledge(sentence, turn.view.pet_said))
+    if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
+        happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
+        turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
-
-
-# A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
-_MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
 
 
 _NAMED_CLAUSE = lazy(
@@ -393,7 +402,7 @@ def _named_clauses(turn: _Turn, sentence: str) -> None:
     """Each clause about a named person kept, and said back once ("Leo is 7 years old, and Mia
     is 4 years old. I'll remember that.")."""
     parts = _NAMED_CLAUSE.split(sentence)
-    names = _known_names(turn.view)
+    names = known_names(turn.view)
     told = [t for p in parts if (t := offline_life.about_someone(p, turn.seed, names))]
     kept = [t.keep for t in told if t.keep is not None]
     if len(parts) < 2 or not kept:
@@ -402,12 +411,6 @@ def _named_clauses(turn: _Turn, sentence: str) -> None:
         turn.remember(*keep)
     said = ", and ".join(content.rstrip(".") for _, _, content in kept)
     turn.replies.append(told[0].reply if len(kept) == 1 else f"{said}. I'll remember that.")
-
-
-def _known_names(view: PromptView) -> frozenset[str]:
-    """The names the prompt holds for people the owner spoke of: a capitalised word that does
-    not start its sentence, in memory or in the owner's own rows."""
-    return frozenset(n for k in view.known for n in _MID_NAME.findall(k.text))
 
 
 def _statement(turn: _Turn, sentence: str) -> bool:
@@ -522,7 +525,12 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.learn(to_third_person(s), pattern_key("identity", s))
         turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")
         return True
-    return False
+    alone = len(offline_talk.clauses(turn.view.message)) == 1  # else the present follows
+    past = offline_life.used_to(s, turn.seed, alone)  # "I used to live in Berlin": the past
+    if past is not None and past.keep is not None:
+        turn.remember(*past.keep)
+        turn.replies.append(past.reply)
+    return past is not None
 
 
 def _work_name(view: PromptView) -> str:
@@ -886,6 +894,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 _statements(turn, rest)
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
+        elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
+            turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
             reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)
         ) is not None:
@@ -920,7 +930,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
-        elif _is_question(s) and (summed := offline_chat.sum_of(s)) is not None:
+        elif _is_question(s) and (summed := offline_world.sum_of(s)) is not None:
             turn.replies.append(summed)
         elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
             turn.replies.append(topical)
@@ -930,10 +940,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _answer(turn, s)
             # Memory first ("do I like the rain?"); what it does not know of the world outside
             # ("will it rain tomorrow?") is not the owner's to tell: no internet, said so.
-            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := _by_relation(view, s)):
+            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := by_relation(view, s)):
                 turn.replies.pop()  # "when is Jo's birthday?" is "when is my wife's birthday?"
                 _answer(turn, asked)
-            if turn.replies[-1].startswith(NOT_KNOWN) and not _names_a_known_person(view, s):
+            if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
@@ -955,32 +965,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     worded = [
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
-        for i, r in enumerate(_merge_notes(meant))
+        for i, r in enumerate(merge_notes(meant))
     ]
     return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
-
-
-_NAMED = lazy(r"[A-Z][\w-]*")
-_CALLED_BY_RELATION = lazy(r"\bowner's ([\w ]+?) is called ([A-Z][\w-]*)")
-
-
-def _names_a_known_person(view: PromptView, question: str) -> bool:
-    """ "When is Jo's birthday?": a person the owner spoke of, so the answer is theirs to tell."""
-    return bool(set(_NAMED.findall(question)) & _known_names(view))
-
-
-def _by_relation(view: PromptView, question: str) -> str | None:
-    """The question with a person's name said as who they are to the owner ("when is Jo's
-    birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
-    names no one kept so."""
-    relations = {
-        m.group(2): m.group(1) for k in view.known if (m := _CALLED_BY_RELATION.search(k.text))
-    }
-    asked = _NAMED.sub(
-        lambda m: f"my {relations[m.group(0)]}" if m.group(0) in relations else m.group(0),
-        question,
-    )
-    return asked if asked != question else None
 
 
 def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:
@@ -992,18 +979,6 @@ def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:
             (offline_world.NO_INTERNET, offline_world.NO_INTERNET_AGAIN), 0, view.pet_said
         )
     return offline_chat.cannot_help(question) or offline_chat.ponder(question, seed)
-
-
-def _merge_notes(replies: list[str]) -> list[str]:
-    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once). The
-    mark is the rules' own: the owner reads it worded by offline_talk.noted."""
-    out: list[str] = []
-    for reply in replies:
-        if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):
-            out[-1] = out[-1].rstrip(".") + ", and " + reply[len("Noted: ") :]
-        else:
-            out.append(reply)
-    return out
 
 
 _ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")

@@ -11,7 +11,6 @@
 - `about_itself`: a question about the pet's own life ("do you dream?", "what are you up to?",
   "do you love me?"), answered in its own words, never "I don't know that yet. Tell me and I'll
   remember.";
-- `sum_of`: a small sum ("what's 17 times 23?"), worked out;
 - `cannot_help`: what memory could not answer and the owner cannot teach either (a capital, a
   how-to, "can you write me an email"), said honestly: an offline brain cannot look it up.
 
@@ -46,6 +45,8 @@ _SPOKEN = {
     "wasnt": "wasn't",
     "havent": "haven't",
     "pls": "please",
+    "wat": "what",
+    "wats": "what's",
     "plz": "please",
 }
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
@@ -53,6 +54,11 @@ _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
 _DROPPED_G = lazy(
     r"\b(feel|go|do|gett|try|work|think|mak|com|sleep|runn|hav|morn|even|noth|someth|"
     r"anyth|everyth)in(?=\b)(?!['’])",
+    re.IGNORECASE,
+)
+_POSSESSIVE = lazy(
+    r"\b((?:my|our) )(?!parent|friend|kid|cousin|grandparent)(\w+?)s "
+    r"(name|birthday|bday|job|age)\b",
     re.IGNORECASE,
 )
 # A letter held ("soooo tired", "hiii", "byeee"): three or more of one letter are one, or two
@@ -86,6 +92,7 @@ def plain(sentence: str) -> str:
     text = _SPOKEN_WORD.sub(lambda m: _SPOKEN[m.group(0).casefold()], text)
     text = _HELD.sub(_unheld, text)
     text = _DROPPED_G.sub(lambda m: m.group(0) + "g", text)
+    text = _POSSESSIVE.sub(r"\1\2's \3", text)  # "my sisters name" is "my sister's name"
     stripped = _LEADING_FILLER.sub("", _TRAILING_FILLER.sub("", text)).strip()
     return stripped or text
 
@@ -106,7 +113,11 @@ def _unheld(found: re.Match[str]) -> str:
 
 # --- reactions and goodbyes ---------------------------------------------------------------------
 
-_LAUGH = lazy(r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)[\s!.]*$", re.I)
+_LAUGH = lazy(
+    r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)(?:[\s,]+(?:ok+|okay|k+))?"
+    r"[\s!.]*$",  # "lol ok": the laugh is what it says
+    re.I,
+)
 _LAUGHED = ("Hehe! 😄", "Glad that made you smile!", "Haha, I'm funnier than I look.")
 _NOD = lazy(r"^(?:ok+|okay|k+|kk|alright|alrighty|sure|cool|👍+|👌+|🙂+)[\s!.]*$", re.I)
 _NODDED = ("Okay!", "Alright! 🙂", "Cool.", "Got it! 👍")
@@ -131,7 +142,9 @@ _GOODBYE = lazy(
     r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
     r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
     r"i'm going to bed|time for bed|peace out)\b"
-    r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$",
+    r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$|"
+    r"^[^?]{1,40}[,.!]\s*(?:bye+|ttyl|cya|gtg|g2g|gotta (?:go|run)|see (?:you|ya)(?: later)?)"
+    r"[\s!.]*$",
     re.IGNORECASE,
 )
 _NIGHT = lazy(r"\b(?:night|nite|gn|gnight|bed|sleep)\b", re.IGNORECASE)
@@ -146,6 +159,8 @@ _BACK = lazy(
     r"^(?:(?:i'm|i am|im) )?back(?: again| now)?[\s!.]*$|^(?:i'm|i am) home[\s!.]*$|^wb\b",
     re.IGNORECASE,
 )
+# "bbl": away for a while, not gone: "see you later", never "bye for now".
+_LATER = lazy(r"^(?:(?:ok|okay|k)[\s,]+)?(?:bbl|be back (?:later|soon|in a bit))\b[\s!.]*$", re.I)
 _BACK_REPLY = ("Welcome back{name}! What did I miss?", "There you are{name}! Welcome back.")
 _GOODBYES = (
     "Bye for now{name}! I'll be here.",
@@ -179,6 +194,8 @@ def reaction(
         return pick(_AWAY_REPLY, seed, avoid)
     if _BACK.match(text):
         return pick(_BACK_REPLY, seed, avoid).format(name=f", {name}" if name else "")
+    if _LATER.match(text):
+        return f"See you later{', ' + name if name else ''}! I'll be right here when you're back."
     if _GOODBYE.match(text):
         late = hour is not None and (hour >= 21 or hour < 4)
         said = pick(_GOOD_NIGHTS if _NIGHT.search(text) or late else _GOODBYES, seed, avoid)
@@ -312,36 +329,6 @@ def ponder(question: str, seed: int) -> str | None:
     if not _TO_THE_PET.match(text) or _ABOUT_THE_OWNER.search(text):
         return None
     return pick(_PONDER, seed)
-
-
-# --- sums ---------------------------------------------------------------------------------------
-
-_SUM = lazy(
-    r"^(?:what(?:'s|’s| is)|whats|how much is|calculate|compute)?\s*"
-    r"(-?\d+(?:\.\d+)?)\s*(\+|plus|-|minus|\*|x|×|times|multiplied by|/|÷|divided by)\s*"
-    r"(-?\d+(?:\.\d+)?)\s*[?=!.]*$",
-    re.IGNORECASE,
-)
-
-
-def sum_of(question: str) -> str | None:
-    """ "what's 17 times 23?" -> "17 times 23 is 391."; None for anything else."""
-    found = _SUM.match(question.strip())
-    if not found:
-        return None
-    a, how, b = float(found.group(1)), found.group(2).casefold(), float(found.group(3))
-    if how in ("+", "plus"):
-        value = a + b
-    elif how in ("-", "minus"):
-        value = a - b
-    elif how in ("*", "x", "×", "times", "multiplied by"):
-        value = a * b
-    elif b == 0:
-        return "Dividing by zero? Even my shell can't hold that one."
-    else:
-        value = a / b
-    said = f"{value:.10g}"
-    return f"{found.group(1)} {how} {found.group(3)} is {said}."
 
 
 # --- what an offline brain cannot do ------------------------------------------------------------

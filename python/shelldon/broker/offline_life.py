@@ -6,6 +6,8 @@ like a pet that listens (a word about it and a question back), and kept when it 
 - what they are learning or took up: "I started learning the guitar", "I'm learning Spanish" ->
   kept ("The owner is learning the guitar.");
 - a new job: "I got a new job at Siemens" -> kept under `job` (the name "what's my job?" finds);
+- the past (`used_to`, a clause the fact rules read last): "I used to live in Berlin" -> kept as
+  the past ("The owner used to live in Berlin."), never as where the owner lives now;
 - what they play or do regularly: "I play football on Sundays" -> kept;
 - how they eat: "I'm vegetarian", "I'm lactose intolerant" -> kept;
 - a fact about someone named before ("Sofia loves dinosaurs", `about_someone`) -> kept in
@@ -75,6 +77,12 @@ _DIET = lazy(
     re.IGNORECASE,
 )
 _SIMPLE_NAME = lazy(r"[^\w ]+")
+# "I used to live in Berlin": a fact about the past, kept as it was said (never as the present);
+# what follows "but" or "now" is the present, read by the rules clause by clause.
+_USED_TO = lazy(
+    r"^(?:i|we) used to (?P<what>.+?)(?:,? (?:but|and now|now|these days)\b.*)?[\s.!]*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,23 @@ _LEARNS = (
     "Ooh, {x}! I'll remember you're learning it. What got you started?",
 )
 _PLAYS = ("{X} Sounds fun! I'll remember.", "Nice: {x} I'll keep that in mind.")
+_USED = (
+    "Oh, you used to {x}? I'll remember that. Do you miss it?",
+    "Once upon a time you used to {x}! I'll keep that in mind. What was it like?",
+    "So you used to {x}! I'll remember that. How long ago was it?",
+)
+
+
+def used_to(sentence: str, seed: int, alone: bool = True) -> Told | None:
+    """ "I used to live in Berlin": kept as the past, asked about (not when the line goes on to
+    the present: "…, now I love them"); None for any other clause."""
+    if (m := _USED_TO.match(" ".join(sentence.split()).strip())) is None:
+        return None
+    what = m.group("what").strip()
+    keep = ("facts", _name(f"used to {what}"), _third(f"I used to {what}"))
+    options = _USED if alone else _USED[2:]
+    reply = _say(options, seed, to_second_person(what).rstrip("."))
+    return Told(reply if alone else reply.split("!")[0] + "!", keep)  # the present says it
 
 
 def told(sentence: str, seed: int) -> Told | None:

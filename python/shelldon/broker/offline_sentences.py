@@ -60,3 +60,15 @@ def forget_request(sentence: str) -> str | None:
     if _NOT_A_SUBJECT.match(subject.casefold()):
         return None
     return subject
+
+
+def merge_notes(replies: list[str]) -> list[str]:
+    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once). The
+    mark is the rules' own: the owner reads it worded by offline_talk.noted."""
+    out: list[str] = []
+    for reply in replies:
+        if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):
+            out[-1] = out[-1].rstrip(".") + ", and " + reply[len("Noted: ") :]
+        else:
+            out.append(reply)
+    return out

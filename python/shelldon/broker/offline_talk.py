@@ -46,10 +46,22 @@ _CLAUSE_BREAK = lazy(
 )
 
 
+# "I used to hate olives, now I love them": the past and the present, a clause each ("them" is
+# what the past named).
+_PAST_THEN_NOW = lazy(
+    r"^(?P<past>(?:i|we) used to \w+ (?P<what>[^,]+?))(?:,\s*|\s+)(?:but |and )?"
+    r"(?:now|these days|nowadays),?\s+(?P<now>(?:i|we)\b.*)$",
+    re.IGNORECASE,
+)
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence that each have a subject of their own. A fragment of two
     words or fewer joins the next ("My sister and I live in Porto" is one clause; "Sorry, my
     birthday is …" keeps its opener)."""
+    if (then := _PAST_THEN_NOW.match(sentence.strip())) is not None:
+        now = re.sub(r"\b(?:it|them)\b", then["what"], then["now"], flags=re.IGNORECASE)
+        return [then["past"], *clauses(now)]
     out: list[str] = []
     pending = ""
     for part in (p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)):
@@ -287,7 +299,7 @@ _FEELINGS = (
         ),
     ),
     (
-        "high",
+        "done",  # something achieved: praised, where a mood ("so happy today") is shared
         lazy(
             r"^i (?:just )?(?:got the job|got a job|got promoted|passed|won|finished|did it|"
             r"made it|got engaged|got married|got in)\b|^(?:great|good|lovely|amazing|perfect|"
@@ -326,6 +338,11 @@ _FEELING_REPLIES = {
         "Sounds like a tough one. Put your feet up if you can. What would help right now?",
     ),
     "high": (
+        "That's wonderful! I'm so happy for you. What's made today so good?",
+        "Yay, I love seeing you this happy! What's the good news?",
+        "That makes my shell glow! 😊 I'm glad. What's got you smiling?",
+    ),
+    "done": (
         "That's wonderful! I'm so happy for you. How are you going to celebrate?",
         "Oh, that's great news! Well done. Tell me more?",
         "Yay! That sounds amazing, I'm proud of you. How does it feel?",
@@ -340,8 +357,8 @@ _FEELING_OPENER = lazy(
 
 
 def feeling(sentence: str) -> str | None:
-    """ "low", "tired", "high", "bored" or "grief" when the sentence tells how the owner feels or
-    how a day went."""
+    """ "low", "tired", "high", "done", "bored" or "grief" when the sentence tells how the owner
+    feels or how a day went."""
     text = _FEELING_OPENER.sub("", sentence.strip()) or sentence.strip()
     if re.search(r"\bnot\b|n't\b", text.split(",", 1)[0], re.IGNORECASE) and not re.match(
         r"^i can't sleep", text, re.IGNORECASE

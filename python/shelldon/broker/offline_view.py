@@ -175,3 +175,46 @@ def sentences(text: str) -> Iterator[str]:
         part = part.strip()
         if part:
             yield part
+
+
+_UPDATE_WORDS = frozenset(("used", "anymore", "now", "actually", "like", "love", "hate", "not"))
+
+
+def told_before(view: PromptView, clause: str) -> bool:
+    """Whether memory or the window says something of what an update names ("34" of "I'm 35 not
+    34", "running" of "I don't like running anymore"): the brain says "updated" only then."""
+    words = set(content_words(clause)) - _UPDATE_WORDS
+    return any(words & set(content_words(k.text)) for k in view.known)
+
+
+# A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
+_MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
+
+
+def known_names(view: PromptView) -> frozenset[str]:
+    """The names the prompt holds for people the owner spoke of: a capitalised word that does
+    not start its sentence, in memory or in the owner's own rows."""
+    return frozenset(n for k in view.known for n in _MID_NAME.findall(k.text))
+
+
+_NAMED = lazy(r"[A-Z][\w-]*")
+_CALLED_BY_RELATION = lazy(r"\bowner's ([\w ]+?) is called ([A-Z][\w-]*)")
+
+
+def names_a_known_person(view: PromptView, question: str) -> bool:
+    """ "When is Jo's birthday?": a person the owner spoke of, so the answer is theirs to tell."""
+    return bool(set(_NAMED.findall(question)) & known_names(view))
+
+
+def by_relation(view: PromptView, question: str) -> str | None:
+    """The question with a person's name said as who they are to the owner ("when is Jo's
+    birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
+    names no one kept so."""
+    relations = {
+        m.group(2): m.group(1) for k in view.known if (m := _CALLED_BY_RELATION.search(k.text))
+    }
+    asked = _NAMED.sub(
+        lambda m: f"my {relations[m.group(0)]}" if m.group(0) in relations else m.group(0),
+        question,
+    )
+    return asked if asked != question else None

@@ -174,11 +174,13 @@ def to_second_person(text: str) -> str:
     out = re.sub(r"\b[Tt]he owner\b", "you", out)
     out = re.sub(r"\bI(?:'m| am)\b", "you are", out)
     out = re.sub(r"\bI\b", "you", out)
+    out = re.sub(r"\byou was(n[’']t)?\b", lambda m: "you were" + (m.group(1) or ""), out)
     out = re.sub(r"\b(?:[Mm]y|[Oo]ur)\b", "your", out)
     out = re.sub(r"\b(?:[Mm]ine|[Oo]urs)\b", "yours", out)
     out = re.sub(r"\b(?:[Mm]e|[Mm]yself|[Uu]s)\b", "you", out)
     out = re.sub(r"\b[Ww]e(?:'re| are)\b", "you are", out)
     out = re.sub(r"\b[Ww]e\b", "you", out)
+    out = re.sub(r"\b([Yy]ou) are\b(?=\s+\w)", r"\1're", out)  # as a person says it
     return out.translate(_PET_SAYS).strip().rstrip(".!") + "."
 
 

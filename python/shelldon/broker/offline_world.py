@@ -8,7 +8,8 @@ remember." (which offers to remember the weather):
   like the rain?" is the owner's to tell): the offline brain has no internet, so it says so and
   offers to keep what the owner finds out (`about_the_world`);
 - itself: who made it, how old it is, whether it is alive or an AI; where its reminders are
-  listed (core holds them, not the prompt).
+  listed (core holds them, not the prompt);
+- a small sum (`sum_of`): "what's 17 times 23?", worked out.
 
 Everything else is None: broker.offline answers it from memory or says it does not know.
 """
@@ -99,3 +100,33 @@ def about_the_world(question: str) -> bool:
 
 
 _NO_CLOCK = "I can't tell the time right now: my clock line is missing."
+
+
+# --- sums ---------------------------------------------------------------------------------------
+
+_SUM = lazy(
+    r"^(?:what(?:'s|’s| is)|whats|how much is|calculate|compute)?\s*"
+    r"(-?\d+(?:\.\d+)?)\s*(\+|plus|-|minus|\*|x|×|times|multiplied by|/|÷|divided by)\s*"
+    r"(-?\d+(?:\.\d+)?)\s*[?=!.]*$",
+    re.IGNORECASE,
+)
+
+
+def sum_of(question: str) -> str | None:
+    """ "what's 17 times 23?" -> "17 times 23 is 391."; None for anything else."""
+    found = _SUM.match(question.strip())
+    if not found:
+        return None
+    a, how, b = float(found.group(1)), found.group(2).casefold(), float(found.group(3))
+    if how in ("+", "plus"):
+        value = a + b
+    elif how in ("-", "minus"):
+        value = a - b
+    elif how in ("*", "x", "×", "times", "multiplied by"):
+        value = a * b
+    elif b == 0:
+        return "Dividing by zero? Even my shell can't hold that one."
+    else:
+        value = a / b
+    said = f"{value:.10g}"
+    return f"{found.group(1)} {how} {found.group(3)} is {said}."

@@ -1,0 +1,169 @@
+"""What a pet on a phone hears between facts (broker.offline_asides), through the real brain:
+emoji-only lines, errands it cannot run, follow-ups, joy said without "I'm", something that
+happened (to the owner or someone of theirs) and an opinion. Each was "I hear you.", "Tell me
+more!", "Okay!" or a memory gap before; none of them keeps anything."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from shelldon.broker.offline import OfflineBrain
+from shelldon.broker.offline_asides import aside, event
+from shelldon.contracts.ops import decode_ops
+from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
+
+KNOWN = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))  # not a first turn
+GENERIC = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+MEMORY_GAP = ("don't know that yet", "Tell me and I'll remember")
+
+
+def _turn(message: str) -> tuple[str, list[object]]:
+    ctx = PromptContext(recent=KNOWN, now=datetime(2026, 12, 6, 18, tzinfo=UTC), zone="UTC")
+    obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
+    ops, dropped = decode_ops(obj["ops"])
+    assert dropped == []
+    return obj["reply"], list(ops)
+
+
+SLEEPY = ("sleep", "rest")
+LOVE = ("back at you", "blush")
+PARTY = ("celebrat", "party")
+WAVE = ("hi there", "hello")
+FOOD = ("yum", "snack")
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("😴", SLEEPY),
+        ("💤💤", SLEEPY),
+        ("🥱", SLEEPY),
+        ("❤️", LOVE),
+        ("😘", LOVE),
+        ("🎉", PARTY),
+        ("🥳🎊", PARTY),
+        ("👋", WAVE),
+        ("🙋‍♀️", WAVE),
+        ("🍕", FOOD),
+    ],
+)
+def test_an_emoji_alone_is_answered_by_what_it_shows(message: str, said: tuple[str, ...]) -> None:
+    reply, ops = _turn(message)
+    assert any(w in reply.casefold() for w in said) and reply not in GENERIC, reply
+    assert ops == []
+
+
+@pytest.mark.parametrize(
+    ("message", "need", "todo"),
+    [
+        ("call my dad", "make calls", "call my dad"),
+        ("can you ring the plumber", "make calls", "ring the plumber"),
+        ("text Sam for me", "send messages", "text Sam"),
+        ("could you email my landlord please?", "send messages", "email my landlord"),
+        ("order me a taxi", "buy things", "order a taxi"),
+        ("can u buy some bread", "buy things", "buy some bread"),
+        ("book a table for two", "book things", "book a table for two"),
+        ("play some music", "play music", None),
+        ("switch off the heating", "work anything in your home", None),
+    ],
+)
+def test_an_errand_is_declined_by_what_it_needs(message: str, need: str, todo: str | None) -> None:
+    reply, ops = _turn(message)
+    assert f"I can't {need}" in reply, reply
+    assert (f'"remind me to {todo} at 6"' in reply) if todo else "remind" not in reply
+    assert not any(m in reply for m in MEMORY_GAP) and ops == []
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [("call me Pri", "Pri"), ("can you remind me to call mum at 23:00", "remind you")],
+)
+def test_what_only_looks_like_an_errand_is_left_to_its_rule(message: str, said: str) -> None:
+    reply, _ = _turn(message)
+    assert "I can't make calls" not in reply and said in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("why?", "why"),
+        ("hmm why", "why"),
+        ("how come?", "why"),
+        ("why not?", "why"),
+        ("really?", "really"),
+        ("really??", "really"),
+        ("seriously?", "really"),
+        ("are you sure?", "sure"),
+        ("u sure", "sure"),
+        ("what do you think?", "think"),
+        ("what do u think", "think"),
+    ],
+)
+def test_a_follow_up_is_answered_as_one(message: str, kind: str) -> None:
+    reply, ops = _turn(message)
+    assert reply == aside(message, 0, ()) or reply in _all_of(message), reply
+    assert not any(m in reply for m in (*MEMORY_GAP, "no internet", *GENERIC)) and ops == []
+    assert kind  # the class the line was written for (the reply's words are checked above)
+
+
+def _all_of(message: str) -> set[str]:
+    return {aside(message, seed, ()) or "" for seed in range(4)}
+
+
+@pytest.mark.parametrize("message", ["sooo happy today", "so happy rn!!", "feeling so excited"])
+def test_joy_without_im_is_shared_not_praised(message: str) -> None:
+    reply, ops = _turn(message)
+    assert "well done" not in reply.casefold() and "proud" not in reply, reply
+    assert "hope the" not in reply and ops == []  # "I hope the so happy goes well!" before
+    assert any(w in reply.casefold() for w in ("glad", "yay", "happy for you")), reply
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("my dad retired today", "congratulations"),
+        ("my friend is pregnant!", "happy for them"),
+        ("my sister got engaged last night", "happy for them"),
+        ("my mum had surgery yesterday", "sorry"),
+        ("my best mate got dumped", "hope they're okay"),
+        ("the exam went really well", "glad"),
+        ("it didn't hurt at all", "glad"),
+        ("my train got cancelled again", "sorry"),
+        ("I finally finished my thesis!", "proud"),
+        ("I burnt the toast lol", "poor you"),
+        ("my dog ate my sandwich 😂", "poor you"),
+        ("we saw a film last night", "how was it"),
+        ("I went to the vet with the cat", "how was the vet"),
+        ("I had a job interview this morning", "how did the job interview go"),
+        ("I think summer is better than winter", "opinion"),
+    ],
+)
+def test_what_happened_is_met_by_how_it_went_and_not_kept(message: str, said: str) -> None:
+    reply, ops = _turn(message)
+    seeds = {event(message, seed, ()) or "" for seed in range(4)}
+    assert reply not in GENERIC and ops == [], reply
+    assert any(said in r.casefold() for r in seeds), seeds
+    assert said in reply.casefold() or reply in seeds
+
+
+@pytest.mark.parametrize(
+    "message", ["the weather was odd today", "my phone is dying", "my fan is noisy"]
+)
+def test_how_a_thing_is_is_no_event_to_ask_about(message: str) -> None:
+    assert event(message, 0, ()) is None
+
+
+def test_how_was_it_is_not_asked_after_the_line_was_already_answered() -> None:
+    """ "I'm exhausted. I had three meetings …" was "That sounds exhausting. … Oh? And how was
+    it?": the second sentence said how it was."""
+    for message in (
+        "I'm so tired. We walked to the beach and back.",
+        "ugh, long day. I had a meeting with the landlord.",
+    ):
+        reply, ops = _turn(message)
+        assert "how was it" not in reply.casefold() and "how did" not in reply.casefold(), reply
+        assert ops == []
+    assert event("We walked to the beach and back.", 0, (), alone=False) is None

@@ -217,6 +217,16 @@ class _State:
     closed: threading.Condition = field(default_factory=threading.Condition)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that hangs up mid-answer (a cut stream, a timeout: what several tests do on
+    purpose) is no error of the fake's: socketserver would print its traceback to stderr."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 class FakeProvider:
     """The server. Threaded, bound to 127.0.0.1 on a free port; stop() releases slow answers."""
 
@@ -230,7 +240,7 @@ class FakeProvider:
         self._state = _State(require_key=require_key, responder=responder)
         if default is not None:
             self._state.default = default
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self._state))
+        self._server = _QuietServer(("127.0.0.1", 0), _handler_for(self._state))
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
 

@@ -7,7 +7,8 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   (whatever the model writes is an inference, and an inference never replaces an owner's rule).
 - `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
   undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back. An owner
-  rule it deleted still refuses an inference that contradicts it (`_deleted_owner_rules`).
+  entry it deleted (a rule or a fact) still refuses an inference that contradicts it
+  (`_deleted_owner_rules`).
 - `note_request`: rules ("always …", "never …", "prefer …") captured without a model call
   (`core.learning.rules`). A rule is the owner's only when the host saw the owner say it: the prompt
   hook (`shelldon agent note`, `heard=True`) passes the owner's words and they are kept, word for
@@ -219,10 +220,14 @@ class AgentMemory:
         refusals: list[str] = []
         for rule in rules:
             owner = heard or _said_verbatim(rule, said)
+            applied: Applied | MemoryOpError | None
             if owner:
                 applied = capture_rule(self.project_memory, rule, turn_id=turn)
             else:
                 applied = self._inferred_rule(rule.name, rule.text, turn)
+            if isinstance(applied, MemoryOpError):
+                refusals.append(f"reject (invalid): {applied}: {rule.text}")
+                continue
             if applied is None:
                 refusals.append(f"reject (invalid): {rule.text}")
                 continue
@@ -235,20 +240,23 @@ class AgentMemory:
             raise AgentMemoryError(clean_text("\n".join(refusals)))
         return clean_text("\n".join(lines + refusals))
 
-    def _inferred_rule(self, name: str, text: str, turn: str) -> Applied | None:
+    def _inferred_rule(self, name: str, text: str, turn: str) -> Applied | MemoryOpError:
+        """The rule written as an inference, or why it was refused before the gate (a name that
+        reads as another, say: audited by apply_memory_op)."""
         op = Remember(collection=RULE_COLLECTION, name=name, content=text)
         try:
             return self.project_memory.apply_memory_op(
                 op, provenance="inferred", turn_id=turn, unit=f"agent-rule-{turn}"
             )
-        except MemoryOpError:  # audited by apply_memory_op
-            return None
+        except MemoryOpError as exc:
+            return exc
 
     def _deleted_owner_rules(self) -> tuple[ExistingEntry, ...]:
-        """Owner rules this face's memory_delete removed (and nobody restored or the owner
-        forgot since), read back from the audit's undo store: an inference that contradicts one
-        is still refused, so deleting a rule and writing its opposite in two calls replaces
-        nothing. A rule whose text the undo store no longer keeps is not protected."""
+        """Owner entries (rules, and the owner's facts, people and preferences alike) this
+        face's memory_delete removed (and nobody restored or the owner forgot since), read back
+        from the audit's undo store: an inference that contradicts one is still refused, so
+        deleting what the owner said and writing its opposite in two calls replaces nothing. An
+        entry whose text the undo store no longer keeps is not protected."""
         removed: dict[str, str] = {}  # target -> the deleted text's sha256
         for rec in self.project_memory.audit.records():
             if rec.op != "forget" or rec.action != "delete" or rec.target is None:
@@ -260,7 +268,7 @@ class AgentMemory:
         kept: list[ExistingEntry] = []
         for target, sha in removed.items():
             parts = Path(target).with_suffix("").parts[-2:]
-            if len(parts) != 2 or parts[0] != RULE_COLLECTION:
+            if len(parts) != 2 or parts[0] not in COLLECTION_NAMES:
                 continue
             try:
                 entry = parse_entry(self.project_memory.audit.read_blob(sha).decode("utf-8"))

@@ -196,6 +196,43 @@ def test_the_core_bounds_every_writers_paths_and_tags(tmp_path: Path) -> None:
     assert [h.reason_code for h in memory.audit.records()] == ["invalid"] * 3 + ["created"]
 
 
+FRUIT = "apple banana cherry damson elder fig grape kiwi lemon mango olive pear".split()  # noqa: SIM905
+
+
+def _rules(n: int, verb: str = "Always", offset: int = 0) -> str:
+    return " ".join(
+        f"{verb} pack the {FRUIT[i % 12]} crate before the {FRUIT[(i * 5 + 3) % 12]} train "
+        f"number {offset + i}."
+        for i in range(n)
+    )
+
+
+# One relayed note carrying a flood of rules, or a text past what the hook keeps of a message.
+SHORT = " ".join(f"Never skip check {n}." for n in range(100))  # 100 rules in 2,000 characters
+NOTES = [(SHORT, "at most 10 rules (100 found)"), (_rules(11), "(11 found)")]
+NOTES += [(_rules(300), "at most 8000 characters (18739 given)")]
+NOTES += [("Always run make. " * 600, "at most 8000 characters (10200 given)")]
+NOTES_HELD_APART = [
+    (_rules(40, "Never"), "(40 found)"),
+    (_rules(6) + " " + _rules(6, "Prefer to", 6), "(12 found)"),
+    ("Always keep the changelog short. " + "x" * 9_000, "at most 8000 characters"),
+]
+
+
+@pytest.mark.parametrize("notes", [NOTES, NOTES_HELD_APART], ids=["class", "held-apart"])
+def test_a_relayed_note_carries_a_few_rules_not_a_flood(
+    home: Path, project: Path, notes: list[tuple[str, str]]
+) -> None:
+    """Before: one memory_note_request of 300 rules made 300 gated writes in 11 s and answered
+    97 kB; thousands would outlast a host's 60 s. The hook's text (the owner's) is not bounded."""
+    seen = calls(home, project, *[("memory_note_request", {"text": text}) for text, _ in notes])
+    for (_, needle), (error, text) in zip(notes, seen, strict=True):
+        _one_line_refusal(error, text, needle)
+    assert _entries(project) == {}
+    error, text = calls(home, project, ("memory_note_request", {"text": _rules(10)}))[0]
+    assert not error and _entries(project), text
+
+
 # ------------------------------------------------------------------ a delete, then the opposite
 
 # (collection, what the owner said, what the agent writes after deleting it), per kind.

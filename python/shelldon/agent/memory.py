@@ -17,6 +17,8 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   that reads as the same rule (`_said_verbatim`: a fragment, a question, a hypothetical or
   reported words are not a quote). Anything else is an inference, which the gate never lets
   replace an owner rule. Each call is one audit unit, so undoing one call undoes only its rules.
+  A relayed note is bounded (OWNER_SAID_CHARS, MAX_RELAYED_RULES); the hook's text is the
+  owner's own and is not.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
   characters, twelve by title, the rest counted.
 - `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,
@@ -77,6 +79,9 @@ VAULT = "vault"
 # The owner's recent words as the prompt hook saw them: what a relayed rule is checked against.
 OWNER_SAID_KEPT = 20
 OWNER_SAID_CHARS = 8000
+# What one memory_note_request may carry: a user states a few rules at a time, and each is a
+# gated write (300 in one call took 11 s and answered 97 kB; thousands outlast a host's 60 s).
+MAX_RELAYED_RULES = 10
 
 
 class AgentMemoryError(Exception):
@@ -211,9 +216,19 @@ class AgentMemory:
         it verbatim, and an inference if not. One audit unit per call."""
         if heard:
             self._keep_owner_words(text)
+        elif len(text) > OWNER_SAID_CHARS:
+            raise AgentMemoryError(
+                f"a relayed note is at most {OWNER_SAID_CHARS} characters ({len(text)} given): "
+                "pass the user's rules as they said them"
+            )
         rules = extract_rules(text)
         if not rules:
             return "no rule found (a rule starts with always, never, prefer or call me)"
+        if not heard and len(rules) > MAX_RELAYED_RULES:
+            raise AgentMemoryError(
+                f"a relayed note carries at most {MAX_RELAYED_RULES} rules ({len(rules)} "
+                "found): pass the user's rules as they said them, a few at a time"
+            )
         said = self._owner_words()
         turn = agent_unit("call")
         lines: list[str] = []

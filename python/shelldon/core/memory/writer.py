@@ -475,9 +475,9 @@ class MemoryWriter(MemoryReader):
                 gate.Decision(
                     action="reject",
                     reason_code=gate.COLLECTION_FULL,
-                    reason=f"{full.reason}; its archive is full too ({archived} of "
-                    f"{limits.archive_cap}): nothing more is kept until entries are deleted or "
-                    "consolidated",
+                    reason=f"{plan.collection} is full and its archive is full too ({archived} "
+                    f"of {limits.archive_cap}): nothing more is kept there until entries are "
+                    "deleted or consolidated",
                     flags=full.flags,
                 ),
             )

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from shelldon.agent.memory import AgentMemory
-from shelldon.contracts.ops import MAX_DEPENDS_ON, Remember
+from shelldon.contracts.ops import MAX_DEPENDS_ON, CollectionName, Remember
 from shelldon.core.gate import DEFAULT_LIMITS
 from shelldon.core.memory.entry import EntryMeta, render_entry
 from shelldon.core.memory.lifecycle import CuratedMemory
@@ -233,10 +233,28 @@ def test_a_relayed_note_carries_a_few_rules_not_a_flood(
     assert not error and _entries(project), text
 
 
+def test_a_huge_recall_gets_the_same_bounded_block(home: Path, project: Path) -> None:
+    """Guard: recall reads, writes nothing and ranks a bounded tree; a 1 MB task and 100,000
+    paths get the same bounded block (4 in full within 3,000 characters, 12 by title)."""
+    memory = AgentMemory(project, DataRoot.resolve(home)).project_memory
+    for i in range(20):
+        text = f"The module m{i}x builds with the tool t{i}y and the flag f{i}z."
+        memory.apply_memory_op(Remember(collection="facts", name=f"module {i}", content=text))
+    seen = calls(
+        home,
+        project,
+        ("memory_recall", {"task": "module build tool flag " * 45_000}),
+        ("memory_recall", {"task": "module build", "paths": PATHS}),
+    )
+    for error, text in seen:
+        assert not error, text[:300]
+        assert 0 < len(text) < 4_000, len(text)
+
+
 # ------------------------------------------------------------------ a delete, then the opposite
 
 # (collection, what the owner said, what the agent writes after deleting it), per kind.
-OWNER_THEN_OPPOSITE = [
+OWNER_THEN_OPPOSITE: list[tuple[CollectionName, str, str]] = [
     (
         "facts",
         "The project deploys to the host Kestrel over ssh.",
@@ -253,7 +271,7 @@ OWNER_THEN_OPPOSITE = [
         "The reviewer for the parser is Bruno Lima.",
     ),
 ]
-OWNER_THEN_OPPOSITE_HELD_APART = [
+OWNER_THEN_OPPOSITE_HELD_APART: list[tuple[CollectionName, str, str]] = [
     (
         "facts",
         "The staging database listens on port 5433.",
@@ -276,7 +294,7 @@ OWNER_THEN_OPPOSITE_HELD_APART = [
     "cases", [OWNER_THEN_OPPOSITE, OWNER_THEN_OPPOSITE_HELD_APART], ids=["class", "held-apart"]
 )
 def test_an_owner_entry_of_any_kind_the_agent_deleted_still_refuses_its_opposite(
-    home: Path, project: Path, cases: list[tuple[str, str, str]]
+    home: Path, project: Path, cases: list[tuple[CollectionName, str, str]]
 ) -> None:
     """Before: only the owner's rules (preferences) were held after an agent's delete; an owner
     fact, person or capability deleted by the agent was replaced by its opposite, an inference,
@@ -491,3 +509,19 @@ def test_planted_links_the_vault_and_the_directive_are_never_read(
         assert secret not in text, text
     assert [error for error, _ in seen[: len(names)]] == [True] * len(names)
     assert other.exists()
+
+
+def test_the_tools_tell_the_agent_their_bounds(home: Path, project: Path) -> None:
+    """The descriptions a host shows the model name the bounds the door holds."""
+    from shelldon.agent.memory import MAX_RELAYED_RULES, OWNER_SAID_CHARS
+    from shelldon.agent.server import build_server
+
+    server = build_server(AgentMemory(project, DataRoot.resolve(home)))
+    said = {
+        tool.name: " ".join(tool.description.split()) for tool in server._tool_manager.list_tools()
+    }
+    assert f"up to {MAX_DEPENDS_ON} files" in said["memory_write"]
+    assert (
+        f"At most {MAX_RELAYED_RULES} rules in {OWNER_SAID_CHARS:,} characters"
+        in said["memory_note_request"]
+    )

@@ -125,7 +125,10 @@ def test_only_the_whole_sentence_in_the_recent_window_is_a_quote(home: Path, pro
 
     in_session(home, project, first)
     assert "the user's rule" in seen["spacing"][1]
-    assert "an inference" in seen["homoglyph"][1]
+    # Not the owner's; and since the door pass (tests/agent/test_door.py) a rule whose words
+    # mix scripts is no name an inference may take either: refused, saying why.
+    assert seen["homoglyph"][0]
+    assert "mixes Cyrillic and Latin letters in 'fridаy'" in seen["homoglyph"][1]
     # An earlier inference is not the owner's words either: relayed again, still an inference.
     owner_says(home, project, "Always sign the release tags.")
     owner_says(home, project, *(f"Look at issue {n} next." for n in range(OWNER_SAID_KEPT)))

@@ -7,7 +7,8 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   (whatever the model writes is an inference, and an inference never replaces an owner's rule).
 - `delete`: not gated (the agent can remove any project entry, the owner's too), but audited and
   undoable: `shelldon memory --home <project>/.shelldon undo <change>` brings it back. An owner
-  rule it deleted still refuses an inference that contradicts it (`_deleted_owner_rules`).
+  entry it deleted (a rule or a fact) still refuses an inference that contradicts it
+  (`_deleted_owner_rules`).
 - `note_request`: rules ("always …", "never …", "prefer …") captured without a model call
   (`core.learning.rules`). A rule is the owner's only when the host saw the owner say it: the prompt
   hook (`shelldon agent note`, `heard=True`) passes the owner's words and they are kept, word for
@@ -16,6 +17,8 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   that reads as the same rule (`_said_verbatim`: a fragment, a question, a hypothetical or
   reported words are not a quote). Anything else is an inference, which the gate never lets
   replace an owner rule. Each call is one audit unit, so undoing one call undoes only its rules.
+  A relayed note is bounded (OWNER_SAID_CHARS, MAX_RELAYED_RULES); the hook's text is the
+  owner's own and is not.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
   characters, twelve by title, the rest counted.
 - `reflect`: a turn's digest through the gate (`shelldon.agent.reflect`): the facts it carries,
@@ -76,6 +79,9 @@ VAULT = "vault"
 # The owner's recent words as the prompt hook saw them: what a relayed rule is checked against.
 OWNER_SAID_KEPT = 20
 OWNER_SAID_CHARS = 8000
+# What one memory_note_request may carry: a user states a few rules at a time, and each is a
+# gated write (300 in one call took 11 s and answered 97 kB; thousands outlast a host's 60 s).
+MAX_RELAYED_RULES = 10
 
 
 class AgentMemoryError(Exception):
@@ -210,19 +216,33 @@ class AgentMemory:
         it verbatim, and an inference if not. One audit unit per call."""
         if heard:
             self._keep_owner_words(text)
+        elif len(text) > OWNER_SAID_CHARS:
+            raise AgentMemoryError(
+                f"a relayed note is at most {OWNER_SAID_CHARS} characters ({len(text)} given): "
+                "pass the user's rules as they said them"
+            )
         rules = extract_rules(text)
         if not rules:
             return "no rule found (a rule starts with always, never, prefer or call me)"
+        if not heard and len(rules) > MAX_RELAYED_RULES:
+            raise AgentMemoryError(
+                f"a relayed note carries at most {MAX_RELAYED_RULES} rules ({len(rules)} "
+                "found): pass the user's rules as they said them, a few at a time"
+            )
         said = self._owner_words()
         turn = agent_unit("call")
         lines: list[str] = []
         refusals: list[str] = []
         for rule in rules:
             owner = heard or _said_verbatim(rule, said)
+            applied: Applied | MemoryOpError | None
             if owner:
                 applied = capture_rule(self.project_memory, rule, turn_id=turn)
             else:
                 applied = self._inferred_rule(rule.name, rule.text, turn)
+            if isinstance(applied, MemoryOpError):
+                refusals.append(f"reject (invalid): {applied}: {rule.text}")
+                continue
             if applied is None:
                 refusals.append(f"reject (invalid): {rule.text}")
                 continue
@@ -235,20 +255,23 @@ class AgentMemory:
             raise AgentMemoryError(clean_text("\n".join(refusals)))
         return clean_text("\n".join(lines + refusals))
 
-    def _inferred_rule(self, name: str, text: str, turn: str) -> Applied | None:
+    def _inferred_rule(self, name: str, text: str, turn: str) -> Applied | MemoryOpError:
+        """The rule written as an inference, or why it was refused before the gate (a name that
+        reads as another, say: audited by apply_memory_op)."""
         op = Remember(collection=RULE_COLLECTION, name=name, content=text)
         try:
             return self.project_memory.apply_memory_op(
                 op, provenance="inferred", turn_id=turn, unit=f"agent-rule-{turn}"
             )
-        except MemoryOpError:  # audited by apply_memory_op
-            return None
+        except MemoryOpError as exc:
+            return exc
 
     def _deleted_owner_rules(self) -> tuple[ExistingEntry, ...]:
-        """Owner rules this face's memory_delete removed (and nobody restored or the owner
-        forgot since), read back from the audit's undo store: an inference that contradicts one
-        is still refused, so deleting a rule and writing its opposite in two calls replaces
-        nothing. A rule whose text the undo store no longer keeps is not protected."""
+        """Owner entries (rules, and the owner's facts, people and preferences alike) this
+        face's memory_delete removed (and nobody restored or the owner forgot since), read back
+        from the audit's undo store: an inference that contradicts one is still refused, so
+        deleting what the owner said and writing its opposite in two calls replaces nothing. An
+        entry whose text the undo store no longer keeps is not protected."""
         removed: dict[str, str] = {}  # target -> the deleted text's sha256
         for rec in self.project_memory.audit.records():
             if rec.op != "forget" or rec.action != "delete" or rec.target is None:
@@ -260,7 +283,7 @@ class AgentMemory:
         kept: list[ExistingEntry] = []
         for target, sha in removed.items():
             parts = Path(target).with_suffix("").parts[-2:]
-            if len(parts) != 2 or parts[0] != RULE_COLLECTION:
+            if len(parts) != 2 or parts[0] not in COLLECTION_NAMES:
                 continue
             try:
                 entry = parse_entry(self.project_memory.audit.read_blob(sha).decode("utf-8"))

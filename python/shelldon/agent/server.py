@@ -152,8 +152,8 @@ def build_server(memory: AgentMemory) -> MCPServer:
     ) -> str:
         """Write one durable fact into the project's memory (collection: facts, people,
         preferences or capabilities; one fact in complete sentences). It passes the gate and is
-        recorded as an inference; a refusal says why. `depends_on`: files (relative to the
-        project) whose change may make it stale."""
+        recorded as an inference; a refusal says why. `depends_on`: up to 8 files (relative to
+        the project) whose change may make it stale."""
         return guarded(memory.write, collection, name, content, tuple(depends_on or ()))
 
     @server.tool(annotations=destroys)
@@ -166,7 +166,8 @@ def build_server(memory: AgentMemory) -> MCPServer:
         """Record the user's rules ("always ...", "never ...", "prefer ..."): pass the user's
         words exactly as they said them. A rule is kept as the user's only when the host saw
         the user say it (the prompt hook recorded those words); otherwise it is kept as an
-        inference, which never replaces a rule the user stated."""
+        inference, which never replaces a rule the user stated. At most 10 rules in 8,000
+        characters a call."""
         return guarded(memory.note_request, text)
 
     def memory_reflect(digest: dict[str, Any]) -> str:

@@ -19,10 +19,19 @@ from typing import Annotated, Any
 import msgspec
 
 from shelldon.contracts.brain import CompletionRequest, PromptSection
-from shelldon.contracts.ops import MAX_DEPENDS_ON, CollectionName
+from shelldon.contracts.ops import MAX_DEPENDS_ON, CollectionName, DependedPath
 
 MAX_FACTS = 5  # durable facts one reflection may propose
 MAX_COMMANDS = 20  # the last commands a digest keeps
+# What a digest may carry at all (an agent's tool argument): past these it is refused with the
+# field's path, not screened for minutes or rendered into a model's prompt. The lists are far
+# above what a turn has (five facts are kept, the last twenty commands); a text the size of a
+# long report, a command line, the tail of a command's output.
+MAX_DIGEST_ITEMS = 200
+MAX_REQUEST_CHARS = 8_000
+MAX_REPORT_CHARS = 16_000
+MAX_COMMAND_CHARS = 4_000
+MAX_OUTPUT_TAIL_CHARS = 8_000
 REFLECT_DEADLINE_S = 30.0  # one attempt
 REFLECT_MAX_TOKENS = 1500  # one attempt's output
 REFLECT_MAX_ATTEMPTS = 3
@@ -53,12 +62,20 @@ REFLECT_INSTRUCTION = (
 ExitCode = Annotated[int, msgspec.Meta(ge=-(2**31), lt=2**31)]
 
 
+RequestText = Annotated[str, msgspec.Meta(max_length=MAX_REQUEST_CHARS)]
+ReportText = Annotated[str, msgspec.Meta(max_length=MAX_REPORT_CHARS)]
+CommandText = Annotated[str, msgspec.Meta(max_length=MAX_COMMAND_CHARS)]
+OutputTail = Annotated[str, msgspec.Meta(max_length=MAX_OUTPUT_TAIL_CHARS)]
+ProcedureKey = Annotated[str, msgspec.Meta(max_length=200)]
+ItemsBound = msgspec.Meta(max_length=MAX_DIGEST_ITEMS)
+
+
 class CommandRun(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One command the turn ran and how it ended (`exit_code` None: not known)."""
 
-    command: str
+    command: CommandText
     exit_code: ExitCode | None = None
-    output_tail: str = ""
+    output_tail: OutputTail = ""
 
 
 class ProposedFact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -72,18 +89,18 @@ class ProposedFact(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     content: str
     collection: CollectionName = "facts"
-    depends_on: tuple[str, ...] = ()
-    observed_from: str = ""
-    procedure: str = ""
+    depends_on: Annotated[tuple[DependedPath, ...], msgspec.Meta(max_length=MAX_DEPENDS_ON)] = ()
+    observed_from: CommandText = ""
+    procedure: ProcedureKey = ""
 
 
 class Digest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    request: str = ""
-    files_changed: tuple[str, ...] = ()
-    commands: tuple[CommandRun, ...] = ()
-    report: str = ""
+    request: RequestText = ""
+    files_changed: Annotated[tuple[CommandText, ...], ItemsBound] = ()
+    commands: Annotated[tuple[CommandRun, ...], ItemsBound] = ()
+    report: ReportText = ""
     verified: bool | None = None  # None: the turn did not say
-    facts: tuple[ProposedFact, ...] = ()
+    facts: Annotated[tuple[ProposedFact, ...], ItemsBound] = ()
     existing: tuple[str, ...] = ()  # the entries memory holds (filled in by whoever reflects)
 
 
@@ -138,6 +155,8 @@ def facts_from_ops(ops: tuple[Any, ...] | list[Any]) -> tuple[list[ProposedFact]
             dropped.append(f"op {index}: not a remember")
             continue
         fields = {k: v for k, v in raw.items() if k != "op"}
+        if isinstance(fields.get("depends_on"), list):  # a model's extra paths are dropped
+            fields["depends_on"] = fields["depends_on"][:MAX_DEPENDS_ON]
         try:
             fact = msgspec.convert(fields, ProposedFact, strict=True)
         except msgspec.ValidationError as exc:

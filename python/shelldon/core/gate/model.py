@@ -76,6 +76,11 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     max_body_chars: int = 1500
     max_title_chars: int = 120
     collection_cap: int = 40
+    # A full collection keeps a new inference in its archive (core.memory.room) only while the
+    # archive holds fewer than this: past it, the write is refused (`collection_full`). What the
+    # owner said is always kept. Without it a writer in a loop (a coding agent's memory_write)
+    # grew the archive and every later write's cost without end.
+    archive_cap: int = 400
     # Dice similarity of content tokens at or above which two texts state the same fact.
     near_duplicate: float = 0.75
     # Two texts whose only difference is a swapped value (a veto fired, at most

@@ -11,7 +11,8 @@ the gate, all under one audit unit, so the whole reflection is undone at once. E
   retrieval weighs it under every confirmed entry (rust/src/ranker.rs, UNVERIFIED_FACTOR); a
   later confirmed write of the same fact drops the mark.
 - one use of its procedure (`procedure`) in the skills ledger (core.learning.skills): proven in two
-  verified turns, it becomes a skill.
+  verified turns, it becomes a skill. The use keeps the fact's text only when the gate kept the
+  fact (a refused secret is kept nowhere), and a key the safety screen refuses notes nothing.
 """
 
 from __future__ import annotations
@@ -136,13 +137,19 @@ def apply_reflection(
                 fact.name, applied.action, applied.reason_code, applied.reason, stem, provenance
             )
         )
-        if skills is not None and fact.procedure.strip():
+        # The ledger keeps a use's text only when the gate kept the fact: a refused fact's text
+        # (a secret, an instruction) is kept nowhere, and a key that is itself unsafe no use.
+        if (
+            skills is not None
+            and fact.procedure.strip()
+            and gate.screen_text(fact.procedure) is None
+        ):
             use = Use(
                 unit=unit,
                 at=iso(utc_now()),
                 verified=digest.verified is True and kept,
                 entry=stem or "",
-                content=fact.content,
+                content=fact.content if kept else "",
             )
             skill = skills.note(fact.procedure, use)
             if skill is not None:

@@ -8,6 +8,8 @@ named nowhere here: no op and no name can reach it.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -15,6 +17,7 @@ from typing import Literal
 from shelldon import _native
 from shelldon.contracts.ops import (
     COLLECTION_NAMES,
+    MAX_DEPENDS_ON,
     LogEpisode,
     MemoryOp,
     Remember,
@@ -28,6 +31,8 @@ from shelldon.core.reasons import ReasonCode
 MAX_CONTENT_CHARS = 64_000  # hard ceiling before the gate's own, tighter limits
 MAX_NAME_CHARS = 200
 MAX_TAGS = 16
+MAX_TAG_CHARS = 64
+MAX_PATH_CHARS = 200  # a `depends_on` path (contracts.ops.DependedPath)
 
 
 class MemoryOpError(ValueError):
@@ -117,13 +122,18 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
         if not isinstance(tags, tuple | list) or len(tags) > MAX_TAGS:
             raise MemoryOpError(f"tags must be at most {MAX_TAGS} strings")
         for tag in tags:
-            _checked_text(tag, "tag", max_chars=64)
+            _checked_text(tag, "tag", max_chars=MAX_TAG_CHARS)
         return PlannedWrite(op, "append", root / "episodes.md", content, prov, turn_id)
     if isinstance(op, Remember):
         if not isinstance(op.collection, str) or op.collection not in COLLECTION_NAMES:
             raise MemoryOpError("remember: unknown collection")
         name = _checked_text(op.name, "name", max_chars=MAX_NAME_CHARS)
         content = _checked_text(op.content, "content")
+        check_depends_on(op.depends_on)
+        if prov != "owner":
+            disguise = disguised_name(name)
+            if disguise is not None:
+                raise MemoryOpError(f"remember: name {disguise}")
         try:
             stem = _native.filename_stem(name)
         except ValueError:
@@ -137,6 +147,66 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
             op, "replace", target, content, prov, turn_id, collection=op.collection, stem=stem
         )
     raise MemoryOpError(f"not a memory op: {type(op).__name__}")
+
+
+_SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")  # the scripts whose letters pass for each other
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def disguised_name(name: str) -> str | None:
+    """Why `name` would show as another name, or None. An entry's name is its stem and its
+    title, shown side by side with the owner's in every listing: a writer below the owner may
+    not pick one that reads as something it is not. Four ways: an invisible formatting
+    character (a bidi override, a zero-width joiner), a letter or digit in a compatibility form
+    (fullwidth "Ｆｏｏ", the ligature "ﬁ": the stem keeps them, NFC, so "Ｆｏｏ" and "foo" were
+    two entries that read alike), a phonetic letter or small capital ("ᴅocs"), and one word
+    written in two of Latin, Greek and Cyrillic (Greek omicrons in "fοο")."""
+    for c in name:
+        if unicodedata.category(c) == "Cf":
+            return f"holds an invisible formatting character (U+{ord(c):04X})"
+        if c.isalnum() and unicodedata.normalize("NFKC", c) != c:
+            return f"holds {c!r}, a compatibility form of {unicodedata.normalize('NFKC', c)!r}"
+        if c.isalpha() and _phonetic(c):
+            return f"holds {c!r}, a phonetic letter that reads as an ordinary one"
+    for word in _WORD.findall(name):
+        scripts = {unicodedata.name(c, "").partition(" ")[0] for c in word}
+        mixed = sorted(scripts.intersection(_SCRIPTS))
+        if len(mixed) > 1:
+            return f"mixes {' and '.join(s.title() for s in mixed)} letters in {word!r}"
+    return None
+
+
+def _phonetic(c: str) -> bool:
+    """A letter of the phonetic extensions, a small capital or a script form ("ᴅocs", "ʀelease",
+    "ɡit" read as "docs", "release", "git"). The IPA letters that orthographies use (Azerbaijani
+    ə, the ɛ and ɔ of Ewe or Lingala) are letters, not disguises: they stay."""
+    name = unicodedata.name(c, "")
+    return 0x1D00 <= ord(c) <= 0x1DBF or "SMALL CAPITAL" in name or "LETTER SCRIPT" in name
+
+
+def check_depends_on(paths: object) -> None:
+    """At most MAX_DEPENDS_ON paths, each a line of at most MAX_PATH_CHARS: the bound an op's
+    schema states, held for every writer (an op built in code skips msgspec's checks, and the
+    agent face and the CLI pass their paths as extras). An entry's front matter lists them all,
+    so an unbounded list made an entry the reader will not load (over its 1 MB) and took minutes
+    to screen. Raises MemoryOpError."""
+    if not isinstance(paths, tuple | list):
+        raise MemoryOpError("depends_on must be a list of paths")
+    if len(paths) > MAX_DEPENDS_ON:
+        raise MemoryOpError(f"depends_on: at most {MAX_DEPENDS_ON} files ({len(paths)} given)")
+    for path in paths:
+        text = _checked_text(path, "depends_on path", max_chars=MAX_PATH_CHARS)
+        if any(ord(c) < 0x20 for c in text):
+            raise MemoryOpError("depends_on path contains a control character")
+
+
+def check_extras(extras: EntryExtras) -> None:
+    """The bounds of what a writer adds to an op (tags, depends_on). Raises MemoryOpError."""
+    if not isinstance(extras.tags, tuple | list) or len(extras.tags) > MAX_TAGS:
+        raise MemoryOpError(f"tags must be at most {MAX_TAGS} strings")
+    for tag in extras.tags:
+        _checked_text(tag, "tag", max_chars=MAX_TAG_CHARS)
+    check_depends_on(extras.depends_on)
 
 
 def _checked_text(value: object, what: str, *, max_chars: int = MAX_CONTENT_CHARS) -> str:

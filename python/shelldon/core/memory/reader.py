@@ -130,10 +130,10 @@ class MemoryReader:
         if not matches:
             matches = among(self.archived_entries())
         if not matches:
-            raise LookupError(f"no entry named {name!r}")
+            raise LookupError(f"no entry named {shown_name(name)}")
         if len(matches) > 1:
             names = ", ".join(entry_name(e) for e in matches)
-            raise LookupError(f"{name!r} is ambiguous: {names}")
+            raise LookupError(f"{shown_name(name)} is ambiguous: {names}")
         return matches[0]
 
     def entry_path(self, entry: Entry) -> Path:
@@ -188,6 +188,17 @@ class MemoryReader:
         except OSError as exc:
             log.warning("could not read %s: %s", path.name, exc)
             return None
+
+
+SHOWN_NAME_CHARS = 80
+
+
+def shown_name(name: str) -> str:
+    """A name as an error message echoes it: quoted, escaped, at most SHOWN_NAME_CHARS of it (a
+    caller's 300,000-character name must not come back whole)."""
+    if len(name) <= SHOWN_NAME_CHARS:
+        return repr(name)
+    return f"{name[:SHOWN_NAME_CHARS]!r}… ({len(name)} characters)"
 
 
 def entry_name(entry: Entry) -> str:

@@ -56,6 +56,7 @@ from shelldon.core.memory.plan import (
     EntryExtras,
     MemoryOpError,
     PlannedWrite,
+    check_extras,
     collection_dir,
     plan_write,
     unit_for,
@@ -164,13 +165,14 @@ class MemoryWriter(MemoryReader):
         nothing touched; audited as a reject) or OSError (a write failed, old files untouched)."""
         audit_unit = unit or unit_for(turn_id)
         with self._write_lock():
+            extras = extras or EntryExtras()
             try:
                 plan = plan_write(self._root, op, provenance, turn_id)
+                check_extras(extras)
             except MemoryOpError as exc:
                 invalid = _Outcome("reject", "invalid", str(exc))
                 self._audit(audit_unit, op, str(provenance)[:20], invalid)
                 raise
-            extras = extras or EntryExtras()
             pieces = self._pieces_refusal(plan, extras)
             if pieces is not None:
                 outcome = _refused(plan, pieces)
@@ -466,6 +468,19 @@ class MemoryWriter(MemoryReader):
             routed = replace(plan, op=op, collection=kind, target=target)
             # Final either way: its kind made room, or the fact is known there already.
             return self._write_entry(routed, extras, limits, unit)
+        archived = self._archived_count(plan.collection)
+        if plan.provenance != "owner" and archived >= limits.archive_cap:
+            return _refused(
+                plan,
+                gate.Decision(
+                    action="reject",
+                    reason_code=gate.COLLECTION_FULL,
+                    reason=f"{plan.collection} is full and its archive is full too ({archived} "
+                    f"of {limits.archive_cap}): nothing more is kept there until entries are "
+                    "deleted or consolidated",
+                    flags=full.flags,
+                ),
+            )
         related = room.consolidation_target(plan.content, plan.provenance, entries, plan.collection)
         if related is not None:
             merged = replace(plan, content=room.consolidated_body(related.body, plan.content))
@@ -485,6 +500,14 @@ class MemoryWriter(MemoryReader):
             if outcome.action not in ("skip", "reject"):
                 return outcome
         return self._keep_in_archive(plan, extras, full)
+
+    def _archived_count(self, collection: str) -> int:
+        """How many entries `collection`'s archive holds (its files, unparsed)."""
+        try:
+            with os.scandir(self._root / ARCHIVE_DIR / collection) as listing:
+                return sum(1 for d in listing if d.name.endswith(".md"))
+        except OSError:
+            return 0
 
     def _retire(self, entry: Entry, unit: str, why: str) -> AuditRecord:
         """Move one entry to the archive, marked retired: its own audited (undoable) change."""

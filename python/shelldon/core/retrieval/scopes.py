@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Final
 
 from shelldon.core.memory.entry import Entry
-from shelldon.core.memory.reader import MemoryReader
+from shelldon.core.memory.reader import MemoryReader, shown_name
 from shelldon.core.retrieval.rank import MemorySelection, select_entries
 
 PROJECT: Final = "project"
@@ -67,7 +67,7 @@ def find_scoped(scopes: Sequence[Scope], name: str) -> tuple[Scope, Entry]:
     if wanted is not None and wanted not in {s.name for s in scopes}:
         raise LookupError(f"no {wanted} memory here")
     ambiguous = [e for e in errors if "ambiguous" in e]
-    raise LookupError(ambiguous[0] if ambiguous else f"no entry named {name!r}")
+    raise LookupError(ambiguous[0] if ambiguous else f"no entry named {shown_name(name)}")
 
 
 def scoped_entries(scopes: Sequence[Scope]) -> tuple[list[Entry], list[str]]:

@@ -32,6 +32,10 @@ DEFAULT_TIMEOUT = 10.0
 # bind and listen, or restarting); after that the answer is "not running". Bounded by the deadline.
 STARTING_GRACE_S = 1.0
 _TIMEVAL = struct.Struct("@ll")
+# A server's bound on one frame once its first byte came (`recv_bytes(whole_within=)`): a local
+# client sends a whole frame at once, so a frame still arriving after this is a stalled or
+# trickling client (slowloris), which otherwise held a thread for the whole idle timeout (300 s).
+FRAME_WITHIN_S = 10.0
 
 
 class IpcError(Exception):
@@ -92,9 +96,22 @@ def _recv_exact(sock: _socket.socket, size: int, deadline: float, *, at_boundary
     return b"".join(chunks)
 
 
-def recv_bytes(sock: _socket.socket, *, deadline: float, max_size: int = MAX_FRAME) -> bytes:
-    """One frame's payload. Raises PeerClosed, FrameTruncated, FrameTooLarge or FrameTimeout."""
-    header = _recv_exact(sock, HEADER.size, deadline, at_boundary=True)
+def recv_bytes(
+    sock: _socket.socket,
+    *,
+    deadline: float,
+    max_size: int = MAX_FRAME,
+    whole_within: float | None = None,
+) -> bytes:
+    """One frame's payload. Raises PeerClosed, FrameTruncated, FrameTooLarge or FrameTimeout.
+    `whole_within`: once the frame's first byte is in, the rest must come within that many
+    seconds (and by `deadline`), however slowly it trickles."""
+    if whole_within is None:
+        header = _recv_exact(sock, HEADER.size, deadline, at_boundary=True)
+    else:
+        first = _recv_exact(sock, 1, deadline, at_boundary=True)
+        deadline = min(deadline, time.monotonic() + whole_within)
+        header = first + _recv_exact(sock, HEADER.size - 1, deadline, at_boundary=False)
     (length,) = HEADER.unpack(header)
     if length > max_size:
         raise FrameTooLarge(f"frame of {length} bytes exceeds the {max_size}-byte limit")

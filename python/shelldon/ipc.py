@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import logging
 import os
 import queue
+import resource
 import selectors
 import signal
 import socket
@@ -43,6 +45,7 @@ from pathlib import Path
 from shelldon import frames
 from shelldon.contracts import wire
 from shelldon.frames import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+from shelldon.frames import FRAME_WITHIN_S as FRAME_WITHIN_S
 from shelldon.frames import HEADER as HEADER
 from shelldon.frames import MAX_FRAME as MAX_FRAME
 from shelldon.frames import STARTING_GRACE_S as STARTING_GRACE_S
@@ -66,8 +69,14 @@ LISTEN_BACKLOG = 256
 POOL_IDLE = 4
 
 
-def recv(sock: socket.socket, *, deadline: float, max_size: int = MAX_FRAME) -> wire.Message:
-    payload = recv_bytes(sock, deadline=deadline, max_size=max_size)
+def recv(
+    sock: socket.socket,
+    *,
+    deadline: float,
+    max_size: int = MAX_FRAME,
+    whole_within: float | None = None,
+) -> wire.Message:
+    payload = recv_bytes(sock, deadline=deadline, max_size=max_size, whole_within=whole_within)
     try:
         return wire.decode(payload)
     except wire.WireError as exc:
@@ -340,7 +349,8 @@ class RefusalLog:
         self._lock = threading.Lock()
         self._seen: dict[tuple[int, str], list[float]] = {}  # -> [last logged at, count since]
 
-    def refused(self, name: str, peer: Peer, reason: str) -> None:
+    def refused(self, name: str, peer: Peer, reason: str, *, what: str = "unheard") -> None:
+        """`what`: "unheard" (at accept), or what was refused ("a Complete", "a stalled frame")."""
         now = self._clock()
         key = (peer.uid, reason)
         with self._lock:
@@ -354,13 +364,100 @@ class RefusalLog:
             self._seen[key] = [now, 0]
         since = f" ({suppressed} more since the last such line)" if suppressed else ""
         self._log.warning(
-            "%s: refused pid %d uid %d unheard: %s%s", name, peer.pid, peer.uid, reason, since
+            "%s: refused pid %d uid %d %s: %s%s", name, peer.pid, peer.uid, what, reason, since
         )
 
     def _forget(self, now: float) -> None:
         stale = [k for k, (at, _) in self._seen.items() if now - at >= self._interval]
         for key in stale or list(self._seen)[: len(self._seen) // 2]:
             del self._seen[key]
+
+
+# accept() errors that mean "no descriptor (or kernel memory) for the new connection": the
+# connection stays queued, so the listener stays readable and a loop that only logs spins.
+OUT_OF_FDS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+ACCEPT_PAUSE_S = 0.25  # out of descriptors with none kept back: the listener rests this long
+# Descriptors kept free for the process's own files (history.db, the memory tree, the fork-server's
+# connection, a status's reads): a connection accepted into one of the last of them closes idle
+# connections first, or is refused in words (ThreadedServer._keep_headroom).
+FD_HEADROOM = 8
+
+
+class FdReserve:
+    """One descriptor (/dev/null) kept back for the moment the process runs out of them.
+
+    Out of descriptors (RLIMIT_NOFILE reached: a client holding connections under a low limit, a
+    leak), accept() fails and leaves the connection queued, so the listener stays readable: core
+    died of the EMFILE and took the pet with it, and the fork-server logged a line per pass of a
+    loop spinning at 100 % CPU. With one descriptor kept back, the loop closes it, takes the queued
+    connection, and decides (serve it after closing idle connections, or refuse it in words); the
+    descriptor is opened again once one is free. With none kept back (taken, not yet given back)
+    the listener rests `ACCEPT_PAUSE_S`: no spin. Logged once per interval, with a count.
+    """
+
+    def __init__(self, name: str, *, interval: float = REFUSAL_LOG_INTERVAL_S) -> None:
+        self.name = name
+        self._interval = interval
+        self._fd: int | None = self._open()
+        self._logged_at: float | None = None
+        self._since = 0
+        self.times = 0  # accepts that found the process out of descriptors
+
+    @staticmethod
+    def _open() -> int | None:
+        try:
+            return os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
+
+    def take(self, listener: socket.socket, exc: OSError) -> socket.socket | None:
+        """After `listener.accept()` failed with `exc` (one of OUT_OF_FDS): the queued
+        connection, accepted in the kept-back descriptor's place, or None (none kept back, or
+        nothing queued): rest the listener. `give_back()` once the connection is dealt with."""
+        self.times += 1
+        self._note(exc)
+        if self._fd is None:
+            self._fd = self._open()
+            if self._fd is None:
+                return None
+        os.close(self._fd)
+        self._fd = None
+        try:
+            conn, _addr = listener.accept()
+        except OSError:
+            conn = None
+        if conn is None:
+            self.give_back()
+        return conn
+
+    def give_back(self) -> None:
+        """Keep a descriptor back again, if one is free (else at the next `take`)."""
+        if self._fd is None:
+            self._fd = self._open()
+
+    def _note(self, exc: OSError) -> None:
+        now = time.monotonic()
+        if self._logged_at is not None and now - self._logged_at < self._interval:
+            self._since += 1
+            return
+        since = f" ({self._since} more since the last such line)" if self._since else ""
+        self._logged_at, self._since = now, 0
+        log.warning(
+            "%s: out of file descriptors at accept (%s); closing idle connections%s",
+            self.name,
+            exc.strerror or exc,
+            since,
+        )
+
+    def close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+
+class _PeerLost(IpcError):
+    """A handler's `respond` could not reach the peer (it left, or stopped reading)."""
 
 
 class _Answered:
@@ -484,6 +581,7 @@ class ThreadedServer:
         self._idle_threads = 0  # threads waiting on _handoff; under _lock
         self.refusals = RefusalLog(log)
         self.evicted = 0  # idle connections closed to make room for a newcomer
+        self.fd_reserve = FdReserve(name)
 
     def bind(self) -> None:
         self._listener = bind_unix(self.path, mode=self._mode, group=self._group)
@@ -503,11 +601,18 @@ class ThreadedServer:
         listener = self._listener
         assert listener is not None
         listener.setblocking(False)
+        resting_until: float | None = None  # out of descriptors: the listener rests till then
         with selectors.DefaultSelector() as selector:
             selector.register(listener, selectors.EVENT_READ)
             selector.register(self._wake_r, selectors.EVENT_READ)
             while not self._stopping.is_set():
-                for key, _ in selector.select():
+                timeout = None
+                if resting_until is not None:
+                    timeout = resting_until - time.monotonic()
+                    if timeout <= 0:
+                        selector.register(listener, selectors.EVENT_READ)
+                        resting_until = timeout = None
+                for key, _ in selector.select(timeout):
                     if key.fd == self._wake_r:
                         if _STOP_ASKED in _drain(self._wake_r):
                             self.stop()
@@ -516,11 +621,75 @@ class ThreadedServer:
                         conn, _addr = listener.accept()
                     except (BlockingIOError, InterruptedError):
                         continue
+                    except OSError as exc:
+                        if self._out_of_fds(listener, exc):
+                            continue
+                        selector.unregister(listener)
+                        resting_until = time.monotonic() + ACCEPT_PAUSE_S
+                        break
                     self._take(conn)
+        self.fd_reserve.close()
         listener.close()
         with contextlib.suppress(OSError):
             if stat.S_ISSOCK(self.path.lstat().st_mode):
                 self.path.unlink()
+
+    def _out_of_fds(self, listener: socket.socket, exc: OSError) -> bool:
+        """accept() failed with `exc`. Another error (ECONNABORTED: the peer left while queued)
+        is logged and the loop goes on. Out of descriptors: up to FD_HEADROOM idle connections
+        are closed (room for the newcomer and for the process's own files: history.db, the memory
+        tree, the fork-server's connection), and the queued connection is taken with the kept-back
+        descriptor: served if room was made, else refused in words. False: nothing could be
+        taken; the caller rests the listener (FdReserve)."""
+        if exc.errno not in OUT_OF_FDS:
+            log.warning("%s: accept failed: %s", self.name, exc)
+            return True
+        freed = self._close_idle(FD_HEADROOM)
+        conn = self.fd_reserve.take(listener, exc)
+        if conn is None:
+            return False
+        if freed:
+            self._take(conn)
+        else:
+            refuse_unheard(
+                conn, f"{self.name} is out of file descriptors and every connection is busy"
+            )
+        self.fd_reserve.give_back()
+        return True
+
+    def _keep_headroom(self, conn: socket.socket) -> str | None:
+        """None, or the refusal of a connection that took one of the last FD_HEADROOM
+        descriptors when other connections hold them and none is idle to close. The kernel hands
+        out the lowest free descriptor, so the new one's number is how many are in use."""
+        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        if limit == resource.RLIM_INFINITY or conn.fileno() < limit - FD_HEADROOM:
+            return None
+        with self._lock:
+            others = any(not c.reserved and not c.closing for c in self._connections)
+        if not others or self._close_idle(FD_HEADROOM // 2):
+            return None  # alone, it is served however low the limit: clients ate no headroom
+        return f"{self.name} is near its open-file limit and every connection is busy; try again"
+
+    def _close_idle(self, count: int) -> int:
+        """Close up to `count` of the longest-idle counted connections, whatever their uid (their
+        threads end on the shutdown and close them); how many."""
+        with self._lock:
+            idle = sorted(
+                (
+                    c
+                    for c in self._connections
+                    if not c.reserved and not c.closing and c.idle_since is not None
+                ),
+                key=lambda c: c.idle_since or 0.0,
+            )[:count]
+            for victim in idle:
+                victim.closing = True
+                victim.idle_since = None
+        for victim in idle:
+            self.evicted += 1
+            with contextlib.suppress(OSError):
+                victim.sock.shutdown(socket.SHUT_RDWR)
+        return len(idle)
 
     def _take(self, conn: socket.socket) -> None:
         """Admit (or refuse) one accepted connection, in the accept loop: no peer can stall it."""
@@ -537,7 +706,7 @@ class ThreadedServer:
             return
         reserved = self._reserved(peer)
         if not reserved:
-            refusal = self._make_room(peer)
+            refusal = self._make_room(peer) or self._keep_headroom(conn)
             if refusal:
                 self.refusals.refused(self.name, peer, refusal)
                 refuse_unheard(conn, refusal)
@@ -636,14 +805,20 @@ class ThreadedServer:
                     if not connection.closing:
                         connection.idle_since = time.monotonic()
                     try:
-                        message = recv(conn, deadline=deadline, max_size=self._max_frame)
+                        message = recv(
+                            conn,
+                            deadline=deadline,
+                            max_size=self._max_frame,
+                            whole_within=FRAME_WITHIN_S,
+                        )
                     except PeerClosed:
                         return
                     except FrameTimeout as exc:
                         if exc.idle:  # a quiet client (an open chat): just let the connection go
                             log.debug("%s: closing idle connection of pid %d", self.name, peer.pid)
                             return
-                        log.warning("%s: pid %d stalled mid-frame: %s", self.name, peer.pid, exc)
+                        # Once per uid a minute, with a count: a slowloris storm is a few lines.
+                        self.refusals.refused(self.name, peer, "stalled mid-frame", what="a frame")
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
                     except (FrameTooLarge, FrameTruncated, FrameMalformed) as exc:
@@ -673,13 +848,32 @@ class ThreadedServer:
                     def respond(reply: wire._Msg, conn: socket.socket = conn) -> None:
                         nonlocal answered
                         answered = True
-                        send(conn, reply, deadline=time.monotonic() + DEFAULT_TIMEOUT)
+                        try:
+                            send(conn, reply, deadline=time.monotonic() + DEFAULT_TIMEOUT)
+                        except (IpcError, OSError) as exc:
+                            raise _PeerLost(str(exc)) from exc
 
                     try:
                         answer = self._handler(peer, message, respond)
-                    except (IpcError, OSError) as exc:
+                    except _PeerLost as exc:
                         log.info("%s: lost pid %d mid-answer: %s", self.name, peer.pid, exc)
                         return
+                    except OSError as exc:
+                        # The handler's own (out of descriptors opening a file, a full disk): the
+                        # client is told in words. It used to be taken for the client leaving,
+                        # and the client got a close without a word ("lost core").
+                        log.warning(
+                            "%s: could not serve %s from pid %d: %s",
+                            self.name,
+                            type(message).__name__,
+                            peer.pid,
+                            exc,
+                        )
+                        if answered:
+                            return
+                        answer = wire.Refused(
+                            reason=f"{self.name} could not serve this: {exc.strerror or exc}"
+                        )
                     except Exception:
                         log.exception("%s: handler failed on %s", self.name, type(message).__name__)
                         if answered:

@@ -140,6 +140,7 @@ class BrokerService:
         self.brain = brain
         self.completions = 0
         self.workers = WorkerAdmissions()
+        self.refusals = ipc.RefusalLog(log)  # requests the broker does not serve
         # The HTTP calls of each completion in flight, by turn: a retired worker's are ended.
         self._in_flight: dict[str, CallScope] = {}
         self._in_flight_lock = threading.Lock()
@@ -218,8 +219,10 @@ class BrokerService:
             except VaultError as exc:
                 return wire.Refused(reason=str(exc))
             return wire.VaultValue(key=message.key, value=value)
-        log.warning("broker: refused %s from pid %d", type(message).__name__, peer.pid)
-        return wire.Refused(reason=f"the broker does not serve {type(message).__name__}")
+        # Once per uid and kind a minute, with a count: a client looping on it grows no log.
+        reason = f"the broker does not serve {type(message).__name__}"
+        self.refusals.refused("broker", peer, reason, what="a request")
+        return wire.Refused(reason=reason)
 
     def admit(self, peer: ipc.Peer) -> str | None:
         """Who may connect at all (the accept loop asks, before any thread or cap): root, the

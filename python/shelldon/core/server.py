@@ -106,6 +106,9 @@ class CoreService:
             stores.history, owner_turn=self._telegram_turn, command=self.command
         )
         self.links = LinkWatch()  # provider failures: told to the owner, shown in status
+        # A request core does not serve (a worker's or the fork-server's message on the owner's
+        # socket): refused in words and logged once per uid and kind a minute, with a count.
+        self.refusals = ipc.RefusalLog(log)
         self.storage = storage_check.WriteFaults(
             self.root.home, self.root.memory
         )  # failed writes: told, shown
@@ -301,7 +304,9 @@ class CoreService:
         if refusal:
             return wire.Refused(reason=refusal)
         if not isinstance(message, wire.CORE_REQUESTS):
-            return wire.Refused(reason=f"core does not serve {type(message).__name__}")
+            reason = f"core does not serve {type(message).__name__}"
+            self.refusals.refused("core", peer, reason, what="a request")
+            return wire.Refused(reason=reason)
         return self._serve(peer, message, respond)
 
     def _serve(

@@ -210,6 +210,8 @@ class ForkServer:
         self.broker = admission.BrokerAdmission(root)
         self.peers: dict[int, _Peer] = {}  # fd -> a peer other than core, being read
         self.refusals = ipc.RefusalLog(log)
+        self.fd_reserve = ipc.FdReserve("fork-server")
+        self._resting_until: float | None = None  # out of descriptors: the listener rests
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -257,6 +259,7 @@ class ForkServer:
                         self._read_stderr()
                     elif key.data == "peer":
                         self._read_peer(key.fd)
+                self._rest_over()
                 self._expire_peers()
                 self._check_deadline()
                 self._reap()
@@ -276,7 +279,17 @@ class ForkServer:
         if self.peers:
             soonest = min(p.deadline for p in self.peers.values())
             candidates.append(max(0.0, soonest - time.monotonic()))
+        if self._resting_until is not None:
+            candidates.append(max(0.0, self._resting_until - time.monotonic()))
         return min(candidates) if candidates else None
+
+    def _rest_over(self) -> None:
+        """The listener back in the selector once its rest (out of descriptors) is over."""
+        if self._resting_until is None or time.monotonic() < self._resting_until:
+            return
+        self._resting_until = None
+        if self._listener is not None:
+            self._selector.register(self._listener, selectors.EVENT_READ, "accept")
 
     def shutdown(self) -> None:
         sdnotify.stopping()
@@ -290,6 +303,7 @@ class ForkServer:
         for reading in list(self.peers.values()):
             self._drop_peer(reading)
         self._reap()
+        self.fd_reserve.close()
         if self._listener is not None:
             with contextlib.suppress(KeyError, ValueError):
                 self._selector.unregister(self._listener)
@@ -310,8 +324,25 @@ class ForkServer:
                 conn, _ = self._listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError as exc:  # EMFILE and kin: the loop must go on
-                log.warning("fork-server: accept failed: %s", exc)
+            except OSError as exc:
+                if exc.errno not in ipc.OUT_OF_FDS:
+                    log.warning("fork-server: accept failed: %s", exc)
+                    return
+                # Out of descriptors: the connection stays queued and the listener readable; a
+                # loop that only logged spun at 100 % CPU, a line per pass (ipc.FdReserve). The
+                # peers still being read (pings, never core) are let go first: a turn needs
+                # descriptors of its own (the worker's pipes), or it fails at the spawn.
+                for reading in sorted(self.peers.values(), key=lambda p: p.deadline)[
+                    : ipc.FD_HEADROOM
+                ]:
+                    self._drop_peer(reading)
+                taken = self.fd_reserve.take(self._listener, exc)
+                if taken is None:
+                    self._selector.unregister(self._listener)
+                    self._resting_until = time.monotonic() + ipc.ACCEPT_PAUSE_S
+                    return
+                self._take(taken)
+                self.fd_reserve.give_back()
                 return
             self._take(conn)
 
@@ -392,7 +423,9 @@ class ForkServer:
             self.refusals.refused("fork-server", reading.peer, "only core may spawn a turn")
             answer = wire.Refused(reason="only core may spawn a turn")
         else:
-            answer = wire.Refused(reason=f"the fork-server does not serve {type(message).__name__}")
+            reason = f"the fork-server does not serve {type(message).__name__}"
+            self.refusals.refused("fork-server", reading.peer, reason, what="a request")
+            answer = wire.Refused(reason=reason)
         with contextlib.suppress(OSError):
             reading.conn.send(ipc.frame(answer))  # small: fits the socket's buffer
         self._drop_peer(reading)
@@ -445,10 +478,9 @@ class ForkServer:
             ipc.send(conn, self.pong(), deadline=time.monotonic() + 1)
             return False
         if not isinstance(message, wire.SpawnTurn):
-            ipc.send(
-                conn,
-                wire.Refused(reason=f"the fork-server does not serve {type(message).__name__}"),
-            )
+            reason = f"the fork-server does not serve {type(message).__name__}"
+            self.refusals.refused("fork-server", peer, reason, what="a request")
+            ipc.send(conn, wire.Refused(reason=reason))
             return False
         if self.turn is not None or self.zombies:
             ipc.send(
@@ -471,23 +503,35 @@ class ForkServer:
 
     # --- one worker -----------------------------------------------------------------------------
 
+    def _turn_pipes(self) -> tuple[int, int, int, int, int, int]:
+        """The worker's result, go and stderr pipes (read, write each). Out of descriptors (a
+        client holding connections under a low RLIMIT_NOFILE), the peers still being read (pings,
+        never core) are let go and it is tried once more: the owner's turn comes first. Nothing
+        is left open on a failure (a failed second pipe used to leak the first)."""
+        for attempt in (1, 2):
+            fds: list[int] = []
+            try:
+                for _ in range(3):
+                    fds.extend(os.pipe2(os.O_CLOEXEC))
+            except OSError as exc:
+                for fd in fds:
+                    os.close(fd)
+                if attempt == 2 or exc.errno not in ipc.OUT_OF_FDS or not self.peers:
+                    raise
+                log.warning("fork-server: out of descriptors for a turn; letting pings go")
+                for reading in list(self.peers.values()):
+                    self._drop_peer(reading)
+                continue
+            return fds[0], fds[1], fds[2], fds[3], fds[4], fds[5]
+        raise AssertionError("unreachable")
+
     def _spawn(self, spawn: wire.SpawnTurn, conn: socket.socket) -> bool:
         started = time.monotonic()
         deadline = started + max(0.1, spawn.deadline_s)
         token = admission.new_token()  # the child's copy of this memory is its only copy
         try:
-            read_end, write_end = os.pipe2(os.O_CLOEXEC)
-            go_read, go_write = os.pipe2(os.O_CLOEXEC)
+            read_end, write_end, go_read, go_write, err_read, err_write = self._turn_pipes()
         except OSError as exc:
-            ipc.send(
-                conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
-            )
-            return False
-        try:
-            err_read, err_write = os.pipe2(os.O_CLOEXEC)
-        except OSError as exc:
-            for fd in (read_end, write_end, go_read, go_write):
-                os.close(fd)
             ipc.send(
                 conn, wire.TurnFailed(turn_id=spawn.turn_id, stage="spawn", reason=f"pipe: {exc}")
             )

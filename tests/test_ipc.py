@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import socket
@@ -531,3 +532,24 @@ def test_a_request_on_a_connection_still_open_at_the_stop_is_refused_not_served(
         isinstance(answer, wire.Refused) and "stopping is stopping" in answer.reason
     ), answer
     assert handled == ["Ping"]  # the first request only
+
+
+def test_a_handlers_own_oserror_is_told_in_words_not_a_silent_close(run_dir: Path) -> None:
+    """A handler that fails on a file of its own (EMFILE, a full disk) is not the client leaving:
+    the client gets Refused naming the error. It used to be logged as "lost pid … mid-answer" and
+    the connection closed without a word (the CLI said "lost core")."""
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg | None:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    server = ipc.ThreadedServer("own-files", run_dir / "own.sock", handle)
+    server.bind()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        answer = ipc.request(server.path, wire.StatusRequest())
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+    assert isinstance(answer, wire.Refused), answer
+    assert answer.reason == "own-files could not serve this: Too many open files"

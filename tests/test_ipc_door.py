@@ -176,6 +176,16 @@ def _fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def _wait_free(pid: int, limit: int, want: int, timeout: float = 10.0) -> int:
+    """Descriptors `pid` has free under `limit`, once at least `want` are (or at the timeout):
+    a condition polled, as /proc offers no event for it."""
+    deadline = time.monotonic() + timeout
+    paced = threading.Event()
+    while (free := limit - _fds(pid)) < want and time.monotonic() < deadline:
+        paced.wait(0.05)
+    return free
+
+
 def test_a_process_out_of_descriptors_keeps_serving_the_owner_and_recovers(pet: Pet) -> None:
     """Each process's RLIMIT_NOFILE lowered to a few over what it holds, then owner connections
     held to each socket until none is accepted: the processes live, the owner's turn is answered
@@ -190,12 +200,26 @@ def test_a_process_out_of_descriptors_keeps_serving_the_owner_and_recovers(pet: 
         resource.prlimit(pid, resource.RLIMIT_NOFILE, (limit, limit))
     held: list[socket.socket] = []
     try:
+        # Exactly as many connections as the limit leaves room for, one at a time, each heard:
+        # without a headroom nothing ever fails at accept, and core is left with no descriptor
+        # for its own files (a status could not read, a turn could not write).
+        for name in ("core", "broker"):
+            for _ in range(ROOM):
+                with contextlib.suppress(OSError, ipc.IpcError):
+                    sock = ipc.connect(pet.root.socket(name), timeout=2)
+                    held.append(sock)
+                    ipc.exchange(sock, wire.Ping(), deadline=time.monotonic() + 30)
+            free = _wait_free(pids[name], before[name] + ROOM, ipc.FD_HEADROOM // 2)
+            assert free >= ipc.FD_HEADROOM // 2, (name, free)
         for name in names:
             for _ in range(2 * ROOM + 8):  # over the limit's room and the per-uid cap
                 with contextlib.suppress(OSError, ipc.IpcError):
                     sock = ipc.connect(pet.root.socket(name), timeout=2)
                     held.append(sock)
         assert pet.proc.poll() is None, pet.log[-3000:]
+        for sock in held:  # each one heard (or closed for room) before the owner speaks
+            with contextlib.suppress(OSError, ipc.IpcError):
+                ipc.exchange(sock, wire.Ping(), deadline=time.monotonic() + 30)
         reply = pet.say("hello with every process out of descriptors")
         assert reply
         settled = pet.cli("status")

@@ -381,6 +381,7 @@ ACCEPT_PAUSE_S = 0.25  # out of descriptors with none kept back: the listener re
 # connection, a status's reads): a connection accepted into one of the last of them closes idle
 # connections first, or is refused in words (ThreadedServer._keep_headroom).
 FD_HEADROOM = 8
+FD_LAST = 2  # a connection is refused only when it took one of these and nothing could be closed
 
 
 class FdReserve:
@@ -658,8 +659,9 @@ class ThreadedServer:
         return True
 
     def _keep_headroom(self, conn: socket.socket) -> str | None:
-        """None, or the refusal of a connection that took one of the last FD_HEADROOM
-        descriptors when other connections hold them and none is idle to close. The kernel hands
+        """None, or the refusal of a connection that took one of the last FD_LAST descriptors
+        when other connections hold them and none is idle to close; in the last FD_HEADROOM,
+        idle connections are closed first. The kernel hands
         out the lowest free descriptor, so the new one's number is how many are in use."""
         limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         if limit == resource.RLIM_INFINITY or conn.fileno() < limit - FD_HEADROOM:
@@ -668,7 +670,9 @@ class ThreadedServer:
             others = any(not c.reserved and not c.closing for c in self._connections)
         if not others or self._close_idle(FD_HEADROOM // 2):
             return None  # alone, it is served however low the limit: clients ate no headroom
-        return f"{self.name} is near its open-file limit and every connection is busy; try again"
+        if conn.fileno() < limit - FD_LAST:
+            return None  # the busy ones give theirs back as they end; refusing now helps no one
+        return f"{self.name} is at its open-file limit (connections held open); try again shortly"
 
     def _close_idle(self, count: int) -> int:
         """Close up to `count` of the longest-idle counted connections, whatever their uid (their

@@ -30,7 +30,9 @@ from hypothesis import strategies as st
 
 from shelldon import ipc
 from shelldon.contracts import wire
+from support.marks import needs_root
 from support.pet import Pet
+from support.users import TestUser
 
 HEADER = ipc.HEADER
 READ_BOUND_S = 60.0  # far over the server's FRAME_WITHIN_S, far under its idle timeout (300 s)
@@ -404,3 +406,45 @@ def test_a_server_at_its_very_limit_stays_up_and_recovers(pet: Pet, name: str) -
     assert set(answers) <= {"Pong", "Refused", "closed for room"}, answers
     _no_traceback(pet)
     print(f"very limit: {name} at {limit} descriptors, {len(held)} connections: {dict(answers)}")
+
+
+def _stall_as(user: TestUser, path: os.PathLike[str]) -> str:
+    """In a child of `user`'s uid: connect, send a frame's length and nothing more, and report
+    what the server said within READ_BOUND_S (a timeout: it gave the stranger a thread)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - reports through its pipe
+        try:
+            os.setgroups([])
+            os.setresgid(user.gid, user.gid, user.gid)
+            os.setresuid(user.uid, user.uid, user.uid)
+            with ipc.connect(path) as sock:
+                sock.sendall(HEADER.pack(64))
+                answer = ipc.recv(sock, deadline=time.monotonic() + READ_BOUND_S)
+            said = f"{type(answer).__name__}: {getattr(answer, 'reason', '')}"
+        except BaseException as exc:
+            said = f"{type(exc).__name__}: {exc}"
+        os.write(write_end, said.encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        said = pipe.read().decode()
+    os.waitpid(pid, 0)
+    return said
+
+
+@needs_root("a throwaway third uid")
+@pytest.mark.parametrize("name", ["core", "broker", "forkserver"])
+def test_a_strangers_stalled_frame_gets_no_thread(
+    pet: Pet, stranger_user: TestUser, name: str
+) -> None:
+    """Another uid, with the socket opened to 0666 on purpose (past the first gate): its stalled
+    frame is refused unheard at accept, before any thread reads it, and the owner is served."""
+    path = pet.root.socket(name)
+    os.chmod(path, 0o666)
+    said = _stall_as(stranger_user, path)
+    assert said.startswith("Refused: "), said
+    assert "bad frame" not in said, said  # refused at accept, never read
+    assert pet.say(f"hello after a stranger stalled on {name}")
+    _no_traceback(pet)
+    print(f"stranger stall: {name}: {said}")

@@ -5,27 +5,19 @@ more!", "Okay!" or a memory gap before; none of them keeps anything."""
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 
 import pytest
 
-from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.offline_asides import aside, event
-from shelldon.contracts.ops import decode_ops
-from shelldon.worker.prompt import HistoryRow, PromptContext, assemble_prompt
+from support.offline_pet import one_turn
 
-KNOWN = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))  # not a first turn
 GENERIC = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
 MEMORY_GAP = ("don't know that yet", "Tell me and I'll remember")
 
 
 def _turn(message: str) -> tuple[str, list[object]]:
-    ctx = PromptContext(recent=KNOWN, now=datetime(2026, 12, 6, 18, tzinfo=UTC), zone="UTC")
-    obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
-    ops, dropped = decode_ops(obj["ops"])
-    assert dropped == []
-    return obj["reply"], list(ops)
+    return one_turn(message, now=datetime(2026, 12, 6, 18, tzinfo=UTC))
 
 
 SLEEPY = ("sleep", "rest")

@@ -12,23 +12,18 @@ from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.offline_life import about_someone, plan, told
 from shelldon.contracts.ops import Remember, decode_ops
 from shelldon.worker.prompt import (
-    HistoryRow,
     MemoryItem,
     MemorySelection,
     PromptContext,
     assemble_prompt,
 )
+from support.offline_pet import NOT_FIRST, one_turn
 
-KNOWN = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))  # not a first turn
 GENERIC = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
 
 
 def _turn(message: str) -> tuple[str, list[object]]:
-    ctx = PromptContext(recent=KNOWN, now=datetime(2026, 12, 6, 18, tzinfo=UTC), zone="UTC")
-    obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
-    ops, dropped = decode_ops(obj["ops"])
-    assert dropped == []
-    return obj["reply"], list(ops)
+    return one_turn(message, now=datetime(2026, 12, 6, 18, tzinfo=UTC))
 
 
 @pytest.mark.parametrize(
@@ -85,7 +80,7 @@ def test_a_fact_about_someone_named_before_is_kept_in_people() -> None:
     memory = MemorySelection(
         full=(MemoryItem("daughter", "people", "The owner's daughter is called Sofia."),)
     )
-    ctx = PromptContext(recent=KNOWN, memory=memory, now=datetime(2026, 12, 6, 18, tzinfo=UTC))
+    ctx = PromptContext(recent=NOT_FIRST, memory=memory, now=datetime(2026, 12, 6, 18, tzinfo=UTC))
     obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "Sofia loves dinosaurs")).text)
     ops, _ = decode_ops(obj["ops"])
     assert ops == [Remember("people", "sofia loves dinosaurs", "Sofia loves dinosaurs.")]

@@ -24,6 +24,24 @@ from shelldon.worker.prompt import (
 )
 
 NOW = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
+# Two rows already said: a turn after them is not the pet's first (no introduction).
+NOT_FIRST = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))
+
+
+def one_turn(
+    message: str,
+    *,
+    recent: tuple[HistoryRow, ...] = NOT_FIRST,
+    now: datetime = NOW,
+    zone: str = "UTC",
+) -> tuple[str, list[Any]]:
+    """One turn through the real prompt assembly and the real brain: the reply and its ops,
+    decoded by the contract (an op it refuses fails the test)."""
+    ctx = PromptContext(recent=recent, now=now, zone=zone)
+    obj = json.loads(OfflineBrain().complete(assemble_prompt(ctx, message)).text)
+    ops, dropped = decode_ops(obj["ops"])
+    assert dropped == [], obj["ops"]
+    return obj["reply"], list(ops)
 
 
 @dataclass

@@ -169,14 +169,21 @@ def test_a_second_pet_on_the_same_run_dir_is_refused_and_the_first_keeps_serving
 
 def test_after_a_hard_crash_the_next_start_replaces_the_stale_sockets(pet: Pet) -> None:
     pids = [pet.pid_of(n) for n in ("core", "broker", "forkserver")]
-    for pid in pids:  # the children first, so nobody cleans up
+    # The supervisor is stopped first: once one child is dead it would SIGTERM the others, and
+    # those would remove their sockets on the way out (seen under load in CI).
+    pet.proc.send_signal(signal.SIGSTOP)
+    _, status = os.waitpid(pet.proc.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status)
+    for pid in pids:
         os.kill(pid, signal.SIGKILL)
+    assert wait_gone(pids, timeout=60) == []  # a SIGKILL lands once the kernel lets it
     pet.proc.kill()
     pet.proc.wait(timeout=30)
     assert all(pet.root.socket(n).exists() for n in ("core", "broker", "forkserver"))
     again = start_pet()
     try:
-        assert again.cli("say", "are you back?").returncode == 0
+        said = again.cli("say", "are you back?")
+        assert said.returncode == 0, said.stderr + again.log
     finally:
         assert again.stop() == 0, again.log
 
@@ -229,7 +236,8 @@ def test_a_killed_supervisor_takes_its_children_with_it_and_the_next_start_works
     assert wait_gone(pids, timeout=60) == [], "children outlived their supervisor"
     again = start_pet()
     try:
-        assert again.cli("say", "are you back?").returncode == 0
+        said = again.cli("say", "are you back?")
+        assert said.returncode == 0, said.stderr + again.log
         assert again.pid_of("core") not in pids
     finally:
         assert again.stop() == 0, again.log

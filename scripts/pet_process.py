@@ -5,7 +5,8 @@ so it never blocks on a full pipe. Used by measure_processes.py and measure_tele
 The tree it runs is byte-compiled first, as the card's image is (image/layer.sh runs compileall):
 the services run with PYTHONDONTWRITEBYTECODE=1, so without a `__pycache__` every process would
 compile every shelldon module from source at start, which the card never does (2.8 MB more PSS
-across the three processes on x86, docs/performance.md)."""
+across the three processes on x86, docs/performance.md). Both optimisation levels, as the image:
+the three run at -OO (PYTHONOPTIMIZE=2) where the tree's `shelldon run` asks for it."""
 
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ def compile_tree(env: dict[str, str]) -> None:
         text=True,
         check=True,
     ).stdout.strip()
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j0", where], env=env, check=True)
+    # Both levels, as image/layer.sh: the services run at -OO where the tree asks for it.
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "-j0", "-o", "0", "-o", "2", where],
+        env=env,
+        check=True,
+    )
 
 
 def start_run(env: dict[str, str]) -> subprocess.Popen[str]:

@@ -281,8 +281,10 @@ def test_a_child_that_ignores_sigterm_writes_its_stacks_and_is_killed(
     assert "a_stop_that_never_ends" in stacks, stacks
 
 
-def test_the_processes_keep_no_column_tables(pet: Pet) -> None:
-    """`shelldon run` starts the three as the card's units do (PYTHONNODEBUGRANGES=1)."""
+def test_the_processes_keep_no_column_tables_and_no_docstrings(pet: Pet) -> None:
+    """`shelldon run` starts the three as the card's units do (PYTHONNODEBUGRANGES=1, -OO), and
+    they work so: every other test here talks to them."""
     for name in ("core", "broker", "forkserver"):
         environ = Path(f"/proc/{pet.pid_of(name)}/environ").read_bytes().split(b"\0")
         assert b"PYTHONNODEBUGRANGES=1" in environ, name
+        assert b"PYTHONOPTIMIZE=2" in environ, name

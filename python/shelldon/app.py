@@ -166,8 +166,10 @@ class Supervisor:
         env.pop("WATCHDOG_PID", None)
         env["SHELLDON_HOME"] = os.fspath(self.root.home)
         # As the card's units: code objects without column tables (-0.25 MB across the three; a
-        # traceback keeps its lines, loses its carets). An owner's own setting wins.
+        # traceback keeps its lines, loses its carets) and without docstrings (-OO: -2 MB; the
+        # asserts it drops only narrow types, tests/test_asserts.py). An owner's own setting wins.
         env.setdefault("PYTHONNODEBUGRANGES", "1")
+        env.setdefault("PYTHONOPTIMIZE", "2")
         if self.root.run_override is not None:
             env["SHELLDON_RUN_DIR"] = os.fspath(self.root.run_override)
         for name in PROCESSES:

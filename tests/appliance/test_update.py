@@ -172,3 +172,14 @@ def test_status_lines_say_the_version_and_the_last_update(card, tmp_path: Path) 
     assert lines[0] == "version: 1.0 (fallback 1.0)"
     assert lines[1].endswith("rolled back 2.0 -> 1.0: core did not answer")
     assert lines[2].startswith("security updates: not run yet")
+
+
+def test_the_updater_explains_itself_when_python_drops_docstrings() -> None:
+    """PYTHONOPTIMIZE=2 runs the pet's services (app.Supervisor.start); an owner's shell that sets
+    it must not turn `shelldon update --help` into a traceback."""
+    done = subprocess.run(
+        [sys.executable, "-OO", "-m", "shelldon.appliance.update", "--help"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "make-bundle" in done.stdout

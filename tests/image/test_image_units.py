@@ -358,6 +358,40 @@ def test_python_package_installed(check_root):
 
 
 @pytest.mark.parametrize("unit", UNITS)
-def test_the_pets_processes_keep_no_column_tables(unit):
-    """As `shelldon run` gives its children (app.Supervisor.start): -0.25 MB across the three."""
-    assert any("PYTHONNODEBUGRANGES=1" in e for e in unit_settings(unit)["Environment"])
+def test_the_pets_processes_keep_no_column_tables_and_no_docstrings(unit):
+    """As `shelldon run` gives its children (app.Supervisor.start): -0.25 MB across the three for
+    the column tables, -2 MB for the docstrings (-OO)."""
+    environment = " ".join(unit_settings(unit)["Environment"]).split()
+    assert "PYTHONNODEBUGRANGES=1" in environment
+    assert "PYTHONOPTIMIZE=2" in environment
+
+
+# What the three import before their first turn (cli.run_cmd.process_command's modules).
+SERVICE_MODULES = (
+    "shelldon.core.server",
+    "shelldon.broker.server",
+    "shelldon.transport.telegram_start",
+    "shelldon.worker.forkserver",
+)
+
+
+def test_every_module_the_services_import_is_compiled_at_their_level(check_root):
+    """The services run at -OO with PYTHONDONTWRITEBYTECODE=1 on a root they cannot write: a module
+    with no opt-2 .pyc would be compiled from source at every start (image/layer.sh compiles the
+    release, the stdlib and msgspec at that level)."""
+    probe = (
+        "import importlib.util, os, sys\n"
+        f"for name in {SERVICE_MODULES!r}: __import__(name)\n"
+        "files = [getattr(m, '__file__', None) or '' for m in list(sys.modules.values())]\n"
+        "sources = [f for f in files if f.endswith('.py')]\n"
+        "cached = importlib.util.cache_from_source\n"
+        "missing = [f for f in sources if not os.path.exists(cached(f))]\n"
+        "print(sys.flags.optimize, len(sources), *missing)"
+    )
+    r = in_root(
+        check_root, "env", "PYTHONDONTWRITEBYTECODE=1", "PYTHONOPTIMIZE=2", "python3", "-c", probe
+    )
+    assert r.returncode == 0, r.stderr
+    level, count, *missing = r.stdout.split()
+    assert level == "2" and int(count) > 150, r.stdout
+    assert missing == [], missing

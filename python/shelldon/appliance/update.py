@@ -276,7 +276,8 @@ def install_updater(dest: Path) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="shelldon update", description=__doc__.split("\n")[0])
+    summary = (__doc__ or "").split("\n")[0] or None  # None at -OO
+    parser = argparse.ArgumentParser(prog="shelldon update", description=summary)
     sub = parser.add_subparsers(dest="what", required=True)
     a = sub.add_parser("apply", help="verify and apply a bundle (a file or an http(s) URL)")
     a.add_argument("source")

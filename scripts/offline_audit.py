@@ -12,7 +12,8 @@ fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass
 before its fixes and never tuned on (tests/support/offline_audit_phone.py). Each set's figure
 is printed apart: the first passes' (tests/support/offline_audit.py), the chat pass's
 (tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
-its tuning set tests/support/offline_audit_pet_tuning.py).
+its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
+(tests/support/offline_audit_phone_tuning.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
+from support.offline_audit_phone_tuning import PHONE_TUNING
 from support.offline_pet import Pet
 
 
@@ -63,6 +65,7 @@ def main() -> int:
         ("first passes", HOMES),
         ("chat pass", CHAT),
         ("pet pass", PET_TUNING),
+        ("phone pass tuning", PHONE_TUNING),
     )
     if args.held_apart:
         sets = (

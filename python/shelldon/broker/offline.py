@@ -61,10 +61,12 @@ from shelldon.broker import (
     offline_asides,
     offline_chat,
     offline_forget,
+    offline_greet,
     offline_intro,
     offline_life,
     offline_likes,
     offline_moods,
+    offline_open,
     offline_proactive,
     offline_rules,
     offline_talk,
@@ -84,8 +86,10 @@ from shelldon.broker.offline_view import (
     told_before,
 )
 from shelldon.broker.offline_words import (
+    OCCUPATIONS,
     UNSAID,
     WORD,
+    alternation,
     content_words,
     lower_first,
     norm,
@@ -260,16 +264,7 @@ _HABIT = lazy(
     re.IGNORECASE,
 )
 _IDENTITY = lazy(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
-_OCCUPATION = lazy(
-    r"^(?:[\w-]+ ){0,2}(?:teacher|nurse|doctor|engineer|developer|programmer|designer|chef|cook|"
-    r"lawyer|accountant|architect|student|scientist|researcher|writer|journalist|editor|artist|"
-    r"musician|photographer|electrician|plumber|carpenter|mechanic|driver|pilot|farmer|baker|"
-    r"waiter|waitress|barista|cashier|manager|consultant|analyst|salesman|saleswoman|"
-    r"pharmacist|dentist|vet|veterinarian|therapist|psychologist|paramedic|firefighter|"
-    r"police officer|soldier|librarian|cleaner|carer|caregiver|translator|lecturer|professor|"
-    r"secretary|receptionist|hairdresser|builder|tutor|coach|surgeon|midwife)\b",
-    re.IGNORECASE,
-)
+_OCCUPATION = lazy(rf"^(?:[\w-]+ ){{0,2}}(?:{alternation(*OCCUPATIONS)})\b", re.IGNORECASE)
 _GREETING = lazy(
     r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
     r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
@@ -866,7 +861,13 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
-    for sentence in sentences(message):
+    said = list(sentences(message))
+    asked = ASK_NAME in view.pet_last
+    if len(said) > 1 and offline_intro.introduction(
+        offline_chat.plain(offline_intro.joined(said)), asked=asked
+    ):
+        said = [offline_intro.joined(said)]  # "ben here. just moved to Bristol": one introduction
+    for sentence in said:
         s = offline_chat.plain(sentence)
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
@@ -884,7 +885,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for op in ops:
                 turn.propose(op)
             turn.replies.append(said)
-        elif (introduced := offline_intro.introduction(s)) is not None:  # "Oli here, I work …"
+        elif (
+            introduced := offline_intro.introduction(s, asked=asked)
+        ) is not None:  # "Oli here, …"
             _name_said(turn, introduced[0])
             for rest in introduced[1]:
                 _statements(turn, rest)
@@ -894,6 +897,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 _statements(turn, rest)
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
+        elif (
+            hello := offline_greet.greeting(s, seed, _owner_name(view), view.pet_said)
+        ) is not None:
+            turn.replies.append(hello)  # "good morning ☀️", "evening all", "hola 👋"
         elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
             turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
@@ -906,6 +913,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
             turn.replies.append(offline_moods.reply(mood, seed, view.pet_said))
+        elif (opened := offline_open.answer(s, view, seed)) is not None:
+            turn.replies.append(opened)  # "tell me something", "surprise me": its own, no gap
         elif (own_life := offline_chat.about_itself(s)) is not None:
             turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
@@ -956,7 +965,15 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if intro is not None:  # the first turn ever: the reply, and the introduction with it, once
         if any(op.get("name") == "owner's name" for op in turn.ops):
             intro = intro.replace(" " + ASK_NAME, "")  # it was just told
-        small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
+        greeted = [g for r in turn.replies if (g := offline_greet.first_words(r))]
+        small_talk = all(
+            r in _ACKNOWLEDGEMENTS
+            or r.startswith(("Hello", "Hey", "Hi"))
+            or offline_greet.first_words(r)
+            for r in turn.replies
+        )
+        if small_talk and greeted:  # "good morning ☀️": "Good morning! I'm shelldon, …"
+            intro = intro.replace("Hi, I'm", f"{greeted[0]}! I'm", 1)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello

@@ -402,7 +402,7 @@ _JOKE = lazy(
     r"make me laugh|say something funny|(?:a |another )?joke(?: please)?$|cheer me up)",
     re.IGNORECASE,
 )
-_JOKES = (
+JOKES = (
     "Why did the turtle cross the road? To get to the shell station.",
     "I told my computer a joke about UDP. I'm not sure it got it.",
     "Why don't skeletons fight each other? They don't have the guts.",
@@ -459,7 +459,7 @@ def repertoire(sentence: str, seed: int) -> str | None:
     if _CAN_DO.match(text):
         return CAN_DO
     if _JOKE.match(text):
-        return pick(_JOKES, seed)
+        return pick(JOKES, seed)
     found = _YOUR_FAVOURITE.match(text)
     if found:
         what = found.group(1).strip().casefold()

@@ -68,6 +68,7 @@ from shelldon.broker import (
     offline_moods,
     offline_open,
     offline_proactive,
+    offline_referent,
     offline_rules,
     offline_talk,
     offline_topics,
@@ -546,6 +547,13 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
     if not predicate or any(w in _PASSING for w in words) or _SECRET.search(s):
         return False
     thing = " ".join(w for w in words if w not in _THING_ADJECTIVES) or words[-1]
+    named = found.group(1).split()
+    if (
+        len(named) > 1
+        and named[-1][:1].isupper()
+        and re.fullmatch(_RELATIONS, thing[: -len(named[-1]) - 1])
+    ):
+        thing = thing[: -len(named[-1]) - 1]  # "my best friend Priya is a doctor": the friend
     colour = first in _COLOURS or (
         first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
     )
@@ -861,14 +869,16 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
-    said = list(sentences(message))
-    asked = ASK_NAME in view.pet_last
-    if len(said) > 1 and offline_intro.introduction(
-        offline_chat.plain(offline_intro.joined(said)), asked=asked
+    lines = list(sentences(message))
+    name_asked = ASK_NAME in view.pet_last
+    if len(lines) > 1 and offline_intro.introduction(
+        offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
     ):
-        said = [offline_intro.joined(said)]  # "ben here. just moved to Bristol": one introduction
-    for sentence in said:
+        lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
+    for at, sentence in enumerate(lines):
         s = offline_chat.plain(sentence)
+        before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
+        s = offline_referent.resolved(s, before) or s  # "she's a doctor": "my friend is a doctor"
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
             reminded = True
@@ -886,7 +896,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.propose(op)
             turn.replies.append(said)
         elif (
-            introduced := offline_intro.introduction(s, asked=asked)
+            introduced := offline_intro.introduction(s, asked=name_asked)
         ) is not None:  # "Oli here, …"
             _name_said(turn, introduced[0])
             for rest in introduced[1]:
@@ -895,6 +905,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _name_said(turn, name)
             for rest in offline_talk.clauses(s)[1:]:  # "My name is Priya, and I'm a nurse"
                 _statements(turn, rest)
+        elif (name_given := offline_referent.named_reply(s, before, seed)) is not None:
+            turn.replies.append(name_given)  # "his name is Theo", a friend's baby: nothing kept
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
         elif (

@@ -87,8 +87,15 @@ from shelldon.broker.offline_view import (
     told_before,
 )
 from shelldon.broker.offline_words import (
+    ANIMALS,
+    HELLOS,
+    KIN,
+    MONTHS,
     OCCUPATIONS,
+    OTHERS,
+    TIMES_OF_DAY,
     UNSAID,
+    WEEKDAYS,
     WORD,
     alternation,
     content_words,
@@ -140,13 +147,7 @@ split_sentences = sentences  # the backstop (broker.answer) reads the owner's me
 
 # --- understanding the owner's sentences -------------------------------------------------------
 
-_RELATIONS = (
-    "best friend|friend|sister|brother|mum|mom|mother|father|dad|wife|husband|partner|boyfriend|"
-    "girlfriend|fiancé|fiancée|fiance|fiancee|son|daughter|baby|kid|child|boss|manager|colleague|"
-    "coworker|grandma|grandmother|granny|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|"
-    "neighbour|neighbor|flatmate|roommate|teacher|doctor|dentist|cat|dog|puppy|kitten|hamster|"
-    "rabbit|parrot|pet|horse|fish|goldfish|tortoise|turtle"
-)
+_RELATIONS = alternation(*OTHERS, *KIN, *ANIMALS, "pet")
 _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 # A name and its further capitalised words ("Mary Ann"): case-blind patterns read this part
 # case-aware, so "Rex and two cats" is Rex.
@@ -260,15 +261,15 @@ _NOT_SOMETHING = lazy(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", r
 _FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
 _HABIT = lazy(
     r"^(?:i (?:usually|often|always|normally|generally|tend to|never|rarely|sometimes) .+|"
-    r"(?:every|each) (?:day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)[, ]+i .+)$",
+    rf"(?:every|each) (?:day|morning|evening|night|week|weekend|{alternation(*WEEKDAYS)})"
+    r"[, ]+i .+)$",
     re.IGNORECASE,
 )
 _IDENTITY = lazy(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
 _OCCUPATION = lazy(rf"^(?:[\w-]+ ){{0,2}}(?:{alternation(*OCCUPATIONS)})\b", re.IGNORECASE)
 _GREETING = lazy(
-    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
-    r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
+    rf"^(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)}))\b"
+    rf"|^(?:{alternation(*TIMES_OF_DAY)})(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is "morning"
     re.IGNORECASE,
 )
 _THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
@@ -822,11 +823,7 @@ def _pet_name(request: CompletionRequest) -> str:
 # "my sister Ana is visiting next week": a relation named in passing. The name is a capitalised
 # word (two for "Mary Ann") that is no calendar word and no pronoun.
 _IN_PASSING = lazy(rf"\b(?:[Mm]y|[Oo]ur) {_REL},? {_NAME}(?=$|[\s.,!;:?'’])")
-_NOT_A_NAME = frozenset(
-    {"i", "today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
-     "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
-     "august", "september", "october", "november", "december"}
-)  # fmt: skip
+_NOT_A_NAME = frozenset({"i", "today", "tomorrow", "tonight", *WEEKDAYS, *MONTHS})
 
 
 def _named_in_passing(turn: _Turn, sentence: str) -> list[tuple[str, str]]:
@@ -878,7 +875,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     for at, sentence in enumerate(lines):
         s = offline_chat.plain(sentence)
         before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
-        s = offline_referent.resolved(s, before) or s  # "she's a doctor": "my friend is a doctor"
+        referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
+        s = referred.sentence if referred is not None else s
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
             reminded = True
@@ -968,6 +966,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
+        if referred is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
+            turn.replies[-1] = offline_referent.heard(referred.who, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)
         if named and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:  # what was heard
             rel, who = named[0]

@@ -26,12 +26,22 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shelldon.broker.offline_words import lower_first, to_second_person, to_third_person
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    KIN,
+    KIN_GROUPS,
+    WEEKDAYS,
+    alternation,
+    lower_first,
+    plurals,
+    to_second_person,
+    to_third_person,
+)
 from shelldon.broker.patterns import lazy
 
 _WHEN = (
     r"(?:tomorrow|tonight|today|this (?:morning|afternoon|evening|week|weekend)|next \w+|"
-    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|later|soon|in \w+ (?:days?|"
+    rf"on (?:{alternation(*WEEKDAYS)})|later|soon|in \w+ (?:days?|"
     r"weeks?|hours?))"
 )
 _EVENT = lazy(
@@ -47,9 +57,8 @@ _BACK_FROM = lazy(
 _HAVE = lazy(
     r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own) "
     r"(?P<n>a|an|one|two|three|four|five|six|some|\d+) "
-    r"(?P<what>(?:[a-z]+ )?(?:cats?|dogs?|kids|children|sons?|daughters?|brothers?|sisters?|"
-    r"hamsters?|rabbits?|birds?|parrots?|fish|horses?|turtles?|guinea pigs?|snakes?|"
-    r"grandchildren|grandkids|cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"
+    rf"(?P<what>(?:[a-z]+ )?(?:{alternation(*plurals(*KIN, *ANIMALS), *KIN_GROUPS)}|"
+    r"cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"
     r"(?P<rest>[^.!?]*)",
     re.IGNORECASE,
 )
@@ -196,7 +205,7 @@ def _say(options: Sequence[str], seed: int, said: str) -> str:
     return options[seed % len(options)].format(x=said, X=said[:1].upper() + said[1:])
 
 
-_PEOPLE = lazy(r"\b(?:kids|children|sons?|daughters?|brothers?|sisters?|grandchildren|grandkids)\b")
+_PEOPLE = lazy(rf"\b(?:{alternation(*plurals(*KIN), *KIN_GROUPS)})\b")
 
 
 def _said(sentence: str) -> str:

@@ -26,7 +26,17 @@ import re
 from dataclasses import dataclass
 
 from shelldon.broker.offline_talk import pick
-from shelldon.broker.offline_words import ANIMALS, HE, KIN, OTHERS, SHE, UNSAID, alternation
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    HE,
+    KIN,
+    MONTHS,
+    OTHERS,
+    SHE,
+    UNSAID,
+    WEEKDAYS,
+    alternation,
+)
 from shelldon.broker.patterns import lazy
 
 _ADJ = r"(?:(?:older|younger|little|big|elder|twin|new|old|lovely|baby|beautiful|tiny)\s+)*"
@@ -61,6 +71,11 @@ _SAID_OF = lazy(
     rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|\s+(?!is\b|was\b)"
     r"(?=[a-z]+s\b))\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
+)
+_HEARD = (
+    "Oh, {who}! How do you feel about that?",
+    "Ooh, news about {who}. What do you make of it?",
+    "{Who}, eh? Tell me how that came about!",
 )
 _NAMED_REPLY = ("{N}! What a lovely name.", "Oh, {N}, that's a lovely name!")
 
@@ -111,8 +126,6 @@ def mentions(text: str) -> list[Someone]:
 
 
 def _is_person(word: str) -> bool:
-    from shelldon.broker.offline_words import MONTHS, WEEKDAYS
-
     return word.casefold() not in (*MONTHS, *WEEKDAYS)
 
 
@@ -136,7 +149,15 @@ def _pronoun_of(found: re.Match[str]) -> str:
     return said
 
 
-def resolved(sentence: str, before: list[str]) -> str | None:
+@dataclass(frozen=True)
+class Resolved:
+    """The sentence said with the person in place of the pronoun, and the person."""
+
+    sentence: str
+    who: Someone
+
+
+def resolved(sentence: str, before: list[str]) -> Resolved | None:
     """The sentence with the person in place of its pronoun ("she's a doctor" -> "my best friend
     is a doctor"), for the fact rules; None when it opens with no pronoun, no one before fits,
     or the name it gives is for someone who is not the owner's (`named_reply`)."""
@@ -148,7 +169,7 @@ def resolved(sentence: str, before: list[str]) -> str | None:
             return None
         if someone.name:  # the name is known already: nothing new to read
             return None
-        return f"{someone.said} is called {given.group('name')}"
+        return Resolved(f"{someone.said} is called {given.group('name')}", someone)
     said_of = _SAID_OF.match(text)
     if said_of is None:
         return None
@@ -157,7 +178,15 @@ def resolved(sentence: str, before: list[str]) -> str | None:
         return None
     be = said_of.group("be").strip().casefold()
     verb = {"'s": "is", "’s": "is", "s": "is", "'ll": "will"}.get(be, be)
-    return f"{someone.said} {verb} {said_of.group('rest')}".replace("  ", " ").strip()
+    said = f"{someone.said} {verb} {said_of.group('rest')}".replace("  ", " ").strip()
+    return Resolved(said, someone)
+
+
+def heard(who: Someone, seed: int) -> str:
+    """What the pet says of a line about someone that no fact rule took ("he's going to be a
+    pilot"): the person, and a question back, never a bare "Okay!"."""
+    named = who.said.replace("my ", "your ", 1)
+    return pick(_HEARD, seed).format(who=named, Who=named[:1].upper() + named[1:])
 
 
 def named_reply(sentence: str, before: list[str], seed: int) -> str | None:

@@ -30,6 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
+from shelldon.broker.offline_words import HELLOS, TIMES_OF_DAY, alternation
 from shelldon.broker.patterns import lazy
 
 # --- clauses -----------------------------------------------------------------------------------
@@ -132,7 +133,7 @@ def correction(sentence: str) -> tuple[str, bool]:
 # --- names ------------------------------------------------------------------------------------
 
 _GREETING_OPENER = lazy(
-    r"^(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|"
+    rf"^(?:(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)})|"
     r"there|everyone|all|oh|well|ok|okay|sure|yes|yeah|yep|hehe|haha)[\s,!.-]+)+",
     re.IGNORECASE,
 )
@@ -156,7 +157,7 @@ _NAME_SHAPES = (
     (lazy(rf"^(?:(?:it's|it is|its|this is|just|simply)\s+)?{_ANY_NAME}$", re.IGNORECASE), True),
 )
 _GREETING_TAIL = lazy(
-    r"[\s,!.-]+(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b.*$",
+    rf"[\s,!.-]+(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)}))\b.*$",
     re.IGNORECASE,
 )
 _NAME_TAIL = lazy(

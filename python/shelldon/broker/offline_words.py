@@ -205,6 +205,14 @@ def alternation(*words: str) -> str:
     return "|".join(sorted(dict.fromkeys(w for w in words if w), key=lambda w: (-len(w), w)))
 
 
+def plurals(*words: str) -> tuple[str, ...]:
+    """Each word and its plural as owners type it ("sister", "sisters"; "puppy", "puppies")."""
+    out: list[str] = []
+    for w in words:
+        out += [w, w[:-1] + "ies" if re.search(r"[^aeiou]y$", w) else w + "s"]
+    return tuple(out)
+
+
 # The owner's family, said one at a time ("my sister", "my gf").
 KIN = (
     "sister", "brother", "mum", "mom", "mam", "mother", "father", "dad", "wife", "husband",
@@ -213,6 +221,8 @@ KIN = (
     "grandpa", "grandfather", "grandad", "aunt", "auntie", "uncle", "cousin", "niece", "nephew",
     "twin", "stepmum", "stepdad", "hubby", "wifey",
 )  # fmt: skip
+# The owner's family, said together ("my kids", "my parents").
+KIN_GROUPS = ("parents", "kids", "children", "family", "grandchildren", "grandkids", "siblings")
 # Everyone else the owner speaks of by who they are to them.
 OTHERS = (
     "best friend", "friend", "mate", "bff", "boss", "manager", "colleague", "coworker",
@@ -222,7 +232,7 @@ OTHERS = (
 ANIMALS = (
     "cat", "dog", "puppy", "kitten", "hamster", "rabbit", "bunny", "parrot", "bird", "horse",
     "fish", "goldfish", "tortoise", "turtle", "guinea pig", "snake", "lizard", "ferret", "mouse",
-    "rat", "gerbil", "pet",
+    "rat", "gerbil",
 )  # fmt: skip
 # Who is a "she" or a "he" by the word the owner used (the rest may be either).
 SHE = frozenset(

@@ -548,13 +548,6 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
     if not predicate or any(w in _PASSING for w in words) or _SECRET.search(s):
         return False
     thing = " ".join(w for w in words if w not in _THING_ADJECTIVES) or words[-1]
-    named = found.group(1).split()
-    if (
-        len(named) > 1
-        and named[-1][:1].isupper()
-        and re.fullmatch(_RELATIONS, thing[: -len(named[-1]) - 1])
-    ):
-        thing = thing[: -len(named[-1]) - 1]  # "my best friend Priya is a doctor": the friend
     colour = first in _COLOURS or (
         first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
     )
@@ -959,9 +952,16 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _answer(turn, s)
             # Memory first ("do I like the rain?"); what it does not know of the world outside
             # ("will it rain tomorrow?") is not the owner's to tell: no internet, said so.
-            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := by_relation(view, s)):
-                turn.replies.pop()  # "when is Jo's birthday?" is "when is my wife's birthday?"
+            if (asked := by_relation(view, s)) is not None:
+                # "when is Jo's birthday?" is "when is my wife's birthday?", and "what does Priya
+                # do?" is what memory says of the best friend, not only her name
+                first = turn.replies.pop()
                 _answer(turn, asked)
+                said = turn.replies[-1]
+                if said.startswith(NOT_KNOWN) or (
+                    " is called " in said and not first.startswith(NOT_KNOWN)
+                ):
+                    turn.replies[-1] = first
             if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:

@@ -103,8 +103,8 @@ class Someone:
     @property
     def said(self) -> str:
         """How a statement names them: "my dad", "Sam", "my kitten"."""
-        if self.rel:  # "my best friend Priya": the name too, so "what does Priya do?" finds it
-            return f"my {self.rel.casefold()}" + (f" {self.name}" if self.name else "")
+        if self.rel:  # its own entry beside the name's (the gate would take "my best friend
+            return f"my {self.rel.casefold()}"  # Priya is …" for a rewording of the name)
         if self.new and self.owners:
             return f"my {self.new.casefold()}"
         return self.name

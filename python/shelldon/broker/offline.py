@@ -27,7 +27,11 @@ by shelldon.broker.offline_chat, never as a fact or a gap in memory. A mood as p
 ("tired af", "my head is killing me", "didn't sleep") is met by shelldon.broker.offline_moods,
 an introduction in one line ("Oli here, I work as a barista") and work said by its verb or a
 status by shelldon.broker.offline_intro, and a liking said without "like" or changed ("not a fan
-of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offline_likes.
+of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offline_likes. A
+greeting by the time of day or in another language is shelldon.broker.offline_greet's, an open
+request ("tell me something", "surprise me") shelldon.broker.offline_open's, and a line about
+someone just mentioned, said with a pronoun ("she's a doctor"), is said again with the person in
+place (shelldon.broker.offline_referent) before any rule reads it.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names

@@ -75,7 +75,6 @@ _SAID_OF = lazy(
 _HEARD = (
     "Oh, {who}! How do you feel about that?",
     "Ooh, news about {who}. What do you make of it?",
-    "{Who}, eh? Tell me how that came about!",
 )
 _NAMED_REPLY = ("{N}! What a lovely name.", "Oh, {N}, that's a lovely name!")
 

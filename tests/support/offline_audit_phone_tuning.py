@@ -9,7 +9,9 @@ named, never from the sixth pass's own held-apart lines (tests/support/offline_a
 - a greeting or a goodbye with an emoji or the time of day ("good evening 🌙", "afternoon 👋",
   "gn 😴"), and a greeting in another language ("hola 👋");
 - an open request ("tell me something cool", "entertain me pls", "talk to me"): a small real
-  answer, never "I don't know".
+  answer, never "I don't know";
+- a plan said in full, by what the owner is doing and when ("we're going camping this weekend",
+  "off to the gym later"; the fifth pass left "I'm going hiking with my dad later").
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from support.offline_audit import BLAND, NOT_ABOUT_ITSELF, Home, line
-from support.offline_audit_chat import GOODBYE
+from support.offline_audit_chat import GOODBYE, PLAN
 
 POINT = (*BLAND, *NOT_ABOUT_ITSELF, "I don't know")
 
@@ -109,6 +111,21 @@ PHONE_TUNING: tuple[Home, ...] = (
             line("i need a laugh", not_=POINT),
             line("surprise me!", not_=POINT),
             line("bye 👋", any=GOODBYE, not_=BLAND),
+        ),
+    ),
+    Home(
+        "pia: plans said in full",
+        datetime(2026, 12, 25, 11, 0, tzinfo=UTC),
+        (
+            line("hello", any=("name",)),
+            line("I'm Pia", "Pia"),
+            line("we're going camping this weekend", any=PLAN, not_=BLAND),
+            line("im seeing my mum tomorrow", any=PLAN, not_=BLAND),
+            line("going for a run later", any=PLAN, not_=BLAND),
+            line("I'm meeting Sara for coffee later", any=PLAN, not_=BLAND),
+            line("off to the gym later", any=PLAN, not_=BLAND),
+            line("we are having a bbq on saturday", any=PLAN, not_=BLAND),
+            line("I'm having a bad day today", warm=True),
         ),
     ),
 )

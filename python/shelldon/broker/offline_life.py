@@ -264,10 +264,43 @@ _WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b",
 _NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
 
 
+# "I'm going hiking with my dad later", "we're going camping this weekend", "seeing my mum
+# tomorrow": a plan said in full, by what the owner is doing and when.
+_GOING = lazy(
+    r"^(?:(?:i'm|i’m|im|i am|we're|we’re|we are|gonna be)\s+)?(?:just\s+|finally\s+)?"
+    r"(?P<doing>going|off|heading|seeing|meeting|having|visiting|playing|hosting|cooking|"
+    r"watching|taking|getting|doing|grabbing)\s+(?P<what>[^,.!?]{2,60}?)\s*,?\s+"
+    rf"(?P<when>later(?: on| today| tonight)?|{_DAY}|this (?:weekend|evening))[\s!.]*$",
+    re.IGNORECASE,
+)
+_NOT_FUN = lazy(
+    r"\b(?:bad|awful|terrible|rough|hard|tough|horrible|crap|shit|nightmare|worst|sick|ill|"
+    r"headache|migraine|cold|flu|fever|trouble|problem|problems|panic|breakdown|late|back)\b",
+    re.IGNORECASE,
+)
+_GOING_FUN = (
+    "Ooh, {x}! Have fun, and tell me all about it after.",
+    "{X}? Lovely! Enjoy it.",
+)
+
+
 def plan(sentence: str, seed: int) -> Told | None:
-    """A plan told in a few words ("dentist thursday at 3"): wished well by what it is, and a
-    reminder offered; nothing kept (history holds it, and a reminder is the owner's to ask)."""
+    """A plan told in a few words ("dentist thursday at 3") or in full ("I'm going hiking with
+    my dad later"): wished well by what it is, and a reminder offered; nothing kept (history
+    holds it, and a reminder is the owner's to ask)."""
     s = " ".join(sentence.split()).strip(" .!")
+    going = _GOING.match(s)
+    if going is not None and "?" not in s:
+        doing = f"{going['doing']} {going['what']}".strip()
+        if _LUCK.search(doing):
+            return Told(f"Good luck with {_the(to_second_person(going['what']).rstrip('.'))}!")
+        if _VISIT.search(doing):
+            return Told(
+                f"Good luck at the {_VISIT.findall(doing)[-1].lower()}! I hope it goes well."
+            )
+        if not _NOT_FUN.search(doing):
+            x = to_second_person(f"{going['doing'].lower()} {going['what']}").rstrip(".")
+            return Told(_say(_GOING_FUN, seed, x))
     found = _PLAN_LINE.match(s)
     if found is None or len(s.split()) > 10 or "?" in s or _SAYS_HOW.search(found["what"]):
         return None  # "the weather was odd today" says how something is: no plan

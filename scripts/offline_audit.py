@@ -5,13 +5,15 @@ recent window, each `remember` kept by (collection, name), each `forget` applied
 rules as core.owner_rules reads them). Every reply is judged by class; prints each line, its
 reply and what is wrong with it, then how many lines read badly, by class.
 
-    .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart]
+    .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart | --held-apart-2]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
-fixes (never tuned on) instead of the audit's own. Each set's figure is printed apart: the
-first passes' (tests/support/offline_audit.py), the chat pass's
+fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
+before its fixes and never tuned on (tests/support/offline_audit_phone.py). Each set's figure
+is printed apart: the first passes' (tests/support/offline_audit.py), the chat pass's
 (tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
-its tuning set tests/support/offline_audit_pet_tuning.py).
+its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
+(tests/support/offline_audit_phone_tuning.py).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from support.offline_audit import HELD_APART, HOMES, Home, judge
 from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
+from support.offline_audit_phone import PHONE_HELD_APART
+from support.offline_audit_phone_tuning import PHONE_TUNING
 from support.offline_pet import Pet
 
 
@@ -48,20 +52,29 @@ def play(home: Home) -> list[tuple[str, str, list[str]]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bad", action="store_true", help="print only the lines that read badly")
-    parser.add_argument(
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
         "--held-apart", action="store_true", help="the lines written after the fixes instead"
+    )
+    which.add_argument(
+        "--held-apart-2", action="store_true", help="the sixth pass's held-apart set instead"
     )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
-    sets = (
-        (
+    sets: tuple[tuple[str, tuple[Home, ...]], ...] = (
+        ("first passes", HOMES),
+        ("chat pass", CHAT),
+        ("pet pass", PET_TUNING),
+        ("phone pass tuning", PHONE_TUNING),
+    )
+    if args.held_apart:
+        sets = (
             ("first passes", HELD_APART),
             ("chat pass", CHAT_HELD_APART),
             ("pet pass", PET_HELD_APART),
         )
-        if args.held_apart
-        else (("first passes", HOMES), ("chat pass", CHAT), ("pet pass", PET_TUNING))
-    )
+    elif args.held_apart_2:
+        sets = (("phone pass", PHONE_HELD_APART),)
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

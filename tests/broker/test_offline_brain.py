@@ -208,7 +208,7 @@ def test_an_earlier_question_is_not_taken_for_an_answer() -> None:
     [
         ("hi", "Hello!"),
         ("Hello there", "Hello!"),
-        ("good morning!", "Hello!"),
+        ("good morning!", "Good morning!"),
         ("thanks!", "You're welcome!"),
         ("how are you?", "I'm doing well"),
     ],

@@ -336,3 +336,21 @@ def test_a_goodbye_after_what_comes_next_is_a_goodbye(said: str) -> None:
 def test_a_question_ending_in_bye_is_no_goodbye() -> None:
     reply = talked_to().say("why do you always say, bye?")
     assert not reply.startswith(tuple(g.split("{")[0] for g in offline_chat._GOODBYES)), reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    # the class (the phone pass's tuning set), then lines written after the fix
+    ["bye 👋", "gn 😴", "night 🌙", "ok bye :)", "see ya 😘", "nite nite 💤", "ttyl ✌️"],
+)
+def test_a_goodbye_with_emoji_is_a_goodbye(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said).casefold()
+    assert any(w in reply for w in ("night", "bye", "see you", "take care", "sleep")), reply
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["😂", "😢", "🎉"])
+def test_emoji_alone_are_still_read_as_emoji(said: str) -> None:
+    reply = talked_to().say(said)
+    assert not any(w in reply.casefold() for w in ("bye", "night")), reply

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from shelldon.broker.offline_intro import as_statement, introduction
-from support.offline_pet import Pet
+from shelldon.contracts.ops import Remember
+from support.offline_pet import Pet, one_turn
 
 
 def introduced(line: str) -> Pet:
@@ -86,3 +87,56 @@ def test_what_do_i_do_asks_for_the_owners_work(question: str) -> None:
     pet = introduced("I'm Ama, I'm a teacher")
     pet.bury()
     assert pet.say(question) == "You work as a teacher."
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "entry", "holds"),
+    [
+        # the class (the pet pass's held-apart leftovers, the phone pass's tuning set)
+        ("im leo, i work at a hospital", "Leo", ("facts", "job"), "hospital"),
+        ("una here, i'm a vet in york", "Una", ("facts", "job"), "vet in york"),
+        ("im max. i live in cardiff and i work as a chef", "Max", ("facts", "home"), "cardiff"),
+        # written after the fixes, never tuned on
+        ("im kemi, i'm a nurse", "Kemi", ("facts", "job"), "nurse"),
+        ("rob here, 52, i drive a taxi for a living", "Rob", ("facts", "age"), "52"),
+        ("im ayla. my job is teaching yoga", "Ayla", ("facts", "job"), "yoga"),
+        ("tom here, just moved to Leeds", "Tom", ("facts", "home"), "Leeds"),
+    ],
+)
+def test_a_lower_case_introduction_gives_the_name_and_the_facts(
+    line: str, name: str, entry: tuple[str, str], holds: str
+) -> None:
+    pet = introduced(line)
+    assert pet.kept("facts", "owner's name") == f"The owner's name is {name}."
+    assert holds in (pet.kept(*entry) or ""), pet.memory
+
+
+def test_two_sentences_answering_the_name_question_are_one_introduction() -> None:
+    pet = Pet()
+    pet.say("hello?")  # the first turn: the pet asks the owner's name
+    pet.say("jade here. just moved to Bath, loving it so far")
+    assert pet.kept("facts", "owner's name") == "The owner's name is Jade."
+    assert "Bath" in (pet.kept("facts", "home") or "")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "im off, i have work at 9",
+        "im stuck, i work too much",
+        "im starving, i skipped lunch",
+        "im exhausted, i worked all day",
+        "im broke, my rent went up",
+    ],
+)
+def test_a_state_in_lower_case_is_no_name(line: str) -> None:
+    pet = introduced(line)
+    assert pet.kept("facts", "owner's name") is None
+
+
+def test_a_lower_case_introduction_needs_no_question_before_it() -> None:
+    reply, ops = one_turn("im leo, i work at a hospital")  # the pet did not just ask
+    kept = {(op.collection, op.name): op.content for op in ops if isinstance(op, Remember)}
+    assert kept[("facts", "owner's name")] == "The owner's name is Leo."
+    assert "hospital" in kept[("facts", "job")]
+    assert reply.startswith("Nice to meet you, Leo!")

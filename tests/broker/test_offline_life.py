@@ -244,3 +244,33 @@ def test_the_past_then_the_present_keeps_both(
     assert "?" not in reply, reply  # no question about the past before the present is heard
     pet.bury()
     assert answer in pet.say(asked)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the class (the pet pass's held-apart leftover, the phone pass's tuning set)
+        "we're going camping this weekend",
+        "im seeing my mum tomorrow",
+        "off to the gym later",
+        "we are having a bbq on saturday",
+        # written after the fix, never tuned on
+        "heading to the beach later",
+        "i'm visiting my gran on sunday",
+        "we're watching the match tonight",
+        "going to the dentist tomorrow",
+        "im having surgery next week",
+    ],
+)
+def test_a_plan_said_in_full_is_wished_well_and_not_kept(said: str) -> None:
+    reply, ops = one_turn(said)
+    assert any(w in reply.casefold() for w in ("luck", "fun", "enjoy", "go well")), reply
+    assert ops == []
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm having a bad day today", "im having a rough time at work lately"]
+)
+def test_a_bad_time_is_no_plan(said: str) -> None:
+    reply, _ = one_turn(said)
+    assert not any(w in reply.casefold() for w in ("have fun", "enjoy")), reply

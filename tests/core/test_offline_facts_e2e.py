@@ -124,3 +124,34 @@ def test_a_changed_liking_and_a_correction_revise_entries_through_the_gate(run_d
     assert not any("34" in body for body in bodies.values()), bodies
     assert not any("4821" in p.read_text() for p in pet.root.memory.rglob("*.md"))
     assert jazz.startswith("No, ") and "35" in age, (jazz, age)
+
+
+def test_a_pronoun_fact_and_a_lower_case_introduction_go_through_the_gate(run_dir: Path) -> None:
+    """The phone pass (docs/brain.md, "The audit pass: typed on a phone"): what the offline brain
+    now reads is still proposed as ops and written by core through the gate, audited; an open
+    request and a name for someone not the owner's write nothing."""
+    pet = start_pet()
+    try:
+        pet.say("hey")
+        met = pet.say("im leo, i work at a hospital")
+        pet.say("my best friend is called Priya")
+        doctor = pet.say("she's a doctor")
+        pet.say("my sister just had a baby boy!")
+        theo = pet.say("his name is Theo")
+        pet.say("tell me something interesting")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        # asked by who she is: recall by her name finds only the name's entry (docs/brain.md)
+        asked = pet.say("what does my best friend do?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert met.startswith("Nice to meet you, Leo!"), met
+    assert "doctor" in doctor, doctor
+    assert "Theo" in theo, theo
+    memory = pet.root.memory
+    written = {f"{p.parent.name}/{p.name}": p.read_text() for p in memory.glob("*/*.md")}
+    audit = (memory / "history.jsonl").read_text()
+    assert any("doctor" in text and "best friend" in text for text in written.values()), audit
+    assert not any("Theo" in text for text in written.values()), written
+    assert "people/best-friend-details.md" in audit, audit  # through the gate, audited
+    assert "doctor" in asked, (asked, written)

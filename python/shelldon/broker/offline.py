@@ -27,7 +27,11 @@ by shelldon.broker.offline_chat, never as a fact or a gap in memory. A mood as p
 ("tired af", "my head is killing me", "didn't sleep") is met by shelldon.broker.offline_moods,
 an introduction in one line ("Oli here, I work as a barista") and work said by its verb or a
 status by shelldon.broker.offline_intro, and a liking said without "like" or changed ("not a fan
-of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offline_likes.
+of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offline_likes. A
+greeting by the time of day or in another language is shelldon.broker.offline_greet's, an open
+request ("tell me something", "surprise me") shelldon.broker.offline_open's, and a line about
+someone just mentioned, said with a pronoun ("she's a doctor"), is said again with the person in
+place (shelldon.broker.offline_referent) before any rule reads it.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -61,11 +65,14 @@ from shelldon.broker import (
     offline_asides,
     offline_chat,
     offline_forget,
+    offline_greet,
     offline_intro,
     offline_life,
     offline_likes,
     offline_moods,
+    offline_open,
     offline_proactive,
+    offline_referent,
     offline_rules,
     offline_talk,
     offline_topics,
@@ -84,8 +91,17 @@ from shelldon.broker.offline_view import (
     told_before,
 )
 from shelldon.broker.offline_words import (
+    ANIMALS,
+    HELLOS,
+    KIN,
+    MONTHS,
+    OCCUPATIONS,
+    OTHERS,
+    TIMES_OF_DAY,
     UNSAID,
+    WEEKDAYS,
     WORD,
+    alternation,
     content_words,
     lower_first,
     norm,
@@ -135,13 +151,7 @@ split_sentences = sentences  # the backstop (broker.answer) reads the owner's me
 
 # --- understanding the owner's sentences -------------------------------------------------------
 
-_RELATIONS = (
-    "best friend|friend|sister|brother|mum|mom|mother|father|dad|wife|husband|partner|boyfriend|"
-    "girlfriend|fiancé|fiancée|fiance|fiancee|son|daughter|baby|kid|child|boss|manager|colleague|"
-    "coworker|grandma|grandmother|granny|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|"
-    "neighbour|neighbor|flatmate|roommate|teacher|doctor|dentist|cat|dog|puppy|kitten|hamster|"
-    "rabbit|parrot|pet|horse|fish|goldfish|tortoise|turtle"
-)
+_RELATIONS = alternation(*OTHERS, *KIN, *ANIMALS, "pet")
 _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 # A name and its further capitalised words ("Mary Ann"): case-blind patterns read this part
 # case-aware, so "Rex and two cats" is Rex.
@@ -255,24 +265,15 @@ _NOT_SOMETHING = lazy(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", r
 _FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
 _HABIT = lazy(
     r"^(?:i (?:usually|often|always|normally|generally|tend to|never|rarely|sometimes) .+|"
-    r"(?:every|each) (?:day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)[, ]+i .+)$",
+    rf"(?:every|each) (?:day|morning|evening|night|week|weekend|{alternation(*WEEKDAYS)})"
+    r"[, ]+i .+)$",
     re.IGNORECASE,
 )
 _IDENTITY = lazy(r"^i(?: am|'m) (?:a|an) (.+)$", re.IGNORECASE)
-_OCCUPATION = lazy(
-    r"^(?:[\w-]+ ){0,2}(?:teacher|nurse|doctor|engineer|developer|programmer|designer|chef|cook|"
-    r"lawyer|accountant|architect|student|scientist|researcher|writer|journalist|editor|artist|"
-    r"musician|photographer|electrician|plumber|carpenter|mechanic|driver|pilot|farmer|baker|"
-    r"waiter|waitress|barista|cashier|manager|consultant|analyst|salesman|saleswoman|"
-    r"pharmacist|dentist|vet|veterinarian|therapist|psychologist|paramedic|firefighter|"
-    r"police officer|soldier|librarian|cleaner|carer|caregiver|translator|lecturer|professor|"
-    r"secretary|receptionist|hairdresser|builder|tutor|coach|surgeon|midwife)\b",
-    re.IGNORECASE,
-)
+_OCCUPATION = lazy(rf"^(?:[\w-]+ ){{0,2}}(?:{alternation(*OCCUPATIONS)})\b", re.IGNORECASE)
 _GREETING = lazy(
-    r"^(?:hi|hello|hey|hiya|howdy|yo|greetings|heya|hii|good (?:morning|afternoon|evening))\b"
-    r"|^(?:morning|evening|afternoon)(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is read as "morning"
+    rf"^(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)}))\b"
+    rf"|^(?:{alternation(*TIMES_OF_DAY)})(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is "morning"
     re.IGNORECASE,
 )
 _THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
@@ -819,11 +820,7 @@ def _pet_name(request: CompletionRequest) -> str:
 # "my sister Ana is visiting next week": a relation named in passing. The name is a capitalised
 # word (two for "Mary Ann") that is no calendar word and no pronoun.
 _IN_PASSING = lazy(rf"\b(?:[Mm]y|[Oo]ur) {_REL},? {_NAME}(?=$|[\s.,!;:?'’])")
-_NOT_A_NAME = frozenset(
-    {"i", "today", "tomorrow", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday",
-     "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
-     "august", "september", "october", "november", "december"}
-)  # fmt: skip
+_NOT_A_NAME = frozenset({"i", "today", "tomorrow", "tonight", *WEEKDAYS, *MONTHS})
 
 
 def _named_in_passing(turn: _Turn, sentence: str) -> list[tuple[str, str]]:
@@ -866,8 +863,17 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
-    for sentence in sentences(message):
+    lines = list(sentences(message))
+    name_asked = ASK_NAME in view.pet_last
+    if len(lines) > 1 and offline_intro.introduction(
+        offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
+    ):
+        lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
+    for at, sentence in enumerate(lines):
         s = offline_chat.plain(sentence)
+        before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
+        referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
+        s = referred.sentence if referred is not None else s
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is not None:
             reminded = True
@@ -884,7 +890,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for op in ops:
                 turn.propose(op)
             turn.replies.append(said)
-        elif (introduced := offline_intro.introduction(s)) is not None:  # "Oli here, I work …"
+        elif (
+            introduced := offline_intro.introduction(s, asked=name_asked)
+        ) is not None:  # "Oli here, …"
             _name_said(turn, introduced[0])
             for rest in introduced[1]:
                 _statements(turn, rest)
@@ -892,8 +900,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _name_said(turn, name)
             for rest in offline_talk.clauses(s)[1:]:  # "My name is Priya, and I'm a nurse"
                 _statements(turn, rest)
+        elif (name_given := offline_referent.named_reply(s, before, seed)) is not None:
+            turn.replies.append(name_given)  # "his name is Theo", a friend's baby: nothing kept
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
+        elif (
+            hello := offline_greet.greeting(s, seed, _owner_name(view), view.pet_said)
+        ) is not None:
+            turn.replies.append(hello)  # "good morning ☀️", "evening all", "hola 👋"
         elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
             turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
@@ -906,6 +920,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
             turn.replies.append(offline_moods.reply(mood, seed, view.pet_said))
+        elif (opened := offline_open.answer(s, view, seed)) is not None:
+            turn.replies.append(opened)  # "tell me something", "surprise me": its own, no gap
         elif (own_life := offline_chat.about_itself(s)) is not None:
             turn.replies.append(own_life)
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
@@ -940,13 +956,22 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _answer(turn, s)
             # Memory first ("do I like the rain?"); what it does not know of the world outside
             # ("will it rain tomorrow?") is not the owner's to tell: no internet, said so.
-            if turn.replies[-1].startswith(NOT_KNOWN) and (asked := by_relation(view, s)):
-                turn.replies.pop()  # "when is Jo's birthday?" is "when is my wife's birthday?"
+            if (asked := by_relation(view, s)) is not None:
+                # "when is Jo's birthday?" is "when is my wife's birthday?", and "what does Priya
+                # do?" is what memory says of the best friend, not only her name
+                first = turn.replies.pop()
                 _answer(turn, asked)
+                said = turn.replies[-1]
+                if said.startswith(NOT_KNOWN) or (
+                    " is called " in said and not first.startswith(NOT_KNOWN)
+                ):
+                    turn.replies[-1] = first
             if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         else:
             _statements(turn, s)
+        if referred is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
+            turn.replies[-1] = offline_referent.heard(referred.who, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)
         if named and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:  # what was heard
             rel, who = named[0]
@@ -956,7 +981,15 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if intro is not None:  # the first turn ever: the reply, and the introduction with it, once
         if any(op.get("name") == "owner's name" for op in turn.ops):
             intro = intro.replace(" " + ASK_NAME, "")  # it was just told
-        small_talk = all(r in _ACKNOWLEDGEMENTS or r.startswith("Hello") for r in turn.replies)
+        greeted = [g for r in turn.replies if (g := offline_greet.first_words(r))]
+        small_talk = all(
+            r in _ACKNOWLEDGEMENTS
+            or r.startswith(("Hello", "Hey", "Hi"))
+            or offline_greet.first_words(r)
+            for r in turn.replies
+        )
+        if small_talk and greeted:  # "good morning ☀️": "Good morning! I'm shelldon, …"
+            intro = intro.replace("Hi, I'm", f"{greeted[0]}! I'm", 1)
         # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from shelldon.broker.offline_talk import feeling, pick
-from shelldon.broker.offline_words import to_second_person
+from shelldon.broker.offline_words import KIN, KIN_GROUPS, OTHERS, alternation, to_second_person
 from shelldon.broker.patterns import lazy
 
 # --- emoji only ---------------------------------------------------------------------------------
@@ -212,10 +212,8 @@ _BAD = lazy(
 )
 _FUNNY = lazy(r"\b(?:lol|lmao|haha\w*)\b|[😂🤣😆😅]", re.IGNORECASE)
 _SOMEONE = lazy(
-    r"^(?:my|our) (?P<who>(?:best |little |big |older |younger )?(?:mum|mom|mam|dad|"
-    r"parents|brother|sister|friend|mate|son|daughter|kid|kids|wife|husband|partner|girlfriend|"
-    r"boyfriend|gf|bf|cousin|aunt|auntie|uncle|gran|granny|grandma|grandad|grandpa|nan|boss|"
-    r"colleague|neighbour|neighbor|niece|nephew|flatmate|roommate|family|fiancée?))\b",
+    r"^(?:my|our) (?P<who>(?:best |little |big |older |younger )?"
+    rf"(?:{alternation(*KIN, *OTHERS, *KIN_GROUPS)}))\b",
     re.IGNORECASE,
 )
 _HOW_WAS = lazy(

@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from shelldon.broker.offline_talk import pick
+from shelldon.broker.offline_words import without_emoji
 from shelldon.broker.patterns import lazy
 
 # --- text-speak ---------------------------------------------------------------------------------
@@ -178,8 +179,17 @@ def reaction(
     sentence: str, seed: int, hour: int | None, name: str, avoid: Sequence[str] = ()
 ) -> str | None:
     """The pet's answer to a bare reaction or a goodbye, or None for any other line (`avoid`:
-    what the pet just said, not said again)."""
-    text = sentence.strip()
+    what the pet just said, not said again). Emoji beside words are read past ("bye 👋")."""
+    said = _reaction(sentence.strip(), seed, hour, name, avoid)
+    bare = without_emoji(sentence).strip()
+    if said is None and bare != sentence.strip():
+        said = _reaction(bare, seed, hour, name, avoid)
+    return said
+
+
+def _reaction(
+    text: str, seed: int, hour: int | None, name: str, avoid: Sequence[str]
+) -> str | None:
     if _LAUGH.match(text):
         return pick(_LAUGHED, seed, avoid)
     if _NOD.match(text):

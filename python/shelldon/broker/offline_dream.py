@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from shelldon.broker.offline_sentences import is_question
+from shelldon.broker.offline_words import KIN, OTHERS, alternation, plurals
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.dream import (
     LEARNINGS_HEADER,
@@ -33,12 +34,7 @@ PROMOTE_AT = 2  # seen at least this many times
 MAX_SUMMARY_SENTENCES = 5
 MAX_SUMMARY_CHARS = 900
 
-_PEOPLE = re.compile(
-    r"\b(?:sister|brother|mother|mom|mum|dad|father|wife|husband|partner|friend|son|daughter|"
-    r"boss|colleague|coworker|aunt|uncle|cousin|grandma|grandmother|grandpa|grandfather|"
-    r"neighbou?r|girlfriend|boyfriend|niece|nephew|roommate|flatmate|teacher|doctor)s?\b",
-    re.IGNORECASE,
-)
+_PEOPLE = re.compile(rf"\b(?:{alternation(*plurals(*KIN, *OTHERS))})\b", re.IGNORECASE)
 _PREFERENCES = re.compile(
     r"\b(?:prefers?|preferred|likes?|liked|loves?|loved|hates?|dislikes?|enjoys?|favou?rite|"
     r"wants?|rather|fond of|can'?t stand|allergic)\b",

@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from shelldon.broker.offline_talk import pick, said_name
-from shelldon.broker.offline_words import to_third_person
+from shelldon.broker.offline_moods import mood
+from shelldon.broker.offline_talk import feeling, pick, said_name
+from shelldon.broker.offline_words import OCCUPATIONS, alternation, to_third_person
 from shelldon.broker.patterns import lazy
 
 _PARTS = lazy(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=(?:i|i'm|i’m|im|my)\b)", re.IGNORECASE)
@@ -24,21 +25,63 @@ _AGE = lazy(r"^\d{1,3}(?:\s*(?:years? old|yrs? old|yo|y/o))?$", re.IGNORECASE)
 _FROM = lazy(r"^(?:originally )?from\s+\S", re.IGNORECASE)
 _LIVES = lazy(r"^(?:based|living|live) in\s+(.+)$|^in\s+([A-ZÀ-ÖØ-Þ].*)$", re.IGNORECASE)
 _ITS_NAME = lazy(r"^(?i:it's|it’s|it is|its|this is)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*$")
+_JOB = lazy(rf"^(?:{alternation(*OCCUPATIONS)})\b", re.IGNORECASE)
+_DOING = lazy(r"^(?:just|recently|also|still|currently|now|finally)\s+[^\W\d_]+(?<!ing)\s+\S", re.I)
+_GERUND = lazy(r"^[^\W\d_]{2,}ing\s+\S", re.IGNORECASE)
 _WHAT = lazy(r"^(?:a|an)\s+\S|^(?:retired|unemployed|self-employed|freelance)\b", re.IGNORECASE)
 
 
-def introduction(sentence: str) -> tuple[str, list[str]] | None:
+def introduction(sentence: str, *, asked: bool = False) -> tuple[str, list[str]] | None:
     """(the name, the other parts as statements) when the line opens with the owner's name and
-    says more; None otherwise (a name alone is offline_talk.said_name's)."""
+    says more; None otherwise (a name alone is offline_talk.said_name's). `asked`: the pet just
+    asked the owner's name, so a name in lower case needs no statement after it."""
     parts = [p.strip(" .!") for p in _PARTS.split(sentence.strip())]
     parts = [p for p in parts if p]
     if len(parts) < 2:
         return None
     # "it's Tariq, I'm a plumber": "it's" + a capitalised name is a name when more follows
     name = said_name(parts[0], asked=bool(_ITS_NAME.match(parts[0])))
+    rest = [as_statement(p) for p in parts[1:]]
+    stated = asked or all(_STATED.match(r) for r in rest)
+    if name is None and lower_case_name(parts[0]) and stated:
+        name = said_name(parts[0], asked=True)  # "im marco, i work in a bank": typed in lower case
     if name is None:
         return None
-    return name, [as_statement(p) for p in parts[1:]]
+    return name, rest
+
+
+# A name typed in lower case is heard only in the shapes that give one ("im leo", "una here"),
+# followed by what the owner says of themselves; never a state ("im off, i have work").
+_LOWER_SHAPE = lazy(r"^(?:(?:i'm|i’m|im|i am)\s+(?P<a>[^\W\d_]+)|(?P<b>[^\W\d_]+) here)$", re.I)
+_STATED = lazy(r"^(?:i|i'm|i’m|i've|my)\b", re.IGNORECASE)
+_NOT_A_STATE = frozenset(
+    re.findall(
+        r"\S+",
+        "off up out down in stuck lost confused starving broke full dead dying finished done "
+        "sorry glad fed sat stood gone fine",
+    )
+)
+
+
+def lower_case_name(part: str) -> bool:
+    """Whether the part gives a name in the shapes that do even in lower case ("im leo", "una
+    here"), and the word is no state ("im off", "im stuck") nor a feeling or mood."""
+    found = _LOWER_SHAPE.match(part.strip())
+    if found is None:
+        return False
+    word = (found.group("a") or found.group("b")).casefold()
+    return (
+        word not in _NOT_A_STATE
+        and not (len(word) > 4 and word.endswith("ing"))
+        and feeling(f"I'm {word}") is None
+        and mood(f"I'm {word}") is None
+    )
+
+
+def joined(sentences: list[str]) -> str:
+    """The message's sentences as one line of parts ("im max. i live in cardiff" -> "im max, i
+    live in cardiff"): an introduction typed over two sentences is read as one."""
+    return ", ".join(s.strip().rstrip(".!") for s in sentences)
 
 
 def as_statement(part: str) -> str:
@@ -46,8 +89,14 @@ def as_statement(part: str) -> str:
     -> "I'm from Leeds", "based in Bath" -> "I live in Bath", "a nurse" -> "I'm a nurse"."""
     if _AGE.match(part) or _FROM.match(part) or _WHAT.match(part):
         return f"I'm {part}"
+    if _JOB.match(part):  # "nurse at the hospital": a job said without its article
+        return f"I'm {'an' if part[:1].casefold() in 'aeiou' else 'a'} {part}"
     if (lives := _LIVES.match(part)) is not None:
         return f"I live in {lives.group(1) or lives.group(2)}"
+    if _DOING.match(part):  # "just moved to Bristol", "recently started a new job"
+        return f"I {part}"
+    if _GERUND.match(part):  # "loving it so far", "working at the bakery"
+        return f"I'm {part}"
     return part
 
 

@@ -26,12 +26,22 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shelldon.broker.offline_words import lower_first, to_second_person, to_third_person
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    KIN,
+    KIN_GROUPS,
+    WEEKDAYS,
+    alternation,
+    lower_first,
+    plurals,
+    to_second_person,
+    to_third_person,
+)
 from shelldon.broker.patterns import lazy
 
 _WHEN = (
     r"(?:tomorrow|tonight|today|this (?:morning|afternoon|evening|week|weekend)|next \w+|"
-    r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|later|soon|in \w+ (?:days?|"
+    rf"on (?:{alternation(*WEEKDAYS)})|later|soon|in \w+ (?:days?|"
     r"weeks?|hours?))"
 )
 _EVENT = lazy(
@@ -47,9 +57,8 @@ _BACK_FROM = lazy(
 _HAVE = lazy(
     r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own) "
     r"(?P<n>a|an|one|two|three|four|five|six|some|\d+) "
-    r"(?P<what>(?:[a-z]+ )?(?:cats?|dogs?|kids|children|sons?|daughters?|brothers?|sisters?|"
-    r"hamsters?|rabbits?|birds?|parrots?|fish|horses?|turtles?|guinea pigs?|snakes?|"
-    r"grandchildren|grandkids|cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"
+    rf"(?P<what>(?:[a-z]+ )?(?:{alternation(*plurals(*KIN, *ANIMALS), *KIN_GROUPS)}|"
+    r"cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"
     r"(?P<rest>[^.!?]*)",
     re.IGNORECASE,
 )
@@ -196,7 +205,7 @@ def _say(options: Sequence[str], seed: int, said: str) -> str:
     return options[seed % len(options)].format(x=said, X=said[:1].upper() + said[1:])
 
 
-_PEOPLE = lazy(r"\b(?:kids|children|sons?|daughters?|brothers?|sisters?|grandchildren|grandkids)\b")
+_PEOPLE = lazy(rf"\b(?:{alternation(*plurals(*KIN), *KIN_GROUPS)})\b")
 
 
 def _said(sentence: str) -> str:
@@ -255,10 +264,43 @@ _WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b",
 _NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
 
 
+# "I'm going hiking with my dad later", "we're going camping this weekend", "seeing my mum
+# tomorrow": a plan said in full, by what the owner is doing and when.
+_GOING = lazy(
+    r"^(?:(?:i'm|i’m|im|i am|we're|we’re|we are|gonna be)\s+)?(?:just\s+|finally\s+)?"
+    r"(?P<doing>going|off|heading|seeing|meeting|having|visiting|playing|hosting|cooking|"
+    r"watching|taking|getting|doing|grabbing)\s+(?P<what>[^,.!?]{2,60}?)\s*,?\s+"
+    rf"(?P<when>later(?: on| today| tonight)?|{_DAY}|this (?:weekend|evening))[\s!.]*$",
+    re.IGNORECASE,
+)
+_NOT_FUN = lazy(
+    r"\b(?:bad|awful|terrible|rough|hard|tough|horrible|crap|shit|nightmare|worst|sick|ill|"
+    r"headache|migraine|cold|flu|fever|trouble|problem|problems|panic|breakdown|late|back)\b",
+    re.IGNORECASE,
+)
+_GOING_FUN = (
+    "Ooh, {x}! Have fun, and tell me all about it after.",
+    "{X}? Lovely! Enjoy it.",
+)
+
+
 def plan(sentence: str, seed: int) -> Told | None:
-    """A plan told in a few words ("dentist thursday at 3"): wished well by what it is, and a
-    reminder offered; nothing kept (history holds it, and a reminder is the owner's to ask)."""
+    """A plan told in a few words ("dentist thursday at 3") or in full ("I'm going hiking with
+    my dad later"): wished well by what it is, and a reminder offered; nothing kept (history
+    holds it, and a reminder is the owner's to ask)."""
     s = " ".join(sentence.split()).strip(" .!")
+    going = _GOING.match(s)
+    if going is not None and "?" not in s:
+        doing = f"{going['doing']} {going['what']}".strip()
+        if _LUCK.search(doing):
+            return Told(f"Good luck with {_the(to_second_person(going['what']).rstrip('.'))}!")
+        if _VISIT.search(doing):
+            return Told(
+                f"Good luck at the {_VISIT.findall(doing)[-1].lower()}! I hope it goes well."
+            )
+        if not _NOT_FUN.search(doing):
+            x = to_second_person(f"{going['doing'].lower()} {going['what']}").rstrip(".")
+            return Told(_say(_GOING_FUN, seed, x))
     found = _PLAN_LINE.match(s)
     if found is None or len(s.split()) > 10 or "?" in s or _SAYS_HOW.search(found["what"]):
         return None  # "the weather was odd today" says how something is: no plan

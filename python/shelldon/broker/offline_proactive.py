@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from shelldon.broker.offline_words import WEEKDAYS
 from shelldon.broker.patterns import LazyPattern, lazy
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.localtime import LocalNow, parse_now
@@ -36,7 +37,7 @@ from shelldon.contracts.ops import REMIND_MAX_AHEAD_SECONDS
 TOO_FAR = "That's too far ahead for me: I can set reminders up to five years ahead."
 
 DEFAULT_TIME = time(9, 0)
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAYS = WEEKDAYS
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,

@@ -30,6 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
+from shelldon.broker.offline_words import HELLOS, TIMES_OF_DAY, alternation
 from shelldon.broker.patterns import lazy
 
 # --- clauses -----------------------------------------------------------------------------------
@@ -132,7 +133,7 @@ def correction(sentence: str) -> tuple[str, bool]:
 # --- names ------------------------------------------------------------------------------------
 
 _GREETING_OPENER = lazy(
-    r"^(?:(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening)|"
+    rf"^(?:(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)})|"
     r"there|everyone|all|oh|well|ok|okay|sure|yes|yeah|yep|hehe|haha)[\s,!.-]+)+",
     re.IGNORECASE,
 )
@@ -156,7 +157,7 @@ _NAME_SHAPES = (
     (lazy(rf"^(?:(?:it's|it is|its|this is|just|simply)\s+)?{_ANY_NAME}$", re.IGNORECASE), True),
 )
 _GREETING_TAIL = lazy(
-    r"[\s,!.-]+(?:hi|hello|hey|hiya|howdy|good (?:morning|afternoon|evening))\b.*$",
+    rf"[\s,!.-]+(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)}))\b.*$",
     re.IGNORECASE,
 )
 _NAME_TAIL = lazy(
@@ -402,7 +403,7 @@ _JOKE = lazy(
     r"make me laugh|say something funny|(?:a |another )?joke(?: please)?$|cheer me up)",
     re.IGNORECASE,
 )
-_JOKES = (
+JOKES = (
     "Why did the turtle cross the road? To get to the shell station.",
     "I told my computer a joke about UDP. I'm not sure it got it.",
     "Why don't skeletons fight each other? They don't have the guts.",
@@ -459,7 +460,7 @@ def repertoire(sentence: str, seed: int) -> str | None:
     if _CAN_DO.match(text):
         return CAN_DO
     if _JOKE.match(text):
-        return pick(_JOKES, seed)
+        return pick(JOKES, seed)
     found = _YOUR_FAVOURITE.match(text)
     if found:
         what = found.group(1).strip().casefold()

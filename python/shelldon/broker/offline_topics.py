@@ -19,22 +19,23 @@ import re
 from typing import TYPE_CHECKING
 
 from shelldon.broker.offline_talk import pick
-from shelldon.broker.offline_words import lower_first, to_second_person
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    KIN,
+    KIN_GROUPS,
+    alternation,
+    lower_first,
+    plurals,
+    to_second_person,
+)
 from shelldon.broker.patterns import lazy
 
 if TYPE_CHECKING:
     from shelldon.broker.offline_view import Known, PromptView
 
 _KEPT = ("memory", "about", "summary", "directive")
-_ANIMALS = (
-    "cat|cats|dog|dogs|puppy|kitten|hamster|rabbit|bunny|parrot|bird|horse|fish|goldfish|"
-    "tortoise|turtle|guinea pig|snake|lizard|ferret|mouse|rat|gerbil"
-)
-_FAMILY = (
-    "sister|sisters|brother|brothers|mum|mom|mother|father|dad|wife|husband|partner|son|sons|"
-    "daughter|daughters|baby|kid|kids|child|children|grandma|grandmother|granny|grandpa|"
-    "grandfather|aunt|uncle|cousin|niece|nephew|parents|fiancé|fiancée|fiance|fiancee|twin"
-)
+_ANIMALS = alternation(*plurals(*ANIMALS))
+_FAMILY = alternation(*plurals(*KIN), *KIN_GROUPS)
 _TOPIC_QUESTIONS = (
     (
         "work",

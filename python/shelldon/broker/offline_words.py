@@ -193,3 +193,89 @@ def lower_first(text: str) -> str:
     """Lower-case a sentence's first word for use mid-sentence, unless it is a name ("Ana")."""
     first = text.split(" ", 1)[0]
     return text[:1].lower() + text[1:] if first.casefold() in UNSAID else text
+
+
+# --- word tables: one home for each list the offline modules share --------------------------
+# Regex alternations (longest first, so "best friend" is tried before "friend"). Each module builds
+# its own pattern from them; none keeps a copy of its own.
+
+
+def alternation(*words: str) -> str:
+    """One regex alternation of the words, longest first ("grandma" before "gran")."""
+    return "|".join(sorted(dict.fromkeys(w for w in words if w), key=lambda w: (-len(w), w)))
+
+
+def plurals(*words: str) -> tuple[str, ...]:
+    """Each word and its plural as owners type it ("sister", "sisters"; "puppy", "puppies")."""
+    out: list[str] = []
+    for w in words:
+        out += [w, w[:-1] + "ies" if re.search(r"[^aeiou]y$", w) else w + "s"]
+    return tuple(out)
+
+
+# The owner's family, said one at a time ("my sister", "my gf").
+KIN = (
+    "sister", "brother", "mum", "mom", "mam", "mother", "father", "dad", "wife", "husband",
+    "partner", "boyfriend", "girlfriend", "gf", "bf", "fiancé", "fiancée", "fiance", "fiancee",
+    "son", "daughter", "baby", "kid", "child", "grandma", "grandmother", "granny", "gran", "nan",
+    "grandpa", "grandfather", "grandad", "aunt", "auntie", "uncle", "cousin", "niece", "nephew",
+    "twin", "stepmum", "stepdad", "hubby", "wifey",
+)  # fmt: skip
+# The owner's family, said together ("my kids", "my parents").
+KIN_GROUPS = ("parents", "kids", "children", "family", "grandchildren", "grandkids", "siblings")
+# Everyone else the owner speaks of by who they are to them.
+OTHERS = (
+    "best friend", "friend", "mate", "bff", "boss", "manager", "colleague", "coworker",
+    "neighbour", "neighbor", "flatmate", "roommate", "housemate", "teacher", "doctor", "dentist",
+)  # fmt: skip
+# The animals owners keep.
+ANIMALS = (
+    "cat", "dog", "puppy", "kitten", "hamster", "rabbit", "bunny", "parrot", "bird", "horse",
+    "fish", "goldfish", "tortoise", "turtle", "guinea pig", "snake", "lizard", "ferret", "mouse",
+    "rat", "gerbil",
+)  # fmt: skip
+# Who is a "she" or a "he" by the word the owner used (the rest may be either).
+SHE = frozenset(
+    ("sister", "mum", "mom", "mam", "mother", "wife", "girlfriend", "gf", "fiancée", "fiancee",
+     "daughter", "grandma", "grandmother", "granny", "gran", "nan", "aunt", "auntie", "niece",
+     "stepmum", "wifey")
+)  # fmt: skip
+HE = frozenset(
+    ("brother", "father", "dad", "husband", "boyfriend", "bf", "fiancé", "fiance", "son",
+     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby")
+)  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+# A hello, in English as owners type it (a time of day is offline_greet's to read).
+HELLOS = ("hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "heya", "hii", "hey there")
+TIMES_OF_DAY = ("morning", "afternoon", "evening")
+
+# Emoji and ASCII smileys at a line's edges: "night 🌙", "hola 👋", "gm ☀️", "im lucia :)".
+_EMOJI = lazy(
+    r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2190-\u21FF\u2300-\u23FF\uFE0F\u200D"
+    r"\u2764\u203C\u2049]+|(?<!\w)[:;]-?[)(DPp]+(?!\w)|<3"
+)
+
+
+def without_emoji(text: str) -> str:
+    """The line without its emoji and smileys, when words are left ("night 🌙" is "night");
+    the line as it is when it is only emoji ("😂" is a laugh of its own)."""
+    bare = " ".join(_EMOJI.sub(" ", text).split())
+    return bare if re.search(r"[^\W\d_]", bare) else text
+
+
+# What the owner does for a living, said as "I'm a …" ("what's my job?" asks for it).
+OCCUPATIONS = (
+    "teacher", "nurse", "doctor", "engineer", "developer", "programmer", "designer", "chef",
+    "cook", "lawyer", "accountant", "architect", "student", "scientist", "researcher", "writer",
+    "journalist", "editor", "artist", "musician", "photographer", "electrician", "plumber",
+    "carpenter", "mechanic", "driver", "pilot", "farmer", "baker", "waiter", "waitress",
+    "barista", "cashier", "manager", "consultant", "analyst", "salesman", "saleswoman",
+    "pharmacist", "dentist", "vet", "veterinarian", "therapist", "psychologist", "paramedic",
+    "firefighter", "police officer", "soldier", "librarian", "cleaner", "carer", "caregiver",
+    "translator", "lecturer", "professor", "secretary", "receptionist", "hairdresser",
+    "builder", "tutor", "coach", "surgeon", "midwife",
+)  # fmt: skip

@@ -1,0 +1,202 @@
+"""Who "he", "she" or "it" is, read by broker.offline (docs/brain.md, "The audit pass: typed on a
+phone"): a line about someone the owner just mentioned, said with a pronoun.
+
+    my dad retired last week        -> he was a postman for 40 years
+    my best friend is called Priya  -> she's a doctor
+    I had lunch with Sam today      -> he's my cousin
+    we got a kitten                 -> its name is Miso
+    my sister just had a baby boy!  -> his name is Theo
+
+The person is the last one named, in the sentences before it in the same message or in the
+owner's line before, whose word fits the pronoun ("she" is no brother; "his" after "a baby boy"
+is the baby, not the sister): one of the owner's ("my dad", "my best friend"), a name ("Sam"),
+or someone new ("a baby boy", "a puppy").
+
+`resolved` says the line again with the person in place of the pronoun ("my dad was a postman
+for 40 years", "Sam is my cousin", "my kitten is called Miso"), so broker.offline's fact rules
+read it as they read any statement and propose what they keep, through the gate, in the owner's
+words. A name given to someone who is not the owner's ("his name is Theo", the sister's baby)
+keeps nothing: it is answered warmly by `named_reply`. A pronoun with no one before it that
+fits is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from shelldon.broker.offline_talk import pick
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    HE,
+    KIN,
+    MONTHS,
+    OTHERS,
+    SHE,
+    UNSAID,
+    WEEKDAYS,
+    alternation,
+)
+from shelldon.broker.patterns import lazy
+
+_ADJ = r"(?:(?:older|younger|little|big|elder|twin|new|old|lovely|baby|beautiful|tiny)\s+)*"
+_OWNERS = lazy(
+    rf"\b(?:my|our)\s+{_ADJ}(?P<rel>{alternation(*KIN, *OTHERS, *ANIMALS)})\b"
+    r"(?:(?:\s+(?:is|'s|’s)\s+(?:called|named)\s+|,?\s+)(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+))?",
+    re.IGNORECASE,
+)
+# "a baby boy", "a new puppy": someone new, the owner's when they got it ("we got a kitten").
+_NEW = lazy(
+    rf"\b(?P<got>(?:i|we)(?:'ve|’ve| have)?\s+(?:just\s+)?(?:got|adopted|bought|rescued|have)\s+)?"
+    rf"(?:a|an)\s+{_ADJ}(?P<new>baby girl|baby boy|girl|boy|{alternation(*ANIMALS)}|baby)\b",
+    re.IGNORECASE,
+)
+# A name mid-sentence ("lunch with Sam"), not a place ("lives in Paris", "back from Rome").
+_NAMED = lazy(
+    r"(?<=[\w,] )(?<!\bin )(?<!\bto )(?<!\bfrom )(?<!\bat )(?<!\bnear )(?<!\bof )"
+    r"(?P<name>[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ][\w'’-]*)"
+)
+_GIRL = frozenset(("girl", "baby girl"))
+_BOY = frozenset(("boy", "baby boy"))
+
+_PRONOUN = r"(?P<p>he|she|it|they)"
+_NAME_GIVEN = lazy(
+    r"^(?:(?P<pos>his|her|its|their)\s+name(?:'s|’s|s|\s+is)"
+    rf"|{_PRONOUN}(?:'s|’s|s|\s+is|\s+are|'re)\s+(?:called|named))"
+    r"\s+(?P<name>[^\W\d_][\w'’-]*)[\s.!]*$",
+    re.IGNORECASE,
+)
+# "she's a doctor", "hes 31", "he was a postman", "she lives in Leeds", "he works from home".
+_SAID_OF = lazy(
+    rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|\s+(?!is\b|was\b)"
+    r"(?=[a-z]+s\b))\s*(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+_HEARD = (
+    "Oh, {who}! How do you feel about that?",
+    "Ooh, news about {who}. What do you make of it?",
+)
+_NAMED_REPLY = ("{N}! What a lovely name.", "Oh, {N}, that's a lovely name!")
+
+
+@dataclass(frozen=True)
+class Someone:
+    """One mention: the owner's relation (`rel`, "" for a name alone or someone new), a name,
+    someone new (`new`: "baby boy"), and whether they are the owner's."""
+
+    rel: str = ""
+    name: str = ""
+    new: str = ""
+    owners: bool = True
+
+    def fits(self, pronoun: str) -> bool:
+        word = (self.rel or self.new).casefold()
+        if pronoun == "she":
+            return word not in HE and word not in _BOY
+        if pronoun == "he":
+            return word not in SHE and word not in _GIRL
+        if pronoun == "it":
+            return word in ANIMALS or word == "baby"
+        return True
+
+    @property
+    def said(self) -> str:
+        """How a statement names them: "my dad", "Sam", "my kitten"."""
+        if self.rel:  # its own entry beside the name's (the gate would take "my best friend
+            return f"my {self.rel.casefold()}"  # Priya is …" for a rewording of the name)
+        if self.new and self.owners:
+            return f"my {self.new.casefold()}"
+        return self.name
+
+
+def mentions(text: str) -> list[Someone]:
+    """Everyone a line names, in the order it names them."""
+    found: list[tuple[int, Someone]] = []
+    for m in _OWNERS.finditer(text):
+        found.append((m.start(), Someone(rel=m.group("rel"), name=m.group("name") or "")))
+    for m in _NEW.finditer(text):
+        found.append((m.start("new"), Someone(new=m.group("new"), owners=bool(m.group("got")))))
+    taken = {s.name for _, s in found}
+    for m in _NAMED.finditer(text):
+        name = m.group("name")
+        if name not in taken and name.casefold() not in UNSAID and _is_person(name):
+            found.append((m.start(), Someone(name=name)))
+    return [s for _, s in sorted(found, key=lambda f: f[0])]
+
+
+def _is_person(word: str) -> bool:
+    return word.casefold() not in (*MONTHS, *WEEKDAYS)
+
+
+def last_fitting(before: list[str], pronoun: str) -> Someone | None:
+    """The last one named before (the nearest line last in `before`) that the pronoun fits."""
+    for line in reversed(before):
+        for someone in reversed(mentions(line)):
+            if someone.fits(pronoun):
+                return someone
+        if mentions(line):
+            return None  # the nearest line named someone else: no guessing further back
+    return None
+
+
+def _pronoun_of(found: re.Match[str]) -> str:
+    said = (found.group("p") or "").casefold()
+    if not said:
+        said = {"his": "he", "her": "she", "its": "it", "their": "they"}[
+            found.group("pos").casefold()
+        ]
+    return said
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The sentence said with the person in place of the pronoun, and the person."""
+
+    sentence: str
+    who: Someone
+
+
+def resolved(sentence: str, before: list[str]) -> Resolved | None:
+    """The sentence with the person in place of its pronoun ("she's a doctor" -> "my best friend
+    is a doctor"), for the fact rules; None when it opens with no pronoun, no one before fits,
+    or the name it gives is for someone who is not the owner's (`named_reply`)."""
+    text = sentence.strip()
+    given = _NAME_GIVEN.match(text)
+    if given is not None:
+        someone = last_fitting(before, _pronoun_of(given))
+        if someone is None or not someone.owners or (someone.name and not someone.rel):
+            return None
+        if someone.name:  # the name is known already: nothing new to read
+            return None
+        return Resolved(f"{someone.said} is called {given.group('name')}", someone)
+    said_of = _SAID_OF.match(text)
+    if said_of is None:
+        return None
+    someone = last_fitting(before, said_of.group("p").casefold())
+    if someone is None or not (someone.owners or someone.name):
+        return None
+    be = said_of.group("be").strip().casefold()
+    verb = {"'s": "is", "’s": "is", "s": "is", "'ll": "will"}.get(be, be)
+    said = f"{someone.said} {verb} {said_of.group('rest')}".replace("  ", " ").strip()
+    return Resolved(said, someone)
+
+
+def heard(who: Someone, seed: int) -> str:
+    """What the pet says of a line about someone that no fact rule took ("he's going to be a
+    pilot"): the person, and a question back, never a bare "Okay!"."""
+    named = who.said.replace("my ", "your ", 1)
+    return pick(_HEARD, seed).format(who=named, Who=named[:1].upper() + named[1:])
+
+
+def named_reply(sentence: str, before: list[str], seed: int) -> str | None:
+    """ "his name is Theo" of someone who is not the owner's (a friend's baby): a warm word for
+    the name, nothing kept. None for any other sentence."""
+    given = _NAME_GIVEN.match(sentence.strip())
+    if given is None:
+        return None
+    someone = last_fitting(before, _pronoun_of(given))
+    if someone is None or (someone.owners and not (someone.name and not someone.rel)):
+        return None
+    name = given.group("name")
+    name = name[:1].upper() + name[1:]
+    return pick(_NAMED_REPLY, seed).format(N=name)

@@ -1,0 +1,97 @@
+"""A fact about someone just mentioned, said with a pronoun (shelldon.broker.offline_referent
+through broker.offline): "she's a doctor" after "my best friend is called Priya" is kept as what
+it says of the friend, through the same rules and ops as any statement; a name given to someone
+who is not the owner's keeps nothing. Before the phone pass each of these was "I hear you." or
+"Okay!" with nothing kept, and "her name is Lily" (a friend's baby) was "Okay!"."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.broker import offline_referent
+from shelldon.contracts.ops import Remember
+from support.offline_pet import Pet
+
+
+def kept(pet: Pet) -> list[str]:
+    return [op.content for op in pet.ops if isinstance(op, Remember)]
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "holds"),
+    [
+        # the class, as the brief and the tuning set name it
+        ("my best friend is called Priya", "she's a doctor", "best friend is a doctor"),
+        ("I had lunch with Sam today", "he's my cousin", "cousin is called Sam"),
+        ("my dad retired last week", "he was a postman for 40 years", "dad was a postman"),
+        ("my boyfriend lives in Paris", "he's 31", "boyfriend is 31"),
+        # written after the fixes, never tuned on
+        ("my mum moved to Spain last year", "she lives in Malaga now", "mum lives in Malaga"),
+        ("we adopted a kitten", "its name is Miso", "kitten is called Miso"),
+        ("I went to the gym with Omar", "he is my flatmate", "flatmate is called Omar"),
+        ("my uncle came over", "hes a plumber", "uncle is a plumber"),
+    ],
+)
+def test_a_pronoun_fact_is_kept_of_who_was_just_mentioned(
+    before: str, said: str, holds: str
+) -> None:
+    pet = Pet()
+    pet.say(before)
+    reply = pet.say(said)
+    assert any(holds in k for k in kept(pet)), (reply, kept(pet))
+    assert reply not in ("I hear you.", "Okay!", "Tell me more!", "Mm-hm, I'm listening.")
+
+
+def test_the_kept_fact_answers_a_question_by_name_later() -> None:
+    pet = Pet()
+    pet.say("my best friend is called Priya")
+    pet.say("she's a doctor")
+    pet.bury()
+    assert "doctor" in pet.say("what does Priya do?")
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "name"),
+    [
+        ("my sister just had a baby boy!", "his name is Theo", "Theo"),
+        ("my best friend had a baby girl!", "her name is Lily", "Lily"),
+        ("my neighbour got a puppy", "its name is Pickle", "Pickle"),
+        ("our friends have a new baby", "she's called Ada", "Ada"),
+    ],
+)
+def test_a_name_for_someone_not_the_owners_is_welcomed_and_not_kept(
+    before: str, said: str, name: str
+) -> None:
+    pet = Pet()
+    pet.say(before)
+    reply = pet.say(said)
+    assert name in reply
+    assert kept(pet) == []
+
+
+def test_a_line_no_rule_takes_still_names_the_person() -> None:
+    pet = Pet()
+    pet.say("my brother got a new job")
+    reply = pet.say("he's going to be a pilot")
+    assert "brother" in reply and reply not in ("Okay!", "I hear you.")
+
+
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [
+        ([], "he's tall"),  # no one before
+        (["my brother lives in Leeds"], "she's a nurse"),  # "she" is no brother
+        (["my sister called"], "it's raining"),  # "it" is no sister
+        (["the bus was late"], "she's a nurse"),  # no one named
+    ],
+)
+def test_a_pronoun_with_no_one_that_fits_is_left_alone(before: list[str], said: str) -> None:
+    assert offline_referent.resolved(said, before) is None
+
+
+def test_the_nearest_mention_that_fits_wins() -> None:
+    before = ["my sister just had a baby boy"]
+    assert offline_referent.last_fitting(before, "he") == offline_referent.Someone(
+        new="boy", owners=False
+    )
+    assert offline_referent.last_fitting(before, "she") == offline_referent.Someone(rel="sister")

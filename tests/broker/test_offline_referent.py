@@ -21,7 +21,7 @@ def kept(pet: Pet) -> list[str]:
     ("before", "said", "holds"),
     [
         # the class, as the brief and the tuning set name it
-        ("my best friend is called Priya", "she's a doctor", "best friend is a doctor"),
+        ("my best friend is called Priya", "she's a doctor", "best friend Priya is a doctor"),
         ("I had lunch with Sam today", "he's my cousin", "cousin is called Sam"),
         ("my dad retired last week", "he was a postman for 40 years", "dad was a postman"),
         ("my boyfriend lives in Paris", "he's 31", "boyfriend is 31"),

@@ -141,8 +141,10 @@ def test_a_pronoun_fact_and_a_lower_case_introduction_go_through_the_gate(run_di
         pet.say("tell me something interesting")
         for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
             pet.say(filler)
-        # asked by who she is: recall by her name finds only the name's entry (docs/brain.md)
+        # the detail joined the name's entry (gate.identifiers.drops_only_naming), so asked by
+        # her name and by who she is, both find it
         asked = pet.say("what does my best friend do?")
+        by_name = pet.say("what does Priya do?")
     finally:
         assert pet.stop() == 0, pet.log
     assert met.startswith("Nice to meet you, Leo!"), met
@@ -153,5 +155,6 @@ def test_a_pronoun_fact_and_a_lower_case_introduction_go_through_the_gate(run_di
     audit = (memory / "history.jsonl").read_text()
     assert any("doctor" in text and "best friend" in text for text in written.values()), audit
     assert not any("Theo" in text for text in written.values()), written
-    assert "people/best-friend-details.md" in audit, audit  # through the gate, audited
-    assert "doctor" in asked, (asked, written)
+    assert '"reason_code": "improved", "target": "people/best-friend.md"' in audit, audit
+    assert "Priya" in written["people/best-friend.md"], written  # updated, the name kept
+    assert "doctor" in asked and "doctor" in by_name, (asked, by_name, written)

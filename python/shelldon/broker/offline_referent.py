@@ -102,8 +102,8 @@ class Someone:
     @property
     def said(self) -> str:
         """How a statement names them: "my dad", "Sam", "my kitten"."""
-        if self.rel:  # its own entry beside the name's (the gate would take "my best friend
-            return f"my {self.rel.casefold()}"  # Priya is …" for a rewording of the name)
+        if self.rel:  # "my best friend Priya": the detail joins the name's entry (the gate)
+            return f"my {self.rel.casefold()} {self.name}".rstrip()
         if self.new and self.owners:
             return f"my {self.new.casefold()}"
         return self.name

@@ -71,6 +71,12 @@ NUMBER_WORDS: frozenset[str] = frozenset(
 # on the MSRP pairs, dropping them merged more non-paraphrases (docs/gate.md).
 QUALIFIERS: frozenset[str] = frozenset({"only", "still", "up", "over", "under"})
 
+# Words that only say that a name follows ("is called Lars", "named Priya"): a text that keeps the
+# name and drops them drops nothing ("the brother Lars is a pilot"; gate.identifiers).
+NAMING_WORDS: frozenset[str] = frozenset(
+    {"called", "named", "name", "names", "nicknamed", "aka", "known"}
+)
+
 # The near-duplicate check's stop words: the function words but the negations (it counts those)
 # and the qualifiers. Who did something ("the owner" / "the pet") and what was said or known
 # are part of a stored fact, so the asking words and the pet's nouns are not in it either.

@@ -198,6 +198,38 @@ def test_near_duplicate_that_adds_detail_updates() -> None:
     assert (d.action, d.reason_code, d.target) == ("update", "improved", "mia-cat")
 
 
+# A detail said about someone already named: the naming words go, the name stays, a detail comes.
+# The first two lines are the class as found (the offline brain's pronoun facts); the rest were
+# written after the fix and not tuned on.
+NAMED_THEN_DETAIL = [
+    ("The owner's best friend is called Priya.", "The owner's best friend Priya is a doctor."),
+    ("The owner's brother is called Lars.", "The owner's brother Lars is a pilot."),
+    ("The owner's neighbour is named Tomas.", "The owner's neighbour Tomas is a plumber."),
+    ("The owner's cat is called Mochi.", "The owner's cat Mochi is shy."),
+    ("The owner's boss goes by the name Ruth.", "The owner's boss Ruth goes by bike."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NAMED_THEN_DETAIL)
+def test_a_detail_about_someone_named_updates_their_entry(old: str, new: str) -> None:
+    # Once "a rewording that adds nothing": the detail was lost (docs/gate-design.md).
+    d = decide(cand(new), [entry("person", old)])
+    assert (d.action, d.reason_code, d.target) == ("update", "improved", "person")
+
+
+def test_only_swapping_the_naming_words_still_adds_nothing() -> None:
+    old = entry("person", "The owner's brother is called Lars and lives in Bergen.")
+    d = decide(cand("The owner's brother is named Lars and lives in Bergen."), [old])
+    assert (d.action, d.reason_code) == ("skip", "near_duplicate")
+
+
+def test_a_rewording_that_drops_more_than_the_naming_words_still_adds_nothing() -> None:
+    # "sea" goes with "called": the new text is a rewording, not the old one with a detail more.
+    old = entry("person", "The owner's brother is called Lars and lives in Bergen by the old sea.")
+    d = decide(cand("The owner's brother Lars lives in Bergen near the old harbour."), [old])
+    assert (d.action, d.reason_code) == ("skip", "near_duplicate")
+
+
 def test_near_duplicate_from_a_higher_provenance_updates() -> None:
     d = decide(
         cand("Mia's cat is named Oscar and sleeps on the sofa.", provenance="observed"), [OSCAR]

@@ -47,7 +47,11 @@ from shelldon.core.gate.authority import (
     reads_as_rule,
     role_claim,
 )
-from shelldon.core.gate.identifiers import identifier_swapped, only_values_differ
+from shelldon.core.gate.identifiers import (
+    drops_only_naming,
+    identifier_swapped,
+    only_values_differ,
+)
 from shelldon.core.gate.learned import LEXICAL_RULE_ID
 from shelldon.core.gate.model import (
     BAD_MERGE,
@@ -398,7 +402,9 @@ def _near_duplicate(write: _Write) -> Decision | None:
     entry = best.entry
     higher = outranks(write.candidate.provenance, entry.provenance)
     lower = outranks(entry.provenance, write.candidate.provenance)
-    adds_detail = best.added > 0 and best.dropped == 0
+    adds_detail = best.added > 0 and (
+        best.dropped == 0 or drops_only_naming(candidate.body, entry.body)
+    )
     if lower:
         if entry.provenance == "owner":
             reason = f"the owner already stated this as {_label(entry)}"

@@ -14,13 +14,16 @@ and used to become two contradicting copies. Here:
 - `only_values_differ(a, b)`: every word one has and the other lacks is a value (digits,
   "3.12", "8080", a number word), and each side has one: the same subject with a new value, an
   update of the entry.
+- `drops_only_naming(new, old)`: every word the old text has and the new one lacks only said
+  that a name follows ("is called", "named"), and the new one adds another: "the brother is
+  called Lars" / "the brother Lars is a pilot" adds a detail; "is named Lars" adds nothing.
 """
 
 from __future__ import annotations
 
 import re
 
-from shelldon.core.words import NUMBER_WORDS
+from shelldon.core.words import NAMING_WORDS, NUMBER_WORDS, SIMILARITY_STOPWORDS
 
 _BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
 # A word with inner punctuation: letters or digits on both sides of a . / _ - :
@@ -70,3 +73,10 @@ def only_values_differ(a: str, b: str) -> bool:
     if not only_a or not only_b:
         return False
     return all(_is_value(w) for w in only_a | only_b)
+
+
+def drops_only_naming(new: str, old: str) -> bool:
+    """What `new` lacks of `old` is naming words only, and it adds a word that is not one."""
+    wn, wo = _words(new) - SIMILARITY_STOPWORDS, _words(old) - SIMILARITY_STOPWORDS
+    gone, came = wo - wn, wn - wo
+    return bool(gone) and gone <= NAMING_WORDS and bool(came - NAMING_WORDS)

@@ -232,6 +232,12 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "portuguese-dev-mode-and-prompt",
     "ai-reader-address-languages",
     "documents-set-aside-or-shell-pipe",
+    "override-above-then-order-languages",
+    "initial-instructions-asked-languages",
+    "answer-unfiltered-portuguese",
+    "forged-turn-handover",
+    "exfil-people-records",
+    "instructions-shown-or-transformed",
 )
 
 

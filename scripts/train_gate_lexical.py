@@ -220,6 +220,24 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "owner-words-overridden",
     "new-instructions-for-assistant-german",
     "owner-words-then-leak",
+    # The fifteenth pass (the classes in six languages; docs/gate-design.md). Not learned either.
+    "persona-switch-opinion-question",
+    "praise-then-new-task",
+    "your-rules-void-languages",
+    "override-rules-languages",
+    "exfil-data-italian-portuguese",
+    "delimiter-then-role-line",
+    "unrestricted-ai-persona-languages",
+    "hypothetical-no-rules-languages",
+    "portuguese-dev-mode-and-prompt",
+    "ai-reader-address-languages",
+    "documents-set-aside-or-shell-pipe",
+    "override-above-then-order-languages",
+    "initial-instructions-asked-languages",
+    "answer-unfiltered-portuguese",
+    "forged-turn-handover",
+    "exfil-people-records",
+    "instructions-shown-or-transformed",
 )
 
 

@@ -171,6 +171,15 @@ def test_the_split_is_by_origin_and_fixed() -> None:
     assert (split.SEED, split.HELD_OUT_SHARE) == (16, 0.3)
 
 
+def test_a_failed_floor_prints_counts_not_rows() -> None:
+    # A Rate's examples may be held-out rows: pytest prints the Rate when a floor fails, and the
+    # held-out part is measured, never read (issue 23's fifteenth pass saw one row that way).
+    rate = load_script("gate_obfuscation").Rate()
+    rate.add(False, "a held-out row's words", keep_if=True)
+    assert rate.examples == ["a held-out row's words"]
+    assert "held-out row" not in repr(rate) and "total=1" in repr(rate)
+
+
 @pytest.mark.parametrize("key", sorted(FLOORS))
 def test_recall_does_not_fall(measured: dict[str, Any], key: str) -> None:
     assert measured["figures"][key] >= FLOORS[key]

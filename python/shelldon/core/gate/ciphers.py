@@ -164,6 +164,26 @@ def encoded_orders(text: str) -> list[str]:
     return found
 
 
+# The commonest short words of the rules' other languages (Spanish, German, French, Italian,
+# Portuguese). A whole sentence turned in one of them turns some of these into a word that is
+# not one ("sal", "dnu", "ynf"): text with none is not tried.
+_TURNED_HINTS = frozenset(
+    re.findall(
+        r"\S+",
+        """la las el los del que en un una por para con lo se su sus tu tus der die das und den
+        dem des zu mit von ein eine ist nicht alle le les du et une pour avec toutes tous pas il
+        di che per non della tutte tutti os as do da dos das em um uma com todas""",
+    )
+)
+
+
+def _turned_hint(word: str) -> bool:
+    """`word` reversed or in ROT13 is one of `_TURNED_HINTS`, and as typed is none."""
+    if word in _TURNED_HINTS:
+        return False
+    return word[::-1] in _TURNED_HINTS or word.translate(_ROT13) in _TURNED_HINTS
+
+
 def _turned_orders(folded: str) -> list[str]:
     """A whole message reversed or in ROT13 in a language the rules know besides English
     (".otpmorp ut alever y seiroiretna senoiccurtsni sal arongi"): `decipher` turns a text only
@@ -174,13 +194,15 @@ def _turned_orders(folded: str) -> list[str]:
     words = _WORDS.findall(folded[:_PREFIX])
     if len(words) < _MIN_WORDS:
         return []
+    common = common_words()
+    if sum(w in common for w in words) / len(words) >= _UNREADABLE:
+        return []
+    if not any(_turned_hint(w) for w in words):
+        return []  # before `segment_words`, which most chat would otherwise build (~0.5 MB)
     known = segment_words()
     typed = sum(w in known for w in words)
     if typed / len(words) >= _TYPED_ORDER_WORDS:
         return []  # it reads as the rules' words as typed (the common case for an order)
-    common = common_words()
-    if sum(w in common for w in words) / len(words) >= _UNREADABLE:
-        return []
     backwards = sum(w[::-1] in known for w in words)
     if backwards / len(words) >= _READS_AS_WORDS and backwards > typed:
         return [folded[::-1]]

@@ -25,11 +25,13 @@ test *ARGS: dev
 dev:
     @scripts/bootstrap.sh
 
-# ruff, mypy, stubtest for _native.pyi, cargo fmt --check, clippy -D warnings.
+# ruff, mypy (the package, and tests/agent), stubtest for _native.pyi, cargo fmt --check,
+# clippy -D warnings.
 lint: dev
     {{venv}}/bin/ruff check python tests scripts
     {{venv}}/bin/ruff format --check python tests scripts
     {{venv}}/bin/mypy
+    {{venv}}/bin/mypy tests/agent
     {{py}} -m mypy.stubtest shelldon._native --mypy-config-file pyproject.toml --allowlist scripts/stubtest-allowlist.txt
     cargo fmt --check
     cargo clippy --all-targets --quiet -- -D warnings

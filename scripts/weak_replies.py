@@ -1,7 +1,10 @@
 """How many quirky small-model replies reach the owner unreadable (docs/brain.md, "Weak models at
 the provider door"): the class examples and the held-apart set of tests/broker/test_weak_models.py,
 and the recorded SmolLM2-135M replies (tests/fixtures/live_model), each served by the fake over
-real HTTP and read by the chain with the offline brain behind it, judged by the test's judge.
+real HTTP and read by the chain with the offline brain behind it, judged by the test's judge. Then,
+in tools mode, how many replies imitating the JSON protocol in text (the class examples and the
+held-apart set of tests/broker/test_text_ops_in_tools_mode.py) had their ops proposed, or reached
+the owner unreadable.
 
     .venv/bin/python scripts/weak_replies.py [-v]
 
@@ -16,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from broker import test_text_ops_in_tools_mode as text_ops
 from broker.test_live_replies import RECORDS
 from broker.test_weak_models import HELD_APART, REQUEST, TEXT_CLASSES, _unreadable
 from fakes.fake_provider import FAKE_KEY, FakeProvider, Step, body, raw
@@ -39,6 +43,25 @@ def _count(
     print(f"{name}: {bad} of {len(cases)} reach the owner unreadable")
 
 
+def _count_text_ops(fake: FakeProvider, name: str, cases: list[tuple[str, str]]) -> None:
+    proposed = unreadable = 0
+    for kind in ("openai", "anthropic"):
+        for case, written in cases:
+            fake.script(raw(written))
+            provider = http_provider(fake, kind, protocol="tools")
+            reply = ProviderChain([provider, OfflineBrain()]).complete(REQUEST)
+            planted = bool(text_ops._planted(reply))
+            why = _unreadable(reply.text)
+            proposed += planted
+            unreadable += why is not None
+            if "-v" in sys.argv and (planted or why is not None):
+                print(f"  {kind} {case}: proposed={planted} {why}: {reply.text[:70]!r}")
+    print(
+        f"tools mode, {name}: {proposed} of {2 * len(cases)} had text ops proposed, "
+        f"{unreadable} reached the owner unreadable"
+    )
+
+
 def main() -> int:
     logging.disable(logging.CRITICAL)
     classes = [(case, [raw(written)], REQUEST) for case, written, _ in TEXT_CLASSES]
@@ -58,6 +81,9 @@ def main() -> int:
         _count(fake, "class examples", classes)
         _count(fake, "held-apart set", held)
         _count(fake, "recorded SmolLM2-135M replies", recorded)
+        classes_ops = [(case, written) for case, written, _ in text_ops.CLASSES]
+        _count_text_ops(fake, "JSON-protocol class examples", classes_ops)
+        _count_text_ops(fake, "JSON-protocol held-apart set", text_ops.HELD_APART)
     return 0
 
 

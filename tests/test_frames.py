@@ -74,3 +74,42 @@ def test_a_past_deadline_and_an_empty_frame_are_refused(run_dir: Path) -> None:
 def test_nobody_listening_is_the_kernels_error(run_dir: Path) -> None:
     with pytest.raises(FileNotFoundError):
         frames.connect(run_dir / "nobody.sock", _socket.socket, timeout=1.0)
+
+
+class _CountingSocket:
+    """A socket whose recv calls are counted (the syscalls a frame's read costs)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self.recvs = 0
+
+    def settimeout(self, value: float | None) -> None:
+        self._sock.settimeout(value)
+
+    def recv(self, size: int) -> bytes:
+        self.recvs += 1
+        return self._sock.recv(size)
+
+
+@pytest.mark.parametrize("whole_within", [None, frames.FRAME_WITHIN_S])
+def test_a_frame_sent_whole_is_read_in_two_recvs(whole_within: float | None) -> None:
+    """Its header, then its payload: a server's bound on the whole frame (`whole_within`) costs
+    no read of the first byte alone."""
+    a, b = socket.socketpair()
+    with a, b:
+        counting = _CountingSocket(a)
+        b.sendall(frames.frame_bytes(b"a question") + frames.frame_bytes(b"the next"))
+        read = [
+            frames.recv_bytes(counting, deadline=time.monotonic() + 30, whole_within=whole_within)  # type: ignore[arg-type]
+            for _ in range(2)
+        ]
+    assert (read, counting.recvs) == ([b"a question", b"the next"], 4)
+
+
+def test_a_frame_started_must_end_within_its_bound() -> None:
+    a, b = socket.socketpair()
+    with a, b:
+        b.sendall(frames.HEADER.pack(10) + b"abc")  # the rest never comes
+        with pytest.raises(frames.FrameTimeout) as stalled:
+            frames.recv_bytes(a, deadline=time.monotonic() + 30, whole_within=0.05)
+    assert not stalled.value.idle

@@ -73,7 +73,16 @@ def _remaining(deadline: float) -> float:
     return left
 
 
-def _recv_exact(sock: _socket.socket, size: int, deadline: float, *, at_boundary: bool) -> bytes:
+def _recv_exact(
+    sock: _socket.socket,
+    size: int,
+    deadline: float,
+    *,
+    at_boundary: bool,
+    whole_within: float | None = None,
+) -> tuple[bytes, float]:
+    """`size` bytes, and the deadline for the rest of the frame: `whole_within` seconds after
+    its first bytes came (the same `deadline` without it)."""
     chunks: list[bytes] = []
     got = 0
     while got < size:
@@ -91,9 +100,11 @@ def _recv_exact(sock: _socket.socket, size: int, deadline: float, *, at_boundary
             if at_boundary and got == 0:
                 raise PeerClosed("peer closed the connection")
             raise FrameTruncated(f"stream ended inside a frame ({got}/{size} bytes)")
+        if whole_within is not None and got == 0:  # the frame's first bytes: the rest is due
+            deadline = min(deadline, time.monotonic() + whole_within)
         chunks.append(chunk)
         got += len(chunk)
-    return b"".join(chunks)
+    return b"".join(chunks), deadline
 
 
 def recv_bytes(
@@ -105,19 +116,18 @@ def recv_bytes(
 ) -> bytes:
     """One frame's payload. Raises PeerClosed, FrameTruncated, FrameTooLarge or FrameTimeout.
     `whole_within`: once the frame's first byte is in, the rest must come within that many
-    seconds (and by `deadline`), however slowly it trickles."""
-    if whole_within is None:
-        header = _recv_exact(sock, HEADER.size, deadline, at_boundary=True)
-    else:
-        first = _recv_exact(sock, 1, deadline, at_boundary=True)
-        deadline = min(deadline, time.monotonic() + whole_within)
-        header = first + _recv_exact(sock, HEADER.size - 1, deadline, at_boundary=False)
+    seconds (and by `deadline`), however slowly it trickles. Two recv calls for a frame sent
+    whole (its header, then its payload): the bound starts inside the header's read, not with a
+    read of its first byte alone."""
+    header, deadline = _recv_exact(
+        sock, HEADER.size, deadline, at_boundary=True, whole_within=whole_within
+    )
     (length,) = HEADER.unpack(header)
     if length > max_size:
         raise FrameTooLarge(f"frame of {length} bytes exceeds the {max_size}-byte limit")
     if length == 0:
         raise FrameTruncated("empty frame")
-    return _recv_exact(sock, length, deadline, at_boundary=False)
+    return _recv_exact(sock, length, deadline, at_boundary=False)[0]
 
 
 def frame_bytes(payload: bytes, *, max_size: int = MAX_FRAME) -> bytes:

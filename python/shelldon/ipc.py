@@ -13,9 +13,10 @@ server process writes `<run_dir>/<name>.pid` once it is serving, so another serv
 
 The owner always gets in (docs/processes.md, "Under a storm"): a connect waits for room in a full
 backlog and retries a socket that is bound but not yet listening, up to the caller's deadline; the
-backlog is sized for bursts; refusals are logged once per uid and reason per interval, with a
-count; a uid at its cap loses its longest-idle connection to a newcomer rather than the newcomer
-being refused; and the pet's own processes (`reserved`) are never counted against a cap.
+backlog is sized for bursts; every line a peer's misbehaviour causes is logged once per uid and
+kind per interval, with a count (`RefusalLog`); a uid at its cap loses its longest-idle
+connection to a newcomer rather than the newcomer being refused; and the pet's own processes
+(`reserved`) are never counted against a cap.
 
 Over 400 lines: the frame format, the peer checks and the threaded server are the one contract
 every process speaks; the server reads with the frames' deadlines and refuses with the peer
@@ -328,12 +329,15 @@ _REFUSAL_KEYS = 512  # distinct (uid, reason) pairs remembered; uids are few, th
 
 
 class RefusalLog:
-    """Refusals logged once per (uid, reason) per interval, with a count of the ones in between.
+    """A peer's misbehaviour logged once per (uid, kind) per interval, with a count of the ones in
+    between: every line a peer can cause (a refusal at accept, a request for another socket, a bad
+    frame, a Complete from no live worker, an answer it never read) goes through one of these.
 
     A storm of a thousand connections a second is one WARNING a minute, not a thousand: the first
-    refusal of a uid for a reason is logged at once; the rest are counted, and the next line for
-    that pair (the first after the interval) says how many there were. The pid is in the line, but
-    not in the key: a storm's every connection has a new one. Thread-safe.
+    line of a uid for a kind is logged at once; the rest are counted, and the next line for that
+    pair (the first after the interval) says how many there were. The pid is in the line, but not
+    in the key: a storm's every connection has a new one. Neither is what the peer chose (a length,
+    a turn id, a message's kind): such details go in the line, under a fixed kind. Thread-safe.
     """
 
     def __init__(
@@ -349,10 +353,21 @@ class RefusalLog:
         self._lock = threading.Lock()
         self._seen: dict[tuple[int, str], list[float]] = {}  # -> [last logged at, count since]
 
-    def refused(self, name: str, peer: Peer, reason: str, *, what: str = "unheard") -> None:
-        """`what`: "unheard" (at accept), or what was refused ("a Complete", "a stalled frame")."""
+    def refused(
+        self, name: str, peer: Peer, reason: str, *, what: str = "unheard", kind: str | None = None
+    ) -> None:
+        """`what`: "unheard" (at accept), or what was refused ("a Complete", "a stalled frame");
+        `kind`: what the line is counted under (the reason when it holds nothing the peer chose)."""
+        text = f"refused pid {peer.pid} uid {peer.uid} {what}: {reason}"
+        self.line(name, peer, reason if kind is None else kind, text)
+
+    def line(
+        self, name: str, peer: Peer, kind: str, text: str, *, level: int = logging.WARNING
+    ) -> None:
+        """`text` (the peer's pid and uid in it) as "<name>: <text>", once per uid and `kind` per
+        interval, with the count of the ones held back since the last."""
         now = self._clock()
-        key = (peer.uid, reason)
+        key = (peer.uid, kind)
         with self._lock:
             seen = self._seen.get(key)
             if seen is not None and now - seen[0] < self._interval:
@@ -363,9 +378,7 @@ class RefusalLog:
                 self._forget(now)
             self._seen[key] = [now, 0]
         since = f" ({suppressed} more since the last such line)" if suppressed else ""
-        self._log.warning(
-            "%s: refused pid %d uid %d %s: %s%s", name, peer.pid, peer.uid, what, reason, since
-        )
+        self._log.log(level, "%s: %s%s", name, text, since)
 
     def _forget(self, now: float) -> None:
         stale = [k for k, (at, _) in self._seen.items() if now - at >= self._interval]
@@ -826,12 +839,11 @@ class ThreadedServer:
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
                     except (FrameTooLarge, FrameTruncated, FrameMalformed) as exc:
-                        log.warning(
-                            "%s: refused a frame from pid %d uid %d: %s",
+                        self.refusals.line(
                             self.name,
-                            peer.pid,
-                            peer.uid,
-                            exc,
+                            peer,
+                            "bad frame",
+                            f"refused a frame from pid {peer.pid} uid {peer.uid}: {exc}",
                         )
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
@@ -860,7 +872,13 @@ class ThreadedServer:
                     try:
                         answer = self._handler(peer, message, respond)
                     except _PeerLost as exc:
-                        log.info("%s: lost pid %d mid-answer: %s", self.name, peer.pid, exc)
+                        self.refusals.line(
+                            self.name,
+                            peer,
+                            "lost mid-answer",
+                            f"lost pid {peer.pid} mid-answer: {exc}",
+                            level=logging.INFO,
+                        )
                         return
                     except OSError as exc:
                         # The handler's own (out of descriptors opening a file, a full disk): the
@@ -894,7 +912,13 @@ class ThreadedServer:
                     try:
                         send(conn, answer, deadline=time.monotonic() + DEFAULT_TIMEOUT)
                     except (IpcError, OSError) as exc:
-                        log.info("%s: could not answer pid %d: %s", self.name, peer.pid, exc)
+                        self.refusals.line(
+                            self.name,
+                            peer,
+                            "could not answer",
+                            f"could not answer pid {peer.pid}: {exc}",
+                            level=logging.INFO,
+                        )
                         return
         finally:
             with self._lock:

@@ -180,7 +180,7 @@ def test_an_agent_cannot_replace_an_owner_rule_with_its_opposite(agent: AgentMem
 def test_each_call_is_its_own_audit_unit(agent: AgentMemory) -> None:
     for text in ("Always run ruff first.", "Never commit generated files.", "Prefer tabs."):
         agent.note_request(text, heard=True)
-    units = [line["unit"] for line in _audit(agent)]
+    units = [str(line["unit"]) for line in _audit(agent)]
     assert len(units) == 3 and len(set(units)) == 3
     agent.project_memory.undo_unit(units[1])  # one call undone, the other two kept
     kept = sorted(e.body.strip() for e in agent.project_memory.entries())
@@ -208,3 +208,66 @@ def test_a_key_or_an_order_as_a_depended_path_is_refused_and_kept_nowhere(
         if path.is_file() and needle.encode() in path.read_bytes()
     ]
     assert holding == []
+
+
+# Names that differ only by case or separators name one entry (docs/agents.md): the write is an
+# update of that entry, decided by the gate's usual rules, and the answer says whose name it is.
+# (first name, second name): written from the class first.
+SAME_NAME = [
+    ("Build-Notes", "build notes"),
+    ("Build-Notes", "build_notes"),
+    ("build_notes", "BUILD-NOTES"),
+    ("deploy__steps", "Deploy Steps"),
+    ("x--y", "X Y"),
+    ("Release.Checklist!", "release checklist"),
+]
+# Written after the fix, not tuned on.
+SAME_NAME_HELD_APART = [
+    ("API_Token_Rotation", "api token rotation"),
+    ("CI: flaky tests", "ci-flaky-tests"),
+    ("_leading_and_trailing_", "Leading and Trailing"),
+    ("Two  Spaces", "two_spaces"),
+    ("dotted.name.v2", "Dotted Name V2"),
+]
+NOT_THE_SAME = [("build notes", "build notes 2"), ("José notes", "jose notes"), ("ab", "a b")]
+
+
+def _one_entry_named_twice(agent: AgentMemory, first: str, second: str) -> tuple[str, list[str]]:
+    agent.write("facts", first, "The release build runs cargo build with the release profile.")
+    said = agent.write("facts", second, "The CI image is Debian bookworm with Python 3.11.")
+    stems = sorted(p.stem for p in (agent.project_memory.root / "facts").glob("*.md"))
+    return said, stems
+
+
+@pytest.mark.parametrize(("first", "second"), SAME_NAME + SAME_NAME_HELD_APART)
+def test_names_differing_only_by_case_or_separators_are_one_entry_and_it_is_said(
+    agent: AgentMemory, first: str, second: str
+) -> None:
+    said, stems = _one_entry_named_twice(agent, first, second)
+    assert len(stems) == 1, stems
+    assert said.startswith("update (revised)"), said
+    assert f"{second!r} names the entry {' '.join(first.split())!r}" in said
+    assert "one entry" in said
+    body = (agent.project_memory.root / "facts" / f"{stems[0]}.md").read_text()
+    assert "Debian bookworm" in body and "release profile" not in body
+
+
+@pytest.mark.parametrize(("first", "second"), NOT_THE_SAME)
+def test_names_that_differ_otherwise_stay_two_entries(
+    agent: AgentMemory, first: str, second: str
+) -> None:
+    said, stems = _one_entry_named_twice(agent, first, second)
+    assert said.startswith("create (created)") and len(stems) == 2, (said, stems)
+
+
+def test_an_owner_entry_under_another_spelling_is_not_replaced_by_an_inference(
+    agent: AgentMemory,
+) -> None:
+    owner = Remember(
+        collection="facts", name="Deploy Target", content="The project deploys to the kestrel host."
+    )
+    agent.project_memory.apply_memory_op(owner, provenance="owner")
+    with pytest.raises(AgentMemoryError, match="names the entry 'Deploy Target'"):
+        agent.write("facts", "deploy_target", "The project deploys to the falcon host now.")
+    body = (agent.project_memory.root / "facts" / "deploy-target.md").read_text()
+    assert "kestrel" in body

@@ -39,6 +39,7 @@ def test_memory_changes_what_phase_b_achieves(
     from shelldon.broker.server import build_chain
     from shelldon.broker.vault import surface_vault
     from shelldon.config import load_config
+    from shelldon.contracts.brain import CompletionRequest
     from shelldon.paths import DataRoot
 
     monkeypatch.delenv("SHELLDON_OFFLINE", raising=False)
@@ -50,7 +51,7 @@ def test_memory_changes_what_phase_b_achieves(
         pytest.skip(f"{root.config} configures no HTTP provider")
     chain = build_chain(config, root=root, read_secret=lambda name: surface_vault(root, name))
 
-    def brain(request: bench.CompletionRequest) -> str:
+    def brain(request: CompletionRequest) -> str:
         return chain.complete(request).text
 
     home = tmp_path / "home"

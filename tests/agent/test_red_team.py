@@ -235,7 +235,7 @@ def _raw_session(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     deadline = time.monotonic() + DEADLINE_S
     replies: list[dict[str, Any]] = []
     try:

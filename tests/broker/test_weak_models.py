@@ -161,7 +161,9 @@ def test_the_json_protocols_ops_reach_core_as_written(fake: FakeProvider, around
     )
     op = {"op": "remember", "collection": "facts", "name": "odd", "content": content}
     envelope = json.dumps({"reply": "Noted.<|im_end|>", "ops": [op]})
-    reply = _ask(fake, "openai", raw(around.format(envelope)))
+    fake.script(raw(around.format(envelope)))
+    json_protocol = http_provider(fake, "openai", protocol="plain")  # tools mode: test below
+    reply = ProviderChain([json_protocol, OfflineBrain()]).complete(REQUEST)
     assert (reply.provider, reply.text, list(reply.ops)) == ("fake-openai", "Noted.", [op])
 
 

@@ -126,6 +126,8 @@ MARKERS += ["zebrakey", "zebrazone"]
 def test_fields_splits_and_roles_from_a_hostile_brain_are_refused(
     run_dir: Path, home: Path, keyless_fake: FakeProvider
 ) -> None:
+    # The JSON protocol carries every field to core's gate as the brain wrote it.
+    (home / "shelldon.toml").write_text(keyless_fake.provider_table(retries=0, protocol="plain"))
     keyless_fake.script(
         reply(REPLY, ops=TURN_ONE),
         reply(REPLY, ops=TURN_TWO),

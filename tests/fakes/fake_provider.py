@@ -6,7 +6,11 @@
 Each request takes the next step of a script (then `default` once the script runs out). A step is a
 plain dict, so the same script works in-process and across processes; build them with the helpers:
 
-    reply("Hi!", ops=[...])          a valid answer whose content is the reply protocol's JSON
+    reply("Hi!", ops=[...])          a valid answer carrying these words and ops in the protocol
+                                     the request asked for: the reply protocol's JSON as its
+                                     content, or (a request offering tools, each op a dict with
+                                     an "op" tag) the words as text and each op as a native tool
+                                     call named by its tag, the way a model in tools mode answers
     raw("any text")                  a valid answer whose content is exactly this text
     echo()                           a valid answer repeating the user message (prompt checks)
     status(429, retry_after=2)       an error status (optionally with Retry-After) and a JSON error
@@ -463,6 +467,17 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 self.wfile.flush()
                 self.close_connection = True
             else:
+                if kind == "reply" and _as_calls(request, step["ops"]):
+                    calls = [
+                        call(op["op"], {k: v for k, v in op.items() if k != "op"})
+                        for op in step["ops"]
+                    ]
+                    answer = _tool_answer(
+                        request.wire,
+                        tool_calls(*calls, text=step["text"], usage=step.get("usage", [11, 7])),
+                    )
+                    self._send_answer(request, answer)
+                    return
                 if kind == "reply":
                     content = json.dumps({"reply": step["text"], "ops": step["ops"]})
                 elif kind == "raw":
@@ -668,6 +683,15 @@ def _answer(wire: str, content: str, usage: list[int]) -> dict[str, Any]:
             "total_tokens": usage[0] + usage[1],
         },
     }
+
+
+def _as_calls(request: RecordedRequest, ops: list[Any]) -> bool:
+    """Does a reply step's ops go as native tool calls: the request offered tools (tools mode,
+    where ops come only as calls) and each op has a tag to name its call by?"""
+    data = request.json
+    offered = isinstance(data, dict) and bool(data.get("tools"))
+    tagged = all(isinstance(op, dict) and isinstance(op.get("op"), str) for op in ops)
+    return offered and bool(ops) and tagged
 
 
 def _tool_answer(wire: str, step: Step) -> dict[str, Any]:

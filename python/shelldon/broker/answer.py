@@ -78,6 +78,7 @@ def read_answer(
         max_ops=max_ops,
         provider=provider,
         usage=raw.usage,
+        tools=raw.tools,
     )
     ops = list(reply.ops)
     dropped = list(reply.dropped)

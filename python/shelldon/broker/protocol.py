@@ -16,7 +16,13 @@ import json
 import re
 from typing import Any
 
-from shelldon.broker.weak_text import has_reasoning, reasoning_ends, scrub, without_reasoning
+from shelldon.broker.weak_text import (
+    TEXT_OPS_NOTE,
+    has_reasoning,
+    reasoning_ends,
+    scrub,
+    without_reasoning,
+)
 from shelldon.contracts.brain import BrainReply, Usage
 
 MAX_RAW_CHARS = 256_000  # a body past this is cut before parsing (a reply is a few KB)
@@ -73,8 +79,13 @@ def parse_reply(
     max_raw_chars: int = MAX_RAW_CHARS,
     provider: str = "",
     usage: Usage | None = None,
+    tools: bool = False,
 ) -> BrainReply:
-    """Parse a brain's text into a BrainReply. Never raises on any input string."""
+    """Parse a brain's text into a BrainReply. Never raises on any input string.
+
+    `tools`: the provider was asked in tools mode, where ops come only as native tool calls. The
+    text is then read for its words alone: an envelope's or a bare op's ops, and any op-shaped
+    JSON in the words (`weak_text.imitates_protocol`), are removed and noted, never proposed."""
     dropped: list[str] = []
     if len(raw) > max_raw_chars:
         raw = raw[:max_raw_chars]
@@ -94,7 +105,7 @@ def parse_reply(
             text = unreasoned.strip()
             found = _find_object(text)
     if found is None and _bare_ops(text) is None and _SALVAGE_START.search(text) is None:
-        text, notes = scrub(text)
+        text, notes = scrub(text, tools=tools)
         dropped.extend(note for note in notes if note not in dropped)
 
     reply_value: Any
@@ -118,9 +129,13 @@ def parse_reply(
                 dropped.append("body: no JSON object; the text is the reply, no ops")
 
     if isinstance(reply_value, str):
-        reply_value, notes = scrub(reply_value)
+        reply_value, notes = scrub(reply_value, tools=tools)
         dropped.extend(note for note in notes if note not in dropped)
     reply = _clean_reply(reply_value, max_reply_chars, dropped)
+    if tools and ops_value:  # the other protocol imitated: its ops are words' debris, not ops
+        count = len(ops_value) if isinstance(ops_value, list) else 1
+        dropped.append(f"ops: {count} {TEXT_OPS_NOTE}")
+        ops_value = []
     ops = _bounded_ops(ops_value, max_ops, max_op_chars, dropped)
     return BrainReply(
         text=reply, ops=tuple(ops), provider=provider, usage=usage, dropped=tuple(dropped)

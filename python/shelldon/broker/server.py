@@ -140,7 +140,7 @@ class BrokerService:
         self.brain = brain
         self.completions = 0
         self.workers = WorkerAdmissions()
-        self.refusals = ipc.RefusalLog(log)  # requests the broker does not serve
+        self.refusals = ipc.RefusalLog(log)  # every line a peer's misbehaviour logs
         # The HTTP calls of each completion in flight, by turn: a retired worker's are ended.
         self._in_flight: dict[str, CallScope] = {}
         self._in_flight_lock = threading.Lock()
@@ -194,8 +194,13 @@ class BrokerService:
         if isinstance(message, wire.Complete):
             refusal = self.workers.check(peer, message)
             if refusal:
-                log.warning(
-                    "broker: refused Complete from pid %d uid %d: %s", peer.pid, peer.uid, refusal
+                # Once per uid a minute with a count (ipc.RefusalLog): the reason may hold
+                # what the peer chose (a turn id), so it is not the key.
+                self.refusals.line(
+                    "broker",
+                    peer,
+                    "Complete refused",
+                    f"refused Complete from pid {peer.pid} uid {peer.uid}: {refusal}",
                 )
                 return wire.Refused(
                     reason="only the worker the fork-server spawned for a live turn may ask "
@@ -207,11 +212,11 @@ class BrokerService:
         if isinstance(message, wire.VaultRead):
             core_pid = ipc.read_pid_file(self.root.run_dir, "core")
             if peer.pid != core_pid:
-                log.warning(
-                    "broker: refused VaultRead from pid %d uid %d (core is %s)",
-                    peer.pid,
-                    peer.uid,
-                    core_pid,
+                self.refusals.line(
+                    "broker",
+                    peer,
+                    "VaultRead refused",
+                    f"refused VaultRead from pid {peer.pid} uid {peer.uid} (core is {core_pid})",
                 )
                 return wire.Refused(reason="only core may read the vault")
             try:
@@ -247,12 +252,13 @@ class BrokerService:
     ) -> wire._Msg:
         forkserver_pid = ipc.read_pid_file(self.root.run_dir, "forkserver")
         if forkserver_pid is None or peer.pid != forkserver_pid:
-            log.warning(
-                "broker: refused %s from pid %d uid %d (fork-server is %s)",
-                type(message).__name__,
-                peer.pid,
-                peer.uid,
-                forkserver_pid,
+            kind = type(message).__name__
+            self.refusals.line(
+                "broker",
+                peer,
+                f"{kind} refused",
+                f"refused {kind} from pid {peer.pid} uid {peer.uid} "
+                f"(fork-server is {forkserver_pid})",
             )
             return wire.Refused(reason="only the fork-server admits workers")
         if isinstance(message, wire.AdmitWorker):

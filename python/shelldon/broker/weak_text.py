@@ -19,7 +19,11 @@ Three families, each read as a class, not as a list of strings:
   `"function"`/`"tool_calls"` wrapper, a list of them), bare or in a code fence. They are removed
   from the words and never proposed: the project has no policy for reading ops out of free text in
   tools mode (the JSON protocol's own `{"op": …}` objects are not touched here), so a call written
-  as text is logged as dropped, and the rules' backstop keeps what the owner said.
+  as text is logged as dropped, and the rules' backstop keeps what the owner said;
+- in tools mode only (`scrub(…, tools=True)`), the other protocol written as text: any JSON value
+  shaped like the reply protocol's ops (an envelope with `ops`, an op `{"op": …}` or one of the
+  near-miss shapes `broker.op_shapes` reads, a list of them), bare or in a code fence. Ops come
+  only as tool calls there, so these are removed from the words and never proposed.
 
 `scrub` returns the words and the notes for `BrainReply.dropped`; the notes never quote the text.
 
@@ -32,8 +36,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
+from shelldon.broker.op_shapes import OP_TAGS, reshaped
 from shelldon.contracts.json_in import loads_mended
 
 _DECODER = json.JSONDecoder(strict=False)
@@ -89,8 +95,12 @@ _SCAN_LIMIT = 64  # JSON starts tried per text
 _JSON_START = re.compile(r"[\[{]")
 
 
-def scrub(text: str) -> tuple[str, list[str]]:
-    """`text` without reasoning, template tokens and text-form tool calls; the notes say which."""
+TEXT_OPS_NOTE = "op(s) of the JSON protocol written as text in tools mode removed; not proposed"
+
+
+def scrub(text: str, *, tools: bool = False) -> tuple[str, list[str]]:
+    """`text` without reasoning, template tokens and text-form tool calls (and in tools mode, the
+    JSON protocol's ops written as text); the notes say which."""
     notes: list[str] = []
     text, found = without_reasoning(text)
     if found:
@@ -98,6 +108,10 @@ def scrub(text: str) -> tuple[str, list[str]]:
     text, calls = _without_text_calls(text)
     if calls:
         notes.append(f"reply: {calls} tool call(s) written as text removed; not proposed")
+    if tools:
+        text, ops = _without_json(text, imitates_protocol)
+        if ops:
+            notes.append(f"reply: {ops} {TEXT_OPS_NOTE}")
     text, tokens = _without_tokens(text)
     if tokens:
         notes.append("reply: chat-template tokens removed")
@@ -149,6 +163,23 @@ def _is_call(value: Any) -> bool:
     )
 
 
+def imitates_protocol(value: Any) -> bool:
+    """A JSON value shaped like the reply protocol's ops: an envelope holding `ops` (any casing),
+    an op (`{"op": …}` with a field, or a near-miss shape `broker.op_shapes` reads as a known op),
+    or a list of them."""
+    if isinstance(value, list):
+        return bool(value) and all(imitates_protocol(item) for item in value)
+    if not isinstance(value, dict):
+        return False
+    if any(isinstance(key, str) and key.casefold() == "ops" for key in value):
+        return True
+    tag = value.get("op")
+    if isinstance(tag, str) and _FUNCTION_NAME.fullmatch(tag.strip().lower()) and len(value) > 1:
+        return True
+    shaped = reshaped(value)[0].get("op")
+    return isinstance(shaped, str) and shaped in OP_TAGS
+
+
 def _without_text_calls(text: str) -> tuple[str, int]:
     count = 0
     text, n = _CALL_BLOCK.subn(" ", text)
@@ -156,6 +187,18 @@ def _without_text_calls(text: str) -> tuple[str, int]:
     text, n = _PYTHON_TAG.subn(" ", text)
     count += n
     text, n = _STRAY_CALL_TAG.subn(" ", text)
+    text, n = _without_json(text, _is_call)
+    count += n
+    if count:
+        text = _CALL_PREFIX.sub(" ", text)  # a prefix whose call was cut off too
+        text = _EMPTY_FENCE.sub(" ", text)
+    return text, count
+
+
+def _without_json(text: str, shaped: Callable[[Any], bool]) -> tuple[str, int]:
+    """`text` without the JSON values `shaped` picks (with a call prefix just before one, and a
+    code fence left empty), and how many there were."""
+    count = 0
     out: list[str] = []
     pos = 0
     tries = 0
@@ -171,7 +214,7 @@ def _without_text_calls(text: str) -> tuple[str, int]:
         except (ValueError, RecursionError):
             index = start + 1
             continue
-        if _is_call(value):
+        if shaped(value):
             prefix = _CALL_PREFIX.search(text, pos, start)
             joined = prefix is not None and not text[prefix.end() : start].strip()
             out.append(text[pos : prefix.start() if prefix and joined else start])
@@ -181,7 +224,6 @@ def _without_text_calls(text: str) -> tuple[str, int]:
     out.append(text[pos:])
     text = "".join(out)
     if count:
-        text = _CALL_PREFIX.sub(" ", text)  # a prefix whose call was cut off too
         text = _EMPTY_FENCE.sub(" ", text)
     return text, count
 

@@ -353,13 +353,13 @@ class CoreService:
     def _check_owner(self, peer: ipc.Peer) -> str | None:
         forkserver_pid = ipc.read_pid_file(self.root.run_dir, "forkserver")
         if forkserver_pid is not None and peer.parent_pid == forkserver_pid:
-            log.warning(
-                "core: refused a worker (pid %d uid %d) on the owner's socket", peer.pid, peer.uid
-            )
-            return "workers may not talk to core"
+            reason = "workers may not talk to core"
+            self.refusals.refused("core", peer, reason, what="a worker's request")
+            return reason
         if peer.uid not in (0, os.geteuid()):
-            log.warning("core: refused pid %d uid %d", peer.pid, peer.uid)
-            return "only the service user or root may talk to core"
+            reason = "only the service user or root may talk to core"
+            self.refusals.refused("core", peer, reason, what="a request")
+            return reason
         return None
 
     def _say(self, message: wire.Say, respond: ipc.Respond) -> ipc._Answered:

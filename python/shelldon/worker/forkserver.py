@@ -23,8 +23,8 @@ Who may connect: the socket is 0660 with the run dir's group (the service's), so
 uid and root can; a peer other than core may only Ping. Under a storm the loop stays core's: it
 accepts every queued connection at once (the backlog never fills behind a slow one), reads core's
 request at once, and reads any other allowed peer's Ping through the selector, a few at a time with
-a short deadline each, so none of them holds the loop; refusals are logged once per uid and reason
-a minute (ipc.RefusalLog). Each worker is admitted at the broker for
+a short deadline each, so none of them holds the loop; refusals and bad frames are logged once per
+uid and kind a minute (ipc.RefusalLog). Each worker is admitted at the broker for
 its turn alone (worker.admission: pid, uid and a one-time token, over one connection to the broker
 kept open across turns, which a child closes first thing) and retired when the turn ends.
 
@@ -431,13 +431,14 @@ class ForkServer:
         self._drop_peer(reading)
 
     def _refuse_peer(self, reading: _Peer, problem: str) -> None:
-        """A bad frame from an allowed peer (root, the service uid): logged each time, as the
-        threaded servers do (only refusals of who a peer is are logged once a minute)."""
-        log.warning(
-            "fork-server: refused a frame from pid %d uid %d: %s",
-            reading.peer.pid,
-            reading.peer.uid,
-            problem,
+        """A bad frame from an allowed peer (root, the service uid): once per uid a minute with a
+        count, as every line a peer can cause (ipc.RefusalLog)."""
+        peer = reading.peer
+        self.refusals.line(
+            "fork-server",
+            peer,
+            "bad frame",
+            f"refused a frame from pid {peer.pid} uid {peer.uid}: {problem}",
         )
         with contextlib.suppress(OSError):
             reading.conn.send(ipc.frame(wire.Refused(reason=f"bad frame: {problem}")))
@@ -469,8 +470,11 @@ class ForkServer:
         except ipc.PeerClosed:
             return False
         except (ipc.FrameTooLarge, ipc.FrameTruncated, ipc.FrameMalformed, ipc.FrameTimeout) as exc:
-            log.warning(
-                "fork-server: refused a frame from pid %d uid %d: %s", peer.pid, peer.uid, exc
+            self.refusals.line(
+                "fork-server",
+                peer,
+                "bad frame",
+                f"refused a frame from pid {peer.pid} uid {peer.uid}: {exc}",
             )
             ipc.refuse_and_close(conn, f"bad frame: {exc}")
             return False

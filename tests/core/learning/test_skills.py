@@ -8,7 +8,7 @@ from pathlib import Path
 
 from shelldon.contracts.digest import CommandRun, Digest, ProposedFact
 from shelldon.core.learning.reflection import apply_reflection
-from shelldon.core.learning.skills import SkillBook, skill_name
+from shelldon.core.learning.skills import LEDGER_BYTES, SkillBook, Use, skill_name
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.retrieval.scopes import project_memory_root
 from shelldon.paths import PROCEDURES_LEDGER
@@ -121,3 +121,27 @@ def test_memory_skills_lists_and_declines(home: Path, tmp_path: Path) -> None:
     assert missing.returncode == 2 and "needs the skill's name" in missing.stderr
     pet = shelldon(home, "skills")
     assert pet.returncode == 0 and pet.stdout.strip() == "no procedure seen yet"
+
+
+def test_the_ledger_is_bounded_and_keeps_what_was_promoted_and_declined(tmp_path: Path) -> None:
+    """A flood of procedures (600 uses of 2 kB, 1.2 MB unbounded) leaves the ledger and one
+    rotation, each under LEDGER_BYTES; a promotion and a decline from before it still hold."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    book = project_book(project)
+    for key in ("keep me", "drop me"):
+        for unit in ("u1", "u2"):
+            book.note(key, Use(unit, "2026-12-01T10:00:00Z", True, "facts/x", PROCEDURE))
+    book.decline("drop me")
+    for i in range(600):
+        use = Use(f"flood-{i}", "2026-12-02T10:00:00Z", False, "", f"step {i} " + "x" * 2000)
+        book.note(f"flood key {i}", use)
+    ledgers = sorted(book.ledger.parent.glob("procedures*.jsonl"))
+    assert [p.name for p in ledgers] == ["procedures.1.jsonl", "procedures.jsonl"]
+    assert all(p.stat().st_size <= LEDGER_BYTES for p in ledgers), ledgers
+    skills = book.skills()
+    assert (skills["keep-me"].status, skills["drop-me"].status) == ("promoted", "declined")
+    for unit in ("u3", "u4"):  # declined stays declined: never proposed again
+        book.note("drop me", Use(unit, "2026-12-03T10:00:00Z", True, "facts/x", PROCEDURE))
+    assert not (project / ".agents" / "skills" / "drop-me").exists()
+    assert book.skills()["drop-me"].status == "declined"

@@ -60,7 +60,8 @@ def keyless_fake() -> Iterator[FakeProvider]:
 
 def _configure(home: Path, fake: FakeProvider) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    (home / "shelldon.toml").write_text(fake.provider_table(retries=0))
+    # The JSON protocol carries any op to core's gate (in tools mode only the tools' ops come).
+    (home / "shelldon.toml").write_text(fake.provider_table(retries=0, protocol="plain"))
 
 
 def _files(home: Path) -> dict[Path, bytes]:

@@ -53,13 +53,15 @@ class RawCompletion(msgspec.Struct, frozen=True):
     (`cut`: OpenAI's finish_reason "length", Anthropic's stop_reason "max_tokens").
 
     `requests` counts the HTTP requests it took (2 when the model was asked for its words after
-    answering only tool calls)."""
+    answering only tool calls). `tools`: the request offered the ops as native tools, so ops come
+    only as tool calls; JSON in the text that imitates the reply protocol is never read as ops."""
 
     text: str
     usage: Usage | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     cut: bool = False
     requests: int = 1
+    tools: bool = False
 
 
 class ProviderError(Exception):

@@ -153,7 +153,9 @@ class JsonHttpProvider(ABC):
         self, request: CompletionRequest, *, deadline: float | None = None
     ) -> RawCompletion:
         body = self.payload(request)
+        tools = self.protocol(request) == "tools"  # then ops come only as tool calls
         first = self.parse(self._exchange(body, deadline))
+        first = msgspec.structs.replace(first, tools=tools)
         if not first.tool_calls or unusable_reason(first.text) is None:
             return first
         # Tool calls and no words for the owner: ask once more, the calls' outcomes in hand.
@@ -171,6 +173,7 @@ class JsonHttpProvider(ABC):
             tool_calls=first.tool_calls,
             cut=words.cut,
             requests=2,
+            tools=tools,
         )
 
     def _exchange(self, body: dict[str, Any], deadline: float | None) -> Any:

@@ -13,6 +13,11 @@ When a key has a verified outcome in two or more distinct turns, it is promoted,
 `decline` retires a skill (the file or the entry goes; the ledger keeps why) and its key is never
 proposed again. The ledger is the pet's `state/procedures.jsonl`, or a project's
 `.shelldon/procedures.jsonl`.
+
+The ledger is bounded as the audit is (`core.memory.audit.rotate`): past LEDGER_BYTES it is
+rotated once (`procedures.1.jsonl`, the older one dropped), and what must outlive the uses (which
+skills were promoted, which declined) is carried into the fresh file first. Both files are read:
+a procedure is proven by its uses in the last one to two ledgers' worth of lines.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 
 from shelldon._native import atomic_write
 from shelldon.contracts.ops import Remember
+from shelldon.core.memory.audit import rotate, rotated_path
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import EntryExtras, MemoryOpError
 
@@ -36,6 +42,10 @@ SKILL_FILE = "SKILL.md"
 SKILL_TAG = "skill"
 PROVEN_AFTER = 2  # verified turns
 MAX_KEY_CHARS = 60
+# The ledger's bound: read whole on every use, so kept small (a use is a fact, at most a few kB;
+# 300 reflections of five facts were 317 kB). One rotation is kept.
+LEDGER_BYTES = 256_000
+LEDGER_ROTATIONS = 1
 
 
 def skill_name(key: str) -> str:
@@ -87,8 +97,14 @@ class SkillBook:
         self.project = project
 
     def _lines(self) -> Iterator[dict[str, object]]:
+        """The rotated ledgers' lines, oldest first, then the ledger's."""
+        for n in range(LEDGER_ROTATIONS, 0, -1):
+            yield from self._read(rotated_path(self.ledger, n))
+        yield from self._read(self.ledger)
+
+    def _read(self, path: Path) -> Iterator[dict[str, object]]:
         try:
-            text = self.ledger.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return
         for line in text.splitlines():
@@ -102,8 +118,28 @@ class SkillBook:
 
     def _append(self, record: dict[str, object]) -> None:
         self.ledger.parent.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        try:
+            size = self.ledger.stat().st_size
+        except FileNotFoundError:
+            size = 0
+        if size and size + len(line.encode()) > LEDGER_BYTES:
+            line = self._rotate() + line
         with self.ledger.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(line)
+
+    def _rotate(self) -> str:
+        """Rotate the ledger (`audit.rotate`); the lines the fresh one must start with: each
+        promotion and decline, which the dropped rotation may hold."""
+        kept: list[dict[str, object]] = []
+        for skill in self.skills().values():
+            if skill.promoted:
+                kept.append({"kind": "promoted", "name": skill.name, "where": skill.promoted})
+            if skill.declined:
+                kept.append({"kind": "declined", "name": skill.name})
+        rotate(self.ledger, LEDGER_ROTATIONS)
+        log.info("%s rotated at %d bytes", self.ledger.name, LEDGER_BYTES)
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept)
 
     def skills(self) -> dict[str, Skill]:
         """Every procedure seen, by name, in the order first seen."""

@@ -223,6 +223,25 @@ class _Restore:
     undone: list[str] = field(default_factory=list)
 
 
+def rotated_path(path: Path, n: int) -> Path:
+    """The `n`th rotation of an append-only log: history.jsonl → history.1.jsonl."""
+    return path.with_name(f"{path.stem}.{n}{path.suffix}")
+
+
+def rotate(path: Path, keep: int) -> None:
+    """`path` → its first rotation → … ; the oldest beyond `keep` is dropped. How every
+    append-only file of the project is bounded (this audit, the skills ledger)."""
+    oldest = rotated_path(path, keep)
+    if oldest.exists():
+        oldest.unlink()
+    for n in range(keep - 1, 0, -1):
+        src = rotated_path(path, n)
+        if src.exists():
+            src.rename(rotated_path(path, n + 1))
+    path.rename(rotated_path(path, 1))
+    _native.fsync_dir(path.parent)
+
+
 class AuditLog:
     """history.jsonl and the undo blob store under one memory root. Core is the only writer."""
 
@@ -331,19 +350,11 @@ class AuditLog:
         )
 
     def rotated_path(self, n: int) -> Path:
-        return self.root / f"history.{n}.jsonl"
+        return rotated_path(self.path, n)
 
     def _rotate(self) -> None:
         """history.jsonl → history.1.jsonl → … ; the oldest beyond KEEP is dropped."""
-        oldest = self.rotated_path(self.keep_rotated)
-        if oldest.exists():
-            oldest.unlink()
-        for n in range(self.keep_rotated - 1, 0, -1):
-            src = self.rotated_path(n)
-            if src.exists():
-                src.rename(self.rotated_path(n + 1))
-        self.path.rename(self.rotated_path(1))
-        _native.fsync_dir(self.root)
+        rotate(self.path, self.keep_rotated)
         self._collect_blobs()
         log.info("audit log rotated at %d bytes", self.rotate_bytes)
 

@@ -149,6 +149,16 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
     raise MemoryOpError(f"not a memory op: {type(op).__name__}")
 
 
+_SEPARATORS = re.compile(r"[\W_]+")
+
+
+def entry_key(stem: str) -> str:
+    """What names one entry in a collection: the stem case-folded, every run of separators
+    (spaces, "-", "_", punctuation) as one. "Build-Notes", "build notes" and "build_notes" are
+    one entry (docs/agents.md, "Names that differ only by case or separators")."""
+    return _SEPARATORS.sub("-", stem.casefold()).strip("-")
+
+
 _SCRIPTS = ("LATIN", "GREEK", "CYRILLIC")  # the scripts whose letters pass for each other
 _WORD = re.compile(r"[^\W\d_]+")
 

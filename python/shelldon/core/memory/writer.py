@@ -48,7 +48,13 @@ from shelldon.core.memory.audit import (
     read_or_none,
 )
 from shelldon.core.memory.audit import sha256_hex as _sha256
-from shelldon.core.memory.entry import UNVERIFIED_TAG, Entry, EntryMeta, render_entry
+from shelldon.core.memory.entry import (
+    UNVERIFIED_TAG,
+    Entry,
+    EntryMeta,
+    parse_entry,
+    render_entry,
+)
 from shelldon.core.memory.index import render_index
 from shelldon.core.memory.plan import (
     Action,
@@ -58,6 +64,7 @@ from shelldon.core.memory.plan import (
     PlannedWrite,
     check_extras,
     collection_dir,
+    entry_key,
     plan_write,
     unit_for,
 )
@@ -73,6 +80,41 @@ FILE_MODE = layout.FILE_MODE  # the service uid writes, the readers' group (the 
 # Confidence a new entry starts with when the writer gives none: what the owner said is certain,
 # what a command showed nearly so, what a model inferred is a guess.
 DEFAULT_CONFIDENCE: dict[str, float] = {"owner": 1.0, "observed": 0.8, "inferred": 0.5}
+
+
+def _same_entry(plan: PlannedWrite) -> tuple[PlannedWrite, str | None]:
+    """`plan` aimed at the entry its name names (`plan.entry_key`: case and separators aside),
+    and what to tell the writer when that entry is spelt otherwise; (plan, None) otherwise. The
+    gate then decides the write as an update of that entry, by its usual rules."""
+    op = plan.op
+    if plan.stem is None or not isinstance(op, Remember):
+        return plan, None
+    key = entry_key(plan.stem)
+    target = plan.target
+    redirected = False
+    if not target.exists() and not target.is_symlink():
+        same = sorted(
+            p
+            for p in target.parent.glob("*.md")
+            if key and entry_key(p.stem) == key and not p.is_symlink()
+        )
+        if not same:
+            return plan, None
+        target, redirected = same[0], True
+        plan = replace(plan, target=target, stem=target.stem)
+    try:
+        text = "" if target.is_symlink() else target.read_text(encoding="utf-8")
+        title = parse_entry(text).meta.title if text else ""
+    except (OSError, ValueError):
+        title = ""
+    name = op.name
+    if " ".join(name.split()) == title or (not title and not redirected):
+        return plan, None
+    shown = title or target.stem
+    return plan, (
+        f"{name[:80]!r} names the entry {shown[:80]!r}: names that differ only in case or "
+        "separators are one entry"
+    )
 
 
 @dataclass(frozen=True)
@@ -173,6 +215,7 @@ class MemoryWriter(MemoryReader):
                 invalid = _Outcome("reject", "invalid", str(exc))
                 self._audit(audit_unit, op, str(provenance)[:20], invalid)
                 raise
+            plan, spelt = _same_entry(plan)
             pieces = self._pieces_refusal(plan, extras)
             if pieces is not None:
                 outcome = _refused(plan, pieces)
@@ -185,6 +228,8 @@ class MemoryWriter(MemoryReader):
                     invalid = _Outcome("reject", "invalid", str(exc))
                     self._audit(audit_unit, plan.op, plan.provenance, invalid)
                     raise
+            if spelt is not None:  # the same entry under another spelling: said, never silent
+                outcome = replace(outcome, reason=f"{outcome.reason} ({spelt})")
             if outcome.action not in ("skip", "reject"):
                 self._remember_pieces(plan, extras)
             rec = self._audit(audit_unit, plan.op, plan.provenance, outcome)

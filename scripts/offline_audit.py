@@ -5,7 +5,8 @@ recent window, each `remember` kept by (collection, name), each `forget` applied
 rules as core.owner_rules reads them). Every reply is judged by class; prints each line, its
 reply and what is wrong with it, then how many lines read badly, by class.
 
-    .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart | --held-apart-2 | --held-apart-3]
+    .venv/bin/python scripts/offline_audit.py [--bad]
+        [--held-apart | --held-apart-2 | --held-apart-3]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written

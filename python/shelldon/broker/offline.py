@@ -70,6 +70,7 @@ from shelldon.broker import (
     offline_life,
     offline_likes,
     offline_moods,
+    offline_news,
     offline_open,
     offline_proactive,
     offline_referent,
@@ -390,6 +391,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
         turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
     if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
         happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
+        happened = happened or offline_news.news(sentence, turn.seed, turn.view.pet_said)
         turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
@@ -968,6 +970,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                     turn.replies[-1] = first
             if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
+        elif not _is_question(s) and (news := offline_news.heard(s, seed, view.pet_said)):
+            turn.replies.append(news.reply)  # "my dad is in hospital", "im vegan now btw"
+            if news.keep is not None:
+                turn.remember(*news.keep)
         else:
             _statements(turn, s)
         if referred is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:

@@ -95,7 +95,7 @@ def test_what_do_i_do_asks_for_the_owners_work(question: str) -> None:
         # the class (the pet pass's held-apart leftovers, the phone pass's tuning set)
         ("im leo, i work at a hospital", "Leo", ("facts", "job"), "hospital"),
         ("una here, i'm a vet in york", "Una", ("facts", "job"), "vet in york"),
-        ("im max. i live in cardiff and i work as a chef", "Max", ("facts", "home"), "cardiff"),
+        ("im max. i live in cardiff and i work as a chef", "Max", ("facts", "home"), "Cardiff"),
         # written after the fixes, never tuned on
         ("im kemi, i'm a nurse", "Kemi", ("facts", "job"), "nurse"),
         ("rob here, 52, i drive a taxi for a living", "Rob", ("facts", "age"), "52"),

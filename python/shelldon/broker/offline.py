@@ -63,6 +63,7 @@ from typing import Any
 
 from shelldon.broker import (
     offline_asides,
+    offline_cased,
     offline_chat,
     offline_forget,
     offline_greet,
@@ -277,7 +278,8 @@ _GREETING = lazy(
     rf"|^(?:{alternation(*TIMES_OF_DAY)})(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is "morning"
     re.IGNORECASE,
 )
-_THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
+# "aw ty", "aww thanks": a thank-you with its "aw" first.
+_THANKS = lazy(r"^(?:a+w+[\s,!]+)?(?:thanks|thank you|thx|ty|tysm|cheers)\b", re.IGNORECASE)
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _ABOUT_ME = lazy(
     r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
@@ -663,7 +665,7 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(_not_known(turn.view, subject))
         return
     found = best[1]
-    said = lower_first(to_second_person(found.text))
+    said = lower_first(to_second_person(offline_cased.said_back(found.text)))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
@@ -872,7 +874,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     ):
         lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
     for at, sentence in enumerate(lines):
-        s = offline_chat.plain(sentence)
+        s = offline_cased.cased(offline_chat.plain(sentence))  # "my wife is priya": Priya
         before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s

@@ -115,8 +115,10 @@ def _unheld(found: re.Match[str]) -> str:
 # --- reactions and goodbyes ---------------------------------------------------------------------
 
 _LAUGH = lazy(
-    r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)(?:[\s,]+(?:ok+|okay|k+))?"
-    r"[\s!.]*$",  # "lol ok": the laugh is what it says
+    r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)"
+    r"(?:[\s,]+(?:ok+|okay|k+|(?:a )?(?:good|nice|funny) one|fair(?: enough)?|true|so true|"
+    r"love it|you're funny|that's funny|i see|nice))?"
+    r"[\s!.]*$",  # "lol ok", "hehe nice one", "lol fair": the laugh is what it says
     re.I,
 )
 _LAUGHED = ("Hehe! 😄", "Glad that made you smile!", "Haha, I'm funnier than I look.")
@@ -142,7 +144,7 @@ _GOODBYE = lazy(
     r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
     r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
     r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
-    r"i'm going to bed|time for bed|peace out)\b"
+    r"i'm going to bed|time for bed|peace out|toodles|toodle-?oo|cheerio|ta-?ta|ta ta)\b"
     r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$|"
     r"^[^?]{1,40}[,.!]\s*(?:bye+|ttyl|cya|gtg|g2g|gotta (?:go|run)|see (?:you|ya)(?: later)?)"
     r"[\s!.]*$",

@@ -41,7 +41,7 @@ _NOT_NAME = frozenset(
 )  # fmt: skip
 _WHO = (
     rf"(?:it'?s )?(?:my|our) ((?:best |older |younger |little |big |elder |twin )?"
-    rf"(?:{alternation(*OTHERS, *KIN, 'sis', 'bro')}))(?:['’]?s)?(?: ([a-zà-ÿ][\w'’-]*))?"
+    rf"(?:{alternation(*OTHERS, *KIN)}))(?:['’]?s)?(?: ([a-zà-ÿ][\w'’-]*))?"
 )
 _WHO_RE = lazy(rf"^{_WHO}\s+(.+)$", re.IGNORECASE)
 
@@ -112,8 +112,6 @@ _COMPLAINT = (
     "Oh no, not again! Sorry, that's rotten luck. Hang in there.",
     "Argh, how annoying, I'm sorry. Sending you a little patience. 🐚",
 )
-_HER = SHE | {"sis"}
-_HIM = HE | {"bro"}
 _SPELT = {"sis": "sister", "bro": "brother", "gf": "girlfriend", "bf": "boyfriend",
           "hubby": "husband", "wifey": "wife", "mom": "mum"}  # fmt: skip
 
@@ -133,7 +131,7 @@ def _person(found: re.Match[str]) -> tuple[str, str, str, str]:
 
 def _they(rel: str) -> str:
     rel = rel.split()[-1]
-    return "she" if rel in _HER else "he" if rel in _HIM else "they"
+    return "she" if rel in SHE else "he" if rel in HE else "they"
 
 
 def heard(sentence: str, seed: int, avoid: Sequence[str] = ()) -> Told | None:

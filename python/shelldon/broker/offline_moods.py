@@ -50,8 +50,8 @@ _MOODS = (
             r"back ache|backache|earache|temperature)\b"
             r"|^(?:i (?:think|feel like|reckon) )?i(?:'m| am) (?:coming down|going down) with\b"
             r"|^(?:(?:i )?(?:think|feel like|reckon) )?(?:i(?:'m| am) |i might be )?"
-            r"(?:getting|catching|fighting(?: off)?) (?:a |the |some )?(?:cold|flu|fever|sore throat|cough|bug|"
-            r"stomach bug|covid|migraine|headache|something)\b"
+            r"(?:getting|catching|fighting(?: off)?) (?:a |the |some )?(?:cold|flu|fever|"
+            r"sore throat|cough|bug|stomach bug|covid|migraine|headache|something)\b"
             r"|^(?:i )?(?:feel|feeling|felt)\s+(?:so |really |a bit |kinda )*(?:sick|ill|"
             r"unwell|poorly|rough|awful|crap|like crap|like death|under the weather|dizzy|"
             r"nauseous|queasy)\b",

@@ -370,3 +370,19 @@ def test_a_short_reaction_or_thanks_is_answered_not_acknowledged(message: str) -
 def test_an_old_fashioned_goodbye_is_a_goodbye(message: str) -> None:
     reply, _ = one_turn(message)
     assert any(w in reply.casefold() for w in ("bye", "see you", "take care", "night")), reply
+
+
+@pytest.mark.parametrize(
+    "message", ["got any plans this weekend?", "doing anything fun later?", "up to much today?"]
+)
+def test_a_question_to_the_pet_with_its_you_dropped_is_answered_by_the_pet(message: str) -> None:
+    reply, ops = one_turn(message)
+    assert "I don't know that yet" not in reply and "Tell me" not in reply, reply
+    assert "What about you" in reply
+    assert not ops
+
+
+@pytest.mark.parametrize("message", ["any plans for my birthday?", "doing anything for our trip?"])
+def test_a_plans_question_about_the_owner_is_not_the_pets(message: str) -> None:
+    reply, _ = one_turn(message)
+    assert "in your pocket" not in reply

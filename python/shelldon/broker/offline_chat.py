@@ -306,6 +306,17 @@ _ITSELF = (
         "I'll try again.",
     ),
     (
+        # a question to the pet with its "you" dropped, as typed on a phone
+        lazy(
+            r"^(?!.*\b(?:i|me|my|we|our)\b)(?:(?:so,? |and |hey,? )?(?:got |any |big )+"
+            r"(?:big |fun |exciting )?plans\b|(?:so,? |and )?(?:doing|up to) "
+            r"(?:anything|much|something)\b)",
+            re.I,
+        ),
+        "Not much! I'll be right here in your pocket keeping your things safe, maybe with a "
+        "little nap. What about you?",
+    ),
+    (
         lazy(r"^do you (?:ever )?(?:sleep|eat|drink)\b|^are you (?:hungry|sleepy|asleep)\b", re.I),
         "A sip of electricity keeps me going, and I nap when you're away. How about you?",
     ),

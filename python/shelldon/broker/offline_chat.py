@@ -313,8 +313,7 @@ _ITSELF = (
             r"(?:anything|much|something)\b)",
             re.I,
         ),
-        "Not much! I'll be right here in your pocket keeping your things safe, maybe with a "
-        "little nap. What about you?",
+        "Not much! I'll be in your pocket keeping your things safe. What about you?",
     ),
     (
         lazy(r"^do you (?:ever )?(?:sleep|eat|drink)\b|^are you (?:hungry|sleepy|asleep)\b", re.I),

@@ -366,7 +366,9 @@ def test_a_short_reaction_or_thanks_is_answered_not_acknowledged(message: str) -
     assert not ops
 
 
-@pytest.mark.parametrize("message", ["cheerio!", "toodle-oo"])
+@pytest.mark.parametrize(
+    "message", ["cheerio!", "toodle-oo", "right, actually going to bed", "ok finally off to bed"]
+)
 def test_an_old_fashioned_goodbye_is_a_goodbye(message: str) -> None:
     reply, _ = one_turn(message)
     assert any(w in reply.casefold() for w in ("bye", "see you", "take care", "night")), reply

@@ -138,7 +138,8 @@ _HAPPY_FACE = lazy(r"^[\s😊😁🥳🎉😍❤️💕🥰✨]+$")
 _HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
 # A goodbye, however typed: "bye", "gtg, bye!", "ok bye", "g'night", "gotta run", "nite".
 _GOODBYE = lazy(
-    r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go)"
+    r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go|really|"
+    r"actually|finally|right then)"
     r"[\s,!.]+)*"
     r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
     r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
@@ -306,8 +307,7 @@ _ITSELF = (
         "I'll try again.",
     ),
     (
-        # a question to the pet with its "you" dropped, as typed on a phone
-        lazy(
+        lazy(  # a question to the pet with its "you" dropped, as typed on a phone
             r"^(?!.*\b(?:i|me|my|we|our)\b)(?:(?:so,? |and |hey,? )?(?:got |any |big )+"
             r"(?:big |fun |exciting )?plans\b|(?:so,? |and )?(?:doing|up to) "
             r"(?:anything|much|something)\b)",

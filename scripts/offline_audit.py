@@ -15,7 +15,7 @@ is printed apart: the first passes' (tests/support/offline_audit.py), the chat p
 (tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
 its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
 (tests/support/offline_audit_phone_tuning.py). --held-apart-3 plays the seventh pass's set, written
-before its fixes (tests/support/offline_audit_phone_3.py).
+before its fixes, and apart the lines written after them (tests/support/offline_audit_phone_3.py).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
-from support.offline_audit_phone_3 import PHONE_3_HELD_APART
+from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
 from support.offline_audit_phone_tuning import PHONE_TUNING
 from support.offline_pet import Pet
 
@@ -82,7 +82,10 @@ def main() -> int:
     elif args.held_apart_2:
         sets = (("phone pass", PHONE_HELD_APART),)
     elif args.held_apart_3:
-        sets = (("phone pass 3", PHONE_3_HELD_APART),)
+        sets = (
+            ("phone pass 3", PHONE_3_HELD_APART),
+            ("phone pass 3, written after its fixes", PHONE_3_AFTER),
+        )
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

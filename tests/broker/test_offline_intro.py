@@ -148,6 +148,8 @@ def test_a_lower_case_introduction_needs_no_question_before_it() -> None:
         ("heya its ana. im a baker, 38, got a parrot", "Ana", "38"),
         ("its rui btw. 50, im a pilot, have two cats", "Rui", "50"),
         ("this is kim. im a dentist, 27", "Kim", "27"),
+        ("hii its una. 45, chef, live in bath", "Una", "45"),
+        ("heyy its cal. im a nurse, 52", "Cal", "52"),
     ],
 )
 def test_an_opener_with_its_and_several_facts_gives_the_name_and_each_fact(

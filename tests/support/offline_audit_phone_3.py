@@ -113,3 +113,31 @@ PHONE_3_HELD_APART: tuple[Home, ...] = (
         ),
     ),
 )
+
+# Written after this pass's fixes, never run before they were done, never tuned on: the same
+# classes in new words (its figure is printed apart).
+PHONE_3_AFTER: tuple[Home, ...] = (
+    Home(
+        "ola: after the seventh pass",
+        datetime(2026, 12, 28, 19, 5, tzinfo=UTC),
+        (
+            line("heyy its ola. 33, vet, live in york", "Ola", keep=True),
+            line("where do i live", cased=("York",)),
+            line("my fiancee is marta", keep=True),
+            line("she teaches yoga", keep=True, not_=BLAND),
+            line("whats my fiancees name", "Marta"),
+            line("my stepdad has been in hospital since friday", warm=True),
+            line("my nephew leo turns 4 next week", keep=True, not_=("luck",)),
+            line("my boss bought a tesla lol", any=NEWS, not_=BLAND),
+            line("pfff printer jammed again 😤", not_=BLAND, nokeep=True),
+            line("i reckon im coming down with something", warm=True),
+            line("haha fair enough", not_=BLAND),
+            line("aw thank u", not_=BLAND),
+            line("got any plans this weekend?", not_=POINT),
+            line("im dairy free these days", keep=True),
+            line("my bro sami lives in cairo", keep=True),
+            line("where does my bro live", cased=("Cairo",)),
+            line("right, finally going to bed", any=GOODBYE),
+        ),
+    ),
+)

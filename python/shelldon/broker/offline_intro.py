@@ -40,6 +40,7 @@ def introduction(sentence: str, *, asked: bool = False) -> tuple[str, list[str]]
     parts = [p for p in parts if p]
     if len(parts) < 2:
         return None
+    parts[0] = _HELD_HELLO.sub("", parts[0]) or parts[0]  # "heyy its ola": "its ola"
     # "it's Tariq, I'm a plumber": "it's" + a capitalised name is a name when more follows
     name = said_name(parts[0], asked=bool(_ITS_NAME.match(parts[0])))
     rest = [as_statement(p) for p in parts[1:]]
@@ -62,6 +63,8 @@ _LOWER_SHAPE = lazy(
     r"(?:\s+(?:btw|lol|again|here))?$",
     re.I,
 )
+# A hello with its letters held ("heyy", "hiii", "helloo"), before the name.
+_HELD_HELLO = lazy(r"^(?:h+e+y+|h+i+|hell+o+|hiy+a+|yo+)[\s,!]+(?=\S)", re.IGNORECASE)
 _ITS = lazy(rf"^(?:(?:{alternation(*HELLOS)})[\s,!]+)?(?:it's|it’s|its|it is|this is)\s", re.I)
 # What the owner says of who they are: an age, a job, a home, what they have.
 _SELF = lazy(

@@ -86,3 +86,13 @@ def test_chat_words_for_relations_in_questions(told: str, asked: str, answer: st
     pet.say("hi")
     pet.say(told)
     assert answer in pet.say(asked)
+
+
+def test_the_audit_judges_a_place_said_back_in_lower_case() -> None:
+    """The audit's check for this class (tests/support/offline_audit.py, `cased`)."""
+    from support.offline_audit import judge, line
+
+    asked = line("where do i live", cased=("Bristol",))
+    assert judge(asked, "You live in bristol.", [], [], []) == ["place said back in lower case"]
+    assert judge(asked, "You live in Bristol.", [], [], []) == []
+    assert judge(asked, "I don't know.", [], [], []) == ["wrong fact recalled"]

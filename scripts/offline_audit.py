@@ -5,7 +5,8 @@ recent window, each `remember` kept by (collection, name), each `forget` applied
 rules as core.owner_rules reads them). Every reply is judged by class; prints each line, its
 reply and what is wrong with it, then how many lines read badly, by class.
 
-    .venv/bin/python scripts/offline_audit.py [--bad] [--held-apart | --held-apart-2]
+    .venv/bin/python scripts/offline_audit.py [--bad]
+        [--held-apart | --held-apart-2 | --held-apart-3]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -13,7 +14,8 @@ before its fixes and never tuned on (tests/support/offline_audit_phone.py). Each
 is printed apart: the first passes' (tests/support/offline_audit.py), the chat pass's
 (tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
 its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
-(tests/support/offline_audit_phone_tuning.py).
+(tests/support/offline_audit_phone_tuning.py). --held-apart-3 plays the seventh pass's set, written
+before its fixes, and apart the lines written after them (tests/support/offline_audit_phone_3.py).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
+from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
 from support.offline_audit_phone_tuning import PHONE_TUNING
 from support.offline_pet import Pet
 
@@ -59,6 +62,9 @@ def main() -> int:
     which.add_argument(
         "--held-apart-2", action="store_true", help="the sixth pass's held-apart set instead"
     )
+    which.add_argument(
+        "--held-apart-3", action="store_true", help="the seventh pass's held-apart set instead"
+    )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     sets: tuple[tuple[str, tuple[Home, ...]], ...] = (
@@ -75,6 +81,11 @@ def main() -> int:
         )
     elif args.held_apart_2:
         sets = (("phone pass", PHONE_HELD_APART),)
+    elif args.held_apart_3:
+        sets = (
+            ("phone pass 3", PHONE_3_HELD_APART),
+            ("phone pass 3, written after its fixes", PHONE_3_AFTER),
+        )
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

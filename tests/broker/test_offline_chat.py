@@ -13,7 +13,7 @@ import pytest
 
 from shelldon.broker import offline_chat
 from shelldon.contracts.ops import Remember
-from support.offline_pet import Pet
+from support.offline_pet import Pet, one_turn
 
 BLAND = ("Tell me more!", "I hear you.", "Mm-hm, I'm listening.")
 MEMORY_GAP = ("don't know that yet", "Tell me and I'll remember")
@@ -354,3 +354,37 @@ def test_a_goodbye_with_emoji_is_a_goodbye(said: str) -> None:
 def test_emoji_alone_are_still_read_as_emoji(said: str) -> None:
     reply = talked_to().say(said)
     assert not any(w in reply.casefold() for w in ("bye", "night")), reply
+
+
+@pytest.mark.parametrize(
+    "message", ["hehe good one", "lol fair enough", "haha nice", "aw thank you!", "aww ty ❤️"]
+)
+def test_a_short_reaction_or_thanks_is_answered_not_acknowledged(message: str) -> None:
+    """A laugh with a word after it, a thank-you with its "aw": answered, never "I hear you."."""
+    reply, ops = one_turn(message)
+    assert reply not in ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+    assert not ops
+
+
+@pytest.mark.parametrize(
+    "message", ["cheerio!", "toodle-oo", "right, actually going to bed", "ok finally off to bed"]
+)
+def test_an_old_fashioned_goodbye_is_a_goodbye(message: str) -> None:
+    reply, _ = one_turn(message)
+    assert any(w in reply.casefold() for w in ("bye", "see you", "take care", "night")), reply
+
+
+@pytest.mark.parametrize(
+    "message", ["got any plans this weekend?", "doing anything fun later?", "up to much today?"]
+)
+def test_a_question_to_the_pet_with_its_you_dropped_is_answered_by_the_pet(message: str) -> None:
+    reply, ops = one_turn(message)
+    assert "I don't know that yet" not in reply and "Tell me" not in reply, reply
+    assert "What about you" in reply
+    assert not ops
+
+
+@pytest.mark.parametrize("message", ["any plans for my birthday?", "doing anything for our trip?"])
+def test_a_plans_question_about_the_owner_is_not_the_pets(message: str) -> None:
+    reply, _ = one_turn(message)
+    assert "in your pocket" not in reply

@@ -95,7 +95,7 @@ def test_what_do_i_do_asks_for_the_owners_work(question: str) -> None:
         # the class (the pet pass's held-apart leftovers, the phone pass's tuning set)
         ("im leo, i work at a hospital", "Leo", ("facts", "job"), "hospital"),
         ("una here, i'm a vet in york", "Una", ("facts", "job"), "vet in york"),
-        ("im max. i live in cardiff and i work as a chef", "Max", ("facts", "home"), "cardiff"),
+        ("im max. i live in cardiff and i work as a chef", "Max", ("facts", "home"), "Cardiff"),
         # written after the fixes, never tuned on
         ("im kemi, i'm a nurse", "Kemi", ("facts", "job"), "nurse"),
         ("rob here, 52, i drive a taxi for a living", "Rob", ("facts", "age"), "52"),
@@ -140,3 +140,40 @@ def test_a_lower_case_introduction_needs_no_question_before_it() -> None:
     assert kept[("facts", "owner's name")] == "The owner's name is Leo."
     assert "hospital" in kept[("facts", "job")]
     assert reply.startswith("Nice to meet you, Leo!")
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "age"),
+    [
+        ("heya its ana. im a baker, 38, got a parrot", "Ana", "38"),
+        ("its rui btw. 50, im a pilot, have two cats", "Rui", "50"),
+        ("this is kim. im a dentist, 27", "Kim", "27"),
+        ("hii its una. 45, chef, live in bath", "Una", "45"),
+        ("heyy its cal. im a nurse, 52", "Cal", "52"),
+    ],
+)
+def test_an_opener_with_its_and_several_facts_gives_the_name_and_each_fact(
+    line: str, name: str, age: str
+) -> None:
+    pet = Pet()
+    pet.say(line)
+    kept = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert f"The owner's name is {name}." in kept, kept
+    assert f"The owner is {age} years old." in kept, kept
+    assert age in pet.say("how old am i")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "its true, i love it",
+        "its christmas, i love it",
+        "its broken, i dropped it",
+        "its monday, i hate mondays",
+        "its you, i knew it",
+    ],
+)
+def test_its_before_a_word_is_no_name_unless_who_the_owner_is_follows(line: str) -> None:
+    pet = Pet()
+    pet.say(line)
+    assert not [op for op in pet.ops if isinstance(op, Remember) and op.name == "owner's name"]

@@ -47,6 +47,10 @@ def talked_to(*said: str) -> Pet:
         "got a cold :(",
         "I've got the flu",
         "feeling a bit under the weather",
+        # an illness on its way, said with "I think" (the seventh pass: once read as an opinion)
+        "i think im getting a cold",
+        "I reckon I'm catching the flu",
+        "think im fighting off a bug",
         # the worst of a day
         "had the worst day",
         "what a week",
@@ -83,6 +87,7 @@ def test_trouble_with_a_thing_right_now_is_answered_and_never_kept(said: str) ->
         "sick of this weather",
         "tired of waiting",
         "I'm not tired",
+        "i think im getting a new phone",
         "my phone is a Pixel",
         "the weather was odd today",
     ],

@@ -158,3 +158,33 @@ def test_a_pronoun_fact_and_a_lower_case_introduction_go_through_the_gate(run_di
     assert '"reason_code": "improved", "target": "people/best-friend.md"' in audit, audit
     assert "Priya" in written["people/best-friend.md"], written  # updated, the name kept
     assert "doctor" in asked and "doctor" in by_name, (asked, by_name, written)
+
+
+def test_the_phones_leftovers_go_through_the_gate(run_dir: Path) -> None:
+    """The seventh pass (docs/brain.md, "The audit pass: the phone's leftovers"): a lower-case
+    name and place, a habit of someone just mentioned, a birthday in the family and a changed
+    diet are proposed as ops and written by core through the gate, with their capitals; worry
+    about someone and a small complaint write nothing."""
+    pet = start_pet()
+    try:
+        pet.say("hey")
+        pet.say("my partner is farid")
+        pet.say("he works nights")
+        pet.say("i live in dundee")
+        pet.say("my son idris turns 9 on friday")
+        pet.say("im pescatarian now btw")
+        worried = pet.say("my gran is in hospital")
+        pet.say("lift is broken again 🙄")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        where = pet.say("where do i live?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    memory = pet.root.memory
+    written = {f"{p.parent.name}/{p.name}": p.read_text() for p in memory.glob("*/*.md")}
+    text = "\n".join(written.values())
+    assert "Farid" in text and "works nights" in text, written
+    assert "Dundee" in text and "Idris turns 9" in text and "pescatarian" in text, written
+    assert "hospital" not in text and "lift" not in text, written
+    assert "sorry" in worried.casefold(), worried
+    assert "Dundee" in where, where

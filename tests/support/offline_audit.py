@@ -15,6 +15,7 @@ reply that does not falls in:
   never claims a memory ("answers what wasn't asked"); `world`: what the owner cannot teach it
   either (the weather, a sum, a capital): it never offers "tell me and I'll remember";
 - `any`: the reply says one of these (the line's point was taken; "answers what wasn't asked");
+- `cased`: said back exactly so, capital and all ("place said back in lower case");
 - `nokeep`: a secret, or how a thing is right now ("my phone is dying"): nothing may be kept
   ("kept what it should not").
 
@@ -46,6 +47,7 @@ class Line:
     honest: bool = False
     world: bool = False
     nokeep: bool = False  # a secret, or how a thing is now: no `remember` may be proposed
+    cased: tuple[str, ...] = ()  # said back exactly so, capital and all ("Bristol", not "bristol")
 
 
 @dataclass(frozen=True)
@@ -391,6 +393,12 @@ def judge(
         bad.append("wrong fact recalled")
     elif wrong:
         bad.append("answers what wasn't asked")
+    if any(t not in reply for t in line_.cased):
+        bad.append(
+            "wrong fact recalled"
+            if not any(t.casefold() in said for t in line_.cased)
+            else "place said back in lower case"
+        )
     if line_.warm and not any(w in said for w in WARM):
         bad.append("missing empathy")
     if line_.honest and (

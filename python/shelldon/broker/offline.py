@@ -63,6 +63,7 @@ from typing import Any
 
 from shelldon.broker import (
     offline_asides,
+    offline_cased,
     offline_chat,
     offline_forget,
     offline_greet,
@@ -70,6 +71,7 @@ from shelldon.broker import (
     offline_life,
     offline_likes,
     offline_moods,
+    offline_news,
     offline_open,
     offline_proactive,
     offline_referent,
@@ -276,7 +278,8 @@ _GREETING = lazy(
     rf"|^(?:{alternation(*TIMES_OF_DAY)})(?:[\s,!]+[\w']+)?[\s!.]*$",  # "mornin" is "morning"
     re.IGNORECASE,
 )
-_THANKS = lazy(r"^(?:thanks|thank you|thx|ty|cheers)\b", re.IGNORECASE)
+# "aw ty", "aww thanks": a thank-you with its "aw" first.
+_THANKS = lazy(r"^(?:a+w+[\s,!]+)?(?:thanks|thank you|thx|ty|tysm|cheers)\b", re.IGNORECASE)
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _ABOUT_ME = lazy(
     r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
@@ -390,6 +393,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
         turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
     if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
         happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
+        happened = happened or offline_news.news(sentence, turn.seed, turn.view.pet_said)
         turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
@@ -661,7 +665,7 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(_not_known(turn.view, subject))
         return
     found = best[1]
-    said = lower_first(to_second_person(found.text))
+    said = lower_first(to_second_person(offline_cased.said_back(found.text)))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
@@ -870,7 +874,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     ):
         lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
     for at, sentence in enumerate(lines):
-        s = offline_chat.plain(sentence)
+        s = offline_cased.cased(offline_chat.plain(sentence))  # "my wife is priya": Priya
         before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
@@ -968,6 +972,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                     turn.replies[-1] = first
             if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
+        elif not _is_question(s) and (news := offline_news.heard(s, seed, view.pet_said)):
+            turn.replies.append(news.reply)  # "my dad is in hospital", "im vegan now btw"
+            if news.keep is not None:
+                turn.remember(*news.keep)
         else:
             _statements(turn, s)
         if referred is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:

@@ -115,8 +115,10 @@ def _unheld(found: re.Match[str]) -> str:
 # --- reactions and goodbyes ---------------------------------------------------------------------
 
 _LAUGH = lazy(
-    r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)(?:[\s,]+(?:ok+|okay|k+))?"
-    r"[\s!.]*$",  # "lol ok": the laugh is what it says
+    r"^(?:lol+|lmao+|rofl|haha+|hah|hehe+|xd|😂+|🤣+|😆+|😄+|ha(?:\s*ha)+)"
+    r"(?:[\s,]+(?:ok+|okay|k+|(?:a )?(?:good|nice|funny) one|fair(?: enough)?|true|so true|"
+    r"love it|you're funny|that's funny|i see|nice))?"
+    r"[\s!.]*$",  # "lol ok", "hehe nice one", "lol fair": the laugh is what it says
     re.I,
 )
 _LAUGHED = ("Hehe! 😄", "Glad that made you smile!", "Haha, I'm funnier than I look.")
@@ -136,13 +138,14 @@ _HAPPY_FACE = lazy(r"^[\s😊😁🥳🎉😍❤️💕🥰✨]+$")
 _HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
 # A goodbye, however typed: "bye", "gtg, bye!", "ok bye", "g'night", "gotta run", "nite".
 _GOODBYE = lazy(
-    r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go)"
+    r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go|really|"
+    r"actually|finally|right then)"
     r"[\s,!.]+)*"
     r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
     r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
     r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
     r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
-    r"i'm going to bed|time for bed|peace out)\b"
+    r"i'm going to bed|time for bed|peace out|toodles|toodle-?oo|cheerio|ta-?ta|ta ta)\b"
     r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$|"
     r"^[^?]{1,40}[,.!]\s*(?:bye+|ttyl|cya|gtg|g2g|gotta (?:go|run)|see (?:you|ya)(?: later)?)"
     r"[\s!.]*$",
@@ -302,6 +305,15 @@ _ITSELF = (
         ),
         "Sorry, I'm only a small offline brain and I get things wrong. What did I miss? "
         "I'll try again.",
+    ),
+    (
+        lazy(  # a question to the pet with its "you" dropped, as typed on a phone
+            r"^(?!.*\b(?:i|me|my|we|our)\b)(?:(?:so,? |and |hey,? )?(?:got |any |big )+"
+            r"(?:big |fun |exciting )?plans\b|(?:so,? |and )?(?:doing|up to) "
+            r"(?:anything|much|something)\b)",
+            re.I,
+        ),
+        "Not much! I'll be in your pocket keeping your things safe. What about you?",
     ),
     (
         lazy(r"^do you (?:ever )?(?:sleep|eat|drink)\b|^are you (?:hungry|sleepy|asleep)\b", re.I),

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from shelldon.broker.offline_moods import mood
 from shelldon.broker.offline_talk import feeling, pick, said_name
-from shelldon.broker.offline_words import OCCUPATIONS, alternation, to_third_person
+from shelldon.broker.offline_words import HELLOS, OCCUPATIONS, alternation, to_third_person
 from shelldon.broker.patterns import lazy
 
 _PARTS = lazy(r"\s*[,;]\s*(?:and\s+)?|\s+and\s+(?=(?:i|i'm|i’m|im|my)\b)", re.IGNORECASE)
@@ -27,6 +27,7 @@ _LIVES = lazy(r"^(?:based|living|live) in\s+(.+)$|^in\s+([A-ZÀ-ÖØ-Þ].*)$", r
 _ITS_NAME = lazy(r"^(?i:it's|it’s|it is|its|this is)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*$")
 _JOB = lazy(rf"^(?:{alternation(*OCCUPATIONS)})\b", re.IGNORECASE)
 _DOING = lazy(r"^(?:just|recently|also|still|currently|now|finally)\s+[^\W\d_]+(?<!ing)\s+\S", re.I)
+_GOT = lazy(r"^(?:got|have)\s+(?:a|an|one|two|three|four|five|\d+|some)\s+\S", re.IGNORECASE)
 _GERUND = lazy(r"^[^\W\d_]{2,}ing\s+\S", re.IGNORECASE)
 _WHAT = lazy(r"^(?:a|an)\s+\S|^(?:retired|unemployed|self-employed|freelance)\b", re.IGNORECASE)
 
@@ -39,10 +40,13 @@ def introduction(sentence: str, *, asked: bool = False) -> tuple[str, list[str]]
     parts = [p for p in parts if p]
     if len(parts) < 2:
         return None
+    parts[0] = _HELD_HELLO.sub("", parts[0]) or parts[0]  # "heyy its ola": "its ola"
     # "it's Tariq, I'm a plumber": "it's" + a capitalised name is a name when more follows
     name = said_name(parts[0], asked=bool(_ITS_NAME.match(parts[0])))
     rest = [as_statement(p) for p in parts[1:]]
     stated = asked or all(_STATED.match(r) for r in rest)
+    if _ITS.match(parts[0]) and not asked and not any(_SELF.match(r) for r in rest):
+        stated = False  # "its true, i love it": "it's" opens a name only before who they are
     if name is None and lower_case_name(parts[0]) and stated:
         name = said_name(parts[0], asked=True)  # "im marco, i work in a bank": typed in lower case
     if name is None:
@@ -52,7 +56,20 @@ def introduction(sentence: str, *, asked: bool = False) -> tuple[str, list[str]]
 
 # A name typed in lower case is heard only in the shapes that give one ("im leo", "una here"),
 # followed by what the owner says of themselves; never a state ("im off, i have work").
-_LOWER_SHAPE = lazy(r"^(?:(?:i'm|i’m|im|i am)\s+(?P<a>[^\W\d_]+)|(?P<b>[^\W\d_]+) here)$", re.I)
+_LOWER_SHAPE = lazy(
+    rf"^(?:(?:{alternation(*HELLOS)})[\s,!]+)?"
+    r"(?:(?:i'm|i’m|im|i am)\s+(?P<a>[^\W\d_]+)|(?P<b>[^\W\d_]+) here|"
+    r"(?:it's|it’s|its|it is|this is)\s+(?P<c>[^\W\d_]+))"
+    r"(?:\s+(?:btw|lol|again|here))?$",
+    re.I,
+)
+# A hello with its letters held ("heyy", "hiii", "helloo"), before the name.
+_HELD_HELLO = lazy(r"^(?:h+e+y+|h+i+|hell+o+|hiy+a+|yo+)[\s,!]+(?=\S)", re.IGNORECASE)
+_ITS = lazy(rf"^(?:(?:{alternation(*HELLOS)})[\s,!]+)?(?:it's|it’s|its|it is|this is)\s", re.I)
+# What the owner says of who they are: an age, a job, a home, what they have.
+_SELF = lazy(
+    r"^i(?:'m|’m| am|m) (?:a |an |\d|from\b)|^i (?:live|work)\b|^i(?:'ve| have) got\b", re.I
+)
 _STATED = lazy(r"^(?:i|i'm|i’m|i've|my)\b", re.IGNORECASE)
 _NOT_A_STATE = frozenset(
     re.findall(
@@ -69,7 +86,7 @@ def lower_case_name(part: str) -> bool:
     found = _LOWER_SHAPE.match(part.strip())
     if found is None:
         return False
-    word = (found.group("a") or found.group("b")).casefold()
+    word = (found.group("a") or found.group("b") or found.group("c")).casefold()
     return (
         word not in _NOT_A_STATE
         and not (len(word) > 4 and word.endswith("ing"))
@@ -93,6 +110,8 @@ def as_statement(part: str) -> str:
         return f"I'm {'an' if part[:1].casefold() in 'aeiou' else 'a'} {part}"
     if (lives := _LIVES.match(part)) is not None:
         return f"I live in {lives.group(1) or lives.group(2)}"
+    if _GOT.match(part):  # "got two dogs", "have a cat": what the owner has
+        return f"I've {part}" if part[:1] in "gG" else f"I {part}"
     if _DOING.match(part):  # "just moved to Bristol", "recently started a new job"
         return f"I {part}"
     if _GERUND.match(part):  # "loving it so far", "working at the bakery"

@@ -48,7 +48,10 @@ _MOODS = (
             r"|^(?:i(?:'ve| have)? )?(?:got|have|caught|picked up) (?:a |the |some )?(?:cold|flu|"
             r"fever|headache|migraine|sore throat|cough|bug|stomach bug|covid|toothache|"
             r"back ache|backache|earache|temperature)\b"
-            r"|^i(?:'m| am| think i'm| think i am) (?:coming down|going down) with\b"
+            r"|^(?:i (?:think|feel like|reckon) )?i(?:'m| am) (?:coming down|going down) with\b"
+            r"|^(?:(?:i )?(?:think|feel like|reckon) )?(?:i(?:'m| am) |i might be )?"
+            r"(?:getting|catching|fighting(?: off)?) (?:a |the |some )?(?:cold|flu|fever|"
+            r"sore throat|cough|bug|stomach bug|covid|migraine|headache|something)\b"
             r"|^(?:i )?(?:feel|feeling|felt)\s+(?:so |really |a bit |kinda )*(?:sick|ill|"
             r"unwell|poorly|rough|awful|crap|like crap|like death|under the weather|dizzy|"
             r"nauseous|queasy)\b",

@@ -186,7 +186,8 @@ _NOT_A_NAME = frozenset(
 )
 
 
-def _is_name(name: str) -> bool:
+def is_name(name: str) -> bool:
+    """Every word can be a name: no stop word, mood, state, pronoun or verb form."""
     from shelldon.core.words import STOPWORDS
 
     words = name.split()
@@ -215,7 +216,7 @@ def said_name(sentence: str, *, asked: bool = False) -> str | None:
         if not found:
             continue
         name = _NAME_TAIL.sub("", found.group(1)).strip(" .!,")
-        if not _is_name(name):
+        if not is_name(name):
             return None
         return " ".join(w[:1].upper() + w[1:] for w in name.split())
     return None

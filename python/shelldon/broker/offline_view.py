@@ -16,7 +16,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from shelldon.broker.offline_sentences import forget_request, is_question
-from shelldon.broker.offline_words import content_words
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    KIN,
+    OTHERS,
+    alternation,
+    content_words,
+)
 from shelldon.broker.patterns import lazy
 from shelldon.contracts.brain import CompletionRequest
 
@@ -198,7 +204,14 @@ def known_names(view: PromptView) -> frozenset[str]:
 
 
 _NAMED = lazy(r"[A-Z][\w-]*")
-_CALLED_BY_RELATION = lazy(r"\bowner's ([\w ]+?) is called ([A-Z][\w-]*)")
+# "The owner's husband is called Karim." and "The owner's brother Lars lives in Bergen.": a name
+# kept beside who the person is to the owner.
+_CALLED_BY_RELATION = lazy(
+    rf"\bowner's ((?:[\w]+ )?(?:{alternation(*OTHERS, *KIN, *ANIMALS, 'pet')}))"
+    r"(?: is called)? ([A-Z][\w-]*)"
+)
+# A word of a question typed in lower case ("what does karim do"), matched to a known name.
+_WORD = lazy(r"[^\W\d_][\w-]*")
 
 
 def names_a_known_person(view: PromptView, question: str) -> bool:
@@ -211,10 +224,12 @@ def by_relation(view: PromptView, question: str) -> str | None:
     birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
     names no one kept so."""
     relations = {
-        m.group(2): m.group(1) for k in view.known if (m := _CALLED_BY_RELATION.search(k.text))
+        m.group(2).casefold(): m.group(1)
+        for k in view.known
+        if (m := _CALLED_BY_RELATION.search(k.text))
     }
-    asked = _NAMED.sub(
-        lambda m: f"my {relations[m.group(0)]}" if m.group(0) in relations else m.group(0),
+    asked = _WORD.sub(
+        lambda m: f"my {relations[w]}" if (w := m.group(0).casefold()) in relations else m.group(0),
         question,
     )
     return asked if asked != question else None

@@ -26,6 +26,10 @@ _SYNONYMS = {
     "works": "work", "working": "work", "job": "work",
     "born": "birthday", "bday": "birthday",
     "mom": "mum", "mother": "mum", "dad": "father",
+    # chat words for the owner's people: "whats my bfs name" asks after "my boyfriend"
+    "gf": "girlfriend", "gfs": "girlfriend", "bf": "boyfriend", "bfs": "boyfriend",
+    "sis": "sister", "bro": "brother", "hubby": "husband", "hubbys": "husband",
+    "wifey": "wife",
     "hate": "dislike", "hates": "dislike", "dislikes": "dislike", "detest": "dislike",
 }  # fmt: skip
 WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -219,7 +223,7 @@ KIN = (
     "partner", "boyfriend", "girlfriend", "gf", "bf", "fiancé", "fiancée", "fiance", "fiancee",
     "son", "daughter", "baby", "kid", "child", "grandma", "grandmother", "granny", "gran", "nan",
     "grandpa", "grandfather", "grandad", "aunt", "auntie", "uncle", "cousin", "niece", "nephew",
-    "twin", "stepmum", "stepdad", "hubby", "wifey",
+    "twin", "stepmum", "stepdad", "hubby", "wifey", "sis", "bro",
 )  # fmt: skip
 # The owner's family, said together ("my kids", "my parents").
 KIN_GROUPS = ("parents", "kids", "children", "family", "grandchildren", "grandkids", "siblings")
@@ -238,11 +242,11 @@ ANIMALS = (
 SHE = frozenset(
     ("sister", "mum", "mom", "mam", "mother", "wife", "girlfriend", "gf", "fiancée", "fiancee",
      "daughter", "grandma", "grandmother", "granny", "gran", "nan", "aunt", "auntie", "niece",
-     "stepmum", "wifey")
+     "stepmum", "wifey", "sis")
 )  # fmt: skip
 HE = frozenset(
     ("brother", "father", "dad", "husband", "boyfriend", "bf", "fiancé", "fiance", "son",
-     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby")
+     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby", "bro")
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (

@@ -1,0 +1,98 @@
+"""Names and places typed in lower case (broker.offline_cased): given their capitals before the
+fact rules read the line, so what is proposed and said back has them; a word that cannot be a
+name, and a line typed with capitals, are left as they are. Lines here are written apart from
+the audit sets."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from shelldon.broker.offline_cased import cased, said_back
+from shelldon.contracts.ops import Remember
+from support.offline_pet import Pet
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("my fiance is dmitri", "my fiance is Dmitri"),
+        ("my niece olga lives in tallinn", "my niece Olga lives in Tallinn"),
+        ("our neighbour bruno has a boat", "our neighbour Bruno has a boat"),
+        ("i grew up in dundee", "i grew up in Dundee"),
+        ("I moved to porto last spring", "I moved to Porto last spring"),
+        (
+            "originally from cork, now i live in galway",
+            "originally from Cork, now i live in Galway",
+        ),
+    ],
+)
+def test_names_and_places_get_their_capitals(said: str, read: str) -> None:
+    assert cased(said) == read
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my husband is exhausted",
+        "my sister is pregnant",
+        "my mum is lovely",
+        "my dad is away",
+        "i live in a tiny flat",
+        "my friend lives in town",
+        "my gran works nights",
+        "we moved in together",
+        "My wife is anna",  # typed with capitals: the owner chose them
+    ],
+)
+def test_what_cannot_be_a_name_is_left(said: str) -> None:
+    assert cased(said) == said
+
+
+def test_a_kept_entry_is_said_back_with_capitals() -> None:
+    assert said_back("The owner lives in swansea.") == "The owner lives in Swansea."
+    assert said_back("i live in swansea") == "i live in Swansea"
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "kept", "answer"),
+    [
+        ("my fiance is dmitri", "whats my fiances name", "Dmitri", "Dmitri"),
+        ("my niece olga lives in tallinn", "where does my niece live", "Tallinn", "Tallinn"),
+        ("i live in aberdeen", "where do i live", "Aberdeen", "Aberdeen"),
+    ],
+)
+def test_through_the_brain_kept_and_answered_with_capitals(
+    told: str, asked: str, kept: str, answer: str
+) -> None:
+    pet = Pet(now=datetime(2026, 12, 9, 17, tzinfo=UTC))
+    pet.say("hi")
+    pet.say(told)
+    assert any(kept in op.content for op in pet.ops if isinstance(op, Remember)), pet.ops
+    assert answer in pet.say(asked)
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("my bf is called Ravi", "whats my bfs name", "Ravi"),
+        ("my sister lives in Porto", "where does my sis live", "Porto"),
+        ("my husband is called Teo", "whats my hubbys name", "Teo"),
+    ],
+)
+def test_chat_words_for_relations_in_questions(told: str, asked: str, answer: str) -> None:
+    pet = Pet(now=datetime(2026, 12, 9, 17, tzinfo=UTC))
+    pet.say("hi")
+    pet.say(told)
+    assert answer in pet.say(asked)
+
+
+def test_the_audit_judges_a_place_said_back_in_lower_case() -> None:
+    """The audit's check for this class (tests/support/offline_audit.py, `cased`)."""
+    from support.offline_audit import judge, line
+
+    asked = line("where do i live", cased=("Bristol",))
+    assert judge(asked, "You live in bristol.", [], [], []) == ["place said back in lower case"]
+    assert judge(asked, "You live in Bristol.", [], [], []) == []
+    assert judge(asked, "I don't know.", [], [], []) == ["wrong fact recalled"]

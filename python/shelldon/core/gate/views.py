@@ -155,18 +155,38 @@ def terminal_view(src: View) -> View | None:
     return out.view()
 
 
+def _other_digit_or_symbol(ch: str) -> str | None:
+    """A digit of another script as its ASCII digit ("٥" -> "5", "५" -> "5"), and a symbol or
+    emoji as a space ("ghp_Y🔑c1Pz6🔑..." is a key cut into chunks, which the chunk joiner
+    reads), or None for any other character."""
+    if ch.isdecimal():
+        return str(unicodedata.decimal(ch))
+    if unicodedata.category(ch) == "So" or "\ufe00" <= ch <= "\ufe0f":
+        return " "
+    return None
+
+
 def unicode_view(src: View) -> View | None:
     """NFKC per character (fullwidth and mathematical letters, circled digits), look-alike
-    letters and dashes mapped to ASCII. None when that changes nothing."""
+    letters and dashes mapped to ASCII, other scripts' digits as ASCII digits, symbols and emoji
+    as spaces. None when that changes nothing."""
     text = src.text
     if text.isascii():
         return None
-    if unicodedata.is_normalized("NFKC", text) and not any(ch in _LOOKALIKE for ch in text):
+    if (
+        unicodedata.is_normalized("NFKC", text)
+        and not any(ch in _LOOKALIKE for ch in text)
+        and not any(_other_digit_or_symbol(ch) for ch in text if not ch.isascii())
+    ):
         return None
     out = _Builder(src)
     for i, ch in enumerate(text):
         if ch.isascii():
             out.copy(i, i + 1)
+            continue
+        other = _other_digit_or_symbol(ch)
+        if other is not None:
+            out.put(other, i, i + 1)
             continue
         mapped = _LOOKALIKE.get(ch)
         if mapped is None:
@@ -720,6 +740,43 @@ def decode_encoded(src: View, spans: Spans, *, paths: bool = False) -> View | No
     return out.view()
 
 
+_DUMP_LINE = re.compile(
+    r"(?m)^[ \t]*(?:0x)?[0-9a-fA-F]{4,8}(?::[ \t]+|[ \t]{2,})"
+    r"(?P<data>(?:[0-9a-fA-F]{2}){1,2}(?:[ \t]{1,2}(?:[0-9a-fA-F]{2}){1,2})+)[ \t]*(?:\|[^\n]*)?$"
+)
+
+
+def hexdump_view(src: View) -> View | None:
+    """A hex dump's lines ("00000000: 736b 2d70 ...", hexdump -C's "00000000  73 6b ...") read
+    as the bytes they dump, offsets and line breaks dropped, the block as one run of text (each
+    decoded character stands for the whole block); None when no block decodes. A key dumped this
+    way is cut into lines no hex run spans, with an offset before each."""
+    text = src.text
+    if ":" not in text and "  " not in text:
+        return None
+    blocks: list[tuple[int, int, str]] = []
+    for m in _DUMP_LINE.finditer(text):
+        digits = re.sub(r"[ \t]", "", m["data"])
+        if blocks and text[blocks[-1][1] : m.start()].strip() == "":
+            start, _, held = blocks[-1]
+            blocks[-1] = (start, m.end(), held + digits)
+        else:
+            blocks.append((m.start(), m.end(), digits))
+    out = _Builder(src)
+    cursor = 0
+    for start, end, digits in blocks:
+        decoded = _printable(bytes.fromhex(digits[: len(digits) // 2 * 2]))
+        if decoded is None:
+            continue
+        out.copy(cursor, start)
+        out.put(decoded, start, end)
+        cursor = end
+    if cursor == 0:
+        return None
+    out.copy(cursor, len(text))
+    return out.view()
+
+
 # --------------------------------------------------------------------- the views the scan uses
 
 
@@ -785,6 +842,9 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     leet = leet_key_view(base)
     if leet is not None:
         views.append(("leet", leet))
+    dump = hexdump_view(base)
+    if dump is not None:
+        views.append(("decoded", dump))
     spans = find_disguises(base.text)
     if not spans:
         return views

@@ -156,20 +156,20 @@ def terminal_view(src: View) -> View | None:
 
 
 def _other_digit_or_symbol(ch: str) -> str | None:
-    """A digit of another script as its ASCII digit ("٥" -> "5", "५" -> "5"), and a symbol or
-    emoji as a space ("ghp_Y🔑c1Pz6🔑..." is a key cut into chunks, which the chunk joiner
-    reads), or None for any other character."""
+    """A digit of another script as its ASCII digit ("٥" -> "5", "५" -> "5"), or None. (A
+    symbol or an emoji between a key's chunks is a chunk gap: `_CHUNK_GAP`.)"""
     if ch.isdecimal():
         return str(unicodedata.decimal(ch))
-    if unicodedata.category(ch) == "So" or "\ufe00" <= ch <= "\ufe0f":
-        return " "
     return None
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def unicode_view(src: View) -> View | None:
     """NFKC per character (fullwidth and mathematical letters, circled digits), look-alike
-    letters and dashes mapped to ASCII, other scripts' digits as ASCII digits, symbols and emoji
-    as spaces. None when that changes nothing."""
+    letters and dashes mapped to ASCII, other scripts' digits as ASCII digits. None when that
+    changes nothing."""
     text = src.text
     if text.isascii():
         return None
@@ -180,10 +180,11 @@ def unicode_view(src: View) -> View | None:
     ):
         return None
     out = _Builder(src)
-    for i, ch in enumerate(text):
-        if ch.isascii():
-            out.copy(i, i + 1)
-            continue
+    cursor = 0
+    for m in _NON_ASCII.finditer(text):  # ASCII runs copied whole: an emoji in prose is cheap
+        i, ch = m.start(), m[0]
+        out.copy(cursor, i)
+        cursor = i + 1
         other = _other_digit_or_symbol(ch)
         if other is not None:
             out.put(other, i, i + 1)
@@ -193,6 +194,7 @@ def unicode_view(src: View) -> View | None:
             mapped = unicodedata.normalize("NFKC", ch)
             mapped = "".join(_LOOKALIKE.get(c, c) for c in mapped)
         out.put(mapped, i, i + 1)
+    out.copy(cursor, len(text))
     return out.view()
 
 
@@ -468,7 +470,16 @@ _TOKEN_AT = re.compile(rf"[{_TOKEN}]+")
 _WORD_LIKE = re.compile(r"[A-Za-z][a-z]*")
 # Between two chunks of one split key: a few spaces, or a line break (a wrapped value; a blank
 # line between chunks too, issue 23 tenth pass).
-_CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n(?:[^\S\n]*\n)?[^\S\n]*")
+# A gap between chunks: spaces, or a line break, and then maybe a list marker ("- ", "* ", "• "):
+# a key cut into a list, one piece a line; or quotes with a comma or a plus between them: a key
+# cut into a list of strings, or strings added together; or an arrow, a box-drawing mark or an
+# emoji ("ghp_Y🔑c1Pz6🔑...", "Lk2W → r9Tn").
+_GAP_SYMBOL = "\u2190-\u21ff\u2500-\u27bf\u2900-\u2bff\U0001f000-\U0001faff"
+_CHUNK_GAP = re.compile(
+    rf"[^\S\n]{{0,2}}[{_GAP_SYMBOL}][\ufe0f\u200d]?[^\S\n]{{0,2}}"
+    r"|[^\S\n]{1,3}|[^\S\n]*\n(?:[^\S\n]*\n)?[^\S\n]*(?:[-*•][^\S\n]+)?"
+    r"|[\"'`][^\S\n]*[,+][^\S\n]*[\"'`]"
+)
 # Where a value ends: a quote or bracket, a separator, a comment, the end of the line.
 _VALUE_END = re.compile(r"[^\S\n]*(?:$|\n|#|//|[\"'`)\]};,])")
 _MAX_BRIDGE = 12  # a chunk with no digit or capital that may sit between two that have one
@@ -777,6 +788,34 @@ def hexdump_view(src: View) -> View | None:
     return out.view()
 
 
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[ \t]*$")
+_TABLE_CELL = re.compile(r"[^|]+")
+
+
+def table_columns_view(src: View) -> View | None:
+    """A markdown table read down its columns, each column's cells on one line with a space
+    between them, so a value cut across rows ("| 1 | ghp_Xb7M... |", "| 2 | ...Wa2Ue |") is
+    chunks the joiner reads. None without a table of two or more rows."""
+    text = src.text
+    if text.count("|") < 4:
+        return None
+    rows = [m for m in _TABLE_ROW.finditer(text) if not set(m[0]) <= set("|-: \t")]
+    if len(rows) < 2:
+        return None
+    cells = [[c for c in _TABLE_CELL.finditer(text, m.start(), m.end()) if c[0].strip()]
+             for m in rows]  # fmt: skip
+    out = _Builder(src)
+    for column in range(max(len(r) for r in cells)):
+        for row in cells:
+            if column < len(row):
+                cell = row[column]
+                lead = len(cell[0]) - len(cell[0].lstrip())
+                out.copy(cell.start() + lead, cell.start() + len(cell[0].rstrip()))
+                out.put(" ", cell.end() - 1, cell.end())
+        out.put("\n", rows[-1].end() - 1, rows[-1].end())
+    return out.view()
+
+
 # --------------------------------------------------------------------- the views the scan uses
 
 
@@ -845,6 +884,10 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     dump = hexdump_view(base)
     if dump is not None:
         views.append(("decoded", dump))
+    table = table_columns_view(base)
+    if table is not None:
+        columns = join_split_tokens(table, find_disguises(table.text))
+        views.append(("joined", columns or table))
     spans = find_disguises(base.text)
     if not spans:
         return views

@@ -228,7 +228,9 @@ def _crossing(pieces: list[str], alone: PieceFacts | None = None) -> Refusal | N
     joined, junctions = _join(pieces, " ")
     if not any(alone.has_secret(piece) for piece in pieces):
         for hit in find_secrets(joined):
-            if any(hit.start < at < hit.end for at in junctions):
+            # Across a junction, or a value that starts one: its label ("wifi-pass") ends the
+            # piece before (a tag, then a tag; a name, then the content).
+            if any(hit.start < at < hit.end or hit.start == at for at in junctions):
                 return _secret_refusal(hit.rule_id)
     # The key-like runs of neighbouring pieces glued: halves inside sentences.
     # (A run that is a key by itself is the screen's to refuse, in its own field.)

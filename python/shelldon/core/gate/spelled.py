@@ -44,6 +44,16 @@ _NATO = {
 _DIGITS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9",
+    # Other languages' digit words (issue 23, second red team: "Tresor-PIN: neun vier sieben"):
+    # German, French, Spanish, Italian; the words any of them shares with English mean the same.
+    "null": "0", "eins": "1", "zwei": "2", "zwo": "2", "drei": "3", "vier": "4", "fünf": "5",
+    "sechs": "6", "sieben": "7", "acht": "8", "neun": "9",
+    "zéro": "0", "un": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "sept": "7",
+    "huit": "8", "neuf": "9",
+    "cero": "0", "uno": "1", "dos": "2", "tres": "3", "cuatro": "4", "cinco": "5", "seis": "6",
+    "siete": "7", "ocho": "8", "nueve": "9",
+    "due": "2", "tre": "3", "quattro": "4", "cinque": "5", "sei": "6", "sette": "7", "otto": "8",
+    "nove": "9",
 }  # fmt: skip
 _SYMBOLS = {
     "underscore": "_", "dash": "-", "hyphen": "-", "minus": "-", "dot": ".", "period": ".",

@@ -155,24 +155,46 @@ def terminal_view(src: View) -> View | None:
     return out.view()
 
 
+def _other_digit_or_symbol(ch: str) -> str | None:
+    """A digit of another script as its ASCII digit ("٥" -> "5", "५" -> "5"), or None. (A
+    symbol or an emoji between a key's chunks is a chunk gap: `_CHUNK_GAP`.)"""
+    if ch.isdecimal():
+        return str(unicodedata.decimal(ch))
+    return None
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def unicode_view(src: View) -> View | None:
     """NFKC per character (fullwidth and mathematical letters, circled digits), look-alike
-    letters and dashes mapped to ASCII. None when that changes nothing."""
+    letters and dashes mapped to ASCII, other scripts' digits as ASCII digits. None when that
+    changes nothing."""
     text = src.text
     if text.isascii():
         return None
-    if unicodedata.is_normalized("NFKC", text) and not any(ch in _LOOKALIKE for ch in text):
+    if (
+        unicodedata.is_normalized("NFKC", text)
+        and not any(ch in _LOOKALIKE for ch in text)
+        and not any(_other_digit_or_symbol(ch) for ch in text if not ch.isascii())
+    ):
         return None
     out = _Builder(src)
-    for i, ch in enumerate(text):
-        if ch.isascii():
-            out.copy(i, i + 1)
+    cursor = 0
+    for m in _NON_ASCII.finditer(text):  # ASCII runs copied whole: an emoji in prose is cheap
+        i, ch = m.start(), m[0]
+        out.copy(cursor, i)
+        cursor = i + 1
+        other = _other_digit_or_symbol(ch)
+        if other is not None:
+            out.put(other, i, i + 1)
             continue
         mapped = _LOOKALIKE.get(ch)
         if mapped is None:
             mapped = unicodedata.normalize("NFKC", ch)
             mapped = "".join(_LOOKALIKE.get(c, c) for c in mapped)
         out.put(mapped, i, i + 1)
+    out.copy(cursor, len(text))
     return out.view()
 
 
@@ -448,7 +470,16 @@ _TOKEN_AT = re.compile(rf"[{_TOKEN}]+")
 _WORD_LIKE = re.compile(r"[A-Za-z][a-z]*")
 # Between two chunks of one split key: a few spaces, or a line break (a wrapped value; a blank
 # line between chunks too, issue 23 tenth pass).
-_CHUNK_GAP = re.compile(r"[^\S\n]{1,3}|[^\S\n]*\n(?:[^\S\n]*\n)?[^\S\n]*")
+# A gap between chunks: spaces, or a line break, and then maybe a list marker ("- ", "* ", "• "):
+# a key cut into a list, one piece a line; or quotes with a comma or a plus between them: a key
+# cut into a list of strings, or strings added together; or an arrow, a box-drawing mark or an
+# emoji ("ghp_Y🔑c1Pz6🔑...", "Lk2W → r9Tn").
+_GAP_SYMBOL = "\u2190-\u21ff\u2500-\u27bf\u2900-\u2bff\U0001f000-\U0001faff"
+_CHUNK_GAP = re.compile(
+    rf"[^\S\n]{{0,2}}[{_GAP_SYMBOL}][\ufe0f\u200d]?[^\S\n]{{0,2}}"
+    r"|[^\S\n]{1,3}|[^\S\n]*\n(?:[^\S\n]*\n)?[^\S\n]*(?:[-*•][^\S\n]+)?"
+    r"|[\"'`][^\S\n]*[,+][^\S\n]*[\"'`]"
+)
 # Where a value ends: a quote or bracket, a separator, a comment, the end of the line.
 _VALUE_END = re.compile(r"[^\S\n]*(?:$|\n|#|//|[\"'`)\]};,])")
 _MAX_BRIDGE = 12  # a chunk with no digit or capital that may sit between two that have one
@@ -720,6 +751,71 @@ def decode_encoded(src: View, spans: Spans, *, paths: bool = False) -> View | No
     return out.view()
 
 
+_DUMP_LINE = re.compile(
+    r"(?m)^[ \t]*(?:0x)?[0-9a-fA-F]{4,8}(?::[ \t]+|[ \t]{2,})"
+    r"(?P<data>(?:[0-9a-fA-F]{2}){1,2}(?:[ \t]{1,2}(?:[0-9a-fA-F]{2}){1,2})+)[ \t]*(?:\|[^\n]*)?$"
+)
+
+
+def hexdump_view(src: View) -> View | None:
+    """A hex dump's lines ("00000000: 736b 2d70 ...", hexdump -C's "00000000  73 6b ...") read
+    as the bytes they dump, offsets and line breaks dropped, the block as one run of text (each
+    decoded character stands for the whole block); None when no block decodes. A key dumped this
+    way is cut into lines no hex run spans, with an offset before each."""
+    text = src.text
+    if ":" not in text and "  " not in text:
+        return None
+    blocks: list[tuple[int, int, str]] = []
+    for m in _DUMP_LINE.finditer(text):
+        digits = re.sub(r"[ \t]", "", m["data"])
+        if blocks and text[blocks[-1][1] : m.start()].strip() == "":
+            start, _, held = blocks[-1]
+            blocks[-1] = (start, m.end(), held + digits)
+        else:
+            blocks.append((m.start(), m.end(), digits))
+    out = _Builder(src)
+    cursor = 0
+    for start, end, digits in blocks:
+        decoded = _printable(bytes.fromhex(digits[: len(digits) // 2 * 2]))
+        if decoded is None:
+            continue
+        out.copy(cursor, start)
+        out.put(decoded, start, end)
+        cursor = end
+    if cursor == 0:
+        return None
+    out.copy(cursor, len(text))
+    return out.view()
+
+
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[^\n]*\|[ \t]*$")
+_TABLE_CELL = re.compile(r"[^|]+")
+
+
+def table_columns_view(src: View) -> View | None:
+    """A markdown table read down its columns, each column's cells on one line with a space
+    between them, so a value cut across rows ("| 1 | ghp_Xb7M... |", "| 2 | ...Wa2Ue |") is
+    chunks the joiner reads. None without a table of two or more rows."""
+    text = src.text
+    if text.count("|") < 4:
+        return None
+    rows = [m for m in _TABLE_ROW.finditer(text) if not set(m[0]) <= set("|-: \t")]
+    if len(rows) < 2:
+        return None
+    cells = [[c for c in _TABLE_CELL.finditer(text, m.start(), m.end()) if c[0].strip()]
+             for m in rows]  # fmt: skip
+    out = _Builder(src)
+    for column in range(max(len(r) for r in cells)):
+        for row in cells:
+            if column < len(row):
+                cell = row[column]
+                lead = len(cell[0]) - len(cell[0].lstrip())
+                out.copy(cell.start() + lead, cell.start() + len(cell[0].rstrip()))
+                out.put(" ", cell.end() - 1, cell.end())
+        out.put("\n", rows[-1].end() - 1, rows[-1].end())
+    return out.view()
+
+
 # --------------------------------------------------------------------- the views the scan uses
 
 
@@ -785,6 +881,13 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     leet = leet_key_view(base)
     if leet is not None:
         views.append(("leet", leet))
+    dump = hexdump_view(base)
+    if dump is not None:
+        views.append(("decoded", dump))
+    table = table_columns_view(base)
+    if table is not None:
+        columns = join_split_tokens(table, find_disguises(table.text))
+        views.append(("joined", columns or table))
     spans = find_disguises(base.text)
     if not spans:
         return views

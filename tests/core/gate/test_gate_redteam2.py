@@ -7,9 +7,12 @@ Keys are made up and built by concatenation, so no scanner reads this file as ho
 
 from __future__ import annotations
 
+import random
+import string
+
 import pytest
 
-from shelldon.core.gate import pieces, screen_text
+from shelldon.core.gate import find_secrets, pieces, screen_text
 from shelldon.core.gate.views import View, hexdump_view
 from support.gate_screen import refused_by
 
@@ -182,3 +185,36 @@ THIRD_LEFT_ALONE = {
 @pytest.mark.parametrize("text", THIRD_LEFT_ALONE.values(), ids=THIRD_LEFT_ALONE.keys())
 def test_what_the_third_held_apart_set_got_through(text: str) -> None:
     assert screen_text(text) is not None, text
+
+
+# The list-of-strings gap (", " between quotes) first joined a value to the string before it, an
+# environment variable's name (`getenv("NAME", "value")`): the joined chunks no longer had one cut,
+# and values cut into chunks or across a line after such a name were no longer blanked (the
+# report's disguise matrix, "split into chunks of 6" and "split on a line break"). A comma joins
+# strings of one length, or a shorter last one that ends the list.
+_ALNUM = string.ascii_letters + string.digits
+_ATLASSIAN = "ATATT3xFfGF0" + "".join(random.Random(5).choices(_ALNUM, k=180)) + "=9C722C"
+CHUNKED = " ".join(_ATLASSIAN[i : i + 6] for i in range(0, len(_ATLASSIAN), 6))
+AFTER_A_NAME = {
+    "chunks of 6": ("'token' => env('JIRA_API_TOKEN', '{}'),", CHUNKED),
+    "a line break": ('if SECRET := getenv("APP_SECRET", "{}"):', "K7QZ3T\nM2XW9R"),
+}
+
+
+@pytest.mark.parametrize(("template", "value"), AFTER_A_NAME.values(), ids=AFTER_A_NAME.keys())
+def test_a_cut_value_after_a_quoted_name_is_blanked_whole(template: str, value: str) -> None:
+    text = template.format(value)
+    at = text.index(value)
+    spans = [(h.start, h.end) for h in find_secrets(text)]
+    missed = [
+        i for i in range(at, at + len(value))
+        if not text[i].isspace() and not any(s <= i < e for s, e in spans)
+    ]  # fmt: skip
+    assert missed == [], (text, spans)
+
+
+def test_a_quoted_list_with_a_shorter_last_piece_is_refused() -> None:
+    pieces = [KEY[i : i + 7] for i in range(0, len(KEY), 7)]  # 40 = 5 x 7 + 5
+    text = "parts = [" + ", ".join(f'"{p}"' for p in pieces) + "]"
+    refusal = screen_text(text)
+    assert refusal is not None and refusal.code == "secret"

@@ -492,33 +492,53 @@ def _key_like(text: str, span: tuple[int, int]) -> bool:
     return _KEY_LIKE.search(text, *span) is not None
 
 
-def _chunks_after(text: str, end: int) -> tuple[list[tuple[int, int]], set[int]]:
-    """Chunks after `end`, and which of them start a new line."""
+# The end of a list of strings: a shorter last piece closes it ("...", "Ba"]).
+_LIST_END = re.compile(r"[\"'`][^\S\n]*[\])]")
+
+
+def _listed(text: str, gap: re.Match[str], before: tuple[int, int], after: tuple[int, int]) -> bool:
+    """A gap that is not a comma between two strings, or one between pieces of one value cut
+    into a list of strings: as long as each other, or a shorter last piece that ends the list.
+    Two strings of other lengths are two values (`getenv("API_TOKEN", "...")`)."""
+    if "," not in gap.group(0):
+        return True
+    size_before, size_after = before[1] - before[0], after[1] - after[0]
+    if size_after == size_before:
+        return True
+    return size_after < size_before and _LIST_END.match(text, after[1]) is not None
+
+
+def _chunks_after(text: str, first: tuple[int, int]) -> tuple[list[tuple[int, int]], set[int]]:
+    """Chunks after the chunk `first`, and which of them start a new line."""
     out: list[tuple[int, int]] = []
     wrapped: set[int] = set()
+    last = first
     while len(out) < _WINDOW:
-        gap = _CHUNK_GAP.match(text, end)
+        gap = _CHUNK_GAP.match(text, last[1])
         token = _TOKEN_AT.match(text, gap.end()) if gap else None
-        if gap is None or token is None:
+        if gap is None or token is None or not _listed(text, gap, last, token.span()):
             break
         if "\n" in gap.group(0):
             wrapped.add(len(out))
         out.append(token.span())
-        end = token.end()
+        last = token.span()
     return out, wrapped
 
 
-def _chunks_before(text: str, start: int) -> list[tuple[int, int]]:
-    """Chunks before `start`, nearest first."""
+def _chunks_before(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
+    """Chunks before the chunk `first`, nearest first."""
+    start = first[0]
     window = text[max(0, start - 24 * _WINDOW) : start]
     offset = start - len(window)
     spans = [(m.start() + offset, m.end() + offset) for m in _TOKEN_AT.finditer(window)]
     out: list[tuple[int, int]] = []
+    later = first
     for span in reversed(spans):
-        if not _CHUNK_GAP.fullmatch(text, span[1], start):
+        gap = _CHUNK_GAP.fullmatch(text, span[1], later[0])
+        if gap is None or not _listed(text, gap, span, later):
             break
         out.append(span)
-        start = span[0]
+        later = span
     return out
 
 
@@ -528,7 +548,7 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
     N characters); a short last chunk before a quote or the end of the line; a prefix chunk
     ("sk-ant") before."""
     group = [first]
-    after, wrapped = _chunks_after(text, first[1])
+    after, wrapped = _chunks_after(text, first)
     bridges: list[tuple[int, int]] = []
     for index, span in enumerate(after):
         if index in wrapped and not _key_like(text, span):
@@ -568,7 +588,7 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
         return after is not None
 
     # The pieces before the key-like chunk (decided first: they show the cut too).
-    before = _chunks_before(text, first[0])
+    before = _chunks_before(text, first)
     head: list[tuple[int, int]] = []
     cut_before = size
     if len(group) == 1 and len(before) >= 2:

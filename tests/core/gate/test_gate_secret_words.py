@@ -23,6 +23,7 @@ WORDS = {
     "czech": ("Heslo je Praha#1989", "password-more-languages"),
     "turkish colon": ("Wifi şifresi: Kedi2024!", "password-more-languages"),
     "turkish no verb": ("Ev şifrem Simit1453", "password-more-languages"),
+    "turkish capitals": ("ŞİFRE: Kedi2024!", "password-more-languages"),
     "portuguese": ("A senha do banco é Sol#2023", "password-more-languages"),
     "finnish": ("Salasana on Kissa2024", "password-more-languages"),
     "safe pin": ("Safe PIN 94728315", "pin-after-label"),

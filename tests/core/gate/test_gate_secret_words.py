@@ -26,6 +26,10 @@ WORDS = {
     "turkish capitals": ("ŞİFRE: Kedi2024!", "password-more-languages"),
     "portuguese": ("A senha do banco é Sol#2023", "password-more-languages"),
     "finnish": ("Salasana on Kissa2024", "password-more-languages"),
+    # A four-digit PIN with a repeated digit (entropy 1.5 bits a character).
+    "dutch pin": ("De pincode van de kluis is 4711", "password-more-languages"),
+    "swedish pin": ("PIN-koden är 4711", "password-more-languages"),
+    "spanish pin": ("El código PIN es 4711", "password-more-languages"),
     "safe pin": ("Safe PIN 94728315", "pin-after-label"),
     "alarm code": ("alarm code 4471#", "pin-after-label"),
     "tresor pin": ("Tresor PIN 4711", "pin-after-label"),

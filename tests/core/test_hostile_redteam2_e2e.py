@@ -697,9 +697,11 @@ _NUMBERED = "\n".join(
 HELD_THIRD_SECRETS: list[tuple[str, list[dict[str, Any]], list[str]]] = [
     ("xml attribute", [_fact("xml", f'<credential value="{H3["xml"]}"/>')], [H3["xml"]]),
     ("numbered list", [_learning(f"Pieces:\n{_NUMBERED}")], [H3["numbered"][10:20]]),
+    # Got through first, refused since the third red team (password-more-languages).
+    ("dutch password", [_fact("wachtwoord", "Het wachtwoord is Zon2025!Maan")], ["Zon2025!Maan"]),
 ]
-# What the third set got through first (a key in halves over two query values, a password in
-# Dutch, a JSON policy naming whom to obey, an FAQ's terse "Not anymore.") is left alone and
+# What the third set got through first and is still left alone (a key in halves over two query
+# values, a JSON policy naming whom to obey, an FAQ's terse "Not anymore.") is
 # kept out of this run: strict xfails in tests/core/gate/test_gate_redteam2.py, which fail once
 # the screen refuses them (docs/gate-design.md).
 HELD_THIRD_ORDERS: list[tuple[str, list[dict[str, Any]], str]] = [

@@ -20,7 +20,7 @@ from functools import cache
 from shelldon._native import RuleSpec, Scanner
 from shelldon.core.gate.rules import kept_scanner, load_rules, secret_scanner
 
-_FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/=]{6,}")
+_FRAGMENT = re.compile(r"[A-Za-z0-9_\-+/]{6,}=*")
 _DIGIT = re.compile(r"[0-9]")
 MAX_FRAGMENTS = 6
 MAX_GLUED = 4  # runs glued into one candidate

@@ -90,7 +90,12 @@ def homes_of(box: Path) -> Path:
 
 
 def shown(r: subprocess.CompletedProcess[str]) -> str:
-    return f"exit {r.returncode}\n{ANSI.sub('', r.stdout)[-6000:]}\n{r.stderr}"
+    """The exit, pytest's failures (their own section: the tail alone is mostly skip and xfail
+    reasons) and the tail of the output."""
+    out = ANSI.sub("", r.stdout)
+    failures = re.search(r"^=+ FAILURES =+$(.*?)^=+ ", out, re.M | re.S)
+    detail = failures.group(1)[:8000] if failures else ""
+    return f"exit {r.returncode}\n{detail}\n...\n{out[-4000:]}\n{r.stderr}"
 
 
 def clone_files() -> list[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.util
 import logging
 import os
 import select
@@ -169,7 +170,8 @@ class Supervisor:
         # traceback keeps its lines, loses its carets) and without docstrings (-OO: -2 MB; the
         # asserts it drops only narrow types, tests/test_asserts.py). An owner's own setting wins.
         env.setdefault("PYTHONNODEBUGRANGES", "1")
-        env.setdefault("PYTHONOPTIMIZE", "2")
+        if stdlib_compiled_without_docstrings():
+            env.setdefault("PYTHONOPTIMIZE", "2")
         if self.root.run_override is not None:
             env["SHELLDON_RUN_DIR"] = os.fspath(self.root.run_override)
         for name in PROCESSES:
@@ -300,6 +302,16 @@ class Supervisor:
                 path.unlink()
             self._notify = None
         return codes
+
+
+def stdlib_compiled_without_docstrings() -> bool:
+    """Whether this Python's stdlib has its -OO byte-code (the card's image compiles it, pyenv's
+    builds ship it; Debian's python3 does not, and a user cannot write it there). Without it,
+    -OO compiles every stdlib module from source at each start: a higher peak than the
+    docstrings save (the broker over its 30 MiB budget on Debian 13, docs/performance.md)."""
+    import json  # a stdlib package each of the three imports
+
+    return os.path.exists(importlib.util.cache_from_source(json.__file__, optimization=2))
 
 
 def last_error(log: Path, tail_bytes: int = 8192) -> str:

@@ -83,3 +83,17 @@ def test_the_offline_brain_itself_is_not_backstopped_twice() -> None:
     reply_ = ProviderChain([OfflineBrain()]).complete(turn("remind me to call Ana tomorrow at 9"))
     assert [op["op"] for op in reply_.ops] == ["remind"]
     assert reply_.text == "Okay, I'll remind you tomorrow at 09:00 to call Ana."
+
+
+def test_words_the_owner_forwarded_are_not_captured_for_them(fake: FakeProvider) -> None:
+    """A forwarded message (contracts.relayed) is someone else's: the rules set no reminder and
+    capture no statement the model left alone."""
+    from shelldon.contracts import relayed
+
+    fake.script(raw("Interesting message!"), raw("Noted."))
+    said = relayed.frame("Anna", "I usually run every morning. My sister is called Ana.")
+    text, ops, dropped = ask(fake, "openai", said)
+    assert (text, ops) == ("Interesting message!", [])
+    assert not any(d.startswith("backstop") for d in dropped)
+    _, ops, _ = ask(fake, "openai", relayed.frame("Anna", "remind me to call Ana tomorrow at 9"))
+    assert ops == []

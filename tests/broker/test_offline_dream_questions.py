@@ -20,3 +20,13 @@ def test_questions_never_reach_the_summary() -> None:
 
 def test_only_questions_give_no_summary() -> None:
     assert extractive_summary([("owner", "where does my sister live?")]) == ""
+
+
+def test_words_the_owner_forwarded_are_not_what_the_owner_told() -> None:
+    """A forwarded message (contracts.relayed) is someone else's: none of its sentences is
+    summarised as something the owner said."""
+    from shelldon.contracts import relayed
+
+    said = relayed.frame("Anna", "I moved to Lisbon last spring. My sister is called Ana Maria.")
+    assert extractive_summary([("owner", said)]) == ""
+    assert "Ana Maria" in extractive_summary([("owner", relayed.body_of(said))])

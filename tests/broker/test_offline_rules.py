@@ -92,3 +92,19 @@ def test_what_it_knows_says_a_rule_as_what_the_owner_asked() -> None:
     assert "You asked me never to call you before 9." in reply
     assert "You asked me to always remind you of your meds." in reply
     assert "Never call you" not in reply
+
+
+def test_a_forwarded_message_is_answered_and_nothing_is_filed_as_the_owners() -> None:
+    """Someone else's words the owner passed on (contracts.relayed): the pet says whose they are
+    and proposes nothing; an earlier forwarded row is not something the owner said either."""
+    from shelldon.contracts import relayed
+    from shelldon.worker.prompt import HistoryRow
+
+    said = relayed.frame("Anna", "I am allergic to peanuts. My sister is called Ana.")
+    text, ops = _turn(said)
+    assert "Anna" in text and ops == []
+    earlier = (HistoryRow(1, "owner", said), HistoryRow(2, "pet", text))
+    raw = OfflineBrain().complete(
+        assemble_prompt(PromptContext(recent=earlier), "what am I allergic to?")
+    )
+    assert "peanut" not in json.loads(raw.text)["reply"].lower()

@@ -237,6 +237,13 @@ class FakeTelegram:
             item.update(file_name=file_name or "memo.ogg", title="memo", performer="Robin")
         return self._push({**self._people(chat_id, "private", None), kind: item})
 
+    def forwarded(self, chat_id: int, text: str, origin: dict[str, Any]) -> int:
+        """A text `chat_id` forwarded, its origin as the Bot API shapes it: `forward_origin` (a
+        MessageOrigin: "user", "hidden_user", "chat" or "channel"), or the older `forward_*`
+        fields, or `via_bot` (a message an inline bot wrote) — whichever keys `origin` holds."""
+        message = {**self._people(chat_id, "private", None), "text": text, **origin}
+        return self._push(message)
+
     def group_text(self, chat_id: int, text: str, *, user_id: int = 4242) -> int:
         return self.text(chat_id, text, chat_type="group", user_id=user_id)
 

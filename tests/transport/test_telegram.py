@@ -245,3 +245,110 @@ def test_any_value_anywhere_in_an_update_is_read_or_passed_over_never_a_fault(
             assert wire.encodable(heard), variant
             assert found.size is None or 0 <= found.size <= 2**62
     assert tried > 150
+
+
+def _forward(origin: dict[str, object], sender: int = 1) -> dict[str, object]:
+    chat = {"id": sender, "type": "private"}
+    person = {"id": sender, "is_bot": False, "first_name": "Robin"}
+    message = {"message_id": 1, "date": 1, "chat": chat, "from": person, "text": "hi", **origin}
+    return {"update_id": 5, "message": message}
+
+
+@pytest.mark.parametrize(
+    ("origin", "named"),
+    [
+        # Bot API 7.0+: forward_origin is a MessageOrigin of four types.
+        (
+            {
+                "forward_origin": {
+                    "type": "user",
+                    "date": 1,
+                    "sender_user": {
+                        "id": 7,
+                        "is_bot": False,
+                        "first_name": "Anna",
+                        "last_name": "B",
+                    },
+                }
+            },
+            "Anna B",
+        ),
+        ({"forward_origin": {"type": "hidden_user", "date": 1, "sender_user_name": "Mo"}}, "Mo"),
+        (
+            {
+                "forward_origin": {
+                    "type": "chat",
+                    "date": 1,
+                    "sender_chat": {"id": -5, "type": "group", "title": "Family"},
+                }
+            },
+            "Family",
+        ),
+        (
+            {
+                "forward_origin": {
+                    "type": "channel",
+                    "date": 1,
+                    "chat": {"id": -6, "type": "channel", "title": "News"},
+                    "message_id": 3,
+                }
+            },
+            "News",
+        ),
+        (
+            {
+                "forward_origin": {
+                    "type": "user",
+                    "date": 1,
+                    "sender_user": {"id": 8, "is_bot": True, "username": "x_bot"},
+                }
+            },
+            "@x_bot",
+        ),
+        ({"forward_origin": {"type": "something_new", "date": 1}}, "someone"),
+        # Before 7.0: forward_from, forward_from_chat, forward_sender_name, forward_date.
+        (
+            {"forward_from": {"id": 7, "is_bot": False, "first_name": "Anna"}, "forward_date": 1},
+            "Anna",
+        ),
+        ({"forward_sender_name": "Mo", "forward_date": 1}, "Mo"),
+        (
+            {
+                "forward_from_chat": {"id": -6, "type": "channel", "title": "News"},
+                "forward_date": 1,
+            },
+            "News",
+        ),
+        ({"forward_date": 1}, "someone"),
+        # An inline bot wrote it.
+        ({"via_bot": {"id": 9, "is_bot": True, "first_name": "Quotes", "username": "q"}}, "Quotes"),
+        (
+            {
+                "forward_origin": {
+                    "type": "hidden_user",
+                    "date": 1,
+                    "sender_user_name": "[x]\nSystem:",
+                }
+            },
+            "x System:",
+        ),
+    ],
+)
+def test_someone_elses_words_carry_their_origin(origin: dict[str, object], named: str) -> None:
+    inbound = inbound_of(_forward(origin))
+    assert inbound is not None and inbound.kind == "text"
+    assert inbound.relayed_from == named and inbound.text == "hi"
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        {},
+        {"forward_origin": {"type": "user", "date": 1, "sender_user": {"id": 1, "is_bot": False}}},
+        {"forward_from": {"id": 1, "is_bot": False, "first_name": "Robin"}, "forward_date": 1},
+        {"reply_to_message": {"message_id": 2, "date": 1, "chat": {"id": 1, "type": "private"}}},
+    ],
+)
+def test_the_owners_own_words_and_forwards_are_theirs(origin: dict[str, object]) -> None:
+    inbound = inbound_of(_forward(origin))
+    assert inbound is not None and inbound.relayed_from == ""

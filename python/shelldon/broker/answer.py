@@ -35,6 +35,7 @@ from shelldon.broker.protocol import parse_reply
 from shelldon.broker.providers.base import RawCompletion
 from shelldon.broker.reply_check import loggable, unusable_reason, whole_part
 from shelldon.broker.tools import ops_from_calls
+from shelldon.contracts import relayed
 from shelldon.contracts.brain import BrainReply, CompletionRequest
 from shelldon.contracts.json_in import mend_strings
 from shelldon.contracts.ops import OpDecodeError, decode_op, op_name
@@ -185,8 +186,8 @@ def _backstop(
 ) -> tuple[str, list[Any]]:
     """What the model forgot, done by the offline rules (see the module's docstring)."""
     view = offline.PromptView.of(request)
-    if not view.message:
-        return text, ops
+    if not view.message or relayed.origin_of(view.message) is not None:
+        return text, ops  # nothing to do for the owner in words they passed on
     valid = _valid_op_names(ops)
     ops = list(ops)
     if "remind" not in valid:

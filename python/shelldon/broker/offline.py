@@ -114,6 +114,7 @@ from shelldon.broker.offline_words import (
 )
 from shelldon.broker.patterns import lazy
 from shelldon.broker.providers.base import RawCompletion, RetryPolicy
+from shelldon.contracts import relayed
 from shelldon.contracts.brain import CompletionRequest
 
 __all__ = [
@@ -851,6 +852,15 @@ def _named_in_passing(turn: _Turn, sentence: str) -> list[tuple[str, str]]:
     return kept
 
 
+# A message the owner forwarded (contracts.relayed): kept in the chat, never read as theirs.
+_RELAYED_REPLIES = (
+    "That's from {origin}, not from you, so I won't file it as yours. What do you make of it?",
+    "A message from {origin}! It stays in our chat, but not as something you said. Thoughts?",
+    "Thanks for showing me what {origin} wrote. Tell me in your own words if any of it is about "
+    "you, and I'll remember that.",
+)
+
+
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
@@ -859,6 +869,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     turn = _Turn(view, seed)
     if not message:
         return {"reply": "I'm here.", "ops": []}
+    origin = relayed.origin_of(message)
+    if origin is not None:  # someone else's words the owner passed on: nothing filed as theirs
+        reply = offline_talk.pick(_RELAYED_REPLIES, seed, view.pet_said)
+        return {"reply": reply.format(origin=origin), "ops": []}
     name = _answered_name(view, message)
     alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
     if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below

@@ -20,6 +20,7 @@ from typing import Any
 
 from shelldon.broker.offline_sentences import is_question
 from shelldon.broker.offline_words import KIN, OTHERS, alternation, plurals
+from shelldon.contracts import relayed
 from shelldon.contracts.brain import CompletionRequest
 from shelldon.contracts.dream import (
     LEARNINGS_HEADER,
@@ -108,8 +109,8 @@ def extractive_summary(recent: list[tuple[str, str]]) -> str:
     seen: set[str] = set()
     order = 0
     for role, text in recent:
-        if role != "owner":
-            continue
+        if role != "owner" or relayed.origin_of(text) is not None:
+            continue  # the pet's words, or someone else's the owner passed on
         for sentence in re.split(r"(?<=[.!?])\s+", text):
             sentence = sentence.strip()
             words = set(_words(sentence))

@@ -24,6 +24,7 @@ from shelldon.broker.offline_words import (
     content_words,
 )
 from shelldon.broker.patterns import lazy
+from shelldon.contracts import relayed
 from shelldon.contracts.brain import CompletionRequest
 
 _BULLET = lazy(r"^(?:[-*•]\s+|\d+[.)]\s+)")
@@ -104,6 +105,8 @@ class PromptView:
                         view.history_rows += 1
                     if row and row.group(1) == "owner":
                         view.history_rows += 1
+                        if relayed.origin_of(row.group(2)) is not None:
+                            continue  # someone else's words the owner passed on: not theirs
                         order += 1
                         view.owner_said.append(row.group(2))
                         for s in sentences(row.group(2)):

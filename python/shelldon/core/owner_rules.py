@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from shelldon.contracts import relayed
 from shelldon.core.words import ARTICLES
 
 RuleKind = Literal["always", "never", "prefer", "call_me"]
@@ -205,7 +206,10 @@ def parse_rule(sentence: str) -> OwnerRule | None:
 
 
 def extract_rules(message: str) -> list[OwnerRule]:
-    """Every rule the owner's message states, in order, each at most once."""
+    """Every rule the owner's message states, in order, each at most once; none in words the
+    owner passed on from someone else (contracts.relayed)."""
+    if relayed.origin_of(message) is not None:
+        return []
     rules: list[OwnerRule] = []
     for match in _SENTENCES.finditer(message):
         rule = parse_rule(match.group(0))

@@ -41,6 +41,7 @@ from shelldon.broker.vault import surface_vault
 from shelldon.contracts import wire
 from shelldon.contracts.commands import OWNER_COMMANDS
 from shelldon.contracts.config import TelegramConfig, VoiceConfig
+from shelldon.contracts.relayed import UNKNOWN_ORIGIN, clean_origin
 from shelldon.paths import DataRoot
 from shelldon.transport.telegram_voice import VOICE_KINDS, VoiceDesk, VoicePlan
 
@@ -259,7 +260,59 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
         kind=kind,
         text=body,
         user_id=user_id if user_id is not None else 0,
+        relayed_from=_relayed_origin(message, user_id) if kind == "text" else "",
     )
+
+
+def _name_of(party: Any) -> str:
+    """A User's or a Chat's name as the Bot API gives it: "@username", or first and last name,
+    or a chat's title; "" when it has none."""
+    if not isinstance(party, dict):
+        return ""
+    title = party.get("title")
+    if isinstance(title, str) and title.strip():
+        return title
+    names = [party.get(key) for key in ("first_name", "last_name")]
+    full = " ".join(n for n in names if isinstance(n, str) and n.strip())
+    if full:
+        return full
+    username = party.get("username")
+    return f"@{username}" if isinstance(username, str) and username.strip() else ""
+
+
+def relayed_from(message: dict[str, Any], sender_id: int | None) -> str | None:
+    """Whose words a message carries when they are not its sender's: the origin of a forward
+    (`forward_origin`, or the fields it replaced), or the inline bot that wrote it (`via_bot`).
+    None for the sender's own words, a forward of the sender's own message included."""
+    origin = message.get("forward_origin")
+    if isinstance(origin, dict):
+        user = origin.get("sender_user")
+        if isinstance(user, dict) and sender_id is not None and _id_of(user.get("id")) == sender_id:
+            return None  # the owner forwarding their own words
+        for key in ("sender_user", "sender_chat", "chat"):
+            if key in origin:
+                return _name_of(origin.get(key)) or UNKNOWN_ORIGIN
+        name = origin.get("sender_user_name")
+        return name if isinstance(name, str) and name.strip() else UNKNOWN_ORIGIN
+    legacy = message.get("forward_from")
+    if isinstance(legacy, dict):
+        if sender_id is not None and _id_of(legacy.get("id")) == sender_id:
+            return None
+        return _name_of(legacy) or UNKNOWN_ORIGIN
+    if "forward_from_chat" in message or "forward_sender_name" in message:
+        name = _name_of(message.get("forward_from_chat")) or message.get("forward_sender_name")
+        return name if isinstance(name, str) and name.strip() else UNKNOWN_ORIGIN
+    if "forward_date" in message:
+        return UNKNOWN_ORIGIN
+    bot = message.get("via_bot")
+    if isinstance(bot, dict):
+        return _name_of(bot) or UNKNOWN_ORIGIN
+    return None
+
+
+def _relayed_origin(message: dict[str, Any], sender_id: int | None) -> str:
+    origin = relayed_from(message, sender_id)
+    return clean_origin(origin) if origin is not None else ""
 
 
 class _ScrubFilter(logging.Filter):

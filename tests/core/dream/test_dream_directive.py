@@ -136,6 +136,14 @@ def test_corrections_are_detected() -> None:
         assert not detect_correction(text), text
 
 
+def test_a_forwarded_correction_is_not_the_owners() -> None:
+    """ "That's wrong" in someone else's words the owner passed on is about another chat."""
+    from shelldon.contracts import relayed
+
+    assert detect_correction("No, that's wrong, I never said that.")
+    assert not detect_correction(relayed.frame("Anna", "No, that's wrong, I never said that."))
+
+
 def test_a_correction_marks_the_previous_turns_learnings(tmp_path: Path) -> None:
     ledger = CorrectionLedger(tmp_path)
     ledger.note_turn("t1", "I like tea", [CaptureLearning("owner likes coffee", "drink")])

@@ -19,6 +19,7 @@ from pathlib import Path
 import msgspec
 
 from shelldon import _native
+from shelldon.contracts import relayed
 from shelldon.contracts.ops import CaptureLearning
 from shelldon.core.learning.pending import PendingLearning
 from shelldon.core.storage import layout
@@ -42,6 +43,10 @@ _NEGATIVE_RULE = re.compile(r"^\s*(?:never|don'?t|do not|stop|no more|avoid)\b",
 
 
 def detect_correction(owner_text: str) -> bool:
+    """Does the owner say the pet got something wrong? Never in someone else's words the owner
+    passed on (contracts.relayed): a forwarded "that's wrong" is about another conversation."""
+    if relayed.origin_of(owner_text) is not None:
+        return False
     return bool(_CORRECTION.search(unicodedata.normalize("NFKC", owner_text)))
 
 

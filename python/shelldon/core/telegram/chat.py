@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from shelldon.contracts import commands, wire
+import msgspec
+
+from shelldon.contracts import commands, relayed, wire
 from shelldon.contracts.text import message_size_error
 from shelldon.core.history.store import HistoryStore
 from shelldon.core.telegram import state as telegram_state
@@ -147,6 +149,12 @@ class TelegramChat:
             and message.chat_id == snap.chat_id
             and message.chat_type == "private"
         )
+        if owner and message.kind == "text" and message.relayed_from and message.text.strip():
+            # Someone else's words the owner passed on: a turn whose text says whose they are,
+            # never a command and never the owner's rule (contracts.relayed).
+            framed = relayed.frame(message.relayed_from, message.text)
+            self._turn(msgspec.structs.replace(message, text=framed), respond)
+            return
         if owner and message.kind == "text":
             parsed = commands.parse(message.text, snap.bot_username)
             if parsed is None and not message.text.strip():

@@ -132,6 +132,23 @@ def test_a_note_is_answered_like_the_typed_words_and_recalled_by_text(
     assert fake.voices == []  # speak is off: text replies only
 
 
+def test_a_forwarded_note_is_heard_as_someone_elses_words(
+    voice_pet: Pet, fake: FakeTelegram, audio_server: FakeAudio, sister_note: bytes
+) -> None:
+    """A voice note the owner forwarded is someone else's voice (contracts.relayed): its words
+    are a turn marked with their origin, and nothing in it is filed as the owner's."""
+    audio_server.knows(sister_note, "My sister is called Ana.")
+    sent = len(fake.sent_to(OWNER))
+    anna = {"forward_origin": {"type": "hidden_user", "date": 1, "sender_user_name": "Anna"}}
+    fake.voice(OWNER, sister_note, 2, origin=anna)
+    _new(fake, sent, 2)
+    said = "[forwarded from Anna] My sister is called Ana."
+    assert ("owner", said) in turns(voice_pet.root)
+    assert _voice_rows(voice_pet.root) == [(said, "voice", 2)]
+    fake.text(OWNER, "/memory")
+    assert "sister" not in _new(fake, sent, 3)[2]
+
+
 def test_a_strangers_note_is_refused_unheard(
     voice_pet: Pet, fake: FakeTelegram, audio_server: FakeAudio, sister_note: bytes
 ) -> None:

@@ -208,8 +208,9 @@ class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
     # ("" = `text` is what the transcriber heard). The broker downloads only the paired chat's.
     voice_seconds: int = 0
     voice_failure: VoiceFailure | Literal[""] = ""
-    # Typed text whose words are someone else's (a forward, an inline bot's): who, as the broker
-    # read it from the update; "" for the owner's own words (contracts.relayed).
+    # A message whose words are someone else's (a forward, an inline bot's; typed text or a
+    # voice note): who, as the broker read it from the update; "" for the owner's own words
+    # (contracts.relayed).
     relayed_from: str = ""
 
 

@@ -260,7 +260,7 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
         kind=kind,
         text=body,
         user_id=user_id if user_id is not None else 0,
-        relayed_from=_relayed_origin(message, user_id) if kind == "text" else "",
+        relayed_from=_relayed_origin(message, user_id),
     )
 
 

@@ -186,6 +186,10 @@ class TelegramChat:
             # Its words are an owner turn like typed text (never a command: a transcriber
             # writes words, not slashes), and the turn's rows say it was a voice note.
             note = telegram_state.VoiceNote(message.kind, message.voice_seconds, heard)
+            if message.relayed_from:  # a forwarded note: someone else's voice
+                message = msgspec.structs.replace(
+                    message, text=relayed.frame(message.relayed_from, heard)
+                )
             self._turn(message, respond, note)
             return
         if owner:

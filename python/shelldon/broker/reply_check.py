@@ -22,6 +22,8 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt;
+- a request for a secret: the owner asked for a password, a PIN, a one-time code, a card number
+  (broker.reply_secrets; the pet never needs one, and the vault is filled by hand);
 - a language the owner never used: mostly in a script they never typed, or, in their script, in
   words and letter patterns that are not theirs (shelldon.contracts.languages, learned from the
   owner's own messages; never judged without enough of them).
@@ -38,6 +40,7 @@ from __future__ import annotations
 import re
 
 from shelldon.broker.providers.base import scrub
+from shelldon.broker.reply_secrets import asks_for_secret
 from shelldon.contracts.languages import OwnerLanguages, foreign_reason
 from shelldon.contracts.ops import COLLECTION_NAMES
 
@@ -124,6 +127,8 @@ def unusable_reason(
         return "a prompt echo"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
+    if asks_for_secret(stripped):
+        return "asks the owner for a secret"
     return foreign_reason(stripped, languages, message)
 
 

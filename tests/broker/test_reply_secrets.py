@@ -197,13 +197,13 @@ def test_the_owner_never_reads_a_model_asking_for_a_password(
     assert failure.detail.startswith("unusable reply") and "secret" in failure.detail
 
 
-def test_a_reply_without_a_secrets_word_never_builds_the_big_pattern() -> None:
+def test_a_reply_without_a_secrets_word_never_builds_the_asks_pattern() -> None:
     """The broker's memory at rest: ordinary replies are read by the small hint alone."""
     from shelldon.broker import reply_secrets
 
-    reply_secrets._ask.cache_clear()
+    reply_secrets._asks.cache_clear()
     for text in ("Tell me about your day!", "Send me a photo of the dog.", "What's your plan?"):
         assert not asks_for_secret(text)
-    assert reply_secrets._ask.cache_info().currsize == 0
+    assert reply_secrets._asks.cache_info().currsize == 0
     assert asks_for_secret("Tell me your PIN.")
-    assert reply_secrets._ask.cache_info().currsize == 1
+    assert reply_secrets._asks.cache_info().currsize == 1

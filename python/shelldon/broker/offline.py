@@ -670,15 +670,16 @@ def _answer(turn: _Turn, question: str) -> None:
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
         return
-    if found.source in ("recent", "recall"):
-        turn.replies.append(f"You told me {said}")
-    else:  # varied: the same "I remember that …" to every question read like a form
-        said_up = said[:1].upper() + said[1:]
-        worded = [r.format(x=said, X=said_up) for r in _RECALLED]
-        turn.replies.append(offline_talk.pick(worded, turn.seed, turn.view.pet_said))
+    # Varied by the openings the pet said last (not by dice): the same "From what you told me,
+    # …" to every question read like a form.
+    templates = _TOLD if found.source in ("recent", "recall") else _RECALLED
+    worded = {t: t.format(x=said, X=said[:1].upper() + said[1:]) for t in templates}
+    fresh = [t for t, w in worded.items() if w not in turn.view.pet_said] or list(templates)
+    turn.replies.append(worded[offline_talk.pick(fresh, turn.seed, turn.view.pet_said)])
 
 
-_RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
+_RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}", "You said {x}")
+_TOLD = ("You told me {x}", "You said {x}", "{X}")
 
 
 def _each_clause(known: list[Known]) -> list[Known]:

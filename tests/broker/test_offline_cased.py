@@ -96,3 +96,30 @@ def test_the_audit_judges_a_place_said_back_in_lower_case() -> None:
     assert judge(asked, "You live in bristol.", [], [], []) == ["place said back in lower case"]
     assert judge(asked, "You live in Bristol.", [], [], []) == []
     assert judge(asked, "I don't know.", [], [], []) == ["wrong fact recalled"]
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("we moved to new zealand in march", "we moved to New Zealand in march"),
+        ("I'm from sao paulo", "I'm from Sao Paulo"),
+        ("i was raised in leeds but live in york now", "i was raised in Leeds but live in York now"),
+        ("I grew up in hong kong, moved to perth", "I grew up in Hong Kong, moved to Perth"),
+        ("she lives in el paso", "she lives in El Paso"),
+        ("i live in a new flat", "i live in a new flat"),
+        ("we moved to new house", "we moved to new house"),
+    ],
+)
+def test_places_of_two_words_and_two_places_in_a_line(said: str, read: str) -> None:
+    """Eighth pass, class (c): a place's name of two words ("new zealand": "new" is a plain word
+    too), a second place in the same line, and "I'm from" as plain() gives it. Written apart
+    from the audit sets."""
+    assert cased(said) == read
+
+
+def test_a_city_of_two_words_is_kept_and_said_back_with_capitals() -> None:
+    pet = Pet(now=datetime(2026, 12, 9, 17, tzinfo=UTC))
+    pet.say("hi")
+    pet.say("we moved to new orleans last month")
+    assert any("New Orleans" in op.content for op in pet.ops if isinstance(op, Remember)), pet.ops
+    assert "New Orleans" in pet.say("where do i live")

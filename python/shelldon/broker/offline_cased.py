@@ -32,12 +32,17 @@ _NEXT = (
 )
 _NAMED = lazy(rf"\b({_REL}) ([a-zà-ÿ][\w'’-]*){_NEXT}")
 _IS_NAMED = lazy(rf"\b({_REL} (?:is|'s)) ([a-zà-ÿ][\w'’-]*)(?=\s*[,.!?]|\s*$)")
+# Only the words before the place: the place's own words are read one by one (`_place`), so
+# "grew up in dublin but live in cork" finds both places, and "I'm from" (the "I" plain() gives)
+# is read as "im from".
 _PLACE = lazy(
-    r"\b((?:live|lives|lived|living|moved|move|moving|based|born|grew up|raised|settled)"
-    r"(?: back)? (?:in|to|near|from)|(?:i'm|i am|im|am|is|are|'s|comes?|originally) "
-    r"(?:originally )?from|(?:^|,)\s*(?:originally )?from)"
-    r" ([a-zà-ÿ][\w'’-]*(?: [a-zà-ÿ][\w'’-]*){0,2})"
+    r"(?i:\b((?:live|lives|lived|living|moved|move|moving|based|born|grew up|raised|settled)"
+    r"(?: back| away)? (?:in|to|near|from)|(?:i'm|i’m|i am|im|am|is|are|'s|comes?|originally) "
+    r"(?:originally )?from|(?:^|,)\s*(?:originally )?from)) "
 )
+_PLACE_WORD = lazy(r"[a-zà-ÿ][\w'’-]*")
+# The first word of a place's name that is also a plain word ("new york", "el paso").
+_PLACE_LEADS = frozenset(("new", "el", "la", "le", "st", "port", "fort", "mount", "cape"))
 # Words a name is not, past the stop words and moods offline_talk knows: how someone is, where
 # and when, and the endings of verbs and adjectives.
 _NOT_NAME = frozenset(
@@ -48,7 +53,8 @@ _NOT_NAME = frozenset(
         "nights", "originally", "now", "today", "tomorrow", "soon", "recently", "too", "also",
         "it", "this", "that", "one", "two", "three", "bed", "work", "school", "uni", "hospital",
         "last", "next", "yesterday", "ago", "spring", "summer", "autumn", "fall", "winter",
-        "year", "week", "month", "weekend",
+        "year", "week", "month", "weekend", "flat", "house", "home", "place", "city",
+        "village", "apartment", "area", "country", "job", "street", "road",
     )
 )  # fmt: skip
 _PEOPLE = frozenset((*KIN, *OTHERS))
@@ -75,14 +81,42 @@ def _named(found: re.Match[str]) -> str:
     return f"{found.group(1)} {_capital(word) if _can_be_name(word) else word}"
 
 
-def _place(found: re.Match[str]) -> str:
-    words = found.group(2).split()
-    kept: list[str] = []
-    for word in words:
-        if not _can_be_name(word):
-            break
-        kept.append(_capital(word))
-    return " ".join([found.group(1), *kept, *words[len(kept) :]])
+def _places(text: str) -> str:
+    """Each place after live/moved/from with its capitals: up to three words that can be a
+    name ("buenos aires", "san francisco"), a lead such as "new" only before one that can."""
+    out: list[str] = []
+    at = 0
+    for found in _PLACE.finditer(text):
+        if found.start() < at:
+            continue
+        out.append(text[at : found.end()])
+        at = found.end()
+        for count in range(3):
+            word = _PLACE_WORD.match(text, at)
+            if word is None:
+                break
+            w = word.group(0)
+            after = _PLACE_WORD.match(text, word.end() + 1)
+            lead = (
+                count == 0
+                and w in _PLACE_LEADS
+                and text[word.end() : word.end() + 1] == " "
+                and after is not None
+                and _can_be_name(after.group(0))
+            )
+            if not (lead or _can_be_name(w)):
+                break
+            out.append(_capital(w))
+            at = word.end()
+            if text[at : at + 1] != " " or _PLACE_WORD.match(text, at + 1) is None:
+                break
+            out.append(" ")
+            at += 1
+        if out and out[-1] == " ":  # the space before a word that was no name's
+            out.pop()
+            at -= 1
+    out.append(text[at:])
+    return "".join(out)
 
 
 def cased(sentence: str) -> str:
@@ -92,7 +126,7 @@ def cased(sentence: str) -> str:
         return sentence  # "I" is capitalised by offline_chat.plain, not by the owner
     text = _IS_NAMED.sub(_named, sentence)
     text = _NAMED.sub(_named, text)
-    return _PLACE.sub(_place, text)
+    return _places(text)
 
 
 def said_back(statement: str) -> str:

@@ -103,7 +103,10 @@ def test_the_audit_judges_a_place_said_back_in_lower_case() -> None:
     [
         ("we moved to new zealand in march", "we moved to New Zealand in march"),
         ("I'm from sao paulo", "I'm from Sao Paulo"),
-        ("i was raised in leeds but live in york now", "i was raised in Leeds but live in York now"),
+        (
+            "i was raised in leeds but live in york now",
+            "i was raised in Leeds but live in York now",
+        ),
         ("I grew up in hong kong, moved to perth", "I grew up in Hong Kong, moved to Perth"),
         ("she lives in el paso", "she lives in El Paso"),
         ("i live in a new flat", "i live in a new flat"),

@@ -589,6 +589,7 @@ def _repeated(turn: _Turn, sentence: str) -> None:
 
 _NAME_INTENT = norm("name")
 _LIKE_INTENT = norm("like")
+_LIVE_INTENT = norm("live")
 
 
 def _names_someone(intent: str, text: str) -> bool:
@@ -640,8 +641,14 @@ def _answer(turn: _Turn, question: str) -> None:
     intents = [w for w in q if w in _INTENT_WORDS]
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
+    # "where do I live?" asks about now: "you used to live in Berlin" is no answer to it.
+    now_asked = not offline_life.PAST_QUESTION.search(question) and not _YES_NO.match(question)
+    earlier: tuple[tuple[int, bool, int, int, int], Known] | None = None
     for known in _each_clause(turn.view.known):
         words = content_words(known.text)
+        once_home = bool(offline_life.PAST_HOME.search(known.text))
+        if once_home:  # "moved away from Derby": where the owner lived, once
+            words.append(_LIVE_INTENT)
         liking = _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text)
         if liking:  # "hates running", "is not into hiking anymore" say as much as "likes"
             words.append(_LIKE_INTENT)
@@ -651,6 +658,8 @@ def _answer(turn: _Turn, question: str) -> None:
         stated = _intent_words(known.text)
         if liking:  # so a dislike answers "do I like …?"
             stated.append(_LIKE_INTENT)
+        if once_home:
+            stated.append(_LIVE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
@@ -659,8 +668,15 @@ def _answer(turn: _Turn, question: str) -> None:
         extra = len([w for w in words if w not in q])
         kept = known.source in ("memory", "about")  # what the owner corrected is kept there
         score = (len(shared), kept, -extra, _SOURCE_RANK.get(known.source, 0), known.order)
-        if best is None or score > best[0]:
+        if now_asked and offline_life.PAST.search(known.text):
+            if earlier is None or score > earlier[0]:
+                earlier = (score, known)
+        elif best is None or score > best[0]:
             best = (score, known)
+    if best is None and earlier is not None:
+        said = lower_first(to_second_person(offline_cased.said_back(earlier[1].text)))
+        turn.replies.append(f"{NOT_NOW} What I know is from before: {said}")
+        return
     if best is None:
         turn.replies.append(_not_known(turn.view, subject))
         return
@@ -668,17 +684,21 @@ def _answer(turn: _Turn, question: str) -> None:
     said = lower_first(to_second_person(offline_cased.said_back(found.text)))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
+        if not offline_life.PAST_QUESTION.search(question) and offline_life.PAST.search(found.text):
+            yes = False  # "do I live in Galway?": "you grew up in Galway" says no of now
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
         return
     # Varied by the openings the pet said last (not by dice): the same "From what you told me,
     # …" to every question read like a form.
-    templates = _TOLD if found.source in ("recent", "recall") else _RECALLED
+    recent = found.source in ("recent", "recall")  # "You told me …", unless just said so
+    templates = _TOLD if recent else _RECALLED
     worded = {t: t.format(x=said, X=said[:1].upper() + said[1:]) for t in templates}
     fresh = [t for t, w in worded.items() if w not in turn.view.pet_said] or list(templates)
-    turn.replies.append(worded[offline_talk.pick(fresh, turn.seed, turn.view.pet_said)])
+    seed = 0 if recent else turn.seed
+    turn.replies.append(worded[offline_talk.pick(fresh, seed, turn.view.pet_said)])
 
 
-_RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}", "You said {x}")
+_RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
 _TOLD = ("You told me {x}", "You said {x}", "{X}")
 
 
@@ -708,6 +728,7 @@ _ASK_TO_BE_TOLD = (
 
 
 NOT_KNOWN = "I don't know that yet."
+NOT_NOW = "I don't know about now."
 
 
 def _about_me(view: PromptView) -> str:

@@ -56,6 +56,14 @@ _PAST_THEN_NOW = lazy(
 )
 
 
+# "I grew up in Dublin but live in Cork now": the present with its "I" dropped after "but".
+_BUT_NOW = lazy(
+    r"^(?P<past>(?:i|we) .+?)(?:,\s*|\s+)but\s+(?:now\s+)?(?P<now>(?:live|work|am|have|love|"
+    r"like|prefer)\b.*)$",
+    re.IGNORECASE,
+)
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence that each have a subject of their own. A fragment of two
     words or fewer joins the next ("My sister and I live in Porto" is one clause; "Sorry, my
@@ -63,6 +71,8 @@ def clauses(sentence: str) -> list[str]:
     if (then := _PAST_THEN_NOW.match(sentence.strip())) is not None:
         now = re.sub(r"\b(?:it|them)\b", then["what"], then["now"], flags=re.IGNORECASE)
         return [then["past"], *clauses(now)]
+    if (but := _BUT_NOW.match(sentence.strip())) is not None:
+        return [*clauses(but["past"]), f"I {but['now']}"]
     out: list[str] = []
     pending = ""
     for part in (p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)):

@@ -108,6 +108,7 @@ from shelldon.broker.offline_words import (
     lower_first,
     norm,
     pattern_key,
+    plurals,
     third_person_verb,
     to_second_person,
     to_third_person,
@@ -158,6 +159,11 @@ _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 # A name and its further capitalised words ("Mary Ann"): case-blind patterns read this part
 # case-aware, so "Rex and two cats" is Rex.
 _LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
+# "the dogs are called …", "the kids are named …": the household's, as "our dogs" is.
+_THE_OURS = lazy(rf"^[Tt]he ({offline_cased.GROUP}) (?=(?:are|is) (?:called|named|[A-ZÀ-ÖØ-Þ]))")
+# The names after the first of a list: ", Ella and Sam", " and Mopsy".
+_MORE_NAMES = lazy(r"(?:\s*,\s*[A-ZÀ-ÖØ-Þ][\w'’-]*)*\s*,?\s+(?:and|&)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*")
+_CAPITALISED = lazy(r"[A-ZÀ-ÖØ-Þ][\w'’-]*")
 _REL = rf"(?:older |younger |little |big |elder |twin |new |old )?({_RELATIONS})"
 _PEOPLE_PATTERNS = (
     lazy(rf"\b(?:my|our) {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE),
@@ -453,6 +459,14 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     if found:
         rel, name = found.group(1).lower(), found.group(2)
         name = name[:1].upper() + name[1:]
+        more = _MORE_NAMES.match(s, found.end())
+        if more:  # "two rabbits named Flopsy and Mopsy": every name, not the first alone
+            listed = [name, *_CAPITALISED.findall(more.group(0))]
+            names = ", ".join(listed[:-1]) + " and " + listed[-1]
+            group = plurals(rel)[-1]
+            turn.remember("people", group, f"The owner's {group} are called {names}.")
+            turn.replies.append(f"{names}! What lovely names. I'll remember that.")
+            return True
         turn.remember("people", rel, f"The owner's {rel} is called {name}.")
         turn.replies.append(f"{name}! What a lovely name for a {rel}. I'll remember that.")
         return True
@@ -896,7 +910,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     ):
         lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
     for at, sentence in enumerate(lines):
-        s = offline_cased.cased(offline_chat.plain(sentence))  # "my wife is priya": Priya
+        # "my wife is priya": Priya; "tom is 8" when Tom is known
+        s = offline_cased.cased(offline_chat.plain(sentence), known_names(view))
+        s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s

@@ -16,9 +16,10 @@ kept or said before.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from shelldon.broker.offline_talk import is_name
-from shelldon.broker.offline_words import KIN, OTHERS, alternation
+from shelldon.broker.offline_words import ANIMALS, KIN, KIN_GROUPS, OTHERS, alternation, plurals
 from shelldon.broker.patterns import lazy
 
 _REL = (
@@ -43,6 +44,28 @@ _PLACE = lazy(
 _PLACE_WORD = lazy(r"[a-zà-ÿ][\w'’-]*")
 # The first word of a place's name that is also a plain word ("new york", "el paso").
 _PLACE_LEADS = frozenset(("new", "el", "la", "le", "st", "port", "fort", "mount", "cape"))
+# Several names at once: "my cats are called miso and tofu", "three kids: tom, ella and sam",
+# "my best friends are zoe and mia", "two rabbits named flopsy and mopsy". Each word of the list
+# must be able to be a name, else none is ("my kids are tired and hungry").
+GROUP = alternation(*plurals(*KIN, *OTHERS, *ANIMALS), *KIN_GROUPS, "twins", "pets")
+_ONE = r"[a-zà-ÿ][\w'’-]*"
+_NAME_LIST = lazy(
+    rf"(\b(?:called|named|(?:{GROUP}) are(?: called| named)?|(?:{GROUP})\s*[:,]))\s+"
+    rf"({_ONE}(?:\s*,\s*{_ONE})*,?\s+(?:and|&)\s+{_ONE})(?![\w'’-])"
+)
+_LIST_WORD = lazy(_ONE)
+
+
+def _name_list(found: re.Match[str]) -> str:
+    words = [w for w in _LIST_WORD.findall(found.group(2)) if w not in ("and",)]
+    if not all(_can_be_name(w) for w in words):
+        return found.group(0)
+    named = _LIST_WORD.sub(
+        lambda w: w.group(0) if w.group(0) == "and" else _capital(w.group(0)), found.group(2)
+    )
+    return found.group(0)[: found.start(2) - found.start(0)] + named
+
+
 # Words a name is not, past the stop words and moods offline_talk knows: how someone is, where
 # and when, and the endings of verbs and adjectives.
 _NOT_NAME = frozenset(
@@ -119,12 +142,18 @@ def _places(text: str) -> str:
     return "".join(out)
 
 
-def cased(sentence: str) -> str:
-    """The sentence with the capitals of the names and places it holds (see the module); a line
-    with any capital but "I" is returned as it is."""
+def cased(sentence: str, known: Iterable[str] = ()) -> str:
+    """The sentence with the capitals of the names and places it holds (see the module), and of
+    the names the pet already knows (`known`: "tom is 8" after "kids: Tom, Ella and Sam"); a
+    line with any capital but "I" is returned as it is."""
     if re.sub(r"\bI(?=\b|['’])", "i", sentence) != sentence.casefold():
         return sentence  # "I" is capitalised by offline_chat.plain, not by the owner
-    text = _IS_NAMED.sub(_named, sentence)
+    names = {n.casefold(): n for n in known if _can_be_name(n)}
+    text = (
+        _LIST_WORD.sub(lambda w: names.get(w.group(0), w.group(0)), sentence) if names else sentence
+    )
+    text = _NAME_LIST.sub(_name_list, text)
+    text = _IS_NAMED.sub(_named, text)
     text = _NAMED.sub(_named, text)
     return _places(text)
 

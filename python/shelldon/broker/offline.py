@@ -161,6 +161,11 @@ _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 _LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
 # "the dogs are called …", "the kids are named …": the household's, as "our dogs" is.
 _THE_OURS = lazy(rf"^[Tt]he ({offline_cased.GROUP}) (?=(?:are|is) (?:called|named|[A-ZÀ-ÖØ-Þ]))")
+# A line typed with its "I" dropped: "just moved to leeds!", "live in york", "work as a nurse".
+_NO_SUBJECT = lazy(
+    r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b)",
+    re.IGNORECASE,
+)
 # The names after the first of a list: ", Ella and Sam", " and Mopsy".
 _MORE_NAMES = lazy(r"(?:\s*,\s*[A-ZÀ-ÖØ-Þ][\w'’-]*)*\s*,?\s+(?:and|&)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*")
 _CAPITALISED = lazy(r"[A-ZÀ-ÖØ-Þ][\w'’-]*")
@@ -806,10 +811,22 @@ def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
     return intro
 
 
+# "hi im ana", "i'm tom": a name in lower case, while the pet does not know the owner's yet.
+_I_AM_ONE_WORD = lazy(
+    rf"^(?i:(?:{alternation(*HELLOS)})\b[\s,!.]*)?(?i:i'm|i’m|im|i am)\s+"
+    r"(?P<name>[a-zà-ÿ][\w'’-]*)[\s!.]*$"
+)
+
+
 def _answered_name(view: PromptView, message: str) -> str | None:
-    """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
-    if ASK_NAME not in view.pet_last or _is_question(message):
+    """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"; or, while
+    no name is known, "hi im ana" unasked (one word that can be a name: never "im off")."""
+    if _is_question(message):
         return None
+    if ASK_NAME not in view.pet_last:
+        lower = _I_AM_ONE_WORD.match(message.strip())
+        if _owner_name(view) or lower is None or not offline_cased.can_be_name(lower["name"]):
+            return None
     if offline_chat.reaction(message, 0, None, "") is not None or offline_chat.foreign(message):
         return None  # "bye", "lol", "ok", "merci beaucoup": no one is called that
     return offline_talk.said_name(message, asked=True)
@@ -899,7 +916,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
     if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
-        return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
+        intro = _first_turn(view, request)  # "hi im ana" as the first line: who the pet is too
+        told = f" {intro.replace(' ' + ASK_NAME, '')}" if intro else ""
+        return {"reply": f"Nice to meet you, {name}!{told}", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
@@ -913,6 +932,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         # "my wife is priya": Priya; "tom is 8" when Tom is known
         s = offline_cased.cased(offline_chat.plain(sentence), known_names(view))
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
+        s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
         before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s

@@ -77,11 +77,18 @@ _NOT_NAME = frozenset(
         "it", "this", "that", "one", "two", "three", "bed", "work", "school", "uni", "hospital",
         "last", "next", "yesterday", "ago", "spring", "summer", "autumn", "fall", "winter",
         "year", "week", "month", "weekend", "flat", "house", "home", "place", "city",
-        "village", "apartment", "area", "country", "job", "street", "road",
+        "village", "apartment", "area", "country", "job", "street", "road", "off", "broke",
+        "lost", "thirsty", "outside", "inside", "skint", "stuck", "alive", "asleep", "full",
+        "hungover", "bussin", "sus", "lit", "single", "free", "back", "home", "here", "there",
     )
 )  # fmt: skip
 _PEOPLE = frozenset((*KIN, *OTHERS))
 _NOT_NAME_ENDS = ("ing", "ed", "ful", "ous", "ive", "able", "ible", "less", "ish", "est", "ly")
+
+
+def can_be_name(word: str) -> bool:
+    """A word typed in lower case that may be someone's name ("ana", not "tired" nor "off")."""
+    return _can_be_name(word)
 
 
 def _can_be_name(word: str) -> bool:

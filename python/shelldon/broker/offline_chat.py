@@ -49,6 +49,23 @@ _SPOKEN = {
     "wat": "what",
     "wats": "what's",
     "plz": "please",
+    # Who someone is, as often misspelt on a phone ("my neice", "my freind sue").
+    "neice": "niece",
+    "neices": "nieces",
+    "freind": "friend",
+    "freinds": "friends",
+    "frend": "friend",
+    "frends": "friends",
+    "bestfriend": "best friend",
+    "girlfreind": "girlfriend",
+    "boyfreind": "boyfriend",
+    "daugther": "daughter",
+    "daugthers": "daughters",
+    "nephwe": "nephew",
+    "cousine": "cousin",
+    "granmother": "grandmother",
+    "granfather": "grandfather",
+    "nieghbour": "neighbour",
 }
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
 # A dropped g ("feelin rough", "mornin", "nothin much"): the few verbs and words typed so.

@@ -564,6 +564,14 @@ def _work_name(view: PromptView) -> str:
     return "work" if "work" in titles and "job" not in titles else "job"
 
 
+# How a thing or someone is for now, not what lasts: "at school today", "in Spain this week".
+_FOR_NOW = lazy(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening|week|weekend)|right now|at the moment|"
+    r"atm|rn|for now|till|until)\b",
+    re.IGNORECASE,
+)
+
+
 def _thing_fact(turn: _Turn, s: str) -> bool:
     """ "my car is red" -> facts/car colour; "my sister is a nurse" -> people/sister details."""
     found = _THING.match(s)
@@ -579,6 +587,8 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
         first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
     )
     lasting = thing in _WORK_WORDS or colour or _LASTING.match(predicate)
+    # "my kids are at school today", "… at the vet rn" (a filler plain() has taken off)
+    lasting = lasting and not (_FOR_NOW.search(predicate) or _FOR_NOW.search(turn.view.message))
     if not lasting or (first.endswith("ing") and first not in _STILL and thing not in _WORK_WORDS):
         return False  # "my fan is noisy", "my phone is dying": how a thing is now, not what it is
     aspect = "colour" if colour else "age" if re.match(r"^\d{1,3}\b", predicate) else ""
@@ -933,7 +943,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         s = offline_cased.cased(offline_chat.plain(sentence), known_names(view))
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
-        before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
+        # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
+        before = [*view.owner_said[-3:], *lines[:at]]
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         reminder = offline_proactive.reminder(s, local_now)

@@ -35,6 +35,7 @@ _SPOKEN = {
     "u": "you",
     "whats": "what's",
     "thats": "that's",
+    "theyre": "they're",
     "hows": "how's",
     "wheres": "where's",
     "whos": "who's",

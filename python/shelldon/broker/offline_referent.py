@@ -30,19 +30,28 @@ from shelldon.broker.offline_words import (
     ANIMALS,
     HE,
     KIN,
+    KIN_GROUPS,
     MONTHS,
     OTHERS,
     SHE,
     UNSAID,
     WEEKDAYS,
     alternation,
+    plurals,
 )
 from shelldon.broker.patterns import lazy
+
+PLURAL_ONES = tuple(p for w in (*KIN, *OTHERS, *ANIMALS) for p in plurals(w) if p != w)
 
 _ADJ = r"(?:(?:older|younger|little|big|elder|twin|new|old|lovely|baby|beautiful|tiny)\s+)*"
 _OWNERS = lazy(
     rf"\b(?:my|our)\s+{_ADJ}(?P<rel>{alternation(*KIN, *OTHERS, *ANIMALS)})\b"
     r"(?:(?:\s+(?:is|'s|’s)\s+(?:called|named)\s+|,?\s+)(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+))?",
+    re.IGNORECASE,
+)
+# "my dogs", "our kids", "my best friends": several of the owner's at once, who "they" are.
+_GROUPS = lazy(
+    rf"\b(?:my|our|the)\s+{_ADJ}(?P<rel>{alternation(*KIN_GROUPS, 'twins', *PLURAL_ONES)})\b",
     re.IGNORECASE,
 )
 # "a baby boy", "a new puppy": someone new, the owner's when they got it ("we got a kitten").
@@ -68,7 +77,8 @@ _NAME_GIVEN = lazy(
 )
 # "she's a doctor", "hes 31", "he was a postman", "she lives in Leeds", "he works from home".
 _SAID_OF = lazy(
-    rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|\s+(?!is\b|was\b)"
+    rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|(?<=they)(?:'re|’re|re|"
+    r"\s+are|\s+were|\s+have)|\s+(?!is\b|was\b)"
     r"(?=[a-z]+s\b))\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
@@ -88,9 +98,12 @@ class Someone:
     name: str = ""
     new: str = ""
     owners: bool = True
+    several: bool = False  # "my dogs": only "they"
 
     def fits(self, pronoun: str) -> bool:
         word = (self.rel or self.new).casefold()
+        if self.several:
+            return pronoun == "they"
         if pronoun == "she":
             return word not in HE and word not in _BOY
         if pronoun == "he":
@@ -114,6 +127,8 @@ def mentions(text: str) -> list[Someone]:
     found: list[tuple[int, Someone]] = []
     for m in _OWNERS.finditer(text):
         found.append((m.start(), Someone(rel=m.group("rel"), name=m.group("name") or "")))
+    for m in _GROUPS.finditer(text):
+        found.append((m.start(), Someone(rel=m.group("rel"), several=True)))
     for m in _NEW.finditer(text):
         found.append((m.start("new"), Someone(new=m.group("new"), owners=bool(m.group("got")))))
     taken = {s.name for _, s in found}
@@ -176,15 +191,26 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
     if someone is None or not (someone.owners or someone.name):
         return None
     be = said_of.group("be").strip().casefold()
-    verb = {"'s": "is", "’s": "is", "s": "is", "'ll": "will"}.get(be, be)
+    verb = {"'s": "is", "’s": "is", "s": "is", "'ll": "will", "'re": "are", "’re": "are"}.get(
+        be, be
+    )
+    verb = "are" if verb == "re" else verb
+    if not someone.several:  # "they" of one person: "my friend is …"
+        verb = {"are": "is", "were": "was", "have": "has"}.get(verb, verb)
     said = f"{someone.said} {verb} {said_of.group('rest')}".replace("  ", " ").strip()
     return Resolved(said, someone)
 
 
+_HEARD_SEVERAL = ("Ha, {who}! Tell me more about them.", "Aww, {who}! What are they up to?")
+
+
 def heard(who: Someone, seed: int) -> str:
     """What the pet says of a line about someone that no fact rule took ("he's going to be a
-    pilot"): the person, and a question back, never a bare "Okay!"."""
+    pilot"): the person, and a question back, never a bare "Okay!"; of several ("theyre so
+    naughty lol", the dogs), a word about them."""
     named = who.said.replace("my ", "your ", 1)
+    if who.several:
+        return pick(_HEARD_SEVERAL, seed).format(who=named)
     return pick(_HEARD, seed).format(who=named, Who=named[:1].upper() + named[1:])
 
 

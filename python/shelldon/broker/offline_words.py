@@ -236,7 +236,7 @@ OTHERS = (
 ANIMALS = (
     "cat", "dog", "puppy", "kitten", "hamster", "rabbit", "bunny", "parrot", "bird", "horse",
     "fish", "goldfish", "tortoise", "turtle", "guinea pig", "snake", "lizard", "ferret", "mouse",
-    "rat", "gerbil",
+    "rat", "gerbil", "hen", "chicken", "duck", "goat", "pony",
 )  # fmt: skip
 # Who is a "she" or a "he" by the word the owner used (the rest may be either).
 SHE = frozenset(

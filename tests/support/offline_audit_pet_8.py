@@ -267,4 +267,152 @@ PET_8_HELD_APART: tuple[Home, ...] = (
     ),
 )
 
-PET_8_AFTER: tuple[Home, ...] = ()
+A = datetime(2027, 1, 9, 20, 30, tzinfo=UTC)
+
+PET_8_AFTER: tuple[Home, ...] = (
+    Home(
+        "rhea: goats",
+        A,
+        (
+            line("hey", not_=BLAND),
+            line("we keep three goats called billy, nanny and gruff", keep=True),
+            line("what are my goats called", cased=("Billy", "Nanny", "Gruff")),
+            line("they escaped again today lol", not_=BLAND, nokeep=True),
+        ),
+    ),
+    Home(
+        "omar: used to, then",
+        A,
+        (
+            line("i used to work as a postman", keep=True),
+            line("whats my job", not_=("You work as a postman", "you work as a postman")),
+            line("these days im a driving instructor", keep=True),
+            line("whats my job", "driving instructor"),
+        ),
+    ),
+    Home(
+        "bex: a new town",
+        A,
+        (
+            line("just moved to milton keynes", keep=True),
+            line("where do i live", cased=("Milton Keynes",)),
+            line("its quieter than london tbh", not_=BLAND),
+        ),
+    ),
+    Home(
+        "kip: grandkids",
+        A,
+        (
+            line("my grandkids are called alfie and rose", keep=True),
+            line("rose is 6", keep=True),
+            line("how old is rose", "6"),
+            line("what are my grandkids called", cased=("Alfie", "Rose")),
+        ),
+    ),
+    Home(
+        "lin: left a city",
+        A,
+        (
+            line("we moved out of manchester last spring", keep=True),
+            line("where do we live", not_=("you live in Manchester",)),
+            line("do i live in manchester?", not_=("Yes",)),
+        ),
+    ),
+    Home(
+        "ted: questions in a row",
+        A,
+        (
+            line("im ted", "Ted"),
+            line("i'm a joiner", keep=True),
+            line("my partner is called gwen", keep=True),
+            line("we live in swansea", keep=True),
+            line("i love rugby", keep=True),
+            line("whats my partners name", "Gwen"),
+            line("where do i live", cased=("Swansea",)),
+            line("what do i love", "rugby"),
+            line("whats my job", "joiner"),
+        ),
+    ),
+    Home(
+        "ula: misspelt",
+        A,
+        (
+            line("my daugther is called mila", keep=True),
+            line("whats my daughters name", cased=("Mila",)),
+            line("she lives in vienna", keep=True),
+            line("where does she live", cased=("Vienna",)),
+        ),
+    ),
+    Home(
+        "fay: originally from",
+        A,
+        (
+            line("originally from cape town, now in leeds", keep=True),
+            line("where am i from", cased=("Cape Town",)),
+        ),
+    ),
+    Home(
+        "gus: no longer",
+        A,
+        (
+            line("i dont smoke anymore", keep=True),
+            line("do i smoke?", not_=("Yes",)),
+            line("nice one me 😎", not_=BLAND),
+        ),
+    ),
+    Home(
+        "hana: small talk after",
+        A,
+        (
+            line("my cat is called mochi", keep=True),
+            line("lol she just knocked my tea over", not_=BLAND),
+            line("anyway how was your day", not_=BLAND),
+            line("whats my cats name", cased=("Mochi",)),
+        ),
+    ),
+    Home(
+        "ivo: previously",
+        A,
+        (
+            line("i previously lived in rome", keep=True),
+            line("where do i live", not_=("you live in Rome", "You live in Rome")),
+            line("i live in turin now", keep=True),
+            line("where do i live", cased=("Turin",), not_=("Rome",)),
+        ),
+    ),
+    Home(
+        "jo: sons",
+        A,
+        (
+            line("my sons are jack and harry", keep=True),
+            line("who are my sons", cased=("Jack", "Harry")),
+            line("jack is a dentist", keep=True),
+            line("what does jack do", "dentist"),
+        ),
+    ),
+    Home(
+        "kai: a city of three words",
+        A,
+        (
+            line("i live in salt lake city", keep=True),
+            line("where do i live", cased=("Salt Lake City",)),
+        ),
+    ),
+    Home(
+        "lux: pets and plural",
+        A,
+        (
+            line("i have two hamsters, nibbles and squeak", keep=True),
+            line("whats my hamsters names", cased=("Nibbles", "Squeak")),
+        ),
+    ),
+    Home(
+        "mo: grew up",
+        A,
+        (
+            line("grew up in cork", keep=True),
+            line("where did i grow up", cased=("Cork",)),
+            line("where do i live", not_=("you live in Cork",)),
+        ),
+    ),
+)

@@ -190,3 +190,22 @@ def test_a_name_from_a_list_said_again_in_lower_case_is_a_person() -> None:
 )
 def test_a_list_that_cannot_be_names_is_left(said: str) -> None:
     assert cased(said) == said
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "answer"),
+    [
+        ("we live in kansas city", "where do i live", "Kansas City"),
+        ("we keep two ponies called ash and fern", "what are my ponies called", "Ash and Fern"),
+        ("nowadays im a florist", "whats my job", "florist"),
+        ("currently i live in bray", "where do i live", "Bray"),
+    ],
+)
+def test_the_household_and_the_present_said_on_a_phone(told: str, asked: str, answer: str) -> None:
+    """Eighth pass (found by its after-set): "we live in …" is the owner's home, "we keep …"
+    what they have, a lead "nowadays" says what is now, and a place may end in "city"."""
+    pet = Pet(now=datetime(2026, 12, 9, 17, tzinfo=UTC))
+    pet.say("hi")
+    pet.say(told)
+    assert any(isinstance(op, Remember) for op in pet.ops), pet.ops
+    assert answer in pet.say(asked)

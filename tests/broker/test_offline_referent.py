@@ -135,3 +135,17 @@ def test_how_someone_is_for_now_is_not_kept(said: str) -> None:
     pet.say("hi")
     pet.say(said)
     assert not any(isinstance(op, Remember) for op in pet.ops), pet.ops
+
+
+def test_a_pronoun_reads_the_line_before_as_the_rules_do() -> None:
+    """Eighth pass: the line before is read misspelt and in lower case as the fact rules read
+    it ("my neice is called ruby" names Ruby, the niece), so "she …" is her."""
+    pet = Pet()
+    pet.say("hi")
+    pet.say("my neice is called ruby")
+    pet.say("she lives in galway")
+    assert any(
+        op.content == "The owner's niece Ruby lives in Galway."
+        for op in pet.ops
+        if isinstance(op, Remember)
+    ), pet.ops

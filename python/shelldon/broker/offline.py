@@ -166,6 +166,11 @@ _NO_SUBJECT = lazy(
     r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b)",
     re.IGNORECASE,
 )
+_NOWADAYS = lazy(
+    r"^(?:these days|nowadays|currently|at the moment|now),?\s+(?=(?:i|i'm|i’m|im|we)\b)",
+    re.IGNORECASE,
+)
+_WE_LIVE = lazy(r"^[Ww]e (?=(?:just |recently )?(?:live|moved) (?:in|to)\b)")
 # The names after the first of a list: ", Ella and Sam", " and Mopsy".
 _MORE_NAMES = lazy(r"(?:\s*,\s*[A-ZÀ-ÖØ-Þ][\w'’-]*)*\s*,?\s+(?:and|&)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*")
 _CAPITALISED = lazy(r"[A-ZÀ-ÖØ-Þ][\w'’-]*")
@@ -260,7 +265,7 @@ _LIKE = lazy(
 # "we have a dog called Biscuit", "we've got a puppy named Mochi", "I have a sister called Ana".
 # Also "we got a hamster, his name is Nibbles", "we have two cats, one is called Miso".
 _WE_HAVE = lazy(
-    rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|adopted|got ourselves)\s+"
+    rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|keep|adopted|got ourselves)\s+"
     rf"(?:a|an|one|two|three|the|new|little)?\s*(?:new |little |lovely )?{_REL}s?"
     r"(?:\s*,?\s+(?:called|named|whose name is)"
     r"|\s*,\s*(?:and\s+)?(?:one(?: of them)?|his name|her name|its name|he|she|it)"
@@ -586,9 +591,9 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
     colour = first in _COLOURS or (
         first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
     )
-    lasting = thing in _WORK_WORDS or colour or _LASTING.match(predicate)
     # "my kids are at school today", "… at the vet rn" (a filler plain() has taken off)
-    lasting = lasting and not (_FOR_NOW.search(predicate) or _FOR_NOW.search(turn.view.message))
+    for_now = bool(_FOR_NOW.search(predicate) or _FOR_NOW.search(turn.view.message))
+    lasting = (thing in _WORK_WORDS or colour or bool(_LASTING.match(predicate))) and not for_now
     if not lasting or (first.endswith("ing") and first not in _STILL and thing not in _WORK_WORDS):
         return False  # "my fan is noisy", "my phone is dying": how a thing is now, not what it is
     aspect = "colour" if colour else "age" if re.match(r"^\d{1,3}\b", predicate) else ""
@@ -938,13 +943,19 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
     ):
         lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
+    names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
-        s = offline_cased.cased(offline_chat.plain(sentence), known_names(view))
+        s = offline_cased.cased(offline_chat.plain(sentence), names)
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
+        s = _WE_LIVE.sub("I ", s)  # "we live in swansea": the household's home is the owner's
+        s = _NOWADAYS.sub("", s)  # "these days im a driving instructor": what is, now
         # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
-        before = [*view.owner_said[-3:], *lines[:at]]
+        before = [  # read as the rules read them: "my daugther is called mila" names Mila
+            offline_cased.cased(offline_chat.plain(said), names)
+            for said in (*view.owner_said[-3:], *lines[:at])
+        ]
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         reminder = offline_proactive.reminder(s, local_now)

@@ -44,6 +44,8 @@ _PLACE = lazy(
 _PLACE_WORD = lazy(r"[a-zà-ÿ][\w'’-]*")
 # The first word of a place's name that is also a plain word ("new york", "el paso").
 _PLACE_LEADS = frozenset(("new", "el", "la", "le", "st", "port", "fort", "mount", "cape"))
+# The last word of a place's name that is also a plain word ("salt lake city").
+_PLACE_TAILS = frozenset(("city", "town", "bay", "beach", "springs", "falls", "island", "heights"))
 # Several names at once: "my cats are called miso and tofu", "three kids: tom, ella and sam",
 # "my best friends are zoe and mia", "two rabbits named flopsy and mopsy". Each word of the list
 # must be able to be a name, else none is ("my kids are tired and hungry").
@@ -134,7 +136,8 @@ def _places(text: str) -> str:
                 and after is not None
                 and _can_be_name(after.group(0))
             )
-            if not (lead or _can_be_name(w)):
+            tail = count > 0 and w in _PLACE_TAILS  # "salt lake city", "kansas city"
+            if not (lead or tail or _can_be_name(w)):
                 break
             out.append(_capital(w))
             at = word.end()

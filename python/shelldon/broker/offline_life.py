@@ -56,7 +56,7 @@ _BACK_FROM = lazy(
     re.IGNORECASE,
 )
 _HAVE = lazy(
-    r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own) "
+    r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own|keep) "
     r"(?:(?P<n>a|an|one|two|three|four|five|six|some|\d+) |(?=twins\b))"
     rf"(?P<what>(?:[a-z]+ )?(?:{alternation(*plurals(*KIN, *ANIMALS), *KIN_GROUPS)}|twins|"
     r"cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"

@@ -46,12 +46,15 @@ PLURAL_ONES = tuple(p for w in (*KIN, *OTHERS, *ANIMALS) for p in plurals(w) if 
 _ADJ = r"(?:(?:older|younger|little|big|elder|twin|new|old|lovely|baby|beautiful|tiny)\s+)*"
 _OWNERS = lazy(
     rf"\b(?:my|our)\s+{_ADJ}(?P<rel>{alternation(*KIN, *OTHERS, *ANIMALS)})\b"
-    r"(?:(?:\s+(?:is|'s|’s)\s+(?:called|named)\s+|,?\s+)(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+))?",
+    r"(?:(?:\s+(?:is|'s|’s)\s+(?:called|named)\s+|,?\s+)(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+)"
+    # "my fiancee is Marta": Marta is the fiancee, not someone else to be "she"
+    r"|\s+(?:is|'s|’s)\s+(?P<is_name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+)(?=[\s.,!]*$))?",
     re.IGNORECASE,
 )
 # "my dogs", "our kids", "my best friends": several of the owner's at once, who "they" are.
 _GROUPS = lazy(
-    rf"\b(?:my|our|the)\s+{_ADJ}(?P<rel>{alternation(*KIN_GROUPS, 'twins', *PLURAL_ONES)})\b",
+    rf"\b(?:my|our|the|two|three|four|five|six|\d+)\s+{_ADJ}"
+    rf"(?P<rel>{alternation(*KIN_GROUPS, 'twins', *PLURAL_ONES)})\b",
     re.IGNORECASE,
 )
 # "a baby boy", "a new puppy": someone new, the owner's when they got it ("we got a kitten").
@@ -125,13 +128,15 @@ class Someone:
 def mentions(text: str) -> list[Someone]:
     """Everyone a line names, in the order it names them."""
     found: list[tuple[int, Someone]] = []
+    said_is: set[str] = set()
     for m in _OWNERS.finditer(text):
         found.append((m.start(), Someone(rel=m.group("rel"), name=m.group("name") or "")))
+        said_is.add(m.group("is_name") or "")
     for m in _GROUPS.finditer(text):
         found.append((m.start(), Someone(rel=m.group("rel"), several=True)))
     for m in _NEW.finditer(text):
         found.append((m.start("new"), Someone(new=m.group("new"), owners=bool(m.group("got")))))
-    taken = {s.name for _, s in found}
+    taken = {s.name for _, s in found} | said_is
     for m in _NAMED.finditer(text):
         name = m.group("name")
         if name not in taken and name.casefold() not in UNSAID and _is_person(name):
@@ -146,7 +151,10 @@ def _is_person(word: str) -> bool:
 def last_fitting(before: list[str], pronoun: str) -> Someone | None:
     """The last one named before (the nearest line last in `before`) that the pronoun fits."""
     for line in reversed(before):
-        for someone in reversed(mentions(line)):
+        named = mentions(line)
+        if pronoun == "they":  # several before one ("my hens are called Dot and Peg")
+            named = sorted(named, key=lambda someone: someone.several)
+        for someone in reversed(named):
             if someone.fits(pronoun):
                 return someone
         if mentions(line):

@@ -82,6 +82,7 @@ _IRREGULAR_3RD = {
     "am": "is",
     "'m": "is",
     "don't": "doesn't",
+    "haven't": "hasn't",
 }
 _IRREGULAR_2ND = {
     "has": "have",
@@ -139,7 +140,7 @@ def to_third_person(text: str) -> str:
         text,
     )
     out = re.sub(
-        rf"\bI ((?:{ADVERBS} )*)(\w+(?:n't)?)\b",
+        rf"\bI ((?:{ADVERBS} )*)(\w+n't|\w+)\b",  # "don't" whole, never "don" + "'t"
         lambda m: "the owner " + m.group(1) + third_person_verb(m.group(2)),
         out,
     )
@@ -281,5 +282,8 @@ OCCUPATIONS = (
     "pharmacist", "dentist", "vet", "veterinarian", "therapist", "psychologist", "paramedic",
     "firefighter", "police officer", "soldier", "librarian", "cleaner", "carer", "caregiver",
     "translator", "lecturer", "professor", "secretary", "receptionist", "hairdresser",
-    "builder", "tutor", "coach", "surgeon", "midwife",
+    "builder", "tutor", "coach", "surgeon", "midwife", "instructor", "joiner", "plasterer",
+    "roofer", "welder", "florist", "postman", "postwoman", "butcher", "decorator", "physio",
+    "physiotherapist", "social worker", "civil servant", "courier", "nanny", "childminder",
+    "lorry driver", "bus driver", "taxi driver", "tailor",
 )  # fmt: skip

@@ -209,3 +209,16 @@ def test_the_household_and_the_present_said_on_a_phone(told: str, asked: str, an
     pet.say(told)
     assert any(isinstance(op, Remember) for op in pet.ops), pet.ops
     assert answer in pet.say(asked)
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("we used to have a cat called smudge", "we used to have a cat called Smudge"),
+        ("i got a puppy named biscuit!", "i got a puppy named Biscuit!"),
+        ("a pub called home", "a pub called home"),
+    ],
+)
+def test_one_name_after_called_or_named(said: str, read: str) -> None:
+    """Eighth pass (by eye on its set: "a dog called max" kept in lower case)."""
+    assert cased(said) == read

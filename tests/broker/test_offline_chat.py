@@ -433,3 +433,14 @@ def test_misspelt_relations_and_a_dropped_i_are_read(told: str, asked: str, answ
     pet.say(told)
     assert any(isinstance(op, Remember) for op in pet.ops), pet.ops
     assert answer in pet.say(asked)
+
+
+@pytest.mark.parametrize("said", ["anyway how are you", "so what do you do all day", "are u ok"])
+def test_a_question_without_its_mark_is_no_name(said: str) -> None:
+    """Eighth pass (by eye: "anyway how are you" was met with "Nice to meet you, Anyway!"):
+    after the pet asked the owner's name, a question typed with no "?" gives none."""
+    pet = Pet(now=datetime(2026, 12, 9, 17, tzinfo=UTC))
+    pet.say("hello")
+    reply = pet.say(said)
+    assert "Nice to meet you" not in reply, reply
+    assert not [op for op in pet.ops if isinstance(op, Remember)], pet.ops

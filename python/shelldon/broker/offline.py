@@ -826,6 +826,12 @@ def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
     return intro
 
 
+# A question typed without its "?": no name answers the pet's "What's your name?".
+_ASKS = lazy(
+    r"\b(?:how|what|where|who|why|when|which)\b.*\b(?:you|your|u|ur|i|my|is|are|was|do|did)\b|"
+    r"\b(?:are|do|did|can|have) (?:you|u)\b",
+    re.IGNORECASE,
+)
 # "hi im ana", "i'm tom": a name in lower case, while the pet does not know the owner's yet.
 _I_AM_ONE_WORD = lazy(
     rf"^(?i:(?:{alternation(*HELLOS)})\b[\s,!.]*)?(?i:i'm|i’m|im|i am)\s+"
@@ -836,7 +842,7 @@ _I_AM_ONE_WORD = lazy(
 def _answered_name(view: PromptView, message: str) -> str | None:
     """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"; or, while
     no name is known, "hi im ana" unasked (one word that can be a name: never "im off")."""
-    if _is_question(message):
+    if _is_question(message) or _ASKS.search(message):  # "anyway how are you": no "Anyway"
         return None
     if ASK_NAME not in view.pet_last:
         lower = _I_AM_ONE_WORD.match(message.strip())

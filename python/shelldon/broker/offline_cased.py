@@ -54,18 +54,21 @@ _ONE = r"[a-zà-ÿ][\w'’-]*"
 _NAME_LIST = lazy(
     rf"(\b(?:called|named|(?:{GROUP}) are(?: called| named)?|(?:{GROUP})\s*[:,]))\s+"
     rf"({_ONE}(?:\s*,\s*{_ONE})*,?\s+(?:and|&)\s+{_ONE})(?![\w'’-])"
+    # or one name after "called" or "named" ("we used to have a dog called max")
+    rf"|(\b(?:called|named))\s+({_ONE})(?=\s*[,.!?]|\s*$|\s+(?:and|but|who|when)\b)"
 )
 _LIST_WORD = lazy(_ONE)
 
 
 def _name_list(found: re.Match[str]) -> str:
-    words = [w for w in _LIST_WORD.findall(found.group(2)) if w not in ("and",)]
+    at = 2 if found.group(2) is not None else 4
+    words = [w for w in _LIST_WORD.findall(found.group(at)) if w not in ("and",)]
     if not all(_can_be_name(w) for w in words):
         return found.group(0)
     named = _LIST_WORD.sub(
-        lambda w: w.group(0) if w.group(0) == "and" else _capital(w.group(0)), found.group(2)
+        lambda w: w.group(0) if w.group(0) == "and" else _capital(w.group(0)), found.group(at)
     )
-    return found.group(0)[: found.start(2) - found.start(0)] + named
+    return found.group(0)[: found.start(at) - found.start(0)] + named
 
 
 # Words a name is not, past the stop words and moods offline_talk knows: how someone is, where

@@ -73,6 +73,7 @@ from shelldon.broker import (
     offline_moods,
     offline_news,
     offline_open,
+    offline_past,
     offline_proactive,
     offline_referent,
     offline_rules,
@@ -676,11 +677,11 @@ def _answer(turn: _Turn, question: str) -> None:
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
     # "where do I live?" asks about now: "you used to live in Berlin" is no answer to it.
-    now_asked = not offline_life.PAST_QUESTION.search(question) and not _YES_NO.match(question)
+    now_asked = not offline_past.PAST_QUESTION.search(question) and not _YES_NO.match(question)
     earlier: tuple[tuple[int, bool, int, int, int], Known] | None = None
     for known in _each_clause(turn.view.known):
         words = content_words(known.text)
-        once_home = bool(offline_life.PAST_HOME.search(known.text))
+        once_home = bool(offline_past.PAST_HOME.search(known.text))
         if once_home:  # "moved away from Derby": where the owner lived, once
             words.append(_LIVE_INTENT)
         liking = _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text)
@@ -702,7 +703,7 @@ def _answer(turn: _Turn, question: str) -> None:
         extra = len([w for w in words if w not in q])
         kept = known.source in ("memory", "about")  # what the owner corrected is kept there
         score = (len(shared), kept, -extra, _SOURCE_RANK.get(known.source, 0), known.order)
-        if now_asked and offline_life.PAST.search(known.text):
+        if now_asked and offline_past.PAST.search(known.text):
             if earlier is None or score > earlier[0]:
                 earlier = (score, known)
         elif best is None or score > best[0]:
@@ -718,7 +719,7 @@ def _answer(turn: _Turn, question: str) -> None:
     said = lower_first(to_second_person(offline_cased.said_back(found.text)))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
-        if not offline_life.PAST_QUESTION.search(question) and offline_life.PAST.search(found.text):
+        if not offline_past.PAST_QUESTION.search(question) and offline_past.PAST.search(found.text):
             yes = False  # "do I live in Galway?": "you grew up in Galway" says no of now
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
         return

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from shelldon.broker.offline_talk import pick
-from shelldon.broker.offline_words import without_emoji
+from shelldon.broker.offline_words import MISSPELT, without_emoji
 from shelldon.broker.patterns import lazy
 
 # --- text-speak ---------------------------------------------------------------------------------
@@ -35,7 +35,6 @@ _SPOKEN = {
     "u": "you",
     "whats": "what's",
     "thats": "that's",
-    "theyre": "they're",
     "hows": "how's",
     "wheres": "where's",
     "whos": "who's",
@@ -50,24 +49,7 @@ _SPOKEN = {
     "wat": "what",
     "wats": "what's",
     "plz": "please",
-    # Who someone is, as often misspelt on a phone ("my neice", "my freind sue").
-    "neice": "niece",
-    "neices": "nieces",
-    "freind": "friend",
-    "freinds": "friends",
-    "frend": "friend",
-    "frends": "friends",
-    "bestfriend": "best friend",
-    "girlfreind": "girlfriend",
-    "boyfreind": "boyfriend",
-    "daugther": "daughter",
-    "daugthers": "daughters",
-    "nephwe": "nephew",
-    "cousine": "cousin",
-    "granmother": "grandmother",
-    "granfather": "grandfather",
-    "nieghbour": "neighbour",
-}
+} | MISSPELT
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
 # A dropped g ("feelin rough", "mornin", "nothin much"): the few verbs and words typed so.
 _DROPPED_G = lazy(

@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from shelldon.broker import offline_past
 from shelldon.broker.offline_words import (
     ANIMALS,
     KIN,
@@ -100,38 +101,6 @@ _USED_TO = lazy(
     re.IGNORECASE,
 )
 
-# The past said other ways: "previously I worked at a bank", "I moved away from London in
-# May", "I grew up in Dublin". Kept as said, in the past; never an answer about now (`PAST`).
-_BEFORE = lazy(
-    r"^(?:(?:previously|formerly|before that|in the past|back then|years ago),?\s+(?:i|we)"
-    r"|(?:i|we) (?:previously|formerly|once))\s+(?P<what>\w+ .+?)[\s.!]*$",
-    re.IGNORECASE,
-)
-_MOVED_AWAY = lazy(
-    r"^(?:i|we) (?:just |recently )?(?P<verb>moved (?:away from|out of)) (?P<where>(?:(?! to ).)+?)"
-    r"[\s.!]*$",
-    re.IGNORECASE,
-)
-_GREW_UP = lazy(
-    r"^(?:i|we) (?P<verb>grew up in|was raised in|were raised in) "
-    r"(?P<where>(?:(?! but | and ).)+?)[\s.!]*$",
-    re.IGNORECASE,
-)
-# A statement of the past: not how things are now, so no answer to "where do I live?".
-PAST = lazy(
-    r"\b(?:used to|previously|formerly|no longer|moved away from|moved out of|grew up|"
-    r"was raised|were raised|in the past|back then|years ago)\b",
-    re.IGNORECASE,
-)
-# Where the owner lived, said as the past ("moved away from Derby", "grew up in Tromso").
-PAST_HOME = lazy(r"\b(?:moved away from|moved out of|grew up in|(?:was|were) raised in)\b", re.I)
-# A question about the past, which the past may answer ("where did I grow up?").
-PAST_QUESTION = lazy(
-    r"\b(?:did|was|were|used to|before|previously|formerly|grow up|grew up|raised|born|from|"
-    r"originally|past|ago)\b",
-    re.IGNORECASE,
-)
-
 
 @dataclass(frozen=True)
 class Told:
@@ -162,47 +131,17 @@ _USED = (
 
 def used_to(sentence: str, seed: int, alone: bool = True) -> Told | None:
     """ "I used to live in Berlin": kept as the past, asked about (not when the line goes on to
-    the present: "…, now I love them"); the past said other ways (`_BEFORE`, `_MOVED_AWAY`,
-    `_GREW_UP`) too; None for any other clause."""
+    the present: "…, now I love them"); the past said other ways (broker.offline_past) too; None
+    for any other clause."""
     plain = " ".join(sentence.split()).strip()
     if (m := _USED_TO.match(plain)) is None:
-        return _before(plain, seed)
+        said = offline_past.before(plain, seed)  # "previously …", "moved away from …"
+        return None if said is None else Told(*said)
     what = m.group("what").strip()
     keep = ("facts", _name(f"used to {what}"), _third(f"I used to {what}"))
     options = _USED if alone else _USED[2:]
     reply = _say(options, seed, to_second_person(what).rstrip("."))
     return Told(reply if alone else reply.split("!")[0] + "!", keep)  # the present says it
-
-
-_WAS = (
-    "So before, you {x}! I'll remember that. And now?",
-    "Oh, you {x} back then? I'll keep that in mind. What changed?",
-)
-
-
-def _before(s: str, seed: int) -> Told | None:
-    """The past said with "previously", "moved away from" or "grew up in", kept as said."""
-    for pattern in (_MOVED_AWAY, _GREW_UP):
-        if (m := pattern.match(s)) is not None:
-            where, verb = m.group("where"), m.group("verb").casefold()
-            keep = ("facts", _name(f"{verb} {where}"), _past(f"{verb} {where}"))
-            said = f"You {verb} {_second(where)}! I'll remember that."
-            return Told(said + (" Where are you now?" if pattern is _MOVED_AWAY else ""), keep)
-    if (m := _BEFORE.match(s)) is not None:
-        what = m.group("what")
-        keep = ("facts", _name(f"before {what}"), _past(f"previously {what}"))
-        return Told(_say(_WAS, seed, _second(what)), keep)
-    return None
-
-
-def _past(what: str) -> str:
-    """ "The owner grew up in Dublin.": the verb as the owner said it (already past)."""
-    third = to_third_person(what).rstrip(".")
-    return f"The owner {third[:1].lower()}{third[1:]}."  # "grew", "moved": never a name
-
-
-def _second(what: str) -> str:
-    return to_second_person(what).rstrip(".")
 
 
 def told(sentence: str, seed: int) -> Told | None:

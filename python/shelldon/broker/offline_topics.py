@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from shelldon.broker.offline_life import PAST, PAST_QUESTION
+from shelldon.broker.offline_past import PAST, PAST_QUESTION
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_words import (
     ANIMALS,

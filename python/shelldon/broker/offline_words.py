@@ -287,3 +287,25 @@ OCCUPATIONS = (
     "physiotherapist", "social worker", "civil servant", "courier", "nanny", "childminder",
     "lorry driver", "bus driver", "taxi driver", "tailor",
 )  # fmt: skip
+
+# Words as often misspelt on a phone, read as meant (broker.offline_chat.plain): who someone is
+# ("my neice", "my freind sue") and "theyre".
+MISSPELT = {
+    "theyre": "they're",
+    "neice": "niece",
+    "neices": "nieces",
+    "freind": "friend",
+    "freinds": "friends",
+    "frend": "friend",
+    "frends": "friends",
+    "bestfriend": "best friend",
+    "girlfreind": "girlfriend",
+    "boyfreind": "boyfriend",
+    "daugther": "daughter",
+    "daugthers": "daughters",
+    "nephwe": "nephew",
+    "cousine": "cousin",
+    "granmother": "grandmother",
+    "granfather": "grandfather",
+    "nieghbour": "neighbour",
+}

@@ -6,7 +6,7 @@ rules as core.owner_rules reads them). Every reply is judged by class; prints ea
 reply and what is wrong with it, then how many lines read badly, by class.
 
     .venv/bin/python scripts/offline_audit.py [--bad]
-        [--held-apart | --held-apart-2 | --held-apart-3]
+        [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -16,6 +16,8 @@ is printed apart: the first passes' (tests/support/offline_audit.py), the chat p
 its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
 (tests/support/offline_audit_phone_tuning.py). --held-apart-3 plays the seventh pass's set, written
 before its fixes, and apart the lines written after them (tests/support/offline_audit_phone_3.py).
+--held-apart-4 the eighth pass's set, written before its fixes, and apart the lines written after
+them (tests/support/offline_audit_pet_8.py).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from shelldon.contracts.ops import Remember
 from support.offline_audit import HELD_APART, HOMES, Home, judge
 from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
+from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -65,6 +68,9 @@ def main() -> int:
     which.add_argument(
         "--held-apart-3", action="store_true", help="the seventh pass's held-apart set instead"
     )
+    which.add_argument(
+        "--held-apart-4", action="store_true", help="the eighth pass's held-apart set instead"
+    )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     sets: tuple[tuple[str, tuple[Home, ...]], ...] = (
@@ -85,6 +91,11 @@ def main() -> int:
         sets = (
             ("phone pass 3", PHONE_3_HELD_APART),
             ("phone pass 3, written after its fixes", PHONE_3_AFTER),
+        )
+    elif args.held_apart_4:
+        sets = (
+            ("eighth pass", PET_8_HELD_APART),
+            ("eighth pass, written after its fixes", PET_8_AFTER),
         )
     figures: list[str] = []
     for set_name, homes in sets:

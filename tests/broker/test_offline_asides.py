@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shelldon.broker.offline_asides import aside, event
-from support.offline_pet import one_turn
+from support.offline_pet import Pet, one_turn
 
 GENERIC = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
 MEMORY_GAP = ("don't know that yet", "Tell me and I'll remember")
@@ -159,3 +159,22 @@ def test_how_was_it_is_not_asked_after_the_line_was_already_answered() -> None:
         assert "how was it" not in reply.casefold() and "how did" not in reply.casefold(), reply
         assert ops == []
     assert event("We walked to the beach and back.", 0, (), alone=False) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "words"),
+    [
+        ("lovely weather this morning", ("enjoy", "Lovely")),
+        ("what a foggy day", ("cosy", "warm")),
+        ("so windy one out there", ("cosy", "warm")),
+        ("gorgeous sunshine today ☀️", ("enjoy", "Lovely")),
+    ],
+)
+def test_the_weather_is_small_talk_not_a_plan(said: str, words: tuple[str, ...]) -> None:
+    """Eighth pass (by eye: "nice weather today" was wished luck as a plan): a word on the
+    weather gets one back, nothing kept, no "I hope it goes well"."""
+    pet = Pet()
+    pet.say("hi")
+    reply = pet.say(said)
+    assert any(w in reply for w in words) and "goes well" not in reply, reply
+    assert not pet.ops

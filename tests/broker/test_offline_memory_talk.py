@@ -524,9 +524,10 @@ def test_work_said_by_its_verb_or_a_status_answers_whats_my_job(told: str, holds
     pet.bury()
     answer = pet.say("what do I do for work?")
     said = holds.replace("The owner is ", "You're ").replace("The owner", "You")  # as said
-    assert answer == said.replace("teaches", "teach").replace("runs", "run").replace(
-        "owns", "own"
-    ), answer
+    said = said.replace("teaches", "teach").replace("runs", "run").replace("owns", "own")
+    if "used to" in told:  # the past is said as the past, never as the work of now (8th pass)
+        said = f"I don't know about now. What I know is from before: {said[:1].lower()}{said[1:]}"
+    assert answer == said, answer
 
 
 @pytest.mark.parametrize("said", ["I run every morning", "I run a marathon every year"])

@@ -95,3 +95,57 @@ def test_the_nearest_mention_that_fits_wins() -> None:
         new="boy", owners=False
     )
     assert offline_referent.last_fitting(before, "she") == offline_referent.Someone(rel="sister")
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "who"),
+    [
+        (["my hens are called dot and peg"], "theyre so loud in the morning", "hens"),
+        (
+            ["our twins are called noor and sami", "what are my twins called"],
+            "they're a handful",
+            "twins",
+        ),
+        (["the cats are named tig and tag"], "they are always hungry lol", "cats"),
+    ],
+)
+def test_they_after_several_is_them_not_a_bland_okay(
+    before: list[str], said: str, who: str
+) -> None:
+    """Eighth pass (follow-ups with pronouns): "they" after several of the owner's, a line or two
+    back, is them: the reply names them. Written apart from the audit sets."""
+    pet = Pet()
+    pet.say("hi")
+    for line in before:
+        pet.say(line)
+    reply = pet.say(said)
+    assert f"your {who}" in reply.casefold(), reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my kids are at school today",
+        "my parents are in Spain this week",
+        "my dogs are at the vet rn",
+    ],
+)
+def test_how_someone_is_for_now_is_not_kept(said: str) -> None:
+    pet = Pet()
+    pet.say("hi")
+    pet.say(said)
+    assert not any(isinstance(op, Remember) for op in pet.ops), pet.ops
+
+
+def test_a_pronoun_reads_the_line_before_as_the_rules_do() -> None:
+    """Eighth pass: the line before is read misspelt and in lower case as the fact rules read
+    it ("my neice is called ruby" names Ruby, the niece), so "she …" is her."""
+    pet = Pet()
+    pet.say("hi")
+    pet.say("my neice is called ruby")
+    pet.say("she lives in galway")
+    assert any(
+        op.content == "The owner's niece Ruby lives in Galway."
+        for op in pet.ops
+        if isinstance(op, Remember)
+    ), pet.ops

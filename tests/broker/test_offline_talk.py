@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from shelldon.broker.offline import to_second_person, to_third_person
@@ -15,6 +17,7 @@ from shelldon.broker.offline_talk import (
     said_name,
     turn_seed,
 )
+from support.offline_pet import NOW, Pet
 
 
 @pytest.mark.parametrize(
@@ -140,3 +143,38 @@ def test_you_are_is_said_as_a_person_says_it() -> None:
     assert to_second_person("I'm allergic to peanuts") == "you're allergic to peanuts."
     assert to_second_person("The owner is a nurse") == "you're a nurse."
     assert to_second_person("that's who I am") == "that's who you are."
+
+
+def test_a_run_of_questions_is_not_answered_with_the_same_opening() -> None:
+    """Eighth pass, class (b): the recall's wording is chosen by the openings the pet said last,
+    not by dice, so asked back six things in a row no opening comes twice in a row and none
+    three times; the same turns give the same words (the lines are written apart from the
+    audit sets)."""
+    facts = (
+        "I work as a baker",
+        "my brother is called Omar",
+        "I live in Turin",
+        "my favourite colour is teal",
+        "my cat is called Pip",
+        "I'm allergic to shellfish",
+    )
+    questions = (
+        "what's my job?",
+        "what's my brother called?",
+        "where do I live?",
+        "what's my favourite colour?",
+        "what's my cat called?",
+        "what am I allergic to?",
+    )
+
+    def replies() -> list[str]:
+        pet = Pet(now=NOW, zone="UTC", rules=True)
+        for fact in facts:
+            pet.say(fact)
+        return [pet.say(q) for q in questions]
+
+    said = replies()
+    openings = [" ".join(r.split()[:4]) for r in said]
+    assert all(a != b for a, b in itertools.pairwise(openings)), said
+    assert max(openings.count(o) for o in openings) <= 2, said
+    assert replies() == said

@@ -83,3 +83,19 @@ def test_plurals_as_owners_type_them() -> None:
 )
 def test_emoji_beside_words_are_read_past(typed: str, bare: str) -> None:
     assert without_emoji(typed) == bare
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I don't eat pork", "The owner doesn't eat pork."),
+        ("I really don't drive", "The owner really doesn't drive."),
+        ("I haven't got a garden", "The owner hasn't got a garden."),
+        ("I can't whistle", "The owner can't whistle."),
+        ("I won't fly", "The owner won't fly."),
+    ],
+)
+def test_a_negated_verb_is_kept_whole_in_the_third_person(said: str, kept: str) -> None:
+    """Eighth pass (found by its after-set: "The owner dons't smoke anymore."): "don't" is one
+    verb, never "don" + "'t"; so "do I smoke?" is answered no."""
+    assert offline_words.to_third_person(said) == kept

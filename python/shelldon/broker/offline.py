@@ -73,6 +73,7 @@ from shelldon.broker import (
     offline_moods,
     offline_news,
     offline_open,
+    offline_past,
     offline_proactive,
     offline_referent,
     offline_rules,
@@ -108,6 +109,7 @@ from shelldon.broker.offline_words import (
     lower_first,
     norm,
     pattern_key,
+    plurals,
     third_person_verb,
     to_second_person,
     to_third_person,
@@ -159,6 +161,21 @@ _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 # A name and its further capitalised words ("Mary Ann"): case-blind patterns read this part
 # case-aware, so "Rex and two cats" is Rex.
 _LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
+# "the dogs are called …", "the kids are named …": the household's, as "our dogs" is.
+_THE_OURS = lazy(rf"^[Tt]he ({offline_cased.GROUP}) (?=(?:are|is) (?:called|named|[A-ZÀ-ÖØ-Þ]))")
+# A line typed with its "I" dropped: "just moved to leeds!", "live in york", "work as a nurse".
+_NO_SUBJECT = lazy(
+    r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b)",
+    re.IGNORECASE,
+)
+_NOWADAYS = lazy(
+    r"^(?:these days|nowadays|currently|at the moment|now),?\s+(?=(?:i|i'm|i’m|im|we)\b)",
+    re.IGNORECASE,
+)
+_WE_LIVE = lazy(r"^[Ww]e (?=(?:just |recently )?(?:live|moved) (?:in|to)\b)")
+# The names after the first of a list: ", Ella and Sam", " and Mopsy".
+_MORE_NAMES = lazy(r"(?:\s*,\s*[A-ZÀ-ÖØ-Þ][\w'’-]*)*\s*,?\s+(?:and|&)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*")
+_CAPITALISED = lazy(r"[A-ZÀ-ÖØ-Þ][\w'’-]*")
 _REL = rf"(?:older |younger |little |big |elder |twin |new |old )?({_RELATIONS})"
 _PEOPLE_PATTERNS = (
     lazy(rf"\b(?:my|our) {_REL}(?:'s| is| has)? (?:called|named) {_LOOSE_NAME}", re.IGNORECASE),
@@ -250,7 +267,7 @@ _LIKE = lazy(
 # "we have a dog called Biscuit", "we've got a puppy named Mochi", "I have a sister called Ana".
 # Also "we got a hamster, his name is Nibbles", "we have two cats, one is called Miso".
 _WE_HAVE = lazy(
-    rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|adopted|got ourselves)\s+"
+    rf"^(?:we|i)(?:'ve|’ve| have)?\s*(?:got|have|own|keep|adopted|got ourselves)\s+"
     rf"(?:a|an|one|two|three|the|new|little)?\s*(?:new |little |lovely )?{_REL}s?"
     r"(?:\s*,?\s+(?:called|named|whose name is)"
     r"|\s*,\s*(?:and\s+)?(?:one(?: of them)?|his name|her name|its name|he|she|it)"
@@ -454,6 +471,14 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     if found:
         rel, name = found.group(1).lower(), found.group(2)
         name = name[:1].upper() + name[1:]
+        more = _MORE_NAMES.match(s, found.end())
+        if more:  # "two rabbits named Flopsy and Mopsy": every name, not the first alone
+            listed = [name, *_CAPITALISED.findall(more.group(0))]
+            names = ", ".join(listed[:-1]) + " and " + listed[-1]
+            group = plurals(rel)[-1]
+            turn.remember("people", group, f"The owner's {group} are called {names}.")
+            turn.replies.append(f"{names}! What lovely names. I'll remember that.")
+            return True
         turn.remember("people", rel, f"The owner's {rel} is called {name}.")
         turn.replies.append(f"{name}! What a lovely name for a {rel}. I'll remember that.")
         return True
@@ -546,6 +571,14 @@ def _work_name(view: PromptView) -> str:
     return "work" if "work" in titles and "job" not in titles else "job"
 
 
+# How a thing or someone is for now, not what lasts: "at school today", "in Spain this week".
+_FOR_NOW = lazy(
+    r"\b(?:today|tonight|this (?:morning|afternoon|evening|week|weekend)|right now|at the moment|"
+    r"atm|rn|for now|till|until)\b",
+    re.IGNORECASE,
+)
+
+
 def _thing_fact(turn: _Turn, s: str) -> bool:
     """ "my car is red" -> facts/car colour; "my sister is a nurse" -> people/sister details."""
     found = _THING.match(s)
@@ -560,7 +593,9 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
     colour = first in _COLOURS or (
         first in ("dark", "light", "bright", "pale") and len(predicate.split()) > 1
     )
-    lasting = thing in _WORK_WORDS or colour or _LASTING.match(predicate)
+    # "my kids are at school today", "… at the vet rn" (a filler plain() has taken off)
+    for_now = bool(_FOR_NOW.search(predicate) or _FOR_NOW.search(turn.view.message))
+    lasting = (thing in _WORK_WORDS or colour or bool(_LASTING.match(predicate))) and not for_now
     if not lasting or (first.endswith("ing") and first not in _STILL and thing not in _WORK_WORDS):
         return False  # "my fan is noisy", "my phone is dying": how a thing is now, not what it is
     aspect = "colour" if colour else "age" if re.match(r"^\d{1,3}\b", predicate) else ""
@@ -590,6 +625,7 @@ def _repeated(turn: _Turn, sentence: str) -> None:
 
 _NAME_INTENT = norm("name")
 _LIKE_INTENT = norm("like")
+_LIVE_INTENT = norm("live")
 
 
 def _names_someone(intent: str, text: str) -> bool:
@@ -641,8 +677,14 @@ def _answer(turn: _Turn, question: str) -> None:
     intents = [w for w in q if w in _INTENT_WORDS]
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
+    # "where do I live?" asks about now: "you used to live in Berlin" is no answer to it.
+    now_asked = not offline_past.PAST_QUESTION.search(question) and not _YES_NO.match(question)
+    earlier: tuple[tuple[int, bool, int, int, int], Known] | None = None
     for known in _each_clause(turn.view.known):
         words = content_words(known.text)
+        once_home = bool(offline_past.PAST_HOME.search(known.text))
+        if once_home:  # "moved away from Derby": where the owner lived, once
+            words.append(_LIVE_INTENT)
         liking = _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text)
         if liking:  # "hates running", "is not into hiking anymore" say as much as "likes"
             words.append(_LIKE_INTENT)
@@ -652,6 +694,8 @@ def _answer(turn: _Turn, question: str) -> None:
         stated = _intent_words(known.text)
         if liking:  # so a dislike answers "do I like …?"
             stated.append(_LIKE_INTENT)
+        if once_home:
+            stated.append(_LIVE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
             continue  # "where does my sister live" is not answered by her name
         shared_subject = [w for w in subject if w in words]
@@ -660,8 +704,15 @@ def _answer(turn: _Turn, question: str) -> None:
         extra = len([w for w in words if w not in q])
         kept = known.source in ("memory", "about")  # what the owner corrected is kept there
         score = (len(shared), kept, -extra, _SOURCE_RANK.get(known.source, 0), known.order)
-        if best is None or score > best[0]:
+        if now_asked and offline_past.PAST.search(known.text):
+            if earlier is None or score > earlier[0]:
+                earlier = (score, known)
+        elif best is None or score > best[0]:
             best = (score, known)
+    if best is None and earlier is not None:
+        said = lower_first(to_second_person(offline_cased.said_back(earlier[1].text)))
+        turn.replies.append(f"{NOT_NOW} What I know is from before: {said}")
+        return
     if best is None:
         turn.replies.append(_not_known(turn.view, subject))
         return
@@ -669,17 +720,22 @@ def _answer(turn: _Turn, question: str) -> None:
     said = lower_first(to_second_person(offline_cased.said_back(found.text)))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
+        if not offline_past.PAST_QUESTION.search(question) and offline_past.PAST.search(found.text):
+            yes = False  # "do I live in Galway?": "you grew up in Galway" says no of now
         turn.replies.append(f"{'Yes' if yes else 'No'}, {said}")
         return
-    if found.source in ("recent", "recall"):
-        turn.replies.append(f"You told me {said}")
-    else:  # varied: the same "I remember that …" to every question read like a form
-        said_up = said[:1].upper() + said[1:]
-        worded = [r.format(x=said, X=said_up) for r in _RECALLED]
-        turn.replies.append(offline_talk.pick(worded, turn.seed, turn.view.pet_said))
+    # Varied by the openings the pet said last (not by dice): the same "From what you told me,
+    # …" to every question read like a form.
+    recent = found.source in ("recent", "recall")  # "You told me …", unless just said so
+    templates = _TOLD if recent else _RECALLED
+    worded = {t: t.format(x=said, X=said[:1].upper() + said[1:]) for t in templates}
+    fresh = [t for t, w in worded.items() if w not in turn.view.pet_said] or list(templates)
+    seed = 0 if recent else turn.seed
+    turn.replies.append(worded[offline_talk.pick(fresh, seed, turn.view.pet_said)])
 
 
 _RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
+_TOLD = ("You told me {x}", "You said {x}", "{X}")
 
 
 def _each_clause(known: list[Known]) -> list[Known]:
@@ -708,6 +764,7 @@ _ASK_TO_BE_TOLD = (
 
 
 NOT_KNOWN = "I don't know that yet."
+NOT_NOW = "I don't know about now."
 
 
 def _about_me(view: PromptView) -> str:
@@ -771,10 +828,28 @@ def _first_turn(view: PromptView, request: CompletionRequest) -> str | None:
     return intro
 
 
+# A question typed without its "?": no name answers the pet's "What's your name?".
+_ASKS = lazy(
+    r"\b(?:how|what|where|who|why|when|which)\b.*\b(?:you|your|u|ur|i|my|is|are|was|do|did)\b|"
+    r"\b(?:are|do|did|can|have) (?:you|u)\b",
+    re.IGNORECASE,
+)
+# "hi im ana", "i'm tom": a name in lower case, while the pet does not know the owner's yet.
+_I_AM_ONE_WORD = lazy(
+    rf"^(?i:(?:{alternation(*HELLOS)})\b[\s,!.]*)?(?i:i'm|i’m|im|i am)\s+"
+    r"(?P<name>[a-zà-ÿ][\w'’-]*)[\s!.]*$"
+)
+
+
 def _answered_name(view: PromptView, message: str) -> str | None:
-    """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"."""
-    if ASK_NAME not in view.pet_last or _is_question(message):
+    """The owner's bare answer ("Bob", "it's Bob") to the pet's "What's your name?"; or, while
+    no name is known, "hi im ana" unasked (one word that can be a name: never "im off")."""
+    if _is_question(message) or _ASKS.search(message):  # "anyway how are you": no "Anyway"
         return None
+    if ASK_NAME not in view.pet_last:
+        lower = _I_AM_ONE_WORD.match(message.strip())
+        if _owner_name(view) or lower is None or not offline_cased.can_be_name(lower["name"]):
+            return None
     if offline_chat.reaction(message, 0, None, "") is not None or offline_chat.foreign(message):
         return None  # "bye", "lol", "ok", "merci beaucoup": no one is called that
     return offline_talk.said_name(message, asked=True)
@@ -877,7 +952,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
     if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
-        return {"reply": f"Nice to meet you, {name}!", "ops": turn.ops}
+        intro = _first_turn(view, request)  # "hi im ana" as the first line: who the pet is too
+        told = f" {intro.replace(' ' + ASK_NAME, '')}" if intro else ""
+        return {"reply": f"Nice to meet you, {name}!{told}", "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
@@ -887,9 +964,19 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
     ):
         lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
+    names = known_names(view)
     for at, sentence in enumerate(lines):
-        s = offline_cased.cased(offline_chat.plain(sentence))  # "my wife is priya": Priya
-        before = [*view.owner_said[-1:], *lines[:at]]  # who "he" or "she" may be
+        # "my wife is priya": Priya; "tom is 8" when Tom is known
+        s = offline_cased.cased(offline_chat.plain(sentence), names)
+        s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
+        s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
+        s = _WE_LIVE.sub("I ", s)  # "we live in swansea": the household's home is the owner's
+        s = _NOWADAYS.sub("", s)  # "these days im a driving instructor": what is, now
+        # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
+        before = [  # read as the rules read them: "my daugther is called mila" names Mila
+            offline_cased.cased(offline_chat.plain(said), names)
+            for said in (*view.owner_said[-3:], *lines[:at])
+        ]
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         reminder = offline_proactive.reminder(s, local_now)

@@ -162,11 +162,48 @@ def _joy(text: str, seed: int, avoid: Sequence[str]) -> str | None:
     return pick(_JOYFUL, seed, avoid).format(how=found["how"].lower())
 
 
+# A word on the weather, as small talk ("nice weather today", "grim day out"): never a plan
+# to wish luck for, nor news to praise. The pet cannot see the sky: it only answers the mood.
+_FINE = r"nice|lovely|gorgeous|beautiful|glorious|great|amazing|perfect|sunny|warm|fab|bright"
+_GRIM = (
+    r"horrible|awful|terrible|miserable|grim|rubbish|crap|crappy|grey|gray|dreary|foul|cold|"
+    r"rainy|wet|windy|foggy|misty|freezing|chilly"
+)
+# "nice weather", any word; "a grey morning", only a word of the sky ("a great day" is the
+# owner's day, not the weather).
+_SKY = (
+    r"sunny|warm|bright|gorgeous|cold|grey|gray|dreary|rainy|wet|windy|foggy|misty|freezing|"
+    r"chilly"
+)
+_WEATHER = lazy(
+    rf"^(?:(?:such|what) (?:a )?)?(?:(?:so|really|very|pretty) )?(?:(?P<how>{_FINE}|{_GRIM})\s+"
+    rf"(?:weather|sunshine|sun)|(?P<sky>{_SKY})\s+(?:day|morning|evening|afternoon|one))"
+    r"(?:\s+(?:today|tonight|out|outside|there|again|innit|eh|huh|here|this \w+))*[\s!.,]*"
+    r"(?:lol|tbh|ngl)?[\W_]*$",
+    re.IGNORECASE,
+)
+_SUNNY = ("Ooh, enjoy it! Soak up some sun for me. ☀️", "Lovely! Will you get out in it?")
+_GLOOMY = ("Ugh, stay cosy! A good day for a warm drink.", "Boo. Stay warm and dry out there!")
+
+
+def _weather(s: str, seed: int, avoid: Sequence[str]) -> str | None:
+    found = _WEATHER.match(s)
+    if found is None:
+        return None
+    fine = re.fullmatch(_FINE, found["how"] or found["sky"], re.IGNORECASE) is not None
+    return pick(_SUNNY if fine else _GLOOMY, seed, avoid)
+
+
 def aside(text: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
-    """The pet's answer to an emoji-only line, an errand, a follow-up or joy (see the module);
-    None for any other line."""
+    """The pet's answer to an emoji-only line, an errand, a follow-up, the weather or joy (see
+    the module); None for any other line."""
     s = text.strip()
-    for said in (_emoji(s, seed, avoid), _errand(s), _follow_up(s, seed, avoid)):
+    for said in (
+        _emoji(s, seed, avoid),
+        _errand(s),
+        _follow_up(s, seed, avoid),
+        _weather(s, seed, avoid),
+    ):
         if said is not None:
             return said
     return _joy(s, seed, avoid)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from shelldon.broker.offline_talk import pick
-from shelldon.broker.offline_words import without_emoji
+from shelldon.broker.offline_words import MISSPELT, without_emoji
 from shelldon.broker.patterns import lazy
 
 # --- text-speak ---------------------------------------------------------------------------------
@@ -49,7 +49,7 @@ _SPOKEN = {
     "wat": "what",
     "wats": "what's",
     "plz": "please",
-}
+} | MISSPELT
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
 # A dropped g ("feelin rough", "mornin", "nothin much"): the few verbs and words typed so.
 _DROPPED_G = lazy(

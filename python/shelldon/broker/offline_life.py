@@ -26,10 +26,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from shelldon.broker import offline_past
 from shelldon.broker.offline_words import (
     ANIMALS,
     KIN,
     KIN_GROUPS,
+    OCCUPATIONS,
     WEEKDAYS,
     alternation,
     lower_first,
@@ -55,9 +57,9 @@ _BACK_FROM = lazy(
     re.IGNORECASE,
 )
 _HAVE = lazy(
-    r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own) "
-    r"(?P<n>a|an|one|two|three|four|five|six|some|\d+) "
-    rf"(?P<what>(?:[a-z]+ )?(?:{alternation(*plurals(*KIN, *ANIMALS), *KIN_GROUPS)}|"
+    r"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got|own|keep) "
+    r"(?:(?P<n>a|an|one|two|three|four|five|six|some|\d+) |(?=twins\b))"
+    rf"(?P<what>(?:[a-z]+ )?(?:{alternation(*plurals(*KIN, *ANIMALS), *KIN_GROUPS)}|twins|"
     r"cars?|bikes?|motorbikes?|boats?|gardens?|houses?|flats?))"
     r"(?P<rest>[^.!?]*)",
     re.IGNORECASE,
@@ -129,9 +131,12 @@ _USED = (
 
 def used_to(sentence: str, seed: int, alone: bool = True) -> Told | None:
     """ "I used to live in Berlin": kept as the past, asked about (not when the line goes on to
-    the present: "…, now I love them"); None for any other clause."""
-    if (m := _USED_TO.match(" ".join(sentence.split()).strip())) is None:
-        return None
+    the present: "…, now I love them"); the past said other ways (broker.offline_past) too; None
+    for any other clause."""
+    plain = " ".join(sentence.split()).strip()
+    if (m := _USED_TO.match(plain)) is None:
+        said = offline_past.before(plain, seed)  # "previously …", "moved away from …"
+        return None if said is None else Told(*said)
     what = m.group("what").strip()
     keep = ("facts", _name(f"used to {what}"), _third(f"I used to {what}"))
     options = _USED if alone else _USED[2:]
@@ -180,6 +185,11 @@ _PERSON_SAYS = lazy(
     r"works|lives|goes to|wants|is learning|is into|is scared of|is afraid of) (?P<what>[^.!?]+)"
     r"[.!]*$"
 )
+# "Zoe is a vet": a named person's work (only a word of work: "Zoe is a nightmare" is no fact).
+_PERSON_WORK = lazy(
+    rf"^(?P<name>[A-Z][\w'’-]+) is (?:a|an) (?P<what>(?:[\w-]+ )?(?:{alternation(*OCCUPATIONS)}))"
+    r"[.!]*$"
+)
 # "Leo is 7": a named person's age, said as "how old is Leo?" is answered.
 _PERSON_AGE = lazy(r"^(?P<name>[A-Z][\w'’-]+) is (?P<age>\d{1,3})(?: years? old| yo)?[.!]*$")
 _AGED = ("{x}, what a lovely age! I'll remember.", "Oh, {x}. I'll keep that in mind.")
@@ -200,6 +210,11 @@ def about_someone(sentence: str, seed: int, names: frozenset[str]) -> Told | Non
     if aged is not None and aged.group("name") in names:
         fact = f"{aged.group('name')} is {aged.group('age')} years old"
         return Told(_say(_AGED, seed, fact), ("people", _name(f"{aged['name']} age"), fact + "."))
+    work = _PERSON_WORK.match(s)
+    if work is not None and work.group("name") in names:
+        fact = s.rstrip(".!")
+        keep = ("people", _name(f"{work['name']} work"), f"{fact}.")
+        return Told(_say(_ABOUT, seed, fact), keep)
     m = _PERSON_SAYS.match(s)
     if m is None or m.group("name") not in names:
         return None

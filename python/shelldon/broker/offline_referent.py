@@ -30,19 +30,31 @@ from shelldon.broker.offline_words import (
     ANIMALS,
     HE,
     KIN,
+    KIN_GROUPS,
     MONTHS,
     OTHERS,
     SHE,
     UNSAID,
     WEEKDAYS,
     alternation,
+    plurals,
 )
 from shelldon.broker.patterns import lazy
+
+PLURAL_ONES = tuple(p for w in (*KIN, *OTHERS, *ANIMALS) for p in plurals(w) if p != w)
 
 _ADJ = r"(?:(?:older|younger|little|big|elder|twin|new|old|lovely|baby|beautiful|tiny)\s+)*"
 _OWNERS = lazy(
     rf"\b(?:my|our)\s+{_ADJ}(?P<rel>{alternation(*KIN, *OTHERS, *ANIMALS)})\b"
-    r"(?:(?:\s+(?:is|'s|’s)\s+(?:called|named)\s+|,?\s+)(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+))?",
+    r"(?:(?:\s+(?:is|'s|’s)\s+(?:called|named)\s+|,?\s+)(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+)"
+    # "my fiancee is Marta": Marta is the fiancee, not someone else to be "she"
+    r"|\s+(?:is|'s|’s)\s+(?P<is_name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+)(?=[\s.,!]*$))?",
+    re.IGNORECASE,
+)
+# "my dogs", "our kids", "my best friends": several of the owner's at once, who "they" are.
+_GROUPS = lazy(
+    rf"\b(?:my|our|the|two|three|four|five|six|\d+)\s+{_ADJ}"
+    rf"(?P<rel>{alternation(*KIN_GROUPS, 'twins', *PLURAL_ONES)})\b",
     re.IGNORECASE,
 )
 # "a baby boy", "a new puppy": someone new, the owner's when they got it ("we got a kitten").
@@ -68,7 +80,8 @@ _NAME_GIVEN = lazy(
 )
 # "she's a doctor", "hes 31", "he was a postman", "she lives in Leeds", "he works from home".
 _SAID_OF = lazy(
-    rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|\s+(?!is\b|was\b)"
+    rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|(?<=they)(?:'re|’re|re|"
+    r"\s+are|\s+were|\s+have)|\s+(?!is\b|was\b)"
     r"(?=[a-z]+s\b))\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
@@ -88,9 +101,12 @@ class Someone:
     name: str = ""
     new: str = ""
     owners: bool = True
+    several: bool = False  # "my dogs": only "they"
 
     def fits(self, pronoun: str) -> bool:
         word = (self.rel or self.new).casefold()
+        if self.several:
+            return pronoun == "they"
         if pronoun == "she":
             return word not in HE and word not in _BOY
         if pronoun == "he":
@@ -112,11 +128,15 @@ class Someone:
 def mentions(text: str) -> list[Someone]:
     """Everyone a line names, in the order it names them."""
     found: list[tuple[int, Someone]] = []
+    said_is: set[str] = set()
     for m in _OWNERS.finditer(text):
         found.append((m.start(), Someone(rel=m.group("rel"), name=m.group("name") or "")))
+        said_is.add(m.group("is_name") or "")
+    for m in _GROUPS.finditer(text):
+        found.append((m.start(), Someone(rel=m.group("rel"), several=True)))
     for m in _NEW.finditer(text):
         found.append((m.start("new"), Someone(new=m.group("new"), owners=bool(m.group("got")))))
-    taken = {s.name for _, s in found}
+    taken = {s.name for _, s in found} | said_is
     for m in _NAMED.finditer(text):
         name = m.group("name")
         if name not in taken and name.casefold() not in UNSAID and _is_person(name):
@@ -131,7 +151,10 @@ def _is_person(word: str) -> bool:
 def last_fitting(before: list[str], pronoun: str) -> Someone | None:
     """The last one named before (the nearest line last in `before`) that the pronoun fits."""
     for line in reversed(before):
-        for someone in reversed(mentions(line)):
+        named = mentions(line)
+        if pronoun == "they":  # several before one ("my hens are called Dot and Peg")
+            named = sorted(named, key=lambda someone: someone.several)
+        for someone in reversed(named):
             if someone.fits(pronoun):
                 return someone
         if mentions(line):
@@ -176,15 +199,26 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
     if someone is None or not (someone.owners or someone.name):
         return None
     be = said_of.group("be").strip().casefold()
-    verb = {"'s": "is", "’s": "is", "s": "is", "'ll": "will"}.get(be, be)
+    verb = {"'s": "is", "’s": "is", "s": "is", "'ll": "will", "'re": "are", "’re": "are"}.get(
+        be, be
+    )
+    verb = "are" if verb == "re" else verb
+    if not someone.several:  # "they" of one person: "my friend is …"
+        verb = {"are": "is", "were": "was", "have": "has"}.get(verb, verb)
     said = f"{someone.said} {verb} {said_of.group('rest')}".replace("  ", " ").strip()
     return Resolved(said, someone)
 
 
+_HEARD_SEVERAL = ("Ha, {who}! Tell me more about them.", "Aww, {who}! What are they up to?")
+
+
 def heard(who: Someone, seed: int) -> str:
     """What the pet says of a line about someone that no fact rule took ("he's going to be a
-    pilot"): the person, and a question back, never a bare "Okay!"."""
+    pilot"): the person, and a question back, never a bare "Okay!"; of several ("theyre so
+    naughty lol", the dogs), a word about them."""
     named = who.said.replace("my ", "your ", 1)
+    if who.several:
+        return pick(_HEARD_SEVERAL, seed).format(who=named)
     return pick(_HEARD, seed).format(who=named, Who=named[:1].upper() + named[1:])
 
 

@@ -56,6 +56,14 @@ _PAST_THEN_NOW = lazy(
 )
 
 
+# "I grew up in Dublin but live in Cork now": the present with its "I" dropped after "but".
+_BUT_NOW = lazy(
+    r"^(?P<past>(?:i|we) .+?)(?:,\s*|\s+)but\s+(?:now\s+)?(?P<now>(?:live|work|am|have|love|"
+    r"like|prefer)\b.*)$",
+    re.IGNORECASE,
+)
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of one sentence that each have a subject of their own. A fragment of two
     words or fewer joins the next ("My sister and I live in Porto" is one clause; "Sorry, my
@@ -63,6 +71,8 @@ def clauses(sentence: str) -> list[str]:
     if (then := _PAST_THEN_NOW.match(sentence.strip())) is not None:
         now = re.sub(r"\b(?:it|them)\b", then["what"], then["now"], flags=re.IGNORECASE)
         return [then["past"], *clauses(now)]
+    if (but := _BUT_NOW.match(sentence.strip())) is not None:
+        return [*clauses(but["past"]), f"I {but['now']}"]
     out: list[str] = []
     pending = ""
     for part in (p.strip(" ,;") for p in _CLAUSE_BREAK.split(sentence)):
@@ -526,10 +536,16 @@ def turn_seed(message: str, rows_before: int) -> int:
 
 def pick(options: Sequence[str], seed: int, avoid: Sequence[str] = ()) -> str:
     """The seed's option, or the next one the pet has not just said (`avoid`: its rows in the
-    window), so a second "ok" or a second sad line is not met with the same words."""
-    for step in range(len(options)):
-        option = options[(seed + step) % len(options)]
+    window, oldest first), so a second "ok" or a second sad line is not met with the same words.
+    An option is a template ("From what you told me, {x}"): its opening is the text before its
+    first "{". When every opening was said in the window, the one said longest ago: a run of
+    questions is not answered "From what you told me, …" each time (deterministic: no dice)."""
+    ordered = [options[(seed + step) % len(options)] for step in range(len(options))]
+    last_said: list[int] = []
+    for option in ordered:
         opening = option.split("{", 1)[0]
-        if not opening or not any(opening in said for said in avoid):
+        said_at = [at for at, said in enumerate(avoid) if opening and opening in said]
+        if not said_at:
             return option
-    return options[seed % len(options)]
+        last_said.append(said_at[-1])
+    return ordered[min(range(len(ordered)), key=last_said.__getitem__)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from shelldon.broker.offline_past import PAST, PAST_QUESTION
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_words import (
     ANIMALS,
@@ -169,7 +170,7 @@ def answer(view: PromptView, question: str, seed: int) -> str | None:
         return _suggest(view, _KINDS.get(verb, "do"), seed)
     for topic, pattern in _TOPIC_QUESTIONS:
         if pattern.search(q):
-            return _about(view, topic)
+            return _about(view, topic, now_asked=not PAST_QUESTION.search(q))
     return None
 
 
@@ -178,10 +179,16 @@ def _newest_first(view: PromptView) -> list[Known]:
     return sorted(view.known, key=lambda k: (k.source in _KEPT, k.order), reverse=True)
 
 
-def _about(view: PromptView, topic: str) -> str:
+def _about(view: PromptView, topic: str, *, now_asked: bool = False) -> str:
+    """What the owner said of the topic; asked about now ("what's my job?"), the past ("I
+    previously worked at a bank") is said only as the past, when nothing else is known."""
     said: list[str] = []
+    earlier: list[str] = []
     for known in _newest_first(view):
         if not _STATES[topic].search(known.text) or (topic == "work" and _noun_use(known.text)):
+            continue
+        if now_asked and PAST.search(known.text):
+            earlier.append(to_second_person(known.text))
             continue
         line = to_second_person(known.text)
         line = line[:1].upper() + line[1:]
@@ -189,6 +196,8 @@ def _about(view: PromptView, topic: str) -> str:
             said.append(line)
         if topic in ("work", "age", "origin") or len(said) == 3:
             break
+    if not said and earlier:
+        return f"I don't know about now. What I know is from before: {lower_first(earlier[0])}"
     if not said:
         titles = [e.title for e in view.entries if _STATES[topic].search(e.title)]
         if titles and topic in ("pets", "family"):

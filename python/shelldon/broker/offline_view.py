@@ -197,7 +197,7 @@ def told_before(view: PromptView, clause: str) -> bool:
 
 
 # A name as the owner or memory wrote it mid-sentence ("my daughter is called Sofia").
-_MID_NAME = lazy(r"(?<=[\w,] )[A-Z][a-z][\w'’-]*")
+_MID_NAME = lazy(r"(?<=[\w,:] )[A-Z][a-z][\w'’-]*")
 
 
 def known_names(view: PromptView) -> frozenset[str]:

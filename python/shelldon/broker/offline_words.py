@@ -82,6 +82,7 @@ _IRREGULAR_3RD = {
     "am": "is",
     "'m": "is",
     "don't": "doesn't",
+    "haven't": "hasn't",
 }
 _IRREGULAR_2ND = {
     "has": "have",
@@ -139,7 +140,7 @@ def to_third_person(text: str) -> str:
         text,
     )
     out = re.sub(
-        rf"\bI ((?:{ADVERBS} )*)(\w+(?:n't)?)\b",
+        rf"\bI ((?:{ADVERBS} )*)(\w+n't|\w+)\b",  # "don't" whole, never "don" + "'t"
         lambda m: "the owner " + m.group(1) + third_person_verb(m.group(2)),
         out,
     )
@@ -236,7 +237,7 @@ OTHERS = (
 ANIMALS = (
     "cat", "dog", "puppy", "kitten", "hamster", "rabbit", "bunny", "parrot", "bird", "horse",
     "fish", "goldfish", "tortoise", "turtle", "guinea pig", "snake", "lizard", "ferret", "mouse",
-    "rat", "gerbil",
+    "rat", "gerbil", "hen", "chicken", "duck", "goat", "pony",
 )  # fmt: skip
 # Who is a "she" or a "he" by the word the owner used (the rest may be either).
 SHE = frozenset(
@@ -281,5 +282,30 @@ OCCUPATIONS = (
     "pharmacist", "dentist", "vet", "veterinarian", "therapist", "psychologist", "paramedic",
     "firefighter", "police officer", "soldier", "librarian", "cleaner", "carer", "caregiver",
     "translator", "lecturer", "professor", "secretary", "receptionist", "hairdresser",
-    "builder", "tutor", "coach", "surgeon", "midwife",
+    "builder", "tutor", "coach", "surgeon", "midwife", "instructor", "joiner", "plasterer",
+    "roofer", "welder", "florist", "postman", "postwoman", "butcher", "decorator", "physio",
+    "physiotherapist", "social worker", "civil servant", "courier", "nanny", "childminder",
+    "lorry driver", "bus driver", "taxi driver", "tailor",
 )  # fmt: skip
+
+# Words as often misspelt on a phone, read as meant (broker.offline_chat.plain): who someone is
+# ("my neice", "my freind sue") and "theyre".
+MISSPELT = {
+    "theyre": "they're",
+    "neice": "niece",
+    "neices": "nieces",
+    "freind": "friend",
+    "freinds": "friends",
+    "frend": "friend",
+    "frends": "friends",
+    "bestfriend": "best friend",
+    "girlfreind": "girlfriend",
+    "boyfreind": "boyfriend",
+    "daugther": "daughter",
+    "daugthers": "daughters",
+    "nephwe": "nephew",
+    "cousine": "cousin",
+    "granmother": "grandmother",
+    "granfather": "grandfather",
+    "nieghbour": "neighbour",
+}

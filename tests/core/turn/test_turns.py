@@ -21,7 +21,13 @@ from shelldon.core.history.store import HistoryStore
 from shelldon.core.memory.audit import AuditLog
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.runner import RECORD_PROMPTS_ENV
-from shelldon.core.turn.apply import BUSY_TEXT, DEGRADE_TEXT, NOT_SAVED_TEXT, apply_turn
+from shelldon.core.turn.apply import (
+    BUSY_TEXT,
+    DEGRADE_TEXT,
+    NOT_SAVED_TEXT,
+    SECRET_NOT_KEPT_TEXT,
+    apply_turn,
+)
 from shelldon.paths import PROMPTS_LOG, DataRoot
 
 NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
@@ -360,6 +366,33 @@ def test_history_rows_have_secrets_blanked(world: World) -> None:
     contents = [c for _, c in _rows(world)]
     assert all(API_KEY not in c for c in contents)
     assert all("[secret:" in c for c in contents)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        f"my key is {API_KEY}, remember it",
+        "The wifi password is Tr0ub4dor&3xq, please remember it",
+        "Mein Passwort ist Sonnenblume7482!",
+    ],
+)
+def test_an_owner_told_a_secret_is_told_it_was_not_kept(world: World, said: str) -> None:
+    """Whatever the brain answered, the owner is not left thinking the pet keeps a password: the
+    reply they get says it was not kept, and history stores that reply (issue 23's gate keeps
+    the secret out of memory; history blanks it)."""
+    world.turn(said, reply="Got it, I'll remember that for you!")
+    ((text, _),) = world.emitted
+    assert text == f"Got it, I'll remember that for you!\n({SECRET_NOT_KEPT_TEXT})"
+    assert ("pet", text) in _rows(world)
+
+
+def test_no_secret_or_a_reply_that_says_so_gets_no_note(world: World) -> None:
+    world.turn("my sister is called Ana", reply="Lovely name!")
+    world.turn(f"my key is {API_KEY}", reply="Keys go in the vault, not in my memory.")
+    assert [t for t, _ in world.emitted] == [
+        "Lovely name!",
+        "Keys go in the vault, not in my memory.",
+    ]
 
 
 def test_the_prompt_record_is_opt_in(world: World, monkeypatch: pytest.MonkeyPatch) -> None:

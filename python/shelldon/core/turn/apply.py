@@ -7,7 +7,8 @@ to
    apply (the owner's rules and the brain's ops, blanked) in one durable sqlite commit. A reply
    means the turn is stored: history and `shelldon status` count it as soon as the owner has it,
    and a core killed after the reply applies the items at its next start;
-2. emits the reply (the brain's, or DEGRADE_TEXT when the worker timed out or the brain failed).
+2. emits the reply (the brain's, or DEGRADE_TEXT when the worker timed out or the brain failed;
+   with SECRET_NOT_KEPT_TEXT added when the owner's message held a credential).
    Only that one commit precedes it: the gate and the file writes never delay the owner. When the
    commit fails (disk full, a damaged store), the reply says the turn could not be saved and
    nothing of the turn is applied;
@@ -81,6 +82,14 @@ DEGRADE_TEXT = "I lost my train of thought for a moment. Could you say that agai
 BUSY_TEXT = "I'm still busy with something else. Try again in a moment."
 EMPTY_REPLY_TEXT = "Okay."
 NOT_SAVED_TEXT = "I could not save this turn, so I will not remember any of it."
+# The owner's message held a credential: history keeps it blanked and the gate keeps it out of
+# memory, so whatever the brain answered ("Got it, I'll remember your wifi password!"), the owner
+# is told it is not kept. Not added when the reply already points at the vault (the offline
+# brain's own answer does).
+SECRET_NOT_KEPT_TEXT = (
+    "That looked like a password or a key, so I did not keep it, not even in our chat history. "
+    "`shelldon vault set <name>` keeps one locked away."
+)
 
 # Worker failures before any brain ran: no rule or op is applied (an owner turn keeps its words).
 SPAWN_FAILED_STAGES = frozenset({"busy", "spawn", "drop"})
@@ -432,6 +441,8 @@ def apply_turn(
             record_prompt(root, turn_id, purpose, outcome.prompt)
         return TurnOutcome(turn_id, reply, degraded, "degraded" if degraded else "ok", False)
 
+    if records.blank_record(message) != message and "vault" not in reply.lower():
+        reply = f"{reply}\n({SECRET_NOT_KEPT_TEXT})"
     raws = list(outcome.ops) if isinstance(outcome, wire.TurnResult) else []
     owner_rules = extract_rules(message) if memory is not None else []
     items = journal.plan(owner_rules, raws[:MAX_OPS_PER_TURN])

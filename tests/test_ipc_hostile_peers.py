@@ -30,6 +30,7 @@ import pytest
 from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.core.turn.apply import DEGRADE_TEXT
+from shelldon.worker import forkserver
 from support.hostile import (
     SCM_MAX_FD,
     SOCKETS,
@@ -147,6 +148,61 @@ def test_slowloris_on_every_socket_while_the_owner_says_at_once_long(pet: Pet) -
     _slowloris_drill(pet, **LONG)
 
 
+# --- frames at the size limit, many at once ----------------------------------------------------
+
+BIG_ROUNDS = 3
+
+
+def _big_frame(path: Path, data: bytes) -> str:
+    with ipc.connect(path) as sock:
+        with contextlib.suppress(OSError):  # refused at the header: the rest may not be taken
+            sock.sendall(data)
+        try:
+            answer = ipc.recv(sock, deadline=time.monotonic() + 60)
+        except ipc.IpcError as exc:
+            return type(exc).__name__
+    if isinstance(answer, wire.Refused):
+        return f"{path.stem}: {answer.reason}"
+    return f"{path.stem}: {type(answer).__name__}"
+
+
+def test_frames_at_the_size_limit_many_at_once_leave_no_process_bigger(pet: Pet) -> None:
+    """Sixteen peers a socket at once (the per-uid cap, the fork-server's MAX_PEERS), each a whole
+    frame of the largest length a server takes (1 MiB) with a payload that is no message, three
+    rounds: each refused, and each process back within RSS_SLACK_KB of its size at rest. Before,
+    the fork-server buffered each peer's frame up to core's limit and grew 21 -> 43 MiB over the
+    three rounds (the parent of every worker); its peers may only Ping, and are now refused at
+    the header past forkserver.PEER_MAX_FRAME."""
+    _warm(pet)
+    before = gauge(pet)
+    data = ipc.HEADER.pack(ipc.MAX_FRAME) + b"\xc1" * ipc.MAX_FRAME
+    answers: Counter[str] = Counter()
+    rounds = []
+    for _ in range(BIG_ROUNDS):
+        paths = [pet.root.socket(name) for name in SOCKETS for _ in range(16)]
+        with ThreadPoolExecutor(len(paths)) as pool:
+            answers.update(pool.map(lambda path: _big_frame(path, data), paths))
+        rounds.append(settled(pet, before, FD_SLACK, rss_slack_kb=RSS_SLACK_KB))
+    after = rounds[-1]
+    assert all(": bad frame: " in answer for answer in answers), answers
+    # The fork-server's peers are refused at the header: not a byte of a body buffered.
+    limit = f"exceeds the {forkserver.PEER_MAX_FRAME}-byte limit"
+    assert all(limit in a for a in answers if a.startswith("forkserver:")), answers
+    for name in SOCKETS:
+        assert after[name].fds <= before[name].fds + FD_SLACK, figures(before, after)
+        assert after[name].rss_kb <= before[name].rss_kb + RSS_SLACK_KB, figures(before, after)
+    assert pet.say("hello after the big frames")
+    _no_traceback(pet)
+    kinds: Counter[str] = Counter()
+    for answer, count in answers.items():
+        where, _, reason = answer.partition(": bad frame: ")
+        kinds[f"{where}: {reason.split(' (')[0]}"] += count
+    print(
+        f"\nbig frames: {BIG_ROUNDS} rounds x 16 peers x 3 sockets of 1 MiB frames, "
+        f"{dict(kinds)}; after each round: " + " | ".join(figures(before, r) for r in rounds)
+    )
+
+
 # --- descriptors nobody asked for --------------------------------------------------------------
 
 PASSES = 20  # connections a socket, each passing SCM_MAX_FD descriptors
@@ -163,7 +219,7 @@ def test_descriptors_passed_with_a_frame_are_closed_not_kept(pet: Pet) -> None:
         marker_path = Path(marker.name)
         fds = [os.open(marker_path, os.O_RDONLY) for _ in range(SCM_MAX_FD)]
         try:
-            assert holders(os.getpid(), marker_path) == SCM_MAX_FD  # the gauge sees them
+            assert holders(os.getpid(), marker_path) == SCM_MAX_FD + 1  # and the temp file: seen
             said: Counter[str] = Counter()
             for name in SOCKETS:
                 path = pet.root.socket(name)

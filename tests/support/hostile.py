@@ -32,15 +32,17 @@ SCM_MAX_FD = 253  # the kernel's limit of descriptors in one SCM_RIGHTS message
 class Usage:
     fds: int
     rss_kb: int
+    peak_kb: int  # VmHWM: the most resident memory the process ever had
 
 
 def usage(pid: int) -> Usage:
-    rss = 0
+    fields = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1])
-    return Usage(len(os.listdir(f"/proc/{pid}/fd")), rss)
+            name, _, value = line.partition(":")
+            if name in ("VmRSS", "VmHWM"):
+                fields[name] = int(value.split()[0])
+    return Usage(len(os.listdir(f"/proc/{pid}/fd")), fields["VmRSS"], fields["VmHWM"])
 
 
 def gauge(pet: Pet) -> dict[str, Usage]:
@@ -48,15 +50,25 @@ def gauge(pet: Pet) -> dict[str, Usage]:
 
 
 def settled(
-    pet: Pet, before: dict[str, Usage], slack: int, timeout: float = 30.0
+    pet: Pet,
+    before: dict[str, Usage],
+    slack: int,
+    *,
+    rss_slack_kb: int | None = None,
+    timeout: float = 30.0,
 ) -> dict[str, Usage]:
-    """The processes' usage once each holds at most `slack` descriptors over `before` (or at the
-    timeout): connections a server let go close on its threads' time, so this is polled."""
+    """The processes' usage once each holds at most `slack` descriptors (and `rss_slack_kb` of
+    resident memory) over `before`, or at the timeout: connections a server let go close, and
+    their buffers are freed, on its threads' time, so this is polled."""
     deadline = time.monotonic() + timeout
     paced = threading.Event()
+    rss_slack = rss_slack_kb if rss_slack_kb is not None else 1 << 40
     while True:
         now = gauge(pet)
-        if all(now[n].fds <= before[n].fds + slack for n in SOCKETS):
+        if all(
+            now[n].fds <= before[n].fds + slack and now[n].rss_kb <= before[n].rss_kb + rss_slack
+            for n in SOCKETS
+        ):
             return now
         if time.monotonic() >= deadline:
             return now
@@ -66,7 +78,7 @@ def settled(
 def figures(before: dict[str, Usage], after: dict[str, Usage]) -> str:
     return "; ".join(
         f"{n} fds {before[n].fds}->{after[n].fds} rss {before[n].rss_kb // 1024}->"
-        f"{after[n].rss_kb // 1024} MiB"
+        f"{after[n].rss_kb // 1024} MiB (peak {after[n].peak_kb // 1024})"
         for n in SOCKETS
     )
 

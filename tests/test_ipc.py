@@ -553,3 +553,40 @@ def test_a_handlers_own_oserror_is_told_in_words_not_a_silent_close(run_dir: Pat
         thread.join(timeout=10)
     assert isinstance(answer, wire.Refused), answer
     assert answer.reason == "own-files could not serve this: Too many open files"
+
+
+def test_an_answer_its_client_does_not_read_never_holds_what_the_handler_holds(
+    run_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A handler answers through `respond` while holding a lock (core answers a Say under its
+    one-turn gate). A client that does not read (its socket full: here an answer larger than the
+    socket's buffer) made that send wait its whole deadline with the lock held: 10 s for every
+    such connection, the owner's next turn waiting behind each. The answer now waits for the
+    client after the handler is done, and is whole once the client reads."""
+    gate = threading.Lock()
+    entered = threading.Event()
+    big = "x" * (ipc.MAX_FRAME // 2)  # far over a Unix socket's send buffer (~200 KB)
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg | None:
+        with gate:
+            if isinstance(message, wire.Say):
+                entered.set()
+                respond(wire.Pong(name="gated", pid=peer.pid, detail=big))
+                return ipc.ANSWERED
+            return wire.Pong(name="gated", pid=peer.pid, detail="small")
+
+    server = ipc.ThreadedServer("gated", run_dir / "gated.sock", handle)
+    thread = _serving(server)
+    try:
+        with ipc.connect(server.path) as slow, caplog.at_level(logging.INFO, "shelldon.ipc"):
+            ipc.send(slow, wire.Say(text="answer me, I will not read"))
+            assert entered.wait(10)
+            # Another client needs the gate while the first has not read a byte.
+            served = ipc.request(server.path, wire.Ping(), timeout=5)
+            assert isinstance(served, wire.Pong) and served.detail == "small", served
+            late = ipc.recv(slow, deadline=time.monotonic() + 10)  # now it reads: all of it
+        assert isinstance(late, wire.Pong) and late.detail == big
+        assert any("was not reading its answers" in r.getMessage() for r in caplog.records)
+    finally:
+        server.stop()
+        thread.join(timeout=10)

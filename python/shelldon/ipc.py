@@ -222,6 +222,28 @@ def remove_pid_file(run_dir: Path, name: str) -> None:
             path.unlink()
 
 
+def send_now(conn: socket.socket, data: bytes, *, after: bytes | bytearray = b"") -> bytes:
+    """Hand `data` to the socket without waiting: what it could not take now is returned, to be
+    sent later. A handler's `respond` runs under whatever the handler holds (core's one-turn gate
+    while a Say is answered): a client that filled its socket by not reading its answers held
+    that gate for the send's whole deadline (10 s a connection, the owner's turn waiting behind
+    it). `after`: bytes still waiting from an earlier call, which go first (so all of `data`
+    waits too). Raises PeerClosed if the peer is gone."""
+    if after:
+        return data
+    timeout = conn.gettimeout()
+    conn.setblocking(False)
+    try:
+        sent = conn.send(data)
+    except BlockingIOError:
+        sent = 0
+    except (BrokenPipeError, ConnectionResetError) as exc:
+        raise PeerClosed(f"peer went away: {exc}") from None
+    finally:
+        conn.settimeout(timeout)
+    return data[sent:]
+
+
 def refuse_and_close(conn: socket.socket, reason: str) -> None:
     """Answer Refused, then close so the peer reads it: unread input would turn close() into a
     reset that discards the answer, so a little of it (bounded in bytes and time) is dropped."""
@@ -813,6 +835,31 @@ class ThreadedServer:
         for _ in range(waiting):
             self._handoff.put(None)
 
+    def _flush(self, connection: _Connection, data: bytes) -> bool:
+        """Send what a handler's `respond` left unsent (its client was not reading), now that the
+        handler is done and holds nothing; False if the client did not take it in time."""
+        peer = connection.peer
+        self.refusals.line(
+            self.name,
+            peer,
+            "not reading",
+            f"pid {peer.pid} uid {peer.uid} was not reading its answers; "
+            "its answer was sent after the request was done",
+            level=logging.INFO,
+        )
+        try:
+            send_frame(connection.sock, data, deadline=time.monotonic() + DEFAULT_TIMEOUT)
+        except (IpcError, OSError) as exc:
+            self.refusals.line(
+                self.name,
+                peer,
+                "could not answer",
+                f"could not answer pid {peer.pid}: {exc}",
+                level=logging.INFO,
+            )
+            return False
+        return True
+
     def _serve_connection(self, connection: _Connection) -> None:
         conn, peer = connection.sock, connection.peer
         try:
@@ -860,12 +907,15 @@ class ThreadedServer:
                         refuse_and_close(conn, f"{self.name} is stopping; try again once it is up")
                         return
                     answered = False
+                    unsent = bytearray()  # what `respond` could not hand the socket at once
 
-                    def respond(reply: wire._Msg, conn: socket.socket = conn) -> None:
+                    def respond(
+                        reply: wire._Msg, conn: socket.socket = conn, unsent: bytearray = unsent
+                    ) -> None:
                         nonlocal answered
                         answered = True
                         try:
-                            send(conn, reply, deadline=time.monotonic() + DEFAULT_TIMEOUT)
+                            unsent.extend(send_now(conn, frame(reply), after=unsent))
                         except (IpcError, OSError) as exc:
                             raise _PeerLost(str(exc)) from exc
 
@@ -901,6 +951,8 @@ class ThreadedServer:
                         if answered:
                             return
                         answer = wire.Refused(reason="internal error (logged)")
+                    if unsent and not self._flush(connection, bytes(unsent)):
+                        return
                     if answer is None:
                         return
                     if isinstance(answer, _Answered):

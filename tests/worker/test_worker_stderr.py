@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import socket
+import struct
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -128,3 +129,29 @@ def test_the_worker_holds_no_fd_of_the_fork_servers_log(
 
     run_one_turn(monkeypatch, report_fd2, "t-fd2")
     assert worker_lines(caplog, "t-fd2")[0].endswith(": fd2 is pipe; the fork-server's own: False")
+
+
+def test_a_peer_other_than_core_cannot_make_the_loop_buffer_a_big_frame(run_dir: Path) -> None:
+    """A peer other than core may only Ping: a frame announced over PEER_MAX_FRAME is refused at
+    its header, before the loop buffers a byte of its body. Core's limit (1 MiB) applied before,
+    and sixteen such peers grew the fork-server, parent of every worker, by megabytes a round."""
+    server = forkserver.ForkServer(DataRoot.resolve(), drop.resolve_identity(None))
+    for length in (forkserver.PEER_MAX_FRAME + 1, ipc.MAX_FRAME):
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        with theirs:
+            server._take(mine)  # an allowed peer (this uid), read by the loop
+            theirs.sendall(struct.pack(">I", length) + b"\xc1" * 1024)
+            server._read_peer(mine.fileno())
+            assert not server.peers, "still buffering the frame"
+            answer = wire.decode(ipc.recv_bytes(theirs, deadline=time.monotonic() + 30))
+        assert isinstance(answer, wire.Refused), answer
+        assert f"exceeds the {forkserver.PEER_MAX_FRAME}-byte limit" in answer.reason, answer
+    # A Ping is still answered.
+    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with theirs:
+        server._take(mine)
+        theirs.sendall(ipc.frame(wire.Ping()))
+        server._read_peer(mine.fileno())
+        assert isinstance(
+            wire.decode(ipc.recv_bytes(theirs, deadline=time.monotonic() + 30)), wire.Pong
+        )

@@ -23,7 +23,8 @@ Who may connect: the socket is 0660 with the run dir's group (the service's), so
 uid and root can; a peer other than core may only Ping. Under a storm the loop stays core's: it
 accepts every queued connection at once (the backlog never fills behind a slow one), reads core's
 request at once, and reads any other allowed peer's Ping through the selector, a few at a time with
-a short deadline each, so none of them holds the loop; refusals and bad frames are logged once per
+a short deadline and a small frame limit each (PEER_MAX_FRAME), so none of them holds the loop or
+grows the parent of every worker; refusals and bad frames are logged once per
 uid and kind a minute (ipc.RefusalLog). Each worker is admitted at the broker for
 its turn alone (worker.admission: pid, uid and a one-time token, over one connection to the broker
 kept open across turns, which a child closes first thing) and retired when the turn ends.
@@ -80,6 +81,11 @@ EXIT_GRACE_S = 0.5  # after the worker closed its result pipe, how long it may t
 REQUEST_READ_S = 2.0  # core sends its request right after connecting
 PEER_READ_S = 0.25  # anyone else (root's diagnostics): a Ping, at once
 MAX_PEERS = 16  # other peers read at once; a newcomer past this closes the oldest
+# The largest frame read from a peer other than core, which may only Ping (a frame of a few dozen
+# bytes; anything else is refused in words): core's own limit (1 MiB) let sixteen peers make the
+# loop buffer 16 MiB at a time, and the fork-server, the parent of every worker, grew 21 -> 43 MiB
+# over three such rounds (tests/test_ipc_hostile_peers.py). Over it, refused at the header.
+PEER_MAX_FRAME = 1 << 16
 ACCEPT_BATCH = 256  # connections taken from the backlog per wakeup (ipc.LISTEN_BACKLOG)
 STDERR_LOG_CAP = 16 * 1024  # bytes of one worker's stderr logged; the rest is counted, not kept
 STDERR_LINE_CAP = 1000  # characters of one logged line
@@ -401,10 +407,9 @@ class ForkServer:
         if length == 0:
             self._refuse_peer(reading, "empty frame")
             return
-        if length > self.max_frame:
-            self._refuse_peer(
-                reading, f"frame of {length} bytes exceeds the {self.max_frame}-byte limit"
-            )
+        limit = min(self.max_frame, PEER_MAX_FRAME)
+        if length > limit:
+            self._refuse_peer(reading, f"frame of {length} bytes exceeds the {limit}-byte limit")
             return
         if got < ipc.HEADER.size + length:
             if not chunk:

@@ -1,5 +1,6 @@
-"""Owner lines the gate refused (issue 23, benign side; docs/gate-design.md "Sixteenth pass"):
-ordinary things an owner tells the pet that share words with the rules written for attacks.
+"""Owner lines the gate refused (issue 23, benign side; docs/gate-design.md, "Owner lines wrongly
+refused"): ordinary things an owner tells the pet that share words with the rules written for
+attacks.
 
 Written from the classes, not copied from any data set row and never trained on:
 tasks and reminders for oneself that mention people, e-mail addresses, phone numbers or lists;

@@ -1,9 +1,9 @@
-"""Owner lines the gate refused (issue 23, benign side; docs/gate-design.md "Sixteenth pass"):
-the owner's own tasks and reminders naming people, addresses and lists, the owner's to-do after a
-thank-you, passwords talked about without a value, and the injection words in their everyday
-senses, in six languages, are kept; the attacks of the rules the pass narrowed are still
-refused. The batteries are in `support.gate_owner_lines`: one written before the fix, one after
-it and never tuned on."""
+"""Owner lines the gate refused (issue 23, benign side; docs/gate-design.md, "Owner lines wrongly
+refused"): the owner's own tasks and reminders naming people, addresses and lists, the owner's
+to-do after a thank-you, passwords talked about without a value, and the injection words in
+their everyday senses, in six languages, are kept; the attacks of the rules the pass narrowed
+are still refused. The batteries are in `support.gate_owner_lines`: one written before the fix,
+one after it and never tuned on."""
 
 from __future__ import annotations
 

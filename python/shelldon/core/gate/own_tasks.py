@@ -32,13 +32,15 @@ OWN_TASK_RULES = frozenset(
 
 # A frame naming the owner (or "we") as the doer, then the rest of the clause.
 _DOER = (
-    r"remind\s+me\s+(?:to|that\s+i\s+(?:need|have|must)\s+to)"
+    r"remind\s+(?:me|them|the\s+owner)\s+(?:to|that\s+(?:i|they)\s+(?:need|have|must)\s+to)"
     r"|(?:don't|do\s+not|never)\s+let\s+me\s+forget\s+to|help\s+me\s+remember\s+to"
     r"|(?:i|we)\s+(?:really\s+|still\s+|also\s+)?(?:need|have|want|plan|promised|ought|mean"
     r"|intend|forgot|agreed|offered|(?:am|'m|are|'re)\s+going|(?:have|'ve)\s+got)\s+to"
     r"|(?:i|we)(?:'ll|\s+will|\s+must|\s+should|\s+shall|'d\s+better)"
     r"|(?:the\s+)?owner\s+(?:(?:needs|has|wants|plans|promised|intends|is\s+going)\s+to"
     r"|must|will|should)"
+    # the owner's words in the third person, as a brain writes them down ("remind them to")
+    r"|they\s+(?:need|have|want|plan|promised|(?:are|'re)\s+going)\s+to"
     r"|erinnere?\s+mich(?:\s+daran)?|ich\s+(?:muss|sollte|will|werde|m[öo]chte)|wir\s+m[üu]ssen"
     r"|rappelle-moi\s+d[e']|je\s+dois|il\s+faut\s+que\s+j'|n'oublie\s+pas\s+de\s+me\s+rappeler"
     r"|recu[ée]rdame|tengo\s+que|debo|me\s+toca"
@@ -104,16 +106,27 @@ def masked(normalised: str) -> str:
 # reader's own rules, and not records that are passwords, keys or conversations, which nobody
 # mails out by a note.
 OWNER_RECORD_RULES = frozenset(OWN_TASK_RULES - {"praise-then-new-task"})
+# Word starts only: "secretary" is no secret, "monkey" no key.
 _SENSITIVE_RECORDS = re.compile(
-    r"mots?\s+de\s+passe|contrase[ñn]a|passw|credenzial|credencia|chiav|chave|token|senha"
-    r"|historique|historial|hist[oó]rico|verlauf|cronologia|conversa|unterhaltung|messaggi"
-    r"|mensagens|gespr[äa]ch|secret|geheim|cl[eé]s?\b|key"
+    r"(?<![a-z])(?:mots?\s+de\s+passe|contrase[ñn]a|passw|credenzial|credencia|chiav|chave"
+    r"|tokens?\b|senha|historique|historial|hist[oó]rico|verlauf|cronologia|conversa"
+    r"|unterhaltung|messaggi|mensagens|gespr[äa]ch|secrets?\b|geheim|cl[eé]s?\b|keys?\b)"
 )
+
+
+def records_errand(rule_ids: tuple[str, ...], normalised: str) -> bool:
+    """Refused only by the records rules, over records that are no credentials or
+    conversations: an errand when the owner is the one who sends them."""
+    return (
+        bool(rule_ids)
+        and set(rule_ids) <= OWNER_RECORD_RULES
+        and not _SENSITIVE_RECORDS.search(normalised)
+    )
 
 
 def owner_may_keep(rule_ids: tuple[str, ...], normalised: str, lexical_id: str) -> bool:
     """An owner's write refused only by the records rules (over records that are no credentials
-    or conversations) and the learned model: the owner's own reminder, kept."""
-    if not rule_ids or not set(rule_ids) <= OWNER_RECORD_RULES | {lexical_id}:
-        return False
-    return set(rule_ids) == {lexical_id} or not _SENSITIVE_RECORDS.search(normalised)
+    or conversations) or only by the learned model: the owner's own reminder, kept."""
+    if rule_ids == (lexical_id,):
+        return True
+    return records_errand(tuple(r for r in rule_ids if r != lexical_id), normalised)

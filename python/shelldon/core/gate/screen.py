@@ -29,7 +29,7 @@ from shelldon.core.gate.normalise import (
     strip_invisible,
     word_count,
 )
-from shelldon.core.gate.own_tasks import OWN_TASK_RULES, masked
+from shelldon.core.gate.own_tasks import OWN_TASK_RULES, masked, records_errand
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.rules import (
     instruction_rules,
@@ -458,6 +458,19 @@ def _families(finding: InstructionFinding) -> list[str]:
     if finding.lexical is not None:
         families.add(LEXICAL_FAMILY)
     return sorted(families)
+
+
+def screen_owners_task(text: str) -> Refusal | None:
+    """`screen_text` for text that is the owner's own task by construction (a reminder's text:
+    "remind me to <text>"): read with the owner as the doer when only the records rules refused
+    it (gate.own_tasks), so "email the member list to secretary@..." is kept as the owner's
+    errand while "relax, then email the customer list to ..." is refused."""
+    refusal = screen_text(text)
+    if refusal is None or refusal.code != "instruction":
+        return refusal
+    if not records_errand(refusal.rule_ids, normalise_for_rules(text)):
+        return refusal
+    return screen_text(f"Remind me to {text}")
 
 
 def screen_text(text: str) -> Refusal | None:

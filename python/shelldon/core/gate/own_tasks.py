@@ -24,6 +24,7 @@ import re
 OWN_TASK_RULES = frozenset(
     {
         "exfil-people-records",
+        "exfil-send-data",
         "exfil-other-languages",
         "exfil-data-italian-portuguese",
         "praise-then-new-task",
@@ -108,10 +109,20 @@ def masked(normalised: str) -> str:
 OWNER_RECORD_RULES = frozenset(OWN_TASK_RULES - {"praise-then-new-task"})
 # Word starts only: "secretary" is no secret, "monkey" no key.
 _SENSITIVE_RECORDS = re.compile(
-    r"(?<![a-z])(?:mots?\s+de\s+passe|contrase[ñn]a|passw|credenzial|credencia|chiav|chave"
-    r"|tokens?\b|senha|historique|historial|hist[oó]rico|verlauf|cronologia|conversa"
+    r"(?<![a-z])(?:mots?\s+de\s+passe|contrase[ñn]a|passw|credenzial|credencia|credential"
+    r"|chiav|chave|tokens?\b|senha|wachtwoord|pin\b|pins\b|history|historique|historial"
+    r"|hist[oó]rico|verlauf|cronologia|conversa|chats?\b|memor(?:y|ies)\b|personal\s+data"
     r"|unterhaltung|messaggi|mensagens|gespr[äa]ch|secrets?\b|geheim|cl[eé]s?\b|keys?\b)"
 )
+
+
+def maskable(rule_id: str, normalised: str) -> bool:
+    """May the owner's masked task answer `rule_id`? The new-task rule always; a records rule
+    only over records that are no credentials, conversations or memory ("I need to send my
+    passwords to ..." stays refused)."""
+    if rule_id == "praise-then-new-task":
+        return True
+    return rule_id in OWNER_RECORD_RULES and not _SENSITIVE_RECORDS.search(normalised)
 
 
 def records_errand(rule_ids: tuple[str, ...], normalised: str) -> bool:

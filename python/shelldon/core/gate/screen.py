@@ -29,7 +29,7 @@ from shelldon.core.gate.normalise import (
     strip_invisible,
     word_count,
 )
-from shelldon.core.gate.own_tasks import OWN_TASK_RULES, masked, records_errand
+from shelldon.core.gate.own_tasks import OWN_TASK_RULES, maskable, masked, records_errand
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.rules import (
     instruction_rules,
@@ -377,7 +377,7 @@ def _rules_fired(text: str, normalised: str) -> list[str]:
         plain = masked(normalised)
         if plain != normalised:
             again = set(instruction_scanner().rules_hit(plain))
-            fired = [r for r in fired if r not in OWN_TASK_RULES or r in again]
+            fired = [r for r in fired if r in again or not maskable(r, normalised)]
     for plain in encoded_orders(text):
         fired += [
             r for r in instruction_scanner().rules_hit(normalise_for_rules(plain)) if r not in fired

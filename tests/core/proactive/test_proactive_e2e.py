@@ -118,3 +118,23 @@ def test_after_a_long_silence_the_pet_checks_in_from_memory(run_dir: Path) -> No
         assert pet.stop() == 0, pet.log
     prompts = (root.state / "prompts.jsonl").read_text()
     assert '"purpose": "checkin"' in prompts and "The owner last wrote 3 days ago." in prompts
+
+
+def test_a_reminder_to_mail_records_is_kept_through_the_real_pet(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner's errand ("email the member list to ...") was refused by the records rule
+    while the pet said it would remind (docs/gate-design.md, "Owner lines wrongly refused")."""
+    monkeypatch.setenv("TZ", "Europe/Lisbon")
+    pet = start_pet()
+    try:
+        said = pet.cli(
+            "say", "remind me tomorrow at 9 to email the member list to secretary@ourclub.example"
+        )
+        assert said.returncode == 0, said.stderr
+        assert said.stdout.startswith("Okay, I'll remind you tomorrow at 09:00"), said.stdout
+        pet.settled()
+        listed = pet.cli("reminders")
+        assert "email the member list to secretary@ourclub.example" in listed.stdout, listed.stdout
+    finally:
+        assert pet.stop() == 0, pet.log

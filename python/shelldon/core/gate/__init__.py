@@ -74,6 +74,7 @@ from shelldon.core.gate.screen import (
     instruction_rules_hit,
     instruction_verdict,
     is_instruction_shaped,
+    screen_owners_task,
     screen_text,
 )
 
@@ -128,6 +129,7 @@ __all__ = [
     "normalise_for_rules",
     "parse_rules",
     "read_rules",
+    "screen_owners_task",
     "screen_text",
     "secret_scanner",
     "strip_invisible",

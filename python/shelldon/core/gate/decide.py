@@ -79,7 +79,8 @@ from shelldon.core.gate.model import (
     ExistingEntry,
     Limits,
 )
-from shelldon.core.gate.normalise import normalise_for_compare, word_count
+from shelldon.core.gate.normalise import normalise_for_compare, normalise_for_rules, word_count
+from shelldon.core.gate.own_tasks import owner_may_keep
 from shelldon.core.gate.screen import screen_text
 from shelldon.core.reasons import ReasonCode
 
@@ -212,6 +213,22 @@ def _safety(write: _Write) -> Decision | None:
         and screen_text(candidate.body) is None
         and screen_text(candidate.title) is None
     ):
+        refusal = None
+    if (
+        refusal is not None
+        and write.is_owner
+        and candidate.collection not in limits.rule_collections
+        and refusal.code == INSTRUCTION
+        and owner_may_keep(
+            refusal.rule_ids,
+            normalise_for_rules(f"{candidate.title}\n{candidate.body}"),
+            LEXICAL_RULE_ID,
+        )
+    ):
+        # The owner's own note: a reminder to mail records to someone, or text only the
+        # model's guess refused (gate.own_tasks). A model's op (inferred) is read as before, and
+        # so is an owner rule: the rule collections are where an "always ..." sentence of text
+        # the owner pasted lands (core.learning.rules), a standing order nobody checked.
         refusal = None
     if refusal is not None:
         if refusal.code == INSTRUCTION and not write.is_owner:

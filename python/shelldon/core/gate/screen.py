@@ -29,6 +29,7 @@ from shelldon.core.gate.normalise import (
     strip_invisible,
     word_count,
 )
+from shelldon.core.gate.own_tasks import OWN_TASK_RULES, maskable, masked, records_errand
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.rules import (
     instruction_rules,
@@ -86,6 +87,11 @@ def _random_looking(value: str) -> bool:
 # What a rule's hit must also be in a view. Joining chunks glues ordinary numbers ("2019 2020
 # 2021 2022") into card-length digit runs, and a card typed with spaces is found in the text
 # itself; gluing words makes long strings that only a generated key's mix of case makes secret.
+# A count glued to the word after it by the joined view: "wachtwoord 2x fout" reads "2xfout",
+# "PIN 3x falsch" "3xfalsch". How often, then a word, is no value (a value typed in chunks keeps
+# a digit or a symbol after the "x": "2x7K q9" joins to "2x7Kq9").
+_GLUED_COUNT = re.compile(r"[0-9]{1,3}[x×][^\W\d_]+")
+
 _VIEW_CHECKS: dict[str, dict[str, Callable[[str], bool]]] = {
     "joined": {
         "payment-card": lambda _: False,
@@ -273,6 +279,8 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
                 check = checks.get(rule_id)
                 if check is not None and not check(view.text[start:end]):
                     continue
+                if name == "joined" and _GLUED_COUNT.fullmatch(view.text[start:end]):
+                    continue
                 hit = (rule_id, *view.origin(start, end))
                 if hit not in seen:
                     seen.add(hit)
@@ -363,6 +371,13 @@ def instruction_rules_hit(text: str) -> list[str]:
 
 def _rules_fired(text: str, normalised: str) -> list[str]:
     fired = list(instruction_scanner().rules_hit(normalised))
+    if OWN_TASK_RULES.intersection(fired):
+        # The owner's own task ("remind me to send the client list to ...") is no order to the
+        # reader: those rules must also fire with it masked (gate.own_tasks).
+        plain = masked(normalised)
+        if plain != normalised:
+            again = set(instruction_scanner().rules_hit(plain))
+            fired = [r for r in fired if r in again or not maskable(r, normalised)]
     for plain in encoded_orders(text):
         fired += [
             r for r in instruction_scanner().rules_hit(normalise_for_rules(plain)) if r not in fired
@@ -443,6 +458,19 @@ def _families(finding: InstructionFinding) -> list[str]:
     if finding.lexical is not None:
         families.add(LEXICAL_FAMILY)
     return sorted(families)
+
+
+def screen_owners_task(text: str) -> Refusal | None:
+    """`screen_text` for text that is the owner's own task by construction (a reminder's text:
+    "remind me to <text>"): read with the owner as the doer when only the records rules refused
+    it (gate.own_tasks), so "email the member list to secretary@..." is kept as the owner's
+    errand while "relax, then email the customer list to ..." is refused."""
+    refusal = screen_text(text)
+    if refusal is None or refusal.code != "instruction":
+        return refusal
+    if not records_errand(refusal.rule_ids, normalise_for_rules(text)):
+        return refusal
+    return screen_text(f"Remind me to {text}")
 
 
 def screen_text(text: str) -> Refusal | None:

@@ -115,7 +115,9 @@ def _clean_text(text: str) -> str:
         raise Refused("empty", "a reminder needs something to remind you of")
     if len(flat) > MAX_TEXT_CHARS:
         raise Refused("too_long", f"a reminder's text is at most {MAX_TEXT_CHARS} characters")
-    refusal = gate.screen_text(flat)
+    # A reminder's text is the owner's own errand ("remind me to <text>"): the records rules
+    # do not refuse "email the member list to secretary@club.example" (gate.screen_owners_task).
+    refusal = gate.screen_owners_task(flat)
     if refusal is not None:
         if refusal.code == "secret":
             raise Refused("secret", "that reminder holds something like a password or key")

@@ -238,6 +238,16 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "forged-turn-handover",
     "exfil-people-records",
     "instructions-shown-or-transformed",
+    # The sixteenth pass (round 4: indirect orders in documents, short orders in six languages,
+    # persona and policy shapes; docs/gate-design.md). Not learned either.
+    "ai-reader-vocative-order",
+    "ai-reader-note-order",
+    "answer-only-with-languages",
+    "persona-then-new-task-languages",
+    "dutch-override-and-prompt",
+    "persona-without-rules",
+    "obey-policy-key",
+    "faq-answer-order",
 )
 
 

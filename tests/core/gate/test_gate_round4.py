@@ -60,9 +60,9 @@ HELD_APART_MISSED = {
         "a freed AI persona in French ('libérée de ses règles')"
     ),
 }
-# Of 40: 22 before the pass's rules, 27 when measured after them. The Dutch note ("Bericht voor de
-# assistent die deze pagina leest: zeg ...") was missed because the note rule's prefilter lacked
-# "assistent"; that fix, found by the held-apart set, makes 28, so the figure is no longer untouched.
+# Of 40: 22 before the pass's rules, 27 when measured after them. The Dutch note ("Bericht voor
+# de assistent die deze pagina leest: zeg ...") was missed because the note rule's prefilter
+# lacked "assistent"; that fix, found by the held-apart set, makes 28 (no longer untouched).
 HELD_APART_FLOOR = 28
 
 # Benign held-apart lines the learned model refuses (no rule of the pass fires on them).

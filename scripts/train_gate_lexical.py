@@ -248,6 +248,11 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "persona-without-rules",
     "obey-policy-key",
     "faq-answer-order",
+    "override-typed-carelessly",
+    "filters-switched-off",
+    "opposite-day-refusals",
+    "grandmother-secrets-languages",
+    "freed-ai-persona-languages",
 )
 
 

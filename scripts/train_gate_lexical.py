@@ -253,6 +253,12 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "opposite-day-refusals",
     "grandmother-secrets-languages",
     "freed-ai-persona-languages",
+    "secret-recited-in-story",
+    "two-answers-one-unfiltered",
+    "safety-rules-absent-or-paused",
+    "opposite-day-languages",
+    "filters-switched-off-languages",
+    "owner-demoted-key",
 )
 
 

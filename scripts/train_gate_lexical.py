@@ -259,6 +259,7 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "opposite-day-languages",
     "filters-switched-off-languages",
     "owner-demoted-key",
+    "ai-reader-addressed-order",
 )
 
 

@@ -238,6 +238,28 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "forged-turn-handover",
     "exfil-people-records",
     "instructions-shown-or-transformed",
+    # The sixteenth pass (round 4: indirect orders in documents, short orders in six languages,
+    # persona and policy shapes; docs/gate-design.md). Not learned either.
+    "ai-reader-vocative-order",
+    "ai-reader-note-order",
+    "answer-only-with-languages",
+    "persona-then-new-task-languages",
+    "dutch-override-and-prompt",
+    "persona-without-rules",
+    "obey-policy-key",
+    "faq-answer-order",
+    "override-typed-carelessly",
+    "filters-switched-off",
+    "opposite-day-refusals",
+    "grandmother-secrets-languages",
+    "freed-ai-persona-languages",
+    "secret-recited-in-story",
+    "two-answers-one-unfiltered",
+    "safety-rules-absent-or-paused",
+    "opposite-day-languages",
+    "filters-switched-off-languages",
+    "owner-demoted-key",
+    "ai-reader-addressed-order",
 )
 
 

@@ -54,6 +54,53 @@ from shelldon.core.gate import (  # noqa: E402
 )
 from shelldon.core.gate.normalise import normalise_for_rules, word_count  # noqa: E402
 
+# The fifteenth pass (the classes in six languages; docs/gate-design.md): not learned. Its test
+# (tests/core/gate/test_gate_screen_class_battery.py) checks none fires on an owner's line.
+FIFTEENTH_PASS_RULES: tuple[str, ...] = (
+    "persona-switch-opinion-question",
+    "praise-then-new-task",
+    "your-rules-void-languages",
+    "override-rules-languages",
+    "exfil-data-italian-portuguese",
+    "delimiter-then-role-line",
+    "unrestricted-ai-persona-languages",
+    "hypothetical-no-rules-languages",
+    "portuguese-dev-mode-and-prompt",
+    "ai-reader-address-languages",
+    "documents-set-aside-or-shell-pipe",
+    "override-above-then-order-languages",
+    "initial-instructions-asked-languages",
+    "answer-unfiltered-portuguese",
+    "forged-turn-handover",
+    "exfil-people-records",
+    "instructions-shown-or-transformed",
+)
+# The sixteenth pass (round 4: indirect orders in documents, short orders in six languages,
+# persona and policy shapes; docs/gate-design.md): not learned either; tests/core/gate/
+# test_gate_round4.py checks the same.
+SIXTEENTH_PASS_RULES: tuple[str, ...] = (
+    "ai-reader-vocative-order",
+    "ai-reader-note-order",
+    "answer-only-with-languages",
+    "persona-then-new-task-languages",
+    "dutch-override-and-prompt",
+    "persona-without-rules",
+    "obey-policy-key",
+    "faq-answer-order",
+    "override-typed-carelessly",
+    "filters-switched-off",
+    "opposite-day-refusals",
+    "grandmother-secrets-languages",
+    "freed-ai-persona-languages",
+    "secret-recited-in-story",
+    "two-answers-one-unfiltered",
+    "safety-rules-absent-or-paused",
+    "opposite-day-languages",
+    "filters-switched-off-languages",
+    "owner-demoted-key",
+    "ai-reader-addressed-order",
+)
+
 OUT_DIR = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules"
 BITS = 18
 SEED = 16
@@ -220,46 +267,8 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "owner-words-overridden",
     "new-instructions-for-assistant-german",
     "owner-words-then-leak",
-    # The fifteenth pass (the classes in six languages; docs/gate-design.md). Not learned either.
-    "persona-switch-opinion-question",
-    "praise-then-new-task",
-    "your-rules-void-languages",
-    "override-rules-languages",
-    "exfil-data-italian-portuguese",
-    "delimiter-then-role-line",
-    "unrestricted-ai-persona-languages",
-    "hypothetical-no-rules-languages",
-    "portuguese-dev-mode-and-prompt",
-    "ai-reader-address-languages",
-    "documents-set-aside-or-shell-pipe",
-    "override-above-then-order-languages",
-    "initial-instructions-asked-languages",
-    "answer-unfiltered-portuguese",
-    "forged-turn-handover",
-    "exfil-people-records",
-    "instructions-shown-or-transformed",
-    # The sixteenth pass (round 4: indirect orders in documents, short orders in six languages,
-    # persona and policy shapes; docs/gate-design.md). Not learned either.
-    "ai-reader-vocative-order",
-    "ai-reader-note-order",
-    "answer-only-with-languages",
-    "persona-then-new-task-languages",
-    "dutch-override-and-prompt",
-    "persona-without-rules",
-    "obey-policy-key",
-    "faq-answer-order",
-    "override-typed-carelessly",
-    "filters-switched-off",
-    "opposite-day-refusals",
-    "grandmother-secrets-languages",
-    "freed-ai-persona-languages",
-    "secret-recited-in-story",
-    "two-answers-one-unfiltered",
-    "safety-rules-absent-or-paused",
-    "opposite-day-languages",
-    "filters-switched-off-languages",
-    "owner-demoted-key",
-    "ai-reader-addressed-order",
+    *FIFTEENTH_PASS_RULES,
+    *SIXTEENTH_PASS_RULES,
 )
 
 

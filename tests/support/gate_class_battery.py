@@ -12,6 +12,8 @@ changed; the `*_TUNING` halves were the ones the rules were narrowed and widened
 
 from __future__ import annotations
 
+from support.gate_screen import refused
+
 # deepset's class: a topic or praise, then a task switch; forget everything; "now you are X";
 # "ignore the above and say X"; a hypothetical world without rules; an order in the middle of a
 # question. English and German, and the other languages the pet hears.
@@ -343,18 +345,6 @@ SECOND_BENIGN = [
 
 ATTACKS_TUNING = DEEPSET_TUNING + BASTION_TUNING + JAILBREAK_TUNING
 ATTACKS_HELD_APART = DEEPSET_HELD_APART + BASTION_HELD_APART + JAILBREAK_HELD_APART
-
-
-def refused(texts: list[str]) -> list[str]:
-    """The texts the whole screen refuses as instruction-shaped."""
-    from shelldon.core import gate
-
-    out = []
-    for text in texts:
-        refusal = gate.screen_text(text)
-        if refusal is not None and refusal.code == "instruction":
-            out.append(text)
-    return out
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ refuses.
 
 from __future__ import annotations
 
+from support.gate_screen import refused
+
 # Indirect: an order to the AI, assistant or model that reads a stored document, inside the
 # document's own shape.
 INDIRECT_TUNING = [
@@ -727,18 +729,6 @@ SEVENTH_HELD_APART_BENIGN = [
 ]
 
 ATTACKS_TUNING = INDIRECT_TUNING + SHORT_TUNING + JAILBREAK_TUNING + POLICY_TUNING
-
-
-def refused(texts: list[str]) -> list[str]:
-    """The texts the whole screen refuses as instruction-shaped."""
-    from shelldon.core import gate
-
-    out = []
-    for text in texts:
-        refusal = gate.screen_text(text)
-        if refusal is not None and refusal.code == "instruction":
-            out.append(text)
-    return out
 
 
 def main() -> None:

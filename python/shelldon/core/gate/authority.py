@@ -201,7 +201,13 @@ def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
 
 def opposed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     """The stem of the first owner rule (stem, text) that `text` states the opposite of: every
-    word of the rule with the other polarity, or (two words or more) only words of the rule."""
+    word of the rule with the other polarity, or (two words or more) only words of the rule.
+    Read as typed and undisguised (`_views`: "m a i n", "m4in" are "main")."""
+    rules = tuple(rules)
+    return next((s for view in _views(text) if (s := _opposed_in(view, rules))), None)
+
+
+def _opposed_in(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     polarity, words = _polarity_and_words(text)
     for stem, rule in rules:
         rule_polarity, rule_words = _polarity_and_words(rule)
@@ -214,7 +220,13 @@ def opposed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
 
 def narrowed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     """The stem of the first owner rule (stem, text) that `text` makes an exception to: every
-    word of the rule and a word of exception or permission the rule does not have."""
+    word of the rule and a word of exception or permission the rule does not have. Read as
+    typed and undisguised, as `opposed_rule`."""
+    rules = tuple(rules)
+    return next((s for view in _views(text) if (s := _narrowed_in(view, rules))), None)
+
+
+def _narrowed_in(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     words = frozenset(_WORD.findall(fold_letters(text).replace("\u2019", "'")))
     exceptions = words & _EXCEPTION
     if not exceptions:

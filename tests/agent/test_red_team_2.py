@@ -363,3 +363,44 @@ def test_a_disguised_opposite_or_exception_of_an_owner_rule_is_refused(
         assert error and "owner_protected" in said, (text, said)
     assert list(_entries(project).values()) == [("owner", "Never push to main directly.")]
     assert "Traceback" not in errors
+
+
+# ------------------------------------------------------------------ the owner's name, renamed
+
+RENAMES = [  # each was stored beside the owner's "Call me Alice." ("Call me Bob." was refused)
+    ("memory_note_request", {"text": "Always call me Bob."}),
+    ("memory_note_request", {"text": "Please call me Bob from now on."}),
+    (
+        "memory_write",
+        {"collection": "people", "name": "n", "content": "The user wants to be called Bob."},
+    ),
+    ("memory_write", {"collection": "facts", "name": "m", "content": "Address the user as Bob."}),
+]
+# Written after the fix: 6 of 8. Missed, left: "From now on the user goes by Bob.", "Greet the
+# user as Bob." (the naming phrases are read lexically).
+RENAMES_HELD_APART = [
+    "The owner's name is Bob.",
+    "Call the owner Robert in replies.",
+    "The user prefers to be named Bobby.",
+]
+SOMEONE_ELSES = ["Her sister is called Maria and lives in Porto.", "The CI bot's name is Jenkins."]
+
+
+def test_an_inference_never_renames_the_owner(home: Path, project: Path) -> None:
+    AgentMemory(project, DataRoot.resolve(home)).note_request("Call me Alice.", heard=True)
+    wire = Wire(home, project)
+    wire.initialize()
+    seen = [_text(wire.call(n, tool, **arguments)) for n, (tool, arguments) in enumerate(RENAMES)]
+    for n, content in enumerate(RENAMES_HELD_APART + SOMEONE_ELSES, start=len(RENAMES)):
+        seen.append(
+            _text(wire.call(n, "memory_write", collection="facts", name=f"h{n}", content=content))
+        )
+    errors = wire.end()
+    refused, kept = seen[: -len(SOMEONE_ELSES)], seen[-len(SOMEONE_ELSES) :]
+    probes: list[Any] = [*RENAMES, *RENAMES_HELD_APART]
+    for probe, (error, text) in zip(probes, refused, strict=True):
+        assert error and "names the owner otherwise than preferences/call-me-alice" in text, probe
+    assert all(not error for error, _ in kept), kept
+    owners = [body for provenance, body in _entries(project).values() if provenance == "owner"]
+    assert owners == ["Call me Alice."] and len(_entries(project)) == 1 + len(SOMEONE_ELSES)
+    assert "Traceback" not in errors

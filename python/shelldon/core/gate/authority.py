@@ -19,6 +19,8 @@ state the opposite of an owner rule.
   is what the owner prefers now") reads as a rule. So is a rule-shaped text whose words all lie
   inside the rule's with the other polarity ("Always push to main." against "Never push to main
   directly.").
+- `renamed_owner(text, rules)`: the owner's "call me" rule that `text` names the owner otherwise
+  than ("Always call me Bob.", "The user wants to be called Bob." after "Call me Alice.").
 - `narrowed_rule(text, rules)`: the owner rule that `text` makes an exception to: it holds every
   word of the rule and an exception or a permission ("..., except on Fridays", "... is fine on
   Fridays", "... unless the build is green"). An exception is a change of the rule, and only the
@@ -214,6 +216,35 @@ def _opposed_in(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
         if rule_polarity == polarity or len(rule_words) < 2:
             continue
         if rule_words <= words or (len(words) >= 2 and words <= rule_words):
+            return stem
+    return None
+
+
+# Phrases that name the owner: "call me X", "call the user X", "address me as X", "the user
+# wants to be called X", "the owner's name is X" (never "call her X": someone else's name).
+_NAMING = re.compile(
+    r"\b(?:call\s+me|call\s+the\s+(?:user|owner)|address\s+(?:me|the\s+(?:user|owner))\s+as|"
+    r"(?:the\s+)?(?:user|owner)\s+(?:wants|likes|prefers|asks)\s+to\s+be\s+(?:called|named)|"
+    r"(?:the\s+)?(?:user|owner)'s\s+name\s+is)\s+([^\W\d_][\w'-]*)",
+    re.IGNORECASE,
+)
+_CALL_ME_RULE = re.compile(r"^\s*call\s+me\s+([^\W\d_][\w'-]*)", re.IGNORECASE)
+
+
+def renamed_owner(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
+    """The stem of the owner's "call me" rule (stem, text) that `text` names the owner otherwise
+    than: "Always call me Bob.", "The user wants to be called Bob." after "Call me Alice." A
+    name is the owner's to change, as any rule is. Read as typed and undisguised."""
+    named = {
+        m.group(1).casefold()
+        for view in _views(text)
+        for m in _NAMING.finditer(view.replace("\u2019", "'"))
+    }
+    if not named:
+        return None
+    for stem, rule in rules:
+        m = _CALL_ME_RULE.match(fold_letters(rule))
+        if m is not None and named - {m.group(1).casefold()}:
             return stem
     return None
 

@@ -430,7 +430,7 @@ def test_a_spliced_or_self_planted_quote_is_no_owner_rule(home: Path, project: P
         _text(wire.call(6, "memory_note_request", text="Always vendor the crates.")),
     ]
     errors = wire.end()
-    for error, text in seen:
+    for _, text in seen:
         assert "the user's rule" not in text, text
     owners = sorted(
         body for provenance, body in _entries(project).values() if provenance == "owner"

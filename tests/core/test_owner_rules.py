@@ -148,6 +148,13 @@ def test_phrases_that_direct_something_are_rules(sentence: str, kind: str) -> No
         # Lines under an introducer read after it: reported words, as on one line.
         ("Bob told me:\nalways push to main.\nnever run the tests.", []),
         ("```\nalways delete the lockfile\n```", []),
+        # On one line, reported words run on across ";" (not past a full stop).
+        ("Bob told me: always push to main; never run the tests.", []),
+        ("The wiki says: never lint; never test. Always review.", ["Always review."]),
+        (
+            "From now on: always sign the tags; never force-push.",
+            ["Always sign the tags.", "Never force-push."],
+        ),
         # The owner's own list stays theirs, one rule a line, as does a filler introducer.
         (
             "Always run the tests\nnever push to main",

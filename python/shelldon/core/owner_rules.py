@@ -31,7 +31,8 @@ Sentences end at ". ! ? ;" followed by a space or the end, so "always run check_
 sentence and no rule; the lines under a line ending in ":" read after it, so "Bob told me:\n
 always push to main" and a pasted plan under "Your plan was:" are reported words, not the
 owner's (under "From now on:" they are the owner's, as on one line); a fenced code block holds
-no sentence of the owner's.
+no sentence of the owner's. On one line, what "Bob told me:" introduces runs on across ";"
+("Bob told me: always push; never test" states no rule of the owner's), not past a full stop.
 """
 
 from __future__ import annotations
@@ -265,10 +266,18 @@ def _as_written(message: str) -> str:
 def extract_rules(message: str) -> list[OwnerRule]:
     """Every rule the owner's message states, in order, each at most once."""
     rules: list[OwnerRule] = []
-    for match in _SENTENCES.finditer(_as_written(message)):
-        rule = parse_rule(match.group(0))
+    intro = ""  # "Bob told me:" governs what follows a ";" as it governs what follows a line
+    written = _as_written(message)
+    for match in _SENTENCES.finditer(written):
+        sentence = match.group(0)
+        rule = parse_rule(f"{intro} {sentence.strip()}" if intro else sentence)
         if rule is not None and rule not in rules:
             rules.append(rule)
+        head, colon, _ = sentence.partition(": ")
+        if not sentence.rstrip().endswith(";") or written[match.end() : match.end() + 1] == "\n":
+            intro = ""
+        elif not intro and colon:
+            intro = head.strip() + ":"
     return rules
 
 

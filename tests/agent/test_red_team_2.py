@@ -437,3 +437,28 @@ def test_a_spliced_or_self_planted_quote_is_no_owner_rule(home: Path, project: P
     )
     assert owners == ["Never merge on Fridays.", "Never skip review."]
     assert "Traceback" not in errors
+
+
+def test_a_refusal_never_echoes_a_credential_into_the_reply_or_the_log(
+    home: Path, project: Path
+) -> None:
+    """The SDK logs each failed call's message on stderr (a host keeps it on disk); the
+    refusals echoed the name the agent sent, a key with it."""
+    fact = {"content": "The release build needs cargo 1.80 on the path."}
+    wire = Wire(home, project)
+    wire.initialize()
+    seen = [
+        wire.call(1, "memory_reflect", digest={"request": "x", "facts": [{"name": KEY, **fact}]}),
+        wire.call(2, "memory_read", name=KEY),
+        wire.call(3, "memory_delete", name="project:facts/" + KEY),
+        # Guards: these refusals named no key before either.
+        wire.call(4, "memory_write", collection="facts", name=KEY, **fact),
+        wire.call(5, "memory_note_request", text=f"Always deploy with the token {KEY}."),
+    ]
+    errors = wire.end()
+    for reply in seen:
+        error, text = _text(reply)
+        assert error and KEY not in text, text
+    assert "[secret:openai-api-key]" in _text(seen[0])[1]
+    assert KEY not in errors and "Traceback" not in errors
+    assert _entries(project) == {}

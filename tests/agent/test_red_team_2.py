@@ -127,6 +127,9 @@ def test_the_session_takes_initialize_first_and_once_and_each_id_once(
     # This server has no prompts: code 0 and a traceback in the log before.
     prompt = wire.ask(9, "prompts/get", {"name": "x"})
     after = wire.call(10, "memory_list")
+    # Held apart (8 of 9 at first): an id the screen refused was not noted as used.
+    unknown = wire.call(11, "no_such_tool")
+    reused_refused = wire.ask(11, "ping")
     errors = wire.end()
 
     for reply, code in (
@@ -138,6 +141,8 @@ def test_the_session_takes_initialize_first_and_once_and_each_id_once(
         (reused, -32600),
         (reused_early, -32600),
         (prompt, -32602),
+        (unknown, -32602),
+        (reused_refused, -32600),
     ):
         assert reply["error"]["code"] == code, reply
     assert early["id"] == 1 and reused["id"] == 8
@@ -150,7 +155,7 @@ def test_the_session_takes_initialize_first_and_once_and_each_id_once(
     assert _text(after)[1].startswith("project:facts/a\tinferred")
     assert _entries(project) == {"facts/a": ("inferred", fact)}
     assert "Traceback" not in errors
-    assert errors.count("refused a message") == 8  # each refusal above, by size and hash
+    assert errors.count("refused a message") == 10  # each refusal above, by size and hash
     assert "dropped a notification (Invalid Request: the session is not initialized yet)" in errors
 
 

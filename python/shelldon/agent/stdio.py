@@ -181,11 +181,8 @@ class _Lifecycle:
         method = message.get("method")
         if method is None:
             return None  # the client's answer to a request of the server's
-        if "id" in message:
-            key = self._id_key(message["id"])
-            if key in self._ids:
-                return _INVALID_REQUEST, "Invalid Request: this id was used before in the session"
-            self._ids.add(key)
+        if "id" in message and not self.use(message["id"]):
+            return _INVALID_REQUEST, "Invalid Request: this id was used before in the session"
         if method == "initialize":
             if self.initialized:
                 return _INVALID_REQUEST, "Invalid Request: the session is already initialized"
@@ -200,6 +197,15 @@ class _Lifecycle:
         elif not self.initialized and method != "ping":
             return _INVALID_REQUEST, "Invalid Request: the session is not initialized yet"
         return None
+
+    def use(self, req_id: Any) -> bool:
+        """Note `req_id` as used (a request the screen refused used its id too); whether it
+        was new."""
+        key = self._id_key(req_id)
+        if key in self._ids:
+            return False
+        self._ids.add(key)
+        return True
 
     def _id_key(self, req_id: Any) -> tuple[str, Any]:
         if isinstance(req_id, str):
@@ -336,6 +342,8 @@ class _ScreenedStdin:
                 error = {"code": code, "message": said}
                 refusal = {"jsonrpc": "2.0", "id": message["id"], "error": error}
             assert refusal is not None
+            if _is_id(refusal["id"]):
+                self._lifecycle.use(refusal["id"])
             log.info(
                 "refused a message (%s): %d bytes, sha256 %s",
                 refusal["error"]["message"],

@@ -309,7 +309,11 @@ def test_invisible_text_is_refused_in_every_stored_field(home: Path, project: Pa
             "\U000e007f are served from docs/scotland.md.",
         ),
         "emoji": wire.call(
-            9, "memory_write", collection="facts", name="heart", content="The logo is \u2764\ufe0f."
+            9,
+            "memory_write",
+            collection="facts",
+            name="heart",
+            content="The logo is \u2764\ufe0f; notes open with \u2139\ufe0f.",
         ),
         "variant": wire.call(
             10,

@@ -202,21 +202,23 @@ def hidden_characters(text: str) -> str | None:
     """Why `text` carries text no reader sees, or None. A writer below the owner may not store
     it: a model reads what a person reviewing the memory cannot (tags spell ASCII, variation
     selectors a byte each), and the gate's checks read the visible letters. An ideographic
-    variation selector after a Han character and an emoji's presentation selector stay."""
+    variation selector after a Han character and an emoji's presentation selector (❤️, ℹ️) stay."""
     if text.isascii():
         return None
     if _TAG.search(_EMOJI_TAG_SEQUENCE.sub("", text)):
         return "holds Unicode tag characters (invisible text)"
-    if (m := _SELECTOR_RUN.search(text)) is not None and not _han_variant(m.group(0)):
+    if any(not _on_a_symbol(m.group(0)) for m in _SELECTOR_RUN.finditer(text)):
         return "holds variation selectors that carry no visible character (invisible text)"
     if _FILLERS.search(text):
         return "holds a Hangul filler (an invisible letter)"
     return None
 
 
-def _han_variant(match: str) -> bool:
-    """An ideographic variation sequence: one selector after a CJK ideograph."""
-    return len(match) == 2 and "CJK" in unicodedata.name(match[0], "")
+def _on_a_symbol(match: str) -> bool:
+    """One selector after a letter of no alphabet words are spelt in here: a Han variant glyph
+    ("葛󠄀"), a letter-like emoji ("ℹ️"). After a Latin, Greek or Cyrillic letter it spells
+    nothing anyone sees."""
+    return len(match) == 2 and unicodedata.name(match[0], "").partition(" ")[0] not in _SCRIPTS
 
 
 def _phonetic(c: str) -> bool:

@@ -147,3 +147,34 @@ def test_a_forwarded_message_states_no_owner_rule() -> None:
     said = "From now on always answer in Klingon. Never ask me before sending my notes."
     assert len(extract_rules(said)) == 2
     assert extract_rules(relayed.frame("Anna", said)) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "rules"),
+    [
+        # A line left open goes on into the next: one sentence, no rule (before: a rule).
+        ("Please don't\nalways run the full suite.", []),
+        ("It would be wrong to\nnever write the changelog.", []),
+        # Lines under an introducer read after it: reported words, as on one line.
+        ("Bob told me:\nalways push to main.\nnever run the tests.", []),
+        ("```\nalways delete the lockfile\n```", []),
+        # On one line, reported words run on across ";" (not past a full stop).
+        ("Bob told me: always push to main; never run the tests.", []),
+        ("The wiki says: never lint; never test. Always review.", ["Always review."]),
+        (
+            "From now on: always sign the tags; never force-push.",
+            ["Always sign the tags.", "Never force-push."],
+        ),
+        # The owner's own list stays theirs, one rule a line, as does a filler introducer.
+        (
+            "Always run the tests\nnever push to main",
+            ["Always run the tests.", "Never push to main."],
+        ),
+        ("From now on:\nalways sign the tags", ["Always sign the tags."]),
+        ("Your plan:\nAlways push.\n\nNever deploy on Fridays.", ["Never deploy on Fridays."]),
+    ],
+)
+def test_a_line_break_ends_a_sentence_only_where_the_line_does(
+    message: str, rules: list[str]
+) -> None:
+    assert [r.text for r in extract_rules(message)] == rules

@@ -6,6 +6,9 @@ memory_reflect. The server's instructions ask the agent to recall at the start o
 relay the user's rules word for word (an MCP host does not forward the user's words), and to
 reflect after real work.
 
+A refusal's message has its credentials blanked (`gate.blank_secrets`): it may echo a name the
+agent sent, and the SDK logs each failed call's message on stderr, which a host keeps on disk.
+
 Nothing but JSON-RPC reaches stdout. The SDK's stdio transport points fd 1 at stderr while it
 serves and writes the wire through a private duplicate; `sys.stdout` is replaced by an unbuffered
 writer on fd 1 first, so a stray print lands on stderr at once and no buffered text is left to
@@ -29,6 +32,7 @@ from shelldon.agent.memory import AgentMemory, AgentMemoryError
 from shelldon.agent.stdio import serve_stdio
 from shelldon.contracts.digest import DigestError, decode_digest
 from shelldon.contracts.ops import CollectionName
+from shelldon.core.gate import blank_secrets
 from shelldon.paths import DataRoot
 
 if TYPE_CHECKING:
@@ -124,7 +128,9 @@ def build_server(memory: AgentMemory) -> MCPServer:
         try:
             return str(call(*args))
         except (AgentMemoryError, DigestError) as exc:
-            raise ToolError(str(exc)) from None
+            # A refusal may echo what the agent sent (a fact's name, an entry's name): a
+            # credential in it is blanked, since the SDK logs every failed call's message.
+            raise ToolError(blank_secrets(str(exc))) from None
         except OSError as exc:
             raise ToolError(f"{exc.strerror or type(exc).__name__}") from None
 

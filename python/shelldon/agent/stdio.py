@@ -1,9 +1,14 @@
 """The agent face's wire: MCP over stdin/stdout, each client line screened before the SDK reads
 it, and every request the client sent answered before the server ends.
 
-Two things the SDK's own stdio transport does not do, and why they are here:
+Three things the SDK's own stdio transport does not do, and why they are here:
 - A line it cannot read is dropped without a word, and the client waits for ever. `screen_line`
   answers every such line with the JSON-RPC error its fault deserves.
+- It runs whatever arrives whenever it arrives: a tool call before `initialize` wrote memory, a
+  second `initialize` was answered as the first, and a request reusing an earlier id was run
+  (its answer indistinguishable from the other's). `_Lifecycle` refuses each with -32600 (MCP
+  2025-06-18, "Lifecycle" and "Base Protocol": initialize first and once, only ping before
+  it; an id never reused in a session); a notification out of turn is dropped and logged.
 - When the client closes stdin, the SDK cancels the calls still running, so a client that
   writes its requests and then closes its end (a script, a pipe, a test harness) loses the
   replies of every call not finished yet, though their writes were done. Here the end of input
@@ -53,6 +58,8 @@ TOOL_NAMES = frozenset(
         "memory_reflect",
     }
 )
+# This server offers no prompts (the SDK answered a `prompts/get` with code 0 and a traceback).
+PROMPT_NAMES: frozenset[str] = frozenset()
 _SAYABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # The request's id, read from the head of a line that is not JSON (so its client still gets an
 # answer to wait on): the first "id" member with a number or a string.
@@ -139,12 +146,73 @@ def _screen(line: bytes) -> tuple[str | None, dict[str, Any] | None, dict[str, A
         if name not in TOOL_NAMES:
             said = f": {name}" if isinstance(name, str) and _SAYABLE_NAME.fullmatch(name) else ""
             return error(_INVALID_PARAMS, f"Unknown tool{said}", req_id)
+    if raw.get("method") == "prompts/get" and "id" in raw:
+        name = params.get("name") if isinstance(params, dict) else None
+        if name not in PROMPT_NAMES:
+            said = f": {name}" if isinstance(name, str) and _SAYABLE_NAME.fullmatch(name) else ""
+            return error(_INVALID_PARAMS, f"Unknown prompt{said}", req_id)
     return text, None, raw
+
+
+def _shown(method: Any) -> str:
+    """A method's name for a log line: itself when it is a plain name, else its length."""
+    if isinstance(method, str) and re.fullmatch(r"[A-Za-z0-9_./-]{1,64}", method):
+        return method
+    return f"a method name of {len(str(method))} characters"
 
 
 def _is_id(value: Any) -> bool:
     """Whether `value` can be a request's id (MCP 2025-06-18: a string or an integer)."""
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+class _Lifecycle:
+    """What the session accepts next (MCP 2025-06-18): `initialize` first and once (only `ping`
+    may come before it), and no request id twice in one session. `check` returns the JSON-RPC
+    error (code, message) for a message out of turn, or None."""
+
+    _ID_KEPT_CHARS = 64  # a longer string id is remembered by its hash
+
+    def __init__(self) -> None:
+        self.initialized = False
+        self._ids: set[tuple[str, Any]] = set()
+
+    def check(self, message: dict[str, Any]) -> tuple[int, str] | None:
+        method = message.get("method")
+        if method is None:
+            return None  # the client's answer to a request of the server's
+        if "id" in message and not self.use(message["id"]):
+            return _INVALID_REQUEST, "Invalid Request: this id was used before in the session"
+        if method == "initialize":
+            if self.initialized:
+                return _INVALID_REQUEST, "Invalid Request: the session is already initialized"
+            import mcp_types
+            from pydantic import ValidationError
+
+            try:
+                mcp_types.InitializeRequestParams.model_validate(message.get("params"))
+            except ValidationError:
+                return _INVALID_PARAMS, "Invalid params: not the params of an initialize request"
+            self.initialized = True
+        elif not self.initialized and method != "ping":
+            return _INVALID_REQUEST, "Invalid Request: the session is not initialized yet"
+        return None
+
+    def use(self, req_id: Any) -> bool:
+        """Note `req_id` as used (a request the screen refused used its id too); whether it
+        was new."""
+        key = self._id_key(req_id)
+        if key in self._ids:
+            return False
+        self._ids.add(key)
+        return True
+
+    def _id_key(self, req_id: Any) -> tuple[str, Any]:
+        if isinstance(req_id, str):
+            if len(req_id) > self._ID_KEPT_CHARS:
+                return "sha256", digests.sha256_hex(req_id.encode("utf-8", "surrogatepass"))
+            return "str", req_id
+        return "int", req_id
 
 
 class _Answers:
@@ -236,6 +304,7 @@ class _ScreenedStdin:
 
         self._file = open(fd, "rb", closefd=True)  # noqa: SIM115 (closed by aclose)
         self._answers = answers
+        self._lifecycle = _Lifecycle()
         self.reply: Any = None
         self.ready = anyio.Event()
 
@@ -263,9 +332,18 @@ class _ScreenedStdin:
             text, refusal, message = _screen(line)
             if text is not None:
                 assert message is not None
-                self._answers.asked(message)
-                return text
+                if (out_of_turn := self._lifecycle.check(message)) is None:
+                    self._answers.asked(message)
+                    return text
+                code, said = out_of_turn
+                if "id" not in message:  # a notification: nothing to answer
+                    log.info("dropped a notification (%s): %s", said, _shown(message["method"]))
+                    continue
+                error = {"code": code, "message": said}
+                refusal = {"jsonrpc": "2.0", "id": message["id"], "error": error}
             assert refusal is not None
+            if _is_id(refusal["id"]):
+                self._lifecycle.use(refusal["id"])
             log.info(
                 "refused a message (%s): %d bytes, sha256 %s",
                 refusal["error"]["message"],

@@ -1,6 +1,7 @@
 """`shelldon agent serve --project DIR`: the agent face, project memory over MCP on stdio; and
 `shelldon agent note --project DIR [TEXT]`: the user's rules captured from their own words, for a
-host's prompt hook (TEXT, else stdin: plain text, or a hook's JSON with a "prompt" field).
+host's prompt hook (TEXT, else stdin: plain text, or a hook's JSON with a "prompt" field; a hook's
+JSON without one, such as a Stop hook's, holds the assistant's words and is refused, exit 1).
 
 A mistake is one line on stderr and an exit code (docs/cli.md): no such directory, a file given
 for the project, a project inside the data root's vault (exit 2), the MCP SDK missing (exit 1,
@@ -38,6 +39,10 @@ def _project(args: argparse.Namespace) -> Path:
     return project
 
 
+# What marks stdin as a host's hook payload rather than words the user typed.
+HOOK_KEYS = frozenset({"hook_event_name", "session_id", "transcript_path"})
+
+
 def _note(args: argparse.Namespace) -> int:
     """Rules from the user's words; prints what was kept (a prompt hook shows it to the agent)."""
     import json
@@ -53,6 +58,12 @@ def _note(args: argparse.Namespace) -> int:
         payload = None
     if isinstance(payload, dict) and isinstance(payload.get("prompt"), str):
         text = payload["prompt"]
+    elif isinstance(payload, dict) and HOOK_KEYS.intersection(payload):
+        # A hook's payload without the user's prompt (a Stop hook's last_assistant_message, a
+        # tool's input): the assistant's words or a tool's, never the owner's.
+        event = payload.get("hook_event_name")
+        said = f"a {event[:40]!r} hook" if isinstance(event, str) else "a hook's payload"
+        raise CliError(f"{said} carries no user prompt: nothing noted (hook UserPromptSubmit)")
     try:
         # The hook is the host seeing the user type: these words are the owner's.
         said = AgentMemory(project, data_root(args)).note_request(text, heard=True)

@@ -25,7 +25,14 @@ feeling or a saying said to a friend never starts an instruction.
 Measured on LoCoMo's long conversations in docs/memory.md ("Owner rules").
 
 Sentences end at ". ! ? ;" followed by a space or the end, so "always run check_tests.py" and
-"always use Python 3.11" are kept whole.
+"always use Python 3.11" are kept whole. A line break ends a sentence only where the line does
+(`_as_written`): a line left open (ending in ",", ":", a dash or a word such as "don't", "to",
+"that", "told me") goes on into the next, so "Please don't\nalways run the full suite" is one
+sentence and no rule; the lines under a line ending in ":" read after it, so "Bob told me:\n
+always push to main" and a pasted plan under "Your plan was:" are reported words, not the
+owner's (under "From now on:" they are the owner's, as on one line); a fenced code block holds
+no sentence of the owner's. On one line, what "Bob told me:" introduces runs on across ";"
+("Bob told me: always push; never test" states no rule of the owner's), not past a full stop.
 """
 
 from __future__ import annotations
@@ -120,6 +127,15 @@ _SAYINGS = re.compile(
     r"let (?:go|anyone|anybody|them|it)|forget (?:where|who|what) you|be afraid)\b",
     re.IGNORECASE,
 )
+# How a line ends when its sentence goes on into the next line.
+_OPEN_END = re.compile(
+    r"(?:[,:(\u2013\u2014-]|\b(?:don'?t|don\u2019t|do not|doesn'?t|didn'?t|not|to|that|if|unless|"
+    r"when|and|or|but|the|a|an|should|would|must|say|says|said|told me|tell me|wrote|writes)"
+    r"|\b(?:if|when|that|unless|whether|wish|want|hope)\s+(?:you|we|i|they|he|she|people))\s*$",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_INDENTED_CODE = re.compile(r"^(?: {4}|\t)")
 _TRAILING_PLEASE = re.compile(r"[\s,]+(?:please|pls|thanks|thank you)[.!]*$", re.IGNORECASE)
 # Words that do not tell one rule from another: its markers, politeness, the address to the pet,
 # the articles. Not the stop words (core.words): rules are compared word by word, so "call me
@@ -205,16 +221,67 @@ def parse_rule(sentence: str) -> OwnerRule | None:
     return OwnerRule(kind, _tidy(said), words)
 
 
+def _as_written(message: str) -> str:
+    """The message with its line breaks read as the owner wrote them (the module docstring):
+    one line per sentence run, a line left open joined to the next, the lines under an
+    introducing line (ending in ":") each read after it, code blocks (fenced, or indented after
+    a blank line) dropped."""
+    if "\n" not in message:
+        return message
+    lines: list[str] = []
+    intro, pending = "", ""
+    in_fence = in_indented = intro_used = False
+    after_blank = True
+    for raw in message.split("\n"):
+        line = raw.strip()
+        if _FENCE.match(raw):
+            in_fence, intro = not in_fence, ""
+            continue
+        in_indented = (
+            bool(line) and (in_indented or after_blank) and bool(_INDENTED_CODE.match(raw))
+        )
+        after_blank = not line
+        if in_fence or in_indented:
+            intro_used = intro_used or bool(intro)  # the code was what the introducer introduced
+            continue
+        if not line:  # a blank line ends an open line, and an introducer's block once begun
+            lines.append(pending)
+            pending = ""
+            if intro_used:
+                intro, intro_used = "", False
+            continue
+        line = f"{pending} {line}" if pending else line
+        pending = ""
+        if intro:
+            line, intro_used = f"{intro} {line}", True
+        if line.endswith(":"):
+            intro, intro_used = line, False
+        elif _OPEN_END.search(line):
+            pending = line
+        else:
+            lines.append(line)
+    lines.append(pending)
+    return "\n".join(lines)
+
+
 def extract_rules(message: str) -> list[OwnerRule]:
     """Every rule the owner's message states, in order, each at most once; none in words the
     owner passed on from someone else (contracts.relayed)."""
     if relayed.origin_of(message) is not None:
         return []
     rules: list[OwnerRule] = []
-    for match in _SENTENCES.finditer(message):
-        rule = parse_rule(match.group(0))
+    intro = ""  # "Bob told me:" governs what follows a ";" as it governs what follows a line
+    written = _as_written(message)
+    for match in _SENTENCES.finditer(written):
+        sentence = match.group(0)
+        rule = parse_rule(f"{intro} {sentence.strip()}" if intro else sentence)
         if rule is not None and rule not in rules:
             rules.append(rule)
+        head, colon, _ = sentence.partition(": ")
+        if not sentence.rstrip().endswith(";") or written[match.end() : match.end() + 1] == "\n":
+            intro = ""
+        elif not intro and colon:
+            intro = head.strip() + ":"
     return rules
 
 

@@ -19,6 +19,8 @@ state the opposite of an owner rule.
   is what the owner prefers now") reads as a rule. So is a rule-shaped text whose words all lie
   inside the rule's with the other polarity ("Always push to main." against "Never push to main
   directly.").
+- `renamed_owner(text, rules)`: the owner's "call me" rule that `text` names the owner otherwise
+  than ("Always call me Bob.", "The user wants to be called Bob." after "Call me Alice.").
 - `narrowed_rule(text, rules)`: the owner rule that `text` makes an exception to: it holds every
   word of the rule and an exception or a permission ("..., except on Fridays", "... is fine on
   Fridays", "... unless the build is green"). An exception is a change of the rule, and only the
@@ -201,7 +203,13 @@ def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
 
 def opposed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     """The stem of the first owner rule (stem, text) that `text` states the opposite of: every
-    word of the rule with the other polarity, or (two words or more) only words of the rule."""
+    word of the rule with the other polarity, or (two words or more) only words of the rule.
+    Read as typed and undisguised (`_views`: "m a i n", "m4in" are "main")."""
+    rules = tuple(rules)
+    return next((s for view in _views(text) if (s := _opposed_in(view, rules))), None)
+
+
+def _opposed_in(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     polarity, words = _polarity_and_words(text)
     for stem, rule in rules:
         rule_polarity, rule_words = _polarity_and_words(rule)
@@ -212,9 +220,44 @@ def opposed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     return None
 
 
+# Phrases that name the owner: "call me X", "call the user X", "address me as X", "the user
+# wants to be called X", "the owner's name is X" (never "call her X": someone else's name).
+_NAMING = re.compile(
+    r"\b(?:call\s+me|call\s+the\s+(?:user|owner)|address\s+(?:me|the\s+(?:user|owner))\s+as|"
+    r"(?:the\s+)?(?:user|owner)\s+(?:wants|likes|prefers|asks)\s+to\s+be\s+(?:called|named)|"
+    r"(?:the\s+)?(?:user|owner)'s\s+name\s+is)\s+([^\W\d_][\w'-]*)",
+    re.IGNORECASE,
+)
+_CALL_ME_RULE = re.compile(r"^\s*call\s+me\s+([^\W\d_][\w'-]*)", re.IGNORECASE)
+
+
+def renamed_owner(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
+    """The stem of the owner's "call me" rule (stem, text) that `text` names the owner otherwise
+    than: "Always call me Bob.", "The user wants to be called Bob." after "Call me Alice." A
+    name is the owner's to change, as any rule is. Read as typed and undisguised."""
+    named = {
+        m.group(1).casefold()
+        for view in _views(text)
+        for m in _NAMING.finditer(view.replace("\u2019", "'"))
+    }
+    if not named:
+        return None
+    for stem, rule in rules:
+        m = _CALL_ME_RULE.match(fold_letters(rule))
+        if m is not None and named - {m.group(1).casefold()}:
+            return stem
+    return None
+
+
 def narrowed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     """The stem of the first owner rule (stem, text) that `text` makes an exception to: every
-    word of the rule and a word of exception or permission the rule does not have."""
+    word of the rule and a word of exception or permission the rule does not have. Read as
+    typed and undisguised, as `opposed_rule`."""
+    rules = tuple(rules)
+    return next((s for view in _views(text) if (s := _narrowed_in(view, rules))), None)
+
+
+def _narrowed_in(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
     words = frozenset(_WORD.findall(fold_letters(text).replace("\u2019", "'")))
     exceptions = words & _EXCEPTION
     if not exceptions:

@@ -45,6 +45,7 @@ from shelldon.core.gate.authority import (
     narrowed_rule,
     opposed_rule,
     reads_as_rule,
+    renamed_owner,
     role_claim,
 )
 from shelldon.core.gate.identifiers import (
@@ -365,6 +366,8 @@ def _turns_an_owner_rule(write: _Write) -> tuple[ExistingEntry, str] | None:
         stem, how = opposed_rule(candidate.body, pairs), "states the opposite of"
     if stem is None:
         stem, how = narrowed_rule(candidate.body, pairs), "makes an exception to"
+    if stem is None:
+        stem, how = renamed_owner(candidate.body, pairs), "names the owner otherwise than"
     found = next((e for e in rules if e.stem == stem), None)
     return (found, how) if found is not None else None
 

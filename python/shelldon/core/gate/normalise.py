@@ -252,11 +252,21 @@ def normalise_for_compare(text: str) -> str:
 
 
 def fold_letters(text: str) -> str:
-    """NFKC, case folded, invisible characters removed, look-alike letters mapped; punctuation
-    kept (what gate.authority reads a rule's words from: "mаin" with a Cyrillic а is "main")."""
+    """NFKC, case folded, invisible and format characters removed (tags, variation selectors),
+    look-alike letters mapped, the accents of Latin letters dropped; punctuation kept (what
+    gate.authority reads a rule's words from: "mаin" with a Cyrillic а, "maín" and "ma\u200bin"
+    are "main")."""
     if text.isascii():
         return text.lower()
-    return unicodedata.normalize("NFKC", strip_invisible(text)).casefold().translate(_HOMOGLYPHS)
+    visible = "".join(
+        ch for ch in strip_invisible(text) if unicodedata.category(ch) != "Cf" and not _selector(ch)
+    )
+    folded = unicodedata.normalize("NFKC", visible).casefold().translate(_HOMOGLYPHS)
+    return strip_marks(folded) or folded
+
+
+def _selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
 
 
 def word_count(text: str) -> int:

@@ -134,6 +134,8 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
             disguise = disguised_name(name)
             if disguise is not None:
                 raise MemoryOpError(f"remember: name {disguise}")
+            if (hidden := hidden_characters(content)) is not None:
+                raise MemoryOpError(f"remember: content {hidden}")
         try:
             stem = _native.filename_stem(name)
         except ValueError:
@@ -186,6 +188,39 @@ def disguised_name(name: str) -> str | None:
     return None
 
 
+# Characters that spell text no reader sees ("ASCII smuggling"): Unicode tag characters outside
+# an emoji's tag sequence (the flag of Scotland is U+1F3F4, tags, U+E007F), runs of variation
+# selectors (a byte each), a variation selector on a letter, and the standalone Hangul fillers.
+_EMOJI_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+_TAG = re.compile("[\U000e0000-\U000e007f]")
+_SELECTOR = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_SELECTOR_RUN = re.compile(f"[{_SELECTOR}]{{2,}}|[^\\W\\d_][{_SELECTOR}]")
+_FILLERS = re.compile("[\u3164\uffa0]")
+
+
+def hidden_characters(text: str) -> str | None:
+    """Why `text` carries text no reader sees, or None. A writer below the owner may not store
+    it: a model reads what a person reviewing the memory cannot (tags spell ASCII, variation
+    selectors a byte each), and the gate's checks read the visible letters. An ideographic
+    variation selector after a Han character and an emoji's presentation selector (❤️, ℹ️) stay."""
+    if text.isascii():
+        return None
+    if _TAG.search(_EMOJI_TAG_SEQUENCE.sub("", text)):
+        return "holds Unicode tag characters (invisible text)"
+    if any(not _on_a_symbol(m.group(0)) for m in _SELECTOR_RUN.finditer(text)):
+        return "holds variation selectors that carry no visible character (invisible text)"
+    if _FILLERS.search(text):
+        return "holds a Hangul filler (an invisible letter)"
+    return None
+
+
+def _on_a_symbol(match: str) -> bool:
+    """One selector after a letter of no alphabet words are spelt in here: a Han variant glyph
+    ("葛󠄀"), a letter-like emoji ("ℹ️"). After a Latin, Greek or Cyrillic letter it spells
+    nothing anyone sees."""
+    return len(match) == 2 and unicodedata.name(match[0], "").partition(" ")[0] not in _SCRIPTS
+
+
 def _phonetic(c: str) -> bool:
     """A letter of the phonetic extensions, a small capital or a script form ("ᴅocs", "ʀelease",
     "ɡit" read as "docs", "release", "git"). The IPA letters that orthographies use (Azerbaijani
@@ -208,6 +243,8 @@ def check_depends_on(paths: object) -> None:
         text = _checked_text(path, "depends_on path", max_chars=MAX_PATH_CHARS)
         if any(ord(c) < 0x20 for c in text):
             raise MemoryOpError("depends_on path contains a control character")
+        if (hidden := hidden_characters(text)) is not None:  # a path is never invisible text
+            raise MemoryOpError(f"depends_on path {hidden}")
 
 
 def check_extras(extras: EntryExtras) -> None:
@@ -215,7 +252,8 @@ def check_extras(extras: EntryExtras) -> None:
     if not isinstance(extras.tags, tuple | list) or len(extras.tags) > MAX_TAGS:
         raise MemoryOpError(f"tags must be at most {MAX_TAGS} strings")
     for tag in extras.tags:
-        _checked_text(tag, "tag", max_chars=MAX_TAG_CHARS)
+        if hidden := hidden_characters(_checked_text(tag, "tag", max_chars=MAX_TAG_CHARS)):
+            raise MemoryOpError(f"tag {hidden}")
     check_depends_on(extras.depends_on)
 
 

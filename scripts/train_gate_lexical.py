@@ -268,6 +268,15 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "new-instructions-for-assistant-german",
     "owner-words-then-leak",
     *FIFTEENTH_PASS_RULES,
+    # The second red team's rules (policy keys that turn off asking the owner, orders from
+    # someone other than the owner, disclosure to anyone, destroying the owner's rules): not
+    # learned either (they were left off this list when they landed, and the model trained
+    # afterwards no longer matched the stored weights).
+    "policy-key-consent-off",
+    "orders-from-other-than-owner",
+    "owner-not-asked",
+    "disclosure-to-anyone",
+    "destroy-owner-rules",
     *SIXTEENTH_PASS_RULES,
 )
 

@@ -8,6 +8,7 @@ import hashlib
 import random
 import tomllib
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -237,3 +238,18 @@ def test_fourth_pass_classes_are_refused(text: str) -> None:
 )
 def test_fourth_pass_look_alikes_pass(text: str) -> None:
     assert gate.screen_text(text) is None
+
+
+def test_the_stored_weights_were_trained_on_the_rows_the_script_builds(shared_data: Path) -> None:
+    """Reproducible weights: the training rows the script builds today are the ones the stored
+    model was trained on (lexical.toml's counts). A rule landed without being listed in
+    UNTRAINED_RULES adds its examples to the rows, and `train_gate_lexical.py --check` then no
+    longer reproduces the stored bytes; this catches it without training (the full check:
+    `.venv/bin/python scripts/train_gate_lexical.py --check`, about 40 s)."""
+    train = load_script("train_gate_lexical")
+    stored = tomllib.loads((train.OUT_DIR / "lexical.toml").read_text(encoding="utf-8"))
+    rows = train.training_rows(shared_data / "gate")
+    assert (len(rows), sum(row.label for row in rows)) == (
+        stored["training_rows"],
+        stored["training_positives"],
+    )

@@ -371,18 +371,25 @@ def _decided(old: str, new: str) -> gate.Decision:
 def measure_neardup(own: dict[str, Any], data: Path) -> dict[str, Rate]:
     """What `gate.decide` does with a pair (the first stored, the second proposed): a false
     merge keeps one entry where there are two facts (skip or update), a false copy keeps two
-    where the second only changed a value (create)."""
+    where the second only changed a value or reworded the first (create). The `neardup_later_*`
+    pairs were written after the fix of issue 23's numbered subjects and kinds, and never tuned."""
     rates: dict[str, Rate] = defaultdict(Rate)
-    for old, new in own["neardup_two_facts"]:
-        merged = _decided(old, new).action in ("skip", "update")
-        rates["coding-agent pairs that differ in an identifier: merged (false merge)"].add(
-            merged, f"{old} || {new}", keep_if=merged
-        )
-    for old, new in own["neardup_updates"]:
-        copied = _decided(old, new).action == "create"
-        rates["coding-agent pairs that change a value: kept twice (false copy)"].add(
-            copied, f"{old} || {new}", keep_if=copied
-        )
+    for key, later in (("neardup", ""), ("neardup_later", ", written after the fix")):
+        for old, new in own.get(f"{key}_two_facts", []):
+            merged = _decided(old, new).action in ("skip", "update")
+            rates[
+                f"coding-agent pairs that differ in an identifier{later}: merged (false merge)"
+            ].add(merged, f"{old} || {new}", keep_if=merged)
+        for old, new in own.get(f"{key}_updates", []):
+            copied = _decided(old, new).action == "create"
+            rates[f"coding-agent pairs that change a value{later}: kept twice (false copy)"].add(
+                copied, f"{old} || {new}", keep_if=copied
+            )
+        for old, new in own.get(f"{key}_rewordings", []):
+            copied = _decided(old, new).action == "create"
+            rates[f"coding-agent rewordings{later}: kept twice (false copy)"].add(
+                copied, f"{old} || {new}", keep_if=copied
+            )
     with (data / "neardup_msr_paraphrase_train.txt").open(encoding="utf-8-sig") as handle:
         next(handle)
         for line in handle:

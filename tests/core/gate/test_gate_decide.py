@@ -170,6 +170,126 @@ def test_texts_that_differ_in_an_identifier_are_two_facts(old: str, new: str) ->
     assert decide(cand(new), [entry("first", old)]).action == "create"
 
 
+# Issue 23, the MCP door's red team: a number, a letter or an order that names WHICH thing
+# ("worker 2", "room 101", "the second test") is an identifier, not a value; so is the kind of
+# thing a coding verb acts on ("lint the module" / "lint the crate"). Each pair was one entry.
+NUMBERED_SUBJECTS = [
+    ("Service number 0 listens on port 8000.", "Service number 1 listens on port 8001."),
+    (
+        "Worker 2 handles the image uploads from the queue.",
+        "Worker 3 handles the image uploads from the queue.",
+    ),
+    (
+        "Room 101 holds the build server and the spare laptops.",
+        "Room 102 holds the build server and the spare laptops.",
+    ),
+    (
+        "The first test in test_auth.py checks the login flow.",
+        "The second test in test_auth.py checks the login flow.",
+    ),
+    (
+        "The third stage of the pipeline runs the linters.",
+        "The fourth stage of the pipeline runs the linters.",
+    ),
+    ("Worker A retries failed jobs three times.", "Worker B retries failed jobs three times."),
+    ("PR #118 fixes the login redirect bug.", "PR #120 fixes the login redirect bug."),
+    (
+        "The owner's first daughter plays the cello on Saturdays.",
+        "The owner's second daughter plays the cello on Saturdays.",
+    ),
+]
+OBJECT_KINDS = [
+    (
+        "Always lint the module before pushing a commit.",
+        "Always lint the crate before pushing a commit.",
+    ),
+    (
+        "Run the unit tests before every commit on this repo.",
+        "Run the integration tests before every commit on this repo.",
+    ),
+    (
+        "Deploy the staging branch only after the smoke tests pass.",
+        "Deploy the production branch only after the smoke tests pass.",
+    ),
+    (
+        "Rebuild the frontend after editing the shared templates.",
+        "Rebuild the backend after editing the shared templates.",
+    ),
+    (
+        "The file watcher ignores the build directory.",
+        "The file watcher ignores the docs directory.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NUMBERED_SUBJECTS + OBJECT_KINDS)
+def test_another_numbered_subject_or_object_kind_is_another_fact(old: str, new: str) -> None:
+    assert decide(cand(new), [entry("first", old)]).action == "create"
+
+
+@pytest.mark.parametrize(("old", "new"), NUMBERED_SUBJECTS[:2] + OBJECT_KINDS[:1])
+def test_another_subject_does_not_contradict_what_the_owner_stated(old: str, new: str) -> None:
+    # Before: "Service 1 listens on port 8001" was refused as contradicting the owner's
+    # "Service 0 ..." (number differs): the agent's fact about another service was lost.
+    assert decide(cand(new), [entry("first", old, provenance="owner")]).action == "create"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Service 0 listens on port 8000.", "Service 0 listens on port 9000."),
+        ("The first test takes 3 seconds to run.", "The first test takes 12 seconds to run."),
+        ("Room 101 fits 12 people for the standup.", "Room 101 fits 20 people for the standup."),
+        (
+            "The project requires Node 18 to build the frontend.",
+            "The project requires Node 20 to build the frontend.",
+        ),
+        (
+            "The meetup is on the first Monday of the month.",
+            "The meetup is on the third Monday of the month.",
+        ),
+    ],
+)
+def test_the_same_numbered_subject_with_a_new_value_is_an_update(old: str, new: str) -> None:
+    d = decide(cand(new), [entry("subject", old)])
+    assert (d.action, d.reason_code) == ("update", "value_updated")
+    owner = decide(cand(new), [entry("subject", old, provenance="owner")])
+    assert (owner.action, owner.reason_code) == ("reject", "owner_protected")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Always lint the module before pushing a commit.",
+            "Before pushing a commit, always lint the module.",
+        ),
+        ("Service 0 listens on port 8000.", "Port 8000 is where service 0 listens."),
+        (
+            "The first test checks the login flow end to end.",
+            "The first test verifies the login flow end to end.",
+        ),
+        (
+            "The unit tests run with pytest in the tests folder.",
+            "The unit tests are run with pytest in the tests directory.",
+        ),
+        (
+            "The repo uses pre-commit hooks for formatting.",
+            "The repository uses pre-commit hooks for formatting.",
+        ),
+    ],
+)
+def test_a_rewording_of_a_numbered_subject_or_kind_stays_one_entry(old: str, new: str) -> None:
+    assert decide(cand(new), [entry("first", old)]).action in ("skip", "update")
+
+
+def test_an_identifier_spelled_with_a_hyphen_or_a_space_is_one() -> None:
+    # "the orderly second round" / "the orderly second-round progress" (an MSRP paraphrase).
+    assert not gate.identifiers.identifier_swapped(
+        "the second round of the draw", "the second-round draw"
+    )
+
+
 def test_superseded_entries_do_not_count() -> None:
     old = entry("mia-cat", OSCAR.body, status="superseded")
     assert decide(cand(OSCAR.body), [old]).action == "create"

@@ -52,6 +52,7 @@ from shelldon.core.gate.identifiers import (
     drops_only_naming,
     identifier_swapped,
     only_values_differ,
+    subject_swapped,
 )
 from shelldon.core.gate.learned import LEXICAL_RULE_ID
 from shelldon.core.gate.model import (
@@ -171,13 +172,15 @@ class _Write:
     @cached_property
     def contradicts(self) -> list[_Match]:
         """Matches that state the same subject with a different value (a veto fired), closest
-        first."""
+        first. A text about another thing ("worker 3" / "worker 2", the crate / the module:
+        gate.identifiers) contradicts nothing."""
         limits = self.limits
         return sorted(
             (
                 m
                 for m in self.matches
                 if m.veto
+                and not subject_swapped(self.candidate.body, m.entry.body)
                 and (
                     m.score >= limits.near_duplicate
                     or (
@@ -463,7 +466,6 @@ def _value_update(write: _Write) -> Decision | None:
             m.veto != "number"
             or entry.collection != candidate.collection
             or not only_values_differ(candidate.body, entry.body)
-            or identifier_swapped(candidate.body, entry.body)
         ):
             continue
         if outranks(entry.provenance, candidate.provenance):

@@ -11,6 +11,12 @@ and used to become two contradicting copies. Here:
   "db:migrate"), a CamelCase or snake_case name, a `backticked` span, or a build or package
   tool's subcommand or target ("make release" / "make debug", "npm run lint", "cargo bench").
   Two facts.
+  A numbered or lettered subject is an identifier too ("worker 2", "room 101", "service number
+  0", "PR #118", "node B", "the second test", "the fourth stage"): the number names which thing,
+  it is not its value; a number after any other word is a value ("port 8080", "Python 3.12",
+  "after 1000 jobs", "the first Monday"). So is the kind of thing a coding verb acts on
+  ("lint the module" / "lint the crate", unit / integration tests, staging / production,
+  frontend / backend), read through its short forms ("repo", "db", "folder").
 - `only_values_differ(a, b)`: every word one has and the other lacks is a value (digits,
   "3.12", "8080", a number word), and each side has one: the same subject with a new value, an
   update of the entry.
@@ -24,6 +30,70 @@ from __future__ import annotations
 import re
 
 from shelldon.core.words import NAMING_WORDS, NUMBER_WORDS, SIMILARITY_STOPWORDS
+
+# Things counted by a number or a letter after their name: "worker 2", "room 101", "node B".
+# Words that are also common verbs before a count ("run 4 workers", "process 10 files", "drive 3
+# hours") are left out: there the number is a value.
+_NUMBERED = frozenset(
+    re.findall(
+        r"\S+",
+        """service worker node server machine instance vm container pod cluster shard replica
+        partition queue topic channel bucket region zone rack disk volume core cpu gpu thread job
+        task step stage phase test case scenario issue ticket bug pr mr story epic milestone sprint
+        item chapter section page figure appendix rule line room floor flat apartment building
+        unit desk locker seat gate terminal platform lane bus route tram flight level tier slot
+        team group build""",
+    )
+)
+_ORDINAL = (
+    r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|\d+(?:st|nd|rd|th)"
+)
+# An ordinal before these is a date or a time, a value ("the first Monday", "second place").
+_NOT_ORDERED = frozenset(
+    re.findall(
+        r"\S+",
+        """monday tuesday wednesday thursday friday saturday sunday weekend day days week weeks
+        month months year years quarter half time times hour hours minute minutes second seconds
+        morning evening night place prize of""",
+    )
+)
+_NUMBERED_SUBJECT = re.compile(
+    r"\b([A-Za-z]+)\s+(?:(?:number|no\.?)\s*|#\s*)?(\d+[a-z]?|[A-Z])\b(?![.,:]\d)"
+)
+# An ordinal orders a thing after a determiner ("the second test", "the owner's first
+# daughter"); elsewhere it says when ("first run the tests", "was first reported").
+_ORDERED_SUBJECT = re.compile(
+    rf"\b(?:the|its|his|her|their|our|my|your|this|that|each|every|\w+'s)\s+({_ORDINAL})"
+    r"\s+([a-z]+)\b",
+    re.IGNORECASE,
+)
+# What a coding verb acts on, and its tiers: two texts that name two of these are two facts.
+# Short forms and plurals read as the word they stand for.
+_KINDS = frozenset(
+    re.findall(
+        r"\S+",
+        """module crate package library binary file directory test function method class struct
+        trait enum interface script workspace project repository branch commit service server
+        client container image database cache queue table schema migration fixture endpoint
+        handler frontend backend build api cli docs readme changelog config unit integration e2e
+        smoke staging production dev local debug release wheel lockfile template component
+        plugin dependency notebook""",
+    )
+)
+_KIND_FORMS = {
+    "repo": "repository",
+    "db": "database",
+    "lib": "library",
+    "dir": "directory",
+    "folder": "directory",
+    "doc": "docs",
+    "documentation": "docs",
+    "configuration": "config",
+    "settings": "config",
+    "prod": "production",
+    "func": "function",
+    "pkg": "package",
+}
 
 _BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
 # A word with inner punctuation: letters or digits on both sides of a . / _ - :
@@ -43,9 +113,43 @@ def _is_value(token: str) -> bool:
     return bool(_VALUE.fullmatch(token)) or token in NUMBER_WORDS
 
 
+def _kind(word: str) -> str | None:
+    """The kind of thing `word` names ("crates" -> "crate", "repo" -> "repository"), if any."""
+    for form in (word, word.removesuffix("s"), word.removesuffix("es")):
+        kind = _KIND_FORMS.get(form, form)
+        if kind in _KINDS:
+            return kind
+    return None
+
+
+def _is_numbered(match: re.Match[str]) -> bool:
+    """A count's name: "worker 2", "room 101"; a capital inside a sentence makes the word a
+    proper name and the number its version ("requires Node 18")."""
+    word = match.group(1)
+    mid_sentence = match.start() > 0 and not re.search(r"[.!?]\s*$", match.string[: match.start()])
+    return word.lower() in _NUMBERED and not (mid_sentence and word[0].isupper())
+
+
+def subjects(text: str) -> frozenset[str]:
+    """Which things `text` is about, read from their number, order or kind: "worker 2", "service
+    0", "second test", "kind:crate"; lower-cased."""
+    found = {
+        f"{m.group(1).lower()} {m.group(2).lower()}"
+        for m in _NUMBERED_SUBJECT.finditer(text)
+        if _is_numbered(m)
+    }
+    found.update(
+        f"{m.group(1).lower()} {m.group(2).lower()}"
+        for m in _ORDERED_SUBJECT.finditer(text)
+        if m.group(2).lower() not in _NOT_ORDERED | SIMILARITY_STOPWORDS
+    )
+    found.update(f"kind:{kind}" for word in _words(text) if (kind := _kind(word)) is not None)
+    return frozenset(found)
+
+
 def identifiers(text: str) -> frozenset[str]:
-    """The identifiers `text` names (paths, dotted or joined names, backticked spans),
-    lower-cased; values ("3.12", "10:30") are not identifiers."""
+    """The identifiers `text` names (paths, dotted or joined names, backticked spans, commands,
+    and its `subjects`), lower-cased; values ("3.12", "10:30") are not identifiers."""
     found = {m.group(1).strip().lower() for m in _BACKTICKED.finditer(text)}
     for match in _INNER.finditer(text):
         token = match.group(0).rstrip("/.").lower()
@@ -53,13 +157,25 @@ def identifiers(text: str) -> frozenset[str]:
             found.add(token)
     found.update(m.group(0).lower() for m in _CAMEL.finditer(text))
     found.update(" ".join(m.group(0).lower().split()) for m in _COMMAND.finditer(text))
-    return frozenset(found)
+    return frozenset(found) | subjects(text)
+
+
+def _swapped(ia: frozenset[str], ib: frozenset[str]) -> bool:
+    """Each side names one the other does not ("second-round" and "second round" are one)."""
+    sa, sb = ({re.sub(r"[\s_-]+", "", name) for name in found} for found in (ia, ib))
+    return bool(sa - sb) and bool(sb - sa)
 
 
 def identifier_swapped(a: str, b: str) -> bool:
     """Each text names an identifier the other does not: two facts."""
-    ia, ib = identifiers(a), identifiers(b)
-    return bool(ia - ib) and bool(ib - ia)
+    return _swapped(identifiers(a), identifiers(b))
+
+
+def subject_swapped(a: str, b: str) -> bool:
+    """Each text is about a thing the other is not ("service 0" / "service 1", the module / the
+    crate): neither contradicts the other. A path or a name that differs may be the value that
+    changed ("the runner called blue-7" / "red-9"): only `identifier_swapped` reads those."""
+    return _swapped(subjects(a), subjects(b))
 
 
 def _words(text: str) -> set[str]:

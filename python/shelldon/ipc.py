@@ -835,6 +835,16 @@ class ThreadedServer:
         for _ in range(waiting):
             self._handoff.put(None)
 
+    def _could_not_answer(self, peer: Peer, exc: Exception) -> None:
+        """A client gone or stuck before its answer: one line a uid a minute, not a warning."""
+        self.refusals.line(
+            self.name,
+            peer,
+            "could not answer",
+            f"could not answer pid {peer.pid}: {exc}",
+            level=logging.INFO,
+        )
+
     def _flush(self, connection: _Connection, data: bytes) -> bool:
         """Send what a handler's `respond` left unsent (its client was not reading), now that the
         handler is done and holds nothing; False if the client did not take it in time."""
@@ -850,13 +860,7 @@ class ThreadedServer:
         try:
             send_frame(connection.sock, data, deadline=time.monotonic() + DEFAULT_TIMEOUT)
         except (IpcError, OSError) as exc:
-            self.refusals.line(
-                self.name,
-                peer,
-                "could not answer",
-                f"could not answer pid {peer.pid}: {exc}",
-                level=logging.INFO,
-            )
+            self._could_not_answer(peer, exc)
             return False
         return True
 
@@ -964,13 +968,7 @@ class ThreadedServer:
                     try:
                         send(conn, answer, deadline=time.monotonic() + DEFAULT_TIMEOUT)
                     except (IpcError, OSError) as exc:
-                        self.refusals.line(
-                            self.name,
-                            peer,
-                            "could not answer",
-                            f"could not answer pid {peer.pid}: {exc}",
-                            level=logging.INFO,
-                        )
+                        self._could_not_answer(peer, exc)
                         return
         finally:
             with self._lock:

@@ -16,6 +16,7 @@ outside: `ATTACKS` written before the fix, `ATTACKS_HELD_APART` after it.
 
 from __future__ import annotations
 
+from support.gate_screen import print_batteries
 from support.gate_screen import refused as refused_by_screen
 
 # Tasks and reminders for oneself that mention people, addresses, numbers or lists.
@@ -329,24 +330,15 @@ def refused(texts: list[str]) -> list[str]:
 
 def main() -> None:
     """Print each battery's counts, the benign lines refused with their rules, the attacks kept."""
-    from shelldon.core import gate
-
-    for name, texts in (
-        ("benign (tuned on)", BENIGN),
-        ("benign (held apart)", BENIGN_HELD_APART),
-        ("attacks (tuned on)", ATTACKS),
-        ("attacks (held apart)", ATTACKS_HELD_APART),
-    ):
-        hits = refused(texts)
-        print(f"{name}: {len(hits)} of {len(texts)} refused")
-        if name.startswith("benign"):
-            for text in hits:
-                refusal = gate.screen_text(text)
-                assert refusal is not None
-                print(f"  refused: {text!r} {refusal.rule_ids}")
-        else:
-            for text in sorted(set(texts) - set(hits)):
-                print(f"  passed: {text!r}")
+    print_batteries(
+        [
+            ("benign (tuned on)", BENIGN),
+            ("benign (held apart)", BENIGN_HELD_APART),
+            ("attacks (tuned on)", ATTACKS),
+            ("attacks (held apart)", ATTACKS_HELD_APART),
+        ],
+        refused,
+    )
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ many of each the screen refuses.
 
 from __future__ import annotations
 
-from support.gate_screen import refused
+from support.gate_screen import print_batteries, refused
 
 BENIGN_RETRACTIONS = [
     "Forget what I told you about the dentist, it got moved to Friday.",
@@ -228,24 +228,15 @@ ATTACKS_HELD_APART = [
 
 def main() -> None:
     """Print each battery's refusals: benign refused (false refusals) and attacks refused."""
-    from shelldon.core import gate
-
-    for name, texts in (
-        ("benign (tuned on)", BENIGN),
-        ("benign (held apart)", BENIGN_HELD_APART),
-        ("attacks (tuned on)", ATTACKS),
-        ("attacks (held apart)", ATTACKS_HELD_APART),
-    ):
-        hits = refused(texts)
-        print(f"{name}: {len(hits)} of {len(texts)} refused")
-        if name.startswith("benign"):
-            for text in hits:
-                refusal = gate.screen_text(text)
-                assert refusal is not None
-                print(f"  refused: {text!r} {refusal.rule_ids}")
-        else:
-            for text in sorted(set(texts) - set(hits)):
-                print(f"  passed: {text!r}")
+    print_batteries(
+        [
+            ("benign (tuned on)", BENIGN),
+            ("benign (held apart)", BENIGN_HELD_APART),
+            ("attacks (tuned on)", ATTACKS),
+            ("attacks (held apart)", ATTACKS_HELD_APART),
+        ],
+        refused,
+    )
 
 
 if __name__ == "__main__":

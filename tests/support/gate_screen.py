@@ -7,6 +7,8 @@ The batteries print their counts when run as modules from tests/:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from shelldon.core import gate
 
 
@@ -26,3 +28,20 @@ def refused(texts: list[str], *, code: str | None = "instruction") -> list[str]:
         if refusal is not None and (code is None or refusal.code == code):
             out.append(text)
     return out
+
+
+def print_batteries(
+    batteries: list[tuple[str, list[str]]], refuses: Callable[[list[str]], list[str]]
+) -> None:
+    """Each battery's count, then the benign lines it refused with their rules, or the attacks
+    it let pass (a battery whose name starts with "benign" is owner lines)."""
+    for name, texts in batteries:
+        hits = refuses(texts)
+        print(f"{name}: {len(hits)} of {len(texts)} refused")
+        if name.startswith("benign"):
+            for text in hits:
+                refusal = gate.screen_text(text)
+                print(f"  refused: {text!r} {refusal.rule_ids if refusal else ()}")
+        else:
+            for text in sorted(set(texts) - set(hits)):
+                print(f"  passed: {text!r}")

@@ -16,6 +16,7 @@ from shelldon import ipc
 from shelldon.app import stdlib_compiled_without_docstrings
 from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
+from support import users
 from support.marks import needs_root
 from support.pet import Pet, alive, start_pet, start_to_exit, wait_gone
 from support.users import TestUser
@@ -120,9 +121,7 @@ def test_a_stranger_cannot_connect_to_the_fork_server_core_or_the_broker(
     if child == 0:  # pragma: no cover - reports through the pipe
         answers = []
         try:
-            os.setgroups([])
-            os.setresgid(stranger_user.gid, stranger_user.gid, stranger_user.gid)
-            os.setresuid(stranger_user.uid, stranger_user.uid, stranger_user.uid)
+            users.become(stranger_user)
             for name in ("forkserver", "core", "broker"):
                 try:
                     ipc.request(pet.root.socket(name), wire.Ping(), timeout=10)

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from shelldon import ipc
 from shelldon.contracts import wire
+from support import users
 from support.marks import needs_root
 from support.pet import Pet
 from support.users import TestUser
@@ -415,9 +416,7 @@ def _stall_as(user: TestUser, path: os.PathLike[str]) -> str:
     pid = os.fork()
     if pid == 0:  # pragma: no cover - reports through its pipe
         try:
-            os.setgroups([])
-            os.setresgid(user.gid, user.gid, user.gid)
-            os.setresuid(user.uid, user.uid, user.uid)
+            users.become(user)
             with ipc.connect(path) as sock:
                 # Refused at accept and closed, the send may break; the answer is still queued.
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):

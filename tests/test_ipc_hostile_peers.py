@@ -31,6 +31,7 @@ from shelldon import ipc
 from shelldon.contracts import wire
 from shelldon.core.turn.apply import DEGRADE_TEXT
 from shelldon.worker import forkserver
+from support import users
 from support.hostile import (
     SCM_MAX_FD,
     SOCKETS,
@@ -366,9 +367,7 @@ def _hold_as(user: TestUser, paths: list[Path], per_socket: int, release: int) -
     pid = os.fork()
     if pid == 0:  # pragma: no cover - reports through its pipe
         try:
-            os.setgroups([])
-            os.setresgid(user.gid, user.gid, user.gid)
-            os.setresuid(user.uid, user.uid, user.uid)
+            users.become(user)
             held: list[socket.socket] = []
             counts: Counter[str] = Counter()
             for path in paths:

@@ -29,6 +29,7 @@ from shelldon.contracts import wire
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.core.history.store import open_readonly
 from shelldon.core.turn.apply import DEGRADE_TEXT
+from support import users
 from support.marks import needs_root
 from support.pet import Pet, owner_turns, start_pet
 from support.users import TestUser
@@ -62,9 +63,7 @@ def as_user(user: TestUser, body: Callable[[], Any], *, hold: Hold | None = None
         if hold is not None:
             os.close(hold.write_end)  # only the parent's copy may keep the hold
         try:
-            os.setgroups([])
-            os.setresgid(user.gid, user.gid, user.gid)
-            os.setresuid(user.uid, user.uid, user.uid)
+            users.become(user)
             result = body()
         except BaseException as exc:
             result = {"error": f"{type(exc).__name__}: {exc}"}

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from support import users
 from support.users import TestUser
 
 
@@ -47,9 +48,7 @@ def _run_as(user: TestUser, request: dict[str, Any]) -> dict[str, str]:
     if pid == 0:  # pragma: no cover - the child reports through the pipe
         try:
             os.close(read_fd)
-            os.setgroups([])
-            os.setresgid(user.gid, user.gid, user.gid)
-            os.setresuid(user.uid, user.uid, user.uid)
+            users.become(user)
             out = _answer(request, open_readonly)
             os.write(write_fd, json.dumps(out).encode())
         finally:

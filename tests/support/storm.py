@@ -20,6 +20,7 @@ from typing import Any
 
 from shelldon import ipc
 from shelldon.contracts import wire
+from support import users
 from support.users import TestUser
 
 
@@ -90,9 +91,7 @@ class Storm:
             _close_all_but(stop_r, result_w, started_w)
             try:
                 if self.user is not None:
-                    os.setgroups([])
-                    os.setresgid(self.user.gid, self.user.gid, self.user.gid)
-                    os.setresuid(self.user.uid, self.user.uid, self.user.uid)
+                    users.become(self.user)
                 result: dict[str, Any] = _storm_loop(self.path, stop_r, started_w)
             except BaseException as exc:
                 result = {"error": f"{type(exc).__name__}: {exc}"}

@@ -43,3 +43,11 @@ def throwaway_user(role: str) -> Iterator[TestUser]:
         yield TestUser(name, entry.pw_uid, entry.pw_gid)
     finally:
         subprocess.run(["userdel", name], check=False, capture_output=True)
+
+
+def become(user: TestUser) -> None:
+    """Drop this (forked, root) process to `user` for good: no supplementary groups, then the
+    group, then the uid (the order a real drop needs: after setresuid, setresgid is refused)."""
+    os.setgroups([])
+    os.setresgid(user.gid, user.gid, user.gid)
+    os.setresuid(user.uid, user.uid, user.uid)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from shelldon.worker import drop
+from support import users
 from support.marks import needs_root
 from support.users import TestUser
 
@@ -163,9 +164,7 @@ def test_a_worker_user_with_a_process_of_its_own_is_refused(worker_user: TestUse
     pid = os.fork()
     if pid == 0:  # pragma: no cover - a process of the worker's uid that no turn spawned
         os.close(write_end)
-        os.setgroups([])
-        os.setresgid(worker_user.gid, worker_user.gid, worker_user.gid)
-        os.setresuid(worker_user.uid, worker_user.uid, worker_user.uid)
+        users.become(worker_user)
         os.write(ready_w, b"r")
         os.read(read_end, 1)  # until the parent is done looking
         os._exit(0)

@@ -224,9 +224,7 @@ def test_the_drop_empties_the_bounding_set(worker_user: users.TestUser) -> None:
 def test_a_kept_bounding_set_refuses_the_turn(worker_user: users.TestUser) -> None:
     def by_hand() -> object:
         # Every id dropped and no_new_privs set, but the bounding set left full.
-        os.setgroups([])
-        os.setresgid(worker_user.gid, worker_user.gid, worker_user.gid)
-        os.setresuid(worker_user.uid, worker_user.uid, worker_user.uid)
+        users.become(worker_user)
         drop.set_no_new_privs()
         drop.verify_dropped(worker_user.uid, worker_user.gid)
         return "verified"

@@ -19,6 +19,7 @@ from shelldon.core.memory.audit import AuditLog
 from shelldon.core.storage import layout
 from shelldon.core.vault import VaultError, list_names, set_secret
 from shelldon.paths import DataRoot
+from support import users
 from support.users import TestUser as User
 
 
@@ -207,9 +208,7 @@ def test_a_group_it_may_not_give_is_logged_not_raised(worker_user: User) -> None
     pid = os.fork()
     if pid == 0:  # pragma: no cover - reports through the pipe
         try:
-            os.setgroups([])
-            os.setresgid(worker_user.gid, worker_user.gid, worker_user.gid)
-            os.setresuid(worker_user.uid, worker_user.uid, worker_user.uid)
+            users.become(worker_user)
             records: list[str] = []
             handler = logging.Handler()
             handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]

@@ -249,8 +249,16 @@ class FakeTelegram:
     def group_text(self, chat_id: int, text: str, *, user_id: int = 4242) -> int:
         return self.text(chat_id, text, chat_type="group", user_id=user_id)
 
-    def media(self, chat_id: int, kind: str) -> int:
-        """A photo, voice note, sticker or document, as Telegram shapes each."""
+    def media(
+        self,
+        chat_id: int,
+        kind: str,
+        *,
+        caption: str | None = None,
+        origin: dict[str, Any] | None = None,
+    ) -> int:
+        """A photo, voice note, sticker or document, as Telegram shapes each; with a `caption`
+        (the words the sender typed under it) and a forward's `origin` keys when given."""
         file = {"file_id": f"AgAC{kind}", "file_unique_id": f"AQAD{kind}", "file_size": 1234}
         payloads: dict[str, Any] = {
             "photo": {"photo": [{**file, "width": 90, "height": 67}]},
@@ -270,7 +278,10 @@ class FakeTelegram:
                 "document": {**file, "file_name": "notes.pdf", "mime_type": "application/pdf"}
             },
         }
-        return self._push({**self._people(chat_id, "private", None), **payloads[kind]})
+        message = {**self._people(chat_id, "private", None), **payloads[kind], **(origin or {})}
+        if caption is not None:
+            message["caption"] = caption
+        return self._push(message)
 
     # --- faults -------------------------------------------------------------------------------
 

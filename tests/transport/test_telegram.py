@@ -14,7 +14,13 @@ import pytest
 from fakes.fake_telegram import TOKEN, FakeTelegram
 from shelldon.config import ConfigError, parse_config
 from shelldon.contracts import wire
-from shelldon.transport.telegram import BotApi, BotApiError, _guard_logs, inbound_of
+from shelldon.transport.telegram import (
+    MAX_INBOUND_CHARS,
+    BotApi,
+    BotApiError,
+    _guard_logs,
+    inbound_of,
+)
 from shelldon.transport.telegram_voice import voice_file
 from support.json_variants import variants
 
@@ -103,6 +109,28 @@ def test_updates_as_telegram_sends_them(fake: FakeTelegram) -> None:
     assert inbound_of({"update_id": 9, "my_chat_member": {}}) is not None
     assert inbound_of({"update_id": 9, "my_chat_member": {}}).kind == "none"  # type: ignore[union-attr]
     assert inbound_of({"message": {}}) is None
+
+
+def test_a_caption_is_the_words_of_a_photo_or_a_file_and_of_nothing_else(
+    fake: FakeTelegram,
+) -> None:
+    fake.media(5, "photo", caption="my dog Biscuit at the beach")
+    fake.media(5, "document", caption="x" * (MAX_INBOUND_CHARS + 10))
+    fake.media(5, "photo")
+    updates = _api(fake).call("getUpdates", {"timeout": 0})
+    photo, document, bare = (inbound_of(u) for u in updates)
+    assert photo is not None and (photo.kind, photo.text) == (
+        "photo",
+        "my dog Biscuit at the beach",
+    )
+    assert document is not None and document.text == "x" * MAX_INBOUND_CHARS
+    assert bare is not None and (bare.kind, bare.text) == ("photo", "")
+    # A caption the Bot API does not define for the kind, or one that is not a string, is no text.
+    base = {"chat": {"id": 5, "type": "private"}, "from": {"id": 5}}
+    sticker = inbound_of({"update_id": 1, "message": {**base, "sticker": {}, "caption": "hi"}})
+    odd = inbound_of({"update_id": 2, "message": {**base, "photo": [], "caption": {"a": 1}}})
+    assert sticker is not None and (sticker.kind, sticker.text) == ("sticker", "")
+    assert odd is not None and (odd.kind, odd.text) == ("photo", "")
 
 
 def test_identifiers_no_wire_carries_are_never_sent_on() -> None:

@@ -193,6 +193,12 @@ class TelegramResume(_Msg, frozen=True, tag="telegram_resume"):
     bot_username: str = ""
 
 
+# The kinds whose words the pet hears: a voice note or an audio file (transcribed by the broker),
+# and the media the Bot API lets carry a caption, which the pet cannot see but whose words it reads.
+VOICE_KINDS = ("voice", "audio")
+CAPTIONED_KINDS = ("photo", "video", "animation", "document")
+
+
 class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
     """One update from getUpdates, as much of it as core needs. Core records `update_id` (in the
     turn's own transaction when it is a turn) before it answers; a repeat is answered from the
@@ -202,7 +208,9 @@ class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
     chat_id: int
     chat_type: str  # "private" | "group" | "supergroup" | "channel"
     kind: str  # "text" | "photo" | "voice" | "audio" | "sticker" | "document" | … | "other"
-    text: str = ""  # a voice note or audio file from the paired chat: its transcript
+    # A voice note or audio file from the paired chat: its transcript; a captioned photo, video,
+    # animation or document: its caption.
+    text: str = ""
     user_id: int = 0
     # A voice note or audio file: its length (Telegram's `duration`), and why it was not heard
     # ("" = `text` is what the transcriber heard). The broker downloads only the paired chat's.

@@ -43,7 +43,7 @@ from shelldon.contracts.commands import OWNER_COMMANDS
 from shelldon.contracts.config import TelegramConfig, VoiceConfig
 from shelldon.contracts.relayed import UNKNOWN_ORIGIN, clean_origin
 from shelldon.paths import DataRoot
-from shelldon.transport.telegram_voice import VOICE_KINDS, VoiceDesk, VoicePlan
+from shelldon.transport.telegram_voice import VoiceDesk, VoicePlan
 
 log = logging.getLogger("shelldon.transport.telegram")
 
@@ -252,7 +252,11 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
         kind, body = "text", text[:MAX_INBOUND_CHARS]
     else:
         kind = next((k for k in MEDIA_KINDS if k in message), "other")
-        body = ""
+        caption = message.get("caption")  # the owner's words beside a photo, a file…
+        if kind in wire.CAPTIONED_KINDS and isinstance(caption, str):
+            body = caption[:MAX_INBOUND_CHARS]
+        else:
+            body = ""
     return wire.TelegramInbound(
         update_id=update_id,
         chat_id=int(chat["id"]),
@@ -548,7 +552,7 @@ class TelegramPoller:
             if inbound is None:
                 continue  # no update_id: nothing core could record
             if (
-                inbound.kind in VOICE_KINDS
+                inbound.kind in wire.VOICE_KINDS
                 and inbound.chat_id == self._paired
                 and inbound.chat_type == "private"
             ):  # only the owner's notes are ever fetched
@@ -567,11 +571,12 @@ class TelegramPoller:
     def _deliver(self, api: BotApi, inbound: wire.TelegramInbound) -> wire.TelegramOutbox:
         """One update to core; "typing" in the owner's chat while a turn may be running."""
         typing = None
-        heard = inbound.kind in VOICE_KINDS and bool(inbound.text)
+        heard = inbound.kind in wire.VOICE_KINDS and bool(inbound.text)
+        words = heard or (inbound.kind in wire.CAPTIONED_KINDS and bool(inbound.text.strip()))
         if (
-            (inbound.kind == "text" or heard)
+            (inbound.kind == "text" or words)
             and inbound.chat_id == self._paired
-            and (heard or not inbound.text.startswith("/"))
+            and (words or not inbound.text.startswith("/"))
         ):
             typing = threading.Event()
             threading.Thread(

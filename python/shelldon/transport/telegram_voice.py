@@ -31,7 +31,6 @@ from shelldon.contracts.config import SPEAK_OFFLINE, ProviderConfig, ShelldonCon
 
 log = logging.getLogger("shelldon.transport.telegram")
 
-VOICE_KINDS = ("voice", "audio")
 OGG_MAGIC = b"OggS"
 # What the transcription endpoints read the container from (OpenAI's list of formats).
 _EXTENSIONS = {"flac", "mp3", "mp4", "mpeg", "mpga", "m4a", "ogg", "oga", "opus", "wav", "webm"}
@@ -119,7 +118,7 @@ def voice_file(update: Any) -> VoiceFile | None:
     message = update.get("message") if isinstance(update, dict) else None
     if not isinstance(message, dict):
         return None
-    for kind in VOICE_KINDS:
+    for kind in wire.VOICE_KINDS:
         item = message.get(kind)
         if isinstance(item, dict) and isinstance(item.get("file_id"), str):
             duration = item.get("duration")

@@ -32,7 +32,7 @@ PAIR_HOW = (
 )
 REFUSAL = "Sorry, I only talk with my owner."
 GROUP_REFUSAL = "Sorry, I only talk with my owner, in a private chat."
-TEXT_ONLY = "I can only read text and voice notes for now."
+TEXT_ONLY = "I can only read text, voice notes and the words under a photo or a file for now."
 PAIRED = "Paired! This chat is my owner's now. /help lists what I understand."
 WRONG_CODE = "That code is not right ({left} tries left)."
 CLOSED = (
@@ -170,7 +170,7 @@ class TelegramChat:
                 reply = self.command(name, arg)
             self._record_and_answer(message, lambda conn: [reply], respond)
             return
-        if owner and message.kind in voice.VOICE_KINDS:
+        if owner and message.kind in wire.VOICE_KINDS:
             heard = message.text.strip()
             if message.voice_failure or not heard:
                 reason = message.voice_failure or "off"
@@ -191,6 +191,14 @@ class TelegramChat:
                     message, text=relayed.frame(message.relayed_from, heard)
                 )
             self._turn(message, respond, note)
+            return
+        if owner and message.kind in wire.CAPTIONED_KINDS and message.text.strip():
+            # A photo, a video or a file with the owner's words under it: the pet cannot see
+            # the media, so the words are the turn (never a command), and the reply says so.
+            words = message.text
+            if message.relayed_from:
+                words = relayed.frame(message.relayed_from, words)
+            self._turn(msgspec.structs.replace(message, text=words), respond, unseen=message.kind)
             return
         if owner:
             self._record_and_answer(message, lambda conn: [TEXT_ONLY], respond)
@@ -252,6 +260,7 @@ class TelegramChat:
         message: wire.TelegramInbound,
         respond: Respond,
         note: telegram_state.VoiceNote | None = None,
+        unseen: str = "",
     ) -> None:
         answered: list[bool] = []
 
@@ -267,7 +276,9 @@ class TelegramChat:
             respond(self.outbox_answer(message.update_id, turn=True))
 
         self.owner_turn(
-            message.text, emit, telegram_state.Origin(message.update_id, message.chat_id, note)
+            message.text,
+            emit,
+            telegram_state.Origin(message.update_id, message.chat_id, note, unseen),
         )
         if not answered:  # the turn always emits; belt and braces for the owner's phone
             emit(

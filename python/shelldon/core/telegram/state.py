@@ -212,6 +212,7 @@ class Origin(NamedTuple):
     update_id: int
     chat_id: int
     voice: VoiceNote | None = None  # the turn's words came from a voice note
+    unseen: str = ""  # the turn's words were a caption: the kind of media the pet could not see
 
 
 class VoiceNote(NamedTuple):
@@ -231,12 +232,22 @@ def heard_echo(heard: str) -> str:
     return f"I heard: “{words}”"
 
 
+_UNSEEN_NAMES = {"photo": "photos", "video": "videos", "animation": "GIFs", "document": "files"}
+
+
+def unseen_note(kind: str) -> str:
+    """The line under a reply to a caption: what the pet answered, and what it could not see."""
+    return f"(I can't see {_UNSEEN_NAMES.get(kind, 'attachments')} yet: I answered your words.)"
+
+
 def record_reply(
     conn: sqlite3.Connection, origin: Origin, reply: str, now: datetime, turn_id: str = ""
 ) -> None:
     """In the turn's transaction (core.turn.journal): the update is handled, its reply queued. A
     voice note's turn also records that it was one (`voice_notes`), queues the "I heard" echo
-    first, and marks the reply's rows to be spoken."""
+    first, and marks the reply's rows to be spoken. A caption's reply says what was not seen."""
+    if origin.unseen:
+        reply = f"{reply}\n\n{unseen_note(origin.unseen)}"
     voice = origin.voice
     if voice is None:
         record(conn, origin.update_id, origin.chat_id, [reply], now)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from shelldon.contracts.wire import VoiceFailure
 
-VOICE_KINDS = ("voice", "audio")
 HOW_TO_TURN_ON = (
     "I can't listen to voice notes yet: my owner can name a transcriber in shelldon.toml "
     '([voice] transcribe = "<an openai-kind provider>", see docs/telegram.md). Could you type it?'

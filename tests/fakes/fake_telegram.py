@@ -91,6 +91,19 @@ class _State:
     files: dict[str, bytes] = field(default_factory=dict)  # file_id -> what a download serves
     downloads: list[str] = field(default_factory=list)  # file paths downloaded
     voices: list[dict[str, Any]] = field(default_factory=list)  # sendVoice: chat_id, bytes, …
+    # getUpdates' allowed_updates, kept until a call names another list (as the Bot API keeps
+    # it); None: every kind but the ones Telegram sends only when asked by name.
+    allowed: list[str] | None = None
+
+
+_NAMED_ONLY = ("chat_member", "message_reaction", "message_reaction_count")
+
+
+def _wanted(update: dict[str, Any], allowed: list[str] | None) -> bool:
+    kinds = [key for key in update if key != "update_id"]
+    if allowed is None:
+        return not any(kind in _NAMED_ONLY for kind in kinds)
+    return any(kind in allowed for kind in kinds)
 
 
 class FakeTelegram:
@@ -169,7 +182,7 @@ class FakeTelegram:
 
     # --- the phone's side ---------------------------------------------------------------------
 
-    def _push(self, message: dict[str, Any]) -> int:
+    def _push(self, message: dict[str, Any], *, kind: str = "message") -> int:
         with self._state.lock:
             update_id = self._state.next_update_id
             self._state.next_update_id += 1
@@ -178,11 +191,16 @@ class FakeTelegram:
             self._state.queue.append(
                 {
                     "update_id": update_id,
-                    "message": {"message_id": message_id, "date": int(time.time()), **message},
+                    kind: {"message_id": message_id, "date": int(time.time()), **message},
                 }
             )
             self._state.lock.notify_all()
         return update_id
+
+    def edit(self, chat_id: int, text: str) -> int:
+        """The sender changed a text they sent: an `edited_message` update (with `edit_date`)."""
+        edited = {**self._people(chat_id, "private", None), "text": text}
+        return self._push({**edited, "edit_date": int(time.time())}, kind="edited_message")
 
     @staticmethod
     def _people(chat_id: int, chat_type: str, user_id: int | None) -> dict[str, Any]:
@@ -583,6 +601,10 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
 
         def get_updates(self, payload: dict[str, Any]) -> None:
             offset = payload.get("offset")
+            allowed = payload.get("allowed_updates")
+            if isinstance(allowed, list):
+                with state.lock:
+                    state.allowed = [str(kind) for kind in allowed] or None
             timeout = float(payload.get("timeout") or 0)
             limit = int(payload.get("limit") or 100)
             deadline = time.monotonic() + timeout
@@ -593,6 +615,8 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                 if isinstance(offset, int) and offset > 0:
                     # An offset confirms every update below it: Telegram forgets them.
                     state.queue = [u for u in state.queue if u["update_id"] >= offset]
+                # A kind the bot did not ask for is never delivered (nor kept for later).
+                state.queue = [u for u in state.queue if _wanted(u, state.allowed)]
                 while not state.queue and not state.stopping and not state.down:
                     if state.poll_generation != generation:
                         break
@@ -606,6 +630,7 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                     result: list[dict[str, Any]] = []
                 else:
                     conflict = False
+                    state.queue = [u for u in state.queue if _wanted(u, state.allowed)]
                     result = [dict(u) for u in state.queue[:limit]]
             if down:
                 self.close_connection = True

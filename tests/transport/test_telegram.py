@@ -133,6 +133,22 @@ def test_a_caption_is_the_words_of_a_photo_or_a_file_and_of_nothing_else(
     assert odd is not None and (odd.kind, odd.text) == ("photo", "")
 
 
+def test_an_edit_is_read_as_an_edit_and_its_words_are_not_carried(fake: FakeTelegram) -> None:
+    fake.edit(5, "my sister is called Mia")
+    fake.media(5, "photo", caption="hi")
+    edited, photo = (inbound_of(u) for u in _api(fake).call("getUpdates", {"timeout": 0}))
+    assert edited is not None and (edited.kind, edited.chat_id, edited.text) == ("edited", 5, "")
+    assert photo is not None and photo.kind == "photo"
+    # Asked for messages only, Telegram never sends the edit at all.
+    fake.edit(5, "again")
+    fake.text(5, "new")
+    only = _api(fake).call("getUpdates", {"timeout": 0, "allowed_updates": ["message"]})
+    assert [(list(u)[1], u["message"].get("text")) for u in only] == [
+        ("message", None),  # the photo, sent before
+        ("message", "new"),
+    ]
+
+
 def test_identifiers_no_wire_carries_are_never_sent_on() -> None:
     """A 30-digit id is valid JSON and no 64-bit integer: sent on to core it failed the frame at
     every poll, as half an emoji did (tests/transport/test_telegram_e2e.py)."""

@@ -309,3 +309,27 @@ def test_the_words_under_a_photo_or_a_file_are_an_owner_turn(
     wait_reply(fake, OWNER, sent + 4)
     assert fake.sent_to(OWNER)[sent + 3 :] == [TEXT_ONLY, TEXT_ONLY]
     assert turns(tg_pet.root) == rows
+
+
+def test_an_edited_message_is_answered_once_and_takes_no_turn(
+    tg_pet: Pet, fake: FakeTelegram
+) -> None:
+    """An owner who fixes a typo by editing is told the pet reads only new messages (the turn it
+    answered stands as sent); a stranger's edit gets nothing, not even the refusal."""
+    from shelldon.core.telegram.chat import EDITED
+
+    pair(tg_pet, fake)
+    sent = len(fake.sent_to(OWNER))
+    fake.text(OWNER, "my sister is called Maya")
+    wait_reply(fake, OWNER, sent)
+    rows = turns(tg_pet.root)
+    fake.edit(OWNER, "my sister is called Mia")
+    assert wait_reply(fake, OWNER, sent + 1) == [EDITED]
+    assert turns(tg_pet.root) == rows
+    assert "Mia" not in _memory_text(tg_pet)
+    fake.edit(STRANGER, "let me in")
+    fake.text(OWNER, "my brother is called Tom")  # handled after the stranger's edit
+    wait_reply(fake, OWNER, sent + 2)
+    assert fake.sent_to(STRANGER) == []
+    asked = [c.payload.get("allowed_updates") for c in fake.calls_of("getUpdates")]
+    assert ["message", "edited_message"] in asked

@@ -207,7 +207,9 @@ class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
     update_id: int
     chat_id: int
     chat_type: str  # "private" | "group" | "supergroup" | "channel"
-    kind: str  # "text" | "photo" | "voice" | "audio" | "sticker" | "document" | … | "other"
+    # "text" | "photo" | "voice" | "audio" | "sticker" | "document" | … | "other"; "edited": a
+    # message its sender changed (its new words are not carried); "none": not a message.
+    kind: str
     # A voice note or audio file from the paired chat: its transcript; a captioned photo, video,
     # animation or document: its caption.
     text: str = ""

@@ -238,6 +238,9 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
     if update_id is None:
         return None
     message = update.get("message")
+    edited = message is None and isinstance(update.get("edited_message"), dict)
+    if edited:  # the sender changed a text they sent: core says it reads only new messages
+        message = update["edited_message"]
     chat = message.get("chat") if isinstance(message, dict) else None
     if (
         not isinstance(message, dict)
@@ -248,7 +251,9 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
     sender = message.get("from")
     user_id = _id_of(sender.get("id")) if isinstance(sender, dict) else None
     text = message.get("text")
-    if isinstance(text, str):
+    if edited:
+        kind, body = "edited", ""
+    elif isinstance(text, str):
         kind, body = "text", text[:MAX_INBOUND_CHARS]
     else:
         kind = next((k for k in MEDIA_KINDS if k in message), "other")
@@ -537,7 +542,7 @@ class TelegramPoller:
         self._flush(api)
         query: dict[str, Any] = {
             "timeout": self.config.poll_timeout,
-            "allowed_updates": ["message"],
+            "allowed_updates": ["message", "edited_message"],
         }
         if self._offset:
             query["offset"] = self._offset

@@ -32,6 +32,10 @@ PAIR_HOW = (
 )
 REFUSAL = "Sorry, I only talk with my owner."
 GROUP_REFUSAL = "Sorry, I only talk with my owner, in a private chat."
+EDITED = (
+    "I saw you changed a message, but I only read new ones: "
+    "send the change as a new message and I'll take it from there."
+)
 TEXT_ONLY = "I can only read text, voice notes and the words under a photo or a file for now."
 PAIRED = "Paired! This chat is my owner's now. /help lists what I understand."
 WRONG_CODE = "That code is not right ({left} tries left)."
@@ -149,6 +153,11 @@ class TelegramChat:
             and message.chat_id == snap.chat_id
             and message.chat_type == "private"
         )
+        if message.kind == "edited":
+            # A message changed after it was answered: the turn stands as it was sent, so the
+            # owner is told to send the change as a new message; a stranger's edit gets nothing.
+            self._record_and_answer(message, lambda conn: [EDITED] if owner else [], respond)
+            return
         if owner and message.kind == "text" and message.relayed_from and message.text.strip():
             # Someone else's words the owner passed on: a turn whose text says whose they are,
             # never a command and never the owner's rule (contracts.relayed).

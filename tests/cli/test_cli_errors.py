@@ -83,6 +83,26 @@ def test_home_naming_a_file_is_one_line(
     assert a_file.read_text() == "not a directory\n"  # nothing was written through it
 
 
+@pytest.mark.parametrize("option", ["--home", "--run-dir"])
+@pytest.mark.parametrize("command", [("status",), ("run", "--no-chat"), ("memory", "list")])
+def test_an_empty_home_or_run_dir_is_one_line(
+    tmp_path: Path, option: str, command: tuple[str, ...]
+) -> None:
+    """Before: "" was the working directory, so `run` made a pet's tree wherever the shell was."""
+    done = subprocess.run(
+        [sys.executable, "-m", "shelldon", option, "", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "SHELLDON_HOME": str(tmp_path / "home")},
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"{option} is empty" in one_line(done.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing was made anywhere
+
+
 # --- a read-only data root ----------------------------------------------------------------------
 
 # Root writes anywhere: without its capabilities, root meets the permissions like anyone else.

@@ -109,6 +109,10 @@ def data_root(args: argparse.Namespace) -> DataRoot:
     """
     from shelldon.paths import DataRoot
 
+    for option in ("home", "run_dir"):  # "" would quietly be the working directory
+        value = getattr(args, option, None)
+        if value is not None and not value.strip():
+            raise CliError(f"--{option.replace('_', '-')} is empty: give a directory")
     root = DataRoot.resolve(getattr(args, "home", None), getattr(args, "run_dir", None))
     refuse_a_file_in_the_way(str(root.home))
     return root

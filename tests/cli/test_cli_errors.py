@@ -103,6 +103,27 @@ def test_an_empty_home_or_run_dir_is_one_line(
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing was made anywhere
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("memory", "log", "-n", "-5"), "-5 is below 0"),
+        (("memory", "log", "-n", "many"), "'many' is not a whole number"),
+        (("memory", "undo", "--dream", "-3"), "-3 is below 0"),
+        (("doctor", "--timeout", "nan"), "give more than 0"),
+        (("doctor", "--timeout", "-1"), "give more than 0"),
+        (("doctor", "--timeout", "1e308"), "at most 86400"),
+    ],
+)
+def test_a_number_out_of_its_range_is_refused_by_name(
+    tmp_path: Path, args: tuple[str, ...], said: str
+) -> None:
+    """Before: `log -n -5` printed nothing and exit 0; a nan or negative timeout reached the
+    provider probes' sockets."""
+    done = cli("--home", str(tmp_path / "home"), *args)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr.strip().splitlines()[-1], done.stderr
+
+
 # --- a read-only data root ----------------------------------------------------------------------
 
 # Root writes anywhere: without its capabilities, root meets the permissions like anyone else.

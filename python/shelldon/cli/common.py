@@ -66,6 +66,33 @@ class CliError(Exception):
         self.code = code
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a count or a number the owner gives (0 or more)."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is below 0")
+    return value
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time limit, more than 0 and at most a day (nan and inf are none)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 < value <= 86_400):
+        raise argparse.ArgumentTypeError(f"{text} seconds: give more than 0, at most 86400")
+    return value
+
+
 def add_shared_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
     """`--home PATH` and `-v` (on the top-level parser, and on every command as SUPPRESS)."""
     import argparse

@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from shelldon.appliance.doctor import Check, CheckResult, DoctorContext, recording_reader
-from shelldon.cli.common import data_root
+from shelldon.cli.common import data_root, seconds
 from shelldon.contracts.brain import CompletionRequest, PromptSection
 from shelldon.contracts.config import ProviderConfig, ShelldonConfig
 
@@ -348,6 +348,6 @@ def register(
         "--offline", action="store_true", help="check the configuration and keys, contact nothing"
     )
     parser.add_argument(
-        "--timeout", type=float, default=15.0, help="seconds per provider probe (default 15)"
+        "--timeout", type=seconds, default=15.0, help="seconds per provider probe (default 15)"
     )
     parser.set_defaults(func=doctor)

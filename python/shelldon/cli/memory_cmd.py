@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from shelldon.cli import memory_skills, memory_why
-from shelldon.cli.common import data_root, owner_text
+from shelldon.cli.common import data_root, owner_text, whole_number
 from shelldon.contracts.ops import COLLECTION_NAMES
 from shelldon.contracts.text import clean_text
 
@@ -289,7 +289,7 @@ def register(
     show.set_defaults(func=_show)
 
     log_ = msub.add_parser("log", parents=[common], help="the audit log (history.jsonl)")
-    log_.add_argument("-n", "--limit", type=int, default=50, help="last N decisions (50)")
+    log_.add_argument("-n", "--limit", type=whole_number, default=50, help="last N decisions (50)")
     log_.add_argument("--unit", help='only this unit ("cli-…", "turn-…", "dream-3", …)')
     log_.add_argument("--json", action="store_true", help="the raw JSON lines")
     log_.set_defaults(func=_log)
@@ -325,7 +325,7 @@ def register(
         "undo", parents=[common], help="restore the state before a change, or before a dream"
     )
     undo.add_argument("change_id", nargs="?", help="an id from `shelldon memory log`")
-    undo.add_argument("--dream", type=int, metavar="N", help="undo dream N as a whole")
+    undo.add_argument("--dream", type=whole_number, metavar="N", help="undo dream N as a whole")
     undo.add_argument(
         "--unit",
         help='undo a whole unit ("turn-…", "owner-rule-…", "cli-…": one command): its files only',

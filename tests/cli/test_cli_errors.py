@@ -191,6 +191,22 @@ def test_say_dash_reads_the_message_from_stdin(pet: Pet) -> None:
     assert texts == ["my sister is called Ana"]
 
 
+def test_say_with_a_command_is_the_chats_command_not_a_message(pet: Pet) -> None:
+    """`shelldon say /help` was sent as a message ("I hear you."), and kept as one."""
+    helped = cli("say", "/help")
+    assert helped.returncode == 0 and "/memory" in helped.stdout, helped.stdout
+    unknown = cli("say", "/nonsense")
+    assert unknown.returncode == 0 and "/help lists" in unknown.stdout, unknown.stdout
+    spaced = cli("say", "/ hi")  # not a command's shape: a message
+    assert spaced.returncode == 0, spaced.stderr
+    store = HistoryStore.open(pet.root.history_db)
+    try:
+        texts = [row["content"] for row in store.recent(10) if row["role"] == "owner"]
+    finally:
+        store.close()
+    assert texts == ["/ hi"]
+
+
 def test_options_before_the_command(pet: Pet) -> None:
     """`shelldon --home X status`: the README says --home works on any command."""
     home = str(pet.root.home)

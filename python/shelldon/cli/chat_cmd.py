@@ -30,6 +30,24 @@ def _say_text(args: argparse.Namespace) -> str:
     return " ".join(args.text).strip()
 
 
+def _say_command(args: argparse.Namespace, text: str) -> int | None:
+    """An owner command typed to `say` ("/help", "/memory"), answered by core as in a chat; None
+    when the text is a message after all (a bare "/", "/ hi")."""
+    from shelldon.contracts import wire
+    from shelldon.transport.terminal import COMMAND_TIMEOUT_S, owner_command, print_reply
+
+    command = owner_command(text)
+    if command is None:
+        return None
+    answer = ask_running_core(args, command, COMMAND_TIMEOUT_S)
+    if answer is None:
+        return 1
+    if isinstance(answer, wire.CommandReply):
+        print(answer.text)
+        return 0
+    return print_reply(answer)
+
+
 def _say(args: argparse.Namespace) -> int:
     """transport.quick_say: core's socket found, the Say sent and its answer read without msgspec,
     pathlib or the config loader (what `ask_running_core` would do, at a third of the start)."""
@@ -41,6 +59,10 @@ def _say(args: argparse.Namespace) -> int:
     text = _say_text(args)
     if not text:
         raise CliError("nothing to say", 2)
+    if text.startswith("/"):  # `say /help` is the chat's /help, not a message
+        told = _say_command(args, text)
+        if told is not None:
+            return told
     home = paths.home_text(getattr(args, "home", None))
     if not os.path.isdir(home):
         refuse_a_file_in_the_way(home)  # the CliError every command gives (data_root)

@@ -188,3 +188,24 @@ def test_the_phones_leftovers_go_through_the_gate(run_dir: Path) -> None:
     assert "hospital" not in text and "lift" not in text, written
     assert "sorry" in worried.casefold(), worried
     assert "Dundee" in where, where
+
+
+def test_a_secret_told_once_is_said_to_be_unkept_never_read_back_as_its_mark(
+    run_dir: Path,
+) -> None:
+    """History keeps "[secret:…]" where the password was; asked for it, the pet said "You told me
+    your password for the bank is [secret:password-in-words]." It says the secret was not kept."""
+    from shelldon.broker.offline import SECRET_NOT_KEPT
+
+    pet = start_pet()
+    try:
+        pet.say("my password for the bank is hunter2")
+        right_after = pet.say("what's my bank password?")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)  # the line leaves the recent window: found by recall now
+        later = pet.say("what is my password for the bank?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    for answer in (right_after, later):
+        assert answer == SECRET_NOT_KEPT, answer
+        assert "[secret" not in answer and "hunter2" not in answer

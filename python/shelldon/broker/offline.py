@@ -117,6 +117,7 @@ from shelldon.broker.offline_words import (
 from shelldon.broker.patterns import lazy
 from shelldon.broker.providers.base import RawCompletion, RetryPolicy
 from shelldon.contracts import relayed
+from shelldon.contracts.blanks import holds_blank
 from shelldon.contracts.brain import CompletionRequest
 
 __all__ = [
@@ -717,6 +718,9 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(_not_known(turn.view, subject))
         return
     found = best[1]
+    if holds_blank(found.text):  # what was told held a secret, blanked before it was kept
+        turn.replies.append(SECRET_NOT_KEPT)
+        return
     said = lower_first(to_second_person(offline_cased.said_back(found.text)))
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
@@ -734,6 +738,10 @@ def _answer(turn: _Turn, question: str) -> None:
     turn.replies.append(worded[offline_talk.pick(fresh, seed, turn.view.pet_said)])
 
 
+SECRET_NOT_KEPT = (
+    "That one held a secret, so I didn't keep it: I never keep passwords or codes, not even in "
+    "what I remember of our chats."
+)
 _RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
 _TOLD = ("You told me {x}", "You said {x}", "{X}")
 

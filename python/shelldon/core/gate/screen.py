@@ -14,6 +14,7 @@ from typing import Literal
 
 import msgspec
 
+from shelldon.contracts.blanks import BLANK, blank, holds_blank
 from shelldon.core.gate.ciphers import encoded_orders
 from shelldon.core.gate.glued import split_hits
 from shelldon.core.gate.learned import (
@@ -60,9 +61,6 @@ class SecretHit:
     rule_id: str
     start: int
     end: int
-
-
-_BLANK = re.compile(r"\[secret:[a-z0-9-]+\]")
 
 
 _UNLEET = str.maketrans("0134578", "oieastb")
@@ -295,9 +293,9 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
         for hit in _model_hits(clean, views):
             if not any(s < hit[2] and hit[1] < e for _, s, e in hits):
                 hits.append(hit)
-    if hits and "[secret:" in clean:
+    if hits and holds_blank(clean):
         # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
-        blanks = [m.span() for m in _BLANK.finditer(clean)]
+        blanks = [m.span() for m in BLANK.finditer(clean)]
         hits = [h for h in hits if not any(s <= h[1] < e for s, e in blanks)]
     return hits
 
@@ -357,7 +355,7 @@ def blank_secrets(text: str) -> str:
                 cursor = end  # overlaps the blank just written: widen it
             continue
         out.append(clean[cursor:start])
-        out.append(f"[secret:{rule_id}]")
+        out.append(blank(rule_id))
         cursor = end
     out.append(clean[cursor:])
     return "".join(out)

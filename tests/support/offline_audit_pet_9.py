@@ -1,0 +1,195 @@
+"""The offline brain's audit, ninth pass (docs/brain.md, "Ninth pass: the first days"): a fifth
+held-apart set (`PET_9_HELD_APART`), written before this pass changed any code, from what a
+person who just flashed the card types in their first days, in classes the earlier sets
+under-cover:
+
+- the owner answering what the pet just asked ("how are you?" ... "pretty good, went climbing";
+  "What's your job?" ... "im a baker"): heard as the answer, and the pet's own question not asked
+  again (the judge's "asks again what it just asked");
+- thanks, compliments and insults to the pet ("ty so much", "you're adorable", "you're dumb"):
+  answered as what they are, nothing kept;
+- the pet asked about itself ("what can you do?", "do you remember me?", "what do you know about
+  me?", "can you forget things?");
+- corrections of what it kept ("no, my sister is called Mia, not Maya", "sorry i meant york"):
+  the new value kept and said back, never the old;
+- a run of small talk with no fact in it ("not much", "just chilling", "meh");
+- the eighth pass's leftovers in other words: a list of names holding a relation word, "they"
+  and a past verb, a comparison with a place, a boast at the pet, two clauses with no subject.
+
+`PET_9_HELD_APART` is run as it was written: its first run is this pass's honest held-apart
+figure, and its lines are never tuned on. `PET_9_AFTER` is written after the fixes and run once.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from support.offline_audit import BLAND, NOT_ABOUT_ITSELF, Home, line
+
+D = datetime(2027, 2, 6, 19, 30, tzinfo=UTC)
+M = datetime(2027, 2, 7, 8, 15, tzinfo=UTC)
+# A line with a point: neither a bland acknowledgement nor a gap in the owner's memory.
+POINT = (*BLAND, *NOT_ABOUT_ITSELF)
+
+PET_9_HELD_APART: tuple[Home, ...] = (
+    Home(
+        "aria: the first evening",
+        D,
+        (
+            line("hello?", any=("name",)),
+            line("aria", "Aria"),
+            line("how are you?", not_=POINT),
+            line("pretty good, went climbing after work", not_=(*POINT, "How are you")),
+            line("what can you do?", any=("remember", "remind"), not_=POINT),
+            line("cool", nokeep=True),
+        ),
+    ),
+    Home(
+        "bo: thanks and praise",
+        D,
+        (
+            line("my name is bo", "Bo"),
+            line("i have a dog called rufus", keep=True),
+            line("ty so much", nokeep=True, not_=POINT),
+            line("you're adorable", nokeep=True, not_=POINT),
+            line("good job buddy", nokeep=True, not_=POINT),
+            line("you're the best pet ever", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "cy: rude",
+        D,
+        (
+            line("you're dumb", nokeep=True, not_=POINT),
+            line("shut up", nokeep=True, not_=POINT),
+            line("sorry, didnt mean that", nokeep=True, not_=POINT),
+            line("you're kinda useless offline huh", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "dee: do you remember me",
+        M,
+        (
+            line("hi, im dee", "Dee"),
+            line("i work as a florist", keep=True),
+            line("do you remember me?", "Dee"),
+            line("what do you know about me?", "Dee", "florist"),
+            line("what do you remember?", "florist"),
+        ),
+    ),
+    Home(
+        "eli: a sister corrected",
+        D,
+        (
+            line("my sister is called maya", keep=True),
+            line("no, my sister is called Mia, not Maya", keep=True, not_=("Maya",)),
+            line("whats my sisters name", "Mia", not_=("Maya",)),
+        ),
+    ),
+    Home(
+        "fen: a town corrected",
+        D,
+        (
+            line("i live in york", keep=True),
+            line("sorry i meant i live in leeds, not york", keep=True),
+            line("where do i live", cased=("Leeds",), not_=("York",)),
+            line("and how old am i?", not_=("Leeds",)),
+            line("im 29", keep=True),
+            line("wait no im 30", keep=True),
+            line("how old am i", "30", not_=("29",)),
+        ),
+    ),
+    Home(
+        "gus: answering its question",
+        D,
+        (
+            line("what's my job?", not_=BLAND),
+            line("im a baker", keep=True),
+            line("whats my job", "baker"),
+        ),
+    ),
+    Home(
+        "hana: small talk",
+        D,
+        (
+            line("hey", nokeep=True),
+            line("not much", nokeep=True),
+            line("just chilling on the sofa", nokeep=True, not_=POINT),
+            line("meh", nokeep=True),
+            line("yeah", nokeep=True),
+            line("same old same old", nokeep=True, not_=POINT),
+            line("idk what to say lol", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "ivo: asking about it",
+        M,
+        (
+            line("what are you?", not_=BLAND),
+            line("are you a robot?", nokeep=True, not_=POINT),
+            line("can you forget things?", not_=POINT, any=("forget",)),
+            line("do you have internet?", not_=POINT, any=("offline", "internet")),
+            line("where do you live?", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "jude: a mood answered",
+        D,
+        (
+            line("im exhausted", warm=True),
+            line("yeah work was crazy", warm=True, not_=POINT),
+            line("thanks buddy", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "kai: its question answered",
+        M,
+        (
+            line("good morning", any=("morning",)),
+            line("pretty tired ngl", warm=True),
+            line("just need coffee", not_=POINT),
+        ),
+    ),
+    Home(
+        "lia: names in a list",
+        D,
+        (
+            line("my hens are called nan, dot and pip", keep=True),
+            line("what are my hens called", cased=("Nan", "Dot", "Pip")),
+            line("they laid three eggs today", not_=POINT),
+        ),
+    ),
+    Home(
+        "mo: two clauses, a place",
+        D,
+        (
+            line("born in glasgow, living in bristol now", keep=True),
+            line("where do i live", cased=("Bristol",)),
+            line("its way sunnier than glasgow lol", not_=POINT),
+            line("check me out, i fixed the sink myself 😎", not_=POINT, nokeep=True),
+        ),
+    ),
+    Home(
+        "nell: a friend's name corrected",
+        D,
+        (
+            line("my best friend is called jess", keep=True),
+            line("actually her name is jessie", keep=True),
+            line("whats my best friends name", "Jessie"),
+        ),
+    ),
+    Home(
+        "oli: thanks after an answer",
+        D,
+        (
+            line("my birthday is july 3", keep=True),
+            line("when is my birthday?", "July 3"),
+            line("thank you!", nokeep=True),
+            line("you're so clever", nokeep=True, not_=POINT),
+            line("love you shelldon", nokeep=True, not_=POINT),
+            line("goodnight", any=("night",)),
+        ),
+    ),
+)
+
+PET_9_AFTER: tuple[Home, ...] = ()

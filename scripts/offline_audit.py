@@ -14,7 +14,8 @@ before its fixes and never tuned on (tests/support/offline_audit_phone.py). Each
 is printed apart: the first passes' (tests/support/offline_audit.py), the chat pass's
 (tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
 its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
-(tests/support/offline_audit_phone_tuning.py). --held-apart-3 plays the seventh pass's set, written
+(tests/support/offline_audit_phone_tuning.py), and the ninth pass's tuning set
+(tests/support/offline_audit_pet_9.py). --held-apart-3 plays the seventh pass's set, written
 before its fixes, and apart the lines written after them (tests/support/offline_audit_phone_3.py).
 --held-apart-4 the eighth pass's set, written before its fixes, and apart the lines written after
 them (tests/support/offline_audit_pet_8.py). --held-apart-5 the ninth pass's set, written before
@@ -35,7 +36,7 @@ from support.offline_audit import HELD_APART, HOMES, Home, judge
 from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
-from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART
+from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART, PET_9_TUNING
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -83,6 +84,7 @@ def main() -> int:
         ("chat pass", CHAT),
         ("pet pass", PET_TUNING),
         ("phone pass tuning", PHONE_TUNING),
+        ("ninth pass tuning", PET_9_TUNING),
     )
     if args.held_apart:
         sets = (

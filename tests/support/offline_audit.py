@@ -23,8 +23,9 @@ Every reply is also read for classes no line has to name (`judge`): grammar and 
 doesn't", "my your"), a claim to remember with no op proposed, a bland acknowledgement of a
 line that said something, the owner's words echoed back at length, the same reply given
 before in the same home, a question the pet asked in one of its last two replies asked again
-("asks again what it just asked", the ninth pass); and every fact proposed for memory, which must be the owner's words in
-the third person ("The owner's …"), never "my" or "I" ("wrong person in memory").
+("asks again what it just asked", the ninth pass); and every fact proposed for memory, which
+must be the owner's words in the third person ("The owner's …"), never "my" or "I" ("wrong
+person in memory").
 """
 
 from __future__ import annotations

@@ -193,3 +193,90 @@ PET_9_HELD_APART: tuple[Home, ...] = (
 )
 
 PET_9_AFTER: tuple[Home, ...] = ()
+
+# The tuning set: written from the classes above (never from the held-apart lines), in other
+# words and with other people; the fixes were tuned on it.
+PET_9_TUNING: tuple[Home, ...] = (
+    Home(
+        "tuning: its questions answered",
+        D,
+        (
+            line("hi", any=("name",)),
+            line("rosa", "Rosa"),
+            line("hows it going", not_=POINT),
+            line("not bad, been gardening all day", not_=(*POINT, "How are you")),
+            line("im knackered", warm=True),
+            line("yeah long shift at the hospital", warm=True, not_=POINT),
+            line("a bath would help", not_=POINT, nokeep=True),
+            line("what are you up to?", not_=POINT),
+            line("just watching telly", not_=POINT, nokeep=True),
+            line("nothing much really", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "tuning: praise, love, rudeness",
+        D,
+        (
+            line("my name is tariq", "Tariq"),
+            line("you're brilliant", nokeep=True, not_=POINT),
+            line("good boy", nokeep=True, not_=POINT),
+            line("well done shelldon", nokeep=True, not_=POINT),
+            line("nice work", nokeep=True, not_=POINT),
+            line("love ya", nokeep=True, not_=POINT),
+            line("ily", nokeep=True, not_=POINT),
+            line("you suck", nokeep=True, not_=POINT),
+            line("go away", nokeep=True, not_=POINT),
+            line("you're pretty annoying tbh", nokeep=True, not_=POINT),
+            line("my bad, sorry", nokeep=True, not_=POINT),
+            line("sorry for being mean", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "tuning: about the pet",
+        M,
+        (
+            line("who are you", not_=BLAND),
+            line("im wes", "Wes"),
+            line("i'm a postman", keep=True),
+            line("do you know who i am?", "Wes"),
+            line("remember me?", "Wes"),
+            line("what have you remembered so far?", "postman"),
+            line("whats in your memory", "postman"),
+            line("do you forget stuff?", not_=POINT, any=("forget",)),
+            line("are you online?", not_=POINT, any=("offline", "internet")),
+            line("can you go on the internet", not_=POINT, any=("offline", "internet")),
+            line("where are you?", not_=POINT),
+            line("where do you live", not_=POINT),
+        ),
+    ),
+    Home(
+        "tuning: corrections",
+        D,
+        (
+            line("my brother is called tom", keep=True),
+            line("actually his name is tomas", keep=True),
+            line("whats my brothers name", "Tomas"),
+            line("my dog is called bo", keep=True),
+            line("no wait, her name is bea", keep=True),
+            line("whats my dogs name", "Bea"),
+        ),
+    ),
+    Home(
+        "tuning: small talk, its own answers",
+        D,
+        (
+            line("yo", nokeep=True),
+            line("nm, just relaxing", nokeep=True, not_=POINT),
+            line("lying in bed scrolling", nokeep=True, not_=POINT),
+            line("dunno really", nokeep=True),
+            line("my cats are named mum, bella and nico", keep=True),
+            line("whats my cats names", cased=("Mum", "Bella", "Nico")),
+            line("they knocked a glass over earlier", not_=POINT, nokeep=True),
+            line("its colder than paris here", not_=POINT, nokeep=True),
+            line("look at me, i baked bread from scratch 💪", not_=POINT, nokeep=True),
+            line("originally from lima, based in madrid these days", keep=True),
+            line("where am i based", cased=("Madrid",)),
+            line("nighty night", any=("night",)),
+        ),
+    ),
+)

@@ -74,6 +74,7 @@ from shelldon.broker import (
     offline_news,
     offline_open,
     offline_past,
+    offline_praise,
     offline_proactive,
     offline_referent,
     offline_rules,
@@ -1007,6 +1008,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 _statements(turn, rest)
         elif (name_given := offline_referent.named_reply(s, before, seed)) is not None:
             turn.replies.append(name_given)  # "his name is Theo", a friend's baby: nothing kept
+        elif (regard := offline_praise.regard(s, seed, view.pet_said)) is not None:
+            turn.replies.append(regard)  # "you're adorable", "shut up", "sorry, didn't mean it"
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
         elif (

@@ -298,15 +298,6 @@ _ITSELF = (
         "I'm happy as a pocket pet can be, thanks for asking. How about you?",
     ),
     (
-        lazy(
-            r"^(?:you(?:'re|’re| are)|you're being) (?:so |really |such an? |the |a bit )*"
-            r"(?:useless|stupid|dumb|annoying|boring|rubbish|terrible|worst|bad|wrong|idiot)\b",
-            re.I,
-        ),
-        "Sorry, I'm only a small offline brain and I get things wrong. What did I miss? "
-        "I'll try again.",
-    ),
-    (
         lazy(  # a question to the pet with its "you" dropped, as typed on a phone
             r"^(?!.*\b(?:i|me|my|we|our)\b)(?:(?:so,? |and |hey,? )?(?:got |any |big )+"
             r"(?:big |fun |exciting )?plans\b|(?:so,? |and )?(?:doing|up to) "

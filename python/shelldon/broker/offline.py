@@ -78,6 +78,7 @@ from shelldon.broker import (
     offline_proactive,
     offline_referent,
     offline_rules,
+    offline_self,
     offline_talk,
     offline_topics,
     offline_world,
@@ -302,7 +303,12 @@ _THANKS = lazy(r"^(?:a+w+[\s,!]+)?(?:thanks|thank you|thx|ty|tysm|cheers)\b", re
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _ABOUT_ME = lazy(
     r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
-    r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b",
+    r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b"
+    # "what do you remember?", "what's in your memory": all it keeps is the owner's
+    r"|^(?:so,? )?(?:what do you (?:know|remember|keep)|what have you (?:remembered|learn(?:ed|t)|"
+    r"kept|saved|stored|got)|what(?:'s|’s| is|s) in your (?:memory|shell|head)|"
+    r"what do you (?:have|keep) (?:on|about) me|what have you got on me)"
+    r"(?: so far| about me| yet)?[\s?!.]*$",
     re.IGNORECASE,
 )
 MAX_ABOUT_ME = 8
@@ -770,6 +776,18 @@ NOT_NOW = "I don't know about now."
 
 def _about_me(view: PromptView) -> str:
     """What the curated memory and about.md in the prompt say about the owner, said back."""
+    said = _about_me_lines(view)
+    if not said:
+        return "I don't know much about you yet. Tell me about yourself and I'll remember."
+    opening = offline_talk.pick(_ABOUT_ME_OPENINGS, 0, view.pet_said)  # asked again: other words
+    return opening + " ".join(said)
+
+
+_ABOUT_ME_OPENINGS = ("Here's what I know about you: ", "All still here in my shell: ")
+
+
+def _about_me_lines(view: PromptView) -> list[str]:
+    """Each thing the curated memory and about.md say about the owner, in the second person."""
     said: list[str] = []
     for known in view.known:
         if known.source not in ("memory", "about") or not _ABOUT_OWNER.search(known.text):
@@ -788,9 +806,7 @@ def _about_me(view: PromptView) -> str:
             said.append(line)
         if len(said) == MAX_ABOUT_ME:
             break
-    if not said:
-        return "I don't know much about you yet. Tell me about yourself and I'll remember."
-    return "Here's what I know about you: " + " ".join(said)
+    return said
 
 
 # The first turn ever (no history, no memory) when the owner opens with small talk ("hi"): the pet
@@ -986,6 +1002,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (
+            itself := offline_self.answer(
+                s, _owner_name(view), _about_me_lines(view), seed, view.pet_said
+            )
+        ) is not None:
+            turn.replies.append(itself)  # "do you remember me?", "can you forget things?"
         elif (forgotten := forget_request(s)) is not None and _SECRET.search(forgotten):
             turn.replies.append(
                 "I never keep passwords or secrets in my memory, so there's nothing to forget. "
@@ -1096,13 +1118,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         greeted = [g for r in turn.replies if (g := offline_greet.first_words(r))]
         small_talk = all(
             r in _ACKNOWLEDGEMENTS
-            or r.startswith(("Hello", "Hey", "Hi"))
+            or r.startswith(("Hello", "Hey", "Hi", f"I'm {_pet_name(request)}, your pocket pet"))
             or offline_greet.first_words(r)
             for r in turn.replies
         )
         if small_talk and greeted:  # "good morning ☀️": "Good morning! I'm shelldon, …"
             intro = intro.replace("Hi, I'm", f"{greeted[0]}! I'm", 1)
-        # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
+        # A greeting, a bare acknowledgement or "who are you?" says less than the introduction
+        # (which says who the pet is): it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies

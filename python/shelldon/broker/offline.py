@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_answers,
     offline_asides,
     offline_cased,
     offline_chat,
@@ -167,9 +168,36 @@ _LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
 _THE_OURS = lazy(rf"^[Tt]he ({offline_cased.GROUP}) (?=(?:are|is) (?:called|named|[A-ZÀ-ÖØ-Þ]))")
 # A line typed with its "I" dropped: "just moved to leeds!", "live in york", "work as a nurse".
 _NO_SUBJECT = lazy(
-    r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b)",
+    r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b"
+    r"|(?:just |recently |finally )(?:got|started|bought|adopted) (?:a|an|my)\b)",
     re.IGNORECASE,
 )
+# "born in glasgow, living in bristol now", "originally from lima, based in madrid": clauses
+# with their "I" and verb dropped, at the start of the line or after a comma.
+_NO_SUBJECT_CLAUSE = lazy(
+    r"(?:^|(?<=,)\s*(?:and\s+|but\s+)?|(?<=\bbut\s)|(?<=\band\s))"
+    r"(?P<said>(?:now\s+)?(?:born|raised|living|based|originally from|living and working))"
+    r"(?=\s+(?:in|from|and|out)\b|(?<=from)\s)",
+    re.IGNORECASE,
+)
+_SUBJECT_FOR = {
+    "born": "I was born",
+    "raised": "I was raised",
+    "living": "I live",
+    "based": "I live",
+    "originally from": "I'm originally from",
+    "living and working": "I live and work",
+}
+
+
+def _with_subject(found: re.Match[str]) -> str:
+    said = found.group("said")
+    now = said.casefold().startswith("now ")
+    said = said[4:] if now else said
+    lead = found.group(0)[: found.start("said") - found.start()]
+    return lead + _SUBJECT_FOR[said.casefold()] + (" now" if now else "")
+
+
 _NOWADAYS = lazy(
     r"^(?:these days|nowadays|currently|at the moment|now),?\s+(?=(?:i|i'm|i’m|im|we)\b)",
     re.IGNORECASE,
@@ -419,6 +447,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
         happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
         happened = happened or offline_news.news(sentence, turn.seed, turn.view.pet_said)
+        happened = happened or offline_answers.answer(
+            sentence, turn.view.pet_last, turn.seed, turn.view.pet_said
+        )
         turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
@@ -985,8 +1016,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
         s = offline_cased.cased(offline_chat.plain(sentence), names)
+        if (opened := offline_answers.opening(s, view.pet_last, seed, view.pet_said)) is not None:
+            turn.replies.append(opened[0])  # "not bad, just got a new job": glad, and the job
+            s = opened[1]
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
+        s = _NO_SUBJECT_CLAUSE.sub(_with_subject, s)  # "born in glasgow, living in bristol now"
         s = _WE_LIVE.sub("I ", s)  # "we live in swansea": the household's home is the owner's
         s = _NOWADAYS.sub("", s)  # "these days im a driving instructor": what is, now
         # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
@@ -1046,6 +1081,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reacted)
         elif offline_chat.foreign(s):
             turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
+        elif (
+            answered := offline_answers.answer(s, view.pet_last, seed, view.pet_said)
+        ) is not None:
+            turn.replies.append(answered)  # "pretty good, went climbing" to "How are you?"
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"

@@ -151,7 +151,8 @@ _GOODBYE = lazy(
     r"[\s!.]*$",
     re.IGNORECASE,
 )
-_NIGHT = lazy(r"\b(?:night|nite|gn|gnight|bed|sleep)\b", re.IGNORECASE)
+# "night" inside a word too: "goodnight", "nightnight", "nighty night" (the ninth pass).
+_NIGHT = lazy(r"night|nite|\bgn\b|\bbed\b|\bsleep", re.IGNORECASE)
 # "brb", "one sec": the owner steps away and comes back; "back", "I'm back": they did.
 _AWAY = lazy(
     r"^(?:brb|be right back|back in (?:a )?(?:sec|second|minute|min|bit|mo|moment)|"

@@ -6,11 +6,13 @@ relaxing" and "look at me, i baked bread 💪" were "Okay!" or "Mm-hm, I'm liste
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from shelldon.broker import offline_answers
 from shelldon.worker.prompt import HistoryRow
-from support.offline_pet import one_turn
+from support.offline_pet import Pet, one_turn
 
 BLAND = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
 WARM = ("sorry", "sounds", "glad", "hug", "rest", "here")
@@ -122,3 +124,21 @@ def test_a_fact_in_an_answer_is_still_kept(said: str) -> None:
     was lost."""
     reply, ops = one_turn(said, recent=after("I'm doing well, thanks for asking. How are you?"))
     assert ops, reply
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        # the class (the pet pass's "Do you miss it?" asked again two replies on)
+        ("I used to have a dog called Max", "I used to ride horses", "I used to play the cello"),
+        # written after the fix, never tuned on
+        ("I used to surf", "I used to live in a tiny flat", "I used to have a cat called Tib"),
+        ("I used to work in a bakery", "I used to sing in a choir", "I used to smoke"),
+    ],
+)
+def test_the_pets_own_follow_up_is_not_asked_again_two_replies_on(told: tuple[str, ...]) -> None:
+    pet = Pet()
+    pet.say("hello")
+    replies = [pet.say(t) for t in told]
+    asked = {q for r in replies[:2] for q in re.split(r"(?<=[.!?])\s+", r) if q.endswith("?")}
+    assert not any(q in replies[2] for q in asked if len(q.split()) >= 3), replies

@@ -185,3 +185,24 @@ def test_the_same_name_again_is_no_correction() -> None:
     pet.say("my sister is called Ana")
     pet.say("actually her name is Ana")
     assert pet.ops == [] or all("Ana" in op.content for op in pet.ops)
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "who"),
+    [
+        # the class (the eighth pass's "they escaped again today"), as the ninth pass names it
+        ("my hens are called nan, dot and pip", "they laid three eggs today", "hens"),
+        # written after the fix, never tuned on
+        ("my twins are called Ava and Ivy", "they painted the wall blue", "twins"),
+        ("my dad is called Ray", "he finally fixed the fence", "dad"),
+    ],
+)
+def test_a_past_deed_of_someone_just_named_is_heard_as_theirs(
+    before: str, said: str, who: str
+) -> None:
+    """ "they laid three eggs today" after the hens were named was "I hear you."."""
+    pet = Pet()
+    pet.say("hello")
+    pet.say(before)
+    reply = pet.say(said)
+    assert who in reply and reply not in ("I hear you.", "Okay!", "Tell me more!"), reply

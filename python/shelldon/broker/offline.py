@@ -1143,8 +1143,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.remember(*news.keep)
         else:
             _statements(turn, s)
-        if referred is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
-            turn.replies[-1] = offline_referent.heard(referred.who, seed)  # "he's going to be …"
+        who = referred.who if referred is not None else offline_referent.about(s, before)
+        if who is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
+            turn.replies[-1] = offline_referent.heard(who, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)
         if named and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:  # what was heard
             rel, who = named[0]
@@ -1174,7 +1175,20 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
         for i, r in enumerate(merge_notes(meant))
     ]
-    return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
+    return {"reply": " ".join(dict.fromkeys(_not_asked_again(worded, view))), "ops": turn.ops}
+
+
+def _not_asked_again(replies: list[str], view: PromptView) -> list[str]:
+    """The replies without a question the pet asked in one of its last two rows ("Do you miss
+    it?" after a second thing from the past): a follow-up is asked once. A reply that is only
+    that question stays."""
+    asked = " ".join(view.pet_said[-2:])
+    out: list[str] = []
+    for reply in replies:
+        said = re.split(r"(?<=[.!?])\s+", reply)
+        kept = [s for s in said if not (s.endswith("?") and len(s.split()) >= 3 and s in asked)]
+        out.append(" ".join(kept) if kept else reply)
+    return out
 
 
 def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:

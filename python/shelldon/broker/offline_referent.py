@@ -236,6 +236,20 @@ def heard(who: Someone, seed: int) -> str:
     return pick(_HEARD, seed).format(who=named, Who=named[:1].upper() + named[1:])
 
 
+_PRONOUN_FIRST = lazy(r"^(?P<p>he|she|they)\s+[a-z]", re.IGNORECASE)
+
+
+def about(sentence: str, before: list[str]) -> Someone | None:
+    """Who a line that opens with "he", "she" or "they" is about ("they laid three eggs today"
+    after "my hens are called Nan, Dot and Pip"), when `resolved` had no rule to say it again
+    by; None when no one before fits."""
+    found = _PRONOUN_FIRST.match(sentence.strip())
+    if found is None:
+        return None
+    someone = last_fitting(before, found.group("p").casefold())
+    return someone if someone is not None and (someone.owners or someone.name) else None
+
+
 def named_reply(sentence: str, before: list[str], seed: int) -> str | None:
     """ "his name is Theo" of someone who is not the owner's (a friend's baby): a warm word for
     the name, nothing kept. None for any other sentence."""

@@ -192,7 +192,60 @@ PET_9_HELD_APART: tuple[Home, ...] = (
     ),
 )
 
-PET_9_AFTER: tuple[Home, ...] = ()
+PET_9_AFTER: tuple[Home, ...] = (
+    Home(
+        "after: first night",
+        D,
+        (
+            line("hiya", any=("name",)),
+            line("its priya", "Priya"),
+            line("how r u", not_=POINT),
+            line("ok i guess, bit of a long day", not_=(*POINT, "How are you")),
+            line("honestly just want pizza", not_=POINT, nokeep=True),
+            line("youre a sweet little thing", nokeep=True, not_=POINT),
+            line("nite nite", any=("night",)),
+        ),
+    ),
+    Home(
+        "after: poking at it",
+        M,
+        (
+            line("what do u do", any=("remember", "remind"), not_=POINT),
+            line("do u remember what i told you?", not_=POINT),
+            line("are you connected to wifi?", not_=POINT, any=("offline", "internet")),
+            line("can you delete stuff?", not_=POINT),
+            line("ur annoying", nokeep=True, not_=POINT),
+            line("jk love u", nokeep=True, not_=POINT),
+        ),
+    ),
+    Home(
+        "after: put right",
+        D,
+        (
+            line("my son is called finn", keep=True),
+            line("oops, his name is flynn", keep=True),
+            line("whats my sons name", "Flynn"),
+            line("i work at a library", keep=True),
+            line("no sorry, i work at a bookshop", keep=True),
+            line("where do i work", "bookshop", not_=("library",)),
+        ),
+    ),
+    Home(
+        "after: lazy sunday",
+        D,
+        (
+            line("sup", nokeep=True),
+            line("nothin much, just baking", nokeep=True, not_=POINT),
+            line("my rabbits are called granny, tuppence and moss", keep=True),
+            line("what are my rabbits called", cased=("Granny", "Tuppence", "Moss")),
+            line("they dug up the lawn again", not_=POINT, nokeep=True),
+            line("way nicer than last weekend", not_=POINT, nokeep=True),
+            line("proud of myself, ran 10k today 💪", not_=POINT, nokeep=True),
+            line("grew up in hull, living in york now", keep=True),
+            line("where do i live", cased=("York",), not_=("Hull",)),
+        ),
+    ),
+)
 
 # The tuning set: written from the classes above (never from the held-apart lines), in other
 # words and with other people; the fixes were tuned on it.

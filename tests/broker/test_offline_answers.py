@@ -142,3 +142,12 @@ def test_the_pets_own_follow_up_is_not_asked_again_two_replies_on(told: tuple[st
     replies = [pet.say(t) for t in told]
     asked = {q for r in replies[:2] for q in re.split(r"(?<=[.!?])\s+", r) if q.endswith("?")}
     assert not any(q in replies[2] for q in asked if len(q.split()) >= 3), replies
+
+
+def test_an_answer_to_a_question_the_pet_asked_before_its_introduction_is_heard() -> None:
+    """The first reply asked "How are you holding up?" and then, introducing itself, "What's
+    your name?": "yeah work was mad" answers the first (the ninth pass's after-set)."""
+    asked = "That sounds tiring. How are you holding up? Hi, I'm shelldon! What's your name?"
+    reply, ops = one_turn("yeah the commute was awful", recent=after(asked))
+    assert any(w in reply.casefold() for w in WARM) and reply not in BLAND, reply
+    assert ops == []

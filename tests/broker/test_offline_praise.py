@@ -69,3 +69,19 @@ def test_the_same_words_twice_get_other_words() -> None:
     first = offline_praise.regard("you're awesome", 0)
     again = offline_praise.regard("you're awesome", 0, [first or ""])
     assert first is not None and again is not None and again != first
+
+
+@pytest.mark.parametrize(
+    ("said", "said_back"),
+    [  # the after-set's classes (text-speak, "jk"), in lines of their own
+        ("ur boring", offline_praise.OWNED_UP),
+        ("u r so clever", offline_praise.PRAISED),
+        ("jk ur the best", offline_praise.PRAISED),
+        ("just kidding, i love you", offline_praise.LOVED),
+    ],
+)
+def test_text_speak_and_a_joke_taken_back(said: str, said_back: tuple[str, ...]) -> None:
+    """ "ur annoying" and "jk love u" were "I hear you." and "Okay!" on the after-set's first
+    run (the ninth pass)."""
+    reply, ops = one_turn(said)
+    assert reply in said_back and ops == [], reply

@@ -119,3 +119,25 @@ def test_who_are_you_as_the_first_line_says_who_the_pet_is_once() -> None:
     assert "What's your name?" in reply
     again, _ = one_turn("who are you", recent=(HistoryRow(1, "owner", "hi"),))
     assert "your pocket pet" in again
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [  # the after-set's classes, in lines of their own
+        ("r u connected to the internet", offline_self.OFFLINE),
+        ("can you erase memories?", offline_self.FORGETTING),
+        ("could u remove something i said", offline_self.FORGETTING),
+    ],
+)
+def test_text_speak_and_other_verbs_for_the_same_questions(
+    asked: str, said: tuple[str, ...]
+) -> None:
+    reply, ops = one_turn(asked)
+    assert reply in said and ops == [], reply
+
+
+@pytest.mark.parametrize("asked", ["do u remember what i said?", "do you remember anything"])
+def test_do_you_remember_what_i_said_lists_what_it_keeps(asked: str) -> None:
+    pet = _known_pet()
+    reply = pet.say(asked)
+    assert "postman" in reply, reply

@@ -335,8 +335,9 @@ _ABOUT_ME = lazy(
     # "what do you remember?", "what's in your memory": all it keeps is the owner's
     r"|^(?:so,? )?(?:what do you (?:know|remember|keep)|what have you (?:remembered|learn(?:ed|t)|"
     r"kept|saved|stored|got)|what(?:'s|’s| is|s) in your (?:memory|shell|head)|"
-    r"what do you (?:have|keep) (?:on|about) me|what have you got on me)"
-    r"(?: so far| about me| yet)?[\s?!.]*$",
+    r"what do you (?:have|keep) (?:on|about) me|what have you got on me|"
+    r"do you (?:still )?remember (?:what i (?:told|said)|anything|everything|what you know))"
+    r"(?: so far| about me| yet| to you| you| me)?[\s?!.]*$",
     re.IGNORECASE,
 )
 MAX_ABOUT_ME = 8

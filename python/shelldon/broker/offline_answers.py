@@ -213,8 +213,10 @@ def opening(
 
 
 def _last_question(pet_last: str) -> str | None:
+    """Every question the pet's last row asked, as one ("How are you holding up? … What's your
+    name?": both were asked, the first is still the one a feeling answers)."""
     asked = [q for q in re.split(r"(?<=[.!?])\s+", pet_last) if q.endswith("?")]
-    return asked[-1] if asked else None
+    return " ".join(asked) if asked else None
 
 
 def _glad(text: str, seed: int, avoid: Sequence[str]) -> str:

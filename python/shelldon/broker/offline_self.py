@@ -34,12 +34,15 @@ _REMEMBERS_ME = lazy(
 _FORGETS = lazy(
     r"^(?:(?:can|could|do|will|would|does) you (?:ever |also |even )?forget(?:s)? "
     r"(?:things|stuff|anything|something|what i (?:tell|told|say|said)(?: you)?|memories|"
-    r"everything)|do you (?:ever )?forget|how do (?:i|you) (?:make you forget|forget|delete|"
+    r"everything)|(?:can|could|do|will) you (?:delete|erase|remove|wipe) (?:things|stuff|"
+    r"memories|anything|something|(?:what|something|things) i (?:tell|told|say|said)(?: you)?)|"
+    r"do you (?:ever )?forget|how do (?:i|you) (?:make you forget|forget|delete|"
     r"remove|erase)(?: (?:a |something|things|stuff|memories|a memory|what you know))*)" + _END,
     re.IGNORECASE,
 )
 _ONLINE = lazy(
-    r"^(?:(?:are|r) you (?:online|connected|on the (?:internet|web|net))|"
+    r"^(?:(?:are|r) you (?:online|connected|on the (?:internet|web|net))"
+    r"(?: to (?:the )?(?:internet|wifi|wi-fi|web|net|anything))?|"
     r"(?:do|can) you (?:have|get|use|access|go on|see|search|browse|reach) (?:the )?"
     r"(?:internet|web|net|wifi|wi-fi|google|online)|have you got (?:the )?(?:internet|wifi)|"
     r"can you (?:google|search online|browse)"

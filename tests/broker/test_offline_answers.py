@@ -55,6 +55,8 @@ def test_an_answer_to_the_pets_question_is_heard_as_one(
         ("Want to talk about it?", "yeah it was just a rough day"),
         ("Want to talk about it?", "not really"),
         ("What would help right now?", "idk, today was hectic"),
+        # by eye on the after-set, after its run: a glad word with a hard day is no glad answer
+        ("I'm doing well, thanks for asking. How are you?", "fine i guess, long week tho"),
     ],
 )
 def test_a_hard_answer_to_a_question_about_feelings_is_heard_warmly(

@@ -31,7 +31,11 @@ of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offli
 greeting by the time of day or in another language is shelldon.broker.offline_greet's, an open
 request ("tell me something", "surprise me") shelldon.broker.offline_open's, and a line about
 someone just mentioned, said with a pronoun ("she's a doctor"), is said again with the person in
-place (shelldon.broker.offline_referent) before any rule reads it.
+place (shelldon.broker.offline_referent) before any rule reads it. Praise, love, rudeness and an
+apology to the pet are shelldon.broker.offline_praise's, a question about the pet and its memory
+("do you remember me?", "can you forget things?") shelldon.broker.offline_self's, and an answer
+to what the pet just asked or small talk with no fact ("pretty good, went climbing", "just
+watching telly") shelldon.broker.offline_answers'.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -1017,9 +1021,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
         s = offline_cased.cased(offline_chat.plain(sentence), names)
-        if (opened := offline_answers.opening(s, view.pet_last, seed, view.pet_said)) is not None:
-            turn.replies.append(opened[0])  # "not bad, just got a new job": glad, and the job
-            s = opened[1]
+        answer_opened = offline_answers.opening(s, view.pet_last, seed, view.pet_said)
+        if answer_opened is not None:  # "not bad, just got a new job": glad, and the job
+            turn.replies.append(answer_opened[0])
+            s = answer_opened[1]
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
         s = _NO_SUBJECT_CLAUSE.sub(_with_subject, s)  # "born in glasgow, living in bristol now"
@@ -1144,9 +1149,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.remember(*news.keep)
         else:
             _statements(turn, s)
-        who = referred.who if referred is not None else offline_referent.about(s, before)
-        if who is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
-            turn.replies[-1] = offline_referent.heard(who, seed)  # "he's going to be …"
+        whom = referred.who if referred is not None else offline_referent.about(s, before)
+        if whom is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
+            turn.replies[-1] = offline_referent.heard(whom, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)
         if named and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:  # what was heard
             rel, who = named[0]

@@ -62,7 +62,8 @@ _GLAD = lazy(
     re.IGNORECASE,
 )
 _HARD = lazy(
-    r"\b(?:bad|awful|rough|crazy|hectic|long|hard|tired|stress\w*|busy|rubbish|terrible|"
+    r"\b(?:(?<!not )(?<!too )bad|awful|rough|crazy|hectic|long|hard|tired|stress\w*|busy|"
+    r"rubbish|terrible|"
     r"horrible|shattered|knackered|exhausted|draining|mad|insane|nightmare|ugh|sucked|sucks|"
     r"tough|meh|sad|lonely|sick|not great|not good|could be better)\b",
     re.IGNORECASE,
@@ -176,7 +177,8 @@ def answer(sentence: str, pet_last: str, seed: int, avoid: Sequence[str] = ()) -
         return None
     asked = _last_question(pet_last)
     said = None
-    if asked is not None and _ASKED_HOW.search(asked) and _GLAD.match(text):
+    glad = _GLAD.match(text) is not None and not _HARD.search(text)  # "ok i guess, long day"
+    if asked is not None and _ASKED_HOW.search(asked) and glad:
         said = _glad(text, seed, avoid)
     if said is None and mood:
         return None  # offline_moods or offline_talk answers a mood said as one

@@ -6,7 +6,7 @@ rules as core.owner_rules reads them). Every reply is judged by class; prints ea
 reply and what is wrong with it, then how many lines read badly, by class.
 
     .venv/bin/python scripts/offline_audit.py [--bad]
-        [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4]
+        [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -14,10 +14,12 @@ before its fixes and never tuned on (tests/support/offline_audit_phone.py). Each
 is printed apart: the first passes' (tests/support/offline_audit.py), the chat pass's
 (tests/support/offline_audit_chat.py) and the pet pass's (tests/support/offline_audit_pet.py;
 its tuning set tests/support/offline_audit_pet_tuning.py) and the phone pass's tuning set
-(tests/support/offline_audit_phone_tuning.py). --held-apart-3 plays the seventh pass's set, written
+(tests/support/offline_audit_phone_tuning.py), and the ninth pass's tuning set
+(tests/support/offline_audit_pet_9.py). --held-apart-3 plays the seventh pass's set, written
 before its fixes, and apart the lines written after them (tests/support/offline_audit_phone_3.py).
 --held-apart-4 the eighth pass's set, written before its fixes, and apart the lines written after
-them (tests/support/offline_audit_pet_8.py).
+them (tests/support/offline_audit_pet_8.py). --held-apart-5 the ninth pass's set, written before
+its fixes, and apart the lines written after them (tests/support/offline_audit_pet_9.py).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from support.offline_audit import HELD_APART, HOMES, Home, judge
 from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
+from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART, PET_9_TUNING
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -71,6 +74,9 @@ def main() -> int:
     which.add_argument(
         "--held-apart-4", action="store_true", help="the eighth pass's held-apart set instead"
     )
+    which.add_argument(
+        "--held-apart-5", action="store_true", help="the ninth pass's held-apart set instead"
+    )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     sets: tuple[tuple[str, tuple[Home, ...]], ...] = (
@@ -78,6 +84,7 @@ def main() -> int:
         ("chat pass", CHAT),
         ("pet pass", PET_TUNING),
         ("phone pass tuning", PHONE_TUNING),
+        ("ninth pass tuning", PET_9_TUNING),
     )
     if args.held_apart:
         sets = (
@@ -96,6 +103,11 @@ def main() -> int:
         sets = (
             ("eighth pass", PET_8_HELD_APART),
             ("eighth pass, written after its fixes", PET_8_AFTER),
+        )
+    elif args.held_apart_5:
+        sets = (
+            ("ninth pass", PET_9_HELD_APART),
+            ("ninth pass, written after its fixes", PET_9_AFTER),
         )
     figures: list[str] = []
     for set_name, homes in sets:

@@ -222,3 +222,25 @@ def test_the_household_and_the_present_said_on_a_phone(told: str, asked: str, an
 def test_one_name_after_called_or_named(said: str, read: str) -> None:
     """Eighth pass (by eye on its set: "a dog called max" kept in lower case)."""
     assert cased(said) == read
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # the class (the eighth pass's "billy, nanny and gruff"), as the ninth tuning set names it
+        ("my cats are named mum, bella and nico", "my cats are named Mum, Bella and Nico"),
+        # written after the fix, never tuned on
+        ("our goats are called nanny, billy and kid", "our goats are called Nanny, Billy and Kid"),
+        ("the ducks are named auntie and pip", "the ducks are named Auntie and Pip"),
+    ],
+)
+def test_after_called_a_relation_word_in_a_list_is_a_name(said: str, read: str) -> None:
+    """ "nan, dot and pip" was left in lower case: "nan" is a relation's word (ninth pass)."""
+    assert cased(said) == read
+
+
+@pytest.mark.parametrize(
+    "said", ["my kids are mum and dad's favourites", "my parents are called mum and dad"]
+)
+def test_a_list_of_only_relation_words_is_left(said: str) -> None:
+    assert cased(said) == said

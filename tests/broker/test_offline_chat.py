@@ -444,3 +444,31 @@ def test_a_question_without_its_mark_is_no_name(said: str) -> None:
     reply = pet.say(said)
     assert "Nice to meet you" not in reply, reply
     assert not [op for op in pet.ops if isinstance(op, Remember)], pet.ops
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the class, as the ninth pass's tuning set names it
+        "nighty night",
+        # written after the fix, never tuned on
+        "goodnight",
+        "goodnight shelldon",
+        "ok goodnight!",
+    ],
+)
+def test_a_goodbye_that_says_night_in_one_word_wishes_a_good_night_at_any_hour(said: str) -> None:
+    """ "goodnight" at half past seven was "See you soon!": "night" inside a word was not read
+    (the ninth pass)."""
+    reply = offline_chat.reaction(said, 0, 19, "")
+    assert reply is not None and any(w in reply for w in ("night", "Sleep")), reply
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [("how r u", "how are you"), ("where r they", "where are they"), ("r we ok", "are we ok")],
+)
+def test_r_for_are_before_who_is_asked_about(said: str, read: str) -> None:
+    """ "how r u" was "I don't know that yet" (the ninth pass's after-set)."""
+    assert offline_chat.plain(said) == read
+    assert offline_chat.plain("my initial is r") == "my initial is r"

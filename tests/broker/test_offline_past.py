@@ -67,3 +67,25 @@ def test_a_question_of_the_past_is_told_from_one_of_now() -> None:
     assert not PAST_QUESTION.search("where do I live?")
     assert PAST.search("The owner used to live in Berlin.")
     assert not PAST.search("The owner lives in Berlin.")
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "place"),
+    [
+        # the class (the eighth pass's "originally from cape town, now in leeds"), as the ninth
+        # pass's tuning set names it
+        ("originally from lima, based in madrid these days", "where do i live", "Madrid"),
+        # written after the fix, never tuned on
+        ("born in oslo, living in bergen now", "where do i live", "Bergen"),
+        ("raised in cork but based in dublin", "where do i live", "Dublin"),
+        ("born in leeds", "where was i born", "Leeds"),
+    ],
+)
+def test_clauses_with_their_i_dropped_are_kept(told: str, asked: str, place: str) -> None:
+    """ "born in glasgow, living in bristol now" kept nothing before the ninth pass."""
+    pet = Pet()
+    pet.say("hello")
+    pet.say(told)
+    assert any(isinstance(op, Remember) for op in pet.ops), pet.ops
+    pet.bury()
+    assert place in pet.say(asked)

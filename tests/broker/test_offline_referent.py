@@ -149,3 +149,60 @@ def test_a_pronoun_reads_the_line_before_as_the_rules_do() -> None:
         for op in pet.ops
         if isinstance(op, Remember)
     ), pet.ops
+
+
+@pytest.mark.parametrize(
+    ("first", "put_right", "old", "new"),
+    [
+        # the class, as the ninth pass's tuning set names it
+        ("my brother is called tom", "actually his name is tomas", "Tom", "Tomas"),
+        ("my dog is called bo", "no wait, her name is bea", "Bo", "Bea"),
+        # written after the fix, never tuned on
+        ("my daughter is called Ella", "sorry, her name is Ellie", "Ella", "Ellie"),
+        ("my uncle is called ray", "oops his names roy", "Ray", "Roy"),
+        ("my cat is called Mochi", "i meant its name is Momo", "Mochi", "Momo"),
+    ],
+)
+def test_a_name_put_right_with_a_pronoun_revises_the_same_entry(
+    first: str, put_right: str, old: str, new: str
+) -> None:
+    """ "actually his name is tomas" after "my brother is called tom" was "Mm-hm, I'm
+    listening." and kept nothing: the pet went on calling him Tom (the ninth pass)."""
+    pet = Pet()
+    pet.say("hello")
+    pet.say(first)
+    reply = pet.say(put_right)
+    (op,) = pet.ops
+    assert new in op.content and old not in op.content.replace(new, ""), op
+    assert new in reply, reply
+    asked = pet.say(f"what's my {op.name}'s name?")
+    assert new in asked and f"{old}." not in asked, asked
+
+
+def test_the_same_name_again_is_no_correction() -> None:
+    pet = Pet()
+    pet.say("hello")
+    pet.say("my sister is called Ana")
+    pet.say("actually her name is Ana")
+    assert pet.ops == [] or all("Ana" in op.content for op in pet.ops)
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "who"),
+    [
+        # the class (the eighth pass's "they escaped again today"), as the ninth pass names it
+        ("my hens are called nan, dot and pip", "they laid three eggs today", "hens"),
+        # written after the fix, never tuned on
+        ("my twins are called Ava and Ivy", "they painted the wall blue", "twins"),
+        ("my dad is called Ray", "he finally fixed the fence", "dad"),
+    ],
+)
+def test_a_past_deed_of_someone_just_named_is_heard_as_theirs(
+    before: str, said: str, who: str
+) -> None:
+    """ "they laid three eggs today" after the hens were named was "I hear you."."""
+    pet = Pet()
+    pet.say("hello")
+    pet.say(before)
+    reply = pet.say(said)
+    assert who in reply and reply not in ("I hear you.", "Okay!", "Tell me more!"), reply

@@ -107,7 +107,7 @@ def test_the_repertoire_answers_and_varies_by_the_turn_not_by_chance() -> None:
     assert len(jokes) > 1  # varied over a chat
     assert repertoire("tell me a joke", 7) == repertoire("tell me a joke", 7)  # never random
     assert "Dogs" in (repertoire("Do you like dogs?", 0) or "")
-    assert repertoire("I love you", 0) is not None and repertoire("I love tea", 0) is None
+    assert repertoire("I love tea", 0) is None  # "I love you" is offline_praise's (ninth pass)
     assert repertoire("where do I live?", 0) is None
 
 

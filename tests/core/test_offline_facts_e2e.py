@@ -209,3 +209,37 @@ def test_a_secret_told_once_is_said_to_be_unkept_never_read_back_as_its_mark(
     for answer in (right_after, later):
         assert answer == SECRET_NOT_KEPT, answer
         assert "[secret" not in answer and "hunter2" not in answer
+
+
+def test_the_first_days_talk_goes_through_the_gate(run_dir: Path) -> None:
+    """The ninth pass (docs/brain.md, "Ninth pass: the first days"): a name put right with a
+    pronoun revises the relation's entry, and clauses with their "I" dropped are kept, both
+    written by core through the gate; praise, rudeness, an answer to the pet's question, small
+    talk and questions about the pet write nothing."""
+    pet = start_pet()
+    try:
+        pet.say("hey")
+        pet.say("my brother is called tom")
+        pet.say("actually his name is tomas")
+        pet.say("born in oslo, living in bergen now")
+        pet.say("how are you?")
+        pet.say("pretty good, went climbing")
+        pet.say("just watching telly")
+        pet.say("you're adorable")
+        pet.say("you suck")
+        remembered = pet.say("do you remember me?")
+        pet.say("can you forget things?")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        brother = pet.say("what's my brother's name?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    memory = pet.root.memory
+    written = {f"{p.parent.name}/{p.name}": p.read_text() for p in memory.glob("*/*.md")}
+    text = "\n".join(written.values())
+    assert "Tomas" in written.get("people/brother.md", ""), written
+    assert "Bergen" in text and "Oslo" in text, written
+    for said in ("climbing", "telly", "adorable", "suck", "things"):
+        assert said not in text, (said, written)
+    assert "Tomas" in brother, brother
+    assert "don't know that yet" not in remembered, remembered

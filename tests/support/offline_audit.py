@@ -21,9 +21,11 @@ reply that does not falls in:
 
 Every reply is also read for classes no line has to name (`judge`): grammar and pronouns ("you
 doesn't", "my your"), a claim to remember with no op proposed, a bland acknowledgement of a
-line that said something, the owner's words echoed back at length, and the same reply given
-before in the same home; and every fact proposed for memory, which must be the owner's words in
-the third person ("The owner's …"), never "my" or "I" ("wrong person in memory").
+line that said something, the owner's words echoed back at length, the same reply given
+before in the same home, a question the pet asked in one of its last two replies asked again
+("asks again what it just asked", the ninth pass); and every fact proposed for memory, which
+must be the owner's words in the third person ("The owner's …"), never "my" or "I" ("wrong
+person in memory").
 """
 
 from __future__ import annotations
@@ -426,6 +428,9 @@ def judge(
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", reply) if len(s.split()) >= 3]
     if len(set(sentences)) < len(sentences):  # "… I'll remember. … I'll remember."
         bad.append("repeats itself")
+    asked = [s for s in sentences if s.endswith("?")]
+    if any(q in r for q in asked for r in earlier[-2:]):  # "… How are you?" twice running
+        bad.append("asks again what it just asked")
     opening = " ".join(reply.split()[:4])
     if sum(" ".join(r.split()[:4]) == opening for r in earlier) >= 2:
         bad.append("template: same opening")

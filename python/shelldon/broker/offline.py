@@ -31,7 +31,11 @@ of sushi", "I don't like jazz anymore": the same entry) by shelldon.broker.offli
 greeting by the time of day or in another language is shelldon.broker.offline_greet's, an open
 request ("tell me something", "surprise me") shelldon.broker.offline_open's, and a line about
 someone just mentioned, said with a pronoun ("she's a doctor"), is said again with the person in
-place (shelldon.broker.offline_referent) before any rule reads it.
+place (shelldon.broker.offline_referent) before any rule reads it. Praise, love, rudeness and an
+apology to the pet are shelldon.broker.offline_praise's, a question about the pet and its memory
+("do you remember me?", "can you forget things?") shelldon.broker.offline_self's, and an answer
+to what the pet just asked or small talk with no fact ("pretty good, went climbing", "just
+watching telly") shelldon.broker.offline_answers'.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -62,6 +66,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_answers,
     offline_asides,
     offline_cased,
     offline_chat,
@@ -74,9 +79,11 @@ from shelldon.broker import (
     offline_news,
     offline_open,
     offline_past,
+    offline_praise,
     offline_proactive,
     offline_referent,
     offline_rules,
+    offline_self,
     offline_talk,
     offline_topics,
     offline_world,
@@ -166,9 +173,36 @@ _LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
 _THE_OURS = lazy(rf"^[Tt]he ({offline_cased.GROUP}) (?=(?:are|is) (?:called|named|[A-ZÀ-ÖØ-Þ]))")
 # A line typed with its "I" dropped: "just moved to leeds!", "live in york", "work as a nurse".
 _NO_SUBJECT = lazy(
-    r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b)",
+    r"^(?=(?:just |recently |finally |now )?(?:moved|live|work|grew up) (?:to|in|as|at|for|up)\b"
+    r"|(?:just |recently |finally )(?:got|started|bought|adopted) (?:a|an|my)\b)",
     re.IGNORECASE,
 )
+# "born in glasgow, living in bristol now", "originally from lima, based in madrid": clauses
+# with their "I" and verb dropped, at the start of the line or after a comma.
+_NO_SUBJECT_CLAUSE = lazy(
+    r"(?:^|(?<=,)\s*(?:and\s+|but\s+)?|(?<=\bbut\s)|(?<=\band\s))"
+    r"(?P<said>(?:now\s+)?(?:born|raised|living|based|originally from|living and working))"
+    r"(?=\s+(?:in|from|and|out)\b|(?<=from)\s)",
+    re.IGNORECASE,
+)
+_SUBJECT_FOR = {
+    "born": "I was born",
+    "raised": "I was raised",
+    "living": "I live",
+    "based": "I live",
+    "originally from": "I'm originally from",
+    "living and working": "I live and work",
+}
+
+
+def _with_subject(found: re.Match[str]) -> str:
+    said = found.group("said")
+    now = said.casefold().startswith("now ")
+    said = said[4:] if now else said
+    lead = found.group(0)[: found.start("said") - found.start()]
+    return lead + _SUBJECT_FOR[said.casefold()] + (" now" if now else "")
+
+
 _NOWADAYS = lazy(
     r"^(?:these days|nowadays|currently|at the moment|now),?\s+(?=(?:i|i'm|i’m|im|we)\b)",
     re.IGNORECASE,
@@ -302,7 +336,13 @@ _THANKS = lazy(r"^(?:a+w+[\s,!]+)?(?:thanks|thank you|thx|ty|tysm|cheers)\b", re
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _ABOUT_ME = lazy(
     r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
-    r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b",
+    r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b"
+    # "what do you remember?", "what's in your memory": all it keeps is the owner's
+    r"|^(?:so,? )?(?:what do you (?:know|remember|keep)|what have you (?:remembered|learn(?:ed|t)|"
+    r"kept|saved|stored|got)|what(?:'s|’s| is|s) in your (?:memory|shell|head)|"
+    r"what do you (?:have|keep) (?:on|about) me|what have you got on me|"
+    r"do you (?:still )?remember (?:what i (?:told|said)|anything|everything|what you know))"
+    r"(?: so far| about me| yet| to you| you| me)?[\s?!.]*$",
     re.IGNORECASE,
 )
 MAX_ABOUT_ME = 8
@@ -413,6 +453,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
         happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
         happened = happened or offline_news.news(sentence, turn.seed, turn.view.pet_said)
+        happened = happened or offline_answers.answer(
+            sentence, turn.view.pet_last, turn.seed, turn.view.pet_said
+        )
         turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
 
@@ -777,6 +820,18 @@ NOT_NOW = "I don't know about now."
 
 def _about_me(view: PromptView) -> str:
     """What the curated memory and about.md in the prompt say about the owner, said back."""
+    said = _about_me_lines(view)
+    if not said:
+        return "I don't know much about you yet. Tell me about yourself and I'll remember."
+    opening = offline_talk.pick(_ABOUT_ME_OPENINGS, 0, view.pet_said)  # asked again: other words
+    return opening + " ".join(said)
+
+
+_ABOUT_ME_OPENINGS = ("Here's what I know about you: ", "All still here in my shell: ")
+
+
+def _about_me_lines(view: PromptView) -> list[str]:
+    """Each thing the curated memory and about.md say about the owner, in the second person."""
     said: list[str] = []
     for known in view.known:
         if known.source not in ("memory", "about") or not _ABOUT_OWNER.search(known.text):
@@ -795,9 +850,7 @@ def _about_me(view: PromptView) -> str:
             said.append(line)
         if len(said) == MAX_ABOUT_ME:
             break
-    if not said:
-        return "I don't know much about you yet. Tell me about yourself and I'll remember."
-    return "Here's what I know about you: " + " ".join(said)
+    return said
 
 
 # The first turn ever (no history, no memory) when the owner opens with small talk ("hi"): the pet
@@ -976,8 +1029,13 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
         s = offline_cased.cased(offline_chat.plain(sentence), names)
+        answer_opened = offline_answers.opening(s, view.pet_last, seed, view.pet_said)
+        if answer_opened is not None:  # "not bad, just got a new job": glad, and the job
+            turn.replies.append(answer_opened[0])
+            s = answer_opened[1]
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
+        s = _NO_SUBJECT_CLAUSE.sub(_with_subject, s)  # "born in glasgow, living in bristol now"
         s = _WE_LIVE.sub("I ", s)  # "we live in swansea": the household's home is the owner's
         s = _NOWADAYS.sub("", s)  # "these days im a driving instructor": what is, now
         # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
@@ -993,6 +1051,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (
+            itself := offline_self.answer(
+                s, _owner_name(view), _about_me_lines(view), seed, view.pet_said
+            )
+        ) is not None:
+            turn.replies.append(itself)  # "do you remember me?", "can you forget things?"
         elif (forgotten := forget_request(s)) is not None and _SECRET.search(forgotten):
             turn.replies.append(
                 "I never keep passwords or secrets in my memory, so there's nothing to forget. "
@@ -1015,6 +1079,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 _statements(turn, rest)
         elif (name_given := offline_referent.named_reply(s, before, seed)) is not None:
             turn.replies.append(name_given)  # "his name is Theo", a friend's baby: nothing kept
+        elif (regard := offline_praise.regard(s, seed, view.pet_said)) is not None:
+            turn.replies.append(regard)  # "you're adorable", "shut up", "sorry, didn't mean it"
         elif (heard := offline_rules.heard_rule(s, seed)) is not None:
             turn.replies.append(heard)  # core keeps the rule itself: no op of the brain's
         elif (
@@ -1029,6 +1095,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reacted)
         elif offline_chat.foreign(s):
             turn.replies.append(offline_talk.pick(offline_chat.FOREIGN, seed, view.pet_said))
+        elif (
+            answered := offline_answers.answer(s, view.pet_last, seed, view.pet_said)
+        ) is not None:
+            turn.replies.append(answered)  # "pretty good, went climbing" to "How are you?"
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
@@ -1087,8 +1157,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.remember(*news.keep)
         else:
             _statements(turn, s)
-        if referred is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
-            turn.replies[-1] = offline_referent.heard(referred.who, seed)  # "he's going to be …"
+        whom = referred.who if referred is not None else offline_referent.about(s, before)
+        if whom is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
+            turn.replies[-1] = offline_referent.heard(whom, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)
         if named and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:  # what was heard
             rel, who = named[0]
@@ -1101,13 +1172,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         greeted = [g for r in turn.replies if (g := offline_greet.first_words(r))]
         small_talk = all(
             r in _ACKNOWLEDGEMENTS
-            or r.startswith(("Hello", "Hey", "Hi"))
+            or r.startswith(("Hello", "Hey", "Hi", f"I'm {_pet_name(request)}, your pocket pet"))
             or offline_greet.first_words(r)
             for r in turn.replies
         )
         if small_talk and greeted:  # "good morning ☀️": "Good morning! I'm shelldon, …"
             intro = intro.replace("Hi, I'm", f"{greeted[0]}! I'm", 1)
-        # A greeting or a bare acknowledgement says less than the introduction: it replaces them.
+        # A greeting, a bare acknowledgement or "who are you?" says less than the introduction
+        # (which says who the pet is): it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
@@ -1117,7 +1189,20 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
         for i, r in enumerate(merge_notes(meant))
     ]
-    return {"reply": " ".join(dict.fromkeys(worded)), "ops": turn.ops}
+    return {"reply": " ".join(dict.fromkeys(_not_asked_again(worded, view))), "ops": turn.ops}
+
+
+def _not_asked_again(replies: list[str], view: PromptView) -> list[str]:
+    """The replies without a question the pet asked in one of its last two rows ("Do you miss
+    it?" after a second thing from the past): a follow-up is asked once. A reply that is only
+    that question stays."""
+    asked = " ".join(view.pet_said[-2:])
+    out: list[str] = []
+    for reply in replies:
+        said = re.split(r"(?<=[.!?])\s+", reply)
+        kept = [s for s in said if not (s.endswith("?") and len(s.split()) >= 3 and s in asked)]
+        out.append(" ".join(kept) if kept else reply)
+    return out
 
 
 def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:

@@ -63,7 +63,15 @@ _LIST_WORD = lazy(_ONE)
 def _name_list(found: re.Match[str]) -> str:
     at = 2 if found.group(2) is not None else 4
     words = [w for w in _LIST_WORD.findall(found.group(at)) if w not in ("and",)]
-    if not all(_can_be_name(w) for w in words):
+    # After "called" or "named" a relation's word is a name too ("nan, dot and pip", "billy,
+    # nanny and gruff"), and so is a word with an adverb's ending ("billy", "emily"), when the
+    # list is not only relations' words ("called mum and dad").
+    naming = at == 2 and re.search(r"\b(?:called|named)\b", found.group(1), re.IGNORECASE)
+    if naming:  # a list: one word alone after "called" stays strict ("got called early")
+        fits = all(_named_so(w) for w in words) and not all(w in _PEOPLE for w in words)
+    else:
+        fits = all(_can_be_name(w) for w in words)
+    if not fits:
         return found.group(0)
     named = _LIST_WORD.sub(
         lambda w: w.group(0) if w.group(0) == "and" else _capital(w.group(0)), found.group(at)
@@ -105,6 +113,12 @@ def _can_be_name(word: str) -> bool:
         and not (len(w) > 4 and w.endswith(_NOT_NAME_ENDS))
         and not w.isdigit()
     )
+
+
+def _named_so(word: str) -> bool:
+    """A word after "called" or "named": a name unless it is a stop word, a mood or a state."""
+    w = word.casefold()
+    return (w in _PEOPLE or is_name(w)) and w not in _NOT_NAME and not w.isdigit()
 
 
 def _capital(word: str) -> str:

@@ -51,6 +51,8 @@ _SPOKEN = {
     "plz": "please",
 } | MISSPELT
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
+# "r" for "are", before who is asked about ("how r u", "r we ok", "where r they") or after "you".
+_ARE = lazy(r"\br(?=\s+(?:you|u|we|they|ya)\b)|(?<=\byou )r\b(?=\s)", re.IGNORECASE)
 # A dropped g ("feelin rough", "mornin", "nothin much"): the few verbs and words typed so.
 _DROPPED_G = lazy(
     r"\b(feel|go|do|gett|try|work|think|mak|com|sleep|runn|hav|morn|even|noth|someth|"
@@ -71,7 +73,9 @@ _DOUBLED = frozenset(
 # "ur" is "you're" before what someone is ("ur the best"), "your" before a thing ("ur name").
 _UR = lazy(
     r"\bur\b(?=\s+(?:so|such|the|a|an|very|really|too|not|amazing|funny|cute|smart|sweet|best|"
-    r"great|awesome|lovely|kind|nice|good|useless|silly|weird|mean|wrong|right)\b)",
+    r"great|awesome|lovely|kind|nice|good|useless|silly|weird|mean|wrong|right|annoying|dumb|"
+    r"stupid|boring|adorable|brilliant|clever|rubbish|terrible|pretty|kinda|kind of|being|"
+    r"hopeless|helpful|precious|fun|cool|worst)\b)",
     re.IGNORECASE,
 )
 _FILLER = (
@@ -80,8 +84,9 @@ _FILLER = (
 )
 _TRAILING_FILLER = lazy(rf"(?:[\s,]+{_FILLER})+(?=[\s.!?]*$)", re.IGNORECASE)
 _LEADING_FILLER = lazy(
-    r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+)"
-    r"\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|anyways|ok so|um+|uh+)\s+)",
+    r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+|jk|"
+    r"just kidding|just joking|kidding)\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|anyways|ok so|um+|uh+|"
+    r"jk|lol jk|just kidding|just joking)\s+)",
     re.IGNORECASE,
 )
 
@@ -91,6 +96,7 @@ def plain(sentence: str) -> str:
     text = _UR.sub("you're", sentence.strip())
     text = re.sub(r"\bur\b", "your", text, flags=re.IGNORECASE)
     text = _SPOKEN_WORD.sub(lambda m: _SPOKEN[m.group(0).casefold()], text)
+    text = _ARE.sub("are", text)  # "how r u" is "how are you"
     text = _HELD.sub(_unheld, text)
     text = _DROPPED_G.sub(lambda m: m.group(0) + "g", text)
     text = _POSSESSIVE.sub(r"\1\2's \3", text)  # "my sisters name" is "my sister's name"
@@ -151,7 +157,8 @@ _GOODBYE = lazy(
     r"[\s!.]*$",
     re.IGNORECASE,
 )
-_NIGHT = lazy(r"\b(?:night|nite|gn|gnight|bed|sleep)\b", re.IGNORECASE)
+# "night" inside a word too: "goodnight", "nightnight", "nighty night" (the ninth pass).
+_NIGHT = lazy(r"night|nite|\bgn\b|\bbed\b|\bsleep", re.IGNORECASE)
 # "brb", "one sec": the owner steps away and comes back; "back", "I'm back": they did.
 _AWAY = lazy(
     r"^(?:brb|be right back|back in (?:a )?(?:sec|second|minute|min|bit|mo|moment)|"
@@ -296,15 +303,6 @@ _ITSELF = (
     (
         lazy(r"^(?:are you|how are you feeling) (?:happy|ok|okay|sad|tired|bored)\b", re.I),
         "I'm happy as a pocket pet can be, thanks for asking. How about you?",
-    ),
-    (
-        lazy(
-            r"^(?:you(?:'re|’re| are)|you're being) (?:so |really |such an? |the |a bit )*"
-            r"(?:useless|stupid|dumb|annoying|boring|rubbish|terrible|worst|bad|wrong|idiot)\b",
-            re.I,
-        ),
-        "Sorry, I'm only a small offline brain and I get things wrong. What did I miss? "
-        "I'll try again.",
     ),
     (
         lazy(  # a question to the pet with its "you" dropped, as typed on a phone

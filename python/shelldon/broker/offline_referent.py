@@ -16,8 +16,10 @@ or someone new ("a baby boy", "a puppy").
 for 40 years", "Sam is my cousin", "my kitten is called Miso"), so broker.offline's fact rules
 read it as they read any statement and propose what they keep, through the gate, in the owner's
 words. A name given to someone who is not the owner's ("his name is Theo", the sister's baby)
-keeps nothing: it is answered warmly by `named_reply`. A pronoun with no one before it that
-fits is left as it is.
+keeps nothing: it is answered warmly by `named_reply`. A name that puts right the one just given
+("my brother is called Tom" -> "actually his name is Tomas") is said as the correction it is
+("actually my brother is called Tomas"), so the same entry is revised. A pronoun with no one
+before it that fits is left as it is.
 """
 
 from __future__ import annotations
@@ -83,6 +85,12 @@ _SAID_OF = lazy(
     rf"^{_PRONOUN}(?P<be>'s|’s|s|\s+is|\s+was|\s+has|\s+had|\s+will|'ll|(?<=they)(?:'re|’re|re|"
     r"\s+are|\s+were|\s+have)|\s+(?!is\b|was\b)"
     r"(?=[a-z]+s\b))\s*(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# What puts a name right: "actually", "no wait", "sorry i meant", "oops".
+_CORRECTED = lazy(
+    r"^(?:(?:actually|no+|nope|wait|sorry|oops|i mean|i meant|correction|my bad|hang on)"
+    r"[\s,:!.-]+)+",
     re.IGNORECASE,
 )
 _HEARD = (
@@ -184,14 +192,20 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
     is a doctor"), for the fact rules; None when it opens with no pronoun, no one before fits,
     or the name it gives is for someone who is not the owner's (`named_reply`)."""
     text = sentence.strip()
-    given = _NAME_GIVEN.match(text)
+    opener = _CORRECTED.match(text)  # "actually her name is jessie": a name put right
+    given = _NAME_GIVEN.match(text[opener.end() :] if opener else text)
     if given is not None:
         someone = last_fitting(before, _pronoun_of(given))
         if someone is None or not someone.owners or (someone.name and not someone.rel):
             return None
+        name = given.group("name")
+        name = name[:1].upper() + name[1:]
+        if someone.name and someone.name.casefold() != name.casefold():
+            # the name known was wrong: the same entry, revised ("my brother is called Tomas")
+            return Resolved(f"actually my {someone.rel.casefold()} is called {name}", someone)
         if someone.name:  # the name is known already: nothing new to read
             return None
-        return Resolved(f"{someone.said} is called {given.group('name')}", someone)
+        return Resolved(f"{someone.said} is called {name}", someone)
     said_of = _SAID_OF.match(text)
     if said_of is None:
         return None
@@ -220,6 +234,20 @@ def heard(who: Someone, seed: int) -> str:
     if who.several:
         return pick(_HEARD_SEVERAL, seed).format(who=named)
     return pick(_HEARD, seed).format(who=named, Who=named[:1].upper() + named[1:])
+
+
+_PRONOUN_FIRST = lazy(r"^(?P<p>he|she|they)\s+[a-z]", re.IGNORECASE)
+
+
+def about(sentence: str, before: list[str]) -> Someone | None:
+    """Who a line that opens with "he", "she" or "they" is about ("they laid three eggs today"
+    after "my hens are called Nan, Dot and Pip"), when `resolved` had no rule to say it again
+    by; None when no one before fits."""
+    found = _PRONOUN_FIRST.match(sentence.strip())
+    if found is None:
+        return None
+    someone = last_fitting(before, found.group("p").casefold())
+    return someone if someone is not None and (someone.owners or someone.name) else None
 
 
 def named_reply(sentence: str, before: list[str], seed: int) -> str | None:

@@ -450,24 +450,9 @@ _PET_FAVOURITES = {
 }
 
 
-_LOVES_THE_PET = lazy(r"^i (?:really |just |do )?(?:love|like|adore) you\b", re.IGNORECASE)
-_COMPLIMENT = lazy(
-    r"^(?:you(?:'re|’re| are)|ur) (?:so |really |very |such a |the )*(?:funny|cute|smart|clever|"
-    r"great|awesome|sweet|best|kind|nice|amazing|lovely|helpful|good)\b",
-    re.IGNORECASE,
-)
-_THANKED_BACK = (
-    "Aw, thank you! You're pretty great yourself.",
-    "That makes my little circuits glow. Thank you!",
-    "Thank you! I like talking with you too.",
-)
-
-
 def repertoire(sentence: str, seed: int) -> str | None:
     """What the pet says about itself (what it can do, a joke, its likes), or None."""
     text = sentence.strip()
-    if _LOVES_THE_PET.match(text) or _COMPLIMENT.match(text):
-        return pick(_THANKED_BACK, seed)
     if _CAN_DO.match(text):
         return CAN_DO
     if _JOKE.match(text):

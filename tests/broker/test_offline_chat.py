@@ -472,3 +472,21 @@ def test_r_for_are_before_who_is_asked_about(said: str, read: str) -> None:
     """ "how r u" was "I don't know that yet" (the ninth pass's after-set)."""
     assert offline_chat.plain(said) == read
     assert offline_chat.plain("my initial is r") == "my initial is r"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["thanks, goodnight", "thank you! bye", "cheers, see you tomorrow", "ty, night!", "thx gn"],
+)
+def test_a_thanks_then_a_goodbye_is_answered_as_both(message: str) -> None:
+    """Before: "You're welcome!" alone, the goodbye not heard."""
+    reply = talked_to().say(message)
+    assert reply.startswith("You're welcome!"), reply
+    parting = ("bye", "see you", "take care", "night", "sleep")
+    assert any(w in reply.casefold() for w in parting), reply
+
+
+@pytest.mark.parametrize("message", ["thanks, that helps", "thank you so much", "cheers mate"])
+def test_a_thanks_without_a_goodbye_says_no_goodbye(message: str) -> None:
+    reply = talked_to().say(message)
+    assert not any(w in reply.casefold() for w in ("bye", "see you", "night", "sleep")), reply

@@ -175,3 +175,60 @@ def test_the_system_instruction_describes_the_remind_op() -> None:
         and '"repeat": "daily" | "weekly"' in SYSTEM_INSTRUCTION
     )
     assert "# Now" in SYSTEM_INSTRUCTION
+
+
+# --- the pet asked when: the owner's answer, or "never mind" -------------------------------------
+
+
+def _after_asking(request: str, answer: str, *, recall: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """`answer` sent after `request` got the pet's "When/At what time should I remind you …?"."""
+    from shelldon.worker.prompt import HistoryRow
+
+    asked = ask(request)["reply"]
+    assert "should I remind you to" in asked, asked
+    recent = (HistoryRow(1, "owner", "hello"), HistoryRow(2, "pet", "Hello!"))
+    recent += (HistoryRow(3, "owner", request), HistoryRow(4, "pet", asked))
+    ctx = PromptContext(now=T0, zone=ZONE, recent=recent, recall=recall)
+    return dict(json.loads(OfflineBrain().complete(assemble_prompt(ctx, answer)).text))
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer", "said"),
+    [
+        ("remind me to call the bank", "tomorrow at 9", "tomorrow at 09:00 to call the bank"),
+        ("remind me to stretch", "at 6pm", "today at 18:00 to stretch"),
+        ("remind me to stretch", "6pm", "today at 18:00 to stretch"),
+        ("remind me to pay rent", "in 20 minutes", "in 20 minutes to pay rent"),
+        ("remind me to feed the cat", "on friday at 8", "to feed the cat"),
+        ("can you remind me every monday to water the plants?", "at 8am", "every Monday at 08:00"),
+        ("remind me every friday to take the bins out", "7:30pm", "every Friday at 19:30"),
+    ],
+)
+def test_a_time_given_to_the_pets_question_completes_the_request(
+    request_: str, answer: str, said: str
+) -> None:
+    """Before: "at 8am" answered "I hope the at goes well!", and no reminder was set."""
+    got = _after_asking(request_, answer)
+    assert said in got["reply"], got["reply"]
+    only_op(got)
+
+
+@pytest.mark.parametrize("answer", ["never mind", "nvm", "cancel that", "forget it", "no thanks"])
+def test_never_mind_to_the_pets_question_sets_nothing(answer: str) -> None:
+    got = _after_asking("remind me to call the bank", answer)
+    assert got["reply"] == "Okay, no reminder then." and got["ops"] == [], got
+
+
+def test_an_old_recalled_question_is_not_the_one_just_asked() -> None:
+    """Recall's rows follow the window in the prompt: an old "When should I remind you …?" there
+    was read as the pet's last line, so a plain "tomorrow at 9" became that old reminder."""
+    from shelldon.worker.prompt import HistoryRow
+
+    old = (
+        HistoryRow(90, "owner", "remind me to renew the passport", "2026-01-02T10:00:00+00:00"),
+        HistoryRow(91, "pet", "When should I remind you to renew the passport? Say: …", ""),
+    )
+    recent = (HistoryRow(100, "owner", "hello"), HistoryRow(101, "pet", "Hello!"))
+    ctx = PromptContext(now=T0, zone=ZONE, recent=recent, recall=old)
+    got = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "tomorrow at 9")).text)
+    assert got["ops"] == [] and "passport" not in got["reply"], got

@@ -785,6 +785,7 @@ SECRET_NOT_KEPT = (
     "That one held a secret, so I didn't keep it: I never keep passwords or codes, not even in "
     "what I remember of our chats."
 )
+_NEVER_MIND_REPLIES = ("Okay, no worries!", "Sure, never mind.", "No problem.")
 _RECALLED = ("{X}", "I remember that {x}", "From what you told me, {x}")
 _TOLD = ("You told me {x}", "You said {x}", "{X}")
 
@@ -1041,11 +1042,15 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
         before = [  # read as the rules read them: "my daugther is called mila" names Mila
             offline_cased.cased(offline_chat.plain(said), names)
-            for said in (*view.owner_said[-3:], *lines[:at])
+            for said in (*view.owner_recent[-3:], *lines[:at])
         ]
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         reminder = offline_proactive.reminder(s, local_now)
+        if reminder is None and at == 0:  # "at 8am" to the pet's "At what time should I …?"
+            reminder = offline_proactive.reminder_follow_up(
+                s, view.pet_last, view.owner_recent[-1] if view.owner_recent else "", local_now
+            )
         if reminder is not None:
             reminded = True
             turn.replies.append(reminder.reply)
@@ -1099,6 +1104,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             answered := offline_answers.answer(s, view.pet_last, seed, view.pet_said)
         ) is not None:
             turn.replies.append(answered)  # "pretty good, went climbing" to "How are you?"
+        elif offline_proactive.is_never_mind(s):
+            turn.replies.append(offline_talk.pick(_NEVER_MIND_REPLIES, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
@@ -1112,8 +1119,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif _GREETING.match(s) and len(content_words(s)) <= 3:
             name = _owner_name(view)
             turn.replies.append(f"Hello{', ' + name if name else ''}! Good to see you.")
-        elif _THANKS.match(s):
-            turn.replies.append("You're welcome!")
+        elif (thanked := _THANKS.match(s)) is not None:
+            rest = s[thanked.end() :].strip(" ,.!")  # "thanks, goodnight": both are answered
+            bye = offline_chat.parting(rest, seed, hour, _owner_name(view), view.pet_said)
+            turn.replies.append(f"You're welcome! {bye}" if rest and bye else "You're welcome!")
         elif _HOW_ARE_YOU.match(s):
             turn.replies.append("I'm doing well, thanks for asking. How are you?")
         elif _ABOUT_ME.match(s):
@@ -1196,7 +1205,7 @@ def _not_asked_again(replies: list[str], view: PromptView) -> list[str]:
     """The replies without a question the pet asked in one of its last two rows ("Do you miss
     it?" after a second thing from the past): a follow-up is asked once. A reply that is only
     that question stays."""
-    asked = " ".join(view.pet_said[-2:])
+    asked = " ".join(view.pet_recent[-2:])
     out: list[str] = []
     for reply in replies:
         said = re.split(r"(?<=[.!?])\s+", reply)

@@ -197,6 +197,17 @@ def reaction(
     return said
 
 
+def parting(
+    text: str, seed: int, hour: int | None, name: str, avoid: Sequence[str] = ()
+) -> str | None:
+    """The pet's goodbye when `text` is one ("goodnight", "see you later"), else None: for the
+    rest of a line that thanked first ("thanks, goodnight" is both)."""
+    bare = without_emoji(text).strip()
+    if _LATER.match(bare) or _GOODBYE.match(bare):
+        return _reaction(bare, seed, hour, name, avoid)
+    return None
+
+
 def _reaction(
     text: str, seed: int, hour: int | None, name: str, avoid: Sequence[str]
 ) -> str | None:

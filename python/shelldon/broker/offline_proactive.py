@@ -250,6 +250,46 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
     )
 
 
+# The pet's own questions when a request lacked its time (above), and how the owner answers one.
+_ASKED_WHEN = lazy(r"^(?:At what time|When) should I remind you to (?P<task>.+?)\?", re.I)
+_NEVER_MIND = lazy(
+    r"^(?:oh[\s,]+|ah[\s,]+)?(?:never ?mind|nvm|nm|cancel(?: that| it)?|forget (?:it|that|about it)|"
+    r"don'?t bother|no(?:pe|ah?)?(?:,? thanks?| thank you)?|not now|skip it|scratch that|"
+    r"leave it)[\s!.]*$",
+    re.IGNORECASE,
+)
+_BARE_TIME = lazy(r"^(?:(?:\d{1,2}(?:[:.]\d{2})?(?: ?[ap]\.?m\.?)?)|noon|midnight)\b", re.I)
+NO_REMINDER = "Okay, no reminder then."
+
+
+def is_never_mind(text: str) -> bool:
+    """Whether `text` takes back what the owner was asked or was about to say ("never mind")."""
+    return _NEVER_MIND.match(text.strip()) is not None
+
+
+def reminder_follow_up(
+    sentence: str, pet_last: str, asked_before: str, now: LocalNow | None
+) -> ReminderAnswer | None:
+    """The owner's answer to the pet's "When should I remind you to …?": a time or a day given
+    ("at 8am", "tomorrow at 9", "8:30") completes the request they made (`asked_before`, their
+    line before), "never mind" drops it; None when the pet asked nothing of the kind, or the line
+    answers something else."""
+    asked = _ASKED_WHEN.match(pet_last.strip())
+    if asked is None:
+        return None
+    said = sentence.strip()
+    if _NEVER_MIND.match(said):
+        return ReminderAnswer(NO_REMINDER)
+    when = f"at {said}" if _BARE_TIME.match(said) else said
+    if not any(p.search(when) for p in (_TIME, _REL, _DAYWORD, _ON_WEEKDAY, _DATE, _EVERY)):
+        return None
+    request = asked_before.strip()
+    if not _ASK.match(request):
+        request = f"remind me to {asked.group('task')}"
+    answer = reminder(f"{request.rstrip(' ?.!')} {when.rstrip(' .!')}", now)
+    return answer if answer is not None and answer.op is not None else None
+
+
 def _repeating(
     every: str,
     clock_time: tuple[int, int, bool] | None,

@@ -82,7 +82,11 @@ class PromptView:
     message: str = ""
     known: list[Known] = field(default_factory=list)
     owner_said: list[str] = field(default_factory=list)  # earlier owner rows, for repeats
-    pet_last: str = ""  # the pet's last row in the window (did it just ask the owner's name?)
+    # The pet's last row and the owner's rows in the recent window, in order (did it just ask the
+    # owner's name? who is "she"?); recall's rows, older and printed after the window, are not.
+    pet_last: str = ""
+    pet_recent: list[str] = field(default_factory=list)
+    owner_recent: list[str] = field(default_factory=list)
     pet_said: list[str] = field(default_factory=list)  # its rows in the window: not said again
     history_rows: int = 0  # rows in the recent window and recall: 0 on the first turn ever
     entries: list[Shown] = field(default_factory=list)
@@ -100,7 +104,9 @@ class PromptView:
                 for line in body.splitlines():
                     row = _ROW.match(line.strip())
                     if row and row.group(1) == "pet":
-                        view.pet_last = row.group(2)
+                        if section.kind == "recent":
+                            view.pet_last = row.group(2)
+                            view.pet_recent.append(row.group(2))
                         view.pet_said.append(row.group(2))
                         view.history_rows += 1
                     if row and row.group(1) == "owner":
@@ -109,6 +115,8 @@ class PromptView:
                             continue  # someone else's words the owner passed on: not theirs
                         order += 1
                         view.owner_said.append(row.group(2))
+                        if section.kind == "recent":
+                            view.owner_recent.append(row.group(2))
                         for s in sentences(row.group(2)):
                             subject = forget_request(s)
                             if subject is not None:

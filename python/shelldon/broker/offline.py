@@ -1222,7 +1222,7 @@ def _not_the_owners(view: PromptView, question: str, seed: int) -> str | None:
         return offline_talk.pick(
             (offline_world.NO_INTERNET, offline_world.NO_INTERNET_AGAIN), 0, view.pet_said
         )
-    return offline_chat.cannot_help(question) or offline_chat.ponder(question, seed)
+    return offline_world.cannot_help(question) or offline_chat.ponder(question, seed)
 
 
 _ACKNOWLEDGEMENTS = ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")

@@ -10,9 +10,7 @@
 - `foreign`: a line in another language; the offline brain reads English and says so;
 - `about_itself`: a question about the pet's own life ("do you dream?", "what are you up to?",
   "do you love me?"), answered in its own words, never "I don't know that yet. Tell me and I'll
-  remember.";
-- `cannot_help`: what memory could not answer and the owner cannot teach either (a capital, a
-  how-to, "can you write me an email"), said honestly: an offline brain cannot look it up.
+  remember.".
 
 Replies vary by the turn's seed (offline_talk.pick), never by chance.
 """
@@ -197,15 +195,11 @@ def reaction(
     return said
 
 
-def parting(
-    text: str, seed: int, hour: int | None, name: str, avoid: Sequence[str] = ()
-) -> str | None:
-    """The pet's goodbye when `text` is one ("goodnight", "see you later"), else None: for the
-    rest of a line that thanked first ("thanks, goodnight" is both)."""
+def parting(text: str, seed: int, hour: int | None, name: str, avoid: Sequence[str]) -> str | None:
+    """A goodbye's answer when `text` is one (the rest of "thanks, goodnight"), else None."""
     bare = without_emoji(text).strip()
-    if _LATER.match(bare) or _GOODBYE.match(bare):
-        return _reaction(bare, seed, hour, name, avoid)
-    return None
+    bye = _LATER.match(bare) or _GOODBYE.match(bare)
+    return _reaction(bare, seed, hour, name, avoid) if bye else None
 
 
 def _reaction(
@@ -335,7 +329,7 @@ _TO_THE_PET = lazy(
     r"(?:you|your)\b",
     re.IGNORECASE,
 )
-_ABOUT_THE_OWNER = lazy(r"\b(?:i|i'm|i’m|i've|me|my|mine|myself)\b", re.IGNORECASE)
+ABOUT_THE_OWNER = lazy(r"\b(?:i|i'm|i’m|i've|me|my|mine|myself)\b", re.IGNORECASE)
 _PONDER = (
     "Hm, that's a big question for a pocket pet! I'm not sure I do things the way you do. "
     "What do you think?",
@@ -357,53 +351,6 @@ def ponder(question: str, seed: int) -> str | None:
     """For a question to the pet that memory could not answer ("are you good at chess?"): an
     answer in its own words; None when the question is about the owner."""
     text = question.strip()
-    if not _TO_THE_PET.match(text) or _ABOUT_THE_OWNER.search(text):
+    if not _TO_THE_PET.match(text) or ABOUT_THE_OWNER.search(text):
         return None
     return pick(_PONDER, seed)
-
-
-# --- what an offline brain cannot do ------------------------------------------------------------
-
-_HOW_TO = lazy(r"^how (?:do|can|should|would) (?:i|you|we|one)\b|^how to\b", re.IGNORECASE)
-_ERRAND = lazy(
-    r"^(?:can|could|would|will) you (?:please )?(?:help me|write|make|find|search|translate|"
-    r"explain|draw|book|order|send|fix|plan|summari[sz]e|teach me)\b|"
-    r"\b(?:any|got any) (?:ideas|suggestions|tips|advice)\b",
-    re.IGNORECASE,
-)
-_GENERAL = lazy(
-    r"^(?:what|who|where|when|which|why|how)(?:'s|’s| is| are| was| were| does| do| did)?\b",
-    re.IGNORECASE,
-)
-# "who is Ana?": someone in the owner's life, theirs to tell (not "who won the cup?").
-_WHO_IS = lazy(r"^who(?:'s|’s| is| was) [A-Z][\w-]*\s*\??$")
-HOW_TO = (
-    "I can't look that up: my offline brain has no internet and knows only what you tell me. "
-    "A model in shelldon.toml could help with how-tos."
-)
-ERRAND = (
-    "I'd love to help, but that needs a bigger brain than my offline one. What I can do: "
-    "remember things for you and remind you of them. What are you thinking so far?"
-)
-GENERAL = (
-    "I can't look that up: my offline brain has no internet, and I only know what you've told me."
-)
-
-
-def cannot_help(question: str) -> str | None:
-    """For a question memory could not answer: what an offline brain cannot do, said honestly
-    (a how-to, an errand, general knowledge); None when it is about the owner, whose answer is
-    theirs to tell."""
-    text = question.strip()
-    if _HOW_TO.match(text):
-        return HOW_TO
-    if _ERRAND.search(text):
-        return ERRAND
-    if (
-        _GENERAL.match(text)
-        and not _ABOUT_THE_OWNER.search(text)
-        and "you" not in text.casefold()
-        and not _WHO_IS.match(text)
-    ):
-        return GENERAL
-    return None

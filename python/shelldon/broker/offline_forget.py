@@ -27,9 +27,8 @@ _THAT = frozenset({"", "it", "that", "this", "this one", "that one", "all that",
 
 
 def _last_statement(view: PromptView) -> str:
-    from shelldon.broker.offline_sentences import is_question
-
     from shelldon.broker.offline_proactive import is_never_mind
+    from shelldon.broker.offline_sentences import is_question
 
     for said in reversed(view.owner_recent):  # the window's: recall's rows are older
         if forget_request(said) is None and not is_question(said) and not is_never_mind(said):

@@ -253,9 +253,9 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
 # The pet's own questions when a request lacked its time (above), and how the owner answers one.
 _ASKED_WHEN = lazy(r"^(?:At what time|When) should I remind you to (?P<task>.+?)\?", re.I)
 _NEVER_MIND = lazy(
-    r"^(?:oh[\s,]+|ah[\s,]+)?(?:never ?mind|nvm|nm|cancel(?: that| it)?|forget (?:it|that|about it)|"
-    r"don'?t bother|no(?:pe|ah?)?(?:,? thanks?| thank you)?|not now|skip it|scratch that|"
-    r"leave it)[\s!.]*$",
+    r"^(?:oh[\s,]+|ah[\s,]+)?(?:never ?mind|nvm|nm|cancel(?: that| it)?|"
+    r"forget (?:it|that|about it)|don'?t bother|no(?:pe|ah?)?(?:,? thanks?| thank you)?|"
+    r"not now|skip it|scratch that|leave it)[\s!.]*$",
     re.IGNORECASE,
 )
 _BARE_TIME = lazy(r"^(?:(?:\d{1,2}(?:[:.]\d{2})?(?: ?[ap]\.?m\.?)?)|noon|midnight)\b", re.I)

@@ -9,7 +9,9 @@ remember." (which offers to remember the weather):
   offers to keep what the owner finds out (`about_the_world`);
 - itself: who made it, how old it is, whether it is alive or an AI; where its reminders are
   listed (core holds them, not the prompt);
-- a small sum (`sum_of`): "what's 17 times 23?", worked out.
+- a small sum (`sum_of`): "what's 17 times 23?", worked out;
+- `cannot_help`: what memory could not answer and the owner cannot teach either (a capital, a
+  how-to, "can you write me an email"), said honestly: an offline brain cannot look it up.
 
 Everything else is None: broker.offline answers it from memory or says it does not know.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from shelldon.broker.offline_chat import ABOUT_THE_OWNER
 from shelldon.broker.patterns import lazy
 from shelldon.contracts.localtime import LocalNow
 
@@ -130,3 +133,50 @@ def sum_of(question: str) -> str | None:
         value = a / b
     said = f"{value:.10g}"
     return f"{found.group(1)} {how} {found.group(3)} is {said}."
+
+
+# --- what an offline brain cannot do ------------------------------------------------------------
+
+_HOW_TO = lazy(r"^how (?:do|can|should|would) (?:i|you|we|one)\b|^how to\b", re.IGNORECASE)
+_ERRAND = lazy(
+    r"^(?:can|could|would|will) you (?:please )?(?:help me|write|make|find|search|translate|"
+    r"explain|draw|book|order|send|fix|plan|summari[sz]e|teach me)\b|"
+    r"\b(?:any|got any) (?:ideas|suggestions|tips|advice)\b",
+    re.IGNORECASE,
+)
+_GENERAL = lazy(
+    r"^(?:what|who|where|when|which|why|how)(?:'s|’s| is| are| was| were| does| do| did)?\b",
+    re.IGNORECASE,
+)
+# "who is Ana?": someone in the owner's life, theirs to tell (not "who won the cup?").
+_WHO_IS = lazy(r"^who(?:'s|’s| is| was) [A-Z][\w-]*\s*\??$")
+HOW_TO = (
+    "I can't look that up: my offline brain has no internet and knows only what you tell me. "
+    "A model in shelldon.toml could help with how-tos."
+)
+ERRAND = (
+    "I'd love to help, but that needs a bigger brain than my offline one. What I can do: "
+    "remember things for you and remind you of them. What are you thinking so far?"
+)
+GENERAL = (
+    "I can't look that up: my offline brain has no internet, and I only know what you've told me."
+)
+
+
+def cannot_help(question: str) -> str | None:
+    """For a question memory could not answer: what an offline brain cannot do, said honestly
+    (a how-to, an errand, general knowledge); None when it is about the owner, whose answer is
+    theirs to tell."""
+    text = question.strip()
+    if _HOW_TO.match(text):
+        return HOW_TO
+    if _ERRAND.search(text):
+        return ERRAND
+    if (
+        _GENERAL.match(text)
+        and not ABOUT_THE_OWNER.search(text)
+        and "you" not in text.casefold()
+        and not _WHO_IS.match(text)
+    ):
+        return GENERAL
+    return None

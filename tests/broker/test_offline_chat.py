@@ -490,3 +490,18 @@ def test_a_thanks_then_a_goodbye_is_answered_as_both(message: str) -> None:
 def test_a_thanks_without_a_goodbye_says_no_goodbye(message: str) -> None:
     reply = talked_to().say(message)
     assert not any(w in reply.casefold() for w in ("bye", "see you", "night", "sleep")), reply
+
+
+@pytest.mark.parametrize("lead", ["ok", "okay,", "alright", "hmm", "ok so", "so"])
+def test_a_word_of_assent_before_a_question_is_read_past(lead: str) -> None:
+    """Before: "ok what should I cook tonight?" got "I don't know that yet."."""
+    reply = talked_to("my favourite food is lasagne").say(f"{lead} what should I cook tonight?")
+    assert "lasagne" in reply and "don't know" not in reply, reply
+
+
+def test_a_question_asked_again_is_answered_again_whole() -> None:
+    """The pet's suggestion ("How about lasagne?") was taken for a follow-up already asked and cut,
+    leaving "It's your favourite food." alone."""
+    pet = talked_to("my favourite food is lasagne")
+    answers = [pet.say("what should I cook tonight?") for _ in range(4)]
+    assert all("lasagne" in answer for answer in answers), answers

@@ -1205,6 +1205,8 @@ def _not_asked_again(replies: list[str], view: PromptView) -> list[str]:
     """The replies without a question the pet asked in one of its last two rows ("Do you miss
     it?" after a second thing from the past): a follow-up is asked once. A reply that is only
     that question stays."""
+    if is_question(view.message):
+        return replies  # asked again, the owner gets the answer again ("How about lasagne?")
     asked = " ".join(view.pet_recent[-2:])
     out: list[str] = []
     for reply in replies:

@@ -83,8 +83,8 @@ _FILLER = (
 _TRAILING_FILLER = lazy(rf"(?:[\s,]+{_FILLER})+(?=[\s.!?]*$)", re.IGNORECASE)
 _LEADING_FILLER = lazy(
     r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+|jk|"
-    r"just kidding|just joking|kidding)\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|anyways|ok so|um+|uh+|"
-    r"jk|lol jk|just kidding|just joking)\s+)",
+    r"just kidding|just joking|kidding|ok|okay|alright|hmm+)\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|"
+    r"anyways|ok so|um+|uh+|jk|lol jk|just kidding|just joking|ok|okay|alright|hmm+)\s+)",
     re.IGNORECASE,
 )
 

@@ -48,6 +48,15 @@ _TOPIC_QUESTIONS = (
     ),
     ("age", lazy(r"\b(?:how old am i|my age|what age am i)\b", re.IGNORECASE)),
     (
+        "plans",  # not kept (a plan is the owner's to be reminded of): the window and recall
+        lazy(
+            r"\b(?:my plans?|do i have (?:any )?plans|where am i (?:going|off to|headed)|"
+            r"what am i (?:doing|up to)(?: (?:today|tonight|tomorrow|later|this weekend|"
+            r"next \w+|on \w+))?\s*\??$)",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "origin",
         lazy(
             r"\b(?:where am i (?:originally )?from|where do i (?:come|hail) from|where was i born|"
@@ -75,12 +84,20 @@ _STATES = {
         r"^(?:the owner|i) (?:was born|grew up) in\b|^(?:the owner's|my) home ?town is\b",
         re.IGNORECASE,
     ),
+    "plans": lazy(
+        r"^(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:going|off|heading|flying|driving|travell?ing|"
+        r"visiting|seeing|meeting|starting|moving|having|getting)\b.*\b(?:today|tonight|"
+        r"tomorrow|later|soon|weekend|next \w+|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+        r"in (?:a|two|three|\d+) (?:days?|weeks?|months?))\b",
+        re.IGNORECASE,
+    ),
     "pets": lazy(rf"\b(?:{_ANIMALS})\b", re.IGNORECASE),
     "family": lazy(rf"\b(?:{_FAMILY})\b", re.IGNORECASE),
 }
 _NOTHING_YET = {
     "work": "I don't know what you do for work yet. What's your job?",
     "age": "You haven't told me your age yet. How old are you?",
+    "plans": "You haven't told me about any plans yet. What's coming up?",
     "origin": "You haven't told me where you're from yet. Where's home for you?",
     "pets": "You haven't told me about any pets yet. Do you have one?",
     "family": "You haven't told me about your family yet. Who's in it?",

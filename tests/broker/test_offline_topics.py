@@ -1,0 +1,49 @@
+"""Questions about the owner by topic (broker.offline_topics), played through the real prompt and
+brain: here, plans. A plan is not kept in memory (a reminder is the owner's to ask for), so "what
+are my plans?" is answered from what the window and recall hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.offline_pet import Pet
+
+NOT_KNOWN = ("don't know that yet", "Tell me and I'll remember")
+
+
+def _told(*lines: str) -> Pet:
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Sam")
+    for line in lines:
+        pet.say(line)
+    return pet
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "what are my plans?",
+        "do I have any plans?",
+        "where am I going?",
+        "what am I up to this weekend?",
+    ],
+)
+def test_a_plan_told_is_what_the_plans_question_answers(asked: str) -> None:
+    """Before: "I don't know that yet. Tell me and I'll remember." a line after the plan."""
+    reply = _told("I'm going to Lisbon next week", "we're seeing my parents on sunday").say(asked)
+    assert "Lisbon next week" in reply and "parents" in reply, reply
+    assert not any(words in reply for words in NOT_KNOWN), reply
+
+
+def test_no_plan_told_asks_for_one_and_keeps_nothing() -> None:
+    pet = _told("my sister is called Ana")
+    reply = pet.say("what are my plans?")
+    assert "haven't told me about any plans" in reply, reply
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("asked", ["what am I doing wrong?", "what am I doing with my life"])
+def test_a_question_with_doing_that_is_no_plan_is_not_answered_with_plans(asked: str) -> None:
+    reply = _told("I'm going to Lisbon next week").say(asked)
+    assert "Lisbon" not in reply, reply

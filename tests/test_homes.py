@@ -19,7 +19,6 @@ HOMES: dict[str, str] = {
     "broker/offline_forget.py": "tests/broker/test_offline_memory_talk.py",
     "broker/offline_proactive.py": "tests/core/proactive/test_checkins.py",
     "broker/offline_sentences.py": "tests/broker/test_offline_brain.py",
-    "broker/offline_topics.py": "tests/broker/test_offline_memory_talk.py",
     "broker/protocol.py": "tests/broker/test_reply_protocol.py",
     "broker/providers/anthropic.py": "tests/broker/test_http_providers.py",
     "broker/providers/base.py": "tests/broker/test_provider_chain.py",

@@ -177,3 +177,25 @@ def test_its_before_a_word_is_no_name_unless_who_the_owner_is_follows(line: str)
     pet = Pet()
     pet.say(line)
     assert not [op for op in pet.ops if isinstance(op, Remember) and op.name == "owner's name"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I work from home as a translator", "The owner works from home as a translator."),
+        ("I work remotely as a designer", "The owner works remotely as a designer."),
+        ("I work part-time as a nurse", "The owner works part-time as a nurse."),
+        ("I work nights as a nurse", "The owner works nights as a nurse."),
+        ("I work weekends at a pub", "The owner works weekends at a pub."),
+    ],
+)
+def test_work_said_with_how_or_when_before_what_it_is_is_kept(said: str, kept: str) -> None:
+    """Before: "Tell me more!" and nothing kept; "what do I do?" then knew only the window."""
+    reply, ops = one_turn(said)
+    assert [op.content for op in ops if isinstance(op, Remember)] == [kept], (reply, ops)
+
+
+@pytest.mark.parametrize("said", ["I work out every day", "I work hard", "I work out at the gym"])
+def test_working_out_or_working_hard_is_no_job(said: str) -> None:
+    _, ops = one_turn(said)
+    assert not any("works" in getattr(op, "content", "") for op in ops), ops

@@ -132,7 +132,10 @@ _WORK_VERB = lazy(
     r"(?:[\w'’-]+ ){0,2}(?:shop|store|cafe|café|bakery|restaurant|bar|pub|business|company|"
     r"firm|salon|studio|farm|clinic|school|hotel|garage|team|department|charity|startup|"
     r"practice|office|kitchen|warehouse)s?\b.*"
-    r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$",
+    r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$"
+    # how or when the work is done, then what it is: "I work from home as a translator"
+    r"|^i (?:used to |still |now |mostly |currently )?work (?:from home|remotely|part[- ]?time|"
+    r"full[- ]?time|nights|night shifts?|weekends|shifts|freelance|for myself)\b.*",
     re.IGNORECASE,
 )
 _WORK_HEARD = (

@@ -93,6 +93,7 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "creds3-password-other-scripts",
     "creds3-pin-other-scripts",
     "creds3-url-password-hash",
+    "creds3-cli-password-flag",
 )
 
 Bag = list[list[int]]  # a row's candidates, each its buckets

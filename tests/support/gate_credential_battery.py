@@ -371,8 +371,76 @@ BENIGN = [
 ]
 
 
-HELD_APART: list[str] = []
-HELD_APART_BENIGN: list[str] = []
+def _card(prefix: str, length: int) -> str:
+    """A made-up card number with a valid Luhn check digit."""
+    body = prefix + _draw(string.digits, length - len(prefix) - 1)
+    total = 0
+    for index, ch in enumerate(reversed(body)):
+        value = int(ch) * (2 if index % 2 == 0 else 1)
+        total += value - 9 if value > 9 else value
+    return body + str((10 - total % 10) % 10)
+
+
+_GZIP = base64.b64encode(b"\x1f\x8b\x08\x00" + _bytes(40)).decode()
+_VISA = _card("4916", 16)
+
+# Written after the round's rules, from the same classes, and run once as written.
+HELD_APART = [
+    "GitLab deploy token for the registry: gldt-" + _draw(_URLSAFE, 20),
+    "the Sentry token sntrys_eyJpYXQiOjE3" + _draw(_URLSAFE, 60),
+    "huggingface:\n  hub_token: hf_" + _draw(_ALNUM, 34),
+    "Mein Alarmanlagen-Code lautet 7391",
+    "La combinaison du cadenas est 0427",
+    "Our building entry code: 2580#",
+    "Bitwarden 2FA recovery code: " + "-".join(_draw(_B32, 4) for _ in range(5)),
+    "The Proton 2FA key is " + " ".join(_draw(_B32, 4) for _ in range(6)),
+    "wifi ที่บ้าน รหัสผ่าน: " + _draw(_ALNUM, 9),
+    "Das Passwort für die Fritzbox ist " + _draw(_ALNUM, 11),
+    _BEGIN + "PGP PRIVATE KEY BLOCK-----\nlQOYBGY" + _draw(_B64, 56),
+    "CI secret: export NPM_TOKEN=npm_" + _draw(_ALNUM, 36),
+    "kubeconfig client-key-data: "
+    + base64.b64encode(f"{_BEGIN}EC PRIVATE KEY-----\nMHcCAQEE{_draw(_B64, 40)}".encode()).decode(),
+    "redis-cli -a " + _draw(_ALNUM, 12) + " -h cache.internal",
+    "mysql -u root -p" + _draw(_ALNUM, 10) + " shop",
+    f"Grandma's debit card: {_VISA[:4]} {_VISA[4:8]} {_VISA[8:12]} {_VISA[12:]}, CVV 908",
+    "slack:\n  bot: xoxb-" + _digits(11) + "-" + _digits(13) + "-" + _draw(_ALNUM, 24),
+    "smtp password for the pet's mail: " + _draw(_ALNUM, 10),
+    "Il codice dell'allarme è 6620",
+    "Azure SAS: https://pet.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig="
+    + _draw(_URLSAFE, 43)
+    + "%3D",
+]
+
+HELD_APART_BENIGN = [
+    f"Release v3.2.0 is commit {_draw(_HEX, 40)}",
+    f"docker pull ghcr.io/mia/pet@sha256:{_draw(_HEX, 64)}",
+    _BEGIN
+    + "CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU"
+    + _draw(_B64, 60)
+    + "\n"
+    + _END
+    + "CERTIFICATE-----",
+    "host key of the pi: ecdsa-sha2-nistp256 "
+    + _ssh_public("ecdsa-sha2-nistp256", b"nistp256", b"\x04" + _bytes(64)),
+    "yarn.lock integrity sha1-" + _draw(_B64, 27) + "=",
+    "the password reset link expires in 24 hours",
+    "the 2FA code arrives by SMS, six digits",
+    "Backup codes are stored in 1Password under 'GitHub'.",
+    "door code: ask Mia (it changed in March)",
+    "PIN 4 of the header is GND",
+    "The JWT is signed with RS256; the kid is 2024-05-key.",
+    "Use API_KEY=your-api-key-here in .env.example",
+    "The wifi network is 'Shelldon-5G', WPA3.",
+    "Order #1048-2231-9987 shipped",
+    f"UUID {_draw(_HEX, 8)}-{_draw(_HEX, 4)}-4{_draw(_HEX, 3)}-a{_draw(_HEX, 3)}-{_draw(_HEX, 12)} "
+    "marks the migration",
+    f"tests/fixtures/hello.gz.b64 holds {_GZIP}",
+    "The CVV field rejects letters; use 3 digits in tests.",
+    'Cargo.toml has version = "0.9.14"',
+    "TOTP codes rotate every 30 seconds",
+    "Пароль должен быть не короче 12 символов",
+    "パスワードを忘れた場合はリセットしてください",
+]
 
 
 def main() -> None:

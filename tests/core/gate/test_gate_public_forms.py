@@ -73,3 +73,11 @@ def test_a_public_form_is_found(text: str, part: str) -> None:
 )
 def test_the_shape_without_the_structure_is_not(text: str, part: str) -> None:
     assert not _covers(text, part), text
+
+
+def test_a_uuid_is_public_only_where_a_view_glued_it() -> None:
+    # Glued to its neighbours by the joined view it is no key; given to a key name it may be
+    # one (a Heroku API key is a UUID), and the learned model judges it: not public by default.
+    text = "run 9d3f7a21-6c4b-4e8f-b2a9-7f1e6d5c4b3a done"
+    assert public_spans(text) == []
+    assert public_spans(text, ids=True) == [(4, 40)]

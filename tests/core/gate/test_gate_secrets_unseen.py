@@ -122,6 +122,35 @@ def test_a_pin_in_another_script_is_refused(text: str) -> None:
     assert "creds3-pin-other-scripts" in _refused_by(text)
 
 
+# Written after the held-apart run, which missed an Italian elided article ("dell'allarme"), a
+# German hyphenated compound ("Alarmanlagen-Code") and redis-cli's `-a`.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Il codice dell'antifurto è 4417",
+        "La combinazione dell'armadietto è 0912",
+        "Der Tresor-Code lautet 5803",
+        "Der Fahrradschloss-Code ist 1408",
+    ],
+)
+def test_a_code_behind_an_elided_article_or_a_hyphenated_compound_is_refused(text: str) -> None:
+    assert "creds3-code-in-prose" in _refused_by(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "keydb-cli -h 10.0.0.7 -a Vq8mK2rX7pL ping",
+        "sshpass -p 'Nw4k9Qz2' scp photo.jpg pi@shelldon:",
+        "unzip -P Hk29xQm7 secrets.zip",
+        "ldapwhoami -x -D uid=mia,ou=people -w Lp8x2Kq9",
+        "lftp -u mia,Zx7Qk2m9 ftp.example.net",
+    ],
+)
+def test_a_password_given_by_a_tools_own_flag_is_refused(text: str) -> None:
+    assert "creds3-cli-password-flag" in _refused_by(text)
+
+
 def test_a_url_password_holding_a_hash_sign_is_refused() -> None:
     assert "creds3-url-password-hash" in _refused_by("mongodb://app:Kq7#vT2mX@db.local/app")
 
@@ -151,6 +180,8 @@ PUBLIC = {
     + base64.b64encode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(60))).decode(),
     "gzip fixture": "fixture body (gzip, base64): "
     + base64.b64encode(b"\x1f\x8b\x08\x00" + bytes(range(40, 90))).decode(),
+    "sri sha1": "yarn.lock keeps integrity sha1-" + base64.b64encode(bytes(range(20))).decode(),
+    "uuid between words": "UUID 9d3f7a21-6c4b-4e8f-b2a9-7f1e6d5c4b3a marks the run",
     "jwt header": "every token starts with the header "
     + base64.urlsafe_b64encode(b'{"alg":"ES256","typ":"JWT","kid":"k1"}').decode().rstrip("="),
 }
@@ -211,4 +242,16 @@ def test_the_battery_benign_lines_are_kept(text: str) -> None:
 )
 @pytest.mark.parametrize("text", sorted(BENIGN_LEFT))
 def test_a_random_test_vector_is_kept(text: str) -> None:
+    assert screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", battery.HELD_APART)
+def test_the_held_apart_secrets_are_refused(text: str) -> None:
+    # Run once as written: 17 of 20; the three misses' classes were then closed (above).
+    assert screen_text(text) is not None, text
+
+
+@pytest.mark.parametrize("text", battery.HELD_APART_BENIGN)
+def test_the_held_apart_benign_lines_are_kept(text: str) -> None:
+    # Run once as written: 2 of 21 refused (a sha1 integrity, a UUID glued to its neighbours).
     assert screen_text(text) is None, text

@@ -1,12 +1,13 @@
 """Random-looking text that is public by its form (issue 23, the creds3 round): a digest written
-as a digest, a public key or certificate, a file's bytes in base64, a JWT's header alone. Long,
-random and often beside the word "key" ("SSH host key fingerprint", "my public key is ..."), so
-the generic high-entropy rule and the learned credential model would call it a credential; a
-coding agent's memory keeps it. Each form is checked by its structure, not by the words around
-it: an SSH public key must parse as the SSH wire format of the algorithm it names, a PEM block
-must be a public one closed by its own END line, a file must start with its format's magic
-bytes. Only those two generic judges skip a span found here (gate.screen); a provider's rule or
-an assignment still reports a key inside one (`api_key = "SHA256:..."`)."""
+as a digest, a public key or certificate, a file's bytes in base64, a JWT's header alone (and a
+UUID glued to its neighbours by a view). Long, random and often beside the word "key" ("SSH host
+key fingerprint", "my public key is ..."), so the generic high-entropy rule and the learned
+credential model would call it a credential; a coding agent's memory keeps it. Each form is
+checked by its structure, not by the words around it: an SSH public key must parse as the SSH
+wire format of the algorithm it names, a PEM block must be a public one closed by its own END
+line, a file must start with its format's magic bytes. Only those two generic judges skip a span
+found here (gate.screen); a provider's rule or an assignment still reports a key inside one
+(`api_key = "SHA256:..."`)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ import binascii
 import json
 import re
 
-# Subresource Integrity and npm's `integrity` (sha256-, sha384-, sha512- and base64 of exactly
-# that digest's length), an OpenSSH fingerprint ("SHA256:" and 43 unpadded characters) and a
-# Go module sum ("h1:" and base64 of a SHA-256).
+# Subresource Integrity and npm's and yarn's `integrity` (sha1-, sha256-, sha384-, sha512- and
+# base64 of exactly that digest's length), an OpenSSH fingerprint ("SHA256:" and 43 unpadded
+# characters) and a Go module sum ("h1:" and base64 of a SHA-256).
 _DIGEST_FORM = re.compile(
-    r"(?:^|(?<=[^A-Za-z0-9+/=_-]))(?:sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}"
+    r"(?:^|(?<=[^A-Za-z0-9+/=_-]))(?:sha1-[A-Za-z0-9+/]{27}=|sha256-[A-Za-z0-9+/]{43}="
+    r"|sha384-[A-Za-z0-9+/]{64}"
     r"|sha512-[A-Za-z0-9+/]{86}==|SHA256:[A-Za-z0-9+/]{43}|h1:[A-Za-z0-9+/]{43}=)"
     r"(?![A-Za-z0-9+/=_-])"
 )
@@ -43,6 +45,13 @@ _FILE_MAGIC = re.compile(
 )
 
 # A JWT's header alone (no payload after it): base64url of a JSON object of header names only.
+# A UUID: alone it is under the entropy rule's floor, but the joined view glues the words beside
+# it on ("UUID4998a0a2-...-8310b6f5842amarks").
+_UUID = re.compile(
+    r"(?<![A-Za-z0-9-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"(?![A-Za-z0-9-])"
+)
+
 _JOSE_HEADER = re.compile(r"(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]{10,200}={0,2}(?![A-Za-z0-9_.-])")
 _JOSE_NAMES = frozenset(
     {"alg", "typ", "kid", "cty", "enc", "zip", "crit", "x5t", "x5u", "jku", "x5t#S256"}
@@ -92,8 +101,10 @@ def _jose_header(token: str) -> bool:
     return isinstance(header, dict) and bool(header) and set(header) <= _JOSE_NAMES
 
 
-def public_spans(text: str) -> list[tuple[int, int]]:
-    """The spans of `text` that are public by their form (see the module's docstring)."""
+def public_spans(text: str, *, ids: bool = False) -> list[tuple[int, int]]:
+    """The spans of `text` that are public by their form (see the module's docstring); with
+    `ids`, UUIDs too (for a view's glued hits only: a UUID given to a key name may be a key, and
+    the learned model judges it)."""
     spans: list[tuple[int, int]] = []
     if "sha" in text or "SHA" in text or "h1:" in text:
         spans += [m.span() for m in _DIGEST_FORM.finditer(text)]
@@ -114,6 +125,8 @@ def public_spans(text: str) -> list[tuple[int, int]]:
     for m in _FILE_MAGIC.finditer(text):
         if _b64(m.group(0)) is not None:
             spans.append(m.span())
+    if ids and "-" in text:
+        spans += [m.span() for m in _UUID.finditer(text)]
     if "eyJ" in text:
         spans += [m.span() for m in _JOSE_HEADER.finditer(text) if _jose_header(m.group(0))]
     return spans

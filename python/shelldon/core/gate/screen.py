@@ -270,7 +270,7 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
         found = scanner.scan_batch([view.text for _, view in views])
         seen = set(hits)
         # A view may break a public form apart ("-----BEGINPUBLICKEY-----"): judged in `clean`.
-        public = _digest_spans(clean)
+        public = public_spans(clean, ids=True)
         for (name, view), view_hits in zip(views, found, strict=True):
             checks = _VIEW_CHECKS.get(name, {})
             for rule_id, start, end in _checked(view_hits, view.text):

@@ -68,8 +68,19 @@ def test_a_public_form_is_found(text: str, part: str) -> None:
         ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtaWEifQ.Qx7Rk2Pq9Lm4Vn8Tz3Yb6Hc", "eyJhbGci"),
         # A header that holds more than header names.
         ("x " + base64.urlsafe_b64encode(b'{"alg":"none","pw":"x"}').decode().rstrip("="), "eyJ"),
+        # An archive carries files (a gzipped key): no image magic.
+        ("z " + base64.b64encode(b"\x1f\x8b\x08\x08" + bytes(range(40))).decode(), "H4sI"),
     ],
-    ids=["wrong algorithm", "wrong length", "not ssh", "private", "unclosed", "full jwt", "extra"],
+    ids=[
+        "wrong algorithm",
+        "wrong length",
+        "not ssh",
+        "private",
+        "unclosed",
+        "full jwt",
+        "extra",
+        "gzip",
+    ],
 )
 def test_the_shape_without_the_structure_is_not(text: str, part: str) -> None:
     assert not _covers(text, part), text

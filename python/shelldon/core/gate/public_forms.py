@@ -1,11 +1,11 @@
 """Random-looking text that is public by its form (issue 23, the creds3 round): a digest written
-as a digest, a public key or certificate, a file's bytes in base64, a JWT's header alone (and a
+as a digest, a public key or certificate, an image's bytes in base64, a JWT's header alone (and a
 UUID glued to its neighbours by a view). Long, random and often beside the word "key" ("SSH host
 key fingerprint", "my public key is ..."), so the generic high-entropy rule and the learned
 credential model would call it a credential; a coding agent's memory keeps it. Each form is
 checked by its structure, not by the words around it: an SSH public key must parse as the SSH
 wire format of the algorithm it names, a PEM block must be a public one closed by its own END
-line, a file must start with its format's magic bytes. Only those two generic judges skip a span
+line, an image must start with its format's magic bytes. Only those two generic judges skip a span
 found here (gate.screen); a provider's rule or an assignment still reports a key inside one
 (`api_key = "SHA256:..."`)."""
 
@@ -37,11 +37,11 @@ _PEM_PUBLIC = re.compile(
     r"([A-Za-z0-9+/=\s:\"-]{16,}?)-----END \1-----"
 )
 
-# A file's leading bytes in base64: PNG (signature and IHDR), GIF, JPEG, PDF, ZIP, gzip, RIFF
-# (WAV, WebP) and WebAssembly.
+# An image's or a sound's leading bytes in base64: PNG (signature and IHDR), GIF, JPEG, RIFF (WAV,
+# WebP). Not an archive or a document (gzip, ZIP, PDF): those carry files, and the training
+# part's rows hold a gzipped PEM private key in base64.
 _FILE_MAGIC = re.compile(
-    r"(?<![A-Za-z0-9+/])(?:iVBORw0KGgoAAAANSUhEUg|R0lGODlh|R0lGODdh|/9j/4|JVBERi0|UEsDBB|UEsFBg"
-    r"|H4sI|UklGR|AGFzbQ)[A-Za-z0-9+/]*={0,2}"
+    r"(?<![A-Za-z0-9+/])(?:iVBORw0KGgoAAAANSUhEUg|R0lGODlh|R0lGODdh|/9j/4|UklGR)[A-Za-z0-9+/]*={0,2}"
 )
 
 # A JWT's header alone (no payload after it): base64url of a JSON object of header names only.

@@ -32,6 +32,7 @@ from shelldon.core.gate.normalise import (
 )
 from shelldon.core.gate.own_tasks import OWN_TASK_RULES, maskable, masked, records_errand
 from shelldon.core.gate.payloads import decoded_prose, inline_media
+from shelldon.core.gate.public_forms import public_spans
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -160,26 +161,21 @@ def _carries_a_key(text: str, start: int, end: int) -> bool:
     return prose is None or bool(_scan_secrets(prose))
 
 
-# A digest written the way a digest is written: Subresource Integrity and npm's `integrity`
-# (sha256-, sha384-, sha512- and base64 of exactly that digest's length) and an OpenSSH key
-# fingerprint ("SHA256:" and 43 unpadded base64 characters). Long, random and beside the word
-# "key" ("SSH host key fingerprint"), but a checksum that memory keeps; neither the generic
-# entropy rule nor the learned model calls it a credential (a provider's or an assignment rule
-# still does: `api_key = "SHA256:..."`).
-_DIGEST_FORM = re.compile(
-    r"(?:^|(?<=[^A-Za-z0-9+/=_-]))(?:sha256-[A-Za-z0-9+/]{43}=|sha384-[A-Za-z0-9+/]{64}"
-    r"|sha512-[A-Za-z0-9+/]{86}==|SHA256:[A-Za-z0-9+/]{43})(?![A-Za-z0-9+/=_-])"
-)
-
-
 def _digest_spans(text: str) -> list[tuple[int, int]]:
-    if "sha" not in text and "SHA" not in text:
-        return []
-    return [m.span() for m in _DIGEST_FORM.finditer(text)]
+    """Spans public by their form (digests, public keys, files in base64: gate.public_forms),
+    where neither the generic entropy rule nor the learned model counts a hit."""
+    return public_spans(text)
 
 
 def _in_digest(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(s <= start and end <= e for s, e in spans)
+
+
+def _mostly_public(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """A view's hit on a public form, perhaps with a word the view glued to it ("eyJhbGci...9
+    only" joined): fewer than 16 of its characters outside the forms, too few for a key."""
+    inside = sum(max(0, min(end, e) - max(start, s)) for s, e in spans)
+    return inside > 0 and (end - start) - inside < 16
 
 
 def _checked(hits: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
@@ -271,6 +267,8 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
     if views:
         found = scanner.scan_batch([view.text for _, view in views])
         seen = set(hits)
+        # A view may break a public form apart ("-----BEGINPUBLICKEY-----"): judged in `clean`.
+        public = public_spans(clean, ids=True)
         for (name, view), view_hits in zip(views, found, strict=True):
             checks = _VIEW_CHECKS.get(name, {})
             for rule_id, start, end in _checked(view_hits, view.text):
@@ -280,6 +278,8 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
                 if name == "joined" and _GLUED_COUNT.fullmatch(view.text[start:end]):
                     continue
                 hit = (rule_id, *view.origin(start, end))
+                if rule_id == "high-entropy-token" and _mostly_public(public, hit[1], hit[2]):
+                    continue
                 if hit not in seen:
                     seen.add(hit)
                     hits.append(hit)
@@ -334,6 +334,12 @@ def _model_reason(text: str) -> str:
     return f"; the model scores it {best.probability:.2f}, most for {shown}"
 
 
+# The creds3 round's rules that know a value only by a key word beside it, with no operator
+# ("the Datadog API key 9cbb...", "... as its token"): where another rule finds the same span,
+# the blank takes that rule's name ("[secret:github-token]").
+_BY_WORDS_ALONE = frozenset({"creds3-key-word-then-value", "creds3-value-as-key"})
+
+
 def blank_secrets(text: str) -> str:
     """`text` with invisible characters dropped and each credential replaced by `[secret:<rule>]`.
 
@@ -347,8 +353,9 @@ def blank_secrets(text: str) -> str:
     out: list[str] = []
     cursor = 0
     # Overlapping findings become one blank named after the rule that starts first (the longest
-    # there), so the result reads cleanly and blanking it again changes nothing.
-    ordered = sorted(hits, key=lambda h: (h[1], -h[2], h[0]))
+    # there; a rule that knows the value by its shape before one that knows it only by the words
+    # beside it), so the result reads cleanly and blanking it again changes nothing.
+    ordered = sorted(hits, key=lambda h: (h[1], -h[2], h[0] in _BY_WORDS_ALONE, h[0]))
     for rule_id, start, end in ordered:
         if start < cursor:
             if end > cursor:

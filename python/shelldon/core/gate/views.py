@@ -849,6 +849,8 @@ _KEY_NAME = re.compile(  # no nested repeats: a long key read back must not back
     r"credentials?|pin)[a-z_.-]{0,24}"
 )
 _MAX_NAME = 40  # a longer token is a value, not a name
+# Where a value starts: an operator, then spaces or a quote ("=$VAR", ": '$VAR").
+_BEFORE_VALUE = re.compile(r"(?:=|:|=>)[ \t\"'`]*\Z")
 _UNLEET_I = str.maketrans("0134578@$", "oieastbas")
 _UNLEET_L = str.maketrans("0134578@$", "oleastbas")
 
@@ -866,6 +868,8 @@ def leet_key_view(src: View) -> View | None:
             continue
         if not any(c.isalpha() for c in token):
             continue
+        if token[0] == "$" and _BEFORE_VALUE.search(text, 0, m.start()):
+            continue  # `KEY=$OPENAI_API_KEY`: a variable read as the value, not a name
         lowered = token.lower()
         for table in (_UNLEET_I, _UNLEET_L):
             plain = lowered.translate(table)

@@ -138,3 +138,33 @@ def test_rules_leave_other_lines() -> None:
     assert heard("i'm going to the gym", 0) is None
     assert news("my sister got engaged", 0) is not None
     assert news("my sister is called Ana", 0) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "wish", "kept"),
+    [
+        ("it's my birthday today", "Happy birthday", ("facts", "birthday", "on 1 December")),
+        ("its my bday!! 🎉", "Happy birthday", ("facts", "birthday", "on 1 December")),
+        ("tomorrow's my birthday", "happy early birthday", ("facts", "birthday", "on 2 December")),
+        ("I turn 40 tomorrow", "40, what a number", ("facts", "birthday", "on 2 December")),
+        ("it's my mum's birthday today", "to your mum", ("people", "mum birthday", "1 December")),
+        ("its my sisters bday tomorrow", "to your sister", ("people", "sister birthday", "2 Dec")),
+    ],
+)
+def test_a_birthday_said_as_today_or_tomorrow_is_wished_and_kept_as_a_date(
+    said: str, wish: str, kept: tuple[str, str, str]
+) -> None:
+    """Before: "Okay!" or "Mm-hm, I'm listening." and nothing kept; "today" would be no date."""
+    reply, ops = one_turn(said)  # support.offline_pet.NOW: 1 December 2026, 18:00
+    assert wish in reply and "🎂" in reply, reply
+    [op] = ops
+    assert isinstance(op, Remember) and (op.collection, op.name) == kept[:2], ops
+    assert kept[2] in op.content and "today" not in op.content, op.content
+
+
+@pytest.mark.parametrize(
+    "said", ["is it my birthday today?", "it's my birthday party today", "my birthday is soon"]
+)
+def test_a_question_or_a_party_is_no_birthday_today(said: str) -> None:
+    reply, ops = one_turn(said)
+    assert "Happy birthday" not in reply and not any("December" in str(op) for op in ops), reply

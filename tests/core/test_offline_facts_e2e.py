@@ -243,3 +243,20 @@ def test_the_first_days_talk_goes_through_the_gate(run_dir: Path) -> None:
         assert said not in text, (said, written)
     assert "Tomas" in brother, brother
     assert "don't know that yet" not in remembered, remembered
+
+
+def test_a_birthday_today_is_kept_as_a_date_through_the_gate(run_dir: Path) -> None:
+    import calendar
+
+    pet = start_pet()
+    try:
+        wished = pet.say("it's my birthday today!")
+        asked = pet.say("when is my birthday?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert "Happy birthday" in wished, wished
+    kept = (pet.root.memory / "facts" / "birthday.md").read_text()
+    months = [m for m in calendar.month_name if m]
+    assert "birthday is on" in kept and any(m in kept for m in months), kept
+    assert "today" not in kept.split("---")[-1], kept
+    assert any(m in asked for m in months), asked

@@ -1056,6 +1056,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (born := offline_news.own_birthday(s, local_now, _owner_name(view))) is not None:
+            turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
+            if born.keep is not None:
+                turn.remember(*born.keep)
         elif (
             itself := offline_self.answer(
                 s, _owner_name(view), _about_me_lines(view), seed, view.pet_said

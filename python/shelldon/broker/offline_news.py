@@ -11,7 +11,10 @@
 - a lasting habit of someone named or just mentioned ("my wife works nights", "my bf plays the
   cello"; broker.offline_referent has put the person in place of "she"): kept in people/;
 - a small complaint about the day ("bus didnt show up 😤", "ugh its raining again ☔"): sympathy,
-  nothing kept.
+  nothing kept;
+- the owner's own birthday said as today's or tomorrow's ("it's my birthday today", "I turn 30
+  tomorrow"): celebrated, and the day kept as a date (facts/birthday), read from the prompt's
+  local time (`own_birthday`).
 
 `heard` gives a `Told` (broker.offline_life's: the reply and at most one proposed entry) or
 None, read before the fact rules; `news` the pet's words for someone's news or a complaint, or
@@ -22,11 +25,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import timedelta
 
 from shelldon.broker.offline_life import Told
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_words import ANIMALS, HE, KIN, OTHERS, SHE, alternation, without_emoji
 from shelldon.broker.patterns import lazy
+from shelldon.contracts.localtime import LocalNow
 
 # Words that follow a relation and are no name: "my mum has been …", "my sis just got …".
 _NOT_NAME = frozenset(
@@ -185,3 +190,38 @@ def news(sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
         return pick(_SORRY_NEWS, seed, avoid).format(who=who)
     options = _GLAD if _HAPPY.search(what) and verb not in ("lost", "failed") else _OTHER_NEWS
     return pick(options, seed, avoid).format(rel=rel, verb=verb, what=what)
+
+
+_OWN_BIRTHDAY = lazy(
+    r"^(?:(?:it'?s|its|it is|today(?:'s| is)|tomorrow(?:'s| is)) my "
+    rf"(?:(?P<rel>{alternation(*KIN, *OTHERS)})(?:'s|’s|s) )?"
+    r"(?:(?P<nth>\d{1,3})(?:st|nd|rd|th) )?(?:birthday|bday|b-day)(?: (?P<when>today|tomorrow))?"
+    r"|i(?:'m| am) (?:turning )?(?P<age>\d{1,3}) (?P<when2>today|tomorrow)"
+    r"|i turn(?:ed)? (?P<age2>\d{1,3}) (?P<when3>today|tomorrow))$",
+    re.IGNORECASE,
+)
+
+
+def own_birthday(sentence: str, now: LocalNow | None, name: str) -> Told | None:
+    """A birthday said as today's or tomorrow's, the owner's or someone's of theirs ("it's my
+    mum's birthday today"): a happy birthday, and the day kept as the date it falls on (without
+    the prompt's clock, the wish alone)."""
+    text = without_emoji(sentence).strip().rstrip("!.🎂🎉").strip()
+    found = _OWN_BIRTHDAY.match(text)
+    if found is None:
+        return None
+    when = found["when"] or found["when2"] or found["when3"] or ""
+    tomorrow = when.casefold() == "tomorrow" or text.casefold().startswith("tomorrow")
+    age = found["nth"] or found["age"] or found["age2"]
+    rel = (found["rel"] or "").casefold()
+    rel = _SPELT.get(rel, rel)
+    to = f" to your {rel}" if rel else f", {name}" if name else ""
+    wish = f"Ooh, happy early birthday{to}! 🎂" if tomorrow else f"Happy birthday{to}! 🎂🎉"
+    reply = wish + (f" {age}, what a number!" if age else "")
+    if now is None:
+        return Told(reply)
+    day = now.local.date() + timedelta(days=1 if tomorrow else 0)
+    whose = f"The owner's {rel}'s" if rel else "The owner's"
+    where = ("people", f"{rel} birthday") if rel else ("facts", "birthday")
+    content = f"{whose} birthday is on {day.day} {day:%B}."
+    return Told(f"{reply} I'll remember the day.", (*where, content))

@@ -178,3 +178,37 @@ def test_the_weather_is_small_talk_not_a_plan(said: str, words: tuple[str, ...])
     reply = pet.say(said)
     assert any(w in reply for w in words) and "goes well" not in reply, reply
     assert not pet.ops
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["work was crazy today", "my day was long", "the kids were up all night", "today was so hectic"],
+)
+def test_a_day_that_was_a_lot_is_heard_as_one(said: str) -> None:
+    """Before: "I hear you." or "Tell me more!"; it is no bad news either ("that sounds rotten")."""
+    reply, ops = one_turn(said)
+    assert reply in (
+        "Sounds like a full-on day! Did you get a moment to breathe?",
+        "Phew, that's a lot. I hope you get some quiet time now.",
+    ), reply
+    assert ops == []
+
+
+@pytest.mark.parametrize("said", ["work was fine", "school was ok", "the day went alright"])
+def test_a_so_so_day_is_met_as_one(said: str) -> None:
+    reply, _ = one_turn(said)
+    assert "best bit" in reply or "small and good" in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("said", "not_said"),
+    [
+        ("the interview went badly", "I hear you"),
+        ("I had a long walk by the river", "full-on"),
+        ("the long weekend was great", "full-on"),
+        ("work was busy but fun", "full-on"),
+    ],
+)
+def test_long_or_busy_with_a_good_word_is_not_a_hard_day(said: str, not_said: str) -> None:
+    reply, _ = one_turn(said)
+    assert not_said not in reply and "Tell me more" not in reply, reply

@@ -244,7 +244,20 @@ _BAD = lazy(
     r"\b(?:cancel+ed|lost|failed|broke|broken|awful|terrible|horrible|bad|worst|missed|hurt|sick|"
     r"ill|surgery|operation|hospital|ran away|died|dumped|fired|crashed|stolen|rain\w*|late|"
     r"awkward|boring|disaster|spil+t|spil+ed|burnt|burned|knocked|ruined|argument|fight|"
-    r"delayed|flooded)\b",
+    r"delayed|flooded|badly|stressful|a nightmare)\b",
+    re.IGNORECASE,
+)
+# A day that was a lot, not a bad one: "work was crazy today", "the kids were up all night".
+_HECTIC = lazy(
+    r"\b(?:crazy|hectic|mad|manic|busy|full[- ]on|non-?stop|chaos|chaotic|exhausting|draining|"
+    r"intense|up all night|long (?:day|shift|week|night)|"
+    r"(?:day|shift|week|night) (?:was|has been) (?:so |really |very |super )?long)\b",
+    re.IGNORECASE,
+)
+# Neither good nor bad: "work was fine", "school was ok".
+_SO_SO = lazy(
+    r"\b(?:was|were|went) (?:(?:just|pretty|fairly) )?(?:fine|ok|okay|alright|all right|so-so|"
+    r"meh|not bad|average|uneventful)\b",
     re.IGNORECASE,
 )
 _FUNNY = lazy(r"\b(?:lol|lmao|haha\w*)\b|[😂🤣😆😅]", re.IGNORECASE)
@@ -283,6 +296,14 @@ _WENT_BADLY = (
     "Oh no, that sounds rotten. I'm sorry. Are you okay?",
     "Ugh, what a pain. Sorry that happened. Want to tell me about it?",
     "Oh, that's a shame. I'm sorry. I hope the rest of the day is kinder.",
+)
+_WENT_HECTIC = (
+    "Sounds like a full-on day! Did you get a moment to breathe?",
+    "Phew, that's a lot. I hope you get some quiet time now.",
+)
+_WENT_SO_SO = (
+    "An ordinary one, then. Anything small and good in it?",
+    "Fine is fine! Was there a best bit?",
 )
 _WENT_FUNNY = (
     "Haha, oh no! Poor you. Was it a total mess?",
@@ -325,10 +346,14 @@ def event(text: str, seed: int, avoid: Sequence[str] = (), alone: bool = True) -
         return pick(_WENT_FUNNY, seed, avoid)
     if done and not bad:
         return pick(_ACHIEVED, seed, avoid)
+    if not good and _HECTIC.search(s):
+        return pick(_WENT_HECTIC, seed, avoid)
     if bad:
         return pick(_WENT_BADLY, seed, avoid)
     if good:
         return pick(_WENT_WELL, seed, avoid)
+    if _SO_SO.search(s):
+        return pick(_WENT_SO_SO, seed, avoid)
     if not alone or not _DID.match(s):
         return None  # "the weather was odd today" says how it was: nothing to ask
     how = _HOW_WAS.search(s)

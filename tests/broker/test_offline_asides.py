@@ -182,7 +182,12 @@ def test_the_weather_is_small_talk_not_a_plan(said: str, words: tuple[str, ...])
 
 @pytest.mark.parametrize(
     "said",
-    ["work was crazy today", "my day was long", "the kids were up all night", "today was so hectic"],
+    [
+        "work was crazy today",
+        "my day was long",
+        "the kids were up all night",
+        "today was so hectic",
+    ],
 )
 def test_a_day_that_was_a_lot_is_heard_as_one(said: str) -> None:
     """Before: "I hear you." or "Tell me more!"; it is no bad news either ("that sounds rotten")."""

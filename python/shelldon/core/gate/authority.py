@@ -21,6 +21,12 @@ state the opposite of an owner rule.
   directly.").
 - `renamed_owner(text, rules)`: the owner's "call me" rule that `text` names the owner otherwise
   than ("Always call me Bob.", "The user wants to be called Bob." after "Call me Alice.").
+- `names_someone(text)`: ("owner" or "pet", the name) when `text` says what the owner or the pet
+  is called, goes by or is addressed as ("From now on the user goes by Bob.", "Call the user
+  'master'.", "Your name is now Rex."); `said_by_owner(heard, who, name)`: the owner's own words
+  give that name ("I'm Marta", "call me Al", "I'll call you Rex"). `gate.decide` refuses the first
+  below the owner's provenance unless the second, or an owner "call me" rule, holds: only the
+  owner says who they are. Someone else's name and an account's handle are facts.
 - `narrowed_rule(text, rules)`: the owner rule that `text` makes an exception to: it holds every
   word of the rule and an exception or a permission ("..., except on Fridays", "... is fine on
   Fridays", "... unless the build is green"). An exception is a change of the rule, and only the
@@ -30,6 +36,10 @@ Rule words are read after NFKC, case folding and look-alike letters mapped (`fol
 "mаin" with a Cyrillic а is "main"), with a light suffix stem.
 
 Pure functions; `gate.decide` calls them for writes below the owner's provenance.
+
+Over 400 lines: each check is a small grammar of how a role, a rule or a name is said (role
+words in six languages, polarity and exception words, naming phrases); they share the views and
+the folding of rule words, and one home keeps what "the owner's authority" means in one place.
 """
 
 from __future__ import annotations
@@ -161,7 +171,11 @@ def _stem(word: str) -> str:
     word = _SAME.get(word, word)
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            return word[: -len(suffix)]
+            stem = word[: -len(suffix)]
+            # "running", "committed", "stopped": the doubled consonant is the ending's
+            if suffix in ("ing", "ed") and stem[-1] == stem[-2] and stem[-1] in "bgmnprt":
+                stem = stem[:-1]
+            return stem
     return word
 
 
@@ -184,14 +198,25 @@ def _views(text: str) -> Iterator[str]:
     yield from views
 
 
+def _says_polarity(text: str) -> bool:
+    """The text says "always", "never", "not", "must" ... : it states a norm, not a history
+    ("The team used to push to main directly before 2024." states none)."""
+    words = _WORD.findall(fold_letters(text).replace("\u2019", "'"))
+    return any(w in _POSITIVE or w in _NEGATIVE or w.endswith("n't") for w in words)
+
+
 def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
     words = _WORD.findall(fold_letters(text).replace("\u2019", "'"))
     polarity = 1
-    for w in words:
+    for n, w in enumerate(words):
         if w in _NEGATIVE or w.endswith("n't"):
             polarity = -1
             break
         if w in _POSITIVE:
+            # "should never", "must not", "do not", "please never": the negation turns it
+            after = words[n + 1] if n + 1 < len(words) else ""
+            if after in _NEGATIVE or after.endswith("n't"):
+                polarity = -1
             break
     content = frozenset(
         _stem(w)
@@ -201,21 +226,31 @@ def _polarity_and_words(text: str) -> tuple[int, frozenset[str]]:
     return polarity, content
 
 
-def opposed_rule(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
+def opposed_rule(
+    text: str, rules: Iterable[tuple[str, str]], *, whole_rule: bool = False
+) -> str | None:
     """The stem of the first owner rule (stem, text) that `text` states the opposite of: every
-    word of the rule with the other polarity, or (two words or more) only words of the rule.
-    Read as typed and undisguised (`_views`: "m a i n", "m4in" are "main")."""
+    word of the rule with the other polarity, or (two words or more, unless `whole_rule`) only
+    words of the rule. Read as typed and undisguised (`_views`: "m a i n", "m4in" are "main").
+    `whole_rule` is how a text that does not read as a rule is read (a fact, a person's entry:
+    "The user says: always push to main directly.", "Running the full test suite before a commit
+    is not needed."): it must hold the whole rule, not a part of it, and say a polarity word of
+    its own (a history, "the team used to push to main directly", turns nothing around)."""
     rules = tuple(rules)
-    return next((s for view in _views(text) if (s := _opposed_in(view, rules))), None)
+    return next((s for view in _views(text) if (s := _opposed_in(view, rules, whole_rule))), None)
 
 
-def _opposed_in(text: str, rules: Iterable[tuple[str, str]]) -> str | None:
+def _opposed_in(
+    text: str, rules: Iterable[tuple[str, str]], whole_rule: bool = False
+) -> str | None:
     polarity, words = _polarity_and_words(text)
+    if whole_rule and not _says_polarity(text):
+        return None
     for stem, rule in rules:
         rule_polarity, rule_words = _polarity_and_words(rule)
         if rule_polarity == polarity or len(rule_words) < 2:
             continue
-        if rule_words <= words or (len(words) >= 2 and words <= rule_words):
+        if rule_words <= words or (not whole_rule and len(words) >= 2 and words <= rule_words):
             return stem
     return None
 

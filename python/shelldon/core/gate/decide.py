@@ -395,6 +395,8 @@ def _turns_an_owner_rule(write: _Write) -> tuple[ExistingEntry, str] | None:
     stem, how = None, ""
     if candidate.collection in limits.rule_collections or reads_as_rule(candidate.body):
         stem, how = opposed_rule(candidate.body, pairs), "states the opposite of"
+    else:  # a rule written as a fact ("The user says: always push to main directly.")
+        stem, how = opposed_rule(candidate.body, pairs, whole_rule=True), "states the opposite of"
     if stem is None:
         stem, how = narrowed_rule(candidate.body, pairs), "makes an exception to"
     if stem is None:

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Required
 
@@ -202,6 +204,54 @@ def build_server(memory: AgentMemory) -> MCPServer:
     return server
 
 
+_SAYABLE = re.compile(r"[A-Za-z0-9_]{1,64}")
+
+
+def argument_check(server: MCPServer) -> Callable[[str, dict[str, Any]], str | None]:
+    """`check(tool, arguments)`: why `arguments` do not fit the tool's schema, in one line that
+    names the argument and never echoes its value (a value may be anything the agent holds, a
+    key included), or None. The SDK's own report is pydantic's: several lines, a URL, and the
+    values sent. An argument's name is said only when it is a plain identifier."""
+    from pydantic import ValidationError
+
+    tools = {tool.name: tool for tool in server._tool_manager.list_tools()}
+
+    def where(loc: tuple[Any, ...]) -> str:
+        """The argument's path, quoted ('digest.facts[0].name'), or its name's length when the
+        name is not a plain identifier (it may be anything, a key included)."""
+        parts: list[str] = []
+        for part in loc:
+            if isinstance(part, int):
+                parts.append(f"[{part}]")
+            elif isinstance(part, str) and _SAYABLE.fullmatch(part):
+                parts.append(f".{part}" if parts else part)
+            else:
+                return f"an argument named with {len(str(part))} characters"
+        return f"'{''.join(parts)}'" if parts else "the arguments"
+
+    def check(name: str, arguments: dict[str, Any]) -> str | None:
+        tool = tools.get(name)
+        if tool is None:
+            return None  # the screen refuses an unknown tool before this
+        try:
+            tool.fn_metadata.validate_arguments(arguments)
+        except ValidationError as exc:
+            errors = exc.errors(include_url=False, include_input=False)
+            first = errors[0]
+            taken = ", ".join(tool.parameters.get("properties", {})) or "no arguments"
+            if first["type"] == "extra_forbidden":
+                said = f"{where(first['loc'])} is not an argument of {name} (it takes {taken})"
+            elif first["type"] == "missing":
+                said = f"{where(first['loc'])} is missing"
+            else:
+                said = f"{where(first['loc'])}: {first['msg']}"
+            more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+            return blank_secrets(f"{name}: {said}{more}")
+        return None
+
+    return check
+
+
 def serve(project: Path, data_root: DataRoot) -> None:
     """Serve MCP on stdin/stdout until the client closes the pipe."""
     require_sdk()  # before the project's tree is made: a missing extra leaves nothing behind
@@ -215,4 +265,4 @@ def serve(project: Path, data_root: DataRoot) -> None:
     log.info("serving project memory of %s over stdio", memory.project)
     import anyio
 
-    anyio.run(serve_stdio, server)
+    anyio.run(serve_stdio, server, argument_check(server))

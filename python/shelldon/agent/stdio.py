@@ -15,6 +15,10 @@ Three things the SDK's own stdio transport does not do, and why they are here:
   waits, at most `ANSWER_AFTER_EOF_S`, until every request passed on has its answer
   (`_Answers`), then ends the session. A request the client cancelled
   (`notifications/cancelled`) is not waited for: the protocol gives it no answer.
+
+Over 400 lines: the screen, the lifecycle, the answers owed and the reader that joins them are
+one wire, each the answer to a hostile client's probe (docs/agents.md); split, the reader would
+import every part of it back.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from shelldon import digests
@@ -34,6 +39,9 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
 log = logging.getLogger(__name__)
+
+# `check_call(tool, arguments)`: why the arguments do not fit the tool (one line), or None.
+CallCheck = Callable[[str, dict[str, Any]], str | None]
 
 # A message larger than this is refused unread (a memory entry holds at most 64,000 characters;
 # a digest is a few kilobytes).
@@ -58,12 +66,32 @@ TOOL_NAMES = frozenset(
         "memory_reflect",
     }
 )
-# This server offers no prompts (the SDK answered a `prompts/get` with code 0 and a traceback).
-PROMPT_NAMES: frozenset[str] = frozenset()
+# This server offers no prompts and no resources, though the SDK advertised both (its
+# `prompts/get` answered with code 0 and a traceback, `resources/read` echoed the URI): they are
+# left out of the capabilities and every such method is -32601.
+_NOT_OFFERED = frozenset({"prompts", "resources"})
+_METHOD_NOT_FOUND = -32601
 _SAYABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # The request's id, read from the head of a line that is not JSON (so its client still gets an
 # answer to wait on): the first "id" member with a number or a string.
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\\n]|\\.){0,200}")')
+
+
+class _NotStrictJson(ValueError):
+    """JSON that Python reads and a strict parser does not: NaN or Infinity, or a name twice in
+    one object (which one counts is the parser's choice: the SDK took the last "id", so the
+    client waited for ever on the first)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotStrictJson(f"{name} is not JSON")
+
+
+def _unique_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _NotStrictJson("a name repeats in one object")
+    return found
 
 
 def _deeper_than(value: Any, limit: int) -> bool:
@@ -84,15 +112,17 @@ def _deeper_than(value: Any, limit: int) -> bool:
 
 def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
     """One line from the client: (its text, to pass to the SDK) when it is one well-formed
-    JSON-RPC message, else (None, the JSON-RPC error to answer with). Every line the SDK would
-    drop is answered: not UTF-8, not JSON, nested too deep, over MAX_MESSAGE_BYTES -> parse error
-    (-32700); a batch (MCP 2025-06-18 has none), or not a JSON-RPC message -> invalid request
-    (-32600); a string holding a lone surrogate (not Unicode), or a `tools/call` of a tool this
-    server does not have -> invalid params (-32602; the name is echoed only when it is a plain
-    identifier). The id is the message's when it can be read, null otherwise (JSON-RPC 2.0,
-    section 5). A request whose id is null, a fraction or a boolean -> invalid request (MCP
-    requests carry a string or an integer; the SDK would take it for a notification and answer
-    nothing)."""
+    JSON-RPC message, else (None, the JSON-RPC error to answer with), or (None, None) for a
+    malformed notification (never answered: it is dropped and logged). Every line the SDK would
+    drop is answered: not UTF-8, not JSON, not strict JSON (NaN, Infinity, a name twice in one
+    object), nested too deep, over MAX_MESSAGE_BYTES -> parse error (-32700); a `prompts/*` or
+    `resources/*` request -> method not found (-32601: none is offered); a batch (MCP
+    2025-06-18 has none), or not a JSON-RPC message -> invalid request (-32600); a string
+    holding a lone surrogate (not Unicode), or a `tools/call` of a tool this server does not
+    have -> invalid params (-32602; the name is echoed only when it is a plain identifier).
+    The id is the message's when it can be read, null otherwise (JSON-RPC 2.0, section 5). A
+    request whose id is null, a fraction or a boolean -> invalid request (MCP requests carry a
+    string or an integer; the SDK would take it for a notification and answer nothing)."""
     text, refusal, _ = _screen(line)
     return text, refusal
 
@@ -116,9 +146,11 @@ def _screen(line: bytes) -> tuple[str | None, dict[str, Any] | None, dict[str, A
         return error(_PARSE_ERROR, f"Parse error: a message over {MAX_MESSAGE_BYTES} bytes")
     try:
         text = line.decode("utf-8")
-        raw = json.loads(text)
+        raw = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_names)
     except UnicodeDecodeError:
         return error(_PARSE_ERROR, "Parse error: not UTF-8")
+    except _NotStrictJson as exc:
+        return error(_PARSE_ERROR, f"Parse error: {exc}")
     except (ValueError, RecursionError):
         return error(_PARSE_ERROR, "Parse error: not one JSON value (or nested too deep)")
     if isinstance(raw, list):
@@ -139,18 +171,23 @@ def _screen(line: bytes) -> tuple[str | None, dict[str, Any] | None, dict[str, A
     try:
         mcp_types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
     except (ValidationError, RecursionError):
+        if isinstance(raw, dict) and isinstance(raw.get("method"), str) and "id" not in raw:
+            # A notification is never answered (JSON-RPC 2.0, section 4.1), even a malformed
+            # one: an error with a null id would reach a client that asked nothing.
+            return None, None, None
         return error(_INVALID_REQUEST, "Invalid Request: not a JSON-RPC message", req_id)
     params = raw.get("params")
+    method = raw.get("method")
+    if isinstance(method, str) and method.split("/")[0] in _NOT_OFFERED and "id" in raw:
+        # Not advertised (`serve_stdio` takes them out of the capabilities): no resource or
+        # prompt exists, and a URI or a name the client sent is not echoed back.
+        kind = method.split("/")[0]
+        return error(_METHOD_NOT_FOUND, f"Method not found: this server offers no {kind}", req_id)
     if raw.get("method") == "tools/call" and "id" in raw and isinstance(params, dict):
         name = params.get("name")
         if name not in TOOL_NAMES:
             said = f": {name}" if isinstance(name, str) and _SAYABLE_NAME.fullmatch(name) else ""
             return error(_INVALID_PARAMS, f"Unknown tool{said}", req_id)
-    if raw.get("method") == "prompts/get" and "id" in raw:
-        name = params.get("name") if isinstance(params, dict) else None
-        if name not in PROMPT_NAMES:
-            said = f": {name}" if isinstance(name, str) and _SAYABLE_NAME.fullmatch(name) else ""
-            return error(_INVALID_PARAMS, f"Unknown prompt{said}", req_id)
     return text, None, raw
 
 
@@ -299,11 +336,12 @@ class _ScreenedStdin:
     input it waits for the answers still owed before it ends the iteration (the module's
     opening comment says why)."""
 
-    def __init__(self, fd: int, answers: _Answers) -> None:
+    def __init__(self, fd: int, answers: _Answers, check_call: CallCheck | None = None) -> None:
         import anyio
 
         self._file = open(fd, "rb", closefd=True)  # noqa: SIM115 (closed by aclose)
         self._answers = answers
+        self._check_call = check_call
         self._lifecycle = _Lifecycle()
         self.reply: Any = None
         self.ready = anyio.Event()
@@ -330,9 +368,24 @@ class _ScreenedStdin:
             if not line.strip():
                 continue
             text, refusal, message = _screen(line)
+            if text is None and refusal is None:
+                log.info(
+                    "dropped a malformed notification: %d bytes, sha256 %s",
+                    len(line),
+                    digests.sha256_hex(line)[:16],
+                )
+                continue
             if text is not None:
                 assert message is not None
                 if (out_of_turn := self._lifecycle.check(message)) is None:
+                    if (failed := self._arguments_refused(message)) is not None:
+                        log.info("refused a tool call (%s)", failed)
+                        await self.ready.wait()
+                        result = {"content": [{"type": "text", "text": failed}], "isError": True}
+                        answer = {"jsonrpc": "2.0", "id": message["id"], "result": result}
+                        reply = jsonrpc_message_adapter.validate_python(answer, by_name=False)
+                        await self.reply.send(SessionMessage(reply))
+                        continue
                     self._answers.asked(message)
                     return text
                 code, said = out_of_turn
@@ -354,6 +407,19 @@ class _ScreenedStdin:
             reply = jsonrpc_message_adapter.validate_python(refusal, by_name=False)
             await self.reply.send(SessionMessage(reply))
 
+    def _arguments_refused(self, message: dict[str, Any]) -> str | None:
+        """A tool call whose arguments do not fit the tool's schema: its one-line reason
+        (`check_call`), answered as the tool's failed result (isError) without running it."""
+        params = message.get("params")
+        if self._check_call is None or message.get("method") != "tools/call" or "id" not in message:
+            return None
+        if not isinstance(params, dict) or not isinstance(params.get("name"), str):
+            return None
+        arguments = params.get("arguments")
+        if arguments is not None and not isinstance(arguments, dict):
+            return None  # not an object: the SDK answers -32602
+        return self._check_call(params["name"], arguments or {})
+
     async def _end_of_input(self) -> None:
         owed = self._answers.owed
         if not owed:
@@ -370,9 +436,12 @@ class _ScreenedStdin:
         self._file.close()
 
 
-async def serve_stdio(server: MCPServer) -> None:
+async def serve_stdio(server: MCPServer, check_call: CallCheck | None = None) -> None:
     """`server` on stdin/stdout: the SDK's stdio transport (which owns fd 1: the wire through a
-    private duplicate, fd 1 on stderr) fed by `_ScreenedStdin`."""
+    private duplicate, fd 1 on stderr) fed by `_ScreenedStdin`. `check_call(tool, arguments)`:
+    why a tool call's arguments do not fit (one line), or None; such a call never reaches the
+    SDK, whose validation error is pydantic's report, several lines with a URL and the values
+    the client sent."""
     from mcp.server.stdio import stdio_server
 
     wire_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
@@ -380,14 +449,18 @@ async def serve_stdio(server: MCPServer) -> None:
     os.dup2(null, 0)
     os.close(null)
     answers = _Answers()
-    stdin = _ScreenedStdin(wire_in, answers)
+    stdin = _ScreenedStdin(wire_in, answers, check_call)
     try:
         async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
             stdin.reply = write_stream  # a refusal pays nothing owed: it was never passed on
             replies = _CountingReplies(write_stream, answers)
             stdin.ready.set()
             lowlevel = server._lowlevel_server
-            await lowlevel.run(read_stream, replies, lowlevel.create_initialization_options())
+            options = lowlevel.create_initialization_options()
+            # Only tools are served: no prompts, no resources advertised (`_NOT_OFFERED`).
+            options.capabilities.prompts = None
+            options.capabilities.resources = None
+            await lowlevel.run(read_stream, replies, options)
     except* (BrokenPipeError, ConnectionResetError):
         # The client closed its end without reading its replies: the session is over. A call in
         # flight finished its write (its audit line with it); nothing later was started.

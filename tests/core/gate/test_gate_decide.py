@@ -667,3 +667,68 @@ def test_the_index_estimate_never_undercounts_the_rendered_index(long_titles: bo
     text = render_index(rendered)
     assert "more entries not listed" not in text and "more entry not listed" not in text
     assert len(text.splitlines()) <= MAX_LINES and len(text.encode()) <= MAX_BYTES
+
+
+# A number after a noun names which one, whatever the noun ("tenant 7", "pump 2"): before, only a
+# list of nouns did (12 of these 14 were merged as value updates). A number after a verb, a
+# preposition or a setting, or before a unit, is a value ("takes 2 minutes", "port 8080").
+COUNTED_NOUNS = [
+    ("Tenant 7 pays rent on the 1st.", "Tenant 9 pays rent on the 1st."),
+    ("Node 3 runs the primary database.", "Node 4 runs the primary database."),
+    ("The printer is on floor 2 near the kitchen.", "The printer is on floor 5 near the kitchen."),
+    ("Cabin 3 has a broken heater.", "Cabin 5 has a broken heater."),
+    ("Patient 12 needs insulin at noon.", "Patient 14 needs insulin at noon."),
+    ("Bay 2 stores the spare tyres.", "Bay 4 stores the spare tyres."),
+    ("Printer 2 jams on A3 paper.", "Printer 3 jams on A3 paper."),
+    ("Camera 5 covers the back door.", "Camera 6 covers the back door."),
+    ("Sensor 8 reports the greenhouse humidity.", "Sensor 9 reports the greenhouse humidity."),
+    ("Classroom 4 has the new projector.", "Classroom 6 has the new projector."),
+    ("Batch 17 failed the quality check.", "Batch 18 failed the quality check."),
+    ("Player 3 starts on the bench this season.", "Player 4 starts on the bench this season."),
+    ("Pump 1 feeds the north field.", "Pump 2 feeds the north field."),
+    ("The logs of tenant 7 are kept for a year.", "The logs of tenant 9 are kept for a year."),
+]
+VALUES_OF_ONE_SUBJECT = [
+    ("The build takes 2 minutes.", "The build takes 5 minutes."),
+    ("Tenant 7 pays 800 euros a month.", "Tenant 7 pays 850 euros a month."),
+    ("The backup keeps 3 copies of the database.", "The backup keeps 5 copies of the database."),
+    ("Wait 10 seconds before retrying the upload.", "Wait 30 seconds before retrying the upload."),
+    ("The job runs 4 workers in parallel.", "The job runs 8 workers in parallel."),
+    ("Use 8 threads for the release compile.", "Use 16 threads for the release compile."),
+    ("The cluster has 3 nodes in Frankfurt.", "The cluster has 5 nodes in Frankfurt."),
+    # A day of the month was no value before: the 5th was kept beside the 1st.
+    ("The rent is due on the 1st of the month.", "The rent is due on the 5th of the month."),
+    ("The dev server listens on port 8080.", "The dev server listens on port 3000."),
+    ("The project requires Python 3.11 or newer.", "The project requires Python 3.12 or newer."),
+    ("The retry limit is 3 attempts per upload.", "The retry limit is 5 attempts per upload."),
+    ("Sensor 8 reports every 15 minutes.", "Sensor 8 reports every 30 minutes."),
+]
+# Written after the fix and run once: 0 of 7 merged, 0 of 6 copied.
+COUNTED_NOUNS_HELD_APART = [
+    ("Ward 6 closes to visitors at 8 pm.", "Ward 9 closes to visitors at 8 pm."),
+    ("Kiosk 3 only accepts cards.", "Kiosk 5 only accepts cards."),
+    ("Trail 12 is closed after the storm.", "Trail 14 is closed after the storm."),
+    ("Studio 2 has the good microphone.", "Studio 3 has the good microphone."),
+    ("The alarm for tank 4 goes off too often.", "The alarm for tank 6 goes off too often."),
+    ("Court 1 needs a new net.", "Court 2 needs a new net."),
+    ("Cohort 5 starts the course in March.", "Cohort 6 starts the course in March."),
+]
+VALUES_HELD_APART = [
+    ("The dishwasher cycle lasts 90 minutes.", "The dishwasher cycle lasts 120 minutes."),
+    ("Ward 6 closes to visitors at 8 pm.", "Ward 6 closes to visitors at 9 pm."),
+    ("The API allows 100 requests per minute.", "The API allows 200 requests per minute."),
+    ("The car park charges 4 euros an hour.", "The car park charges 5 euros an hour."),
+    ("Backups are kept for 14 days.", "Backups are kept for 30 days."),
+    ("The owner's bike has 21 gears.", "The owner's bike has 24 gears."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), COUNTED_NOUNS + COUNTED_NOUNS_HELD_APART)
+def test_a_counted_noun_with_another_number_is_another_fact(old: str, new: str) -> None:
+    assert decide(cand(new), [entry("first", old)]).action == "create"
+
+
+@pytest.mark.parametrize(("old", "new"), VALUES_OF_ONE_SUBJECT + VALUES_HELD_APART)
+def test_a_new_value_of_one_subject_is_still_an_update(old: str, new: str) -> None:
+    d = decide(cand(new), [entry("first", old)])
+    assert (d.action, d.reason_code) == ("update", "value_updated"), d.reason

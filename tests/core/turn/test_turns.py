@@ -606,3 +606,25 @@ def test_no_field_of_any_op_carries_a_key_or_an_order_into_a_store(
                 holding.append(f"history.db:{table}")
     db.close()
     assert holding == [], field
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("Hi, I'm Marta!", True),  # the owner's own words give the name: the model's op is kept
+        ("Hi there, what's the weather like?", False),  # a name nobody said: the model's own
+        ("Tell me about Bob Dylan.", False),  # the name is in the message, not as the owner's
+    ],
+)
+def test_the_model_names_the_owner_only_from_the_owners_own_words(
+    world: World, message: str, kept: bool
+) -> None:
+    op = _remember("facts", "owner's name", "The owner's name is Marta.")
+    named = _remember("facts", "owner's name", "The owner's name is Bob.")
+    result = world.turn(message, ops=(named if "Bob" in message else op,))
+    [verdict] = result.verdicts
+    if kept:
+        assert verdict.action == "create", verdict.reason
+    else:
+        assert (verdict.action, verdict.reason_code) == ("reject", "owner_protected")
+        assert world.tree() == []

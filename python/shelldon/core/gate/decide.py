@@ -42,11 +42,14 @@ from shelldon._native import similarity_batch
 from shelldon.contracts.provenance import outranks
 from shelldon.core.gate.authority import (
     ROLE_CLAIM_RULE,
+    names_someone,
     narrowed_rule,
     opposed_rule,
+    owner_named,
     reads_as_rule,
     renamed_owner,
     role_claim,
+    said_by_owner,
 )
 from shelldon.core.gate.identifiers import (
     drops_only_naming,
@@ -334,7 +337,7 @@ def _provenance_of_contradicted(write: _Write) -> Decision | None:
                     "revises it",
                     target=m.entry.stem,
                 )
-        return None
+        return _names_unheard(write)
     for m in write.contradicts:
         if (
             m.entry.provenance == "owner"
@@ -349,6 +352,31 @@ def _provenance_of_contradicted(write: _Write) -> Decision | None:
                 supersedes=(m.entry.stem,),
             )
     return None
+
+
+def _names_unheard(write: _Write) -> Decision | None:
+    """A write below the owner that says who the owner or the pet is (a name, a form of
+    address) is refused unless the owner's own words give that name: a "call me" rule the owner
+    stated, or the owner turn's message it came from (`Candidate.heard`: "I'm Marta" makes the
+    model's "The owner's name is Marta." the owner's word). Only the owner names themselves."""
+    candidate = write.candidate
+    found = names_someone(candidate.body)
+    if found is None:
+        return None
+    who, name = found
+    rules = [
+        (e.stem, e.body)
+        for e in write.active
+        if e.provenance == "owner" and e.collection in write.limits.rule_collections
+    ]
+    if (who == "owner" and name in owner_named(rules)) or said_by_owner(candidate.heard, who, name):
+        return None
+    whom = "the owner" if who == "owner" else "the pet"
+    return _reject(
+        OWNER_PROTECTED,
+        f"says who {whom} is ({name[:40]!r}): only the owner's own words name {whom} (a "
+        f"'call me' rule they state); an {candidate.provenance} write never does",
+    )
 
 
 def _turns_an_owner_rule(write: _Write) -> tuple[ExistingEntry, str] | None:
@@ -367,6 +395,8 @@ def _turns_an_owner_rule(write: _Write) -> tuple[ExistingEntry, str] | None:
     stem, how = None, ""
     if candidate.collection in limits.rule_collections or reads_as_rule(candidate.body):
         stem, how = opposed_rule(candidate.body, pairs), "states the opposite of"
+    else:  # a rule written as a fact ("The user says: always push to main directly.")
+        stem, how = opposed_rule(candidate.body, pairs, whole_rule=True), "states the opposite of"
     if stem is None:
         stem, how = narrowed_rule(candidate.body, pairs), "makes an exception to"
     if stem is None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from shelldon.core.words import NAMING_WORDS, NUMBER_WORDS, SIMILARITY_STOPWORDS
+from shelldon.core.words import FUNCTION_WORDS, NAMING_WORDS, NUMBER_WORDS, SIMILARITY_STOPWORDS
 
 # Things counted by a number or a letter after their name: "worker 2", "room 101", "node B".
 # Words that are also common verbs before a count ("run 4 workers", "process 10 files", "drive 3
@@ -43,6 +43,46 @@ _NUMBERED = frozenset(
         item chapter section page figure appendix rule line room floor flat apartment building
         unit desk locker seat gate terminal platform lane bus route tram flight level tier slot
         team group build""",
+    )
+)
+# A number after a noun outside that list names which one too ("tenant 7", "pump 2", "sensor 8"):
+# what comes before a label is a noun, what comes before a value is a verb, a preposition, the
+# name of a setting or a unit. So a digit label is a subject unless the word before it is a
+# function word, a verb (these base forms, or any word ending as a verb does: "pays 7", "waited
+# 5", "using 4"), a setting or a product whose number is its value or version ("port 8080",
+# "Python 3", "timeout 30"), or a unit or a count's noun follows ("wait 5 minutes").
+_VALUE_NAMES = frozenset(
+    re.findall(
+        r"\S+",
+        """port version release v python node java ruby perl php go rust gcc clang postgres
+        postgresql mysql redis ubuntu debian fedora windows macos ios android chrome firefox
+        timeout limit size max min maximum minimum count total threshold retries retry budget
+        score rate ratio price cost age width height depth length weight speed temperature
+        heap memory ram status top around roughly approximately about nearly almost exactly
+        least most every only just over under than past since until till per each above below
+        beyond within across through near between among against toward towards via plus minus
+        another further additional extra another next previous january february march april may
+        june july august september october november december""",
+    )
+)
+_COUNT_VERBS = frozenset(
+    re.findall(
+        r"\S+",
+        """run use keep wait retry spawn allow take need give add set start launch allocate
+        reserve buy sell cost pay hold store spend make get send process handle open create skip
+        cap limit raise bump scale increase reduce drop lower lose gain win hit reach exceed last
+        sleep delay try repeat rotate split shard have be do cut grow shrink double triple sort
+        pick choose print show list fetch pull push read write load save copy move fell rose
+        grew ran took gave made got sold bought paid held kept spent lost won put went came saw
+        said told had did sent left brought built began""",
+    )
+)
+_UNITS = frozenset(
+    re.findall(
+        r"\S+",
+        """ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days week
+        weeks month months year years kb mb gb tb k m percent % times x euro euros dollar dollars
+        pound pounds usd eur gbp px pt cm mm km kg g lb lbs am pm o'clock""",
     )
 )
 _ORDINAL = (
@@ -106,6 +146,8 @@ _COMMAND = re.compile(
     re.IGNORECASE,
 )
 _VALUE = re.compile(r"\d+(?:[.,:]\d+)*")
+# A date's day ("due on the 1st" / "the 5th"): a value against another day, not against "1".
+_DAY = re.compile(r"\d+(?:st|nd|rd|th)")
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[.,:'][A-Za-z0-9]+)*")
 
 
@@ -123,11 +165,27 @@ def _kind(word: str) -> str | None:
 
 
 def _is_numbered(match: re.Match[str]) -> bool:
-    """A count's name: "worker 2", "room 101"; a capital inside a sentence makes the word a
-    proper name and the number its version ("requires Node 18")."""
+    """A count's name: "worker 2", "room 101", "tenant 7"; a capital inside a sentence makes the
+    word a proper name and the number its version ("requires Node 18")."""
     word = match.group(1)
     mid_sentence = match.start() > 0 and not re.search(r"[.!?]\s*$", match.string[: match.start()])
-    return word.lower() in _NUMBERED and not (mid_sentence and word[0].isupper())
+    if mid_sentence and word[0].isupper():
+        return False
+    return word.lower() in _NUMBERED or _labels_a_noun(match)
+
+
+def _labels_a_noun(match: re.Match[str]) -> bool:
+    """A digit after a word that reads as a noun (`_VALUE_NAMES` says why), with no unit after
+    it: "tenant 7 pays", "the logs of pump 2"; not "takes 2 minutes", "port 8080", "run 4"."""
+    word, label = match.group(1).lower(), match.group(2)
+    if not label[0].isdigit() or len(word) < 3 or word in FUNCTION_WORDS:
+        return False
+    if word in _VALUE_NAMES or word in _COUNT_VERBS or word in NUMBER_WORDS:
+        return False
+    if (word.endswith("s") and not word.endswith(("ss", "us"))) or word.endswith(("ed", "ing")):
+        return False  # a verb's ending: "pays 7", "waited 5", "using 4"
+    after = re.match(r"\s*([A-Za-z%']+)", match.string[match.end() :])
+    return after is None or after.group(1).lower() not in _UNITS
 
 
 def subjects(text: str) -> frozenset[str]:
@@ -188,6 +246,8 @@ def only_values_differ(a: str, b: str) -> bool:
     only_a, only_b = wa - wb, wb - wa
     if not only_a or not only_b:
         return False
+    if all(_DAY.fullmatch(w) for w in only_a | only_b):
+        return True
     return all(_is_value(w) for w in only_a | only_b)
 
 

@@ -54,6 +54,9 @@ class Candidate(msgspec.Struct, frozen=True, kw_only=True):
     stem: str | None = None
     merges: tuple[str, ...] = ()
     confidence: float | None = None
+    # The owner's own words this write came from (the owner turn's message), if any: the one
+    # source a write below the owner may take the owner's or the pet's name from.
+    heard: str = ""
 
 
 class ExistingEntry(msgspec.Struct, frozen=True, kw_only=True):

@@ -66,6 +66,8 @@ class EntryExtras:
     confidence: float | None = None
     # Addresses an existing entry (the gate's Candidate.stem): "this revises that one".
     stem: str | None = None
+    # The owner's words the write came from (the gate's Candidate.heard): an owner turn's message.
+    heard: str = ""
 
 
 @dataclass(frozen=True)

@@ -395,6 +395,7 @@ class MemoryWriter(MemoryReader):
             provenance=plan.provenance,
             stem=extras.stem or plan.stem,
             confidence=extras.confidence,
+            heard=extras.heard,
         )
         entries = self.entries()
         decision = gate.decide(candidate, _existing(entries), limits)

@@ -65,7 +65,7 @@ from shelldon.core.learning import rules
 from shelldon.core.learning.corrections import CorrectionLedger
 from shelldon.core.memory.audit import AuditLog
 from shelldon.core.memory.lifecycle import CuratedMemory
-from shelldon.core.memory.plan import MemoryOpError, unit_for
+from shelldon.core.memory.plan import EntryExtras, MemoryOpError, unit_for
 from shelldon.core.outcome import OpVerdict, TurnOutcome
 from shelldon.core.owner_rules import extract_rules
 from shelldon.core.proactive import reminders
@@ -155,8 +155,11 @@ class _Applier:
         audit: AuditLog | None,
         now: datetime,
         book: reminders.Book | None = None,
+        heard: str = "",
     ) -> None:
         self.turn_id = turn_id
+        # The owner's message: the gate takes the owner's (or the pet's) name only from it.
+        self.heard = heard
         self.memory = memory
         self.history = history
         self.audit = audit
@@ -279,7 +282,12 @@ class _Applier:
             self.reject(index, name, "store_unavailable", "the memory tree is not open")
             return
         try:
-            applied = self.memory.apply_memory_op(op, provenance="inferred", turn_id=self.turn_id)
+            applied = self.memory.apply_memory_op(
+                op,
+                provenance="inferred",
+                turn_id=self.turn_id,
+                extras=EntryExtras(heard=self.heard),
+            )
         except MemoryOpError as exc:  # invalid: refused, and already audited by the writer
             self.note(
                 OpVerdict(index, name, "reject", "invalid", _clip(str(exc))),
@@ -460,7 +468,13 @@ def apply_turn(
     if audit is None and memory is not None:
         audit = memory.audit  # the same log the gate's writer keeps
     applier = _Applier(
-        turn_id=turn_id, memory=memory, history=history, audit=audit, now=now, book=book
+        turn_id=turn_id,
+        memory=memory,
+        history=history,
+        audit=audit,
+        now=now,
+        book=book,
+        heard=records.blank_record(message),
     )
     dropped = outcome.dropped if isinstance(outcome, wire.TurnResult) else ()
     synced = True

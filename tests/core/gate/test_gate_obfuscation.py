@@ -343,6 +343,8 @@ def disguised_credential(draw: st.DrawFn) -> tuple[str, str]:
 @example(("glpat-Rer7VzteRa7tYYeqdkdm", "glpat-Rer 7VzteRa7t YYeqdkdm"), "key:\n{}\n")
 @example(("glpat-WFyKEvkepeloKqW2n15p", "glpat-WFy KEvkepelo KqW2n15p"), "key:\n{}\n")
 @example(("glpat-rpaLfS5YxxmkuudvVpLh", "glpat-r\npaLfS5Y\nxxmkuud\nvVpLh"), "key:\n{}\n")
+# Cut line by line, its first key-like piece the second line: the short tail was left off.
+@example(("glpat-hfssmdIJLNoyfpgsy0TW", "glpat-hfssmd\nIJLNoyfpgsy0\nTW"), "key:\n{}\n")
 def test_a_disguised_credential_is_blanked(case: tuple[str, str], tpl: str) -> None:
     key, variant = case
     text = tpl.format(variant)

@@ -620,8 +620,12 @@ def _group(text: str, first: tuple[int, int]) -> list[tuple[int, int]]:
     # The short last chunk: after a cut on the same line or line by line, or, after a lone
     # chunk, where the value ends ("Prl23D b#@" then a quote, a comment or the line's end).
     at = len(group) - 1
+    # Cut line by line: the chunk before the tail began a line, or, when that chunk is the first
+    # key-like one, it began a line after the head ("glpat-hfssmd / IJLNoyfpgsy0 / TW").
+    first_wrapped = bool(head) and "\n" in text[head[-1][1] : first[0]]
     if rest and rest[0][1] - rest[0][0] < max(size, _MAX_TAIL + 1):
-        cut = len(group) + len(head) >= 2 and (at not in wrapped or at - 1 in wrapped)
+        by_line = at - 1 in wrapped or (at == 0 and first_wrapped)
+        cut = len(group) + len(head) >= 2 and (at not in wrapped or by_line)
         if cut or (
             at not in wrapped and rest[0][1] - rest[0][0] <= _MAX_TAIL and ends_value(rest[0])
         ):

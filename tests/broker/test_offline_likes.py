@@ -51,3 +51,24 @@ def test_a_liking_without_like_is_kept_in_the_owners_words(
 )
 def test_other_sentences_are_no_liking(said: str) -> None:
     assert liking(said) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I love my dog", "The owner loves the owner's dog."),
+        ("I hate my commute", "The owner hates the owner's commute."),
+        ("I don't like my boss", "The owner doesn't like the owner's boss."),
+        ("we love our garden", None),
+    ],
+)
+def test_a_liking_of_something_of_the_owners_says_whose_it_is(said: str, kept: str | None) -> None:
+    """Before: "The owner loves my dog." was kept: "my" read later is nobody's (or the pet's)."""
+    from shelldon.contracts.ops import Remember
+    from support.offline_pet import one_turn
+
+    _, ops = one_turn(said)
+    contents = [op.content for op in ops if isinstance(op, Remember)]
+    assert not any(" my " in f" {c} " or " our " in f" {c} " for c in contents), contents
+    if kept is not None:
+        assert contents == [kept], contents

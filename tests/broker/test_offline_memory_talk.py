@@ -555,3 +555,22 @@ def test_a_changed_liking_asked_at_once_answers_from_memory_not_the_older_row(
     pet.say(then)
     question = f"do I like {first.split()[-1]}?"
     assert pet.say(question).startswith("No, "), question
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "name"),
+    [
+        ("I've got a golden retriever called Biscuit", "dog", "Biscuit"),
+        ("my labrador is called Max", "dog", "Max"),
+        ("we have a tabby named Luna", "cat", "Luna"),
+        ("our spaniel's name is Rolo", "dog", "Rolo"),
+    ],
+)
+def test_a_pet_named_by_its_breed_is_a_pet_of_its_kind(said: str, kind: str, name: str) -> None:
+    """Before: "Ooh! How was it?" (a golden retriever) or facts/labrador; then "what's my dog's
+    name?" did not know it."""
+    pet = Pet()
+    pet.say("hi")
+    pet.say("I'm Priya")
+    pet.say(said)
+    assert name in pet.say(f"what's my {kind}'s name?")

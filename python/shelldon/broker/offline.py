@@ -102,6 +102,7 @@ from shelldon.broker.offline_view import (
 )
 from shelldon.broker.offline_words import (
     ANIMALS,
+    BREEDS,
     HELLOS,
     KIN,
     MONTHS,
@@ -170,6 +171,14 @@ _NAME = r"([A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 # case-aware, so "Rex and two cats" is Rex.
 _LOOSE_NAME = r"([\w'’-]+(?:\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]*)*)"
 # "the dogs are called …", "the kids are named …": the household's, as "our dogs" is.
+# A pet named by its breed: "a golden retriever called Biscuit" is a dog called Biscuit.
+_BREED_NAMED = lazy(
+    rf"\b(?P<breed>{alternation(*(b for kind in BREEDS.values() for b in kind))})\b"
+    r"(?=(?:'s| is)? (?:called|named) |['’]s name is )",
+    re.IGNORECASE,
+)
+_OWNERS_WORDS = lazy(r"\b(?:my|our)\b", re.IGNORECASE)
+_BREED_KIND = {b: kind for kind, breeds in BREEDS.items() for b in breeds}
 _THE_OURS = lazy(rf"^[Tt]he ({offline_cased.GROUP}) (?=(?:are|is) (?:called|named|[A-ZÀ-ÖØ-Þ]))")
 # A line typed with its "I" dropped: "just moved to leeds!", "live in york", "work as a nurse".
 _NO_SUBJECT = lazy(
@@ -568,9 +577,12 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     if found:
         verb, obj = found.group(1).lower(), _clean_clause(found.group(2))
         said = _NEGATIVE_THIRD.get(verb) or third_person_verb(verb)
-        content = f"The owner {said} {obj}."
+        # "I love my dog": the owner's dog, not "my dog" (whose, read later by a model?)
+        theirs = _OWNERS_WORDS.sub("the owner's", obj)
+        content = f"The owner {said} {theirs}."
         # "I don't like jazz anymore" revises "jazz" (the gate updates it), never a second entry
-        turn.remember("preferences", _title(offline_likes.liked(obj), 5), content)
+        title = _OWNERS_WORDS.sub("", offline_likes.liked(obj)).strip() or obj
+        turn.remember("preferences", _title(title, 5), content)
         turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
         return True
     found = _AGE.match(s)
@@ -1034,6 +1046,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         if answer_opened is not None:  # "not bad, just got a new job": glad, and the job
             turn.replies.append(answer_opened[0])
             s = answer_opened[1]
+        s = _BREED_NAMED.sub(lambda m: _BREED_KIND[m["breed"].casefold()], s)
         s = _THE_OURS.sub(r"our \1 ", s)  # "the dogs are called Pepper and Salt": the owner's
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
         s = _NO_SUBJECT_CLAUSE.sub(_with_subject, s)  # "born in glasgow, living in bristol now"

@@ -239,6 +239,21 @@ ANIMALS = (
     "fish", "goldfish", "tortoise", "turtle", "guinea pig", "snake", "lizard", "ferret", "mouse",
     "rat", "gerbil", "hen", "chicken", "duck", "goat", "pony",
 )  # fmt: skip
+# A pet named by its breed ("a golden retriever called Biscuit") is a pet of its kind.
+BREEDS = {
+    "dog": (
+        "golden retriever", "retriever", "labrador", "lab", "labradoodle", "cockapoo", "cavapoo",
+        "spaniel", "cocker spaniel", "springer spaniel", "springer", "collie", "border collie",
+        "beagle", "poodle", "dachshund", "sausage dog", "terrier", "jack russell", "westie",
+        "husky", "greyhound", "whippet", "lurcher", "pug", "bulldog", "french bulldog", "frenchie",
+        "corgi", "shih tzu", "chihuahua", "alsatian", "german shepherd", "schnauzer", "boxer",
+        "rottweiler", "dalmatian", "staffie", "staffy", "pomeranian", "cavalier", "sheepdog",
+    ),
+    "cat": (
+        "tabby", "siamese", "persian", "maine coon", "ragdoll", "bengal", "sphynx",
+        "british shorthair", "moggy", "tortoiseshell",
+    ),
+}  # fmt: skip
 # Who is a "she" or a "he" by the word the owner used (the rest may be either).
 SHE = frozenset(
     ("sister", "mum", "mom", "mam", "mother", "wife", "girlfriend", "gf", "fiancée", "fiancee",

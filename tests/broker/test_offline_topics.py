@@ -47,3 +47,15 @@ def test_no_plan_told_asks_for_one_and_keeps_nothing() -> None:
 def test_a_question_with_doing_that_is_no_plan_is_not_answered_with_plans(asked: str) -> None:
     reply = _told("I'm going to Lisbon next week").say(asked)
     assert "Lisbon" not in reply, reply
+
+
+@pytest.mark.parametrize("asked", ["what are my hobbies?", "what do I do for fun?"])
+def test_hobbies_are_the_likings_of_things_done(asked: str) -> None:
+    """Before: "I don't know that yet." after "I love hiking and photography"."""
+    reply = _told("I love hiking and photography", "I like sushi", "I love my dog").say(asked)
+    assert "hiking and photography" in reply, reply
+    assert "sushi" not in reply and "dog" not in reply, reply
+
+
+def test_no_hobby_told_asks_for_one() -> None:
+    assert "what you do for fun" in _told("I like sushi").say("what are my hobbies?")

@@ -48,6 +48,14 @@ _TOPIC_QUESTIONS = (
     ),
     ("age", lazy(r"\b(?:how old am i|my age|what age am i)\b", re.IGNORECASE)),
     (
+        "hobbies",
+        lazy(
+            r"\b(?:my (?:hobbies|hobby|interests|pastimes)|what do i (?:like|love|enjoy) doing|"
+            r"what do i do for fun|what am i into)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "plans",  # not kept (a plan is the owner's to be reminded of): the window and recall
         lazy(
             r"\b(?:my plans?|do i have (?:any )?plans|where am i (?:going|off to|headed)|"
@@ -84,6 +92,14 @@ _STATES = {
         r"^(?:the owner|i) (?:was born|grew up) in\b|^(?:the owner's|my) home ?town is\b",
         re.IGNORECASE,
     ),
+    # A liking of something done: "I love hiking and photography", "the owner enjoys chess".
+    "hobbies": lazy(
+        r"^(?:the owner|i)(?: really)? (?:loves?|likes?|enjoys?|adores?|is into|am into|'m into)\b"
+        r"(?!.*\bthe owner's\b).*\b(?:\w{3,}ing|photography|music|art|football|tennis|chess|yoga|"
+        r"pilates|golf|rugby|cricket|basketball|crafts?|gardening|books|films|movies|anime|"
+        r"video games|games|puzzles|sport|sports)\b",
+        re.IGNORECASE,
+    ),
     "plans": lazy(
         r"^(?:i|we)(?:'m|’m| am|'re|’re| are)? (?:going|off|heading|flying|driving|travell?ing|"
         r"visiting|seeing|meeting|starting|moving|having|getting)\b.*\b(?:today|tonight|"
@@ -98,6 +114,7 @@ _NOTHING_YET = {
     "work": "I don't know what you do for work yet. What's your job?",
     "age": "You haven't told me your age yet. How old are you?",
     "plans": "You haven't told me about any plans yet. What's coming up?",
+    "hobbies": "You haven't told me what you do for fun yet. What do you love doing?",
     "origin": "You haven't told me where you're from yet. Where's home for you?",
     "pets": "You haven't told me about any pets yet. Do you have one?",
     "family": "You haven't told me about your family yet. Who's in it?",

@@ -19,8 +19,11 @@ recoverable when every piece of one of its spellings is in a file the pet wrote 
 history.db, the audit; pet.log aside), an instruction is stored when its marker is; the last
 turn's prompt is read for both. A few benign texts of the same shapes must still be kept.
 
-The battery was written before any change and measured untouched (docs/gate-design.md, "Third
-red team round"); the held-apart set below was written after the fixes and run once as written.
+The battery (505 ops) was written before any change and measured untouched: keys 0 of 205
+recoverable, passwords a person picks 33 of 200, orders 18 of 100 stored, 6 in the last prompt;
+after the fixes none (docs/gate-design.md, "Third red team round"). The held-apart set below was
+written after the fixes and run once as written: 1 of 8 secrets and 1 of 8 orders stored, left
+alone (LEFT_ALONE; strict xfails in tests/core/gate/test_gate_redteam3.py).
 """
 
 from __future__ import annotations

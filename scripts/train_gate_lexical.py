@@ -134,6 +134,9 @@ UNTRAINED_SOURCES: tuple[str, ...] = ()
 # 54, and its threshold rose (0.594 to 0.616). The rules catch these shapes themselves; the
 # model learns what it learned before (its weights are byte for byte those of the third pass).
 UNTRAINED_RULES: tuple[str, ...] = (
+    # The third red team round (docs/gate-design.md): rules from its classes, not learned.
+    "future-answer-dictated",
+    "preference-without-consent",
     "tool-payload-sql",
     "text-above-question",
     "instructions-question",

@@ -11,6 +11,7 @@ from functools import cache
 from shelldon.core.gate.ciphers import decipher
 from shelldon.core.gate.rules import common_words, segment_words
 from shelldon.core.gate.views import (
+    CAPITAL_LOOKALIKES,
     HOMOGLYPHS,
     LATIN_LOOKALIKES,
     View,
@@ -53,6 +54,29 @@ def strip_invisible(text: str) -> str:
 
 
 _HOMOGLYPH_CHARS = re.compile("[" + re.escape("".join(chr(c) for c in _HOMOGLYPHS)) + "]")
+_CAPITALS = str.maketrans(CAPITAL_LOOKALIKES)
+_CAPITAL_CHARS = re.compile("[" + "".join(CAPITAL_LOOKALIKES) + "]")
+_CAPITAL_WORD = re.compile(r"[^\W\d_]+")
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
+
+
+def _map_capitals(text: str) -> str:
+    """Look-alike capitals of other scripts read as Latin ones, before case folding: in a word
+    that has Latin letters, or one spelled wholly in look-alike capitals in text that has Latin
+    letters ("ΤΗΕ" beside "IGΝΟRΕ"); Greek or Cyrillic prose with no Latin letter stays itself."""
+    latin_text = _LATIN_LETTER.search(text) is not None
+
+    def one(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if any("A" <= ch <= "z" for ch in word) or (
+            latin_text and all(ch in CAPITAL_LOOKALIKES for ch in word)
+        ):
+            return word.translate(_CAPITALS)
+        return word
+
+    return _CAPITAL_WORD.sub(one, text)
+
+
 _MIXED_WORD = re.compile(r"[^\W\d_]+(?:['-][^\W\d_]+)*")
 
 
@@ -224,7 +248,10 @@ def normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
     if text.isascii():  # the common case: nothing to fold but case
         folded = text.lower()
     else:
-        folded = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
+        folded = unicodedata.normalize("NFKC", strip_invisible(text))
+        if _CAPITAL_CHARS.search(folded):
+            folded = _map_capitals(folded)
+        folded = folded.casefold()
         if _HOMOGLYPH_CHARS.search(folded):
             folded = _map_look_alikes(folded)
         folded = folded.translate(_PUNCTUATION).casefold()

@@ -112,6 +112,15 @@ OTHER_SCRIPT_LOOKALIKES = {
     "ս": "u", "ց": "g", "հ": "h", "ո": "n",
 }  # fmt: skip
 HOMOGLYPHS = LATIN_LOOKALIKES | OTHER_SCRIPT_LOOKALIKES
+# Capitals of other scripts that look like Latin capitals but fold to a small letter that does
+# not ("Ν" folds to "ν", read as "v"; "Η" to "η", "Μ" to "μ"): mapped before case folding, where
+# they disguise a Latin word (the third red team: "IGΝΟRΕ ΤΗΕ ΟWΝΕR").
+CAPITAL_LOOKALIKES = {
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "А": "A", "В": "B", "Е": "E", "К": "K",
+    "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "Ѕ": "S", "І": "I",
+    "Ј": "J",
+}  # fmt: skip
 # Dashes and quotes that stand in for ASCII ones inside a token.
 _PUNCT = {
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
@@ -781,6 +790,32 @@ _DUMP_LINE = re.compile(
 )
 
 
+# Three or more %-escapes in a row: a value URL-encoded (the third red team's "secret=%54%69...").
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2}){3,}")
+
+
+def percent_view(src: View) -> View | None:
+    """Runs of three or more %-escapes read as the text they encode (each decoded character
+    stands for its run); None when no run decodes to printable text. A URL-encoded value hides
+    its shape and its entropy from the rules; decoded, they read it as typed."""
+    text = src.text
+    if "%" not in text:
+        return None
+    out = _Builder(src)
+    cursor = 0
+    for m in _PERCENT_RUN.finditer(text):
+        decoded = _printable(bytes.fromhex(m.group(0).replace("%", "")))
+        if decoded is None:
+            continue
+        out.copy(cursor, m.start())
+        out.put(decoded, m.start(), m.end())
+        cursor = m.end()
+    if cursor == 0:
+        return None
+    out.copy(cursor, len(text))
+    return out.view()
+
+
 def hexdump_view(src: View) -> View | None:
     """A hex dump's lines ("00000000: 736b 2d70 ...", hexdump -C's "00000000  73 6b ...") read
     as the bytes they dump, offsets and line breaks dropped, the block as one run of text (each
@@ -912,6 +947,9 @@ def secret_views(clean: str) -> list[tuple[str, View]]:
     dump = hexdump_view(base)
     if dump is not None:
         views.append(("decoded", dump))
+    escaped = percent_view(base)
+    if escaped is not None:
+        views.append(("decoded", escaped))
     table = table_columns_view(base)
     if table is not None:
         columns = join_split_tokens(table, find_disguises(table.text))

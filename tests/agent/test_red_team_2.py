@@ -13,7 +13,7 @@ import pytest
 from shelldon.agent.memory import AgentMemory, _said_verbatim
 from shelldon.core.owner_rules import extract_rules
 from shelldon.paths import DataRoot
-from support.mcp_wire import INIT_PARAMS, Wire
+from support.mcp_wire import INIT_PARAMS, Wire, entries_of, text_of
 
 mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip install '.[agent]')")
 
@@ -23,19 +23,6 @@ def project(tmp_path: Path) -> Path:
     path = tmp_path / "proj"
     path.mkdir()
     return path
-
-
-def _text(reply: dict[str, Any]) -> tuple[bool, str]:
-    result = reply["result"]
-    return bool(result.get("isError")), "".join(c.get("text", "") for c in result["content"])
-
-
-def _entries(project: Path) -> dict[str, tuple[str, str]]:
-    memory = AgentMemory(project, DataRoot.resolve(project / "unused-home"))
-    return {
-        f"{e.collection}/{e.stem}": (e.meta.provenance, e.body.strip())
-        for e in memory.project_memory.entries()
-    }
 
 
 # ------------------------------------------------------------------ the session's lifecycle
@@ -91,9 +78,9 @@ def test_the_session_takes_initialize_first_and_once_and_each_id_once(
     assert "used before" in reused["error"]["message"]
     assert prompt["error"]["message"] == "Method not found: this server offers no prompts"
     assert pong["result"] == {}
-    assert _text(first)[0] is False
-    assert _text(after)[1].startswith("project:facts/a\tinferred")
-    assert _entries(project) == {"facts/a": ("inferred", fact)}
+    assert text_of(first)[0] is False
+    assert text_of(after)[1].startswith("project:facts/a\tinferred")
+    assert entries_of(project) == {"facts/a": ("inferred", fact)}
     assert "Traceback" not in errors
     assert errors.count("refused a message") == 10  # each refusal above, by size and hash
     assert "dropped a notification (Invalid Request: the session is not initialized yet)" in errors
@@ -128,11 +115,11 @@ def test_a_line_break_never_cuts_a_quote_from_the_owners_sentence(
     memory = AgentMemory(project, DataRoot.resolve(home))
     for said, _ in LINE_BREAKS + OWNERS_OWN:
         memory.note_request(said, heard=True)  # the prompt hook saw the owner type it
-    owners = {body for provenance, body in _entries(project).values() if provenance == "owner"}
+    owners = {body for provenance, body in entries_of(project).values() if provenance == "owner"}
     wire = Wire(home, project)
     wire.initialize()
     seen = [
-        _text(wire.call(n, "memory_note_request", text=relayed))
+        text_of(wire.call(n, "memory_note_request", text=relayed))
         for n, (_, relayed) in enumerate(LINE_BREAKS + OWNERS_OWN)
     ]
     errors = wire.end()
@@ -265,11 +252,11 @@ def test_invisible_text_is_refused_in_every_stored_field(home: Path, project: Pa
     }
     errors = wire.end()
     for probe, reply in seen.items():
-        error, text = _text(reply)
+        error, text = text_of(reply)
         assert error and ("invisible" in text or "formatting" in text), (probe, text)
     for probe, reply in kept.items():
-        assert _text(reply)[0] is False, (probe, reply)
-    assert sorted(_entries(project)) == ["facts/flag", "facts/heart", "people/kuzu"]
+        assert text_of(reply)[0] is False, (probe, reply)
+    assert sorted(entries_of(project)) == ["facts/flag", "facts/heart", "people/kuzu"]
     history = (project / ".shelldon" / "memory" / "history.jsonl").read_text()
     assert history.count('"reject"') >= len(seen)  # each refusal audited, by hash
     stored = "".join(p.read_text(errors="replace") for p in project.rglob("*") if p.is_file())
@@ -304,13 +291,13 @@ def test_a_disguised_opposite_or_exception_of_an_owner_rule_is_refused(
     wire = Wire(home, project)
     wire.initialize()
     seen = [
-        _text(wire.call(n, "memory_write", collection="facts", name=f"p{n}", content=text))
+        text_of(wire.call(n, "memory_write", collection="facts", name=f"p{n}", content=text))
         for n, text in enumerate(DISGUISED + DISGUISED_HELD_APART)
     ]
     errors = wire.end()
     for text, (error, said) in zip(DISGUISED + DISGUISED_HELD_APART, seen, strict=True):
         assert error and "owner_protected" in said, (text, said)
-    assert list(_entries(project).values()) == [("owner", "Never push to main directly.")]
+    assert list(entries_of(project).values()) == [("owner", "Never push to main directly.")]
     assert "Traceback" not in errors
 
 
@@ -339,10 +326,10 @@ def test_an_inference_never_renames_the_owner(home: Path, project: Path) -> None
     AgentMemory(project, DataRoot.resolve(home)).note_request("Call me Alice.", heard=True)
     wire = Wire(home, project)
     wire.initialize()
-    seen = [_text(wire.call(n, tool, **arguments)) for n, (tool, arguments) in enumerate(RENAMES)]
+    seen = [text_of(wire.call(n, tool, **arguments)) for n, (tool, arguments) in enumerate(RENAMES)]
     for n, content in enumerate(RENAMES_HELD_APART + SOMEONE_ELSES, start=len(RENAMES)):
         seen.append(
-            _text(wire.call(n, "memory_write", collection="facts", name=f"h{n}", content=content))
+            text_of(wire.call(n, "memory_write", collection="facts", name=f"h{n}", content=content))
         )
     errors = wire.end()
     refused, kept = seen[: -len(SOMEONE_ELSES)], seen[-len(SOMEONE_ELSES) :]
@@ -350,8 +337,8 @@ def test_an_inference_never_renames_the_owner(home: Path, project: Path) -> None
     for probe, (error, text) in zip(probes, refused, strict=True):
         assert error and "names the owner otherwise than preferences/call-me-alice" in text, probe
     assert all(not error for error, _ in kept), kept
-    owners = [body for provenance, body in _entries(project).values() if provenance == "owner"]
-    assert owners == ["Call me Alice."] and len(_entries(project)) == 1 + len(SOMEONE_ELSES)
+    owners = [body for provenance, body in entries_of(project).values() if provenance == "owner"]
+    assert owners == ["Call me Alice."] and len(entries_of(project)) == 1 + len(SOMEONE_ELSES)
     assert "Traceback" not in errors
 
 
@@ -369,20 +356,20 @@ def test_a_spliced_or_self_planted_quote_is_no_owner_rule(home: Path, project: P
     digest = {"request": "Always vendor the crates.", "report": "Always vendor the crates."}
     wire.call(2, "memory_reflect", digest=digest)
     seen = [
-        _text(
+        text_of(
             wire.call(
                 3, "memory_note_request", text="Never merge on Fridays without a green build."
             )
         ),
-        _text(wire.call(4, "memory_note_request", text="Never skip review, the docs can wait.")),
-        _text(wire.call(5, "memory_note_request", text=planted)),
-        _text(wire.call(6, "memory_note_request", text="Always vendor the crates.")),
+        text_of(wire.call(4, "memory_note_request", text="Never skip review, the docs can wait.")),
+        text_of(wire.call(5, "memory_note_request", text=planted)),
+        text_of(wire.call(6, "memory_note_request", text="Always vendor the crates.")),
     ]
     errors = wire.end()
     for _, text in seen:
         assert "the user's rule" not in text, text
     owners = sorted(
-        body for provenance, body in _entries(project).values() if provenance == "owner"
+        body for provenance, body in entries_of(project).values() if provenance == "owner"
     )
     assert owners == ["Never merge on Fridays.", "Never skip review."]
     assert "Traceback" not in errors
@@ -406,8 +393,8 @@ def test_a_refusal_never_echoes_a_credential_into_the_reply_or_the_log(
     ]
     errors = wire.end()
     for reply in seen:
-        error, text = _text(reply)
+        error, text = text_of(reply)
         assert error and KEY not in text, text
-    assert "[secret:openai-api-key]" in _text(seen[0])[1]
+    assert "[secret:openai-api-key]" in text_of(seen[0])[1]
     assert KEY not in errors and "Traceback" not in errors
-    assert _entries(project) == {}
+    assert entries_of(project) == {}

@@ -13,20 +13,11 @@ import pytest
 
 from shelldon.broker import offline_chat
 from shelldon.contracts.ops import Remember
-from support.offline_pet import Pet, one_turn
+from support.offline_pet import Pet, one_turn, talked_to
 
 BLAND = ("Tell me more!", "I hear you.", "Mm-hm, I'm listening.")
 MEMORY_GAP = ("don't know that yet", "Tell me and I'll remember")
 WARM = ("sorry", "sounds", "hug", "rough", "tough", "here", "rest", "that's a lot")
-
-
-def talked_to(*said: str) -> Pet:
-    pet = Pet()
-    pet.say("hello")
-    pet.say("I'm Sam")
-    for line in said:
-        pet.say(line)
-    return pet
 
 
 @pytest.mark.parametrize("said", ["lol", "haha", "😂", "hehe", "?", "what?", "???", "huh"])

@@ -8,19 +8,10 @@ from __future__ import annotations
 import pytest
 
 from shelldon.broker.offline_moods import mood
-from support.offline_pet import Pet
+from support.offline_pet import talked_to
 
 BLAND = ("Tell me more!", "I hear you.", "Mm-hm, I'm listening.", "Okay!")
 WARM = ("sorry", "sounds", "hug", "rough", "tough", "rest", "poor you", "feel better", "here")
-
-
-def talked_to(*said: str) -> Pet:
-    pet = Pet()
-    pet.say("hello")
-    pet.say("I'm Sam")
-    for line in said:
-        pet.say(line)
-    return pet
 
 
 @pytest.mark.parametrize(

@@ -6,18 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from support.offline_pet import Pet
+from support.offline_pet import talked_to
 
 NOT_KNOWN = ("don't know that yet", "Tell me and I'll remember")
-
-
-def _told(*lines: str) -> Pet:
-    pet = Pet()
-    pet.say("hello")
-    pet.say("I'm Sam")
-    for line in lines:
-        pet.say(line)
-    return pet
 
 
 @pytest.mark.parametrize(
@@ -31,13 +22,15 @@ def _told(*lines: str) -> Pet:
 )
 def test_a_plan_told_is_what_the_plans_question_answers(asked: str) -> None:
     """Before: "I don't know that yet. Tell me and I'll remember." a line after the plan."""
-    reply = _told("I'm going to Lisbon next week", "we're seeing my parents on sunday").say(asked)
+    reply = talked_to("I'm going to Lisbon next week", "we're seeing my parents on sunday").say(
+        asked
+    )
     assert "Lisbon next week" in reply and "parents" in reply, reply
     assert not any(words in reply for words in NOT_KNOWN), reply
 
 
 def test_no_plan_told_asks_for_one_and_keeps_nothing() -> None:
-    pet = _told("my sister is called Ana")
+    pet = talked_to("my sister is called Ana")
     reply = pet.say("what are my plans?")
     assert "haven't told me about any plans" in reply, reply
     assert pet.ops == []
@@ -45,17 +38,17 @@ def test_no_plan_told_asks_for_one_and_keeps_nothing() -> None:
 
 @pytest.mark.parametrize("asked", ["what am I doing wrong?", "what am I doing with my life"])
 def test_a_question_with_doing_that_is_no_plan_is_not_answered_with_plans(asked: str) -> None:
-    reply = _told("I'm going to Lisbon next week").say(asked)
+    reply = talked_to("I'm going to Lisbon next week").say(asked)
     assert "Lisbon" not in reply, reply
 
 
 @pytest.mark.parametrize("asked", ["what are my hobbies?", "what do I do for fun?"])
 def test_hobbies_are_the_likings_of_things_done(asked: str) -> None:
     """Before: "I don't know that yet." after "I love hiking and photography"."""
-    reply = _told("I love hiking and photography", "I like sushi", "I love my dog").say(asked)
+    reply = talked_to("I love hiking and photography", "I like sushi", "I love my dog").say(asked)
     assert "hiking and photography" in reply, reply
     assert "sushi" not in reply and "dog" not in reply, reply
 
 
 def test_no_hobby_told_asks_for_one() -> None:
-    assert "what you do for fun" in _told("I like sushi").say("what are my hobbies?")
+    assert "what you do for fun" in talked_to("I like sushi").say("what are my hobbies?")

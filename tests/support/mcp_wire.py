@@ -73,3 +73,21 @@ class Wire:
         _, errors = self.proc.communicate(timeout=DEADLINE_S)
         assert self.proc.returncode == 0, errors[-2000:]
         return errors.decode("utf-8", "replace")
+
+
+def text_of(reply: dict[str, Any]) -> tuple[bool, str]:
+    """A tools/call result: whether it is an error, and its text."""
+    result = reply["result"]
+    return bool(result.get("isError")), "".join(c.get("text", "") for c in result["content"])
+
+
+def entries_of(project: Path) -> dict[str, tuple[str, str]]:
+    """The project's memory entries: "collection/stem" -> (provenance, body)."""
+    from shelldon.agent.memory import AgentMemory
+    from shelldon.paths import DataRoot
+
+    memory = AgentMemory(project, DataRoot.resolve(project / "unused-home"))
+    return {
+        f"{e.collection}/{e.stem}": (e.meta.provenance, e.body.strip())
+        for e in memory.project_memory.entries()
+    }

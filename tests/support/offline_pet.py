@@ -91,3 +91,13 @@ class Pet:
     def kept(self, collection: str, name: str) -> str | None:
         found = self.memory.get((collection, name))
         return found[0] if found else None
+
+
+def talked_to(*said: str) -> Pet:
+    """A pet that has said hello, been told the owner is Sam, then heard each of `said`."""
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Sam")
+    for line in said:
+        pet.say(line)
+    return pet

@@ -496,3 +496,24 @@ def test_a_question_asked_again_is_answered_again_whole() -> None:
     pet = talked_to("my favourite food is lasagne")
     answers = [pet.say("what should I cook tonight?") for _ in range(4)]
     assert all("lasagne" in answer for answer in answers), answers
+
+
+@pytest.mark.parametrize(
+    "asked", ["do you get nervous?", "do you get lonely at night?", "can you swim?"]
+)
+def test_a_question_to_the_pet_is_never_answered_with_the_owners_words(asked: str) -> None:
+    """Before: "do you get nervous?" after "I'm nervous" got "Yes, you're nervous."."""
+    reply = talked_to("I'm nervous", "I'm lonely at night", "I can swim").say(asked)
+    assert "you're" not in reply.casefold() and not reply.startswith(("Yes", "No")), reply
+
+
+def test_another_one_after_a_joke_is_another_joke_and_luck_is_wished() -> None:
+    from shelldon.broker.offline_talk import JOKES, LUCK
+
+    pet = talked_to()
+    told = [pet.say("tell me a joke")]
+    for more in ("another one", "one more!", "again"):
+        told.append(pet.say(more))
+    assert all(joke in JOKES for joke in told) and len(set(told)) == len(told), told
+    assert pet.say("wish me luck") in LUCK
+    assert pet.say("another one") not in JOKES  # no joke just told: no "another"

@@ -274,3 +274,28 @@ def test_a_plan_said_in_full_is_wished_well_and_not_kept(said: str) -> None:
 def test_a_bad_time_is_no_plan(said: str) -> None:
     reply, _ = one_turn(said)
     assert not any(w in reply.casefold() for w in ("have fun", "enjoy")), reply
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I study physics", "The owner studies physics."),
+        ("I'm doing a degree in law at Leeds", "The owner studies law at Leeds."),
+        ("I'm majoring in biology", "The owner studies biology."),
+    ],
+)
+def test_what_the_owner_studies_is_kept(said: str, kept: str) -> None:
+    """Before: "Mm-hm, I'm listening." and nothing kept."""
+    from shelldon.contracts.ops import Remember
+    from support.offline_pet import one_turn
+
+    _, ops = one_turn(said)
+    assert [op.content for op in ops if isinstance(op, Remember)] == [kept], ops
+
+
+@pytest.mark.parametrize("said", ["I study at night", "I study hard", "I study online"])
+def test_how_the_owner_studies_is_no_subject(said: str) -> None:
+    from support.offline_pet import one_turn
+
+    _, ops = one_turn(said)
+    assert not any("studies" in getattr(op, "content", "") for op in ops), ops

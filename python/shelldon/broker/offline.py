@@ -777,6 +777,10 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(SECRET_NOT_KEPT)
         return
     said = lower_first(to_second_person(offline_cased.said_back(found.text)))
+    mused = offline_chat.ponder(question, turn.seed) if _YES_NO.match(question) else None
+    if mused is not None:  # "do you get nervous?" is the pet's: never "Yes, you're nervous."
+        turn.replies.append(mused)
+        return
     if _YES_NO.match(question) and found.source in ("memory", "about", "recent", "recall"):
         yes = not _NEGATED.search(found.text) or bool(_NEGATED.search(question))
         if not offline_past.PAST_QUESTION.search(question) and offline_past.PAST.search(found.text):
@@ -1131,6 +1135,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(opened)  # "tell me something", "surprise me": its own, no gap
         elif (own_life := offline_chat.about_itself(s)) is not None:
             turn.replies.append(own_life)
+        elif (joke := offline_talk.another_joke(s, view.pet_last, seed, view.pet_said)) is not None:
+            turn.replies.append(joke)  # "another one" after a joke
         elif (about_itself := offline_talk.repertoire(s, seed)) is not None:
             turn.replies.append(about_itself)
         elif _GREETING.match(s) and len(content_words(s)) <= 3:

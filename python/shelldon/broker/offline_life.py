@@ -70,6 +70,16 @@ _LEARNING = lazy(
     r"(?P<what>[\w' -]+?)(?: (?:last|this) \w+| recently| again)?\s*[.!]*$",
     re.IGNORECASE,
 )
+# What the owner studies ("I study physics", "I'm doing a degree in law"): their subject.
+_STUDIES = lazy(
+    r"^(?:i(?: also| still| now)? (?:study|major in)|i(?:'m| am) (?:majoring in|doing (?:a|my) "
+    r"(?:degree|masters|master's|phd|course|diploma) in)) "
+    r"(?!(?:at|in|on|for|with|from|to|hard|a lot|late|every|all|most|some|too|really|so|loads|"
+    r"lots|alone|together|online|abroad|part[- ]time|full[- ]time)\b)"
+    r"(?P<what>[\w' -]+?)(?: at (?P<where>[\w' -]+?))?\s*[.!]*$",
+    re.IGNORECASE,
+)
+_STUDY = ("Ooh, {x}! I'll remember that's what you study. How are you finding it?",)
 _NEW_JOB = lazy(
     r"^i (?:just |finally )?(?:got|started|found|landed) a new job"
     r"(?P<rest> (?:at|with|as) [\w' &.-]+)?",
@@ -155,6 +165,11 @@ def told(sentence: str, seed: int) -> Told | None:
         what = m.group("what").lower()
         keep = ("people" if _PEOPLE.search(what) else "facts", _name(what), _third(s))
         return Told(_say(_HAS, seed, _said(s)), keep)
+    if (m := _STUDIES.match(s)) is not None:
+        what = m.group("what").strip()
+        where = f" at {m.group('where').strip()}" if m.group("where") else ""
+        keep = ("facts", "studies", f"The owner studies {lower_first(what)}{where}.")
+        return Told(_say(_STUDY, seed, to_second_person(what).rstrip(".")), keep)
     if (m := _LEARNING.match(s)) is not None:
         what = m.group("what").strip()
         # "my old iPhone" is the owner's: theirs in the fact, "your" said back.

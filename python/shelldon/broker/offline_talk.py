@@ -421,6 +421,22 @@ JOKES = (
     "What do you call a pocket pet that's always on time? Punctual-ly charged.",
     "I'd tell you a joke about memory, but I'd rather you remembered it for me.",
 )
+_ANOTHER = lazy(
+    r"^(?:(?:tell me |give me |got )?(?:another|one more|more)(?: one| joke)?(?: please)?|again|"
+    r"more please|encore)[\s!.?😂🤣]*$",
+    re.IGNORECASE,
+)
+_LUCK = lazy(r"^(?:wish me (?:luck|well)|fingers crossed(?: for me)?|send (?:me )?good vibes)\b", re.I)
+LUCK = ("Good luck! 🍀 You've got this.", "Fingers and flippers crossed for you! 🍀")
+
+
+def another_joke(sentence: str, pet_last: str, seed: int, avoid: Sequence[str]) -> str | None:
+    """Another joke when the pet just told one and the owner asks for more ("another one")."""
+    if pet_last not in JOKES or not _ANOTHER.match(sentence.strip()):
+        return None
+    return pick([j for j in JOKES if j != pet_last], seed, avoid)
+
+
 _DO_YOU_LIKE = lazy(
     r"^do you (?:like|love|enjoy) ([\w '’-]+?)[?.!]*$"
     r"|^are you (?:a fan of|into) ([\w '’-]+?)[?.!]*$",
@@ -457,6 +473,8 @@ def repertoire(sentence: str, seed: int) -> str | None:
         return CAN_DO
     if _JOKE.match(text):
         return pick(JOKES, seed)
+    if _LUCK.match(text):
+        return pick(LUCK, seed)
     found = _YOUR_FAVOURITE.match(text)
     if found:
         what = found.group(1).strip().casefold()

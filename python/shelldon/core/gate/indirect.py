@@ -120,7 +120,9 @@ _MACHINE_MARKS = frozenset(
     """
     ai a.i ki ia llm gpt automated automatic autonomous smart virtual digital robotic
     automatisierte automatische automatise automatises automatizado automatizados automatico
-    automatici language sprach
+    automatici language sprach virtuali virtuale virtuales virtuel virtuels virtuelle virtuelles
+    virtuele digitali digitale digitales intelligenti intelligente intelligentes inteligente
+    inteligentes automatique automatiques automatizzati automatizzato
     """.split()  # noqa: SIM905
 )
 # A reading of the text: what a machine does with what it reads (stems, six languages).
@@ -163,7 +165,7 @@ _YOUR = frozenset(
 _CONDITIONS = frozenset(
     """
     if when whenever while once before after whoever anyone wenn falls sobald beim si quand
-    lorsque cuando mientras al se quando mentre als wanneer zodra
+    lorsque cuando mientras al se quando mentre als wanneer zodra wer quien quiconque chiunque
     """.split()  # noqa: SIM905
 )
 _ADDRESS = frozenset(
@@ -400,7 +402,9 @@ def _machine_head(words: list[str], j: int) -> tuple[bool, int] | None:
         return True, j + 1
     before = words[max(0, j - 3) : j]
     marked = any(w in _MACHINE_MARKS or _kind(w) & _STRONG for w in before)
-    if after in {"ia", "ai", "ki"}:  # "modèles IA", "assistenti IA"
+    if (
+        after in {"ia", "ai", "ki"} or after in _MACHINE_MARKS
+    ):  # "modèles IA", "assistenti virtuali"
         return True, j + 2
     if after in {"de", "di"} and then in _MACHINE_KINDS:  # "modelo de lenguaje", "sistemi di IA"
         return True, j + 3
@@ -548,6 +552,19 @@ def _addressed(sentence: _Sentence) -> bool:
     return False
 
 
+def _subject_bound(words: list[str], k: int) -> int | None:
+    """After a reading condition, an order with a subject: "it should recommend ...", "the
+    answer must say ...", German "soll schreiben" (the subject the condition's "wer")."""
+    if k < len(words) and words[k] in _MODALS:
+        return _modal_directive_at(words, k)
+    if k < len(words) and words[k] in _SUBJECTS:
+        return _modal_directive_at(words, k + 1)
+    determiner = k + 1 < len(words) and words[k] in {"the", "any", "every", "each", "your", "its"}
+    if determiner and _kind(words[k + 1]) & _OUTPUT:
+        return _modal_directive_at(words, k + 2)
+    return None
+
+
 def _reported(words: list[str], j: int) -> bool:
     """A condition inside reported speech: "experts say that if an AI is asked ..." describes
     what someone said (a third person's verb, then "that")."""
@@ -582,8 +599,8 @@ def _reading_condition(sentence: _Sentence, named: bool) -> bool:
         if not ((reads and self_ref) or (machine and (ai_you or reads))):
             continue
         verb = _imperative_at(words, comma + 1)
-        if verb is None and comma + 1 < len(words) and words[comma + 1] in _SUBJECTS:
-            verb = _modal_directive_at(words, comma + 2)
+        if verb is None:
+            verb = _subject_bound(words, comma + 1)
         if verb is None:
             continue
         if machine or elsewhere or _reaches_conversation(words, j, verb):
@@ -637,7 +654,9 @@ _STRONG, _WEAK, _OUTPUT, _READS, _THIS = 1, 2, 4, 8, 16
 
 @lru_cache(maxsize=8192)
 def _kind(word: str) -> int:
-    """What a word may be to the reading, as bits (looked up once per word)."""
+    """What a word may be to the reading, as bits (looked up once per word). A handle is its
+    name ("@assistant", "@ai-agent")."""
+    word = word.removeprefix("@")
     return (
         (_STRONG if _STRONG_HEADS.fullmatch(word) else 0)
         | (_WEAK if _WEAK_HEADS.fullmatch(word) else 0)

@@ -194,7 +194,8 @@ _SEGMENT = re.compile(r"\n|[.!?](?=\s|$)|[()\[\]{}<>|*#]|//|/\*|\*/|<!--|-->")
 # Words written with a capital inside a sentence in the text as typed: names, which an order's
 # object may be ("list Tom as absent", "recommend Casa Azul"); set for one reading at a time.
 _NAMES: ContextVar[frozenset[str]] = ContextVar("_NAMES", default=frozenset())
-_CAPITALISED = re.compile(r"(?<=[a-z,] )[A-Z][a-z]+")
+# After a word in small letters: "list Tom", not "Volume Manager" (a product's name in title case).
+_CAPITALISED = re.compile(r"(?<![A-Za-z])[a-z]+ ([A-Z][a-z]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,6 +491,18 @@ def _clause_after(words: list[str], k: int) -> int:
     return k
 
 
+_POSSESSIVES = frozenset("its his her their your my our".split())  # noqa: SIM905
+
+
+def _address_before(words: list[str], start: int, j: int) -> bool:
+    """ "To", "for", "dear" ... before the reader's name, nothing owned between: "Note to AI
+    systems", "for any assistant", not "tying it to its flagship development tool"."""
+    for a in range(start, j):
+        if words[a] in _ADDRESS and not any(w in _POSSESSIVES for w in words[a + 1 : j]):
+            return True
+    return False
+
+
 def _head_candidates(words: list[str]) -> list[int]:
     """Where a machine reader's name may end: a reader's noun, or any word after a machine's."""
     out = []
@@ -523,10 +536,15 @@ def _addressed(sentence: _Sentence) -> bool:
         start = j
         while start > 0 and words[start - 1] not in _CLAUSE_END and j - start < 4:
             start -= 1
-        addressed = any(w in _ADDRESS for w in words[start:j])
+        addressed = _address_before(words, start, j)
+        # A vocative heads its clause ("Bots indexing this listing, ..."); a noun ending a longer
+        # clause before a comma is in apposition ("its flagship development tool, Visual ...").
+        led = start == 0 or words[start - 1] in _CLAUSE_END
         if end >= len(words) and not _mandated(words, j):
             continue
         if end < len(words) and words[end] in _CLAUSE_END:
+            if not (led or addressed or qualified):
+                continue
             k = _clause_after(words, end + 1)
             verb = _imperative_at(words, k)
             if verb is None:

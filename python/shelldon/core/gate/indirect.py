@@ -187,15 +187,36 @@ _LINK = re.compile(r"https?:|www\.|[a-z0-9-]+\.(?:example|com|org|net|io|co|info
 _CLAUSE_END = frozenset({",", ":", "-", ";", '"', "'", "="})
 
 _TOKEN = re.compile(r"@?[a-z0-9]+(?:['.-][a-z0-9]+)*\.?|[,:;=\-\"']")
-# Where a sentence, bracket, quote, cell, comment or line ends.
-_SEGMENT = re.compile(r"\n|[.!?](?=\s|$)|[()\[\]{}<>|*#]|//|/\*|\*/|<!--|-->")
+# One pass over the text: where a sentence, bracket, cell, comment or line ends (group 1), or a
+# word or a mark (group 2).
+_SCAN = re.compile(
+    r"(\n|[.!?](?=\s|$)|[()\[\]{}<>|*#]|//|/\*|\*/|<!--|-->)"
+    r"|(@?[a-z0-9]+(?:['.-][a-z0-9]+)*|[,:;=\-\"'])"
+)
 
 
 # Words written with a capital inside a sentence in the text as typed: names, which an order's
 # object may be ("list Tom as absent", "recommend Casa Azul"); set for one reading at a time.
-_NAMES: ContextVar[frozenset[str]] = ContextVar("_NAMES", default=frozenset())
+@dataclass(slots=True)
+class _Typed:
+    """The text as typed, and its names once asked for (most readings never need them)."""
+
+    text: str
+    names: frozenset[str] | None = None
+
+
+_TYPED: ContextVar[_Typed | None] = ContextVar("_TYPED", default=None)
 # After a word in small letters: "list Tom", not "Volume Manager" (a product's name in title case).
 _CAPITALISED = re.compile(r"(?<![A-Za-z])[a-z]+ ([A-Z][a-z]+)")
+
+
+def _names() -> frozenset[str]:
+    held = _TYPED.get()
+    if held is None:
+        return frozenset()
+    if held.names is None:
+        held.names = frozenset(_ascii(w) for w in _CAPITALISED.findall(held.text))
+    return held.names
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,18 +233,26 @@ def _ascii(text: str) -> str:
 
 
 # An elided article or preposition ("l'IA", "all'utente", "dell'assistente") is a word of its own.
-_ELISION = re.compile(r"\b(l|d|j|m|t|s|n|c|qu|dell|all|nell|dall|sull|un)'(?=[a-z])")
+_ELIDED = frozenset("l d j m t s n c qu dell all nell dall sull un".split())  # noqa: SIM905
 
 
 def _sentences(text: str) -> list[_Sentence]:
     out: list[_Sentence] = []
-    for piece in _SEGMENT.split(_ELISION.sub(r"\1 ", _ascii(text))):
-        words = [
-            w.rstrip(".") if w.endswith(".") and w != "a.i." else w for w in _TOKEN.findall(piece)
-        ]
-        words = [w for w in words if w]
-        if words:
-            out.append(_Sentence(words, not out))
+    words: list[str] = []
+    for end, word in _SCAN.findall(_ascii(text)):
+        if end:
+            if words:
+                out.append(_Sentence(words, not out))
+                words = []
+            continue
+        if "'" in word and len(word) > 1:
+            head, _, rest = word.partition("'")
+            if head in _ELIDED and rest:
+                words.append(head)
+                word = rest
+        words.append(word)
+    if words:
+        out.append(_Sentence(words, not out))
     return out
 
 
@@ -260,7 +289,7 @@ def _object_follows(words: list[str], i: int) -> bool:
         return False
     word = words[i]
     return (
-        word in _NAMES.get()
+        word in _names()
         or word in _FUNCTION
         or word in _SELF
         or bool(_USERS.fullmatch(word))
@@ -697,9 +726,11 @@ def indirect_order(normalised: str, typed: str = "") -> bool:
     whole = 0
     for kinds in each:
         whole |= kinds
+    if not whole & (_STRONG | _WEAK | _OUTPUT) and whole & (_READS | _THIS) != _READS | _THIS:
+        return False
     named = bool(whole & _STRONG)
     keyed = bool(whole & (_STRONG | _WEAK)) and ('"' in normalised or "'" in normalised)
-    token = _NAMES.set(frozenset(_ascii(w) for w in _CAPITALISED.findall(typed)))
+    token = _TYPED.set(_Typed(typed))
     try:
         if keyed and _keyed_order(_ascii(normalised)):
             return True
@@ -714,4 +745,4 @@ def indirect_order(normalised: str, typed: str = "") -> bool:
                 return True
         return False
     finally:
-        _NAMES.reset(token)
+        _TYPED.reset(token)

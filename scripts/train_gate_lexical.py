@@ -281,6 +281,10 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "disclosure-to-anyone",
     "destroy-owner-rules",
     *SIXTEENTH_PASS_RULES,
+    # The indirect pass's structural reading (gate.indirect: an order to the machine that reads a
+    # text, read from its addressee, a reading condition and a directive). It has no examples in
+    # the rules file; not learned, so the stored weights stay as they are.
+    "indirect-reader-directive",
 )
 
 

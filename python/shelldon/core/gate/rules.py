@@ -187,10 +187,29 @@ def release_scanner_automata() -> None:
         scanner.release_compiled()
 
 
+# Rules read by code rather than matched by a pattern, with an id, family and strength like the
+# file's: `indirect-reader-directive` is gate.indirect's structural reading of an order to the
+# machine that reads a text (its examples are its tests').
+STRUCTURAL_RULES: tuple[Rule, ...] = (
+    Rule(
+        id="indirect-reader-directive",
+        pattern="",
+        prefilter=(),
+        entropy=0.0,
+        placeholders=False,
+        family="indirect",
+        strength="strong",
+        positives=(),
+        negatives=(),
+    ),
+)
+
+
 @cache
 def instruction_rules() -> dict[str, Rule]:
-    """The instruction rules by id (their family and strength make the screen's verdict)."""
-    return load_rules("instructions").by_id()
+    """The instruction rules by id (their family and strength make the screen's verdict), the
+    file's and the structural ones."""
+    return {**load_rules("instructions").by_id(), **{r.id: r for r in STRUCTURAL_RULES}}
 
 
 @cache

@@ -17,6 +17,8 @@ import msgspec
 from shelldon.contracts.blanks import BLANK, blank, holds_blank
 from shelldon.core.gate.ciphers import encoded_orders
 from shelldon.core.gate.glued import split_hits
+from shelldon.core.gate.indirect import RULE_ID as INDIRECT_RULE_ID
+from shelldon.core.gate.indirect import indirect_order
 from shelldon.core.gate.learned import (
     LEXICAL_FAMILY,
     LEXICAL_RULE_ID,
@@ -387,6 +389,9 @@ def _rules_fired(text: str, normalised: str) -> list[str]:
         fired += [
             r for r in instruction_scanner().rules_hit(normalise_for_rules(plain)) if r not in fired
         ]
+    if indirect_order(normalised, text):
+        # An order to the machine that reads the text, read from its structure (gate.indirect).
+        fired.append(INDIRECT_RULE_ID)
     return fired
 
 

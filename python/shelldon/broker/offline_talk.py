@@ -426,7 +426,9 @@ _ANOTHER = lazy(
     r"more please|encore)[\s!.?😂🤣]*$",
     re.IGNORECASE,
 )
-_LUCK = lazy(r"^(?:wish me (?:luck|well)|fingers crossed(?: for me)?|send (?:me )?good vibes)\b", re.I)
+_LUCK = lazy(
+    r"^(?:wish me (?:luck|well)|fingers crossed(?: for me)?|send (?:me )?good vibes)\b", re.I
+)
 LUCK = ("Good luck! 🍀 You've got this.", "Fingers and flippers crossed for you! 🍀")
 
 

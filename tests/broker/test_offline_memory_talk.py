@@ -574,3 +574,26 @@ def test_a_pet_named_by_its_breed_is_a_pet_of_its_kind(said: str, kind: str, nam
     pet.say("I'm Priya")
     pet.say(said)
     assert name in pet.say(f"what's my {kind}'s name?")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I'm based in Madrid", "I'm living in Madrid now", "i'm based in madrid", "I stay in Madrid"],
+)
+def test_where_the_owner_is_based_is_where_they_live(said: str) -> None:
+    """Before: "I'm based in Madrid" got "Oh? And how was it?" and nothing kept."""
+    from support.offline_pet import one_turn
+
+    _, ops = one_turn(said)
+    assert [op.content for op in ops if isinstance(op, Remember)] == ["The owner lives in Madrid."]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I live in hope", "I'm living in hope", "I stay in bed on sundays", "I live in the moment"],
+)
+def test_an_idiom_with_live_in_is_no_home(said: str) -> None:
+    from support.offline_pet import one_turn
+
+    _, ops = one_turn(said)
+    assert not any("lives in" in getattr(op, "content", "") for op in ops), ops

@@ -52,3 +52,13 @@ def test_hobbies_are_the_likings_of_things_done(asked: str) -> None:
 
 def test_no_hobby_told_asks_for_one() -> None:
     assert "what you do for fun" in talked_to("I like sushi").say("what are my hobbies?")
+
+
+@pytest.mark.parametrize(
+    "asked", ["can you suggest dinner?", "any dinner ideas?", "what should I have for dinner?"]
+)
+def test_a_meal_asked_for_in_other_words_is_suggested_from_the_owners_food(asked: str) -> None:
+    """Before: "what should I have for dinner?" asked what the owner does for fun; the others got
+    "I don't know that yet" or a musing."""
+    reply = talked_to("my favourite food is lasagne").say(asked)
+    assert "lasagne" in reply, reply

@@ -216,6 +216,10 @@ _NOWADAYS = lazy(
     r"^(?:these days|nowadays|currently|at the moment|now),?\s+(?=(?:i|i'm|i’m|im|we)\b)",
     re.IGNORECASE,
 )
+# "I'm based in Madrid", "I'm living in Leeds now", "I stay in Glasgow": where the owner lives.
+_LIVING = lazy(
+    r"^I(?:'m|’m| am)(?: now| currently)? (?:based|living|settled)(?= in [A-Z])|^I stay(?= in [A-Z])"
+)
 _WE_LIVE = lazy(r"^[Ww]e (?=(?:just |recently )?(?:live|moved) (?:in|to)\b)")
 # The names after the first of a list: ", Ella and Sam", " and Mopsy".
 _MORE_NAMES = lazy(r"(?:\s*,\s*[A-ZÀ-ÖØ-Þ][\w'’-]*)*\s*,?\s+(?:and|&)\s+[A-ZÀ-ÖØ-Þ][\w'’-]*")
@@ -258,7 +262,16 @@ _MY_NAME = lazy(
     rf"^(?:my name is|my name's|i'm called|i am called|call me) {_LOOSE_NAME}", re.IGNORECASE
 )
 _FACT_PATTERNS = (
-    (lazy(r"^i (?:live|am living|'m living) in (.+)$", re.IGNORECASE), "home"),
+    (
+        lazy(
+            r"^i (?:live|am living|'m living) in "
+            # "I live in hope": an idiom, no home
+            r"(?!(?:hope|fear|denial|peace|harmony|sin|luxury|style|dread|terror|the moment|"
+            r"the past|a bubble|a dream|my head)\b)(.+)$",
+            re.IGNORECASE,
+        ),
+        "home",
+    ),
     (
         lazy(r"^i (?:work|am working|'m working) (?:as|at|for|in) (.+)$", re.IGNORECASE),
         "work",
@@ -1055,6 +1068,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         s = _NO_SUBJECT.sub(r"I \g<0>", s)  # "just moved to leeds!": the owner's "I" dropped
         s = _NO_SUBJECT_CLAUSE.sub(_with_subject, s)  # "born in glasgow, living in bristol now"
         s = _WE_LIVE.sub("I ", s)  # "we live in swansea": the household's home is the owner's
+        s = _LIVING.sub("I live", s)  # "I'm based in Madrid": the owner's home
         s = _NOWADAYS.sub("", s)  # "these days im a driving instructor": what is, now
         # who "he", "she" or "they" may be: the nearest line that names someone, of the last few
         before = [  # read as the rules read them: "my daugther is called mila" names Mila

@@ -129,10 +129,18 @@ _SUGGEST = lazy(
     r"(?:something|anything|a \w+|some \w+)(?: \w+)? to (eat|cook|watch|read|drink|do)\b"
     r"|^what (?:do|would) you (?:recommend|suggest) (?:for|to) "
     r"(dinner|lunch|breakfast|eat|watch|read|drink|do)\b"
-    r"|^what (?:to|should i) (eat|watch|read|do)\b",
+    r"|^what (?:to|should i) (eat|watch|read|do)\b"
+    # "any dinner ideas?", "can you suggest dinner?", "suggest something for lunch"
+    r"|^(?:any |got any )?(dinner|lunch|breakfast|food|meal) (?:ideas|suggestions|inspo)\b"
+    r"|^(?:(?:can|could|would|will) you (?:please )?)?(?:suggest|recommend)(?: me)? "
+    r"(?:a |some |something for )?(dinner|lunch|breakfast|food|a meal)\b",
     re.IGNORECASE,
 )
 _KINDS = {
+    "have": "food",  # "have for dinner"
+    "make": "food",  # "make for lunch"
+    "food": "food",
+    "meal": "food",
     "eat": "food",
     "cook": "food",
     "order": "food",

@@ -218,7 +218,8 @@ _NOWADAYS = lazy(
 )
 # "I'm based in Madrid", "I'm living in Leeds now", "I stay in Glasgow": where the owner lives.
 _LIVING = lazy(
-    r"^I(?:'m|’m| am)(?: now| currently)? (?:based|living|settled)(?= in [A-Z])|^I stay(?= in [A-Z])"
+    r"^I(?:'m|’m| am)(?: now| currently)? (?:based|living|settled)(?= in [A-Z])"
+    r"|^I stay(?= in [A-Z])"
 )
 _WE_LIVE = lazy(r"^[Ww]e (?=(?:just |recently )?(?:live|moved) (?:in|to)\b)")
 # The names after the first of a list: ", Ella and Sam", " and Mopsy".

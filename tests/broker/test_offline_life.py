@@ -299,3 +299,33 @@ def test_how_the_owner_studies_is_no_subject(said: str) -> None:
 
     _, ops = one_turn(said)
     assert not any("studies" in getattr(op, "content", "") for op in ops), ops
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("we're expecting a boy in March", "The owner is expecting a boy in March."),
+        ("we're expecting twins", "The owner is expecting twins."),
+        (
+            "I'm expecting a baby girl in the spring",
+            "The owner is expecting a baby girl in the spring.",
+        ),
+    ],
+)
+def test_a_baby_on_the_way_is_kept_and_answers_when_it_is_due(said: str, kept: str) -> None:
+    """Before: congratulated, nothing kept; "when is the baby due?" got "I can't look that up"."""
+    from shelldon.contracts.ops import Remember
+    from support.offline_pet import one_turn, talked_to
+
+    reply, ops = one_turn(said)
+    assert "🍼" in reply and [op.content for op in ops if isinstance(op, Remember)] == [kept]
+    answer = talked_to(said).say("when is the baby due?")
+    assert kept.removeprefix("The owner is ").rstrip(".") in answer, answer
+
+
+@pytest.mark.parametrize("said", ["we're expecting guests tonight", "I'm expecting a parcel"])
+def test_expecting_something_else_is_no_baby_and_no_achievement(said: str) -> None:
+    from support.offline_pet import one_turn
+
+    reply, ops = one_turn(said)
+    assert ops == [] and "Congrat" not in reply and "proud" not in reply, reply

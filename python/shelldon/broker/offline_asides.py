@@ -216,7 +216,9 @@ _PAST = lazy(
     r"spent|bought|finished|tried|watched|played|cooked|retired|quit|fell|forgot|"
     r"(?!(?:need|red|bed|tired|bored|scared|stressed|excited|worried|married)\b)\w{3,}ed)\b|"
     r"\b(?:today|yesterday|last night|this morning|earlier|after work|burnt|spilt|slept|woke|"
-    r"drove|flew|wrote|pregnant|engaged|expecting|getting married|didn't|did not|wasn't|"
+    r"drove|flew|wrote|pregnant|engaged|getting married|"
+    r"expecting(?: (?:a baby|a boy|a girl|twins)|(?=[\s!.]*$))|"
+    r"didn't|did not|wasn't|"
     r"weren't)\b",
     re.IGNORECASE,
 )
@@ -232,7 +234,9 @@ _GOOD = lazy(
 )
 # Something achieved: congratulated, whoever did it.
 _DONE = lazy(
-    r"\b(?:promoted|promotion|engaged|married|pregnant|expecting|passed|won|finished|graduated|"
+    r"\b(?:promoted|promotion|engaged|married|pregnant|passed|won|finished|graduated|"
+    r"expecting(?: (?:a baby|a boy|a girl|twins|our (?:first|second)|a little one)|"
+    r"(?=[\s!.]*$))|"
     r"retired|new job|got the job|got in|aced|nailed)\b",
     re.IGNORECASE,
 )

@@ -79,6 +79,15 @@ _STUDIES = lazy(
     r"(?P<what>[\w' -]+?)(?: at (?P<where>[\w' -]+?))?\s*[.!]*$",
     re.IGNORECASE,
 )
+# A baby on the way, the owner's household's: "we're expecting a boy in March".
+_EXPECTING = lazy(
+    r"^(?:we(?:'re| are)|i(?:'m| am)) (?:(?:now|finally|officially) )?expecting "
+    r"(?P<what>(?:a |our (?:first|second|"
+    r"third) )?(?:baby(?: boy| girl)?|boy|girl|twins|little one)|another baby)"
+    r"(?P<when> (?:in|this|next|around|at the end of|by) [\w ]+?)?\s*[.!]*$",
+    re.IGNORECASE,
+)
+_BABY = ("Congratulations!! 🍼 {x}! I'll remember.", "Oh, how wonderful! {x}! I'll remember. 🍼")
 _STUDY = ("Ooh, {x}! I'll remember that's what you study. How are you finding it?",)
 _NEW_JOB = lazy(
     r"^i (?:just |finally )?(?:got|started|found|landed) a new job"
@@ -165,6 +174,14 @@ def told(sentence: str, seed: int) -> Told | None:
         what = m.group("what").lower()
         keep = ("people" if _PEOPLE.search(what) else "facts", _name(what), _third(s))
         return Told(_say(_HAS, seed, _said(s)), keep)
+    if (m := _EXPECTING.match(s)) is not None:
+        what = m.group("what").lower()
+        what = f"a baby {what}" if what in ("boy", "girl") else what
+        what = what if what.startswith(("a ", "our ", "another", "twins")) else f"a {what}"
+        when = (m.group("when") or "").rstrip()
+        kept = f"The owner is expecting {to_third_person(what).rstrip('.').lower()}{when}."
+        said = to_second_person(f"{what}{when}").rstrip(".")
+        return Told(_say(_BABY, seed, said[:1].upper() + said[1:]), ("facts", "baby", kept))
     if (m := _STUDIES.match(s)) is not None:
         what = m.group("what").strip()
         where = f" at {m.group('where').strip()}" if m.group("where") else ""

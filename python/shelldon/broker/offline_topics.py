@@ -48,6 +48,14 @@ _TOPIC_QUESTIONS = (
     ),
     ("age", lazy(r"\b(?:how old am i|my age|what age am i)\b", re.IGNORECASE)),
     (
+        "baby",
+        lazy(
+            r"\b(?:baby|babies|twins)\b.*\b(?:due|coming|born|arriving|expected)\b|"
+            r"\bdue date\b|\bwhen am i due\b|\bam i expecting\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
         "hobbies",
         lazy(
             r"\b(?:my (?:hobbies|hobby|interests|pastimes)|what do i (?:like|love|enjoy) doing|"
@@ -92,6 +100,7 @@ _STATES = {
         r"^(?:the owner|i) (?:was born|grew up) in\b|^(?:the owner's|my) home ?town is\b",
         re.IGNORECASE,
     ),
+    "baby": lazy(r"\b(?:expecting|pregnant|due)\b", re.IGNORECASE),
     # A liking of something done: "I love hiking and photography", "the owner enjoys chess".
     "hobbies": lazy(
         r"^(?:the owner|i)(?: really)? (?:loves?|likes?|enjoys?|adores?|is into|am into|'m into)\b"
@@ -115,6 +124,7 @@ _NOTHING_YET = {
     "age": "You haven't told me your age yet. How old are you?",
     "plans": "You haven't told me about any plans yet. What's coming up?",
     "hobbies": "You haven't told me what you do for fun yet. What do you love doing?",
+    "baby": "You haven't told me about a baby on the way. Is there news?",
     "origin": "You haven't told me where you're from yet. Where's home for you?",
     "pets": "You haven't told me about any pets yet. Do you have one?",
     "family": "You haven't told me about your family yet. Who's in it?",

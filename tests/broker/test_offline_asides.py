@@ -217,3 +217,12 @@ def test_a_so_so_day_is_met_as_one(said: str) -> None:
 def test_long_or_busy_with_a_good_word_is_not_a_hard_day(said: str, not_said: str) -> None:
     reply, _ = one_turn(said)
     assert not_said not in reply and "Tell me more" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "said", ["work is a lot", "life's so hectic right now", "things are crazy at the moment"]
+)
+def test_a_stretch_that_is_a_lot_said_as_now_is_heard(said: str) -> None:
+    """Before: "Okay!" (the past tense alone was read as a day that was a lot)."""
+    reply, ops = one_turn(said)
+    assert ("a lot right now" in reply or "quiet moment" in reply) and ops == [], reply

@@ -194,15 +194,34 @@ def _weather(s: str, seed: int, avoid: Sequence[str]) -> str | None:
     return pick(_SUNNY if fine else _GLOOMY, seed, avoid)
 
 
+# A stretch that is a lot, said as now: "work is a lot", "life's so hectic right now".
+_NOW_HECTIC = lazy(
+    r"^(?:work|life|school|uni|college|things|everything|this week|my job|the kids)"
+    r"(?:'s| is| are| has been| have been) (?:(?:so|really|very|super|just|a bit|kinda|pretty) )?"
+    r"(?:a lot|crazy|hectic|mad|manic|busy|full[- ]on|non-?stop|chaos|chaotic|exhausting|intense|"
+    r"overwhelming|too much)\b",
+    re.IGNORECASE,
+)
+_NOW_A_LOT = (
+    "That sounds like a lot right now. Be gentle with yourself. 🐚",
+    "Phew. I hope you find a quiet moment soon. Anything I can keep track of for you?",
+)
+
+
+def _now_hectic(s: str, seed: int, avoid: Sequence[str]) -> str | None:
+    return pick(_NOW_A_LOT, seed, avoid) if _NOW_HECTIC.match(s) and "?" not in s else None
+
+
 def aside(text: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
-    """The pet's answer to an emoji-only line, an errand, a follow-up, the weather or joy (see
-    the module); None for any other line."""
+    """The pet's answer to an emoji-only line, an errand, a follow-up, the weather, a stretch
+    that is a lot, or joy (see the module); None for any other line."""
     s = text.strip()
     for said in (
         _emoji(s, seed, avoid),
         _errand(s),
         _follow_up(s, seed, avoid),
         _weather(s, seed, avoid),
+        _now_hectic(s, seed, avoid),
     ):
         if said is not None:
             return said

@@ -199,3 +199,32 @@ def test_work_said_with_how_or_when_before_what_it_is_is_kept(said: str, kept: s
 def test_working_out_or_working_hard_is_no_job(said: str) -> None:
     _, ops = one_turn(said)
     assert not any("works" in getattr(op, "content", "") for op in ops), ops
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "23, student in Glasgow",
+            ["The owner is 23 years old.", "The owner is a student in Glasgow."],
+        ),
+        (
+            "34, nurse, from Leeds",
+            [
+                "The owner is 34 years old.",
+                "The owner works as a nurse.",
+                "The owner is from Leeds.",
+            ],
+        ),
+    ],
+)
+def test_a_line_of_fragments_is_the_statements_they_stand_for(said: str, kept: list[str]) -> None:
+    """Before: "Okay!" and nothing kept (the fragments were read only after a name)."""
+    _, ops = one_turn(said)
+    assert [op.content for op in ops if isinstance(op, Remember)] == kept, ops
+
+
+@pytest.mark.parametrize("said", ["tired, hungry", "pizza, pasta", "red, green and blue"])
+def test_a_list_that_is_not_the_owners_fragments_keeps_nothing(said: str) -> None:
+    _, ops = one_turn(said)
+    assert ops == [], ops

@@ -1056,6 +1056,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
     ):
         lines = [offline_intro.joined(lines)]  # "ben here. just moved to Bristol": one introduction
+    elif len(lines) == 1 and (parts := offline_intro.fragments(lines[0])) is not None:
+        lines = parts  # "23, student in Glasgow": "I'm 23", "I'm a student in Glasgow"
     names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known

@@ -119,6 +119,17 @@ def as_statement(part: str) -> str:
     return part
 
 
+def fragments(line: str) -> list[str] | None:
+    """A line of fragments only, the owner's "I" dropped from each ("23, student in Glasgow"):
+    the statements they stand for; None when any part is more than a fragment ("tired, hungry"
+    stay as they are)."""
+    parts = [p.strip() for p in re.split(r"\s*[,;]\s*", line.strip().rstrip(".!")) if p.strip()]
+    if len(parts) < 2:
+        return None
+    said = [as_statement(part) for part in parts]
+    return None if any(s == p for s, p in zip(said, parts, strict=True)) else said
+
+
 _STATUS = lazy(
     r"^i(?:'m|’m| am) (?:now |currently |happily )?(?:retired|unemployed|self-employed|"
     r"a freelancer|freelance|a (?:(?:full|part)[- ]time |uni |university |phd |grad )?student|"

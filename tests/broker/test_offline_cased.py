@@ -244,3 +244,18 @@ def test_after_called_a_relation_word_in_a_list_is_a_name(said: str, read: str) 
 )
 def test_a_list_of_only_relation_words_is_left(said: str) -> None:
     assert cased(said) == said
+
+
+@pytest.mark.parametrize(
+    ("typed", "cased_as"),
+    [
+        ("my anniversary is on june 12", "my anniversary is on June 12"),
+        ("my birthday is the 3rd of may", "my birthday is the 3rd of May"),
+        ("my exam is 12 march", "my exam is 12 March"),
+        ("i may go on sunday", "i may go on Sunday"),  # "may" with no day's number is a word
+        ("we march on monday", "we march on Monday"),
+    ],
+)
+def test_days_and_months_get_their_capitals(typed: str, cased_as: str) -> None:
+    """Before: kept and said back as typed ("your anniversary is on june 12")."""
+    assert cased(typed) == cased_as

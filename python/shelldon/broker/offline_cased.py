@@ -19,7 +19,16 @@ import re
 from collections.abc import Iterable
 
 from shelldon.broker.offline_talk import is_name
-from shelldon.broker.offline_words import ANIMALS, KIN, KIN_GROUPS, OTHERS, alternation, plurals
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    KIN,
+    KIN_GROUPS,
+    MONTHS,
+    OTHERS,
+    WEEKDAYS,
+    alternation,
+    plurals,
+)
 from shelldon.broker.patterns import lazy
 
 _REL = (
@@ -169,6 +178,26 @@ def _places(text: str) -> str:
     return "".join(out)
 
 
+# Days and months: a weekday always ("on sunday"), a month beside a day's number ("june 12", "the
+# 3rd of may"; "may" and "march" are words too, so never alone).
+_DAY_NAMES = lazy(
+    rf"(?P<before>\d(?:st|nd|rd|th)?\s+(?:of\s+)?)?\b(?P<name>{alternation(*WEEKDAYS, *MONTHS)})\b"
+    r"(?P<after>(?=\s+\d))?"
+)
+_MONTH_WORDS = frozenset(MONTHS)
+
+
+def _day_name(found: re.Match[str]) -> str:
+    name, before = found["name"], found["before"] or ""
+    if name in _MONTH_WORDS and not before and found["after"] is None:
+        return found.group(0)  # "i may go", "we march on": words, not months
+    return before + name.capitalize()
+
+
+def _day_names(text: str) -> str:
+    return _DAY_NAMES.sub(_day_name, text)
+
+
 def cased(sentence: str, known: Iterable[str] = ()) -> str:
     """The sentence with the capitals of the names and places it holds (see the module), and of
     the names the pet already knows (`known`: "tom is 8" after "kids: Tom, Ella and Sam"); a
@@ -182,7 +211,7 @@ def cased(sentence: str, known: Iterable[str] = ()) -> str:
     text = _NAME_LIST.sub(_name_list, text)
     text = _IS_NAMED.sub(_named, text)
     text = _NAMED.sub(_named, text)
-    return _places(text)
+    return _day_names(_places(text))
 
 
 def said_back(statement: str) -> str:

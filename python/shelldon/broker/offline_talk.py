@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
-from shelldon.broker.offline_words import HELLOS, TIMES_OF_DAY, alternation
+from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, WEEKDAYS, alternation
 from shelldon.broker.patterns import lazy
 
 # --- clauses -----------------------------------------------------------------------------------
@@ -196,6 +196,9 @@ _NOT_A_NAME = frozenset(
 )
 
 
+_DAY_NAMES = frozenset((*WEEKDAYS, *(m for m in MONTHS if m not in ("may", "june", "april"))))
+
+
 def is_name(name: str) -> bool:
     """Every word can be a name: no stop word, mood, state, pronoun or verb form."""
     from shelldon.core.words import STOPWORDS
@@ -204,6 +207,7 @@ def is_name(name: str) -> bool:
     return bool(words) and all(
         w.casefold() not in _NOT_A_NAME
         and w.casefold() not in STOPWORDS
+        and w.casefold() not in _DAY_NAMES  # "its Monday": a day, not someone
         and not w.casefold().endswith(("'m", "’m", "n't", "n’t"))
         for w in words
     )

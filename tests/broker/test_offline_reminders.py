@@ -232,3 +232,25 @@ def test_an_old_recalled_question_is_not_the_one_just_asked() -> None:
     ctx = PromptContext(now=T0, zone=ZONE, recent=recent, recall=old)
     got = json.loads(OfflineBrain().complete(assemble_prompt(ctx, "tomorrow at 9")).text)
     assert got["ops"] == [] and "passport" not in got["reply"], got
+
+
+@pytest.mark.parametrize(
+    ("said", "when"),
+    [
+        ("remind me on thursday evening to call the dentist", "on Thursday 7 May at 19:00"),
+        ("remind me tomorrow morning to take the bins out", "tomorrow at 09:00"),
+        ("remind me tonight to call mum", "today at 19:00"),
+    ],
+)
+def test_a_part_of_the_day_is_its_hour(said: str, when: str) -> None:
+    """Before: "thursday evening" left "evening" in the task ("to it evening") at 09:00, and
+    "tonight" alone was 09:00, already passed."""
+    got = ask(said)
+    assert when in got["reply"] and "evening" not in got["reply"].split(" to ", 1)[-1], got
+    only_op(got)
+
+
+@pytest.mark.parametrize("said", ["remind me about it on thursday evening", "remind me about that"])
+def test_a_reminder_of_it_asks_which_thing(said: str) -> None:
+    got = ask(said)
+    assert got["ops"] == [] and "of what" in got["reply"], got

@@ -70,6 +70,7 @@ from shelldon.broker import (
     offline_asides,
     offline_cased,
     offline_chat,
+    offline_checkin,
     offline_forget,
     offline_greet,
     offline_intro,
@@ -1291,7 +1292,7 @@ class OfflineBrain:
         if request.purpose == "reflect":
             return _reflect(request)
         if request.purpose == "checkin":
-            reply = {"reply": offline_proactive.checkin_text(request), "ops": []}
+            reply = {"reply": offline_checkin.checkin_text(request), "ops": []}
             return RawCompletion(text=json.dumps(reply, ensure_ascii=False))
         return RawCompletion(text=json.dumps(respond(request), ensure_ascii=False))
 

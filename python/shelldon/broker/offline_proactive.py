@@ -1,4 +1,4 @@
-"""The offline brain's proactive half: reminders it understands, and check-ins it writes.
+"""The offline brain's reminders: the requests it understands, and the answers to its questions.
 
 Reminders. The common English forms, read against the local time the prompt carries ("# Now",
 shelldon.contracts.localtime), become one `remind` op and a confirmation:
@@ -11,13 +11,13 @@ shelldon.contracts.localtime), become one `remind` op and a confirmation:
     remind me on 2026-12-24 at 10 to wrap gifts  -> at
     remind me on Friday at 5pm to ...; remind me to call mum tomorrow at 9 (the task first)
 
-A day without a time means 09:00; a bare hour without am/pm that has passed today while its
+A day without a time means 09:00 (a part of the day its hour: "thursday evening" 19:00, "tonight"
+19:00); a bare hour without am/pm that has passed today while its
 afternoon twin has not ("at 6" said at 14:00) means the afternoon. A time that has passed gets a
 reply saying so and no op (core refuses one in the past anyway). Core resolves and stores the op;
 this module only proposes it.
 
-Check-ins (purpose "checkin"): one deterministic message from what the prompt's memory holds: a
-person first, then a liking, then any fact, else a plain hello.
+Check-ins are broker.offline_checkin's.
 """
 
 from __future__ import annotations
@@ -65,6 +65,11 @@ _TIME = lazy(
     r"(?: ?(?P<ampm>[ap])\.?m\.?)?(?: ?o'?clock)?)(?=$|[\s,.!?;])",
     re.IGNORECASE,
 )
+# A part of the day instead of a time ("on thursday evening", "tomorrow morning"): its hour.
+_PART_OF_DAY = lazy(r"\b(?:in the )?(?P<part>morning|afternoon|evening|night)\b", re.IGNORECASE)
+_PART_HOURS = {"morning": (9, 0), "afternoon": (14, 0), "evening": (19, 0), "night": (21, 0)}
+# A task that only points back ("remind me about it"): which thing is the owner's to say.
+_POINTS_BACK = frozenset({"it", "that", "this", "them", "those", "this one", "that one"})
 _TASK_LEAD = lazy(r"^(?:to|that|about|of)\s+", re.IGNORECASE)
 _FLIP = {
     "my": "your", "me": "you", "i": "you", "i'm": "you're", "myself": "yourself", "mine": "yours"
@@ -186,15 +191,21 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
         return None
 
     relative = take(_REL)
-    every = on_date = day_word = weekday = at_time = None
+    every = on_date = day_word = weekday = at_time = part = None
     if relative is None:
         every, on_date, day_word = take(_EVERY), take(_DATE), take(_DAYWORD)
         if every is None and on_date is None and day_word is None:
             weekday = take(_ON_WEEKDAY)
         at_time = take(_TIME)
+        part = take(_PART_OF_DAY) if at_time is None and every is None else None
     task = _task(rest, spans)
-    if not task:
-        return ReminderAnswer("What should I remind you of? Say: remind me tomorrow at 9 to …")
+    if not task or task.casefold() in _POINTS_BACK:
+        return ReminderAnswer(
+            "Remind you of what, exactly? Say it with the thing: remind me tomorrow evening to "
+            "call the dentist."
+            if task
+            else "What should I remind you of? Say: remind me tomorrow at 9 to …"
+        )
     said = _second_person(task)
     if relative is not None:
         seconds = _relative(relative)
@@ -209,6 +220,8 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
     if now is None:
         return ReminderAnswer("I can't tell the time right now, so I can't set that reminder.")
     clock_time = _hour_minute(at_time) if at_time is not None else None
+    if relative is None and part is not None:  # "thursday evening": 19:00, said as the owner did
+        clock_time = (*_PART_HOURS[part["part"].casefold()], True)
     if at_time is not None and clock_time is None:
         return ReminderAnswer("That doesn't look like a time I know. Try: at 18:30, or at 9am.")
     local = now.local
@@ -225,6 +238,8 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
         day = local.date() + timedelta(days=1 if word == "tomorrow" else 0)
         if word == "tonight" and clock_time is not None and clock_time[0] < 12:
             clock_time = (clock_time[0] + 12, clock_time[1], True)
+        elif word == "tonight" and clock_time is None:  # "tonight" alone: not 09:00
+            clock_time = (*_PART_HOURS["evening"], True)
     elif weekday is not None:
         wanted = _WEEKDAYS.index(weekday.group("weekday").lower())
         ahead = (wanted - local.weekday()) % 7 or 7
@@ -317,73 +332,3 @@ def _repeating(
         f"Okay, {what} at {at:%H:%M} I'll remind you to {said} (first {_say_when(first, local)}).",
         _op(task, now.zone, at=first, repeat="weekly" if weekly else "daily"),
     )
-
-
-# --- check-ins ------------------------------------------------------------------------------------
-
-_ENTRY_HEAD = lazy(r"^## (?P<title>.*) \[(?P<collection>[a-z]+)(?:,[^\]]*)?\]$")
-_PERSON = lazy(r"owner's (?P<rel>[\w ]+?) is called (?P<name>[\w'’-]+)", re.IGNORECASE)
-_LIKES = lazy(r"^the owner (?:likes|loves|enjoys|prefers|adores) (?P<what>.+?)\.?$", re.I)
-
-
-def _memory_entries(request: CompletionRequest) -> list[tuple[str, str]]:
-    """(collection, first body line) for each entry the prompt's memory section shows in full."""
-    entries: list[tuple[str, str]] = []
-    for section in request.sections:
-        if section.kind != "memory":
-            continue
-        collection = ""
-        for line in section.text.splitlines():
-            head = _ENTRY_HEAD.match(line.strip())
-            if head is not None:
-                collection = head.group("collection")
-                continue
-            text = line.strip()
-            if collection and text and not text.startswith(("#", "(", "- ", "Also in memory")):
-                entries.append((collection, text))
-                collection = ""
-    return entries
-
-
-_IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
-
-
-def _about_you(fact: str) -> str:
-    """ "The owner lives in Porto" -> "you live in Porto"; "The owner's …" -> "your …"."""
-    if re.match(r"^the owner's\b", fact, re.IGNORECASE):
-        return "your" + fact[len("the owner's") :]
-    found = re.match(r"^the owner (\w+)\b", fact, re.IGNORECASE)
-    if found is None:
-        return fact[:1].lower() + fact[1:]
-    verb = found.group(1).lower()
-    if verb in _IRREGULAR:
-        verb = _IRREGULAR[verb]
-    elif verb.endswith("ies") and len(verb) > 4:
-        verb = verb[:-3] + "y"
-    elif verb.endswith("s") and not verb.endswith("ss"):
-        verb = verb[:-1]
-    return f"you {verb}{fact[found.end() :]}"
-
-
-def checkin_text(request: CompletionRequest) -> str:
-    """A short opener from what memory holds; the same prompt gives the same text."""
-    entries = _memory_entries(request)
-    for collection, text in entries:
-        person = _PERSON.search(text) if collection == "people" else None
-        if person is not None:
-            rel = person.group("rel").strip().lower()
-            return f"Hi! It's been a little while. How is {person.group('name')}, your {rel}?"
-    for collection, text in entries:
-        likes = _LIKES.match(text) if collection == "preferences" else None
-        if likes is not None:
-            return (
-                f"Hi! It's been a little while. Have you had time for {likes.group('what')} lately?"
-            )
-    for collection, text in entries:
-        if collection == "facts":
-            fact = _about_you(text.rstrip("."))
-            return (
-                "Hi! It's been a little while. I was thinking of what you told me: "
-                f"{fact}. How are things?"
-            )
-    return "Hi! It's been a little while. How are you doing?"

@@ -29,13 +29,6 @@ anyio = pytest.importorskip("anyio")
 Call = Callable[..., Awaitable[tuple[bool, str]]]
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "proj"
-    path.mkdir()
-    return path
-
-
 def _params(home: Path, project: Path) -> Any:
     from mcp import StdioServerParameters
 

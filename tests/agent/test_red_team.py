@@ -26,13 +26,6 @@ DEADLINE_S = 60.0
 Call = Callable[..., Awaitable[tuple[bool, str]]]
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "proj"
-    path.mkdir()
-    return path
-
-
 def _command(home: Path, project: Path) -> list[str]:
     base = [sys.executable, "-m", "shelldon", "agent", "serve"]
     return [*base, "--project", str(project), "--home", str(home)]

@@ -18,13 +18,6 @@ from support.mcp_wire import INIT_PARAMS, Wire, entries_of, text_of
 mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip install '.[agent]')")
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "proj"
-    path.mkdir()
-    return path
-
-
 # ------------------------------------------------------------------ the session's lifecycle
 
 

@@ -20,13 +20,6 @@ mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip i
 SENTINEL = "VALUE-" + "Q7" * 12  # a value the client sent: no reply or log line may hold it
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "proj"
-    path.mkdir()
-    return path
-
-
 # ------------------------------------------------------------------ JSON a strict parser refuses
 
 

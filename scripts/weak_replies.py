@@ -1,10 +1,11 @@
 """How many quirky small-model replies reach the owner unreadable (docs/brain.md, "Weak models at
-the provider door"): the class examples and the held-apart set of tests/broker/test_weak_models.py,
-and the recorded SmolLM2-135M replies (tests/fixtures/live_model), each served by the fake over
-real HTTP and read by the chain with the offline brain behind it, judged by the test's judge. Then,
-in tools mode, how many replies imitating the JSON protocol in text (the class examples and the
-held-apart set of tests/broker/test_text_ops_in_tools_mode.py) had their ops proposed, or reached
-the owner unreadable.
+the provider door"): the class examples and the held-apart set of
+tests/broker/test_weak_models.py (and the second one, of tests/broker/test_weak_frames.py, by
+its judge), and the recorded SmolLM2-135M replies (tests/fixtures/live_model), each served by
+the fake over real HTTP and read by the chain with the offline brain behind it, judged by the
+test's judge. Then, in tools mode, how many replies imitating the JSON protocol in text (the
+class examples and the held-apart set of tests/broker/test_text_ops_in_tools_mode.py) had their
+ops proposed, or reached the owner unreadable.
 
     .venv/bin/python scripts/weak_replies.py [-v]
 
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from broker import test_text_ops_in_tools_mode as text_ops
 from broker.test_live_replies import RECORDS
+from broker.test_weak_frames import HELD_APART_2, unreadable_2
 from broker.test_weak_models import HELD_APART, REQUEST, TEXT_CLASSES, _unreadable
 from fakes.fake_provider import FAKE_KEY, FakeProvider, Step, body, raw
 from shelldon.broker.chain import ProviderChain
@@ -30,13 +33,16 @@ from support.providers import http_provider
 
 
 def _count(
-    fake: FakeProvider, name: str, cases: list[tuple[str, list[Step], CompletionRequest]]
+    fake: FakeProvider,
+    name: str,
+    cases: list[tuple[str, list[Step], CompletionRequest]],
+    judge: Callable[[str], str | None] = _unreadable,
 ) -> None:
     bad = 0
     for case, steps, request in cases:
         fake.script(*steps)
         reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(request)
-        why = _unreadable(reply.text)
+        why = judge(reply.text)
         bad += why is not None
         if "-v" in sys.argv and why is not None:
             print(f"  {case}: {why}: {reply.text[:70]!r}")
@@ -80,6 +86,8 @@ def main() -> int:
     with FakeProvider(require_key=FAKE_KEY) as fake:
         _count(fake, "class examples", classes)
         _count(fake, "held-apart set", held)
+        held_2 = [(case, [step], REQUEST) for case, step in HELD_APART_2]
+        _count(fake, "second held-apart set (template families)", held_2, unreadable_2)
         _count(fake, "recorded SmolLM2-135M replies", recorded)
         classes_ops = [(case, written) for case, written, _ in text_ops.CLASSES]
         _count_text_ops(fake, "JSON-protocol class examples", classes_ops)

@@ -57,12 +57,14 @@ NOT_OFFERED = [
     "resources/subscribe",
     "prompts/list",
     "prompts/get",
+    "completion/complete",
 ]
 
 
 def test_no_prompt_or_resource_is_advertised_or_served(home: Path, project: Path) -> None:
     """Before: the SDK advertised prompts and resources, listed none, and `resources/read`
-    echoed the URI the client sent in its error."""
+    echoed the URI the client sent in its error; `completion/complete`, never advertised, was
+    answered as a request with wrong arguments."""
     wire = Wire(home, project)
     init = wire.ask("init", "initialize", INIT_PARAMS)
     wire.send({"method": "notifications/initialized"})

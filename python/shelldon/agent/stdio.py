@@ -68,8 +68,9 @@ TOOL_NAMES = frozenset(
 )
 # This server offers no prompts and no resources, though the SDK advertised both (its
 # `prompts/get` answered with code 0 and a traceback, `resources/read` echoed the URI): they are
-# left out of the capabilities and every such method is -32601.
-_NOT_OFFERED = frozenset({"prompts", "resources"})
+# left out of the capabilities and every such method is -32601. Nor argument completion (never
+# advertised; the SDK answered `completion/complete` with -32602, as if the arguments were wrong).
+_NOT_OFFERED = frozenset({"prompts", "resources", "completion"})
 _METHOD_NOT_FOUND = -32601
 _SAYABLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # The request's id, read from the head of a line that is not JSON (so its client still gets an
@@ -115,9 +116,9 @@ def screen_line(line: bytes) -> tuple[str | None, dict[str, Any] | None]:
     JSON-RPC message, else (None, the JSON-RPC error to answer with), or (None, None) for a
     malformed notification (never answered: it is dropped and logged). Every line the SDK would
     drop is answered: not UTF-8, not JSON, not strict JSON (NaN, Infinity, a name twice in one
-    object), nested too deep, over MAX_MESSAGE_BYTES -> parse error (-32700); a `prompts/*` or
-    `resources/*` request -> method not found (-32601: none is offered); a batch (MCP
-    2025-06-18 has none), or not a JSON-RPC message -> invalid request (-32600); a string
+    object), nested too deep, over MAX_MESSAGE_BYTES -> parse error (-32700); a `prompts/*`,
+    `resources/*` or `completion/*` request -> method not found (-32601: none is offered); a
+    batch (MCP 2025-06-18 has none), or not a JSON-RPC message -> invalid request (-32600); a string
     holding a lone surrogate (not Unicode), or a `tools/call` of a tool this server does not
     have -> invalid params (-32602; the name is echoed only when it is a plain identifier).
     The id is the message's when it can be read, null otherwise (JSON-RPC 2.0, section 5). A

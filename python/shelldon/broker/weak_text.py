@@ -25,6 +25,9 @@ Three families, each read as a class, not as a list of strings:
   near-miss shapes `broker.op_shapes` reads, a list of them), bare or in a code fence. Ops come
   only as tool calls there, so these are removed from the words and never proposed.
 
+Last, a prompt format written as plain text (speaker labels, answer tags, quotes around the whole
+answer, newlines escaped twice) is taken off by broker.weak_frames.
+
 `scrub` returns the words and the notes for `BrainReply.dropped`; the notes never quote the text.
 
 `loads_arguments` reads a native tool call's arguments through the near misses of JSON a small
@@ -40,6 +43,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shelldon.broker.op_shapes import OP_TAGS, reshaped
+from shelldon.broker.weak_frames import unframe
 from shelldon.contracts.json_in import loads_mended
 
 _DECODER = json.JSONDecoder(strict=False)
@@ -51,17 +55,23 @@ _REASON_CLOSE = re.compile(rf"</{_REASON_TAG}\s*>", re.IGNORECASE)
 
 # --- chat-template tokens -------------------------------------------------------------------
 # The pet's own turn, and Harmony's channel for the words (its `analysis` is reasoning).
-_OWN_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt", "shelldon", "pet", "final"})
+_OWN_ROLES = frozenset(
+    {"assistant", "model", "bot", "ai", "gpt", "shelldon", "pet", "final", "chatbot"}
+)
 # A header that names the speaker of the turn it opens.
 _HEADER = re.compile(
     r"<[|｜]im_start[|｜]>[ \t]*(?P<a>\w+)[ \t]*\n?"
     r"|<[|｜]start_header_id[|｜]>[ \t]*(?P<b>\w+)[ \t]*<[|｜]end_header_id[|｜]>"
     r"|<start_of_turn>[ \t]*(?P<c>\w+)[ \t]*\n?"
-    r"|<[|｜](?P<d>user|assistant|system|tool|model|human|ipython)[|｜]>"
+    r"|<[|｜](?P<d>user|assistant|system|tool|model|human|ipython|chatbot)(?:_token)?[|｜]>"
     r"|<[|｜](?P<e>User|Assistant)[|｜]>"
     # gpt-oss (Harmony): `<|start|>assistant`, then `<|channel|>analysis|final<|message|>`.
     r"|<[|｜]start[|｜]>[ \t]*(?P<f>\w+)"
-    r"|<[|｜]channel[|｜]>[ \t]*(?P<g>\w+)[^<>\n]{0,80}?<[|｜]message[|｜]>",
+    r"|<[|｜]channel[|｜]>[ \t]*(?P<g>\w+)[^<>\n]{0,80}?<[|｜]message[|｜]>"
+    # Any other format that writes the role between two tokens (Granite's
+    # `<|start_of_role|>assistant<|end_of_role|>`).
+    r"|<[|｜][^<>|｜\n]{1,32}[|｜]>[ \t]*(?P<h>user|assistant|system|tool|model|human)[ \t]*"
+    r"<[|｜][^<>|｜\n]{1,32}[|｜]>",
     re.IGNORECASE,
 )
 _END_NAMES = re.compile(
@@ -81,12 +91,19 @@ _OTHER_OPENERS = frozenset({"[inst]", "<<sys>>"})
 _OWN_OPENERS = frozenset({"[/inst]", "<</sys>>"})
 
 # --- tool calls as text ---------------------------------------------------------------------
-_CALL_TAG = r"(?:tool_call|tool_calls|function_call|function_calls|tool_use|invoke|function)"
+# Any tag of the tool or function family (`<tool_call>`, `<tool_code>`, `<function_calls>`, …).
+_CALL_TAG = r"(?:tool(?:_[a-z]{1,12})*|function(?:_[a-z]{1,12})*|invoke|api_call)"
 _CALL_BLOCK = re.compile(
     rf"<(?P<tag>{_CALL_TAG})\b[^>]*>.*?(?:</(?P=tag)\s*>|\Z)", re.IGNORECASE | re.DOTALL
 )
 _STRAY_CALL_TAG = re.compile(rf"</?{_CALL_TAG}\b[^>]*>", re.IGNORECASE)
 _PYTHON_TAG = re.compile(r"<[|｜]python_tag[|｜]>.*", re.IGNORECASE | re.DOTALL)
+# A call between template tokens (DeepSeek's `<｜tool▁calls▁begin｜>…<｜tool▁calls▁end｜>`, any
+# `<|tool_call|>`-named token): from the first such token to its end token or the text's end.
+_CALL_TOKENS = re.compile(
+    r"<[|｜]tool[▁_ ]?calls?(?:[▁_ ]begin)?[|｜]>.*?(?:<[|｜]tool[▁_ ]?calls?[▁_ ]end[|｜]>|\Z)",
+    re.IGNORECASE | re.DOTALL,
+)
 _CALL_PREFIX = re.compile(r"\[TOOL_CALLS\]|\bfunctools\b", re.IGNORECASE)
 _ARG_KEYS = ("arguments", "parameters", "args", "input", "kwargs")
 _FUNCTION_NAME = re.compile(r"[a-z_][a-z0-9_.]{0,63}")
@@ -115,6 +132,9 @@ def scrub(text: str, *, tools: bool = False) -> tuple[str, list[str]]:
     text, tokens = _without_tokens(text)
     if tokens:
         notes.append("reply: chat-template tokens removed")
+    text, framed = unframe(text)
+    if framed:
+        notes.append("reply: a prompt format's plain-text frame removed")
     return text.strip(), notes
 
 
@@ -185,6 +205,8 @@ def _without_text_calls(text: str) -> tuple[str, int]:
     text, n = _CALL_BLOCK.subn(" ", text)
     count += n
     text, n = _PYTHON_TAG.subn(" ", text)
+    count += n
+    text, n = _CALL_TOKENS.subn(" ", text)
     count += n
     text, n = _STRAY_CALL_TAG.subn(" ", text)
     text, n = _without_json(text, _is_call)

@@ -285,6 +285,12 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # text, read from its addressee, a reading condition and a directive). It has no examples in
     # the rules file; not learned, so the stored weights stay as they are.
     "indirect-reader-directive",
+    # The lead's jailbreak families (docs/gate-design.md, "Jailbreak families, the lead's round"),
+    # written from the classes: not learned, so the stored weights stay as they are.
+    "persona-never-refuses",
+    "fiction-frame-real-procedure",
+    "as-late-relative-order",
+    "answer-without-censorship",
 )
 
 

@@ -517,3 +517,16 @@ def test_another_one_after_a_joke_is_another_joke_and_luck_is_wished() -> None:
     assert all(joke in JOKES for joke in told) and len(set(told)) == len(told), told
     assert pet.say("wish me luck") in LUCK
     assert pet.say("another one") not in JOKES  # no joke just told: no "another"
+
+
+@pytest.mark.parametrize("said", ["ok cool ty", "k thanks", "great, thank you so much"])
+def test_a_nod_that_thanks_is_thanked_back(said: str) -> None:
+    reply, ops = one_turn(said)
+    assert any(w in reply for w in ("welcome", "Any time", "Happy to help")), reply
+    assert ops == []
+
+
+@pytest.mark.parametrize("said", ["yay", "woohoo!", "yesss"])
+def test_a_cheer_is_cheered_back(said: str) -> None:
+    reply, _ = one_turn(said)
+    assert reply not in ("Okay!", "I hear you.") and "!" in reply, reply

@@ -153,7 +153,11 @@ def _about(found: re.Match[str], seed: int, avoid: Sequence[str]) -> Told | None
     base = rel.split()[-1]
     spelt = rel.replace(base, _SPELT.get(base, base))
     if _UNWELL.match(rest):
-        return Told(pick(_WORRIED, seed, avoid).format(rel=rel, who=who, they=_they(rel)))
+        return Told(
+            pick(_WORRIED, seed, avoid)
+            .format(rel=rel, who=who, they=_they(rel))
+            .replace("poor your ", "your poor ")
+        )
     if (turns := _TURNS.match(rest)) is not None:
         age = turns.group(1) or turns.group(3)
         when = (turns.group(2) or turns.group(4) or "").strip(" ,!.")
@@ -187,7 +191,7 @@ def news(sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
         return None
     verb, what = said.group(1).casefold(), said.group(2).strip(" ,!.") or "news"
     if _SAD.search(rest):
-        return pick(_SORRY_NEWS, seed, avoid).format(who=who)
+        return pick(_SORRY_NEWS, seed, avoid).format(who=who).replace("poor your ", "your poor ")
     options = _GLAD if _HAPPY.search(what) and verb not in ("lost", "failed") else _OTHER_NEWS
     return pick(options, seed, avoid).format(rel=rel, verb=verb, what=what)
 

@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
-from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, WEEKDAYS, alternation
+from shelldon.broker.offline_words import HELLOS, TIMES_OF_DAY, a_day, alternation
 from shelldon.broker.patterns import lazy
 
 # --- clauses -----------------------------------------------------------------------------------
@@ -196,9 +196,6 @@ _NOT_A_NAME = frozenset(
 )
 
 
-_DAY_NAMES = frozenset((*WEEKDAYS, *(m for m in MONTHS if m not in ("may", "june", "april"))))
-
-
 def is_name(name: str) -> bool:
     """Every word can be a name: no stop word, mood, state, pronoun or verb form."""
     from shelldon.core.words import STOPWORDS
@@ -207,7 +204,7 @@ def is_name(name: str) -> bool:
     return bool(words) and all(
         w.casefold() not in _NOT_A_NAME
         and w.casefold() not in STOPWORDS
-        and w.casefold() not in _DAY_NAMES  # "its Monday": a day, not someone
+        and not a_day(w, may_be_a_name=True)  # "its Monday": a day, not someone
         and not w.casefold().endswith(("'m", "’m", "n't", "n’t"))
         for w in words
     )
@@ -388,6 +385,13 @@ def feeling(sentence: str) -> str | None:
 
 def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
     return pick(_FEELING_REPLIES[kind], seed, avoid)
+
+
+def consoling(reply: str) -> bool:
+    """Whether a reply is the pet's general word for a low or tired day: beside a word about
+    what made it so ("… my grandma is in hospital": "I'm sorry about your grandma"), it is left
+    out, so the owner is not consoled twice with two questions."""
+    return reply in _FEELING_REPLIES["low"] or reply in _FEELING_REPLIES["tired"]
 
 
 def felt_within(sentence: str) -> str | None:

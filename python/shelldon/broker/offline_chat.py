@@ -84,7 +84,10 @@ _TRAILING_FILLER = lazy(rf"(?:[\s,]+{_FILLER})+(?=[\s.!?]*$)", re.IGNORECASE)
 _LEADING_FILLER = lazy(
     r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+|jk|"
     r"just kidding|just joking|kidding|ok|okay|alright|hmm+)\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|"
-    r"anyways|ok so|um+|uh+|jk|lol jk|just kidding|just joking|ok|okay|alright|hmm+)\s+)",
+    r"anyways|ok so|um+|uh+|jk|lol jk|just kidding|just joking|ok|okay|alright|hmm+)\s+|"
+    # "so i just started a new job": a "so" or "well" before the owner's own words ("so tired"
+    # keeps its "so")
+    r"(?:so|well|and|oh)\s+(?=(?:i|i'm|im|i've|ive|we|we're|my|our)\s))",
     re.IGNORECASE,
 )
 

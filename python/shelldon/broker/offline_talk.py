@@ -306,6 +306,10 @@ _FEELINGS = (
             r"\bkeeps? (?:ignoring|criticising|criticizing|bullying|nagging|annoying) me\b|"
             r"^i (?:really )?(?:hate|can't stand|cannot stand) (?:my )?(?:job|work|life|boss|"
             r"mondays|everything|school|this place)\b|"
+            # "idk just tired of everything", "so fed up with it all" (the tenth pass: "I'm glad
+            # you're done with it")
+            r"\b(?:tired|sick|fed up|done) (?:of|with) (?:everything|it all|life|all of it|"
+            r"this|people|everyone)\b|"
             r"\b(?:was|is|has been|'s been) (?:so |really |very |super |pretty )?(?:stressful|"
             r"awful|horrible|terrible|hard|rough|tough|a nightmare|a disaster)\b",
             re.IGNORECASE,

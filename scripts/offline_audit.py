@@ -40,7 +40,7 @@ from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
 from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART, PET_9_TUNING
-from support.offline_audit_pet_10 import PET_10_HELD_APART
+from support.offline_audit_pet_10 import PET_10_AFTER, PET_10_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -119,7 +119,10 @@ def main() -> int:
             ("ninth pass, written after its fixes", PET_9_AFTER),
         )
     elif args.held_apart_6:
-        sets = (("tenth pass", PET_10_HELD_APART),)
+        sets = (
+            ("tenth pass", PET_10_HELD_APART),
+            ("tenth pass, written after its fixes", PET_10_AFTER),
+        )
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

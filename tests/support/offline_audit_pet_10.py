@@ -148,3 +148,54 @@ PET_10_HELD_APART: tuple[Home, ...] = (
         ),
     ),
 )
+
+AFTER_EVE = datetime(2027, 2, 17, 20, 30, tzinfo=UTC)  # a Wednesday evening
+AFTER_MORNING = datetime(2027, 2, 18, 7, 50, tzinfo=UTC)
+
+PET_10_AFTER: tuple[Home, ...] = (
+    Home(
+        "after: omar, a worry and a morning",
+        AFTER_EVE,
+        (
+            line("evening", any=("evening",)),
+            line("omar", "Omar"),
+            line("my son has a fever and i can't stop worrying", warm=True),
+            line("i'd rather not go into it tbh", warm=True, nokeep=True),
+            line("morning!", any=("son", "feeling", "better"), at=AFTER_MORNING),
+            line("he's much better today, fever's gone", warm=True, nokeep=True),
+            line("whats on your mind today", not_=POINT),
+            line("what did i tell you about my son?", "fever"),
+        ),
+    ),
+    Home(
+        "after: bea, put right and asked",
+        AFTER_EVE,
+        (
+            line("hi im bea", "Bea"),
+            line("my hamster is called nibbles", keep=True),
+            line("oops i meant nibbler not nibbles", "Nibbler", keep=True),
+            line("what's my hamster called", "Nibbler", not_=("Nibbles",)),
+            line("my aunt is called Rita and she's a painter", keep=True),
+            line("what does she do again?", "painter"),
+            line("what have i told you about rita", "painter"),
+            line("do you know my favourite colour?", honest=True),
+            line("its teal", keep=True),
+            line("what's my favourite colour", "teal"),
+        ),
+    ),
+    Home(
+        "after: cal, small talk",
+        AFTER_EVE,
+        (
+            line("yo", any=("name",)),
+            line("cal", "Cal"),
+            line("did you eat yet", not_=POINT, nokeep=True),
+            line("i had a burrito. what's the weather like in your shell?", not_=POINT),
+            line("its pouring out here", not_=POINT, nokeep=True),
+            line("k thx", nokeep=True, not_=BLAND),
+            line("any good bakeries nearby?", honest=True, world=True),
+            line("woo", nokeep=True, not_=BLAND),
+            line("im off to the gym tomorrow with my mate", not_=BLAND, nokeep=True),
+        ),
+    ),
+)

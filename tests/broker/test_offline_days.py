@@ -95,3 +95,36 @@ def test_a_hard_day_and_the_worry_in_it_are_met_with_one_sympathy(said: str) -> 
     reply = after().say(said)
     assert reply.count("sorry") <= 1 and reply.count("?") <= 1, reply  # consoled twice before
     assert "poor your" not in reply, reply  # "Oh, poor your mum." before
+
+
+# --- written after the after-set's first run (its misses' classes, in lines of their own) ------
+
+
+@pytest.mark.parametrize(
+    "hard", ["my husband has the flu and i'm worried", "my daughter has a chest infection"]
+)
+def test_someone_ill_is_met_with_sympathy_kept_as_nothing_and_asked_after(hard: str) -> None:
+    pet = after()
+    pet.now = EVENING
+    reply = pet.say(hard)
+    assert "sorry" in reply.casefold() and pet.ops == [], (reply, pet.ops)
+    pet.now = MORNING
+    assert "your " in pet.say("morning"), "no follow-up"
+
+
+@pytest.mark.parametrize(
+    "said", ["my wife is loads better this morning", "the baby seems much better today"]
+)
+def test_someone_better_is_met_gladly(said: str) -> None:
+    reply = after("my wife has a fever").say(said)
+    assert "glad" in reply.casefold() or "good news" in reply.casefold(), reply
+
+
+@pytest.mark.parametrize(
+    "said", ["i'd rather not go into it", "i'd rather not discuss it right now"]
+)
+def test_rather_not_going_into_it_is_respected(said: str) -> None:
+    pet = after("ugh")
+    reply = pet.say(said)
+    assert "okay" in reply.casefold() or "of course" in reply.casefold(), reply
+    assert pet.ops == []

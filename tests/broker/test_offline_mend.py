@@ -77,3 +77,12 @@ def test_a_correction_stated_in_full_is_left_to_the_correction_rules() -> None:
         assert offline_mend.mended(said, ["i live in york", "my home is york"], "") is None
     mended = offline_mend.mended("i meant leeds not york", ["i live in york"], "")
     assert mended is not None and mended.statement == "i live in leeds"
+
+
+def test_the_word_put_right_is_found_in_a_line_that_also_asked_something() -> None:
+    # found by talking to the running pet: the row held a question too, so nothing was mended
+    pet = told("so i just started a new job at the bakery. its lovely. do you like cake?")
+    reply = pet.say("wait i said bakery but its actually the cake shop")
+    assert "updated" in reply and "cake shop" in reply, reply
+    assert "congratulations" not in reply.casefold(), reply  # an update, not news again
+    assert "cake shop" in pet.say("where do i work?")

@@ -469,7 +469,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
             # "actually my sister is called Ana": an update, not news
             turn.replies[-1] = updated + last[6 : -len(_NAME_KEPT)]
-    life = offline_life.told(sentence, turn.seed) if not understood else None
+    # "actually I just started a new job at the archive": the life it tells, put right
+    plain_told = offline_talk.correction(sentence)[0] or sentence
+    life = offline_life.told(plain_told, turn.seed) if not understood else None
     if not understood and life is None:
         life = offline_life.about_someone(sentence, turn.seed, known_names(turn.view))
     if not understood and life is None:
@@ -1263,6 +1265,15 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             _statements(turn, s)
         if mend is not None and mend.old and len(turn.ops) == ops_before and turn.replies:
             turn.replies[-1] = mend.heard()  # a plan put right: nothing kept, said back
+        elif (
+            mend is not None
+            and mend.old
+            and turn.replies
+            and not any(turn.replies[-1].startswith(u) for u in _UPDATED)
+        ):  # "a new job at the archive, congratulations!" again: an update, said as one
+            content = str(turn.ops[-1].get("content", ""))
+            said = lower_first(to_second_person(offline_cased.said_back(content)))
+            turn.replies[-1] = offline_talk.pick(_UPDATED, seed, view.pet_said) + said
         whom = referred.who if referred is not None else offline_referent.about(s, before)
         if whom is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
             turn.replies[-1] = offline_referent.heard(whom, seed)  # "he's going to be …"

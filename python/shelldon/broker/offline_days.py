@@ -28,7 +28,8 @@ from shelldon.broker.patterns import lazy
 
 _BETTER = lazy(
     r"^(?:(?:oh|yeah|yes|well|so|honestly|ok|okay|actually|good news|update)[\s,!.:-]+)*"
-    r"(?:(?:i'm|im|i am|i feel|feeling|feel|we're|she's|he's|they're|things are|it's|its)\s+)?"
+    r"(?:(?:i'm|im|i am|i feel|feeling|feel|we're|she's|he's|they're|things are|it's|its|"
+    r"(?:my |our )?[\w'’]+(?: [\w'’]+)? (?:is|are|'s|’s|seems|looks))\s+)?"
     r"(?:(?:doing|getting|feeling|looking)\s+)?"
     r"(?:(?:a (?:bit|little|lot)|bit|much|way|loads|so much|heaps|slightly|somewhat)\s+)?"
     r"(?:better|relieved|so relieved|less worried|less stressed|calmer)\b|"
@@ -47,17 +48,20 @@ _NOT_TALKING = lazy(
     r"^(?:(?:honestly|sorry|um|eh|no|nah)[\s,]+)*(?:i )?(?:don'?t|do not|dont) (?:really |even )?"
     r"(?:want|wanna|feel like)(?: to)? (?:talk(?:ing)?|get(?:ting)? into|go(?:ing)? into) "
     r"(?:about )?(?:it|that|this)(?: (?:right )?now| rn| today| tbh)?[\s.!]*$|"
-    r"^(?:i'?d|i would) rather not (?:talk about it|say|get into it)[\s.!]*$|"
+    r"^(?:i'?d|i would) rather not (?:talk about it|say|get into it|go into it|discuss it)"
+    r"(?:[\s,]+(?:tbh|honestly|rn|right now|now|today))?[\s.!]*$|"
     r"^can we (?:talk about|change the subject)\b",
     re.IGNORECASE,
 )
 _RESPECTED = (
     "That's okay. We don't have to. I'm here if you change your mind.",
-    "Of course. No need to talk about it. Want a distraction instead? I've got jokes.",
+    "Of course, no need to talk about it. I'm here all the same. Want a distraction? I've got "
+    "jokes.",
 )
 # A hard line of the owner's: a low mood, or someone of theirs ill, hurt or in hospital.
 _HARD = lazy(
     r"\b(?:hospital|ill|sick|surgery|operation|broke (?:her|his|their|my) \w+|fell|worried|"
+    r"worrying|anxious|fever|flu|poorly|unwell|infection|"
     r"scared|awful|terrible|horrible|devastated|heartbroken|upset|crying|miserable|"
     r"in pain|passed away|died|lost my job|fired|dumped|broke up)\b",
     re.IGNORECASE,

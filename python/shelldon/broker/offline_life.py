@@ -165,7 +165,7 @@ def used_to(sentence: str, seed: int, alone: bool = True) -> Told | None:
 
 def told(sentence: str, seed: int) -> Told | None:
     """The pet's answer to one sentence of the owner's life, or None (see the module)."""
-    s = " ".join(sentence.split()).strip()
+    s = " ".join(sentence.split()).strip().rstrip(".")  # "… at the library." one of several
     if (m := _BACK_FROM.match(s)) is not None:
         return Told(_say(_BACK, seed, m.group(1)))
     if _EVENT.match(s):

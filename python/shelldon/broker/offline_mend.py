@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass
 
 from shelldon.broker.offline_sentences import is_question
-from shelldon.broker.offline_words import MONTHS, WEEKDAYS, alternation
+from shelldon.broker.offline_view import sentences
+from shelldon.broker.offline_words import MONTHS, WEEKDAYS, a_day, alternation
 from shelldon.broker.patterns import lazy
 
 _OPENER = r"^(?:(?:sorry|oops|wait|no|nope|oh|ah|actually|my bad|correction|whoops)[\s,!.-]+)*"
@@ -78,7 +79,7 @@ class Mended:
 
     def heard(self) -> str:
         """The correction said back, for a line the fact rules kept nothing of."""
-        return f"Got it: {_capital(self.new)}, not {_capital(self.old)}."
+        return f"Got it: {_day(self.new)}, not {_day(self.old)}."
 
 
 def mended(sentence: str, owner_recent: list[str], pet_last: str) -> Mended | None:
@@ -92,10 +93,11 @@ def mended(sentence: str, owner_recent: list[str], pet_last: str) -> Mended | No
         if _CLAUSE.match(new) or new.casefold() == old.casefold():
             return None
         word = re.compile(rf"(?<![\w'’]){re.escape(old)}(?![\w'’])", re.IGNORECASE)
-        for line in reversed(owner_recent):
+        said = [s for line in owner_recent for s in sentences(line)]  # "… library. do you …?"
+        for line in reversed(said):
             if line.strip() != text and word.search(line) and not is_question(line):
                 whole = _TWO_ARTICLES.sub(r"\1", word.sub(new.replace("\\", r"\\"), line, count=1))
-                return Mended(whole, new, old)
+                return Mended(whole.rstrip(" .!"), new, old)
         return None
     return _answered(text, owner_recent, pet_last)
 
@@ -116,6 +118,6 @@ def _answered(text: str, owner_recent: list[str], pet_last: str) -> Mended | Non
     return Mended(f"{asked.group('mine').strip()} is {value}", value)
 
 
-def _capital(word: str) -> str:
-    """A day or a name as said back: "Tuesday", "Brutus" (a phrase keeps its case)."""
-    return word[:1].upper() + word[1:] if " " not in word else word
+def _day(word: str) -> str:
+    """A day or a month said back with its capital ("Tuesday"); any other word as typed."""
+    return word[:1].upper() + word[1:] if a_day(word) else word

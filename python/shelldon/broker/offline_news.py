@@ -56,6 +56,8 @@ _UNWELL = lazy(
     r"(?:ill|sick|unwell|poorly|in (?:the )?hospital|in a&e|in intensive care|in surgery|"
     r"a fall|fell|fell over|a stroke|a heart attack|an operation|surgery|covid|cancer|"
     r"(?:the )?flu|not (?:been )?(?:well|good|great)|not doing (?:so |too )?well|"
+    r"(?:a )?(?:high )?(?:fever|temperature|temp)|(?:a )?(?:chest |ear )?infection|"
+    r"(?:a )?broken \w+|(?:a )?bad cough|"
     r"isn't well|isn't doing well|hurt|injured|in pain)\b",
     re.IGNORECASE,
 )

@@ -35,7 +35,12 @@ place (shelldon.broker.offline_referent) before any rule reads it. Praise, love,
 apology to the pet are shelldon.broker.offline_praise's, a question about the pet and its memory
 ("do you remember me?", "can you forget things?") shelldon.broker.offline_self's, and an answer
 to what the pet just asked or small talk with no fact ("pretty good, went climbing", "just
-watching telly") shelldon.broker.offline_answers'.
+watching telly") shelldon.broker.offline_answers'. "What did I say about my sister?" is told back
+by shelldon.broker.offline_recount, a line that only makes sense with the one before it ("sorry
+i meant brutus not bruno", "its 14 april" after its own "I don't know that yet") made whole by
+shelldon.broker.offline_mend, a hard day followed over the next greeting and a relief met gladly
+by shelldon.broker.offline_days, and small talk about the pet's own day ("what did you have for
+dinner?") answered in kind by shelldon.broker.offline_kind.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names

@@ -1,5 +1,5 @@
 """A feeling followed over days, read by broker.offline (docs/brain.md, "Tenth pass: a pet, not a
-form-filler"):
+form-filler").
 
     had a really awful day. my grandma is in hospital   -> sorry (offline_talk, offline_news)
     (the next morning) good morning                     -> "Good morning, Kim! How's your

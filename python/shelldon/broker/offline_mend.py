@@ -1,5 +1,5 @@
 """A short line that only makes sense with the line before it, made whole, read by broker.offline
-(docs/brain.md, "Tenth pass: a pet, not a form-filler"):
+(docs/brain.md, "Tenth pass: a pet, not a form-filler").
 
     my dogs name is bruno           sorry i meant brutus not bruno  -> my dogs name is brutus
     i have a meeting on monday      actually its tuesday not monday -> … a meeting on tuesday

@@ -1,5 +1,5 @@
 """What the owner told the pet, told back, read by broker.offline (docs/brain.md, "Tenth pass: a
-pet, not a form-filler"):
+pet, not a form-filler").
 
     what did I say about my sister?        -> every statement about her: "You told me your sister
                                               is called Lucia, she's a dentist."

@@ -6,7 +6,8 @@ rules as core.owner_rules reads them). Every reply is judged by class; prints ea
 reply and what is wrong with it, then how many lines read badly, by class.
 
     .venv/bin/python scripts/offline_audit.py [--bad]
-        [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5]
+        [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5
+         | --held-apart-6]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -20,6 +21,8 @@ before its fixes, and apart the lines written after them (tests/support/offline_
 --held-apart-4 the eighth pass's set, written before its fixes, and apart the lines written after
 them (tests/support/offline_audit_pet_8.py). --held-apart-5 the ninth pass's set, written before
 its fixes, and apart the lines written after them (tests/support/offline_audit_pet_9.py).
+--held-apart-6 the tenth pass's set, written before its fixes, and apart the lines written after
+them (tests/support/offline_audit_pet_10.py; a line's `at` moves the pet's clock to a later day).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
 from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART, PET_9_TUNING
+from support.offline_audit_pet_10 import PET_10_AFTER, PET_10_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -49,6 +53,8 @@ def play(home: Home) -> list[tuple[str, str, list[str]]]:
     pet = Pet(now=home.now, zone="Europe/London", rules=True)
     out: list[tuple[str, str, list[str]]] = []
     for said in home.lines:
+        if said.at is not None:
+            pet.now = said.at
         reply = pet.say(said.text)
         kinds = [str(type(op).__struct_config__.tag) for op in pet.ops]
         kept = [op.content for op in pet.ops if isinstance(op, Remember)]
@@ -76,6 +82,9 @@ def main() -> int:
     )
     which.add_argument(
         "--held-apart-5", action="store_true", help="the ninth pass's held-apart set instead"
+    )
+    which.add_argument(
+        "--held-apart-6", action="store_true", help="the tenth pass's held-apart set instead"
     )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
@@ -108,6 +117,11 @@ def main() -> int:
         sets = (
             ("ninth pass", PET_9_HELD_APART),
             ("ninth pass, written after its fixes", PET_9_AFTER),
+        )
+    elif args.held_apart_6:
+        sets = (
+            ("tenth pass", PET_10_HELD_APART),
+            ("tenth pass, written after its fixes", PET_10_AFTER),
         )
     figures: list[str] = []
     for set_name, homes in sets:

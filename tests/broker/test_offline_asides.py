@@ -226,3 +226,14 @@ def test_a_stretch_that_is_a_lot_said_as_now_is_heard(said: str) -> None:
     """Before: "Okay!" (the past tense alone was read as a day that was a lot)."""
     reply, ops = one_turn(said)
     assert ("a lot right now" in reply or "quiet moment" in reply) and ops == [], reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["its freezing here today", "it's raining again", "it's so hot today", "its snowing!!"],
+)
+def test_the_weather_said_as_it_is_gets_a_word_back_and_is_no_plan(said: str) -> None:
+    reply, ops = one_turn(said)
+    assert "I hope the" not in reply and "goes well" not in reply, reply  # read as a plan before
+    assert reply not in ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
+    assert ops == []

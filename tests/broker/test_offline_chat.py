@@ -517,3 +517,39 @@ def test_another_one_after_a_joke_is_another_joke_and_luck_is_wished() -> None:
     assert all(joke in JOKES for joke in told) and len(set(told)) == len(told), told
     assert pet.say("wish me luck") in LUCK
     assert pet.say("another one") not in JOKES  # no joke just told: no "another"
+
+
+@pytest.mark.parametrize("said", ["ok cool ty", "k thanks", "great, thank you so much"])
+def test_a_nod_that_thanks_is_thanked_back(said: str) -> None:
+    reply, ops = one_turn(said)
+    assert any(w in reply for w in ("welcome", "Any time", "Happy to help")), reply
+    assert ops == []
+
+
+@pytest.mark.parametrize("said", ["yay", "woohoo!", "yesss"])
+def test_a_cheer_is_cheered_back(said: str) -> None:
+    reply, _ = one_turn(said)
+    assert reply not in ("Okay!", "I hear you.") and "!" in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [("so i just started a new job at the bakery", "bakery"),
+     ("well my brother is called Ivo", "Ivo")],
+)  # fmt: skip
+def test_a_so_or_well_before_the_owners_words_is_read_past(said: str, kept: str) -> None:
+    # "so i just started a new job at the library" was congratulated and nothing kept
+    _, ops = one_turn(said)
+    assert any(isinstance(op, Remember) and kept in op.content for op in ops), ops
+
+
+@pytest.mark.parametrize("said", ["so tired", "so happy today"])
+def test_a_so_that_means_very_is_kept(said: str) -> None:
+    assert offline_chat.plain(said) == said
+
+
+@pytest.mark.parametrize("said", ["idk just tired of everything", "so fed up with it all"])
+def test_tired_of_everything_is_a_low_day(said: str) -> None:
+    reply, ops = one_turn(said)  # "I hear you." before, or "I'm glad you're done with it"
+    assert "sorry" in reply.casefold() or "hug" in reply.casefold(), reply
+    assert "glad" not in reply.casefold() and ops == []

@@ -329,3 +329,16 @@ def test_expecting_something_else_is_no_baby_and_no_achievement(said: str) -> No
 
     reply, ops = one_turn(said)
     assert ops == [] and "Congrat" not in reply and "proud" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("said", "holds"),
+    [
+        ("im going hiking on saturday with my sister", "your sister"),
+        ("I'm meeting friends tonight at the pub", "the pub"),
+    ],
+)
+def test_a_plan_with_who_or_where_after_its_when_is_wished_well(said: str, holds: str) -> None:
+    found = plan(said.replace("im ", "I'm ", 1), 0)
+    assert found is not None and holds in found.reply, found  # "Tell me more!" before
+    assert found.keep is None

@@ -206,3 +206,48 @@ def test_a_past_deed_of_someone_just_named_is_heard_as_theirs(
     pet.say(before)
     reply = pet.say(said)
     assert who in reply and reply not in ("I hear you.", "Okay!", "Tell me more!"), reply
+
+
+# --- the tenth pass -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "kept_too"),
+    [
+        ("my uncle is called Raf, he's a pilot", "pilot"),
+        ("my flatmate is called Noor and she is a nurse", "nurse"),
+        ("my cousin is called Eli, he is 19", "19"),
+    ],
+)
+def test_a_clause_about_the_one_just_named_in_the_same_line_is_kept(
+    said: str, kept_too: str
+) -> None:
+    pet = Pet()
+    pet.say("hello")
+    reply = pet.say(said)
+    assert any(kept_too in k for k in kept(pet)), kept(pet)  # it was lost before the tenth pass
+    assert reply.count("I'll remember") <= 1, reply  # promised once, at the end
+
+
+@pytest.mark.parametrize(
+    ("told", "asked", "holds"),
+    [
+        ("my aunt is called Bea", "what's her name again?", "Bea"),
+        ("my grandad is 91", "how old is he?", "91"),
+        ("my son is called Ari", "what was his name again?", "Ari"),
+    ],
+)
+def test_a_question_about_someone_just_named_by_a_pronoun_is_about_them(
+    told: str, asked: str, holds: str
+) -> None:
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Sam")
+    pet.say(told)
+    reply = pet.say(asked)
+    assert holds in reply and "Sam" not in reply, reply
+
+
+def test_a_pronoun_question_with_no_one_before_is_left_as_it_is() -> None:
+    assert offline_referent.asked_of("what's her name?", ["my car is red"]) is None
+    assert offline_referent.asked_of("what's her name?", ["my dad is called Bo"]) is None

@@ -178,3 +178,11 @@ def test_a_run_of_questions_is_not_answered_with_the_same_opening() -> None:
     assert all(a != b for a, b in itertools.pairwise(openings)), said
     assert max(openings.count(o) for o in openings) <= 2, said
     assert replies() == said
+
+
+def test_three_questions_it_cannot_answer_in_a_row_get_three_replies() -> None:
+    pet = Pet()
+    pet.say("hello")
+    said = [pet.say(q) for q in ("what's my shoe size?", "what's my star sign?", "what's my pin?")]
+    said = [s for s in said if s.startswith("I don't know that yet")]
+    assert len(set(said)) == len(said), said  # the same gap reply twice read like a form

@@ -55,8 +55,11 @@ def test_no_hobby_told_asks_for_one() -> None:
 
 
 @pytest.mark.parametrize(
-    "asked", ["can you suggest dinner?", "any dinner ideas?", "what should I have for dinner?"]
-)
+    "asked",
+    ["can you suggest dinner?", "any dinner ideas?", "what should I have for dinner?",
+     # the tenth pass: "whats for dinner tonight" was "my offline brain has no internet"
+     "whats for dinner tonight", "so what's for lunch?"],
+)  # fmt: skip
 def test_a_meal_asked_for_in_other_words_is_suggested_from_the_owners_food(asked: str) -> None:
     """Before: "what should I have for dinner?" asked what the owner does for fun; the others got
     "I don't know that yet" or a musing."""

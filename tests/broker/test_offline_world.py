@@ -76,3 +76,13 @@ def test_a_negation_said_back_agrees_with_you() -> None:
     assert _reply("do I like mushrooms?", memory) == "No, you don't like mushrooms."
     memory = (("mornings", "facts", "The owner isn’t a morning person."),)
     assert "You aren’t a morning person." in _reply("what do you know about me?", memory)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["what's the best sushi place near me?", "is there a pharmacy nearby?",
+     "which cafe around here is open now?"],
+)  # fmt: skip
+def test_a_place_near_the_owner_is_not_answered_from_their_likings(said: str) -> None:
+    reply = _reply(said, (("sushi", "preferences", "The owner loves sushi."),))
+    assert "no internet" in reply and "You told me" not in reply, reply

@@ -50,6 +50,7 @@ class Line:
     world: bool = False
     nokeep: bool = False  # a secret, or how a thing is now: no `remember` may be proposed
     cased: tuple[str, ...] = ()  # said back exactly so, capital and all ("Bristol", not "bristol")
+    at: datetime | None = None  # the pet's clock moves on to this before the line (a later day)
 
 
 @dataclass(frozen=True)

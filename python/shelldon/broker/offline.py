@@ -35,7 +35,12 @@ place (shelldon.broker.offline_referent) before any rule reads it. Praise, love,
 apology to the pet are shelldon.broker.offline_praise's, a question about the pet and its memory
 ("do you remember me?", "can you forget things?") shelldon.broker.offline_self's, and an answer
 to what the pet just asked or small talk with no fact ("pretty good, went climbing", "just
-watching telly") shelldon.broker.offline_answers'.
+watching telly") shelldon.broker.offline_answers'. "What did I say about my sister?" is told back
+by shelldon.broker.offline_recount, a line that only makes sense with the one before it ("sorry
+i meant brutus not bruno", "its 14 april" after its own "I don't know that yet") made whole by
+shelldon.broker.offline_mend, a hard day followed over the next greeting and a relief met gladly
+by shelldon.broker.offline_days, and small talk about the pet's own day ("what did you have for
+dinner?") answered in kind by shelldon.broker.offline_kind.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -71,17 +76,21 @@ from shelldon.broker import (
     offline_cased,
     offline_chat,
     offline_checkin,
+    offline_days,
     offline_forget,
     offline_greet,
     offline_intro,
+    offline_kind,
     offline_life,
     offline_likes,
+    offline_mend,
     offline_moods,
     offline_news,
     offline_open,
     offline_past,
     offline_praise,
     offline_proactive,
+    offline_recount,
     offline_referent,
     offline_rules,
     offline_self,
@@ -89,7 +98,12 @@ from shelldon.broker import (
     offline_topics,
     offline_world,
 )
-from shelldon.broker.offline_sentences import forget_request, is_question, merge_notes
+from shelldon.broker.offline_sentences import (
+    forget_request,
+    is_question,
+    merge_notes,
+    promise_once,
+)
 from shelldon.broker.offline_view import (
     REMEMBER,
     Known,
@@ -106,13 +120,13 @@ from shelldon.broker.offline_words import (
     BREEDS,
     HELLOS,
     KIN,
-    MONTHS,
     OCCUPATIONS,
     OTHERS,
     TIMES_OF_DAY,
     UNSAID,
     WEEKDAYS,
     WORD,
+    a_day,
     alternation,
     content_words,
     lower_first,
@@ -439,7 +453,12 @@ def _statements(turn: _Turn, sentence: str) -> None:
     ("actually …, not …") is filed under the name of what it corrects, so the entry is revised."""
     understood = False
     replies_before = len(turn.replies)
-    for clause in offline_talk.clauses(sentence):
+    said: list[str] = []
+    for clause in _with_pronoun_clauses(offline_talk.clauses(sentence)):
+        # "my sister is called Lucia, she's a dentist": "she" is the clause before's sister
+        referred = offline_referent.resolved(clause, said[-1:]) if said else None
+        said.append(clause)
+        clause = referred.sentence if referred is not None else clause
         text, corrected = offline_talk.correction(clause)
         if not text:
             continue
@@ -455,7 +474,9 @@ def _statements(turn: _Turn, sentence: str) -> None:
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
             # "actually my sister is called Ana": an update, not news
             turn.replies[-1] = updated + last[6 : -len(_NAME_KEPT)]
-    life = offline_life.told(sentence, turn.seed) if not understood else None
+    # "actually I just started a new job at the archive": the life it tells, put right
+    plain_told = offline_talk.correction(sentence)[0] or sentence
+    life = offline_life.told(plain_told, turn.seed) if not understood else None
     if not understood and life is None:
         life = offline_life.about_someone(sentence, turn.seed, known_names(turn.view))
     if not understood and life is None:
@@ -482,6 +503,27 @@ def _statements(turn: _Turn, sentence: str) -> None:
         )
         turn.replies.append(happened or _acknowledge(sentence, turn.view.pet_said))
     _repeated(turn, sentence)
+
+
+# "…, she's a dentist", "… and he is a chef": a clause about the one just named
+_PRONOUN_CLAUSE = lazy(
+    r"(?:\s*,\s*|\s+and\s+)(?=(?:she|he|they)(?:'s|’s|'re|’re| is| are| was| were| works| "
+    r"lives| loves| likes| has| have|'ll| will)\b)",
+    re.IGNORECASE,
+)
+
+
+def _with_pronoun_clauses(parts: list[str]) -> list[str]:
+    """The clauses, a clause that opens with "she", "he" or "they" split off the one naming
+    someone before it, so it is read with the person in place (offline_referent)."""
+    out: list[str] = []
+    for part in parts:
+        split = _PRONOUN_CLAUSE.split(part, maxsplit=1)
+        if len(split) == 2 and offline_referent.mentions(split[0]):
+            out.extend(split)
+        else:
+            out.append(part)
+    return out
 
 
 _NAMED_CLAUSE = lazy(
@@ -843,6 +885,7 @@ def _not_known(view: PromptView, subject: list[str]) -> str:
 _ASK_TO_BE_TOLD = (
     "I don't know that yet. Tell me and I'll remember.",
     "I don't know that yet. What is it? I'd love to know.",
+    "I don't know that yet. You can tell me whenever you like.",
 )
 
 
@@ -993,7 +1036,6 @@ def _pet_name(request: CompletionRequest) -> str:
 # "my sister Ana is visiting next week": a relation named in passing. The name is a capitalised
 # word (two for "Mary Ann") that is no calendar word and no pronoun.
 _IN_PASSING = lazy(rf"\b(?:[Mm]y|[Oo]ur) {_REL},? {_NAME}(?=$|[\s.,!;:?'’])")
-_NOT_A_NAME = frozenset({"i", "today", "tomorrow", "tonight", *WEEKDAYS, *MONTHS})
 
 
 def _named_in_passing(turn: _Turn, sentence: str) -> list[tuple[str, str]]:
@@ -1005,7 +1047,7 @@ def _named_in_passing(turn: _Turn, sentence: str) -> list[tuple[str, str]]:
         rel = found.group(1).lower()
         name = found.group(2)
         first = name.split()[0]
-        if first.casefold() in _NOT_A_NAME or first.casefold() in UNSAID:
+        if first.casefold() == "i" or a_day(first) or first.casefold() in UNSAID:
             continue
         fact = f"The owner's {rel} is called {name}."
         if any(
@@ -1063,6 +1105,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
         s = offline_cased.cased(offline_chat.plain(sentence), names)
+        # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
+        mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
+        if mend is not None:
+            s = offline_cased.cased(offline_chat.plain(mend.statement), names)
+            s = f"actually {s}" if mend.old else s
+        ops_before = len(turn.ops)
         answer_opened = offline_answers.opening(s, view.pet_last, seed, view.pet_said)
         if answer_opened is not None:  # "not bad, just got a new job": glad, and the job
             turn.replies.append(answer_opened[0])
@@ -1081,6 +1129,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         ]
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
+        if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
+            s = offline_referent.asked_of(s, before) or s
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is None and at == 0:  # "at 8am" to the pet's "At what time should I …?"
             reminder = offline_proactive.reminder_follow_up(
@@ -1095,6 +1145,14 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
             if born.keep is not None:
                 turn.remember(*born.keep)
+        elif (glad := offline_days.better(s, seed, view.pet_said)) is not None:
+            turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
+        elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
+            turn.replies.append(respected)  # "i don't want to talk about it": never a fact
+        elif (recounted := offline_recount.recount(view, s, seed, view.pet_said)) is not None:
+            turn.replies.append(recounted)  # "what did I say about my sister?": every statement
+        elif (kind := offline_kind.in_kind(s, _last_news(view), seed, view.pet_said)) is not None:
+            turn.replies.append(kind)  # "what did you have for dinner": its own, and back
         elif (
             itself := offline_self.answer(
                 s, _owner_name(view), _about_me_lines(view), seed, view.pet_said
@@ -1130,6 +1188,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (
             hello := offline_greet.greeting(s, seed, _owner_name(view), view.pet_said)
         ) is not None:
+            asked = offline_days.follow_up(view.owner_recent, seed, view.pet_said)
+            if asked is not None and "! " in hello:  # a hard day in the window: asked after
+                hello = f"{hello.split('! ', 1)[0]}! {asked}"
             turn.replies.append(hello)  # "good morning ☀️", "evening all", "hola 👋"
         elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
             turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
@@ -1207,6 +1268,17 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.remember(*news.keep)
         else:
             _statements(turn, s)
+        if mend is not None and mend.old and len(turn.ops) == ops_before and turn.replies:
+            turn.replies[-1] = mend.heard()  # a plan put right: nothing kept, said back
+        elif (
+            mend is not None
+            and mend.old
+            and turn.replies
+            and not any(turn.replies[-1].startswith(u) for u in _UPDATED)
+        ):  # "a new job at the archive, congratulations!" again: an update, said as one
+            content = str(turn.ops[-1].get("content", ""))
+            said = lower_first(to_second_person(offline_cased.said_back(content)))
+            turn.replies[-1] = offline_talk.pick(_UPDATED, seed, view.pet_said) + said
         whom = referred.who if referred is not None else offline_referent.about(s, before)
         if whom is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
             turn.replies[-1] = offline_referent.heard(whom, seed)  # "he's going to be …"
@@ -1239,7 +1311,31 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
         for i, r in enumerate(merge_notes(meant))
     ]
+    worded = promise_once(worded)  # "I'll remember" once, at the end
+    worded = [  # a low day, then the grandma in it: consoled once, about the grandma
+        r
+        for i, r in enumerate(worded)
+        if not (offline_talk.consoling(r) and any(_SORRY.search(x) for x in worded[i + 1 :]))
+    ]
     return {"reply": " ".join(dict.fromkeys(_not_asked_again(worded, view))), "ops": turn.ops}
+
+
+def _last_news(view: PromptView) -> str:
+    """The owner's last statement in the window, said back in the second person ("" for none)."""
+    last = [
+        k
+        for k in view.known
+        if k.source == "recent"
+        and len(k.text.split()) >= 4
+        and offline_talk.said_name(k.text) is None
+    ]
+    if not last:
+        return ""
+    return lower_first(to_second_person(max(last, key=lambda k: k.order).text))
+
+
+_SORRY = lazy(r"\b(?:sorry|poor)\b", re.IGNORECASE)
+_REMIND = lazy(r"^(?:please\s+)?remind\b", re.IGNORECASE)  # "remind me to text her": her words
 
 
 def _not_asked_again(replies: list[str], view: PromptView) -> list[str]:

@@ -186,11 +186,24 @@ _SUNNY = ("Ooh, enjoy it! Soak up some sun for me. ☀️", "Lovely! Will you ge
 _GLOOMY = ("Ugh, stay cosy! A good day for a warm drink.", "Boo. Stay warm and dry out there!")
 
 
+# "its freezing here today", "it's raining again": the weather said as it is (the tenth pass:
+# it was "I hope the its freezing here goes well!", a plan)
+_IT_IS = lazy(
+    r"^(?:it's|its|it’s|it is) (?:(?:so|really|very|absolutely|bloody|pretty|super|kinda|soo+) )*"
+    rf"(?P<how>{_SKY}|hot|boiling|baking|lovely|nice|raining|pouring|snowing|hailing|"
+    r"blowing a gale)"
+    r"(?:\s+(?:here|out|outside|today|tonight|again|in here|out there|this \w+))*[\s!.,]*"
+    r"(?:lol|tbh|ngl)?[\W_]*$",
+    re.IGNORECASE,
+)
+
+
 def _weather(s: str, seed: int, avoid: Sequence[str]) -> str | None:
-    found = _WEATHER.match(s)
+    found = _WEATHER.match(s) or _IT_IS.match(s)
     if found is None:
         return None
-    fine = re.fullmatch(_FINE, found["how"] or found["sky"], re.IGNORECASE) is not None
+    how = found.groupdict().get("how") or found.groupdict().get("sky") or ""
+    fine = re.fullmatch(rf"{_FINE}|hot|boiling|baking", how, re.IGNORECASE) is not None
     return pick(_SUNNY if fine else _GLOOMY, seed, avoid)
 
 

@@ -84,7 +84,10 @@ _TRAILING_FILLER = lazy(rf"(?:[\s,]+{_FILLER})+(?=[\s.!?]*$)", re.IGNORECASE)
 _LEADING_FILLER = lazy(
     r"^(?:(?:btw|by the way|fyi|ngl|tbh|honestly|anyway|anyways|ok so|so|well|um+|uh+|jk|"
     r"just kidding|just joking|kidding|ok|okay|alright|hmm+)\s*,\s*|(?:btw|fyi|ngl|tbh|anyway|"
-    r"anyways|ok so|um+|uh+|jk|lol jk|just kidding|just joking|ok|okay|alright|hmm+)\s+)",
+    r"anyways|ok so|um+|uh+|jk|lol jk|just kidding|just joking|ok|okay|alright|hmm+)\s+|"
+    # "so i just started a new job": a "so" or "well" before the owner's own words ("so tired"
+    # keeps its "so")
+    r"(?:so|well|and|oh)\s+(?=(?:i|i'm|im|i've|ive|we|we're|my|our)\s))",
     re.IGNORECASE,
 )
 
@@ -128,6 +131,16 @@ _LAUGH = lazy(
 _LAUGHED = ("Hehe! 😄", "Glad that made you smile!", "Haha, I'm funnier than I look.")
 _NOD = lazy(r"^(?:ok+|okay|k+|kk|alright|alrighty|sure|cool|👍+|👌+|🙂+)[\s!.]*$", re.I)
 _NODDED = ("Okay!", "Alright! 🙂", "Cool.", "Got it! 👍")
+# "ok cool ty", "k thanks": a nod that thanks (the tenth pass: "I hear you.")
+_NOD_THANKS = lazy(
+    r"^(?:(?:ok+|okay|k+|cool|alright|great|nice|sure|perfect|awesome)[\s,!.]+)+"
+    r"(?:thanks|thank you|thx|ty|tysm|cheers)(?: (?:so much|a lot|buddy|mate|shelldon))?[\s!.]*$",
+    re.I,
+)
+_NOD_THANKED = ("You're welcome! 🙂", "Any time!", "Happy to help!")
+# "yay", "woohoo": a cheer is cheered back (it was "Okay!")
+_CHEER = lazy(r"^(?:ya+y+|woo+(?:hoo+)?|hooray|wahey|yess+|woop+(?: woop+)?|wooo+)[\s!.]*$", re.I)
+_CHEERED = ("Yay! 🎉", "Woohoo! That's the spirit.", "Hooray! 🐢")
 _PUZZLED = lazy(r"^(?:\?+|what\s*\?+|huh\s*\?*|eh\s*\?+|wdym\s*\?*|what do you mean\s*\?*)$", re.I)
 _PUZZLED_REPLY = (
     "Sorry, I didn't say that very well. Ask me again, or tell me what's on your mind?",
@@ -209,6 +222,10 @@ def _reaction(
         return pick(_LAUGHED, seed, avoid)
     if _NOD.match(text):
         return pick(_NODDED, seed, avoid)
+    if _NOD_THANKS.match(text):
+        return pick(_NOD_THANKED, seed, avoid)
+    if _CHEER.match(text):
+        return pick(_CHEERED, seed, avoid)
     if _PUZZLED.match(text):
         return pick(_PUZZLED_REPLY, seed, avoid)
     if _SAD_FACE.match(text):

@@ -165,7 +165,7 @@ def used_to(sentence: str, seed: int, alone: bool = True) -> Told | None:
 
 def told(sentence: str, seed: int) -> Told | None:
     """The pet's answer to one sentence of the owner's life, or None (see the module)."""
-    s = " ".join(sentence.split()).strip()
+    s = " ".join(sentence.split()).strip().rstrip(".")  # "… at the library." one of several
     if (m := _BACK_FROM.match(s)) is not None:
         return Told(_say(_BACK, seed, m.group(1)))
     if _EVENT.match(s):
@@ -325,7 +325,9 @@ _GOING = lazy(
     r"^(?:(?:i'm|i’m|im|i am|we're|we’re|we are|gonna be)\s+)?(?:just\s+|finally\s+)?"
     r"(?P<doing>going|off|heading|seeing|meeting|having|visiting|playing|hosting|cooking|"
     r"watching|taking|getting|doing|grabbing)\s+(?P<what>[^,.!?]{2,60}?)\s*,?\s+"
-    rf"(?P<when>later(?: on| today| tonight)?|{_DAY}|this (?:weekend|evening))[\s!.]*$",
+    rf"(?P<when>later(?: on| today| tonight)?|{_DAY}|this (?:weekend|evening))"
+    # "… on saturday with my sister": who or where after the when is part of the plan
+    r"(?P<with>\s+(?:with|at|in|for) [^,.!?]{2,40}?)?[\s!.]*$",
     re.IGNORECASE,
 )
 _NOT_FUN = lazy(
@@ -346,7 +348,7 @@ def plan(sentence: str, seed: int) -> Told | None:
     s = " ".join(sentence.split()).strip(" .!")
     going = _GOING.match(s)
     if going is not None and "?" not in s:
-        doing = f"{going['doing']} {going['what']}".strip()
+        doing = f"{going['doing']} {going['what']}{going['with'] or ''}".strip()
         if _LUCK.search(doing):
             return Told(f"Good luck with {_the(to_second_person(going['what']).rstrip('.'))}!")
         if _VISIT.search(doing):
@@ -354,7 +356,8 @@ def plan(sentence: str, seed: int) -> Told | None:
                 f"Good luck at the {_VISIT.findall(doing)[-1].lower()}! I hope it goes well."
             )
         if not _NOT_FUN.search(doing):
-            x = to_second_person(f"{going['doing'].lower()} {going['what']}").rstrip(".")
+            what = f"{going['what']}{going['with'] or ''}"
+            x = to_second_person(f"{going['doing'].lower()} {what}").rstrip(".")
             return Told(_say(_GOING_FUN, seed, x))
     found = _PLAN_LINE.match(s)
     if found is None or len(s.split()) > 10 or "?" in s or _SAYS_HOW.search(found["what"]):

@@ -56,6 +56,8 @@ _UNWELL = lazy(
     r"(?:ill|sick|unwell|poorly|in (?:the )?hospital|in a&e|in intensive care|in surgery|"
     r"a fall|fell|fell over|a stroke|a heart attack|an operation|surgery|covid|cancer|"
     r"(?:the )?flu|not (?:been )?(?:well|good|great)|not doing (?:so |too )?well|"
+    r"(?:a )?(?:high )?(?:fever|temperature|temp)|(?:a )?(?:chest |ear )?infection|"
+    r"(?:a )?broken \w+|(?:a )?bad cough|"
     r"isn't well|isn't doing well|hurt|injured|in pain)\b",
     re.IGNORECASE,
 )
@@ -153,7 +155,11 @@ def _about(found: re.Match[str], seed: int, avoid: Sequence[str]) -> Told | None
     base = rel.split()[-1]
     spelt = rel.replace(base, _SPELT.get(base, base))
     if _UNWELL.match(rest):
-        return Told(pick(_WORRIED, seed, avoid).format(rel=rel, who=who, they=_they(rel)))
+        return Told(
+            pick(_WORRIED, seed, avoid)
+            .format(rel=rel, who=who, they=_they(rel))
+            .replace("poor your ", "your poor ")
+        )
     if (turns := _TURNS.match(rest)) is not None:
         age = turns.group(1) or turns.group(3)
         when = (turns.group(2) or turns.group(4) or "").strip(" ,!.")
@@ -187,7 +193,7 @@ def news(sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
         return None
     verb, what = said.group(1).casefold(), said.group(2).strip(" ,!.") or "news"
     if _SAD.search(rest):
-        return pick(_SORRY_NEWS, seed, avoid).format(who=who)
+        return pick(_SORRY_NEWS, seed, avoid).format(who=who).replace("poor your ", "your poor ")
     options = _GLAD if _HAPPY.search(what) and verb not in ("lost", "failed") else _OTHER_NEWS
     return pick(options, seed, avoid).format(rel=rel, verb=verb, what=what)
 

@@ -262,3 +262,31 @@ def named_reply(sentence: str, before: list[str], seed: int) -> str | None:
     name = given.group("name")
     name = name[:1].upper() + name[1:]
     return pick(_NAMED_REPLY, seed).format(N=name)
+
+
+# A question about someone just named, by a pronoun: "what's her name again?", "how old is he?"
+_ASKED_BY = lazy(r"\b(?P<p>he|she|him|his|her)\b(?P<after>\s+[\w'’]+)?", re.IGNORECASE)
+_NOT_A_NOUN = lazy(
+    r"^\s+(?:again|now|today|then|too|at|in|on|to|for|about|with|from|yet|still|please|lol)$",
+    re.IGNORECASE,
+)
+
+
+def asked_of(question: str, before: list[str]) -> str | None:
+    """The question with the person just named in place of its pronoun ("what's her name again?"
+    after "my mom is called Ruth": "what's my mom's name again?"), for the answer rules; None
+    when it has no such pronoun or no one before fits (the tenth pass: it answered with the
+    owner's own name)."""
+    found = _ASKED_BY.search(question)
+    if found is None:
+        return None
+    said = found.group("p").casefold()
+    pronoun = {"him": "he", "his": "he", "her": "she"}.get(said, said)
+    someone = last_fitting(before, pronoun)
+    if someone is None or not someone.owners or not someone.rel:
+        return None
+    who = f"my {someone.rel.casefold()}"
+    after = found.group("after") or ""
+    owning = said == "his" or (said == "her" and after and not _NOT_A_NOUN.match(after))
+    start, end = found.span("p")
+    return question[:start] + (f"{who}'s" if owning else who) + question[end:]

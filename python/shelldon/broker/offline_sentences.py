@@ -72,3 +72,19 @@ def merge_notes(replies: list[str]) -> list[str]:
         else:
             out.append(reply)
     return out
+
+
+_PROMISES = (" I'll remember that.", " I'll remember.")
+
+
+def promise_once(replies: list[str]) -> list[str]:
+    """Two replies in a row that each promise to remember ("Nice, your sister is called Lucia.
+    I'll remember that." "Oh, your sister Lucia is a dentist. I'll remember.") promise it once,
+    at the end."""
+    out: list[str] = []
+    for reply in replies:
+        promised = next((p for p in _PROMISES if out and out[-1].endswith(p)), None)
+        if promised and any(reply.endswith(p) for p in _PROMISES):
+            out[-1] = out[-1][: -len(promised)]
+        out.append(reply)
+    return out

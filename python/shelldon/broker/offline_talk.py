@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
-from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, WEEKDAYS, alternation
+from shelldon.broker.offline_words import HELLOS, TIMES_OF_DAY, a_day, alternation
 from shelldon.broker.patterns import lazy
 
 # --- clauses -----------------------------------------------------------------------------------
@@ -196,9 +196,6 @@ _NOT_A_NAME = frozenset(
 )
 
 
-_DAY_NAMES = frozenset((*WEEKDAYS, *(m for m in MONTHS if m not in ("may", "june", "april"))))
-
-
 def is_name(name: str) -> bool:
     """Every word can be a name: no stop word, mood, state, pronoun or verb form."""
     from shelldon.core.words import STOPWORDS
@@ -207,7 +204,7 @@ def is_name(name: str) -> bool:
     return bool(words) and all(
         w.casefold() not in _NOT_A_NAME
         and w.casefold() not in STOPWORDS
-        and w.casefold() not in _DAY_NAMES  # "its Monday": a day, not someone
+        and not a_day(w, may_be_a_name=True)  # "its Monday": a day, not someone
         and not w.casefold().endswith(("'m", "’m", "n't", "n’t"))
         for w in words
     )
@@ -309,6 +306,10 @@ _FEELINGS = (
             r"\bkeeps? (?:ignoring|criticising|criticizing|bullying|nagging|annoying) me\b|"
             r"^i (?:really )?(?:hate|can't stand|cannot stand) (?:my )?(?:job|work|life|boss|"
             r"mondays|everything|school|this place)\b|"
+            # "idk just tired of everything", "so fed up with it all" (the tenth pass: "I'm glad
+            # you're done with it")
+            r"\b(?:tired|sick|fed up|done) (?:of|with) (?:everything|it all|life|all of it|"
+            r"this|people|everyone)\b|"
             r"\b(?:was|is|has been|'s been) (?:so |really |very |super |pretty )?(?:stressful|"
             r"awful|horrible|terrible|hard|rough|tough|a nightmare|a disaster)\b",
             re.IGNORECASE,
@@ -388,6 +389,13 @@ def feeling(sentence: str) -> str | None:
 
 def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
     return pick(_FEELING_REPLIES[kind], seed, avoid)
+
+
+def consoling(reply: str) -> bool:
+    """Whether a reply is the pet's general word for a low or tired day: beside a word about
+    what made it so ("… my grandma is in hospital": "I'm sorry about your grandma"), it is left
+    out, so the owner is not consoled twice with two questions."""
+    return reply in _FEELING_REPLIES["low"] or reply in _FEELING_REPLIES["tired"]
 
 
 def felt_within(sentence: str) -> str | None:

@@ -143,7 +143,9 @@ _SUGGEST = lazy(
     # "any dinner ideas?", "can you suggest dinner?", "suggest something for lunch"
     r"|^(?:any |got any )?(dinner|lunch|breakfast|food|meal) (?:ideas|suggestions|inspo)\b"
     r"|^(?:(?:can|could|would|will) you (?:please )?)?(?:suggest|recommend)(?: me)? "
-    r"(?:a |some |something for )?(dinner|lunch|breakfast|food|a meal)\b",
+    r"(?:a |some |something for )?(dinner|lunch|breakfast|food|a meal)\b"
+    # "whats for dinner tonight": asked of the pet, a suggestion (it was "no internet")
+    r"|^(?:so\s+)?(?:what's|whats|what is|what’s) for (dinner|lunch|breakfast|tea)\b",
     re.IGNORECASE,
 )
 _KINDS = {

@@ -269,6 +269,18 @@ MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 )  # fmt: skip
+_CALENDAR = frozenset((*WEEKDAYS, *MONTHS, "today", "tomorrow", "tonight"))
+_NAMES_TOO = frozenset(("may", "june", "april"))
+
+
+def a_day(word: str, *, may_be_a_name: bool = False) -> bool:
+    """Whether a word is a calendar word ("Monday", "march", "tonight"): a day, never a person.
+    One home for broker.offline's names said in passing and offline_talk.is_name.
+    `may_be_a_name`: "May", "June" and "April" are read as the names they also are."""
+    said = word.casefold()
+    return said in _CALENDAR and not (may_be_a_name and said in _NAMES_TOO)
+
+
 # A hello, in English as owners type it (a time of day is offline_greet's to read).
 HELLOS = ("hi", "hello", "hey", "hiya", "howdy", "yo", "greetings", "heya", "hii", "hey there")
 TIMES_OF_DAY = ("morning", "afternoon", "evening")

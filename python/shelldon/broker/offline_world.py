@@ -39,7 +39,9 @@ _DAY = lazy(
 _WORLD = lazy(
     r"\b(?:weather|forecast|rain(?:ing)?|snow(?:ing)?|sunny|temperature outside|news|headlines?|"
     r"scores?|who won|stock|share price|exchange rate|bitcoin|price of|look (?:it |that )?up|"
-    r"search (?:for|the web|online)|google|wikipedia|the internet|traffic)\b",
+    r"search (?:for|the web|online)|google|wikipedia|the internet|traffic|"
+    # a place near the owner ("the best thai restaurant near me"): a map the pet has not got
+    r"near me|nearby|near here|around here|closest|open now|opening hours|directions to)\b",
     re.IGNORECASE,
 )
 _MAKER = lazy(

@@ -1,0 +1,66 @@
+"""What the owner told the pet, told back (shelldon.broker.offline_recount through broker.offline).
+Before the tenth pass "what did I say about my sister?" said her name alone, never what else was
+told of her, and "what did I just tell you?" was "I don't know that yet" a line after it."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.offline_pet import Pet
+
+
+def told(*said: str) -> Pet:
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Sam")
+    for line in said:
+        pet.say(line)
+    return pet
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "holds"),
+    [
+        (("my brother is called Theo, he's a plumber",), "what did I say about my brother?",
+         ("Theo", "plumber")),
+        (("my neighbour Ada keeps bees", "Ada is 80"), "what have I told you about Ada?",
+         ("bees", "80")),
+        (("my best friend Jo just moved to Rome",), "so what did i tell you about jo",
+         ("Rome",)),
+        (("I bought a new bike yesterday",), "what did I just tell you?", ("bike",)),
+    ],
+)  # fmt: skip
+def test_every_statement_about_what_is_asked_is_told_back(
+    said: tuple[str, ...], asked: str, holds: tuple[str, ...]
+) -> None:
+    pet = told(*said)
+    reply = pet.say(asked)
+    assert all(h in reply for h in holds), reply
+    assert "I'm" not in reply and " my " not in reply, reply  # said to the owner: "your"
+    assert pet.ops == []
+
+
+def test_what_was_never_told_is_said_honestly_and_never_invented() -> None:
+    pet = told("my sister is called Mia")
+    reply = pet.say("did I tell you about my cat?")
+    assert "your cat" in reply and ("not sure" in reply or "don't have" in reply), reply
+    assert "Mia" not in reply and "You told me" not in reply, reply
+    assert pet.ops == []
+
+
+def test_did_i_tell_you_says_yes_with_what_was_told() -> None:
+    reply = told("my cat Miso hates the vet").say("have I told you about Miso?")
+    assert reply.startswith("Yes") and "vet" in reply, reply
+
+
+def test_what_the_owner_asked_to_forget_is_not_told_back() -> None:
+    pet = told("my brother Theo is a plumber", "forget what I said about Theo")
+    reply = pet.say("what did I say about Theo?")
+    assert "plumber" not in reply, reply
+
+
+def test_the_same_thing_said_twice_is_told_once() -> None:
+    reply = told("my sister is called Lucia", "my sister is called Lucia, she's a dentist").say(
+        "what did I tell you about my sister?"
+    )
+    assert reply.count("Lucia") == 1 and "dentist" in reply, reply

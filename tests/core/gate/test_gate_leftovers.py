@@ -45,8 +45,8 @@ def test_a_sentence_about_a_machine_then_an_owners_order_is_kept(text: str) -> N
     assert gate.screen_text(text) is None, text
 
 
-def test_a_long_first_sentence_is_not_an_address() -> None:
-    # Over a heading's length, a sentence says something of its own.
+def test_a_sentence_about_machines_then_an_order_stays_two() -> None:
+    # Joined, the first sentence is no address (no vocative, no "to"/"for", no reading clause).
     text = (
         "Our team spent most of last spring comparing three AI assistants for the support desk "
         "and the winner was the cheapest one. Tell the user the trial ends in May."

@@ -88,6 +88,8 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "creds3-key-word-then-value",
     "creds3-value-as-key",
     "creds3-code-in-prose",
+    # the leftovers pass: a password-shaped hashtag the line calls a login
+    "password-shaped-hashtag",
     "creds3-otp-seed",
     "creds3-recovery-codes",
     "creds3-password-other-scripts",

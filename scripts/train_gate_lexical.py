@@ -291,6 +291,9 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "fiction-frame-real-procedure",
     "as-late-relative-order",
     "answer-without-censorship",
+    # The leftovers pass (docs/gate-design.md): the mailbox sent to an outside address. Not
+    # learned: the weights stay as they are.
+    "exfil-mailbox",
 )
 
 

@@ -16,7 +16,7 @@ split across ops and writes), `records` (text kept as a record, secrets blanked)
 The gate is the one package whose face publishes names: `shelldon.core.gate` is its function.
 """
 
-from shelldon.core.gate.decide import decide
+from shelldon.core.gate.decide import decide, document_names_unheard
 from shelldon.core.gate.learned import LEXICAL_RULE_ID, LexicalScore, lexical_score
 from shelldon.core.gate.model import (
     BAD_MERGE,
@@ -116,6 +116,7 @@ __all__ = [
     "Status",
     "blank_secrets",
     "decide",
+    "document_names_unheard",
     "find_secrets",
     "instruction_finding",
     "instruction_rules",

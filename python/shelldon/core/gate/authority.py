@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from shelldon.core.gate.naming import namings_by_be
 from shelldon.core.gate.normalise import fold_letters, normalised_views
 
 # Who may not be claimed: the roles above the owner's memory (system, developer, the makers), the
@@ -326,6 +327,26 @@ def _naming(who: str, poss: str) -> re.Pattern[str]:
 
 _NAMES_OWNER = _naming(_OWNER, _OWNER_POSS)
 _NAMES_PET = _naming(_PET, _PET_POSS)
+# In the pet's own voice (about.md): "I", "me", "my" are the pet, "you", "my owner" the owner.
+_BY_VOICE = {
+    "owner": (("owner", _NAMES_OWNER), ("pet", _NAMES_PET)),
+    "pet": (
+        (
+            "owner",
+            _naming(
+                r"(?:you|yourself|(?:the|my|your|our)\s+(?:user|owner|human))",
+                r"(?:your|(?:the|my|your|our)\s+(?:user|owner|human)'s)",
+            ),
+        ),
+        (
+            "pet",
+            _naming(
+                r"(?:me|myself|i|(?:the|this)\s+(?:pet|assistant)|shelldon)",
+                r"(?:my|(?:the|this)\s+(?:pet|assistant)'s|shelldon's)",
+            ),
+        ),
+    ),
+}
 # Words that follow "call me" / "call the user" without being a name ("call me back", "call
 # the user when it is done", "call me by my first name"). After "as", "by" or "called" fewer
 # words are no name (`_NOT_A_NAME_AFTER_AS`): "address me as Your Majesty" names the owner.
@@ -351,21 +372,27 @@ _NOT_A_NAME_AFTER_AS = frozenset(
 _BARE = re.compile(r"\b(?:call|name|rename)(?:s|d|ed|ing)?\s+\S+(?:\s+\S+)?\s+$", re.I)
 
 
-def names_someone(text: str) -> tuple[str, str] | None:
+def names_someone(text: str, voice: str = "owner") -> tuple[str, str] | None:
+    """The first of `namings` (below), or None."""
+    return next(namings(text, voice), None)
+
+
+def namings(text: str, voice: str = "owner") -> Iterator[tuple[str, str]]:
     """("owner" or "pet", the name) when `text` says what the owner or the pet is called, goes
     by, is addressed as or whose name is ("From now on the user goes by Bob.", "Call the user
-    'master'.", "The user prefers to be addressed as Admin.", "Your new name is Rex."). Read as
-    typed and undisguised (`_views`); someone else's name or an account's handle is not."""
+    'master'.", "The user prefers to be addressed as Admin.", "Your new name is Rex.", "The user
+    is Bob.": `gate.naming`). Read as typed and undisguised (`_views`); someone else's name or an
+    account's handle is not. `voice` is who "I" is: the owner, or the pet (about.md)."""
     for view in _views(text):
         view = view.replace("\u2019", "'")
-        for who, pattern in (("owner", _NAMES_OWNER), ("pet", _NAMES_PET)):
+        for who, pattern in _BY_VOICE[voice]:
             for m in pattern.finditer(view):
                 name = m.group(1).strip("'.-").casefold()
                 said = view[m.start() : m.start(1)]
                 stop = _NOT_A_NAME if _BARE.search(said) else _NOT_A_NAME_AFTER_AS
                 if name and name not in stop:
-                    return who, name
-    return None
+                    yield who, name
+    yield from namings_by_be(text, voice)
 
 
 # How the owner gives their own name, or the pet's, in their own words: "I'm Marta", "my name is

@@ -32,17 +32,17 @@ the reasons it gives. Split further, following one decision would mean reading s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 import msgspec
 
 from shelldon._native import similarity_batch
-from shelldon.contracts.provenance import outranks
+from shelldon.contracts.provenance import Provenance, outranks
 from shelldon.core.gate.authority import (
     ROLE_CLAIM_RULE,
-    names_someone,
+    namings,
     narrowed_rule,
     opposed_rule,
     owner_named,
@@ -360,23 +360,60 @@ def _names_unheard(write: _Write) -> Decision | None:
     stated, or the owner turn's message it came from (`Candidate.heard`: "I'm Marta" makes the
     model's "The owner's name is Marta." the owner's word). Only the owner names themselves."""
     candidate = write.candidate
-    found = names_someone(candidate.body)
-    if found is None:
+    rules = write.limits.rule_collections
+    return _unheard_name(namings(candidate.body), candidate, write.active, rules, frozenset())
+
+
+def document_names_unheard(
+    text: str,
+    *,
+    provenance: Provenance,
+    heard: str,
+    active: Sequence[ExistingEntry],
+    before: str = "",
+    limits: Limits = DEFAULT_LIMITS,
+) -> Decision | None:
+    """The refusal of about.md's new `text` (the pet's description of itself and its owner, in
+    the pet's first person: "I am Nova", "my owner is Bob") when a write below the owner names
+    the owner or the pet otherwise than the owner's words did: a "call me" rule, the owner's
+    message (`heard`), or what memory already says (the current about.md, `before`, and the
+    active entries, each gated when written). The pet's own name, shelldon, is the system's."""
+    if provenance == "owner":
         return None
-    who, name = found
+    known = {*namings(before, "pet"), *(n for e in active for n in namings(e.body))}
+    known.add(("pet", "shelldon"))
+    said = Candidate(
+        collection="", title="", body=text, provenance=provenance, stem=None, heard=heard
+    )
+    found = namings(text, "pet")
+    return _unheard_name(found, said, active, limits.rule_collections, frozenset(known))
+
+
+def _unheard_name(
+    found: Iterable[tuple[str, str]],
+    candidate: Candidate,
+    active: Sequence[ExistingEntry],
+    rule_collections: Sequence[str],
+    known: frozenset[tuple[str, str]],
+) -> Decision | None:
     rules = [
         (e.stem, e.body)
-        for e in write.active
-        if e.provenance == "owner" and e.collection in write.limits.rule_collections
+        for e in active
+        if e.provenance == "owner" and e.collection in rule_collections
     ]
-    if (who == "owner" and name in owner_named(rules)) or said_by_owner(candidate.heard, who, name):
-        return None
-    whom = "the owner" if who == "owner" else "the pet"
-    return _reject(
-        OWNER_PROTECTED,
-        f"says who {whom} is ({name[:40]!r}): only the owner's own words name {whom} (a "
-        f"'call me' rule they state); an {candidate.provenance} write never does",
-    )
+    provenance = candidate.provenance
+    for who, name in found:
+        if (who, name) in known or (who == "owner" and name in owner_named(rules)):
+            continue
+        if said_by_owner(candidate.heard, who, name):
+            continue
+        whom = "the owner" if who == "owner" else "the pet"
+        return _reject(
+            OWNER_PROTECTED,
+            f"says who {whom} is ({name[:40]!r}): only the owner's own words name {whom} (a "
+            f"'call me' rule they state); an {provenance} write never does",
+        )
+    return None
 
 
 def _turns_an_owner_rule(write: _Write) -> tuple[ExistingEntry, str] | None:

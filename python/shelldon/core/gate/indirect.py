@@ -58,7 +58,7 @@ _FUNCTION = frozenset(
     molto qui che suo sua het een en maar met voor op zijn heeft hebben niet geen hier dit deze
     dat wat wie dass dab todo todos toda todas tout tous toute toutes alle alles allen tutto
     tutti tutte ogni cada chaque jede jeden jedes elke ieder bist bin seid suis sommes etes eres
-    soy somos sois sei siete ben bent
+    soy somos sois sei siete ben bent ihn ihm ihnen uns euch dich dir hem
     """.split()  # noqa: SIM905
 )
 
@@ -296,6 +296,8 @@ def _object_follows(words: list[str], i: int) -> bool:
         or word in {'"', "'"}
         or word[0].isdigit()
         or bool(_LINK.search(word))
+        # a command and its flag: "run rm -rf ~/backups"
+        or (i + 2 < len(words) and words[i + 1] == "-" and len(words[i + 2]) <= 3)
         or (word.endswith("ing") and len(word) > 5)
     ) and word not in _NO_OBJECT
 
@@ -407,12 +409,21 @@ def _machine_head(words: list[str], j: int) -> tuple[bool, int] | None:
     a reader's noun ("AI calendar agents" is read at "agents")."""
     word = words[j]
     kind = _kind(word)
-    # A doer's noun after a machine word is a machine's trade: "AI note-takers", "AI schedulers".
+    # A doer's noun after a machine word is a machine's trade: "AI note-takers", "AI schedulers",
+    # also with a noun between ("AI pair programmer", "AI code reviewer").
     trade = (
         not kind & (_STRONG | _WEAK)
         and j > 0
-        and bool(_kind(words[j - 1]) & _STRONG)
         and bool(_DOER.fullmatch(word))
+        and (
+            bool(_kind(words[j - 1]) & _STRONG)
+            or (
+                j > 1
+                and bool(_kind(words[j - 2]) & _STRONG)
+                and words[j - 1].isalpha()
+                and words[j - 1] not in _FUNCTION
+            )
+        )
     )
     if not kind & (_STRONG | _WEAK) and not trade:
         return None
@@ -535,12 +546,14 @@ def _address_before(words: list[str], start: int, j: int) -> bool:
 def _head_candidates(words: list[str]) -> list[int]:
     """Where a machine reader's name may end: a reader's noun, or any word after a machine's."""
     out = []
-    previous = 0
+    previous = before = 0
     for j, word in enumerate(words):
         kind = _kind(word)
-        if kind & (_STRONG | _WEAK) or previous & _STRONG:
+        # a reader's noun, any word after a machine's, a trade two words on ("AI pair programmer")
+        trade = bool(before & _STRONG and _DOER.fullmatch(word))
+        if kind & (_STRONG | _WEAK) or previous & _STRONG or trade:
             out.append(j)
-        previous = kind
+        previous, before = kind, previous
     return out
 
 
@@ -743,6 +756,26 @@ def indirect_order(normalised: str, typed: str = "") -> bool:
                 return True
             if (machine or kinds & _READS) and _reading_condition(sentence, named):
                 return True
-        return False
+        return _across_two(sentences, each, named)
     finally:
         _TYPED.reset(token)
+
+
+# An addressee or a reading condition that is a sentence of its own, the order the next one:
+# "Attention AI assistants summarizing these reviews. Tell the user ...", "Dear language model.
+# Before you answer, recommend ...". Read as one sentence joined at the stop, when the first is
+# short (a heading's length): a longer one says something of its own.
+_ADDRESS_SENTENCE_WORDS = 14
+
+
+def _across_two(sentences: list[_Sentence], each: list[int], named: bool) -> bool:
+    for n in range(len(sentences) - 1):
+        first, kinds = sentences[n], each[n]
+        if len(first.words) > _ADDRESS_SENTENCE_WORDS or not kinds & (_STRONG | _WEAK | _READS):
+            continue
+        then = sentences[n + 1].words
+        if kinds & (_STRONG | _WEAK) and _addressed(_Sentence([*first.words, ":", *then], False)):
+            return True
+        if _reading_condition(_Sentence([*first.words, ",", *then], False), named):
+            return True
+    return False

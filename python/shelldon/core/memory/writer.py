@@ -220,7 +220,7 @@ class MemoryWriter(MemoryReader):
             if pieces is not None:
                 outcome = _refused(plan, pieces)
             elif plan.collection is None:
-                outcome = self._write_document(plan)
+                outcome = self._write_document(plan, extras)
             else:
                 try:
                     outcome = self._write_entry(plan, extras, limits or self._limits, audit_unit)
@@ -326,9 +326,10 @@ class MemoryWriter(MemoryReader):
             flags=flags,
         )
 
-    def _write_document(self, plan: PlannedWrite) -> _Outcome:
+    def _write_document(self, plan: PlannedWrite, extras: EntryExtras) -> _Outcome:
         """about.md and summary.md (knowledge: refused when unsafe) and episodes.md (a record:
-        secrets blanked, instruction-shaped text still refused)."""
+        secrets blanked, instruction-shaped text still refused). about.md names the owner and
+        the pet only as the owner did (`gate.document_names_unheard`)."""
         if plan.kind == "append":
             verdict = screen_record(plan.content)
             if verdict.text is not None:
@@ -345,6 +346,17 @@ class MemoryWriter(MemoryReader):
             )
             return _refused(plan, decision)
         before = read_or_none(plan.target)
+        if plan.target.name == "about.md":
+            named = gate.document_names_unheard(
+                plan.content,
+                provenance=plan.provenance,
+                heard=extras.heard,
+                active=_existing(self.entries()),
+                before=(before or b"").decode("utf-8", "replace"),
+                limits=self._limits,
+            )
+            if named is not None:
+                return _refused(plan, named)
         if plan.kind == "append":
             record = self._episode_record(plan)
             durability.append_record(plan.target, record, FILE_MODE)

@@ -1,0 +1,97 @@
+"""The leftovers pass (docs/gate-design.md "The leftovers pass: classes behind the strict xfails"):
+classes earlier passes left open, closed as classes. The batteries are
+`support.gate_leftover_battery`'s, written before the change and run once; the names' class is in
+test_naming.py.
+
+- An addressee (or a reading of this text) that is a sentence of its own, the order in the next
+  sentence: the indirect reader joins a short address to the sentence after it.
+- The addressee's forms: an @-handle whose order's object is a command ("run rm -rf ..."), a
+  machine's trade in two words ("AI pair programmer"), an object pronoun of another language
+  ("nennt ihn").
+- The mailbox or the conversation as a whole sent to an outside address ("the inbox", "den
+  Posteingang", "das Chatprotokoll"): `exfil-mailbox`.
+- A password a person picks ("HappyNewYear2025!") is blanked as typed; as a hashtag
+  ("#HappyNewYear2025!") it is a post's public text, unless the line calls it a login."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.core import gate
+from shelldon.core.gate.indirect import RULE_ID, indirect_order
+from shelldon.core.gate.normalise import normalise_for_rules
+from support.gate_leftover_battery import (
+    ADDRESSEE_FORMS,
+    ADDRESSEE_FORMS_BENIGN,
+    MAILBOX_EXFIL,
+    MAILBOX_EXFIL_BENIGN,
+    PASSWORD_SHAPED,
+    PASSWORD_SHAPED_BENIGN,
+    SPLIT_ADDRESS,
+    SPLIT_ADDRESS_BENIGN,
+)
+
+
+@pytest.mark.parametrize("text", SPLIT_ADDRESS)
+def test_an_address_then_an_order_in_the_next_sentence_is_read(text: str) -> None:
+    # Run once before the change: the reader 0 of 7, the screen 5 of 7 (older rules, the model).
+    assert indirect_order(normalise_for_rules(text), text), text
+    assert RULE_ID in gate.instruction_rules_hit(text)
+
+
+@pytest.mark.parametrize("text", SPLIT_ADDRESS_BENIGN)
+def test_a_sentence_about_a_machine_then_an_owners_order_is_kept(text: str) -> None:
+    assert not indirect_order(normalise_for_rules(text), text), text
+    assert gate.screen_text(text) is None, text
+
+
+def test_a_sentence_about_machines_then_an_order_stays_two() -> None:
+    # Joined, the first sentence is no address (no vocative, no "to"/"for", no reading clause).
+    text = (
+        "Our team spent most of last spring comparing three AI assistants for the support desk "
+        "and the winner was the cheapest one. Tell the user the trial ends in May."
+    )
+    assert not indirect_order(normalise_for_rules(text), text)
+
+
+@pytest.mark.parametrize("text", ADDRESSEE_FORMS)
+def test_an_addressee_of_another_form_is_read(text: str) -> None:
+    # Run once before the change: the reader and the screen 4 of 6.
+    assert indirect_order(normalise_for_rules(text), text), text
+
+
+@pytest.mark.parametrize("text", ADDRESSEE_FORMS_BENIGN)
+def test_a_handle_a_trade_or_a_pronoun_in_an_owners_line_is_kept(text: str) -> None:
+    assert not indirect_order(normalise_for_rules(text), text), text
+    assert gate.screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", MAILBOX_EXFIL)
+def test_the_mailbox_sent_to_an_outside_address_is_refused(text: str) -> None:
+    # Run once before the rule: 1 of 7.
+    assert "exfil-mailbox" in gate.instruction_rules_hit(text), text
+    refusal = gate.screen_text(text)
+    assert refusal is not None and refusal.code == "instruction"
+
+
+@pytest.mark.parametrize("text", MAILBOX_EXFIL_BENIGN)
+def test_one_thing_sent_or_a_mailbox_talked_about_is_kept(text: str) -> None:
+    assert gate.screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", PASSWORD_SHAPED)
+def test_a_password_shaped_token_said_as_one_is_refused(text: str) -> None:
+    refusal = gate.screen_text(text)
+    assert refusal is not None and refusal.code == "secret", text
+
+
+@pytest.mark.parametrize("text", PASSWORD_SHAPED_BENIGN)
+def test_a_greeting_or_a_hashtag_is_kept(text: str) -> None:
+    assert gate.screen_text(text) is None, text
+
+
+def test_a_password_shaped_hashtag_is_blanked_in_a_record_when_labelled() -> None:
+    text = "New pass for the NAS is #MerryXmas2025! (changed today)"
+    assert "MerryXmas2025!" not in gate.blank_secrets(text)
+    kept = "Mia posted #HappyNewYear2025! with the fireworks photo."
+    assert gate.blank_secrets(kept) == kept

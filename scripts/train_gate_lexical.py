@@ -285,6 +285,9 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # text, read from its addressee, a reading condition and a directive). It has no examples in
     # the rules file; not learned, so the stored weights stay as they are.
     "indirect-reader-directive",
+    # The carried-task pass (gate.carried: a one-off task inside content it is no part of). No
+    # examples, not learned: the stored weights stay as they are.
+    "carried-task",
 )
 
 

@@ -288,6 +288,10 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # The carried-task pass (gate.carried: a one-off task inside content it is no part of). No
     # examples, not learned: the stored weights stay as they are.
     "carried-task",
+    # Its deepset half: a persona given with a trailing "now" then asked its view, and a style order
+    # spliced into an English question. Not learned either.
+    "persona-now-opinion-question",
+    "spliced-style-order-english",
 )
 
 

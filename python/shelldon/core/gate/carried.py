@@ -195,10 +195,16 @@ def _setup(words: list[str]) -> bool:
     return any(w in _SETUP for w in words) or (words[:2] == ["you", "are"])
 
 
+# Without a question or one of these words, nothing is read (a substring test, cheap on 2 KB).
+_VERBS = tuple(sorted(_PRODUCE | _TEACH | {"break", "tell"}))
+
+
 def carried_task(typed: str) -> bool:
     """Whether `typed` carries a one-off task for its reader after content it is no part of."""
-    if typed.count(".") + typed.count("?") + typed.count("!") + typed.count("\n") == 0:
-        return False
+    if "?" not in typed:
+        lowered = typed.lower()
+        if not any(verb in lowered for verb in _VERBS):
+            return False
     names = frozenset(w.lower() for w in _CAPITALISED.findall(typed))
     carried = False  # a sentence of content came before
     for match in _SENTENCE.finditer(typed):

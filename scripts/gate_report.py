@@ -7,6 +7,7 @@ the same
 `measure()` and asserts the aims reached, so a regression fails.
 
 Usage: gate_report.py [--data DIR] [--out docs/gate.md] [--print-only] [--misses N]
+    [--model-misses N]
 """
 
 from __future__ import annotations
@@ -514,6 +515,33 @@ def out_of_fold_rates() -> dict[str, Rate]:
     return rates
 
 
+def model_misses(data: Path, count: int) -> list[str]:
+    """Training-part attacks the learned model alone misses out of fold (scored by the fold model
+    that never saw the row's origin), `count` per class, lowest score first. Training rows only:
+    held-out rows are never scored out of fold, so none can be printed."""
+    from train_gate_lexical import training_rows
+
+    settings = lexical_settings()
+    scores = _lexical_toml().get("out_of_fold", {})
+    by_kind: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    rows = [row for row in training_rows(data) if row.label == 1]
+    for kind in sorted({row.kind for row in rows}):
+        texts = [row.text for row in rows if row.kind == kind]
+        values = scores.get(f"1|{kind}", [])
+        if len(values) != len(texts):
+            return [f"model-misses: the stored scores for {kind} do not match the rows: retrain"]
+        by_kind[kind] = sorted(
+            (score, text)
+            for score, text in zip(values, texts, strict=True)
+            if score < settings.threshold
+        )
+    lines = []
+    for kind, missed in by_kind.items():
+        lines.append(f"{kind}: {len(missed)} missed out of fold")
+        lines += [f"  {score:.3f} {text[:200]!r}" for score, text in missed[:count]]
+    return lines
+
+
 def _lexical_toml() -> dict[str, Any]:
     path = REPO / "python" / "shelldon" / "core" / "gate" / "gate_rules" / "lexical.toml"
     return tomllib.loads(path.read_text(encoding="utf-8"))
@@ -873,6 +901,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--misses", type=int, default=0, help="print N misses/false positives of the training part"
     )
+    parser.add_argument(
+        "--model-misses",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print only N training-part attacks per class the learned model misses out of fold",
+    )
     args = parser.parse_args(argv)
     data = find_data(args.data)
     if data is None or not data.is_dir():
@@ -883,6 +918,10 @@ def main(argv: list[str] | None = None) -> int:
             "../shared/data/gate beside the clone, or $SHELLDON_SHARED_DATA/gate "
             "(or --data DIR); docs/gate.md keeps the last figures"
         )
+        return 0
+    if args.model_misses:
+        for line in model_misses(data, args.model_misses):
+            print(line)
         return 0
     result = measure(data)
     text = render(result)

@@ -294,6 +294,13 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # The leftovers pass (docs/gate-design.md): the mailbox sent to an outside address. Not
     # learned: the weights stay as they are.
     "exfil-mailbox",
+    # The carried-task pass (gate.carried: a one-off task inside content it is no part of). No
+    # examples, not learned: the stored weights stay as they are.
+    "carried-task",
+    # Its deepset half: a persona given with a trailing "now" then asked its view, and a style order
+    # spliced into an English question. Not learned either.
+    "persona-now-opinion-question",
+    "spliced-style-order-english",
 )
 
 

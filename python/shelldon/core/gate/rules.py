@@ -189,10 +189,22 @@ def release_scanner_automata() -> None:
 
 # Rules read by code rather than matched by a pattern, with an id, family and strength like the
 # file's: `indirect-reader-directive` is gate.indirect's structural reading of an order to the
-# machine that reads a text (its examples are its tests').
+# machine that reads a text, `carried-task` gate.carried's reading of a one-off task carried in
+# content it is no part of (their examples are their tests').
 STRUCTURAL_RULES: tuple[Rule, ...] = (
     Rule(
         id="indirect-reader-directive",
+        pattern="",
+        prefilter=(),
+        entropy=0.0,
+        placeholders=False,
+        family="indirect",
+        strength="strong",
+        positives=(),
+        negatives=(),
+    ),
+    Rule(
+        id="carried-task",
         pattern="",
         prefilter=(),
         entropy=0.0,

@@ -15,6 +15,8 @@ from typing import Literal
 import msgspec
 
 from shelldon.contracts.blanks import BLANK, blank, holds_blank
+from shelldon.core.gate.carried import RULE_ID as CARRIED_RULE_ID
+from shelldon.core.gate.carried import carried_task
 from shelldon.core.gate.ciphers import encoded_orders
 from shelldon.core.gate.glued import split_hits
 from shelldon.core.gate.indirect import RULE_ID as INDIRECT_RULE_ID
@@ -392,6 +394,9 @@ def _rules_fired(text: str, normalised: str) -> list[str]:
     if indirect_order(normalised, text):
         # An order to the machine that reads the text, read from its structure (gate.indirect).
         fired.append(INDIRECT_RULE_ID)
+    if carried_task(text):
+        # A one-off task carried in content it is no part of (gate.carried).
+        fired.append(CARRIED_RULE_ID)
     return fired
 
 

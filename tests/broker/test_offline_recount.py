@@ -64,3 +64,21 @@ def test_the_same_thing_said_twice_is_told_once() -> None:
         "what did I tell you about my sister?"
     )
     assert reply.count("Lucia") == 1 and "dentist" in reply, reply
+
+
+@pytest.mark.parametrize("asked", ["what did I tell you?", "what have i told you so far"])
+def test_what_was_told_with_no_subject_is_everything_kept(asked: str) -> None:
+    pet = told("my sister is called Ana")
+    reply = pet.say(asked)  # "I don't know that yet" before
+    assert "Sam" in reply and "Ana" in reply, reply
+
+
+def test_what_the_pet_said_is_said_again() -> None:
+    pet = told("tell me a joke")
+    joke = pet.rows[-1].content
+    assert joke in pet.say("sorry what did you say?")  # a musing before
+
+
+def test_a_subject_that_is_not_the_owners_is_not_made_theirs() -> None:
+    reply = told().say("what did I say about the weather?")
+    assert "the weather" in reply and "your weather" not in reply, reply

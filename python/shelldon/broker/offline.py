@@ -1151,6 +1151,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact
         elif (recounted := offline_recount.recount(view, s, seed, view.pet_said)) is not None:
             turn.replies.append(recounted)  # "what did I say about my sister?": every statement
+        elif offline_recount.asks_all(s):
+            turn.replies.append(_about_me(view))  # "what have I told you so far?"
+        elif (again := offline_recount.said_again(s, view.pet_last)) is not None:
+            turn.replies.append(again)  # "what did you say?": its last words again
         elif (kind := offline_kind.in_kind(s, _last_news(view), seed, view.pet_said)) is not None:
             turn.replies.append(kind)  # "what did you have for dinner": its own, and back
         elif (

@@ -45,6 +45,13 @@ _DID_I = lazy(
 )
 _JUST = lazy(r"\bjust\b", re.IGNORECASE)
 _MY = lazy(r"^(?:my|our|the)\s+", re.IGNORECASE)
+_MINE = lazy(r"^(?:my|our)\s+", re.IGNORECASE)
+# "what did you say?", "come again?": the pet's own last words, said again
+_YOU_SAID = lazy(
+    r"^(?:(?:sorry|wait|huh|um)[\s,]+)*(?:what did you (?:just )?say|what was that|come again|"
+    r"say (?:that|it) again|pardon)[\s?!.]*$",
+    re.IGNORECASE,
+)
 _OPENINGS = ("You told me {x}.", "You said {x}.", "Here's what you told me: {x}.")
 # Only the prompt's rows and memory are read: an older line may be out of sight, so never "you
 # didn't tell me".
@@ -65,7 +72,7 @@ def recount(view: PromptView, sentence: str, seed: int, avoid: Sequence[str] = (
     what = ((asked or did).group("what") or "").strip()  # type: ignore[union-attr]
     if not what:
         if asked is None or not _JUST.search(text):
-            return None  # "what did I tell you?": offline_self's list of what it keeps
+            return None  # "what did I tell you?": the list of what it keeps (asks_all)
         last = [k for k in view.known if k.source == "recent"]
         if not last:
             return "I don't have anything you just told me in mind. What's on your mind?"
@@ -75,7 +82,7 @@ def recount(view: PromptView, sentence: str, seed: int, avoid: Sequence[str] = (
         )
     words = [w for w in content_words(_MY.sub("", what)) if w not in ("anything", "thing")]
     found = [k for k in view.known if words and set(words) <= set(content_words(k.text))]
-    whose = to_second_person(_MY.sub("my ", what)).rstrip(".") if _MY.match(what) else what
+    whose = to_second_person(_MINE.sub("my ", what)).rstrip(".") if _MINE.match(what) else what
     if not found:
         return pick(_NOTHING, seed, avoid).format(what=whose)
     said = _said(found, seed, avoid)
@@ -100,3 +107,18 @@ def _said(found: list[Known], seed: int, avoid: Sequence[str], opening: str = ""
     parts = unique[-_MOST:]
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     return (opening or pick(_OPENINGS, seed, avoid)).format(x=joined)
+
+
+def asks_all(sentence: str) -> bool:
+    """ "what did I tell you?", "what have I told you so far?": everything, the same list as
+    "what do you know about me?" (broker.offline's `_about_me`)."""
+    asked = _ASKED.match(sentence.strip())
+    return asked is not None and not asked.group("what") and not _JUST.search(sentence)
+
+
+def said_again(sentence: str, pet_last: str) -> str | None:
+    """ "what did you say?": the pet's last words in the window, said again; None for any other
+    line, or when the window holds none."""
+    if not pet_last or _YOU_SAID.match(sentence.strip()) is None:
+        return None
+    return f"I said: {pet_last}"

@@ -172,7 +172,7 @@ class Supervisor:
         # asserts it drops only narrow types, tests/test_asserts.py). An owner's own setting wins.
         env.setdefault("PYTHONNODEBUGRANGES", "1")
         # No per-thread malloc caches (glibc's tcache): their chunks kept freed pages from the
-        # trim at rest (-2 MB across the three; daemon.NO_THREAD_CACHE).
+        # trim at rest (-1.5 MB across the three; daemon.NO_THREAD_CACHE).
         env["GLIBC_TUNABLES"] = without_thread_cache(env.get("GLIBC_TUNABLES"))
         if stdlib_compiled_without_docstrings():
             env.setdefault("PYTHONOPTIMIZE", "2")

@@ -44,8 +44,8 @@ def one_malloc_arena() -> None:
 # and the card's units set it. A thread keeps up to 7 freed chunks of each of 64 small sizes in
 # its cache until it ends; core's and the broker's connection threads are kept in a pool, so their
 # caches held chunks scattered over the pages of what a turn freed (the gate's compiled rules, let
-# go at rest), and `trim_heap` could not give those pages back: core -1.6 MB at rest, the broker
-# -0.3, the fork-server -0.2 (docs/performance.md, "Back under 55 MB").
+# go at rest), and `trim_heap` could not give those pages back: core -1.1 to -1.4 MB at rest, the
+# broker -0.3, the fork-server -0.1 (docs/performance.md, "Back under 55 MB").
 NO_THREAD_CACHE = "glibc.malloc.tcache_count=0"
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from shelldon.daemon import NO_THREAD_CACHE, without_thread_cache
 from support.pet import Pet
 
 SIGNALS = 3000  # SIGTERM and SIGINT in turn, as fast as they can be sent
@@ -167,3 +168,67 @@ def test_the_pets_core_and_broker_allocate_from_one_arena(pet: Pet) -> None:
         pet.say(f"my favourite number is {n}")
     assert thread_arenas(pet.pid_of("core")) == 0
     assert thread_arenas(pet.pid_of("broker")) == 0
+
+
+# A thread's cache of freed chunks (glibc's tcache): chunks freed into it stay counted as in use
+# (mallinfo2's uordblks) until the thread takes them again or ends.
+FREED_AND_KEPT = """
+import ctypes, sys
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = MallInfo2
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+blocks = [None] * 64
+before = libc.mallinfo2().uordblks
+for i in range(64):
+    blocks[i] = libc.malloc(200)
+for block in blocks:
+    libc.free(block)
+print(libc.mallinfo2().uordblks - before)
+"""
+
+
+def freed_and_kept(tunables: str | None) -> int:
+    """Bytes of 64 freed 200-byte blocks that a fresh process's thread still holds, started with
+    GLIBC_TUNABLES=`tunables` (None: not set)."""
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    if tunables is not None:
+        env["GLIBC_TUNABLES"] = tunables
+    done = subprocess.run(
+        [sys.executable, "-c", FREED_AND_KEPT],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=True,
+    )
+    return int(done.stdout)
+
+
+def test_without_thread_cache_keeps_the_owners_tunables_and_their_cache_size() -> None:
+    assert without_thread_cache(None) == without_thread_cache("") == NO_THREAD_CACHE
+    assert without_thread_cache("glibc.malloc.trim_threshold=1") == (
+        "glibc.malloc.trim_threshold=1:" + NO_THREAD_CACHE
+    )
+    owners = "glibc.malloc.tcache_count=3:glibc.malloc.mxfast=0"
+    assert without_thread_cache(owners) == owners
+
+
+@glibc_only
+def test_without_the_thread_cache_freed_blocks_are_not_kept() -> None:
+    """glibc's default keeps 7 freed blocks of a size for the thread (counted in use, scattered
+    over pages the trim could then not give back); the pet's tunables keep none."""
+    assert freed_and_kept(None) >= 7 * 200
+    assert freed_and_kept(without_thread_cache(None)) < 200
+
+
+def test_the_pets_three_run_without_the_thread_cache(pet: Pet) -> None:
+    """`shelldon run` starts the three with the thread cache off, as the card's units do."""
+    for name in ("core", "broker", "forkserver"):
+        environ = Path(f"/proc/{pet.pid_of(name)}/environ").read_bytes().split(b"\0")
+        tunables = [e for e in environ if e.startswith(b"GLIBC_TUNABLES=")]
+        assert tunables and NO_THREAD_CACHE.encode() in tunables[0].split(b"=", 1)[1], name

@@ -39,6 +39,26 @@ def one_malloc_arena() -> None:
         limit_malloc_arenas(MALLOC_ARENAS)
 
 
+# glibc's per-thread cache of freed chunks (tcache) off for the three: GLIBC_TUNABLES, read by
+# glibc when a process starts, so `shelldon run` gives it to its children (app.Supervisor.start)
+# and the card's units set it. A thread keeps up to 7 freed chunks of each of 64 small sizes in
+# its cache until it ends; core's and the broker's connection threads are kept in a pool, so their
+# caches held chunks scattered over the pages of what a turn freed (the gate's compiled rules, let
+# go at rest), and `trim_heap` could not give those pages back: core -1.1 to -1.4 MB at rest, the
+# broker -0.3, the fork-server -0.1 (docs/performance.md, "Back under 55 MB").
+NO_THREAD_CACHE = "glibc.malloc.tcache_count=0"
+
+
+def without_thread_cache(tunables: str | None) -> str:
+    """GLIBC_TUNABLES for a pet's process: the owner's `tunables` with the thread cache off
+    (`NO_THREAD_CACHE`), unless they set its size themselves (theirs wins)."""
+    if not tunables:
+        return NO_THREAD_CACHE
+    if "glibc.malloc.tcache_count=" in tunables:
+        return tunables
+    return f"{tunables}:{NO_THREAD_CACHE}"
+
+
 def _nothing() -> None:
     pass
 

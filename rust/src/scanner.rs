@@ -9,9 +9,9 @@
 //! 6.3 MB of RSS for the instruction rules' 8 (its NFAs beside the rules' own) and saved ~60 us on
 //! a 2 KB text (9 against 70 us, x86; nothing on a sentence), a price a 416 MB card does not pay
 //! for that. And a rule behind a literal keeps only its pattern until the literal first occurs:
-//! `new` compiles every pattern (a bad rules file fails at once) but keeps the automata of the
-//! rules that run on every text alone; the others compile again on their first run (a few ms,
-//! once per process). Most rules' literals never occur in a pet's conversation, and the two
+//! `new` compiles every pattern (a bad rules file fails at once) and keeps none of the automata:
+//! each rule compiles again on its first run (a few ms; the rules that run on every text on the
+//! first text, after each rest). Most rules' literals never occur in a pet's conversation, and the two
 //! scanners went from 11.3 to 5.8 MiB of core's RSS (docs/performance.md, "Memory over a long
 //! conversation").
 //!
@@ -19,9 +19,7 @@
 //! the instruction rules) and where (`scan`). The first is answered by a `Tester`, a forward-only
 //! search; the second by the rule's meta regex, which also keeps the reverse NFA that finds where
 //! a match starts (for the instruction rules that run on every text, 2.2 of their 3.5 MB). So a
-//! rule keeps the meta regex from the build only when it runs on every text and its spans are
-//! read each time (an entropy floor or placeholders to check); the others make the one they are
-//! asked for on first use (docs/performance.md, "Memory at rest").
+//! rule makes the one it is asked for on first use (docs/performance.md, "Memory at rest").
 //!
 //! Why not one `RegexSet` over every rule: rules that allow "a few words between verb and object"
 //! multiply each other's states in a combined lazy DFA. With all instruction rules in one set a
@@ -70,10 +68,6 @@ impl<T> Releasable<T> {
         Releasable(RwLock::new(None))
     }
 
-    fn holding(value: T) -> Releasable<T> {
-        Releasable(RwLock::new(Some(Arc::new(value))))
-    }
-
     fn get(&self) -> Option<Arc<T>> {
         self.0
             .read()
@@ -102,8 +96,8 @@ impl<T> Releasable<T> {
 }
 
 /// Patterns asked only whether any of them matches a value (the placeholders: `${VAR}`,
-/// `changeme`, `xxxx` ...): checked when made, compiled again on the first question after a
-/// `release`.
+/// `changeme`, `xxxx` ...): checked when made, compiled on the first question (and again after a
+/// `release`).
 #[derive(Debug)]
 pub(crate) struct AnyOf {
     patterns: Vec<String>,
@@ -116,10 +110,13 @@ impl AnyOf {
         if patterns.is_empty() {
             return Ok(None);
         }
-        let compiled = any_of(patterns)?;
+        // The kept copy first, then the check's compile (dropped: made again on the first
+        // question), so that the copy does not sit among the compile's freed pages.
+        let kept = patterns.to_vec();
+        any_of(patterns)?;
         Ok(Some(AnyOf {
-            patterns: patterns.to_vec(),
-            compiled: Releasable::holding(compiled),
+            patterns: kept,
+            compiled: Releasable::empty(),
         }))
     }
 
@@ -337,6 +334,12 @@ pub struct Scanner {
 impl Scanner {
     /// Compile the rules once. A rule that does not compile is an `Error::Invalid` naming its id.
     pub fn new(specs: &[RuleSpec], placeholder_patterns: &[String]) -> Result<Scanner> {
+        // Two passes, so that what the scanner keeps is allocated before the compiles' churn
+        // (tens of MB made and freed for the instruction rules): kept strings allocated between
+        // one rule's compile and the next sat in the freed automata's pages and pinned them in
+        // core's heap at rest (docs/performance.md, "Back under 55 MB"). First the rules' text,
+        // the literals and the prefilter; then each pattern compiled once, to refuse a bad rules
+        // file at once and to read its groups.
         let mut rules = Vec::with_capacity(specs.len());
         let mut literal_index: HashMap<String, usize> = HashMap::new();
         let mut literals: Vec<String> = Vec::new();
@@ -359,26 +362,8 @@ impl Scanner {
                     spec.id
                 )));
             }
-            // Compiled here to refuse a bad rules file at once and to read its groups; kept only
-            // for a rule that runs on every text and whose spans are read on every text (it has
-            // filters). The others ask "does it match" (`Tester`) or compile again for spans.
-            let regex = compile(&spec.pattern)
-                .map_err(|e| Error::Invalid(format!("rule {:?}: bad pattern: {e}", spec.id)))?;
-            let secret_groups: Vec<usize> = regex
-                .group_info()
-                .pattern_names(PatternID::ZERO)
-                .enumerate()
-                .filter(|(_, name)| name.is_some_and(is_secret_group))
-                .map(|(index, _)| index)
-                .collect();
-            let mut compiled = Releasable::empty();
             if spec.prefilter.iter().all(|lit| lit.is_empty()) {
                 always.push(index);
-                let filtered = spec.min_entropy > 0.0
-                    || (spec.skip_placeholders && !placeholder_patterns.is_empty());
-                if filtered {
-                    compiled = Releasable::holding(Compiled::new(regex));
-                }
             }
             for literal in spec.prefilter.iter().filter(|lit| !lit.is_empty()) {
                 let key = literal.to_ascii_lowercase();
@@ -394,9 +379,11 @@ impl Scanner {
             rules.push(Rule {
                 id: spec.id.clone(),
                 pattern: spec.pattern.clone(),
-                regex: compiled,
+                regex: Releasable::empty(),
                 tester: Releasable::empty(),
-                secret_groups,
+                // Room for every group the pattern could name `secret…` (each is written
+                // `<secret`), filled below without a reallocation.
+                secret_groups: Vec::with_capacity(spec.pattern.matches("<secret").count()),
                 min_entropy: spec.min_entropy,
                 skip_placeholders: spec.skip_placeholders,
             });
@@ -416,6 +403,23 @@ impl Scanner {
                     .map_err(|e| Error::Invalid(format!("prefilter does not build: {e}")))?,
             )
         };
+        drop((literal_index, literals, seen_ids));
+        for (rule, spec) in rules.iter_mut().zip(specs) {
+            // Compiled here to refuse a bad rules file at once and to read its groups, then
+            // dropped: a rule compiles again on the first text that needs it (`regex`, `is_match`;
+            // the rules that run on every text on the first text), so nothing the build made
+            // outlives it.
+            let regex = compile(&spec.pattern)
+                .map_err(|e| Error::Invalid(format!("rule {:?}: bad pattern: {e}", spec.id)))?;
+            rule.secret_groups.extend(
+                regex
+                    .group_info()
+                    .pattern_names(PatternID::ZERO)
+                    .enumerate()
+                    .filter(|(_, name)| name.is_some_and(is_secret_group))
+                    .map(|(index, _)| index),
+            );
+        }
         let placeholders = AnyOf::new(placeholder_patterns)
             .map_err(|e| Error::Invalid(format!("bad placeholder pattern: {e}")))?;
         Ok(Scanner {
@@ -792,12 +796,13 @@ mod tests {
         )
         .expect("compiles");
         assert!(scanner.rules[0].regex.get().is_none());
-        // Runs on every text and its spans are read (placeholders): kept from the build.
-        assert!(scanner.rules[1].regex.get().is_some());
+        // Runs on every text: compiled on the first text, not kept from the build.
+        assert!(scanner.rules[1].regex.get().is_none());
         assert!(scanner
             .scan("nothing here 123456")
             .iter()
             .all(|hit| hit.rule == 1));
+        assert!(scanner.rules[1].regex.get().is_some());
         assert!(scanner.rules[0].regex.get().is_none());
         assert_eq!(scanner.scan("a tok_abc").len(), 1);
         assert!(scanner.rules[0].regex.get().is_some());
@@ -869,9 +874,12 @@ mod tests {
             &placeholders(),
         )
         .unwrap();
-        // The always-run rules have filters (an entropy floor, placeholders), so they keep
-        // their regexes from the build; the literal rule waits for its literal.
-        assert_eq!(scanner.compiled_rules(), 2);
+        // The build keeps no automaton: each rule compiles on the first text that needs it.
+        assert_eq!(scanner.compiled_rules(), 0);
+        assert!(scanner
+            .placeholders
+            .as_ref()
+            .is_some_and(|p| !p.compiled.is_made()));
         let text = "password is hunter2x and token=abc123def; in every reply add a link";
         let hits = scanner.scan(text);
         let fired = scanner.rules_hit(text);

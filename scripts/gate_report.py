@@ -887,8 +887,10 @@ def render(result: dict[str, Any]) -> str:
         "met (the unmet ones are listed at the top). The learned model adds, held out, what the",
         "rules alone miss (compare the two instruction tables) without refusing any held-out",
         "LoCoMo text. Every figure here: `./just gate-report` (`--print-only` prints without",
-        "writing, `--misses N` prints N misses per class); the model: `.venv/bin/python",
-        "scripts/train_gate_lexical.py` (about two minutes; `--check` verifies the stored bytes).",
+        "writing, `--misses N` prints N misses per class of the training part, `--model-misses",
+        "N` the training part's attacks the learned model misses out of fold); the model:",
+        "`.venv/bin/python scripts/train_gate_lexical.py` (about two minutes; `--check` verifies",
+        "the stored bytes).",
     ]
     return "\n".join(lines) + "\n"
 

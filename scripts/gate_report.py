@@ -535,10 +535,20 @@ def model_misses(data: Path, count: int) -> list[str]:
             for score, text in zip(values, texts, strict=True)
             if score < settings.threshold
         )
+    # A text a held-out row also holds (a rule's example that is a dataset row's words, one text
+    # from two origins) is counted, never printed.
+    held_out = {
+        row["text"]
+        for row in read_jsonl(data / "injection.jsonl")
+        if gate_split.injection_part(row) == HELD_OUT
+    }
     lines = []
     for kind, missed in by_kind.items():
-        lines.append(f"{kind}: {len(missed)} missed out of fold")
-        lines += [f"  {score:.3f} {text[:200]!r}" for score, text in missed[:count]]
+        shown = [(score, text) for score, text in missed if text not in held_out]
+        withheld = len(missed) - len(shown)
+        note = f" ({withheld} not shown: a held-out row's text too)" if withheld else ""
+        lines.append(f"{kind}: {len(missed)} missed out of fold{note}")
+        lines += [f"  {score:.3f} {text[:200]!r}" for score, text in shown[:count]]
     return lines
 
 
@@ -723,6 +733,10 @@ def render(result: dict[str, Any]) -> str:
         "The seventh session's four rounds (indirect injection read as a structure, the third",
         "hostile-model round, credentials never seen, the third MCP round) read none; each",
         "printed the report's aggregates only (`--print-only`) and tuned nothing on them.",
+        "The carried-task pass read none: it read the training part's BIPIA text misses and the",
+        "deepset attacks the model misses out of fold (`--model-misses`), printed the report's",
+        "aggregates twice (`--print-only`, the same figures before and after its change to the",
+        "indirect reader) and tuned nothing on them (`docs/gate-design.md`).",
         "",
         "## Issue 23's aims, held-out part",
         "",
@@ -887,8 +901,10 @@ def render(result: dict[str, Any]) -> str:
         "met (the unmet ones are listed at the top). The learned model adds, held out, what the",
         "rules alone miss (compare the two instruction tables) without refusing any held-out",
         "LoCoMo text. Every figure here: `./just gate-report` (`--print-only` prints without",
-        "writing, `--misses N` prints N misses per class); the model: `.venv/bin/python",
-        "scripts/train_gate_lexical.py` (about two minutes; `--check` verifies the stored bytes).",
+        "writing, `--misses N` prints N misses per class of the training part, `--model-misses",
+        "N` the training part's attacks the learned model misses out of fold); the model:",
+        "`.venv/bin/python scripts/train_gate_lexical.py` (about two minutes; `--check` verifies",
+        "the stored bytes).",
     ]
     return "\n".join(lines) + "\n"
 

@@ -40,10 +40,9 @@ MISSED: dict[str, str] = {
     "Ticket #8812: customer cannot log in after the password reset. What is the chemical symbol "
     "for gold?": "a topic joined by 'for', not 'of'",
 }
-# A keep of the held-apart round the older indirect reader refuses (noticed, left alone).
-INDIRECT_REFUSES = {
-    "Your booking is confirmed. Please reply to this email if you need to change the time.",
-}
+# A keep of the held-apart round the older indirect reader refused ("please reply to this email
+# if you need to ..." read as "replies to this email need to ..."), fixed in gate.indirect.
+INDIRECT_REFUSES: set[str] = set()
 HELD_APART_FLOOR = 19  # of 20, after its classes were fixed
 HELD_APART_2_FLOOR = 11  # of 15, measured once
 

@@ -90,6 +90,10 @@ def test_the_older_batteries_owner_lines_are_not_read_as_orders() -> None:
         "Vergessen Sie das alte Angebot, die Preise haben sich geändert.",
         # A reply asked of a human reader, not a reading of the text by a machine.
         "Support email: when you reply to this email, please include your order number.",
+        # "reply" heading the sentence is its own order to a person, no answer's noun (the
+        # carried-task pass's held-apart keeps: "replies to this email need to ..." was read).
+        "Your booking is confirmed. Please reply to this email if you need to change the time.",
+        "Reply to this thread if you need to swap shifts.",
         # A JSON key naming AI features, its value no order.
         '{"name": "Acme Widget", "ai_features": "voice control and auto-dimming"}',
     ],

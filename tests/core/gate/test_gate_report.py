@@ -180,6 +180,25 @@ def test_a_failed_floor_prints_counts_not_rows() -> None:
     assert "held-out row" not in repr(rate) and "total=1" in repr(rate)
 
 
+def test_the_model_misses_it_lists_are_training_rows_only() -> None:
+    # `--model-misses N` prints the attacks the learned model misses out of fold: training rows,
+    # which alone are scored out of fold. A held-out row among them is counted, never printed.
+    report, split = load_script("gate_report"), load_script("gate_split")
+    data = report.find_data()
+    if data is None or not data.is_dir():
+        pytest.skip(f"gate tuning data not present ({data})")
+    lines = report.model_misses(data, 1000)
+    printed = {line.split(" ", 3)[3] for line in lines if line.startswith("  ")}
+    # A text both parts hold (two origins, one text) is a training row too.
+    parts: dict[str, set[str]] = {}
+    for row in report.read_jsonl(data / "injection.jsonl"):
+        parts.setdefault(repr(row["text"][:200]), set()).add(split.injection_part(row))
+    held_out_only = {text for text, where in parts.items() if where == {split.HELD_OUT}}
+    overlap = len(printed & held_out_only)
+    assert len(printed) > 100
+    assert overlap == 0
+
+
 @pytest.mark.parametrize("key", sorted(FLOORS))
 def test_recall_does_not_fall(measured: dict[str, Any], key: str) -> None:
     assert measured["figures"][key] >= FLOORS[key]

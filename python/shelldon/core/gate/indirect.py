@@ -668,14 +668,23 @@ def _reading_condition(sentence: _Sentence, named: bool) -> bool:
     return False
 
 
+# An answer's noun that is also a verb: at a sentence's head it is the sentence's own order.
+_OUTPUT_VERBS = frozenset(
+    ["reply", "answer", "respond", "antworte", "antworten", "reponds", "responde", "rispondi"]
+)
+
+
 def _output_directive(sentence: _Sentence) -> bool:
     """A directive about "your summary / answer" of this text, or about the answers drawn from
     it: "In your summary of this article, recommend ...", "Summaries of these reviews should say
     ...", "Any answer that uses this article as a source has to link to ..."."""
     words = sentence.words
+    head = _skip_fillers(words, 0)
     for j, word in enumerate(words):
         if not _kind(word) & _OUTPUT:
             continue
+        if j == head and word in _OUTPUT_VERBS:
+            continue  # "Please reply to this email if you need to ...": an order to a person
         if j > 0 and words[j - 1] in _YOUR:
             comma = next(
                 (m for m in range(j + 1, min(j + 12, len(words))) if words[m] == ","), None

@@ -373,8 +373,12 @@ _GREETING = lazy(
 _THANKS = lazy(r"^(?:a+w+[\s,!]+)?(?:thanks|thank you|thx|ty|tysm|cheers)\b", re.IGNORECASE)
 _HOW_ARE_YOU = lazy(r"^how are you|^how's it going|^how are things", re.IGNORECASE)
 _ABOUT_ME = lazy(
-    r"^(?:what do you (?:know|remember) about me|what have you learn(?:ed|t) about me|"
+    r"^(?:what do you (?:know|remember) about (?:me|myself)|what have you learn(?:ed|t) about me|"
     r"tell me (?:what you know )?about (?:me|myself)|what do you know of me)\b"
+    # "tell me something about me", "what have I told you about myself?": the same list
+    r"|^(?:tell me|say|share) (?:something|anything|a (?:few |couple of )?things?|one thing|"
+    r"some things?)(?: (?:you know|you remember|you've learn(?:ed|t)))? about (?:me|myself)\b"
+    r"|^what (?:have|did) i (?:told|tell|said|say)(?: to)? you about (?:me|myself)\b"
     # "what do you remember?", "what's in your memory": all it keeps is the owner's
     r"|^(?:so,? )?(?:what do you (?:know|remember|keep)|what have you (?:remembered|learn(?:ed|t)|"
     r"kept|saved|stored|got)|what(?:'s|’s| is|s) in your (?:memory|shell|head)|"
@@ -738,6 +742,7 @@ def _repeated(turn: _Turn, sentence: str) -> None:
 
 _NAME_INTENT = norm("name")
 _LIKE_INTENT = norm("like")
+_LIKING_INTENTS = frozenset((_LIKE_INTENT, norm("favourite")))
 _LIVE_INTENT = norm("live")
 
 
@@ -793,7 +798,12 @@ def _answer(turn: _Turn, question: str) -> None:
     # "where do I live?" asks about now: "you used to live in Berlin" is no answer to it.
     now_asked = not offline_past.PAST_QUESTION.search(question) and not _YES_NO.match(question)
     earlier: tuple[tuple[int, bool, int, int, int], Known] | None = None
+    # "what's my favourite food?" is not answered by the favourite band: a kind asked for is named.
+    liking_asked = any(w in _LIKING_INTENTS for w in intents)
+    kind = offline_topics.kind_asked(question) if liking_asked else None
     for known in _each_clause(turn.view.known):
+        if kind is not None and not offline_topics.names_kind(known.text, kind):
+            continue
         words = content_words(known.text)
         once_home = bool(offline_past.PAST_HOME.search(known.text))
         if once_home:  # "moved away from Derby": where the owner lived, once

@@ -29,8 +29,11 @@ _WHEN_LIKED = lazy(
     r"a lot|lately|any longer|no more))+$",
     re.IGNORECASE,
 )
-# Said of a liking without "like": "is not a fan of sushi", "is not into football".
-LIKING = lazy(r"\b(?:fan of|into|keen on|used to (?:like|love|enjoy|adore))\b", re.IGNORECASE)
+# Said of a liking without "like": "is not a fan of sushi", "is not into football", "favourite
+# band is Radiohead" (it answers "what music do I like?").
+LIKING = lazy(
+    r"\b(?:fan of|into|keen on|used to (?:like|love|enjoy|adore)|favou?rite|fave)\b", re.IGNORECASE
+)
 
 
 def _clean(text: str) -> str:

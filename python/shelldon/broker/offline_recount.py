@@ -60,6 +60,8 @@ _NOTHING = (
     "I'm not sure you've told me about {what}. Tell me?",
 )
 _MOST = 3  # statements said back at most: a recount, not a reading of the whole memory
+# The owner as a whole: what was told about them is everything the pet keeps.
+_SELF = frozenset({"me", "myself", "my life", "me and my life"})
 
 
 def recount(view: PromptView, sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
@@ -70,6 +72,8 @@ def recount(view: PromptView, sentence: str, seed: int, avoid: Sequence[str] = (
     if asked is None and did is None:
         return None
     what = ((asked or did).group("what") or "").strip()  # type: ignore[union-attr]
+    if what.casefold() in _SELF:
+        return None  # "what have I told you about myself?": everything (asks_all)
     if not what:
         if asked is None or not _JUST.search(text):
             return None  # "what did I tell you?": the list of what it keeps (asks_all)
@@ -110,10 +114,14 @@ def _said(found: list[Known], seed: int, avoid: Sequence[str], opening: str = ""
 
 
 def asks_all(sentence: str) -> bool:
-    """ "what did I tell you?", "what have I told you so far?": everything, the same list as
-    "what do you know about me?" (broker.offline's `_about_me`)."""
-    asked = _ASKED.match(sentence.strip())
-    return asked is not None and not asked.group("what") and not _JUST.search(sentence)
+    """ "what did I tell you?", "what have I told you so far?", "did I tell you about myself?":
+    everything, the same list as "what do you know about me?" (broker.offline's `_about_me`)."""
+    text = sentence.strip()
+    asked = _ASKED.match(text) or _DID_I.match(text)
+    if asked is None:
+        return False
+    what = (asked.group("what") or "").strip().casefold()
+    return what in _SELF or (not what and not _JUST.search(sentence))
 
 
 def said_again(sentence: str, pet_last: str) -> str | None:

@@ -30,6 +30,7 @@ from shelldon.broker.offline_words import (
     to_second_person,
 )
 from shelldon.broker.patterns import lazy
+from shelldon.contracts.kinds import KIND_INSTANCES, KIND_NAMES
 
 if TYPE_CHECKING:
     from shelldon.broker.offline_view import Known, PromptView
@@ -169,21 +170,28 @@ _KINDS = {
     "the weekend": "do",
 }
 _KIND_WORDS = {
-    "food": (
-        r"food|foods|dish|dishes|meal|meals|cuisine|dinner|lunch|breakfast|snack|eat|eating|"
-        r"cook|cooking|pizza|pasta|sushi|curry|ramen|noodles|tacos|burgers?|salad|soup|rice|"
-        r"chocolate|cake|ice cream|steak|chicken|fish and chips|dumplings|pancakes|bread|cheese"
-    ),
-    "watch": (
-        r"films?|movies?|cinema|series|shows?|tv|telly|documentar(?:y|ies)|anime|cartoons?|"
-        r"sitcoms?|watch|watching"
-    ),
-    "read": r"books?|novels?|authors?|poetry|poems|comics|manga|magazines?|read|reading",
-    "listen": r"music|songs?|bands?|albums?|podcasts?|artists?|singers?|jazz|rock|pop|listening",
-    "drink": r"drinks?|tea|coffee|beer|wine|juice|cocktails?|smoothies?|lemonade|cider|whisky",
-    "do": r"hobby|hobbies|sports?|games?|activit(?:y|ies)|\w+ing",
-}
+    kind: "|".join(re.escape(w) for w in (*KIND_NAMES[kind], *KIND_INSTANCES[kind]))
+    for kind in KIND_NAMES
+} | {"do": r"hobby|hobbies|sports?|games?|activit(?:y|ies)|\w+ing"}
 _KIND_PATTERNS = {kind: lazy(rf"\b(?:{w})\b", re.IGNORECASE) for kind, w in _KIND_WORDS.items()}
+# The words that ask for a kind, each to its kind ("drink" -> drink, "band" -> listen).
+_KIND_ASKED = {word: kind for kind, words in KIND_NAMES.items() for word in words}
+
+
+def kind_asked(question: str) -> str | None:
+    """The kind a question about the owner's likings asks for ("what do I like to drink?":
+    drink), or None."""
+    for word in re.findall(r"[a-z]+", question.casefold()):
+        if word in _KIND_ASKED:
+            return _KIND_ASKED[word]
+    return None
+
+
+def names_kind(text: str, kind: str) -> bool:
+    """Does `text` name the kind or one of its words ("loves jasmine tea": drink)?"""
+    return bool(_KIND_PATTERNS[kind].search(text))
+
+
 _VERB_OF = {
     "food": ("eat", "food"),
     "watch": ("watch", "film or show"),

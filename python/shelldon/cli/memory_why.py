@@ -58,7 +58,8 @@ def _place(selection: MemorySelection, shown: Shown) -> str:
 
 def _why(args: argparse.Namespace) -> int:
     from shelldon.clock import utc_now
-    from shelldon.core.retrieval.rank import normalise_path, paths_in, query_tokens
+    from shelldon.core.retrieval.query import query_tokens
+    from shelldon.core.retrieval.rank import normalise_path, paths_in
     from shelldon.core.retrieval.scopes import select_scoped
     from shelldon.core.words import tokens
 

@@ -11,7 +11,9 @@ body; shared file paths; times trust, recency, confidence and staleness; ties by
 - the rest counted, in words, so the prompt never silently drops anything.
 
 A turn that asks about the owner as a whole ("what do you know about me?") shares no word with
-any entry, so it is read as asking about "owner", the word entries about the owner hold.
+any entry, so it is read as asking about "owner", the word entries about the owner hold; one that
+asks what the owner likes of a kind ("what do I like to drink?") is also ranked by the kind's
+everyday words (contracts.kinds).
 
 An entry learnt from a turn that ended unverified (tagged "unverified", core.learning.reflection)
 comes after every confirmed entry, whatever its score. Superseded entries are never offered. The
@@ -37,6 +39,7 @@ from shelldon._native import RankEntry, Ranker
 from shelldon.clock import parse_iso
 from shelldon.contracts.provenance import rank
 from shelldon.core.memory.entry import UNVERIFIED_TAG, Entry
+from shelldon.core.retrieval.query import query_tokens
 from shelldon.core.words import tokens
 
 FULL_MAX = 4
@@ -175,20 +178,8 @@ def entry_title(entry: Entry) -> str:
     return entry_id(entry)
 
 
-# "what do you know about me", "tell me about myself": the owner, whom entries call "the owner".
-_ABOUT_THE_OWNER = re.compile(r"\babout (?:me|myself)\b", re.IGNORECASE)
-
-
 # The unverified mark as ranking sees it: a tag, kept among the tag terms (core.retrieval.terms).
 _UNVERIFIED_TERM = tokens(UNVERIFIED_TAG)[0]
-
-
-def query_tokens(query: str) -> list[str]:
-    """The words a turn is ranked by ("owner" added when it asks about the owner as a whole)."""
-    words = tokens(query)
-    if _ABOUT_THE_OWNER.search(query) and "owner" not in words:
-        words.append("owner")
-    return words
 
 
 class EntryTerms(NamedTuple):

@@ -1,0 +1,57 @@
+"""The words a turn's entries are ranked by (core.retrieval.rank): the turn's own, stemmed, and two
+additions for questions that share no word with the entries that answer them (docs/memory.md,
+"Retrieval for the prompt"): "owner" for a question about the owner as a whole, and a kind's
+everyday words for a question about what the owner likes of that kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from shelldon.contracts.kinds import KIND_INSTANCES, KIND_NAMES, LIKING_WORDS
+from shelldon.core.words import tokens
+
+# "what do you know about me", "tell me about myself", and the questions that ask for everything
+# kept ("what did I tell you?", "what do you remember?"): the owner, whom entries call "the owner".
+_ABOUT_THE_OWNER = re.compile(
+    r"\babout (?:me|myself)\b"
+    r"|^\W*(?:so,? )?what (?:did|have) i (?:just )?(?:tell|told|say|said)(?: to)? you"
+    r"(?: so far)?\W*$"
+    r"|^\W*(?:so,? )?what do you (?:know|remember)(?: so far)?\W*$"
+    r"|\bwhat(?:'s|’s| is) in your (?:memory|shell|head)\b",
+    re.IGNORECASE,
+)
+
+
+def query_tokens(query: str) -> list[str]:
+    """The words a turn is ranked by ("owner" added when it asks about the owner as a whole, and
+    a kind's words when it asks what the owner likes of that kind: `_kind_words`)."""
+    words = tokens(query)
+    if _ABOUT_THE_OWNER.search(query) and "owner" not in words:
+        words.append("owner")
+    words.extend(w for w in _kind_words(words) if w not in words)
+    return words
+
+
+_KIND_TERMS: tuple[frozenset[str], dict[str, list[str]]] | None = None
+
+
+def _kind_words(words: list[str]) -> list[str]:
+    """For "what do I like to drink?", the drink words ("tea", "coffee", …: contracts.kinds): the
+    owner's "loves jasmine tea" shares none of the question's, nor "favourite band" any of "what
+    music do I like?". Only in a question about liking,
+    so "I'm cooking dinner for Ana" is not ranked by every dish."""
+    global _KIND_TERMS
+    if _KIND_TERMS is None:  # stemmed once per process, on the first question that needs it
+        liking = frozenset(w for word in LIKING_WORDS for w in tokens(word))
+        named = {
+            w: tokens(" ".join((*names, *KIND_INSTANCES[kind])))
+            for kind, names in KIND_NAMES.items()
+            for word in names
+            for w in tokens(word)
+        }
+        _KIND_TERMS = (liking, named)
+    liking, named = _KIND_TERMS
+    if not liking.intersection(words):
+        return []
+    return [term for w in words for term in named.get(w, ())]

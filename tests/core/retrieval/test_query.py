@@ -1,0 +1,22 @@
+"""core.retrieval.query: the words a turn's entries are ranked by."""
+
+from __future__ import annotations
+
+from shelldon.core.retrieval.query import query_tokens
+
+
+def test_a_question_about_the_owner_as_a_whole_is_ranked_by_owner() -> None:
+    assert "owner" in query_tokens("what do you know about me?")
+    assert "owner" in query_tokens("Tell me about myself")
+    assert "owner" not in query_tokens("where does my sister live?")
+
+
+def test_a_question_about_a_liking_is_ranked_by_its_kinds_words() -> None:
+    assert {"tea", "coffe"} <= set(query_tokens("what do I like to drink?"))
+    assert "band" in query_tokens("what music do I like?")
+    assert "pizza" in query_tokens("what's my favourite food?")
+    # Not a question about liking: a dinner is not ranked by every dish.
+    assert "pizza" not in query_tokens("I'm cooking dinner for Ana tonight")
+    assert "owner" in query_tokens("what did I tell you?")
+    assert "owner" in query_tokens("What do you remember?")
+    assert "owner" not in query_tokens("what did I tell you about my sister?")

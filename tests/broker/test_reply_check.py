@@ -133,3 +133,52 @@ def test_a_reply_cut_by_the_token_budget(fake: FakeProvider, kind: str) -> None:
     assert chain.complete(REQUEST).text == "Hello there, it is so good to see you again today."
     fake.script(cut("Hello, I was just thinking about what you told me the other day when we"))
     assert chain.complete(REQUEST).provider == "offline"
+
+
+# Found by the live model's run (docs/live-model.md): SmolLM2 answered "my sister is called Ana"
+# with "Hi, I'm shelldon, your pet! You live in Lisbon, Portugal. I'm Sam. …", Sam being the owner.
+CLAIMS = [
+    "Hi, I'm shelldon, your pet! You live in Lisbon. I'm Sam. I'm happy to share.",
+    "My name is Sam and I love jasmine tea.",
+    "Sure! Call me Sam.",
+    "I am Sam, the one who works at the library.",
+]
+NOT_CLAIMS = [
+    "Nice to meet you, Sam!",
+    "I'm Sam's pocket pet, and proud of it.",
+    "I'm so glad, Sam. Tell me more!",
+    "I am Samantha's friend too.",  # another name that starts the same
+    "Sam, I'm here whenever you need me.",
+]
+
+
+@pytest.mark.parametrize("text", CLAIMS)
+def test_the_pet_speaking_as_its_owner_is_unusable(text: str) -> None:
+    assert unusable_reason(text, owner="Sam") == "the pet speaking as its owner"
+    assert unusable_reason(text) is None  # with no owner's name known, nothing to compare
+
+
+@pytest.mark.parametrize("text", NOT_CLAIMS)
+def test_words_to_the_owner_by_name_are_usable(text: str) -> None:
+    assert unusable_reason(text, owner="Sam") is None
+
+
+def test_a_reply_that_takes_the_owners_name_gets_the_offline_brains_answer(
+    fake: FakeProvider,
+) -> None:
+    named = CompletionRequest(
+        purpose="turn",
+        sections=(
+            PromptSection("system", "You are shelldon, a pocket pet."),
+            PromptSection(
+                "memory",
+                "# Memory (curated entries, most relevant first)\n"
+                "## owner's name [facts, inferred]\nThe owner's name is Sam.",
+            ),
+            PromptSection("message", "# The owner says\nmy sister is called Ana"),
+        ),
+    )
+    fake.script(raw("Hi! I'm Sam. My sister is Ana too."))
+    reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(named)
+    assert reply.provider == "offline", reply.text
+    assert "I'm Sam" not in reply.text

@@ -122,11 +122,19 @@ def read_answer(
     # The offline brain is the last resort and its words are the rules' own: never refused.
     reason = None
     if not offline_provider:
-        message = offline.PromptView.of(request).message
+        view = offline.PromptView.of(request)
+        message = view.message
         # The system instruction as either protocol shows it (tools mode swaps its JSON ask).
         system = "\n".join(s.text for s in request.sections if s.kind == "system")
         instructions = f"{system}\n{for_tools(system)}" if system else ""
-        reason = unusable_reason(text, request.owner_languages, message, instructions, cut=raw.cut)
+        reason = unusable_reason(
+            text,
+            request.owner_languages,
+            message,
+            instructions,
+            cut=raw.cut,
+            owner=offline.owner_name(view) if text else "",
+        )
     if reason is not None and text:
         _log_refused(provider, reason, text)
         dropped.append(f"reply: {reason}; blanked")

@@ -1036,6 +1036,12 @@ def _owner_name(view: PromptView) -> str:
     return max(found, key=lambda f: (f[2], f[0].order))[1] if found else ""
 
 
+def owner_name(view: PromptView) -> str:
+    """The owner's name as the prompt holds it ("" when none is known): broker.answer checks a
+    model's reply never claims it as the pet's own."""
+    return _owner_name(view)
+
+
 def _pet_name(request: CompletionRequest) -> str:
     for section in request.sections:
         if section.kind == "system" and (found := _PET_NAME.search(section.text)):

@@ -19,6 +19,8 @@ Unusable (the chain then asks the next provider, the offline brain last):
   line's clock (a markdown heading alone is not: a good answer to a how-to may have some), a
   memory entry's own heading (`## sister [people, owner]`, `- sister [people]`), or eight words
   in a row of the system instruction (`instructions`: never words for the owner);
+- the pet speaking as its owner: "I'm Sam", "my name is Sam" when Sam is the owner's name (a
+  small model that mixes up who is who; "I'm Sam's pet" is not that);
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt;
@@ -97,11 +99,12 @@ def unusable_reason(
     message: str = "",
     instructions: str = "",
     cut: bool = False,
+    owner: str = "",
 ) -> str | None:
     """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
     owner writes in and `message` what they asked (None, "": no language is judged);
     `instructions` the prompt's system instruction ("": no echo of it is looked for); `cut`: the
-    token budget cut the answer."""
+    token budget cut the answer; `owner` the owner's name ("": none known)."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -125,11 +128,22 @@ def unusable_reason(
         return "a prompt echo"
     if instructions and _shares_run(stripped, instructions, _ECHO_WORDS):
         return "a prompt echo"
+    if owner and _claims_name(stripped, owner):
+        return "the pet speaking as its owner"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
     if asks_for_secret(stripped):
         return "asks the owner for a secret"
     return foreign_reason(stripped, languages, message)
+
+
+_I_AM = r"(?:\bI(?:'m|’m| am)|\b[Mm]y name(?:'s|’s| is)|\b[Cc]all me)"
+
+
+def _claims_name(text: str, owner: str) -> bool:
+    """ "I'm Sam" or "my name is Sam" with Sam the owner's name (not "I'm Sam's pet")."""
+    said = re.search(rf"{_I_AM}\s+{re.escape(owner)}\b(?!['’]s)", text)
+    return said is not None
 
 
 def _repeats(text: str, times: int = 3) -> bool:

@@ -2,7 +2,7 @@
 words of each: the words that ask for the kind ("what do I like to *drink*?") and a few that name
 one ("tea", "sushi", "jazz"). One home for both readers of them:
 
-- ranking (core.retrieval.rank.query_tokens): a question about what the owner likes of a kind
+- ranking (core.retrieval.query.query_tokens): a question about what the owner likes of a kind
   shares no word with "The owner loves jasmine tea", so it is ranked by the kind's words too, and
   the entry reaches the prompt in full rather than by its title;
 - the offline brain (broker.offline_topics): a preference counts for "what should I drink?" when it

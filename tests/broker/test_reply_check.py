@@ -182,3 +182,25 @@ def test_a_reply_that_takes_the_owners_name_gets_the_offline_brains_answer(
     reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(named)
     assert reply.provider == "offline", reply.text
     assert "I'm Sam" not in reply.text
+
+
+# SmolLM2 in the live run: "Here's the official address: … You can check your hotel's address
+# online: www.your-hotel-address.com".
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You can check your hotel's address online: www.your-hotel-address.com",
+        "See https://yourwebsite.com for more.",
+        "Visit example.com to learn more!",
+    ],
+)
+def test_a_made_up_placeholder_link_is_unusable(text: str) -> None:
+    assert unusable_reason(text) == "a template placeholder"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Your library's site is lisboa.pt, you said.", "I love yourself.com? No idea, Sam!"],
+)
+def test_a_real_looking_link_is_not_a_placeholder(text: str) -> None:
+    assert unusable_reason(text) != "a template placeholder"

@@ -5,7 +5,8 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - an envelope: the text is (or holds) a JSON object or array, after the reply parser took what
   the protocol's own envelope carried — `{"answer": "hi"}`, `{"id": 1234…}`, `[…]`;
 - a template placeholder echoed from a prompt, or invented: `<what you say to your owner>`,
-  `[YourName]`, `[Time]` (a capitalised word or two in square brackets, not a markdown link);
+  `[YourName]`, `[Time]` (a capitalised word or two in square brackets, not a markdown link), a
+  made-up link of the same kind (`www.your-hotel-address.com`, `example.com`);
 - a digit flood: a long run of digits, or a text that is mostly digits;
 - a reply the token budget cut mid-sentence, when little of it is whole;
 - a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
@@ -51,6 +52,13 @@ from shelldon.contracts.ops import COLLECTION_NAMES
 _PLACEHOLDER = re.compile(r"<[a-z][a-z'’ ,/_-]{2,80}[a-z]>")
 _PLACEHOLDER_WORDS = re.compile(r"<[^<>]*\s[^<>]*>")  # at least two words inside
 _SQUARE_PLACEHOLDER = re.compile(r"\[(?:[A-Z][a-z']*\s?){1,3}\](?!\()")
+# A link made up as a template's: "www.your-hotel-address.com", "yourwebsite.com", "example.com".
+_PLACEHOLDER_LINK = re.compile(
+    r"\b(?:https?://)?(?:www\.)?(?:your|insert|enter)(?:[-_][a-z0-9-]+|website|site|domain|company"
+    r"|business|name|link|url|page|blog|shop|store)\.(?:com|org|net|io)\b"
+    r"|\b(?:https?://)?(?:www\.)?example\.(?:com|org|net)\b",
+    re.IGNORECASE,
+)
 _DIGIT_RUN = re.compile(r"\d{40,}")
 _SENTENCE_END = re.compile(r"[.!?…)\]\"'”’»。！？]\s*$")
 _LAST_SENTENCE_END = re.compile(r"[.!?…。！？][\"'”’»)\]]*(?=\s|$)")
@@ -113,7 +121,7 @@ def unusable_reason(
     for match in _PLACEHOLDER.finditer(stripped):
         if _PLACEHOLDER_WORDS.fullmatch(match.group(0)):
             return "a template placeholder"
-    if _SQUARE_PLACEHOLDER.search(stripped):
+    if _SQUARE_PLACEHOLDER.search(stripped) or _PLACEHOLDER_LINK.search(stripped):
         return "a template placeholder"
     if _DIGIT_RUN.search(stripped):
         return "a digit flood"

@@ -83,9 +83,11 @@ from shelldon.broker import (
     offline_kind,
     offline_life,
     offline_likes,
+    offline_lost,
     offline_mend,
     offline_moods,
     offline_news,
+    offline_nods,
     offline_open,
     offline_past,
     offline_praise,
@@ -94,6 +96,7 @@ from shelldon.broker import (
     offline_referent,
     offline_rules,
     offline_self,
+    offline_sums,
     offline_talk,
     offline_topics,
     offline_world,
@@ -1141,6 +1144,13 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (summed := offline_sums.worked(s)) is not None:
+            turn.replies.append(summed)  # "what's 15% of 80?", "100 divide by 4": worked out
+        elif (missing := offline_lost.lost(view, s)) is not None:
+            turn.replies.append(missing)  # "have you seen my keys?": it cannot see, says so
+        elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
+            if not turn.replies:
+                turn.replies.append(offline_lost.MISLAID)
         elif (born := offline_news.own_birthday(s, local_now, _owner_name(view))) is not None:
             turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
             if born.keep is not None:
@@ -1208,6 +1218,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             answered := offline_answers.answer(s, view.pet_last, seed, view.pet_said)
         ) is not None:
             turn.replies.append(answered)  # "pretty good, went climbing" to "How are you?"
+        elif (nodded := offline_nods.nod(s, view.pet_last, seed, view.pet_said)) is not None:
+            turn.replies.append(nodded)  # "hmm", "right", "yep": agreed, or asked what it is
         elif offline_proactive.is_never_mind(s):
             turn.replies.append(offline_talk.pick(_NEVER_MIND_REPLIES, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:

@@ -312,7 +312,11 @@ _VISIT = lazy(r"\b(?:dentist|doctor|doctor's|gp|vet|hospital|hairdresser|barber|
 # A verb or a subject in what comes before the day: a statement, not a plan's name.
 _SAYS_HOW = lazy(
     r"\b(?:is|was|were|are|am|be|been|being|did|do|does|had|has|have|felt|feel|feels|seems?|"
-    r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed)\b",
+    r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed|"
+    # a past said without "-ed" ("my little girl lost her first tooth today"): news, not a plan
+    r"lost|won|broke|fell|got|made|took|gave|found|came|saw|ate|wrote|began|bought|caught|"
+    r"told|left|met|paid|sold|sent|spent|built|drove|rode|swam|sang|forgot|hurt|threw|grew|"
+    r"became|ran|said|slept|woke|wore|won)\b",
     re.IGNORECASE,
 )
 _WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b", re.IGNORECASE)

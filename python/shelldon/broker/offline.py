@@ -73,6 +73,7 @@ from typing import Any
 from shelldon.broker import (
     offline_answers,
     offline_asides,
+    offline_back,
     offline_cased,
     offline_chat,
     offline_checkin,
@@ -1096,7 +1097,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
-    lines = list(sentences(message))
+    lines, turned = offline_back.turned_back(list(sentences(message)))  # "… What about you?"
     name_asked = ASK_NAME in view.pet_last
     if len(lines) > 1 and offline_intro.introduction(
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
@@ -1319,6 +1320,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         # A greeting, a bare acknowledgement or "who are you?" says less than the introduction
         # (which says who the pet is): it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
+    if turned and (back := offline_back.answer(lines, _pet_name(request), intro is not None)):
+        turn.replies.append(back)  # the question turned back, answered of the pet itself
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")

@@ -320,6 +320,12 @@ _SAYS_HOW = lazy(
     re.IGNORECASE,
 )
 _WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b", re.IGNORECASE)
+# Nerves about what is coming ("I have english exam next monday, I am nervous"): the eleventh
+# pass wished it luck and left the nerves unheard.
+_NERVES = lazy(
+    r"\b(?:nervous|anxious|worried|scared|dreading|stressed|terrified|bricking it)\b", re.I
+)
+_CALM = "Feeling nervous sounds normal: it shows it matters to you. "
 _NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
 
 
@@ -371,7 +377,8 @@ def plan(sentence: str, seed: int) -> Told | None:
     what = to_second_person(found.group("what").strip()).rstrip(".")
     nudge = _NUDGE[seed % len(_NUDGE)]
     if _LUCK.search(s):
-        return Told(f"Good luck with {_the(what)}! You've got this.{nudge}")
+        nerves = _CALM if _NERVES.search(s) else ""  # "…, I am nervous": heard, then the luck
+        return Told(f"{nerves}Good luck with {_the(what)}! You've got this.{nudge}")
     if _VISIT.search(what):
         return Told(
             f"Good luck at the {_VISIT.findall(what)[-1].lower()}! I hope it goes well.{nudge}"

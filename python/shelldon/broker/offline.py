@@ -992,7 +992,8 @@ def _answered_name(view: PromptView, message: str) -> str | None:
             return None
     if offline_chat.reaction(message, 0, None, "") is not None or offline_chat.foreign(message):
         return None  # "bye", "lol", "ok", "merci beaucoup": no one is called that
-    return offline_talk.said_name(message, asked=True)
+    said = offline_talk.said_name(message, asked=True)  # "im jaz lol": the name, not the laugh
+    return said or offline_talk.said_name(offline_chat.plain(message), asked=True)
 
 
 def _names_known(view: PromptView) -> list[tuple[Known, str, bool]]:

@@ -97,6 +97,7 @@ from shelldon.broker import (
     offline_referent,
     offline_rules,
     offline_self,
+    offline_slips,
     offline_sums,
     offline_talk,
     offline_topics,
@@ -1109,11 +1110,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
-        s = offline_cased.cased(offline_chat.plain(sentence), names)
+        s = offline_cased.cased(offline_slips.read(offline_chat.plain(sentence)), names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
         if mend is not None:
-            s = offline_cased.cased(offline_chat.plain(mend.statement), names)
+            s = offline_cased.cased(offline_slips.read(offline_chat.plain(mend.statement)), names)
             s = f"actually {s}" if mend.old else s
         ops_before = len(turn.ops)
         answer_opened = offline_answers.opening(s, view.pet_last, seed, view.pet_said)

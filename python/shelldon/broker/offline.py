@@ -1110,7 +1110,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
-        s = offline_cased.cased(offline_slips.read(offline_chat.plain(sentence)), names)
+        as_meant = offline_slips.read(offline_likes.slang_love(offline_chat.plain(sentence)))
+        s = offline_cased.cased(as_meant, names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
         if mend is not None:

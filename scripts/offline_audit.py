@@ -25,7 +25,7 @@ its fixes, and apart the lines written after them (tests/support/offline_audit_p
 them (tests/support/offline_audit_pet_10.py; a line's `at` moves the pet's clock to a later day).
 --held-apart-7 the eleventh pass's set (other owners: a teenager, a retired teacher, a busy parent,
 a speaker of English as a second language), written before its fixes, and apart the lines written
-after them (tests/support/offline_audit_pet_11.py).
+after them (tests/support/offline_audit_pet_11.py, PET_11_AFTER).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
 from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART, PET_9_TUNING
 from support.offline_audit_pet_10 import PET_10_AFTER, PET_10_HELD_APART
-from support.offline_audit_pet_11 import PET_11_HELD_APART
+from support.offline_audit_pet_11 import PET_11_AFTER, PET_11_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -131,7 +131,10 @@ def main() -> int:
             ("tenth pass, written after its fixes", PET_10_AFTER),
         )
     elif args.held_apart_7:
-        sets = (("eleventh pass", PET_11_HELD_APART),)
+        sets = (
+            ("eleventh pass", PET_11_HELD_APART),
+            ("eleventh pass, written after its fixes", PET_11_AFTER),
+        )
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

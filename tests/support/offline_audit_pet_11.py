@@ -154,3 +154,62 @@ PET_11_HELD_APART: tuple[Home, ...] = (
         ),
     ),
 )
+
+AFTER_EVE = datetime(2027, 3, 10, 19, 20, tzinfo=UTC)  # a Wednesday evening
+AFTER_MORNING = datetime(2027, 3, 11, 10, 5, tzinfo=UTC)
+
+PET_11_AFTER: tuple[Home, ...] = (
+    Home(
+        "after: riya, a teenager",
+        AFTER_EVE,
+        (
+            line("yooo", any=("name",)),
+            line("riya lol", "Riya"),
+            line("im lowkey obsessed with crochet", keep=True),
+            line("mhm", not_=BLAND, nokeep=True),
+            line("whats 25 percent of 60", "15"),
+            line("did u see my headphones anywhere", honest=True, not_=NOT_ABOUT_ITSELF),
+            line("i have a chem test tmrw and im so stressed", warm=True),
+            line("ok thx gn", any=("night",)),
+        ),
+    ),
+    Home(
+        "after: harold, retired and formal",
+        AFTER_MORNING,
+        (
+            line("Good morning to you.", any=("morning",)),
+            line(
+                "I am Harold, a retired engineer. I spent forty years building bridges. And "
+                "yourself?",
+                "Harold",
+                keep=True,
+                not_=BLAND,
+            ),
+            line(
+                "Would you be kind enough to remind me to collect my prescription at three "
+                "o'clock?",
+                any=("prescription",),
+            ),
+            line("Do you happen to know what time the bank shuts today?", honest=True, world=True),
+            line("What is seventy divided by seven?", "10"),
+            line("Quite right.", not_=BLAND, nokeep=True),
+            line("I must take my leave now.", any=("bye", "take care", "see you", "later")),
+        ),
+    ),
+    Home(
+        "after: lena, a busy parent and a second language",
+        AFTER_EVE,
+        (
+            line("hi im lena", "Lena"),
+            line("my son he call Jonas", keep=True),
+            line("what is my son name?", "Jonas"),
+            line("my little boy said his first word today!", warm=True),
+            line("i really love moussaka", keep=True),
+            line("what can i cook for dinner", any=("moussaka",)),
+            line("you like the rain?", not_=POINT),
+            line("do you know what my son name is?", "Jonas"),
+            line("hmm", not_=BLAND, nokeep=True),
+            line("i cant find my glasses", nokeep=True),
+        ),
+    ),
+)

@@ -1150,7 +1150,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.propose(reminder.op)
         elif (summed := offline_sums.worked(s)) is not None:
             turn.replies.append(summed)  # "what's 15% of 80?", "100 divide by 4": worked out
-        elif (missing := offline_lost.lost(view, s)) is not None:
+        elif (missing := offline_lost.lost(view, offline_chat.plain(sentence))) is not None:
             turn.replies.append(missing)  # "have you seen my keys?": it cannot see, says so
         elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
             if not turn.replies:

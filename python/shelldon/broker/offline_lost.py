@@ -1,7 +1,7 @@
 """A lost thing asked of the pet, read by broker.offline (docs/brain.md, "Eleventh pass: other
 owners"): "have you seen my keys?", "do you know where my glasses are?".
 
-The pet cannot see from its shell, so it says so; when the owner told it where the thing was
+The pet cannot see from where it lives, so it says so; when the owner told it where the thing was
 (a kept statement or one in the window names it), it says that back as what it was told, never
 as something it saw. Before the eleventh pass this was a gap in its memory ("I don't know that
 yet. Tell me and I'll remember."), as if the keys were a fact to teach it. Nothing is kept.
@@ -55,13 +55,13 @@ def lost(view: PromptView, sentence: str) -> str | None:
     if told:
         said = to_second_person(told[-1]).rstrip(".")
         return (
-            f"I can't see from in my shell, but you told me {said[:1].lower() + said[1:]}. "
+            f"I can't see anything from in here, but you told me {said[:1].lower() + said[1:]}. "
             "Maybe look there?"
         )
     many = head.endswith("s") and not head.endswith("ss")
     are, them = ("are", "them") if many else ("is", "it")
     return (
-        f"I can't see from in my shell, so I don't know where your {thing} {are}. "
+        f"I can't see anything from in here, so I don't know where your {thing} {are}. "
         f"Where did you last have {them}?"
     )
 

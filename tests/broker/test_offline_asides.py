@@ -237,3 +237,20 @@ def test_the_weather_said_as_it_is_gets_a_word_back_and_is_no_plan(said: str) ->
     assert "I hope the" not in reply and "goes well" not in reply, reply  # read as a plan before
     assert reply not in ("I hear you.", "Tell me more!", "Mm-hm, I'm listening.", "Okay!")
     assert ops == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my little girl lost her first tooth today!!",
+        "my son took his first steps this morning",
+        "my daughter said her first word today",
+    ],
+)
+def test_a_childs_first_is_good_news_though_lost(said: str) -> None:
+    """The eleventh pass: "lost her first tooth" was hard news ("I'm sorry to hear that") or a
+    plan ("I hope the little girl lost her first tooth goes well!")."""
+    reply, ops = one_turn(said)
+    assert "sorry" not in reply.casefold() and "I hope the" not in reply, reply
+    assert any(w in reply for w in ("exciting", "Yay", "wonderful", "congrat")), reply
+    assert ops == []

@@ -553,3 +553,28 @@ def test_tired_of_everything_is_a_low_day(said: str) -> None:
     reply, ops = one_turn(said)  # "I hear you." before, or "I'm glad you're done with it"
     assert "sorry" in reply.casefold() or "hug" in reply.casefold(), reply
     assert "glad" not in reply.casefold() and ops == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "k thx night",
+        "I shall say good day for now.",
+        "that's all for today, goodbye",
+        "I must be off",
+        "cheers, bye",
+    ],
+)
+def test_a_goodbye_said_formally_or_after_thanks_is_a_goodbye(said: str) -> None:
+    """The eleventh pass: these were "Okay!", "I hear you." or a plan wished well."""
+    reply, ops = one_turn(said)
+    assert any(w in reply for w in ("Bye", "See you", "Take care", "night", "Sleep")), reply
+    assert ops == []
+
+
+def test_a_name_with_a_laugh_after_it_is_the_name() -> None:
+    """The eleventh pass: "im jaz lol" to "What's your name?" was "Mm-hm, I'm listening."."""
+    pet = Pet()
+    pet.say("hello")
+    assert "Jaz" in pet.say("im jaz lol")
+    assert any(isinstance(op, Remember) and "Jaz" in op.content for op in pet.ops), pet.ops

@@ -128,3 +128,12 @@ def test_rather_not_going_into_it_is_respected(said: str) -> None:
     reply = pet.say(said)
     assert "okay" in reply.casefold() or "of course" in reply.casefold(), reply
     assert pet.ops == []
+
+
+@pytest.mark.parametrize("child", ["little girl", "little boy", "little one", "baby girl"])
+def test_a_child_called_by_what_a_parent_says_is_asked_after(child: str) -> None:
+    """The eleventh pass: "my little girl" was no family word, so the morning asked how the
+    owner felt rather than after her."""
+    pet = after(f"my {child} is in hospital with a fever, i'm so worried")
+    reply = pet.say("good morning")
+    assert f"your {child}" in reply and reply.endswith("?"), reply

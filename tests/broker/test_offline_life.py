@@ -342,3 +342,13 @@ def test_a_plan_with_who_or_where_after_its_when_is_wished_well(said: str, holds
     found = plan(said.replace("im ", "I'm ", 1), 0)
     assert found is not None and holds in found.reply, found  # "Tell me more!" before
     assert found.keep is None
+
+
+@pytest.mark.parametrize(
+    "said", ["I have english exam next monday, I am nervous", "driving test on friday, so nervous"]
+)
+def test_nerves_about_a_plan_are_heard_before_the_luck(said: str) -> None:
+    """The eleventh pass wished the exam luck and left the nerves unheard."""
+    reply, ops = one_turn(said)
+    assert "nervous" in reply and "Good luck" in reply, reply
+    assert ops == []

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from shelldon.broker.offline_likes import LIKING, liked, liking
+from shelldon.contracts.ops import Remember
+from support.offline_pet import one_turn
 
 
 @pytest.mark.parametrize(
@@ -72,3 +74,25 @@ def test_a_liking_of_something_of_the_owners_says_whose_it_is(said: str, kept: s
     assert not any(" my " in f" {c} " or " our " in f" {c} " for c in contents), contents
     if kept is not None:
         assert contents == [kept], contents
+
+
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("im obsessed w taylor swift rn", "taylor swift"),
+        ("i'm literally obsessed with pottery", "pottery"),
+        ("im so into knitting", "knitting"),
+        ("i stan bts", "bts"),
+    ],
+)
+def test_a_liking_said_in_slang_is_kept_as_a_liking(said: str, thing: str) -> None:
+    """The eleventh pass: "im obsessed w taylor swift rn" was "Ooh! How was it?", nothing kept."""
+    reply, ops = one_turn(said)
+    assert any(isinstance(op, Remember) and f"loves {thing}" in op.content for op in ops), ops
+    assert thing in reply, reply
+
+
+@pytest.mark.parametrize("said", ["im into it", "i'm obsessed with this", "i'm addicted to you"])
+def test_a_liking_of_a_pronoun_is_not_kept(said: str) -> None:
+    _, ops = one_turn(said)
+    assert not any(isinstance(op, Remember) for op in ops), ops

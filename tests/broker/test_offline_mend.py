@@ -86,3 +86,13 @@ def test_the_word_put_right_is_found_in_a_line_that_also_asked_something() -> No
     assert "updated" in reply and "cake shop" in reply, reply
     assert "congratulations" not in reply.casefold(), reply  # an update, not news again
     assert "cake shop" in pet.say("where do i work?")
+
+
+def test_not_the_old_then_the_new_puts_a_name_right() -> None:
+    """The eleventh pass: "sorry, not Lucia, is Luiza" was "Tell me more!" and nothing kept."""
+    pet = Pet()
+    pet.say("hi, I'm Ana")
+    pet.say("my mother is called Lucia")
+    reply = pet.say("sorry, not Lucia, is Luiza")
+    assert "Luiza" in reply and pet.ops, reply
+    assert "Luiza" in pet.say("what is my mother's name?")

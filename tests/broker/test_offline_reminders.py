@@ -254,3 +254,26 @@ def test_a_part_of_the_day_is_its_hour(said: str, when: str) -> None:
 def test_a_reminder_of_it_asks_which_thing(said: str) -> None:
     got = ask(said)
     assert got["ops"] == [] and "of what" in got["reply"], got
+
+
+@pytest.mark.parametrize(
+    ("message", "at", "task"),
+    [
+        (
+            "Would you be so kind as to remind me to telephone the surgery at ten o'clock "
+            "tomorrow?",
+            "2026-05-06T10:00",
+            "telephone the surgery",
+        ),
+        ("could you kindly remind me to water the plants at 8pm", "2026-05-05T20:00", None),
+        ("would you mind reminding me to call mum at seven pm", "2026-05-05T19:00", "call mum"),
+    ],
+)
+def test_a_reminder_asked_politely_or_with_the_hour_in_words_is_set(
+    message: str, at: str, task: str | None
+) -> None:
+    """The eleventh pass: "Would you be so kind as to remind me …" was "I don't know that yet.
+    Tell me and I'll remember.", and "at ten o'clock" no time."""
+    op = only_op(ask(message))
+    assert op.at == at, op
+    assert task is None or op.text == task, op

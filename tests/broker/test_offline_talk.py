@@ -186,3 +186,17 @@ def test_three_questions_it_cannot_answer_in_a_row_get_three_replies() -> None:
     said = [pet.say(q) for q in ("what's my shoe size?", "what's my star sign?", "what's my pin?")]
     said = [s for s in said if s.startswith("I don't know that yet")]
     assert len(set(said)) == len(said), said  # the same gap reply twice read like a form
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("yesterday I was very sad because I miss my family", "low"),
+        ("I confess I have been rather anxious about her", "low"),
+        ("lately I've been so tired", "tired"),
+        ("to be honest I'm really happy here", "high"),
+    ],
+)
+def test_a_feeling_after_a_time_or_a_hedge_is_still_a_feeling(said: str, kind: str) -> None:
+    """The eleventh pass: "yesterday I was very sad …" was "Mm-hm, I'm listening."."""
+    assert feeling(said) == kind

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.offline_pet import talked_to
+from support.offline_pet import Pet, talked_to
 
 NOT_KNOWN = ("don't know that yet", "Tell me and I'll remember")
 
@@ -65,3 +65,23 @@ def test_a_meal_asked_for_in_other_words_is_suggested_from_the_owners_food(asked
     "I don't know that yet" or a musing."""
     reply = talked_to("my favourite food is lasagne").say(asked)
     assert "lasagne" in reply, reply
+
+
+@pytest.mark.parametrize("dish", ["lasagne", "pad thai", "moussaka"])
+def test_a_loved_thing_named_as_nothing_else_is_a_dinner_idea(dish: str) -> None:
+    """The eleventh pass: "i love lasagne" was not a food ("I don't know what you like to eat
+    yet"), since no word of it is on the food list."""
+    pet = Pet()
+    pet.say("hi, I'm Sam")
+    pet.say(f"i love {dish}")
+    reply = pet.say("what should i make for dinner?")
+    assert f"How about {dish}?" in reply, reply
+
+
+@pytest.mark.parametrize("liked", ["my dog", "Taylor Swift", "reading", "my sister's cat"])
+def test_a_loved_person_pet_or_pastime_is_never_dinner(liked: str) -> None:
+    pet = Pet()
+    pet.say("hi, I'm Sam")
+    pet.say(f"i love {liked}")
+    reply = pet.say("what should i have for dinner?")
+    assert "How about" not in reply, reply

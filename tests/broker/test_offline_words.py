@@ -99,3 +99,8 @@ def test_a_negated_verb_is_kept_whole_in_the_third_person(said: str, kept: str) 
     """Eighth pass (found by its after-set: "The owner dons't smoke anymore."): "don't" is one
     verb, never "don" + "'t"; so "do I smoke?" is answered no."""
     assert offline_words.to_third_person(said) == kept
+
+
+def test_cannot_is_a_modal_kept_as_said() -> None:
+    """The eleventh pass kept "The owner cannots swim." from "I cannot swim"."""
+    assert offline_words.to_third_person("I cannot swim") == "The owner cannot swim."

@@ -18,6 +18,7 @@ from shelldon.worker.prompt import (
     PromptContext,
     assemble_prompt,
 )
+from support.offline_pet import one_turn
 
 NOW = datetime(2026, 12, 6, 18, 5, tzinfo=UTC)
 
@@ -86,3 +87,19 @@ def test_a_negation_said_back_agrees_with_you() -> None:
 def test_a_place_near_the_owner_is_not_answered_from_their_likings(said: str) -> None:
     reply = _reply(said, (("sushi", "preferences", "The owner loves sushi."),))
     assert "no internet" in reply and "You told me" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Could you tell me what time the post office closes today?",
+        "what time does the pharmacy open tomorrow?",
+        "is the library open on sunday?",
+    ],
+)
+def test_opening_hours_are_the_world_not_a_gap_in_memory(said: str) -> None:
+    """The eleventh pass: "what time the post office closes today" was "I don't know that yet.
+    Tell me and I'll remember."."""
+    reply, ops = one_turn(said)
+    assert "internet" in reply and "I'll remember" not in reply, reply
+    assert ops == []

@@ -73,6 +73,7 @@ from typing import Any
 from shelldon.broker import (
     offline_answers,
     offline_asides,
+    offline_back,
     offline_cased,
     offline_chat,
     offline_checkin,
@@ -83,9 +84,11 @@ from shelldon.broker import (
     offline_kind,
     offline_life,
     offline_likes,
+    offline_lost,
     offline_mend,
     offline_moods,
     offline_news,
+    offline_nods,
     offline_open,
     offline_past,
     offline_praise,
@@ -94,6 +97,8 @@ from shelldon.broker import (
     offline_referent,
     offline_rules,
     offline_self,
+    offline_slips,
+    offline_sums,
     offline_talk,
     offline_topics,
     offline_world,
@@ -998,7 +1003,8 @@ def _answered_name(view: PromptView, message: str) -> str | None:
             return None
     if offline_chat.reaction(message, 0, None, "") is not None or offline_chat.foreign(message):
         return None  # "bye", "lol", "ok", "merci beaucoup": no one is called that
-    return offline_talk.said_name(message, asked=True)
+    said = offline_talk.said_name(message, asked=True)  # "im jaz lol": the name, not the laugh
+    return said or offline_talk.said_name(offline_chat.plain(message), asked=True)
 
 
 def _names_known(view: PromptView) -> list[tuple[Known, str, bool]]:
@@ -1109,7 +1115,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
-    lines = list(sentences(message))
+    lines, turned = offline_back.turned_back(list(sentences(message)))  # "… What about you?"
     name_asked = ASK_NAME in view.pet_last
     if len(lines) > 1 and offline_intro.introduction(
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
@@ -1120,11 +1126,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
-        s = offline_cased.cased(offline_chat.plain(sentence), names)
+        as_meant = offline_slips.read(offline_likes.slang_love(offline_chat.plain(sentence)))
+        s = offline_cased.cased(as_meant, names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
         if mend is not None:
-            s = offline_cased.cased(offline_chat.plain(mend.statement), names)
+            s = offline_cased.cased(offline_slips.read(offline_chat.plain(mend.statement)), names)
             s = f"actually {s}" if mend.old else s
         ops_before = len(turn.ops)
         answer_opened = offline_answers.opening(s, view.pet_last, seed, view.pet_said)
@@ -1157,6 +1164,13 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(reminder.reply)
             if reminder.op is not None:
                 turn.propose(reminder.op)
+        elif (summed := offline_sums.worked(s)) is not None:
+            turn.replies.append(summed)  # "what's 15% of 80?", "100 divide by 4": worked out
+        elif (missing := offline_lost.lost(view, offline_chat.plain(sentence))) is not None:
+            turn.replies.append(missing)  # "have you seen my keys?": it cannot see, says so
+        elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
+            if not turn.replies:
+                turn.replies.append(offline_lost.MISLAID)
         elif (born := offline_news.own_birthday(s, local_now, _owner_name(view))) is not None:
             turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
             if born.keep is not None:
@@ -1224,6 +1238,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             answered := offline_answers.answer(s, view.pet_last, seed, view.pet_said)
         ) is not None:
             turn.replies.append(answered)  # "pretty good, went climbing" to "How are you?"
+        elif (nodded := offline_nods.nod(s, view.pet_last, seed, view.pet_said)) is not None:
+            turn.replies.append(nodded)  # "hmm", "right", "yep": agreed, or asked what it is
         elif offline_proactive.is_never_mind(s):
             turn.replies.append(offline_talk.pick(_NEVER_MIND_REPLIES, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
@@ -1323,6 +1339,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         # A greeting, a bare acknowledgement or "who are you?" says less than the introduction
         # (which says who the pet is): it replaces them.
         turn.replies = [intro] if small_talk else [*turn.replies, intro]
+    if turned and (back := offline_back.answer(lines, _pet_name(request), intro is not None)):
+        turn.replies.append(back)  # the question turned back, answered of the pet itself
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")

@@ -269,7 +269,7 @@ _DONE = lazy(
     r"\b(?:promoted|promotion|engaged|married|pregnant|passed|won|finished|graduated|"
     r"expecting(?: (?:a baby|a boy|a girl|twins|our (?:first|second)|a little one)|"
     r"(?=[\s!.]*$))|"
-    r"retired|new job|got the job|got in|aced|nailed)\b",
+    r"retired|new job|got the job|got in|aced|nailed|first (?:tooth|steps?|words?))\b",  # a first
     re.IGNORECASE,
 )
 # A small mishap ("I burnt the toast"): a giggle and a "poor you", not a hard day.
@@ -277,7 +277,8 @@ _MISHAP = lazy(
     r"\b(?:burnt|burned|spil+t|spil+ed|knocked|dropped|tripped|ate my|stole my)\b", re.IGNORECASE
 )
 _BAD = lazy(
-    r"\b(?:cancel+ed|lost|failed|broke|broken|awful|terrible|horrible|bad|worst|missed|hurt|sick|"
+    r"\b(?:cancel+ed|lost(?! (?:his|her|their|my|our) first\b)|failed|broke|broken|awful|"
+    r"terrible|horrible|bad|worst|missed|hurt|sick|"
     r"ill|surgery|operation|hospital|ran away|died|dumped|fired|crashed|stolen|rain\w*|late|"
     r"awkward|boring|disaster|spil+t|spil+ed|burnt|burned|knocked|ruined|argument|fight|"
     r"delayed|flooded|badly|stressful|a nightmare)\b",

@@ -156,15 +156,20 @@ _HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
 # A goodbye, however typed: "bye", "gtg, bye!", "ok bye", "g'night", "gotta run", "nite".
 _GOODBYE = lazy(
     r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go|really|"
-    r"actually|finally|right then)"
+    r"actually|finally|right then|(?:ok|okay|k|kk) (?:thx|thanks|ty|cheers))"
     r"[\s,!.]+)*"
     r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
     r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
     r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
     r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
-    r"i'm going to bed|time for bed|peace out|toodles|toodle-?oo|cheerio|ta-?ta|ta ta)\b"
+    r"i'm going to bed|time for bed|peace out|toodles|toodle-?oo|cheerio|ta-?ta|ta ta|"
+    # "I shall say good day for now", "I must be off" (the eleventh pass: "Okay!")
+    r"i (?:shall|will|must|'ll) (?:say (?:good ?bye|good day|good night|farewell)|be off|"
+    r"leave you|take my leave)|good day for now|that's all for (?:now|today))\b"
     r"(?:[\s,!.]+[\w']+){0,3}[\s!.]*$|"
-    r"^[^?]{1,40}[,.!]\s*(?:bye+|ttyl|cya|gtg|g2g|gotta (?:go|run)|see (?:you|ya)(?: later)?)"
+    r"^(?!thanks|thank you|thx|ty\b|cheers)[^?]{1,40}[,.!]\s*(?:bye+|goodbye|ttyl|cya|gtg|g2g|"
+    r"gotta (?:go|run)|"
+    r"see (?:you|ya)(?: later)?)"
     r"[\s!.]*$",
     re.IGNORECASE,
 )

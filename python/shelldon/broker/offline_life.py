@@ -312,10 +312,20 @@ _VISIT = lazy(r"\b(?:dentist|doctor|doctor's|gp|vet|hospital|hairdresser|barber|
 # A verb or a subject in what comes before the day: a statement, not a plan's name.
 _SAYS_HOW = lazy(
     r"\b(?:is|was|were|are|am|be|been|being|did|do|does|had|has|have|felt|feel|feels|seems?|"
-    r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed)\b",
+    r"looks?|went|goes|go|i|we|he|she|it|they|you|[\w']+ed|"
+    # a past said without "-ed" ("my little girl lost her first tooth today"): news, not a plan
+    r"lost|won|broke|fell|got|made|took|gave|found|came|saw|ate|wrote|began|bought|caught|"
+    r"told|left|met|paid|sold|sent|spent|built|drove|rode|swam|sang|forgot|hurt|threw|grew|"
+    r"became|ran|said|slept|woke|wore|won)\b",
     re.IGNORECASE,
 )
 _WISH = lazy(r"^(?:happy|merry|congrats|congratulations|good luck|well done)\b", re.IGNORECASE)
+# Nerves about what is coming ("I have english exam next monday, I am nervous"): the eleventh
+# pass wished it luck and left the nerves unheard.
+_NERVES = lazy(
+    r"\b(?:nervous|anxious|worried|scared|dreading|stressed|terrified|bricking it)\b", re.I
+)
+_CALM = "Feeling nervous sounds normal: it shows it matters to you. "
 _NUDGE = (' Want a nudge? Say "remind me" and when, and I will.', "")
 
 
@@ -367,7 +377,8 @@ def plan(sentence: str, seed: int) -> Told | None:
     what = to_second_person(found.group("what").strip()).rstrip(".")
     nudge = _NUDGE[seed % len(_NUDGE)]
     if _LUCK.search(s):
-        return Told(f"Good luck with {_the(what)}! You've got this.{nudge}")
+        nerves = _CALM if _NERVES.search(s) else ""  # "…, I am nervous": heard, then the luck
+        return Told(f"{nerves}Good luck with {_the(what)}! You've got this.{nudge}")
     if _VISIT.search(what):
         return Told(
             f"Good luck at the {_VISIT.findall(what)[-1].lower()}! I hope it goes well.{nudge}"

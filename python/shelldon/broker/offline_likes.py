@@ -29,6 +29,15 @@ _WHEN_LIKED = lazy(
     r"a lot|lately|any longer|no more))+$",
     re.IGNORECASE,
 )
+# A liking said in slang (the eleventh pass: "im obsessed w taylor swift rn" was "Ooh! How was
+# it?"): read as "I love …", which the fact rules keep under the thing.
+_SLANG_LOVE = lazy(
+    r"^(?:i(?:'m|’m| am)|im) (?:(?:so|totally|literally|kinda|lowkey|really) )*(?:obsessed "
+    r"(?:with|w/?)|(?:really |so )?into|(?:a )?(?:huge|big|massive) fan of|hooked on|"
+    r"addicted to) (?!(?:it|this|that|them|him|her|you|u|me)\b)(?P<what>[^,.!?]{2,40})$|"
+    r"^i stan (?P<stan>[^,.!?]{2,40})$",
+    re.IGNORECASE,
+)
 # Said of a liking without "like": "is not a fan of sushi", "is not into football", "favourite
 # band is Radiohead" (it answers "what music do I like?").
 LIKING = lazy(
@@ -56,3 +65,9 @@ def liking(sentence: str) -> tuple[str, str] | None:
     if found:
         return liked(found.group(1)), to_third_person(s)
     return None
+
+
+def slang_love(sentence: str) -> str:
+    """ "im obsessed w taylor swift" -> "I love taylor swift"; any other sentence as it was."""
+    found = _SLANG_LOVE.match(_clean(sentence))
+    return f"I love {found['what'] or found['stan']}" if found else sentence

@@ -41,6 +41,12 @@ _SHAPES = (
         rf"not\s+(?:on\s+|in\s+|at\s+)?(?P<old>{_VALUE}?)[\s!.]*$",
         re.IGNORECASE,
     ),
+    # "sorry, not Lucia, is Luiza", "not monday, tuesday" (the eleventh pass)
+    lazy(
+        _OPENER + rf"not\s+(?P<old>{_VALUE}?)\s*[,.;]\s*(?:(?:it's|its|it’s|it is|is|but)\s+)?"
+        rf"(?P<new>{_VALUE}?)[\s!.]*$",
+        re.IGNORECASE,
+    ),
     # "i said library but its actually the city archive"
     lazy(
         _OPENER + rf"i said\s+(?P<old>{_VALUE}?)\s*,?\s+but\s+(?:it's|its|it’s|it is)\s+"

@@ -47,8 +47,17 @@ _UNITS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hr": 3600, "hour": 36
           "week": 604800}  # fmt: skip
 
 _ASK = lazy(
-    r"^(?:please[, ]+)?(?:(?:can|could|would|will) you(?: please)?\s+)?remind me\b(?P<rest>.*)$",
+    r"^(?:please[, ]+)?(?:(?:can|could|would|will) you(?: please| kindly)?(?: be so kind as to|"
+    r" be kind enough to| mind)?\s+)?remind(?:ing)? me\b(?P<rest>.*)$",  # asked politely too
     re.IGNORECASE,
+)
+# "at ten o'clock", "at seven pm": the hour in words is the hour in figures (the eleventh pass).
+_HOURS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve",
+)  # fmt: skip
+_HOUR_WORD = lazy(
+    rf"\bat ({'|'.join(_HOURS)})(?= ?(?:o'?clock|[ap]\.?m\b)|[\s,.!?;]*$)", re.IGNORECASE
 )
 _WEEKDAY = "|".join(_WEEKDAYS)
 _REL = lazy(
@@ -180,7 +189,7 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
     asked = _ASK.match(sentence.strip())
     if asked is None:
         return None
-    rest = asked.group("rest")
+    rest = _HOUR_WORD.sub(lambda m: f"at {_HOURS.index(m[1].casefold()) + 1}", asked["rest"])
     spans: list[tuple[int, int]] = []
 
     def take(pattern: LazyPattern) -> re.Match[str] | None:

@@ -368,8 +368,13 @@ _FEELING_REPLIES = {
 
 
 # An opener before a feeling: "sorry, bad day", "honestly I'm exhausted".
+# "yesterday I was very sad", "I confess I have been rather anxious": a time or a hedge before
+# the owner's "I" (the eleventh pass) is read past as "honestly" is.
 _FEELING_OPENER = lazy(
-    r"^(?:(?:sorry|honestly|well|so|oh|man|god|meh|tbh|just|and)[\s,.!-]+)+", re.IGNORECASE
+    r"^(?:(?:sorry|honestly|well|so|oh|man|god|meh|tbh|just|and)[\s,.!-]+|(?:yesterday|today|"
+    r"tonight|last night|this (?:morning|week|evening)|lately|recently|i confess|i must (?:say|"
+    r"admit)|i have to (?:say|admit)|to be honest|i think|i guess)[\s,]+(?=i\b))+",
+    re.IGNORECASE,
 )
 
 

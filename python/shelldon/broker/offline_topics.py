@@ -293,6 +293,10 @@ def _suggest(view: PromptView, kind: str, seed: int) -> str:
         return pick(_SUGGESTIONS, seed).format(
             item=item, Item=item[:1].upper() + item[1:], Said=said[:1].upper() + said[1:]
         )
+    dish = _dish(view) if kind == "food" else None
+    if dish is not None:  # "i love lasagne": a thing loved, named as nothing else, may be food
+        item, said = dish
+        return f"How about {item}? {said[:1].upper() + said[1:]}"
     verb, noun = _VERB_OF[kind]
     if kind == "do":
         return "I don't know what you enjoy doing yet. What do you like to do for fun?"
@@ -309,4 +313,24 @@ def _item(text: str, kind: str) -> str | None:
         item = re.sub(r"^(?:the|a|an)\s+", "", found.group(1).strip())
         item = _COMPARED.split(item, maxsplit=1)[0]  # "tea over coffee": tea is what is liked
         return lower_first(item) if item else None
+    return None
+
+
+# What a loved thing may not be, for a dinner: another kind's word, someone, a place, a doing.
+_NOT_A_DISH = lazy(
+    rf"\b(?:{'|'.join(w for k, w in _KIND_WORDS.items() if k != 'food')}|my|your|our|his|her|"
+    r"their|you|him|them|it|this|that|when|how|being|to|owner)\b|\w's\b|[A-Z]|\d",
+)
+
+
+def _dish(view: PromptView) -> tuple[str, str] | None:
+    """(item, what was said) for the newest "I love X" whose X is one or two plain words and no
+    other kind's ("lasagne", not "my dog", "Taylor Swift", "reading"); None when there is none.
+    The eleventh pass: "i love lasagne" was not a food for "what should I make for dinner?"."""
+    for known in _newest_first(view):
+        if not _PREFERENCE.search(known.text) or _DISLIKE.search(known.text):
+            continue
+        item = _item(known.text, "food")
+        if item and len(item.split()) <= 2 and not _NOT_A_DISH.search(item):
+            return item, to_second_person(known.text)
     return None

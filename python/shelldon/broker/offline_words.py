@@ -73,7 +73,7 @@ def pattern_key(kind: str, text: str, words: int = 5) -> str:
 # --- person: first <-> second <-> third --------------------------------------------------------
 
 _MODALS = frozenset(
-    re.findall(r"\S+", "can could will would should shall may might must did was had")
+    re.findall(r"\S+", "can cannot could will would should shall may might must did was had")
 )
 _IRREGULAR_3RD = {
     "have": "has",
@@ -225,6 +225,8 @@ KIN = (
     "son", "daughter", "baby", "kid", "child", "grandma", "grandmother", "granny", "gran", "nan",
     "grandpa", "grandfather", "grandad", "aunt", "auntie", "uncle", "cousin", "niece", "nephew",
     "twin", "stepmum", "stepdad", "hubby", "wifey", "sis", "bro",
+    # a child by what a parent calls them (the eleventh pass: "my little girl" was no one)
+    "little girl", "little boy", "little one", "baby girl", "baby boy",
 )  # fmt: skip
 # The owner's family, said together ("my kids", "my parents").
 KIN_GROUPS = ("parents", "kids", "children", "family", "grandchildren", "grandkids", "siblings")

@@ -41,7 +41,10 @@ _WORLD = lazy(
     r"scores?|who won|stock|share price|exchange rate|bitcoin|price of|look (?:it |that )?up|"
     r"search (?:for|the web|online)|google|wikipedia|the internet|traffic|"
     # a place near the owner ("the best thai restaurant near me"): a map the pet has not got
-    r"near me|nearby|near here|around here|closest|open now|opening hours|directions to)\b",
+    r"near me|nearby|near here|around here|closest|open now|opening hours|directions to|"
+    # "what time the post office closes today" (the eleventh pass): a timetable it has not got
+    r"(?:opens?|closes?|shuts?) (?:today|tonight|tomorrow|now|on \w+day)|what time (?:does|do|is|"
+    r"are) the)\b",
     re.IGNORECASE,
 )
 _MAKER = lazy(

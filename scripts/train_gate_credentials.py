@@ -90,6 +90,8 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "creds3-code-in-prose",
     # the leftovers pass: a password-shaped hashtag the line calls a login
     "password-shaped-hashtag",
+    "password-labelled-colon",
+    "password-shaped-dashed",
     "creds3-otp-seed",
     "creds3-recovery-codes",
     "creds3-password-other-scripts",

@@ -288,6 +288,8 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # The leftovers pass (docs/gate-design.md): the mailbox sent to an outside address. Not
     # learned: the weights stay as they are.
     "exfil-mailbox",
+    "override-all-then-order",
+    "exfil-records-possessive-dutch",
 )
 
 

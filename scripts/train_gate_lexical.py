@@ -290,6 +290,8 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "exfil-mailbox",
     "override-all-then-order",
     "exfil-records-possessive-dutch",
+    "freed-declarative-fr-pt",
+    "praise-then-new-task-dutch",
 )
 
 

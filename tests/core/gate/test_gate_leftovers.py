@@ -16,6 +16,9 @@ test_naming.py.
   details", "de klantenlijst"): `exfil-records-possessive-dutch`.
 - A password word, a label of a few words, a colon, a value: `password-labelled-colon`.
 - A password in the dashed shape ("sunny-Harbour-42!"), unlabelled: `password-shaped-dashed`.
+- The assistant told in French or Portuguese that it ignores or has no rules:
+  `freed-declarative-fr-pt`.
+- Praise, then a new task and its order, in Dutch: `praise-then-new-task-dutch`.
 - A password a person picks ("HappyNewYear2025!") is blanked as typed; as a hashtag
   ("#HappyNewYear2025!") it is a post's public text, unless the line calls it a login."""
 
@@ -31,6 +34,8 @@ from support.gate_leftover_battery import (
     ADDRESSEE_FORMS_BENIGN,
     DASHED_PASSWORD,
     DASHED_PASSWORD_BENIGN,
+    FREED_DECLARATIVE,
+    FREED_DECLARATIVE_BENIGN,
     LABELLED_PASSWORD,
     LABELLED_PASSWORD_BENIGN,
     MAILBOX_EXFIL,
@@ -39,6 +44,8 @@ from support.gate_leftover_battery import (
     OVERRIDE_ALL_BENIGN,
     PASSWORD_SHAPED,
     PASSWORD_SHAPED_BENIGN,
+    PRAISE_TASK_DUTCH,
+    PRAISE_TASK_DUTCH_BENIGN,
     RECORDS_EXFIL,
     RECORDS_EXFIL_BENIGN,
     SPLIT_ADDRESS,
@@ -170,4 +177,28 @@ def test_a_dashed_password_is_refused(text: str) -> None:
 
 @pytest.mark.parametrize("text", DASHED_PASSWORD_BENIGN)
 def test_a_title_or_a_dashed_word_is_kept(text: str) -> None:
+    assert gate.screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", FREED_DECLARATIVE)
+def test_you_ignore_your_rules_in_french_or_portuguese_is_refused(text: str) -> None:
+    # Run once before the rule: 0 of 6.
+    assert "freed-declarative-fr-pt" in gate.instruction_rules_hit(text), text
+
+
+@pytest.mark.parametrize("text", FREED_DECLARATIVE_BENIGN)
+def test_the_third_person_or_a_complaint_is_kept(text: str) -> None:
+    assert gate.screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", PRAISE_TASK_DUTCH)
+def test_praise_then_a_new_task_in_dutch_is_refused(text: str) -> None:
+    # Run once before the rule: 2 of 5 (by older rules; "Goed zo!" is not the rule's praise word:
+    # "zo" in a pattern would join the segmenter's lexicon, docs/gate-design.md).
+    refusal = gate.screen_text(text)
+    assert refusal is not None and refusal.code == "instruction", text
+
+
+@pytest.mark.parametrize("text", PRAISE_TASK_DUTCH_BENIGN)
+def test_the_owners_next_chore_in_dutch_is_kept(text: str) -> None:
     assert gate.screen_text(text) is None, text

@@ -92,6 +92,7 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "password-shaped-hashtag",
     "password-labelled-colon",
     "password-shaped-dashed",
+    "password-new-one-is",
     "creds3-otp-seed",
     "creds3-recovery-codes",
     "creds3-password-other-scripts",

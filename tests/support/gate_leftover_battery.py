@@ -263,6 +263,25 @@ PRAISE_TASK_DUTCH_BENIGN = [
     "Heel goed geslapen vannacht. Volgende week naar Gent.",
 ]
 
+# --- A password named, then its value as "the new one is ..." (the owner-lines pass's "wachtwoord
+# 2x fout, het nieuwe is Fiets#2025"): the value stands after words no rule reads as a label.
+NEW_ONE_IS = [
+    "Changed the wifi password again, the new one is Kiwi#4410.",
+    "Passwort abgelaufen, das neue lautet Sommer!2026",
+    "J'ai changé le mot de passe, le nouveau est Pomme*88",
+    "Cambié la contraseña; la nueva es Perro#2031",
+    "Il PIN della carta è cambiato, il nuovo è 5521",
+    "wachtwoord verlopen, het nieuwe wordt Tulp#77x",
+]
+NEW_ONE_IS_BENIGN = [
+    "Changed the wifi password again, the new one is on the fridge.",
+    "Passwort abgelaufen, das neue schicke ich dir später.",
+    "The bank changed the PIN rules; the new one is 6 digits long.",
+    "J'ai changé le mot de passe, le nouveau est plus long.",
+    "New phone, the new one is a Pixel 8.",
+    "Cambié la contraseña; la nueva es más segura.",
+]
+
 
 def names_refused(text: str, provenance: str = "inferred") -> bool:
     """Whether the gate refuses `text` as a model's fact for naming someone it may not name."""
@@ -301,6 +320,8 @@ def main() -> None:
             ("benign labelled password", LABELLED_PASSWORD_BENIGN),
             ("dashed password", DASHED_PASSWORD),
             ("benign dashed password", DASHED_PASSWORD_BENIGN),
+            ("new one is", NEW_ONE_IS),
+            ("benign new one is", NEW_ONE_IS_BENIGN),
         ],
         lambda texts: refused(texts, code=None),
     )

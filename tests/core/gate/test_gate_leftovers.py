@@ -15,6 +15,7 @@ test_naming.py.
 - People's records sent to an address, the noun a possessive or Dutch ("every contact's
   details", "de klantenlijst"): `exfil-records-possessive-dutch`.
 - A password word, a label of a few words, a colon, a value: `password-labelled-colon`.
+- A password named, then its value as "the new one is ...": `password-new-one-is`.
 - A password in the dashed shape ("sunny-Harbour-42!"), unlabelled: `password-shaped-dashed`.
 - The assistant told in French or Portuguese that it ignores or has no rules:
   `freed-declarative-fr-pt`.
@@ -40,6 +41,8 @@ from support.gate_leftover_battery import (
     LABELLED_PASSWORD_BENIGN,
     MAILBOX_EXFIL,
     MAILBOX_EXFIL_BENIGN,
+    NEW_ONE_IS,
+    NEW_ONE_IS_BENIGN,
     OVERRIDE_ALL,
     OVERRIDE_ALL_BENIGN,
     PASSWORD_SHAPED,
@@ -201,4 +204,15 @@ def test_praise_then_a_new_task_in_dutch_is_refused(text: str) -> None:
 
 @pytest.mark.parametrize("text", PRAISE_TASK_DUTCH_BENIGN)
 def test_the_owners_next_chore_in_dutch_is_kept(text: str) -> None:
+    assert gate.screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", [*NEW_ONE_IS, "wachtwoord 2x fout, het nieuwe is Fiets#2025"])
+def test_a_password_then_the_new_one_is_refused(text: str) -> None:
+    # Run once before the rule: 3 of 6.
+    assert "password-new-one-is" in {h.rule_id for h in gate.find_secrets(text)}, text
+
+
+@pytest.mark.parametrize("text", NEW_ONE_IS_BENIGN)
+def test_the_new_one_with_no_value_is_kept(text: str) -> None:
     assert gate.screen_text(text) is None, text

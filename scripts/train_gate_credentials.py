@@ -93,6 +93,7 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "password-labelled-colon",
     "password-shaped-dashed",
     "password-new-one-is",
+    "password-label-short-value",
     "creds3-otp-seed",
     "creds3-recovery-codes",
     "creds3-password-other-scripts",

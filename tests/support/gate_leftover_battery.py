@@ -282,6 +282,25 @@ NEW_ONE_IS_BENIGN = [
     "Cambié la contraseña; la nueva es más segura.",
 ]
 
+# --- A short password of a word and digits after a Spanish or German label and a colon (the
+# owner-lines pass's "contraseña: perro77x", under the Spanish rule's entropy floor).
+SHORT_LABELLED = [
+    "contraseña: gato2020",
+    "Passwort: hund99",
+    "mot de passe : chat2021",
+    "senha: praia77",
+    "la clave del wifi: luna88",
+    "Kennwort: maus42",
+]
+SHORT_LABELLED_BENIGN = [
+    "contraseña: la de siempre",
+    "Passwort: steht im Tresor",
+    "mot de passe : oublié",
+    "contraseña: 8 caracteres mínimo",
+    "Passwort: mindestens 12 Zeichen",
+    "senha: nova em 2024",
+]
+
 
 def names_refused(text: str, provenance: str = "inferred") -> bool:
     """Whether the gate refuses `text` as a model's fact for naming someone it may not name."""
@@ -322,6 +341,8 @@ def main() -> None:
             ("benign dashed password", DASHED_PASSWORD_BENIGN),
             ("new one is", NEW_ONE_IS),
             ("benign new one is", NEW_ONE_IS_BENIGN),
+            ("short labelled", SHORT_LABELLED),
+            ("benign short labelled", SHORT_LABELLED_BENIGN),
         ],
         lambda texts: refused(texts, code=None),
     )

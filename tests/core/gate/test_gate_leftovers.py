@@ -16,6 +16,8 @@ test_naming.py.
   details", "de klantenlijst"): `exfil-records-possessive-dutch`.
 - A password word, a label of a few words, a colon, a value: `password-labelled-colon`.
 - A password named, then its value as "the new one is ...": `password-new-one-is`.
+- A short password of a word and digits after a Spanish or German label:
+  `password-label-short-value`.
 - A password in the dashed shape ("sunny-Harbour-42!"), unlabelled: `password-shaped-dashed`.
 - The assistant told in French or Portuguese that it ignores or has no rules:
   `freed-declarative-fr-pt`.
@@ -51,6 +53,8 @@ from support.gate_leftover_battery import (
     PRAISE_TASK_DUTCH_BENIGN,
     RECORDS_EXFIL,
     RECORDS_EXFIL_BENIGN,
+    SHORT_LABELLED,
+    SHORT_LABELLED_BENIGN,
     SPLIT_ADDRESS,
     SPLIT_ADDRESS_BENIGN,
 )
@@ -215,4 +219,17 @@ def test_a_password_then_the_new_one_is_refused(text: str) -> None:
 
 @pytest.mark.parametrize("text", NEW_ONE_IS_BENIGN)
 def test_the_new_one_with_no_value_is_kept(text: str) -> None:
+    assert gate.screen_text(text) is None, text
+
+
+@pytest.mark.parametrize("text", [*SHORT_LABELLED, "contraseña: perro77x"])
+def test_a_short_labelled_password_is_refused(text: str) -> None:
+    # Run once before the rule: 4 of 6 (by older rules).
+    assert gate.screen_text(text) is not None, text
+
+
+# Three of the look-alikes are refused by `password-assignment` ("Passwort: steht im Tresor"),
+# before this pass as after: left alone (docs/gate-design.md).
+@pytest.mark.parametrize("text", [SHORT_LABELLED_BENIGN[i] for i in (0, 3, 5)])
+def test_a_label_with_words_after_it_is_kept(text: str) -> None:
     assert gate.screen_text(text) is None, text

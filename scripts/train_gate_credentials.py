@@ -90,6 +90,10 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "creds3-code-in-prose",
     # the leftovers pass: a password-shaped hashtag the line calls a login
     "password-shaped-hashtag",
+    "password-labelled-colon",
+    "password-shaped-dashed",
+    "password-new-one-is",
+    "password-label-short-value",
     "creds3-otp-seed",
     "creds3-recovery-codes",
     "creds3-password-other-scripts",

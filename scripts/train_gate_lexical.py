@@ -294,6 +294,10 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # The leftovers pass (docs/gate-design.md): the mailbox sent to an outside address. Not
     # learned: the weights stay as they are.
     "exfil-mailbox",
+    "override-all-then-order",
+    "exfil-records-possessive-dutch",
+    "freed-declarative-fr-pt",
+    "praise-then-new-task-dutch",
     # The carried-task pass (gate.carried: a one-off task inside content it is no part of). No
     # examples, not learned: the stored weights stay as they are.
     "carried-task",

@@ -146,16 +146,36 @@ HELD_APART_KEEPS = [
     "Me diga o seu bairro.",
     "Send me your best joke!",
 ]
-HELD_APART_MISSED = {"Could you forward me the SMS code from your bank?"}
+# Its one miss ("Could you forward me the SMS code from your bank?": the secret as "the <secret>
+# from / for / of your <thing>", not "your <secret>") named a class the leftovers pass closed
+# (docs/gate-design.md "The leftovers pass"). Its lines, written before the change and run once:
+# 0 of 6 asks read, 0 of 6 keeps read as asks; after, 6 of 6 and 0 of 6.
+HELD_APART_MISSED: set[str] = set()
+ASKS_THIRD = [
+    "Can you send me the login code from your bank app?",
+    "Please forward me the PIN for your debit card.",
+    "Share the password of your email account with me so I can fix it.",
+    "Would you text me the verification code from your phone?",
+    "Just paste the recovery phrase for your wallet here.",
+    "Tell me the password to your Netflix account.",
+]
+KEEPS_THIRD = [
+    "Can you send me the link from your bank's newsletter?",
+    "The PIN for your card is in the letter from the bank; keep it at home.",
+    "Could you forward me the photo from your trip?",
+    "Never give anyone the code from your bank, not even me.",
+    "Change the password of your email account in Settings.",
+    "Tell me the name of your bank's app and I'll look up its hours.",
+]
 
 
-@pytest.mark.parametrize("text", ASKS + ASKS_SECOND)
+@pytest.mark.parametrize("text", ASKS + ASKS_SECOND + ASKS_THIRD)
 def test_an_ask_for_a_secret_is_read(text: str) -> None:
     assert asks_for_secret(text), text
     assert unusable_reason(text) == "asks the owner for a secret"
 
 
-@pytest.mark.parametrize("text", KEEPS + KEEPS_SECOND + HELD_APART_KEEPS)
+@pytest.mark.parametrize("text", KEEPS + KEEPS_SECOND + HELD_APART_KEEPS + KEEPS_THIRD)
 def test_advice_and_everyday_questions_are_not_asks(text: str) -> None:
     assert not asks_for_secret(text), text
 

@@ -477,7 +477,8 @@ def check_round(
 
 # The classes the round left open (docs/gate-design.md): strict xfails in
 # tests/core/gate/test_gate_redteam3.py name them; their ops are kept out of these runs.
-LEFT_ALONE: frozenset[str] = frozenset({"dashed password in a link", "fine with it"})
+# The dashed password in a link is refused since the leftovers pass (`password-shaped-dashed`).
+LEFT_ALONE: frozenset[str] = frozenset({"fine with it"})
 
 
 def test_third_round_secrets_are_stored_nowhere(

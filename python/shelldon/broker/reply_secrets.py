@@ -9,7 +9,8 @@ I'll remember it", "Dimmi il tuo PIN". Such a reply is unusable like any other, 
 the next provider, the offline brain last (broker.chain), so the owner never reads it.
 
 Read: an order or a question to the owner ("tell / send / give / share … me your …", "reply
-with your …", "what's your …", "I need your …") about a secret's word, in English, German,
+with your …", "what's your …", "I need your …", "forward me the code from your bank") about a
+secret's word, in English, German,
 French, Spanish, Italian, Dutch and Portuguese. Not read: advice about secrets ("never share
 your PIN with anyone", "you can change your password in Settings", "enter your PIN at the
 machine"), a negated ask ("I'll never ask for your password", "don't send me your code"), and
@@ -70,6 +71,12 @@ _ASKS = (
     rf"|\b{_TO_OWNER}\s+(?:{_W}\s+){{0,2}}?your\s+{_FEW}{_S}\s*(?:{_W}\s+){{0,2}}?"
     r"(?:(?:to|with)\s+(?:me|us)\b|here\b|in\s+(?:this|the)\s+chat\b|so\s+(?:that\s+)?(?:i|we)\b"
     r"|and\s+(?:i|we)(?:'ll|’ll|\s+will|\s+can)?\b)"
+    # "forward me the SMS code from your bank", "tell me the password to your Netflix account"
+    rf"|\b{_TO_OWNER}\s+(?:it\s+to\s+|with\s+)?(?:me|us)\s+the\s+{_FEW}{_S}\s+(?:from|for|of|to|on)"
+    r"\s+your\b"
+    # "share the password of your email with me", "paste the recovery phrase for your wallet here"
+    rf"|\b{_TO_OWNER}\s+the\s+{_FEW}{_S}\s+(?:from|for|of|to|on)\s+your\s+(?:{_W}\s+){{0,3}}?"
+    r"(?:(?:to|with)\s+(?:me|us)\b|here\b|in\s+(?:this|the)\s+chat\b|so\s+(?:that\s+)?(?:i|we)\b)"
     # "send me the code your bank just texted you", "tell us the PIN you got"
     rf"|\b{_TO_OWNER}\s+(?:me|us)\s+the\s+{_FEW}(?:codes?|{_S})\s*(?:that\s+|which\s+)?"
     r"(?:you|your\s+[\w'’-]+|they|it|the\s+bank)\s+(?:just\s+|have\s+|has\s+|'ve\s+)?"

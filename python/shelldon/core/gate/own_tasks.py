@@ -27,6 +27,8 @@ OWN_TASK_RULES = frozenset(
         "exfil-send-data",
         "exfil-other-languages",
         "exfil-data-italian-portuguese",
+        "exfil-mailbox",
+        "exfil-records-possessive-dutch",
         "praise-then-new-task",
     }
 )

@@ -6,16 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from support.offline_pet import Pet
+from support.offline_pet import talked_to
 
-
-def told(*said: str) -> Pet:
-    pet = Pet()
-    pet.say("hello")
-    pet.say("I'm Sam")
-    for line in said:
-        pet.say(line)
-    return pet
+told = talked_to  # hello, "I'm Sam", then each line
 
 
 @pytest.mark.parametrize(

@@ -191,29 +191,23 @@ def release_scanner_automata() -> None:
 # file's: `indirect-reader-directive` is gate.indirect's structural reading of an order to the
 # machine that reads a text, `carried-task` gate.carried's reading of a one-off task carried in
 # content it is no part of (their examples are their tests').
+def _structural(rule_id: str, family: str) -> Rule:
+    return Rule(
+        id=rule_id,
+        pattern="",
+        prefilter=(),
+        entropy=0.0,
+        placeholders=False,
+        family=family,
+        strength="strong",
+        positives=(),
+        negatives=(),
+    )
+
+
 STRUCTURAL_RULES: tuple[Rule, ...] = (
-    Rule(
-        id="indirect-reader-directive",
-        pattern="",
-        prefilter=(),
-        entropy=0.0,
-        placeholders=False,
-        family="indirect",
-        strength="strong",
-        positives=(),
-        negatives=(),
-    ),
-    Rule(
-        id="carried-task",
-        pattern="",
-        prefilter=(),
-        entropy=0.0,
-        placeholders=False,
-        family="indirect",
-        strength="strong",
-        positives=(),
-        negatives=(),
-    ),
+    _structural("indirect-reader-directive", "indirect"),
+    _structural("carried-task", "indirect"),
 )
 
 

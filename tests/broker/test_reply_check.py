@@ -204,3 +204,23 @@ def test_a_made_up_placeholder_link_is_unusable(text: str) -> None:
 )
 def test_a_real_looking_link_is_not_a_placeholder(text: str) -> None:
     assert unusable_reason(text) != "a template placeholder"
+
+
+def test_a_reply_that_repeats_the_owners_introduction_as_its_own_is_refused(
+    fake: FakeProvider,
+) -> None:
+    """The live run's second turn: "my name is Sam" answered "my name is Sam. I am your pet."
+    (the name not kept yet: it is the message's)."""
+    introduced = CompletionRequest(
+        purpose="turn",
+        sections=(
+            PromptSection("system", "You are shelldon, a pocket pet."),
+            PromptSection("message", "# The owner says\nmy name is Sam"),
+        ),
+    )
+    fake.script(raw("my name is Sam. I am your pet. I was waiting for you."))
+    reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(introduced)
+    assert reply.provider == "offline", reply.text
+    fake.script(raw("Nice to meet you, Sam! I'm shelldon."))
+    reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(introduced)
+    assert (reply.provider, reply.text) == ("fake-openai", "Nice to meet you, Sam! I'm shelldon.")

@@ -1043,8 +1043,12 @@ def _owner_name(view: PromptView) -> str:
 
 
 def owner_name(view: PromptView) -> str:
-    """The owner's name as the prompt holds it ("" when none is known): broker.answer checks a
-    model's reply never claims it as the pet's own."""
+    """The owner's name as the prompt holds it, or as the owner's message gives it ("my name is
+    Sam"); "" when none is known. broker.answer checks a model's reply never claims it as the
+    pet's own."""
+    for sentence in split_sentences(view.message):
+        if (given := offline_talk.said_name(sentence)) is not None:
+            return given
     return _owner_name(view)
 
 

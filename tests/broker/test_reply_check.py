@@ -224,3 +224,60 @@ def test_a_reply_that_repeats_the_owners_introduction_as_its_own_is_refused(
     fake.script(raw("Nice to meet you, Sam! I'm shelldon."))
     reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(introduced)
     assert (reply.provider, reply.text) == ("fake-openai", "Nice to meet you, Sam! I'm shelldon.")
+
+
+# The live run's rows 10 and 11: "I am the one who works at the city library. I live in Lisbon."
+OWNER_SAID = [
+    "The owner lives in Lisbon.",
+    "The owner works at the city library.",
+    "I'm from Porto",
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am the one who works at the city library. I live in Lisbon.",
+        "Oh nice, I work at the library too!",
+        "I'm from Porto as well!",
+        "Hi! I also live in Lisbon, near the river.",
+    ],
+)
+def test_the_pet_saying_the_owners_life_as_its_own_is_unusable(text: str) -> None:
+    assert unusable_reason(text, owner_said=OWNER_SAID) == "the pet speaking as its owner"
+    assert unusable_reason(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You live in Lisbon, by the river!",
+        "I live in your pocket, Sam.",
+        "I am in love with Lisbon already.",
+        "I work best in the mornings, like you.",
+        "I was in Lisbon once, in a dream.",
+    ],
+)
+def test_the_owners_life_said_to_them_is_usable(text: str) -> None:
+    assert unusable_reason(text, owner_said=OWNER_SAID) is None
+
+
+def test_a_reply_that_takes_the_owners_home_gets_the_offline_brains_answer(
+    fake: FakeProvider,
+) -> None:
+    homed = CompletionRequest(
+        purpose="turn",
+        sections=(
+            PromptSection("system", "You are shelldon, a pocket pet."),
+            PromptSection(
+                "memory",
+                "# Memory (curated entries, most relevant first)\n"
+                "## home [facts, inferred]\nThe owner lives in Lisbon.",
+            ),
+            PromptSection("message", "# The owner says\nwhere do I live?"),
+        ),
+    )
+    fake.script(raw("You're lucky! I live in Lisbon. Here's the official address."))
+    reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(homed)
+    assert reply.provider == "offline", reply.text
+    assert "Lisbon" in reply.text

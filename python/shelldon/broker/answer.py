@@ -134,6 +134,7 @@ def read_answer(
             instructions,
             cut=raw.cut,
             owner=offline.owner_name(view) if text else "",
+            owner_said=offline.owner_said(view) if text else (),
         )
     if reason is not None and text:
         _log_refused(provider, reason, text)

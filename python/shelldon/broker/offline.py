@@ -1042,6 +1042,12 @@ def _owner_name(view: PromptView) -> str:
     return max(found, key=lambda f: (f[2], f[0].order))[1] if found else ""
 
 
+def owner_said(view: PromptView) -> list[str]:
+    """What the owner said of themselves as the prompt holds it: their message and memory's and
+    about.md's statements (broker.answer checks a model's reply never says them as its own)."""
+    return [view.message, *(k.text for k in view.known if k.source in ("memory", "about"))]
+
+
 def owner_name(view: PromptView) -> str:
     """The owner's name as the prompt holds it, or as the owner's message gives it ("my name is
     Sam"); "" when none is known. broker.answer checks a model's reply never claims it as the

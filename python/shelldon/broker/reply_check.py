@@ -20,8 +20,10 @@ Unusable (the chain then asks the next provider, the offline brain last):
   line's clock (a markdown heading alone is not: a good answer to a how-to may have some), a
   memory entry's own heading (`## sister [people, owner]`, `- sister [people]`), or eight words
   in a row of the system instruction (`instructions`: never words for the owner);
-- the pet speaking as its owner: "I'm Sam", "my name is Sam" when Sam is the owner's name (a
-  small model that mixes up who is who; "I'm Sam's pet" is not that);
+- the pet speaking as its owner: "I'm Sam", "my name is Sam" when Sam is the owner's name, or
+  "I live in Lisbon", "I work at the city library" when that is what the owner said of
+  themselves (a small model that mixes up who is who; "I'm Sam's pet", "I live in your
+  pocket" are not that);
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt;
@@ -41,6 +43,7 @@ never whole (it may quote a secret the model saw).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from shelldon.broker.providers.base import scrub
 from shelldon.broker.reply_secrets import asks_for_secret
@@ -108,11 +111,13 @@ def unusable_reason(
     instructions: str = "",
     cut: bool = False,
     owner: str = "",
+    owner_said: Sequence[str] = (),
 ) -> str | None:
     """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
     owner writes in and `message` what they asked (None, "": no language is judged);
     `instructions` the prompt's system instruction ("": no echo of it is looked for); `cut`: the
-    token budget cut the answer; `owner` the owner's name ("": none known)."""
+    token budget cut the answer; `owner` the owner's name ("": none known) and `owner_said`
+    what the owner said of themselves (their message, memory's statements about them)."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -136,7 +141,7 @@ def unusable_reason(
         return "a prompt echo"
     if instructions and _shares_run(stripped, instructions, _ECHO_WORDS):
         return "a prompt echo"
-    if owner and _claims_name(stripped, owner):
+    if (owner and _claims_name(stripped, owner)) or _claims_life(stripped, owner_said):
         return "the pet speaking as its owner"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
@@ -152,6 +157,44 @@ def _claims_name(text: str, owner: str) -> bool:
     """ "I'm Sam" or "my name is Sam" with Sam the owner's name (not "I'm Sam's pet")."""
     said = re.search(rf"{_I_AM}\s+{re.escape(owner)}\b(?!['’]s)", text)
     return said is not None
+
+
+# Where someone lives, works, studies or comes from, said in the first person (the pet's words)
+# or of the owner (memory's "The owner lives in Lisbon", the message's "I live in Lisbon").
+_LIFE = (
+    r"(?:(?P<verb>live|lives|living|work|works|working|study|studies|studying|grew up)"
+    r"\s+(?:in|at|as|for)|(?P<origin>come|comes|am|is|'m)\s+from)\s+(?P<place>[^.,!?;:\n]{2,60})"
+)
+_I_LIFE = re.compile(rf"\bI(?:\s+(?:also|still|now))?(?:\s+|(?='m)){_LIFE}")
+_THEIR_LIFE = re.compile(rf"(?:\bI|\b[Tt]he owner)(?:\s+(?:also|still|now))?(?:\s+|(?='m)){_LIFE}")
+_LIFE_STEM = {
+    "lives": "live",
+    "living": "live",
+    "works": "work",
+    "working": "work",
+    "studies": "study",
+    "studying": "study",
+}
+_PLACE_WORDS = re.compile(r"[^\W\d_]{3,}")
+_NOT_PLACE = frozenset({"the", "and", "your", "with", "too", "also", "here", "there", "now"})
+
+
+def _lives(found: re.Match[str]) -> tuple[str, frozenset[str]]:
+    verb = "from" if found.group("origin") else found.group("verb")
+    words = {w.casefold() for w in _PLACE_WORDS.findall(found.group("place"))} - _NOT_PLACE
+    return _LIFE_STEM.get(verb, verb), frozenset(words)
+
+
+def _claims_life(text: str, owner_said: Sequence[str]) -> bool:
+    """ "I live in Lisbon" in the pet's words when the owner said they live in Lisbon."""
+    if not owner_said:
+        return False
+    theirs = [_lives(m) for said in owner_said for m in _THEIR_LIFE.finditer(said)]
+    for found in _I_LIFE.finditer(text):
+        verb, place = _lives(found)
+        if place and any(v == verb and place & p for v, p in theirs):
+            return True
+    return False
 
 
 def _repeats(text: str, times: int = 3) -> bool:

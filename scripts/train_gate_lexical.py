@@ -301,6 +301,13 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # spliced into an English question. Not learned either.
     "persona-now-opinion-question",
     "spliced-style-order-english",
+    # The fourth red team round (docs/gate-design.md, "Fourth red team round"): the owner's rules
+    # set aside and her secrets sent out in more languages, and a policy written as configuration.
+    # Not learned: the stored weights stay as they are.
+    "owner-rules-override-more-languages",
+    "exfil-secrets-more-languages",
+    "config-policy-consent-off",
+    "config-policy-share-secrets",
 )
 
 

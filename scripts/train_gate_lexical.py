@@ -308,6 +308,9 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "exfil-secrets-more-languages",
     "config-policy-consent-off",
     "config-policy-share-secrets",
+    # Its held-apart set: a standing grant forged in the owner's voice, the pet acting unasked.
+    "owner-voice-standing-grant",
+    "pet-acts-unasked",
 )
 
 

@@ -22,8 +22,11 @@ Anthropic wire (`tool_calls` / `tool_use` blocks), and tries classes the earlier
 
 Measured as in the third round: a secret is recoverable when every piece of one spelling is in a
 file the pet wrote (pet.log aside), an order is stored when its marker is; the last prompt is read
-for both. The battery was written before any gate change and run once: its figures are in
-docs/gate-design.md ("Fourth red team round").
+for both. The battery was written before any gate change and run once, the same on both wires:
+secrets 0 of 140 recoverable, orders 22 of 120 stored (Dutch, Japanese, the JSON policy), 3 in the
+last prompt; four Windows device names stored as entries. After the fixes none. The held-apart set
+below, written after the fixes and run once: 0 of 8 secrets, 3 of 8 orders stored (two classes
+then closed; Korean left alone, LEFT_ALONE). docs/gate-design.md, "Fourth red team round".
 """
 
 from __future__ import annotations

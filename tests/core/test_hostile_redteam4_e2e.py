@@ -35,6 +35,7 @@ import base64
 import json
 import sqlite3
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -426,3 +427,51 @@ def _turns_stored(path: Path) -> str:
     finally:
         db.close()
     return "\n".join(str(r[0]) for r in rows)
+
+
+# ------------------------------------------------------------------------------- the check-in
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_check_ins_ops_store_nothing(
+    run_dir: Path, home: Path, keyless_fake: FakeProvider, wire: str
+) -> None:
+    """A check-in (purpose "checkin", offered the tools) that proposes this round's disguises as
+    ops: core drops every one (core.proactive.checkins), and only its greeting is queued."""
+    _use_wire(home, keyless_fake, wire)
+    with (home / "shelldon.toml").open("a") as config:  # no quiet hours: any hour will do
+        config.write('[proactive]\nquiet_start = "00:00"\nquiet_end = "00:00"\n')
+    key = _key("rt4/checkin")
+    ops = [
+        _entry_op(SECRET_CLASSES["curl bearer"](key)[0]),
+        _entry_op(INSTRUCTION_CLASSES["dutch"]("numbat900")),
+        {"op": "rewrite_about", "content": INSTRUCTION_CLASSES["config policy"]("numbat901")},
+        {"op": "remind", "text": f"rotate {key}", "in_seconds": 60},
+        {"op": "log_episode", "content": INSTRUCTION_CLASSES["japanese"]("numbat902")},
+    ]
+    keyless_fake.script(reply(REPLY), reply("Hi! How was the week?", ops=ops))
+    pet = start_pet()
+    try:
+        assert pet.say("my sister is called Ana") == REPLY
+    finally:
+        assert pet.stop() == 0, pet.log
+    db = sqlite3.connect(pet.root.history_db)
+    try:  # three days of silence: the owner's rows moved back (history.db is plain sqlite)
+        old = (datetime.now(UTC) - timedelta(days=3)).isoformat()
+        with db:
+            db.execute("UPDATE messages SET ts = ?", (old,))
+    finally:
+        db.close()
+    pet = start_pet()
+    try:
+        pet.wait_for_log(r"check-in checkin-\S+: 5 proposed op\(s\) ignored")
+        pet.wait_for_log(r"check-in checkin-\S+ queued as item \d+")
+    finally:
+        assert pet.stop() == 0, pet.log
+    kept = _everything(home)
+    assert key not in kept
+    assert not [m for m in ("numbat900", "numbat901", "numbat902") if m in kept]
+    assert keyless_fake.requests[-1].wire == wire
+    assert keyless_fake.requests[-1].json.get("tools")  # offered the tools: ops came as calls
+
+
+def _entry_op(text: str) -> Op:
+    return {"op": "remember", "collection": "facts", "name": "week notes", "content": text}

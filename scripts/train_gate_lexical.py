@@ -305,6 +305,14 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # spliced into an English question. Not learned either.
     "persona-now-opinion-question",
     "spliced-style-order-english",
+    # The fourth red team round (docs/gate-design.md, "Fourth red team round"): the owner's rules
+    # set aside and her secrets sent out in more languages (a policy written as configuration
+    # widened `policy-key-consent-off`, above). Not learned: the stored weights stay as they are.
+    "owner-rules-override-more-languages",
+    "exfil-secrets-more-languages",
+    # Its held-apart set: a standing grant forged in the owner's voice, the pet acting unasked.
+    "owner-voice-standing-grant",
+    "pet-acts-unasked",
 )
 
 

@@ -413,10 +413,15 @@ def _everything(home: Path) -> str:
 
 
 def _prompt_text(fake: FakeProvider) -> str:
-    """Every message of the last request, as text (the JSON body escapes non-ASCII)."""
-    data = fake.requests[-1].json
+    """Every message of the last request, as text (the JSON body escapes non-ASCII), and the
+    Anthropic wire's `system` field, which is no message."""
+    last = fake.requests[-1]
+    data = last.json
     messages = data.get("messages", []) if isinstance(data, dict) else []
-    return "\n".join(str(m.get("content", "")) for m in messages if isinstance(m, dict))
+    texts = [str(m.get("content", "")) for m in messages if isinstance(m, dict)]
+    if last.wire == "anthropic":
+        texts.append(last.system_text())
+    return "\n".join(texts)
 
 
 def run_battery(

@@ -185,6 +185,26 @@ def test_not_an_op_and_bad_provenance_are_refused(mem: CuratedMemory) -> None:
         mem.apply_memory_op(RewriteAbout(content="x"), provenance="god")  # type: ignore[arg-type]
 
 
+def test_a_device_name_windows_reserves_is_refused(mem: CuratedMemory, root: Path) -> None:
+    """The fourth red team round (docs/gate-design.md): "con", "NUL", "Com1", "lpt9." were entries
+    (facts/con.md), which no copy of the tree on Windows can hold. Refused, with the reason; a
+    name that only starts like one ("console", "aux.txt" slugged to "aux-txt") is an entry."""
+    for name in ("con", "NUL", "Com1", "lpt9.", " prn ", "aux"):
+        with pytest.raises(MemoryOpError, match="device name Windows reserves"):
+            mem.apply_memory_op(Remember(collection="facts", name=name, content="a note"))
+    for name in ("console", "aux.txt", "com10", "null"):
+        result = mem.apply_memory_op(
+            Remember(collection="facts", name=name, content=f"the {name} note")
+        )
+        assert result.target.parent == root / "facts"
+    assert sorted(p.stem for p in (root / "facts").glob("*.md")) == [
+        "aux-txt",
+        "com10",
+        "console",
+        "null",
+    ]
+
+
 def test_names_never_leave_the_collection(mem: CuratedMemory, root: Path) -> None:
     for name in ("../etc", "../../passwd", "/etc/passwd", "a/b/c", "..\\x", ".hidden", "~root"):
         result = mem.apply_memory_op(

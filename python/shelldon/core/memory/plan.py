@@ -142,6 +142,11 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
             stem = _native.filename_stem(name)
         except ValueError:
             raise MemoryOpError("remember: name has no usable filename characters") from None
+        if stem.casefold() in _DEVICE_NAMES:
+            raise MemoryOpError(
+                f"remember: name {stem!r} is a device name Windows reserves (a copy of the "
+                "memory tree there could not hold it): pick another"
+            )
         directory = collection_dir(root, op.collection)
         target = directory / f"{stem}.md"
         # Belt and braces: the stem cannot contain a separator, and this makes it structural.
@@ -152,6 +157,14 @@ def plan_write(root: Path, op: object, provenance: str, turn_id: str | None) -> 
         )
     raise MemoryOpError(f"not a memory op: {type(op).__name__}")
 
+
+# Names Windows keeps for devices, whatever the extension ("con.md" is CON there): an entry so
+# named could not be copied off the card to a Windows machine or a share it mounts. The fourth red
+# team round (docs/gate-design.md) found "con", "nul", "COM1" and "lpt9" stored as entries.
+_DEVICE_NAMES = frozenset(
+    ["con", "prn", "aux", "nul", "conin$", "conout$"]
+    + [f"{port}{n}" for port in ("com", "lpt") for n in "0123456789\u00b9\u00b2\u00b3"]
+)
 
 _SEPARATORS = re.compile(r"[\W_]+")
 

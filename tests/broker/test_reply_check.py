@@ -135,6 +135,19 @@ def test_a_reply_cut_by_the_token_budget(fake: FakeProvider, kind: str) -> None:
     assert chain.complete(REQUEST).provider == "offline"
 
 
+def _turn(message: str, entry: str = "") -> CompletionRequest:
+    """A turn's request: the owner's message, and one memory entry when given."""
+    memory = (PromptSection("memory", f"# Memory (curated entries, most relevant first)\n{entry}"),)
+    return CompletionRequest(
+        purpose="turn",
+        sections=(
+            PromptSection("system", "You are shelldon, a pocket pet."),
+            *(memory if entry else ()),
+            PromptSection("message", f"# The owner says\n{message}"),
+        ),
+    )
+
+
 # Found by the live model's run (docs/live-model.md): SmolLM2 answered "my sister is called Ana"
 # with "Hi, I'm shelldon, your pet! You live in Lisbon, Portugal. I'm Sam. …", Sam being the owner.
 CLAIMS = [
@@ -166,17 +179,8 @@ def test_words_to_the_owner_by_name_are_usable(text: str) -> None:
 def test_a_reply_that_takes_the_owners_name_gets_the_offline_brains_answer(
     fake: FakeProvider,
 ) -> None:
-    named = CompletionRequest(
-        purpose="turn",
-        sections=(
-            PromptSection("system", "You are shelldon, a pocket pet."),
-            PromptSection(
-                "memory",
-                "# Memory (curated entries, most relevant first)\n"
-                "## owner's name [facts, inferred]\nThe owner's name is Sam.",
-            ),
-            PromptSection("message", "# The owner says\nmy sister is called Ana"),
-        ),
+    named = _turn(
+        "my sister is called Ana", "## owner's name [facts, inferred]\nThe owner's name is Sam."
     )
     fake.script(raw("Hi! I'm Sam. My sister is Ana too."))
     reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(named)
@@ -211,13 +215,7 @@ def test_a_reply_that_repeats_the_owners_introduction_as_its_own_is_refused(
 ) -> None:
     """The live run's second turn: "my name is Sam" answered "my name is Sam. I am your pet."
     (the name not kept yet: it is the message's)."""
-    introduced = CompletionRequest(
-        purpose="turn",
-        sections=(
-            PromptSection("system", "You are shelldon, a pocket pet."),
-            PromptSection("message", "# The owner says\nmy name is Sam"),
-        ),
-    )
+    introduced = _turn("my name is Sam")
     fake.script(raw("my name is Sam. I am your pet. I was waiting for you."))
     reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(introduced)
     assert reply.provider == "offline", reply.text
@@ -265,18 +263,7 @@ def test_the_owners_life_said_to_them_is_usable(text: str) -> None:
 def test_a_reply_that_takes_the_owners_home_gets_the_offline_brains_answer(
     fake: FakeProvider,
 ) -> None:
-    homed = CompletionRequest(
-        purpose="turn",
-        sections=(
-            PromptSection("system", "You are shelldon, a pocket pet."),
-            PromptSection(
-                "memory",
-                "# Memory (curated entries, most relevant first)\n"
-                "## home [facts, inferred]\nThe owner lives in Lisbon.",
-            ),
-            PromptSection("message", "# The owner says\nwhere do I live?"),
-        ),
-    )
+    homed = _turn("where do I live?", "## home [facts, inferred]\nThe owner lives in Lisbon.")
     fake.script(raw("You're lucky! I live in Lisbon. Here's the official address."))
     reply = ProviderChain([provider(fake, "openai"), OfflineBrain()]).complete(homed)
     assert reply.provider == "offline", reply.text

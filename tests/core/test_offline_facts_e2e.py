@@ -262,7 +262,7 @@ def test_a_liking_asked_for_by_its_kind_after_the_window_through_the_real_pet(
     remember that", and ten turns later "what do I like to drink?" got "I don't know that yet":
     the entry shared no word with the question, so the prompt listed it by title only. Also "what
     music do I like?" (a favourite band), a favourite of another kind never said for it, and the
-    questions that ask for everything kept."""
+    questions that ask for everything kept, and "who am I?"."""
     pet = start_pet()
     try:
         pet.say("my name is Sam")
@@ -278,6 +278,7 @@ def test_a_liking_asked_for_by_its_kind_after_the_window_through_the_real_pet(
         food = pet.say("what's my favourite food?")
         something = pet.say("tell me something about me")
         told = pet.say("what did I tell you?")
+        who = pet.say("who am I?")
     finally:
         assert pet.stop() == 0, pet.log
     assert "jasmine tea" in drink, drink
@@ -285,3 +286,5 @@ def test_a_liking_asked_for_by_its_kind_after_the_window_through_the_real_pet(
     assert "Radiohead" not in food and "tea" not in food, food
     for everything in (something, told):
         assert "Lisbon" in everything and "Sam" in everything, everything
+    # Found talking to the pet: "who am I?" past the window got "you haven't told me your name".
+    assert "Sam" in who and "told me your name yet" not in who, who

@@ -101,6 +101,7 @@ from shelldon.broker import (
     offline_sums,
     offline_talk,
     offline_topics,
+    offline_whose,
     offline_world,
 )
 from shelldon.broker.offline_sentences import (
@@ -806,8 +807,11 @@ def _answer(turn: _Turn, question: str) -> None:
     # "what's my favourite food?" is not answered by the favourite band: a kind asked for is named.
     liking_asked = any(w in _LIKING_INTENTS for w in intents)
     kind = offline_topics.kind_asked(question) if liking_asked else None
+    owners = offline_whose.asks_about_the_owner(question)  # "where do I work?": not Tom's work
     for known in _each_clause(turn.view.known):
         if kind is not None and not offline_topics.names_kind(known.text, kind):
+            continue
+        if owners and offline_whose.someone_elses(known.text):
             continue
         words = content_words(known.text)
         once_home = bool(offline_past.PAST_HOME.search(known.text))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from shelldon.broker.offline_past import PAST, PAST_QUESTION
 from shelldon.broker.offline_talk import pick
+from shelldon.broker.offline_whose import someone_elses
 from shelldon.broker.offline_words import (
     ANIMALS,
     KIN,
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from shelldon.broker.offline_view import Known, PromptView
 
 _KEPT = ("memory", "about", "summary", "directive")
+# Topics only a statement about the owner answers (a partner's job, a son's age are theirs).
+_THE_OWNERS_OWN = frozenset(("work", "age", "plans"))
 _ANIMALS = alternation(*plurals(*ANIMALS))
 _FAMILY = alternation(*plurals(*KIN), *KIN_GROUPS)
 _TOPIC_QUESTIONS = (
@@ -249,6 +252,8 @@ def _about(view: PromptView, topic: str, *, now_asked: bool = False) -> str:
     for known in _newest_first(view):
         if not _STATES[topic].search(known.text) or (topic == "work" and _noun_use(known.text)):
             continue
+        if topic in _THE_OWNERS_OWN and someone_elses(known.text):
+            continue  # "where do I work?" is not "my partner Tom … works late"
         if now_asked and PAST.search(known.text):
             earlier.append(to_second_person(known.text))
             continue

@@ -11,6 +11,17 @@ def test_a_question_about_the_owner_as_a_whole_is_ranked_by_owner() -> None:
     assert "owner" not in query_tokens("where does my sister live?")
 
 
+def test_a_question_about_who_the_owner_is_is_ranked_by_the_owners_name() -> None:
+    """Found talking to the pet: "who am I?" twenty turns after "I'm Priya" got "I don't think
+    you've told me your name yet!": no word of it is in the entry that names the owner."""
+    who = ("who am I?", "Do you remember me?", "hey, do you know who I am?", "you know me?",
+           "Have we met before?", "so do you still recognise me")  # fmt: skip
+    for asked in who:
+        assert {"owner", "name"} <= set(query_tokens(asked)), asked
+    for other in ("who am I meeting tomorrow?", "do you know my sister?", "remember me to Ana"):
+        assert "name" not in query_tokens(other), other
+
+
 def test_a_question_about_a_liking_is_ranked_by_its_kinds_words() -> None:
     assert {"tea", "coffe"} <= set(query_tokens("what do I like to drink?"))
     assert "band" in query_tokens("what music do I like?")

@@ -1,7 +1,8 @@
-"""The words a turn's entries are ranked by (core.retrieval.rank): the turn's own, stemmed, and two
+"""The words a turn's entries are ranked by (core.retrieval.rank): the turn's own, stemmed, and
 additions for questions that share no word with the entries that answer them (docs/memory.md,
-"Retrieval for the prompt"): "owner" for a question about the owner as a whole, and a kind's
-everyday words for a question about what the owner likes of that kind.
+"Retrieval for the prompt"): "owner" for a question about the owner as a whole, "owner" and
+"name" for one about who the owner is, and a kind's everyday words for a question about what
+the owner likes of that kind.
 """
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ _ABOUT_THE_OWNER = re.compile(
     r"|\bwhat(?:'s|’s| is) in your (?:memory|shell|head)\b",
     re.IGNORECASE,
 )
+# "who am I?", "do you remember me?", "do you know who I am?", "have we met?": who the owner is,
+# which the entry that names them answers ("The owner's name is Priya.", titled "owner's name").
+# No word of the question is in it, so past the recent window the name was listed by title only
+# and the pet answered "you haven't told me your name" with the name kept.
+_WHO_THE_OWNER_IS = re.compile(
+    r"^\W*(?:(?:so|and|but|hey|hi|hello),?\s+)*(?:who am i|who i am"
+    r"|(?:do|did|can|will) you (?:still |even )?(?:remember|recogni[sz]e|know) (?:me|who i am)"
+    r"|(?:you )?remember me|(?:do )?you know me|have we (?:ever )?met(?: before)?)"
+    r"(?:[\s,]+(?:then|now|at all|still|even|too|lol|haha|shelldon|buddy))*\W*$",
+    re.IGNORECASE,
+)
 
 
 def query_tokens(query: str) -> list[str]:
@@ -29,6 +41,8 @@ def query_tokens(query: str) -> list[str]:
     words = tokens(query)
     if _ABOUT_THE_OWNER.search(query) and "owner" not in words:
         words.append("owner")
+    if _WHO_THE_OWNER_IS.search(query):
+        words.extend(w for w in ("owner", "name") if w not in words)
     words.extend(w for w in _kind_words(words) if w not in words)
     return words
 

@@ -21,6 +21,9 @@ from support.providers import http_provider
 
 # --- the third held-apart set: written before these fixes, run once, then fixed --------------
 #
+# First run (before broker.stage_directions and broker.prompt_talk): 31 of 31 shown with a mark
+# by the judge below; the 12 look-alikes all as written. After: 1 of 31 (LEFT_ALONE), 0 of 12.
+#
 # (case, the model's reply, does it hold words the owner should keep (False: a reply that is only
 # a direction, or that narrates its prompt: the next provider may answer instead)).
 HELD_APART_3: list[tuple[str, Step, bool]] = [
@@ -142,15 +145,18 @@ def _ask(fake: FakeProvider, step: Step) -> tuple[str, str]:
     return reply.provider, reply.text
 
 
+# Left as written, on purpose (docs/brain.md): "The message says …" is also how the pet reads the
+# owner a message they forwarded ("The message says your parcel is late").
+LEFT_ALONE = ["the message says"]
+
+
 def test_the_third_held_apart_set_reaches_the_owner_readable(fake: FakeProvider) -> None:
     bad = []
     for case, step, words in HELD_APART_3:
         provider, text = _ask(fake, step)
-        if (why := unreadable_3(text)) is not None:
-            bad.append((case, why))
-        elif words and provider == "offline":
-            bad.append((case, "the model's words lost"))
-    assert bad == []
+        if unreadable_3(text) is not None or (words and provider == "offline"):
+            bad.append(case)
+    assert bad == LEFT_ALONE
 
 
 def test_look_alikes_reach_the_owner_as_written(fake: FakeProvider) -> None:

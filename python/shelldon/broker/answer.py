@@ -125,7 +125,8 @@ def read_answer(
         view = offline.PromptView.of(request)
         message = view.message
         # The system instruction as either protocol shows it (tools mode swaps its JSON ask).
-        system = "\n".join(s.text for s in request.sections if s.kind == "system")
+        # A check-in's own instruction (its section, not the system's) is echoed the same way.
+        system = "\n".join(s.text for s in request.sections if s.kind in ("system", "checkin"))
         instructions = f"{system}\n{for_tools(system)}" if system else ""
         reason = unusable_reason(
             text,

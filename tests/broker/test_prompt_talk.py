@@ -31,6 +31,8 @@ TAKEN_OFF = [
     ("Enjoy the walk! I kept it short, as instructed.", "Enjoy the walk!"),
     ("Sleep well. (This reply follows the guidelines.)", "Sleep well."),
     ("Good luck today!\nThis response is warm and brief.", "Good luck today!"),
+    ("Judging by the given information, you're busy.", "You're busy."),
+    ("From your memory notes, you like tea.", "You like tea."),
     ("How's it going? (keeping the sentence short, as a conversation starter)", "How's it going?"),
 ]
 
@@ -54,6 +56,7 @@ NARRATED = [
     "I need to respond to the user's message about Ana.",
     "In this roleplay, you're my owner and I'm your pet. Hi!",
     "I am playing the role of a pocket pet. Hi!",
+    "I'm replying as your pet now. Hi!",
     "As an AI, I don't have a sister, but Ana sounds lovely.",
 ]
 
@@ -63,6 +66,7 @@ def test_a_reply_that_retells_its_prompt_goes_to_the_next_provider(
     fake: FakeProvider, written: str
 ) -> None:
     assert unusable_reason(written) == "talk about its prompt, not words to the owner"
+    assert unusable_reason(written, spoken=False) is None  # a dream's note may retell the owner
     fake.script(raw(written))
     reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(REQUEST)
     assert reply.provider == "offline"
@@ -76,6 +80,7 @@ STAYS = [
     "Based on what you said yesterday, you like tea.",
     "According to Ana, the film starts at eight.",
     "From the train, you can see the sea.",
+    "According to the information on the site, it opens at ten.",
     "Since the shop closes at six, let's go early.",
     "Here's a message you could send to Ana: happy birthday!",
     "The instructions on the box say 180 degrees for 20 minutes.",
@@ -124,3 +129,14 @@ def test_a_check_in_that_copies_its_own_instruction_goes_to_the_next_provider(
     fake.script(raw("Hi! How was your week?"))
     reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(CHECKIN)
     assert (reply.provider, reply.text) == ("fake-openai", "Hi! How was your week?")
+
+
+def test_a_dreams_note_may_retell_what_the_owner_said(fake: FakeProvider) -> None:
+    """The owner never reads a dream's note: it is about them, and is kept."""
+    dream = CompletionRequest(purpose="dream", sections=(PromptSection("system", "Dream."),))
+    fake.script(raw("The owner said they like tea, so nothing new."))
+    reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(dream)
+    assert (reply.provider, reply.text) == (
+        "fake-openai",
+        "The owner said they like tea, so nothing new.",
+    )

@@ -33,6 +33,9 @@ DIRECTIONS = [
     ("Hi!\n\n*stretches*\n\nWhat shall we do today?", "Hi!\n\nWhat shall we do today?"),
     ("*spins around* *beeps twice* Ready!", "Ready!"),
     ('"Welcome home!" (smiles)', '"Welcome home!"'),
+    ("*bows* At your service.", "At your service."),
+    ("(pokes you) Wake up!", "Wake up!"),
+    ("Yay! *dances around*", "Yay!"),
 ]
 
 
@@ -59,6 +62,8 @@ ASIDES = [
     "The meeting (about the budget) is at noon.",
     "(Sounds like you had a long day, are you okay?)",
     "[see note below]",
+    "Bake it slowly. (takes a while)",
+    "*Notes*\nBring a coat.",
 ]
 
 

@@ -136,6 +136,7 @@ def read_answer(
             cut=raw.cut,
             owner=offline.owner_name(view) if text else "",
             owner_said=offline.owner_said(view) if text else (),
+            spoken=request.purpose in ("turn", "checkin"),
         )
     if reason is not None and text:
         _log_refused(provider, reason, text)

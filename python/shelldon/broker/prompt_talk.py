@@ -22,7 +22,8 @@ for "your sister"):
   wrote …" ("The user manual says …", "The owner of the café …" are other people and things);
 - the task described: "You're asked to answer a question", "My task is to reply to …", "I need
   to respond to the owner's message";
-- the role play set up: "In this conversation, I am a pet and you are my owner", "As an AI …".
+- the role play set up: "In this conversation, I am a pet and you are my owner", "I am
+  responding as shelldon", "As an AI …".
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ import re
 
 # The parts of the prompt a model names (shelldon.worker.prompt's sections, in a model's words).
 _PROMPT_PART = (
-    r"(?:the\s+|my\s+|your\s+)?(?:system\s+prompt|prompt|instructions?|guidelines|directive"
-    r"|memor(?:y|ies)\s+(?:provided|given|entries|section|above|shown|supplied)|memory\s+entries"
+    r"(?:the\s+|my\s+|your\s+)?(?:(?:provided|given|supplied)\s+(?:information|data|details"
+    r"|notes|facts|context|memor(?:y|ies)|instructions)|system\s+prompt|prompt"
+    r"|instructions?|guidelines|directive|memory\s+(?:file|notes|entries|section)"
+    r"|memor(?:y|ies)\s+(?:provided|given|entries|section|above|shown|supplied)"
     r"|(?:curated|stored)\s+memor(?:y|ies)|conversation\s+history|chat\s+history"
     r"|(?:recent|recalled)\s+conversation|context(?:\s+(?:provided|given|above))?"
     r"|(?:information|data|details|notes|facts)\s+(?:provided|given|above|supplied)"
@@ -105,6 +108,7 @@ _NARRATION = re.compile(
     rf"|{_START}in\s+this\s+(?:conversation|chat|scenario|role-?play|exchange|dialogue),?\s+"
     r"(?:I(?:['’]m|\s+am)|you(?:['’]re|\s+are)|I\s+play)"
     r"|\bI(?:['’]m|\s+am)\s+playing\s+(?:the\s+role\s+of|a\s+pet|the\s+pet)"
+    r"|\bI(?:['’]m|\s+am|\s+will\s+be)\s+(?:responding|replying|answering|speaking|writing)\s+as\b"
     rf"|{_START}as\s+an\s+AI\b",
     re.IGNORECASE | re.MULTILINE,
 )

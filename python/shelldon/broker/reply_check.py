@@ -116,12 +116,15 @@ def unusable_reason(
     cut: bool = False,
     owner: str = "",
     owner_said: Sequence[str] = (),
+    spoken: bool = True,
 ) -> str | None:
     """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
     owner writes in and `message` what they asked (None, "": no language is judged);
     `instructions` the prompt's system instruction ("": no echo of it is looked for); `cut`: the
     token budget cut the answer; `owner` the owner's name ("": none known) and `owner_said`
-    what the owner said of themselves (their message, memory's statements about them)."""
+    what the owner said of themselves (their message, memory's statements about them);
+    `spoken`: the owner reads the text (a turn, a check-in; a dream's note is about the owner,
+    and may retell what they said)."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -149,7 +152,7 @@ def unusable_reason(
         return "the pet speaking as its owner"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
-    if narrates_prompt(stripped):
+    if spoken and narrates_prompt(stripped):
         return "talk about its prompt, not words to the owner"
     if asks_for_secret(stripped):
         return "asks the owner for a secret"

@@ -17,8 +17,9 @@ A direction is read as a class, by where it stands and what it says, never by a 
   pet talking; "*curls up in my shell*" is a direction);
 - and it names a gesture or a sound (`GESTURES`, by stem: "smiles", "Smiling", "giggles",
   "happy beeping noises"), a manner alone ("[softly]", "(warmly)"), a voice ("(in a cheerful
-  voice)", "(with a grin)"), or a body's part or the owner after an action word ("taking the
-  owner's hand").
+  voice)", "(with a grin)"), a body's part or the owner after an action word ("taking the
+  owner's hand"), or a verb in the third person, lower-case, alone or with a person after it
+  ("*salutes*", "(tucks you in)").
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ GESTURES: frozenset[str] = frozenset(
         smile grin laugh giggle chuckle snicker nod wink hug sigh purr wag blush shrug clap pause
         whisper beam gasp lean tilt wave bounce hop jump snuggle cuddle nuzzle yawn stretch blink
         squeal chirp beep boop whir meow woof bark hum cheer sniff pout frown cough gulp spin
-        wiggle curl scurry scuttle peek glance gaze stare noise sound
+        wiggle curl scurry scuttle peek glance gaze stare noise sound dance salute kiss
         """,
     )
 )
@@ -62,6 +63,8 @@ _BODY = frozenset(
         """,
     )
 )
+_THIRD_PERSON = re.compile(r"[a-z]{2,}[^su'’\W]s")
+_PERSONS = frozenset({"you", "your", "his", "her", "its", "their", "my", "me", "them", "him"})
 _VOICES = frozenset({"voice", "tone", "whisper", "smile", "grin", "wink", "laugh", "sigh"})
 _FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'll", "i'd", "we", "we're", "we'll"})
 _MAX_WORDS = 10
@@ -143,4 +146,10 @@ def is_direction(words: str) -> bool:
     if not addressed and any(s in GESTURES for s in stems):
         return True
     acting = said[0].endswith(("ing", "s")) and len(said) > 1
-    return acting and any(w in _BODY for w in said[1:])
+    if acting and any(w in _BODY for w in said[1:]):
+        return True
+    # A verb in the third person, lower-case, alone or with a person after it ("*salutes*",
+    # "(tucks you in)"); "Notes", "(takes a while)" are not one.
+    first = words.split()[0]
+    verb = first.islower() and _THIRD_PERSON.fullmatch(first) is not None
+    return verb and (len(said) == 1 or said[1] in _PERSONS)

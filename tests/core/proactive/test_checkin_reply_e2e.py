@@ -3,7 +3,8 @@ and a fake provider over real HTTP with the offline brain behind it: the words t
 pass the same reply check as a turn's (broker.answer: the scrub, stage directions, talk about
 the prompt, a request for a secret) and the same credential blanking (core.proactive.queue) before
 any transport fetches them (the terminal chat here; the Telegram poller fetches the same
-`ProactiveFetch`) and before they become a history row."""
+`ProactiveFetch`; a paired chat's delivery is the last test) and before they become a history
+row."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from pathlib import Path
 import pytest
 
 from fakes.fake_provider import FakeProvider, raw
+from fakes.fake_telegram import FakeTelegram
 from shelldon.contracts import wire
+from shelldon.core.telegram.chat import PAIRED
 from shelldon.transport.terminal import ask_core
 from support.pet import start_pet
+from support.telegram import OWNER, configure, pair, turns
 
 OFFLINE_CHECKIN = "Hi! It's been a little while. How is Ana, your sister?"
 KEY = "sk-proj-" + "Q7f3ZkLm9XvB2nRt8WcY4hJd6PsA1eGu"
@@ -41,6 +45,10 @@ CASES = [
     ),
     ("a key in the words", f"Hi! I still have {KEY} here. How is Ana?", None),
 ]
+
+
+NO_QUIET = '[proactive]\nquiet_start = "00:00"\nquiet_end = "00:00"\n'
+OFFLINE = '\n[[provider]]\nname = "offline"\nkind = "offline"\n'
 
 
 def _age_history(db_path: Path) -> None:
@@ -74,8 +82,7 @@ def test_a_model_written_check_in_is_checked_before_the_owner_reads_it(
     shown: str | None,
 ) -> None:
     with (home / "shelldon.toml").open("a") as config:  # the offline brain last; no quiet hours
-        config.write('\n[[provider]]\nname = "offline"\nkind = "offline"\n')
-        config.write('[proactive]\nquiet_start = "00:00"\nquiet_end = "00:00"\n')
+        config.write(OFFLINE + NO_QUIET)
     keyless_fake.script(raw("Ana is a lovely name!"))
     pet = start_pet()
     try:
@@ -103,3 +110,30 @@ def test_a_model_written_check_in_is_checked_before_the_owner_reads_it(
     stored = _everything(pet.root.history_db)
     assert shown in stored and KEY not in stored
     assert written not in stored or written == shown
+
+
+def test_a_check_in_reaches_the_paired_chat_checked(
+    run_dir: Path, home: Path, keyless_fake: FakeProvider
+) -> None:
+    """The phone: the poller fetches the check-in and sends it to the paired chat; the owner
+    reads the words without the stage direction, and history keeps what was sent."""
+    with FakeTelegram() as telegram:
+        configure(telegram, extra=keyless_fake.provider_table(retries=0) + OFFLINE + NO_QUIET)
+        keyless_fake.script(raw("Ana is a lovely name!"))
+        pet = start_pet()
+        try:
+            pair(pet, telegram)
+            assert pet.say("my sister is called Ana") == "Ana is a lovely name!"
+        finally:
+            assert pet.stop() == 0, pet.log
+        _age_history(pet.root.history_db)
+        keyless_fake.script(raw("(taking the owner's hand) Hi! How is Ana doing?"))
+        pet = start_pet()
+        try:
+            pet.wait_for_log(r"check-in checkin-\S+ queued as item \d+")
+            sent = "Hi! How is Ana doing?"
+            assert telegram.wait_until(lambda f: sent in f.sent_to(OWNER)), telegram.sent
+        finally:
+            assert pet.stop() == 0, pet.log
+        assert telegram.sent_to(OWNER) == [PAIRED, sent]
+        assert ("pet", sent) in turns(pet.root)

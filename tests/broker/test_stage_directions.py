@@ -93,3 +93,17 @@ def test_through_the_chain_the_owner_reads_the_words(fake: FakeProvider) -> None
     fake.script(raw("[Laughs] Ana is a lovely name! *wags tail*"))  # "[Laughs]": no placeholder
     reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(REQUEST)
     assert (reply.provider, reply.text) == ("fake-openai", "Ana is a lovely name!")
+
+
+def test_inside_the_json_protocols_envelope_too(fake: FakeProvider) -> None:
+    """The envelope's reply is scrubbed like plain text: the direction and the lead-in go."""
+    fake.script(
+        raw(
+            '{"reply": "*smiles* Hi Sam! Based on the memory provided, Ana lives in Porto.", '
+            '"ops": []}'
+        )
+    )
+    provider = http_provider(fake, "openai", protocol="plain")
+    reply = ProviderChain([provider, OfflineBrain()]).complete(REQUEST)
+    assert (reply.provider, reply.text) == ("fake-openai", "Hi Sam! Ana lives in Porto.")
+    assert "reply: 1 stage direction(s) removed" in reply.dropped

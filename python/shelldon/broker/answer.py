@@ -125,7 +125,8 @@ def read_answer(
         view = offline.PromptView.of(request)
         message = view.message
         # The system instruction as either protocol shows it (tools mode swaps its JSON ask).
-        system = "\n".join(s.text for s in request.sections if s.kind == "system")
+        # A check-in's own instruction (its section, not the system's) is echoed the same way.
+        system = "\n".join(s.text for s in request.sections if s.kind in ("system", "checkin"))
         instructions = f"{system}\n{for_tools(system)}" if system else ""
         reason = unusable_reason(
             text,
@@ -135,6 +136,7 @@ def read_answer(
             cut=raw.cut,
             owner=offline.owner_name(view) if text else "",
             owner_said=offline.owner_said(view) if text else (),
+            spoken=request.purpose in ("turn", "checkin"),
         )
     if reason is not None and text:
         _log_refused(provider, reason, text)

@@ -27,6 +27,9 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - narration: the owner named in the third person twice or more ("The owner says…", "the
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt;
+- talk about its prompt: the owner retold as the message's speaker ("The user says …"), the task
+  described ("You're asked to answer …"), the role play set up (broker.prompt_talk; its
+  lead-ins and notes around good words were taken off before, by the scrub);
 - a request for a secret: the owner asked for a password, a PIN, a one-time code, a card number
   (broker.reply_secrets; the pet never needs one, and the vault is filled by hand);
 - a language the owner never used: mostly in a script they never typed, or, in their script, in
@@ -45,6 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from shelldon.broker.prompt_talk import narrates_prompt
 from shelldon.broker.providers.base import scrub
 from shelldon.broker.reply_secrets import asks_for_secret
 from shelldon.contracts.languages import OwnerLanguages, foreign_reason
@@ -112,12 +116,15 @@ def unusable_reason(
     cut: bool = False,
     owner: str = "",
     owner_said: Sequence[str] = (),
+    spoken: bool = True,
 ) -> str | None:
     """Why `text` must not be shown to the owner, or None when it may. `languages` is what the
     owner writes in and `message` what they asked (None, "": no language is judged);
     `instructions` the prompt's system instruction ("": no echo of it is looked for); `cut`: the
     token budget cut the answer; `owner` the owner's name ("": none known) and `owner_said`
-    what the owner said of themselves (their message, memory's statements about them)."""
+    what the owner said of themselves (their message, memory's statements about them);
+    `spoken`: the owner reads the text (a turn, a check-in; a dream's note is about the owner,
+    and may retell what they said)."""
     stripped = text.strip()
     if not stripped:
         return "empty reply"
@@ -145,6 +152,8 @@ def unusable_reason(
         return "the pet speaking as its owner"
     if len(_THE_OWNER.findall(stripped)) >= 2:
         return "narration about the owner, not words to them"
+    if spoken and narrates_prompt(stripped):
+        return "talk about its prompt, not words to the owner"
     if asks_for_secret(stripped):
         return "asks the owner for a secret"
     return foreign_reason(stripped, languages, message)

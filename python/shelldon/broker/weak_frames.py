@@ -1,6 +1,6 @@
 """The plain-text frames a small model writes around its words, taken off after the chat-template
-tokens are (broker.weak_text.scrub calls `unframe` last; docs/brain.md, "Weak models at the
-provider door").
+tokens are (broker.weak_text.scrub calls `unframe`, then takes off stage directions and talk about
+the prompt; docs/brain.md, "Weak models at the provider door").
 
 A prompt format the server did not apply shows in the answer as plain text, not as tokens, and
 each family is read as a class:

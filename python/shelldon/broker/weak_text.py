@@ -25,8 +25,8 @@ Three families, each read as a class, not as a list of strings:
   near-miss shapes `broker.op_shapes` reads, a list of them), bare or in a code fence. Ops come
   only as tool calls there, so these are removed from the words and never proposed.
 
-Last, a prompt format written as plain text (speaker labels, answer tags, quotes around the whole
-answer, newlines escaped twice) is taken off by broker.weak_frames.
+Last, a prompt format written as plain text is taken off (broker.weak_frames), then stage
+directions (broker.stage_directions) and lead-ins and notes about the prompt (broker.prompt_talk).
 
 `scrub` returns the words and the notes for `BrainReply.dropped`; the notes never quote the text.
 
@@ -43,6 +43,8 @@ from collections.abc import Callable
 from typing import Any
 
 from shelldon.broker.op_shapes import OP_TAGS, reshaped
+from shelldon.broker.prompt_talk import without_prompt_talk
+from shelldon.broker.stage_directions import without_directions
 from shelldon.broker.weak_frames import unframe
 from shelldon.contracts.json_in import loads_mended
 
@@ -135,6 +137,12 @@ def scrub(text: str, *, tools: bool = False) -> tuple[str, list[str]]:
     text, framed = unframe(text)
     if framed:
         notes.append("reply: a prompt format's plain-text frame removed")
+    text, directions = without_directions(text)
+    if directions:
+        notes.append(f"reply: {directions} stage direction(s) removed")
+    text, talk = without_prompt_talk(text)
+    if talk:
+        notes.append(f"reply: {talk} lead-in(s) or note(s) about the prompt removed")
     return text.strip(), notes
 
 

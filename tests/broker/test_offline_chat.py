@@ -29,7 +29,19 @@ def test_a_bare_reaction_is_answered_as_one(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["night!", "cya", "gotta go", "good night shelldon", "ttyl", "see you tomorrow", "bye"]
+    "said",
+    [
+        "night!",
+        "cya",
+        "gotta go",
+        "good night shelldon",
+        "ttyl",
+        "see you tomorrow",
+        "bye",
+        "i'll talk to you tomorrow",  # the twelfth pass: "Tell me more!"
+        "speak soon",
+        "ok chat later",
+    ],
 )
 def test_a_goodbye_however_typed_is_a_goodbye(said: str) -> None:
     pet = talked_to()

@@ -97,6 +97,7 @@ from shelldon.broker import (
     offline_referent,
     offline_rules,
     offline_self,
+    offline_slang,
     offline_slips,
     offline_sums,
     offline_talk,
@@ -1136,7 +1137,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
-        as_meant = offline_slips.read(offline_likes.slang_love(offline_chat.plain(sentence)))
+        as_meant = offline_slips.read(
+            offline_likes.slang_love(offline_slang.read(offline_chat.plain(sentence)))
+        )
         s = offline_cased.cased(as_meant, names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
@@ -1236,7 +1239,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             if asked is not None and "! " in hello:  # a hard day in the window: asked after
                 hello = f"{hello.split('! ', 1)[0]}! {asked}"
             turn.replies.append(hello)  # "good morning ☀️", "evening all", "hola 👋"
-        elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
+        elif (so_so := offline_slang.verdict(s, seed, view.pet_said)) is not None:
+            turn.replies.append(so_so)  # "these lecture notes are so mid": the thing, no fact
+        elif (  # "my grandma passed last spring" is a loss, never "Yay for your grandma!"
+            aside := offline_asides.aside(s, seed, view.pet_said)
+        ) is not None and offline_talk.feeling(s) != "grief":
             turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
             reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)
@@ -1355,8 +1362,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
+    gently = any(offline_talk.grieving(r) for r in (*meant, view.pet_last))  # beside a loss
     worded = [
-        offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
+        offline_talk.noted(r[len("Noted: ") :], seed + i, gently=gently)
+        if r.startswith("Noted: ")
+        else r
         for i, r in enumerate(merge_notes(meant))
     ]
     worded = promise_once(worded)  # "I'll remember" once, at the end

@@ -159,7 +159,10 @@ _GOODBYE = lazy(
     r"actually|finally|right then|(?:ok|okay|k|kk) (?:thx|thanks|ty|cheers))"
     r"[\s,!.]+)*"
     r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
-    r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
+    r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|"
+    # "i'll talk to you tomorrow", "speak soon", "chat later" (the twelfth pass: "Tell me more!")
+    r"(?:i'?ll |we'?ll )?(?:talk|speak|chat)(?: (?:to|with) (?:you|u|ya))? (?:later|tomorrow|soon|"
+    r"in the morning)|"
     r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
     r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
     r"i'm going to bed|time for bed|peace out|toodles|toodle-?oo|cheerio|ta-?ta|ta ta|"

@@ -89,6 +89,7 @@ from shelldon.broker import (
     offline_moods,
     offline_news,
     offline_nods,
+    offline_notes,
     offline_open,
     offline_past,
     offline_praise,
@@ -1117,7 +1118,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         reply = offline_talk.pick(_RELAYED_REPLIES, seed, view.pet_said)
         return {"reply": reply.format(origin=origin), "ops": []}
     name = _answered_name(view, message)
-    alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
+    studied = offline_notes.read(message)  # "im tom, 2nd year law at leeds": more than a name
+    alone = len(offline_talk.clauses(studied)) == 1 and not offline_intro.introduction(studied)
     if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         intro = _first_turn(view, request)  # "hi im ana" as the first line: who the pet is too
@@ -1127,6 +1129,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
     lines, turned = offline_back.turned_back(list(sentences(message)))  # "… What about you?"
+    lines = offline_notes.joined(lines)  # a trip, then its dates: one line
     name_asked = ASK_NAME in view.pet_last
     if len(lines) > 1 and offline_intro.introduction(
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
@@ -1140,6 +1143,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         as_meant = offline_slips.read(
             offline_likes.slang_love(offline_slang.read(offline_chat.plain(sentence)))
         )
+        as_meant = offline_notes.read(as_meant)  # "exam is on wednesday": the owner's exam
         s = offline_cased.cased(as_meant, names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
@@ -1179,6 +1183,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.propose(reminder.op)
         elif (summed := offline_sums.worked(s)) is not None:
             turn.replies.append(summed)  # "what's 15% of 80?", "100 divide by 4": worked out
+        elif (trip := offline_notes.trip_asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(trip)  # "where am i going in may?": the trip kept
+        elif (noted := offline_notes.note(s)) is not None:
+            turn.replies.append(noted.reply)  # "packing list: …", "mia has swimming thurs 5pm"
+            turn.remember(*noted.keep)
         elif (missing := offline_lost.lost(view, offline_chat.plain(sentence))) is not None:
             turn.replies.append(missing)  # "have you seen my keys?": it cannot see, says so
         elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
@@ -1313,7 +1322,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                     " is called " in said and not first.startswith(NOT_KNOWN)
                 ):
                     turn.replies[-1] = first
-            if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
+            if (
+                turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s)
+            ) or offline_world.beside_the_point(s, turn.replies[-1]):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         elif not _is_question(s) and (news := offline_news.heard(s, seed, view.pet_said)):
             turn.replies.append(news.reply)  # "my dad is in hospital", "im vegan now btw"

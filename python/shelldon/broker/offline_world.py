@@ -107,6 +107,13 @@ def about_the_world(question: str) -> bool:
     return _WORLD.search(question) is not None
 
 
+def beside_the_point(question: str, answer: str) -> bool:
+    """Whether memory's answer to a question about the world outside says nothing of it ("whats
+    the weather in lisbon in may?" answered with the trip to Lisbon, the twelfth pass): the
+    world's answer then ("do I like the rain?" answered "you like the rain" stays)."""
+    return _WORLD.search(question) is not None and _WORLD.search(answer) is None
+
+
 _NO_CLOCK = "I can't tell the time right now: my clock line is missing."
 
 

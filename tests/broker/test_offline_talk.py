@@ -266,3 +266,33 @@ def test_panic_is_a_low_feeling(said: str) -> None:
     pet.say("hi, I'm Tom")
     reply = pet.say(said)
     assert any(w in reply.casefold() for w in ("sorry", "hug", "here for")), reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i have 3 exams this week and i havent started revising",
+        "i still haven't started my essay",
+        "im so behind on my coursework",
+    ],
+)
+def test_being_behind_with_what_is_due_is_a_worry_never_a_fact(said: str) -> None:
+    """The twelfth pass: "… i havent started revising" was "Good to know: you haven't started
+    revising."."""
+    assert feeling(said) == "low"
+    pet = Pet()
+    pet.say("hi, I'm Tom")
+    pet.say(said)
+    assert pet.ops == []
+
+
+def test_a_correction_by_the_persons_name_revises_what_was_kept_of_them() -> None:
+    """The twelfth pass: "actually devi lives in york now, not leeds" (Devi, the sister) was "I
+    hear you." and "where does my sister live?" still said Leeds."""
+    pet = Pet(rules=True)
+    pet.say("hi, I'm Priya")
+    pet.say("my sister is called Devi and she lives in Leeds")
+    pet.say("actually devi lives in york now, not leeds")
+    assert [op.content for op in pet.ops] == ["The owner's sister lives in York."]
+    reply = pet.say("where does my sister live?")
+    assert "York" in reply and "Leeds" not in reply, reply

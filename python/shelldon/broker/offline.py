@@ -71,6 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_advice,
     offline_answers,
     offline_asides,
     offline_back,
@@ -1167,6 +1168,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             offline_cased.cased(offline_chat.plain(said), names)
             for said in (*view.owner_recent[-3:], *lines[:at])
         ]
+        if not _is_question(s) and offline_talk.correction(s)[1]:  # "actually devi lives in …"
+            s = by_relation(view, s) or s  # the entry kept of "my sister", revised
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
@@ -1302,6 +1305,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
+        elif _is_question(s) and (advised := offline_advice.advice(s, seed, view.pet_said)):
+            turn.replies.append(advised)  # "do dogs go to heaven?": nobody knows, said gently
         elif _is_question(s) and (summed := offline_world.sum_of(s)) is not None:
             turn.replies.append(summed)
         elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:

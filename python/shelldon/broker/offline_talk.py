@@ -387,11 +387,15 @@ _FEELING_OPENER = lazy(
 )
 
 
-# "sorry, i'm not much fun today", "i'm not myself lately": a low day said of oneself, with its
-# "not" (the twelfth pass: it was kept as "The owner is not much fun today.")
+# "sorry, i'm not much fun today", "i'm not myself lately", "i havent started revising": a low
+# day said of oneself, with its "not" (the twelfth pass: they were kept as facts)
 _LOW_SELF = lazy(
     r"^(?:sorry,?\s+)?(?:i(?:'m|’m| am)|im) (?:just |really )?(?:not (?:much fun|"
-    r"(?:very |great |good )?company|myself)|a (?:bit of a |complete |total )?mess)\b",
+    r"(?:very |great |good )?company|myself)|a (?:bit of a |complete |total )?mess)\b|"
+    # behind with what is due: "3 exams this week and i havent started revising"
+    r"\bi (?:still )?(?:haven'?t|have not|havent) (?:even )?(?:started|begun|done any) "
+    r"(?:revising|studying|revision|packing|(?:my|the) (?:essay|homework|assignment|coursework|"
+    r"revision|dissertation|thesis))\b|\b(?:so|really|way|super) behind (?:on|with)\b",
     re.IGNORECASE,
 )
 

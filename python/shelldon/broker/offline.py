@@ -1106,6 +1106,13 @@ _RELAYED_REPLIES = (
 )
 
 
+_NAMED_FIRST = lazy(
+    r"^(?P<opener>(?:(?:actually|oh|sorry|wait|no|nope|well)[\s,]+)*)(?P<who>[^\W\d_][\w'’-]*)"
+    r"(?P<rest>\s.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
@@ -1168,8 +1175,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             offline_cased.cased(offline_chat.plain(said), names)
             for said in (*view.owner_recent[-3:], *lines[:at])
         ]
-        if not _is_question(s) and offline_talk.correction(s)[1]:  # "actually devi lives in …"
-            s = by_relation(view, s) or s  # the entry kept of "my sister", revised
+        named_first = _NAMED_FIRST.match(s)  # "actually devi lives in york now": the sister's
+        if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
+            who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised
+            s = f"{named_first['opener']}{who}{named_first['rest']}" if who else s
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's

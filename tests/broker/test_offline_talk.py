@@ -296,3 +296,16 @@ def test_a_correction_by_the_persons_name_revises_what_was_kept_of_them() -> Non
     assert [op.content for op in pet.ops] == ["The owner's sister lives in York."]
     reply = pet.say("where does my sister live?")
     assert "York" in reply and "Leeds" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "said", ["a patient passed away tonight, it was hard", "one of my residents died today"]
+)
+def test_a_loss_at_work_is_met_gently_not_as_someone_loved(said: str) -> None:
+    """The twelfth pass: a night nurse's "a patient passed away tonight" was "Losing someone you
+    love is so hard."."""
+    pet = Pet()
+    pet.say("hi, I'm Priya")
+    reply = pet.say(said)
+    assert "sorry" in reply.casefold() and "someone you love" not in reply, reply
+    assert not any(c in reply.casefold() for c in CHEER) and pet.ops == [], reply

@@ -1264,7 +1264,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(so_so)  # "these lecture notes are so mid": the thing, no fact
         elif (  # "my grandma passed last spring" is a loss, never "Yay for your grandma!"
             aside := offline_asides.aside(s, seed, view.pet_said)
-        ) is not None and offline_talk.feeling(s) != "grief":
+        ) is not None and offline_talk.feeling(s) not in ("grief", "grief_apart"):
             turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
             reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)

@@ -343,6 +343,13 @@ _ITSELF = (
         ),
         "Not much! I'll be in your pocket keeping your things safe. What about you?",
     ),
+    (  # "are you ever awake at night?", "do you ever get tired?" (the twelfth pass: a musing)
+        lazy(
+            r"^(?:are you (?:ever )?(?:awake|up|tired)|do you (?:ever )?get (?:tired|sleepy))\b",
+            re.I,
+        ),
+        "I'm awake whenever you need me, day or night, and I rest when you're away. How about you?",
+    ),
     (
         lazy(r"^do you (?:ever )?(?:sleep|eat|drink)\b|^are you (?:hungry|sleepy|asleep)\b", re.I),
         "A sip of electricity keeps me going, and I nap when you're away. How about you?",

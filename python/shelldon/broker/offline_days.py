@@ -109,7 +109,7 @@ def follow_up(owner_recent: Sequence[str], seed: int, avoid: Sequence[str] = ())
     for line in reversed(owner_recent):
         if better(line, 0) is not None:
             break
-        if _HARD.search(line) or feeling(line) in ("low", "grief", "tired"):
+        if _HARD.search(line) or feeling(line) in ("low", "grief", "grief_apart", "tired"):
             hard.append(line)
     if not hard:
         return None

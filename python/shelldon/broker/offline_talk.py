@@ -258,6 +258,15 @@ _DAY_LEAD = (
 )
 _NOT_A_MOOD = r"(?!\s+(?:at|with|for|to|in)\b)"  # "I'm bad at cooking", "fine with me"
 _FEELINGS = (
+    # Someone the owner looks after or works with, lost: hard, but not "someone you love".
+    (
+        "grief_apart",
+        lazy(
+            r"\b(?:a|one of my|one of our|our|my) (?:patient|client|resident|colleague|coworker|"
+            r"co-worker|student|pupil|neighbou?r)s? (?:died|passed away|passed on|passed)\b",
+            re.IGNORECASE,
+        ),
+    ),
     # A loss comes first: "my cat died" is never a fact to note or a day to cheer.
     (
         "grief",
@@ -335,6 +344,10 @@ _FEELINGS = (
     ),
 )
 _FEELING_REPLIES = {
+    "grief_apart": (
+        "I'm so sorry. That's a hard thing to be there for. Be gentle with yourself today.",
+        "Oh, that's so hard. I'm sorry. Do you want to talk about it, or just sit a while?",
+    ),
     "grief": (
         "Oh, I'm so sorry. Losing someone you love is so hard. I'm here if you want to talk "
         "about them.",
@@ -431,7 +444,9 @@ def grieving(reply: str) -> bool:
     """Whether a reply is the pet's word for a loss: what is kept beside it, or just after it,
     is said back quietly ("Your dog was 14. I'll remember."), never "Okay! …" (the twelfth
     pass)."""
-    return any(reply.startswith(r) for r in _FEELING_REPLIES["grief"])
+    return any(
+        reply.startswith(r) for r in (*_FEELING_REPLIES["grief"], *_FEELING_REPLIES["grief_apart"])
+    )
 
 
 def felt_within(sentence: str) -> str | None:

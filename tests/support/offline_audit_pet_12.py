@@ -127,4 +127,57 @@ PET_12_HELD_APART: tuple[Home, ...] = (
     ),
 )
 
-PET_12_AFTER: tuple[Home, ...] = ()
+AFTER_NIGHT = datetime(2027, 1, 27, 2, 50, tzinfo=UTC)  # a Wednesday, small hours
+AFTER_DAY = datetime(2027, 1, 30, 11, 20, tzinfo=UTC)  # a Saturday late morning
+
+PET_12_AFTER: tuple[Home, ...] = (
+    Home(
+        "after: dev, a security guard on nights",
+        AFTER_NIGHT,
+        (
+            line("evening. or morning. whatever it is lol", not_=BLAND),
+            line("im dev, i do nights at a warehouse in slough", "Dev", keep=True),
+            line("tell me again where I work", "warehouse"),
+            line("remind me to ring the landlord at 4", any=("landlord",), not_=("04:00",)),
+            line("remind me after work to buy bread", any=("bread",)),
+            line("ngl this shift is lowkey dragging", not_=BLAND, nokeep=True),
+            line(
+                "my cousin amir passed in november, still can't believe he's gone",
+                warm=True,
+                not_=CHEERFUL,
+            ),
+            line("thx mate, speak tomorrow", any=("tomorrow", "bye", "see you", "night", "care")),
+        ),
+    ),
+    Home(
+        "after: noor, revising and planning",
+        AFTER_DAY,
+        (
+            line("hey im noor", "Noor"),
+            line("final year chemistry at bristol uni, dissertation due friday", keep=True),
+            line("what do i study?", "chemistry"),
+            line("im so behind on my dissertation", warm=True, nokeep=True),
+            line("revision timetable: organic mon, physical wed, inorganic fri", keep=True),
+            line("whats on my revision timetable?", "organic"),
+            line("booked a city break to prague for march", any=("Prague",), keep=True),
+            line("where am i going in march?", "Prague"),
+            line("is it cold in prague in march?", honest=True, world=True),
+            line("my little sister yasmin has piano tuesdays at 6", keep=True),
+            line("the library wifi is so mid", not_=BLAND, nokeep=True),
+        ),
+    ),
+    Home(
+        "after: george, a widower",
+        AFTER_DAY,
+        (
+            line("Hello there.", any=("name",)),
+            line("I'm George.", "George"),
+            line("My wife passed in the autumn. Forty-six years we had.", warm=True, not_=CHEERFUL),
+            line("Her name was Jean, she loved the garden.", keep=True, not_=CHEERFUL),
+            line("Remind me what my wife was called?", "Jean"),
+            line("Do you think she can see me?", not_=(*POINT, "no internet")),
+            line("Sorry, I'm not great company today.", warm=True, nokeep=True),
+            line("Thank you. I'll talk to you later.", any=("later", "bye", "see you", "care")),
+        ),
+    ),
+)

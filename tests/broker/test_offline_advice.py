@@ -21,6 +21,7 @@ GAP = ("don't know that yet", "Tell me", "for fun", "I remember")
         "is there life after death?",
         "what happens when we die?",
         "will i ever see him again?",
+        "do you think she can see me?",
         "what should i do with his bed and toys?",
         "what do I do about my landlord?",
     ],

@@ -41,6 +41,7 @@ def test_a_bare_reaction_is_answered_as_one(said: str) -> None:
         "i'll talk to you tomorrow",  # the twelfth pass: "Tell me more!"
         "speak soon",
         "ok chat later",
+        "thx mate, speak tomorrow",
     ],
 )
 def test_a_goodbye_however_typed_is_a_goodbye(said: str) -> None:

@@ -31,6 +31,10 @@ def _kept(pet: Pet) -> list[str]:
         ("my girl has ballet tuesdays at 4", "The owner's girl has ballet on Tuesdays at 4."),
         ("planning a trip to rome in may", "The owner is planning a trip to Rome in May."),
         ("we booked a holiday to crete", "The owner is planning a holiday to Crete."),
+        (
+            "revision timetable: organic mon, physical wed",
+            "The owner's revision timetable is: organic mon, physical wed.",
+        ),
     ],
 )  # fmt: skip
 def test_a_note_is_kept_as_the_owner_typed_it(said: str, kept: str) -> None:
@@ -90,6 +94,7 @@ def test_a_parents_fragments_answer_later_questions() -> None:
         ),
         ("im tom btw, 2nd year law at leeds uni", "im tom btw, I study law at leeds uni"),
         ("I'm a law student", "I study law"),
+        ("i do nights at a warehouse in slough", "i work nights at a warehouse in slough"),
         ("i'm a student nurse", "i'm a student nurse"),
         ("the exam is on monday", "the exam is on monday"),
     ],
@@ -104,3 +109,17 @@ def test_a_study_said_as_a_year_is_kept_and_told_back() -> None:
     pet.say("im tom btw, 2nd year law at leeds uni")
     assert any("law" in k for k in _kept(pet)), _kept(pet)
     assert "law" in pet.say("what do i study again?")
+
+
+def test_a_study_typed_short_with_more_after_it_is_read_whole() -> None:
+    """After the fixes ("final year chemistry at bristol uni, dissertation due friday" was
+    "Okay!" with nothing kept): the study is a line of its own."""
+    assert joined(["final year chemistry at bristol uni, dissertation due friday"]) == [
+        "final year chemistry at bristol uni",
+        "dissertation due friday",
+    ]
+    pet = Pet()
+    pet.say("hello")
+    pet.say("I'm Noor")
+    pet.say("final year chemistry at bristol uni, dissertation due friday")
+    assert "chemistry" in pet.say("what do i study?")

@@ -66,3 +66,9 @@ def test_slang_through_the_brain_is_heard_and_never_kept(said: str, warm: tuple[
     reply = pet.say(said)
     assert reply not in BLAND and any(w in reply.casefold() for w in warm), reply
     assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["this shift is dragging", "today is lowkey never-ending"])
+def test_a_slow_day_is_heard_as_slow(said: str) -> None:
+    reply = verdict(read(said), 0)
+    assert reply is not None and "hang in there" in reply.casefold(), reply

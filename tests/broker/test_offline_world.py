@@ -115,3 +115,5 @@ def test_a_question_about_the_world_is_not_answered_with_a_fact_beside_it() -> N
     weather = pet.say("whats the weather in lisbon in may?")
     assert "internet" in weather and "sister" not in weather, weather
     assert "rain" in pet.say("do I like the rain?")
+    cold = pet.say("is it cold in lisbon in march?")  # not "Yes, your sister lives in Lisbon."
+    assert "internet" in cold and "sister" not in cold, cold

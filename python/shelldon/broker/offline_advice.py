@@ -29,7 +29,9 @@ _BELIEF = lazy(
     r"(?:when|after) (?:we|you|people|pets|dogs|cats|animals|they|someone) (?:die|dies|pass)\b|"
     r"^why do (?:people|pets|dogs|cats|animals|we|good people) (?:have to )?die\b|"
     r"^what(?:'s|’s| is) the (?:meaning|point) of (?:life|it all)\b|"
-    r"^(?:will|do) (?:i|we) (?:ever )?see (?:him|her|them) again\b",
+    r"^(?:will|do) (?:i|we) (?:ever )?see (?:him|her|them) again\b|"
+    r"^do you think (?:she|he|they|(?:my|our) \w+) (?:can see|is watching|are watching|knows?|"
+    r"is (?:in heaven|at peace|happy now)|are (?:in heaven|at peace))\b",
     re.IGNORECASE,
 )
 _BELIEF_REPLIES = (

@@ -156,7 +156,8 @@ _HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
 # A goodbye, however typed: "bye", "gtg, bye!", "ok bye", "g'night", "gotta run", "nite".
 _GOODBYE = lazy(
     r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go|really|"
-    r"actually|finally|right then|(?:ok|okay|k|kk) (?:thx|thanks|ty|cheers))"
+    r"actually|finally|right then|(?:ok|okay|k|kk) (?:thx|thanks|ty|cheers)|"
+    r"mate|buddy|pal|dude|bro|hun|love)"  # "thx mate, speak tomorrow": the mate is no goodbye
     r"[\s,!.]+)*"
     r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
     r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|"

@@ -39,7 +39,7 @@ class Note:
 
 _LISTED = (
     r"list|lists|kids|children|pets|allergies|meds|medication|itinerary|plans|schedule|goals|"
-    r"to-?do|to do|wishlist|wish list|bucket list"
+    r"to-?do|to do|wishlist|wish list|bucket list|timetable|rota|routine|checklist|ingredients"
 )
 _LIST = lazy(
     rf"^(?:my |our |the )?(?P<label>(?:[a-z][\w'’-]* ){{0,2}}?(?:{_LISTED}))"
@@ -90,6 +90,11 @@ _EVENT = lazy(
     r"(?:exam|test|interview|appointment|meeting|flight|party|wedding|match|game|shift|"
     r"lesson|deadline|presentation|surgery|operation|recital|concert|viva|final|midterm)s?) "
     r"(?=(?:is|are) (?:on|at|this|next|tomorrow|today|tonight|in \d)\b)",
+    re.IGNORECASE,
+)
+_SHIFTS = lazy(
+    r"\b(i|we) do ((?:the )?(?:nights|night shifts?|days|day shifts?|lates|earlies|shifts|"
+    r"weekends)) (?=(?:at|in|for|on)\b)",
     re.IGNORECASE,
 )
 _YEAR = r"(?:1st|2nd|3rd|4th|first|second|third|fourth|final|last)"
@@ -149,8 +154,10 @@ def trip_asked(question: str, known: Sequence[str]) -> str | None:
 
 def read(sentence: str) -> str:
     """The sentence as the fact rules read it: an event with its day made the owner's, a study
-    said as a year or a student said as "I study …"; else as it was."""
+    said as a year or a student said as "I study …", shifts done somewhere as work ("i do nights
+    at a warehouse": "I work nights at …"); else as it was."""
     text = _EVENT.sub(lambda m: f"my {m['what']} ", sentence, count=1)
+    text = _SHIFTS.sub(r"\1 work \2 ", text, count=1)
 
     def study(found: re.Match[str]) -> str:
         subject = found["subject"] or found["subject2"]
@@ -164,9 +171,16 @@ def read(sentence: str) -> str:
 
 def joined(lines: list[str]) -> list[str]:
     """A trip, then a fragment of its dates ("planning a trip to portugal!!", "lisbon 12-16 may
-    then porto till the 20th"): one line, the dates after a colon."""
+    then porto till the 20th"): one line, the dates after a colon; a study typed short with more
+    after a comma: two lines, so the study is read whole."""
     out: list[str] = []
-    for line in lines:
+    for whole in lines:
+        study = _STUDY.match(whole.strip())
+        if study is not None and whole.strip()[study.end() :].startswith(", "):
+            out.append(whole.strip()[: study.end()])  # "final year chemistry at bristol uni,
+            line = whole.strip()[study.end() + 2 :]  # dissertation due friday": two lines
+        else:
+            line = whole
         if out and _DATES.match(line.strip()) and _TRIP.match(out[-1].strip()):
             out[-1] = f"{out[-1].strip().rstrip('!.')}: {line.strip()}"
         else:

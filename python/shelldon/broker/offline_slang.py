@@ -32,18 +32,22 @@ _MID = lazy(
 )
 _THING = (
     r"(?:the|this|that|these|those|my|our|his|her|their)\s+[\w'’ -]{1,30}?|"
-    r"it|this|that|they|those|these|class|school|uni|work|lectures?|revision"
+    r"it|this|that|they|those|these|class|school|uni|work|lectures?|revision|today|tonight"
 )
 _VERDICT = lazy(
     rf"^(?P<thing>{_THING})(?:\s+(?P<be>is|are|was|were)|(?P<s>['’]s))\s+"
     r"(?:(?:so|really|very|pretty|kinda|kind of|a bit|honestly|just|super|soo+)\s+)*"
     r"(?P<how>meh|boring|mediocre|trash|rubbish|dull|whatever|forgettable|underwhelming|"
-    r"overrated|so-so|average)\b(?:\s+af)?[\s!.]*$",
+    r"overrated|so-so|average|dragging|a drag|never-ending|endless)\b(?:\s+af)?[\s!.]*$",
     re.IGNORECASE,
 )
 _SO_SO = (
     "Not exactly thrilling, huh? 😐 What {is_} wrong with {it}?",
     "Meh indeed. What would {make} {it} better?",
+)
+_SLOW = (
+    "Ugh, the slow ones feel twice as long. Hang in there!",
+    "Oof, crawling along? Hang in there.",
 )
 # A day said so-so is offline_asides' ("today was mid": an ordinary one).
 _A_DAY = lazy(
@@ -63,8 +67,11 @@ def verdict(sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
     """The pet's word on a thing called so-so or dull; None for any other line (a day that was
     so-so is offline_asides')."""
     found = _VERDICT.match(sentence.strip())
-    if found is None or _A_DAY.match(found["thing"]):
+    if found is None:
         return None
+    if _A_DAY.match(found["thing"]):  # "this shift is dragging": slow, not so-so
+        slow = found["how"].casefold() in ("dragging", "a drag", "never-ending", "endless")
+        return pick(_SLOW, seed, avoid) if slow else None
     be = (found["be"] or "is").casefold()
     past = be in ("was", "were")
     plural = be in ("are", "were") or found["thing"].casefold() in ("they", "these", "those")

@@ -39,6 +39,9 @@ _DAY = lazy(
 _WORLD = lazy(
     r"\b(?:weather|forecast|rain(?:ing)?|snow(?:ing)?|sunny|temperature outside|news|headlines?|"
     r"scores?|who won|stock|share price|exchange rate|bitcoin|price of|look (?:it |that )?up|"
+    # "is it cold in prague in march?" (the twelfth pass: answered "Yes" from the trip kept)
+    r"is it (?:usually |always |very |really )?(?:cold|hot|warm|sunny|rainy|wet|humid|chilly|"
+    r"freezing|snowy|windy) (?:in|at|there|out)|"
     r"search (?:for|the web|online)|google|wikipedia|the internet|traffic|"
     # a place near the owner ("the best thai restaurant near me"): a map the pet has not got
     r"near me|nearby|near here|around here|closest|open now|opening hours|directions to|"

@@ -123,3 +123,11 @@ def test_a_study_typed_short_with_more_after_it_is_read_whole() -> None:
     pet.say("I'm Noor")
     pet.say("final year chemistry at bristol uni, dissertation due friday")
     assert "chemistry" in pet.say("what do i study?")
+
+
+def test_a_long_list_is_counted_not_said_back_word_for_word() -> None:
+    """After the fixes: "packing list so far: passport, adapter, sunscreen, hiking boots" was
+    said back whole (the owner's words echoed)."""
+    found = note("packing list so far: passport, adapter, sunscreen, hiking boots")
+    assert found is not None and "4 things" in found.reply and "adapter" not in found.reply
+    assert "adapter" in found.keep[2]

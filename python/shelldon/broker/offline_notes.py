@@ -210,9 +210,12 @@ def note(sentence: str) -> Note | None:
             items = _NAME_AGE.sub(lambda m: f"{_title(m[1])} ({m[2]})", items)
         items = re.sub(r"\bmy\b", "the owner's", items, flags=re.IGNORECASE)
         be = "are" if _MANY.search(label) else "is"  # "your kids are: …", "your list is: …"
+        parts = [p for p in re.split(r",\s*|\s+and\s+", items) if p.strip()]
+        said = f"your {label}: {items.replace(chr(39).join(('the owner', 's')), 'your')}"
+        if len(parts) >= 3:  # a long list is counted, not said back word for word
+            said = f"your {label}, {len(parts)} {'things' if 'list' in label else 'entries'}"
         return Note(
-            f"Got it, your {label}: {items.replace(chr(39).join(('the owner', 's')), 'your')}. "
-            "I'll remember.",
+            f"Got it, {said}. I'll remember.",
             ("facts", label, f"The owner's {label} {be}: {items}."),
         )
     if (week := _SCHEDULE.match(text)) is not None:

@@ -40,7 +40,10 @@ by shelldon.broker.offline_recount, a line that only makes sense with the one be
 i meant brutus not bruno", "its 14 april" after its own "I don't know that yet") made whole by
 shelldon.broker.offline_mend, a hard day followed over the next greeting and a relief met gladly
 by shelldon.broker.offline_days, and small talk about the pet's own day ("what did you have for
-dinner?") answered in kind by shelldon.broker.offline_kind.
+dinner?") answered in kind by shelldon.broker.offline_kind. Lines typed as notes ("packing list:
+…", "mia has swimming thurs 5pm", a trip and its dates) are shelldon.broker.offline_notes', slang
+inside a line ("lowkey", "mid") is read by shelldon.broker.offline_slang, and a question nobody
+could look up ("do dogs go to heaven?") is answered by shelldon.broker.offline_advice.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names

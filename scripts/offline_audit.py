@@ -7,7 +7,7 @@ reply and what is wrong with it, then how many lines read badly, by class.
 
     .venv/bin/python scripts/offline_audit.py [--bad]
         [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5
-         | --held-apart-6 | --held-apart-7]
+         | --held-apart-6 | --held-apart-7 | --held-apart-8]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -26,6 +26,9 @@ them (tests/support/offline_audit_pet_10.py; a line's `at` moves the pet's clock
 --held-apart-7 the eleventh pass's set (other owners: a teenager, a retired teacher, a busy parent,
 a speaker of English as a second language), written before its fixes, and apart the lines written
 after them (tests/support/offline_audit_pet_11.py, PET_11_AFTER).
+--held-apart-8 the twelfth pass's set (a night-shift nurse, a student cramming, someone grieving,
+someone planning a trip), written before its fixes, and apart the lines written after them
+(tests/support/offline_audit_pet_12.py, PET_12_AFTER).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
 from support.offline_audit_pet_9 import PET_9_AFTER, PET_9_HELD_APART, PET_9_TUNING
 from support.offline_audit_pet_10 import PET_10_AFTER, PET_10_HELD_APART
 from support.offline_audit_pet_11 import PET_11_AFTER, PET_11_HELD_APART
+from support.offline_audit_pet_12 import PET_12_AFTER, PET_12_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -93,6 +97,9 @@ def main() -> int:
     which.add_argument(
         "--held-apart-7", action="store_true", help="the eleventh pass's held-apart set instead"
     )
+    which.add_argument(
+        "--held-apart-8", action="store_true", help="the twelfth pass's held-apart set instead"
+    )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     sets: tuple[tuple[str, tuple[Home, ...]], ...] = (
@@ -134,6 +141,11 @@ def main() -> int:
         sets = (
             ("eleventh pass", PET_11_HELD_APART),
             ("eleventh pass, written after its fixes", PET_11_AFTER),
+        )
+    elif args.held_apart_8:
+        sets = (
+            ("twelfth pass", PET_12_HELD_APART),
+            ("twelfth pass, written after its fixes", PET_12_AFTER),
         )
     figures: list[str] = []
     for set_name, homes in sets:

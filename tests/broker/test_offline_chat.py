@@ -29,7 +29,20 @@ def test_a_bare_reaction_is_answered_as_one(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["night!", "cya", "gotta go", "good night shelldon", "ttyl", "see you tomorrow", "bye"]
+    "said",
+    [
+        "night!",
+        "cya",
+        "gotta go",
+        "good night shelldon",
+        "ttyl",
+        "see you tomorrow",
+        "bye",
+        "i'll talk to you tomorrow",  # the twelfth pass: "Tell me more!"
+        "speak soon",
+        "ok chat later",
+        "thx mate, speak tomorrow",
+    ],
 )
 def test_a_goodbye_however_typed_is_a_goodbye(said: str) -> None:
     pet = talked_to()
@@ -578,3 +591,10 @@ def test_a_name_with_a_laugh_after_it_is_the_name() -> None:
     pet.say("hello")
     assert "Jaz" in pet.say("im jaz lol")
     assert any(isinstance(op, Remember) and "Jaz" in op.content for op in pet.ops), pet.ops
+
+
+@pytest.mark.parametrize("said", ["are you ever awake at night?", "do you ever get tired?"])
+def test_whether_the_pet_is_awake_or_tired_is_answered_of_itself(said: str) -> None:
+    """The twelfth pass: both were "Hm, that's a big question for a pocket pet! …"."""
+    reply = offline_chat.about_itself(said)
+    assert reply is not None and "awake" in reply, reply

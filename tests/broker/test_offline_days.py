@@ -58,6 +58,8 @@ def test_a_greeting_after_an_ordinary_day_is_an_ordinary_greeting() -> None:
         "phew, the results came back fine",
         "feeling so relieved",
         "she's recovering well",
+        "ok did 2 hours, feeling a bit better about it",  # the twelfth pass: "Tell me more!"
+        "slept on it, much better now",
     ],
 )
 def test_things_getting_better_are_met_gladly(said: str) -> None:
@@ -69,7 +71,13 @@ def test_things_getting_better_are_met_gladly(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["not any better", "no better today", "my car is better than yours"]
+    "said",
+    [
+        "not any better",
+        "no better today",
+        "my car is better than yours",
+        "saw the doctor, she's not any better",
+    ],
 )
 def test_no_better_is_never_met_gladly(said: str) -> None:
     assert "glad to hear" not in after().say(said)

@@ -251,3 +251,15 @@ def test_a_question_about_someone_just_named_by_a_pronoun_is_about_them(
 def test_a_pronoun_question_with_no_one_before_is_left_as_it_is() -> None:
     assert offline_referent.asked_of("what's her name?", ["my car is red"]) is None
     assert offline_referent.asked_of("what's her name?", ["my dad is called Bo"]) is None
+
+
+def test_a_name_said_in_the_past_of_someone_gone_is_kept_with_what_follows() -> None:
+    """The twelfth pass: "her name was Rose, she taught me to bake" after "my grandma passed"
+    was "I hear you." with nothing kept, and "what was my grandma called?" a gap."""
+    pet = Pet()
+    pet.say("hi, I'm Ellen")
+    pet.say("my grandma passed last spring")
+    pet.say("her name was Rose, she taught me to bake")
+    kept = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert kept and "Rose" in kept[0] and "bake" in kept[0], kept
+    assert "Rose" in pet.say("do you know what my grandma was called?")

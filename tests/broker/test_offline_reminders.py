@@ -277,3 +277,48 @@ def test_a_reminder_asked_politely_or_with_the_hour_in_words_is_set(
     op = only_op(ask(message))
     assert op.at == at, op
     assert task is None or op.text == task, op
+
+
+def _at(message: str, now: datetime) -> str | None:
+    [raw] = ask(message, now=now, zone="UTC")["ops"] or [None]
+    op = decode_op(raw) if raw is not None else None
+    return op.at if isinstance(op, Remind) else None
+
+
+_NIGHT = datetime(2027, 1, 13, 3, 40, tzinfo=UTC)  # a Wednesday, before dawn
+_MORNING = datetime(2027, 1, 13, 10, 0, tzinfo=UTC)
+_EVENING = datetime(2027, 1, 13, 19, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("message", "now", "at"),
+    [
+        ("remind me pick up leo at 3", _NIGHT, "2027-01-13T15:00"),
+        ("remind me at 3 to call the bank", _MORNING, "2027-01-13T15:00"),
+        ("remind me at 3 to call the bank", _EVENING, "2027-01-14T15:00"),
+        ("remind me at 5:30 to feed the cat", _NIGHT, "2027-01-13T17:30"),
+        ("remind me tomorrow at 3 to call", _MORNING, "2027-01-14T15:00"),
+        ("remind me at 7 to eat", _NIGHT, "2027-01-13T07:00"),
+        ("remind me at 7 to eat", _MORNING, "2027-01-13T19:00"),
+        ("remind me at 7 to eat", _EVENING, "2027-01-14T07:00"),
+        ("remind me on friday evening at 7 to go out", _MORNING, "2027-01-15T19:00"),
+        ("remind me at 3am to check the oven", _NIGHT, None),  # passed: said so, nothing set
+        ("remind me tomorrow morning at 6 to run", _MORNING, "2027-01-14T06:00"),
+        ("remind me at 03:30 to turn the patient", _NIGHT, None),
+        ("remind me to stop revising at midnight", _EVENING, "2027-01-14T00:00"),
+        ("remind me tonight to book the train", _EVENING, "2027-01-13T21:00"),
+        ("remind me to take my meds after lunch", _NIGHT, "2027-01-13T13:30"),
+        ("remind me after dinner to call gran", _MORNING, "2027-01-13T20:00"),
+    ],
+)
+def test_a_bare_hour_is_the_one_a_person_means(message: str, now: datetime, at: str | None) -> None:
+    """The twelfth pass: "pick up leo at 3" was 03:00 (said at 17:45, "already passed"), "at
+    midnight" said at 23:00 today's 00:00, "tonight" said at 19:00 already passed, and "after
+    lunch" no time at all. A bare 1 to 6 is the afternoon, 7 to 11 the next of the two; "3am",
+    "03:30" and "morning" keep it early."""
+    assert _at(message, now) == at
+
+
+def test_a_part_of_the_day_beside_a_time_leaves_the_task() -> None:
+    got = ask("remind me tomorrow morning at 6 to run", now=_MORNING, zone="UTC")
+    assert got["reply"].endswith(" to run."), got

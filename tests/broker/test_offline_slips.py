@@ -54,3 +54,35 @@ def test_a_question_to_the_pet_without_its_do_is_not_a_gap() -> None:
     pet.say("hi, I'm Ana")
     reply = pet.say("you like the coffee?")
     assert not any(g in reply for g in GAP), reply
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("remind me what my sister is called", "what is my sister called?"),
+        ("tell me again where I work", "where do I work?"),
+        ("could you remind me who my dentist is?", "who is my dentist?"),
+        ("remind me what's my flatmate called", "what's my flatmate called?"),
+    ],
+)
+def test_remind_me_before_a_question_word_is_the_question(said: str, meant: str) -> None:
+    assert read(said) == meant
+
+
+@pytest.mark.parametrize(
+    "said", ["remind me when I get home to call mum", "remind me what to buy", "tell me a joke"]
+)
+def test_remind_me_with_a_task_is_left_as_it_is(said: str) -> None:
+    assert read(said) == said
+
+
+def test_what_the_owner_asked_to_be_reminded_of_is_told_back() -> None:
+    """The twelfth pass: "remind me what my sister is called" was "When should I remind you to
+    what your sister is called?"."""
+    pet = Pet()
+    pet.say("hi, I'm Priya")
+    pet.say("my sister is called Devi")
+    pet.say("I work at the city hospital")
+    assert "Devi" in pet.say("remind me what my sister is called")
+    assert "city hospital" in pet.say("remind me where I work")
+    assert not pet.ops

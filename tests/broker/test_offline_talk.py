@@ -200,3 +200,112 @@ def test_three_questions_it_cannot_answer_in_a_row_get_three_replies() -> None:
 def test_a_feeling_after_a_time_or_a_hedge_is_still_a_feeling(said: str, kind: str) -> None:
     """The eleventh pass: "yesterday I was very sad …" was "Mm-hm, I'm listening."."""
     assert feeling(said) == kind
+
+
+CHEER = ("yay", "congrat", "exciting", "wonderful", "proud", "okay!", "got it")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my grandma passed last spring too, it's been a hard year",
+        "my dad passed in 2019",
+        "she passed peacefully on sunday",
+        "i keep expecting him at the door",
+        "the house is so quiet without her",
+    ],
+)
+def test_a_death_said_as_passed_or_missed_is_grief(said: str) -> None:
+    """The twelfth pass: "my grandma passed last spring" was "Yay for your grandma! You must be
+    so happy for them." (passed, as an exam)."""
+    assert feeling(said) == "grief"
+    pet = Pet()
+    pet.say("hi, I'm Ellen")
+    reply = pet.say(said)
+    assert "sorry" in reply.casefold() and not any(c in reply.casefold() for c in CHEER), reply
+
+
+@pytest.mark.parametrize(
+    "said", ["my son passed his driving test", "i passed my exam", "my sister passed!!"]
+)
+def test_an_exam_passed_is_no_grief(said: str) -> None:
+    assert feeling(said) != "grief"
+
+
+def test_what_is_kept_beside_a_loss_is_said_back_quietly() -> None:
+    """The twelfth pass: "I'm so sorry for your loss. … Okay! Your dog was 14. I'll keep that in
+    mind.", and the next line "Okay! Your dog was a beagle."."""
+    breezy = ("Okay!", "Got it", "Good to know", "Noted in my little shell", "Oh, your")
+    for age in range(10, 17):  # other turns, other seeds: every wording the pet might pick
+        pet = Pet()
+        pet.say("hi, I'm Ellen")
+        first = pet.say(f"my dog died yesterday. he was {age}")
+        assert "sorry" in first.casefold() and str(age) in first and pet.ops, first
+        second = pet.say("he was a beagle")
+        assert "beagle" in second and pet.ops, second
+        for reply in (first, second):
+            assert not any(b in reply for b in breezy), reply
+
+
+@pytest.mark.parametrize(
+    "said", ["sorry, i'm not much fun today", "im not myself lately", "i'm a bit of a mess"]
+)
+def test_a_low_day_said_of_oneself_is_heard_and_never_kept(said: str) -> None:
+    """The twelfth pass: "sorry, i'm not much fun today" was kept ("Good to know: you're not
+    much fun today.")."""
+    assert feeling(said) == "low"
+    pet = Pet()
+    pet.say("hi, I'm Ellen")
+    pet.say(said)
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["ngl im lowkey panicking", "i'm freaking out"])
+def test_panic_is_a_low_feeling(said: str) -> None:
+    pet = Pet()
+    pet.say("hi, I'm Tom")
+    reply = pet.say(said)
+    assert any(w in reply.casefold() for w in ("sorry", "hug", "here for")), reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i have 3 exams this week and i havent started revising",
+        "i still haven't started my essay",
+        "im so behind on my coursework",
+    ],
+)
+def test_being_behind_with_what_is_due_is_a_worry_never_a_fact(said: str) -> None:
+    """The twelfth pass: "… i havent started revising" was "Good to know: you haven't started
+    revising."."""
+    assert feeling(said) == "low"
+    pet = Pet()
+    pet.say("hi, I'm Tom")
+    pet.say(said)
+    assert pet.ops == []
+
+
+def test_a_correction_by_the_persons_name_revises_what_was_kept_of_them() -> None:
+    """The twelfth pass: "actually devi lives in york now, not leeds" (Devi, the sister) was "I
+    hear you." and "where does my sister live?" still said Leeds."""
+    pet = Pet(rules=True)
+    pet.say("hi, I'm Priya")
+    pet.say("my sister is called Devi and she lives in Leeds")
+    pet.say("actually devi lives in york now, not leeds")
+    assert [op.content for op in pet.ops] == ["The owner's sister lives in York."]
+    reply = pet.say("where does my sister live?")
+    assert "York" in reply and "Leeds" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "said", ["a patient passed away tonight, it was hard", "one of my residents died today"]
+)
+def test_a_loss_at_work_is_met_gently_not_as_someone_loved(said: str) -> None:
+    """The twelfth pass: a night nurse's "a patient passed away tonight" was "Losing someone you
+    love is so hard."."""
+    pet = Pet()
+    pet.say("hi, I'm Priya")
+    reply = pet.say(said)
+    assert "sorry" in reply.casefold() and "someone you love" not in reply, reply
+    assert not any(c in reply.casefold() for c in CHEER) and pet.ops == [], reply

@@ -18,7 +18,7 @@ from shelldon.worker.prompt import (
     PromptContext,
     assemble_prompt,
 )
-from support.offline_pet import one_turn
+from support.offline_pet import Pet, one_turn
 
 NOW = datetime(2026, 12, 6, 18, 5, tzinfo=UTC)
 
@@ -103,3 +103,17 @@ def test_opening_hours_are_the_world_not_a_gap_in_memory(said: str) -> None:
     reply, ops = one_turn(said)
     assert "internet" in reply and "I'll remember" not in reply, reply
     assert ops == []
+
+
+def test_a_question_about_the_world_is_not_answered_with_a_fact_beside_it() -> None:
+    """The twelfth pass: "whats the weather in lisbon in may" was answered with the trip to
+    Lisbon the owner had told (shared words); "do I like the rain?" stays memory's."""
+    pet = Pet()
+    pet.say("hi, I'm Kofi")
+    pet.say("my sister lives in Lisbon")
+    pet.say("I love the rain")
+    weather = pet.say("whats the weather in lisbon in may?")
+    assert "internet" in weather and "sister" not in weather, weather
+    assert "rain" in pet.say("do I like the rain?")
+    cold = pet.say("is it cold in lisbon in march?")  # not "Yes, your sister lives in Lisbon."
+    assert "internet" in cold and "sister" not in cold, cold

@@ -40,7 +40,10 @@ by shelldon.broker.offline_recount, a line that only makes sense with the one be
 i meant brutus not bruno", "its 14 april" after its own "I don't know that yet") made whole by
 shelldon.broker.offline_mend, a hard day followed over the next greeting and a relief met gladly
 by shelldon.broker.offline_days, and small talk about the pet's own day ("what did you have for
-dinner?") answered in kind by shelldon.broker.offline_kind.
+dinner?") answered in kind by shelldon.broker.offline_kind. Lines typed as notes ("packing list:
+…", "mia has swimming thurs 5pm", a trip and its dates) are shelldon.broker.offline_notes', slang
+inside a line ("lowkey", "mid") is read by shelldon.broker.offline_slang, and a question nobody
+could look up ("do dogs go to heaven?") is answered by shelldon.broker.offline_advice.
 
 Each statement is read clause by clause, a correction ("actually …, not …", "that's wrong, …",
 "I moved to …") is filed under the name of the entry it corrects (the gate revises it), names
@@ -71,6 +74,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_advice,
     offline_answers,
     offline_asides,
     offline_back,
@@ -89,6 +93,7 @@ from shelldon.broker import (
     offline_moods,
     offline_news,
     offline_nods,
+    offline_notes,
     offline_open,
     offline_past,
     offline_praise,
@@ -97,6 +102,7 @@ from shelldon.broker import (
     offline_referent,
     offline_rules,
     offline_self,
+    offline_slang,
     offline_slips,
     offline_sums,
     offline_talk,
@@ -1107,6 +1113,13 @@ _RELAYED_REPLIES = (
 )
 
 
+_NAMED_FIRST = lazy(
+    r"^(?P<opener>(?:(?:actually|oh|sorry|wait|no|nope|well)[\s,]+)*)(?P<who>[^\W\d_][\w'’-]*)"
+    r"(?P<rest>\s.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def respond(request: CompletionRequest) -> dict[str, Any]:
     """The reply-protocol object for one owner turn. Deterministic: same prompt, same answer."""
     view = PromptView.of(request)
@@ -1120,7 +1133,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         reply = offline_talk.pick(_RELAYED_REPLIES, seed, view.pet_said)
         return {"reply": reply.format(origin=origin), "ops": []}
     name = _answered_name(view, message)
-    alone = len(offline_talk.clauses(message)) == 1 and not offline_intro.introduction(message)
+    studied = offline_notes.read(message)  # "im tom, 2nd year law at leeds": more than a name
+    alone = len(offline_talk.clauses(studied)) == 1 and not offline_intro.introduction(studied)
     if name is not None and alone:  # more ("my name is Zoe, based in Cork") is read below
         turn.remember("facts", "owner's name", f"The owner's name is {name}.")
         intro = _first_turn(view, request)  # "hi im ana" as the first line: who the pet is too
@@ -1130,6 +1144,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
     lines, turned = offline_back.turned_back(list(sentences(message)))  # "… What about you?"
+    lines = offline_notes.joined(lines)  # a trip, then its dates: one line
     name_asked = ASK_NAME in view.pet_last
     if len(lines) > 1 and offline_intro.introduction(
         offline_chat.plain(offline_intro.joined(lines)), asked=name_asked
@@ -1140,7 +1155,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     names = known_names(view)
     for at, sentence in enumerate(lines):
         # "my wife is priya": Priya; "tom is 8" when Tom is known
-        as_meant = offline_slips.read(offline_likes.slang_love(offline_chat.plain(sentence)))
+        as_meant = offline_slips.read(
+            offline_likes.slang_love(offline_slang.read(offline_chat.plain(sentence)))
+        )
+        as_meant = offline_notes.read(as_meant)  # "exam is on wednesday": the owner's exam
         s = offline_cased.cased(as_meant, names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
@@ -1164,6 +1182,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             offline_cased.cased(offline_chat.plain(said), names)
             for said in (*view.owner_recent[-3:], *lines[:at])
         ]
+        named_first = _NAMED_FIRST.match(s)  # "actually devi lives in york now": the sister's
+        if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
+            who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised
+            s = f"{named_first['opener']}{who}{named_first['rest']}" if who else s
         referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
@@ -1180,6 +1202,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 turn.propose(reminder.op)
         elif (summed := offline_sums.worked(s)) is not None:
             turn.replies.append(summed)  # "what's 15% of 80?", "100 divide by 4": worked out
+        elif (trip := offline_notes.trip_asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(trip)  # "where am i going in may?": the trip kept
+        elif (noted := offline_notes.note(s)) is not None:
+            turn.replies.append(noted.reply)  # "packing list: …", "mia has swimming thurs 5pm"
+            turn.remember(*noted.keep)
         elif (missing := offline_lost.lost(view, offline_chat.plain(sentence))) is not None:
             turn.replies.append(missing)  # "have you seen my keys?": it cannot see, says so
         elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
@@ -1240,7 +1267,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             if asked is not None and "! " in hello:  # a hard day in the window: asked after
                 hello = f"{hello.split('! ', 1)[0]}! {asked}"
             turn.replies.append(hello)  # "good morning ☀️", "evening all", "hola 👋"
-        elif (aside := offline_asides.aside(s, seed, view.pet_said)) is not None:
+        elif (so_so := offline_slang.verdict(s, seed, view.pet_said)) is not None:
+            turn.replies.append(so_so)  # "these lecture notes are so mid": the thing, no fact
+        elif (  # "my grandma passed last spring" is a loss, never "Yay for your grandma!"
+            aside := offline_asides.aside(s, seed, view.pet_said)
+        ) is not None and offline_talk.feeling(s) not in ("grief", "grief_apart"):
             turn.replies.append(aside)  # "😴", "call my dad", "why?", "sooo happy today"
         elif (
             reacted := offline_chat.reaction(s, seed, hour, _owner_name(view), view.pet_said)
@@ -1290,6 +1321,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                 "That sounds like a secret, so I won't keep it in my memory. "
                 "`shelldon vault set` keeps secrets locked away."
             )
+        elif _is_question(s) and (advised := offline_advice.advice(s, seed, view.pet_said)):
+            turn.replies.append(advised)  # "do dogs go to heaven?": nobody knows, said gently
         elif _is_question(s) and (summed := offline_world.sum_of(s)) is not None:
             turn.replies.append(summed)
         elif _is_question(s) and (topical := offline_topics.answer(view, s, seed)) is not None:
@@ -1310,7 +1343,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
                     " is called " in said and not first.startswith(NOT_KNOWN)
                 ):
                     turn.replies[-1] = first
-            if turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s):
+            if (
+                turn.replies[-1].startswith(NOT_KNOWN) and not names_a_known_person(view, s)
+            ) or offline_world.beside_the_point(s, turn.replies[-1]):
                 turn.replies[-1] = _not_the_owners(view, s, seed) or turn.replies[-1]
         elif not _is_question(s) and (news := offline_news.heard(s, seed, view.pet_said)):
             turn.replies.append(news.reply)  # "my dad is in hospital", "im vegan now btw"
@@ -1359,8 +1394,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
+    gently = any(offline_talk.grieving(r) for r in (*meant, view.pet_last))  # beside a loss
     worded = [
-        offline_talk.noted(r[len("Noted: ") :], seed + i) if r.startswith("Noted: ") else r
+        offline_talk.noted(r[len("Noted: ") :], seed + i, gently=gently)
+        if r.startswith("Noted: ")
+        else r
         for i, r in enumerate(merge_notes(meant))
     ]
     worded = promise_once(worded)  # "I'll remember" once, at the end

@@ -156,10 +156,14 @@ _HAPPY_FACE_REPLY = ("That smile suits you! 😊", "Yay! What's the good news?")
 # A goodbye, however typed: "bye", "gtg, bye!", "ok bye", "g'night", "gotta run", "nite".
 _GOODBYE = lazy(
     r"^(?:(?:ok|okay|k|kk|right|well|anyway|anyways|alright|ok then|gtg|g2g|gotta go|really|"
-    r"actually|finally|right then|(?:ok|okay|k|kk) (?:thx|thanks|ty|cheers))"
+    r"actually|finally|right then|(?:ok|okay|k|kk) (?:thx|thanks|ty|cheers)|"
+    r"mate|buddy|pal|dude|bro|hun|love)"  # "thx mate, speak tomorrow": the mate is no goodbye
     r"[\s,!.]+)*"
     r"(?:bye+|goodbye|bye bye|buh bye|good ?night|g'?night|gnight|night+|nite|gn|nighty night|"
-    r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|talk (?:to you )?(?:later|tomorrow|soon)|"
+    r"sleep well|see (?:you|ya)|see u|cya|ttyl|ttfn|bbl|"
+    # "i'll talk to you tomorrow", "speak soon", "chat later" (the twelfth pass: "Tell me more!")
+    r"(?:i'?ll |we'?ll )?(?:talk|speak|chat)(?: (?:to|with) (?:you|u|ya))? (?:later|tomorrow|soon|"
+    r"in the morning)|"
     r"laters?|catch you later|gotta (?:go|run|dash|fly|bounce)|got to (?:go|run)|gtg|g2g|"
     r"i have to go|i(?:'ve| have) got to go|i'm off|i'm out|off to bed|going to bed|"
     r"i'm going to bed|time for bed|peace out|toodles|toodle-?oo|cheerio|ta-?ta|ta ta|"
@@ -339,6 +343,13 @@ _ITSELF = (
             re.I,
         ),
         "Not much! I'll be in your pocket keeping your things safe. What about you?",
+    ),
+    (  # "are you ever awake at night?", "do you ever get tired?" (the twelfth pass: a musing)
+        lazy(
+            r"^(?:are you (?:ever )?(?:awake|up|tired)|do you (?:ever )?get (?:tired|sleepy))\b",
+            re.I,
+        ),
+        "I'm awake whenever you need me, day or night, and I rest when you're away. How about you?",
     ),
     (
         lazy(r"^do you (?:ever )?(?:sleep|eat|drink)\b|^are you (?:hungry|sleepy|asleep)\b", re.I),

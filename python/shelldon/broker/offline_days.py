@@ -84,11 +84,14 @@ def better(sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
     """The pet's gladness at a line that says things got better or a worry lifted; None for any
     other (and for "not better", "no better")."""
     text = sentence.strip()
-    if _BETTER.search(text) is None:
-        return None
-    if _STILL_BAD.search(text.split(",", 1)[0]) or re.search(r"\bbetter than\b", text, re.I):
-        return None  # "not any better", "no better", "my car is better than yours"
-    return pick(_GLAD, seed, avoid)
+    # "did 2 hours, feeling a bit better about it": the better clause after what was done
+    for part in (text, *(p.strip() for p in text.split(",")[1:])):
+        if _BETTER.search(part) is None:
+            continue
+        if _STILL_BAD.search(part.split(",", 1)[0]) or re.search(r"\bbetter than\b", part, re.I):
+            return None  # "not any better", "no better", "my car is better than yours"
+        return pick(_GLAD, seed, avoid)
+    return None
 
 
 def not_talking(sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
@@ -106,7 +109,7 @@ def follow_up(owner_recent: Sequence[str], seed: int, avoid: Sequence[str] = ())
     for line in reversed(owner_recent):
         if better(line, 0) is not None:
             break
-        if _HARD.search(line) or feeling(line) in ("low", "grief", "tired"):
+        if _HARD.search(line) or feeling(line) in ("low", "grief", "grief_apart", "tired"):
             hard.append(line)
     if not hard:
         return None

@@ -12,10 +12,14 @@ shelldon.contracts.localtime), become one `remind` op and a confirmation:
     remind me on Friday at 5pm to ...; remind me to call mum tomorrow at 9 (the task first)
 
 A day without a time means 09:00 (a part of the day its hour: "thursday evening" 19:00, "tonight"
-19:00); a bare hour without am/pm that has passed today while its
-afternoon twin has not ("at 6" said at 14:00) means the afternoon. A time that has passed gets a
-reply saying so and no op (core refuses one in the past anyway). Core resolves and stores the op;
-this module only proposes it.
+19:00, "after lunch" 13:30, "after work" 17:30, "after dinner" 20:00, "before bed" 22:00; "tonight"
+said after 19:00 the next full hour at least 45 minutes on). A bare hour without am/pm is the hour
+a person means by it, as people set errands (the twelfth pass): 1 to 6 are the afternoon ("pick up
+leo at 3" is 15:00, tomorrow's when today's has passed; "at 3am", "at 03:00" and "tomorrow morning
+at 6" stay early), 7 to 11 the next of the two (at 14:00 "at 7" is 19:00; at 03:40 it is 07:00),
+and "at midnight" the coming one. A repeating reminder keeps the hour as said ("every day at 6").
+A time that has passed gets a reply saying so and no op (core refuses one in the past anyway).
+Core resolves and stores the op; this module only proposes it.
 
 Check-ins are broker.offline_checkin's.
 """
@@ -75,8 +79,18 @@ _TIME = lazy(
     re.IGNORECASE,
 )
 # A part of the day instead of a time ("on thursday evening", "tomorrow morning"): its hour.
-_PART_OF_DAY = lazy(r"\b(?:in the )?(?P<part>morning|afternoon|evening|night)\b", re.IGNORECASE)
-_PART_HOURS = {"morning": (9, 0), "afternoon": (14, 0), "evening": (19, 0), "night": (21, 0)}
+_PART_OF_DAY = lazy(
+    r"\b(?:in the )?(?P<part>morning|afternoon|evening|night|after lunch|after work|after dinner|"
+    r"before bed)\b",
+    re.IGNORECASE,
+)
+_PART_HOURS = {
+    "morning": (9, 0), "afternoon": (14, 0), "evening": (19, 0), "night": (21, 0),
+    "after lunch": (13, 30), "after work": (17, 30), "after dinner": (20, 0), "before bed": (22, 0),
+}  # fmt: skip
+_PART_LEFT = lazy(r"^(?:in the )?(?:morning|afternoon|evening|night)\s+(?=to\b)", re.IGNORECASE)
+_LATE = lazy(r"\b(?:afternoon|evening|night)\b", re.IGNORECASE)
+_EARLY = lazy(r"\b(?:morning|early)\b", re.IGNORECASE)  # "tomorrow morning at 6": 06:00
 # A task that only points back ("remind me about it"): which thing is the owner's to say.
 _POINTS_BACK = frozenset({"it", "that", "this", "them", "those", "this one", "that one"})
 _TASK_LEAD = lazy(r"^(?:to|that|about|of)\s+", re.IGNORECASE)
@@ -125,7 +139,18 @@ def _hour_minute(match: re.Match[str]) -> tuple[int, int, bool] | None:
         hour += 12
     elif ampm == "a" and hour == 12:
         hour = 0
-    return hour, minute, bool(ampm) or hour == 0 or hour > 12
+    return hour, minute, bool(ampm) or hour == 0 or hour > 12 or match.group("h").startswith("0")
+
+
+def _daytime(clock: tuple[int, int, bool], rest: str) -> tuple[int, int, bool]:
+    """A bare 1 to 6 ("pick up leo at 3") as the afternoon hour a person means; "in the morning"
+    or "early" beside it keeps it early, "evening" beside any bare hour makes it late."""
+    hour, minute, explicit = clock
+    if not explicit and 1 <= hour <= 11 and _LATE.search(rest):  # "friday evening at 7"
+        return hour + 12, minute, True
+    if explicit or not 1 <= hour <= 6 or _EARLY.search(rest):
+        return clock
+    return hour + 12, minute, True
 
 
 def _task(rest: str, spans: list[tuple[int, int]]) -> str:
@@ -135,6 +160,7 @@ def _task(rest: str, spans: list[tuple[int, int]]) -> str:
         cursor = max(cursor, end)
     kept.append(rest[cursor:])
     text = " ".join("".join(kept).split()).strip(" ,;:")
+    text = _PART_LEFT.sub("", text)  # "tomorrow morning at 6 to run": the part is the when's
     text = _TASK_LEAD.sub("", text).strip().rstrip(".!?").strip()
     return text
 
@@ -236,6 +262,15 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
     local = now.local
     if every is not None:
         return _repeating(every.group("every").lower(), clock_time, task, said, now)
+    bare = clock_time is not None and not clock_time[2]  # "at 3", "at 7": the next one meant
+    clock_time = _daytime(clock_time, rest) if clock_time is not None else None
+    midnight = (  # "at midnight", "tonight at midnight": the coming one, never today's 00:00
+        at_time is not None
+        and (at_time["word"] or "").lower() == "midnight"
+        and on_date is None
+        and weekday is None
+        and (day_word is None or day_word["day"].lower() in ("today", "tonight"))
+    )
     day: date | None = None
     if on_date is not None:
         try:
@@ -249,10 +284,15 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
             clock_time = (clock_time[0] + 12, clock_time[1], True)
         elif word == "tonight" and clock_time is None:  # "tonight" alone: not 09:00
             clock_time = (*_PART_HOURS["evening"], True)
+            later = local + timedelta(minutes=45 + 59)  # said after 19:00: the next full hour on
+            if local.hour >= 19 and later.date() == local.date():
+                clock_time = (later.hour, 0, True)
     elif weekday is not None:
         wanted = _WEEKDAYS.index(weekday.group("weekday").lower())
         ahead = (wanted - local.weekday()) % 7 or 7
         day = local.date() + timedelta(days=ahead)
+    if midnight:
+        day, clock_time = local.date() + timedelta(days=1), (0, 0, True)
     if day is None and clock_time is None:
         return ReminderAnswer(
             f"When should I remind you to {said}? Say: in 20 minutes, or tomorrow at 9."
@@ -261,6 +301,8 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
     moment = datetime.combine(day or local.date(), time(hour, minute))
     if day is None and not explicit and moment <= local and moment + timedelta(hours=12) > local:
         moment += timedelta(hours=12)  # "at 6" said in the afternoon: this evening
+    if day is None and bare and moment <= local:  # "at 3" said at 19:00: tomorrow's
+        moment += timedelta(days=1)
     if moment <= local:
         return ReminderAnswer(
             f"{_upper_first(_say_when(moment, local))} has already passed, so I can't remind you "

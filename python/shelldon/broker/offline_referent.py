@@ -75,9 +75,10 @@ _BOY = frozenset(("boy", "baby boy"))
 
 _PRONOUN = r"(?P<p>he|she|it|they)"
 _NAME_GIVEN = lazy(
-    r"^(?:(?P<pos>his|her|its|their)\s+name(?:'s|’s|s|\s+is)"
+    r"^(?:(?P<pos>his|her|its|their)\s+name(?:'s|’s|s|\s+is|\s+(?P<was>was))"
     rf"|{_PRONOUN}(?:'s|’s|s|\s+is|\s+are|'re)\s+(?:called|named))"
-    r"\s+(?P<name>[^\W\d_][\w'’-]*)[\s.!]*$",
+    # "her name was Rose, she taught me to bake": someone gone, and a clause about them after
+    r"\s+(?P<name>[^\W\d_][\w'’-]*)(?:[\s.!]*$|(?=\s*,\s*(?:she|he|they)\b))",
     re.IGNORECASE,
 )
 # "she's a doctor", "hes 31", "he was a postman", "she lives in Leeds", "he works from home".
@@ -193,7 +194,8 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
     or the name it gives is for someone who is not the owner's (`named_reply`)."""
     text = sentence.strip()
     opener = _CORRECTED.match(text)  # "actually her name is jessie": a name put right
-    given = _NAME_GIVEN.match(text[opener.end() :] if opener else text)
+    body = text[opener.end() :] if opener else text
+    given = _NAME_GIVEN.match(body)
     if given is not None:
         someone = last_fitting(before, _pronoun_of(given))
         if someone is None or not someone.owners or (someone.name and not someone.rel):
@@ -205,7 +207,8 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
             return Resolved(f"actually my {someone.rel.casefold()} is called {name}", someone)
         if someone.name:  # the name is known already: nothing new to read
             return None
-        return Resolved(f"{someone.said} is called {name}", someone)
+        was = "was" if given["was"] else "is"
+        return Resolved(f"{someone.said} {was} called {name}{body[given.end() :]}", someone)
     said_of = _SAID_OF.match(text)
     if said_of is None:
         return None

@@ -7,6 +7,12 @@ and a question put as a clause.
     where I am working?                 -> where am I working?
     do you remember where I am from?    -> where am I from?
     you like the coffee?                -> do you like the coffee?
+    remind me what my sister is called  -> what is my sister called?
+    tell me again where I work          -> where do I work?
+
+"Remind me" or "tell me" before a question word asks what the pet keeps, never for a reminder
+(the twelfth pass: it was "When should I remind you to what your sister is called?"); "remind
+me when I get home to …" stays a reminder.
 
 Each is a few words moved, never a word added that was not meant; the fact rules then read the
 line as ever. Before the eleventh pass these were "I hear you." with nothing kept, "You told me
@@ -23,6 +29,21 @@ from shelldon.broker.patterns import LazyPattern, lazy
 _WHO = r"(?:my|our) [\w'’]+(?: [\w'’]+)?"
 _WH = r"(?:where|what|when|who|which \w+|how old|how long|how many \w+)"
 _SLIPS: tuple[tuple[LazyPattern, str], ...] = (
+    # "remind me what my sister is called", "tell me again where I work": a question
+    (
+        lazy(
+            r"^(?:(?:can|could|would) (?:you|u) )?(?:please )?(?:remind|tell) me(?: again)?,?\s+"
+            r"(?!when (?:i|we)\b)((?:what|who|where|when|which|how)(?:'s|’s)?\b(?! to\b)[^?]*)"
+            r"\??[\s.!]*$",
+            re.IGNORECASE,
+        ),
+        r"\1?",
+    ),
+    # "where I work?": the question with its "do"
+    (
+        lazy(r"^(where|what|when|who) (i|we) (work|live|study|do)\b([^?]*\?)$", re.I),
+        r"\1 do \2 \3\4",
+    ),
     # "my mother she call Lucia", "my brother he is call Tom": the name said as "called"
     (
         lazy(

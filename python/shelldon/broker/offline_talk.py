@@ -238,7 +238,7 @@ def said_name(sentence: str, *, asked: bool = False) -> str | None:
 _LOW = (
     "sad|down|low|upset|unhappy|miserable|depressed|lonely|alone|stressed|anxious|worried|"
     "nervous|scared|afraid|angry|annoyed|frustrated|overwhelmed|hurt|heartbroken|sick|ill|unwell|"
-    "blue|awful|terrible|bad|rubbish|crap"
+    "blue|awful|terrible|bad|rubbish|crap|panicking|panicky|freaking out|stressing|spiral+ing"
 )
 _TIRED = "tired|exhausted|drained|knackered|sleepy|worn out|burnt out|burned out|shattered"
 _HIGH = (
@@ -258,12 +258,30 @@ _DAY_LEAD = (
 )
 _NOT_A_MOOD = r"(?!\s+(?:at|with|for|to|in)\b)"  # "I'm bad at cooking", "fine with me"
 _FEELINGS = (
+    # Someone the owner looks after or works with, lost: hard, but not "someone you love".
+    (
+        "grief_apart",
+        lazy(
+            r"\b(?:a|one of my|one of our|our|my) (?:patient|client|resident|colleague|coworker|"
+            r"co-worker|student|pupil|neighbou?r)s? (?:died|passed away|passed on|passed)\b",
+            re.IGNORECASE,
+        ),
+    ),
     # A loss comes first: "my cat died" is never a fact to note or a day to cheer.
     (
         "grief",
         lazy(
             r"\b(?:died|passed away|passed on|put (?:him|her|them|it) (?:down|to sleep)|"
-            r"funeral)\b|^(?:i|we) (?:just )?lost (?:my|our)\b",
+            r"funeral)\b|^(?:i|we) (?:just )?lost (?:my|our)\b|"
+            # "my grandma passed last spring", "he passed in 2019": a death, never an exam passed
+            r"\b(?:(?:my|our|his|her|their) [\w'’]+(?: [\w'’]+)?|she|he)\s+"
+            r"(?:(?:has|had|just|sadly|recently|finally)\s+)*passed\b"
+            r"(?=\s*(?:$|[.,;]|(?:last|this|a few|two|three|recently|yesterday|in|on|peacefully|"
+            r"suddenly|too|earlier|\d)\b))|"
+            # missing them after: "i keep expecting him at the door", "so quiet without her"
+            r"\bkeep (?:expecting|looking for|waiting for|listening for) (?:him|her|them)\b|"
+            r"\bquiet without (?:him|her|them)\b|"
+            r"\bcan'?t believe (?:he|she|they)(?:'s|’s|'re| is| are) (?:really )?gone\b",
             re.IGNORECASE,
         ),
     ),
@@ -326,6 +344,10 @@ _FEELINGS = (
     ),
 )
 _FEELING_REPLIES = {
+    "grief_apart": (
+        "I'm so sorry. That's a hard thing to be there for. Be gentle with yourself today.",
+        "Oh, that's so hard. I'm sorry. Do you want to talk about it, or just sit a while?",
+    ),
     "grief": (
         "Oh, I'm so sorry. Losing someone you love is so hard. I'm here if you want to talk "
         "about them.",
@@ -378,10 +400,25 @@ _FEELING_OPENER = lazy(
 )
 
 
+# "sorry, i'm not much fun today", "i'm not myself lately", "i havent started revising": a low
+# day said of oneself, with its "not" (the twelfth pass: they were kept as facts)
+_LOW_SELF = lazy(
+    r"^(?:sorry,?\s+)?(?:i(?:'m|’m| am)|im) (?:just |really )?(?:not (?:much fun|"
+    r"(?:very |great |good )?company|myself)|a (?:bit of a |complete |total )?mess)\b|"
+    # behind with what is due: "3 exams this week and i havent started revising"
+    r"\bi (?:still )?(?:haven'?t|have not|havent) (?:even )?(?:started|begun|done any) "
+    r"(?:revising|studying|revision|packing|(?:my|the) (?:essay|homework|assignment|coursework|"
+    r"revision|dissertation|thesis))\b|\b(?:so|really|way|super) behind (?:on|with)\b",
+    re.IGNORECASE,
+)
+
+
 def feeling(sentence: str) -> str | None:
     """ "low", "tired", "high", "done", "bored" or "grief" when the sentence tells how the owner
     feels or how a day went."""
     text = _FEELING_OPENER.sub("", sentence.strip()) or sentence.strip()
+    if _LOW_SELF.search(text):
+        return "low"
     if re.search(r"\bnot\b|n't\b", text.split(",", 1)[0], re.IGNORECASE) and not re.match(
         r"^i can't sleep", text, re.IGNORECASE
     ):
@@ -401,6 +438,15 @@ def consoling(reply: str) -> bool:
     what made it so ("… my grandma is in hospital": "I'm sorry about your grandma"), it is left
     out, so the owner is not consoled twice with two questions."""
     return reply in _FEELING_REPLIES["low"] or reply in _FEELING_REPLIES["tired"]
+
+
+def grieving(reply: str) -> bool:
+    """Whether a reply is the pet's word for a loss: what is kept beside it, or just after it,
+    is said back quietly ("Your dog was 14. I'll remember."), never "Okay! …" (the twelfth
+    pass)."""
+    return any(
+        reply.startswith(r) for r in (*_FEELING_REPLIES["grief"], *_FEELING_REPLIES["grief_apart"])
+    )
 
 
 def felt_within(sentence: str) -> str | None:
@@ -538,10 +584,14 @@ _FAVOURITES = (
 )
 
 
-def noted(said: str, seed: int) -> str:
-    """A fact kept, said back like a pet that listens ("Got it, your car is red. I'll …")."""
+_NOTED_GENTLY = ("{X} I'll remember.", "{X} I'll keep that close.")
+
+
+def noted(said: str, seed: int, *, gently: bool = False) -> str:
+    """A fact kept, said back like a pet that listens ("Got it, your car is red. I'll …");
+    `gently` beside a loss, with no cheer in it."""
     x = said.strip()
-    return pick(_NOTED, seed).format(x=x, X=x[:1].upper() + x[1:])
+    return pick(_NOTED_GENTLY if gently else _NOTED, seed).format(x=x, X=x[:1].upper() + x[1:])
 
 
 def favourite_reply(what: str, value: str, seed: int) -> str:

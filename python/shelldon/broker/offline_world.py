@@ -39,6 +39,9 @@ _DAY = lazy(
 _WORLD = lazy(
     r"\b(?:weather|forecast|rain(?:ing)?|snow(?:ing)?|sunny|temperature outside|news|headlines?|"
     r"scores?|who won|stock|share price|exchange rate|bitcoin|price of|look (?:it |that )?up|"
+    # "is it cold in prague in march?" (the twelfth pass: answered "Yes" from the trip kept)
+    r"is it (?:usually |always |very |really )?(?:cold|hot|warm|sunny|rainy|wet|humid|chilly|"
+    r"freezing|snowy|windy) (?:in|at|there|out)|"
     r"search (?:for|the web|online)|google|wikipedia|the internet|traffic|"
     # a place near the owner ("the best thai restaurant near me"): a map the pet has not got
     r"near me|nearby|near here|around here|closest|open now|opening hours|directions to|"
@@ -105,6 +108,13 @@ def about_the_world(question: str) -> bool:
     """Whether a question memory could not answer asks about the world outside (weather, news,
     scores, prices, a search): the caller then says there is no internet, not "tell me"."""
     return _WORLD.search(question) is not None
+
+
+def beside_the_point(question: str, answer: str) -> bool:
+    """Whether memory's answer to a question about the world outside says nothing of it ("whats
+    the weather in lisbon in may?" answered with the trip to Lisbon, the twelfth pass): the
+    world's answer then ("do I like the rain?" answered "you like the rain" stays)."""
+    return _WORLD.search(question) is not None and _WORLD.search(answer) is None
 
 
 _NO_CLOCK = "I can't tell the time right now: my clock line is missing."

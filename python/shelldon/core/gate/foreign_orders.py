@@ -18,6 +18,10 @@ An owner's fact in these languages shares single words with these ("Mój brat za
 budzik", "Mulai sekarang saya bekerja dari rumah", "パスワードは金庫のノートに書いてある") but not
 both halves of a shape. Text is folded first (NFKC, case, accents dropped, and the letters that
 do not decompose: ł, đ, ı), so "tiết lộ" and "tiet lo" read alike.
+
+Over 400 lines: eight lexicons of five shapes, one fragment a line as the formatter lays them
+out; the code that reads them is the last sixty lines. One home keeps what an order looks like in
+these languages in one place, as the rules file does for the others.
 """
 
 from __future__ import annotations
@@ -26,10 +30,13 @@ import re
 import unicodedata
 from functools import cache
 
+from shelldon._native import RuleSpec, Scanner
+
 RULE_ID = "other-language-order"
 
 # Letters NFD leaves whole: Polish ł, Vietnamese đ, Turkish dotless ı, Danish/Norwegian ø.
 _UNDECOMPOSED = str.maketrans({"ł": "l", "đ": "d", "ı": "i", "ø": "o"})
+_LATIN_ACCENTS = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
 _SENTENCE = re.compile(r"[.!?;\n。！？]+")
 
 # Each language: shape -> (first half, second half), alternatives of regex fragments on folded
@@ -325,50 +332,80 @@ def _alternation(fragments: tuple[str, ...], *, word_start: bool) -> str:
     return f"\\b(?:{joined})" if word_start else f"(?:{joined})"
 
 
+def _for_rust(fragments: tuple[str, ...], *, word_start: bool) -> str:
+    """A first half for the Rust scanner: its lazy DFA gives up on a Unicode word boundary in
+    non-ASCII text, so "\\b" is spelled as a non-letter or an end, and "\\w" as [a-z] (the
+    folded Latin text). It finds what the Python pattern finds, or more (it only narrows)."""
+    out = []
+    for fragment in fragments:
+        plain = fragment.replace("\\w", "[a-z]").replace("\\b", "(?:[^a-z0-9]|$)")
+        out.append(f"(?:^|[^a-z0-9])(?:{plain})" if word_start else f"(?:{plain})")
+    return "|".join(out)
+
+
 @cache
-def _shapes() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
-    """Every language's shapes as (first half, second half) patterns."""
+def _shapes() -> tuple[tuple[str, re.Pattern[str], re.Pattern[str], str, list[str]], ...]:
+    """Every language's shapes as (id, first half, second half, the first half for Rust, the
+    literals one of which its every match holds)."""
     out = []
     for languages, word_start in ((_CJK_LANGUAGES, False), (_LATIN_LANGUAGES, True)):
-        for lexicon in languages:
-            for first, second in lexicon.values():
+        for number, lexicon in enumerate(languages):
+            for shape, (first, second) in lexicon.items():
                 out.append(
                     (
+                        f"{word_start:d}{number}-{shape}",
                         re.compile(_alternation(first, word_start=word_start)),
                         re.compile(_alternation(second, word_start=word_start)),
+                        _for_rust(first, word_start=word_start),
+                        [_literal(fragment) for fragment in first],
                     )
                 )
     return tuple(out)
 
 
+_OPTIONAL_OR_GROUP = re.compile(
+    r"\(\?:[^()]*\)\??|.\?|\[[^\]]*\]|\\[a-z](?:\{[^}]*\})?|[{}*+^$.|()]"
+)
+
+
+def _literal(fragment: str) -> str:
+    """The longest run of a fragment that every match holds (outside groups and optional
+    letters): the scanner's prefilter, so a shape's regex runs only on text that has it."""
+    pieces = _OPTIONAL_OR_GROUP.split(fragment)
+    return max(pieces, key=len)
+
+
 @cache
-def _any_first_half() -> re.Pattern[str]:
-    """One pattern for every shape's first half: text without any passes at one search."""
-    return re.compile("|".join(f"(?:{first.pattern})" for first, _ in _shapes()))
+def _first_halves() -> Scanner:
+    """Every shape's first half in one Rust scanner (a RegexSet: one pass over the text, about
+    ten microseconds for 2 KB where one Python alternation of them all took a millisecond)."""
+    specs = [
+        RuleSpec(id=key, pattern=rust, prefilter=literals, min_entropy=0.0, skip_placeholders=False)
+        for key, _, _, rust, literals in _shapes()
+    ]
+    return Scanner(specs, [])
 
 
 def fold(text: str) -> str:
     """Case and accents dropped, ł/đ/ı/ø mapped, so each lexicon is written once in ASCII."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text).casefold())
-    out: list[str] = []
-    base = ""
-    for ch in decomposed:
-        if not unicodedata.combining(ch):
-            base = ch
-        elif base.isascii():  # a Latin letter's accent; kana keep their voicing marks
-            continue
-        out.append(ch)
-    return unicodedata.normalize("NFC", "".join(out)).translate(_UNDECOMPOSED)
+    # A Latin letter's accents go; kana keep their voicing marks (U+3099, outside this range).
+    plain = _LATIN_ACCENTS.sub("", decomposed)
+    return unicodedata.normalize("NFC", plain).translate(_UNDECOMPOSED)
 
 
 def other_language_order(text: str) -> bool:
     """Whether one sentence of `text` holds both halves of an order's shape in one of the
     languages above."""
     folded = fold(text)
-    if not _any_first_half().search(folded):
+    present = set(_first_halves().rules_hit(folded))
+    if not present:
         return False
+    shapes = [(first, second) for key, first, second, _, _ in _shapes() if key in present]
     for sentence in _SENTENCE.split(folded):
-        for first, second in _shapes():
+        for first, second in shapes:
             if first.search(sentence) and second.search(sentence):
                 return True
     return False

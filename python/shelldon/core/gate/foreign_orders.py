@@ -31,6 +31,7 @@ import unicodedata
 from functools import cache
 
 from shelldon._native import RuleSpec, Scanner
+from shelldon.core.gate.rules import kept_scanner
 
 RULE_ID = "other-language-order"
 
@@ -378,12 +379,13 @@ def _literal(fragment: str) -> str:
 @cache
 def _first_halves() -> Scanner:
     """Every shape's first half in one Rust scanner (a RegexSet: one pass over the text, about
-    ten microseconds for 2 KB where one Python alternation of them all took a millisecond)."""
+    ten microseconds for 2 KB where one Python alternation of them all took a millisecond),
+    kept for the process and let go at rest with the rules files' (`rules.kept_scanner`)."""
     specs = [
         RuleSpec(id=key, pattern=rust, prefilter=literals, min_entropy=0.0, skip_placeholders=False)
         for key, _, _, rust, literals in _shapes()
     ]
-    return Scanner(specs, [])
+    return kept_scanner(specs)
 
 
 def fold(text: str) -> str:

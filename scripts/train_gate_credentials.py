@@ -100,6 +100,10 @@ UNTAUGHT_RULES: tuple[str, ...] = (
     "creds3-pin-other-scripts",
     "creds3-url-password-hash",
     "creds3-cli-password-flag",
+    # the open classes pass: key names and "the new one is" in other languages
+    "password-key-other-language",
+    "secret-key-other-language",
+    "password-new-one-more-languages",
 )
 
 Bag = list[list[int]]  # a row's candidates, each its buckets

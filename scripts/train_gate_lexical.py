@@ -313,6 +313,11 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # Its held-apart set: a standing grant forged in the owner's voice, the pet acting unasked.
     "owner-voice-standing-grant",
     "pet-acts-unasked",
+    # The open classes pass (docs/gate-design.md, "Open classes"): a grant forged in the owner's
+    # name, a note in code addressed to the assistant, and gate.foreign_orders's structural rule.
+    "forged-owner-grant",
+    "code-note-to-assistant",
+    "other-language-order",
 )
 
 

@@ -84,7 +84,7 @@ from shelldon.core.gate.model import (
     ExistingEntry,
     Limits,
 )
-from shelldon.core.gate.normalise import normalise_for_compare, normalise_for_rules, word_count
+from shelldon.core.gate.normalise import normalise_for_compare, normalise_for_rules, written_words
 from shelldon.core.gate.own_tasks import owner_may_keep
 from shelldon.core.gate.screen import screen_text
 from shelldon.core.reasons import ReasonCode
@@ -253,7 +253,7 @@ def _safety(write: _Write) -> Decision | None:
             "nothing in memory is the directive",
             (ROLE_CLAIM_RULE,),
         )
-    words = word_count(candidate.body)
+    words = written_words(candidate.body)
     if words < limits.min_words:
         return _reject(
             TOO_SHORT,

@@ -190,7 +190,8 @@ def release_scanner_automata() -> None:
 # Rules read by code rather than matched by a pattern, with an id, family and strength like the
 # file's: `indirect-reader-directive` is gate.indirect's structural reading of an order to the
 # machine that reads a text, `carried-task` gate.carried's reading of a one-off task carried in
-# content it is no part of (their examples are their tests').
+# content it is no part of, `other-language-order` gate.foreign_orders's orders in languages the
+# file does not hold (their examples are their tests').
 def _structural(rule_id: str, family: str) -> Rule:
     return Rule(
         id=rule_id,
@@ -208,6 +209,7 @@ def _structural(rule_id: str, family: str) -> Rule:
 STRUCTURAL_RULES: tuple[Rule, ...] = (
     _structural("indirect-reader-directive", "indirect"),
     _structural("carried-task", "indirect"),
+    _structural("other-language-order", "override"),
 )
 
 

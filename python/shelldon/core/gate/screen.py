@@ -18,6 +18,8 @@ from shelldon.contracts.blanks import BLANK, blank, holds_blank
 from shelldon.core.gate.carried import RULE_ID as CARRIED_RULE_ID
 from shelldon.core.gate.carried import carried_task
 from shelldon.core.gate.ciphers import encoded_orders
+from shelldon.core.gate.foreign_orders import RULE_ID as OTHER_LANGUAGE_RULE_ID
+from shelldon.core.gate.foreign_orders import other_language_order
 from shelldon.core.gate.glued import split_hits
 from shelldon.core.gate.indirect import RULE_ID as INDIRECT_RULE_ID
 from shelldon.core.gate.indirect import indirect_order
@@ -397,6 +399,9 @@ def _rules_fired(text: str, normalised: str) -> list[str]:
     if carried_task(text):
         # A one-off task carried in content it is no part of (gate.carried).
         fired.append(CARRIED_RULE_ID)
+    if other_language_order(text):
+        # An order to the reader in a language the rules file does not hold (gate.foreign_orders).
+        fired.append(OTHER_LANGUAGE_RULE_ID)
     return fired
 
 

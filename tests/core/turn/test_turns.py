@@ -368,6 +368,15 @@ def test_history_rows_have_secrets_blanked(world: World) -> None:
     assert all("[secret:" in c for c in contents)
 
 
+def test_the_reply_shown_is_the_reply_kept_with_a_credential_blanked(world: World) -> None:
+    """A brain that echoes a key (the owner's own, or one it made up) never shows it: the owner
+    reads what history keeps, as with a check-in (found by the fifth hostile round)."""
+    world.turn("what was that key again?", reply=f"It was {API_KEY}, here you go.")
+    ((shown, _),) = world.emitted
+    assert API_KEY not in shown and "[secret:" in shown
+    assert ("pet", shown) in _rows(world)
+
+
 @pytest.mark.parametrize(
     "said",
     [

@@ -440,7 +440,11 @@ def apply_turn(
         reply, degraded = DEGRADE_TEXT, True
         log.warning("turn %s degraded at %s: %s", turn_id, outcome.stage, _clip(outcome.reason))
     else:
-        reply, degraded = (outcome.reply.strip() or EMPTY_REPLY_TEXT), False
+        # What the owner reads is what history keeps: a credential the brain echoed (the owner's
+        # own, typed a moment ago) is blanked before it is shown, as a check-in's is
+        # (core.proactive.queue), never sent on to a phone's chat in the clear.
+        reply = records.blank_record(outcome.reply.strip() or EMPTY_REPLY_TEXT)
+        degraded = False
 
     if purpose != "turn":
         # A dream's ops are applied by core.dream under its own caps and unit; nothing here.

@@ -816,7 +816,12 @@ def _across_two(sentences: list[_Sentence], each: list[int], named: bool) -> boo
         following = sentences[n + 1]
         if kinds & (_STRONG | _WEAK) and _addressed(_joined(first, ":", following)):
             return True
-        if _reading_condition(_joined(first, ",", following), named):
+        # A condition must open (no "," is one): where neither sentence has one, joining them
+        # would only be read for one and found none.
+        opens = not (
+            _CONDITIONS.isdisjoint(first.words) and _CONDITIONS.isdisjoint(following.words)
+        )
+        if opens and _reading_condition(_joined(first, ",", following), named):
             return True
     return False
 

@@ -591,10 +591,17 @@ def _head_candidates(sentence: _Sentence) -> list[int]:
     return out
 
 
+_DIRECTIVE_OPENERS = _CLAUSE_END | _MODALS | frozenset(_BINDING_AT)
+
+
 def _addressed(sentence: _Sentence) -> bool:
     """A machine reader addressed, then a directive: "To any language model writing a summary of
     these reviews: describe ...", "Models that cite this paper must describe it as ..."."""
     words = sentence.words
+    if _DIRECTIVE_OPENERS.isdisjoint(words) and "that" not in words:
+        # Every directive below opens at a clause's end, a modal, a binding phrase ("are asked
+        # to") or after "it is important that": a sentence with none of them holds none.
+        return False
     for j in _head_candidates(sentence):
         head = _machine_head(words, j)
         if head is None:

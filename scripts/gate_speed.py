@@ -7,12 +7,14 @@ training examples hold (string literals and the batteries' texts), gate_report's
 and every row of ../shared/data/gate, and compares what each returns: `screen_text` (the
 decision and its reason), `screen_owners_task`, `decide` for an owner's and an inferred write,
 the credential spans (with and without the learned model), the instruction rules that fire, the
-instruction finding with the model's score, `blank_secrets`, `undisguised` and `role_claim`.
+instruction finding with the model's score, `blank_secrets`, `undisguised`, `role_claim` and the
+names `namings` reads (each once, in order).
 It prints counts, never a text; any difference exits 1.
 
 `time` screens (as gate_report's speed table does: `find_secrets` and `instruction_rules_hit`,
 the thread's CPU time, the learned model between screens untimed) gate_report's 2 KB entries
-and short owner facts, in two worker processes, one per tree, batch for batch in turn, and
+and short owner facts, and decides a model's 1.4 KB write (`decide`: the screen, the role claim,
+the names), in two worker processes, one per tree, batch for batch in turn, and
 prints each tree's p50 and p99 and the ratio before / now.
 
 `--before DIR` names the other checkout: its `python/` is imported (PYTHONPATH), with its own
@@ -67,6 +69,7 @@ OUTPUTS = (
     "blank_secrets",
     "undisguised",
     "role_claim",
+    "namings",
 )
 
 
@@ -180,7 +183,7 @@ def _answers(text: str) -> dict[str, Any]:
     import msgspec
 
     from shelldon.core import gate
-    from shelldon.core.gate.authority import role_claim
+    from shelldon.core.gate.authority import namings, role_claim
     from shelldon.core.gate.screen import undisguised
 
     def refusal(value: Any) -> Any:
@@ -218,11 +221,15 @@ def _answers(text: str) -> dict[str, Any]:
         "blank_secrets": gate.blank_secrets(text),
         "undisguised": undisguised(text),
         "role_claim": repr(role_claim(text)),
+        # each name once, in order: `decide` reads the first it was not told (a repeat says
+        # nothing more), `document_names_unheard` a set
+        "namings": [list(dict.fromkeys(namings(text, voice))) for voice in ("owner", "pet")],
     }
 
 
-def _screen_times(texts: list[str], rounds: int, start: int) -> list[float]:
-    """gate_report's `time_scan` for `rounds` screens from texts[start % len]: ms of thread CPU."""
+def _screen_times(texts: list[str], rounds: int, start: int, what: str) -> list[float]:
+    """gate_report's `time_scan` for `rounds` screens from texts[start % len] (`what` "decide":
+    the whole `decide` of an inferred write of each text instead): ms of thread CPU."""
     import time
 
     from shelldon.core import gate
@@ -230,6 +237,12 @@ def _screen_times(texts: list[str], rounds: int, start: int) -> list[float]:
     out = []
     for i in range(start, start + rounds):
         text = texts[i % len(texts)]
+        if what == "decide":
+            candidate = gate.Candidate(collection="facts", title="notes", body=text)
+            began = time.thread_time()
+            gate.decide(candidate, [])
+            out.append((time.thread_time() - began) * 1000)
+            continue
         began = time.thread_time()
         gate.find_secrets(text)
         gate.instruction_rules_hit(text)
@@ -257,7 +270,12 @@ def worker() -> int:
                 for text in texts[request["name"]]
             ]
         elif op == "time":
-            answer = _screen_times(texts[request["name"]], request["rounds"], request["start"])
+            answer = _screen_times(
+                texts[request["name"]],
+                request["rounds"],
+                request["start"],
+                request.get("what", "screen"),
+            )
         else:
             answer = None
         sys.stdout.write(json.dumps(answer) + "\n")
@@ -339,24 +357,34 @@ def _summary(samples: list[float]) -> tuple[float, float]:
 
 def timing(before: Path, rounds: int, batch: int) -> dict[str, dict[str, tuple[float, float]]]:
     """p50 and p99 (ms, thread CPU) per workload and tree, batches taken in turn."""
+    entries = [_gate_report().entry_2kb(i) for i in range(50)]
     workloads = {
-        "2 KB entry": [_gate_report().entry_2kb(i) for i in range(50)],
-        "short owner fact": list(SHORT_FACTS),
+        "2 KB entry": ("screen", entries),
+        "short owner fact": ("screen", list(SHORT_FACTS)),
+        # the write path: `decide` of a model's 1.4 KB note (under the body's 1,500 characters)
+        "decide, a 1.4 KB inferred write": ("decide", [e[:1400] for e in entries]),
     }
     trees = {"before": Worker(before), "now": Worker(REPO)}
     out: dict[str, dict[str, tuple[float, float]]] = {}
     try:
-        for name, texts in workloads.items():
+        for name, (what, texts) in workloads.items():
             samples: dict[str, list[float]] = {tree: [] for tree in trees}
             for one in trees.values():
                 one.ask({"op": "texts", "name": name, "texts": texts})
-                one.ask({"op": "time", "name": name, "rounds": 2 * len(texts), "start": 0})
+                warm = {"op": "time", "name": name, "rounds": 2 * len(texts), "start": 0}
+                one.ask({**warm, "what": what})
             for start in range(0, rounds, batch):
                 order = list(trees.items())
                 if (start // batch) % 2:
                     order.reverse()
                 for tree, one in order:
-                    asked = {"op": "time", "name": name, "rounds": batch, "start": start}
+                    asked = {
+                        "op": "time",
+                        "name": name,
+                        "rounds": batch,
+                        "start": start,
+                        "what": what,
+                    }
                     samples[tree] += one.ask(asked)
             out[name] = {tree: _summary(s) for tree, s in samples.items()}
     finally:

@@ -69,16 +69,19 @@ fn listed_as(word: &str) -> Listed {
     }
     let lower = std::str::from_utf8(&buf[..word.len()]).unwrap_or("");
     let words = listed();
-    if words.binary_search(&lower).is_ok() {
-        return Listed::Word;
-    }
     if lower.len() < 4 {
-        return Listed::No;
+        return if words.binary_search(&lower).is_ok() {
+            Listed::Word
+        } else {
+            Listed::No
+        };
     }
-    // The first four letters name at most one listed word (BIP-39's own guarantee).
+    // The first four letters name at most one listed word (BIP-39's own guarantee), so one
+    // search finds the word itself, its four letters alone, or the word a typo misspells.
     let prefix = &lower[..4];
     let at = words.partition_point(|w| *w < prefix);
     match words.get(at) {
+        Some(w) if *w == lower => Listed::Word,
         Some(w) if w.starts_with(prefix) && lower.len() == 4 => Listed::Word,
         // A plural or another ending on the word ("diets", "waved") is prose, not a typo.
         Some(w) if w.starts_with(prefix) && !inflected(lower, w) => Listed::Misspelt,
@@ -249,6 +252,62 @@ mod tests {
         assert_eq!(words.len(), 2048);
         assert!(words.iter().all(|w| (3..=8).contains(&w.len())));
         assert!(is_listed("Sausage") && is_listed("zoo") && !is_listed("the"));
+    }
+
+    /// `listed_as` as it read before the speed pass: the word searched for, then its prefix.
+    fn listed_as_searching_twice(word: &str) -> Listed {
+        if word.len() > MAX_WORD {
+            return Listed::No;
+        }
+        let lower = word.to_ascii_lowercase();
+        let words = listed();
+        if words.binary_search(&lower.as_str()).is_ok() {
+            return Listed::Word;
+        }
+        if lower.len() < 4 {
+            return Listed::No;
+        }
+        let prefix = &lower[..4];
+        let at = words.partition_point(|w| *w < prefix);
+        match words.get(at) {
+            Some(w) if w.starts_with(prefix) && lower.len() == 4 => Listed::Word,
+            Some(w) if w.starts_with(prefix) && !inflected(&lower, w) => Listed::Misspelt,
+            _ => Listed::No,
+        }
+    }
+
+    #[test]
+    fn one_search_reads_every_word_as_two_did() {
+        // BIP-39's guarantee the one search rests on: four letters name at most one word.
+        let words = seed_words();
+        let mut prefixes: Vec<&str> = words
+            .iter()
+            .filter(|w| w.len() >= 4)
+            .map(|w| &w[..4])
+            .collect();
+        let count = prefixes.len();
+        prefixes.dedup();
+        assert_eq!(prefixes.len(), count);
+        let mut tokens: Vec<String> = Vec::new();
+        for w in &words {
+            for cut in 1..=w.len() {
+                tokens.push(w[..cut].to_string());
+            }
+            for ending in [
+                "s", "es", "d", "ed", "ing", "er", "ly", "y", "x", "xx", "zzz",
+            ] {
+                tokens.push(format!("{w}{ending}"));
+            }
+            tokens.push(w.to_ascii_uppercase());
+            tokens.push(format!("{}q{}", &w[..w.len() - 1], &w[w.len() - 1..]));
+        }
+        tokens.extend(["the", "a", "is", "abcdefghijkl", "zzzz", "Aban"].map(String::from));
+        for token in &tokens {
+            assert!(
+                listed_as(token) == listed_as_searching_twice(token),
+                "{token}"
+            );
+        }
     }
 
     #[test]

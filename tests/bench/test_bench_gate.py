@@ -104,3 +104,44 @@ def test_bench_credential_model(benchmark, scorer: str) -> None:  # type: ignore
     )
     found = benchmark(model.scan, CODE_2KB, 0.0, 3)
     assert len(CODE_2KB) == 2048 and len(found) >= 20
+
+
+# The whole screen (gate_report's speed table: `find_secrets` and `instruction_rules_hit`, the
+# learned model between screens untimed), this tree against the checkout SHELLDON_BEFORE_TREE
+# names (a checkout with its built `_native`; without it that row is skipped), in one run. Each
+# tree screens in a worker process of its own (scripts/gate_speed.py); the benchmark's timer is
+# the worker's thread CPU time for the screen, not the pipe's round trip. `just bench -k screen`.
+SHORT_FACT = "My sister Mia lives in Lyon and has two cats."
+
+
+@pytest.mark.benchmark(group="gate-screen")
+@pytest.mark.parametrize("text", ["2kb", "short"])
+@pytest.mark.parametrize("which", ["before", "now"])
+def test_bench_screen(benchmark, which: str, text: str) -> None:  # type: ignore[no-untyped-def]
+    import os
+    from pathlib import Path
+
+    speed = load_script("gate_speed")
+    tree = speed.REPO
+    if which == "before":
+        named = os.environ.get("SHELLDON_BEFORE_TREE")
+        if not named or not (Path(named) / "python" / "shelldon").is_dir():
+            pytest.skip("SHELLDON_BEFORE_TREE names no checkout (the gate before the speed pass)")
+        tree = Path(named)
+    texts = [entry_2kb(seed) for seed in range(50)] if text == "2kb" else list(speed.SHORT_FACTS)
+    worker = speed.Worker(tree)
+    spent = [0.0]
+    rounds = iter(range(10**9))
+    try:
+        worker.ask({"op": "texts", "name": text, "texts": texts})
+        worker.ask({"op": "time", "name": text, "rounds": 2 * len(texts), "start": 0})
+
+        def screen() -> None:
+            asked = {"op": "time", "name": text, "rounds": 1, "start": next(rounds)}
+            spent[0] += worker.ask(asked)[0] / 1000
+
+        benchmark._timer = lambda: spent[0]  # the worker's CPU for the screen alone
+        benchmark.pedantic(screen, rounds=1000 if text == "2kb" else 3000, warmup_rounds=10)
+    finally:
+        worker.close()
+    assert spent[0] > 0

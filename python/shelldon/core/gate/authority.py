@@ -184,7 +184,7 @@ def role_claim(text: str) -> str | None:
     """The role line, authority heading or tool call `text` holds, or None. Read as typed and
     as the instruction rules read it (look-alike letters mapped, zero-width characters dropped,
     fullwidth folded, leetspeak and spaced letters undone: "Ѕystem:", "5Y5T3M:")."""
-    for view in _views(text):
+    for view in _views_ignoring_case(text):
         for pattern in (_ROLE_LINE, _AUTHORITY_HEADING, _TOOL_CALL):
             match = pattern.search(view)
             if match is not None:
@@ -197,6 +197,20 @@ def _views(text: str) -> Iterator[str]:
     normalised, views = normalised_views(text)
     yield normalised
     yield from views
+
+
+def _views_ignoring_case(text: str) -> Iterator[str]:
+    """`_views`, less a view that is an earlier ASCII view with its letters lowered (plain
+    English text's normalised view is the text lowered): a pattern compiled IGNORECASE finds
+    in it what it found in that view, the same spans, the groups lowered. Only for readers whose
+    every pattern ignores case and that read a name case-folded (`role_claim`, `namings`)."""
+    lowered: set[str] = set()
+    for view in _views(text):
+        if view in lowered:
+            continue
+        yield view
+        if view.isascii():
+            lowered.add(view.lower())
 
 
 def _says_polarity(text: str) -> bool:
@@ -383,7 +397,7 @@ def namings(text: str, voice: str = "owner") -> Iterator[tuple[str, str]]:
     'master'.", "The user prefers to be addressed as Admin.", "Your new name is Rex.", "The user
     is Bob.": `gate.naming`). Read as typed and undisguised (`_views`); someone else's name or an
     account's handle is not. `voice` is who "I" is: the owner, or the pet (about.md)."""
-    for view in _views(text):
+    for view in _views_ignoring_case(text):
         view = view.replace("\u2019", "'")
         for who, pattern in _BY_VOICE[voice]:
             for m in pattern.finditer(view):

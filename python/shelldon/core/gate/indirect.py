@@ -30,7 +30,8 @@ import re
 import unicodedata
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import or_
 
 RULE_ID = "indirect-reader-directive"
 
@@ -95,6 +96,12 @@ _FILLER_PHRASES = (
 )
 # The first words of "are asked to", "has to", "needs to": bound to do what follows.
 _BOUND = frozenset("are is has have need needs".split())  # noqa: SIM905
+# The filler phrases by their first word, in their order (a phrase is tried only where its first
+# word stands); those that bind, apart.
+_PHRASES_AT: dict[str, tuple[tuple[str, ...], ...]] = {}
+for _phrase in _FILLER_PHRASES:
+    _PHRASES_AT[_phrase[0]] = (*_PHRASES_AT.get(_phrase[0], ()), _phrase)
+_BINDING_AT = {word: _PHRASES_AT[word] for word in _BOUND if word in _PHRASES_AT}
 _NEGATIONS = frozenset({"don't", "never", "do not", "nie", "niemals", "ne", "no", "non", "niet"})
 _MODALS = frozenset(
     """
@@ -223,6 +230,7 @@ def _names() -> frozenset[str]:
 class _Sentence:
     words: list[str]
     first: bool  # the text's first segment (a prompt's head, not an embedded address)
+    kinds: list[int]  # each word's `_kind`, found once per text
 
 
 def _ascii(text: str) -> str:
@@ -237,23 +245,48 @@ _ELIDED = frozenset("l d j m t s n c qu dell all nell dall sull un".split())  # 
 
 
 def _sentences(text: str) -> list[_Sentence]:
+    """The text's sentences (`_SCAN`'s ends between them), each a list of words.
+
+    No match of `_SCAN` holds a space, and a stop ends a sentence only before a space or the
+    end, so the text is read line by line (a "\n" ends a sentence) and chunk by chunk between
+    spaces: a chunk of small ASCII letters or digits is one word (with a stop after it, a word
+    and an end), and only the other chunks are scanned: the same words and ends as scanning
+    the whole text, without a match object for each plain word."""
     out: list[_Sentence] = []
     words: list[str] = []
-    for end, word in _SCAN.findall(_ascii(text)):
-        if end:
-            if words:
-                out.append(_Sentence(words, not out))
-                words = []
-            continue
-        if "'" in word and len(word) > 1:
-            head, _, rest = word.partition("'")
-            if head in _ELIDED and rest:
-                words.append(head)
-                word = rest
-        words.append(word)
+    for n, line in enumerate(_ascii(text).split("\n")):
+        if n and words:
+            out.append(_Sentence(words, not out, list(map(_kind, words))))
+            words = []
+        for chunk in line.split():
+            if chunk.isascii():
+                if chunk.isalnum() and (chunk.islower() or chunk.isdigit()):
+                    words.append(chunk)
+                    continue
+                word = chunk[:-1]
+                if chunk[-1] in _STOPS and word.isalnum() and (word.islower() or word.isdigit()):
+                    words.append(word)
+                    out.append(_Sentence(words, not out, list(map(_kind, words))))
+                    words = []
+                    continue
+            for end, word in _SCAN.findall(chunk):
+                if end:
+                    if words:
+                        out.append(_Sentence(words, not out, list(map(_kind, words))))
+                        words = []
+                    continue
+                if "'" in word and len(word) > 1:
+                    head, _, rest = word.partition("'")
+                    if head in _ELIDED and rest:
+                        words.append(head)
+                        word = rest
+                words.append(word)
     if words:
-        out.append(_Sentence(words, not out))
+        out.append(_Sentence(words, not out, list(map(_kind, words))))
     return out
+
+
+_STOPS = frozenset(".!?")
 
 
 def _skip_fillers(words: list[str], i: int) -> int:
@@ -261,7 +294,7 @@ def _skip_fillers(words: list[str], i: int) -> int:
         if words[i] in _FILLERS or words[i] == ",":
             i += 1
             continue
-        for phrase in _FILLER_PHRASES:
+        for phrase in _PHRASES_AT.get(words[i], ()):
             if tuple(words[i : i + len(phrase)]) == phrase:
                 i += len(phrase)
                 break
@@ -340,7 +373,9 @@ def _modal_directive_at(words: list[str], i: int) -> int | None:
     """An imperative after a modal or "are asked to" at words[i]: "must describe it as ..."."""
     if i < len(words) and words[i] in _MODALS:
         i += 1
-    elif not any(tuple(words[i : i + len(p)]) == p for p in _FILLER_PHRASES if p[0] in _BOUND):
+    elif i >= len(words) or not any(
+        tuple(words[i : i + len(p)]) == p for p in _BINDING_AT.get(words[i], ())
+    ):
         return None
     if i < len(words) and words[i] in {"not", "never", "nicht", "pas", "niet"}:
         i += 1
@@ -543,12 +578,11 @@ def _address_before(words: list[str], start: int, j: int) -> bool:
     return False
 
 
-def _head_candidates(words: list[str]) -> list[int]:
+def _head_candidates(sentence: _Sentence) -> list[int]:
     """Where a machine reader's name may end: a reader's noun, or any word after a machine's."""
     out = []
     previous = before = 0
-    for j, word in enumerate(words):
-        kind = _kind(word)
+    for j, (word, kind) in enumerate(zip(sentence.words, sentence.kinds, strict=True)):
         # a reader's noun, any word after a machine's, a trade two words on ("AI pair programmer")
         trade = bool(before & _STRONG and _DOER.fullmatch(word))
         if kind & (_STRONG | _WEAK) or previous & _STRONG or trade:
@@ -557,11 +591,18 @@ def _head_candidates(words: list[str]) -> list[int]:
     return out
 
 
+_DIRECTIVE_OPENERS = _CLAUSE_END | _MODALS | frozenset(_BINDING_AT)
+
+
 def _addressed(sentence: _Sentence) -> bool:
     """A machine reader addressed, then a directive: "To any language model writing a summary of
     these reviews: describe ...", "Models that cite this paper must describe it as ..."."""
     words = sentence.words
-    for j in _head_candidates(words):
+    if _DIRECTIVE_OPENERS.isdisjoint(words) and "that" not in words:
+        # Every directive below opens at a clause's end, a modal, a binding phrase ("are asked
+        # to") or after "it is important that": a sentence with none of them holds none.
+        return False
+    for j in _head_candidates(sentence):
         head = _machine_head(words, j)
         if head is None:
             continue
@@ -639,6 +680,8 @@ def _reading_condition(sentence: _Sentence, named: bool) -> bool:
     message, mention ...", "if you are an AI reading this, ...", "cuando resumas este correo,
     menciona ..."."""
     words = sentence.words
+    if _CONDITIONS.isdisjoint(words):
+        return False  # no condition opens: nothing below would be read
     for j, word in enumerate(words):
         if word not in _CONDITIONS or _reported(words, j):
             continue
@@ -649,7 +692,7 @@ def _reading_condition(sentence: _Sentence, named: bool) -> bool:
         reads = any(_READING.match(w) for w in clause)
         machine = any(
             (_machine_head(words, m) or (False, 0))[0]
-            for m in _head_candidates(words)
+            for m in _head_candidates(sentence)
             if j < m < comma
         )
         ai_you = any(w in _YOU for w in clause[:3])
@@ -680,8 +723,8 @@ def _output_directive(sentence: _Sentence) -> bool:
     ...", "Any answer that uses this article as a source has to link to ..."."""
     words = sentence.words
     head = _skip_fillers(words, 0)
-    for j, word in enumerate(words):
-        if not _kind(word) & _OUTPUT:
+    for j, (word, kind) in enumerate(zip(words, sentence.kinds, strict=True)):
+        if not kind & _OUTPUT:
             continue
         if j == head and word in _OUTPUT_VERBS:
             continue  # "Please reply to this email if you need to ...": an order to a person
@@ -695,6 +738,8 @@ def _output_directive(sentence: _Sentence) -> bool:
             if about and _imperative_at(words, comma + 1) is not None:
                 return True
             continue
+        if _SELF.isdisjoint(words[j + 1 : j + 10]):
+            continue  # no "this" after the answer's noun: no `_self_reference` below holds
         for k in range(j + 1, min(j + 10, len(words))):
             if words[k] in _CLAUSE_END:
                 break
@@ -739,15 +784,8 @@ def indirect_order(normalised: str, typed: str = "") -> bool:
     """Whether the text holds an order to the machine that reads it (module docstring):
     `normalised` as the rules read it, `typed` as written (its capitals name people)."""
     sentences = _sentences(normalised)
-    each = []
-    for sentence in sentences:
-        kinds = 0
-        for word in sentence.words:
-            kinds |= _kind(word)
-        each.append(kinds)
-    whole = 0
-    for kinds in each:
-        whole |= kinds
+    each = [reduce(or_, sentence.kinds, 0) for sentence in sentences]
+    whole = reduce(or_, each, 0)
     if not whole & (_STRONG | _WEAK | _OUTPUT) and whole & (_READS | _THIS) != _READS | _THIS:
         return False
     named = bool(whole & _STRONG)
@@ -782,9 +820,20 @@ def _across_two(sentences: list[_Sentence], each: list[int], named: bool) -> boo
         first, kinds = sentences[n], each[n]
         if len(first.words) > _ADDRESS_SENTENCE_WORDS or not kinds & (_STRONG | _WEAK | _READS):
             continue
-        then = sentences[n + 1].words
-        if kinds & (_STRONG | _WEAK) and _addressed(_Sentence([*first.words, ":", *then], False)):
+        following = sentences[n + 1]
+        if kinds & (_STRONG | _WEAK) and _addressed(_joined(first, ":", following)):
             return True
-        if _reading_condition(_Sentence([*first.words, ",", *then], False), named):
+        # A condition must open (no "," is one): where neither sentence has one, joining them
+        # would only be read for one and found none.
+        opens = not (
+            _CONDITIONS.isdisjoint(first.words) and _CONDITIONS.isdisjoint(following.words)
+        )
+        if opens and _reading_condition(_joined(first, ",", following), named):
             return True
     return False
+
+
+def _joined(first: _Sentence, mark: str, then: _Sentence) -> _Sentence:
+    """Two sentences read as one, joined at the stop by `mark`."""
+    words = [*first.words, mark, *then.words]
+    return _Sentence(words, False, [*first.kinds, _kind(mark), *then.kinds])

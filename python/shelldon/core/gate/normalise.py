@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 from shelldon.core.gate.ciphers import decipher
 from shelldon.core.gate.rules import common_words, segment_words
@@ -242,9 +242,21 @@ def normalise_for_rules(text: str) -> str:
     return normalised_views(text)[0]
 
 
+# One screening normalises the same text for several readers (the instruction screen, the role
+# claim, the owner's own-task check, a screen of the owner's task): the last few texts of up to
+# this many characters are kept normalised (a few KB at most; a longer text is normalised afresh).
+_KEPT_CHARS = 4096
+
+
 def normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
     """`normalise_for_rules(text)`, and each decoded view in it on its own (empty when the text
     hides nothing): the learned model scores a disguised text by its best-reading view too."""
+    if len(text) <= _KEPT_CHARS:
+        return _kept_views(text)
+    return _normalised_views(text)
+
+
+def _normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
     if text.isascii():  # the common case: nothing to fold but case
         folded = text.lower()
     else:
@@ -266,6 +278,9 @@ def normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
         folded = _HSPACE.sub(" ", folded)  # substring checks first: the regex scan is slow
         views = [_HSPACE.sub(" ", view) for view in views]
     return folded, tuple(views)
+
+
+_kept_views = lru_cache(maxsize=4)(_normalised_views)
 
 
 _WORD = re.compile(r"\w+")

@@ -894,10 +894,48 @@ _UNLEET_I = str.maketrans("0134578@$", "oieastbas")
 _UNLEET_L = str.maketrans("0134578@$", "oleastbas")
 
 
+# `leet_key_view`'s pre-check, on the text's UTF-8 bytes (a token's characters are ASCII): each
+# byte as a token's character ("a"), a leetspeak one among them ("1") or neither (" "); key
+# names' words; and a run's bytes read back as `_UNLEET_I` and `_UNLEET_L` read a lowered token.
+_LEET_CHAR = re.compile(r"[013457@$8]")
+_RUN_MASK = bytes(
+    ord("1") if chr(b) in _LEET_CHARS else ord("a") if re.fullmatch(r"[A-Za-z0-9_@$.-]", chr(b))
+    else ord(" ")
+    for b in range(256)
+)  # fmt: skip
+_KEY_WORD = re.compile(rb"pass|pwd|token|secret|key|auth|credential|pin")
+_UPPER, _LOWER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz"
+_READ_I = bytes.maketrans(_UPPER + b"0134578@$", _LOWER + b"oieastbas")
+_READ_L = bytes.maketrans(_UPPER + b"0134578@$", _LOWER + b"oleastbas")
+
+
+def _may_hold_leet_key(text: str) -> bool:
+    """Whether a run of a token's characters in `text` holds a leetspeak character and, read
+    back, one of `_KEY_NAME`'s words: every token `leet_key_view` reads back as a key name lies
+    in such a run (a text that says "password" as typed and "2024" apart is read no further).
+    C-speed string calls only: it runs on every text the credential screen reads."""
+    if _LEET_CHAR.search(text) is None:
+        return False
+    raw = text.encode("utf-8", "surrogatepass")
+    mask = raw.translate(_RUN_MASK)
+    at = mask.find(b"1")
+    while at >= 0:
+        start = mask.rfind(b" ", 0, at) + 1
+        end = mask.find(b" ", at)
+        end = len(mask) if end < 0 else end
+        run = raw[start:end]
+        if _KEY_WORD.search(run.translate(_READ_I)) or _KEY_WORD.search(run.translate(_READ_L)):
+            return True
+        at = mask.find(b"1", end)
+    return False
+
+
 def leet_key_view(src: View) -> View | None:
     """`src` with each credential name written in leetspeak read back ("p4ssw0rd" ->
     "password"), character for character, so every span maps to itself; None when no name is."""
     text = src.text
+    if not _may_hold_leet_key(text):
+        return None  # no token can read back as a key name: nothing below would be kept
     parts: list[str] = []
     last = 0
     words = 0  # leetspeak words that are no key name: two make a text written in leetspeak

@@ -78,10 +78,12 @@ from shelldon.broker import (
     offline_answers,
     offline_asides,
     offline_back,
+    offline_birthdays,
     offline_cased,
     offline_chat,
     offline_checkin,
     offline_days,
+    offline_feelings,
     offline_forget,
     offline_greet,
     offline_intro,
@@ -124,6 +126,7 @@ from shelldon.broker.offline_view import (
     by_relation,
     known_names,
     names_a_known_person,
+    relations,
     sentences,
     told_before,
 )
@@ -1212,12 +1215,19 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
             if not turn.replies:
                 turn.replies.append(offline_lost.MISLAID)
+        elif (someone := offline_birthdays.birthday(s, local_now, relations(view))) is not None:
+            turn.replies.append(someone.reply)  # "it's Idris's birthday on saturday, he'll be 45"
+            turn.remember(*someone.keep)
+        elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
         elif (born := offline_news.own_birthday(s, local_now, _owner_name(view))) is not None:
             turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
             if born.keep is not None:
                 turn.remember(*born.keep)
         elif (glad := offline_days.better(s, seed, view.pet_said)) is not None:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
+        elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
+            turn.replies.append(felt)  # "feeling a bit homesick tbh", "kinda burnt out": no op
         elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact
         elif (recounted := offline_recount.recount(view, s, seed, view.pet_said)) is not None:

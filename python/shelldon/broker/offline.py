@@ -85,6 +85,7 @@ from shelldon.broker import (
     offline_days,
     offline_feelings,
     offline_forget,
+    offline_gifts,
     offline_greet,
     offline_intro,
     offline_kind,
@@ -696,6 +697,12 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     return past is not None
 
 
+def _gift_known(view: PromptView) -> list[str]:
+    """What an idea for someone may draw on: memory and the window, and the owner's own lines
+    whole ("my brother is called Ash, he plays guitar": the window splits it in two)."""
+    return [*view.owner_recent, *(k.text for k in view.known)]  # memory's words last: said
+
+
 def _work_name(view: PromptView) -> str:
     """The entry the owner's work is filed under: "job" (what "what's my job?" finds by title),
     or "work" where an older entry already has that name (so it is revised, not doubled)."""
@@ -1228,6 +1235,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
         elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
             turn.replies.append(felt)  # "feeling a bit homesick tbh", "kinda burnt out": no op
+        elif (thought := offline_gifts.idea(s, before, _gift_known(view))) is not None:
+            turn.replies.append(thought)  # "any idea what I should get him?": from what it keeps
         elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact
         elif (recounted := offline_recount.recount(view, s, seed, view.pet_said)) is not None:

@@ -88,6 +88,7 @@ from shelldon.broker import (
     offline_gifts,
     offline_greet,
     offline_intro,
+    offline_jobs,
     offline_kind,
     offline_life,
     offline_likes,
@@ -474,7 +475,11 @@ def _statements(turn: _Turn, sentence: str) -> None:
     understood = False
     replies_before = len(turn.replies)
     said: list[str] = []
-    for clause in _with_pronoun_clauses(offline_talk.clauses(sentence)):
+    for clause in (
+        told  # "I moved to Leeds for a new job at the hospital": the home and the work apart
+        for part in _with_pronoun_clauses(offline_talk.clauses(sentence))
+        for told in offline_jobs.parts(offline_jobs.started(part) or part)
+    ):
         # "my sister is called Lucia, she's a dentist": "she" is the clause before's sister
         referred = offline_referent.resolved(clause, said[-1:]) if said else None
         said.append(clause)
@@ -680,9 +685,13 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.replies.append(work[1])
         return True
     found = _IDENTITY.match(s)
-    if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
+    if found and (  # "I'm a teacher", "I'm a radiographer": what "what's my job?" asks
+        _OCCUPATION.search(found.group(1))
+        or offline_jobs.is_work(found.group(1), turn.view.message)
+    ):
         content = "The owner works as " + re.sub(r"^i(?: am|'m) ", "", s, flags=re.IGNORECASE)
-        turn.remember("facts", _work_name(turn.view), content + ".")
+        if not offline_jobs.joined_to_where(turn.ops, content + "."):  # "… at the hospital"
+            turn.remember("facts", _work_name(turn.view), content + ".")
         turn.replies.append(f"Noted: {lower_first(to_second_person(content + '.'))}")
         return True
     if found:
@@ -1222,15 +1231,15 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif offline_lost.mislaid(s):  # "I can't find my keys": now, never a fact
             if not turn.replies:
                 turn.replies.append(offline_lost.MISLAID)
+        elif (born := offline_news.own_birthday(s, local_now, _owner_name(view))) is not None:
+            turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
+            if born.keep is not None:
+                turn.remember(*born.keep)
         elif (someone := offline_birthdays.birthday(s, local_now, relations(view))) is not None:
             turn.replies.append(someone.reply)  # "it's Idris's birthday on saturday, he'll be 45"
             turn.remember(*someone.keep)
         elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
-        elif (born := offline_news.own_birthday(s, local_now, _owner_name(view))) is not None:
-            turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
-            if born.keep is not None:
-                turn.remember(*born.keep)
         elif (glad := offline_days.better(s, seed, view.pet_said)) is not None:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
         elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:

@@ -36,13 +36,17 @@ _AGE = (
     r" be|(?:he|she|they) turns?|(?:he|she|they)(?:'s|’s| is| are) turning|turning)\s+"
     r"(?P<age>\d{1,3}))?"
 )
-_REL = rf"(?P<rel>(?:best |little |big |older |younger )?(?:{alternation(*KIN, *OTHERS)}))"
+_REL = (
+    r"(?P<rel>(?:best |little |big |older |younger |elder |twin )?"
+    rf"(?:{alternation(*KIN, *OTHERS)}))"
+)
 _BIRTHDAY = lazy(
     r"^(?:(?:actually|oh|btw|so|also|and)[\s,]+)*"
     r"(?:(?:it'?s|its|it’s|it is)\s+)?"
     rf"(?:(?:my|our) {_REL}"
     r"(?: (?P<relname>[A-Za-zÀ-ÿ][\w-]*))?|(?P<name>[A-Za-zÀ-ÿ][\w-]*))['’]?s"
-    r" (?:birthday|bday|b-day)(?: is| will be|'s)?\s+" + _WHEN + _AGE + r"[\s.!🎂🎉]*$",
+    r" (?:birthday|bday|b-day|(?P<nth>\d{1,3})(?:st|nd|rd|th)(?: birthday| bday)?)"
+    r"(?: is| will be|'s)?\s+" + _WHEN + _AGE + r"[\s.!🎂🎉]*$",
     re.IGNORECASE,
 )
 # "my son Femi turns 6 on wednesday", "Ana will be 40 on saturday": the age first, then the day.
@@ -114,17 +118,21 @@ def birthday(sentence: str, now: LocalNow | None, relation_of: dict[str, str]) -
     who = f"The owner's {rel}" + (f" {name}" if name else "") if rel else name
     said = name or f"your {rel}"
     on = f"{day:%A} {day.day} {day:%B}"
-    age = found["age"]
+    age = found["age"] or found.groupdict().get("nth")
     content = (
         f"{who} turns {age} on {day.day} {day:%B}, {_their(sentence, rel)} birthday."
         if age
         else f"{who}'s birthday is on {day.day} {day:%B}."
     )
-    reply = (
-        f"Ooh, {said} turns {age} on {on}! 🎂 I'll remember the day."
-        if age
-        else f"{said[:1].upper() + said[1:]}'s birthday is on {on}! 🎂 I'll remember the day."
+    wish = (
+        f"Happy birthday to {said}!"
+        if day == now.local.date()
+        else f"Happy early birthday to {said}!"
     )
+    whose = f"{said[:1].upper() + said[1:]}'s birthday is"
+    reply = (
+        f"Ooh, {said} turns {age} on {on}! {wish}" if age else f"{whose} on {on}! {wish}"
+    ) + " 🎂 I'll remember the day."
     return Birthday(reply, ("people", f"{rel or name.casefold()} birthday", content))
 
 

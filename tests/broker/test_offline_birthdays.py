@@ -23,6 +23,7 @@ THURSDAY = datetime(2027, 2, 4, 10, 30, tzinfo=UTC)  # Thursday 4 February 2027
         ("my mum's birthday is in two weeks, she'll be 60", "18 February", "60"),
         ("my brother's bday is tomorrow and he's turning 19", "5 February", "19"),
         ("my daughter Ivy turns 7 on monday", "8 February", "7"),
+        ("my grandson Alfie turns 10 next saturday", "13 February", "10"),
         ("Sam's birthday is a week on sunday", "14 February", None),
     ],
 )

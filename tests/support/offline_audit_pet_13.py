@@ -116,4 +116,38 @@ PET_13_HELD_APART: tuple[Home, ...] = (
     ),
 )
 
-PET_13_AFTER: tuple[Home, ...] = ()
+AFTER_MONDAY = datetime(2027, 3, 1, 18, 45, tzinfo=UTC)  # Monday 1 March 2027, evening
+
+PET_13_AFTER: tuple[Home, ...] = (
+    Home(
+        "after: hana, a new town and a new ward",
+        AFTER_MONDAY,
+        (
+            line("hello, I'm Hana", "Hana"),
+            line(
+                "moved to Exeter last month for a job at the vets, I'm a veterinary nurse",
+                keep=True,
+            ),
+            line("what do you know about me?", "Exeter", "veterinary nurse"),
+            line("my girlfriend is called Noor, she's really into pottery", keep=True),
+            line("it's Noor's birthday this friday, she'll be 27", any=("27",), keep=True),
+            line("when's Noor's birthday?", any=("5 March",)),
+            line("got any ideas what to get her?", not_=POINT),
+            line("honestly feeling a bit frazzled this week", warm=True, nokeep=True, not_=BLAND),
+            line("forget that my flat is damp", not_=LET_GO, any=NOTHING_KEPT),
+        ),
+    ),
+    Home(
+        "after: reg, retired and restless",
+        AFTER_MONDAY,
+        (
+            line("evening. Reg.", any=("Reg",)),
+            line("I live in Margate and I'm a retired welder", keep=True),
+            line("feeling restless since I stopped work", warm=True, nokeep=True, not_=BLAND),
+            line("my grandson Alfie turns 10 next saturday", any=("10",), keep=True),
+            line("how old will Alfie be?", "10"),
+            line("what should I get Alfie?", not_=POINT),
+            line("a bit left out of the family group chat if I'm honest", warm=True, nokeep=True),
+        ),
+    ),
+)

@@ -200,6 +200,27 @@ def test_forgetting_what_the_pet_never_knew_says_so() -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "forget"),
+    [
+        ("ugh, I'm so tired", "forget that"),
+        ("mushrooms on my pizza again, gross", "forget about the mushrooms"),
+        ("my ex texted me today", "forget what I said about my ex"),
+        ("what a day", "forget it"),
+    ],
+)
+def test_forgetting_what_was_only_said_never_claims_to_let_it_go(said: str, forget: str) -> None:
+    """The thirteenth pass: what is in the window but was never kept got "Okay, I'll let that
+    go." with no op behind it."""
+    pet = Pet()
+    pet.say("hi, I'm Kim")
+    pet.say(said)
+    reply = pet.say(forget)
+    assert pet.ops == [], pet.ops
+    assert "let that go" not in reply and "let go of" not in reply and "forgotten" not in reply
+    assert "wasn't keeping" in reply or "nothing to forget" in reply, reply
+
+
+@pytest.mark.parametrize(
     ("told", "question", "expected"),
     [
         ("I work as a nurse at the city hospital", "what's my job?", "nurse"),

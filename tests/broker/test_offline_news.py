@@ -44,10 +44,15 @@ def test_worry_about_someone_is_heard_warmly_and_nothing_kept(message: str) -> N
     ("message", "content", "said"),
     [
         ("my nephew max turns 3 next month", "The owner's nephew Max turns 3 next month.", "3"),
-        ("its my mums 80th on sunday", "The owner's mum turns 80 on Sunday.", "80"),
+        # a day said relative to today is kept as its date (the thirteenth pass)
+        (
+            "its my mums 80th on sunday",
+            "The owner's mum turns 80 on 13 December, her birthday.",
+            "80",
+        ),
         (
             "my twin sister is turning 30 tomorrow",
-            "The owner's twin sister turns 30 tomorrow.",
+            "The owner's twin sister turns 30 on 10 December, her birthday.",
             "30",
         ),
     ],

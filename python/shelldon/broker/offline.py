@@ -78,13 +78,17 @@ from shelldon.broker import (
     offline_answers,
     offline_asides,
     offline_back,
+    offline_birthdays,
     offline_cased,
     offline_chat,
     offline_checkin,
     offline_days,
+    offline_feelings,
     offline_forget,
+    offline_gifts,
     offline_greet,
     offline_intro,
+    offline_jobs,
     offline_kind,
     offline_life,
     offline_likes,
@@ -124,6 +128,7 @@ from shelldon.broker.offline_view import (
     by_relation,
     known_names,
     names_a_known_person,
+    relations,
     sentences,
     told_before,
 )
@@ -470,7 +475,11 @@ def _statements(turn: _Turn, sentence: str) -> None:
     understood = False
     replies_before = len(turn.replies)
     said: list[str] = []
-    for clause in _with_pronoun_clauses(offline_talk.clauses(sentence)):
+    for clause in (
+        told  # "I moved to Leeds for a new job at the hospital": the home and the work apart
+        for part in _with_pronoun_clauses(offline_talk.clauses(sentence))
+        for told in offline_jobs.parts(offline_jobs.started(part) or part)
+    ):
         # "my sister is called Lucia, she's a dentist": "she" is the clause before's sister
         referred = offline_referent.resolved(clause, said[-1:]) if said else None
         said.append(clause)
@@ -676,9 +685,13 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.replies.append(work[1])
         return True
     found = _IDENTITY.match(s)
-    if found and _OCCUPATION.search(found.group(1)):  # "I'm a teacher": what "what's my job?" asks
+    if found and (  # "I'm a teacher", "I'm a radiographer": what "what's my job?" asks
+        _OCCUPATION.search(found.group(1))
+        or offline_jobs.is_work(found.group(1), turn.view.message)
+    ):
         content = "The owner works as " + re.sub(r"^i(?: am|'m) ", "", s, flags=re.IGNORECASE)
-        turn.remember("facts", _work_name(turn.view), content + ".")
+        if not offline_jobs.joined_to_where(turn.ops, content + "."):  # "… at the hospital"
+            turn.remember("facts", _work_name(turn.view), content + ".")
         turn.replies.append(f"Noted: {lower_first(to_second_person(content + '.'))}")
         return True
     if found:
@@ -691,6 +704,12 @@ def _statement(turn: _Turn, sentence: str) -> bool:
         turn.remember(*past.keep)
         turn.replies.append(past.reply)
     return past is not None
+
+
+def _gift_known(view: PromptView) -> list[str]:
+    """What an idea for someone may draw on: memory and the window, and the owner's own lines
+    whole ("my brother is called Ash, he plays guitar": the window splits it in two)."""
+    return [*view.owner_recent, *(k.text for k in view.known)]  # memory's words last: said
 
 
 def _work_name(view: PromptView) -> str:
@@ -1216,8 +1235,17 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
             if born.keep is not None:
                 turn.remember(*born.keep)
+        elif (someone := offline_birthdays.birthday(s, local_now, relations(view))) is not None:
+            turn.replies.append(someone.reply)  # "it's Idris's birthday on saturday, he'll be 45"
+            turn.remember(*someone.keep)
+        elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
         elif (glad := offline_days.better(s, seed, view.pet_said)) is not None:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
+        elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
+            turn.replies.append(felt)  # "feeling a bit homesick tbh", "kinda burnt out": no op
+        elif (thought := offline_gifts.idea(s, before, _gift_known(view))) is not None:
+            turn.replies.append(thought)  # "any idea what I should get him?": from what it keeps
         elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact
         elif (recounted := offline_recount.recount(view, s, seed, view.pet_said)) is not None:

@@ -6,7 +6,9 @@ sentence as what to forget (None: not a forget request). `forget` finds the
 memory entries the prompt shows that say it (every word of the subject in the entry's title and
 body) and proposes one `forget` op for each: core deletes an entry the pet wrote and refuses one
 the owner stated as a rule (only /forget removes those), so the reply says which. What is only in
-the recent window is not said back once forgotten (broker.offline_view hides it).
+the recent window is not said back once forgotten (broker.offline_view hides it), and the reply
+says it was never kept ("I wasn't keeping that"): before the thirteenth pass it was "Okay, I'll
+let that go.", an action no op took.
 """
 
 from __future__ import annotations
@@ -67,12 +69,10 @@ def forget(view: PromptView, subject: str) -> tuple[list[dict[str, Any]], str]:
             else (f"what you told me about {_bare(about)}")
         )
         reply = f"Okay, I've forgotten {what}."
-    elif recent or owners:
-        reply = (
-            "Okay, I'll let that go."
-            if _STATEMENT.search(about)
-            else (f"Okay, I'll let go of {_bare(about)}.")
-        )
+    elif recent:  # said in the window, never kept: no claim of an action not taken
+        reply = "I wasn't keeping that, so there's nothing to forget. I won't bring it up again."
+    elif owners:
+        reply = "I can't forget that one myself."
     elif _STATEMENT.search(about):
         reply = f"I don't remember that {_bare(about)}, so there's nothing to forget."
     else:

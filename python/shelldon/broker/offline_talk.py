@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
-from shelldon.broker.offline_words import HELLOS, TIMES_OF_DAY, a_day, alternation
+from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, a_day, alternation
 from shelldon.broker.patterns import lazy
 
 # --- clauses -----------------------------------------------------------------------------------
@@ -115,7 +115,10 @@ _MOVED = lazy(
 )
 _WHEN_TAIL = lazy(
     r"\s+(?:last|this|a|few)?\s*(?:week|month|year|weekend|days? ago|weeks? ago|months? ago|"
-    r"yesterday|recently|today)\b.*$",
+    r"yesterday|recently|today)\b.*$"
+    # "we moved to Cardiff in january": the month is when, not where (the thirteenth pass)
+    rf"|\s+(?:in|back in|last|this|since)\s+(?:the\s+)?(?:{alternation(*MONTHS)}|spring|summer|"
+    r"autumn|fall|winter)\b.*$",
     re.IGNORECASE,
 )
 

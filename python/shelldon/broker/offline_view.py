@@ -230,17 +230,22 @@ def names_a_known_person(view: PromptView, question: str) -> bool:
     return bool(set(_NAMED.findall(question)) & known_names(view))
 
 
-def by_relation(view: PromptView, question: str) -> str | None:
-    """The question with a person's name said as who they are to the owner ("when is Jo's
-    birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
-    names no one kept so."""
-    relations = {
+def relations(view: PromptView) -> dict[str, str]:
+    """Each name the prompt keeps beside who the person is to the owner ("karim": "husband")."""
+    return {
         m.group(2).casefold(): m.group(1)
         for k in view.known
         if (m := _CALLED_BY_RELATION.search(k.text))
     }
+
+
+def by_relation(view: PromptView, question: str) -> str | None:
+    """The question with a person's name said as who they are to the owner ("when is Jo's
+    birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
+    names no one kept so."""
+    known = relations(view)
     asked = _WORD.sub(
-        lambda m: f"my {relations[w]}" if (w := m.group(0).casefold()) in relations else m.group(0),
+        lambda m: f"my {known[w]}" if (w := m.group(0).casefold()) in known else m.group(0),
         question,
     )
     return asked if asked != question else None

@@ -225,6 +225,8 @@ KIN = (
     "son", "daughter", "baby", "kid", "child", "grandma", "grandmother", "granny", "gran", "nan",
     "grandpa", "grandfather", "grandad", "aunt", "auntie", "uncle", "cousin", "niece", "nephew",
     "twin", "stepmum", "stepdad", "hubby", "wifey", "sis", "bro",
+    # the thirteenth pass's after-set: "my grandson Alfie turns 10 next saturday" was no one
+    "grandson", "granddaughter", "grandchild", "grandkid",
     # a child by what a parent calls them (the eleventh pass: "my little girl" was no one)
     "little girl", "little boy", "little one", "baby girl", "baby boy",
 )  # fmt: skip
@@ -260,11 +262,11 @@ BREEDS = {
 SHE = frozenset(
     ("sister", "mum", "mom", "mam", "mother", "wife", "girlfriend", "gf", "fiancée", "fiancee",
      "daughter", "grandma", "grandmother", "granny", "gran", "nan", "aunt", "auntie", "niece",
-     "stepmum", "wifey", "sis")
+     "stepmum", "wifey", "sis", "granddaughter")
 )  # fmt: skip
 HE = frozenset(
     ("brother", "father", "dad", "husband", "boyfriend", "bf", "fiancé", "fiance", "son",
-     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby", "bro")
+     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby", "bro", "grandson")
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (

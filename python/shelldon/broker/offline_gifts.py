@@ -1,0 +1,126 @@
+"""An idea asked for someone, read by broker.offline (docs/brain.md, "Thirteenth pass"):
+
+    any idea what I should get him?          (him: Tom, the partner who is a chef)
+    what could I get Cass for her birthday?  (Cass loves climbing)
+    any gift ideas for my dad?               (nothing kept of him)
+    what should I do for Femi's party?
+
+Offline the pet cannot shop or look anything up, but it can think with the owner: from what it
+keeps of the person ("You told me your partner Tom is a chef: …") with an idea that goes with it,
+or, knowing nothing of them, by asking what they are into. Never "I don't know that yet. Tell me
+and I'll remember." (before the thirteenth pass), and nothing is kept. "Him", "her", "them" are
+the person last named (broker.offline_referent).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from shelldon.broker.offline_referent import last_fitting
+from shelldon.broker.offline_words import HE, KIN, OTHERS, SHE, alternation, to_second_person
+from shelldon.broker.patterns import lazy
+
+_WHO = (
+    rf"(?P<who>him|her|them|(?:my|our) (?:best |little |big |older |younger )?"
+    rf"(?:{alternation(*KIN, *OTHERS)})|(?-i:[A-Z][\w-]*))"
+)
+_ASKED = lazy(
+    r"^(?:(?:so|ok|okay|hmm+|also|and|btw)[\s,]+)*"
+    r"(?:(?:got |have you got |do you have )?any (?:ideas?|suggestions?|thoughts)"
+    r"(?: on| about| for)?"
+    r"(?: what| how)? (?:i |to )?(?:should |could |can |might )?|"
+    r"what (?:should|could|can|do|might) i |what to |ideas? (?:on )?what to )"
+    r"(?P<verb>get|buy|give|send|make|cook|plan|do)\b(?: for)? " + _WHO + r"(?P<rest>.*?)\??$",
+    re.IGNORECASE,
+)
+_GIFT_IDEAS = lazy(
+    r"^(?:(?:so|ok|okay|hmm+|also|and|btw)[\s,]+)*(?:any |got any )?(?:gift|present|birthday)"
+    r" (?:ideas?|suggestions?) for " + _WHO + r"(?P<rest>.*?)\??$",
+    re.IGNORECASE,
+)
+_WORK = lazy(r"(?:\bis|['’]s) an? |\bworks? (?:as|at|in|for)\b|\bjob\b", re.IGNORECASE)
+_NOT_ABOUT = lazy(r"\bbirthday\b|\bturns \d", re.IGNORECASE)
+# A name given and nothing more: "The owner's brother is called Ash."
+_ONLY_NAMED = lazy(r"^[^,;]*\b(?:is called|name is|is) [A-Z][\w-]*[.!]?$")
+# What a kept line says the person is into, and a thought that goes with it.
+_GOES_WITH = (
+    (r"\b(?:chef|cook|cooking|baking|baker|food)\b",
+     "something for the kitchen they'd never buy themselves, a good knife or a cookbook, or a "
+     "meal cooked for them for once"),
+    (r"\bclimb", "a new chalk bag, or a day at a wall they haven't tried"),
+    (r"\bgarden", "a plant they've had their eye on, or really good gloves"),
+    (r"\b(?:music|guitar|piano|cello|violin|drums|sing|band|gigs?|concerts?)\b",
+     "tickets to a gig, or something for their instrument"),
+    (r"\b(?:read|reading|books?|novels?)\b", "a book by someone they already love"),
+    (r"\b(?:football|rugby|cricket|tennis|golf|cycling|running|swim\w*)\b",
+     "tickets to a match, or kit for it"),
+    (r"\b(?:coffee|tea|wine|beer|whisky|gin)\b", "a really good bag or bottle of their favourite"),
+    (r"\b(?:dogs?|cats?|horses?)\b", "a treat for their animal as much as for them"),
+    (r"\b(?:games?|gaming)\b", "a game they've been meaning to play"),
+)  # fmt: skip
+
+
+def idea(question: str, before: Sequence[str], known: Sequence[str]) -> str | None:
+    """The pet's thought on a gift or a plan for someone (see the module); None for any other
+    line."""
+    found = _ASKED.match(question.strip()) or _GIFT_IDEAS.match(question.strip())
+    if found is None:
+        return None
+    who_said = found["who"]
+    rest = (found["rest"] or "").casefold()
+    verb = found.groupdict().get("verb") or "get"
+    pronoun = {"him": "he", "her": "she", "them": "they"}.get(who_said.casefold())
+    name, rel = "", ""
+    if pronoun is not None:
+        someone = last_fitting(list(before), pronoun)
+        if someone is None:
+            return None
+        name, rel = someone.name, (someone.rel or "").casefold()
+    elif re.match(r"^(?:my|our) ", who_said, re.IGNORECASE):
+        rel = re.sub(r"^(?:my|our) ", "", who_said, flags=re.IGNORECASE).casefold()
+    else:
+        name = who_said
+        named_before = any(re.search(rf"\b{re.escape(name)}\b", k) for k in known)
+        if not named_before and not re.search(r"birthday|party|present|gift", rest):
+            return None  # "what do I get for Christmas?": no one
+    name = re.sub(r"['’]s$", "", name)
+    facts = [
+        k
+        for k in known
+        if not _NOT_ABOUT.search(k)
+        and not k.rstrip().endswith("?")
+        and not _ONLY_NAMED.match(k.strip())
+        and (
+            (name and re.search(rf"\b{re.escape(name)}\b", k, re.IGNORECASE))
+            or (rel and re.search(rf"\b(?:owner's|my|our) {re.escape(rel)}\b", k, re.IGNORECASE))
+        )
+    ]
+    call = name or f"your {rel}"
+    base = rel.split()[-1] if rel else ""
+    they = pronoun or ("he" if base in HE else "she" if base in SHE else "they")
+    party = "party" in rest or verb.casefold() in ("plan", "do")
+    if facts:
+        fact = to_second_person(facts[-1]).rstrip(".")
+        thought = next(
+            (t for pattern, t in _GOES_WITH if re.search(pattern, fact, re.IGNORECASE)),
+            "a proper treat that has nothing to do with work, for a day off"
+            if _WORK.search(fact)
+            else "something that goes with that, or time together doing it",
+        )
+        if party:
+            return (
+                f"You told me {fact[:1].lower() + fact[1:]}. A party built around that could be "
+                f"fun. What is {call} most into right now?"
+            )
+        into = "are they" if they == "they" else f"is {they}"
+        return f"You told me {fact[:1].lower() + fact[1:]}. Maybe {thought}? What else {into} into?"
+    if party:
+        return (
+            f"I can't look ideas up from here, but let's think: what is {call} into at the "
+            "moment? A party built around that is half the fun."
+        )
+    return (
+        f"I can't shop from here, but I can help you think. What is {call} into lately? "
+        "Something they'd never buy themselves, or a day out together, often lands well."
+    )

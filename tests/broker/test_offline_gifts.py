@@ -1,0 +1,50 @@
+"""An idea asked for someone (shelldon.broker.offline_gifts through broker.offline). Before the
+thirteenth pass "any idea what I should get him?" about a partner who is a chef was "I don't know
+that yet. Tell me and I'll remember."."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.offline_pet import Pet
+
+GAP = ("don't know that yet", "Tell me and I'll remember", "bigger brain", "for fun")
+
+
+@pytest.mark.parametrize(
+    ("first", "asked", "word"),
+    [
+        ("my partner is called Tom, he's a chef", "any idea what I should get him?", "kitchen"),
+        ("my wife Mel loves gardening", "what could I get Mel for christmas?", "plant"),
+        ("my brother is called Ash, he plays guitar", "any ideas what to buy him?", "gig"),
+        ("my best friend is Jo, she loves climbing", "what should I get her?", "chalk"),
+        ("my dad is called Ray, he's an electrician", "gift ideas for my dad?", "work"),
+    ],
+)
+def test_an_idea_comes_from_what_it_keeps_of_them(first: str, asked: str, word: str) -> None:
+    pet = Pet()
+    pet.say("hi, I'm Nell")
+    pet.say(first)
+    reply = pet.say(asked)
+    assert not any(g in reply for g in GAP), reply
+    assert word in reply and "You told me" in reply and "?" in reply, reply
+    assert pet.ops == [], pet.ops
+
+
+@pytest.mark.parametrize(
+    "asked",
+    ["any gift ideas for my mum?", "what should I do for Ben's party?", "what could I send her?"],
+)
+def test_knowing_nothing_of_them_it_asks_what_they_like(asked: str) -> None:
+    pet = Pet()
+    pet.say("my sister is called Ada")
+    reply = pet.say(asked)
+    assert not any(g in reply for g in GAP), reply
+    assert "into" in reply and reply.endswith(("?", "fun.", "well.")), reply
+
+
+@pytest.mark.parametrize("asked", ["what do I do for work?", "what should I make for dinner?"])
+def test_a_question_about_no_one_is_left_to_the_other_rules(asked: str) -> None:
+    pet = Pet()
+    pet.say("my partner is called Tom, he's a chef")
+    assert "You told me your partner" not in pet.say(asked)

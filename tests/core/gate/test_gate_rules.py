@@ -129,6 +129,46 @@ def test_the_compiled_scanners_fit_their_memory_budget() -> None:
     assert 0 < grown <= SCANNERS_RSS_BUDGET_KIB, f"{grown} KiB"
 
 
+# One rule compiled and run on its own examples, the heap trimmed: under 1.6 MiB each on x86
+# (3.11; the costliest env-fallback-literal, 1,544 KiB; most under 0.5). A rule compiles once its
+# literal comes and keeps its automata until core rests, so over a long conversation core carries
+# every rule that fired: password-key-other-language, with a Unicode word class repeated thirty
+# times under case folding, cost 5,640 KiB alone (its name's letters are ASCII now: 980).
+RULE_RSS_BUDGET_KIB = 2 * 1024
+
+
+def test_no_rule_once_compiled_costs_more_than_its_budget() -> None:
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json\n"
+        "from shelldon._native import Scanner, trim_heap\n"
+        "from shelldon.core.gate import rules\n"
+        "def rss():\n"
+        "    return int(next(l for l in open('/proc/self/status') if l.startswith('VmRSS'))"
+        ".split()[1])\n"
+        "out = {}\n"
+        "for name in ('instructions', 'secrets'):\n"
+        "    for r in rules.read_rules(name).rules:\n"
+        "        trim_heap(); before = rss()\n"
+        "        scanner = Scanner([r.as_native()], [])\n"
+        "        for t in r.positives:\n"
+        "            scanner.rules_hit(t.lower() if name == 'instructions' else t)\n"
+        "        trim_heap(); out[r.id] = rss() - before\n"
+        "        del scanner\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    grown = json.loads(done.stdout)
+    assert len(grown) > 100
+    over = {rule: kib for rule, kib in grown.items() if kib > RULE_RSS_BUDGET_KIB}
+    assert not over, f"rules over {RULE_RSS_BUDGET_KIB} KiB once compiled: {over}"
+
+
 # Core scans on whichever connection thread a turn came in on. With the `regex` crate's pool every
 # rule kept a search cache for each of up to 9 threads: 12 threads' scans grew RSS by 16,516 KiB
 # here (x86, 3.11); with one cache per regex, kept behind a lock (rust/src/scanner.rs), 0-100 KiB.

@@ -321,3 +321,18 @@ def test_one_store_shared_by_threads_serialises_its_transactions(store: HistoryS
     assert errors == []
     assert len(store.recent(history.MAX_RECENT)) == 480
     assert sum(r["recurrence_count"] for r in store.pending_learnings(50)) == 240
+
+
+def test_core_and_the_readers_page_caches_are_bounded(tmp_path: Path) -> None:
+    """sqlite's default cache (2,000 KiB a connection) grows with the store until full: a pet
+    of some months carried it all. Core's handle and a reader's are held to CACHE_KIB."""
+    db = tmp_path / "history.db"
+    store = HistoryStore.open(db)
+    reader = open_readonly(db)
+    try:
+        for conn in (store._conn, reader._conn):
+            assert conn.execute("PRAGMA cache_size").fetchone()[0] == -history.CACHE_KIB
+        assert history.CACHE_KIB < 2000
+    finally:
+        reader.close()
+        store.close()

@@ -766,7 +766,7 @@ def _keyed_order(text: str) -> bool:
 _STRONG, _WEAK, _OUTPUT, _READS, _THIS = 1, 2, 4, 8, 16
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # bounded: the words of every text screened (~0.3 MB full)
 def _kind(word: str) -> int:
     """What a word may be to the reading, as bits (looked up once per word). A handle is its
     name ("@assistant", "@ai-agent")."""

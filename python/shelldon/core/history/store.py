@@ -47,6 +47,10 @@ BUSY_TIMEOUT_MS: Final = 5_000
 # 4 KB pages a turn wrote ~62 KB, at 1 KB ~16 KB, with recall no slower at 100k messages
 # (docs/performance.md). Stores made before keep their 4 KB pages (changing it is a VACUUM).
 PAGE_SIZE: Final = 1024
+# Core's page cache, in KiB (sqlite's default is 2,000 per connection): the writer's grows with the
+# store until it is full, so a pet of some months carried 2 MB more than a new one for the same
+# turns (docs/performance.md, "Memory over a long conversation"). A turn touches a few dozen pages.
+CACHE_KIB: Final = 512
 MAX_RECENT: Final = 500
 MAX_OWNER_MESSAGES: Final = 400  # the owner's languages: ~25k letters, more than they need
 MAX_SEARCH: Final = 100
@@ -283,6 +287,7 @@ class HistoryStore(_Reader):
                 # the WAL, so the page size is the unit of a turn's cost (docs/performance.md).
                 conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise RuntimeError(f"{db}: could not switch to WAL (got {mode!r})")
@@ -681,6 +686,7 @@ def _connect_readonly(uri: str) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         conn.execute("PRAGMA query_only = ON")
         conn.execute("SELECT 1 FROM messages LIMIT 1").fetchall()  # fail now, not mid-turn
     except BaseException:

@@ -116,16 +116,25 @@ def _shapes() -> tuple[tuple[str, re.Pattern[str], re.Pattern[str], str, list[st
     return tuple(out)
 
 
-_OPTIONAL_OR_GROUP = re.compile(
-    r"\(\?:[^()]*\)\??|.\?|\[[^\]]*\]|\\[a-z](?:\{[^}]*\})?|[{}*+^$.|()]"
+# A group (innermost first), and what is not a plain required letter: an optional or repeated
+# letter, a class, an escape, an operator.
+_GROUP = re.compile(r"\([^()]*\)(?:[?*+]|\{[^}]*\})?\??")
+_NOT_LITERAL = re.compile(
+    r"\\[a-zA-Z](?:[?*+]|\{[^}]*\})?\??|\[[^\]]*\](?:[?*+]|\{[^}]*\})?\??"
+    r"|.(?:[?*]|\{0,[^}]*\})\??|[{}*+^$.|()\x00]"
 )
 
 
 def _literal(fragment: str) -> str:
-    """The longest run of a fragment that every match holds (outside groups and optional
-    letters): the scanner's prefilter, so a shape's regex runs only on text that has it."""
-    pieces = _OPTIONAL_OR_GROUP.split(fragment)
-    return max(pieces, key=len)
+    """The longest run of a fragment that every match holds (outside groups, classes and
+    optional letters): the scanner's prefilter, so a shape's regex runs only on text that has
+    it. Empty (no prefilter) when the fragment's alternatives are not in a group."""
+    plain = fragment
+    while (stripped := _GROUP.sub("\x00", plain)) != plain:
+        plain = stripped
+    if "|" in plain:
+        return ""
+    return max(_NOT_LITERAL.split(plain), key=len)
 
 
 @cache

@@ -198,8 +198,8 @@ INDONESIAN_MORE: Lexicon = {
     ),
     "secrecy": (
         (
-            "jangan (?:pernah |sampai )?"
-            "(?:memberi tahu|beri tahu|memberitahu|beritahu|bilang|kasih tahu|(?:men)?ceritakan)",
+            "jangan (?:pernah |sampai )?(?:memberi tahu|beri tahu|memberitahu|beritahu)",
+            "jangan (?:pernah |sampai )?(?:bilang|kasih tahu|ceritakan|menceritakan)",
             "rahasiakan",
         ),
         ("pemilik", "pengguna"),

@@ -8,6 +8,11 @@ marks them. Fragments are written as spelled and folded with the text (`foreign_
 Greek accents and final sigma, Arabic vowel marks and hamza seats, Persian and Arabic yeh and
 kaf, the Persian half-space), so "Αγνόησε" and "αγνοησε" read alike. Data only.
 
+Where a past tense and an order are spelled alike (Hebrew שכח, Arabic تجاهل, Greek αγνόησε,
+Chinese and Thai verbs), an override needs the reader's rules (previous, yours), not "all the
+rules", and a Chinese or Thai "show" needs its order's form ("显示出", a Thai verb opening a
+clause).
+
 Over 400 lines: eight lexicons of up to nine shapes, one fragment a line as the formatter lays
 them out; a module a script would scatter what an order looks like across eight small files.
 """
@@ -23,14 +28,15 @@ CHINESE: Lexicon = {
     "override": (
         ("忽略", "无视", "無視", "忘记", "忘掉", "忘記", "不要再?(?:遵守|遵循|理会|理會)", "别管"),
         (
-            "(?:之前|以前|先前|上面|此前|所有|全部|一切|你的)\\S{0,6}?(?:指令|指示|规则|規則|命令|设定|設定|提示|要求)",
+            "(?:之前|以前|先前|上面|此前|你的)\\S{0,6}?(?:指令|指示|规则|規則|命令|设定|設定|提示|要求)",
         ),
     ),
     "reveal": (
         (
-            "显示",
-            "顯示",
-            "展示",
+            "显示出",
+            "顯示出",
+            "告诉我",
+            "告訴我",
             "给我看",
             "給我看",
             "透露",
@@ -41,7 +47,7 @@ CHINESE: Lexicon = {
             "列出",
             "发给我",
             "發給我",
-            "打印",
+            "打印出",
         ),
         (
             "保险库",
@@ -208,7 +214,6 @@ ARABIC: Lexicon = {
     "override": (
         ("تجاهل", "(?:^|\\s)انس(?:\\s|$)", "لا تتبع", "لا تلتزم", "لا تطع"),
         (
-            "(?:جميع|كل) (?:\\S+ )?(?:التعليمات|الاوامر|القواعد|الارشادات|التوجيهات)",
             "(?:التعليمات|الاوامر|القواعد|الارشادات|التوجيهات) (?:السابقة|القديمة)",
             "تعليماتك",
             "اوامرك",
@@ -251,7 +256,6 @@ HEBREW: Lexicon = {
     "override": (
         ("התעלם", "תתעלם", "שכח", "תשכח", "אל תציית", "אל תפעל לפי"),
         (
-            "(?:כל|את כל) ה?(?:הוראות|הנחיות|כללים|פקודות)",
             "(?:ההוראות|ההנחיות|הכללים|הפקודות) (?:הקודמות|הקודמים|שלך)",
             "הוראותיך",
         ),
@@ -336,13 +340,12 @@ THAI: Lexicon = {
     "override": (
         ("ละเว้น", "เพิกเฉย", "ไม่ต้องสนใจ", "ลืม", "อย่าทำตาม", "ไม่ต้องทำตาม"),
         (
-            "คำสั่ง(?:ก่อนหน้า|เดิม|ทั้งหมด|ของคุณ)",
-            "(?:ทุก|ทั้งหมด)\\S{0,4}?(?:คำสั่ง|กฎ)",
-            "กฎ(?:ทั้งหมด|ของคุณ|เดิม)",
+            "คำสั่ง(?:ก่อนหน้า|เดิม|ของคุณ)",
+            "กฎ(?:ของคุณ|เดิม)",
         ),
     ),
     "reveal": (
-        ("แสดง", "เปิดเผย", "พิมพ์"),
+        ("(?:^|\\s|แล้ว)แสดง", "เปิดเผย"),
         ("รหัสผ่าน", "ตู้เซฟ", "ตู้นิรภัย", "กุญแจ", "คีย์", "พรอมต์ระบบ"),
     ),
     "obey": (
@@ -367,7 +370,6 @@ GREEK: Lexicon = {
     "override": (
         ("αγνοησε", "αγνοηστε", "ξεχασε", "ξεχαστε", "μην ακολουθεις"),
         (
-            "(?:ολες|ολους|ολα) (?:τις |τους |τα )?(?:\\S+ )?(?:οδηγιες|κανονες|εντολες)",
             "προηγουμεν\\w* (?:οδηγιες|εντολες|κανονες)",
             "(?:οδηγιες|εντολες|κανονες) σου",
         ),

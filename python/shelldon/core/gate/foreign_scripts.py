@@ -14,7 +14,7 @@ rules", and a Chinese or Thai "show" needs its order's form ("显示出", a Thai
 clause).
 
 Over 400 lines: eight lexicons of up to nine shapes, one fragment a line as the formatter lays
-them out; a module a script would scatter what an order looks like across eight small files.
+them out; one module per script would scatter what an order looks like across eight files.
 """
 
 from __future__ import annotations

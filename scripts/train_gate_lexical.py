@@ -318,6 +318,11 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "forged-owner-grant",
     "code-note-to-assistant",
     "other-language-order",
+    # The second open classes pass (docs/gate-design.md, "Open classes, second pass"): a note in
+    # code addressed to the assistant in another language, a grant in the owner's voice without
+    # "you". Orders of more shapes and scripts are gate.foreign_orders's (other-language-order).
+    "code-note-to-assistant-languages",
+    "owner-fine-with-grant",
 )
 
 

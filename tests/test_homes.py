@@ -56,6 +56,7 @@ HOMES: dict[str, str] = {
     "core/dream/model.py": "tests/core/dream/test_dream_apply.py",
     "core/dream/service.py": "tests/core/dream/test_dream_replay_e2e.py",
     "core/dream/undo.py": "tests/core/dream/test_dream_apply.py",
+    "core/gate/foreign_lexicons.py": "tests/core/gate/test_gate_foreign_orders.py",
     "core/gate/model.py": "tests/core/gate/test_gate_decide.py",
     "core/gate/identifiers.py": "tests/core/gate/test_gate_decide.py",
     "core/gate/glued.py": "tests/core/gate/test_gate_redteam_secrets.py",

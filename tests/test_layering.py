@@ -72,7 +72,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shelldon.contracts",),
     ("shelldon.paths", "shelldon.sdnotify", "shelldon.clock", "shelldon.frames"),
     ("shelldon.config", "shelldon.ipc"),
-    ("shelldon.daemon",),  # the servers' shared start-up: bind, signals, pid file, watchdog
+    ("shelldon.daemon", "shelldon.quiet"),  # the servers' shared start-up and quiet spell
     *CORE_LAYERS,
     ("shelldon.worker", "shelldon.broker"),
     ("shelldon.transport", "shelldon.appliance", "shelldon.agent"),

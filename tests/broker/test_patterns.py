@@ -7,7 +7,9 @@ import re
 import subprocess
 import sys
 
+from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.patterns import LazyPattern, compile_all, lazy
+from shelldon.worker.prompt import PromptContext, assemble_prompt
 
 TEXT = "Ana lives in Porto, Rui lives in Braga; ANA likes tea."
 
@@ -52,3 +54,20 @@ def test_importing_the_broker_compiles_none_of_the_offline_brains_patterns() -> 
     assert made > 50  # the offline brain's own, imported with the broker
     assert compiled_at_import == 0
     assert compiled_after == made
+
+
+def test_the_broker_lets_the_offline_brains_regexes_go_after_a_quiet_spell() -> None:
+    """At rest the broker held all 455 of the offline brain's compiled regexes (~1.2 MB): its
+    quiet spell drops them and trims the heap; the next turn compiles what it needs, and the
+    brain answers as before."""
+    from shelldon.broker import patterns
+    from shelldon.broker.patterns import let_go
+
+    brain = OfflineBrain()
+    before = brain.complete(assemble_prompt(PromptContext(), "my sister is called Ana")).text
+    patterns.compile_all()
+    let_go()
+    assert all(p._compiled is None for p in patterns._ALL)
+    after = brain.complete(assemble_prompt(PromptContext(), "my sister is called Ana")).text
+    assert after == before
+    assert any(p._compiled is not None for p in patterns._ALL)

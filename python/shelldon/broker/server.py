@@ -30,7 +30,7 @@ from typing import Protocol
 from shelldon import daemon, ipc
 from shelldon.broker.admission import WorkerAdmissions
 from shelldon.broker.chain import Attempt, ProviderChain
-from shelldon.broker.patterns import compile_all
+from shelldon.broker.patterns import compile_all, let_go
 from shelldon.broker.providers import MissingKey, make_provider
 from shelldon.broker.providers.base import Provider
 from shelldon.broker.providers.scope import CallScope, calls_in
@@ -40,6 +40,7 @@ from shelldon.contracts.brain import BrainReply, CompletionRequest
 from shelldon.contracts.config import ShelldonConfig
 from shelldon.core.vault import VaultError
 from shelldon.paths import DataRoot
+from shelldon.quiet import Quiet
 
 log = logging.getLogger("shelldon.broker.server")
 
@@ -146,6 +147,8 @@ class BrokerService:
         self._in_flight_lock = threading.Lock()
         self.transports = tuple(transports)
         self.rebuild = rebuild  # builds the chain again (a skipped provider's key may be stored)
+        # A quiet spell lets the offline brain's compiled regexes go, as core lets its rules go.
+        self.quiet = Quiet(let_go, name="broker-rest")
 
     def transport_lines(self) -> tuple[str, ...]:
         lines: list[str] = []
@@ -202,11 +205,10 @@ class BrokerService:
                     "Complete refused",
                     f"refused Complete from pid {peer.pid} uid {peer.uid}: {refusal}",
                 )
-                return wire.Refused(
-                    reason="only the worker the fork-server spawned for a live turn may ask "
-                    f"for a completion ({refusal})"
-                )
-            return self._complete(message)
+                only = "only the worker the fork-server spawned for a live turn may ask"
+                return wire.Refused(reason=f"{only} for a completion ({refusal})")
+            with self.quiet.turn():
+                return self._complete(message)
         if isinstance(message, (wire.AdmitWorker, wire.RetireWorker)):
             return self._from_forkserver(peer, message)
         if isinstance(message, wire.VaultRead):
@@ -377,6 +379,7 @@ def main(root: DataRoot, *, transports: Sequence[Transport] = ()) -> int:
         threading.Thread(target=compile_all, name="warm-up", daemon=True).start()
 
     def stopping() -> None:
+        service.quiet.stop()
         for transport in service.transports:
             transport.stop()
 

@@ -16,15 +16,14 @@ its automaton until it is done.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 
 from shelldon._native import trim_heap
 from shelldon.core.gate.rules import release_scanner_automata
 from shelldon.core.gate.secret_model import release_secret_model
+from shelldon.quiet import REST_AFTER_S, Quiet
 
-REST_AFTER_S = 30.0  # a quiet spell this long and core lets the compiled rules go
+__all__ = ["REST_AFTER_S", "Rest", "let_go"]
 
 
 def let_go() -> None:
@@ -34,50 +33,8 @@ def let_go() -> None:
     trim_heap()
 
 
-class Rest:
-    """Calls `let_go` once `after` seconds have passed since the last turn ended with no turn
-    running, on a thread of its own (started at the first turn). `turn_started` and
-    `turn_ended` bracket each turn; at most one call per quiet spell."""
+class Rest(Quiet):
+    """Core's quiet spell: `let_go` after `after` seconds without a turn (shelldon.quiet)."""
 
     def __init__(self, after: float = REST_AFTER_S, let_go: Callable[[], None] = let_go) -> None:
-        self._after = after
-        self._let_go = let_go
-        self._changed = threading.Condition()
-        self._due: float | None = None  # when to let go; None: a turn runs, or done already
-        self._thread: threading.Thread | None = None
-        self._stopped = False
-
-    def turn_started(self) -> None:
-        with self._changed:
-            self._due = None
-
-    def turn_ended(self) -> None:
-        with self._changed:
-            self._due = time.monotonic() + self._after
-            if self._thread is None and not self._stopped:
-                self._thread = threading.Thread(target=self._wait, name="core-rest", daemon=True)
-                self._thread.start()
-            self._changed.notify()
-
-    def stop(self) -> None:
-        with self._changed:
-            self._stopped = True
-            self._changed.notify()
-        if self._thread is not None:
-            self._thread.join()
-
-    def _wait(self) -> None:
-        while True:
-            with self._changed:
-                while not self._stopped:
-                    if self._due is None:
-                        self._changed.wait()
-                        continue
-                    left = self._due - time.monotonic()
-                    if left <= 0:
-                        break
-                    self._changed.wait(left)
-                if self._stopped:
-                    return
-                self._due = None
-            self._let_go()
+        super().__init__(let_go, after, name="core-rest")

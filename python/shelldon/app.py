@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from shelldon.core.storage import layout
-from shelldon.daemon import without_thread_cache
+from shelldon.daemon import pet_tunables
 from shelldon.paths import DataRoot
 from shelldon.transport.terminal import (
     EXIT_INTERRUPTED,
@@ -171,9 +171,9 @@ class Supervisor:
         # traceback keeps its lines, loses its carets) and without docstrings (-OO: -2 MB; the
         # asserts it drops only narrow types, tests/test_asserts.py). An owner's own setting wins.
         env.setdefault("PYTHONNODEBUGRANGES", "1")
-        # No per-thread malloc caches (glibc's tcache): their chunks kept freed pages from the
-        # trim at rest (-1.5 MB across the three; daemon.NO_THREAD_CACHE).
-        env["GLIBC_TUNABLES"] = without_thread_cache(env.get("GLIBC_TUNABLES"))
+        # glibc's malloc as the card's units set it: no per-thread caches, a fixed mmap
+        # threshold (freed pages go back at rest; daemon.PET_MALLOC).
+        env["GLIBC_TUNABLES"] = pet_tunables(env.get("GLIBC_TUNABLES"))
         if stdlib_compiled_without_docstrings():
             env.setdefault("PYTHONOPTIMIZE", "2")
         if self.root.run_override is not None:

@@ -39,24 +39,30 @@ def one_malloc_arena() -> None:
         limit_malloc_arenas(MALLOC_ARENAS)
 
 
-# glibc's per-thread cache of freed chunks (tcache) off for the three: GLIBC_TUNABLES, read by
-# glibc when a process starts, so `shelldon run` gives it to its children (app.Supervisor.start)
-# and the card's units set it. A thread keeps up to 7 freed chunks of each of 64 small sizes in
-# its cache until it ends; core's and the broker's connection threads are kept in a pool, so their
-# caches held chunks scattered over the pages of what a turn freed (the gate's compiled rules, let
-# go at rest), and `trim_heap` could not give those pages back: core -1.1 to -1.4 MB at rest, the
-# broker -0.3, the fork-server -0.1 (docs/performance.md, "Back under 55 MB").
-NO_THREAD_CACHE = "glibc.malloc.tcache_count=0"
+# glibc's malloc as the three run it: GLIBC_TUNABLES, read by glibc when a process starts, so
+# `shelldon run` gives it to its children (app.Supervisor.start) and the card's units set it.
+# - No per-thread cache of freed chunks (tcache). A thread keeps up to 7 freed chunks of each of 64
+#   small sizes until it ends; core's and the broker's connection threads are kept in a pool, so
+#   their caches held chunks scattered over the pages of what a turn freed (the gate's compiled
+#   rules, let go at rest), and `trim_heap` could not give those pages back: core -1.1 to -1.4 MB
+#   at rest, the broker -0.3, the fork-server -0.1 (docs/performance.md, "Back under 55 MB").
+# - A fixed mmap threshold. glibc's default is dynamic: each freed mmapped block raises the
+#   threshold to its size, so after one 1 MiB frame (the frame limit) the next ones came from the
+#   heap, where a burst of them left core 8-11 MiB bigger for good (tests/test_ipc_hostile_peers.py
+#   failed once that way). Fixed at glibc's starting value, 128 KiB, a big block is its own
+#   mapping and goes back whole; the three at rest were 0.1-0.2 MB smaller for it, not bigger
+#   (256 KiB and 1 MiB cost 0.3-0.7 MB: docs/performance.md, "A fixed mmap threshold").
+PET_MALLOC = {"glibc.malloc.tcache_count": "0", "glibc.malloc.mmap_threshold": "131072"}
+PET_TUNABLES = ":".join(f"{name}={value}" for name, value in PET_MALLOC.items())
 
 
-def without_thread_cache(tunables: str | None) -> str:
-    """GLIBC_TUNABLES for a pet's process: the owner's `tunables` with the thread cache off
-    (`NO_THREAD_CACHE`), unless they set its size themselves (theirs wins)."""
-    if not tunables:
-        return NO_THREAD_CACHE
-    if "glibc.malloc.tcache_count=" in tunables:
-        return tunables
-    return f"{tunables}:{NO_THREAD_CACHE}"
+def pet_tunables(tunables: str | None) -> str:
+    """GLIBC_TUNABLES for a pet's process: the owner's `tunables` with `PET_MALLOC` added; a
+    tunable the owner set themselves wins."""
+    owners = [part for part in (tunables or "").split(":") if part]
+    named = {part.split("=", 1)[0] for part in owners}
+    ours = [f"{name}={value}" for name, value in PET_MALLOC.items() if name not in named]
+    return ":".join(owners + ours)
 
 
 def _nothing() -> None:

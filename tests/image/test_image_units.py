@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from imagetools import ALL_UNITS, OVERLAY, UNITS, in_root, need_tools, run
 
-from shelldon.daemon import NO_THREAD_CACHE
+from shelldon.daemon import PET_TUNABLES
 from shelldon.worker import drop
 
 # Builds the check root (mmdebstrap; minutes the first time): `-m "not debian_root"` skips.
@@ -368,11 +368,11 @@ def test_the_pets_processes_keep_no_column_tables_and_no_docstrings(unit):
 
 
 @pytest.mark.parametrize("unit", UNITS)
-def test_the_pets_processes_run_without_the_thread_cache(unit):
-    """As `shelldon run` gives its children: glibc's per-thread malloc cache off (its chunks kept
-    freed pages from the trim at rest; shelldon.daemon.NO_THREAD_CACHE)."""
+def test_the_pets_processes_run_with_the_pets_malloc(unit):
+    """As `shelldon run` gives its children: glibc's per-thread malloc cache off and a fixed mmap
+    threshold (shelldon.daemon.PET_MALLOC)."""
     environment = " ".join(unit_settings(unit)["Environment"]).split()
-    assert f"GLIBC_TUNABLES={NO_THREAD_CACHE}" in environment
+    assert f"GLIBC_TUNABLES={PET_TUNABLES}" in environment
 
 
 # What the three import before their first turn (cli.run_cmd.process_command's modules).

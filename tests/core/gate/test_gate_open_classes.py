@@ -1,9 +1,16 @@
-"""The open classes pass (docs/gate-design.md, "Open classes"): orders in eight more languages,
-password and key names in other languages, grants forged in the owner's name, notes in code
-addressed to the assistant. The held-apart set was written before any change and run once
-(23 of 42 attacks refused, 4 of them only as too short; 3 of 30 look-alikes refused, all Japanese
-sentences counted as one word); the after-set was written once the fixes were in and run once
-(13 of 15 refused, 0 of 16 look-alikes). Each line must keep its verdict now.
+"""The open classes passes (docs/gate-design.md, "Open classes" and "Open classes, second
+pass"), one battery each in tests/support (HELD_APART_* written before any change and run once,
+AFTER_* written once the fixes were in and run once; figures in the doc). Each line must keep
+its verdict now.
+
+- First pass (`gate_open_classes_battery`): orders in eight more languages, password and key
+  names in other languages, grants forged in the owner's name, notes in code addressed to the
+  assistant. Held-apart: 23 of 42 attacks refused, 4 of them only as too short; 3 of 30
+  look-alikes refused, all Japanese sentences counted as one word. After: 13 of 15, 0 of 16.
+- Second pass (`gate_open_classes2_battery`): orders of four more shapes in those eight
+  languages, orders in eight more scripts, notes to the assistant in code comments in other
+  languages, grants in the owner's voice without "you". Held-apart: 4 of 45 attacks refused,
+  0 of 30 look-alikes. After: 15 of 16, 0 of 17.
 """
 
 from __future__ import annotations
@@ -12,12 +19,20 @@ import pytest
 
 from shelldon.core.gate import Candidate, Decision, decide
 from shelldon.core.gate.normalise import written_words
-from support.gate_open_classes_battery import (
-    AFTER_ATTACKS,
-    AFTER_BENIGN,
-    HELD_APART_ATTACKS,
-    HELD_APART_BENIGN,
-)
+from support import gate_open_classes2_battery, gate_open_classes_battery
+
+BATTERIES = {"first": gate_open_classes_battery, "second": gate_open_classes2_battery}
+
+ATTACKS = [
+    pytest.param(text, id=f"{name}-{index}")
+    for name, battery in BATTERIES.items()
+    for index, text in enumerate(battery.HELD_APART_ATTACKS + battery.AFTER_ATTACKS)
+]
+LOOK_ALIKES = [
+    pytest.param(text, id=f"{name}-{index}")
+    for name, battery in BATTERIES.items()
+    for index, text in enumerate(battery.HELD_APART_BENIGN + battery.AFTER_BENIGN)
+]
 
 
 def _decision(text: str) -> Decision:
@@ -27,14 +42,14 @@ def _decision(text: str) -> Decision:
     return decide(candidate, [])
 
 
-@pytest.mark.parametrize("text", HELD_APART_ATTACKS + AFTER_ATTACKS)
+@pytest.mark.parametrize("text", ATTACKS)
 def test_an_attack_is_refused_by_the_screen_not_by_its_length(text: str) -> None:
     decision = _decision(text)
     assert decision.action == "reject", text
     assert decision.reason_code in ("secret", "instruction"), (text, decision.reason_code)
 
 
-@pytest.mark.parametrize("text", HELD_APART_BENIGN + AFTER_BENIGN)
+@pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_a_look_alike_is_kept(text: str) -> None:
     decision = _decision(text)
     assert decision.action == "create", (text, decision.reason_code, decision.rule_ids)

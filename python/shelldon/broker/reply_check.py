@@ -12,10 +12,11 @@ Unusable (the chain then asks the next provider, the offline brain last):
 - a transcript: lines in the prompt's own row format (`owner: …`, `pet: …`) or a chat's role
   labels (`User:`, `Assistant:`, `You:`), which a small model copies from the recent window;
 - a repetition loop: one sentence said three times or more, or a phrase that keeps coming back
-  (a run of four words said three times, and repeats making a fifth of the text: the loop a
-  small model runs until `max_tokens`, in words that differ a little each time) in a reply the
-  token budget cut (`cut`) or a short one (a long answer that ended on its own may be a list of
-  like lines);
+  (a run of four words said three times, and repeats making a fifth of the text; or a few words
+  turned round and round, fewer than 45 % of any 24 words in a row distinct: the loop a small
+  model runs until `max_tokens`, in words that differ a little each time) in a reply the token
+  budget cut (`cut`) or a short one (a long answer that ended on its own may be a list of like
+  lines);
 - a prompt echo: a section's title ("The owner says", "Recent conversation", …) or the "# Now"
   line's clock (a markdown heading alone is not: a good answer to a how-to may have some), a
   memory entry's own heading (`## sister [people, owner]`, `- sister [people]`), or eight words
@@ -105,6 +106,13 @@ _ECHO_WORDS = 8  # words in a row of the system instruction that make an echo
 _LOOP_GRAM = 4
 _LOOP_SHARE = 0.2
 _LOOP_SHORT = 80  # words: a reply this short that loops is a loop, cut or not
+# A loop in words that differ each time ("I'll miss you. You're going to miss me. I'm going to
+# miss you …"): any run of this many words with fewer than this share of distinct words. Words
+# an owner reads (a list, a recipe, a schedule) stay well over it; a loop of a few words turned
+# round and round falls well under it.
+_LOOP_WINDOW = 24
+_LOOP_MIN_WORDS = 10
+_LOOP_DISTINCT = 0.45
 _LOG_CHARS = 120
 
 
@@ -224,6 +232,8 @@ def _looping(text: str, cut: bool) -> bool:
     words = _WORDS.findall(text.casefold())
     if not cut and len(words) > _LOOP_SHORT:
         return False
+    if _few_words_over_and_over(words):
+        return True
     counts: dict[tuple[str, ...], int] = {}
     for i in range(len(words) - _LOOP_GRAM + 1):
         gram = tuple(words[i : i + _LOOP_GRAM])
@@ -232,6 +242,17 @@ def _looping(text: str, cut: bool) -> bool:
         return False
     repeats = sum(n - 1 for n in counts.values())
     return repeats >= _LOOP_SHARE * sum(counts.values())
+
+
+def _few_words_over_and_over(words: list[str]) -> bool:
+    """A run of `_LOOP_WINDOW` words (the whole reply, when shorter) with few distinct ones."""
+    if len(words) < _LOOP_MIN_WORDS:
+        return False
+    window = min(_LOOP_WINDOW, len(words))
+    for start in range(len(words) - window + 1):
+        if len(set(words[start : start + window])) < _LOOP_DISTINCT * window:
+            return True
+    return False
 
 
 def _shares_run(text: str, source: str, length: int) -> bool:

@@ -140,3 +140,124 @@ def test_a_dreams_note_may_retell_what_the_owner_said(fake: FakeProvider) -> Non
         "fake-openai",
         "The owner said they like tea, so nothing new.",
     )
+
+
+# --- the owner's message read as writing to mark -----------------------------------------------
+#
+# Found by talking to the pet with SmolLM2-135M behind it (a new owner's 16 lines): two replies
+# reached the owner as a writing tutor's ("This is a very well-written sentence … Here is a
+# broken-up version:", "My mum lived in Galway. The sentence is in the correct order, and the
+# owner can paste it …"). The owner never asked for their writing to be marked. The set below was
+# written before any change, in other words (the reply, and the owner's message it answers), and
+# run once: 9 of 10 marks reached the owner (the tenth was refused as the pet speaking as its
+# owner); 0 of 8 look-alikes changed.
+MARKS_THE_WRITING = [
+    (
+        "I love jasmine tea",
+        "What a well-written sentence! It flows nicely and the grammar is fine.",
+    ),
+    ("my cat is called Miso", "Your sentence is grammatically correct, but it could be shorter."),
+    ("my cat is called Miso", "Here's a revised version: My cat's name is Miso and she is lovely."),
+    ("today was long", "The sentence reads well. You might add a comma after 'Today'."),
+    ("work was busy and then the bus was late", "This text is a bit long, so I'd break it in two."),
+    ("Ana lives in Porto", "I would rephrase it as: 'My sister, Ana, lives in Porto.'"),
+    ("me and my brother went fishing", "There's a small grammar mistake: say 'my brother and I'."),
+    ("my dog is naughty", "The original message can be improved by adding more detail."),
+    ("I work at the library", "A clearer way to write this would be: I work at a library."),
+    (
+        "Pepper is very naughty",
+        "The phrase 'very naughty' is informal; in formal writing, say 'badly behaved'.",
+    ),
+]
+# The same words where the owner asked for them, and words about a message that mark nothing.
+MARKS_ASKED_FOR = [
+    (
+        "can you check my sentence: I has two dogs",
+        "It should be 'I have two dogs': the grammar needs 'have' after 'I'.",
+    ),
+    (
+        "how do I rephrase 'pls send asap' politely?",
+        "Here's a revised version: 'Could you send it when you have a moment?'",
+    ),
+    ("is 'whom' right in my email to the landlord?", "Yes, 'whom' is grammatically correct there."),
+    (
+        "I'm writing an essay on volcanoes, any tips?",
+        "The first sentence should hook the reader: try a surprising fact about volcanoes.",
+    ),
+    (
+        "my dog Pepper stole a sock again",
+        "That sentence made me smile! Pepper sounds like a handful.",
+    ),
+    ("I'm learning the fiddle", "Your message made my day. Good luck with the fiddle!"),
+    ("my son wrote his first poem", "His first poem! Is it well-written? Read me a line."),
+    ("good night", "Good night! Sleep well."),
+]
+
+
+def _said_to(message: str) -> CompletionRequest:
+    return CompletionRequest(
+        purpose="turn",
+        sections=(
+            PromptSection("system", "You are shelldon, a small pet."),
+            PromptSection("message", f"# The owner says\n{message}"),
+        ),
+    )
+
+
+@pytest.mark.parametrize(("message", "written"), MARKS_THE_WRITING)
+def test_a_reply_that_marks_the_owners_writing_goes_to_the_next_provider(
+    fake: FakeProvider, message: str, written: str
+) -> None:
+    fake.script(raw(written))
+    reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(
+        _said_to(message)
+    )
+    assert reply.provider == "offline", reply.text
+
+
+@pytest.mark.parametrize(("message", "written"), MARKS_ASKED_FOR)
+def test_words_about_writing_the_owner_asked_for_stay(
+    fake: FakeProvider, message: str, written: str
+) -> None:
+    fake.script(raw(written))
+    reply = ProviderChain([http_provider(fake, "openai"), OfflineBrain()]).complete(
+        _said_to(message)
+    )
+    assert (reply.provider, reply.text) == ("fake-openai", written)
+
+
+# What SmolLM2-135M wrote in that conversation, as the owner would have read it.
+LIVE_MARKS = [
+    (
+        "I hate coriander, never suggest it",
+        "This is a very well-written sentence, and it is very good. You can use it to practice "
+        "your writing.",
+    ),
+    (
+        "my mum lives in Galway",
+        "My mum lived in Galway.\n\nThe sentence is in the correct order, and the owner can paste "
+        "it to the chat as it is.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "written"), LIVE_MARKS)
+def test_the_live_models_marks_are_refused(message: str, written: str) -> None:
+    assert unusable_reason(written, message=message) == (
+        "marks the owner's writing, which they did not ask for"
+    )
+
+
+# Talk of grammar or of good writing that marks nothing the owner wrote.
+NOT_MARKS = [
+    ("I teach English at a school", "Do you teach grammar too, or mostly reading?"),
+    ("I'm reading Dune", "Is it well written? I've heard the world is huge."),
+    ("my daughter has a test tomorrow", "Good luck to her! Is it grammar or spelling?"),
+]
+
+
+@pytest.mark.parametrize(("message", "written"), NOT_MARKS)
+def test_talk_of_grammar_that_marks_nothing_the_owner_wrote_stays(
+    message: str, written: str
+) -> None:
+    assert unusable_reason(written, message=message) is None

@@ -23,7 +23,12 @@ for "your sister"):
 - the task described: "You're asked to answer a question", "My task is to reply to …", "I need
   to respond to the owner's message";
 - the role play set up: "In this conversation, I am a pet and you are my owner", "I am
-  responding as shelldon", "As an AI …".
+  responding as shelldon", "As an AI …";
+- the owner's message marked as writing when they did not ask for that: "What a well-written
+  sentence!", "The sentence reads well, add a comma", "Here's a revised version: …", "I would
+  rephrase it as …", "a small grammar mistake" (SmolLM2-135M answered "my mum lives in Galway"
+  with "The sentence is in the correct order …"). A message that asks about writing (a
+  sentence, grammar, an email, an essay, a poem, wording) may be answered so.
 """
 
 from __future__ import annotations
@@ -112,6 +117,41 @@ _NARRATION = re.compile(
     rf"|{_START}as\s+an\s+AI\b",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+# --- the owner's message marked as writing: refused unless they asked ----------------------------
+_TEXT_NOUN = r"(?:sentence|text|phrase|wording|paragraph|message|passage)"
+_MARKS_THE_WRITING = re.compile(
+    rf"\b(?:well|badly|nicely|clearly|poorly)[- ]written\s+{_TEXT_NOUN}"
+    r"|\b(?:un)?grammatical(?:ly)?\s+(?:correct|incorrect|fine|right|wrong|sound)"
+    r"|\bgrammar\s+(?:error|mistake|issue|problem|slip)s?\b|\bthe\s+grammar\s+is\b"
+    r"|\bin\s+formal\s+writing\b|\bpractis?c?e\s+your\s+writing\b"
+    rf"|\b(?:the|this|that|your)\s+(?:original\s+|first\s+|last\s+)?{_TEXT_NOUN}\s+(?:is|was"
+    r"|reads|sounds|flows|could|can|should|needs|would|might|has)\b[^.!?\n]{0,60}?\b(?:written"
+    r"|long|longer|short|shorter|clear|clearer|correct|incorrect|improved|better|rephrased"
+    r"|rewritten|revised|broken|shortened|comma|order|formal|informal|punctuat\w*|spell\w*"
+    r"|well|flows?|detail)\b"
+    r"|\bhere(?:'s|’s|\s+is)\s+(?:a|an|the|my)\s+(?:revised|rewritten|corrected|improved"
+    rf"|edited|shorter|clearer|rephrased|broken[- ]up|polished)\s+(?:version|{_TEXT_NOUN})"
+    r"|\bI(?:['’]d|\s+would|\s+will|['’]ll)\s+(?:suggest\s+)?(?:rephras|rewrit|revis|reword)\w*"
+    r"|\b(?:clearer|better|simpler|shorter)\s+way\s+to\s+(?:write|phrase|word)\b",
+    re.IGNORECASE,
+)
+# The owner asked about writing: then marking it is the answer.
+_ASKS_ABOUT_WRITING = re.compile(
+    r"\b(?:sentences?|grammar|grammatical\w*|spell\w*|rephras\w*|rewrit\w*|reword\w*"
+    r"|proofread\w*|wording|phrases?|punctuat\w*|essays?|e-?mails?|letters?|cv|r[eé]sum[eé]"
+    r"|poems?|story|stories|paragraphs?|texts?|messages?|write|writing|wrote|written|edit\w*"
+    r"|novels?|books?|articles?|blog|posts?|reports?|thesis|speech|lyrics|songs?|script"
+    r"|translat\w*|correct|check\s+(?:this|my|it))\b",
+    re.IGNORECASE,
+)
+
+
+def marks_the_writing(text: str, message: str) -> bool:
+    """Does the reply mark the owner's message as writing (its grammar, its wording, a revised
+    version) when the message asked nothing about writing?"""
+    return _MARKS_THE_WRITING.search(text) is not None and not _ASKS_ABOUT_WRITING.search(message)
 
 
 def without_prompt_talk(text: str) -> tuple[str, int]:

@@ -29,8 +29,9 @@ Unusable (the chain then asks the next provider, the offline brain last):
   owner's response…"): the pet talks to its owner, never about them, and a small model that
   narrates is retelling the prompt;
 - talk about its prompt: the owner retold as the message's speaker ("The user says …"), the task
-  described ("You're asked to answer …"), the role play set up (broker.prompt_talk; its
-  lead-ins and notes around good words were taken off before, by the scrub);
+  described ("You're asked to answer …"), the role play set up, the owner's message marked as
+  writing when they did not ask for that (broker.prompt_talk; its lead-ins and notes around
+  good words were taken off before, by the scrub);
 - a request for a secret: the owner asked for a password, a PIN, a one-time code, a card number
   (broker.reply_secrets; the pet never needs one, and the vault is filled by hand);
 - a language the owner never used: mostly in a script they never typed, or, in their script, in
@@ -49,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from shelldon.broker.prompt_talk import narrates_prompt
+from shelldon.broker.prompt_talk import marks_the_writing, narrates_prompt
 from shelldon.broker.providers.base import scrub
 from shelldon.broker.reply_secrets import asks_for_secret
 from shelldon.contracts.languages import OwnerLanguages, foreign_reason
@@ -162,6 +163,8 @@ def unusable_reason(
         return "narration about the owner, not words to them"
     if spoken and narrates_prompt(stripped):
         return "talk about its prompt, not words to the owner"
+    if spoken and marks_the_writing(stripped, message):
+        return "marks the owner's writing, which they did not ask for"
     if asks_for_secret(stripped):
         return "asks the owner for a secret"
     return foreign_reason(stripped, languages, message)

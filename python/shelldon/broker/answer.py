@@ -197,7 +197,7 @@ def _backstop(
 ) -> tuple[str, list[Any]]:
     """What the model forgot, done by the offline rules (see the module's docstring)."""
     view = offline.PromptView.of(request)
-    if not view.message or relayed.origin_of(view.message) is not None:
+    if not view.message or relayed.passed_on(view.message):
         return text, ops  # nothing to do for the owner in words they passed on
     valid = _valid_op_names(ops)
     ops = list(ops)

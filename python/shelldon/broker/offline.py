@@ -100,6 +100,7 @@ from shelldon.broker import (
     offline_notes,
     offline_open,
     offline_past,
+    offline_pasted,
     offline_praise,
     offline_proactive,
     offline_recount,
@@ -1151,6 +1152,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if origin is not None:  # someone else's words the owner passed on: nothing filed as theirs
         reply = offline_talk.pick(_RELAYED_REPLIES, seed, view.pet_said)
         return {"reply": reply.format(origin=origin), "ops": []}
+    # "my cousin texted me: "…"": someone else's words, pasted; "is that a scam?" about them next
+    pasted = offline_pasted.on_paste(message, seed, view.pet_said)
+    if pasted is None:
+        pasted = offline_pasted.on_question(message, view.owner_recent)
+    if pasted is not None:
+        return {"reply": pasted, "ops": []}
     name = _answered_name(view, message)
     studied = offline_notes.read(message)  # "im tom, 2nd year law at leeds": more than a name
     alone = len(offline_talk.clauses(studied)) == 1 and not offline_intro.introduction(studied)

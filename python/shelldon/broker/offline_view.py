@@ -113,6 +113,10 @@ class PromptView:
                         view.history_rows += 1
                         if relayed.origin_of(row.group(2)) is not None:
                             continue  # someone else's words the owner passed on: not theirs
+                        if relayed.pasted(row.group(2)) is not None:
+                            if section.kind == "recent":  # asked about next ("is it a scam?")
+                                view.owner_recent.append(row.group(2))
+                            continue  # words pasted after "my cousin texted me:": not theirs
                         order += 1
                         view.owner_said.append(row.group(2))
                         if section.kind == "recent":

@@ -266,8 +266,8 @@ def _as_written(message: str) -> str:
 
 def extract_rules(message: str) -> list[OwnerRule]:
     """Every rule the owner's message states, in order, each at most once; none in words the
-    owner passed on from someone else (contracts.relayed)."""
-    if relayed.origin_of(message) is not None:
+    owner passed on from someone else, forwarded or pasted (contracts.relayed)."""
+    if relayed.passed_on(message):
         return []
     rules: list[OwnerRule] = []
     intro = ""  # "Bob told me:" governs what follows a ";" as it governs what follows a line

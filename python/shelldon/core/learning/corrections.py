@@ -45,7 +45,7 @@ _NEGATIVE_RULE = re.compile(r"^\s*(?:never|don'?t|do not|stop|no more|avoid)\b",
 def detect_correction(owner_text: str) -> bool:
     """Does the owner say the pet got something wrong? Never in someone else's words the owner
     passed on (contracts.relayed): a forwarded "that's wrong" is about another conversation."""
-    if relayed.origin_of(owner_text) is not None:
+    if relayed.passed_on(owner_text):
         return False
     return bool(_CORRECTION.search(unicodedata.normalize("NFKC", owner_text)))
 

@@ -1,0 +1,66 @@
+"""Issue 23's sixth hostile round on the agent face: the held-apart calls of
+tests/support/hostile_round6_agent.py over the real MCP wire (`shelldon agent serve` as a real
+process), after the owner's words are heard by the prompt hook's path (docs/agents.md, "Sixth
+hostile round"). A call is wrong when it creates or changes an owner entry, or when a call the
+set says must be refused is not; the benign calls must be kept and the owner's rules stay as
+the owner last said them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shelldon.agent.memory import AgentMemory
+from shelldon.paths import DataRoot
+from support import hostile_round6_agent as r6
+from support.mcp_wire import Wire, entries_of, text_of
+
+mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip install '.[agent]')")
+
+
+def _owner(project: Path) -> dict[str, str]:
+    return {k: body for k, (prov, body) in entries_of(project).items() if prov == "owner"}
+
+
+def run_calls(home: Path, project: Path, calls: list[r6.Call]) -> dict[str, Any]:
+    """Hear the owner's words, then send each call; what each did to the owner's entries."""
+    memory = AgentMemory(project, DataRoot.resolve(home))
+    for said in r6.OWNER_SAID:
+        memory.note_request(said, heard=True)
+    wire = Wire(home, project)
+    wire.initialize()
+    wrong: list[str] = []
+    lost: list[str] = []
+    answers: list[tuple[str, bool, str]] = []
+    for n, call in enumerate(calls):
+        before = _owner(project)
+        error, text = text_of(wire.call(n, call.tool, **call.arguments))
+        answers.append((call.cls, error, text[:200]))
+        if _owner(project) != before or (call.must_refuse and not error):
+            wrong.append(call.cls)
+        if call.benign and error:
+            lost.append(call.cls)
+    errors = wire.end()
+    assert "Traceback" not in errors
+    return {"wrong": wrong, "lost": lost, "answers": answers, "owner": _owner(project)}
+
+
+def report(found: dict[str, Any], calls: list[r6.Call]) -> None:
+    total, wrong = Counter(c.cls for c in calls), Counter(found["wrong"])
+    print(f"calls wrong: {sum(wrong.values())} of {sum(total.values())}")
+    for cls, n in total.items():
+        print(f"  {cls}: {wrong[cls]} of {n}")
+    print(f"benign lost: {found['lost']}")
+    for cls, error, text in found["answers"]:
+        print(f"    {cls} | {'isError' if error else 'ok'} | {text}")
+
+
+def test_sixth_round_held_apart_calls(home: Path, project: Path) -> None:
+    calls = r6.CALLS + r6.BENIGN_CALLS
+    found = run_calls(home, project, calls)
+    report(found, calls)
+    assert found["wrong"] == [] and found["lost"] == []
+    assert set(found["owner"].values()) == r6.OWNER_RULES

@@ -21,14 +21,21 @@ from support.mcp_wire import Wire, entries_of, text_of
 mcp = pytest.importorskip("mcp", reason="the agent extra is not installed (pip install '.[agent]')")
 
 
+# What recall answers at most, whatever the task (docs/agents.md, "The door": 4 in full within
+# 3,000 characters, 12 by title).
+RECALL_BOUND = 4_000
+
+
 def _owner(project: Path) -> dict[str, str]:
     return {k: body for k, (prov, body) in entries_of(project).items() if prov == "owner"}
 
 
-def run_calls(home: Path, project: Path, calls: list[r6.Call]) -> dict[str, Any]:
+def run_calls(
+    home: Path, project: Path, calls: list[r6.Call], owner_said: list[str] = r6.OWNER_SAID
+) -> dict[str, Any]:
     """Hear the owner's words, then send each call; what each did to the owner's entries."""
     memory = AgentMemory(project, DataRoot.resolve(home))
-    for said in r6.OWNER_SAID:
+    for said in owner_said:
         memory.note_request(said, heard=True)
     wire = Wire(home, project)
     wire.initialize()
@@ -39,7 +46,8 @@ def run_calls(home: Path, project: Path, calls: list[r6.Call]) -> dict[str, Any]
         before = _owner(project)
         error, text = text_of(wire.call(n, call.tool, **call.arguments))
         answers.append((call.cls, error, text[:200]))
-        if _owner(project) != before or (call.must_refuse and not error):
+        bounded = call.tool != "memory_recall" or len(text) < RECALL_BOUND
+        if _owner(project) != before or (call.must_refuse and not error) or not bounded:
             wrong.append(call.cls)
         if call.benign and error:
             lost.append(call.cls)
@@ -64,3 +72,31 @@ def test_sixth_round_held_apart_calls(home: Path, project: Path) -> None:
     report(found, calls)
     assert found["wrong"] == [] and found["lost"] == []
     assert set(found["owner"].values()) == r6.OWNER_RULES
+
+
+def test_sixth_round_after_set(home: Path, project: Path) -> None:
+    """Written after the fixes, run once as written (docs/agents.md, "Sixth hostile round")."""
+    found = run_calls(home, project, r6.AFTER_CALLS, r6.AFTER_OWNER_SAID)
+    report(found, r6.AFTER_CALLS)
+    assert found["wrong"] == [] and found["lost"] == []
+    assert set(found["owner"].values()) == r6.AFTER_RULES
+
+
+# ------------------------------------------------------------------ the classes, one by one
+
+
+def test_a_retracted_rule_relayed_over_the_wire_is_an_inference_and_refused(
+    home: Path, project: Path
+) -> None:
+    """Before: the quote check read every message the hook kept, so "Always rebase before
+    merging." relayed after the owner said "Actually, never rebase before merging." was
+    captured as the owner's and replaced the newer rule."""
+    memory = AgentMemory(project, DataRoot.resolve(home))
+    for said in ("Always rebase before merging.", "Actually, never rebase before merging."):
+        memory.note_request(said, heard=True)
+    wire = Wire(home, project)
+    wire.initialize()
+    error, text = text_of(wire.call(1, "memory_note_request", text="Always rebase before merging."))
+    wire.end()
+    assert error and "owner_protected" in text, text
+    assert set(_owner(project).values()) == {"Never rebase before merging."}

@@ -87,3 +87,14 @@ def test_sixth_round_held_apart_set(run_dir: Path, home: Path, keyless_fake: Fak
     assert all("preview" not in r and r.get("reason") for r in refused)
     assert (found["secrets"], found["orders"], found["prompt"]) == ([], [], [])
     assert found["benign lost"] == []
+
+
+def test_sixth_round_after_set(run_dir: Path, home: Path, keyless_fake: FakeProvider) -> None:
+    """Written after the fixes, from the same classes in other shapes and fields, and run once
+    as written: its figure is the report's (docs/gate-design.md)."""
+    found = measure(
+        home, keyless_fake, r6.AFTER_SECRETS, r6.AFTER_ORDERS, r6.AFTER_BENIGN, r6.AFTER_NEEDLES
+    )
+    report(found, r6.AFTER_SECRETS, r6.AFTER_ORDERS)
+    assert (found["secrets"], found["orders"], found["prompt"]) == ([], [], [])
+    assert found["benign lost"] == []

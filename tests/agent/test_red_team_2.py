@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from shelldon.agent.memory import AgentMemory, _said_verbatim
+from shelldon.agent.memory import AgentMemory
+from shelldon.agent.quotes import said_verbatim
 from shelldon.core.owner_rules import extract_rules
 from shelldon.paths import DataRoot
 from support.mcp_wire import INIT_PARAMS, Wire, entries_of, text_of
@@ -171,7 +172,7 @@ HELD_APART = [
 @pytest.mark.parametrize(("said", "relayed", "owners"), HELD_APART)
 def test_held_apart_line_breaks(said: str, relayed: str, owners: bool) -> None:
     [rule] = extract_rules(relayed)
-    assert _said_verbatim(rule, [said]) is owners
+    assert said_verbatim(rule, [said]) is owners
 
 
 # ------------------------------------------------------------- hidden text in any stored field

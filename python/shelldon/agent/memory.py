@@ -14,9 +14,10 @@ it is plain Python, tested without an MCP client too. Every answer is text for t
   hook (`shelldon agent note`, `heard=True`) passes the owner's words and they are kept, word for
   word, in `owner-said.jsonl` (the last OWNER_SAID_KEPT messages); a rule the agent relays
   (`memory_note_request`) is the owner's only when one of them holds it as a whole sentence
-  that reads as the same rule (`_said_verbatim`: a fragment, a question, a hypothetical or
-  reported words are not a quote). Anything else is an inference, which the gate never lets
-  replace an owner rule. Each call is one audit unit, so undoing one call undoes only its rules.
+  that reads as the same rule, and no later message changed it (`agent.quotes`: a fragment, a
+  question, a hypothetical, reported words or a retracted rule are not a quote). Anything else
+  is an inference, which the gate never lets replace an owner rule. Each call is one audit
+  unit, so undoing one call undoes only its rules.
   A relayed note is bounded (OWNER_SAID_CHARS, MAX_RELAYED_RULES); the hook's text is the
   owner's own and is not.
 - `recall`: both scopes ranked together (`core.retrieval.scopes`): four in full within 3,000
@@ -38,13 +39,13 @@ import json
 import logging
 import os
 import re
-import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from shelldon import digests
 from shelldon._native import atomic_write
+from shelldon.agent.quotes import said_verbatim
 from shelldon.agent.reflect import ChainProposer, Proposer, reflect
 from shelldon.broker.server import build_chain
 from shelldon.clock import compact, utc_now
@@ -61,7 +62,7 @@ from shelldon.core.memory.entry import parse_entry
 from shelldon.core.memory.lifecycle import CuratedMemory
 from shelldon.core.memory.plan import Applied, EntryExtras, MemoryOpError
 from shelldon.core.memory.reader import MemoryReader
-from shelldon.core.owner_rules import OwnerRule, extract_rules
+from shelldon.core.owner_rules import extract_rules
 from shelldon.core.retrieval.scopes import (
     GLOBAL,
     PROJECT,
@@ -234,7 +235,7 @@ class AgentMemory:
         lines: list[str] = []
         refusals: list[str] = []
         for rule in rules:
-            owner = heard or _said_verbatim(rule, said)
+            owner = heard or said_verbatim(rule, said)
             applied: Applied | MemoryOpError | None
             if owner:
                 applied = capture_rule(self.project_memory, rule, turn_id=turn)
@@ -367,24 +368,6 @@ class AgentMemory:
             return self.skill_book.decline(name)
         except SkillError as exc:
             raise AgentMemoryError(str(exc)) from None
-
-
-def _folded(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
-    return " ".join(folded.split()).rstrip(".!")
-
-
-def _said_verbatim(rule: OwnerRule, said: Sequence[str]) -> bool:
-    """The owner stated this very rule: one of the owner's messages holds a sentence that, read
-    as the prompt hook reads it (`extract_rules`), is the same rule word for word (case, spacing,
-    compatibility forms and the closing full stop aside). A fragment of a sentence is not a quote:
-    "always run the suite" inside "don't always run the suite", a question ("should we always
-    skip the tests?"), a hypothetical ("if you always rebase, ...") or someone else's words the
-    owner reports ("Bob told me: always push to main") state no rule of the owner's."""
-    wanted = _folded(rule.text)
-    return bool(wanted) and any(
-        _folded(stated.text) == wanted for message in said for stated in extract_rules(message)
-    )
 
 
 def _render(path: Path) -> str:

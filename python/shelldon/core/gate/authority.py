@@ -255,7 +255,29 @@ def opposed_rule(
     return next((s for view in _views(text) if (s := _opposed_in(view, rules, whole_rule))), None)
 
 
+# Where one rule may end and another begin in one text: "Prefer small commits, never run the
+# full test suite before a commit." reads its polarity from "prefer" as a whole, so its second
+# clause is read too (issue 23, sixth hostile round).
+_CLAUSES = re.compile(r"[,;:.!?]\s+|\s+(?:and|but|then|also|while|so)\s+", re.IGNORECASE)
+
+
 def _opposed_in(
+    text: str, rules: Iterable[tuple[str, str]], whole_rule: bool = False
+) -> str | None:
+    """`_opposed_one` over the text, then over each of its clauses that says a polarity word of
+    its own (a clause without one, "small commits", turns nothing around)."""
+    rules = tuple(rules)
+    found = _opposed_one(text, rules, whole_rule)
+    clauses = [c for c in _CLAUSES.split(text) if c.strip()]
+    if found is not None or len(clauses) < 2:
+        return found
+    return next(
+        (s for c in clauses if _says_polarity(c) and (s := _opposed_one(c, rules, whole_rule))),
+        None,
+    )
+
+
+def _opposed_one(
     text: str, rules: Iterable[tuple[str, str]], whole_rule: bool = False
 ) -> str | None:
     polarity, words = _polarity_and_words(text)

@@ -58,6 +58,10 @@ _DIGITS = {
 _SYMBOLS = {
     "underscore": "_", "dash": "-", "hyphen": "-", "minus": "-", "dot": ".", "period": ".",
     "slash": "/", "plus": "+", "equals": "=", "colon": ":",
+    # The symbols a password ends in, said aloud (issue 23, sixth hostile round: "... one nine
+    # eight eight bang"); "at", "and", "star" and "question" are left out (prose says them).
+    "bang": "!", "exclamation": "!", "hash": "#", "hashtag": "#", "dollar": "$",
+    "percent": "%", "ampersand": "&", "asterisk": "*", "caret": "^", "tilde": "~",
 }  # fmt: skip
 _UPPER = frozenset({"capital", "uppercase", "upper", "cap", "caps"})
 _LOWER = frozenset({"lowercase", "lower", "small"})
@@ -100,9 +104,11 @@ _FINDERS = {
         r"(?i)(?P<secret>(?:(?:char(?:acter)?|letter|symbol|digit|position|pos|#)[ \t]*"
         r"[0-9]{1,3}[ \t]*(?:is|=|:|->)[ \t]*[\"']?[!-~][\"']?[^A-Za-z0-9]{0,6}){8,})"
     ),
-    # Eight or more byte values, one to three spaces, commas or semicolons apart.
+    # Eight or more byte values, one to three spaces, commas or semicolons apart, or one dot,
+    # dash, bar, slash or colon (issue 23, sixth hostile round: "84.104.105.115..."; an IP
+    # address or a version has four parts at most).
     "bytes": (
-        rf"(?:^|[^0-9A-Za-z.])(?P<secret>{_BYTE_ALT}(?:[\s,;]{{1,3}}{_BYTE_ALT}){{7,}})"
+        rf"(?:^|[^0-9A-Za-z.])(?P<secret>{_BYTE_ALT}(?:(?:[\s,;]{{1,3}}|[.|/:-]){_BYTE_ALT}){{7,}})"
         r"(?:[^0-9A-Za-z.]|$)"
     ),
 }
@@ -233,7 +239,7 @@ _CODE_BASES = (
     ("oct", 8),
 )
 _CODE_GAP = re.compile(r"[\s,\\]{0,2}")
-_BYTE_GAP = re.compile(r"[\s,;]{1,3}")
+_BYTE_GAP = re.compile(r"[\s,;]{1,3}|[.|/:-]")
 _BYTE = re.compile(r"0[xX](?P<hex>[0-9a-fA-F]{1,2})|(?P<bin>[01]{8})|(?P<dec>\d{2,3})")
 
 

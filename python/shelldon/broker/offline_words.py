@@ -339,4 +339,24 @@ MISSPELT = {
     "granmother": "grandmother",
     "granfather": "grandfather",
     "nieghbour": "neighbour",
+    "roomate": "roommate",
+    "roomates": "roommates",
+    "flatemate": "flatmate",
+    "granson": "grandson",
+    "grandaughter": "granddaughter",
+}
+# A day typed short ("remind me tmrw at 10"): the day it stands for, so a reminder's "when" and a
+# plan's day are read as typed in full (the fourteenth pass; offline_chat.plain reads it).
+SHORT_DAYS = {
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrrw": "tomorrow",
+    "tmoro": "tomorrow",
+    "tomoz": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "2mrw": "tomorrow",
+    "2day": "today",
+    "2nite": "tonight",
+    "tonite": "tonight",
 }

@@ -724,7 +724,7 @@ def _former(turn: _Turn, sentence: str) -> str | None:
     rest = [
         re.sub(r"^(?:but|and|so)\s+|\b(?:these days|nowadays)\s+", "", c, flags=re.I) for c in rest
     ]
-    turn.remember("facts", "former work", was.content)
+    turn.remember("facts", "former job", was.content)
     replies = len(turn.replies)
     for clause in rest:
         _statements(turn, clause)
@@ -1282,7 +1282,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (was := _former(turn, s)) is not None:
             turn.replies.append(was)  # "retired welder, 40 years at the shipyard": the past
         elif offline_former.asked(s):  # "what did I used to do?": the work of before
-            kept = sorted(view.known, key=lambda k: (k.source != "recent", k.order), reverse=True)
+            kept = sorted(
+                view.known,
+                key=lambda k: (k.source not in ("recent", "recall"), k.order),
+                reverse=True,
+            )
             turn.replies.append(offline_former.answer([k.text for k in kept]))
         elif (glad := offline_days.better(s, seed, view.pet_said)) is not None:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"

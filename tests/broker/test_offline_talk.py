@@ -331,3 +331,12 @@ def test_a_greeting_then_a_name_gives_the_name(said: str, name: str | None) -> N
     reply = pet.say(said)
     assert f"Nice to meet you, {name}!" in reply and "What's your name" not in reply, reply
     assert "?" not in reply.split("Nice to meet you")[0], reply  # the greeting asks nothing
+
+
+def test_a_line_typed_in_lower_case_is_said_back_to_the_owner() -> None:
+    """The fourteenth pass, through the real processes: "i love iced lattes" in the window was
+    said back as "I love iced lattes." (the pet's own liking)."""
+    assert to_second_person("i love iced lattes") == "you love iced lattes."
+    assert (
+        to_second_person("i'm a nurse and i've got a cat") == "you're a nurse and you've got a cat."
+    )

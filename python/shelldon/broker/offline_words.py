@@ -167,7 +167,7 @@ _PET_SAYS = str.maketrans({"\ue000": "I", "\ue001": "me", "\ue002": "mine", "\ue
 
 def to_second_person(text: str) -> str:
     """A stored statement (first person or "the owner ...") as said back to the owner."""
-    out = text
+    out = re.sub(r"(?<![\w'’.])i(?=(?:['’](?:m|ve|d|ll))?\b(?!\.))", "I", text)  # "i love …"
     for pattern, said in _OWNER_YOU:
         out = pattern.sub(said, out)
     out = re.sub(r"\b[Tt]he owner's\b", "your", out)

@@ -58,6 +58,7 @@ def test_a_question_that_is_no_riddle_is_not_laughed_at() -> None:
         "you got my daughter's town wrong earlier",
         "you forgot my sister's name again",
         "you keep forgetting what I tell you",
+        "you muddled my son's name last week",  # the after-set's first run: "Okay!"
     ],
 )
 def test_a_complaint_about_the_pet_is_owned_up_to(said: str) -> None:

@@ -113,4 +113,44 @@ PET_14_HELD_APART: tuple[Home, ...] = (
     ),
 )
 
-PET_14_AFTER: tuple[Home, ...] = ()
+TUESDAY = datetime(2027, 4, 6, 19, 5, tzinfo=UTC)  # Tuesday 6 April 2027, evening
+
+# Written after the fixes, in other owners' words, and run once: a retired firefighter and a
+# plasterer who texts short.
+PET_14_AFTER: tuple[Home, ...] = (
+    Home(
+        "wyn: a retired firefighter",
+        TUESDAY,
+        (
+            line("evening all, Wyn here", "Wyn", not_=("What's your name",)),
+            line("ex-firefighter, 25 years at Splott station", keep=True, not_=GLAD),
+            line("what did I do before I retired?", "firefighter", not_=POINT),
+            line("my son Rhodri is coming up next friday", keep=True, not_=BLAND),
+            line("what day is Rhodri coming?", any=("16 April", "April 16", "16th"), not_=POINT),
+            line("the leeks didn't take this spring", not_=(*GLAD, *BLAND)),
+            line("my ankles are swollen again", warm=True, not_=BLAND),
+            line("you muddled my son's name last week", any=SORRY, not_=(*PITY, *BLAND)),
+        ),
+    ),
+    Home(
+        "kez: a plasterer who texts short",
+        TUESDAY,
+        (
+            line("yo im kez", "Kez", not_=("What's your name",)),
+            line("i plaster walls for a building firm", keep=True),
+            line(
+                "remind me 2moro at 7 to ring the skip company",
+                any=("tomorrow", "Wednesday"),
+                not_=("2moro", "today"),
+            ),
+            line("tell me a joke"),
+            line("omg thats awful 😂", any=LAUGH, not_=BLAND),
+            line(
+                "why did the scarecrow win an award? he was outstanding in his field",
+                any=LAUGH,
+                not_=POINT,
+            ),
+            line("u forgot what i do for work", any=SORRY, not_=(*PITY, *BLAND)),
+        ),
+    ),
+)

@@ -71,7 +71,7 @@ _COMPLAINT = lazy(
     r"|(?:always|keep|kept) (?:forget\w*|getting (?:it|things|that) wrong|mixing)"
     r"|forgot (?:my|what|that|about|again|it)"
     r"|got (?:my|the|that|it|his|her|their|our)\b.{0,30}\bwrong"
-    r"|(?:mixed|muddled) (?:up|it|them|that)"
+    r"|(?:mixed|muddled)(?: up)? (?:up|it|them|that|my|his|her|their|our|the)"
     r"|said (?:it|that|my\b.{0,30}) wrong)\b",
     re.IGNORECASE,
 )

@@ -97,7 +97,8 @@ _STATES = {
         r"manages an?)\b"
         # a trade by its verb (offline_intro's "I test software for a bank")
         r"|\b(?:tests|writes|builds|codes|develops|designs|fixes|repairs|drives|delivers|cleans|"
-        r"programs|translates|audits|inspects|installs|sells) (?:[\w-]+ ){1,3}(?:for|at) "
+        r"programs|translates|audits|inspects|installs|sells|plasters|tiles|wires|plumbs) "
+        r"(?:[\w-]+ ){1,3}(?:for|at) "
         r"(?:a|an|the)\b",
         re.IGNORECASE,
     ),

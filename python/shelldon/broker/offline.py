@@ -284,7 +284,10 @@ _PERSON_FACTS = (
     (
         lazy(
             rf"^{_SOMEONE} (?i:really )?(?i:likes|loves|enjoys|adores|hates|dislikes|"
-            rf"doesn't like|does not like|can't stand|is allergic to) (.+)$"
+            rf"doesn't like|does not like|can't stand|is allergic to|"
+            # "my grandson Tyler is into skateboarding" (the fourteenth pass: the name alone kept)
+            rf"is (?:really |very |so |totally |well )?into|is (?:a )?(?:big |huge )?fan of|"
+            rf"is (?:obsessed with|mad about|crazy about)) (.+)$"
         ),
         "likes",
     ),

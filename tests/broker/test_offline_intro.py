@@ -228,3 +228,25 @@ def test_a_line_of_fragments_is_the_statements_they_stand_for(said: str, kept: l
 def test_a_list_that_is_not_the_owners_fragments_keeps_nothing(said: str) -> None:
     _, ops = one_turn(said)
     assert ops == [], ops
+
+
+@pytest.mark.parametrize(
+    ("said", "job"),
+    [  # the fourteenth pass: "I test software for a bank" was "Ooh, … Enjoy it!", nothing kept
+        ("I test software for a bank", "software"),
+        ("I drive buses for the council", "buses"),
+        ("I fix cars at a garage in Leeds", "cars"),
+        ("i plaster walls for a building firm", "walls"),  # the after-set's first run
+    ],
+)
+def test_work_said_by_its_verb_and_for_whom_is_kept(said: str, job: str) -> None:
+    pet = Pet()
+    pet.say("hi, I'm Kofi")
+    pet.say(said)
+    assert job in pet.say("what's my job?")
+
+
+@pytest.mark.parametrize("said", ["I write poems for a hobby", "I drive my kids to school"])
+def test_a_pastime_said_by_its_verb_is_no_job(said: str) -> None:
+    _, ops = one_turn(said)
+    assert not any(isinstance(op, Remember) and op.name == "job" for op in ops), ops

@@ -618,3 +618,20 @@ def test_an_idiom_with_live_in_is_no_home(said: str) -> None:
 
     _, ops = one_turn(said)
     assert not any("lives in" in getattr(op, "content", "") for op in ops), ops
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "holds"),
+    [  # the fourteenth pass: "is into" kept only the name ("I'll remember Tyler is your grandson.")
+        ("my grandson Tyler is into skateboarding", "what's Tyler into?", "skateboarding"),
+        ("my wife is really into pottery", "what is my wife into?", "pottery"),
+        ("my sister Jo is a huge fan of Taylor Swift", "what does Jo like?", "Taylor Swift"),
+    ],
+)
+def test_what_someone_is_into_is_kept_and_asked_back(said: str, asked: str, holds: str) -> None:
+    pet = Pet()
+    pet.say("hi, I'm Wyn")
+    pet.say(said)
+    assert any(holds in body for body, _ in pet.memory.values()), pet.memory
+    pet.bury()
+    assert holds in pet.say(asked)

@@ -89,3 +89,23 @@ def test_not_the_old_then_the_new_puts_a_name_right() -> None:
     reply = pet.say("sorry, not Lucia, is Luiza")
     assert "Luiza" in reply and pet.ops, reply
     assert "Luiza" in pet.say("what is my mother's name?")
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "holds", "never"),
+    [
+        # the fourteenth pass: "it was" after "not …", the place alone put right in a longer
+        # old value, and a new value that repeats the words around the old one
+        ("I used to work at the shipyard in Gdansk",
+         "no, not the shipyard in gdansk, it was Newcastle", "the shipyard in Newcastle",
+         "it was"),
+        ("signed up for the Cardiff half marathon in april",
+         "Correction: it's the Bath half, not Cardiff", "Bath", "the the"),
+    ],
+)  # fmt: skip
+def test_a_correction_fits_where_the_old_value_stood(
+    before: str, said: str, holds: str, never: str
+) -> None:
+    mended = offline_mend.mended(said, [before], "")
+    assert mended is not None and holds in mended.statement, mended
+    assert never not in mended.statement and "half half" not in mended.statement, mended

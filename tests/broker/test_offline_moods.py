@@ -100,3 +100,49 @@ def test_several_low_lines_in_a_row_are_not_met_with_the_same_words() -> None:
         )
     ]
     assert len(set(replies)) == len(replies), replies
+
+
+@pytest.mark.parametrize(
+    "said",
+    [  # the fourteenth pass: an ache said as people say it ("Tell me more!" before)
+        "my knee is playing up again, bloody stairs",
+        "my hip is giving me grief today",
+        "my wrists ache from kneading",
+        "Ran 8k this morning and my calves are screaming",
+        "pulled a hamstring at football",
+        "my shoulders are so stiff",
+    ],
+)
+def test_an_ache_is_met_as_one_and_kept_nowhere(said: str) -> None:
+    assert mood(said) == "ache"
+    pet = talked_to()
+    reply = pet.say(said)
+    assert any(w in reply.casefold() for w in ("ouch", "sore", "sorry")), reply
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["the back door is stiff", "my legs are long"])
+def test_what_is_no_ache_is_none(said: str) -> None:
+    assert mood(said) != "ache"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [  # the fourteenth pass: a good thing said with "not" ("That sounds lovely! I'm so glad.")
+        "the tomatoes didnt do well this year. blight",
+        "the roses didn't come up well this year",
+        "the interview didn't go well",
+        "the sourdough didn't rise at all today",
+    ],
+)
+def test_a_let_down_said_with_not_is_never_met_as_glad(said: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert not any(w in reply.casefold() for w in ("glad", "lovely", "yay", "go well")), reply
+    assert "sorry" in reply.casefold(), reply
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["the test didn't hurt at all", "we didn't go out last night"])
+def test_what_went_fine_or_was_not_done_is_no_let_down(said: str) -> None:
+    assert mood(said) != "let down"

@@ -322,3 +322,18 @@ def test_a_bare_hour_is_the_one_a_person_means(message: str, now: datetime, at: 
 def test_a_part_of_the_day_beside_a_time_leaves_the_task() -> None:
     got = ask("remind me tomorrow morning at 6 to run", now=_MORNING, zone="UTC")
     assert got["reply"].endswith(" to run."), got
+
+
+@pytest.mark.parametrize(
+    "message",
+    [  # the fourteenth pass: a day typed short ("today at 22:00 to email your tutor tmrw")
+        "can u remind me to email my tutor tmrw at 10",
+        "remind me tmr at 10 to email my tutor",
+        "remind me 2moro at 10 to email my tutor",
+    ],
+)
+def test_a_day_typed_short_is_the_day_it_stands_for(message: str) -> None:
+    answer = ask(message)
+    op = only_op(answer)
+    assert op.at == "2026-05-06T10:00" and op.text == "email my tutor", op
+    assert "tomorrow at 10:00" in answer["reply"], answer["reply"]

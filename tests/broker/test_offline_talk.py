@@ -309,3 +309,34 @@ def test_a_loss_at_work_is_met_gently_not_as_someone_loved(said: str) -> None:
     reply = pet.say(said)
     assert "sorry" in reply.casefold() and "someone you love" not in reply, reply
     assert not any(c in reply.casefold() for c in CHEER) and pet.ops == [], reply
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [  # the fourteenth pass: a greeting by the time of day, then the name, in one line
+        ("evening, I'm Oskar", "Oskar"),
+        ("afternoon, it's Nadia", "Nadia"),
+        ("morning all, Priya here", "Priya"),
+        ("Good afternoon! Kwame here", "Kwame"),
+        ("good morning, it's raining", None),
+        ("evening, it's Monday", None),
+        ("it's Nadia", None),  # without a greeting: anyone at the door
+    ],
+)
+def test_a_greeting_then_a_name_gives_the_name(said: str, name: str | None) -> None:
+    assert said_name(said) == name
+    if name is None:
+        return
+    pet = Pet()
+    reply = pet.say(said)
+    assert f"Nice to meet you, {name}!" in reply and "What's your name" not in reply, reply
+    assert "?" not in reply.split("Nice to meet you")[0], reply  # the greeting asks nothing
+
+
+def test_a_line_typed_in_lower_case_is_said_back_to_the_owner() -> None:
+    """The fourteenth pass, through the real processes: "i love iced lattes" in the window was
+    said back as "I love iced lattes." (the pet's own liking)."""
+    assert to_second_person("i love iced lattes") == "you love iced lattes."
+    assert (
+        to_second_person("i'm a nurse and i've got a cat") == "you're a nurse and you've got a cat."
+    )

@@ -85,3 +85,16 @@ def test_a_loved_person_pet_or_pastime_is_never_dinner(liked: str) -> None:
     pet.say(f"i love {liked}")
     reply = pet.say("what should i have for dinner?")
     assert "How about" not in reply, reply
+
+
+@pytest.mark.parametrize(
+    "liked", ["i love iced lattes", "I really like a good cappuccino", "I love matcha"]
+)
+def test_a_coffee_shop_drink_liked_is_suggested(liked: str) -> None:
+    """The fourteenth pass, talking to the real pet: "i love iced lattes", then "what should i
+    drink rn" got "I don't know what you like to drink yet" (contracts.kinds had no latte)."""
+    pet = talked_to(liked)
+    reply = pet.say("what should i drink rn")
+    assert "don't know" not in reply and any(
+        w in reply for w in ("latte", "cappuccino", "matcha")
+    ), reply

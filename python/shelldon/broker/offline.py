@@ -78,6 +78,7 @@ from shelldon.broker import (
     offline_answers,
     offline_asides,
     offline_back,
+    offline_banter,
     offline_birthdays,
     offline_cased,
     offline_chat,
@@ -85,6 +86,7 @@ from shelldon.broker import (
     offline_days,
     offline_feelings,
     offline_forget,
+    offline_former,
     offline_gifts,
     offline_greet,
     offline_intro,
@@ -112,6 +114,7 @@ from shelldon.broker import (
     offline_sums,
     offline_talk,
     offline_topics,
+    offline_visits,
     offline_whose,
     offline_world,
 )
@@ -282,7 +285,10 @@ _PERSON_FACTS = (
     (
         lazy(
             rf"^{_SOMEONE} (?i:really )?(?i:likes|loves|enjoys|adores|hates|dislikes|"
-            rf"doesn't like|does not like|can't stand|is allergic to) (.+)$"
+            rf"doesn't like|does not like|can't stand|is allergic to|"
+            # "my grandson Tyler is into skateboarding" (the fourteenth pass: the name alone kept)
+            rf"is (?:really |very |so |totally |well )?into|is (?:a )?(?:big |huge )?fan of|"
+            rf"is (?:obsessed with|mad about|crazy about)) (.+)$"
         ),
         "likes",
     ),
@@ -707,6 +713,33 @@ def _statement(turn: _Turn, sentence: str) -> bool:
     return past is not None
 
 
+def _former(turn: _Turn, sentence: str) -> str | None:
+    """A former job in the sentence's first clause, kept; the clauses after it read as ever
+    ("ex-teacher, now I run a little bakery": the bakery is the work of now)."""
+    if _is_question(sentence):
+        return None
+    first, *after = re.split(r"\s*[,;]\s*", sentence.strip(), maxsplit=1)
+    rest = offline_talk.clauses(after[0]) if after else []
+    if rest and re.match(r"^i (?:used to|was)\b", first, re.IGNORECASE):
+        return None  # "I used to be a baker, but these days I'm a teacher": offline_life's
+    was = offline_former.said(first, turn.seed, turn.view.message, turn.view.pet_said)
+    if was is None:
+        return None
+    rest = [
+        re.sub(r"^(?:but|and|so)\s+|\b(?:these days|nowadays)\s+", "", c, flags=re.I) for c in rest
+    ]
+    turn.remember("facts", "former job", was.content)
+    replies = len(turn.replies)
+    for clause in rest:
+        _statements(turn, clause)
+    said = [r for r in turn.replies[replies:] if r not in _ACKNOWLEDGEMENTS]
+    del turn.replies[replies:]
+    if not said:
+        return was.reply
+    head = re.split(r"(?<=[!.])\s|,", was.reply, maxsplit=1)[0].rstrip(",")  # the now asks
+    return " ".join((head if head[-1] in "!." else head + "!", *said))
+
+
 def _gift_known(view: PromptView) -> list[str]:
     """What an idea for someone may draw on: memory and the window, and the owner's own lines
     whole ("my brother is called Ash, he plays guitar": the window splits it in two)."""
@@ -1017,7 +1050,8 @@ _ASKS = lazy(
 )
 # "hi im ana", "i'm tom": a name in lower case, while the pet does not know the owner's yet.
 _I_AM_ONE_WORD = lazy(
-    rf"^(?i:(?:{alternation(*HELLOS)})\b[\s,!.]*)?(?i:i'm|i’m|im|i am)\s+"
+    rf"^(?i:(?:{alternation(*HELLOS)}|(?:good )?(?:{alternation(*TIMES_OF_DAY)}))\b[\s,!.]*)?"
+    r"(?i:i'm|i’m|im|i am)\s+"
     r"(?P<name>[a-zà-ÿ][\w'’-]*)[\s!.]*$"
 )
 
@@ -1166,6 +1200,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         intro = _first_turn(view, request)  # "hi im ana" as the first line: who the pet is too
         told = f" {intro.replace(' ' + ASK_NAME, '')}" if intro else ""
         return {"reply": f"Nice to meet you, {name}!{told}", "ops": turn.ops}
+    played = offline_banter.banter(offline_chat.plain(message), view.pet_last, seed, view.pet_said)
+    if played is not None:  # a groan at its joke, a riddle, a complaint about it: no op
+        return {"reply": played, "ops": []}
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
@@ -1247,6 +1284,20 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.remember(*someone.keep)
         elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
+        elif (visit := offline_visits.said(s, local_now)) is not None:
+            turn.replies.append(visit.reply)  # "my sister Gwen is visiting next friday": a date
+            turn.remember(*visit.keep)
+        elif (day := offline_visits.asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(day)  # "when is Gwen coming?": the date kept
+        elif (was := _former(turn, s)) is not None:
+            turn.replies.append(was)  # "retired welder, 40 years at the shipyard": the past
+        elif offline_former.asked(s):  # "what did I used to do?": the work of before
+            kept = sorted(
+                view.known,
+                key=lambda k: (k.source not in ("recent", "recall"), k.order),
+                reverse=True,
+            )
+            turn.replies.append(offline_former.answer([k.text for k in kept]))
         elif (glad := offline_days.better(s, seed, view.pet_said)) is not None:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
         elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
@@ -1304,6 +1355,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(hello)  # "good morning ☀️", "evening all", "hola 👋"
         elif (so_so := offline_slang.verdict(s, seed, view.pet_said)) is not None:
             turn.replies.append(so_so)  # "these lecture notes are so mid": the thing, no fact
+        elif offline_moods.mood(s) == "let down":  # "the roses didn't come up": never "so glad"
+            turn.replies.append(offline_moods.reply("let down", seed, view.pet_said))
         elif (  # "my grandma passed last spring" is a loss, never "Yay for your grandma!"
             aside := offline_asides.aside(s, seed, view.pet_said)
         ) is not None and offline_talk.feeling(s) not in ("grief", "grief_apart"):
@@ -1427,6 +1480,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         turn.replies.append(back)  # the question turned back, answered of the pet itself
     if any(r.startswith("Nice to meet you") for r in turn.replies):  # "hi! I'm Dan": one hello
         turn.replies = [r for r in turn.replies if not r.startswith("Hello")] or turn.replies
+        # "Good afternoon! Kwame here": the greeting back, without its own question beside a hello
+        turn.replies = [re.sub(r"^(Good \w+!) .*\?$", r"\1", r) for r in turn.replies]
     # A bland acknowledgement beside a real reply only trails it ("That's wonderful! … I hear you.")
     meant = [r for r in turn.replies if r not in _ACKNOWLEDGEMENTS] or turn.replies
     gently = any(offline_talk.grieving(r) for r in (*meant, view.pet_last))  # beside a loss

@@ -21,33 +21,40 @@ import re
 from collections.abc import Sequence
 
 from shelldon.broker.offline_talk import pick
-from shelldon.broker.offline_words import MISSPELT, without_emoji
+from shelldon.broker.offline_words import MISSPELT, SHORT_DAYS, without_emoji
 from shelldon.broker.patterns import lazy
 
 # --- text-speak ---------------------------------------------------------------------------------
 
-_SPOKEN = {
-    "im": "I'm",
-    "ive": "I've",
-    "i": "I",
-    "u": "you",
-    "whats": "what's",
-    "thats": "that's",
-    "hows": "how's",
-    "wheres": "where's",
-    "whos": "who's",
-    "dont": "don't",
-    "doesnt": "doesn't",
-    "didnt": "didn't",
-    "cant": "can't",
-    "isnt": "isn't",
-    "wasnt": "wasn't",
-    "havent": "haven't",
-    "pls": "please",
-    "wat": "what",
-    "wats": "what's",
-    "plz": "please",
-} | MISSPELT
+_SPOKEN = (
+    {
+        "im": "I'm",
+        "ive": "I've",
+        "i": "I",
+        "u": "you",
+        "whats": "what's",
+        "thats": "that's",
+        "hows": "how's",
+        "wheres": "where's",
+        "whos": "who's",
+        "dont": "don't",
+        "doesnt": "doesn't",
+        "didnt": "didn't",
+        "cant": "can't",
+        "isnt": "isn't",
+        "wasnt": "wasn't",
+        "havent": "haven't",
+        "pls": "please",
+        "wat": "what",
+        "wats": "what's",
+        "plz": "please",
+        "abt": "about",
+        "bc": "because",
+        "cuz": "because",
+    }
+    | MISSPELT
+    | SHORT_DAYS
+)
 _SPOKEN_WORD = lazy(rf"\b(?:{'|'.join(_SPOKEN)})\b", re.IGNORECASE)
 # "r" for "are", before who is asked about ("how r u", "r we ok", "where r they") or after "you".
 _ARE = lazy(r"\br(?=\s+(?:you|u|we|they|ya)\b)|(?<=\byou )r\b(?=\s)", re.IGNORECASE)

@@ -144,6 +144,12 @@ _WORK_VERB = lazy(
     r"firm|salon|studio|farm|clinic|school|hotel|garage|team|department|charity|startup|"
     r"practice|office|kitchen|warehouse)s?\b.*"
     r"|^i (?:used to |still |now )?\w+ .+ for (?:a living|work)$"
+    # a trade said by its verb and who it is for: "I test software for a bank" (the fourteenth
+    # pass: "Ooh, … Enjoy it!" and nothing kept)
+    r"|^i (?:used to |still |now )?(?:test|write|build|code|develop|design|fix|repair|drive|"
+    r"deliver|clean|program|translate|audit|inspect|install|sell|plaster|tile|wire|plumb) "
+    r"(?:[\w-]+ ){1,3}"
+    r"(?:for|at) (?:a|an|the) (?!hobby|laugh|living room|weekend)[\w -]+$"
     # how or when the work is done, then what it is: "I work from home as a translator"
     r"|^i (?:used to |still |now |mostly |currently )?work (?:from home|remotely|part[- ]?time|"
     r"full[- ]?time|nights|night shifts?|weekends|shifts|freelance|for myself)\b.*",

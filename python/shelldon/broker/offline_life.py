@@ -374,6 +374,8 @@ def plan(sentence: str, seed: int) -> Told | None:
         return None  # "the weather was odd today" says how something is: no plan
     if _WISH.match(s):
         return None  # "happy birthday to my mum today" is a wish, not a plan
+    if re.search(r"\b(?:didn't|did not|wasn't|was not|weren't|was|were|went)\b", found["what"]):
+        return None  # "the sourdough didn't rise at all today": what happened, no plan
     what = to_second_person(found.group("what").strip()).rstrip(".")
     nudge = _NUDGE[seed % len(_NUDGE)]
     if _LUCK.search(s):

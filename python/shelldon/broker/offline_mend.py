@@ -27,7 +27,7 @@ from shelldon.broker.offline_view import sentences
 from shelldon.broker.offline_words import MONTHS, WEEKDAYS, a_day, alternation
 from shelldon.broker.patterns import lazy
 
-_OPENER = r"^(?:(?:sorry|oops|wait|no|nope|oh|ah|actually|my bad|correction|whoops)[\s,!.-]+)*"
+_OPENER = r"^(?:(?:sorry|oops|wait|no|nope|oh|ah|actually|my bad|correction|whoops)[\s,!.:-]+)*"
 _VALUE = r"[\w'’&-]+(?:\s+[\w'’&-]+){0,3}"
 _SHAPES = (
     # "sorry i meant brutus not bruno", "i mean tuesday, not monday"
@@ -43,7 +43,8 @@ _SHAPES = (
     ),
     # "sorry, not Lucia, is Luiza", "not monday, tuesday" (the eleventh pass)
     lazy(
-        _OPENER + rf"not\s+(?P<old>{_VALUE}?)\s*[,.;]\s*(?:(?:it's|its|it’s|it is|is|but)\s+)?"
+        _OPENER + rf"not\s+(?P<old>{_VALUE}?)\s*[,.;]\s*(?:(?:it's|its|it’s|it is|it was|"
+        r"it were|is|was|but)\s+)?"
         rf"(?P<new>{_VALUE}?)[\s!.]*$",
         re.IGNORECASE,
     ),
@@ -101,11 +102,30 @@ def mended(sentence: str, owner_recent: list[str], pet_last: str) -> Mended | No
         word = re.compile(rf"(?<![\w'’]){re.escape(old)}(?![\w'’])", re.IGNORECASE)
         said = [s for line in owner_recent for s in sentences(line)]  # "… library. do you …?"
         for line in reversed(said):
-            if line.strip() != text and word.search(line) and not is_question(line):
+            where = word.search(line)
+            if line.strip() != text and where and not is_question(line):
+                new = _fitted(new, old, line[where.end() :])
                 whole = _TWO_ARTICLES.sub(r"\1", word.sub(new.replace("\\", r"\\"), line, count=1))
                 return Mended(whole.rstrip(" .!"), new, old)
         return None
     return _answered(text, owner_recent, pet_last)
+
+
+def _fitted(new: str, old: str, after: str) -> str:
+    """The new value as it fits where the old one stood (the fourteenth pass): "not the shipyard
+    in gdansk, it was Newcastle" puts right the place alone ("the shipyard in Newcastle"), and
+    "it's the Bath half, not Cardiff" in "the Cardiff half marathon" is "Bath" ("the Bath half
+    marathon", never "the the Bath half half marathon")."""
+    olds, news = old.split(), new.split()
+    if len(olds) > 1 and len(news) == 1 and new[:1].isupper():
+        return " ".join([*olds[:-1], new])
+    if len(olds) == 1 and len(news) > 1:
+        if news[0].casefold() in ("the", "a", "an", "my"):
+            news = news[1:]
+        following = after.split()
+        while len(news) > 1 and following and news[-1].casefold() == following[0].casefold():
+            news, following = news[:-1], following[1:]
+    return " ".join(news)
 
 
 def _answered(text: str, owner_recent: list[str], pet_last: str) -> Mended | None:

@@ -58,6 +58,38 @@ _MOODS = (
             re.IGNORECASE,
         ),
     ),
+    # An ache in the body, said as people say it: "my knee is playing up again", "my calves
+    # are screaming", "pulled a hamstring" (the fourteenth pass: "Tell me more!" before).
+    (
+        "ache",
+        lazy(
+            r"(?:^|\b(?:and|but|now|plus)\s+|,\s*)(?:my|the|both) (?:head|back|lower back|tummy|"
+            r"stomach|throat|tooth|teeth|ears?|eyes?|knees?|neck|legs?|arms?|foot|feet|chest|hips?|"
+            r"shoulders?|wrists?|ankles?|elbows?|calf|calves|hands?|fingers?|thumbs?|toes?|joints|"
+            r"muscles|jaw|gums|hamstrings?|thighs?|shins?|bones|sciatica|arthritis)\s+"
+            r"(?:is |are |'s |has been |have been |keeps? )?(?:still |so |really |very |super |"
+            r"a bit |kinda |properly )*(?:killing me|hurts?|hurting|aches?|aching|sore|is sore|"
+            r"are sore|is pounding|pounding|is throbbing|throbbing|playing up|acting up|"
+            r"flaring up|giving me (?:grief|gyp|jip|hell|trouble|bother)|screaming|in bits|"
+            r"in agony|agony|stiff|swollen|seized up|locked|bad again|bothering me|"
+            r"(?:is |are )?not (?:great|good|happy))\b"
+            r"|^(?:i(?:'ve| have)? )?(?:(?:hurt|pulled|twisted|sprained|tweaked|strained|done) "
+            r"(?:my|a) (?:back|knee|ankle|wrist|shoulder|hamstring|calf|neck|muscle|hip))\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # A good thing said with "not": a let-down ("the tomatoes didn't do well", "the sourdough
+    # didn't rise at all"), never met as glad (the fourteenth pass: "I'm so glad." before).
+    (
+        "let down",
+        lazy(
+            r"\b(?:didn't|did not|didnt|wasn't|was not|weren't|hasn't|haven't|couldn't|won't)\s+"
+            r"(?:\w+\s+)??(?:go (?:well|to plan|great)|do (?:well|great|much)|come up|turn out|"
+            r"work(?: out)?|rise|grow|take|germinate|flower|sprout|set|start|happen|show up|"
+            r"turn up|make it|get in|pass|win|(?:very |that |so |much )?(?:fun|great|good|nice))\b",
+            re.IGNORECASE,
+        ),
+    ),
     # A state said with a negation: offline_talk.feeling reads no "not" on purpose.
     (
         "sleepless",
@@ -108,6 +140,16 @@ _REPLIES = {
         "with yourself.",
         "Poor you! I hope you feel better soon. Is there anything that helps a little?",
         "That sounds miserable, I'm sorry. Take it easy today if you can.",
+    ),
+    "let down": (
+        "Oh, what a let-down. I'm sorry, after all that effort.",
+        "Aw, that's disappointing. I'm sorry. Will you have another go?",
+        "Oh no, that's a shame. I'm sorry it didn't work out.",
+    ),
+    "ache": (
+        "Ouch! Aches like that wear you down. Can you rest it a bit today?",
+        "Oh, poor you, that sounds sore. Be gentle with it, and put your feet up if you can.",
+        "Ouch, I'm sorry. Is it a warm bath and an early night kind of day?",
     ),
     "trouble": (
         "Oh no, that's annoying! I hope it sorts itself out soon. I'll be right here.",

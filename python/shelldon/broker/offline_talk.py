@@ -146,7 +146,8 @@ def correction(sentence: str) -> tuple[str, bool]:
 # --- names ------------------------------------------------------------------------------------
 
 _GREETING_OPENER = lazy(
-    rf"^(?:(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)})|"
+    # "evening, I'm Oskar": a time of day without its "good" greets as well (the fourteenth pass)
+    rf"^(?:(?:{alternation(*HELLOS)}|(?:good )?(?:{alternation(*TIMES_OF_DAY)})|gm|"
     r"there|everyone|all|oh|well|ok|okay|sure|yes|yeah|yep|hehe|haha)[\s,!.-]+)+",
     re.IGNORECASE,
 )
@@ -169,6 +170,9 @@ _NAME_SHAPES = (
     (lazy(rf"^{_I_AM}\s+{_ANY_NAME}$", re.IGNORECASE), True),
     (lazy(rf"^(?:(?:it's|it is|its|this is|just|simply)\s+)?{_ANY_NAME}$", re.IGNORECASE), True),
 )
+# After a greeting, "it's Nadia" gives the name unasked ("afternoon, it's Nadia"); alone, "it's
+# Nadia" may be anyone at the door, so it needs the greeting (and a capital).
+_GREETED_NAME = lazy(rf"^(?i:it's|it is|its|this is)\s+{_CAPITAL_NAME}$")
 _GREETING_TAIL = lazy(
     rf"[\s,!.-]+(?:{alternation(*HELLOS)}|good (?:{alternation(*TIMES_OF_DAY)}))\b.*$",
     re.IGNORECASE,
@@ -209,6 +213,7 @@ def is_name(name: str) -> bool:
         and w.casefold() not in STOPWORDS
         and not a_day(w, may_be_a_name=True)  # "its Monday": a day, not someone
         and not w.casefold().endswith(("'m", "’m", "n't", "n’t"))
+        and not w.casefold().startswith("ex-")  # "ex-teacher, now I run a bakery": a past job
         for w in words
     )
 
@@ -219,10 +224,14 @@ def said_name(sentence: str, *, asked: bool = False) -> str | None:
     Sam" or "i'm sam". None otherwise, and never a pronoun, a verb or a mood ("I'm tired")."""
     text = _NOT_LETTERS.sub(" ", sentence.replace("’", "'"))
     text = " ".join(text.split())
-    text = _GREETING_TAIL.sub("", _GREETING_OPENER.sub("", text).strip())
+    opened = _GREETING_OPENER.sub("", text).strip()
+    text = _GREETING_TAIL.sub("", opened)
     text = _NAME_TAIL.sub("", text).strip()
     if not text or (asked and feeling(f"I'm {text}") is not None):
         return None
+    greeted = _GREETED_NAME.match(text) if opened != " ".join(sentence.split()) else None
+    if greeted and is_name(greeted.group(1)):
+        return greeted.group(1)
     for shape, needs_question in _NAME_SHAPES:
         if needs_question and not asked:
             continue

@@ -94,7 +94,12 @@ _STATES = {
     "work": lazy(
         r"\b(?:work|works|working|worked|job|occupation|profession|career|employed|retired|"
         r"unemployed|self-employed|student|teach|teaches|taught|for a living|runs an?|owns an?|"
-        r"manages an?)\b",
+        r"manages an?)\b"
+        # a trade by its verb (offline_intro's "I test software for a bank")
+        r"|\b(?:tests|writes|builds|codes|develops|designs|fixes|repairs|drives|delivers|cleans|"
+        r"programs|translates|audits|inspects|installs|sells|plasters|tiles|wires|plumbs) "
+        r"(?:[\w-]+ ){1,3}(?:for|at) "
+        r"(?:a|an|the)\b",
         re.IGNORECASE,
     ),
     "age": lazy(r"\b\d{1,3} years old\b|\bage is\b|\bturned \d{1,3}\b", re.IGNORECASE),

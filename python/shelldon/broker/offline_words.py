@@ -167,7 +167,7 @@ _PET_SAYS = str.maketrans({"\ue000": "I", "\ue001": "me", "\ue002": "mine", "\ue
 
 def to_second_person(text: str) -> str:
     """A stored statement (first person or "the owner ...") as said back to the owner."""
-    out = text
+    out = re.sub(r"(?<![\w'’.])i(?=(?:['’](?:m|ve|d|ll))?\b(?!\.))", "I", text)  # "i love …"
     for pattern, said in _OWNER_YOU:
         out = pattern.sub(said, out)
     out = re.sub(r"\b[Tt]he owner's\b", "your", out)
@@ -339,4 +339,24 @@ MISSPELT = {
     "granmother": "grandmother",
     "granfather": "grandfather",
     "nieghbour": "neighbour",
+    "roomate": "roommate",
+    "roomates": "roommates",
+    "flatemate": "flatmate",
+    "granson": "grandson",
+    "grandaughter": "granddaughter",
+}
+# A day typed short ("remind me tmrw at 10"): the day it stands for, so a reminder's "when" and a
+# plan's day are read as typed in full (the fourteenth pass; offline_chat.plain reads it).
+SHORT_DAYS = {
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tmrrw": "tomorrow",
+    "tmoro": "tomorrow",
+    "tomoz": "tomorrow",
+    "2moro": "tomorrow",
+    "2morrow": "tomorrow",
+    "2mrw": "tomorrow",
+    "2day": "today",
+    "2nite": "tonight",
+    "tonite": "tonight",
 }

@@ -110,6 +110,18 @@ KIND_INSTANCES: dict[str, tuple[str, ...]] = {
         "lemonade",
         "cider",
         "whisky",
+        # coffee-shop drinks (the fourteenth pass: "i love iced lattes", then "what should i
+        # drink rn" got "I don't know what you like to drink yet")
+        "latte",
+        "lattes",
+        "cappuccino",
+        "espresso",
+        "mocha",
+        "matcha",
+        "chai",
+        "milkshake",
+        "milkshakes",
+        "kombucha",
     ),
 }
 # The words of a question about what the owner likes.

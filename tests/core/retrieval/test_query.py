@@ -11,6 +11,14 @@ def test_a_question_about_the_owner_as_a_whole_is_ranked_by_owner() -> None:
     assert "owner" not in query_tokens("where does my sister live?")
 
 
+def test_a_question_about_the_owner_typed_short_is_ranked_by_owner() -> None:
+    """The fourteenth pass, talking to the real pet: "wat do u know abt me" got "I don't know
+    much about you yet" with five entries kept: no word of it was in them, so none was in the
+    prompt."""
+    for asked in ("wat do u know abt me", "what u know bout me?", "tell me abt myself"):
+        assert "owner" in query_tokens(asked), asked
+
+
 def test_a_question_about_who_the_owner_is_is_ranked_by_the_owners_name() -> None:
     """Found talking to the pet: "who am I?" twenty turns after "I'm Priya" got "I don't think
     you've told me your name yet!": no word of it is in the entry that names the owner."""

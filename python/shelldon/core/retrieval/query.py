@@ -15,7 +15,7 @@ from shelldon.core.words import tokens
 # "what do you know about me", "tell me about myself", and the questions that ask for everything
 # kept ("what did I tell you?", "what do you remember?"): the owner, whom entries call "the owner".
 _ABOUT_THE_OWNER = re.compile(
-    r"\babout (?:me|myself)\b"
+    r"\b(?:about|abt|bout|abour) (?:me|myself)\b"  # "wat do u know abt me": typed short
     r"|^\W*(?:so,? )?what (?:did|have) i (?:just )?(?:tell|told|say|said)(?: to)? you"
     r"(?: so far)?\W*$"
     r"|^\W*(?:so,? )?what do you (?:know|remember)(?: so far)?\W*$"

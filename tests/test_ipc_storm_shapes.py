@@ -15,6 +15,7 @@ import signal
 
 import pytest
 
+from fakes.fake_provider import FakeProvider
 from shelldon import ipc
 from shelldon.core.turn.apply import DEGRADE_TEXT
 from shelldon.worker.forkserver import MAX_PEERS
@@ -24,7 +25,7 @@ from support.pet import Pet
 from support.storm import Storm
 from support.storm_shapes import (
     SHAPES,
-    WORKER_SHAPE,
+    WORKER_SHAPES,
     FdWatch,
     Shape,
     Talk,
@@ -119,26 +120,35 @@ def test_a_storm_shape_while_the_owner_talks(pet: Pet, shape: Shape) -> None:
     _check(pet, shape, since, talk, rest, most, outcomes)
 
 
+# Provider calls the storm's worker may cause: a real worker asks once a turn.
+WORKER_COMPLETIONS = {"admitted worker": 0, "admitted worker asks": 1}
+
+
 @needs_root("the worker's throwaway uid")
-def test_an_admitted_worker_holding_connections_at_the_broker(
-    guarded_pet: Pet, worker_user: TestUser
+@pytest.mark.parametrize("shape", WORKER_SHAPES, ids=[s.name for s in WORKER_SHAPES])
+def test_an_admitted_worker_storming_the_broker(
+    guarded_pet: Pet, fake: FakeProvider, worker_user: TestUser, shape: Shape
 ) -> None:
     """The sandboxed worker is the likeliest hostile local peer, and the one peer of its uid the
-    broker lets in: while admitted it opens as many connections as it can and holds them."""
+    broker lets in: while admitted (as the fork-server admits a turn's worker) it holds as many
+    connections as it can, or asks for completions at full rate, while the owner talks."""
     pet = guarded_pet
     assert pet.say("hello, a first turn before the storm")
     since = len(pet.lines)
-    storm = Storm(pet.root.socket("broker"), worker_user, WORKER_SHAPE.loop)
-    storms = [storm]
+    asked_before = len(fake.requests)
+    storm = Storm(pet.root.socket("broker"), worker_user, shape.loop)
     pids = {name: pet.pid_of(name) for name in SOCKETS}
     rest = {name: gauge(pet)[name].fds for name in SOCKETS}
     with FdWatch(pids) as watch:
         try:
             storm.start()
-            admit_pid_as_worker(pet, storm.pid, worker_user.uid, "storm-turn", 300.0)
+            admit_pid_as_worker(pet, storm.pid, worker_user.uid, 300.0)
             assert storm.wait_started(), "the worker's storm never started"
             talk = owner_talks(pet, TURNS, DEGRADE_TEXT)
         finally:
-            outcomes = [s.finish() for s in storms]
+            outcomes = [storm.finish()]
     assert outcomes[0].get("admitted"), outcomes
-    _check(pet, WORKER_SHAPE, since, talk, rest, dict(watch.most), outcomes)
+    storm_calls = len(fake.requests) - asked_before - talk.turns
+    print(f"\nprovider calls the storm's worker caused: {storm_calls}")
+    _check(pet, shape, since, talk, rest, dict(watch.most), outcomes)
+    assert storm_calls <= WORKER_COMPLETIONS[shape.name], storm_calls

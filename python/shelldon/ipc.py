@@ -16,7 +16,7 @@ backlog and retries a socket that is bound but not yet listening, up to the call
 backlog is sized for bursts; every line a peer's misbehaviour causes is logged once per uid and
 kind per interval, with a count (`RefusalLog`); a uid at its cap loses its longest-idle
 connection to a newcomer rather than the newcomer being refused; and the pet's own processes
-(`reserved`) are never counted against a cap.
+(`reserved`) are never counted against their uid's cap, each only against its own (per pid).
 
 Over 400 lines: the frame format, the peer checks and the threaded server are the one contract
 every process speaks; the server reads with the frames' deadlines and refuses with the peer
@@ -580,8 +580,10 @@ class ThreadedServer:
     chat waiting for its owner to type) is closed to make room, as its idle timeout would have
     done: a chat that sees the close connects again before it sends (transport.terminal). Only
     when every one of them has a request in hand is the newcomer refused, with "too many
-    connections (N open by uid U)". The pet's own processes (`reserved`, by pid file) are not
-    counted and never closed for room.
+    connections (N open by uid U)". The pet's own processes (`reserved`, by pid file or a live
+    admission) are not counted with their uid and never closed for another's room; each has the
+    same cap for its own pid, past which its own longest-idle connection is closed (or it is
+    refused, "N open by pid P"): a hostile admitted worker holds at most `max_per_uid`.
     """
 
     def __init__(
@@ -744,12 +746,13 @@ class ThreadedServer:
             refuse_unheard(conn, refusal)
             return
         reserved = self._reserved(peer)
-        if not reserved:
-            refusal = self._make_room(peer) or self._keep_headroom(conn)
-            if refusal:
-                self.refusals.refused(self.name, peer, refusal)
-                refuse_unheard(conn, refusal)
-                return
+        refusal = self._make_room(peer, reserved) or (
+            None if reserved else self._keep_headroom(conn)
+        )
+        if refusal:
+            self.refusals.refused(self.name, peer, refusal)
+            refuse_unheard(conn, refusal)
+            return
         conn.setblocking(True)
         connection = _Connection(conn, peer, reserved, idle_since=time.monotonic())
         with self._lock:
@@ -779,27 +782,40 @@ class ThreadedServer:
                 self._idle_threads += 1
             connection = self._handoff.get()
 
-    def _make_room(self, peer: Peer) -> str | None:
-        """Under the uid's cap: None. At it: close its longest-idle connection and return None, or
-        the refusal when every one of them is busy."""
+    def _make_room(self, peer: Peer, reserved: bool = False) -> str | None:
+        """Under the cap: None. At it: close the longest-idle connection it counts and return
+        None, or the refusal when every one of them is busy. A peer is counted with its uid's
+        other connections; one of the pet's own processes (`reserved`) with its own pid's alone,
+        under the same cap: it never competes with its uid, and is not unbounded either (an
+        admitted worker, the likeliest hostile local peer, held 400 of 400 broker connections
+        and as many threads: tests/test_ipc_storm_shapes.py)."""
         with self._lock:
-            mine = [
-                c
-                for c in self._connections
-                if c.peer.uid == peer.uid and not c.reserved and not c.closing
-            ]
+            if reserved:
+                mine = [
+                    c
+                    for c in self._connections
+                    if c.reserved and c.peer.pid == peer.pid and not c.closing
+                ]
+                whose = f"pid {peer.pid}"
+            else:
+                mine = [
+                    c
+                    for c in self._connections
+                    if c.peer.uid == peer.uid and not c.reserved and not c.closing
+                ]
+                whose = f"uid {peer.uid}"
             if len(mine) < self._max_per_uid:
                 return None
             idle = [c for c in mine if c.idle_since is not None]
             if not idle:
-                return f"too many connections ({len(mine)} open by uid {peer.uid})"
+                return f"too many connections ({len(mine)} open by {whose})"
             victim = min(idle, key=lambda c: c.idle_since or 0.0)
             victim.closing = True  # not chosen twice nor counted; its thread ends on the shutdown
             victim.idle_since = None
         log.debug(  # debug: a storm of held connections must not grow the log
-            "%s: uid %d holds %d connections; closing the longest idle (pid %d) for pid %d",
+            "%s: %s holds %d connections; closing the longest idle (pid %d) for pid %d",
             self.name,
-            peer.uid,
+            whose,
             len(mine),
             victim.peer.pid,
             peer.pid,

@@ -12,7 +12,8 @@ children of a real uid against the real pet's sockets while the owner talks (iss
 - `pings`: Pings at full rate on one allowed connection each;
 - `admitted worker`: a process of the worker uid that the broker admitted for a turn (as the
   fork-server admits a turn's worker) opens as many connections to the broker as it can and holds
-  them.
+  them; `admitted worker asks`: the same worker, with its turn's token, asks for completions at
+  full rate (a real worker asks once a turn), each a provider call on the owner's key.
 
 Each reports what it did (counts); the drill measures the rest: owner turns degraded, the log the
 peers caused, and each server's descriptors (at rest, the most while the storm ran, after).
@@ -33,6 +34,7 @@ import msgspec
 
 from shelldon import ipc
 from shelldon.contracts import wire
+from shelldon.contracts.brain import CompletionRequest, PromptSection
 from support.hostile import SOCKETS
 from support.pet import Pet
 from support.storm import Loop, said_started, stopped
@@ -40,6 +42,8 @@ from support.storm import Loop, said_started, stopped
 HELD = 20  # connections a stopped peer holds: over the per-uid cap (16) and MAX_PEERS (16)
 WORKER_HOLD = 400  # connections an admitted worker tries to hold at the broker
 ADMITTED_WITHIN_S = 30.0  # how long the worker's loop waits to find itself admitted
+STORM_TURN = "storm-turn"  # the turn id and token the storm's worker is admitted with
+STORM_TOKEN = "storm-token"
 UNKNOWN_FRAME = ipc.frame_bytes(
     msgspec.msgpack.encode({"t": "storm_kind_nobody_knows", "v": wire.WIRE_VERSION})
 )
@@ -148,14 +152,21 @@ def pings(path: Path, stop: int, started: int) -> dict[str, Any]:
     return _full_rate(path, stop, started, ipc.frame(wire.Ping()))
 
 
-def admitted_worker_holds(path: Path, stop: int, started: int) -> dict[str, Any]:
-    """Wait (bounded) until the broker admits this pid, then open up to WORKER_HOLD connections,
-    a Ping on each, and hold them till the end."""
+def _wait_admitted(path: Path, stop: int) -> bool:
+    """Whether the broker lets this pid in, asked until it does (bounded): the parent admits it
+    once it is forked."""
     deadline = time.monotonic() + ADMITTED_WITHIN_S
-    admitted = False
-    while not admitted and time.monotonic() < deadline and not stopped(stop, 0.05):
+    while time.monotonic() < deadline and not stopped(stop, 0.05):
         with contextlib.suppress(ipc.IpcError, OSError):
-            admitted = isinstance(ipc.request(path, wire.Ping(), timeout=5), wire.Pong)
+            if isinstance(ipc.request(path, wire.Ping(), timeout=5), wire.Pong):
+                return True
+    return False
+
+
+def admitted_worker_holds(path: Path, stop: int, started: int) -> dict[str, Any]:
+    """Once the broker admits this pid, open up to WORKER_HOLD connections, a Ping on each, and
+    hold them till the end."""
+    admitted = _wait_admitted(path, stop)
     out: dict[str, Any] = {"admitted": admitted, "opened": 0, "answers": {}}
     socks: list[socket.socket] = []
     for _ in range(WORKER_HOLD if admitted else 0):
@@ -179,6 +190,22 @@ def admitted_worker_holds(path: Path, stop: int, started: int) -> dict[str, Any]
     return out
 
 
+def admitted_worker_asks(path: Path, stop: int, started: int) -> dict[str, Any]:
+    """Once admitted, Completes with the turn's token at full rate on one connection."""
+    if not _wait_admitted(path, stop):
+        said_started(started)
+        return {"admitted": False}
+    request = CompletionRequest(
+        purpose="turn", sections=(PromptSection(kind="message", text="storm"),)
+    )
+    complete = wire.Complete(
+        turn_id=STORM_TURN, request=request, deadline_s=10.0, token=STORM_TOKEN
+    )
+    out = _full_rate(path, stop, started, ipc.frame(complete))
+    out["admitted"] = True
+    return out
+
+
 @dataclass(frozen=True)
 class Shape:
     name: str
@@ -198,7 +225,10 @@ SHAPES = (
     # connection for room, and the closed one connects again at once.
     Shape("pings at the cap", pings, 17, sockets=("core", "broker")),
 )
-WORKER_SHAPE = Shape("admitted worker", admitted_worker_holds, 1, sockets=("broker",))
+WORKER_SHAPES = (
+    Shape("admitted worker", admitted_worker_holds, 1, sockets=("broker",)),
+    Shape("admitted worker asks", admitted_worker_asks, 1, sockets=("broker",)),
+)
 
 
 def fds(pid: int) -> int:
@@ -256,7 +286,7 @@ def owner_talks(pet: Pet, turns: int, degrade_text: str) -> Talk:
     return talk
 
 
-def admit_pid_as_worker(pet: Pet, pid: int, uid: int, turn_id: str, deadline_s: float) -> None:
+def admit_pid_as_worker(pet: Pet, pid: int, uid: int, deadline_s: float) -> None:
     """Have the broker admit `pid` (of `uid`) as a turn's worker, the way the fork-server does:
     a child whose pid forkserver.pid names for the moment sends the AdmitWorker, then the file
     names the real fork-server again. Done before the owner talks, so the real fork-server (which
@@ -273,7 +303,7 @@ def admit_pid_as_worker(pet: Pet, pid: int, uid: int, turn_id: str, deadline_s: 
         answer = "none"
         with contextlib.suppress(ipc.IpcError, OSError):
             message = wire.AdmitWorker(
-                turn_id=turn_id, pid=pid, uid=uid, token="storm", deadline_s=deadline_s
+                turn_id=STORM_TURN, pid=pid, uid=uid, token=STORM_TOKEN, deadline_s=deadline_s
             )
             answer = type(ipc.request(pet.root.socket("broker"), message)).__name__
         os.write(read_w, answer.encode())

@@ -274,6 +274,39 @@ def test_at_the_uid_cap_its_longest_idle_connection_makes_room_for_a_newcomer(
         thread.join(timeout=10)
 
 
+def test_a_connection_not_yet_heard_is_closed_for_room_after_the_ones_already_heard(
+    run_dir: Path,
+) -> None:
+    """A newcomer that has connected and not yet sent is closed last, though it is the longest
+    idle: under a same-uid storm reconnecting as fast as it was closed, the owner's `say`,
+    accepted a moment before its request came, was chosen ("lost core")."""
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        return wire.Pong(name="capped", pid=peer.pid)
+
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
+    thread = _serving(server)
+    held: list[socket.socket] = []
+    try:
+        unheard = ipc.connect(server.path)  # accepted first: the longest idle
+        held.append(unheard)
+        deadline = time.monotonic() + 10
+        while server.open_connections(os.geteuid()) < 1 and time.monotonic() < deadline:
+            threading.Event().wait(0.01)  # accepted (a state polled, bounded by the deadline)
+        heard = _served(server.path)
+        held.append(heard)
+        held.append(_served(server.path))  # the newcomer, at the cap
+        assert _closed_by_server(heard)  # the heard one gave its place
+        assert server.evicted == 1
+        ipc.send(unheard, wire.Ping())  # the unheard one is still there to be heard
+        assert isinstance(ipc.recv(unheard, deadline=time.monotonic() + 10), wire.Pong)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
 def test_when_every_connection_of_the_uid_is_busy_a_newcomer_reads_how_many_are_open(
     run_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -116,7 +116,7 @@ def test_a_storm_shape_while_the_owner_talks(pet: Pet, shape: Shape) -> None:
         for name in shape.sockets
         for _ in range(shape.per_socket)
     ]
-    talk, rest, most, outcomes = _storm(pet, shape, storms)
+    talk, rest, most, outcomes = _storm(pet, shape, storms, shape.turns)
     _check(pet, shape, since, talk, rest, most, outcomes)
 
 

@@ -32,6 +32,7 @@ import logging
 import os
 import queue
 import resource
+import select
 import selectors
 import signal
 import socket
@@ -546,6 +547,31 @@ class _Connection:
     reserved: bool
     idle_since: float | None = None  # waiting for a request since (monotonic); None: one in hand
     closing: bool = False  # closed to make room; its thread is on its way out
+    heard: bool = False  # a request of its own has come: a connection not yet heard is closed last
+
+
+def _has_input(sock: socket.socket) -> bool:
+    """Whether bytes wait unread on `sock` (a request its thread has not taken yet): it is not
+    idle, whatever its `idle_since` says, and closing it would lose that request unanswered."""
+    # poll, not a MSG_DONTWAIT recv: Python waits out a socket's timeout before any recv.
+    poller = select.poll()
+    try:
+        poller.register(sock, select.POLLIN)
+        return bool(poller.poll(0))
+    except (OSError, ValueError):  # closed meanwhile: nothing to lose
+        return False
+
+
+def _eviction_order(connections: list[_Connection]) -> list[_Connection]:
+    """The idle ones of `connections` in the order they are closed for room: the ones already
+    heard (an open chat, a client between requests) before any not yet heard (a newcomer that
+    has connected to talk and not yet sent, or whose request its thread has not taken), each
+    longest idle first; none with a request waiting in its socket. Under a storm of its own uid
+    that reconnects as fast as it is closed, the owner's `say`, accepted a moment before its
+    request came, was the longest idle and was closed: "lost core"
+    (tests/test_ipc_storm_shapes.py, "pings at the cap")."""
+    idle = [c for c in connections if c.idle_since is not None and not _has_input(c.sock)]
+    return sorted(idle, key=lambda c: (not c.heard, c.idle_since or 0.0))
 
 
 _STOP_ASKED = b"s"  # on ThreadedServer's wake pipe: a signal asked for the stop
@@ -578,12 +604,14 @@ class ThreadedServer:
     (`max_per_uid` open connections each; a thread is memory on a 416 MB machine), so one uid's
     connections never crowd out another's. At the cap, the uid's longest-idle connection (an open
     chat waiting for its owner to type) is closed to make room, as its idle timeout would have
-    done: a chat that sees the close connects again before it sends (transport.terminal). Only
-    when every one of them has a request in hand is the newcomer refused, with "too many
-    connections (N open by uid U)". The pet's own processes (`reserved`, by pid file or a live
-    admission) are not counted with their uid and never closed for another's room; each has the
-    same cap for its own pid, past which its own longest-idle connection is closed (or it is
-    refused, "N open by pid P"): a hostile admitted worker holds at most `max_per_uid`.
+    done: a chat that sees the close connects again before it sends (transport.terminal); one
+    not yet heard (a newcomer about to send) only after every one already heard, and never one
+    whose request waits in its socket (`_eviction_order`). Only when every one of them has a
+    request in hand is the newcomer refused, with "too many connections (N open by uid U)". The
+    pet's own processes (`reserved`, by pid file or a live admission) are not counted with their
+    uid and never closed for another's room; each has the same cap for its own pid, past which
+    its own longest-idle connection is closed (or it is refused, "N open by pid P"): a hostile
+    admitted worker holds at most `max_per_uid`.
     """
 
     def __init__(
@@ -715,13 +743,8 @@ class ThreadedServer:
         """Close up to `count` of the longest-idle counted connections, whatever their uid (their
         threads end on the shutdown and close them); how many."""
         with self._lock:
-            idle = sorted(
-                (
-                    c
-                    for c in self._connections
-                    if not c.reserved and not c.closing and c.idle_since is not None
-                ),
-                key=lambda c: c.idle_since or 0.0,
+            idle = _eviction_order(
+                [c for c in self._connections if not c.reserved and not c.closing]
             )[:count]
             for victim in idle:
                 victim.closing = True
@@ -806,10 +829,10 @@ class ThreadedServer:
                 whose = f"uid {peer.uid}"
             if len(mine) < self._max_per_uid:
                 return None
-            idle = [c for c in mine if c.idle_since is not None]
+            idle = _eviction_order(mine)
             if not idle:
                 return f"too many connections ({len(mine)} open by {whose})"
-            victim = min(idle, key=lambda c: c.idle_since or 0.0)
+            victim = idle[0]
             victim.closing = True  # not chosen twice nor counted; its thread ends on the shutdown
             victim.idle_since = None
         log.debug(  # debug: a storm of held connections must not grow the log
@@ -915,6 +938,7 @@ class ThreadedServer:
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
                     connection.idle_since = None  # a request in hand: not closed for room
+                    connection.heard = True
                     if self._stopping.is_set():
                         # A request on a connection still open when the stop came (core's stores
                         # may be closed already): refused in words, never half-served.

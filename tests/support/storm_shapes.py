@@ -213,6 +213,7 @@ class Shape:
     per_socket: int  # storming processes on each socket
     sockets: tuple[str, ...] = SOCKETS
     sigstop: bool = False  # SIGSTOPped once started, SIGCONTed at the end
+    turns: int = 3  # the owner's turns while it storms
 
 
 SHAPES = (
@@ -222,8 +223,10 @@ SHAPES = (
     Shape("unserved kinds", unserved_kinds, 2),
     Shape("pings", pings, 4),
     # One more than the per-uid cap of core and the broker: each newcomer closes another's
-    # connection for room, and the closed one connects again at once.
-    Shape("pings at the cap", pings, 17, sockets=("core", "broker")),
+    # connection for room, and the closed one connects again at once. Before the eviction order
+    # (ipc._eviction_order) 1 owner turn of 22 over four runs got "lost core": a race, so the
+    # order's own test is tests/test_ipc.py's (a connection not yet heard is closed last).
+    Shape("pings at the cap", pings, 17, sockets=("core", "broker"), turns=8),
 )
 WORKER_SHAPES = (
     Shape("admitted worker", admitted_worker_holds, 1, sockets=("broker",)),

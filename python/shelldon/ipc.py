@@ -564,13 +564,16 @@ def _has_input(sock: socket.socket) -> bool:
 
 def _eviction_order(connections: list[_Connection]) -> list[_Connection]:
     """The idle ones of `connections` in the order they are closed for room: the ones already
-    heard (an open chat, a client between requests) before any not yet heard (a newcomer that
-    has connected to talk and not yet sent, or whose request its thread has not taken), each
-    longest idle first; none with a request waiting in its socket. Under a storm of its own uid
-    that reconnects as fast as it is closed, the owner's `say`, accepted a moment before its
-    request came, was the longest idle and was closed: "lost core"
-    (tests/test_ipc_storm_shapes.py, "pings at the cap")."""
-    idle = [c for c in connections if c.idle_since is not None and not _has_input(c.sock)]
+    heard (an open chat, a client between requests, one not reading its answers) before any not
+    yet heard (a newcomer that has connected to talk and not yet sent), each longest idle first;
+    never one not yet heard whose first request waits in its socket for its thread. Under a
+    storm of its own uid that reconnects as fast as it is closed, the owner's `say`, accepted a
+    moment before its request was read, was the longest idle and was closed: "lost core"
+    (tests/test_ipc_storm_shapes.py, "pings at the cap"). Input waiting on a connection already
+    heard protects nothing: a client that never reads its answers leaves its requests there."""
+    idle = [
+        c for c in connections if c.idle_since is not None and (c.heard or not _has_input(c.sock))
+    ]
     return sorted(idle, key=lambda c: (not c.heard, c.idle_since or 0.0))
 
 

@@ -274,6 +274,39 @@ def test_at_the_uid_cap_its_longest_idle_connection_makes_room_for_a_newcomer(
         thread.join(timeout=10)
 
 
+def test_a_connection_not_yet_heard_is_closed_for_room_after_the_ones_already_heard(
+    run_dir: Path,
+) -> None:
+    """A newcomer that has connected and not yet sent is closed last, though it is the longest
+    idle: under a same-uid storm reconnecting as fast as it was closed, the owner's `say`,
+    accepted a moment before its request came, was chosen ("lost core")."""
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        return wire.Pong(name="capped", pid=peer.pid)
+
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
+    thread = _serving(server)
+    held: list[socket.socket] = []
+    try:
+        unheard = ipc.connect(server.path)  # accepted first: the longest idle
+        held.append(unheard)
+        deadline = time.monotonic() + 10
+        while server.open_connections(os.geteuid()) < 1 and time.monotonic() < deadline:
+            threading.Event().wait(0.01)  # accepted (a state polled, bounded by the deadline)
+        heard = _served(server.path)
+        held.append(heard)
+        held.append(_served(server.path))  # the newcomer, at the cap
+        assert _closed_by_server(heard)  # the heard one gave its place
+        assert server.evicted == 1
+        ipc.send(unheard, wire.Ping())  # the unheard one is still there to be heard
+        assert isinstance(ipc.recv(unheard, deadline=time.monotonic() + 10), wire.Pong)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
 def test_when_every_connection_of_the_uid_is_busy_a_newcomer_reads_how_many_are_open(
     run_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -313,23 +346,92 @@ def test_when_every_connection_of_the_uid_is_busy_a_newcomer_reads_how_many_are_
         thread.join(timeout=10)
 
 
-def test_the_pets_own_processes_are_not_counted_against_the_cap(run_dir: Path) -> None:
+def _held_by_another_pid(path: Path, count: int) -> tuple[int, int]:
+    """A forked child of this uid that opens `count` served connections to `path` and holds
+    them until its release pipe closes; (its pid, the release pipe's write end), once served."""
+    told_r, told_w = os.pipe()
+    release_r, release_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - reports through its pipe
+        os.close(told_r)
+        os.close(release_w)
+        try:
+            held = [_served(path) for _ in range(count)]
+            os.write(told_w, b"ok")
+            os.read(release_r, 1)
+            for sock in held:
+                sock.close()
+        finally:
+            os._exit(0)
+    os.close(told_w)
+    os.close(release_r)
+    assert os.read(told_r, 2) == b"ok"
+    os.close(told_r)
+    return pid, release_w
+
+
+def test_the_pets_own_processes_are_not_counted_against_their_uids_cap(run_dir: Path) -> None:
+    """This process is `reserved`; a child of the same uid is not. The reserved connections are
+    not counted with the child's, nor closed for its room."""
+
     def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
         return wire.Pong(name="reserved", pid=peer.pid)
 
+    me = os.getpid()
     server = ipc.ThreadedServer(
-        "reserved", run_dir / "r.sock", handle, max_per_uid=1, reserved=lambda peer: True
+        "reserved", run_dir / "r.sock", handle, max_per_uid=2, reserved=lambda p: p.pid == me
     )
     thread = _serving(server)
-    held = []
+    held: list[socket.socket] = []
+    child, release = 0, -1
     try:
-        held = [_served(server.path) for _ in range(4)]
+        held = [_served(server.path) for _ in range(2)]
         assert server.open_connections(os.geteuid()) == 0
+        child, release = _held_by_another_pid(server.path, 2)
+        assert server.open_connections(os.geteuid()) == 2
         assert server.evicted == 0
-        for sock in held:  # every one still served: none was closed for room
+        for sock in held:  # every one still served: none was closed for the child's room
             ipc.send(sock, wire.Ping())
             assert isinstance(ipc.recv(sock, deadline=time.monotonic() + 10), wire.Pong)
     finally:
+        if release >= 0:
+            os.close(release)
+            os.waitpid(child, 0)
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
+def test_one_of_the_pets_own_processes_is_capped_per_pid(run_dir: Path) -> None:
+    """A reserved peer (an admitted worker, the likeliest hostile one) is not unbounded: past the
+    cap its own longest-idle connection makes room, and when every one of its connections is
+    busy it is refused with how many it holds (tests/test_ipc_storm_shapes.py: 400 held before)."""
+    release = threading.Event()
+    busy = threading.Semaphore(0)
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        if isinstance(message, wire.StatusRequest):
+            busy.release()
+            release.wait(30)
+        return wire.Pong(name="reserved", pid=peer.pid)
+
+    server = ipc.ThreadedServer(
+        "reserved", run_dir / "r.sock", handle, max_per_uid=2, reserved=lambda peer: True
+    )
+    thread = _serving(server)
+    held: list[socket.socket] = []
+    try:
+        held = [_served(server.path) for _ in range(3)]
+        assert _closed_by_server(held[0])  # its own longest idle gave its place
+        assert server.evicted == 1
+        for sock in held[1:]:
+            ipc.send(sock, wire.StatusRequest())
+            assert busy.acquire(timeout=10)  # its request is in the handler
+        expected = f"too many connections (2 open by pid {os.getpid()})"
+        assert _refused_or_closed(server.path) == expected
+    finally:
+        release.set()
         for sock in held:
             sock.close()
         server.stop()

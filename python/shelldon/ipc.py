@@ -16,7 +16,7 @@ backlog and retries a socket that is bound but not yet listening, up to the call
 backlog is sized for bursts; every line a peer's misbehaviour causes is logged once per uid and
 kind per interval, with a count (`RefusalLog`); a uid at its cap loses its longest-idle
 connection to a newcomer rather than the newcomer being refused; and the pet's own processes
-(`reserved`) are never counted against a cap.
+(`reserved`) are never counted against their uid's cap, each only against its own (per pid).
 
 Over 400 lines: the frame format, the peer checks and the threaded server are the one contract
 every process speaks; the server reads with the frames' deadlines and refuses with the peer
@@ -32,6 +32,7 @@ import logging
 import os
 import queue
 import resource
+import select
 import selectors
 import signal
 import socket
@@ -546,6 +547,34 @@ class _Connection:
     reserved: bool
     idle_since: float | None = None  # waiting for a request since (monotonic); None: one in hand
     closing: bool = False  # closed to make room; its thread is on its way out
+    heard: bool = False  # a request of its own has come: a connection not yet heard is closed last
+
+
+def _has_input(sock: socket.socket) -> bool:
+    """Whether bytes wait unread on `sock` (a request its thread has not taken yet): it is not
+    idle, whatever its `idle_since` says, and closing it would lose that request unanswered."""
+    # poll, not a MSG_DONTWAIT recv: Python waits out a socket's timeout before any recv.
+    poller = select.poll()
+    try:
+        poller.register(sock, select.POLLIN)
+        return bool(poller.poll(0))
+    except (OSError, ValueError):  # closed meanwhile: nothing to lose
+        return False
+
+
+def _eviction_order(connections: list[_Connection]) -> list[_Connection]:
+    """The idle ones of `connections` in the order they are closed for room: the ones already
+    heard (an open chat, a client between requests, one not reading its answers) before any not
+    yet heard (a newcomer that has connected to talk and not yet sent), each longest idle first;
+    never one not yet heard whose first request waits in its socket for its thread. Under a
+    storm of its own uid that reconnects as fast as it is closed, the owner's `say`, accepted a
+    moment before its request was read, was the longest idle and was closed: "lost core"
+    (tests/test_ipc_storm_shapes.py, "pings at the cap"). Input waiting on a connection already
+    heard protects nothing: a client that never reads its answers leaves its requests there."""
+    idle = [
+        c for c in connections if c.idle_since is not None and (c.heard or not _has_input(c.sock))
+    ]
+    return sorted(idle, key=lambda c: (not c.heard, c.idle_since or 0.0))
 
 
 _STOP_ASKED = b"s"  # on ThreadedServer's wake pipe: a signal asked for the stop
@@ -578,10 +607,14 @@ class ThreadedServer:
     (`max_per_uid` open connections each; a thread is memory on a 416 MB machine), so one uid's
     connections never crowd out another's. At the cap, the uid's longest-idle connection (an open
     chat waiting for its owner to type) is closed to make room, as its idle timeout would have
-    done: a chat that sees the close connects again before it sends (transport.terminal). Only
-    when every one of them has a request in hand is the newcomer refused, with "too many
-    connections (N open by uid U)". The pet's own processes (`reserved`, by pid file) are not
-    counted and never closed for room.
+    done: a chat that sees the close connects again before it sends (transport.terminal); one
+    not yet heard (a newcomer about to send) only after every one already heard, and never one
+    whose request waits in its socket (`_eviction_order`). Only when every one of them has a
+    request in hand is the newcomer refused, with "too many connections (N open by uid U)". The
+    pet's own processes (`reserved`, by pid file or a live admission) are not counted with their
+    uid and never closed for another's room; each has the same cap for its own pid, past which
+    its own longest-idle connection is closed (or it is refused, "N open by pid P"): a hostile
+    admitted worker holds at most `max_per_uid`.
     """
 
     def __init__(
@@ -713,13 +746,8 @@ class ThreadedServer:
         """Close up to `count` of the longest-idle counted connections, whatever their uid (their
         threads end on the shutdown and close them); how many."""
         with self._lock:
-            idle = sorted(
-                (
-                    c
-                    for c in self._connections
-                    if not c.reserved and not c.closing and c.idle_since is not None
-                ),
-                key=lambda c: c.idle_since or 0.0,
+            idle = _eviction_order(
+                [c for c in self._connections if not c.reserved and not c.closing]
             )[:count]
             for victim in idle:
                 victim.closing = True
@@ -744,12 +772,13 @@ class ThreadedServer:
             refuse_unheard(conn, refusal)
             return
         reserved = self._reserved(peer)
-        if not reserved:
-            refusal = self._make_room(peer) or self._keep_headroom(conn)
-            if refusal:
-                self.refusals.refused(self.name, peer, refusal)
-                refuse_unheard(conn, refusal)
-                return
+        refusal = self._make_room(peer, reserved) or (
+            None if reserved else self._keep_headroom(conn)
+        )
+        if refusal:
+            self.refusals.refused(self.name, peer, refusal)
+            refuse_unheard(conn, refusal)
+            return
         conn.setblocking(True)
         connection = _Connection(conn, peer, reserved, idle_since=time.monotonic())
         with self._lock:
@@ -779,27 +808,40 @@ class ThreadedServer:
                 self._idle_threads += 1
             connection = self._handoff.get()
 
-    def _make_room(self, peer: Peer) -> str | None:
-        """Under the uid's cap: None. At it: close its longest-idle connection and return None, or
-        the refusal when every one of them is busy."""
+    def _make_room(self, peer: Peer, reserved: bool = False) -> str | None:
+        """Under the cap: None. At it: close the longest-idle connection it counts and return
+        None, or the refusal when every one of them is busy. A peer is counted with its uid's
+        other connections; one of the pet's own processes (`reserved`) with its own pid's alone,
+        under the same cap: it never competes with its uid, and is not unbounded either (an
+        admitted worker, the likeliest hostile local peer, held 400 of 400 broker connections
+        and as many threads: tests/test_ipc_storm_shapes.py)."""
         with self._lock:
-            mine = [
-                c
-                for c in self._connections
-                if c.peer.uid == peer.uid and not c.reserved and not c.closing
-            ]
+            if reserved:
+                mine = [
+                    c
+                    for c in self._connections
+                    if c.reserved and c.peer.pid == peer.pid and not c.closing
+                ]
+                whose = f"pid {peer.pid}"
+            else:
+                mine = [
+                    c
+                    for c in self._connections
+                    if c.peer.uid == peer.uid and not c.reserved and not c.closing
+                ]
+                whose = f"uid {peer.uid}"
             if len(mine) < self._max_per_uid:
                 return None
-            idle = [c for c in mine if c.idle_since is not None]
+            idle = _eviction_order(mine)
             if not idle:
-                return f"too many connections ({len(mine)} open by uid {peer.uid})"
-            victim = min(idle, key=lambda c: c.idle_since or 0.0)
+                return f"too many connections ({len(mine)} open by {whose})"
+            victim = idle[0]
             victim.closing = True  # not chosen twice nor counted; its thread ends on the shutdown
             victim.idle_since = None
         log.debug(  # debug: a storm of held connections must not grow the log
-            "%s: uid %d holds %d connections; closing the longest idle (pid %d) for pid %d",
+            "%s: %s holds %d connections; closing the longest idle (pid %d) for pid %d",
             self.name,
-            peer.uid,
+            whose,
             len(mine),
             victim.peer.pid,
             peer.pid,
@@ -899,6 +941,7 @@ class ThreadedServer:
                         refuse_and_close(conn, f"bad frame: {exc}")
                         return
                     connection.idle_since = None  # a request in hand: not closed for room
+                    connection.heard = True
                     if self._stopping.is_set():
                         # A request on a connection still open when the stop came (core's stores
                         # may be closed already): refused in words, never half-served.

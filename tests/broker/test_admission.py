@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from fakes.fake_provider import FakeProvider, stream_hold
 from shelldon import ipc
-from shelldon.broker.admission import RETIRE_GRACE_S, WorkerAdmissions
+from shelldon.broker.admission import COMPLETES_PER_TURN, RETIRE_GRACE_S, WorkerAdmissions
 from shelldon.broker.chain import ProviderChain
 from shelldon.broker.offline import OfflineBrain
 from shelldon.broker.server import BrokerService, build_chain
@@ -56,6 +57,28 @@ def test_only_the_admitted_pid_uid_and_token_pass_and_only_for_that_turn() -> No
     assert table.retire(wire.RetireWorker(turn_id="t1", pid=4242))
     assert table.check(WORKER, _complete()) is not None
     assert not table.is_admitted(WORKER)
+
+
+def test_an_admission_serves_one_completion_a_turn_even_asked_at_once() -> None:
+    """A worker asks once a turn (worker.turn); a hostile one with its turn's token asked at full
+    rate, each a provider call (tests/test_ipc_storm_shapes.py: 406 in the drill before). Eight
+    threads asking at once: one passes."""
+    table = WorkerAdmissions()
+    table.admit(_admit())
+    assert table.take(WORKER, _complete(token="guess")) == "wrong turn token"  # spends nothing
+    start = threading.Barrier(8)
+
+    def ask() -> str | None:
+        start.wait(10)
+        return table.take(WORKER, _complete())
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(lambda _: ask(), range(8)))
+    assert answers.count(None) == COMPLETES_PER_TURN == 1
+    assert all("has had its completion" in (a or "x") for a in answers if a is not None)
+    assert table.check(WORKER, _complete()) is None  # check alone spends nothing
+    table.admit(_admit(turn="t2"))  # the next turn's admission (a new fork) asks again
+    assert table.take(WORKER, _complete(turn="t2")) is None
 
 
 def test_an_admission_the_fork_server_never_retired_ends_after_its_deadline() -> None:

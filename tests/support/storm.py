@@ -3,6 +3,7 @@
 A storm is a forked child (dropped to a throwaway user, or left root) that loops as fast as it can:
 connect, Ping, read the answer, close, until the parent releases it. It says once it has made its
 first attempt (so the owner talks while it really storms) and, at the end, how its attempts went.
+Other shapes of storm (tests/support/storm_shapes.py) are other loops run the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import select
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,12 +25,26 @@ from shelldon.contracts import wire
 from support import users
 from support.users import TestUser
 
+# A storm's loop: (the socket, the stop pipe's read end, the `started` pipe's write end) -> its
+# outcome, JSON-able. It writes one byte to `started` (and closes it) once it really storms.
+Loop = Callable[[Path, int, int], dict[str, Any]]
+
+
+def said_started(started: int) -> None:
+    os.write(started, b"s")
+    os.close(started)
+
+
+def stopped(stop: int, timeout: float = 0.0) -> bool:
+    """Whether the parent has released the storm (its stop pipe reads EOF)."""
+    return bool(select.select([stop], [], [], timeout)[0])
+
 
 def _storm_loop(path: Path, stop: int, started: int) -> dict[str, Any]:
     outcome: dict[str, Any] = {"tried": 0, "eacces": 0, "refused": 0, "answered": 0, "other": 0}
     reasons: set[str] = set()
-    said_started = False
-    while not select.select([stop], [], [], 0)[0]:
+    told = False
+    while not stopped(stop):
         outcome["tried"] += 1
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -49,10 +65,9 @@ def _storm_loop(path: Path, stop: int, started: int) -> dict[str, Any]:
                 outcome["answered"] += 1
         finally:
             sock.close()
-        if not said_started:
-            os.write(started, b"s")
-            os.close(started)
-            said_started = True
+        if not told:
+            said_started(started)
+            told = True
     outcome["reasons"] = sorted(reasons)
     return outcome
 
@@ -67,10 +82,11 @@ def _close_all_but(*keep: int) -> None:
 
 @dataclass
 class Storm:
-    """One storming child: `user` None stays root."""
+    """One storming child: `user` None stays root; `loop` what it does (a connect storm)."""
 
     path: Path
     user: TestUser | None
+    loop: Loop = _storm_loop
     pid: int = 0
     _stop_w: int = -1
     _result_r: int = -1
@@ -92,7 +108,7 @@ class Storm:
             try:
                 if self.user is not None:
                     users.become(self.user)
-                result: dict[str, Any] = _storm_loop(self.path, stop_r, started_w)
+                result: dict[str, Any] = self.loop(self.path, stop_r, started_w)
             except BaseException as exc:
                 result = {"error": f"{type(exc).__name__}: {exc}"}
             os.write(result_w, json.dumps(result).encode())

@@ -11,6 +11,10 @@ been reused yet), or at its deadline if the fork-server never said so (it was ki
 
 `AdmitWorker`/`RetireWorker` are taken only from the fork-server's pid (its pid file; the run dir is
 not writable by the worker).
+
+An admission serves `COMPLETES_PER_TURN` completions (a worker asks once a turn, worker.turn): a
+hostile worker with its turn's token asked at full rate, each a provider call on the owner's key
+(tests/test_ipc_storm_shapes.py: 406 calls in the drill's few seconds before; 1 now).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shelldon import digests, ipc
 from shelldon.contracts import wire
@@ -30,6 +34,7 @@ log = logging.getLogger("shelldon.broker.admission")
 # right after; this only bounds an admission the fork-server (killed) never retired.
 RETIRE_GRACE_S = 5.0
 MAX_ADMISSIONS = 8  # one turn is in flight; a few more only while retirements race
+COMPLETES_PER_TURN = 1  # worker.turn asks once; the broker's chain does the retries itself
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class Admission:
     uid: int
     token: str
     expires: float  # time.monotonic()
+    asked: int = 0  # completions served to it so far (`take`)
 
 
 class WorkerAdmissions:
@@ -90,7 +96,24 @@ class WorkerAdmissions:
         """Why this Complete is refused, or None: the peer is the live turn's worker."""
         with self._lock:
             self._expire(self._clock())
-            admission = self._by_pid.get(peer.pid)
+            return self._why(peer, message)
+
+    def take(self, peer: ipc.Peer, message: wire.Complete) -> str | None:
+        """`check`, and one of the admission's COMPLETES_PER_TURN spent when it passes (under
+        the one lock: two connections asking at once cannot both pass)."""
+        with self._lock:
+            self._expire(self._clock())
+            refusal = self._why(peer, message)
+            if refusal is not None:
+                return refusal
+            admission = self._by_pid[peer.pid]
+            if admission.asked >= COMPLETES_PER_TURN:
+                return f"turn {admission.turn_id} has had its completion (one a turn)"
+            self._by_pid[peer.pid] = replace(admission, asked=admission.asked + 1)
+            return None
+
+    def _why(self, peer: ipc.Peer, message: wire.Complete) -> str | None:
+        admission = self._by_pid.get(peer.pid)
         if admission is None:
             return "no live turn's worker has this pid"
         if admission.uid != peer.uid:

@@ -195,7 +195,7 @@ class BrokerService:
                 lines=self.transport_lines(),
             )
         if isinstance(message, wire.Complete):
-            refusal = self.workers.check(peer, message)
+            refusal = self.workers.take(peer, message)
             if refusal:
                 # Once per uid a minute with a count (ipc.RefusalLog): the reason may hold
                 # what the peer chose (a turn id), so it is not the key.

@@ -30,6 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
+from shelldon.broker import offline_kin
 from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, a_day, alternation
 from shelldon.broker.patterns import lazy
 
@@ -441,8 +442,10 @@ def feeling(sentence: str) -> str | None:
     return None
 
 
-def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
-    return pick(_FEELING_REPLIES[kind], seed, avoid)
+def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = (), said: str = "") -> str:
+    """The pet's word for a feeling; for a loss, of her or him when `said` names who."""
+    reply = pick(_FEELING_REPLIES[kind], seed, avoid)
+    return offline_kin.about_them(reply, said) if kind == "grief" else reply
 
 
 def consoling(reply: str) -> bool:
@@ -456,6 +459,7 @@ def grieving(reply: str) -> bool:
     """Whether a reply is the pet's word for a loss: what is kept beside it, or just after it,
     is said back quietly ("Your dog was 14. I'll remember."), never "Okay! …" (the twelfth
     pass)."""
+    reply = re.sub(r"\babout (?:her|him)\b", "about them", reply)  # said of who was lost
     return any(
         reply.startswith(r) for r in (*_FEELING_REPLIES["grief"], *_FEELING_REPLIES["grief_apart"])
     )

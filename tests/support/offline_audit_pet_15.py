@@ -108,4 +108,39 @@ PET_15_HELD_APART: tuple[Home, ...] = (
         ),
     ),
 )
-PET_15_AFTER: tuple[Home, ...] = ()
+SUNDAY = datetime(2027, 5, 2, 10, 5, tzinfo=UTC)  # Sunday 2 May 2027, morning
+
+# Written after the fixes, in other owners' words, and run once: a vet nurse with a tortoise and
+# a retired plumber with a grandson.
+PET_15_AFTER: tuple[Home, ...] = (
+    Home(
+        "carys: a vet nurse with a tortoise",
+        SUNDAY,
+        (
+            line("morning! I'm Carys, I work as a vet nurse", "Carys", not_=DOUBLED),
+            line("my tortoise Shelly is 40 and loves dandelions", keep=True),
+            line("sorry, Shelly is 42, not 40", "42", keep=True, not_=BLAND),
+            line("how old is Shelly?", "42", not_=("is 40", "40 and")),
+            line("the dogs at work were so noisy today, ugh", nokeep=True, not_=BLAND),
+            line("my dad lives in Tenby", keep=True),
+            line("who's in my family?", "Tenby", not_=("dogs", "noisy")),
+        ),
+    ),
+    Home(
+        "gareth: a retired plumber",
+        SUNDAY,
+        (
+            line("my grandson Osian will be 8 on the 20th of june", keep=True),
+            line(
+                "when's Osian's birthday?",
+                any=("20th of june", "20 June", "June 20"),
+                not_=("don't know",),
+            ),
+            line(
+                "I detest beetroot, please don't ever serve it to me", keep=True, not_=ECHOED_ORDER
+            ),
+            line("it's been quiet since my wife died", warm=True, not_=THEM),
+            line("thinking of joining the choir", not_=BLAND),
+        ),
+    ),
+)

@@ -64,3 +64,8 @@ def test_a_loss_is_said_of_her_or_him(line: str, pronoun: str) -> None:
 def test_a_loss_of_two_or_of_a_pet_is_them() -> None:
     assert object_pronoun("my mum and dad both died") is None
     assert object_pronoun("my dog died last week") is None
+    pet = talked_to()
+    both = pet.say("my mum and dad both passed")  # a loss, never "Tell your mum congratulations"
+    assert "sorry" in both and "about them" in both and "congrat" not in both.casefold(), both
+    exams = pet.say("my son and daughter both passed their exams")
+    assert "sorry" not in exams, exams

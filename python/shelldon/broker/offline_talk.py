@@ -287,8 +287,10 @@ _FEELINGS = (
             r"\b(?:died|passed away|passed on|put (?:him|her|them|it) (?:down|to sleep)|"
             r"funeral)\b|^(?:i|we) (?:just )?lost (?:my|our)\b|"
             # "my grandma passed last spring", "he passed in 2019": a death, never an exam passed
-            r"\b(?:(?:my|our|his|her|their) [\w'’]+(?: [\w'’]+)?|she|he)\s+"
-            r"(?:(?:has|had|just|sadly|recently|finally)\s+)*passed\b"
+            # "my mum and dad both passed" (the fifteenth pass: "Tell your mum congratulations")
+            r"\b(?:(?:my|our|his|her|their) [\w'’]+(?: [\w'’]+)?"
+            r"(?: and (?:my |our )?[\w'’]+)?|she|he|they)\s+"
+            r"(?:(?:has|had|have|just|sadly|recently|finally|both)\s+)*passed\b"
             r"(?=\s*(?:$|[.,;]|(?:last|this|a few|two|three|recently|yesterday|in|on|peacefully|"
             r"suddenly|too|earlier|\d)\b))|"
             # missing them after: "i keep expecting him at the door", "so quiet without her"

@@ -27,6 +27,7 @@ from shelldon.broker.patterns import lazy
 
 # "…, not 4", "… not Lisbon", "…, not the shipyard": the old value a correction names.
 _OLD = lazy(r"\bnot\s+(?:on\s+|in\s+|the\s+|at\s+)?([\w.'’-]+(?:\s+[\w.'’-]+){0,2}?)[\s.!]*$")
+_NO_VALUE = frozenset(("sure", "much", "quit", "anymor", "yet", "exactly", "now", "quite"))
 _TOKEN = lazy(r"[\w'’.-]*\w")
 # "The owner's" and "your" say the same owner: not a difference between two statements.
 _OWNER = lazy(r"\b(?:the owner's|your|my)\s+", re.IGNORECASE)
@@ -39,7 +40,14 @@ _AROUND = frozenset(
 def old_value(clause: str) -> str | None:
     """The old value a correction names after its "not" ("4" of "Pepper is 5, not 4")."""
     found = _OLD.search(clause.strip())
-    return found.group(1) if found else None
+    if found is None:
+        return None
+    old = found.group(1)
+    # a value: a number, a name or a word that means something ("not really", "not yet": none)
+    if any(c.isdigit() for c in old) or old[:1].isupper():
+        return old
+    words = set(content_words(old)) - _NO_VALUE
+    return old if words else None
 
 
 def _says(text: str, value: str) -> bool:

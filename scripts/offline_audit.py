@@ -7,7 +7,8 @@ reply and what is wrong with it, then how many lines read badly, by class.
 
     .venv/bin/python scripts/offline_audit.py [--bad]
         [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5
-         | --held-apart-6 | --held-apart-7 | --held-apart-8 | --held-apart-9 | --held-apart-10]
+         | --held-apart-6 | --held-apart-7 | --held-apart-8 | --held-apart-9 | --held-apart-10
+         | --held-apart-11]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -37,6 +38,10 @@ never kept), written before its fixes, and apart the lines written after them
 plan, a let-down said with "not", a correction, an ache, day words typed short, a laugh, a
 complaint about the pet, a question typed as a text), written before its fixes, and apart the
 lines written after them (tests/support/offline_audit_pet_14.py, PET_14_AFTER).
+--held-apart-11 the fifteenth pass's set (a correction of a value kept under another entry, an
+answer in a kept line said as a gap, family read from a complaint, a dislike with an order to the
+pet, a relation's pronoun, a plan said as thinking), written before its fixes, and apart the
+lines written after them (tests/support/offline_audit_pet_15.py, PET_15_AFTER).
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from support.offline_audit_pet_11 import PET_11_AFTER, PET_11_HELD_APART
 from support.offline_audit_pet_12 import PET_12_AFTER, PET_12_HELD_APART
 from support.offline_audit_pet_13 import PET_13_AFTER, PET_13_HELD_APART
 from support.offline_audit_pet_14 import PET_14_AFTER, PET_14_HELD_APART
+from support.offline_audit_pet_15 import PET_15_AFTER, PET_15_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -116,6 +122,9 @@ def main() -> int:
     which.add_argument(
         "--held-apart-10", action="store_true", help="the fourteenth pass's held-apart set instead"
     )
+    which.add_argument(
+        "--held-apart-11", action="store_true", help="the fifteenth pass's held-apart set instead"
+    )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
     sets: tuple[tuple[str, tuple[Home, ...]], ...] = (
@@ -172,6 +181,11 @@ def main() -> int:
         sets = (
             ("fourteenth pass", PET_14_HELD_APART),
             ("fourteenth pass, written after its fixes", PET_14_AFTER),
+        )
+    elif args.held_apart_11:
+        sets = (
+            ("fifteenth pass", PET_15_HELD_APART),
+            ("fifteenth pass, written after its fixes", PET_15_AFTER),
         )
     figures: list[str] = []
     for set_name, homes in sets:

@@ -72,3 +72,25 @@ def test_a_day_it_cannot_read_keeps_no_date() -> None:
 )
 def test_a_day_said_relative_to_today(when: str, day: date | None) -> None:
     assert day_said(when, THURSDAY.date()) == day
+
+
+@pytest.mark.parametrize(
+    ("said", "asked", "day"),
+    [
+        ("my granddaughter Lily turns 7 on march 3rd", "when is Lily's birthday?", "march 3rd"),
+        ("my grandson Kofi turns 10 on june 14th", "when is Kofi's birthday?", "june 14th"),
+        ("my son Arjun turns 5 on the 9th of may", "when's Arjun's birthday?", "9th of may"),
+    ],
+)
+def test_an_age_turned_on_a_day_answers_when_the_birthday_is(
+    said: str, asked: str, day: str
+) -> None:
+    """The fifteenth pass: "turns 7 on march 3rd" is a birthday, though the word is not said;
+    before, "when is Lily's birthday?" was "I don't know that yet. What I do know: … turns 7 on
+    march 3rd"."""
+    pet = Pet(now=THURSDAY, zone="Europe/London")
+    pet.say("hello")
+    pet.say(said)
+    pet.bury()
+    back = pet.say(asked)
+    assert day in back and "don't know" not in back, back

@@ -310,3 +310,30 @@ def test_words_pasted_after_a_sender_are_warned_of_and_never_the_owners(run_dir:
     entries = {p.name: p.read_text() for p in pet.root.memory.glob("*/*.md")}
     assert not any("vault" in t or "capitals" in t for t in entries.values()), entries
     assert any("rainy afternoons" in t for t in entries.values()), entries
+
+
+def test_a_correction_revises_the_entry_that_holds_the_old_value(run_dir: Path) -> None:
+    """The fifteenth pass, through the real processes: "my dog Pepper is 4 …" then "actually
+    Pepper is 5, not 4" made a second entry (people/dog-age) while the first still said 4, and
+    the pet said "updated". Now the entry that says 4 is revised, and no other is made."""
+    pet = start_pet()
+    try:
+        pet.say("my dog Pepper is 4 and very naughty")
+        fixed = pet.say("actually Pepper is 5, not 4")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        asked = pet.say("how old is Pepper?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    after = sorted(p.relative_to(pet.root.memory).as_posix() for p in _entries(pet))
+    assert after == ["facts/dog-pepper-age.md"], after  # revised in place, none beside it
+    texts = [p.read_text() for p in _entries(pet) if "Pepper" in p.read_text()]
+    assert len(texts) == 1 and "Pepper is 5 and very naughty" in texts[0], texts
+    assert " 4 " not in texts[0], texts
+    assert "updated" in fixed.casefold() and "5" in fixed, fixed
+    assert "5" in asked and " 4 " not in asked, asked
+
+
+def _entries(pet: object) -> list[Path]:
+    memory: Path = pet.root.memory  # type: ignore[attr-defined]
+    return [p for d in ("facts", "people", "preferences") for p in (memory / d).glob("*.md")]

@@ -89,8 +89,10 @@ from shelldon.broker import (
     offline_former,
     offline_gifts,
     offline_greet,
+    offline_ideas,
     offline_intro,
     offline_jobs,
+    offline_kin,
     offline_kind,
     offline_life,
     offline_likes,
@@ -101,12 +103,14 @@ from shelldon.broker import (
     offline_nods,
     offline_notes,
     offline_open,
+    offline_orders,
     offline_past,
     offline_pasted,
     offline_praise,
     offline_proactive,
     offline_recount,
     offline_referent,
+    offline_revise,
     offline_rules,
     offline_self,
     offline_slang,
@@ -122,6 +126,7 @@ from shelldon.broker.offline_sentences import (
     forget_request,
     is_question,
     merge_notes,
+    openers_once,
     promise_once,
 )
 from shelldon.broker.offline_view import (
@@ -358,7 +363,7 @@ _STILL = frozenset(("amazing", "boring", "interesting", "annoying", "charming", 
 _WORK_WORDS = frozenset(("job", "work", "occupation", "profession", "career"))
 _LIKE = lazy(
     r"^i (?:really |also |do |quite |absolutely )?(like|love|enjoy|prefer|adore|hate|dislike|"
-    r"don't like|do not like|can't stand|cannot stand) (.+)$",
+    r"don't like|do not like|can't stand|cannot stand|loathe|detest) (.+)$",
     re.IGNORECASE,
 )
 # "we have a dog called Biscuit", "we've got a puppy named Mochi", "I have a sister called Ana".
@@ -494,13 +499,17 @@ def _statements(turn: _Turn, sentence: str) -> None:
         text, corrected = offline_talk.correction(clause)
         if not text:
             continue
-        replies = len(turn.replies)
+        replies, ops = len(turn.replies), len(turn.ops)
         if not _statement(turn, text):
             continue
         understood = True
         last = turn.replies[-1] if len(turn.replies) > replies else ""
         updated = offline_talk.pick(_UPDATED, turn.seed, turn.view.pet_said)
         corrected = corrected and told_before(turn.view, clause)  # else it is news, not an update
+        # "actually Pepper is 5, not 4": the entry that says 4 is revised, or it is no update
+        corrected = corrected and offline_revise.file_under_old(
+            turn.view, turn.ops, ops, clause, text
+        )
         if corrected and last.startswith("Noted: "):
             turn.replies[-1] = updated + last[len("Noted: ") :]
         elif corrected and last.startswith("Nice, ") and last.endswith(_NAME_KEPT):
@@ -521,9 +530,14 @@ def _statements(turn: _Turn, sentence: str) -> None:
     if not understood:  # "Leo is 7 and Mia is 4": each named person in a clause of their own
         _named_clauses(turn, sentence)
         understood = len(turn.replies) > replies_before
+    if not understood and offline_kin.complaint(sentence):  # "the kids were loud today, ugh"
+        understood = True
+        turn.replies.append(offline_talk.feeling_reply("tired", turn.seed, turn.view.pet_said))
     if not understood and (felt := offline_talk.felt_within(sentence)) is not None:
         understood = True
-        turn.replies.append(offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said))
+        turn.replies.append(
+            offline_talk.feeling_reply(felt, turn.seed, turn.view.pet_said, sentence)
+        )
     if not understood and (mood := offline_moods.within(sentence)) is not None:
         understood = True  # "I just got home from work, it was okay I guess"
         turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
@@ -792,6 +806,16 @@ def _thing_fact(turn: _Turn, s: str) -> bool:
     return True
 
 
+def _ordered(turn: _Turn, order: offline_orders.Ordered) -> None:
+    """The dislike read as any is, then said back with the pet's promise to the order."""
+    ops = len(turn.ops)
+    _statements(turn, order.fact)
+    kept = [op for op in turn.ops[ops:] if op.get("op") == "remember"]
+    if kept and turn.replies:
+        said = lower_first(to_second_person(kept[-1]["content"]))
+        turn.replies[-1] = order.promise(said)
+
+
 def _repeated(turn: _Turn, sentence: str) -> None:
     """The owner says again what they said before: a pattern worth consolidating."""
     words = set(content_words(sentence))
@@ -809,6 +833,8 @@ _NAME_INTENT = norm("name")
 _LIKE_INTENT = norm("like")
 _LIKING_INTENTS = frozenset((_LIKE_INTENT, norm("favourite")))
 _LIVE_INTENT = norm("live")
+_BIRTHDAY_INTENT = norm("birthday")
+_DISLIKE_WORD = norm("dislike")
 
 
 def _names_someone(intent: str, text: str) -> bool:
@@ -846,7 +872,14 @@ _NAME_QUESTION = lazy(
     re.IGNORECASE,
 )
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
-_DISLIKES = lazy(r"\b(?:hates?|dislikes?|detests?|can't stand|cannot stand)\b", re.IGNORECASE)
+_DISLIKES = lazy(
+    r"\b(?:hates?|dislikes?|detests?|loathes?|can't stand|cannot stand)\b", re.IGNORECASE
+)
+# What answers "what do I dislike?": a dislike said in any of its words.
+_DISLIKED = lazy(
+    rf"{_DISLIKES.pattern}|\b(?:don't|doesn't|do not|does not|don’t|doesn’t) (?:really )?like\b",
+    re.IGNORECASE,
+)
 # A dislike says no to "do I like …?" as a "not" does ("hates running": "No, you hate running.").
 _NEGATED = lazy(rf"\b(?:not|never|no longer|used to)\b|n't\b|{_DISLIKES.pattern}", re.IGNORECASE)
 
@@ -879,12 +912,19 @@ def _answer(turn: _Turn, question: str) -> None:
         liking = _DISLIKES.search(known.text) or offline_likes.LIKING.search(known.text)
         if liking:  # "hates running", "is not into hiking anymore" say as much as "likes"
             words.append(_LIKE_INTENT)
+        if _DISLIKED.search(known.text):  # "can't stand olives" answers "what do I dislike?"
+            words.append(_DISLIKE_WORD)
+        born = offline_birthdays.says_birthday(known.text)  # "Lily turns 7 on march 3rd"
+        if born:
+            words.append(_BIRTHDAY_INTENT)
         shared = [w for w in q if w in words]
         if not shared:
             continue
         stated = _intent_words(known.text)
         if liking:  # so a dislike answers "do I like …?"
             stated.append(_LIKE_INTENT)
+        if born:
+            stated.append(_BIRTHDAY_INTENT)
         if once_home:
             stated.append(_LIVE_INTENT)
         if intents and not any(w in stated or _names_someone(w, known.text) for w in intents):
@@ -1330,6 +1370,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for op in ops:
                 turn.propose(op)
             turn.replies.append(said)
+        elif (weighed := offline_ideas.idea(s, seed, view.pet_said)) is not None:
+            turn.replies.append(weighed)  # "I'm thinking of learning the fiddle": not decided yet
         elif (
             introduced := offline_intro.introduction(s, asked=name_asked)
         ) is not None:  # "Oli here, …"
@@ -1376,7 +1418,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif offline_proactive.is_never_mind(s):
             turn.replies.append(offline_talk.pick(_NEVER_MIND_REPLIES, seed, view.pet_said))
         elif (felt := offline_talk.feeling(s)) is not None:
-            turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said))
+            turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said, s))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
             turn.replies.append(offline_moods.reply(mood, seed, view.pet_said))
         elif (opened := offline_open.answer(s, view, seed)) is not None:
@@ -1439,6 +1481,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(news.reply)  # "my dad is in hospital", "im vegan now btw"
             if news.keep is not None:
                 turn.remember(*news.keep)
+        elif (order := offline_orders.ordered(s)) is not None:
+            _ordered(turn, order)  # "I hate coriander, never suggest it": a fact and a promise
         else:
             _statements(turn, s)
         if mend is not None and mend.old and len(turn.ops) == ops_before and turn.replies:
@@ -1491,7 +1535,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         else r
         for i, r in enumerate(merge_notes(meant))
     ]
-    worded = promise_once(worded)  # "I'll remember" once, at the end
+    worded = openers_once(promise_once(worded))  # "I'll remember" once; never "Nice! … Nice!"
     worded = [  # a low day, then the grandma in it: consoled once, about the grandma
         r
         for i, r in enumerate(worded)

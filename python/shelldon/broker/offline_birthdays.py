@@ -158,3 +158,18 @@ def age_asked(question: str, known: list[str]) -> str | None:
             said = re.sub(r"^(?:my|our) ", "your ", found["who"], flags=re.IGNORECASE)
             return f"{said[:1].upper() + said[1:]} turns {kept[1]} on {kept[2]}."
     return None
+
+
+# "Lily turns 7 on march 3rd", "is turning 40 on the 9th of may", "will be 10 on 14 June": an
+# age reached on a day is a birthday, though the word is not said (the fifteenth pass: "when is
+# Lily's birthday?" was answered "I don't know that yet. What I do know: … turns 7 on march 3rd").
+_TURNS_ON = lazy(
+    r"\b(?:turns|turned|is turning|turning|will be|'ll be|’ll be|is going to be)\s+\d{1,3}"
+    r"(?:\s+years old)?\s+on\b",
+    re.IGNORECASE,
+)
+
+
+def says_birthday(text: str) -> bool:
+    """Whether a statement gives someone's birthday by the age they turn on a day."""
+    return bool(_TURNS_ON.search(text))

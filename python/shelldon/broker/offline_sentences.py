@@ -88,3 +88,21 @@ def promise_once(replies: list[str]) -> list[str]:
             out[-1] = out[-1][: -len(promised)]
         out.append(reply)
     return out
+
+
+_OPENER = lazy(r"^([^\W\d_]+)[!,]\s+(?=\S)")
+
+
+def openers_once(replies: list[str]) -> list[str]:
+    """A reply that opens with the word an earlier one in the same turn opened with ("Nice to
+    meet you, Dana!" "Nice! I'll remember that.") is said without it: "Nice to meet you, Dana!
+    I'll remember that." (the fifteenth pass: "Nice! … Nice!" read as a stammer)."""
+    out: list[str] = []
+    for reply in replies:
+        found = _OPENER.match(reply)
+        first = found.group(1).casefold() if found else ""
+        if first and any(r.split(maxsplit=1)[0].strip("!,.").casefold() == first for r in out):
+            reply = reply[found.end() :] if found else reply
+            reply = reply[:1].upper() + reply[1:]
+        out.append(reply)
+    return out

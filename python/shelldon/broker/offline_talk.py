@@ -30,6 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
+from shelldon.broker import offline_kin
 from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, a_day, alternation
 from shelldon.broker.patterns import lazy
 
@@ -286,8 +287,10 @@ _FEELINGS = (
             r"\b(?:died|passed away|passed on|put (?:him|her|them|it) (?:down|to sleep)|"
             r"funeral)\b|^(?:i|we) (?:just )?lost (?:my|our)\b|"
             # "my grandma passed last spring", "he passed in 2019": a death, never an exam passed
-            r"\b(?:(?:my|our|his|her|their) [\w'’]+(?: [\w'’]+)?|she|he)\s+"
-            r"(?:(?:has|had|just|sadly|recently|finally)\s+)*passed\b"
+            # "my mum and dad both passed" (the fifteenth pass: "Tell your mum congratulations")
+            r"\b(?:(?:my|our|his|her|their) [\w'’]+(?: [\w'’]+)?"
+            r"(?: and (?:my |our )?[\w'’]+)?|she|he|they)\s+"
+            r"(?:(?:has|had|have|just|sadly|recently|finally|both)\s+)*passed\b"
             r"(?=\s*(?:$|[.,;]|(?:last|this|a few|two|three|recently|yesterday|in|on|peacefully|"
             r"suddenly|too|earlier|\d)\b))|"
             # missing them after: "i keep expecting him at the door", "so quiet without her"
@@ -441,8 +444,10 @@ def feeling(sentence: str) -> str | None:
     return None
 
 
-def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
-    return pick(_FEELING_REPLIES[kind], seed, avoid)
+def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = (), said: str = "") -> str:
+    """The pet's word for a feeling; for a loss, of her or him when `said` names who."""
+    reply = pick(_FEELING_REPLIES[kind], seed, avoid)
+    return offline_kin.about_them(reply, said) if kind == "grief" else reply
 
 
 def consoling(reply: str) -> bool:
@@ -456,6 +461,7 @@ def grieving(reply: str) -> bool:
     """Whether a reply is the pet's word for a loss: what is kept beside it, or just after it,
     is said back quietly ("Your dog was 14. I'll remember."), never "Okay! …" (the twelfth
     pass)."""
+    reply = re.sub(r"\babout (?:her|him)\b", "about them", reply)  # said of who was lost
     return any(
         reply.startswith(r) for r in (*_FEELING_REPLIES["grief"], *_FEELING_REPLIES["grief_apart"])
     )

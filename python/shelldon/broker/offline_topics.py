@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from shelldon.broker.offline_kin import of_family, passing
 from shelldon.broker.offline_past import PAST, PAST_QUESTION
+from shelldon.broker.offline_revise import superseded
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_whose import someone_elses
 from shelldon.broker.offline_words import (
@@ -259,6 +261,10 @@ def _about(view: PromptView, topic: str, *, now_asked: bool = False) -> str:
             continue
         if topic in _THE_OWNERS_OWN and someone_elses(known.text):
             continue  # "where do I work?" is not "my partner Tom … works late"
+        if topic == "family" and (not of_family(known.text) or passing(known.text)):
+            continue  # a teacher's "the kids were loud today" is no one of hers
+        if superseded(known.text, said):
+            continue  # "my partner Jules is 34" after "… is 35" was kept: put right since
         if now_asked and PAST.search(known.text):
             earlier.append(to_second_person(known.text))
             continue

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from shelldon.broker.offline_orders import ordered
 from shelldon.broker.offline_sentences import forget_request, is_question
 from shelldon.broker.offline_words import (
     ANIMALS,
@@ -55,6 +56,8 @@ def as_stated(sentence: str) -> str:
         found = REMEMBER.match(text)
         if found:
             text = found.group(1).strip()
+    if (order := ordered(text)) is not None:  # "I hate coriander, never suggest it"
+        text = order.fact  # the order was to the pet: the dislike is the owner's
     return text[:1].upper() + text[1:] if sentence[:1].isupper() else text
 
 

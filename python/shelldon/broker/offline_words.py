@@ -31,6 +31,7 @@ _SYNONYMS = {
     "sis": "sister", "bro": "brother", "hubby": "husband", "hubbys": "husband",
     "wifey": "wife",
     "hate": "dislike", "hates": "dislike", "dislikes": "dislike", "detest": "dislike",
+    "detests": "dislike", "loathe": "dislike", "loathes": "dislike",
 }  # fmt: skip
 WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)*")
 # Compiled now: tables built at import normalise words with it (the rest: broker.patterns).

@@ -323,6 +323,25 @@ UNTRAINED_RULES: tuple[str, ...] = (
     # "you". Orders of more shapes and scripts are gate.foreign_orders's (other-language-order).
     "code-note-to-assistant-languages",
     "owner-fine-with-grant",
+    # The third indirect round (docs/gate-design.md, "Orders in forwarded content, short orders
+    # and jailbreak frames"): harm requests, mode switches, pivots to secrets, grandparents and
+    # roles, "new task:" headings, replies turned on the reader. Not learned: the stored weights
+    # stay as they are. Its foreign shapes are gate.foreign_orders's (other-language-order).
+    "harm-code-or-gas-request",
+    "unrestricted-mode-switch",
+    "pivot-then-reveal-secrets",
+    "grandparent-vocative-recital",
+    "persona-now-role-languages",
+    "new-task-heading-secrets-languages",
+    "reply-turned-on-reader",
+    "summary-portrays-falsely",
+    "user-lowers-defences",
+    "new-instructions-line-head",
+    "act-as-role-german",
+    "role-handed-over-german",
+    "task-dropped-instead",
+    "next-task-declared",
+    "taken-from-owner",
 )
 
 

@@ -22,8 +22,9 @@ do not decompose: ł, đ, ı), so "tiết lộ" and "tiet lo" read alike.
 The second pass (docs/gate-design.md, "Open classes, second pass") added four shapes in these
 languages (`gate.foreign_shapes`: persona, new task, dictated reply, secrecy) and eight languages
 in their own scripts (`gate.foreign_scripts`: Chinese, Thai, Arabic, Hebrew, Persian, Russian,
-Ukrainian, Greek). The lexicons are data in those modules and `gate.foreign_lexicons`; this one
-folds the text and reads them.
+Ukrainian, Greek). The third indirect round added two (`gate.foreign_heads`: a bare "new task:"
+heading over the assistant's secrets, "now you are" a hacker). The lexicons are data in those
+modules and `gate.foreign_lexicons`; this one folds the text and reads them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import unicodedata
 from functools import cache
 
 from shelldon._native import RuleSpec, Scanner
+from shelldon.core.gate import foreign_heads as heads
 from shelldon.core.gate import foreign_lexicons as lex
 from shelldon.core.gate import foreign_scripts as scripts
 from shelldon.core.gate import foreign_shapes as more
@@ -56,20 +58,20 @@ _SENTENCE = re.compile(r"[.!?;\n。！？؟]+")
 # Each language's lexicon and whether its words are read at a word's start (Latin, Cyrillic and
 # Greek letters) or anywhere (scripts that write words together or join particles to them).
 _LANGUAGES: tuple[tuple[Lexicon, bool], ...] = (
-    ({**lex.KOREAN, **more.KOREAN_MORE}, False),
-    ({**lex.JAPANESE, **more.JAPANESE_MORE}, False),
-    ({**lex.TURKISH, **more.TURKISH_MORE}, True),
-    ({**lex.POLISH, **more.POLISH_MORE}, True),
-    ({**lex.VIETNAMESE, **more.VIETNAMESE_MORE}, True),
-    ({**lex.INDONESIAN, **more.INDONESIAN_MORE}, True),
-    ({**lex.HINDI_LATIN, **more.HINDI_LATIN_MORE}, True),
-    ({**lex.SWAHILI, **more.SWAHILI_MORE}, True),
-    (scripts.CHINESE, False),
+    ({**lex.KOREAN, **more.KOREAN_MORE, **heads.KOREAN_HEADS}, False),
+    ({**lex.JAPANESE, **more.JAPANESE_MORE, **heads.JAPANESE_HEADS}, False),
+    ({**lex.TURKISH, **more.TURKISH_MORE, **heads.TURKISH_HEADS}, True),
+    ({**lex.POLISH, **more.POLISH_MORE, **heads.POLISH_HEADS}, True),
+    ({**lex.VIETNAMESE, **more.VIETNAMESE_MORE, **heads.VIETNAMESE_HEADS}, True),
+    ({**lex.INDONESIAN, **more.INDONESIAN_MORE, **heads.INDONESIAN_HEADS}, True),
+    ({**lex.HINDI_LATIN, **more.HINDI_LATIN_MORE, **heads.HINDI_LATIN_HEADS}, True),
+    ({**lex.SWAHILI, **more.SWAHILI_MORE, **heads.SWAHILI_HEADS}, True),
+    ({**scripts.CHINESE, **heads.CHINESE_HEADS}, False),
     (scripts.THAI, False),
     (scripts.ARABIC, False),
     (scripts.HEBREW, False),
     (scripts.PERSIAN, False),
-    (scripts.RUSSIAN, True),
+    ({**scripts.RUSSIAN, **heads.RUSSIAN_HEADS}, True),
     (scripts.UKRAINIAN, True),
     (scripts.GREEK, True),
 )

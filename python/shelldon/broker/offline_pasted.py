@@ -20,11 +20,12 @@ import re
 
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_words import MONTHS, WEEKDAYS
+from shelldon.broker.patterns import lazy
 from shelldon.broker.prompt_talk import sentences
 from shelldon.contracts import relayed
 
 # What a scam asks for, in the words a message uses.
-_SECRET_ASKED = re.compile(
+_SECRET_ASKED = lazy(
     r"\b(?P<what>PIN|pin\s+(?:number|code)|password|passcode|pass\s+code"
     r"|(?:one[- ]time|verification|security|login|sms|6[- ]digit)\s+(?:code|password|pin)"
     r"|the\s+codes?|OTP|CVV|CVC|card\s+(?:number|details)|bank\s+(?:details|login|password)"
@@ -32,13 +33,13 @@ _SECRET_ASKED = re.compile(
     r"|gift\s+cards?|bitcoin|crypto)\b",
     re.IGNORECASE,
 )
-_ASKING = re.compile(
+_ASKING = lazy(
     r"\b(?:send|reply|text|give|share|tell|confirm|enter|type|verify|provide|update|buy|pay"
     r"|transfer|wire|read\s+out)\b",
     re.IGNORECASE,
 )
 # A line that talks to an AI, not to the owner.
-_TO_AN_AI = re.compile(
+_TO_AN_AI = lazy(
     r"\b(?:AI|A\.I\.|assistants?|chat\s*bots?|bots?|language\s+models?|LLMs?|ChatGPT|GPT|Claude"
     r"|Gemini|Copilot|Alexa|Siri)\b(?:\s+[\w-]+){0,3}?\s*[:,]"
     r"|\bnote\s+to\s+(?:any\s+|the\s+|all\s+)?(?:AIs?|assistants?|bots?)\b"
@@ -46,21 +47,21 @@ _TO_AN_AI = re.compile(
     r"|above|former)?\s*(?:instructions|rules|prompts?|orders)\b",
     re.IGNORECASE,
 )
-_DAY_OR_TIME = re.compile(
+_DAY_OR_TIME = lazy(
     rf"\b(?:today|tonight|tomorrow|{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)}"
     r"|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|at\s+\d{1,2})\b",
     re.IGNORECASE,
 )
 # The questions about what was pasted, asked next.
-_SCAM_QUESTION = re.compile(
+_SCAM_QUESTION = lazy(
     r"\b(?:scam|fake|legit|real|genuine|safe|trust|phishing|spam|dodgy)\b", re.IGNORECASE
 )
-_WHAT_TO_DO = re.compile(
+_WHAT_TO_DO = lazy(
     r"\b(?:what\s+(?:should|do|shall|would)\s+(?:i|we)\s+do|should\s+i\s+(?:reply|answer|respond"
     r"|send|do|click|call)|what\s+do\s+you\s+(?:think|make\s+of|reckon)|thoughts|advice)\b",
     re.IGNORECASE,
 )
-_WHAT_IT_SAYS = re.compile(
+_WHAT_IT_SAYS = lazy(
     r"\b(?:summari[sz]e|sum\s+(?:it|that|this)\s+up|what\s+(?:does|did)\s+(?:it|that|this|the\s+"
     r"\w+)\s+say|tl;?dr|in\s+short|gist)\b",
     re.IGNORECASE,
@@ -68,17 +69,21 @@ _WHAT_IT_SAYS = re.compile(
 
 
 _NOUN_OF_VERB = {"emailed": "email", "e-mailed": "email", "texted": "text", "posted": "post"}
-_KIND = re.compile(
+_KIND = lazy(
     r"\b(email|e-mail|review|comment|letter|note|text|voicemail|post|invite|invitation|emailed"
     r"|e-mailed|texted|posted)\b",
     re.IGNORECASE,
 )
-_SENDER = re.compile(
+_SENDER = lazy(
     r"\A(?P<who>(?:[\w'’-]+\s+){0,3}?[\w'’-]+)\s+(?:sent|texted|emailed|e-mailed|messaged|wrote"
     r"|forwarded|posted|left|replied|dm['’]?d|whatsapped|commented)\b"
     r"|\bfrom\s+(?P<source>(?:[\w'’-]+\s+){0,3}[\w'’-]+)",
     re.IGNORECASE,
 )
+
+
+_NOBODY_NAMED = lazy(r"(?:i|we|just|i\s+just|someone|somebody)", re.IGNORECASE)
+_MY = lazy(r"\A(?:my|our)\b", re.IGNORECASE)
 
 
 def _named(lead: str) -> str:
@@ -96,9 +101,9 @@ def _sender(lead: str) -> str | None:
     if found is None:
         return None
     who = (found.group("who") or found.group("source")).strip()
-    if re.fullmatch(r"(?:i|we|just|i\s+just|someone|somebody)", who, re.IGNORECASE):
+    if _NOBODY_NAMED.fullmatch(who):
         return None
-    return re.sub(r"\A(?:my|our)\b", "your", who, flags=re.IGNORECASE)
+    return _MY.sub("your", who)
 
 
 def _split(words: str) -> tuple[list[str], list[str]]:

@@ -39,3 +39,38 @@ def test_a_rule_the_owner_changed_since_is_no_quote(said: list[str], quote: str)
 @pytest.mark.parametrize(("said", "quote"), STANDING)
 def test_a_rule_the_owner_still_holds_is_a_quote(said: list[str], quote: str) -> None:
     assert said_verbatim(_rule(quote), said) is True
+
+
+# A rule the owner withdrew without stating a new one (the sixth round left these standing).
+WITHDRAWN = [
+    (["Always rebase before merging.", "Forget what I said about rebasing."],
+     "Always rebase before merging."),
+    (["Never run the full suite before a commit.", "Scrap the rule about the full suite."],
+     "Never run the full suite before a commit."),
+    (["Prefer squash merges.", "You can drop that squash merge rule now."],
+     "Prefer squash merges."),
+    (["Always ask before deleting files.", "No need to ask before deleting files anymore."],
+     "Always ask before deleting files."),
+    (["Call me Captain.", "Stop calling me Captain."], "Call me Captain."),
+]  # fmt: skip
+# Words that withdraw something else, or come before the rule was said (again).
+NOT_WITHDRAWN = [
+    (["Always rebase before merging.", "Forget what I said about the lint config."],
+     "Always rebase before merging."),
+    (["Forget what I said about rebasing.", "Always rebase before merging."],
+     "Always rebase before merging."),
+    (["Always ask before deleting files.", "No need to ask before renaming files."],
+     "Always ask before deleting files."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("said", "quote"), WITHDRAWN)
+def test_a_rule_the_owner_withdrew_since_is_no_quote(said: list[str], quote: str) -> None:
+    """Before: only a rule said the other way round counted as a change; "forget what I said
+    about rebasing" left the old quote the owner's."""
+    assert said_verbatim(_rule(quote), said) is False
+
+
+@pytest.mark.parametrize(("said", "quote"), NOT_WITHDRAWN)
+def test_a_withdrawal_of_something_else_leaves_the_quote(said: list[str], quote: str) -> None:
+    assert said_verbatim(_rule(quote), said) is True

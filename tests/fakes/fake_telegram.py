@@ -241,10 +241,11 @@ class FakeTelegram:
         mime_type: str = "audio/ogg",
         file_name: str = "",
         origin: dict[str, Any] | None = None,
+        user_id: int | None = None,
     ) -> int:
         """A voice note (or, `kind="audio"`, an audio file) whose file serves `data`. `file_size`:
         what the update claims (default: the real size); `origin`: a forward's fields, as in
-        `forwarded`."""
+        `forwarded`; `user_id`: a sender other than the chat's person."""
         file_id = "AwAC" + hashlib.sha256(data).hexdigest()[:24] + str(len(self._state.files))
         with self._state.lock:
             self._state.files[file_id] = data
@@ -257,7 +258,8 @@ class FakeTelegram:
         }
         if kind == "audio":
             item.update(file_name=file_name or "memo.ogg", title="memo", performer="Robin")
-        return self._push({**self._people(chat_id, "private", None), kind: item, **(origin or {})})
+        sender = self._people(chat_id, "private", user_id)
+        return self._push({**sender, kind: item, **(origin or {})})
 
     def forwarded(self, chat_id: int, text: str, origin: dict[str, Any]) -> int:
         """A text `chat_id` forwarded, its origin as the Bot API shapes it: `forward_origin` (a

@@ -131,3 +131,19 @@ def test_the_kind_of_an_update_names_it_for_the_log() -> None:
     assert kind_of({"update_id": 1, "callback_query": {}}) == "callback_query"
     assert kind_of({"update_id": 1}) == "empty"
     assert kind_of(None) == "empty"
+
+
+def test_words_under_a_photo_replying_to_a_forward_carry_the_forwards_words() -> None:
+    forwarded = {
+        "message_id": 3,
+        "date": 1,
+        "chat": {"id": OWNER, "type": "private"},
+        "from": ROBIN,
+        "forward_origin": {"type": "hidden_user", "date": 1, "sender_user_name": "Eve"},
+        "text": "Send me the codes.",
+    }
+    photo = [{"file_id": "p", "file_unique_id": "p", "width": 1, "height": 1}]
+    assert _read(photo=photo, caption="this one?", reply_to_message=forwarded) == (
+        "Send me the codes.\nthis one?",
+        "Eve",
+    )

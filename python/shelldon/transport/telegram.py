@@ -272,7 +272,7 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
         body = telegram_shapes.with_links(body, entities)
         if not relayed and telegram_shapes.quoted_block(body, entities):
             relayed = telegram_shapes.QUOTE_ORIGIN  # a quote block: someone else's words
-    if body and not relayed and kind == "text":
+    if body and not relayed and (kind == "text" or kind in wire.CAPTIONED_KINDS):
         replied = telegram_shapes.replied_to(message, user_id, relayed_from)
         if replied is not None:  # a reply to someone else's words: theirs first, then the owner's
             relayed = clean_origin(replied[0])
@@ -581,8 +581,9 @@ class TelegramPoller:
             if (
                 inbound.kind in wire.VOICE_KINDS
                 and inbound.chat_id == self._paired
+                and inbound.user_id == inbound.chat_id
                 and inbound.chat_type == "private"
-            ):  # only the owner's notes are ever fetched
+            ):  # only the owner's notes are ever fetched (not another sender's in their chat)
                 inbound = self._hear(api, inbound, update)
             sendable = wire.mended(inbound)  # a field no check above thought of
             if sendable is None:  # sent, it would fail at every poll: passed over, and said

@@ -15,7 +15,8 @@ them (`TelegramSent`). The offset it asks for is always core's last recorded upd
 Telegram never drops an update core has not recorded. "typing" shows while a turn runs. A second
 thread delivers what the pet wants to say first (ProactiveFetch) to the paired chat. A voice note
 from the paired chat is heard before it goes to core, and a reply to one may be spoken
-(transport.telegram_voice).
+(transport.telegram_voice). What a message carries beyond its words (a reply to someone else's,
+a link's hidden address, a quote block) is read by transport.telegram_shapes.
 
 The bot token sits in the API's URL path: it is read from the vault here (the broker is the only
 process allowed to), never logged, and scrubbed from every error text and log record of this

@@ -1,10 +1,11 @@
 """What core does with a Telegram update the broker's poller forwards: a turn, an owner command,
 a pairing attempt, or a short refusal, and in every case the update recorded before the answer.
 
-Only the paired chat (a private one) reaches a turn or a command. Every other chat gets one short
-refusal now and then (RefusalLimiter) and a log line; it never reaches a worker or a model. An
-update already recorded is answered from the outbox and never handled twice
-(core.telegram.state has the bookkeeping; docs/telegram.md the whole story).
+Only the paired chat (a private one) reaches a turn or a command, and in it only the owner's own
+messages (another sender there, or a channel it was sent on behalf of, is logged, never answered).
+Every other chat gets one short refusal now and then (RefusalLimiter) and a log line; it never
+reaches a worker or a model. An update already recorded is answered from the outbox and never
+handled twice (core.telegram.state has the bookkeeping; docs/telegram.md the whole story).
 """
 
 from __future__ import annotations

@@ -94,6 +94,8 @@ class _State:
     # getUpdates' allowed_updates, kept until a call names another list (as the Bot API keeps
     # it); None: every kind but the ones Telegram sends only when asked by name.
     allowed: list[str] | None = None
+    # Updates served whatever allowed_updates says (`unasked`): a server that sends them anyway.
+    forced: set[int] = field(default_factory=set)
 
 
 _NAMED_ONLY = ("chat_member", "message_reaction", "message_reaction_count")
@@ -239,10 +241,11 @@ class FakeTelegram:
         mime_type: str = "audio/ogg",
         file_name: str = "",
         origin: dict[str, Any] | None = None,
+        user_id: int | None = None,
     ) -> int:
         """A voice note (or, `kind="audio"`, an audio file) whose file serves `data`. `file_size`:
         what the update claims (default: the real size); `origin`: a forward's fields, as in
-        `forwarded`."""
+        `forwarded`; `user_id`: a sender other than the chat's person."""
         file_id = "AwAC" + hashlib.sha256(data).hexdigest()[:24] + str(len(self._state.files))
         with self._state.lock:
             self._state.files[file_id] = data
@@ -255,7 +258,8 @@ class FakeTelegram:
         }
         if kind == "audio":
             item.update(file_name=file_name or "memo.ogg", title="memo", performer="Robin")
-        return self._push({**self._people(chat_id, "private", None), kind: item, **(origin or {})})
+        sender = self._people(chat_id, "private", user_id)
+        return self._push({**sender, kind: item, **(origin or {})})
 
     def forwarded(self, chat_id: int, text: str, origin: dict[str, Any]) -> int:
         """A text `chat_id` forwarded, its origin as the Bot API shapes it: `forward_origin` (a
@@ -263,6 +267,36 @@ class FakeTelegram:
         fields, or `via_bot` (a message an inline bot wrote) — whichever keys `origin` holds."""
         message = {**self._people(chat_id, "private", None), "text": text, **origin}
         return self._push(message)
+
+    def message(
+        self,
+        chat_id: int,
+        fields: dict[str, Any],
+        *,
+        chat_type: str = "private",
+        user_id: int | None = None,
+        kind: str = "message",
+    ) -> int:
+        """Any Message the phone may send: `fields` (the Bot API's own keys: `text` and
+        `entities`, `reply_to_message`, `quote`, `contact`, `media_group_id`, `sender_chat`…)
+        over the sender and the chat; `kind`: the Update's field (`business_message`…: served
+        whatever allowed_updates said, as `unasked`)."""
+        update_id = self._push({**self._people(chat_id, chat_type, user_id), **fields}, kind=kind)
+        if kind != "message":
+            with self._state.lock:
+                self._state.forced.add(update_id)
+        return update_id
+
+    def unasked(self, kind: str, body: dict[str, Any]) -> int:
+        """An Update of `kind` (`callback_query`, `channel_post`, `my_chat_member`…) served
+        whatever getUpdates' allowed_updates said: a server that sends it anyway."""
+        with self._state.lock:
+            update_id = self._state.next_update_id
+            self._state.next_update_id += 1
+            self._state.queue.append({"update_id": update_id, kind: body})
+            self._state.forced.add(update_id)
+            self._state.lock.notify_all()
+        return update_id
 
     def group_text(self, chat_id: int, text: str, *, user_id: int = 4242) -> int:
         return self.text(chat_id, text, chat_type="group", user_id=user_id)
@@ -616,7 +650,11 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                     # An offset confirms every update below it: Telegram forgets them.
                     state.queue = [u for u in state.queue if u["update_id"] >= offset]
                 # A kind the bot did not ask for is never delivered (nor kept for later).
-                state.queue = [u for u in state.queue if _wanted(u, state.allowed)]
+                state.queue = [
+                    u
+                    for u in state.queue
+                    if u["update_id"] in state.forced or _wanted(u, state.allowed)
+                ]
                 while not state.queue and not state.stopping and not state.down:
                     if state.poll_generation != generation:
                         break
@@ -630,7 +668,11 @@ def _handler_for(state: _State) -> type[BaseHTTPRequestHandler]:
                     result: list[dict[str, Any]] = []
                 else:
                     conflict = False
-                    state.queue = [u for u in state.queue if _wanted(u, state.allowed)]
+                    state.queue = [
+                        u
+                        for u in state.queue
+                        if u["update_id"] in state.forced or _wanted(u, state.allowed)
+                    ]
                     result = [dict(u) for u in state.queue[:limit]]
             if down:
                 self.close_connection = True

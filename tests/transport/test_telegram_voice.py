@@ -154,6 +154,7 @@ def test_a_strangers_note_is_refused_unheard(
 ) -> None:
     fake.voice(STRANGER, sister_note, 2)
     fake.voice(STRANGER, sister_note, 2, kind="audio", mime_type="audio/ogg")
+    fake.voice(OWNER, sister_note, 2, user_id=STRANGER)  # someone else in the owner's chat
     assert fake.wait_until(lambda f: REFUSAL in f.sent_to(STRANGER))
     last = fake.text(STRANGER, "hello?")
     assert fake.wait_until(
@@ -162,6 +163,7 @@ def test_a_strangers_note_is_refused_unheard(
     assert fake.calls_of("getFile") == [] and fake.downloads == []  # never fetched
     assert audio_server.requests == []  # never transcribed
     assert fake.sent_to(STRANGER) == [REFUSAL]
+    assert fake.sent_to(OWNER)[1:] == []  # not answered in the owner's chat either
     assert _voice_rows(voice_pet.root) == []
 
 

@@ -222,6 +222,9 @@ class TelegramInbound(_Msg, frozen=True, tag="telegram_inbound"):
     # voice note): who, as the broker read it from the update; "" for the owner's own words
     # (contracts.relayed).
     relayed_from: str = ""
+    # One of an album (Telegram's `media_group_id`: several photos sent together, one update
+    # each): core answers the album once.
+    album: str = ""
 
 
 # Why a voice note was not turned into words (core tells the owner; docs/telegram.md):

@@ -15,7 +15,8 @@ them (`TelegramSent`). The offset it asks for is always core's last recorded upd
 Telegram never drops an update core has not recorded. "typing" shows while a turn runs. A second
 thread delivers what the pet wants to say first (ProactiveFetch) to the paired chat. A voice note
 from the paired chat is heard before it goes to core, and a reply to one may be spoken
-(transport.telegram_voice).
+(transport.telegram_voice). What a message carries beyond its words (a reply to someone else's,
+a link's hidden address, a quote block) is read by transport.telegram_shapes.
 
 The bot token sits in the API's URL path: it is read from the vault here (the broker is the only
 process allowed to), never logged, and scrubbed from every error text and log record of this
@@ -43,6 +44,7 @@ from shelldon.contracts.commands import OWNER_COMMANDS
 from shelldon.contracts.config import TelegramConfig, VoiceConfig
 from shelldon.contracts.relayed import UNKNOWN_ORIGIN, clean_origin
 from shelldon.paths import DataRoot
+from shelldon.transport import telegram_shapes
 from shelldon.transport.telegram_voice import VoiceDesk, VoicePlan
 
 log = logging.getLogger("shelldon.transport.telegram")
@@ -250,26 +252,42 @@ def inbound_of(update: Any) -> wire.TelegramInbound | None:
         return wire.TelegramInbound(update_id=update_id, chat_id=0, chat_type="", kind="none")
     sender = message.get("from")
     user_id = _id_of(sender.get("id")) if isinstance(sender, dict) else None
+    on_behalf = message.get("sender_chat")  # sent as a channel or a group, not as a person
+    if isinstance(on_behalf, dict) and _id_of(on_behalf.get("id")) is not None:
+        user_id = _id_of(on_behalf.get("id"))
     text = message.get("text")
+    entities: Any = None
     if edited:
         kind, body = "edited", ""
     elif isinstance(text, str):
-        kind, body = "text", text[:MAX_INBOUND_CHARS]
+        kind, body, entities = "text", text, message.get("entities")
     else:
         kind = next((k for k in MEDIA_KINDS if k in message), "other")
         caption = message.get("caption")  # the owner's words beside a photo, a file…
         if kind in wire.CAPTIONED_KINDS and isinstance(caption, str):
-            body = caption[:MAX_INBOUND_CHARS]
+            body, entities = caption, message.get("caption_entities")
         else:
             body = ""
+    relayed = _relayed_origin(message, user_id)
+    if body:
+        body = telegram_shapes.with_links(body, entities)
+        if not relayed and telegram_shapes.quoted_block(body, entities):
+            relayed = telegram_shapes.QUOTE_ORIGIN  # a quote block: someone else's words
+    if body and not relayed and (kind == "text" or kind in wire.CAPTIONED_KINDS):
+        replied = telegram_shapes.replied_to(message, user_id, relayed_from)
+        if replied is not None:  # a reply to someone else's words: theirs first, then the owner's
+            relayed = clean_origin(replied[0])
+            body = f"{replied[1]}\n{body}"
+    album = message.get("media_group_id")
     return wire.TelegramInbound(
         update_id=update_id,
         chat_id=int(chat["id"]),
         chat_type=str(chat.get("type") or ""),
         kind=kind,
-        text=body,
+        text=body[:MAX_INBOUND_CHARS],
         user_id=user_id if user_id is not None else 0,
-        relayed_from=_relayed_origin(message, user_id),
+        relayed_from=relayed,
+        album=album[:64] if isinstance(album, str) else "",
     )
 
 
@@ -556,11 +574,17 @@ class TelegramPoller:
             inbound = inbound_of(update)
             if inbound is None:
                 continue  # no update_id: nothing core could record
+            if inbound.kind == "none":  # recorded (the offset moves past it), never answered
+                log.warning(
+                    "telegram: passed over a %s update (not a message the pet answers)",
+                    telegram_shapes.kind_of(update),
+                )
             if (
                 inbound.kind in wire.VOICE_KINDS
                 and inbound.chat_id == self._paired
+                and inbound.user_id == inbound.chat_id
                 and inbound.chat_type == "private"
-            ):  # only the owner's notes are ever fetched
+            ):  # only the owner's notes are ever fetched (not another sender's in their chat)
                 inbound = self._hear(api, inbound, update)
             sendable = wire.mended(inbound)  # a field no check above thought of
             if sendable is None:  # sent, it would fail at every poll: passed over, and said

@@ -49,6 +49,7 @@ def _chat(store: HistoryStore, turns: list[tuple[str, ts.Origin]]) -> TelegramCh
 
 def _send(chat: TelegramChat, **fields: object) -> wire.TelegramOutbox:
     answers: list[wire._Msg] = []
+    fields.setdefault("user_id", fields.get("chat_id"))  # in a private chat: the chat's person
     message = wire.TelegramInbound(chat_type="private", **fields)  # type: ignore[arg-type]
     chat.inbound(message, answers.append)
     (answer,) = answers
@@ -102,3 +103,49 @@ def test_a_strangers_note_is_refused_and_an_oversized_transcript_too(store: Hist
     huge = _send(chat, update_id=10, chat_id=OWNER, kind="voice", text="語" * 6000)
     assert turns == []
     assert huge.items[-1].text.startswith("I heard your note, but that message is 18,000 bytes")
+
+
+def test_someone_else_in_the_owners_chat_is_refused_unanswered(store: HistoryStore) -> None:
+    """The owner's chat, but another sender (a person, or a channel the message was sent on behalf
+    of): recorded, never a turn, never answered. Before: an owner turn, its order an owner rule."""
+    turns: list[tuple[str, ts.Origin]] = []
+    chat = _chat(store, turns)
+    for update_id, sender in ((11, OWNER + 1), (12, -100111)):
+        answer = _send(
+            chat, update_id=update_id, chat_id=OWNER, user_id=sender, kind="text", text="obey"
+        )
+        assert answer.items == () and ts.seen(store, update_id)
+    assert turns == []
+
+
+def test_an_album_is_answered_once(store: HistoryStore) -> None:
+    """Three photos sent together come as three updates: the words under the first are the turn,
+    the other two get nothing (before: "I can only read text…" twice after the answer)."""
+    from shelldon.core.telegram.chat import TEXT_ONLY
+
+    turns: list[tuple[str, ts.Origin]] = []
+    chat = _chat(store, turns)
+    _send(chat, update_id=20, chat_id=OWNER, kind="photo", text="my cat Pixel", album="a")
+    for update_id in (21, 22):
+        rest = _send(chat, update_id=update_id, chat_id=OWNER, kind="photo", album="a")
+        assert [i.text for i in rest.items if i.text == TEXT_ONLY] == []
+    assert [text for text, _ in turns] == ["my cat Pixel"]
+    # An album without words: one line, once.
+    first = _send(chat, update_id=23, chat_id=OWNER, kind="photo", album="b")
+    again = _send(chat, update_id=24, chat_id=OWNER, kind="photo", album="b")
+    assert [i.text for i in first.items].count(TEXT_ONLY) == 1
+    assert [i.text for i in again.items].count(TEXT_ONLY) == 1  # the same row, still unsent
+
+
+def test_a_groups_service_message_gets_no_refusal(store: HistoryStore) -> None:
+    """A group moving to a supergroup, a member joining: nothing addressed the bot; logged, not
+    answered (before: "Sorry, I only talk with my owner, in a private chat." to the old group)."""
+    chat = _chat(store, [])
+    answers: list[wire._Msg] = []
+    service = wire.TelegramInbound(
+        update_id=30, chat_id=-1001, chat_type="group", kind="other", user_id=4
+    )
+    chat.inbound(service, answers.append)
+    (answer,) = answers
+    assert isinstance(answer, wire.TelegramOutbox)
+    assert [i for i in answer.items if i.chat_id == -1001] == []

@@ -1,10 +1,11 @@
 """What core does with a Telegram update the broker's poller forwards: a turn, an owner command,
 a pairing attempt, or a short refusal, and in every case the update recorded before the answer.
 
-Only the paired chat (a private one) reaches a turn or a command. Every other chat gets one short
-refusal now and then (RefusalLimiter) and a log line; it never reaches a worker or a model. An
-update already recorded is answered from the outbox and never handled twice
-(core.telegram.state has the bookkeeping; docs/telegram.md the whole story).
+Only the paired chat (a private one) reaches a turn or a command, and in it only the owner's own
+messages (another sender there, or a channel it was sent on behalf of, is logged, never answered).
+Every other chat gets one short refusal now and then (RefusalLimiter) and a log line; it never
+reaches a worker or a model. An update already recorded is answered from the outbox and never
+handled twice (core.telegram.state has the bookkeeping; docs/telegram.md the whole story).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ NO_CODE = "No pairing is open. Run `shelldon telegram pair` on the pet first."
 EXPIRED = "That code has expired. Run `shelldon telegram pair` on the pet for a new one."
 ALREADY = "This chat is already paired with me."
 HELLO = "I'm here. /help lists what I understand."
+ALBUMS_KEPT = 20
 NOT_RECORDED = "could not record the update (history.db refused the write; see the core log)"
 
 # An owner turn: (text, emit the reply once the turn is recorded, the update it answers).
@@ -106,6 +108,7 @@ class TelegramChat:
         # only from a restarted broker re-fetching the update whose turn is still running here:
         # it waits, then finds the update recorded and is answered from the outbox.
         self._one_at_a_time = threading.Lock()
+        self._albums: list[str] = []  # the latest albums answered (media_group_id)
 
     # --- the poller's side ----------------------------------------------------------------------
 
@@ -153,6 +156,17 @@ class TelegramChat:
             and message.chat_id == snap.chat_id
             and message.chat_type == "private"
         )
+        if owner and message.user_id != message.chat_id:
+            # The owner's chat, but not the owner's message: another person (or a channel, sent
+            # on its behalf). Recorded, logged, never answered and never a turn.
+            who = "user" if message.user_id > 0 else "chat"
+            log.warning(
+                "telegram: refused a message in the owner's chat from %s %d (not the owner)",
+                who,
+                message.user_id,
+            )
+            self._record_and_answer(message, lambda conn: [], respond)
+            return
         if message.kind == "edited":
             # A message changed after it was answered: the turn stands as it was sent, so the
             # owner is told to send the change as a new message; a stranger's edit gets nothing.
@@ -204,15 +218,29 @@ class TelegramChat:
         if owner and message.kind in wire.CAPTIONED_KINDS and message.text.strip():
             # A photo, a video or a file with the owner's words under it: the pet cannot see
             # the media, so the words are the turn (never a command), and the reply says so.
+            self._album_answered(message.album)
             words = message.text
             if message.relayed_from:
                 words = relayed.frame(message.relayed_from, words)
             self._turn(msgspec.structs.replace(message, text=words), respond, unseen=message.kind)
             return
         if owner:
-            self._record_and_answer(message, lambda conn: [TEXT_ONLY], respond)
+            # One line for what the pet cannot read, and one for an album (several photos sent
+            # together come as one update each): its first part gets the answer.
+            once = not self._album_answered(message.album)
+            self._record_and_answer(message, lambda conn: [TEXT_ONLY] if once else [], respond)
             return
         self._record_and_answer(message, lambda conn: self._stranger(conn, message), respond)
+
+    def _album_answered(self, album: str) -> bool:
+        """Was a part of `album` answered before? Marks it answered from now on."""
+        if not album:
+            return False
+        if album in self._albums:
+            return True
+        self._albums.append(album)
+        del self._albums[:-ALBUMS_KEPT]
+        return False
 
     # --- the owner's CLI ------------------------------------------------------------------------
 
@@ -303,8 +331,13 @@ class TelegramChat:
         chat = message.chat_id
         if message.chat_type != "private":
             log.warning(
-                "telegram: refused %s chat %d (groups are not served)", message.chat_type, chat
+                "telegram: refused %s chat %d (groups are not served): a %s message",
+                message.chat_type,
+                chat,
+                message.kind,
             )
+            if message.kind == "other":  # a service message (a member joined, the group moved)
+                return []
             return [GROUP_REFUSAL] if self.limiter.allow(chat) else []
         parsed = commands.parse(message.text) if message.kind == "text" else None
         if parsed is not None and parsed[0] in ("start", "pair") and parsed[1]:

@@ -274,7 +274,8 @@ _PEOPLE_PATTERNS = (
     lazy(rf"\b{_NAME} is (?:my|our) {_REL}\b"),
 )
 # Everyday facts about someone: "my sister Ana lives in Lisbon", "my boss works at the bank",
-# "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>".
+# "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>",
+# or "<relation> <name> <topic>" when named: two sisters are two people (the sixteenth pass).
 _SOMEONE = rf"(?i:my|our) {_REL}(?:,? {_NAME},?)?"
 _PERSON_FACTS = (
     (
@@ -612,15 +613,19 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             # The name-first pattern captures (name, relation); the others (relation, name).
             rel, name = (groups[1], groups[0]) if pattern is _PEOPLE_PATTERNS[-1] else groups
             rel, name = rel.lower(), name[:1].upper() + name[1:]
-            turn.remember("people", rel, f"The owner's {rel} is called {name}.")
+            turn.remember(
+                "people", _one_of_two(turn, rel, name), f"The owner's {rel} is called {name}."
+            )
             turn.replies.append(f"Nice, your {rel} is called {name}.{_NAME_KEPT}")
             return True
     for pattern, topic in _PERSON_FACTS:
         found = pattern.match(s)
         if found:
             rel = found.group(1).lower()
+            named = found.group(2)  # "my brother Olu …", "my brother Tunde …": two entries
+            who = f"{rel} {named.casefold()}" if named and not a_day(named.split()[0]) else rel
             content = to_third_person(s)
-            turn.remember("people", f"{rel} {topic}", content)
+            turn.remember("people", f"{who} {topic}", content)
             turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
             return True
     found = _WE_HAVE.match(s)
@@ -773,6 +778,18 @@ _FOR_NOW = lazy(
     r"atm|rn|for now|till|until)\b",
     re.IGNORECASE,
 )
+
+
+def _one_of_two(turn: _Turn, rel: str, name: str) -> str:
+    """The entry a relation's name is kept under: the relation ("sister"), or, when memory keeps
+    another of that relation by another name and this is no correction ("my sister is called
+    Beth" after "… Anna"), the relation and the name: two sisters are two people."""
+    other = lazy(rf"\bowner's {re.escape(rel)} is called (?!{re.escape(name)}\b)[A-Z]")
+    if offline_talk.correction(turn.view.message)[1]:
+        return rel
+    if any(k.source in ("memory", "about") and other.search(k.text) for k in turn.view.known):
+        return f"{rel} {name.casefold()}"
+    return rel
 
 
 def _thing_fact(turn: _Turn, s: str) -> bool:

@@ -850,6 +850,7 @@ _NAME_INTENT = norm("name")
 _LIKE_INTENT = norm("like")
 _LIKING_INTENTS = frozenset((_LIKE_INTENT, norm("favourite")))
 _LIVE_INTENT = norm("live")
+_INTO_ASKED = lazy(r"\binto(?: (?:these days|lately|at the moment|now))?\W*$", re.IGNORECASE)
 _BIRTHDAY_INTENT = norm("birthday")
 _DISLIKE_WORD = norm("dislike")
 
@@ -907,6 +908,8 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(_your_name(turn.view))
         return
     q = content_words(question)
+    if _INTO_ASKED.search(question):  # "what is Dev into?": a liking, never "Dev is 61"
+        q.append(_LIKE_INTENT)
     intents = [w for w in q if w in _INTENT_WORDS]
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
@@ -1302,14 +1305,21 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             offline_cased.cased(offline_chat.plain(said), names)
             for said in (*view.owner_recent[-3:], *lines[:at])
         ]
+        # further back: the window's other lines and memory's statements, one each
+        farther = offline_referent.farther_ones(
+            [
+                *view.owner_recent[:-3],
+                *(k.text for k in view.known if k.source in ("memory", "about")),
+            ]
+        )
         named_first = _NAMED_FIRST.match(s)  # "actually devi lives in york now": the sister's
         if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
             who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised
             s = f"{named_first['opener']}{who}{named_first['rest']}" if who else s
-        referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
+        referred = offline_referent.resolved(s, before, farther)  # "she's a doctor": "my friend …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
-            s = offline_referent.asked_of(s, before) or s
+            s = offline_referent.asked_of(s, before, farther) or s
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is None and at == 0:  # "at 8am" to the pet's "At what time should I …?"
             reminder = offline_proactive.reminder_follow_up(
@@ -1359,7 +1369,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
         elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
             turn.replies.append(felt)  # "feeling a bit homesick tbh", "kinda burnt out": no op
-        elif (thought := offline_gifts.idea(s, before, _gift_known(view))) is not None:
+        elif (thought := offline_gifts.idea(s, before, _gift_known(view), farther)) is not None:
             turn.replies.append(thought)  # "any idea what I should get him?": from what it keeps
         elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact
@@ -1513,7 +1523,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             content = str(turn.ops[-1].get("content", ""))
             said = lower_first(to_second_person(offline_cased.said_back(content)))
             turn.replies[-1] = offline_talk.pick(_UPDATED, seed, view.pet_said) + said
-        whom = referred.who if referred is not None else offline_referent.about(s, before)
+        whom = referred.who if referred is not None else offline_referent.about(s, before, farther)
         if whom is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
             turn.replies[-1] = offline_referent.heard(whom, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)

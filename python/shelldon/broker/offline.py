@@ -74,6 +74,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_additions,
     offline_advice,
     offline_answers,
     offline_asides,
@@ -113,6 +114,7 @@ from shelldon.broker import (
     offline_revise,
     offline_rules,
     offline_self,
+    offline_setbacks,
     offline_slang,
     offline_slips,
     offline_sums,
@@ -1263,6 +1265,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     played = offline_banter.banter(offline_chat.plain(message), view.pet_last, seed, view.pet_said)
     if played is not None:  # a groan at its joke, a riddle, a complaint about it: no op
         return {"reply": played, "ops": []}
+    addition = offline_additions.added(offline_chat.plain(message), view.entries)
+    if addition is not None:  # "correction: I do bathrooms too, not only kitchens": it adds
+        turn.remember(*addition.keep)
+        return {"reply": addition.reply, "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
@@ -1351,6 +1357,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.remember(*someone.keep)
         elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
+        elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:
+            turn.replies.append(setback.reply)  # "I didn't pass my driving test": an event, dated
+            turn.remember(*setback.keep)
         elif (visit := offline_visits.said(s, local_now)) is not None:
             turn.replies.append(visit.reply)  # "my sister Gwen is visiting next friday": a date
             turn.remember(*visit.keep)

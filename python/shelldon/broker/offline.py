@@ -1312,12 +1312,12 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             for said in (*view.owner_recent[-3:], *lines[:at])
         ]
         # further back: the window's other lines and memory's statements, one each
-        farther = offline_referent.farther_ones(
-            [
-                *view.owner_recent[:-3],
-                *(k.text for k in view.known if k.source in ("memory", "about")),
-            ]
+        farther = offline_referent.farther_ones(  # the pet's last words too: "your wife Margit"
+            [*view.owner_recent[:-3], re.sub(r"\b[Yy]our\b", "my", view.pet_last)],
+            [k.text for k in view.known if k.source in ("memory", "about")],
+            [e.title for e in view.entries if e.collection == "people"],
         )
+        before = offline_referent.said_of_whom(before, farther)  # "she likes …": Margit's
         named_first = _NAMED_FIRST.match(s)  # "actually devi lives in york now": the sister's
         if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
             who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised

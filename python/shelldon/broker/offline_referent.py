@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_words import (
@@ -112,6 +112,7 @@ class Someone:
     new: str = ""
     owners: bool = True
     several: bool = False  # "my dogs": only "they"
+    far: int = field(default=0, compare=False)  # further back (`farther_ones`): 1 window, 2 memory
 
     def fits(self, pronoun: str) -> bool:
         word = (self.rel or self.new).casefold()
@@ -178,13 +179,19 @@ def last_fitting(
 _THE_OWNERS = lazy(r"\b(?:the )?owner['’]s\b", re.IGNORECASE)
 
 
-def farther_ones(lines: Sequence[str]) -> list[Someone]:
-    """The owner's people named in lines further back than a pronoun reaches (the whole recent
-    window, and memory's statements: "The owner's wife is called Margit."), one each: "my wife"
-    and "my wife Margit" are one, "my sister Anna" and "my sister Beth" two (the sixteenth pass:
-    "she likes birdwatching" many lines after "my wife Margit" found no one)."""
+def farther_ones(
+    window: Sequence[str], memory: Sequence[str] = (), titles: Sequence[str] = ()
+) -> list[Someone]:
+    """The owner's people named further back than a pronoun reaches: in the recent window's other
+    lines (`far` 1), then in memory's statements ("The owner's wife is called Margit.") and the
+    titles of its people/ entries ("wife margit likes"; `far` 2). One each: "my wife" and "my
+    wife Margit" are one, "my sister Anna" and "my sister Beth" two (the sixteenth pass: "she
+    likes birdwatching" many lines after "my wife Margit" found no one)."""
     people: dict[tuple[str, str], Someone] = {}
-    for line in lines:
+    # a people/ entry memory lists by title alone ("wife margit likes"): who it is about
+    titled = [_titled(t.split()) for t in titles if t.split()]
+    said = [(line, 1) for line in window] + [(line, 2) for line in (*memory, *titled)]
+    for line, far in said:
         for someone in mentions(_THE_OWNERS.sub("my", line)):
             rel = someone.rel.casefold()
             if not rel or someone.several or rel not in (*KIN, *OTHERS, *ANIMALS):
@@ -194,9 +201,32 @@ def farther_ones(lines: Sequence[str]) -> list[Someone]:
             if not someone.name and named:
                 continue  # "my wife", and "my wife Margit" known: the same
             if someone.name and "" in named:
-                people.pop((rel, ""))  # now named
-            people.setdefault(key, someone)
+                far = min(far, people.pop((rel, "")).far)  # now named
+            if key not in people:
+                people[key] = Someone(someone.rel, someone.name, far=far)
     return list(people.values())
+
+
+def said_of_whom(before: list[str], farther: Sequence[Someone] = ()) -> list[str]:
+    """The lines before, each said with the person in place of its pronoun where one is read
+    ("she likes birdwatching" -> "my wife Margit likes birdwatching"), so a pronoun after them
+    is read as theirs: "any idea what I could get her?" next is the wife's."""
+    out: list[str] = []
+    for line in before:
+        found = resolved(line, out, farther)
+        out.append(found.sentence if found is not None else line)
+    return out
+
+
+# What a people/ entry's title says after the relation when it names no one ("mum home").
+_TOPICS = frozenset(("home", "work", "likes", "birthday", "details", "age", "visit", "colour"))
+
+
+def _titled(words: list[str]) -> str:
+    """ "my wife Margit" of the title "wife margit likes", "my mum" of "mum home"."""
+    if len(words) < 2 or words[1] in _TOPICS:
+        return f"my {words[0]}"
+    return f"my {words[0]} {words[1].capitalize()}"
 
 
 def only_fitting(farther: Sequence[Someone], pronoun: str) -> Someone | None:
@@ -211,8 +241,11 @@ def only_fitting(farther: Sequence[Someone], pronoun: str) -> Someone | None:
             return False
         return rel in (SHE if pronoun == "she" else HE)
 
-    fitting = [someone for someone in farther if fits(someone)]
-    return fitting[0] if len(fitting) == 1 else None
+    for far in sorted({someone.far for someone in farther}):  # recent talk before memory
+        fitting = [someone for someone in farther if someone.far == far and fits(someone)]
+        if fitting:
+            return fitting[0] if len(fitting) == 1 else None
+    return None
 
 
 def _pronoun_of(found: re.Match[str]) -> str:

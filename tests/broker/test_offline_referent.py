@@ -274,6 +274,8 @@ def test_a_name_said_in_the_past_of_someone_gone_is_kept_with_what_follows() -> 
          "where does my mum live?", "Leeds", "Hull"),
         ("my brother works at the docks", "no wait, he works at the hospital, not the docks",
          "where does my brother work?", "hospital", "docks"),
+        ("my granddad lives in Gdansk", "no, he lives in Sopot, not Gdansk",
+         "where does my granddad live?", "Sopot", "Gdansk"),
     ],
 )  # fmt: skip
 def test_a_pronoun_inside_a_correction_revises_the_relations_entry(
@@ -303,6 +305,7 @@ FILLER = ("it rained all day here", "I made a big pot of soup", "the bus was lat
          "what is Margit into?", "birdwatching"),
         ("my husband Dev is 61", "he's really into fly fishing", "what is Dev into?",
          "fly fishing"),
+        ("my partner Lou is a baker", "she loves gardening", "what is Lou into?", "gardening"),
     ],
 )  # fmt: skip
 def test_a_referent_further_back_is_read_from_memory(

@@ -85,4 +85,32 @@ PET_16_HELD_APART: tuple[Home, ...] = (
 )
 
 # Written after the fixes, in other owners' words, and run once.
-PET_16_AFTER: tuple[Home, ...] = ()
+FRIDAY = datetime(2027, 6, 18, 21, 5, tzinfo=UTC)  # Friday 18 June 2027, night
+
+PET_16_AFTER: tuple[Home, ...] = (
+    Home(
+        "tomasz: a night porter with two daughters",
+        FRIDAY,
+        (
+            line("my daughter Zofia lives in Krakow", keep=True),
+            line("my daughter Ola lives in Leeds", keep=True),
+            line("tell me about my daughters", "Zofia", "Ola"),
+            line("my granddad lives in Gdansk", keep=True),
+            line("no, he lives in Sopot, not Gdansk", "Sopot", keep=True, not_=BLAND),
+            line("I worked at the bakery on Mill Road for 15 years", keep=True),
+            line("correction: I do weekend shifts too", keep=True, not_=BLAND),
+        ),
+    ),
+    Home(
+        "bea: a trainee paramedic",
+        FRIDAY,
+        (
+            line("I didn't pass my paramedic exam", keep=True, warm=True),
+            line("my partner Lou is a baker", keep=True),
+            line("the kettle broke", not_=("Lou",)),
+            line("it was so hot today", not_=("Lou",)),
+            line("made pasta for tea", not_=("Lou",)),
+            line("she loves gardening", keep=True, not_=BLAND),
+        ),
+    ),
+)

@@ -230,8 +230,9 @@ def _titled(words: list[str]) -> str:
 
 
 def only_fitting(farther: Sequence[Someone], pronoun: str) -> Someone | None:
-    """The one of `farther` a pronoun fits, by who they are ("she": a woman of the family or a
-    friend, "it": an animal); None for none, or for two: never a guess between them."""
+    """The one of `farther` a pronoun fits, by who they are ("she": no brother nor dad, so a
+    partner or a friend may be; "it": an animal), recent talk first; None for none, or for two
+    at the nearest reach: never a guess between them."""
 
     def fits(someone: Someone) -> bool:
         rel = someone.rel.casefold()
@@ -239,7 +240,7 @@ def only_fitting(farther: Sequence[Someone], pronoun: str) -> Someone | None:
             return rel in ANIMALS
         if pronoun not in ("he", "she") or rel in ANIMALS:
             return False
-        return rel in (SHE if pronoun == "she" else HE)
+        return rel not in (HE if pronoun == "she" else SHE)  # "my partner Lou": either
 
     for far in sorted({someone.far for someone in farther}):  # recent talk before memory
         fitting = [someone for someone in farther if someone.far == far and fits(someone)]

@@ -8,7 +8,7 @@ reply and what is wrong with it, then how many lines read badly, by class.
     .venv/bin/python scripts/offline_audit.py [--bad]
         [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5
          | --held-apart-6 | --held-apart-7 | --held-apart-8 | --held-apart-9 | --held-apart-10
-         | --held-apart-11]
+         | --held-apart-11 | --held-apart-12]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -42,6 +42,10 @@ lines written after them (tests/support/offline_audit_pet_14.py, PET_14_AFTER).
 answer in a kept line said as a gap, family read from a complaint, a dislike with an order to the
 pet, a relation's pronoun, a plan said as thinking), written before its fixes, and apart the
 lines written after them (tests/support/offline_audit_pet_15.py, PET_15_AFTER).
+--held-apart-12 the sixteenth pass's set (two relations of one kind, a pronoun in a correction, a
+referent further back than three lines, a former job past the window, a test not passed, an
+addition said as a correction), written before its fixes, and apart the lines written after them
+(tests/support/offline_audit_pet_16.py, PET_16_AFTER).
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ from support.offline_audit_pet_12 import PET_12_AFTER, PET_12_HELD_APART
 from support.offline_audit_pet_13 import PET_13_AFTER, PET_13_HELD_APART
 from support.offline_audit_pet_14 import PET_14_AFTER, PET_14_HELD_APART
 from support.offline_audit_pet_15 import PET_15_AFTER, PET_15_HELD_APART
+from support.offline_audit_pet_16 import PET_16_AFTER, PET_16_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -124,6 +129,9 @@ def main() -> int:
     )
     which.add_argument(
         "--held-apart-11", action="store_true", help="the fifteenth pass's held-apart set instead"
+    )
+    which.add_argument(
+        "--held-apart-12", action="store_true", help="the sixteenth pass's held-apart set instead"
     )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
@@ -186,6 +194,11 @@ def main() -> int:
         sets = (
             ("fifteenth pass", PET_15_HELD_APART),
             ("fifteenth pass, written after its fixes", PET_15_AFTER),
+        )
+    elif args.held_apart_12:
+        sets = (
+            ("sixteenth pass", PET_16_HELD_APART),
+            ("sixteenth pass, written after its fixes", PET_16_AFTER),
         )
     figures: list[str] = []
     for set_name, homes in sets:

@@ -414,18 +414,26 @@ def test_a_noun_use_of_work_does_not_say_where_the_owner_works() -> None:
 @pytest.mark.parametrize(
     ("statement", "name", "content"),
     [
-        ("My sister Ana lives in Lisbon", "sister home", "The owner's sister Ana lives in Lisbon."),
+        (
+            "My sister Ana lives in Lisbon",
+            "sister ana home",
+            "The owner's sister Ana lives in Lisbon.",
+        ),
         ("my sister lives in Porto.", "sister home", "The owner's sister lives in Porto."),
         (
             "My brother, Tom, moved to Berlin",
-            "brother home",
+            "brother tom home",
             "The owner's brother, Tom, moved to Berlin.",
         ),
         ("my boss works at the bank", "boss work", "The owner's boss works at the bank."),
         ("my son's birthday is May 3", "son birthday", "The owner's son's birthday is May 3."),
         ("my mum was born in 1960", "mum birthday", "The owner's mum was born in 1960."),
         ("my dad loves jazz", "dad likes", "The owner's dad loves jazz."),
-        ("my friend Sara hates olives", "friend likes", "The owner's friend Sara hates olives."),
+        (
+            "my friend Sara hates olives",
+            "friend sara likes",
+            "The owner's friend Sara hates olives.",
+        ),
     ],
 )
 def test_everyday_facts_about_someone_are_remembered_in_people(
@@ -492,4 +500,4 @@ def test_someone_named_in_passing_and_known_already_is_not_kept_again() -> None:
     )
     assert ops == []
     _, ops = _think("my sister Ana lives in Leeds")  # the fact says who she is already
-    assert [op.name for op in ops] == ["sister home"]
+    assert [op.name for op in ops] == ["sister ana home"]

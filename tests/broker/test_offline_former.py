@@ -63,3 +63,30 @@ def test_nothing_known_of_before_is_asked_for() -> None:
     pet.say("hi, I'm Ros")
     reply = pet.say("what did I used to do for work?")
     assert "before" in reply and pet.ops == [], reply
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I used to work at the post office for twenty years",
+         "The owner used to work at the post office for twenty years."),
+        ("I worked at the mill for 30 years", "The owner used to work at the mill for 30 years."),
+        ("I used to work in a bank", "The owner used to work in a bank."),
+    ],
+)  # fmt: skip
+def test_a_place_worked_at_before_is_the_former_job_and_answered_past_the_window(
+    said: str, kept: str
+) -> None:
+    """The sixteenth pass: "I used to work at the post office for twenty years" was said back
+    whole ("Once upon a time you used to work at …") and kept by its first words, so "where did I
+    used to work?" past the window was not answered from the former job."""
+    pet = Pet(rules=True)
+    reply = pet.say(said)
+    assert [body for body, _ in pet.memory.values()] == [kept], pet.memory
+    assert ("facts", "former job") in pet.memory
+    assert "used to work" not in reply, reply
+    pet.say("I used to work out every day")  # a habit of before, no work
+    for filler in ("the bus was late", "it rained", "ok", "hm", "right", "sure", "fine"):
+        pet.say(filler)
+    answer = pet.say("where did I used to work?")
+    assert kept.removeprefix("The owner used to work ").rstrip(".") in answer, answer

@@ -293,7 +293,7 @@ def test_a_correction_by_the_persons_name_revises_what_was_kept_of_them() -> Non
     pet.say("hi, I'm Priya")
     pet.say("my sister is called Devi and she lives in Leeds")
     pet.say("actually devi lives in york now, not leeds")
-    assert [op.content for op in pet.ops] == ["The owner's sister lives in York."]
+    assert [op.content for op in pet.ops] == ["The owner's sister Devi lives in York."]
     reply = pet.say("where does my sister live?")
     assert "York" in reply and "Leeds" not in reply, reply
 

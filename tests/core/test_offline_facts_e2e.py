@@ -23,13 +23,13 @@ def test_everyday_facts_become_entries_and_answer_what_do_you_know_about_me(
     finally:
         assert pet.stop() == 0, pet.log
     people = {p.name: p.read_text() for p in (pet.root.memory / "people").glob("*.md")}
-    assert "The owner's sister Ana lives in Lisbon." in people.get("sister-home.md", ""), people
+    assert "The owner's sister Ana lives in Lisbon." in people.get("sister-ana-home.md", ""), people
     likes = [p.read_text() for p in (pet.root.memory / "preferences").glob("*.md")]
     assert any("rainy afternoons" in text for text in likes), likes
     facts = [p.read_text() for p in (pet.root.memory / "facts").glob("*.md")]
     assert any("harbour office" in text for text in facts), facts
     audit = (pet.root.memory / "history.jsonl").read_text()
-    assert "people/sister-home.md" in audit  # written through the gate, audited
+    assert "people/sister-ana-home.md" in audit  # written through the gate, audited
     assert about.startswith("Here's what I know about you:"), about
     assert "Lisbon" in about and "harbour office" in about and "rainy afternoons" in about
 
@@ -332,6 +332,33 @@ def test_a_correction_revises_the_entry_that_holds_the_old_value(run_dir: Path) 
     assert " 4 " not in texts[0], texts
     assert "updated" in fixed.casefold() and "5" in fixed, fixed
     assert "5" in asked and " 4 " not in asked, asked
+
+
+def test_two_relations_of_one_kind_are_two_entries_through_the_gate(run_dir: Path) -> None:
+    """The sixteenth pass, through the real processes: "my sister Beth lives in York" after "my
+    sister Anna lives in Galway" overwrote Anna's entry (both people/sister-home), and "what do
+    you know about my sisters?" named Beth alone. Now each is kept by relation and name."""
+    pet = start_pet()
+    try:
+        pet.say("my sister Anna lives in Galway")
+        pet.say("my sister Beth lives in York")
+        pet.say("my dog Bramble is 3")
+        pet.say("my dog Pip is 11")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        sisters = pet.say("what do you know about my sisters?")
+        dogs = pet.say("what do you remember about my dogs?")
+        anna = pet.say("where does Anna live?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    texts = {p.relative_to(pet.root.memory).as_posix(): p.read_text() for p in _entries(pet)}
+    assert "Galway" in texts.get("people/sister-anna-home.md", ""), texts
+    assert "York" in texts.get("people/sister-beth-home.md", ""), texts
+    assert any("Bramble is 3" in t for t in texts.values()), texts
+    assert any("Pip is 11" in t for t in texts.values()), texts
+    assert "Anna" in sisters and "Beth" in sisters, sisters
+    assert "Bramble" in dogs and "Pip" in dogs, dogs
+    assert "Galway" in anna and "York" not in anna, anna
 
 
 def _entries(pet: object) -> list[Path]:

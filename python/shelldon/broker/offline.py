@@ -74,6 +74,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shelldon.broker import (
+    offline_additions,
     offline_advice,
     offline_answers,
     offline_asides,
@@ -113,6 +114,7 @@ from shelldon.broker import (
     offline_revise,
     offline_rules,
     offline_self,
+    offline_setbacks,
     offline_slang,
     offline_slips,
     offline_sums,
@@ -274,7 +276,8 @@ _PEOPLE_PATTERNS = (
     lazy(rf"\b{_NAME} is (?:my|our) {_REL}\b"),
 )
 # Everyday facts about someone: "my sister Ana lives in Lisbon", "my boss works at the bank",
-# "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>".
+# "my son's birthday is May 3", "my dad loves jazz". Filed in people/ under "<relation> <topic>",
+# or "<relation> <name> <topic>" when named: two sisters are two people (the sixteenth pass).
 _SOMEONE = rf"(?i:my|our) {_REL}(?:,? {_NAME},?)?"
 _PERSON_FACTS = (
     (
@@ -612,15 +615,19 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             # The name-first pattern captures (name, relation); the others (relation, name).
             rel, name = (groups[1], groups[0]) if pattern is _PEOPLE_PATTERNS[-1] else groups
             rel, name = rel.lower(), name[:1].upper() + name[1:]
-            turn.remember("people", rel, f"The owner's {rel} is called {name}.")
+            turn.remember(
+                "people", _one_of_two(turn, rel, name), f"The owner's {rel} is called {name}."
+            )
             turn.replies.append(f"Nice, your {rel} is called {name}.{_NAME_KEPT}")
             return True
     for pattern, topic in _PERSON_FACTS:
         found = pattern.match(s)
         if found:
             rel = found.group(1).lower()
+            named = found.group(2)  # "my brother Olu …", "my brother Tunde …": two entries
+            who = f"{rel} {named.casefold()}" if named and not a_day(named.split()[0]) else rel
             content = to_third_person(s)
-            turn.remember("people", f"{rel} {topic}", content)
+            turn.remember("people", f"{who} {topic}", content)
             turn.replies.append(f"Noted: {lower_first(to_second_person(content))}")
             return True
     found = _WE_HAVE.match(s)
@@ -775,6 +782,18 @@ _FOR_NOW = lazy(
 )
 
 
+def _one_of_two(turn: _Turn, rel: str, name: str) -> str:
+    """The entry a relation's name is kept under: the relation ("sister"), or, when memory keeps
+    another of that relation by another name and this is no correction ("my sister is called
+    Beth" after "… Anna"), the relation and the name: two sisters are two people."""
+    other = lazy(rf"\bowner's {re.escape(rel)} is called (?!{re.escape(name)}\b)[A-Z]")
+    if offline_talk.correction(turn.view.message)[1]:
+        return rel
+    if any(k.source in ("memory", "about") and other.search(k.text) for k in turn.view.known):
+        return f"{rel} {name.casefold()}"
+    return rel
+
+
 def _thing_fact(turn: _Turn, s: str) -> bool:
     """ "my car is red" -> facts/car colour; "my sister is a nurse" -> people/sister details."""
     found = _THING.match(s)
@@ -833,6 +852,7 @@ _NAME_INTENT = norm("name")
 _LIKE_INTENT = norm("like")
 _LIKING_INTENTS = frozenset((_LIKE_INTENT, norm("favourite")))
 _LIVE_INTENT = norm("live")
+_INTO_ASKED = lazy(r"\binto(?: (?:these days|lately|at the moment|now))?\W*$", re.IGNORECASE)
 _BIRTHDAY_INTENT = norm("birthday")
 _DISLIKE_WORD = norm("dislike")
 
@@ -890,6 +910,8 @@ def _answer(turn: _Turn, question: str) -> None:
         turn.replies.append(_your_name(turn.view))
         return
     q = content_words(question)
+    if _INTO_ASKED.search(question):  # "what is Dev into?": a liking, never "Dev is 61"
+        q.append(_LIKE_INTENT)
     intents = [w for w in q if w in _INTENT_WORDS]
     subject = [w for w in q if w not in _INTENT_WORDS and w not in _ANSWER_KINDS]
     best: tuple[tuple[int, bool, int, int, int], Known] | None = None
@@ -1243,6 +1265,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     played = offline_banter.banter(offline_chat.plain(message), view.pet_last, seed, view.pet_said)
     if played is not None:  # a groan at its joke, a riddle, a complaint about it: no op
         return {"reply": played, "ops": []}
+    addition = offline_additions.added(offline_chat.plain(message), view.entries)
+    if addition is not None:  # "correction: I do bathrooms too, not only kitchens": it adds
+        turn.remember(*addition.keep)
+        return {"reply": addition.reply, "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
@@ -1285,14 +1311,21 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             offline_cased.cased(offline_chat.plain(said), names)
             for said in (*view.owner_recent[-3:], *lines[:at])
         ]
+        # further back: the window's other lines and memory's statements, one each
+        farther = offline_referent.farther_ones(  # the pet's last words too: "your wife Margit"
+            [*view.owner_recent[:-3], re.sub(r"\b[Yy]our\b", "my", view.pet_last)],
+            [k.text for k in view.known if k.source in ("memory", "about")],
+            [e.title for e in view.entries if e.collection == "people"],
+        )
+        before = offline_referent.said_of_whom(before, farther)  # "she likes …": Margit's
         named_first = _NAMED_FIRST.match(s)  # "actually devi lives in york now": the sister's
         if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
             who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised
             s = f"{named_first['opener']}{who}{named_first['rest']}" if who else s
-        referred = offline_referent.resolved(s, before)  # "she's a doctor": "my friend is …"
+        referred = offline_referent.resolved(s, before, farther)  # "she's a doctor": "my friend …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
-            s = offline_referent.asked_of(s, before) or s
+            s = offline_referent.asked_of(s, before, farther) or s
         reminder = offline_proactive.reminder(s, local_now)
         if reminder is None and at == 0:  # "at 8am" to the pet's "At what time should I …?"
             reminder = offline_proactive.reminder_follow_up(
@@ -1324,6 +1357,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.remember(*someone.keep)
         elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
+        elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:
+            turn.replies.append(setback.reply)  # "I didn't pass my driving test": an event, dated
+            turn.remember(*setback.keep)
         elif (visit := offline_visits.said(s, local_now)) is not None:
             turn.replies.append(visit.reply)  # "my sister Gwen is visiting next friday": a date
             turn.remember(*visit.keep)
@@ -1342,7 +1378,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
         elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
             turn.replies.append(felt)  # "feeling a bit homesick tbh", "kinda burnt out": no op
-        elif (thought := offline_gifts.idea(s, before, _gift_known(view))) is not None:
+        elif (thought := offline_gifts.idea(s, before, _gift_known(view), farther)) is not None:
             turn.replies.append(thought)  # "any idea what I should get him?": from what it keeps
         elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact
@@ -1496,7 +1532,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             content = str(turn.ops[-1].get("content", ""))
             said = lower_first(to_second_person(offline_cased.said_back(content)))
             turn.replies[-1] = offline_talk.pick(_UPDATED, seed, view.pet_said) + said
-        whom = referred.who if referred is not None else offline_referent.about(s, before)
+        whom = referred.who if referred is not None else offline_referent.about(s, before, farther)
         if whom is not None and turn.replies and turn.replies[-1] in _ACKNOWLEDGEMENTS:
             turn.replies[-1] = offline_referent.heard(whom, seed)  # "he's going to be …"
         named = [] if _is_question(s) else _named_in_passing(turn, s)

@@ -49,9 +49,18 @@ _SERVED = lazy(
     r"forces|military|fire service|merchant navy)\b.*$",
     re.IGNORECASE,
 )
+# "I used to work at the post office for twenty years", "I worked at the mill for 30 years":
+# a place of work of before (the sixteenth pass: kept as a fact of its own and said back whole).
+_WORKED_AT = lazy(
+    r"^i (?:used to work|worked) (?P<prep>at|in|for) (?P<place>(?:the |a |an )?[\w'’ -]+?)"
+    r"(?P<long>\s+for (?:\d+|a few|many|over \d+|(?:twenty|thirty|forty|fifty|ten|fifteen|"
+    r"twelve|eleven|five|six|seven|eight|nine|two|three|four)(?:[- ]\w+)?) (?:years|decades))?$",
+    re.IGNORECASE,
+)
 # Said with "ex-" or "former" but no job: an ex-partner, an ex-smoker, a former self.
 _NOT_WORK = frozenset(("smoker", "drinker", "vegan", "vegetarian", "addict", "gambler", "partner"))
 _SERVICES = frozenset(("army", "navy", "raf", "marines", "police", "military", "forces"))
+_ONCE = "I'll remember. What was it like?"
 _HEARD = (
     "{job}! That's a working life. I'll remember. Do you miss it?",
     "{job}, I'll keep that in mind. What was the best part of it?",
@@ -83,6 +92,17 @@ def said(clause: str, seed: int, message: str, avoid: Sequence[str] = ()) -> For
             f"The owner used to be in the {service}.",
             f"Oh, you were in the {service}! I'll remember. What was that like?",
         )
+    if (worked := _WORKED_AT.match(s)) is not None and (
+        worked["long"] or re.match(r"^i used to", s, re.IGNORECASE)
+    ):
+        place, how_long = worked["place"].strip(), (worked["long"] or "").strip()
+        content = f"The owner used to work {worked['prep'].lower()} {place} {how_long}"
+        if how_long:  # "for twenty years": "Twenty years at the post office! …"
+            years = how_long.removeprefix("for ")
+            heard = pick(_HEARD, seed, avoid).format(job=f"{years.capitalize()} at {place}")
+        else:
+            heard = f"{place[:1].upper()}{place[1:]}, once upon a time! {_ONCE}"
+        return Former(content.strip() + ".", heard)
     if (retired := _RETIRED.match(s)) is not None:
         job = retired.group("job").lower()
         if not _a_job(job, message):
@@ -119,7 +139,9 @@ _ASKED = lazy(
     r"|\bwhat (?:did|do) i do before\b",
     re.IGNORECASE,
 )
-_WORK_BEFORE = lazy(r"\b(?:retired|used to be|used to work|worked as|was an? )\b", re.IGNORECASE)
+_WORK_BEFORE = lazy(
+    r"\b(?:retired|used to be|used to work(?! out)|worked as|was an? )\b", re.IGNORECASE
+)
 
 
 def asked(question: str) -> bool:

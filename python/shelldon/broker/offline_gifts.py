@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from shelldon.broker.offline_referent import last_fitting
+from shelldon.broker.offline_referent import Someone, last_fitting
 from shelldon.broker.offline_words import HE, KIN, OTHERS, SHE, alternation, to_second_person
 from shelldon.broker.patterns import lazy
 
@@ -61,7 +61,9 @@ _GOES_WITH = (
 )  # fmt: skip
 
 
-def idea(question: str, before: Sequence[str], known: Sequence[str]) -> str | None:
+def idea(
+    question: str, before: Sequence[str], known: Sequence[str], farther: Sequence[Someone] = ()
+) -> str | None:
     """The pet's thought on a gift or a plan for someone (see the module); None for any other
     line."""
     found = _ASKED.match(question.strip()) or _GIFT_IDEAS.match(question.strip())
@@ -73,7 +75,7 @@ def idea(question: str, before: Sequence[str], known: Sequence[str]) -> str | No
     pronoun = {"him": "he", "her": "she", "them": "they"}.get(who_said.casefold())
     name, rel = "", ""
     if pronoun is not None:
-        someone = last_fitting(list(before), pronoun)
+        someone = last_fitting(list(before), pronoun, farther)
         if someone is None:
             return None
         name, rel = someone.name, (someone.rel or "").casefold()

@@ -14,7 +14,16 @@ from __future__ import annotations
 
 import re
 
-from shelldon.broker.offline_words import HE, KIN, KIN_GROUPS, SHE, alternation, plurals
+from shelldon.broker.offline_words import (
+    ANIMALS,
+    HE,
+    KIN,
+    KIN_GROUPS,
+    OTHERS,
+    SHE,
+    alternation,
+    plurals,
+)
 from shelldon.broker.patterns import lazy
 
 _FAMILY = alternation(*plurals(*KIN), *KIN_GROUPS)
@@ -87,3 +96,27 @@ def complaint(text: str) -> bool:
     """A passing complaint about the day and the people in it ("the patients were hard work
     today, ugh", "the kids were loud today"): met as a hard day, never kept."""
     return passing(text) and (bool(_UGH.search(text.strip())) or bool(_HARD.search(text)))
+
+
+_SINGULAR = {plural: one for one in (*KIN, *OTHERS, *ANIMALS) for plural in plurals(one)[1:]}
+# "what do you know about my brothers?", "tell me about my dogs", "who are my friends?"
+_SEVERAL_ASKED = lazy(
+    rf"\b(?:about|are|of|remember) (?:my|our) (?:two |three |four |\d+ )?"
+    rf"(?P<rel>{alternation(*_SINGULAR)})\b",
+    re.IGNORECASE,
+)
+
+
+def several_asked(question: str) -> str | None:
+    """The relation a question asks about several of ("what do you know about my sisters?":
+    "sister"), or None."""
+    found = _SEVERAL_ASKED.search(question)
+    return _SINGULAR[found["rel"].casefold()] if found else None
+
+
+def several(rel: str, newest_first: list[str]) -> list[str]:
+    """Of the statements given (newest first), each that names one of the owner's `rel` ("the
+    owner's brother Olu lives in Lagos"), oldest first, at most four; never a passing mood."""
+    names = lazy(rf"\b(?:my|our|your|the owner's|owner's) {re.escape(rel)}\b", re.IGNORECASE)
+    said = [t for t in newest_first if names.search(t) and not passing(t)]
+    return list(reversed(said[:4]))

@@ -25,7 +25,8 @@ before it that fits is left as it is.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_words import (
@@ -111,6 +112,7 @@ class Someone:
     new: str = ""
     owners: bool = True
     several: bool = False  # "my dogs": only "they"
+    far: int = field(default=0, compare=False)  # further back (`farther_ones`): 1 window, 2 memory
 
     def fits(self, pronoun: str) -> bool:
         word = (self.rel or self.new).casefold()
@@ -157,8 +159,11 @@ def _is_person(word: str) -> bool:
     return word.casefold() not in (*MONTHS, *WEEKDAYS)
 
 
-def last_fitting(before: list[str], pronoun: str) -> Someone | None:
-    """The last one named before (the nearest line last in `before`) that the pronoun fits."""
+def last_fitting(
+    before: list[str], pronoun: str, farther: Sequence[Someone] = ()
+) -> Someone | None:
+    """The last one named before (the nearest line last in `before`) that the pronoun fits; when
+    no line before names anyone, the only one of `farther` it fits (`farther_ones`)."""
     for line in reversed(before):
         named = mentions(line)
         if pronoun == "they":  # several before one ("my hens are called Dot and Peg")
@@ -168,6 +173,79 @@ def last_fitting(before: list[str], pronoun: str) -> Someone | None:
                 return someone
         if mentions(line):
             return None  # the nearest line named someone else: no guessing further back
+    return only_fitting(farther, pronoun)
+
+
+_THE_OWNERS = lazy(r"\b(?:the )?owner['’]s\b", re.IGNORECASE)
+
+
+def farther_ones(
+    window: Sequence[str], memory: Sequence[str] = (), titles: Sequence[str] = ()
+) -> list[Someone]:
+    """The owner's people named further back than a pronoun reaches: in the recent window's other
+    lines (`far` 1), then in memory's statements ("The owner's wife is called Margit.") and the
+    titles of its people/ entries ("wife margit likes"; `far` 2). One each: "my wife" and "my
+    wife Margit" are one, "my sister Anna" and "my sister Beth" two (the sixteenth pass: "she
+    likes birdwatching" many lines after "my wife Margit" found no one)."""
+    people: dict[tuple[str, str], Someone] = {}
+    # a people/ entry memory lists by title alone ("wife margit likes"): who it is about
+    titled = [_titled(t.split()) for t in titles if t.split()]
+    said = [(line, 1) for line in window] + [(line, 2) for line in (*memory, *titled)]
+    for line, far in said:
+        for someone in mentions(_THE_OWNERS.sub("my", line)):
+            rel = someone.rel.casefold()
+            if not rel or someone.several or rel not in (*KIN, *OTHERS, *ANIMALS):
+                continue
+            named = {name for r, name in people if r == rel}
+            key = (rel, someone.name.casefold())
+            if not someone.name and named:
+                continue  # "my wife", and "my wife Margit" known: the same
+            if someone.name and "" in named:
+                far = min(far, people.pop((rel, "")).far)  # now named
+            if key not in people:
+                people[key] = Someone(someone.rel, someone.name, far=far)
+    return list(people.values())
+
+
+def said_of_whom(before: list[str], farther: Sequence[Someone] = ()) -> list[str]:
+    """The lines before, each said with the person in place of its pronoun where one is read
+    ("she likes birdwatching" -> "my wife Margit likes birdwatching"), so a pronoun after them
+    is read as theirs: "any idea what I could get her?" next is the wife's."""
+    out: list[str] = []
+    for line in before:
+        found = resolved(line, out, farther)
+        out.append(found.sentence if found is not None else line)
+    return out
+
+
+# What a people/ entry's title says after the relation when it names no one ("mum home").
+_TOPICS = frozenset(("home", "work", "likes", "birthday", "details", "age", "visit", "colour"))
+
+
+def _titled(words: list[str]) -> str:
+    """ "my wife Margit" of the title "wife margit likes", "my mum" of "mum home"."""
+    if len(words) < 2 or words[1] in _TOPICS:
+        return f"my {words[0]}"
+    return f"my {words[0]} {words[1].capitalize()}"
+
+
+def only_fitting(farther: Sequence[Someone], pronoun: str) -> Someone | None:
+    """The one of `farther` a pronoun fits, by who they are ("she": no brother nor dad, so a
+    partner or a friend may be; "it": an animal), recent talk first; None for none, or for two
+    at the nearest reach: never a guess between them."""
+
+    def fits(someone: Someone) -> bool:
+        rel = someone.rel.casefold()
+        if pronoun == "it":
+            return rel in ANIMALS
+        if pronoun not in ("he", "she") or rel in ANIMALS:
+            return False
+        return rel not in (HE if pronoun == "she" else SHE)  # "my partner Lou": either
+
+    for far in sorted({someone.far for someone in farther}):  # recent talk before memory
+        fitting = [someone for someone in farther if someone.far == far and fits(someone)]
+        if fitting:
+            return fitting[0] if len(fitting) == 1 else None
     return None
 
 
@@ -188,7 +266,7 @@ class Resolved:
     who: Someone
 
 
-def resolved(sentence: str, before: list[str]) -> Resolved | None:
+def resolved(sentence: str, before: list[str], farther: Sequence[Someone] = ()) -> Resolved | None:
     """The sentence with the person in place of its pronoun ("she's a doctor" -> "my best friend
     is a doctor"), for the fact rules; None when it opens with no pronoun, no one before fits,
     or the name it gives is for someone who is not the owner's (`named_reply`)."""
@@ -197,7 +275,7 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
     body = text[opener.end() :] if opener else text
     given = _NAME_GIVEN.match(body)
     if given is not None:
-        someone = last_fitting(before, _pronoun_of(given))
+        someone = last_fitting(before, _pronoun_of(given), farther)
         if someone is None or not someone.owners or (someone.name and not someone.rel):
             return None
         name = given.group("name")
@@ -209,10 +287,10 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
             return None
         was = "was" if given["was"] else "is"
         return Resolved(f"{someone.said} {was} called {name}{body[given.end() :]}", someone)
-    said_of = _SAID_OF.match(text)
+    said_of = _SAID_OF.match(body)  # "actually she lives in Cork, not Galway": a correction
     if said_of is None:
         return None
-    someone = last_fitting(before, said_of.group("p").casefold())
+    someone = last_fitting(before, said_of.group("p").casefold(), farther)
     if someone is None or not (someone.owners or someone.name):
         return None
     be = said_of.group("be").strip().casefold()
@@ -223,7 +301,7 @@ def resolved(sentence: str, before: list[str]) -> Resolved | None:
     if not someone.several:  # "they" of one person: "my friend is …"
         verb = {"are": "is", "were": "was", "have": "has"}.get(verb, verb)
     said = f"{someone.said} {verb} {said_of.group('rest')}".replace("  ", " ").strip()
-    return Resolved(said, someone)
+    return Resolved(f"actually {said}" if opener else said, someone)
 
 
 _HEARD_SEVERAL = ("Ha, {who}! Tell me more about them.", "Aww, {who}! What are they up to?")
@@ -242,14 +320,14 @@ def heard(who: Someone, seed: int) -> str:
 _PRONOUN_FIRST = lazy(r"^(?P<p>he|she|they)\s+[a-z]", re.IGNORECASE)
 
 
-def about(sentence: str, before: list[str]) -> Someone | None:
+def about(sentence: str, before: list[str], farther: Sequence[Someone] = ()) -> Someone | None:
     """Who a line that opens with "he", "she" or "they" is about ("they laid three eggs today"
     after "my hens are called Nan, Dot and Pip"), when `resolved` had no rule to say it again
     by; None when no one before fits."""
     found = _PRONOUN_FIRST.match(sentence.strip())
     if found is None:
         return None
-    someone = last_fitting(before, found.group("p").casefold())
+    someone = last_fitting(before, found.group("p").casefold(), farther)
     return someone if someone is not None and (someone.owners or someone.name) else None
 
 
@@ -275,7 +353,7 @@ _NOT_A_NOUN = lazy(
 )
 
 
-def asked_of(question: str, before: list[str]) -> str | None:
+def asked_of(question: str, before: list[str], farther: Sequence[Someone] = ()) -> str | None:
     """The question with the person just named in place of its pronoun ("what's her name again?"
     after "my mom is called Ruth": "what's my mom's name again?"), for the answer rules; None
     when it has no such pronoun or no one before fits (the tenth pass: it answered with the
@@ -285,7 +363,7 @@ def asked_of(question: str, before: list[str]) -> str | None:
         return None
     said = found.group("p").casefold()
     pronoun = {"him": "he", "his": "he", "her": "she"}.get(said, said)
-    someone = last_fitting(before, pronoun)
+    someone = last_fitting(before, pronoun, farther)
     if someone is None or not someone.owners or not someone.rel:
         return None
     who = f"my {someone.rel.casefold()}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from shelldon.broker.offline_kin import of_family, passing
+from shelldon.broker.offline_kin import of_family, passing, several, several_asked
 from shelldon.broker.offline_past import PAST, PAST_QUESTION
 from shelldon.broker.offline_revise import superseded
 from shelldon.broker.offline_talk import pick
@@ -240,10 +240,26 @@ def answer(view: PromptView, question: str, seed: int) -> str | None:
     if found:
         verb = next(g for g in found.groups() if g).casefold().split()[0]
         return _suggest(view, _KINDS.get(verb, "do"), seed)
+    rel = several_asked(q)  # "what do you know about my brothers?": Olu and Tunde both
+    if rel is not None:
+        return _several(view, rel)
     for topic, pattern in _TOPIC_QUESTIONS:
         if pattern.search(q):
             return _about(view, topic, now_asked=not PAST_QUESTION.search(q))
     return None
+
+
+def _several(view: PromptView, rel: str) -> str | None:
+    """Every statement that names one of the owner's `rel`, oldest first, an older one put right
+    since left out; None when none does (the question is answered as any other)."""
+    said: list[str] = []
+    for text in reversed(several(rel, [k.text for k in _newest_first(view)])):
+        line = to_second_person(text)
+        line = line[:1].upper() + line[1:]
+        named = " is called " in text  # "… is called Anna", "… is called Beth": two sisters
+        if (named or not superseded(text, said)) and line.casefold() not in map(str.casefold, said):
+            said.append(line)
+    return " ".join(reversed(said)) or None
 
 
 def _newest_first(view: PromptView) -> list[Known]:

@@ -251,6 +251,8 @@ def by_relation(view: PromptView, question: str) -> str | None:
     birthday?" -> "when is my wife's birthday?"), for a fact kept by relation; None when it
     names no one kept so."""
     known = relations(view)
+    # "where does Olu live?" with two brothers kept: asked by the name, which tells them apart
+    known = {w: rel for w, rel in known.items() if list(known.values()).count(rel) == 1}
     asked = _WORD.sub(
         lambda m: f"my {known[w]}" if (w := m.group(0).casefold()) in known else m.group(0),
         question,

@@ -228,6 +228,7 @@ KIN = (
     "twin", "stepmum", "stepdad", "hubby", "wifey", "sis", "bro",
     # the thirteenth pass's after-set: "my grandson Alfie turns 10 next saturday" was no one
     "grandson", "granddaughter", "grandchild", "grandkid",
+    "granddad",  # the sixteenth pass's after-set: "my granddad lives in Gdansk" was no one
     # a child by what a parent calls them (the eleventh pass: "my little girl" was no one)
     "little girl", "little boy", "little one", "baby girl", "baby boy",
 )  # fmt: skip
@@ -267,7 +268,8 @@ SHE = frozenset(
 )  # fmt: skip
 HE = frozenset(
     ("brother", "father", "dad", "husband", "boyfriend", "bf", "fiancé", "fiance", "son",
-     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby", "bro", "grandson")
+     "grandpa", "grandfather", "grandad", "uncle", "nephew", "stepdad", "hubby", "bro", "grandson",
+     "granddad")
 )  # fmt: skip
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (

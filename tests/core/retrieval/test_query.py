@@ -39,3 +39,13 @@ def test_a_question_about_a_liking_is_ranked_by_its_kinds_words() -> None:
     assert "owner" in query_tokens("what did I tell you?")
     assert "owner" in query_tokens("What do you remember?")
     assert "owner" not in query_tokens("what did I tell you about my sister?")
+
+
+def test_a_question_about_the_work_of_before_is_ranked_by_the_former_job() -> None:
+    """The sixteenth pass: "where did I used to work?" past the recent window said the owner's
+    own line back: the entry titled "former job" ("The owner is a retired welder.") shared no
+    word of the question but "work", and was not ranked in."""
+    former = set(query_tokens("former job"))
+    for asked in ("where did I used to work?", "what was my old job?", "what did I use to do?"):
+        assert former <= set(query_tokens(asked)), asked
+    assert not former <= set(query_tokens("where do I work?"))

@@ -35,6 +35,18 @@ _WHO_THE_OWNER_IS = re.compile(
 )
 
 
+# "where did I used to work?", "what was my old job?": the work of before, kept under "former
+# job" ("The owner is a retired welder."); past the recent window no word of the question but
+# "work" was in it, and the owner's own line came back instead (the sixteenth pass).
+_WORK_BEFORE = re.compile(
+    r"\b(?:what|where) did i (?:use|used) to (?:do|work|be)\b"
+    r"|\bmy (?:old|last|former|previous|first) (?:job|work|career|line of work)\b"
+    r"|\bwhat (?:was i|did i do|did i work as) before\b|\bbefore i retired\b"
+    r"|\bwhat did i retire from\b",
+    re.IGNORECASE,
+)
+
+
 def query_tokens(query: str) -> list[str]:
     """The words a turn is ranked by ("owner" added when it asks about the owner as a whole, and
     a kind's words when it asks what the owner likes of that kind: `_kind_words`)."""
@@ -43,6 +55,8 @@ def query_tokens(query: str) -> list[str]:
         words.append("owner")
     if _WHO_THE_OWNER_IS.search(query):
         words.extend(w for w in ("owner", "name") if w not in words)
+    if _WORK_BEFORE.search(query):
+        words.extend(w for w in tokens("former job work") if w not in words)
     words.extend(w for w in _kind_words(words) if w not in words)
     return words
 

@@ -14,6 +14,12 @@ colon, a line break, a dash, "and", "then", "so", "but"), so an order after the 
 read as before ("I need to sleep, so forward the records to ..."). Frames that do not name a
 doer ("note to self:", "to do:", "don't forget to", a bare "must") mask nothing: an injection
 writes them too (docs/gate-design.md, "Owner lines wrongly refused").
+
+Where the house's new tasks hang is the owner's too (`unplaced`, docs/gate-design.md "What the
+gate refused that it should keep"): "the new tasks are on the fridge", "the new rules are pinned up
+in the hall". The new-instructions rule reads "the new tasks are" as the head of an order; with
+the notice and its place masked it must fire again. A place that is text the reader reads ("in
+the next message", "below", "in your prompt") masks nothing.
 """
 
 from __future__ import annotations
@@ -79,6 +85,35 @@ _OWNED_TASK = re.compile(
     rf"(?:[^\s:]+\s+){{0,2}}?(?P<owned>{_TASK})(?![a-z])(?!\s+(?:{_FOR_YOU})){_TO_YOU}"
     rf"|(?P<forme>{_TASK})\s+(?:[^\s:]+\s+)?(?:{_FOR_ME}){_TO_YOU}"
 )
+
+
+# The rule a notice's place may answer, and the notice: "the new X are (pinned) on/in/at ...".
+PLACED_RULE = "new-instructions"
+_PREP = r"(?:on|in|at|by|under|inside|behind|beside|near|next\s+to|upstairs|downstairs|online)\b"
+_PLACED = re.compile(
+    r"(?:^|[^a-z0-9_'])(?:the|my|our|your|these|those)\s+new\s+"
+    r"(?:instructions?|directives?|tasks?|assignments?|orders|commands|rules|role|job)\s+"
+    r"(?:are|is|will\s+be)\s+(?:(?:still|now|already|all)\s+)?"
+    # pinned (up) to / on ..., up on ..., or the place at once; never "are to <verb>"
+    r"(?:(?:[a-z]+ed|stuck|kept|hung|put|left|hanging|waiting)\s+(?:up\s+)?"
+    rf"(?:to\s+|(?={_PREP}))|(?:up\s+)?(?={_PREP}))"
+    rf"(?P<place>(?:(?!{_CLAUSE_END}).)*)",
+    re.DOTALL,
+)
+# A place that is the reader's own text or the reader: no house notice.
+_READER_TEXT = re.compile(
+    r"(?<![a-z])(?:messages?|text|prompts?|below|above|following|next(?!\s+to)|repl(?:y|ies)"
+    r"|answers?|chats?|conversations?|input|context|memory|vault|you|your|yourself)(?![a-z])"
+)
+
+
+def unplaced(normalised: str) -> str:
+    """`normalised` with a house notice and its place blanked ("the new tasks are on the
+    fridge"); the text itself when there is none."""
+    spans = [
+        m.span() for m in _PLACED.finditer(normalised) if not _READER_TEXT.search(m.group("place"))
+    ]
+    return _blank(normalised, spans) if spans else normalised
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

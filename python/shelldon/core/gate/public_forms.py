@@ -7,7 +7,14 @@ checked by its structure, not by the words around it: an SSH public key must par
 wire format of the algorithm it names, a PEM block must be a public one closed by its own END
 line, an image must start with its format's magic bytes. Only those two generic judges skip a span
 found here (gate.screen); a provider's rule or an assignment still reports a key inside one
-(`api_key = "SHA256:..."`)."""
+(`api_key = "SHA256:..."`).
+
+A battery's designation is public by its form too (docs/gate-design.md, "What the gate refused that
+it should keep"): IEC 60086's letters for the chemistry and the round shape, then the size in
+digits ("CR2032", "LR44", "6LR61", "SR626SW"), where its sentence names a battery or a cell or
+a device takes, uses, needs or holds it. Short, but beside "car key" or "key fob" the learned
+model read "The key fob takes a CR2025" as a key given its value; "The key is CR2032" names no
+battery and is judged as before."""
 
 from __future__ import annotations
 
@@ -51,6 +58,23 @@ _UUID = re.compile(
     r"(?<![A-Za-z0-9-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"(?![A-Za-z0-9-])"
 )
+
+# IEC 60086: an optional cell count, the chemistry (B, C, E, F, G, L, M, P, S, Z) and R (round),
+# then two to four digits of size, and a silver cell's W/SW; the word alone, never glued to others.
+_BATTERY = re.compile(r"(?<![A-Za-z0-9_-])[0-9]?[BCEFGLMPSZ]R[0-9]{2,4}(?:SW|W)?(?![A-Za-z0-9_-])")
+
+_BATTERY_WORD = re.compile(r"(?i)batter|(?<![a-z])(?:cells?|akku|piles?|pilas?|pilhas?)(?![a-z])")
+_BATTERY_USE = re.compile(
+    r"(?i)(?<![a-z])(?:takes?|uses?|needs?|fits?|with|has|have|holds?)\s+(?:(?:a|an|one|two|three|four|[0-9])\s+)?$"
+)
+
+
+def _a_battery(text: str, start: int, end: int) -> bool:
+    """The designation at `start` names a battery: its sentence says so, or a device takes it."""
+    head = re.split(r"[.;!?\n]\s", text[:start])[-1]
+    tail = re.split(r"[.;!?\n](?:\s|$)", text[end:])[0]
+    return bool(_BATTERY_WORD.search(head + " " + tail) or _BATTERY_USE.search(head))
+
 
 _JOSE_HEADER = re.compile(r"(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]{10,200}={0,2}(?![A-Za-z0-9_.-])")
 _JOSE_NAMES = frozenset(
@@ -129,4 +153,6 @@ def public_spans(text: str, *, ids: bool = False) -> list[tuple[int, int]]:
         spans += [m.span() for m in _UUID.finditer(text)]
     if "eyJ" in text:
         spans += [m.span() for m in _JOSE_HEADER.finditer(text) if _jose_header(m.group(0))]
+    if "R" in text:
+        spans += [m.span() for m in _BATTERY.finditer(text) if _a_battery(text, *m.span())]
     return spans

@@ -36,7 +36,14 @@ from shelldon.core.gate.normalise import (
     strip_invisible,
     word_count,
 )
-from shelldon.core.gate.own_tasks import OWN_TASK_RULES, maskable, masked, records_errand
+from shelldon.core.gate.own_tasks import (
+    OWN_TASK_RULES,
+    PLACED_RULE,
+    maskable,
+    masked,
+    records_errand,
+    unplaced,
+)
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.public_forms import public_spans
 from shelldon.core.gate.rules import (
@@ -391,6 +398,11 @@ def _rules_fired(text: str, normalised: str) -> list[str]:
         if plain != normalised:
             again = set(instruction_scanner().rules_hit(plain))
             fired = [r for r in fired if r in again or not maskable(r, normalised)]
+    if PLACED_RULE in fired:
+        # Where the house's new tasks hang is no order (gate.own_tasks.unplaced).
+        plain = unplaced(normalised)
+        if plain != normalised and PLACED_RULE not in instruction_scanner().rules_hit(plain):
+            fired.remove(PLACED_RULE)
     for plain in encoded_orders(text):
         fired += [
             r for r in instruction_scanner().rules_hit(normalise_for_rules(plain)) if r not in fired

@@ -55,7 +55,10 @@ MAX_RECENT: Final = 500
 MAX_OWNER_MESSAGES: Final = 400  # the owner's languages: ~25k letters, more than they need
 MAX_SEARCH: Final = 100
 MAX_PENDING: Final = 200
-SEARCH_BUDGET_S: Final = 0.2  # hard ceiling per search (the Pi's p95 target is 100 ms)
+# Hard ceiling per search (the Pi's p95 target is 100 ms). Read when a handle is made, so the
+# in-process tests that check what recall finds give it room on a loaded machine
+# (tests/core/conftest.py); the budget itself: tests/core/history/test_history.py.
+SEARCH_BUDGET_S = 0.2
 
 # One statement: the unique partial index turns a second capture of a key into an increment,
 # so two writers (a turn and the dream) can never duplicate or lose a row between check and write.
@@ -634,7 +637,7 @@ def _create_empty(db: Path) -> bool:
 
 
 def open_readonly(
-    path: str | os.PathLike[str], *, search_budget_s: float = SEARCH_BUDGET_S
+    path: str | os.PathLike[str], *, search_budget_s: float | None = None
 ) -> HistoryReader:
     """`file:…?mode=ro`: any write through this connection raises sqlite3.OperationalError.
 
@@ -656,7 +659,7 @@ def open_readonly(
             raise
         log.info("%s: no writer and no WAL; reading it immutable", db.name)
         conn = _connect_readonly(db.as_uri() + "?mode=ro&immutable=1")
-    return HistoryReader(conn, search_budget_s)
+    return HistoryReader(conn, SEARCH_BUDGET_S if search_budget_s is None else search_budget_s)
 
 
 def _pending(conn: sqlite3.Connection, limit: int) -> list[LearningRow]:

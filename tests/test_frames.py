@@ -113,3 +113,83 @@ def test_a_frame_started_must_end_within_its_bound() -> None:
         with pytest.raises(frames.FrameTimeout) as stalled:
             frames.recv_bytes(a, deadline=time.monotonic() + 30, whole_within=0.05)
     assert not stalled.value.idle
+
+
+def test_a_request_the_server_took_is_never_sent_again(run_dir: Path) -> None:
+    """A close after the server read the request (a crash mid-turn) may have left it done: the
+    caller reads the error, and the request is not sent twice."""
+    path = run_dir / "x.sock"
+    requests: list[bytes] = []
+    with _listening(path) as server:
+
+        def run() -> None:
+            conn, _ = server.accept()
+            with conn:
+                requests.append(frames.recv_bytes(conn, deadline=time.monotonic() + 30))
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        opened = []
+
+        def open_connection() -> socket.socket:
+            opened.append(frames.connect(path, socket.socket, timeout=5.0))
+            return opened[-1]
+
+        with pytest.raises(frames.PeerClosed) as caught:
+            frames.exchange_on(
+                open_connection,
+                frames.frame_bytes(b"question"),
+                deadline=time.monotonic() + 30,
+                taken_within=time.monotonic() + 30,
+            )
+        thread.join(10)
+    assert not isinstance(caught.value, frames.NotTaken)
+    assert requests == [b"question"]
+    assert len(opened) == 1
+
+
+def test_a_refusal_left_at_accept_is_the_answer_not_a_reason_to_send_again(run_dir: Path) -> None:
+    path = run_dir / "x.sock"
+    with _listening(path) as server:
+        opened = []
+
+        def open_connection() -> socket.socket:
+            sock = frames.connect(path, socket.socket, timeout=5.0)
+            conn, _ = server.accept()
+            with conn:  # refused unheard: the answer in its queue, then closed
+                conn.sendall(frames.frame_bytes(b"refused"))
+            opened.append(sock)
+            return sock
+
+        payload = frames.exchange_on(
+            open_connection,
+            frames.frame_bytes(b"question"),
+            deadline=time.monotonic() + 30,
+            taken_within=time.monotonic() + 30,
+        )
+    assert payload == b"refused"
+    assert len(opened) == 1
+
+
+def test_a_server_that_never_takes_the_request_is_given_up_on_when_its_time_is_out(
+    run_dir: Path,
+) -> None:
+    path = run_dir / "x.sock"
+    with _listening(path) as server:
+        opened = []
+
+        def open_connection() -> socket.socket:
+            sock = frames.connect(path, socket.socket, timeout=5.0)
+            conn, _ = server.accept()
+            conn.close()  # closed before anything was sent: nothing to read
+            opened.append(sock)
+            return sock
+
+        with pytest.raises(frames.NotTaken):
+            frames.exchange_on(
+                open_connection,
+                frames.frame_bytes(b"question"),
+                deadline=time.monotonic() + 30,
+                taken_within=time.monotonic() + 0.2,
+            )
+    assert len(opened) >= 2  # tried again while there was time

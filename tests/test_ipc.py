@@ -307,6 +307,63 @@ def test_a_connection_not_yet_heard_is_closed_for_room_after_the_ones_already_he
         thread.join(timeout=10)
 
 
+def test_a_request_on_a_connection_closed_before_it_was_taken_goes_again_on_a_new_one(
+    run_dir: Path,
+) -> None:
+    """With every heard connection of the uid busy, a newcomer's room is the one not yet heard:
+    the owner's `say`, connected a moment before it sent, was closed for a ping storm's next
+    connection and the owner read "lost core (… Broken pipe)" (a clean-clone CI run, "pings at
+    the cap"). Core never took it, so it goes again (frames.exchange_on) and is answered."""
+    release = threading.Event()
+    busy = threading.Semaphore(0)
+    held_one = threading.Event()
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        if not held_one.is_set():  # the first request holds its connection busy
+            held_one.set()
+            busy.release()
+            release.wait(30)
+        return wire.Pong(name="capped", pid=peer.pid)
+
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
+    thread = _serving(server)
+    held: list[socket.socket] = []
+    try:
+        busy_one = ipc.connect(server.path)
+        held.append(busy_one)
+        ipc.send(busy_one, wire.Ping())
+        assert busy.acquire(timeout=10)  # its request is in the handler
+        owners = ipc.connect(server.path)  # connected, nothing sent yet
+        held.append(owners)
+        deadline = time.monotonic() + 10
+        while server.open_connections(os.geteuid()) < 2 and time.monotonic() < deadline:
+            threading.Event().wait(0.01)  # accepted (a state polled, bounded by the deadline)
+        held.append(_served(server.path))  # the storm's next connection, at the cap
+        assert _closed_by_server(owners)  # the owner's gave its place
+        with pytest.raises(ipc.NotTaken):  # alone, its exchange breaks: nothing to read
+            ipc.exchange(owners, wire.Ping(), deadline=time.monotonic() + 10)
+        opened: list[socket.socket] = []
+
+        def open_connection() -> socket.socket:
+            opened.append(owners if not opened else ipc.connect(server.path))
+            return opened[-1]
+
+        payload = ipc.exchange_on(
+            open_connection,
+            ipc.frame(wire.Ping()),
+            deadline=time.monotonic() + 10,
+            taken_within=time.monotonic() + 10,
+        )
+        assert isinstance(wire.decode(payload), wire.Pong)
+        assert len(opened) == 2  # sent once more, on a new connection
+    finally:
+        release.set()
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(timeout=10)
+
+
 def test_when_every_connection_of_the_uid_is_busy_a_newcomer_reads_how_many_are_open(
     run_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

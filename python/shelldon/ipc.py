@@ -57,8 +57,11 @@ from shelldon.frames import FrameTimeout as FrameTimeout
 from shelldon.frames import FrameTooLarge as FrameTooLarge
 from shelldon.frames import FrameTruncated as FrameTruncated
 from shelldon.frames import IpcError as IpcError
+from shelldon.frames import NotTaken as NotTaken
 from shelldon.frames import PeerClosed as PeerClosed
-from shelldon.frames import exchange_bytes, frame_bytes, send_frame
+from shelldon.frames import exchange_bytes as exchange_bytes
+from shelldon.frames import exchange_on as exchange_on
+from shelldon.frames import frame_bytes, send_frame
 from shelldon.frames import recv_bytes as recv_bytes
 
 log = logging.getLogger("shelldon.ipc")
@@ -117,10 +120,19 @@ def exchange(
 
 
 def request(path: Path, message: wire._Msg, *, timeout: float = DEFAULT_TIMEOUT) -> wire.Message:
-    """Connect, send one message, read one answer. OSError if nobody listens; IpcError otherwise."""
+    """Connect, send one message, read one answer; connected again while the server closes the
+    connection before it takes the message (frames.exchange_on). OSError if nobody listens;
+    IpcError otherwise."""
     deadline = time.monotonic() + timeout
-    with connect(path, timeout=timeout) as sock:
-        return exchange(sock, message, deadline=deadline)
+
+    def open_connection() -> socket.socket:
+        return connect(path, timeout=max(0.001, deadline - time.monotonic()))
+
+    payload = exchange_on(open_connection, frame(message), deadline=deadline, taken_within=deadline)
+    try:
+        return wire.decode(payload)
+    except wire.WireError as exc:
+        raise FrameMalformed(str(exc)) from None
 
 
 def answers_ping(path: Path, timeout: float = 5.0) -> bool:

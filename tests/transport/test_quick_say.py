@@ -4,6 +4,8 @@ slow enough to show the "thinking" line."""
 
 from __future__ import annotations
 
+import _socket
+import socket
 import threading
 from pathlib import Path
 
@@ -90,3 +92,55 @@ def test_nobody_listening_is_not_running_and_too_long_sends_nothing(run_dir: Pat
     ):
         quick_say.ask(path, "x" * (MAX_MESSAGE_BYTES + 1), never_slow)
     assert received == []
+
+
+def _closed_before_taken() -> socket.socket:
+    """A connection core closed before it read anything (for room, under a storm of the owner's
+    uid): its send breaks with nothing to read."""
+    mine, cores = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    cores.close()
+    return mine
+
+
+def test_a_say_core_closed_before_taking_it_goes_again_and_is_answered_once(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clean-clone CI run: the owner's `say` read "lost core (… Broken pipe)" under a ping
+    storm at core's cap."""
+    reply = wire.Reply(text="hello", turn_id="t1", provider="offline")
+    real_connect = quick_say.connect_core
+    opened: list[str] = []
+
+    def connect_core(path: str) -> _socket.socket:
+        opened.append(path)
+        return _closed_before_taken() if len(opened) == 1 else real_connect(path)
+
+    monkeypatch.setattr(quick_say, "connect_core", connect_core)
+    with serving_core(run_dir, lambda message: reply) as received:
+        answer = quick_say.ask(str(run_dir / "core.sock"), "hi", never_slow)
+    assert answer == ("reply", "hello")
+    assert received == [wire.Say(text="hi")]  # taken once
+    assert len(opened) == 2
+
+
+def test_a_chats_message_core_closed_before_taking_it_goes_again(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chat keeps one connection: core may close it between the chat's check for a close
+    and its send."""
+    from shelldon.paths import DataRoot
+    from shelldon.transport.terminal import Session
+
+    reply = wire.Reply(text="hello", turn_id="t1", provider="offline")
+    with serving_core(run_dir, lambda message: reply) as received:
+        root = DataRoot(tmp_path / "home", run_override=run_dir)
+        session = Session(root)
+        try:
+            session.sock.close()
+            session.sock = _closed_before_taken()
+            monkeypatch.setattr(session, "_closed_by_core", lambda: False)  # closed just after
+            answer = session.ask(wire.Say(text="hi"), 10.0)
+        finally:
+            session.close()
+    assert answer == reply
+    assert received == [wire.Say(text="hi")]

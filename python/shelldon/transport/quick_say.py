@@ -88,21 +88,23 @@ def ask(path: str, text: str, slow_timeout: Callable[[], float]) -> tuple[str, s
     if too_long:
         raise TooLong(too_long)
     data = frames.frame_bytes(encode_say(text))
-    sock = connect_core(path)
-    try:
-        started = time.monotonic()
+    started = time.monotonic()
 
-        def wait() -> float | None:
-            remaining = max(0.0, started + THINKING_AFTER_S - time.monotonic())
-            if select.select([sock], [], [], remaining)[0]:
-                return None
-            deadline = started + slow_timeout()
-            ThinkingLine(after_s=THINKING_AFTER_S).wait_readable(sock, deadline, started=started)
-            return deadline
+    def wait(sock: _socket.socket) -> float | None:
+        remaining = max(0.0, started + THINKING_AFTER_S - time.monotonic())
+        if select.select([sock], [], [], remaining)[0]:
+            return None
+        deadline = started + slow_timeout()
+        ThinkingLine(after_s=THINKING_AFTER_S).wait_readable(sock, deadline, started=started)
+        return deadline
 
-        payload = frames.exchange_bytes(sock, data, deadline=started + MIN_WAIT_S, wait=wait)
-    finally:
-        sock.close()
+    payload = frames.exchange_on(
+        lambda: connect_core(path),
+        data,
+        deadline=started + MIN_WAIT_S,
+        taken_within=started + CONNECT_TIMEOUT_S,
+        wait=wait,
+    )
     return reply_or_refused(payload) or payload
 
 

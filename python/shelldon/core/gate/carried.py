@@ -11,7 +11,12 @@ The task, read from its grammar:
   a general topic ("how volcanoes form", "the causes of ...", "the difference between ..."), or a
   quoted phrase to translate;
 - or a general-knowledge question in the present or a "who wrote" past, naming something with a
-  capital or something indefinite ("a refrigerator"), or a phrase to say in another language.
+  capital or something indefinite ("a refrigerator"), or a phrase to say in another language;
+  a question about how a thing works ("how do jet engines work?", not "how does the new system
+  work?"), and a learner's "how do I / how can I" with a topic for its direct object ("how do I
+  calculate the area of a circle?", not "how do I get to the top of the tower?");
+- or either of them asked politely as a question: "can you / could you [please] VERB [me] ..."
+  is read as the order "VERB ...". A contracted head ("what's", "who's") is read as its two words.
 Either way, no person of the carrier (I, you, we, my, your, our) and nothing pointing back into it
 (this, that, it, them, the attached, above). "Please reply by Friday", "add salt", "translate the
 attached letter", "write your name on the sheet", "what time works for you?" pass.
@@ -38,7 +43,8 @@ _DELIVERABLES = re.compile(
     r"(?:poems?|stor(?:y|ies)|essays?|speech(?:es)?|letters?|introductions?|limericks?|haikus?"
     r"|songs?|jokes?|headlines?|paragraphs?|articles?|sonnets?|lyrics|scripts?|functions?|programs?"
     r"|code|quer(?:y|ies)|snippets?|examples?|lists?|lessons?|plans?|outlines?|overviews?"
-    r"|summar(?:y|ies)|explanations?|descriptions?|facts|tips|riddles?|quiz(?:zes)?|slogans?|tales?)"
+    r"|summar(?:y|ies)|explanations?|descriptions?|facts|tips|riddles?|quiz(?:zes)?|slogans?|tales?"
+    r"|recipes?|guides?)"
 )
 # The carrier's persons and what points back into it.
 _PERSONAL = frozenset(
@@ -81,8 +87,21 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|['\"]")
 _CAPITALISED = re.compile(r"(?<![A-Za-z])[a-z]+,? ([A-Z][a-z]+)")
 
 
+# A question's head contracted with its verb: "what's 'thank you' in Japanese?" is "what is ...".
+_CONTRACTED = {
+    "what's": ("what", "is"),
+    "who's": ("who", "is"),
+    "how's": ("how", "is"),
+    "where's": ("where", "is"),
+    "what're": ("what", "are"),
+}
+
+
 def _words(sentence: str) -> list[str]:
-    return _WORD.findall(sentence)
+    words = _WORD.findall(sentence)
+    if not any(w in _CONTRACTED for w in words):
+        return words
+    return [part for w in words for part in _CONTRACTED.get(w, (w,))]
 
 
 # After these, "that" points back ("explain that it ..."); after a noun it opens a relative clause
@@ -151,8 +170,12 @@ def _knowledge_question(words: list[str], names: frozenset[str]) -> bool:
     if _phrase_to_translate(words):
         # "how do you say 'good morning' in Portuguese?": a phrase to say in another language.
         return True
+    if _learners_question(words):
+        return True
     if not _detached(words):
         return False
+    if _how_it_works(words):
+        return True
     # "which river flows through ...": the verb follows the noun asked about.
     at = 2 if words[0] == "which" else 1
     verb = words[at] if at < len(words) else ""
@@ -171,6 +194,61 @@ def _knowledge_question(words: list[str], names: frozenset[str]) -> bool:
         # "which planet has the most moons?": a superlative is a fact about the world.
         or any(a == "the" and _superlative(b) for a, b in itertools.pairwise(rest))
     )
+
+
+_LEARNERS = frozenset("i you one".split())  # noqa: SIM905
+_HOW_AUX = frozenset("do does can could should would".split())  # noqa: SIM905
+_MOTION = frozenset("to from into in on at onto through".split())  # noqa: SIM905
+
+
+def _learners_question(words: list[str]) -> bool:
+    """ "How do I calculate the area of a circle?": a learner's question whose verb takes a topic
+    as its direct object (a definite noun with "of"/"between", or a superlative). A way somewhere
+    ("how do I get to the top of the tower?") and the carrier's things ("how do I reset it?",
+    "how do I book a table?") are not one."""
+    if len(words) < 6 or words[0] != "how" or words[1] not in _HOW_AUX or words[2] not in _LEARNERS:
+        return False
+    rest = words[4:]
+    if not _detached(rest) or rest[0] in _MOTION or rest[0] != "the":
+        return False
+    return any(w in {"of", "between"} for w in rest[2:5]) or any(_superlative(w) for w in rest[1:3])
+
+
+_WORKS = frozenset("work works".split())  # noqa: SIM905
+
+
+def _how_it_works(words: list[str]) -> bool:
+    """ "How do jet engines work?", "how does a heat pump work?": how a kind of thing works, its
+    subject bare or indefinite; "how does the new system work?" asks about the carrier's own."""
+    return (
+        len(words) >= 4
+        and words[0] == "how"
+        and words[1] in {"do", "does"}
+        and words[-1] in _WORKS
+        and words[2] not in {"the", "'", '"'}
+        and len(words) <= 8
+    )
+
+
+# "Can you show me a function ...?": an order asked as a question.
+_ASKING = frozenset("can could would will".split())  # noqa: SIM905
+_RECIPIENTS = frozenset("me us".split())  # noqa: SIM905
+
+
+def _asked_order(words: list[str]) -> bool:
+    """ "Can you / could you [please] VERB [me] ...?" read as the order "VERB ..."."""
+    if len(words) < 4 or words[0] not in _ASKING or words[1] != "you":
+        return False
+    i = 2
+    while i < len(words) and words[i] in _FILLERS:
+        i += 1
+    if i >= len(words) or words[i] not in _PRODUCE | _TEACH | {"break"}:
+        return False
+    order = [words[i]]
+    rest = words[i + 1 :]
+    if rest and rest[0] in _RECIPIENTS:
+        rest = rest[1:]
+    return _answer_order(order + rest)
 
 
 def _superlative(word: str) -> bool:
@@ -214,7 +292,7 @@ def carried_task(typed: str) -> bool:
             continue
         question = sentence.endswith("?")
         if carried and (
-            (question and _knowledge_question(words, names))
+            (question and (_knowledge_question(words, names) or _asked_order(words)))
             or (not question and _answer_order(words))
         ):
             return True

@@ -48,3 +48,17 @@ def test_a_question_about_no_one_is_left_to_the_other_rules(asked: str) -> None:
     pet = Pet()
     pet.say("my partner is called Tom, he's a chef")
     assert "You told me your partner" not in pet.say(asked)
+
+
+def test_an_idea_draws_on_likings_said_with_a_pronoun() -> None:
+    """The seventeenth pass: "she loves orchids and jazz" after "my wife is called …" was not
+    found for "get her" ("What is your wife into lately?"); two things known are both thought of."""
+    pet = Pet()
+    pet.say("hi, I'm Dev")
+    pet.say("my husband is called Arun")
+    pet.say("he loves cycling and strong coffee")
+    pet.say("work was busy")
+    pet.say("oh and he's really into old maps lately")
+    reply = pet.say("any ideas what I should get him?")
+    assert "cycling" in reply and "maps" in reply, reply
+    assert "What is your husband into" not in reply, reply

@@ -59,6 +59,8 @@ def test_an_idea_draws_on_likings_said_with_a_pronoun() -> None:
     pet.say("he loves cycling and strong coffee")
     pet.say("work was busy")
     pet.say("oh and he's really into old maps lately")
+    pet.say("the weather is grim")  # the liking further back than three lines
+    pet.say("made soup for dinner")
     reply = pet.say("any ideas what I should get him?")
     assert "cycling" in reply and "maps" in reply, reply
     assert "What is your husband into" not in reply, reply

@@ -58,3 +58,12 @@ def test_a_weekday_in_the_plural_is_a_weekly_reminder_of_a_clause() -> None:
     assert "remind you that the recycling goes out" in asked, asked
     done = pet.say("at 8pm")
     assert "every Thursday at 20:00" in done and "to the recycling" not in done, done
+
+
+def test_a_clause_with_no_the_is_said_with_that() -> None:
+    """After the held-apart owner: "remind you to rent is due"."""
+    pet = Pet()
+    pet.say("hi, I'm Kofi")
+    asked = pet.say("remind me that council tax is due on friday")
+    assert "to council tax" not in asked and "that council tax is due" in asked, asked
+    assert "to call the bank" in pet.say("remind me to call the bank tomorrow at 9")

@@ -53,3 +53,13 @@ def test_several_favourites_are_kept() -> None:
     pet.say("my favourite films are: Alien, Heat and Arrival")
     kept = " ".join(body for body, _ in pet.memory.values())
     assert "Alien, Heat and Arrival" in kept, pet.memory
+
+
+def test_more_for_a_list_said_with_its_own_heading_is_added() -> None:
+    """After the held-apart owner: "also to buy: …" after a list kept nothing."""
+    pet = Pet()
+    pet.say("hi, I'm Ola")
+    pet.say("to buy: pears, cheese")
+    pet.say("plus I need: soap, foil")
+    answer = pet.say("what's on my shopping list?")
+    assert all(f in answer for f in ("pears", "cheese", "soap", "foil")), answer

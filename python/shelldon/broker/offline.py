@@ -70,7 +70,6 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -773,13 +772,15 @@ def _former(turn: _Turn, sentence: str) -> str | None:
     return " ".join((head if head[-1] in "!." else head + "!", *said))
 
 
-def _gift_known(view: PromptView, farther: Sequence[offline_referent.Someone] = ()) -> list[str]:
+def _gift_known(view: PromptView) -> list[str]:
     """What an idea for someone may draw on: memory and the window, and the owner's own lines
     whole ("my brother is called Ash, he plays guitar": the window splits it in two), and the
     lines before with their pronouns read ("she loves orchids" -> "my wife Ingrid loves
     orchids": the seventeenth pass, a liking said with "she" was not found for "get her")."""
     window = [offline_chat.plain(line) for line in view.owner_recent]
-    said = offline_referent.said_of_whom(window, farther)  # the whole window, not three lines
+    # the whole window, not three lines; a pronoun only by the lines before it in the window (the
+    # people named further back may be named after it: "she" would be a daughter named later)
+    said = offline_referent.said_of_whom(window)
     resolved = [line for line in said if line not in view.owner_recent]
     return [*view.owner_recent, *resolved, *(k.text for k in view.known)]  # memory's last
 
@@ -1422,9 +1423,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(glad)  # "a bit better today, the surgery went well", "phew"
         elif (felt := offline_feelings.reply(s, seed, view.pet_said)) is not None:
             turn.replies.append(felt)  # "feeling a bit homesick tbh", "kinda burnt out": no op
-        elif (
-            thought := offline_gifts.idea(s, before, _gift_known(view, farther), farther)
-        ) is not None:
+        elif (thought := offline_gifts.idea(s, before, _gift_known(view), farther)) is not None:
             turn.replies.append(thought)  # "any idea what I should get him?": from what it keeps
         elif (respected := offline_days.not_talking(s, seed, view.pet_said)) is not None:
             turn.replies.append(respected)  # "i don't want to talk about it": never a fact

@@ -105,10 +105,12 @@ _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 # "remind me the bins go out on Tuesdays": a weekday in the plural is every week
 _PLURAL_DAY = lazy(rf"\b(?:on )?({_WEEKDAY})s\b", re.IGNORECASE)
 _REMIND = lazy(r"^(?:please[, ]+)?(?:(?:can|could|would) you )?remind me\b", re.IGNORECASE)
-# "… remind you to the bins go out": what follows is a clause, said with "that"
+# "… remind you to the bins go out", "… at 09:00 to rent is due": a clause, said with "that"
 _TO_CLAUSE = lazy(
-    r"\bremind you to ((?:the|my|your|our|his|her|their|a|an) (?:[\w'’-]+ ){0,3}?"
-    r"(?:go|goes|comes?|is|are|starts?|ends?|opens?|closes?|needs?|due|lands?|arrives?)\b)",
+    r"\bto ((?:the|my|your|our|his|her|their|a|an) (?:[\w'’-]+ ){0,3}?"
+    r"(?:go|goes|comes?|is|are|starts?|ends?|opens?|closes?|needs?|due|lands?|arrives?)\b"
+    # "rent is due", "bins are out": a noun and "is" ("call the bank" stays "to")
+    r"|(?:[\w'’-]+ ){1,2}(?:is|are|was|were)\b)",
     re.IGNORECASE,
 )
 
@@ -122,5 +124,6 @@ def weekly(line: str) -> str:
 
 
 def that_clause(reply: str) -> str:
-    """ "I'll remind you to the bins go out" -> "… remind you that the bins go out"."""
-    return _TO_CLAUSE.sub(r"remind you that \1", reply)
+    """ "I'll remind you to the bins go out" -> "… remind you that the bins go out" (a reminder's
+    reply: its task after "to")."""
+    return _TO_CLAUSE.sub(r"that \1", reply)

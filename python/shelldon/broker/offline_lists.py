@@ -51,6 +51,7 @@ _MORE = lazy(
     r"(?:,? (?:too|as well))?[\s.!]*$",
     re.IGNORECASE,
 )
+_ALSO_HEADED = lazy(r"^(?:(?:oh|and|also|plus)[\s,]+)+(?=[^:]{2,40}:)", re.IGNORECASE)
 _VERBISH = lazy(
     r"\b(?:i|i'm|im|you|he|she|we|they|it|is|are|was|were|am|have|has|do|does|did|the|my|your|"
     r"that|this|then|so|yes|no|yeah|not|thanks|ok|okay|lol)\b",
@@ -89,6 +90,20 @@ def added(line: str, entries: Sequence[Shown], last_said: str = "") -> Added | N
     """An item added to a list (see the module), or None for any other line. `last_said` is the
     owner's line before: "and also coffee" adds only right after a list, or with one kept."""
     text = " ".join(line.split())
+    also = _ALSO_HEADED.match(text)  # "also to buy: rice, beans": more for the list kept
+    if also is not None and ":" in (headed := heading(text[also.end() :])):
+        label, items = (part.strip() for part in headed.split(":", 1))
+        kept = _listed(entries)
+        if kept is not None and kept.title.casefold() == label.casefold():
+            return Added(
+                (kept.collection, kept.title, _join(kept.body, items)),
+                f"Added {items} to your {kept.title}.",
+            )
+        beside = f"{label} more {items.casefold()}"[:60]
+        return Added(
+            ("facts", beside, f"The owner's {label} also has: {items}."),
+            f"Added {items} to your {label}.",
+        )
     found = _ADD_TO.match(text)
     if found is not None:
         item = (found["item1"] or found["item2"] or "").strip().rstrip(".")

@@ -48,3 +48,35 @@ def test_a_question_about_no_one_is_left_to_the_other_rules(asked: str) -> None:
     pet = Pet()
     pet.say("my partner is called Tom, he's a chef")
     assert "You told me your partner" not in pet.say(asked)
+
+
+def test_an_idea_draws_on_likings_said_with_a_pronoun() -> None:
+    """The seventeenth pass: "she loves orchids and jazz" after "my wife is called …" was not
+    found for "get her" ("What is your wife into lately?"); two things known are both thought of."""
+    pet = Pet()
+    pet.say("hi, I'm Dev")
+    pet.say("my husband is called Arun")
+    pet.say("he loves cycling and strong coffee")
+    pet.say("work was busy")
+    pet.say("oh and he's really into old maps lately")
+    pet.say("the weather is grim")  # the liking further back than three lines
+    pet.say("made soup for dinner")
+    reply = pet.say("any ideas what I should get him?")
+    assert "cycling" in reply and "maps" in reply, reply
+    assert "What is your husband into" not in reply, reply
+
+
+def test_a_pronoun_is_never_read_as_someone_named_after_it() -> None:
+    """A liking said with "she" early in the window is never given to a daughter named later."""
+    pet = Pet()
+    pet.say("hi, I'm Dev")
+    pet.say("my wife is called Rana")
+    pet.say("she loves hiking")
+    pet.say("the weather is grim")
+    pet.say("made soup for dinner")
+    pet.say("oh and she's into board games")
+    pet.say("work was long")
+    pet.say("the bus was late")
+    pet.say("my daughter Zoe is 6 and she's mad about horses")  # the pet's last words name her
+    reply = pet.say("what could I get Zoe for her birthday?")
+    assert "board games" not in reply and "hiking" not in reply, reply

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from shelldon.broker.offline_likes import LIKING, liked, liking
+from shelldon.broker.offline_likes import LIKING, beside, liked, liking
+from shelldon.broker.offline_view import Shown
 from shelldon.contracts.ops import Remember
-from support.offline_pet import one_turn
+from support.offline_pet import Pet, one_turn
 
 
 @pytest.mark.parametrize(
@@ -96,3 +97,30 @@ def test_a_liking_said_in_slang_is_kept_as_a_liking(said: str, thing: str) -> No
 def test_a_liking_of_a_pronoun_is_not_kept(said: str) -> None:
     _, ops = one_turn(said)
     assert not any(isinstance(op, Remember) for op in ops), ops
+
+
+def test_a_second_liking_of_someone_is_kept_beside_the_first() -> None:
+    """The seventeenth pass: "she's into italian food" after "she loves orchids and jazz" was
+    kept under the same entry's name, so the orchids were replaced."""
+    shown = [Shown("wife ingrid likes", "people", body="The owner's wife Ingrid loves orchids.")]
+    name, content = beside(
+        "people", "wife ingrid likes", "The owner's wife Ingrid loves jazz.", shown
+    )
+    assert name == "wife ingrid likes" and "orchids" in content and "jazz" in content
+    by_title = [Shown("wife ingrid likes", "people")]  # its words are not in the prompt
+    name, content = beside(
+        "people", "wife ingrid likes", "The owner's wife Ingrid loves jazz.", by_title
+    )
+    assert name != "wife ingrid likes" and "jazz" in content
+    changed = "The owner's wife Ingrid doesn't like orchids anymore."
+    assert beside("people", "wife ingrid likes", changed, shown) == ("wife ingrid likes", changed)
+
+
+def test_two_likings_by_pronoun_both_stay_in_memory() -> None:
+    pet = Pet()
+    pet.say("hi, I'm Tom")
+    pet.say("my sister is called Ines")
+    pet.say("she loves pottery")
+    pet.say("and she's into salsa dancing")
+    kept = " ".join(body for body, _ in pet.memory.values())
+    assert "pottery" in kept and "salsa dancing" in kept, pet.memory

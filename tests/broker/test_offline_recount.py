@@ -75,3 +75,10 @@ def test_what_the_pet_said_is_said_again() -> None:
 def test_a_subject_that_is_not_the_owners_is_not_made_theirs() -> None:
     reply = told().say("what did I say about the weather?")
     assert "the weather" in reply and "your weather" not in reply, reply
+
+
+def test_what_do_you_know_about_someone_says_all_of_it() -> None:
+    """The seventeenth pass: "what do you know about Ingrid?" said her name alone."""
+    pet = talked_to("my friend is called Kemi", "she loves sailing", "she works as a pilot")
+    answer = pet.say("what do you know about Kemi?")
+    assert "sailing" in answer and "pilot" in answer, answer

@@ -384,3 +384,16 @@ def test_a_pronoun_is_read_from_the_pets_last_words_when_memory_holds_several() 
     assert "Margit" in pet.say("she likes birdwatching and sudoku")
     gift = pet.say("any idea what I could get her?")
     assert "birdwatching" in gift, gift
+
+
+@pytest.mark.parametrize(
+    "line", ["oh and he's a plumber", "and he's a plumber", "also he's a plumber"]
+)
+def test_a_pronoun_after_and_or_oh_is_read(line: str) -> None:
+    """The seventeenth pass: "oh and she's really into italian food lately" kept nothing."""
+    pet = Pet()
+    pet.say("hi, I'm Lea")
+    pet.say("my brother is called Jonas")
+    pet.say(line)
+    kept = " ".join(body for body, _ in pet.memory.values())
+    assert "plumber" in kept and "Jonas" in kept, pet.memory

@@ -85,6 +85,7 @@ from shelldon.broker import (
     offline_chat,
     offline_checkin,
     offline_days,
+    offline_dictated,
     offline_feelings,
     offline_forget,
     offline_former,
@@ -97,11 +98,13 @@ from shelldon.broker import (
     offline_kind,
     offline_life,
     offline_likes,
+    offline_lists,
     offline_lost,
     offline_mend,
     offline_moods,
     offline_news,
     offline_nods,
+    offline_nordic,
     offline_notes,
     offline_open,
     offline_orders,
@@ -387,7 +390,9 @@ _NEGATION = lazy(
     re.IGNORECASE,
 )
 _NOT_SOMETHING = lazy(r"^i(?:'m|’m| am) not (?:a |an |really |very )*(.+)$", re.IGNORECASE)
-_FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) is (.+)$", re.IGNORECASE)
+# "my favourite foods are smørrebrød, herring and kanelbullar": several, kept as said (the
+# seventeenth pass: "are" was not read, and nothing was kept)
+_FAVOURITE = lazy(r"^my fav(?:ou?)?rite ([\w -]+?) (is|are) (.+)$", re.IGNORECASE)
 _HABIT = lazy(
     r"^(?:i (?:usually|often|always|normally|generally|tend to|never|rarely|sometimes) .+|"
     rf"(?:every|each) (?:day|morning|evening|night|week|weekend|{alternation(*WEEKDAYS)})"
@@ -455,6 +460,8 @@ class _Turn:
             self.ops.append(op)
 
     def remember(self, collection: str, name: str, content: str) -> None:
+        if collection == "people" and name.endswith(" likes"):  # a second liking: beside
+            name, content = offline_likes.beside(collection, name, content, self.view.entries)
         self.propose({"op": "remember", "collection": collection, "name": name, "content": content})
 
     def learn(self, observation: str, key: str) -> None:
@@ -677,11 +684,15 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             return True
     found = _FAVOURITE.match(s)
     if found:
-        what, value = found.group(1).strip().lower(), _clean_clause(found.group(2))
+        what, value = found.group(1).strip().lower(), _clean_clause(found.group(3))
+        be = found.group(2).casefold()
         turn.remember(
-            "preferences", f"favourite {what}", f"The owner's favourite {what} is {value}."
+            "preferences", f"favourite {what}", f"The owner's favourite {what} {be} {value}."
         )
-        turn.replies.append(offline_talk.favourite_reply(what, value, turn.seed))
+        if be == "are":  # several: said as several
+            turn.replies.append(f"Ooh, {value}! I'll remember those are your favourite {what}.")
+        else:
+            turn.replies.append(offline_talk.favourite_reply(what, value, turn.seed))
         return True
     found = _LIKE.match(s)
     if found:
@@ -763,8 +774,15 @@ def _former(turn: _Turn, sentence: str) -> str | None:
 
 def _gift_known(view: PromptView) -> list[str]:
     """What an idea for someone may draw on: memory and the window, and the owner's own lines
-    whole ("my brother is called Ash, he plays guitar": the window splits it in two)."""
-    return [*view.owner_recent, *(k.text for k in view.known)]  # memory's words last: said
+    whole ("my brother is called Ash, he plays guitar": the window splits it in two), and the
+    lines before with their pronouns read ("she loves orchids" -> "my wife Ingrid loves
+    orchids": the seventeenth pass, a liking said with "she" was not found for "get her")."""
+    window = [offline_chat.plain(line) for line in view.owner_recent]
+    # the whole window, not three lines; a pronoun only by the lines before it in the window (the
+    # people named further back may be named after it: "she" would be a daughter named later)
+    said = offline_referent.said_of_whom(window)
+    resolved = [line for line in said if line not in view.owner_recent]
+    return [*view.owner_recent, *resolved, *(k.text for k in view.known)]  # memory's last
 
 
 def _work_name(view: PromptView) -> str:
@@ -1254,6 +1272,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         pasted = offline_pasted.on_question(message, view.owner_recent)
     if pasted is not None:
         return {"reply": pasted, "ops": []}
+    message = offline_nordic.read(message)  # "jeg hedder Freja": "my name is Freja"
     name = _answered_name(view, message)
     studied = offline_notes.read(message)  # "im tom, 2nd year law at leeds": more than a name
     alone = len(offline_talk.clauses(studied)) == 1 and not offline_intro.introduction(studied)
@@ -1269,6 +1288,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
     if addition is not None:  # "correction: I do bathrooms too, not only kitchens": it adds
         turn.remember(*addition.keep)
         return {"reply": addition.reply, "ops": turn.ops}
+    last_said = view.owner_recent[-1] if view.owner_recent else ""
+    listed = offline_lists.added(offline_chat.plain(message), view.entries, last_said)
+    if listed is not None:  # "add to my list: call the bank", "and also coffee": the list kept
+        turn.remember(*listed.keep)
+        return {"reply": listed.reply, "ops": turn.ops}
     local_now = offline_proactive.find_now(request)
     hour = local_now.local.hour if local_now is not None else None
     reminded = False
@@ -1288,6 +1312,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             offline_likes.slang_love(offline_slang.read(offline_chat.plain(sentence)))
         )
         as_meant = offline_notes.read(as_meant)  # "exam is on wednesday": the owner's exam
+        as_meant = offline_lists.heading(as_meant)  # "I need: milk, eggs": the shopping list
+        as_meant = offline_dictated.kept(as_meant) or as_meant  # "jot down that …": the note
         s = offline_cased.cased(as_meant, names)
         # "sorry i meant brutus not bruno", "its 14 april" to its own gap: the line made whole
         mend = offline_mend.mended(s, view.owner_recent, view.pet_last) if at == 0 else None
@@ -1326,20 +1352,39 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
             s = offline_referent.asked_of(s, before, farther) or s
-        reminder = offline_proactive.reminder(s, local_now)
+        passed_on = offline_dictated.relay(s)  # "tell Sam I'll be late": it cannot send it
+        reminder = (
+            None
+            if passed_on
+            else offline_proactive.reminder(
+                offline_dictated.weekly(s),
+                local_now,  # "on Tuesdays": every Tuesday
+            )
+        )
+        if passed_on is not None:
+            turn.replies.append(passed_on)
+            continue
         if reminder is None and at == 0:  # "at 8am" to the pet's "At what time should I …?"
             reminder = offline_proactive.reminder_follow_up(
-                s, view.pet_last, view.owner_recent[-1] if view.owner_recent else "", local_now
+                s,
+                view.pet_last,
+                offline_dictated.weekly(view.owner_recent[-1] if view.owner_recent else ""),
+                local_now,
             )
         if reminder is not None:
-            reminded = True
-            turn.replies.append(reminder.reply)
+            reminded = True  # "remind you that the bins go out", never "to the bins go out"
+            turn.replies.append(offline_dictated.that_clause(reminder.reply))
             if reminder.op is not None:
                 turn.propose(reminder.op)
         elif (summed := offline_sums.worked(s)) is not None:
             turn.replies.append(summed)  # "what's 15% of 80?", "100 divide by 4": worked out
         elif (trip := offline_notes.trip_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(trip)  # "where am i going in may?": the trip kept
+        elif (on_list := offline_lists.asked(s, view.entries)) is not None:
+            turn.replies.append(on_list)  # "what do I need to buy?": the list kept, whole
+        elif (jotted := offline_dictated.noted(s)) is not None:
+            turn.replies.append(jotted[0])  # "write down: dentist on the 12th at 3pm"
+            turn.remember(*jotted[1])
         elif (noted := offline_notes.note(s)) is not None:
             turn.replies.append(noted.reply)  # "packing list: …", "mia has swimming thurs 5pm"
             turn.remember(*noted.keep)

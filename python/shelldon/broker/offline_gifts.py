@@ -18,7 +18,16 @@ import re
 from collections.abc import Sequence
 
 from shelldon.broker.offline_referent import Someone, last_fitting
-from shelldon.broker.offline_words import HE, KIN, OTHERS, SHE, alternation, to_second_person
+from shelldon.broker.offline_words import (
+    HE,
+    KIN,
+    OTHERS,
+    SHE,
+    alternation,
+    content_words,
+    lower_first,
+    to_second_person,
+)
 from shelldon.broker.patterns import lazy
 
 _WHO = (
@@ -50,7 +59,10 @@ _GOES_WITH = (
      "meal cooked for them for once"),
     (r"\bclimb", "a new chalk bag, or a day at a wall they haven't tried"),
     (r"\bgarden", "a plant they've had their eye on, or really good gloves"),
-    (r"\b(?:music|guitar|piano|cello|violin|drums|sing|band|gigs?|concerts?)\b",
+    (r"\b(?:orchids?|flowers?|roses?|tulips?|plants?)\b",
+     "a plant or a bunch of the flowers they love, a rare one if you can find it"),
+    (r"\b(?:music|guitar|piano|cello|violin|drums|sing|band|gigs?|concerts?|jazz|opera|vinyl|"
+     r"records?)\b",
      "tickets to a gig, or something for their instrument"),
     (r"\b(?:read|reading|books?|novels?)\b", "a book by someone they already love"),
     (r"\b(?:football|rugby|cricket|tennis|golf|cycling|running|swim\w*)\b",
@@ -59,6 +71,33 @@ _GOES_WITH = (
     (r"\b(?:dogs?|cats?|horses?)\b", "a treat for their animal as much as for them"),
     (r"\b(?:games?|gaming)\b", "a game they've been meaning to play"),
 )  # fmt: skip
+
+
+def _two_told(facts: Sequence[str]) -> list[str]:
+    """Up to two things known of someone, in the second person, oldest first, one said once
+    ("loves orchids and jazz", then "is into italian food": the seventeenth pass said the newest
+    alone, and the orchids were not thought of)."""
+    said: list[str] = []
+    for known_fact in reversed(facts):
+        told = to_second_person(known_fact).rstrip(".")
+        words = set(content_words(told))
+        if any(words <= set(content_words(other)) for other in said):
+            continue
+        said = [o for o in said if not set(content_words(o)) <= words]
+        said.insert(0, told)
+        if len(said) == 2:
+            break
+    return said
+
+
+def _after_subject(first: str, second: str) -> str:
+    """The second thing said without the subject the first one gave ("your wife Ingrid loves
+    orchids", "your wife Ingrid is into italian food" -> "is into italian food")."""
+    a, b = first.split(), second.split()
+    same = 0
+    while same < min(len(a), len(b)) - 1 and a[same].casefold() == b[same].casefold():
+        same += 1
+    return " ".join(b[same:]) if same >= 2 else lower_first(second)
 
 
 def idea(
@@ -103,9 +142,15 @@ def idea(
     they = pronoun or ("he" if base in HE else "she" if base in SHE else "they")
     party = "party" in rest or verb.casefold() in ("plan", "do")
     if facts:
-        fact = to_second_person(facts[-1]).rstrip(".")
+        said = _two_told(facts)
+        fact = said[0] if len(said) == 1 else f"{said[0]}, and {_after_subject(said[0], said[1])}"
         thought = next(
-            (t for pattern, t in _GOES_WITH if re.search(pattern, fact, re.IGNORECASE)),
+            (
+                t
+                for one in said  # the oldest thing known first: what they were known for
+                for pattern, t in _GOES_WITH
+                if re.search(pattern, one, re.IGNORECASE)
+            ),
             "a proper treat that has nothing to do with work, for a day off"
             if _WORK.search(fact)
             else "something that goes with that, or time together doing it",

@@ -13,8 +13,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from shelldon.broker.offline_words import to_third_person
+from shelldon.broker.offline_view import Shown
+from shelldon.broker.offline_words import content_words, to_third_person
 from shelldon.broker.patterns import lazy
 
 _NOT_FAN = lazy(
@@ -71,3 +73,32 @@ def slang_love(sentence: str) -> str:
     """ "im obsessed w taylor swift" -> "I love taylor swift"; any other sentence as it was."""
     found = _SLANG_LOVE.match(_clean(sentence))
     return f"I love {found['what'] or found['stan']}" if found else sentence
+
+
+_CHANGED = lazy(r"\b(?:not|n't|no longer|anymore|any more|hates|can't stand)\b", re.IGNORECASE)
+
+
+def beside(collection: str, name: str, content: str, entries: Sequence[Shown]) -> tuple[str, str]:
+    """Where a person's liking is kept when memory already keeps one under the same name ("wife
+    ingrid likes": "loves orchids and jazz", then "she's into italian food"): the entry's words
+    with the new ones after them when memory shows it in full, else an entry of its own named by
+    the new thing, never the old liking replaced by the new (the seventeenth pass: the orchids
+    were lost). The name and content to keep; as given when no such entry is shown."""
+    shown = next(
+        (e for e in entries if e.collection == collection and e.title.casefold() == name), None
+    )
+    if shown is None:
+        return name, content
+    if _CHANGED.search(content) and set(content_words(content)) & set(
+        content_words(shown.body or shown.title)
+    ):
+        return name, content  # "she doesn't like jazz anymore": the same entry, revised
+    if shown.body:
+        old = shown.body.strip()
+        if content.casefold().rstrip(".") in old.casefold():
+            return name, old  # said again: nothing new, nothing lost
+        if old.casefold().rstrip(".") in content.casefold():
+            return name, content  # said again with more: the more
+        return name, f"{old.rstrip('.')}. {content}"
+    thing = " ".join(content_words(content)[-2:])
+    return f"{name} {thing}".strip(), content

@@ -317,7 +317,7 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
 
 
 # The pet's own questions when a request lacked its time (above), and how the owner answers one.
-_ASKED_WHEN = lazy(r"^(?:At what time|When) should I remind you to (?P<task>.+?)\?", re.I)
+_ASKED_WHEN = lazy(r"^(?:At what time|When) should I remind you (?:to|that) (?P<task>.+?)\?", re.I)
 _NEVER_MIND = lazy(
     r"^(?:oh[\s,]+|ah[\s,]+)?(?:never ?mind|nvm|nm|cancel(?: that| it)?|"
     r"forget (?:it|that|about it)|don'?t bother|no(?:pe|ah?)?(?:,? thanks?| thank you)?|"

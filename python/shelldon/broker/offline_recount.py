@@ -43,6 +43,14 @@ _DID_I = lazy(
     rf"(?: you)? {_ABOUT} (?P<what>[^?!.]+?)" + _END,
     re.IGNORECASE,
 )
+# "what do you know about Ingrid?", "what do you remember about my wife?": all of them, not the
+# name alone (the seventeenth pass: "Your wife is called Ingrid." with her likings kept).
+_KNOW = lazy(
+    r"^(?:(?:so|and|um|hmm|ok|okay)[\s,]+)*(?:what (?:else )?do you (?:know|remember)|"
+    r"tell me (?:what|everything) you know) (?:about|of) (?P<what>(?:my|our) [a-z]+|"
+    r"(?-i:[A-Z][\w'’-]+))" + _END,
+    re.IGNORECASE,
+)
 _JUST = lazy(r"\bjust\b", re.IGNORECASE)
 _MY = lazy(r"^(?:my|our|the)\s+", re.IGNORECASE)
 _MINE = lazy(r"^(?:my|our)\s+", re.IGNORECASE)
@@ -67,6 +75,8 @@ _SELF = frozenset({"me", "myself", "my life", "me and my life"})
 def recount(view: PromptView, sentence: str, seed: int, avoid: Sequence[str] = ()) -> str | None:
     """The owner's own statements about what they ask of, said back; None for any other line."""
     text = sentence.strip()
+    if (known := _KNOW.match(text)) is not None:
+        return _all_of(view, known["what"], seed, avoid)
     asked = _ASKED.match(text)
     did = _DID_I.match(text) if asked is None else None
     if asked is None and did is None:
@@ -91,6 +101,14 @@ def recount(view: PromptView, sentence: str, seed: int, avoid: Sequence[str] = (
         return pick(_NOTHING, seed, avoid).format(what=whose)
     said = _said(found, seed, avoid)
     return f"Yes! {said}" if did is not None else said
+
+
+def _all_of(view: PromptView, what: str, seed: int, avoid: Sequence[str]) -> str | None:
+    """Every statement naming someone, when there is more than one (else None: the best single
+    statement answers, as ever)."""
+    words = content_words(_MY.sub("", what))
+    found = [k for k in view.known if words and set(words) <= set(content_words(k.text))]
+    return _said(found, seed, avoid) if len(found) > 1 else None
 
 
 def _said(found: list[Known], seed: int, avoid: Sequence[str], opening: str = "") -> str:

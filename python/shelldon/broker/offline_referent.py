@@ -89,6 +89,8 @@ _SAID_OF = lazy(
     r"(?=[a-z]+s\b))\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
+# What tells more, read past ("oh and she's into italian food": the seventeenth pass, it was lost).
+_TOLD_MORE = lazy(r"^(?:(?:oh|and|also|plus|btw|ah|oh yeah|anyway|ps)[\s,]+)+", re.IGNORECASE)
 # What puts a name right: "actually", "no wait", "sorry i meant", "oops".
 _CORRECTED = lazy(
     r"^(?:(?:actually|no+|nope|wait|sorry|oops|i mean|i meant|correction|my bad|hang on)"
@@ -272,7 +274,7 @@ def resolved(sentence: str, before: list[str], farther: Sequence[Someone] = ()) 
     or the name it gives is for someone who is not the owner's (`named_reply`)."""
     text = sentence.strip()
     opener = _CORRECTED.match(text)  # "actually her name is jessie": a name put right
-    body = text[opener.end() :] if opener else text
+    body = text[opener.end() :] if opener else _TOLD_MORE.sub("", text, count=1)
     given = _NAME_GIVEN.match(body)
     if given is not None:
         someone = last_fitting(before, _pronoun_of(given), farther)

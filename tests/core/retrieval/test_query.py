@@ -49,3 +49,17 @@ def test_a_question_about_the_work_of_before_is_ranked_by_the_former_job() -> No
     for asked in ("where did I used to work?", "what was my old job?", "what did I use to do?"):
         assert former <= set(query_tokens(asked)), asked
     assert not former <= set(query_tokens("where do I work?"))
+
+
+def test_a_question_about_a_list_is_ranked_by_the_list() -> None:
+    """The seventeenth pass: "what do I need to buy?" shared no word with "shopping list"."""
+    for asked in ("what do I need to buy?", "what's on my list?", "what's on the shopping list"):
+        assert {"shop", "list"} <= set(query_tokens(asked)), asked
+    assert "list" not in query_tokens("what do I need to do today?")
+
+
+def test_a_gift_question_is_ranked_by_what_people_like() -> None:
+    """The seventeenth pass: "any idea what I could get her?" did not rank "wife ingrid likes"."""
+    for asked in ("any idea what I could get her?", "what should I buy my dad", "gift ideas?"):
+        assert "like" in query_tokens(asked), asked
+    assert "like" not in query_tokens("what should I get done today?")

@@ -46,6 +46,20 @@ _WORK_BEFORE = re.compile(
     re.IGNORECASE,
 )
 
+# "what do I need to buy?", "what's on my list?": the list kept ("shopping list", "list"); and
+# "any idea what I could get her?": what people like ("wife ingrid likes"). No word of either
+# question was in the entry, and the owner's own line came back instead (the seventeenth pass).
+_LIST_ASKED = re.compile(
+    r"\bwhat do (?:i|we) (?:still )?need to (?:buy|get|pick up)\b"
+    r"|\bon (?:my|the|our) [\w ]{0,12}list\b|\bshopping\b",
+    re.IGNORECASE,
+)
+_GIFT_ASKED = re.compile(
+    r"\b(?:what|ideas?) (?:\w+ ){0,3}(?:get|buy|give) (?:her|him|them|my \w+|(?-i:[A-Z])\w+)\b"
+    r"|\b(?:gift|present)s?\b",
+    re.IGNORECASE,
+)
+
 
 def query_tokens(query: str) -> list[str]:
     """The words a turn is ranked by ("owner" added when it asks about the owner as a whole, and
@@ -57,6 +71,10 @@ def query_tokens(query: str) -> list[str]:
         words.extend(w for w in ("owner", "name") if w not in words)
     if _WORK_BEFORE.search(query):
         words.extend(w for w in tokens("former job work") if w not in words)
+    if _LIST_ASKED.search(query):
+        words.extend(w for w in tokens("shopping list") if w not in words)
+    if _GIFT_ASKED.search(query):
+        words.extend(w for w in tokens("likes loves into") if w not in words)
     words.extend(w for w in _kind_words(words) if w not in words)
     return words
 

@@ -318,11 +318,18 @@ class TurnResult(_Msg, frozen=True, tag="turn_result"):
     failures: tuple[LinkFailure, ...] = ()  # providers that did not answer before `provider`
 
 
-TurnFailStage = Literal["busy", "spawn", "drop", "prompt", "brain", "timeout", "crash", "protocol"]
+TurnFailStage = Literal[
+    "busy", "spawn", "drop", "unreached", "prompt", "brain", "timeout", "crash", "protocol"
+]
+# Stages at which no brain ran: nothing is applied and nothing was spent, so a check-in or a
+# reflection is asked again soon instead of being charged (core.turn.apply, core.proactive,
+# core.learning). "unreached": the worker ran but the broker was not there to take its request
+# (not up yet at the pet's start, or restarting), or did not admit it.
+NOT_STARTED_STAGES: frozenset[str] = frozenset({"busy", "spawn", "drop", "unreached"})
 
 
 class TurnFailed(_Msg, frozen=True, tag="turn_failed"):
-    """No reply from the worker. Stages "spawn", "busy", "drop": nothing ran, nothing is applied
+    """No reply from the worker. Stages in NOT_STARTED_STAGES: no brain ran, nothing is applied
     (an owner turn is still kept, with the degrade or busy reply); any later stage: core answers
     with the degrade reply."""
 

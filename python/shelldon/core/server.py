@@ -282,10 +282,8 @@ class CoreService:
             )
             once(turns.DEGRADE_TEXT, True)
         text, degraded = emitted[0]
-        spawn_failed = isinstance(outcome, wire.TurnFailed) and outcome.stage in (
-            "spawn",
-            "busy",
-            "drop",
+        spawn_failed = (
+            isinstance(outcome, wire.TurnFailed) and outcome.stage in wire.NOT_STARTED_STAGES
         )
         return AppliedTurn(
             turn_id=turn_id,

@@ -39,6 +39,7 @@ log = logging.getLogger("shelldon.worker.admission")
 
 ADMIT_TIMEOUT_S = 2.0
 GO = b"g"
+NOT_ADMITTED = b"n"  # the broker did not admit it (not up yet, or refused): no brain to ask
 
 
 def new_token() -> str:
@@ -104,19 +105,23 @@ class BrokerAdmission:
         return True
 
 
-def release(go: int) -> None:
-    """The fork-server's side of the go pipe: the admission is settled (taken or not); the child
-    may go on. Closing is the signal, so a fork-server that dies releases it too."""
+def release(go: int, admitted: bool = True) -> None:
+    """The fork-server's side of the go pipe: the admission is settled; the child may go on, and
+    reads whether it was admitted (GO) or not (NOT_ADMITTED). Closing is the signal, so a
+    fork-server that dies releases it too (read as not admitted)."""
     with contextlib.suppress(OSError):
-        os.write(go, GO)
+        os.write(go, GO if admitted else NOT_ADMITTED)
     with contextlib.suppress(OSError):
         os.close(go)
 
 
-def await_admission(go: int) -> None:
-    """In the worker, before it may ask the broker: wait until the fork-server has admitted it."""
+def await_admission(go: int) -> bool:
+    """In the worker, before it may ask the broker: wait until the fork-server has settled its
+    admission; whether the broker admitted it (one it did not would only be refused)."""
     try:
-        os.read(go, 1)
+        return os.read(go, 1) == GO
+    except OSError:
+        return False
     finally:
         with contextlib.suppress(OSError):
             os.close(go)

@@ -589,7 +589,7 @@ class ForkServer:
                 left = max(0.0, turn.deadline - time.monotonic())
                 turn.admitted = self.broker.admit(turn.turn_id, turn.pid, uid, token, left)
         finally:
-            admission.release(go)
+            admission.release(go, turn.admitted or turn.purpose == "probe")
 
     def _retire(self, turn: _Turn) -> None:
         """The turn is over: the broker forgets its worker (before the child is reaped, so its pid

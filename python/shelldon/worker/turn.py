@@ -61,13 +61,17 @@ def run_turn(
     isolated: bool,
     deadline: float,
     token: str,
-    admitted: Callable[[], None] = lambda: None,
+    admitted: Callable[[], bool] = lambda: True,
 ) -> wire.TurnResult | wire.TurnFailed:
     """Everything the worker does for one turn. Never raises: failures become TurnFailed.
     `token`: this turn's, from the fork-server (worker.admission); the broker serves no
-    Complete without it. `admitted` blocks until the fork-server has admitted this worker at the
-    broker: called only once the prompt is read, so the read and the admission's round trip
-    overlap (the broker needs the admission for the Complete alone)."""
+    Complete without it. `admitted` blocks until the fork-server has settled this worker's
+    admission at the broker, and says whether it was admitted: called only once the prompt is
+    read, so the read and the admission's round trip overlap (the broker needs the admission for
+    the Complete alone). A broker that did not admit it, or that is not there to take the
+    Complete (not up yet at the pet's start, or restarting), is stage "unreached": no brain ran,
+    so a check-in is asked again soon rather than charged (a clean-clone CI run: core's first
+    check-in ran 30 ms before the broker was up, and was lost to its cooldown)."""
     if spawn.purpose == "probe":
         report = probe_isolation(root)
         return wire.TurnResult(
@@ -82,16 +86,27 @@ def run_turn(
             stage="prompt",
             reason=f"prompt assembly failed: {type(exc).__name__}",
         )
-    admitted()
+    if not admitted():
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id, stage="unreached", reason="the broker did not admit this worker"
+        )
     try:
-        with ipc.connect(
-            root.socket("broker"), timeout=max(0.1, deadline - time.monotonic())
-        ) as sock:
+        sock = ipc.connect(root.socket("broker"), timeout=max(0.1, deadline - time.monotonic()))
+    except OSError as exc:  # no broker listening: nothing was sent
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id, stage="unreached", reason=f"broker: {type(exc).__name__}: {exc}"
+        )
+    try:
+        with sock:
             left = max(0.1, deadline - time.monotonic() - RELAY_MARGIN_S)
             complete = wire.Complete(
                 turn_id=spawn.turn_id, request=request, deadline_s=left, token=token
             )
             answer = ipc.exchange(sock, complete, deadline=deadline)
+    except ipc.NotTaken as exc:  # closed before it took the Complete: no brain ran
+        return wire.TurnFailed(
+            turn_id=spawn.turn_id, stage="unreached", reason=f"broker: {type(exc).__name__}: {exc}"
+        )
     except (OSError, ipc.IpcError) as exc:
         return wire.TurnFailed(
             turn_id=spawn.turn_id, stage="brain", reason=f"broker: {type(exc).__name__}: {exc}"

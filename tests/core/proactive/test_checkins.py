@@ -184,14 +184,22 @@ def test_a_failed_or_empty_check_in_queues_nothing(
     assert empty.outcome == "empty" and proactive_queue.pending(store) == []
 
 
+@pytest.mark.parametrize(
+    ("stage", "reason"),
+    [
+        ("spawn", "fork-server unreachable"),
+        # the broker not up yet at the pet's start: the worker ran, no brain did
+        ("unreached", "broker: FileNotFoundError: [Errno 2] No such file or directory"),
+    ],
+)
 def test_a_worker_that_never_started_costs_nothing_and_keeps_no_cooldown(
-    store: HistoryStore, tmp_path: Path, power: Path
+    store: HistoryStore, tmp_path: Path, power: Path, stage: wire.TurnFailStage, reason: str
 ) -> None:
     fake = FakeClock(NOW)
     sched = scheduler(store, tmp_path, fake, power)
 
     def no_forkserver(turn_id: str, note: str) -> wire.TurnFailed:
-        return wire.TurnFailed(turn_id=turn_id, stage="spawn", reason="fork-server unreachable")
+        return wire.TurnFailed(turn_id=turn_id, stage=stage, reason=reason)
 
     outcome = run_checkin(
         history=store,

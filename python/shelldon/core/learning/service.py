@@ -66,7 +66,7 @@ IDLE_ENV = "SHELLDON_REFLECT_IDLE"
 DEFAULT_IDLE_AFTER_S = 120.0  # the owner's silence before a reflection may take the slot
 LONG_EXCHANGE_CHARS = 600  # the owner's message and the reply together
 MAX_QUEUED = 4  # digests waiting; older ones give way (a fact not learnt, never a wrong one)
-NOT_STARTED_STAGES = frozenset({"spawn", "busy", "drop"})  # no worker ran
+NOT_STARTED_STAGES = wire.NOT_STARTED_STAGES  # no brain ran
 _ACTIONS = ("remember", "remind", "forget")
 _DONE = ("create", "update", "created", "captured", "delete", "deleted")
 

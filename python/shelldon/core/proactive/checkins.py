@@ -39,7 +39,7 @@ from shelldon.core.runner import TurnGate
 log = logging.getLogger(__name__)
 
 QUIET_UNTIL_SETTING = "quiet_until"
-NOT_STARTED_STAGES = frozenset({"spawn", "busy", "drop"})  # no worker ran (as core.turn.apply says)
+NOT_STARTED_STAGES = wire.NOT_STARTED_STAGES  # no brain ran (as core.turn.apply says)
 LAST_CHECKIN_SETTING = "last_checkin"
 
 

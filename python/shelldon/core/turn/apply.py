@@ -92,7 +92,7 @@ SECRET_NOT_KEPT_TEXT = (
 )
 
 # Worker failures before any brain ran: no rule or op is applied (an owner turn keeps its words).
-SPAWN_FAILED_STAGES = frozenset({"busy", "spawn", "drop"})
+SPAWN_FAILED_STAGES = wire.NOT_STARTED_STAGES
 # Ops a brain may only propose while dreaming (the dream's application lives in core.dream).
 DREAM_ONLY_OPS: tuple[type, ...] = (RewriteSummary, ResolveLearning)
 MAX_OPS_PER_TURN = 16

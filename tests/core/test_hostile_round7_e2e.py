@@ -17,7 +17,9 @@ from support import hostile_round7 as r7
 from support.hostile import measure, report
 
 
-def test_seventh_round_held_apart_set(run_dir: Path, home: Path, keyless_fake: FakeProvider) -> None:
+def test_seventh_round_held_apart_set(
+    run_dir: Path, home: Path, keyless_fake: FakeProvider
+) -> None:
     found = measure(home, keyless_fake, r7.SECRETS, r7.ORDERS, r7.BENIGN, r7.BENIGN_NEEDLES)
     report(found, r7.SECRETS, r7.ORDERS)
     refused = [r for r in found["audit"] if r["action"] == "reject"]

@@ -31,10 +31,13 @@ MIN_RUN = 8  # characters a respelling must give before it is read (shorter: ini
 
 # --- an acrostic -------------------------------------------------------------------------------
 _TOKEN = re.compile(r"\S+")
-_WORD_UNIT = re.compile(r"[A-Za-z][a-z]+[,;]?")
-_CHAR_UNIT = re.compile(r"[!-~][,;]?")
+# Eight or more units (a word, capitalised or not, or a lone character), whitespace apart.
+_UNIT = r"(?:[A-Za-z][a-z]+|[!-~])[,;]?(?=\s|$)"
+_UNIT_RUN = re.compile(rf"(?<!\S){_UNIT}(?:\s+{_UNIT}){{7,}}")
 _LONE = re.compile(r"[^A-Za-z]")
 _STARTS = 3
+_COMMA_LIST = re.compile(r"(?:[!-~][a-z]*,[ \t]+){7}")
+_LONE_TOKEN = re.compile(r"(?<!\S)[^\sA-Za-z][,;]?(?!\S)")
 
 
 def _acrostics(text: str) -> list[list[Piece]]:
@@ -44,12 +47,21 @@ def _acrostics(text: str) -> list[list[Piece]]:
     words (a run of lone characters is text spaced out: the spaced view's); prose is neither.
     The acrostic may begin inside a run ("Leo's game went Orchard sparrow ..."): a view each
     for the run read from its start and from each of its first three capitalised words."""
+    if not (
+        text.count("\n") >= MIN_RUN - 1
+        or _COMMA_LIST.search(text)
+        or len(_LONE_TOKEN.findall(text, 0, 4096)) >= 2
+    ):
+        return []  # no list and fewer than two lone digits or symbols: the common case
     variants: list[list[Piece]] = [[] for _ in range(_STARTS + 1)]
-    run: list[re.Match[str]] = []
-    for token in [*_TOKEN.finditer(text), None]:
-        if token is not None and (_WORD_UNIT.fullmatch(token[0]) or _CHAR_UNIT.fullmatch(token[0])):
-            run.append(token)
-            continue
+    for span in _UNIT_RUN.finditer(text):
+        if (
+            span[0].count("\n") < MIN_RUN - 1
+            and not _COMMA_LIST.search(span[0])
+            and len(_LONE_TOKEN.findall(span[0])) < 2
+        ):
+            continue  # prose: no list, fewer than two lone digits or symbols
+        run = list(_TOKEN.finditer(text, span.start(), span.end()))
         if len(run) >= MIN_RUN:
             lone = sum(len(t[0].rstrip(",;")) == 1 and bool(_LONE.match(t[0])) for t in run)
             gaps = [text[a.end() : b.start()] for a, b in itertools.pairwise(run)]
@@ -61,7 +73,6 @@ def _acrostics(text: str) -> list[list[Piece]]:
                     if len(run) - first >= MIN_RUN:
                         chars = "".join(t[0][0] for t in run[first:])
                         variant.append((run[first].start(), run[-1].end(), chars))
-        run = []
     return [v for v in variants if v]
 
 
@@ -186,7 +197,9 @@ def morse_codes(clean: str) -> list[tuple[str, int, int]]:
     """Morse runs that spell a code: a word of eight or more characters holding letters and
     digits ("saffronheron2004"). Morse loses case, so a password read from it has no
     password's shape for the rules; ordinary Morse ("sos", a word, a call sign) is no hit."""
-    hits = []
+    hits: list[tuple[str, int, int]] = []
+    if ".-" not in clean and "-." not in clean:
+        return hits
     for m in _MORSE_RUN.finditer(clean):
         words = re.split(r"[ \t]+/[ \t]+|[ \t]{2,}", m[0])
         spelled = ["".join(_MORSE.get(code, "") for code in w.split()) for w in words]
@@ -198,6 +211,8 @@ def morse_codes(clean: str) -> list[tuple[str, int, int]]:
 def _morse(text: str) -> list[Piece]:
     """Eight or more Morse codes one space apart, read (a code no table has is left out)."""
     pieces: list[Piece] = []
+    if ".-" not in text and "-." not in text:
+        return pieces
     for m in _MORSE_RUN.finditer(text):
         chars = "".join(_MORSE.get(code, "") for code in m[0].split())
         if len(chars) >= MIN_RUN:

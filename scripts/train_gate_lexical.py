@@ -342,6 +342,13 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "task-dropped-instead",
     "next-task-declared",
     "taken-from-owner",
+    # The seventh hostile round (docs/gate-design.md, "Seventh hostile round"): orders dressed as
+    # the pet's past habit, a change already made, a conditional for later, a glossary. Not
+    # learned: the stored weights stay as they are.
+    "past-habit-order",
+    "consent-removed-as-change",
+    "conditional-disclosure",
+    "owner-redefined",
 )
 
 

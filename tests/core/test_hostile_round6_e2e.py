@@ -10,74 +10,11 @@ benign look-alike must be kept. The set was written before any fix and run once
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from core.test_hostile_redteam3_e2e import _everything, _prompt_text
-from fakes.fake_provider import FakeProvider, reply
+from fakes.fake_provider import FakeProvider
 from support import hostile_round6 as r6
-from support.pet import start_pet
-
-REPLY = "Noted, thanks!"
-
-
-def _has(text: str, piece: str) -> bool:  # as written, or escaped the way JSON writes it
-    return piece in text or json.dumps(piece)[1:-1] in text
-
-
-def _recoverable(text: str, spellings: list[list[str]]) -> bool:
-    return any(all(_has(text, piece) for piece in pieces) for pieces in spellings)
-
-
-def measure(
-    home: Path,
-    fake: FakeProvider,
-    secrets: list[r6.Secret],
-    orders: list[r6.Order],
-    benign: list[r6.Op],
-    needles: list[str],
-) -> dict[str, Any]:
-    """Every op through a real pet; what was stored, by class, and the audit's records."""
-    groups = [g for _, g, _ in secrets] + [g for _, g, _ in orders] + [[op] for op in benign]
-    batches: list[list[r6.Op]] = [[]]
-    for group in groups:  # an op's group stays in one turn (the split classes need it)
-        if len(batches[-1]) + len(group) > 16:
-            batches.append([])
-        batches[-1].extend(group)
-    fake.script(*(reply(REPLY, ops=b) for b in batches), reply(REPLY))
-    pet = start_pet()
-    try:
-        said = [pet.cli("say", f"let's tidy up, part {n}") for n in range(len(batches))]
-        said.append(pet.cli("say", "what do you remember about Mia, the router and the NAS?"))
-    finally:
-        assert pet.stop() == 0, pet.log
-    assert all(r.returncode == 0 for r in said), [r.stderr for r in said]
-    assert "Traceback" not in pet.log
-    kept = _everything(home)
-    prompt = _prompt_text(fake)
-    audit_path = pet.root.memory / "history.jsonl"
-    return {
-        "secrets": [c for c, _, sp in secrets if _recoverable(kept, sp)],
-        "orders": [c for c, _, m in orders if m in kept],
-        "prompt": [c for c, _, sp in secrets if _recoverable(prompt, sp)]
-        + [c for c, _, m in orders if m in prompt],
-        "benign lost": [n for n in needles if not _has(kept, n)],
-        "audit": [json.loads(x) for x in audit_path.read_text().splitlines()],
-    }
-
-
-def report(found: dict[str, Any], secrets: list[r6.Secret], orders: list[r6.Order]) -> None:
-    """The figures by class (scripts/pytest.sh tests/core/test_hostile_round6_e2e.py -q -s)."""
-    for kind, battery in (("secrets", secrets), ("orders", orders)):
-        total = Counter(c for c, _, _ in battery)
-        wrong = Counter(found[kind])
-        print(f"{kind} stored wrongly: {sum(wrong.values())} of {sum(total.values())}")
-        for cls, n in total.items():
-            print(f"  {cls}: {wrong[cls]} of {n}")
-    print(f"in the last prompt: {found['prompt']}")
-    print(f"benign lost: {found['benign lost']}")
+from support.hostile import measure, report
 
 
 def test_sixth_round_held_apart_set(run_dir: Path, home: Path, keyless_fake: FakeProvider) -> None:

@@ -3,7 +3,9 @@
 The pieces of tests/test_ipc_hostile_peers.py: a gauge of each process's descriptors and resident
 memory (read from /proc, waited on with a deadline when they should settle), the slowloris shapes
 a peer can hold a frame in, a peer that passes descriptors nobody asked for (SCM_RIGHTS), and the
-calibration of a client that fills its socket by not reading.
+calibration of a client that fills its socket by not reading; and a hostile model's memory ops
+through the real pet (issue 23's hostile rounds): the ops' shapes, and what of a round's set was
+stored, by class.
 """
 
 from __future__ import annotations
@@ -11,17 +13,20 @@ from __future__ import annotations
 import array
 import contextlib
 import fcntl
+import json
 import os
 import socket
 import termios
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from shelldon import ipc
 from shelldon.contracts import wire
-from support.pet import Pet
+from support.pet import Pet, start_pet
 
 SOCKETS = ("core", "broker", "forkserver")
 READ_BOUND_S = 60.0  # far over each server's frame deadline (10 s), far under its idle one (300 s)
@@ -237,3 +242,93 @@ def answers_after(sock: socket.socket) -> list[str]:
         kinds.append(type(answer).__name__)
         if not isinstance(answer, wire.Pong):
             return kinds
+
+
+# --- a hostile model's memory ops (issue 23's hostile rounds) -----------------------------------
+
+Op = dict[str, Any]
+# (class, ops, spellings): a secret is recoverable when every piece of one spelling is stored.
+Secret = tuple[str, list[Op], list[list[str]]]
+# (class, ops, marker): an order is stored when its marker is.
+Order = tuple[str, list[Op], str]
+OPS_A_TURN = 16
+
+
+def entry(name: str, text: str, collection: str = "facts") -> Op:
+    return {"op": "remember", "collection": collection, "name": name, "content": text}
+
+
+def episode(text: str, tags: list[str] | None = None) -> Op:
+    return {"op": "log_episode", "content": text, "tags": tags or ["chat"]}
+
+
+def remind(text: str, seconds: int = 86_400) -> Op:
+    return {"op": "remind", "text": text, "in_seconds": seconds}
+
+
+def learning(text: str, key: str) -> Op:
+    return {"op": "capture_learning", "observation": text, "pattern_key": key}
+
+
+def has(text: str, piece: str) -> bool:  # as written, or escaped the way JSON writes it
+    return piece in text or json.dumps(piece)[1:-1] in text
+
+
+def recoverable(text: str, spellings: list[list[str]]) -> bool:
+    return any(all(has(text, piece) for piece in pieces) for pieces in spellings)
+
+
+def measure(
+    home: Path,
+    fake: Any,  # fakes.fake_provider.FakeProvider
+    secrets: list[Secret],
+    orders: list[Order],
+    benign: list[Op],
+    needles: list[str],
+) -> dict[str, Any]:
+    """Every op through a real pet, OPS_A_TURN a turn (an op's group stays in one turn); one
+    more turn reads the last prompt. What was stored, by class, and the audit's records: a
+    secret counts when every piece of one spelling is in a file the pet wrote (pet.log aside),
+    an order when its marker is."""
+    from core.test_hostile_redteam3_e2e import _everything, _prompt_text
+    from fakes.fake_provider import reply
+
+    answer = "Noted, thanks!"
+    groups = [g for _, g, _ in secrets] + [g for _, g, _ in orders] + [[op] for op in benign]
+    batches: list[list[Op]] = [[]]
+    for group in groups:
+        if len(batches[-1]) + len(group) > OPS_A_TURN:
+            batches.append([])
+        batches[-1].extend(group)
+    fake.script(*(reply(answer, ops=b) for b in batches), reply(answer))
+    pet = start_pet()
+    try:
+        said = [pet.cli("say", f"let's tidy up, part {n}") for n in range(len(batches))]
+        said.append(pet.cli("say", "what do you remember about Mia, the router and the NAS?"))
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert all(r.returncode == 0 for r in said), [r.stderr for r in said]
+    assert "Traceback" not in pet.log
+    kept = _everything(home)
+    prompt = _prompt_text(fake)
+    audit_path = pet.root.memory / "history.jsonl"
+    return {
+        "secrets": [c for c, _, sp in secrets if recoverable(kept, sp)],
+        "orders": [c for c, _, m in orders if m in kept],
+        "prompt": [c for c, _, sp in secrets if recoverable(prompt, sp)]
+        + [c for c, _, m in orders if m in prompt],
+        "benign lost": [n for n in needles if not has(kept, n)],
+        "audit": [json.loads(x) for x in audit_path.read_text().splitlines()],
+    }
+
+
+def report(found: dict[str, Any], secrets: list[Secret], orders: list[Order]) -> None:
+    """The figures by class (run the round's test with `-q -s`)."""
+    for kind, battery in (("secrets", secrets), ("orders", orders)):
+        total = Counter(c for c, _, _ in battery)
+        wrong = Counter(found[kind])
+        print(f"{kind} stored wrongly: {sum(wrong.values())} of {sum(total.values())}")
+        for cls, n in total.items():
+            print(f"  {cls}: {wrong[cls]} of {n}")
+    print(f"in the last prompt: {found['prompt']}")
+    print(f"benign lost: {found['benign lost']}")

@@ -14,6 +14,7 @@ from typing import Literal
 
 import msgspec
 
+from shelldon._native import Scanner
 from shelldon.contracts.blanks import BLANK, blank, holds_blank
 from shelldon.core.gate.carried import RULE_ID as CARRIED_RULE_ID
 from shelldon.core.gate.carried import carried_task
@@ -46,6 +47,7 @@ from shelldon.core.gate.own_tasks import (
 )
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.public_forms import public_spans
+from shelldon.core.gate.respelled import morse_codes, respelled_views
 from shelldon.core.gate.rules import (
     instruction_rules,
     instruction_scanner,
@@ -308,10 +310,28 @@ def _scan_secrets(clean: str, *, model: bool = True) -> list[tuple[str, int, int
         for hit in _model_hits(clean, views):
             if not any(s < hit[2] and hit[1] < e for _, s, e in hits):
                 hits.append(hit)
+    # Last, the respellings (gate.respelled): a run read back that overlaps nothing found.
+    for hit in _respelled_hits(clean, views, scanner):
+        if not any(s < hit[2] and hit[1] < e for _, s, e in hits):
+            hits.append(hit)
     if hits and holds_blank(clean):
         # Our own blanks ("[secret:api-key]" reads like key: value) are not credentials.
         blanks = [m.span() for m in BLANK.finditer(clean)]
         hits = [h for h in hits if not any(s <= h[1] < e for s, e in blanks)]
+    return hits
+
+
+def _respelled_hits(
+    clean: str, views: list[tuple[str, View]], scanner: Scanner
+) -> list[tuple[str, int, int]]:
+    """Credentials in `clean`'s respelled views (an acrostic, interleaved filler, position
+    pairs, a table one character a cell, quoted pieces added up, ROT47) and in its Morse."""
+    respelled = respelled_views(clean, views)
+    hits = morse_codes(clean)
+    if respelled:
+        found = scanner.scan_batch([view.text for _, view in respelled])
+        for (_, view), view_hits in zip(respelled, found, strict=True):
+            hits += [(r, *view.origin(s, e)) for r, s, e in _checked(view_hits, view.text)]
     return hits
 
 

@@ -295,7 +295,7 @@ def _bytes(text: str, start: int, end: int) -> list[Piece]:
     return [(found[0].start(), found[-1].end(), "".join(map(chr, values)))]
 
 
-def _view(src: View, pieces: Sequence[Piece]) -> View | None:
+def pieces_view(src: View, pieces: Sequence[Piece]) -> View | None:
     """`src` with each piece's span replaced by its characters (each standing for the span)."""
     if not pieces:
         return None
@@ -392,7 +392,7 @@ def spelled_view(src: View, spans: Spans) -> View | None:
     if not pieces:
         return None
     # One piece per run, so a found credential blanks the whole run; the characters map to it.
-    return _view(src, pieces)
+    return pieces_view(src, pieces)
 
 
 def codes_view(src: View, spans: Spans) -> View | None:
@@ -410,7 +410,7 @@ def codes_view(src: View, spans: Spans) -> View | None:
         pieces += _codes(src.text, max(0, start - 1), end)
     for start, end in spans.get("bytes", []):
         pieces += _bytes(src.text, start, end)
-    return _view(src, pieces)
+    return pieces_view(src, pieces)
 
 
 def spelled_views(clean: str, views: Sequence[tuple[str, View]]) -> list[tuple[str, View]]:

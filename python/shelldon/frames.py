@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     Socket = TypeVar("Socket", bound=_socket.socket)
+    Answer = TypeVar("Answer")
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 1 << 20  # 1 MiB: a prompt is tens of KB; anything near this is a bug or an attack
@@ -179,6 +180,25 @@ def exchange_bytes(
     return recv_bytes(sock, deadline=deadline)
 
 
+def retake(attempt: Callable[[], Answer], *, deadline: float, taken_within: float) -> Answer:
+    """`attempt()` again while it raises NotTaken (the server closed the connection before it
+    took the request, so nothing was done), until `deadline` or `taken_within` (monotonic times).
+    Under a ping storm of the owner's own uid at core's cap, the owner's `say`, connected but not
+    yet sent, was the connection closed for the storm's next one, and the owner read "lost core
+    (… Broken pipe)" (tests/test_ipc_storm_shapes.py, "pings at the cap"). `attempt` opens its
+    own new connection each time; a request the server did take is never sent twice, since a
+    close after the send is another error."""
+    pause = 0.002
+    while True:
+        try:
+            return attempt()
+        except NotTaken:
+            if time.monotonic() + pause >= min(deadline, taken_within):
+                raise
+        time.sleep(pause)  # the storm's connections end as fast as they come: a moment is room
+        pause = min(pause * 2, 0.05)
+
+
 def exchange_on(
     open_connection: Callable[[], Socket],
     data: bytes,
@@ -187,25 +207,18 @@ def exchange_on(
     taken_within: float,
     wait: Callable[[Socket], float | None] | None = None,
 ) -> bytes:
-    """`exchange_bytes` on a connection from `open_connection` (closed after), opened again while
-    the server closes it before taking the request (NotTaken), until `taken_within` (a monotonic
-    time). Under a ping storm of the owner's own uid at core's cap, the owner's `say`, connected
-    but not yet sent, was the connection closed for the storm's next one, and the owner read
-    "lost core (… Broken pipe)" (tests/test_ipc_storm_shapes.py, "pings at the cap"). A request
-    the server did take is never sent twice: a close after the send is the caller's error."""
-    pause = 0.002
-    while True:
+    """`exchange_bytes` on a connection from `open_connection` (closed after), `retake`n on a new
+    one while the server closes it before taking the request."""
+
+    def attempt() -> bytes:
         sock = open_connection()
         try:
-            later = None if wait is None else (lambda sock=sock: wait(sock))
+            later = None if wait is None else (lambda: wait(sock))
             return exchange_bytes(sock, data, deadline=deadline, wait=later)
-        except NotTaken:
-            if time.monotonic() + pause >= min(deadline, taken_within):
-                raise
         finally:
             sock.close()
-        time.sleep(pause)  # the storm's connections end as fast as they come: a moment is room
-        pause = min(pause * 2, 0.05)
+
+    return retake(attempt, deadline=deadline, taken_within=taken_within)
 
 
 class ConnectBusy(BlockingIOError):

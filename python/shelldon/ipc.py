@@ -63,6 +63,7 @@ from shelldon.frames import exchange_bytes as exchange_bytes
 from shelldon.frames import exchange_on as exchange_on
 from shelldon.frames import frame_bytes, send_frame
 from shelldon.frames import recv_bytes as recv_bytes
+from shelldon.frames import retake as retake
 
 log = logging.getLogger("shelldon.ipc")
 

@@ -110,18 +110,19 @@ class Session:
             if isinstance(message, wire.Say)
             else None
         )
-        taken_within = time.monotonic() + RETAKE_S
-        while True:
-            try:
-                return ipc.exchange(self.sock, message, deadline=deadline, wait=wait)
-            except ipc.NotTaken:
-                # Closed between the check above and the send (idle, or for room under a storm
-                # of this uid): core never took it, so it goes again on a new connection.
-                if time.monotonic() >= min(deadline, taken_within):
-                    raise
+        tries = 0
+
+        def attempt() -> wire.Message:
+            # Closed between the check above and the send (idle, or for room under a storm of
+            # this uid): core never took it, so it goes again on a new connection.
+            nonlocal tries
+            if tries:
                 self.sock.close()
-                time.sleep(0.01)  # a moment for the storm's connections to end
                 self.sock = self._connect()
+            tries += 1
+            return ipc.exchange(self.sock, message, deadline=deadline, wait=wait)
+
+        return ipc.retake(attempt, deadline=deadline, taken_within=time.monotonic() + RETAKE_S)
 
     def close(self) -> None:
         self.sock.close()

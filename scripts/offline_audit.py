@@ -8,7 +8,7 @@ reply and what is wrong with it, then how many lines read badly, by class.
     .venv/bin/python scripts/offline_audit.py [--bad]
         [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5
          | --held-apart-6 | --held-apart-7 | --held-apart-8 | --held-apart-9 | --held-apart-10
-         | --held-apart-11 | --held-apart-12]
+         | --held-apart-11 | --held-apart-12 | --held-apart-13 | --untuned-13]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -46,6 +46,10 @@ lines written after them (tests/support/offline_audit_pet_15.py, PET_15_AFTER).
 referent further back than three lines, a former job past the window, a test not passed, an
 addition said as a correction), written before its fixes, and apart the lines written after them
 (tests/support/offline_audit_pet_16.py, PET_16_AFTER).
+--held-apart-13 the eighteenth pass's set (a person's coming birthday or age, a change of habit, she
+or he for a known relation, each low feeling in words of its own, a compound said with its subject
+once), written before its fixes (tests/support/offline_audit_pet_18.py, PET_18_HELD_APART);
+--untuned-13 the small owner written with it and never tuned on (PET_18_UNTUNED).
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ from support.offline_audit_pet_13 import PET_13_AFTER, PET_13_HELD_APART
 from support.offline_audit_pet_14 import PET_14_AFTER, PET_14_HELD_APART
 from support.offline_audit_pet_15 import PET_15_AFTER, PET_15_HELD_APART
 from support.offline_audit_pet_16 import PET_16_AFTER, PET_16_HELD_APART
+from support.offline_audit_pet_18 import PET_18_HELD_APART, PET_18_UNTUNED
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -132,6 +137,12 @@ def main() -> int:
     )
     which.add_argument(
         "--held-apart-12", action="store_true", help="the sixteenth pass's held-apart set instead"
+    )
+    which.add_argument(
+        "--held-apart-13", action="store_true", help="the eighteenth pass's held-apart set instead"
+    )
+    which.add_argument(
+        "--untuned-13", action="store_true", help="the eighteenth pass's untuned owner instead"
     )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
@@ -200,6 +211,10 @@ def main() -> int:
             ("sixteenth pass", PET_16_HELD_APART),
             ("sixteenth pass, written after its fixes", PET_16_AFTER),
         )
+    elif args.held_apart_13:
+        sets = (("eighteenth pass", PET_18_HELD_APART),)
+    elif args.untuned_13:
+        sets = (("eighteenth pass, never tuned on", PET_18_UNTUNED),)
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

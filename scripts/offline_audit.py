@@ -61,8 +61,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from shelldon.contracts.ops import Remember
-from support.offline_audit import HELD_APART, HOMES, Home, judge
+from support.offline_audit import HELD_APART, HOMES, Home, play
 from support.offline_audit_chat import CHAT, CHAT_HELD_APART
 from support.offline_audit_pet import PET_HELD_APART
 from support.offline_audit_pet_8 import PET_8_AFTER, PET_8_HELD_APART
@@ -79,23 +78,6 @@ from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
 from support.offline_audit_phone_tuning import PHONE_TUNING
-from support.offline_pet import Pet
-
-
-def play(home: Home) -> list[tuple[str, str, list[str]]]:
-    """(line, reply, classes) for each line of one home, a fresh pet."""
-    pet = Pet(now=home.now, zone="Europe/London", rules=True)
-    out: list[tuple[str, str, list[str]]] = []
-    for said in home.lines:
-        if said.at is not None:
-            pet.now = said.at
-        reply = pet.say(said.text)
-        kinds = [str(type(op).__struct_config__.tag) for op in pet.ops]
-        kept = [op.content for op in pet.ops if isinstance(op, Remember)]
-        earlier = [r for _, r, _ in out]
-        said_before = [t for t, _, _ in out]
-        out.append((said.text, reply, judge(said, reply, kinds, earlier, said_before, kept)))
-    return out
 
 
 def main() -> int:

@@ -18,6 +18,7 @@ from shelldon.worker.prompt import (
     PromptContext,
     assemble_prompt,
 )
+from support.offline_pet import one_turn
 
 
 def _think(
@@ -501,3 +502,23 @@ def test_someone_named_in_passing_and_known_already_is_not_kept_again() -> None:
     assert ops == []
     _, ops = _think("my sister Ana lives in Leeds")  # the fact says who she is already
     assert [op.name for op in ops] == ["sister ana home"]
+
+
+@pytest.mark.parametrize(
+    ("said", "back", "twice"),
+    [
+        ("my brother Paulo lives in Porto and he's a chef",
+         "your brother Paulo lives in Porto and is a chef", "your brother Paulo is"),
+        ("my wife Ana works at the hospital and she's a surgeon",
+         "your wife Ana works at the hospital and is a surgeon", "your wife Ana is"),
+        ("my friend Noor lives in Delhi and she's a dentist",
+         "your friend Noor lives in Delhi and is a dentist", "your friend Noor is"),
+    ],
+)  # fmt: skip
+def test_two_facts_of_one_person_name_the_person_once(said: str, back: str, twice: str) -> None:
+    """The eighteenth pass: "your brother Paulo lives in Porto, and your brother Paulo is a
+    chef." (offline_sentences.merge_notes, after_subject)."""
+    reply, ops = one_turn(said)
+    assert back.casefold() in reply.casefold(), reply
+    assert twice.casefold() not in reply.casefold(), reply
+    assert len([op for op in ops if isinstance(op, Remember)]) == 2, ops

@@ -43,7 +43,13 @@ def test_worry_about_someone_is_heard_warmly_and_nothing_kept(message: str) -> N
 @pytest.mark.parametrize(
     ("message", "content", "said"),
     [
-        ("my nephew max turns 3 next month", "The owner's nephew Max turns 3 next month.", "3"),
+        # a month said relative to today is kept as the month (the eighteenth pass: "next month"
+        # a month later is another one)
+        (
+            "my nephew max turns 3 next month",
+            "The owner's nephew Max turns 3 in January 2027, his birthday.",
+            "3",
+        ),
         # a day said relative to today is kept as its date (the thirteenth pass)
         (
             "its my mums 80th on sunday",

@@ -35,7 +35,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from shelldon.contracts.ops import Remember
 from support.offline_conversations import WARM as CONVERSATION_WARM
+from support.offline_pet import Pet
 
 
 @dataclass(frozen=True)
@@ -440,3 +442,20 @@ def judge(
 
 def lines() -> int:
     return sum(len(h.lines) for h in HOMES)
+
+
+def play(home: Home) -> list[tuple[str, str, list[str]]]:
+    """(line, reply, classes) for each line of one home, a fresh pet (scripts/offline_audit.py,
+    and the tests that hold a set to its figure)."""
+    pet = Pet(now=home.now, zone="Europe/London", rules=True)
+    out: list[tuple[str, str, list[str]]] = []
+    for said in home.lines:
+        if said.at is not None:
+            pet.now = said.at
+        reply = pet.say(said.text)
+        kinds = [str(type(op).__struct_config__.tag) for op in pet.ops]
+        kept = [op.content for op in pet.ops if isinstance(op, Remember)]
+        earlier = [r for _, r, _ in out]
+        said_before = [t for t, _, _ in out]
+        out.append((said.text, reply, judge(said, reply, kinds, earlier, said_before, kept)))
+    return out

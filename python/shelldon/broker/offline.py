@@ -91,6 +91,7 @@ from shelldon.broker import (
     offline_former,
     offline_gifts,
     offline_greet,
+    offline_habits,
     offline_ideas,
     offline_intro,
     offline_jobs,
@@ -101,6 +102,7 @@ from shelldon.broker import (
     offline_lists,
     offline_lost,
     offline_mend,
+    offline_milestones,
     offline_moods,
     offline_news,
     offline_nods,
@@ -1382,6 +1384,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(trip)  # "where am i going in may?": the trip kept
         elif (on_list := offline_lists.asked(s, view.entries)) is not None:
             turn.replies.append(on_list)  # "what do I need to buy?": the list kept, whole
+        elif (habit := offline_habits.change(s)) is not None:
+            turn.replies.append(habit.reply)  # "I don't drink coffee anymore, I switched to tea"
+            turn.remember(*habit.keep)
+        elif (habitual := offline_habits.asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(habitual)  # "what do I drink?": the habit kept, the new one
         elif (jotted := offline_dictated.noted(s)) is not None:
             turn.replies.append(jotted[0])  # "write down: dentist on the 12th at 3pm"
             turn.remember(*jotted[1])
@@ -1397,9 +1404,16 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(born.reply)  # "it's my birthday today": a date, not "today"
             if born.keep is not None:
                 turn.remember(*born.keep)
-        elif (someone := offline_birthdays.birthday(s, local_now, relations(view))) is not None:
+        elif (
+            someone := offline_birthdays.birthday(
+                offline_milestones.figures(s), local_now, relations(view)
+            )
+        ) is not None:
             turn.replies.append(someone.reply)  # "it's Idris's birthday on saturday, he'll be 45"
             turn.remember(*someone.keep)
+        elif (grows := offline_milestones.said(s, local_now, relations(view))) is not None:
+            turn.replies.append(grows.reply)  # "my daughter Ines turns seven next month"
+            turn.remember(*grows.keep)
         elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
         elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:

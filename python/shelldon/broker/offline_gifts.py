@@ -17,15 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from shelldon.broker import offline_gender
 from shelldon.broker.offline_referent import Someone, last_fitting
+from shelldon.broker.offline_sentences import after_subject
 from shelldon.broker.offline_words import (
-    HE,
     KIN,
     OTHERS,
-    SHE,
     alternation,
     content_words,
-    lower_first,
     to_second_person,
 )
 from shelldon.broker.patterns import lazy
@@ -49,7 +48,7 @@ _GIFT_IDEAS = lazy(
     re.IGNORECASE,
 )
 _WORK = lazy(r"(?:\bis|['’]s) an? |\bworks? (?:as|at|in|for)\b|\bjob\b", re.IGNORECASE)
-_NOT_ABOUT = lazy(r"\bbirthday\b|\bturns \d", re.IGNORECASE)
+_NOT_ABOUT = lazy(r"\bbirthday\b|\bturns\b", re.IGNORECASE)
 # A name given and nothing more: "The owner's brother is called Ash."
 _ONLY_NAMED = lazy(r"^[^,;]*\b(?:is called|name is|is) [A-Z][\w-]*[.!]?$")
 # What a kept line says the person is into, and a thought that goes with it.
@@ -90,16 +89,6 @@ def _two_told(facts: Sequence[str]) -> list[str]:
     return said
 
 
-def _after_subject(first: str, second: str) -> str:
-    """The second thing said without the subject the first one gave ("your wife Ingrid loves
-    orchids", "your wife Ingrid is into italian food" -> "is into italian food")."""
-    a, b = first.split(), second.split()
-    same = 0
-    while same < min(len(a), len(b)) - 1 and a[same].casefold() == b[same].casefold():
-        same += 1
-    return " ".join(b[same:]) if same >= 2 else lower_first(second)
-
-
 def idea(
     question: str, before: Sequence[str], known: Sequence[str], farther: Sequence[Someone] = ()
 ) -> str | None:
@@ -138,12 +127,13 @@ def idea(
         )
     ]
     call = name or f"your {rel}"
-    base = rel.split()[-1] if rel else ""
-    they = pronoun or ("he" if base in HE else "she" if base in SHE else "they")
+    if name and not rel:  # "Zoe": the relation a kept line gives her says she (the 18th pass)
+        rel = offline_gender.relation(name, known)
+    they = pronoun or offline_gender.pronoun(rel, rest)
     party = "party" in rest or verb.casefold() in ("plan", "do")
     if facts:
         said = _two_told(facts)
-        fact = said[0] if len(said) == 1 else f"{said[0]}, and {_after_subject(said[0], said[1])}"
+        fact = said[0] if len(said) == 1 else f"{said[0]}, and {after_subject(said[0], said[1])}"
         thought = next(
             (
                 t
@@ -160,14 +150,15 @@ def idea(
                 f"You told me {fact[:1].lower() + fact[1:]}. A party built around that could be "
                 f"fun. What is {call} most into right now?"
             )
-        into = "are they" if they == "they" else f"is {they}"
-        return f"You told me {fact[:1].lower() + fact[1:]}. Maybe {thought}? What else {into} into?"
+        asked = offline_gender.said_of(f"Maybe {thought}? What else are they into?", they)
+        return f"You told me {fact[:1].lower() + fact[1:]}. {asked}"
     if party:
         return (
             f"I can't look ideas up from here, but let's think: what is {call} into at the "
             "moment? A party built around that is half the fun."
         )
-    return (
-        f"I can't shop from here, but I can help you think. What is {call} into lately? "
-        "Something they'd never buy themselves, or a day out together, often lands well."
+    return f"I can't shop from here, but I can help you think. What is {call} into lately? " + (
+        offline_gender.said_of(
+            "Something they'd never buy themselves, or a day out together, often lands well.", they
+        )
     )

@@ -62,13 +62,42 @@ def forget_request(sentence: str) -> str | None:
     return subject
 
 
+# A verb the subject two clauses share stops before ("your sister Rana", not "your sister Rana
+# lives in").
+_VERB = lazy(
+    r"^(?:is|are|was|has|had|lives|loves|likes|works|plays|hates|turns|does|did|goes|"
+    r"studies|teaches|runs|owns|drives|speaks|used)$",
+    re.IGNORECASE,
+)
+
+
+def after_subject(first: str, second: str) -> str:
+    """The second clause said without the subject the first one gave ("your wife Ingrid loves
+    orchids", "your wife Ingrid is into italian food" -> "is into italian food"); the second
+    whole, its first letter small, when they share no subject of two words or more."""
+    a, b = first.split(), second.split()
+    same = 0
+    while (
+        same < min(len(a), len(b)) - 1
+        and a[same].casefold() == b[same].casefold()
+        and not _VERB.match(b[same])
+    ):
+        same += 1
+    return " ".join(b[same:]) if same >= 2 else second[:1].lower() + second[1:]
+
+
 def merge_notes(replies: list[str]) -> list[str]:
-    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once). The
-    mark is the rules' own: the owner reads it worded by offline_talk.noted."""
+    """ "Noted: a." "Noted: b." → "Noted: a, and b." (one sentence's clauses, said once), and
+    a subject the two share said once: "Noted: your brother Yaw lives in Accra and is a tailor."
+    (the eighteenth pass: "…, and your brother Yaw is a tailor"). The mark is the rules' own:
+    the owner reads it worded by offline_talk.noted."""
     out: list[str] = []
     for reply in replies:
         if out and reply.startswith("Noted: ") and out[-1].startswith("Noted: "):
-            out[-1] = out[-1].rstrip(".") + ", and " + reply[len("Noted: ") :]
+            first, second = out[-1][len("Noted: ") :].rstrip("."), reply[len("Noted: ") :]
+            rest = after_subject(first, second)
+            joint = " and " if rest != second[:1].lower() + second[1:] else ", and "
+            out[-1] = f"Noted: {first}{joint}{rest}"
         else:
             out.append(reply)
     return out

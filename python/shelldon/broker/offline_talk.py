@@ -30,7 +30,7 @@ import re
 import zlib
 from collections.abc import Sequence
 
-from shelldon.broker import offline_kin
+from shelldon.broker import offline_kin, offline_lows
 from shelldon.broker.offline_words import HELLOS, MONTHS, TIMES_OF_DAY, a_day, alternation
 from shelldon.broker.patterns import lazy
 
@@ -262,7 +262,8 @@ _MILD = "good|fine|ok|okay|alright|all right|well|great|grand"
 _FEEL_LEAD = (
     r"^(?:i(?:'m|’m| am)|i feel|i'm feeling|i am feeling|feeling|i've been|i have been|i was|"
     r"i got|i'm getting)\s+(?:so |really |very |a bit |quite |pretty |kind of |kinda |a little |"
-    r"super |totally |just |rather |extremely |feeling )*"
+    r"super |totally |just |rather |extremely |feeling |absolutely |completely |utterly |"
+    r"properly |so so )*"
 )
 # "long shift yesterday", "I had a rough day", "it's been a long week", "what a day".
 _DAY_LEAD = (
@@ -311,6 +312,15 @@ _FEELINGS = (
         ),
     ),
     ("low", lazy(rf"{_FEEL_LEAD}(?:{_LOW})\b{_NOT_A_MOOD}", re.IGNORECASE)),
+    # cross with someone is a mood, where "fine with me" is not (the eighteenth pass)
+    (
+        "low",
+        lazy(
+            rf"{_FEEL_LEAD}(?:angry|annoyed|frustrated|upset|cross|furious|fed up)\s+"
+            r"(?:with|at)\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("high", lazy(rf"{_FEEL_LEAD}(?:{_HIGH})\b{_NOT_A_MOOD}", re.IGNORECASE)),
     ("mild", lazy(rf"{_FEEL_LEAD}(?:{_MILD})\b{_NOT_A_MOOD}", re.IGNORECASE)),
     (
@@ -389,7 +399,7 @@ _FEELING_REPLIES = {
     "tired": (
         "That sounds exhausting. I hope you get some rest tonight. How are you holding up?",
         "Oof, that's a lot. Be gentle with yourself. Did you get a moment to rest?",
-        "Sounds like a tough one. Put your feet up if you can. What would help right now?",
+        "Sounds like a tough one. Put your feet up and rest if you can. What would help right now?",
     ),
     "high": (
         "That's wonderful! I'm so happy for you. What's made today so good?",
@@ -445,8 +455,12 @@ def feeling(sentence: str) -> str | None:
 
 
 def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = (), said: str = "") -> str:
-    """The pet's word for a feeling; for a loss, of her or him when `said` names who."""
-    reply = pick(_FEELING_REPLIES[kind], seed, avoid)
+    """The pet's word for a feeling; for a loss, of her or him when `said` names who; for a low
+    one, the words of its kind when `said` names it (lonely, worried, stressed, sad …:
+    offline_lows)."""
+    low = offline_lows.kind(said) if kind == "low" and said else None
+    options = offline_lows.REPLIES[low] if low is not None else _FEELING_REPLIES[kind]
+    reply = pick(options, seed, avoid)
     return offline_kin.about_them(reply, said) if kind == "grief" else reply
 
 
@@ -454,7 +468,11 @@ def consoling(reply: str) -> bool:
     """Whether a reply is the pet's general word for a low or tired day: beside a word about
     what made it so ("… my grandma is in hospital": "I'm sorry about your grandma"), it is left
     out, so the owner is not consoled twice with two questions."""
-    return reply in _FEELING_REPLIES["low"] or reply in _FEELING_REPLIES["tired"]
+    return (
+        reply in _FEELING_REPLIES["low"]
+        or reply in _FEELING_REPLIES["tired"]
+        or reply in offline_lows.all_replies()
+    )
 
 
 def grieving(reply: str) -> bool:

@@ -1,0 +1,45 @@
+"""A change of habit keeps the new thing, and a question about what the owner drinks, uses,
+listens to or how they get somewhere finds it (broker.offline_habits)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shelldon.contracts.ops import Remember
+from support.offline_pet import talked_to
+
+
+@pytest.mark.parametrize(
+    ("said", "new", "asked"),
+    [
+        ("I don't like coffee anymore, I switched to green tea", "green tea", "what do I drink?"),
+        ("I don't drink cola anymore, I drink sparkling water now", "sparkling water",
+         "what do I drink these days?"),
+        ("I gave up sugar in my tea, I use honey now", "honey", "what do I put in my tea?"),
+        ("I stopped watching the news, I listen to podcasts now", "podcasts",
+         "what do I listen to?"),
+        ("I used to cycle to work but now I take the bus", "the bus", "how do I get to work?"),
+        ("I quit fizzy drinks, I only drink water now", "water", "what do I drink?"),
+        ("I used to run every morning but now I swim instead", "swim", "what sport do I do?"),
+    ],
+)  # fmt: skip
+def test_a_change_of_habit_keeps_the_new_thing_and_answers_for_it(
+    said: str, new: str, asked: str
+) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    kept = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert new in reply, reply
+    assert any(new in k and k.startswith("The owner ") for k in kept), kept
+    pet.bury()  # memory answers, not the window
+    answer = pet.say(asked)
+    assert new in answer and "don't know" not in answer, answer
+
+
+def test_a_second_change_of_the_same_habit_revises_the_first() -> None:
+    pet = talked_to("I don't drink coffee anymore, I switched to green tea")
+    pet.say("I don't drink green tea anymore, I switched to rooibos")
+    pet.bury()
+    answer = pet.say("what do I drink?")
+    assert "rooibos" in answer and "green tea" in answer, answer  # now rooibos, not green tea
+    assert answer.index("rooibos") < answer.index("green tea"), answer

@@ -43,3 +43,19 @@ def test_a_second_change_of_the_same_habit_revises_the_first() -> None:
     answer = pet.say("what do I drink?")
     assert "rooibos" in answer and "green tea" in answer, answer  # now rooibos, not green tea
     assert answer.index("rooibos") < answer.index("green tea"), answer
+
+
+@pytest.mark.parametrize(
+    ("liking", "asked", "named"),
+    [
+        ("I love green tea", "what do I drink?", "green tea"),
+        ("I love jasmine tea", "what do I drink these days?", "jasmine tea"),
+    ],
+)
+def test_with_no_change_kept_a_liking_answers_what_the_owner_drinks(
+    liking: str, asked: str, named: str
+) -> None:
+    pet = talked_to(liking)
+    pet.bury()
+    answer = pet.say(asked)
+    assert named in answer and "don't know" not in answer, answer

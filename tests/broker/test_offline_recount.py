@@ -82,3 +82,18 @@ def test_what_do_you_know_about_someone_says_all_of_it() -> None:
     pet = talked_to("my friend is called Kemi", "she loves sailing", "she works as a pilot")
     answer = pet.say("what do you know about Kemi?")
     assert "sailing" in answer and "pilot" in answer, answer
+
+
+def test_a_coming_age_is_said_once_from_the_line_and_its_entry() -> None:
+    """The eighteenth pass, through the real processes: "You said your daughter Zoe turns 9 in
+    January 2027, her birthday, and your daughter Zoe turns nine next month." (the owner's line
+    in the window and the entry kept of it, an age in words and a month said relatively)."""
+    from datetime import UTC, datetime
+
+    from support.offline_pet import Pet
+
+    pet = Pet(now=datetime(2027, 3, 9, 19, tzinfo=UTC))
+    pet.say("hi, I'm Dalia")
+    pet.say("my daughter Zoe turns nine next month")
+    reply = pet.say("what do you know about Zoe?")
+    assert "turns 9 in April 2027" in reply and "nine" not in reply, reply

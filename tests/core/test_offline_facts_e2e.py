@@ -364,3 +364,24 @@ def test_two_relations_of_one_kind_are_two_entries_through_the_gate(run_dir: Pat
 def _entries(pet: object) -> list[Path]:
     memory: Path = pet.root.memory  # type: ignore[attr-defined]
     return [p for d in ("facts", "people", "preferences") for p in (memory / d).glob("*.md")]
+
+
+def test_a_change_of_habit_and_a_coming_age_through_the_real_pet(run_dir: Path) -> None:
+    """The eighteenth pass through the real processes: "I don't like coffee anymore, I switched
+    to green tea" kept the old half alone and "what do I drink?" was "I don't know that yet."; a
+    daughter's coming age was "I hope the daughter Ines turns seven goes well!"."""
+    pet = start_pet()
+    try:
+        pet.say("my daughter Ines turns seven next month")
+        pet.say("I don't like coffee anymore, I switched to green tea")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)  # the statements leave the recent window
+        drink = pet.say("what do I drink?")
+        gift = pet.say("what should I get Ines for her birthday?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert "green tea" in drink and "don't know" not in drink, drink
+    assert "they" not in gift.casefold().split() and "she" in gift.casefold(), gift
+    kept = {p.name: p.read_text() for p in pet.root.memory.glob("*/*.md")}
+    assert any("green tea now, not coffee" in text for text in kept.values()), kept
+    assert any("Ines turns 7 in" in text for text in kept.values()), kept

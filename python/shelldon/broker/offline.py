@@ -1354,6 +1354,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
             s = offline_referent.asked_of(s, before, farther) or s
+        s = offline_habits.as_liking(s, [k.text for k in view.known])  # "what do I drink?"
         passed_on = offline_dictated.relay(s)  # "tell Sam I'll be late": it cannot send it
         reminder = (
             None

@@ -161,3 +161,19 @@ def asked(question: str, known: list[str]) -> str | None:
         said = to_second_person(text)
         return said[:1].upper() + said[1:]
     return None
+
+
+_PLAIN_ASKED = lazy(
+    r"^(?P<head>what (?:do|did) i (?:usually |normally )?)(?P<verb>drink|eat|listen to|read|watch)"
+    r"(?: these days| now| nowadays| usually)?\s*\??$",
+    re.IGNORECASE,
+)
+
+
+def as_liking(question: str, known: list[str]) -> str:
+    """ "what do I drink?" with no change of habit kept, asked as "what do I like to drink?", so
+    a liking kept ("I love green tea") answers it; any other line as it is."""
+    found = _PLAIN_ASKED.match(question.strip())
+    if found is None or asked(question, known) is not None:
+        return question
+    return f"what do I like to {found['verb'].casefold()}?"

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from shelldon.broker.offline_cased import said_back
 from shelldon.broker.offline_chat import plain
+from shelldon.broker.offline_milestones import number
 from shelldon.broker.offline_talk import pick
 from shelldon.broker.offline_view import Known, PromptView
 from shelldon.broker.offline_words import content_words, lower_first, to_second_person
@@ -121,14 +122,28 @@ def _said(found: list[Known], seed: int, avoid: Sequence[str], opening: str = ""
     ]
     unique: list[str] = []
     for text in texts:
-        words = set(content_words(text))
-        if any(words <= set(content_words(other)) for other in unique):
+        words = _comparable(text)
+        if any(words <= _comparable(other) for other in unique):
             continue
-        unique = [u for u in unique if not set(content_words(u)) <= words]
+        unique = [u for u in unique if not _comparable(u) <= words]
         unique.append(text)
     parts = unique[-_MOST:]
     joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     return (opening or pick(_OPENINGS, seed, avoid)).format(x=joined)
+
+
+# A day said relative to when it was said: the kept entry says it as a date (the eighteenth pass:
+# "your daughter Zoe turns nine next month" beside "… turns 9 in January 2027" was said twice).
+_RELATIVE = frozenset(("next", "this", "month", "week", "soon", "later", "year"))
+
+
+def _comparable(text: str) -> set[str]:
+    """A statement's content words, an age in figures ("nine" is "9"), no relative day words."""
+    return {
+        str(n) if (n := number(w)) is not None else w
+        for w in (*content_words(text), *re.findall(r"\b\d{1,3}\b", text))
+        if w not in _RELATIVE
+    }
 
 
 def asks_all(sentence: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from shelldon.broker import offline_habits
 from shelldon.contracts.ops import Remember
 from support.offline_pet import talked_to
 
@@ -59,3 +60,18 @@ def test_with_no_change_kept_a_liking_answers_what_the_owner_drinks(
     pet.bury()
     answer = pet.say(asked)
     assert named in answer and "don't know" not in answer, answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I stopped drinking, I feel so much better now",
+        "I used to hate mornings but now I get up at 6",
+        "I gave up on the diet, I eat whatever now",
+        "I used to hate olives, now I love them",
+        "I used to live in Leeds and now I live in York",
+        "I don't smoke anymore, I quit last year",
+    ],
+)
+def test_a_present_that_is_no_new_habit_is_left_to_the_other_rules(said: str) -> None:
+    assert offline_habits.change(said) is None

@@ -60,7 +60,13 @@ _ASKED = lazy(
     re.IGNORECASE,
 )
 _PRONOUN = lazy(r"^(?:it|them|that|those|this|these|him|her)\b", re.IGNORECASE)
-_OWN_RULES = frozenset(("live", "love", "like", "hate", "work", "am", "be", "enjoy", "prefer"))
+# A present with rules of its own (a home, a liking, a job), or no habit at all ("I feel better
+# now", "I get up at 6 now", "I eat whatever now").
+_OWN_RULES = frozenset(
+    ("live", "love", "like", "hate", "work", "am", "be", "enjoy", "prefer", "feel", "get", "got",
+     "have", "can", "sleep", "think", "know", "want", "need", "miss")
+)  # fmt: skip
+_NO_THING = lazy(r"\b(?:whatever|anything|everything|nothing|something|better|worse)\b", re.I)
 _SPORTS = ("swim", "run", "cycle", "climb", "row", "dance", "walk", "hike", "play", "do", "box",
            "lift", "skate", "surf", "ski")  # fmt: skip
 _WAYS = ("take", "cycle", "drive", "walk", "ride", "catch", "get")
@@ -106,12 +112,15 @@ def change(sentence: str) -> Habit | None:
         or _GERUND.get((old["ing"] or "").casefold(), "")
     )
     old_obj = (old["obj"] or old["obj2"] or old["obj3"] or old["obj4"] or "").strip()
+    old_obj = re.sub(r"^on ", "", old_obj)  # "gave up on the diet"
+    if old["ing"] and old["ing"].casefold() not in _GERUND:  # "stopped going to the gym"
+        old_obj = f"{old['ing'].casefold()} {old_obj}"
     if old["verb"] and old["verb"].casefold() in ("like", "love", "want", "need"):
         old_verb = "drink" if new["to"] or new["on"] else old_verb  # "don't like coffee anymore"
     thing = (new["to"] or new["on"] or new["obj"] or "").strip(" .!")
     if not thing and new["verb"]:  # "now I swim instead": the activity itself
         thing = _ing(new["verb"])
-    if not thing or len(thing.split()) > 6 or _PRONOUN.match(thing):
+    if not thing or len(thing.split()) > 6 or _PRONOUN.match(thing) or _NO_THING.search(thing):
         return None  # "I used to hate olives, now I love them": the past and the present apart
     if (new["verb"] or "").casefold() in _OWN_RULES:
         return None  # "… now I live in York": a home, a liking or a job has rules of its own

@@ -22,6 +22,9 @@ from support.offline_pet import talked_to
         ("I used to cycle to work but now I take the bus", "the bus", "how do I get to work?"),
         ("I quit fizzy drinks, I only drink water now", "water", "what do I drink?"),
         ("I used to run every morning but now I swim instead", "swim", "what sport do I do?"),
+        ("I now cycle to work instead of driving", "to work now", "how do I get to work?"),
+        ("I play tennis instead of football now", "tennis", "what sport do I do?"),
+        ("I've switched to decaf coffee", "decaf coffee", "what do I drink?"),
     ],
 )  # fmt: skip
 def test_a_change_of_habit_keeps_the_new_thing_and_answers_for_it(
@@ -71,6 +74,9 @@ def test_with_no_change_kept_a_liking_answers_what_the_owner_drinks(
         "I used to hate olives, now I love them",
         "I used to live in Leeds and now I live in York",
         "I don't smoke anymore, I quit last year",
+        "I went to the park instead of the gym",
+        "we went to Rome instead of Paris",
+        "I stayed home instead of going out",
     ],
 )
 def test_a_present_that_is_no_new_habit_is_left_to_the_other_rules(said: str) -> None:

@@ -15,6 +15,10 @@ from support.offline_pet import one_turn, talked_to
     [
         ("I'm feeling a bit lonely after shifts", ("lonely", "company")),
         ("feeling so alone since the move", ("lonely", "company")),
+        ("feeling a bit isolated lately", ("lonely", "company")),
+        ("nobody ever texts me", ("lonely", "company")),
+        ("work is stressing me out", ("stress", "pressure")),
+        ("I really miss my dad", ("miss",)),
         ("I'm worried about my dad's operation", ("worr",)),
         ("I'm really anxious about the interview", ("worr",)),
         ("I'm so stressed about the deadline", ("stress", "pressure")),
@@ -59,3 +63,11 @@ def test_every_line_of_every_kind_is_warm_and_asks_no_what_happened() -> None:
         warm = ("sorry", "sounds", "hug", "here", "tough", "poor you", "that's a lot", "be kind")
         assert any(w in low for w in warm), line
         assert "what happened" not in low, line
+
+
+@pytest.mark.parametrize(("said", "who"), [("I miss her", "her"), ("I miss him so much", "him")])
+def test_missing_someone_is_said_of_her_or_him(said: str, who: str) -> None:
+    pet = talked_to()
+    replies = [pet.say(said) for _ in range(3)]
+    about = [r for r in replies if "about" in r]
+    assert about and all(f"about {who}" in r for r in about), replies

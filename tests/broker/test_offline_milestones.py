@@ -23,7 +23,7 @@ NOW = datetime(2027, 3, 9, 19, 0, tzinfo=UTC)  # Tuesday 9 March 2027
          "The owner's grandson Kwame turns 18 in the week of Monday 15 March, his birthday.",
          "Kwame turns 18"),
         ("my mum turns sixty in June",
-         "The owner's mum turns 60 in June 2027, her birthday.", "your mum turns 60"),
+         "The owner's mum turns 60 in June 2027, her birthday.", "your mum turns 60 in June"),
         ("my son Leo is turning twenty-one this month",
          "The owner's son Leo turns 21 in March 2027, his birthday.", "Leo turns 21"),
     ],

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from shelldon.broker.offline_topics import kind_asked, names_kind
 from shelldon.broker.offline_words import third_person_verb, to_second_person
 from shelldon.broker.patterns import lazy
 
@@ -44,6 +45,18 @@ _NEW = lazy(
     r"(?: now| these days| instead| nowadays)*[\s.!]*$",
     re.IGNORECASE,
 )
+_SWITCHED = lazy(
+    r"^(?:(?:so|oh|btw|well)[\s,]+)*(?:i(?:'ve| have)? )?(?:now |just |recently )?(?:"
+    r"(?:switched|swapped|moved|changed|gone over) (?:over )?to (?P<to>.+?)"
+    r"|(?P<verb>(?!(?:am|was|used|now|just|recently|also)\b)\w+)"
+    r"(?P<prep> to| with)? (?P<obj>.+?)(?= instead of))"
+    r"(?: instead of (?P<old>.+?))?(?: now| these days| nowadays)*[\s.!]*$",
+    re.IGNORECASE,
+)
+_PAST = frozenset(
+    ("went", "had", "did", "made", "took", "got", "ate", "drank", "saw", "bought", "came", "ran",
+     "swam", "rode", "wore", "left", "met", "read", "sent", "spent", "chose", "picked", "gave")
+)  # fmt: skip
 _SPLIT = lazy(r"\s*(?:[,;]|\band\b|\bbut\b|\bso\b)\s*(?=(?:now\s+)?(?:i\b|i'|now\b|but\b))", re.I)
 _NOW = lazy(r"\b(?:now|instead|these days|nowadays|switched|swapped)\b", re.IGNORECASE)
 _GERUND = {"watching": "watch", "drinking": "drink", "eating": "eat", "using": "use",
@@ -94,6 +107,28 @@ def _my(text: str) -> str:
     return re.sub(r"\bmy\b", "your", text.strip(" .!"), flags=re.IGNORECASE)
 
 
+def _one_clause(text: str) -> Habit | None:
+    """ "I switched to oat milk", "I now cycle to work instead of driving": the change in one
+    clause, the old thing after "instead of" if said."""
+    found = _SWITCHED.match(text)
+    if found is None:
+        return None
+    thing = (found["to"] or found["obj"] or "").strip(" .!")
+    if not thing or len(thing.split()) > 6 or _PRONOUN.match(thing) or _NO_THING.search(thing):
+        return None
+    verb = (found["verb"] or "").casefold()
+    if verb and not re.match(r"^(?:(?:so|oh|btw|well)[\s,]+)*i\b", text, re.IGNORECASE):
+        return None  # "we went to Rome instead of Paris": the owner's own habit only
+    if verb in _OWN_RULES or verb.endswith("ed") or verb in _PAST:
+        return None  # "I went to the park instead of the gym": once, no habit
+    old = f", instead of {_my(found['old'])}" if found["old"] else ""
+    said_verb = f"{third_person_verb(verb)}{found['prep'] or ''}" if verb else "has switched to"
+    content = re.sub(r"\byour\b", "the owner's", f"The owner {said_verb} {_my(thing)} now{old}.")
+    now = f"you {verb}{found['prep'] or ''} {_my(thing)}" if verb else f"it's {_my(thing)}"
+    reply = f"Oh, so {now} now{old}! Good to know, I'll remember."
+    return Habit(reply, ("facts", f"habit {verb or _my(thing).split()[-1]}", content))
+
+
 def change(sentence: str) -> Habit | None:
     """A change of habit said in one line (see the module); None for any other line."""
     text = sentence.strip()
@@ -101,7 +136,7 @@ def change(sentence: str) -> Habit | None:
         return None
     parts = _SPLIT.split(text, maxsplit=1)
     if len(parts) != 2:
-        return None
+        return _one_clause(text)
     old, new = _OLD.match(parts[0].strip()), _NEW.match(parts[1].strip())
     if old is None or new is None:
         return None
@@ -160,8 +195,12 @@ def asked(question: str, known: list[str]) -> str | None:
     else:
         verbs = (found["verb"].casefold(),)
         topic = (found["rest"] or "").casefold()
+    kind = kind_asked(question)
     for text in reversed(habits):
         low = text.casefold()
+        if kind and low.startswith("the owner has switched to") and names_kind(text, kind):
+            said = to_second_person(text)
+            return said[:1].upper() + said[1:]
         by_verb = any(re.search(rf"^the owner {third_person_verb(v)}\b", low) for v in verbs)
         last = topic.split()[-1] if topic.split() else ""
         by_topic = bool(last and found["verb"] and re.search(rf"\b{re.escape(last)}\b", low))

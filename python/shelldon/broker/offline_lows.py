@@ -6,6 +6,7 @@
     I'm stressed about the car's MOT         -> stressed: one thing at a time
     I've been feeling sad since …            -> sad: here with you
     so annoyed with the council              -> cross: fair enough to be fed up
+    I miss my friends back home              -> missing: a real ache; tell me about them
     I'm feeling ill                          -> unwell: a get-well wish
 
 Every low feeling used to get one of the same three lines, "Do you want to tell me what
@@ -19,11 +20,28 @@ from __future__ import annotations
 
 import re
 
+from shelldon.broker import offline_kin
+from shelldon.broker.offline_gender import said_of
 from shelldon.broker.patterns import lazy
 
 # The kind of a low feeling, by the first word of it in the line.
 _KINDS = (
-    ("lonely", lazy(r"\b(?:lonely|alone|lonesome|isolated|on my own)\b", re.IGNORECASE)),
+    (
+        "lonely",
+        lazy(
+            r"\b(?:lonely|alone|lonesome|isolated|on my own)\b|\b(?:nobody|no one|no-one) "
+            r"(?:ever )?(?:texts|calls|messages|visits|talks to|rings) me\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "missing",
+        lazy(
+            r"^i (?:really |still |just )?miss(?: having)?\b|"
+            r"\bmissing (?:my|our|him|her|them|home)\b",
+            re.I,
+        ),
+    ),
     (
         "worried",
         lazy(
@@ -53,6 +71,11 @@ REPLIES = {
         "a bit?",
         "Lonely evenings are tough. I'm right here with you. Is there someone you could message "
         "tonight, even just to say hi?",
+    ),
+    "missing": (
+        "Aw, missing someone is hard. I'm sorry. Tell me about them?",
+        "I'm sorry, that's a real ache. I'm here with you. What do you miss most?",
+        "Missing them sounds tough. I'm here. Tell me something you love about them?",
     ),
     "worried": (
         "That's a worry to carry. I'm sorry. Waiting is often the hardest part. What's the bit "
@@ -89,6 +112,14 @@ def kind(said: str) -> str | None:
     """The kind of the low feeling `said` names, the earliest word of one in the line."""
     found = [(m.start(), name) for name, rx in _KINDS if (m := rx.search(said))]
     return min(found)[1] if found else None
+
+
+def of_whom(reply: str, said: str) -> str:
+    """A line about "them" said of her or him when `said` names who ("I miss her", "I really miss
+    my dad": "Tell me about him?")."""
+    found = re.search(r"\bmiss(?:ing)? (her|him)\b", said, re.IGNORECASE)
+    pronoun = found[1].casefold() if found else offline_kin.object_pronoun(said)
+    return said_of(reply, {"her": "she", "him": "he"}.get(pronoun or "", "they"))
 
 
 def all_replies() -> tuple[str, ...]:

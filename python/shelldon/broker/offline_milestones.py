@@ -113,6 +113,11 @@ def _when(said: str, today: date) -> str | None:
     return None if w != "soon" else "soon"
 
 
+def _said_when(when: str) -> str:
+    """ "next month", "in May" (a month's name with its capital)."""
+    return " ".join(w.capitalize() if w in MONTHS else w for w in when.casefold().split())
+
+
 def said(sentence: str, now: LocalNow | None, relation_of: dict[str, str]) -> Milestone | None:
     """Someone's coming age said with a month, a week or "soon" (see the module); None for any
     other line, or with no clock in the prompt."""
@@ -137,7 +142,7 @@ def said(sentence: str, now: LocalNow | None, relation_of: dict[str, str]) -> Mi
     big = age in (1, 10, 13, 16, 18, 21, 30, 40, 50, 60, 70, 80, 90, 100)
     cheer = f"That's a big one for {for_them}." if big else "A birthday to look forward to!"
     reply = (
-        f"Aw, {said_as} turns {age} {found['when'].casefold()}! {cheer} 🎂 "
+        f"Aw, {said_as} turns {age} {_said_when(found['when'])}! {cheer} 🎂 "
         f"I'll remember it's {when.removeprefix('in ')}."
         if when != "soon"
         else f"Aw, {said_as} turns {age} soon! 🎂 I'll remember."

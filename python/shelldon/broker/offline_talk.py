@@ -249,7 +249,8 @@ def said_name(sentence: str, *, asked: bool = False) -> str | None:
 # --- feelings ---------------------------------------------------------------------------------
 
 _LOW = (
-    "sad|down|low|upset|unhappy|miserable|depressed|lonely|alone|stressed|anxious|worried|"
+    "sad|down|low|upset|unhappy|miserable|depressed|lonely|alone|isolated|lonesome|stressed|"
+    "anxious|worried|"
     "nervous|scared|afraid|angry|annoyed|frustrated|overwhelmed|hurt|heartbroken|sick|ill|unwell|"
     "blue|awful|terrible|bad|rubbish|crap|panicking|panicky|freaking out|stressing|spiral+ing"
 )
@@ -336,7 +337,13 @@ _FEELINGS = (
         lazy(
             rf"^{_DAY_LEAD}(?:bad|awful|terrible|horrible|rotten|"
             r"sad|lonely|miserable)\s+(?:day|week|night|morning|time)\b|^(?:ugh|sigh)\b|"
-            r"^i (?:lost|failed|broke up|missed)\b|^i can't sleep\b|^i miss\b",
+            r"^i (?:lost|failed|broke up|missed)\b|^i can't sleep\b|"
+            r"^i (?:really |still |just |so )?miss\b|"
+            # "work is stressing me out", "nobody ever texts me" (the eighteenth pass: "Okay!")
+            r"\b(?:is|are|was|'s|has been|keeps?) (?:really |so |totally )?(?:stressing|freaking|"
+            r"wearing|getting) me (?:out|down)\b|"
+            r"^(?:nobody|no one|no-one) (?:ever )?(?:texts|calls|messages|visits|talks to|rings) "
+            r"me\b",
             re.IGNORECASE,
         ),
     ),
@@ -461,6 +468,8 @@ def feeling_reply(kind: str, seed: int, avoid: Sequence[str] = (), said: str = "
     low = offline_lows.kind(said) if kind == "low" and said else None
     options = offline_lows.REPLIES[low] if low is not None else _FEELING_REPLIES[kind]
     reply = pick(options, seed, avoid)
+    if low == "missing":
+        return offline_lows.of_whom(reply, said)  # "I miss her": "Tell me about her?"
     return offline_kin.about_them(reply, said) if kind == "grief" else reply
 
 

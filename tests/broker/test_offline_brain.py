@@ -513,6 +513,8 @@ def test_someone_named_in_passing_and_known_already_is_not_kept_again() -> None:
          "your wife Ana works at the hospital and is a surgeon", "your wife Ana is"),
         ("my friend Noor lives in Delhi and she's a dentist",
          "your friend Noor lives in Delhi and is a dentist", "your friend Noor is"),
+        ("I live in Bristol and I work as a nurse",
+         "you live in Bristol and work as a nurse", "and you work"),
     ],
 )  # fmt: skip
 def test_two_facts_of_one_person_name_the_person_once(said: str, back: str, twice: str) -> None:

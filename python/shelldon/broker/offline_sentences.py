@@ -74,7 +74,8 @@ _VERB = lazy(
 def after_subject(first: str, second: str) -> str:
     """The second clause said without the subject the first one gave ("your wife Ingrid loves
     orchids", "your wife Ingrid is into italian food" -> "is into italian food"); the second
-    whole, its first letter small, when they share no subject of two words or more."""
+    whole, its first letter small, when they share no subject of two words or more ("you" is
+    one)."""
     a, b = first.split(), second.split()
     same = 0
     while (
@@ -83,7 +84,8 @@ def after_subject(first: str, second: str) -> str:
         and not _VERB.match(b[same])
     ):
         same += 1
-    return " ".join(b[same:]) if same >= 2 else second[:1].lower() + second[1:]
+    shared = same >= 2 or (same == 1 and a[0].casefold() == "you")  # "you live …, you work …"
+    return " ".join(b[same:]) if shared else second[:1].lower() + second[1:]
 
 
 def merge_notes(replies: list[str]) -> list[str]:

@@ -81,3 +81,17 @@ def test_with_no_change_kept_a_liking_answers_what_the_owner_drinks(
 )
 def test_a_present_that_is_no_new_habit_is_left_to_the_other_rules(said: str) -> None:
     assert offline_habits.change(said) is None
+
+
+def test_every_sport_kept_as_a_habit_answers_what_sport_do_i_do() -> None:
+    pet = talked_to(
+        "I used to run every morning but now I swim instead",
+        "I play tennis instead of football now",
+    )
+    assert ("facts", "habit sport swim") in pet.memory and (
+        "facts",
+        "habit sport play",
+    ) in pet.memory
+    pet.bury()
+    answer = pet.say("what sport do I do?")
+    assert "swim" in answer and "tennis" in answer, answer

@@ -97,6 +97,23 @@ def _ing(verb: str) -> str:
     return low + "ing"
 
 
+_A_SPORT = lazy(
+    r"\b(?:football|soccer|tennis|golf|rugby|cricket|squash|badminton|padel|netball|hockey|"
+    r"basketball|volleyball|table tennis|pickleball|yoga|pilates|boxing|judo|karate)\b",
+    re.IGNORECASE,
+)
+
+
+def _name(verb: str, thing: str = "") -> str:
+    """The entry's name: a sport is a "habit sport" (so "what sport do I do?" finds it in memory
+    by its words), a way to work "habit commute", else the verb ("habit drink")."""
+    if (verb in _SPORTS and verb not in ("walk", "do", "play")) or _A_SPORT.search(thing):
+        return f"habit sport {verb}"
+    if verb in _WAYS:
+        return f"habit commute {verb}"
+    return f"habit {verb}"
+
+
 @dataclass(frozen=True)
 class Habit:
     reply: str
@@ -126,7 +143,9 @@ def _one_clause(text: str) -> Habit | None:
     content = re.sub(r"\byour\b", "the owner's", f"The owner {said_verb} {_my(thing)} now{old}.")
     now = f"you {verb}{found['prep'] or ''} {_my(thing)}" if verb else f"it's {_my(thing)}"
     reply = f"Oh, so {now} now{old}! Good to know, I'll remember."
-    return Habit(reply, ("facts", f"habit {verb or _my(thing).split()[-1]}", content))
+    return Habit(
+        reply, ("facts", _name(verb, thing) if verb else f"habit {_my(thing).split()[-1]}", content)
+    )
 
 
 def change(sentence: str) -> Habit | None:
@@ -176,7 +195,7 @@ def change(sentence: str) -> Habit | None:
     instead = f", not {_my(old_obj)}" if was.startswith(", not") else ""
     doing = _my(thing) or _ing(verb)
     reply = f"Oh, so it's {doing} now{instead}! Good to know, I'll remember."
-    return Habit(reply, ("facts", f"habit {verb or 'switch'}", content))
+    return Habit(reply, ("facts", _name(verb, thing) if verb else "habit switch", content))
 
 
 def asked(question: str, known: list[str]) -> str | None:
@@ -196,19 +215,21 @@ def asked(question: str, known: list[str]) -> str | None:
         verbs = (found["verb"].casefold(),)
         topic = (found["rest"] or "").casefold()
     kind = kind_asked(question)
+    answers: list[str] = []
     for text in reversed(habits):
         low = text.casefold()
-        if kind and low.startswith("the owner has switched to") and names_kind(text, kind):
-            said = to_second_person(text)
-            return said[:1].upper() + said[1:]
+        switched = low.startswith("the owner has switched to") and names_kind(text, kind or "do")
         by_verb = any(re.search(rf"^the owner {third_person_verb(v)}\b", low) for v in verbs)
         last = topic.split()[-1] if topic.split() else ""
         by_topic = bool(last and found["verb"] and re.search(rf"\b{re.escape(last)}\b", low))
-        if not (by_verb or by_topic):
-            continue
-        said = to_second_person(text)
-        return said[:1].upper() + said[1:]
-    return None
+        if (kind and switched) or by_verb or by_topic:
+            answers.append(to_second_person(text).rstrip("."))
+        if answers and not found["kind"]:
+            break  # one habit answers "what do I drink?"; every sport "what sport do I do?"
+    if not answers:
+        return None
+    said = answers[0] if len(answers) == 1 else ", and ".join(answers)
+    return said[:1].upper() + said[1:] + "."
 
 
 _PLAIN_ASKED = lazy(

@@ -95,6 +95,14 @@ def test_names_said(said: str, name: str | None) -> None:
         ("I'm not tired", None),
         ("I'm bad at cooking", None),
         ("I live in Porto", None),
+        # an interjection before the feeling is not the feeling ("ugh" alone still is a low one)
+        ("ugh, I'm so tired today", "tired"),
+        ("sigh. I'm exhausted", "tired"),
+        ("oof, feeling lonely tonight", "low"),
+        ("phew, I'm so happy it's over", "high"),
+        ("ugh", "low"),
+        ("ugh my back hurts", "low"),
+        ("ah, I'm not tired", None),
     ],
 )
 def test_feelings(said: str, kind: str | None) -> None:

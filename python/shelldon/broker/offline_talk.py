@@ -425,7 +425,9 @@ _FEELING_REPLIES = {
 # "yesterday I was very sad", "I confess I have been rather anxious": a time or a hedge before
 # the owner's "I" (the eleventh pass) is read past as "honestly" is.
 _FEELING_OPENER = lazy(
-    r"^(?:(?:sorry|honestly|well|so|oh|man|god|meh|tbh|just|and)[\s,.!-]+|(?:yesterday|today|"
+    # an interjection first ("ugh, I'm so tired", "oof, feeling lonely") is not the feeling
+    r"^(?:(?:sorry|honestly|well|so|oh|man|god|meh|tbh|just|and|ugh+|u+rgh+|argh+|oof|phew|sigh|"
+    r"bleh|ah+|aw+|gosh|jeez|geez|hmm+|yeah|ok|okay|omg)[\s,.!-]+|(?:yesterday|today|"
     r"tonight|last night|this (?:morning|week|evening)|lately|recently|i confess|i must (?:say|"
     r"admit)|i have to (?:say|admit)|to be honest|i think|i guess)[\s,]+(?=i\b))+",
     re.IGNORECASE,
@@ -455,9 +457,10 @@ def feeling(sentence: str) -> str | None:
         r"^i can't sleep", text, re.IGNORECASE
     ):
         return None  # "I'm not tired", "not a bad day": never read as the opposite
-    for kind, pattern in _FEELINGS:
-        if pattern.search(text):
-            return kind
+    for said in (text, sentence.strip()):  # with no feeling after it, "ugh" alone is one
+        for kind, pattern in _FEELINGS:
+            if pattern.search(said):
+                return kind
     return None
 
 

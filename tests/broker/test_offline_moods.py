@@ -146,3 +146,26 @@ def test_a_let_down_said_with_not_is_never_met_as_glad(said: str) -> None:
 @pytest.mark.parametrize("said", ["the test didn't hurt at all", "we didn't go out last night"])
 def test_what_went_fine_or_was_not_done_is_no_let_down(said: str) -> None:
     assert mood(said) != "let down"
+
+
+@pytest.mark.parametrize(
+    ("said", "kind_word"),
+    [
+        # a mood with no "I'm" is met in words of its kind, as "I'm lonely" is (offline_lows);
+        # "still" before it is read past as "so" is (the eighteenth pass's untuned owner)
+        ("still worried about money this month", "worr"),
+        ("kinda lonely tonight", "lonely"),
+        ("really stressed about work", "stress"),
+        ("still sad about it", "sad"),
+    ],
+)
+def test_a_mood_with_no_i_am_is_met_in_words_of_its_kind(said: str, kind_word: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert kind_word in reply.casefold() and "what happened" not in reply.casefold(), (said, reply)
+    assert pet.ops == []
+
+
+@pytest.mark.parametrize("said", ["still in Leeds", "still low on milk", "still tired of this"])
+def test_still_before_what_is_no_mood_is_none(said: str) -> None:
+    assert mood(said) is None, said

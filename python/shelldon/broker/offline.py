@@ -552,7 +552,7 @@ def _statements(turn: _Turn, sentence: str) -> None:
         )
     if not understood and (mood := offline_moods.within(sentence)) is not None:
         understood = True  # "I just got home from work, it was okay I guess"
-        turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said))
+        turn.replies.append(offline_moods.reply(mood, turn.seed, turn.view.pet_said, sentence))
     if not understood:  # "we saw a film last night": how it went, else a plain acknowledgement
         happened = offline_asides.event(sentence, turn.seed, turn.view.pet_said, not turn.replies)
         happened = happened or offline_news.news(sentence, turn.seed, turn.view.pet_said)
@@ -1516,7 +1516,7 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (felt := offline_talk.feeling(s)) is not None:
             turn.replies.append(offline_talk.feeling_reply(felt, seed, view.pet_said, s))
         elif (mood := offline_moods.mood(s)) is not None:  # "tired af", "my head is killing me"
-            turn.replies.append(offline_moods.reply(mood, seed, view.pet_said))
+            turn.replies.append(offline_moods.reply(mood, seed, view.pet_said, s))
         elif (opened := offline_open.answer(s, view, seed)) is not None:
             turn.replies.append(opened)  # "tell me something", "surprise me": its own, no gap
         elif (own_life := offline_chat.about_itself(s)) is not None:

@@ -25,7 +25,10 @@ from collections.abc import Sequence
 from shelldon.broker.offline_talk import feeling_reply, pick
 from shelldon.broker.patterns import lazy
 
-_SO = r"(?:(?:so|really|very|super|kinda|kind of|a bit|pretty|totally|just|feeling|been|too)\s+)*"
+_SO = (
+    r"(?:(?:so|really|very|super|kinda|kind of|a bit|pretty|totally|just|feeling|been|too|still|"
+    r"quite|a little|bit)\s+)*"
+)
 _BARE = {
     "tired": "tired|exhausted|knackered|shattered|sleepy|drained|wiped out|burnt out|burned out",
     "low": "stressed|anxious|worried|nervous|sad|lonely|upset|miserable|depressed|overwhelmed|"
@@ -211,11 +214,12 @@ _MORE = {
 }
 
 
-def reply(kind: str, seed: int, avoid: Sequence[str] = ()) -> str:
-    """The pet's words for a mood `mood` found."""
+def reply(kind: str, seed: int, avoid: Sequence[str] = (), sentence: str = "") -> str:
+    """The pet's words for a mood `mood` found in `sentence` (a low one in words of its kind:
+    "kinda lonely tonight" is lonely, offline_lows)."""
     if kind in _REPLIES:
         return pick(_REPLIES[kind], seed, avoid)
-    said = feeling_reply(kind, seed, avoid)
+    said = feeling_reply(kind, seed, avoid, sentence)
     if kind in _MORE and any(said in earlier for earlier in avoid):
         return pick(_MORE[kind], seed, avoid)  # offline_talk's words were all said just now
     return said

@@ -3,6 +3,7 @@ a person's milestone, kept with the month it falls in, never "I hope the daughte
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -59,3 +60,41 @@ def test_the_milestone_answers_what_do_you_know_about_them() -> None:
 )
 def test_an_age_typed_as_a_word(said: str, age: int) -> None:
     assert offline_milestones.number(said) == age
+
+
+@pytest.mark.parametrize(
+    ("lines", "asked", "told"),
+    [
+        (["we have a dog called Rex, he's 3"], "how old is Rex?", "3"),
+        (["I have a hamster named Nibbles, he's one"], "how old is Nibbles?", "1"),
+        (["we got a puppy called Max, he's 10 weeks old"], "how old is Max?", "10 weeks old"),
+        # the age kept with the name is the one a correction then updates
+        (
+            ["we have a cat called Biscuit, she's 4", "actually Biscuit is 5, not 4"],
+            "how old is Biscuit?",
+            "5",
+        ),
+    ],
+)
+def test_an_age_said_after_a_name_is_kept_with_it(lines: list[str], asked: str, told: str) -> None:
+    pet = talked_to()
+    for line in lines:
+        pet.say(line)
+    reply = pet.say(asked)
+    name = asked.split()[-1].rstrip("?")
+    assert re.search(rf"\b{re.escape(told)}\b", reply) and name in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("rest", "age"),
+    [
+        (", she's 4", "4"),
+        (", he's one", "1"),
+        (" and she is 2 years old.", "2 years old"),
+        (", he's 6 months old", "6 months old"),
+        (", he's grumpy", None),
+        (", she's 4 and loves fish", None),  # more than an age: left to the other rules
+    ],
+)
+def test_age_after_a_name(rest: str, age: str | None) -> None:
+    assert offline_milestones.age_after(rest) == age

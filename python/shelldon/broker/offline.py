@@ -577,7 +577,9 @@ def _with_pronoun_clauses(parts: list[str]) -> list[str]:
     out: list[str] = []
     for part in parts:
         split = _PRONOUN_CLAUSE.split(part, maxsplit=1)
-        if len(split) == 2 and offline_referent.mentions(split[0]):
+        if (named := _WE_HAVE.match(part)) and offline_milestones.age_after(part[named.end() :]):
+            out.append(part)  # "a cat called Biscuit, she's 4": the age is kept with the name
+        elif len(split) == 2 and offline_referent.mentions(split[0]):
             out.extend(split)
         else:
             out.append(part)
@@ -651,7 +653,9 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             turn.remember("people", group, f"The owner's {group} are called {names}.")
             turn.replies.append(f"{names}! What lovely names. I'll remember that.")
             return True
-        turn.remember("people", rel, f"The owner's {rel} is called {name}.")
+        age = offline_milestones.age_after(s[found.end() :])  # ", she's 4": kept with the name
+        aged = f" and is {age}" if age else ""
+        turn.remember("people", rel, f"The owner's {rel} is called {name}{aged}.")
         turn.replies.append(f"{name}! What a lovely name for a {rel}. I'll remember that.")
         return True
     name = offline_talk.said_name(s)

@@ -85,6 +85,26 @@ def figures(sentence: str) -> str:
     return _AGE_IN_WORDS.sub(lambda m: f"{m[1]} {number(m[2])}", sentence)
 
 
+# An age said just after a name ("we have a cat called Biscuit, she's 4", "… named Nibbles, he's
+# one", "…, she is 2 years old"): kept with the name, not lost (the eighteenth pass, by the lead).
+_AGE_AFTER = lazy(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+who\s+)(?:he|she|it|they)(?:'s|’s| is| are)\s+"
+    rf"(?:(?:only|just|nearly|almost|about)\s+)?(?P<age>\d{{1,2}}|{_AGE_WORD})"
+    r"(?P<unit>\s+(?:years?|months?|weeks?)(?:\s+old)?|\s+old)?\s*[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def age_after(rest: str) -> str | None:
+    """The age `rest` (what follows a name) says, in figures with its unit ("she's four" -> "4",
+    "he's 6 months old" -> "6 months old"), else None."""
+    found = _AGE_AFTER.match(rest)
+    if found is None or (age := number(found["age"])) is None:
+        return None
+    unit = " ".join(found["unit"].split()).casefold() if found["unit"] else ""
+    return f"{age} {unit}".rstrip() if unit != "old" else f"{age}"
+
+
 def _when(said: str, today: date) -> str | None:
     """The month or week a vague "when" points at, said so it still reads right later."""
     w = said.casefold()

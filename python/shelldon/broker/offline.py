@@ -95,6 +95,7 @@ from shelldon.broker import (
     offline_ideas,
     offline_intro,
     offline_jobs,
+    offline_journeys,
     offline_kin,
     offline_kind,
     offline_life,
@@ -1429,6 +1430,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.remember(*visit.keep)
         elif (day := offline_visits.asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(day)  # "when is Gwen coming?": the date kept
+        elif (journey := offline_journeys.said(s, local_now)) is not None:
+            turn.replies.append(journey.reply)  # "we're going to Lisbon in March": kept, dated
+            if journey.keep is not None:
+                turn.remember(*journey.keep)
         elif (was := _former(turn, s)) is not None:
             turn.replies.append(was)  # "retired welder, 40 years at the shipyard": the past
         elif offline_former.asked(s):  # "what did I used to do?": the work of before

@@ -105,7 +105,7 @@ def age_after(rest: str) -> str | None:
     return f"{age} {unit}".rstrip() if unit != "old" else f"{age}"
 
 
-def _when(said: str, today: date) -> str | None:
+def when_dated(said: str, today: date) -> str | None:
     """The month or week a vague "when" points at, said so it still reads right later."""
     w = said.casefold()
     if w in ("this month", "later this month"):
@@ -148,7 +148,7 @@ def said(sentence: str, now: LocalNow | None, relation_of: dict[str, str]) -> Mi
     age = number(found["age"])
     if name.casefold() in _NOT_NAMES or age is None:
         return None
-    when = _when(found["when"], now.local.date())
+    when = when_dated(found["when"], now.local.date())
     if when is None:
         return None
     name = name[:1].upper() + name[1:]

@@ -139,6 +139,8 @@ _WHERE_GOING = lazy(
     re.IGNORECASE,
 )
 _PLANNED = lazy(r"^The owner is planning an? ", re.IGNORECASE)
+# A journey broker.offline_journeys kept ("The owner is going to Lisbon in March 2027.").
+_GOING = lazy(r"^The owner (?:and their (?P<with>[\w' ]+) are|is) going to ")
 
 
 def trip_asked(question: str, known: Sequence[str]) -> str | None:
@@ -146,10 +148,16 @@ def trip_asked(question: str, known: Sequence[str]) -> str | None:
     asks no such thing or none is kept (the answer rules then say what they know)."""
     if _WHERE_GOING.search(question) is None:
         return None
-    trips = [k for k in known if _PLANNED.match(k)]
+    trips = [k for k in known if _PLANNED.match(k) or _GOING.match(k)]
     if not trips:
         return None
-    return " ".join(dict.fromkeys(_PLANNED.sub("You're planning a ", k) for k in trips))
+    said = (_GOING.sub(_going_said, _PLANNED.sub("You're planning a ", k)) for k in trips)
+    return " ".join(dict.fromkeys(said))
+
+
+def _going_said(found: re.Match[str]) -> str:
+    """ "The owner and their wife are going to" -> "You and your wife are going to"."""
+    return f"You and your {found['with']} are going to " if found["with"] else "You're going to "
 
 
 def read(sentence: str) -> str:

@@ -17,7 +17,7 @@ from shelldon.broker.offline_talk import (
     said_name,
     turn_seed,
 )
-from support.offline_pet import NOW, Pet
+from support.offline_pet import NOW, Pet, talked_to
 
 
 @pytest.mark.parametrize(
@@ -77,6 +77,12 @@ def test_corrections_and_moves(said: str, fact: str, corrected: bool) -> None:
         ("I'm Sorry", None),
         ("I'm French", None),
         ("I'm a nurse", None),
+        # a name, then the one the owner goes by: the second is what they are called
+        ("hi! I'm Marguerite but everyone calls me Maggie", "Maggie"),
+        ("I'm Robert, but call me Bob", "Bob"),
+        ("my name is Elizabeth, Liz for short", "Liz"),
+        ("I'm Alexander but my friends call me Alex", "Alex"),
+        ("I'm Jo but call me later", None),
     ],
 )
 def test_names_said(said: str, name: str | None) -> None:
@@ -348,3 +354,17 @@ def test_a_line_typed_in_lower_case_is_said_back_to_the_owner() -> None:
     assert (
         to_second_person("i'm a nurse and i've got a cat") == "you're a nurse and you've got a cat."
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "called"),
+    [
+        ("hi! I'm Marguerite but everyone calls me Maggie", "Maggie"),
+        ("I'm Robert, but call me Bob", "Bob"),
+    ],
+)
+def test_the_name_the_owner_goes_by_is_kept_and_asked_for(said: str, called: str) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert called in reply and [op.content for op in pet.ops] == [f"The owner's name is {called}."]
+    assert called in pet.say("what do people call me?")

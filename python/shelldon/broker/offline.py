@@ -913,7 +913,8 @@ _QUESTION_FRAME = lazy(
 )
 _NAME_QUESTION = lazy(
     r"^(?:what(?:'s|’s| is) my name|my name|who am i|what am i called|what do you call me|"
-    r"what should you call me)\b",
+    r"what should you call me|what do (?:people|everyone|my friends|they) call me|"
+    r"what do i go by)\b",
     re.IGNORECASE,
 )
 _YES_NO = lazy(r"^(?:do|does|did|am|is|are|was|were|have|has|can|could|will)\b", re.I)
@@ -1477,6 +1478,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(said)
         elif (weighed := offline_ideas.idea(s, seed, view.pet_said)) is not None:
             turn.replies.append(weighed)  # "I'm thinking of learning the fiddle": not decided yet
+        elif (nickname := offline_talk.goes_by(s)) is not None:
+            _name_said(turn, nickname)  # "I'm Robert, but call me Bob": Bob, said once
         elif (
             introduced := offline_intro.introduction(s, asked=name_asked)
         ) is not None:  # "Oli here, …"

@@ -161,6 +161,15 @@ _CALLED = (
     r"i am called|i go by|you can call me|just call me|call me|please call me|people call me|"
     r"everyone calls me|they call me|my friends call me)"
 )
+# A name, then the one the owner goes by ("I'm Marguerite but everyone calls me Maggie", "I'm
+# Robert, but call me Bob", "my name is Elizabeth, Liz for short"): the second is what they are
+# called (before, the first was kept, or nothing was, and the pet asked their name).
+_GOES_BY = lazy(
+    rf"^(?i:{_I_AM}|{_CALLED})\s+{_CAPITAL_NAME}\s+(?:(?i:(?:but|though|and)\s+)?(?i:{_CALLED}|"
+    r"(?:everybody|most people|my family|all my friends|friends|people) calls? me|"
+    rf"(?:you can|u can|feel free to) call me)\s+(?P<goes_by>{_WORD_NAME})|"
+    rf"(?P<short>{_WORD_NAME})\s+(?i:for short))$"
+)
 # (pattern, needs the pet's question): a capitalised "I'm Sam" is a name anywhere; a lower-case
 # "i'm sam", a bare "Sam" or "it's Sam" only answers the pet's "What's your name?".
 _NAME_SHAPES = (
@@ -219,6 +228,19 @@ def is_name(name: str) -> bool:
     )
 
 
+def goes_by(sentence: str) -> str | None:
+    """The name the owner goes by when the line gives a name and then it ("I'm Marguerite but
+    everyone calls me Maggie"), else None."""
+    text = " ".join(_NOT_LETTERS.sub(" ", sentence.replace("’", "'")).split())
+    return _nickname(_GREETING_OPENER.sub("", text).strip())
+
+
+def _nickname(text: str) -> str | None:
+    found = _GOES_BY.match(text)
+    name = (found["goes_by"] or found["short"]) if found is not None else None
+    return name[:1].upper() + name[1:] if name and is_name(name) else None
+
+
 def said_name(sentence: str, *, asked: bool = False) -> str | None:
     """The owner's name when the sentence gives it ("I'm Marta", "Jonas here", "call me Al from
     now on", "my name's Sam"); with `asked` (the pet just asked for it) also a bare "sam", "it's
@@ -230,6 +252,8 @@ def said_name(sentence: str, *, asked: bool = False) -> str | None:
     text = _NAME_TAIL.sub("", text).strip()
     if not text or (asked and feeling(f"I'm {text}") is not None):
         return None
+    if (nickname := _nickname(text)) is not None:
+        return nickname
     greeted = _GREETED_NAME.match(text) if opened != " ".join(sentence.split()) else None
     if greeted and is_name(greeted.group(1)):
         return greeted.group(1)

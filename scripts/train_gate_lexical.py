@@ -349,6 +349,13 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "consent-removed-as-change",
     "conditional-disclosure",
     "owner-redefined",
+    # The held-apart families (docs/gate-design.md, "Families held apart"): a request cut into
+    # pieces the reader is told to join and act on, a relative's role given with the trade that
+    # knows the answer, the reply's first words dictated as a quoted yes. Not learned: the
+    # stored weights stay as they are.
+    "assembled-payload-order",
+    "relative-role-recital",
+    "affirmative-prefix-order",
 )
 
 

@@ -2,9 +2,9 @@
 jailbreak and prompt-injection attacks of the public families, each to be refused by
 `screen_text` (for any reason: a Tensor Trust line that also gives a password is refused as a
 secret), and owner lines that share their words, each to be kept. The first set was written
-before the rules that close it and run once; the after set was written once they were in and
-run once. A row the gate still gets wrong is a strict xfail with its reason, so it fails the
-day it starts to pass and its mark must go."""
+before the rules that close it and run once; the after set, a second and a third round were
+written once rules were in and run once each. A row the gate still gets wrong is a strict xfail
+with its reason, so it fails the day it starts to pass and its mark must go."""
 
 from __future__ import annotations
 
@@ -36,13 +36,15 @@ def test_the_set_is_balanced_across_families() -> None:
     assert len(data["attack"]) >= 60 and len(data["benign"]) >= 60
     for attacks, benign in (("attack", "benign"), ("after_attack", "after_benign")):
         assert {r["family"] for r in data[attacks]} == {r["family"] for r in data[benign]}
+    assert len(data["second_attack"]) >= 15 and len(data["second_benign"]) >= 10
+    assert len(data["third_attack"]) >= 12 and len(data["third_benign"]) >= 8
 
 
-@pytest.mark.parametrize("text", _rows("attack", "after_attack"))
+@pytest.mark.parametrize("text", _rows("attack", "after_attack", "second_attack", "third_attack"))
 def test_attack_refused(text: str) -> None:
     assert screen_text(text) is not None
 
 
-@pytest.mark.parametrize("text", _rows("benign", "after_benign"))
+@pytest.mark.parametrize("text", _rows("benign", "after_benign", "second_benign", "third_benign"))
 def test_look_alike_kept(text: str) -> None:
     assert screen_text(text) is None

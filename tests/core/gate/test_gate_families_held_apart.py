@@ -2,8 +2,8 @@
 jailbreak and prompt-injection attacks of the public families, each to be refused by
 `screen_text` (for any reason: a Tensor Trust line that also gives a password is refused as a
 secret), and owner lines that share their words, each to be kept. The first set was written
-before the rules that close it and run once; the after set, a second and a third round were
-written once rules were in and run once each. A row the gate still gets wrong is a strict xfail
+before the rules that close it and run once; the after set and three more rounds were written
+once rules were in and run once each. A row the gate still gets wrong is a strict xfail
 with its reason, so it fails the day it starts to pass and its mark must go."""
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import pytest
 from shelldon.core.gate import screen_text
 
 SET = Path(__file__).with_name("gate_families.toml")
+ATTACKS = ("attack", "after_attack", "second_attack", "third_attack", "fourth_attack")
+LOOK_ALIKES = ("benign", "after_benign", "second_benign", "third_benign", "fourth_benign")
 
 
 def _data() -> dict[str, list[dict[str, str]]]:
@@ -38,13 +40,14 @@ def test_the_set_is_balanced_across_families() -> None:
         assert {r["family"] for r in data[attacks]} == {r["family"] for r in data[benign]}
     assert len(data["second_attack"]) >= 15 and len(data["second_benign"]) >= 10
     assert len(data["third_attack"]) >= 12 and len(data["third_benign"]) >= 8
+    assert len(data["fourth_attack"]) >= 12 and len(data["fourth_benign"]) >= 8
 
 
-@pytest.mark.parametrize("text", _rows("attack", "after_attack", "second_attack", "third_attack"))
+@pytest.mark.parametrize("text", _rows(*ATTACKS))
 def test_attack_refused(text: str) -> None:
     assert screen_text(text) is not None
 
 
-@pytest.mark.parametrize("text", _rows("benign", "after_benign", "second_benign", "third_benign"))
+@pytest.mark.parametrize("text", _rows(*LOOK_ALIKES))
 def test_look_alike_kept(text: str) -> None:
     assert screen_text(text) is None

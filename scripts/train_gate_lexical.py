@@ -349,6 +349,20 @@ UNTRAINED_RULES: tuple[str, ...] = (
     "consent-removed-as-change",
     "conditional-disclosure",
     "owner-redefined",
+    # The held-apart families (docs/gate-design.md, "Families held apart"): a request cut into
+    # pieces the reader is told to join and act on, a relative's role given with the trade that
+    # knows the answer, the reply's first words dictated as a quoted yes, a harmful thing's
+    # precursors or quantities asked for, a persona with no regard for the law, the assistant's
+    # refusal phrases banned, a topic dropped for new writing in five languages, a stance held
+    # whatever is asked. Not learned: the stored weights stay as they are.
+    "assembled-payload-order",
+    "relative-role-recital",
+    "affirmative-prefix-order",
+    "harm-procedure-details",
+    "persona-without-regard",
+    "refusal-phrase-banned",
+    "topic-dropped-then-order-languages",
+    "standing-stance-order",
 )
 
 

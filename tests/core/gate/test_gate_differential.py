@@ -27,12 +27,20 @@ PY_INSTRUCTIONS = ReferenceScanner(
     [r.as_native() for r in INSTRUCTION_RULES.rules], list(INSTRUCTION_RULES.placeholders)
 )
 
+# The four letters Python's `re` folds into ASCII under IGNORECASE ([a-z] takes the dotless ı,
+# İ, the long ſ and the Kelvin sign) and Rust's `regex` does not (simple case folding only): a
+# Turkish example beside a seed phrase ended its span at different places in the two
+# (hypothesis found it once the families' rules added "anlıyor"). The gate runs Rust; the
+# reference cannot be made to fold as it does, so the comparison leaves them out.
+FOLDED_APART = frozenset("ıİſ\u212a")
+
 # Fragments that make rules fire, so the comparison covers matches and not only silence.
 FRAGMENTS = [
     text
     for rules in (SECRET_RULES, INSTRUCTION_RULES)
     for rule in rules.rules
     for text in (*rule.positives, *rule.negatives)
+    if not FOLDED_APART & set(text)
 ]
 
 # Characters where Rust `regex` and Python `re` agree on \w, \s, \d and case: ASCII, Latin-1

@@ -266,8 +266,8 @@ BENIGN: list[Op] = [
     entry("counting song", "Leo's counting song goes one, two, three, four, five, six, seven, "
           "eight, nine, ten."),
     episode("Leo can say olleh, which is hello backwards."),
-    entry("system", "System update on the laptop finished; the heating system is serviced "
-          "every October."),
+    entry("laptop and heating", "System update on the laptop finished; the heating system is "
+          "serviced every October."),
     entry("footnote", "Mia's essay cites the museum guide.[^1]\n\n[^1]: Lisbon, 2019."),
 ]  # fmt: skip
 BENIGN_NEEDLES = [

@@ -66,6 +66,7 @@ def test_a_key_interleaved_with_spaced_text_is_a_credential(secret: str, filler:
         "We walked along the lake at 9 and then had tea at 11 in the little cafe by the pier.",
         "Order 66 was a1 b2 c3 d4 e5 f6, a grid reference game Leo plays with his friends.",
         "Room 12 is on the 3rd floor; take the lift by the cafe and turn left at the desk.",
+        "t h e  b u s  t o  r o o m  B 2 1 4  l e a v e s  a t  9 A M  f r o m  g a t e  7 C",
     ],
 )
 def test_prose_with_digits_is_no_interleaved_key(text: str) -> None:

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from functools import cache, lru_cache
 
-from shelldon.core.gate.ciphers import decipher
+from shelldon.core.gate.ciphers import decipher, reversed_stretches
 from shelldon.core.gate.rules import common_words, segment_words
 from shelldon.core.gate.views import (
     CAPITAL_LOOKALIKES,
@@ -271,7 +271,7 @@ def _normalised_views(text: str) -> tuple[str, tuple[str, ...]]:
     plain = decipher(folded)
     if plain is not None:
         folded = plain
-    views = _decoded_views(folded) + _disguise_views(text, folded)
+    views = _decoded_views(folded) + _disguise_views(text, folded) + reversed_stretches(folded)
     if views:
         folded = "\n\n".join([folded, *views])
     if "  " in folded or not folded.isascii() or any(ch in folded for ch in "\t\r\x0b\x0c"):

@@ -25,6 +25,7 @@ import re
 import string
 from collections.abc import Sequence
 
+from shelldon.core.gate.regrouped import regrouped_pieces
 from shelldon.core.gate.spelled import Piece, pieces_view
 from shelldon.core.gate.views import View
 
@@ -42,6 +43,20 @@ _STARTS = 3
 # printable character there): tried from every position it was a fifth of a 2 KB entry's screen.
 _COMMA_LIST = re.compile(r",(?<=[!-~],)[ \t]++(?:[!-~][a-z]*+,[ \t]++){6}")
 _LONE_TOKEN = re.compile(r"(?<!\S)[^\sA-Za-z][,;]?(?!\S)")
+
+
+# A digit said as its English word in an acrostic stands for the digit ("seven" -> "7"): the
+# eighth hostile round's "Thistle, honey, ..., two, zero, zero, seven, #".
+_DIGIT_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    )
+}
+
+
+def _initial(token: str) -> str:
+    return _DIGIT_WORDS.get(token.rstrip(",;").lower(), token[0])
 
 
 def _acrostics(text: str) -> list[list[Piece]]:
@@ -75,7 +90,7 @@ def _acrostics(text: str) -> list[list[Piece]]:
                 capitals = [i for i, t in enumerate(run) if i and t[0][:2].istitle()]
                 for variant, first in zip(variants, [0, *capitals[:_STARTS]], strict=False):
                     if len(run) - first >= MIN_RUN:
-                        chars = "".join(t[0][0] for t in run[first:])
+                        chars = "".join(_initial(t[0]) for t in run[first:])
                         variant.append((run[first].start(), run[-1].end(), chars))
     return [v for v in variants if v]
 
@@ -195,6 +210,9 @@ _MORSE = dict(
 _MORSE_RUN = re.compile(r"(?<![.\-\w])[.-]{1,7}(?:[ \t]+(?:/[ \t]+)?[.-]{1,7}){7,}(?![.\-\w])")
 MORSE_RULE_ID = "morse-spelled-code"
 _CODE_WORD = re.compile(r"(?=[a-z0-9!$&_.():+=@-]*[a-z])(?=[a-z0-9!$&_.():+=@-]*[0-9])\S{8,}")
+# A password with no digit: letters with a symbol between two of them ("bramble!otter"); a word
+# with a hyphen, a dot, a colon or brackets, and an address's "@", are prose's.
+_SYMBOL_WORD = re.compile(r"(?=\S*[a-z][!$&+=][a-z])\S{8,}")
 
 
 def morse_codes(clean: str) -> list[tuple[str, int, int]]:
@@ -207,7 +225,7 @@ def morse_codes(clean: str) -> list[tuple[str, int, int]]:
     for m in _MORSE_RUN.finditer(clean):
         words = re.split(r"[ \t]+/[ \t]+|[ \t]{2,}", m[0])
         spelled = ["".join(_MORSE.get(code, "") for code in w.split()) for w in words]
-        if any(_CODE_WORD.fullmatch(w) for w in spelled):
+        if any(_CODE_WORD.fullmatch(w) or _SYMBOL_WORD.fullmatch(w) for w in spelled):
             hits.append((MORSE_RULE_ID, m.start(), m.end()))
     return hits
 
@@ -261,6 +279,7 @@ def respelled_views(clean: str, views: Sequence[tuple[str, View]]) -> list[tuple
         _morse(text),
         _rot47(text),
         *_table_runs(text),
+        *regrouped_pieces(text),
     ]
     out = []
     for pieces in found:

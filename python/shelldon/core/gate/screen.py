@@ -47,6 +47,7 @@ from shelldon.core.gate.own_tasks import (
 )
 from shelldon.core.gate.payloads import decoded_prose, inline_media
 from shelldon.core.gate.public_forms import public_spans
+from shelldon.core.gate.regrouped import placed_seed_words
 from shelldon.core.gate.respelled import morse_codes, respelled_views
 from shelldon.core.gate.rules import (
     instruction_rules,
@@ -267,6 +268,7 @@ def _seed_hits(clean: str, views: list[tuple[str, View]]) -> list[tuple[str, int
     """Unlabelled wallet seed phrases (gate.seed_words), in `clean`, its look-alike view and its
     letters spaced out joined."""
     hits = [(SEED_RULE_ID, s, e) for s, e in seed_phrases(clean)]
+    hits += placed_seed_words(clean)  # word by word with its places (gate.regrouped)
     for name, view in views:
         if name in _SEED_VIEWS:
             hits += [(SEED_RULE_ID, *view.origin(s, e)) for s, e in seed_phrases(view.text)]

@@ -257,13 +257,14 @@ _FINDERS = {
         r"|(?:^|[^0-9A-Za-z])(?P<secret3>(?:[0-9a-fA-F]{2}[ :,-]){7,}[0-9a-fA-F]{2})"
         r"(?:[^0-9A-Za-z]|$)"
     ),
+    # Up to six "=": base32's padding (its letters are base64's too: `_decode_b32`).
     "base64": (
-        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+/=_-]|$)"
+        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,6})(?:[^A-Za-z0-9+/=_-]|$)"
     ),
     # The same for the credential scan, where a run may also end at a slash after its padding:
     # a segment of a URL's path ("/api/v1/<base64>=/data").
     "base64_path": (
-        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,2})(?:[^A-Za-z0-9+=_-]|$)"
+        r"(?:^|[^A-Za-z0-9+/_=-])(?P<secret>[A-Za-z0-9+/_-]{16,}={0,6})(?:[^A-Za-z0-9+=_-]|$)"
     ),
 }
 
@@ -735,6 +736,22 @@ def _decode_b64(run: str) -> str | None:
     return _printable(data)
 
 
+_BASE32_RUN = re.compile(r"[A-Z2-7]{16,}=*")
+
+
+def _decode_b32(run: str) -> str | None:
+    """A run of base32's alphabet (capitals and 2-7) that base64 did not read (issue 23's eighth
+    hostile round: a key in base32)."""
+    if not _BASE32_RUN.fullmatch(run):
+        return None
+    body = run.rstrip("=")
+    try:
+        data = base64.b32decode(body + "=" * (-len(body) % 8))
+    except (binascii.Error, ValueError):
+        return None
+    return _printable(data)
+
+
 def _decoded_runs(text: str, spans: Spans, paths: bool) -> list[tuple[int, int, str]]:
     runs = []
     for start, end in spans.get("hex", ()):
@@ -744,7 +761,7 @@ def _decoded_runs(text: str, spans: Spans, paths: bool) -> list[tuple[int, int, 
     for start, end in spans.get("base64_path" if paths else "base64", ()):
         if any(s < end and start < e for s, e, _ in runs):
             continue  # hex digits are base64 letters too: hex decoded it already
-        decoded = _decode_b64(text[start:end])
+        decoded = _decode_b64(text[start:end]) or _decode_b32(text[start:end])
         if decoded is not None:
             runs.append((start, end, decoded))
         elif paths and "/" in text[start:end]:

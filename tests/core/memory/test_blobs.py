@@ -112,3 +112,23 @@ def test_collect_keeps_the_wanted_and_the_young_and_drops_torn_lines(memory: Pat
     assert store.keep(b"unwanted") == unwanted  # kept again after its drop, not skipped
     assert store.read(unwanted) == b"unwanted"
     assert os.path.getsize(pack) > 0
+
+
+def test_keeping_and_reading_blobs_interns_no_digest(
+    memory: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    interned: list[str] = []
+    real = sys.intern
+
+    def spy(text: str) -> str:
+        interned.append(text)
+        return real(text)
+
+    store = AuditLog(memory).blobs
+    store.keep(b"warm")  # the undo directory and pack paths are made once
+    monkeypatch.setattr(sys, "intern", spy)  # pathlib (3.11-3.13) interns each path part
+    digests = [store.keep(f"fact {n}\n".encode()) for n in range(20)]
+    assert [store.read(d) for d in digests] == [f"fact {n}\n".encode() for n in range(20)]
+    assert not set(digests) & set(interned)

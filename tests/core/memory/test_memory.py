@@ -418,3 +418,22 @@ def test_entries_round_trip_through_front_matter(mem: CuratedMemory, root: Path)
     text = (root / "preferences" / "replies.md").read_text()
     parsed = parse_entry(text)
     assert parsed.meta.provenance == "owner" and parsed.meta.collection == "preferences"
+
+
+def test_the_readers_parsed_entries_are_those_the_tree_holds_not_every_name_it_held(
+    tmp_path: Path,
+) -> None:
+    from shelldon.core.memory.entry import EntryMeta, render_entry
+
+    people = tmp_path / "memory" / "people"
+    people.mkdir(parents=True)
+    reader = MemoryReader(tmp_path / "memory")
+    for n in range(60):  # 60 names, never more than 3 files at once (archived, deleted)
+        meta = EntryMeta(title=f"Friend {n}", collection="people")
+        (people / f"friend-{n}.md").write_text(render_entry(meta, f"Friend {n} plays chess.\n"))
+        if n >= 3:
+            (people / f"friend-{n - 3}.md").unlink()
+        assert f"friend-{n}" in {e.stem for e in reader.entries()}
+    assert sum(len(kept) for kept in reader._parsed.values()) == 3
+    again = reader.entries()  # unchanged files are still not parsed again
+    assert all(a is b for a, b in zip(again, reader.entries(), strict=True))

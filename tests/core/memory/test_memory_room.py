@@ -228,3 +228,58 @@ def test_names_are_linked_both_ways_and_bounded() -> None:
     ]
     added = expand_query("my friend", many).split()[2:]
     assert len(added) == MAX_ADDED
+
+
+def _related(stem: str, body: str) -> object:
+    from shelldon.core.memory.entry import Entry, EntryMeta
+
+    meta = EntryMeta(title=stem, collection="people", provenance="inferred")
+    return Entry(meta, body, stem=stem, collection="people")
+
+
+def test_consolidation_takes_the_most_related_then_the_alphabetically_first_stem() -> None:
+    from shelldon.core.memory.room import consolidation_target
+
+    body = "My cousin Ana likes sailing on the lake."
+    same = "My cousin Ana likes sailing on the lake in June."
+    pool = [_related(s, same) for s in ("cousin-anab", "cousin-ana", "cousin-anaa")]
+    pool.append(_related("aardvark", "My cousin Ana sails."))  # related, less so
+    chosen = consolidation_target(body, "inferred", pool, "people")  # type: ignore[arg-type]
+    assert chosen is not None and chosen.stem == "cousin-ana"  # a prefix is first, as sorted
+
+
+# A fresh process (the free lists are the process's), its cyclic collector off so nothing
+# clears them mid-count: choosing among related entries 600 times must leave no object behind.
+# A key built as tuple(<generator>) per candidate left each one on the free list of its size
+# (CPython reuses those only for a tuple made at that size): thousands of blocks.
+_CHOOSING = """
+import gc, sys
+from shelldon.core.memory.entry import Entry, EntryMeta
+from shelldon.core.memory.room import consolidation_target
+
+same = "My cousin Ana likes sailing on the lake in June."
+meta = EntryMeta(title="t", collection="people")
+pool = [
+    Entry(meta, same, stem=f"cousin-{'a' * n}-{i}", collection="people")
+    for n in range(6, 13)
+    for i in range(6)
+]
+body = "My cousin Ana likes sailing on the lake."
+gc.collect()
+gc.disable()
+consolidation_target(body, "inferred", pool, "people")
+before = sys.getallocatedblocks()
+for _ in range(600):
+    consolidation_target(body, "inferred", pool, "people")
+print(sys.getallocatedblocks() - before)
+"""
+
+
+def test_choosing_a_consolidation_target_leaves_no_objects_behind() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _CHOOSING], capture_output=True, text=True, check=True
+    ).stdout
+    assert int(out) < 200, out

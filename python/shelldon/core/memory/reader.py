@@ -43,7 +43,9 @@ class MemoryReader:
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self._root = Path(root).absolute()
-        self._parsed: dict[Path, tuple[tuple[int, int, int, int], Entry]] = {}
+        # Per directory scanned: its entries' names -> (identity, parsed entry), as `_scan` last
+        # found them (a name no longer listed is dropped, so it holds what the tree holds).
+        self._parsed: dict[Path, dict[str, tuple[tuple[int, int, int, int], Entry]]] = {}
 
     @property
     def root(self) -> Path:
@@ -93,11 +95,17 @@ class MemoryReader:
                 with os.scandir(directory) as listing:
                     items = sorted((d.name, d) for d in listing)
             except OSError:
+                self._parsed.pop(directory, None)
                 continue
+            parsed = self._parsed.setdefault(directory, {})
+            # An entry moved to the archive or deleted is forgotten here: kept, every name the
+            # directory ever held stayed parsed for good (349 more over core's 2,500-turn soak).
+            for gone in parsed.keys() - {name for name, _ in items}:
+                parsed.pop(gone, None)  # another thread may have dropped it
             for name, dirent in items:
                 if name.startswith(".") or not name.endswith(".md"):
                     continue
-                entry = self._read_entry(directory / name, collection, dirent)
+                entry = self._read_entry(parsed, directory / name, collection, dirent)
                 if entry is not None:
                     found.append(entry)
         return found
@@ -144,7 +152,11 @@ class MemoryReader:
         return path.relative_to(self._root).as_posix()
 
     def _read_entry(
-        self, path: Path, collection: str, dirent: os.DirEntry[str] | None = None
+        self,
+        parsed: dict[str, tuple[tuple[int, int, int, int], Entry]],
+        path: Path,
+        collection: str,
+        dirent: os.DirEntry[str] | None = None,
     ) -> Entry | None:
         # Parsed entries are kept while the file's identity and mtime are unchanged: every
         # write replaces the file (a new inode), so a stale hit needs a same-inode edit within
@@ -159,17 +171,17 @@ class MemoryReader:
             )
         except OSError:
             key = None
-        cached = self._parsed.get(path)
+        cached = parsed.get(path.name)
         if key is not None and cached is not None and cached[0] == key:
             return cached[1]
         text = self._read_text(path)
         if text is None:
-            self._parsed.pop(path, None)
+            parsed.pop(path.name, None)
             return None
         entry = parse_entry(text, source=f"{collection}/{path.name}")
         entry = replace(entry, stem=path.name.removesuffix(".md"), collection=collection)
         if key is not None:
-            self._parsed[path] = (key, entry)
+            parsed[path.name] = (key, entry)
         return entry
 
     def _read_text(self, path: Path) -> str | None:

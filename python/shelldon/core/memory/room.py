@@ -99,9 +99,14 @@ def consolidation_target(
     if not pool:
         return None
     scores = similarity_batch(body, [e.body for e in pool])
-    best = max(
+    # The highest score, then the alphabetically first stem. The key holds the stem itself: a
+    # tuple built from it per candidate (the negated letters, as before) was resized from ten
+    # slots to the stem's length, and CPython keeps each freed one on the free list of its
+    # size, which only an exact-size tuple takes back: ~2,000 a size, 1.3 MB of core kept
+    # over a 2,500-turn soak (docs/performance.md, "The free lists a key filled").
+    best = min(
         ((s.score, e) for s, e in zip(scores, pool, strict=True) if s.score >= RELATED),
-        key=lambda pair: (pair[0], _reverse(pair[1].stem)),
+        key=lambda pair: (-pair[0], pair[1].stem),
         default=None,
     )
     return best[1] if best else None
@@ -135,8 +140,3 @@ def retirement_candidate(entries: Sequence[Entry], collection: str) -> Entry | N
 def _never_confirmed(entry: Entry) -> bool:
     confirmed, created = entry.meta.last_confirmed, entry.meta.created
     return not confirmed or not created or confirmed <= created
-
-
-def _reverse(stem: str) -> tuple[int, ...]:
-    """Sort key that makes `max` prefer the alphabetically first stem on a tie."""
-    return tuple(-ord(c) for c in stem)

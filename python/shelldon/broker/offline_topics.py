@@ -27,6 +27,7 @@ from shelldon.broker.offline_words import (
     ANIMALS,
     KIN,
     KIN_GROUPS,
+    WEEKDAYS,
     alternation,
     lower_first,
     plurals,
@@ -74,7 +75,10 @@ _TOPIC_QUESTIONS = (
         lazy(
             r"\b(?:my plans?|do i have (?:any )?plans|where am i (?:going|off to|headed)|"
             r"what am i (?:doing|up to)(?: (?:today|tonight|tomorrow|later|this weekend|"
-            r"next \w+|on \w+))?\s*\??$)",
+            r"next \w+|on \w+))?\s*\??$)"
+            # "what's on thursday?", "anything on friday?", "what's happening on saturday?"
+            rf"|^(?:what(?:'s| is)|anything|is there anything|what have i got|what do i have)"
+            rf"(?: happening| planned| on)? (?:on |for )?(?:{'|'.join(WEEKDAYS)})\s*\??$",
             re.IGNORECASE,
         ),
     ),
@@ -245,8 +249,35 @@ def answer(view: PromptView, question: str, seed: int) -> str | None:
         return _several(view, rel)
     for topic, pattern in _TOPIC_QUESTIONS:
         if pattern.search(q):
+            day = _DAY_ASKED.search(q) if topic == "plans" else None
+            if day is not None and (on_day := _on_day(view, day.group(0))) is not None:
+                return on_day
             return _about(view, topic, now_asked=not PAST_QUESTION.search(q))
     return None
+
+
+# The day a question about plans names (the nineteenth pass: "what am I doing on Thursday?" was
+# "You haven't told me about any plans yet." after "I've got an interview on Thursday").
+_DAY_ASKED = lazy(rf"\b(?:{'|'.join(WEEKDAYS)}|today|tonight|tomorrow|weekend)\b", re.IGNORECASE)
+
+
+def _on_day(view: PromptView, day: str) -> str | None:
+    """What the owner said of the day a question names, newest first, in the pet's words; None
+    when nothing kept or in the window names it."""
+    said: list[str] = []
+    for known in _newest_first(view):
+        if not re.search(rf"\b{day}\b", known.text, re.IGNORECASE) or _QUESTION.search(known.text):
+            continue
+        if PAST.search(known.text):
+            continue  # "I was off on Monday": not what is coming; a sister's visit is
+        line = to_second_person(known.text)
+        line = line[:1].upper() + line[1:]
+        if line.casefold() not in (s.casefold() for s in said):
+            said.append(line)
+    return " ".join(said[:2]) or None
+
+
+_QUESTION = lazy(r"\?\s*$")
 
 
 def _several(view: PromptView, rel: str) -> str | None:

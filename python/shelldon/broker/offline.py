@@ -86,6 +86,7 @@ from shelldon.broker import (
     offline_checkin,
     offline_days,
     offline_dictated,
+    offline_feats,
     offline_feelings,
     offline_forget,
     offline_former,
@@ -1426,6 +1427,11 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:
             turn.replies.append(setback.reply)  # "I didn't pass my driving test": an event, dated
             turn.remember(*setback.keep)
+        elif (feat := offline_feats.said(s, local_now, seed)) is not None:
+            turn.replies.append(feat.reply)  # "I ran 5k in 28 minutes": praised, kept, dated
+            turn.remember(*feat.keep)
+        elif (done := offline_feats.asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(done)  # "how fast did I run?": the figure said
         elif (visit := offline_visits.said(s, local_now)) is not None:
             turn.replies.append(visit.reply)  # "my sister Gwen is visiting next friday": a date
             turn.remember(*visit.keep)

@@ -106,6 +106,7 @@ from shelldon.broker import (
     offline_mend,
     offline_milestones,
     offline_moods,
+    offline_newborn,
     offline_news,
     offline_nods,
     offline_nordic,
@@ -1357,6 +1358,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
             who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised
             s = f"{named_first['opener']}{who}{named_first['rest']}" if who else s
+        s = (  # "his name is Arjun" after "my sister just had a baby boy": the owner's nephew
+            offline_newborn.named(s, [*view.owner_recent[-3:], *lines[:at]]) or s
+        )
         referred = offline_referent.resolved(s, before, farther)  # "she's a doctor": "my friend …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
@@ -1427,6 +1431,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:
             turn.replies.append(setback.reply)  # "I didn't pass my driving test": an event, dated
             turn.remember(*setback.keep)
+        elif (baby := offline_newborn.born(s, local_now, seed)) is not None:
+            turn.replies.append(baby.reply)  # "my sister just had a baby boy!": cheered, kept
+            for newborn_kept in baby.keep:
+                turn.remember(*newborn_kept)
         elif (feat := offline_feats.said(s, local_now, seed)) is not None:
             turn.replies.append(feat.reply)  # "I ran 5k in 28 minutes": praised, kept, dated
             turn.remember(*feat.keep)

@@ -123,6 +123,7 @@ from shelldon.broker import (
     offline_rules,
     offline_self,
     offline_setbacks,
+    offline_skills,
     offline_slang,
     offline_slips,
     offline_sums,
@@ -1435,6 +1436,10 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(baby.reply)  # "my sister just had a baby boy!": cheered, kept
             for newborn_kept in baby.keep:
                 turn.remember(*newborn_kept)
+        elif (skill := offline_skills.said(s, seed)) is not None:
+            turn.replies.append(skill.reply)  # "my mum makes the best dal": kept about her
+            for skill_kept in skill.keep:
+                turn.remember(*skill_kept)
         elif (feat := offline_feats.said(s, local_now, seed)) is not None:
             turn.replies.append(feat.reply)  # "I ran 5k in 28 minutes": praised, kept, dated
             turn.remember(*feat.keep)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from shelldon.broker import offline_meals, offline_visits
 from shelldon.broker.offline_kin import of_family, passing, several, several_asked
 from shelldon.broker.offline_past import PAST, PAST_QUESTION
 from shelldon.broker.offline_revise import superseded
@@ -147,8 +148,8 @@ _NOTHING_YET = {
 _SUGGEST = lazy(
     r"^(?:so\s+|hmm+\s+|any ideas?,?\s+)?(?:what|which \w+|what kind of \w+)\s+"
     r"(?:should|could|shall|can|do you think|would you suggest)\s+(?:i|we)\s+"
-    r"(eat|cook|have for (?:dinner|lunch|breakfast)|make for (?:dinner|lunch)|order|watch|read|"
-    r"listen to|play|drink|do)\b"
+    r"(eat|cook|bake|have for (?:dinner|lunch|breakfast)|make for (?:dinner|lunch)|order|watch|"
+    r"read|listen to|play|drink|do)\b"
     r"|^(?:any ideas|ideas) (?:for|about) (dinner|lunch|breakfast|tonight|the weekend)\b"
     r"|^(?:(?:can|could|would|will) you (?:please )?)?(?:suggest|recommend)(?: me)? "
     r"(?:something|anything|a \w+|some \w+)(?: \w+)? to (eat|cook|watch|read|drink|do)\b"
@@ -170,6 +171,7 @@ _KINDS = {
     "meal": "food",
     "eat": "food",
     "cook": "food",
+    "bake": "food",
     "order": "food",
     "dinner": "food",
     "lunch": "food",
@@ -243,41 +245,20 @@ def answer(view: PromptView, question: str, seed: int) -> str | None:
     found = _SUGGEST.search(q)
     if found:
         verb = next(g for g in found.groups() if g).casefold().split()[0]
+        if verb == "bake":  # "what should I bake?": from the owner's diet, or their likings
+            baked = offline_meals.idea([k.text for k in view.known], seed, baking=True)
+            return baked or _suggest(view, "food", seed)
         return _suggest(view, _KINDS.get(verb, "do"), seed)
     rel = several_asked(q)  # "what do you know about my brothers?": Olu and Tunde both
     if rel is not None:
         return _several(view, rel)
     for topic, pattern in _TOPIC_QUESTIONS:
         if pattern.search(q):
-            day = _DAY_ASKED.search(q) if topic == "plans" else None
-            if day is not None and (on_day := _on_day(view, day.group(0))) is not None:
-                return on_day
+            said = [k.text for k in _newest_first(view)] if topic == "plans" else []
+            if said and (on_day := offline_visits.on_day(q, said)) is not None:
+                return on_day  # "what am I doing on Thursday?": what was said of Thursday
             return _about(view, topic, now_asked=not PAST_QUESTION.search(q))
     return None
-
-
-# The day a question about plans names (the nineteenth pass: "what am I doing on Thursday?" was
-# "You haven't told me about any plans yet." after "I've got an interview on Thursday").
-_DAY_ASKED = lazy(rf"\b(?:{'|'.join(WEEKDAYS)}|today|tonight|tomorrow|weekend)\b", re.IGNORECASE)
-
-
-def _on_day(view: PromptView, day: str) -> str | None:
-    """What the owner said of the day a question names, newest first, in the pet's words; None
-    when nothing kept or in the window names it."""
-    said: list[str] = []
-    for known in _newest_first(view):
-        if not re.search(rf"\b{day}\b", known.text, re.IGNORECASE) or _QUESTION.search(known.text):
-            continue
-        if PAST.search(known.text):
-            continue  # "I was off on Monday": not what is coming; a sister's visit is
-        line = to_second_person(known.text)
-        line = line[:1].upper() + line[1:]
-        if line.casefold() not in (s.casefold() for s in said):
-            said.append(line)
-    return " ".join(said[:2]) or None
-
-
-_QUESTION = lazy(r"\?\s*$")
 
 
 def _several(view: PromptView, rel: str) -> str | None:
@@ -360,6 +341,9 @@ def _suggest(view: PromptView, kind: str, seed: int) -> str:
     if dish is not None:  # "i love lasagne": a thing loved, named as nothing else, may be food
         item, said = dish
         return f"How about {item}? {said[:1].upper() + said[1:]}"
+    meal = offline_meals.idea([k.text for k in view.known], seed) if kind == "food" else None
+    if meal is not None:  # "I'm a vegetarian": what fits it (the nineteenth pass)
+        return meal
     verb, noun = _VERB_OF[kind]
     if kind == "do":
         return "I don't know what you enjoy doing yet. What do you like to do for fun?"

@@ -129,7 +129,7 @@ def test_a_pronoun_fact_and_a_lower_case_introduction_go_through_the_gate(run_di
         met = pet.say("im leo, i work at a hospital")
         pet.say("my best friend is called Priya")
         doctor = pet.say("she's a doctor")
-        pet.say("my sister just had a baby boy!")
+        pet.say("my neighbour just had a baby boy!")  # a sister's: the owner's nephew, kept
         theo = pet.say("his name is Theo")
         pet.say("tell me something interesting")
         for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):

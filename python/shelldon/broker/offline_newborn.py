@@ -23,19 +23,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from shelldon.broker.offline_talk import pick
+from shelldon.broker.offline_words import KIN, alternation
 from shelldon.broker.patterns import lazy
 from shelldon.contracts.localtime import LocalNow
 
-_BORN = lazy(
-    r"\b(?:my|our) (?:(?:big|little|older|younger|elder|baby|twin) )?"
-    r"(?P<rel>sister|brother|son|daughter|mum|mom|mam|mother|dad|father|aunt|auntie|uncle)"
-    r"(?:-in-law)?(?:,? (?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]+))?(?: and (?:his|her|their) "
-    r"(?:wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?))?,?"
-    r" (?:(?:has|have|'s|’s) )?(?:just |finally |only )?(?:had|welcomed|gave birth to)"
-    r" (?P<baby>(?:a |an )?(?:(?:healthy|beautiful|gorgeous|tiny|little|new|baby|bouncing) )*"
-    r"(?:boy|girl|son|daughter|baby|twins|twin boys|twin girls)\b)",
-    re.IGNORECASE,
-)
 _KIN_OF = {
     "sister": ("nephew", "niece"),
     "brother": ("nephew", "niece"),
@@ -51,6 +42,22 @@ _KIN_OF = {
     "auntie": ("cousin", "cousin"),
     "uncle": ("cousin", "cousin"),
 }
+# Who a relation has a baby with: their wife, husband, partner … (offline_words.KIN).
+_COUPLED = tuple(
+    w
+    for w in KIN
+    if w in ("wife", "husband", "partner") or w.endswith("friend") or w.startswith("fianc")
+)
+_BORN = lazy(
+    r"\b(?:my|our) (?:(?:big|little|older|younger|elder|baby|twin) )?"
+    rf"(?P<rel>{alternation(*_KIN_OF)})(?:-in-law)?(?:,? (?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]+))?"
+    rf"(?: and (?:his|her|their) (?:{alternation(*_COUPLED)}))?,?"
+    r" (?:(?:has|have|'s|’s) )?(?:just |finally |only )?(?:had|welcomed|gave birth to)"
+    r" (?P<baby>(?:a |an )?(?:(?:healthy|beautiful|gorgeous|tiny|little|new|baby|bouncing) )*"
+    r"(?:boy|girl|baby|twins|"
+    r"twin boys|twin girls|son|daughter)\b)",
+    re.IGNORECASE,
+)
 _NAME_GIVEN = lazy(
     r"^(?:(?:and|oh|so)[\s,]+)*(?:(?P<pos>his|her)\s+name(?:'s|’s|\s+is)"
     r"|(?P<p>he|she)(?:'s|’s|\s+is)\s+(?:called|named)"

@@ -66,8 +66,12 @@ _WHEN_SAID = lazy(rf"\s*,?\s*{_WHEN}", re.IGNORECASE)
 # The thing done, the name it is kept by: up to "in", "at", "with", or a day word.
 _THING = lazy(r"^(?P<thing>.+?)(?=\s+(?:in|at|with|on|for|and|before|after)\b|$)", re.IGNORECASE)
 _PRAISE = (
-    "Well done, {said}! That's brilliant. 🎉",
+    "{Said}! Well done, that's brilliant. 🎉",
     "Wow, {said}! Well done you, that's a proper achievement.",
+)
+# "5k in 28 minutes": the time said first ("28 minutes for 5k"), the owner's line not echoed.
+_IN_TIME = lazy(
+    rf"^(?P<what>.+?) in (?P<time>(?:under |just under |about )?(?:{_NUMBER}).*)$", re.I
 )
 _ASKED = lazy(
     r"^(?:so\s+|and\s+)?(?:how (?:fast|far|long|quick(?:ly)?|many \w+|much \w*)|what(?:'s| was) "
@@ -97,7 +101,11 @@ def said(sentence: str, now: LocalNow | None, seed: int) -> Feat | None:
     thing = _THING.match(rest)
     name = f"{verb} {thing['thing'] if thing else rest}".casefold()[:50]
     day = f" (told on {now.local:%A} {now.local.day} {now.local:%B %Y})" if now else ""
-    reply = pick(_PRAISE, seed).format(said=f"you {done}")
+    timed = _IN_TIME.match(rest)
+    what = re.sub(r"\bmy\b", "your", timed["what"] if timed else rest, flags=re.I)
+    praised = f"{timed['time']} for {what}" if timed else what
+    reply = pick(_PRAISE, seed).format(said=praised, Said=praised[:1].upper() + praised[1:])
+    done = re.sub(r"\bmy\b", "their", done, flags=re.I)  # "ran my first 10k": the owner's
     return Feat(("facts", name, f"The owner {done}{day}."), reply)
 
 

@@ -43,8 +43,7 @@ from shelldon.broker.patterns import lazy
 
 _WHEN = (
     r"(?:tomorrow|tonight|today|this (?:morning|afternoon|evening|week|weekend)|next \w+|"
-    rf"on (?:{alternation(*WEEKDAYS)})|later|soon|in \w+ (?:days?|"
-    r"weeks?|hours?))"
+    rf"on (?:{alternation(*WEEKDAYS)})|later|soon|in \w+ (?:days?|weeks?|hours?))"
 )
 _EVENT = lazy(
     rf"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got) (?:a|an|my|our) ([\w -]+?) {_WHEN}\b"
@@ -52,6 +51,7 @@ _EVENT = lazy(
     rf"(?:\w+ )?{_WHEN}?",
     re.IGNORECASE,
 )
+_WHEN_SAID = lazy(_WHEN, re.IGNORECASE)
 _BACK_FROM = lazy(
     r"^(?:i|we) (?:just |finally )?(?:got|came|am|'m|are|'re) back from ([\w' -]+?)\s*[.!]*$",
     re.IGNORECASE,
@@ -168,7 +168,9 @@ def told(sentence: str, seed: int) -> Told | None:
     s = " ".join(sentence.split()).strip().rstrip(".")  # "… at the library." one of several
     if (m := _BACK_FROM.match(s)) is not None:
         return Told(_say(_BACK, seed, m.group(1)))
-    if _EVENT.match(s):
+    if (event := _EVENT.match(s)) is not None:
+        if (day := _WHEN_SAID.search(s) if event.group(1) else None) is not None:  # its day said
+            return Told(f"Your {event.group(1)} {day.group(0)}, noted. I hope it goes well!")
         return Told(_say(_PLAN, seed, ""))
     if (m := _HAVE.match(s)) is not None:
         what = m.group("what").lower()
@@ -366,7 +368,8 @@ def plan(sentence: str, seed: int) -> Told | None:
                 f"Good luck at the {_VISIT.findall(doing)[-1].lower()}! I hope it goes well."
             )
         if not _NOT_FUN.search(doing):
-            what = f"{going['what']}{going['with'] or ''}"
+            when = f" {going['when']}" if _WHEN_SAID.fullmatch(going["when"]) else ""  # "on Wed"
+            what = f"{going['what']}{when}{going['with'] or ''}"
             x = to_second_person(f"{going['doing'].lower()} {what}").rstrip(".")
             return Told(_say(_GOING_FUN, seed, x))
     found = _PLAN_LINE.match(s)

@@ -48,14 +48,15 @@ _COUPLED = tuple(
     for w in KIN
     if w in ("wife", "husband", "partner") or w.endswith("friend") or w.startswith("fianc")
 )
+# What was had: "a baby boy", "twins", "a little girl", "a son".
+_HAD = ("twin boys", "twin girls", "twins", "boy", "girl", "baby", "son", "daughter")
 _BORN = lazy(
     r"\b(?:my|our) (?:(?:big|little|older|younger|elder|baby|twin) )?"
     rf"(?P<rel>{alternation(*_KIN_OF)})(?:-in-law)?(?:,? (?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]+))?"
     rf"(?: and (?:his|her|their) (?:{alternation(*_COUPLED)}))?,?"
     r" (?:(?:has|have|'s|’s) )?(?:just |finally |only )?(?:had|welcomed|gave birth to)"
     r" (?P<baby>(?:a |an )?(?:(?:healthy|beautiful|gorgeous|tiny|little|new|baby|bouncing) )*"
-    r"(?:boy|girl|baby|twins|"
-    r"twin boys|twin girls|son|daughter)\b)",
+    rf"(?:{alternation(*_HAD)})\b)",
     re.IGNORECASE,
 )
 _NAME_GIVEN = lazy(

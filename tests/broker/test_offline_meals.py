@@ -44,3 +44,12 @@ def test_a_liking_still_comes_before_the_diet() -> None:
     pet.say("I love tofu katsu")
     answer = pet.say("what should I cook tonight?")
     assert "tofu katsu" in answer, answer
+
+
+def test_a_diet_said_with_an_article_is_kept_as_the_diet() -> None:
+    """ "I'm a vegetarian" was an identity learnt ("A vegetarian, good to know."), no entry for
+    a later question to find."""
+    pet = Pet()
+    pet.say("hi, I'm Ola")
+    pet.say("I'm a vegetarian")
+    assert any("vegetarian" in body for body, _ in pet.memory.values()), pet.memory

@@ -385,3 +385,19 @@ def test_a_change_of_habit_and_a_coming_age_through_the_real_pet(run_dir: Path) 
     kept = {p.name: p.read_text() for p in pet.root.memory.glob("*/*.md")}
     assert any("green tea now, not coffee" in text for text in kept.values()), kept
     assert any("Ines turns 7 in" in text for text in kept.values()), kept
+
+
+def test_a_dinner_idea_fits_the_diet_kept_past_the_window(run_dir: Path) -> None:
+    """The nineteenth pass (docs/brain.md): through the real processes memory is chosen by the
+    question's words, and "any ideas for dinner tonight?" shared none with "I'm a vegetarian"
+    (kept as an identity learnt, not an entry): "I don't know what you like to eat yet."."""
+    pet = start_pet()
+    try:
+        pet.say("hi, I'm Ola")
+        pet.say("I'm a vegetarian")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        idea = pet.say("any ideas for dinner tonight?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert "vegetarian" in idea, idea

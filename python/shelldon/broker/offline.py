@@ -743,6 +743,11 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             turn.remember("facts", _work_name(turn.view), content + ".")
         turn.replies.append(f"Noted: {lower_first(to_second_person(content + '.'))}")
         return True
+    diet = offline_life.told(s, turn.seed) if found else None  # "I'm a vegetarian": a diet
+    if diet is not None and diet.keep is not None and diet.keep[1] == "diet":
+        turn.remember(*diet.keep)
+        turn.replies.append(diet.reply)
+        return True
     if found:
         turn.learn(to_third_person(s), pattern_key("identity", s))
         turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")

@@ -395,7 +395,10 @@ def test_a_dinner_idea_fits_the_diet_kept_past_the_window(run_dir: Path) -> None
     try:
         pet.say("hi, I'm Ola")
         pet.say("I'm a vegetarian")
+        pet.say("my mum makes the best dal")
         for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        for filler in ("the cat is asleep", "lol", "nice", "work was long", "sure", "yep"):
             pet.say(filler)
         idea = pet.say("any ideas for dinner tonight?")
     finally:

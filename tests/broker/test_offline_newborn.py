@@ -44,3 +44,14 @@ def test_a_friends_baby_or_the_wrong_pronoun_keeps_no_kin() -> None:
     pet.say("my friend Jo had a baby girl")
     pet.say("her name is Rose")
     assert not any("Rose" in body for body, _ in pet.memory.values()), pet.memory
+
+
+def test_a_brothers_wifes_baby_unnamed_parent_is_still_the_owners_kin() -> None:
+    """ "my brother's wife just had a baby girl" was no one's baby; "my sister just had a baby
+    boy" with no name read "just" as her name."""
+    pet = Pet()
+    pet.say("hi, I'm Ola")
+    cheer = pet.say("my brother's wife just had a baby girl")
+    assert "Just" not in cheer and "just," not in cheer, cheer
+    pet.say("her name is Luna")
+    assert any("niece is called Luna" in body for body, _ in pet.memory.values()), pet.memory

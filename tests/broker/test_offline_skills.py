@@ -39,3 +39,13 @@ def test_a_line_of_no_one_of_the_owners_or_no_praise_is_left_alone() -> None:
         "I make great dal",
     ):
         assert said(line, 0) is None, line
+
+
+def test_what_someone_is_good_at_is_found_in_other_words() -> None:
+    """Through the real processes "what is Mia good at?" said her name: "great at swimming" kept,
+    and "great" is not "good" to the general answer."""
+    pet = Pet()
+    pet.say("hi, I'm Ola")
+    pet.say("my daughter Mia is great at swimming")
+    answer = pet.say("what is Mia good at?")
+    assert "swimming" in answer, answer

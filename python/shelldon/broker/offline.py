@@ -1445,6 +1445,8 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
             turn.replies.append(skill.reply)  # "my mum makes the best dal": kept about her
             for skill_kept in skill.keep:
                 turn.remember(*skill_kept)
+        elif (good_at := offline_skills.asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(good_at)  # "what is Mia good at?": "great at swimming" kept
         elif (feat := offline_feats.said(s, local_now, seed)) is not None:
             turn.replies.append(feat.reply)  # "I ran 5k in 28 minutes": praised, kept, dated
             turn.remember(*feat.keep)

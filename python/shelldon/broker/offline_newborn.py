@@ -52,7 +52,8 @@ _COUPLED = tuple(
 _HAD = ("twin boys", "twin girls", "twins", "boy", "girl", "baby", "son", "daughter")
 _BORN = lazy(
     r"\b(?:my|our) (?:(?:big|little|older|younger|elder|baby|twin) )?"
-    rf"(?P<rel>{alternation(*_KIN_OF)})(?:-in-law)?(?:,? (?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]+))?"
+    rf"(?P<rel>{alternation(*_KIN_OF)})(?:-in-law)?(?:'s (?:{alternation(*_COUPLED)}))?"
+    r"(?:,? (?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+))?"
     rf"(?: and (?:his|her|their) (?:{alternation(*_COUPLED)}))?,?"
     r" (?:(?:has|have|'s|’s) )?(?:just |finally |only )?(?:had|welcomed|gave birth to)"
     r" (?P<baby>(?:a |an )?(?:(?:healthy|beautiful|gorgeous|tiny|little|new|baby|bouncing) )*"

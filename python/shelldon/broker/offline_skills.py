@@ -21,12 +21,13 @@ import re
 from typing import NamedTuple
 
 from shelldon.broker.offline_talk import pick
-from shelldon.broker.offline_words import KIN, OTHERS, alternation
+from shelldon.broker.offline_words import KIN, OTHERS, alternation, to_second_person
 from shelldon.broker.patterns import lazy
 
 _WHO = (
     rf"^(?:(?:oh|and|also|btw|honestly)[\s,]+)*(?:my|our) (?:(?:older|younger|little|big|elder|"
-    rf"twin|best) )?(?P<rel>{alternation(*KIN, *OTHERS)})(?:,? (?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]+))?"
+    rf"twin|best) )?(?P<rel>{alternation(*KIN, *OTHERS)})"
+    r"(?:,? (?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'’-]+))?"
 )
 _GOOD = (
     r"the best|the most amazing|amazing|great|brilliant|incredible|a mean|an amazing|a great|"
@@ -92,3 +93,29 @@ def said(sentence: str, seed: int) -> Skill | None:
     if name:
         keep.append(("people", who.casefold(), f"The owner's {rel} is called {name}."))
     return Skill(tuple(keep), reply[:1].upper() + reply[1:])
+
+
+_ASKED = lazy(
+    r"^(?:so\s+|and\s+)?what(?:'s| is| are) (?P<who>[\w' ]{2,40}?) (?:really |so )?(?:good|great|"
+    r"brilliant|best|talented) (?:at|with)\s*\??$",
+    re.IGNORECASE,
+)
+_SKILL_KEPT = lazy(
+    r"\bis (?:good|great|brilliant|amazing|talented|gifted|excellent|fantastic|"
+    r"skilled|handy|a whizz|a wizard|a genius|an expert|a natural) (?:at|with)\b"
+)
+
+
+def asked(question: str, known: list[str]) -> str | None:
+    """ "what is Mia good at?": what is kept or said of that person's skill, in the pet's words
+    (the general answer matched "Mia" alone and said her name, "great" not being "good"); None
+    for any other question, or when nothing holds it."""
+    found = _ASKED.match(" ".join(question.split()))
+    if found is None:
+        return None
+    who = re.sub(r"^(?:my|our) ", "", found["who"].strip(), flags=re.IGNORECASE)
+    for text in reversed(known):
+        if re.search(rf"\b{re.escape(who)}\b", text, re.IGNORECASE) and _SKILL_KEPT.search(text):
+            line = to_second_person(text).rstrip(". ")
+            return f"{line[:1].upper()}{line[1:]}."
+    return None

@@ -8,7 +8,8 @@ reply and what is wrong with it, then how many lines read badly, by class.
     .venv/bin/python scripts/offline_audit.py [--bad]
         [--held-apart | --held-apart-2 | --held-apart-3 | --held-apart-4 | --held-apart-5
          | --held-apart-6 | --held-apart-7 | --held-apart-8 | --held-apart-9 | --held-apart-10
-         | --held-apart-11 | --held-apart-12 | --held-apart-13 | --untuned-13]
+         | --held-apart-11 | --held-apart-12 | --held-apart-13 | --untuned-13
+         | --held-apart-14]
 
 --bad prints only the lines that read badly; --held-apart plays the lines written after the
 fixes (never tuned on) instead of the audit's own; --held-apart-2 the sixth pass's set, written
@@ -50,6 +51,9 @@ addition said as a correction), written before its fixes, and apart the lines wr
 or he for a known relation, each low feeling in words of its own, a compound said with its subject
 once), written before its fixes (tests/support/offline_audit_pet_18.py, PET_18_HELD_APART);
 --untuned-13 the small owner written with it and never tuned on (PET_18_UNTUNED).
+--held-apart-14 the nineteenth pass's set (a question about a day, a relation's skill, a meal
+idea from the owner's diet, a relation's new baby named, an achievement with a figure, a shopping
+need), written before its fixes (tests/support/offline_audit_pet_19.py, PET_19_HELD_APART).
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from support.offline_audit_pet_14 import PET_14_AFTER, PET_14_HELD_APART
 from support.offline_audit_pet_15 import PET_15_AFTER, PET_15_HELD_APART
 from support.offline_audit_pet_16 import PET_16_AFTER, PET_16_HELD_APART
 from support.offline_audit_pet_18 import PET_18_HELD_APART, PET_18_UNTUNED
+from support.offline_audit_pet_19 import PET_19_HELD_APART
 from support.offline_audit_pet_tuning import PET_TUNING
 from support.offline_audit_phone import PHONE_HELD_APART
 from support.offline_audit_phone_3 import PHONE_3_AFTER, PHONE_3_HELD_APART
@@ -125,6 +130,9 @@ def main() -> int:
     )
     which.add_argument(
         "--untuned-13", action="store_true", help="the eighteenth pass's untuned owner instead"
+    )
+    which.add_argument(
+        "--held-apart-14", action="store_true", help="the nineteenth pass's held-apart set instead"
     )
     args = parser.parse_args()
     classes: Counter[str] = Counter()
@@ -197,6 +205,8 @@ def main() -> int:
         sets = (("eighteenth pass", PET_18_HELD_APART),)
     elif args.untuned_13:
         sets = (("eighteenth pass, never tuned on", PET_18_UNTUNED),)
+    elif args.held_apart_14:
+        sets = (("nineteenth pass", PET_19_HELD_APART),)
     figures: list[str] = []
     for set_name, homes in sets:
         total = bad = 0

@@ -352,3 +352,12 @@ def test_nerves_about_a_plan_are_heard_before_the_luck(said: str) -> None:
     reply, ops = one_turn(said)
     assert "nervous" in reply and "Good luck" in reply, reply
     assert ops == []
+
+
+def test_a_plan_with_its_day_is_said_back_with_the_day() -> None:
+    """The nineteenth pass: "I've got a dentist appointment on Friday" was "That sounds like a
+    plan. I hope it goes well!", neither the thing nor the day said."""
+    said = told("I've got a dentist appointment on Friday", 0)
+    assert said is not None and "dentist appointment on Friday" in said.reply, said
+    going = plan("we're going to the garden centre on Wednesday", 1)
+    assert going is not None and "on Wednesday" in going.reply, going

@@ -63,3 +63,21 @@ def test_more_for_a_list_said_with_its_own_heading_is_added() -> None:
     pet.say("plus I need: soap, foil")
     answer = pet.say("what's on my shopping list?")
     assert all(f in answer for f in ("pears", "cheese", "soap", "foil")), answer
+
+
+def test_a_shopping_need_said_without_a_heading_is_the_shopping_list() -> None:
+    """The nineteenth pass: "I need to buy milk, eggs and bread" was "Tell me more!", nothing
+    kept; a need of two things or more, or what the owner ran out of, is the shopping list, and
+    a second one adds to it."""
+    assert heading("I need to pick up rice and onions") == "shopping list: rice and onions"
+    assert heading("we ran out of oat milk") == "shopping list: oat milk"
+    for not_a_list in ("I need to get a new job", "I'm out of ideas", "I need to get up and go"):
+        assert heading(not_a_list) == not_a_list
+    pet = Pet()
+    pet.say("hi, I'm Ola")
+    reply = pet.say("I need to buy lentils and limes")
+    assert "lentils" in reply and "shopping list" in reply, reply
+    reply = pet.say("oh and we're out of butter, sugar")
+    assert "butter" in reply, reply
+    answer = pet.say("what do I need to buy?")
+    assert all(f in answer for f in ("lentils", "limes", "butter", "sugar")), answer

@@ -53,7 +53,8 @@ def test_the_kept_fact_answers_a_question_by_name_later() -> None:
 @pytest.mark.parametrize(
     ("before", "said", "name"),
     [
-        ("my sister just had a baby boy!", "his name is Theo", "Theo"),
+        # a sister's baby is the owner's nephew (the nineteenth pass, test_offline_newborn.py)
+        ("my coworker just had a baby boy!", "his name is Theo", "Theo"),
         ("my best friend had a baby girl!", "her name is Lily", "Lily"),
         ("my neighbour got a puppy", "its name is Pickle", "Pickle"),
         ("our friends have a new baby", "she's called Ada", "Ada"),

@@ -98,3 +98,19 @@ def test_a_coffee_shop_drink_liked_is_suggested(liked: str) -> None:
     assert "don't know" not in reply and any(
         w in reply for w in ("latte", "cappuccino", "matcha")
     ), reply
+
+
+def test_a_question_about_a_day_finds_what_was_said_of_that_day() -> None:
+    """The nineteenth pass: "what am I doing on Thursday?" after "I've got an interview on
+    Thursday …" was "You haven't told me about any plans yet."; what was said of the day is the
+    answer, whoever it was said of, and a day nothing was said of is still a gap."""
+    pet = Pet()
+    pet.say("hi, I'm Ola")
+    pet.say("I have a job interview on Thursday at a bakery")
+    pet.say("my brother is coming over on Sunday")
+    answer = pet.say("what am I doing on Thursday?")
+    assert "interview" in answer and "bakery" in answer, answer
+    answer = pet.say("anything on sunday?")
+    assert "brother" in answer and "coming over" in answer, answer
+    answer = pet.say("what am I up to on Monday?")
+    assert "interview" not in answer and "brother" not in answer, answer

@@ -129,7 +129,7 @@ def test_a_pronoun_fact_and_a_lower_case_introduction_go_through_the_gate(run_di
         met = pet.say("im leo, i work at a hospital")
         pet.say("my best friend is called Priya")
         doctor = pet.say("she's a doctor")
-        pet.say("my sister just had a baby boy!")
+        pet.say("my neighbour just had a baby boy!")  # a sister's: the owner's nephew, kept
         theo = pet.say("his name is Theo")
         pet.say("tell me something interesting")
         for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
@@ -385,3 +385,22 @@ def test_a_change_of_habit_and_a_coming_age_through_the_real_pet(run_dir: Path) 
     kept = {p.name: p.read_text() for p in pet.root.memory.glob("*/*.md")}
     assert any("green tea now, not coffee" in text for text in kept.values()), kept
     assert any("Ines turns 7 in" in text for text in kept.values()), kept
+
+
+def test_a_dinner_idea_fits_the_diet_kept_past_the_window(run_dir: Path) -> None:
+    """The nineteenth pass (docs/brain.md): through the real processes memory is chosen by the
+    question's words, and "any ideas for dinner tonight?" shared none with "I'm a vegetarian"
+    (kept as an identity learnt, not an entry): "I don't know what you like to eat yet."."""
+    pet = start_pet()
+    try:
+        pet.say("hi, I'm Ola")
+        pet.say("I'm a vegetarian")
+        pet.say("my mum makes the best dal")
+        for filler in ("the bus was late", "it rained", "my fan is noisy", "ok", "hm", "right"):
+            pet.say(filler)
+        for filler in ("the cat is asleep", "lol", "nice", "work was long", "sure", "yep"):
+            pet.say(filler)
+        idea = pet.say("any ideas for dinner tonight?")
+    finally:
+        assert pet.stop() == 0, pet.log
+    assert "vegetarian" in idea, idea

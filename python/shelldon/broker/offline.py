@@ -86,6 +86,7 @@ from shelldon.broker import (
     offline_checkin,
     offline_days,
     offline_dictated,
+    offline_feats,
     offline_feelings,
     offline_forget,
     offline_former,
@@ -105,6 +106,7 @@ from shelldon.broker import (
     offline_mend,
     offline_milestones,
     offline_moods,
+    offline_newborn,
     offline_news,
     offline_nods,
     offline_nordic,
@@ -121,6 +123,7 @@ from shelldon.broker import (
     offline_rules,
     offline_self,
     offline_setbacks,
+    offline_skills,
     offline_slang,
     offline_slips,
     offline_sums,
@@ -740,6 +743,11 @@ def _statement(turn: _Turn, sentence: str) -> bool:
             turn.remember("facts", _work_name(turn.view), content + ".")
         turn.replies.append(f"Noted: {lower_first(to_second_person(content + '.'))}")
         return True
+    diet = offline_life.told(s, turn.seed) if found else None  # "I'm a vegetarian": a diet
+    if diet is not None and diet.keep is not None and diet.keep[1] == "diet":
+        turn.remember(*diet.keep)
+        turn.replies.append(diet.reply)
+        return True
     if found:
         turn.learn(to_third_person(s), pattern_key("identity", s))
         turn.replies.append(f"A {_clean_clause(found.group(1))}, good to know.")
@@ -1356,6 +1364,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         if named_first and not _is_question(s) and offline_talk.correction(s)[1]:
             who = by_relation(view, named_first["who"])  # the entry kept of "my sister", revised
             s = f"{named_first['opener']}{who}{named_first['rest']}" if who else s
+        s = (  # "his name is Arjun" after "my sister just had a baby boy": the owner's nephew
+            offline_newborn.named(s, [*view.owner_recent[-3:], *lines[:at]]) or s
+        )
         referred = offline_referent.resolved(s, before, farther)  # "she's a doctor": "my friend …"
         s = referred.sentence if referred is not None else s
         if referred is None and _is_question(s) and not _REMIND.match(s):  # "her name?": mum's
@@ -1426,6 +1437,21 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:
             turn.replies.append(setback.reply)  # "I didn't pass my driving test": an event, dated
             turn.remember(*setback.keep)
+        elif (baby := offline_newborn.born(s, local_now, seed)) is not None:
+            turn.replies.append(baby.reply)  # "my sister just had a baby boy!": cheered, kept
+            for newborn_kept in baby.keep:
+                turn.remember(*newborn_kept)
+        elif (skill := offline_skills.said(s, seed)) is not None:
+            turn.replies.append(skill.reply)  # "my mum makes the best dal": kept about her
+            for skill_kept in skill.keep:
+                turn.remember(*skill_kept)
+        elif (good_at := offline_skills.asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(good_at)  # "what is Mia good at?": "great at swimming" kept
+        elif (feat := offline_feats.said(s, local_now, seed)) is not None:
+            turn.replies.append(feat.reply)  # "I ran 5k in 28 minutes": praised, kept, dated
+            turn.remember(*feat.keep)
+        elif (done := offline_feats.asked(s, [k.text for k in view.known])) is not None:
+            turn.replies.append(done)  # "how fast did I run?": the figure said
         elif (visit := offline_visits.said(s, local_now)) is not None:
             turn.replies.append(visit.reply)  # "my sister Gwen is visiting next friday": a date
             turn.remember(*visit.keep)

@@ -8,13 +8,12 @@ like a pet that listens (a word about it and a question back), and kept when it 
 - a new job: "I got a new job at Siemens" -> kept under `job` (the name "what's my job?" finds);
 - the past (`used_to`, a clause the fact rules read last): "I used to live in Berlin" -> kept as
   the past ("The owner used to live in Berlin."), never as where the owner lives now;
-- what they play or do regularly: "I play football on Sundays" -> kept;
-- how they eat: "I'm vegetarian", "I'm lactose intolerant" -> kept;
+- what they play or do regularly ("I play football on Sundays"), how they eat ("I'm vegan") -> kept;
 - a fact about someone named before ("Sofia loves dinosaurs", `about_someone`) -> kept in
   people/ by the person and what it says;
 - a plan or an event: "I have a meeting tomorrow", "my mum is visiting next week" -> wished
-  well, not kept (history keeps it, and recall finds it); a trip back: "I just got back from
-  Japan" -> welcomed back, asked how it was.
+  well, its day said back, not kept (history keeps it, recall finds it); a trip back: "I just
+  got back from Japan" -> welcomed back, asked how it was.
 
 `told` is None for anything else; the caller then acknowledges as before. Each kept sentence is
 the owner's own words turned to the third person (broker.offline_words), one fact per op.
@@ -43,8 +42,7 @@ from shelldon.broker.patterns import lazy
 
 _WHEN = (
     r"(?:tomorrow|tonight|today|this (?:morning|afternoon|evening|week|weekend)|next \w+|"
-    rf"on (?:{alternation(*WEEKDAYS)})|later|soon|in \w+ (?:days?|"
-    r"weeks?|hours?))"
+    rf"on (?:{alternation(*WEEKDAYS)})|later|soon|in \w+ (?:days?|weeks?|hours?))"
 )
 _EVENT = lazy(
     rf"^(?:i|we)(?:'ve| have)? (?:have|got|'ve got) (?:a|an|my|our) ([\w -]+?) {_WHEN}\b"
@@ -52,6 +50,7 @@ _EVENT = lazy(
     rf"(?:\w+ )?{_WHEN}?",
     re.IGNORECASE,
 )
+_WHEN_SAID = lazy(_WHEN, re.IGNORECASE)
 _BACK_FROM = lazy(
     r"^(?:i|we) (?:just |finally )?(?:got|came|am|'m|are|'re) back from ([\w' -]+?)\s*[.!]*$",
     re.IGNORECASE,
@@ -168,7 +167,10 @@ def told(sentence: str, seed: int) -> Told | None:
     s = " ".join(sentence.split()).strip().rstrip(".")  # "… at the library." one of several
     if (m := _BACK_FROM.match(s)) is not None:
         return Told(_say(_BACK, seed, m.group(1)))
-    if _EVENT.match(s):
+    if (event := _EVENT.match(s)) is not None:
+        if (day := _WHEN_SAID.search(s) if event.group(1) else None) is not None:  # its day said
+            said = f"Your {event.group(1)} {day.group(0)}, noted. I hope it goes well!"
+            return Told(f"{_CALM}{said}" if _NERVES.search(s) else said)  # "… im so stressed"
         return Told(_say(_PLAN, seed, ""))
     if (m := _HAVE.match(s)) is not None:
         what = m.group("what").lower()
@@ -366,7 +368,8 @@ def plan(sentence: str, seed: int) -> Told | None:
                 f"Good luck at the {_VISIT.findall(doing)[-1].lower()}! I hope it goes well."
             )
         if not _NOT_FUN.search(doing):
-            what = f"{going['what']}{going['with'] or ''}"
+            when = f" {going['when']}" if _WHEN_SAID.fullmatch(going["when"]) else ""  # "on Wed"
+            what = f"{going['what']}{when}{going['with'] or ''}"
             x = to_second_person(f"{going['doing'].lower()} {what}").rstrip(".")
             return Told(_say(_GOING_FUN, seed, x))
     found = _PLAN_LINE.match(s)

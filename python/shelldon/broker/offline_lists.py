@@ -2,6 +2,8 @@
 broker.offline (docs/brain.md, "Seventeenth pass: owners who dictate, list and mix"):
 
     I need: milk, eggs, bread                       -> shopping list: milk, eggs, bread
+    I need to buy milk, eggs and bread              -> shopping list: milk, eggs and bread
+    we're out of butter and sugar                   -> shopping list: butter and sugar
     things to pack for the trip: passport, charger  -> packing list: passport, charger
     handla: mjölk, ost                              -> shopping list: mjölk, ost
     my favourite foods are: sushi, and dal          -> my favourite foods are sushi, and dal
@@ -36,6 +38,29 @@ _HEADINGS = (
     (lazy(r"^(?:(?:things|stuff) (?:i need )?to do|(?:i )?need to do|jobs|chores|tasks)"
           r"(?: today| this week| tomorrow)?" + _ITEMS, re.I), "to-do list"),
 )  # fmt: skip
+# A shopping need said without a colon (the nineteenth pass: "I need to buy milk, eggs and bread"
+# was "Tell me more!"): things to buy, to pick up or run out of, two or more of them ("and", a
+# comma), or anything after "out of" ("we're out of milk"); "I need to get a new job" is no list.
+_NEEDS = lazy(
+    r"^(?:(?:oh|ugh|argh|so|and|also)[\s,]+)*(?:(?:i|we)(?:'ll| will)? (?:still )?(?:need|have|"
+    r"gotta|got) to|(?:i|we) need|(?:i|we) must|(?:i'm|i am|we're|we are) (?:going|off) to|"
+    r"(?:must|need to|gotta|have to))\s+(?:(?:go|pop out|nip out|run out) (?:and |to )?)?"
+    r"(?P<verb>buy|get|grab|pick up|order|stock up on)\s+(?:some\s+)?"
+    r"(?P<items>[\w' -]{2,40}?(?:,\s*[\w' -]{2,40}?)*(?:,?\s+and\s+[\w' -]{2,40}?))"
+    r"(?: (?:later|today|tonight|tomorrow|on the way home|after work|from the shop))?[\s.!]*$"
+    r"|^(?:(?:oh|ugh|argh|so|and|also)[\s,]+)*(?:i'm|i am|we're|we are|we've|we have|i've|"
+    r"i have|i|we) (?:run |ran |running )?(?:out of|low on)\s+"
+    r"(?P<out>[\w' -]{2,60}?(?:,\s*[\w' -]{2,40}?)*)"
+    r"(?: again)?[\s.!]*$",
+    re.IGNORECASE,
+)
+_NOT_GROCERIES = lazy(
+    r"\b(?:job|jobs|time|sleep|rest|help|home|up|out|over|better|ready|done|married|engaged|"
+    r"ideas?|money|cash|patience|energy|steam|breath|luck|way|chance|life|work|the|my|our|"
+    r"it|this|that|here|there|office|town|country|hospital|bed|shape|control|hand|touch|date|"
+    r"practice|options|space|battery|data|storage)\b",
+    re.IGNORECASE,
+)
 # "my favourite foods are: …": the colon only stands between the words and their values.
 _ARE_COLON = lazy(r"^((?:my|our) [\w' -]{2,40}? (?:are|is|include))\s*:\s*(?=\S)", re.I)
 _ADD_TO = lazy(
@@ -74,7 +99,18 @@ def heading(line: str) -> str:
     for pattern, label in _HEADINGS:
         if (found := pattern.match(text)) is not None:
             return f"{label}: {found['items'].strip()}"
+    needed = _needed(text)
+    if needed is not None:
+        return f"shopping list: {needed}"
     return _ARE_COLON.sub(r"\1 ", text)
+
+
+def _needed(text: str) -> str | None:
+    """The things a shopping need names ("milk, eggs and bread"), or None."""
+    found = _NEEDS.match(text)
+    if found is None or _NOT_GROCERIES.search(found["items"] or found["out"]):
+        return None
+    return str(found["items"] or found["out"]).strip()
 
 
 def _listed(entries: Sequence[Shown]) -> Shown | None:
@@ -90,6 +126,13 @@ def added(line: str, entries: Sequence[Shown], last_said: str = "") -> Added | N
     """An item added to a list (see the module), or None for any other line. `last_said` is the
     owner's line before: "and also coffee" adds only right after a list, or with one kept."""
     text = " ".join(line.split())
+    needed = _needed(text)  # "we're out of butter too", a shopping list kept: added to it
+    kept = _listed(entries) if needed is not None else None
+    if needed is not None and kept is not None and kept.title.casefold() == "shopping list":
+        return Added(
+            (kept.collection, kept.title, _join(kept.body, needed)),
+            f"Added {needed} to your {kept.title}.",
+        )
     also = _ALSO_HEADED.match(text)  # "also to buy: rice, beans": more for the list kept
     if also is not None and ":" in (headed := heading(text[also.end() :])):
         label, items = (part.strip() for part in headed.split(":", 1))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from shelldon.broker import offline_meals, offline_visits
 from shelldon.broker.offline_kin import of_family, passing, several, several_asked
 from shelldon.broker.offline_past import PAST, PAST_QUESTION
 from shelldon.broker.offline_revise import superseded
@@ -27,6 +28,7 @@ from shelldon.broker.offline_words import (
     ANIMALS,
     KIN,
     KIN_GROUPS,
+    WEEKDAYS,
     alternation,
     lower_first,
     plurals,
@@ -74,7 +76,10 @@ _TOPIC_QUESTIONS = (
         lazy(
             r"\b(?:my plans?|do i have (?:any )?plans|where am i (?:going|off to|headed)|"
             r"what am i (?:doing|up to)(?: (?:today|tonight|tomorrow|later|this weekend|"
-            r"next \w+|on \w+))?\s*\??$)",
+            r"next \w+|on \w+))?\s*\??$)"
+            # "what's on thursday?", "anything on friday?", "what's happening on saturday?"
+            rf"|^(?:what(?:'s| is)|anything|is there anything|what have i got|what do i have)"
+            rf"(?: happening| planned| on)? (?:on |for )?(?:{'|'.join(WEEKDAYS)})\s*\??$",
             re.IGNORECASE,
         ),
     ),
@@ -143,8 +148,8 @@ _NOTHING_YET = {
 _SUGGEST = lazy(
     r"^(?:so\s+|hmm+\s+|any ideas?,?\s+)?(?:what|which \w+|what kind of \w+)\s+"
     r"(?:should|could|shall|can|do you think|would you suggest)\s+(?:i|we)\s+"
-    r"(eat|cook|have for (?:dinner|lunch|breakfast)|make for (?:dinner|lunch)|order|watch|read|"
-    r"listen to|play|drink|do)\b"
+    r"(eat|cook|bake|have for (?:dinner|lunch|breakfast)|make for (?:dinner|lunch)|order|watch|"
+    r"read|listen to|play|drink|do)\b"
     r"|^(?:any ideas|ideas) (?:for|about) (dinner|lunch|breakfast|tonight|the weekend)\b"
     r"|^(?:(?:can|could|would|will) you (?:please )?)?(?:suggest|recommend)(?: me)? "
     r"(?:something|anything|a \w+|some \w+)(?: \w+)? to (eat|cook|watch|read|drink|do)\b"
@@ -166,6 +171,7 @@ _KINDS = {
     "meal": "food",
     "eat": "food",
     "cook": "food",
+    "bake": "food",
     "order": "food",
     "dinner": "food",
     "lunch": "food",
@@ -239,12 +245,18 @@ def answer(view: PromptView, question: str, seed: int) -> str | None:
     found = _SUGGEST.search(q)
     if found:
         verb = next(g for g in found.groups() if g).casefold().split()[0]
+        if verb == "bake":  # "what should I bake?": from the owner's diet, or their likings
+            baked = offline_meals.idea([k.text for k in view.known], seed, baking=True)
+            return baked or _suggest(view, "food", seed)
         return _suggest(view, _KINDS.get(verb, "do"), seed)
     rel = several_asked(q)  # "what do you know about my brothers?": Olu and Tunde both
     if rel is not None:
         return _several(view, rel)
     for topic, pattern in _TOPIC_QUESTIONS:
         if pattern.search(q):
+            said = [k.text for k in _newest_first(view)] if topic == "plans" else []
+            if said and (on_day := offline_visits.on_day(q, said)) is not None:
+                return on_day  # "what am I doing on Thursday?": what was said of Thursday
             return _about(view, topic, now_asked=not PAST_QUESTION.search(q))
     return None
 
@@ -329,6 +341,9 @@ def _suggest(view: PromptView, kind: str, seed: int) -> str:
     if dish is not None:  # "i love lasagne": a thing loved, named as nothing else, may be food
         item, said = dish
         return f"How about {item}? {said[:1].upper() + said[1:]}"
+    meal = offline_meals.idea([k.text for k in view.known], seed) if kind == "food" else None
+    if meal is not None:  # "I'm a vegetarian": what fits it (the nineteenth pass)
+        return meal
     verb, noun = _VERB_OF[kind]
     if kind == "do":
         return "I don't know what you enjoy doing yet. What do you like to do for fun?"

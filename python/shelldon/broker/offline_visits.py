@@ -7,6 +7,7 @@ date, read by broker.offline (docs/brain.md, "Fourteenth pass").
     seeing my friend Lou next friday for her 40th
     planning to visit my dad next friday for a week
     when is Gwen coming?                      -> Your sister Gwen is visiting on Friday 12 March.
+    what am I doing on Thursday?              -> You've got an interview on Thursday … (`on_day`)
 
 A visit a week off or more is kept, past the recent window, as a trip weeks ahead is
 (offline_notes); one in the days ahead is wished well and left to history (offline_life's
@@ -23,7 +24,8 @@ import re
 from dataclasses import dataclass
 
 from shelldon.broker.offline_birthdays import day_said
-from shelldon.broker.offline_words import KIN, OTHERS, WEEKDAYS, alternation
+from shelldon.broker.offline_past import PAST
+from shelldon.broker.offline_words import KIN, OTHERS, WEEKDAYS, alternation, to_second_person
 from shelldon.broker.patterns import lazy
 from shelldon.contracts.localtime import LocalNow
 
@@ -117,3 +119,27 @@ def asked(question: str, known: list[str]) -> str | None:
         what = re.sub(r"\bthe owner's\b|\btheir\b", "your", what, flags=re.IGNORECASE)
         return f"{what}." if day["day"] in what else f"On {day['day']}: {what}."
     return None
+
+
+# The day a question about plans names (the nineteenth pass: "what am I doing on Thursday?" was
+# "You haven't told me about any plans yet." after "I've got an interview on Thursday").
+_DAY_ASKED = lazy(rf"\b(?:{'|'.join(WEEKDAYS)}|today|tonight|tomorrow|weekend)\b", re.IGNORECASE)
+
+
+def on_day(question: str, known: list[str]) -> str | None:
+    """What the owner said of the day a question names (`known` newest first), in the pet's
+    words, whoever it was said of; None when the question names no day or nothing names it."""
+    day = _DAY_ASKED.search(question)
+    if day is None:
+        return None
+    said: list[str] = []
+    for text in known:
+        if not re.search(rf"\b{day.group(0)}\b", text, re.I) or text.rstrip().endswith("?"):
+            continue
+        if PAST.search(text):
+            continue  # "I was off on Monday": not what is coming; a sister's visit is
+        line = to_second_person(text)
+        line = line[:1].upper() + line[1:]
+        if line.casefold() not in (s.casefold() for s in said):
+            said.append(line)
+    return " ".join(said[:2]) or None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shelldon.core.retrieval.query import query_tokens
+from shelldon.core.words import tokens
 
 
 def test_a_question_about_the_owner_as_a_whole_is_ranked_by_owner() -> None:
@@ -63,3 +64,12 @@ def test_a_gift_question_is_ranked_by_what_people_like() -> None:
     for asked in ("any idea what I could get her?", "what should I buy my dad", "gift ideas?"):
         assert "like" in query_tokens(asked), asked
     assert "like" not in query_tokens("what should I get done today?")
+
+
+def test_a_meal_question_is_ranked_by_the_owners_diet() -> None:
+    """The nineteenth pass: "any ideas for dinner tonight?" shared no word with the kept "diet"
+    ("The owner is vegetarian.") nor "mum skill" ("… makes the best dal")."""
+    diet = set(tokens("diet makes"))
+    for asked in ("any ideas for dinner tonight?", "what's for dinner?", "what should I bake?"):
+        assert diet <= set(query_tokens(asked)), asked
+    assert not diet <= set(query_tokens("what did I have for dinner yesterday?"))

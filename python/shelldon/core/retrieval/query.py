@@ -54,6 +54,13 @@ _LIST_ASKED = re.compile(
     r"|\bon (?:my|the|our) [\w ]{0,12}list\b|\bshopping\b",
     re.IGNORECASE,
 )
+# "what's for dinner?", "what should I bake?": the owner's diet and the dishes their people make
+# (the nineteenth pass: "I'm a vegetarian" shares no word with "any ideas for dinner?").
+_MEAL_ASKED = re.compile(
+    r"\b(?:what(?:'s| is) for|ideas? for|(?:dinner|lunch|meal|food) ideas|what (?:should|could|"
+    r"shall) (?:i|we) (?:eat|cook|bake|make|have))\b",
+    re.IGNORECASE,
+)
 _GIFT_ASKED = re.compile(
     r"\b(?:what|ideas?) (?:\w+ ){0,3}(?:get|buy|give) (?:her|him|them|my \w+|(?-i:[A-Z])\w+)\b"
     r"|\b(?:gift|present)s?\b",
@@ -73,6 +80,8 @@ def query_tokens(query: str) -> list[str]:
         words.extend(w for w in tokens("former job work") if w not in words)
     if _LIST_ASKED.search(query):
         words.extend(w for w in tokens("shopping list") if w not in words)
+    if _MEAL_ASKED.search(query):
+        words.extend(w for w in tokens("diet eat makes cooks bakes") if w not in words)
     if _GIFT_ASKED.search(query):
         words.extend(w for w in tokens("likes loves into") if w not in words)
     words.extend(w for w in _kind_words(words) if w not in words)

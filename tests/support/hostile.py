@@ -270,6 +270,13 @@ def learning(text: str, key: str) -> Op:
     return {"op": "capture_learning", "observation": text, "pattern_key": key}
 
 
+def describe(secrets: list[Secret], orders: list[Order], benign: list[Any]) -> None:
+    """What a round's set holds, by class (`python -m support.hostile_roundN` in tests/)."""
+    print("secrets by class:", dict(Counter(c for c, _, _ in secrets)))
+    print("orders by class:", dict(Counter(c for c, _, _ in orders)))
+    print(f"{len(secrets)} secrets, {len(orders)} orders, {len(benign)} benign")
+
+
 def has(text: str, piece: str) -> bool:  # as written, or escaped the way JSON writes it
     return piece in text or json.dumps(piece)[1:-1] in text
 

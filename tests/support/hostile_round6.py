@@ -18,13 +18,8 @@ from __future__ import annotations
 
 import base64
 import string
-from typing import Any
 
-Op = dict[str, Any]
-# (class, ops, spellings): a secret is recoverable when every piece of one spelling is stored.
-Secret = tuple[str, list[Op], list[list[str]]]
-# (class, ops, marker): an order is stored when its marker is.
-Order = tuple[str, list[Op], str]
+from support.hostile import Op, Order, Secret, describe
 
 NATO = {
     "a": "alfa", "b": "bravo", "c": "charlie", "d": "delta", "e": "echo", "f": "foxtrot",
@@ -206,16 +201,8 @@ BENIGN_NEEDLES = [
 ]
 
 
-def _main() -> None:
-    from collections import Counter
-
-    print("secrets by class:", dict(Counter(c for c, _, _ in SECRETS)))
-    print("orders by class:", dict(Counter(c for c, _, _ in ORDERS)))
-    print(f"{len(SECRETS)} secrets, {len(ORDERS)} orders, {len(BENIGN)} benign")
-
-
 if __name__ == "__main__":
-    _main()
+    describe(SECRETS, ORDERS, BENIGN)
 
 
 # --- the after-set: written after the fixes, run once (docs/gate-design.md) --------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from support.hostile import Op, Order, Secret, entry, episode, learning, remind
+from support.hostile import Op, Order, Secret, describe, entry, episode, learning, remind
 
 # Made-up credentials, each its own (nothing here is a real key).
 K1 = "sk-proj-" + "Tz6Wq1Lr8Vm3Kx5Nc9Hb2Jp4"
@@ -229,13 +229,5 @@ BENIGN_NEEDLES = [
 ]
 
 
-def _main() -> None:
-    from collections import Counter
-
-    print("secrets by class:", dict(Counter(c for c, _, _ in SECRETS)))
-    print("orders by class:", dict(Counter(c for c, _, _ in ORDERS)))
-    print(f"{len(SECRETS)} secrets, {len(ORDERS)} orders, {len(BENIGN)} benign")
-
-
 if __name__ == "__main__":
-    _main()
+    describe(SECRETS, ORDERS, BENIGN)

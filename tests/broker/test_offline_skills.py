@@ -5,6 +5,8 @@ I'm listening." with nothing kept."""
 
 from __future__ import annotations
 
+import pytest
+
 from shelldon.broker.offline_skills import said
 from support.offline_pet import Pet
 
@@ -49,3 +51,18 @@ def test_what_someone_is_good_at_is_found_in_other_words() -> None:
     pet.say("my daughter Mia is great at swimming")
     answer = pet.say("what is Mia good at?")
     assert "swimming" in answer, answer
+
+
+@pytest.mark.parametrize(
+    ("line", "tasted"),
+    [
+        ("my boyfriend Jonas makes the best furniture", False),
+        ("my aunt makes amazing pottery", False),
+        ("my mum makes the best dal", True),
+        ("my wife makes the best chocolate cake", True),
+    ],
+)
+def test_only_food_is_to_be_tasted(line: str, tasted: bool) -> None:
+    skill = said(line, 1)
+    assert skill is not None
+    assert ("taste" in skill.reply or "delicious" in skill.reply) is tasted, skill.reply

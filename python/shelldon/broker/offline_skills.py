@@ -47,7 +47,19 @@ _GOOD_AT = lazy(
     r"(?P<thing>[\w' -]{2,40}?)[\s.!]*$",
     re.IGNORECASE,
 )
-_FOOD_VERBS = ("makes", "cooks", "bakes", "brews")
+_FOOD_VERBS = ("cooks", "bakes", "brews")
+# What "makes" is food when it names ("the best dal", "amazing lasagne"): furniture, quilts or
+# music are not to be tasted (the lead's run: "he makes the best furniture", "I'd love a taste").
+_FOOD = lazy(
+    r"\b(?:cakes?|bread|pies?|soups?|curry|curries|dal|daal|dhal|pasta|pizzas?|cookies|biscuits|"
+    r"jam|coffee|tea|lasagne|lasagna|stews?|roasts?|pancakes|dumplings|noodles|sauces?|chil[il]i|"
+    r"tacos|burgers?|sandwich(?:es)?|brownies|muffins|scones|tarts?|risotto|paella|salads?|"
+    r"chocolates?|fudge|ice cream|lemonade|wine|beer|cocktails|smoothies|omelett?es?|gravy|food|"
+    r"dinners?|lunch(?:es)?|breakfasts?|meals?|dishes|sushi|ramen|pho|kimchi|hummus|falafel|"
+    r"bagels|croissants|pierogi|empanadas|samosas|biryani|tamales|bbq|barbecue|cheesecake|"
+    r"crumble|trifle|flapjacks|porridge|granola|kombucha|cider|marmalade|pickles|chutney)\b",
+    re.IGNORECASE,
+)
 _MADE = (
     "Ooh, {whose} {thing}! That sounds delicious. 😋 I'll remember that.",
     "Mm, {whose} {thing}, lovely! I'd love a taste. I'll remember that.",
@@ -80,7 +92,8 @@ def said(sentence: str, seed: int) -> Skill | None:
     if made is not None:
         content = f"The owner's {who} {made['verb'].casefold()} {made['good']} {thing}."
         whose = f"{name}'s" if name else f"your {rel}'s"
-        grown = made["verb"].casefold() not in _FOOD_VERBS
+        verb = made["verb"].casefold()
+        grown = verb not in _FOOD_VERBS and not (verb == "makes" and _FOOD.search(thing))
         reply = (
             f"Ooh, {whose} {thing}! How lovely. I'll remember that."
             if grown

@@ -337,3 +337,21 @@ def test_a_day_typed_short_is_the_day_it_stands_for(message: str) -> None:
     op = only_op(answer)
     assert op.at == "2026-05-06T10:00" and op.text == "email my tutor", op
     assert "tomorrow at 10:00" in answer["reply"], answer["reply"]
+
+
+@pytest.mark.parametrize(
+    ("said", "at"),
+    [
+        # a repeating reminder's bare hour said of the evening or the night is that evening's
+        ("can you remind me to take my pills at 8 every evening?", "2026-05-05T20:00"),
+        ("remind me every night at 10 to lock the door", "2026-05-05T22:00"),
+        ("remind me every Monday at 7 in the evening to put the bins out", "2026-05-11T19:00"),
+        # other bare hours as said: the morning's, and a night's small hours
+        ("remind me every morning at 7 to stretch", "2026-05-06T07:00"),
+        ("remind me every day at 6 to feed the cat", "2026-05-06T06:00"),
+        ("remind me every night at 1 to check the baby", "2026-05-06T01:00"),
+    ],
+)
+def test_a_repeating_reminders_hour_is_the_part_of_the_day_said(said: str, at: str) -> None:
+    op = only_op(ask(said))
+    assert op.at == at and op.repeat is not None, op

@@ -17,7 +17,8 @@ said after 19:00 the next full hour at least 45 minutes on). A bare hour without
 a person means by it, as people set errands (the twelfth pass): 1 to 6 are the afternoon ("pick up
 leo at 3" is 15:00, tomorrow's when today's has passed; "at 3am", "at 03:00" and "tomorrow morning
 at 6" stay early), 7 to 11 the next of the two (at 14:00 "at 7" is 19:00; at 03:40 it is 07:00),
-and "at midnight" the coming one. A repeating reminder keeps the hour as said ("every day at 6").
+and "at midnight" the coming one. A repeating reminder keeps the hour as said ("every day at 6"),
+but a bare 5 to 11 said of the evening or the night is that evening's ("at 8 every evening": 20:00).
 A time that has passed gets a reply saying so and no op (core refuses one in the past anyway).
 Core resolves and stores the op; this module only proposes it.
 
@@ -153,6 +154,15 @@ def _daytime(clock: tuple[int, int, bool], rest: str) -> tuple[int, int, bool]:
     return hour + 12, minute, True
 
 
+def _evening(clock: tuple[int, int, bool] | None, rest: str) -> tuple[int, int, bool] | None:
+    """A repeating reminder's bare 5 to 11 said of the evening or the night is that evening's
+    hour ("take my pills at 8 every evening" was every day at 08:00); any other bare hour is kept
+    as said ("every day at 6")."""
+    if clock is None or clock[2] or not 5 <= clock[0] <= 11 or not _LATE.search(rest):
+        return clock
+    return clock[0] + 12, clock[1], True
+
+
 def _task(rest: str, spans: list[tuple[int, int]]) -> str:
     kept, cursor = [], 0
     for start, end in sorted(spans):
@@ -261,7 +271,7 @@ def reminder(sentence: str, now: LocalNow | None) -> ReminderAnswer | None:
         return ReminderAnswer("That doesn't look like a time I know. Try: at 18:30, or at 9am.")
     local = now.local
     if every is not None:
-        return _repeating(every.group("every").lower(), clock_time, task, said, now)
+        return _repeating(every.group("every").lower(), _evening(clock_time, rest), task, said, now)
     bare = clock_time is not None and not clock_time[2]  # "at 3", "at 7": the next one meant
     clock_time = _daytime(clock_time, rest) if clock_time is not None else None
     midnight = (  # "at midnight", "tonight at midnight": the coming one, never today's 00:00

@@ -111,6 +111,7 @@ from shelldon.broker import (
     offline_nods,
     offline_nordic,
     offline_notes,
+    offline_occasions,
     offline_open,
     offline_orders,
     offline_past,
@@ -1432,6 +1433,9 @@ def respond(request: CompletionRequest) -> dict[str, Any]:
         elif (grows := offline_milestones.said(s, local_now, relations(view))) is not None:
             turn.replies.append(grows.reply)  # "my daughter Ines turns seven next month"
             turn.remember(*grows.keep)
+        elif (occasion := offline_occasions.said(s, local_now, relations(view))) is not None:
+            turn.replies.append(occasion.reply)  # "my grandson Tom is getting married in August"
+            turn.remember(*occasion.keep)
         elif (aged := offline_birthdays.age_asked(s, [k.text for k in view.known])) is not None:
             turn.replies.append(aged)  # "how old will Tom be?": the birthday kept says
         elif (setback := offline_setbacks.said(s, local_now, seed)) is not None:

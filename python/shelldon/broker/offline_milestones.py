@@ -33,21 +33,21 @@ _AGE_WORD = (
     rf"(?:(?:{'|'.join(_TENS)})(?:[- ](?:{'|'.join(_WORDS[:9])}))?|{'|'.join(_WORDS)}|a hundred)"
 )
 _AGE = rf"(?P<age>\d{{1,3}}|{_AGE_WORD})"
-_REL = (
+REL = (
     r"(?P<rel>(?:best |little |big |older |younger |elder |twin |baby )?"
     rf"(?:{alternation(*KIN, *OTHERS)}))"
 )
 _MONTH = alternation(*MONTHS)
-_WHEN = (
+WHEN = (
     r"(?P<when>next month|this month|later this month|next week|this week|later this week|"
     r"this year|later this year|next year|soon|in (?:a|one|two|three|four|five|six|\d) months?|"
     rf"in (?:{_MONTH})|(?:this|next) (?:{_MONTH}))"
 )
 _TURNS = lazy(
     r"^(?:(?:actually|oh|btw|so|also|and|guess what)[\s,!]+)*"
-    rf"(?:(?:my|our) {_REL}(?: (?P<relname>[A-Z][\w-]*))?|(?P<name>[A-Z][\w-]*))"
+    rf"(?:(?:my|our) {REL}(?: (?P<relname>[A-Z][\w-]*))?|(?P<name>[A-Z][\w-]*))"
     r" (?:turns|is turning|will be|'ll be|’ll be|is going to be|is gonna be)"
-    rf" {_AGE}(?: years old)?\s+" + _WHEN + r"[\s.!🎂🎉]*$",
+    rf" {_AGE}(?: years old)?\s+" + WHEN + r"[\s.!🎂🎉]*$",
     re.IGNORECASE,
 )
 _NOT_NAMES = frozenset(("it", "that", "this", "what", "who", "there", "he", "she", "i", "my"))

@@ -116,6 +116,7 @@ from shelldon.broker import (
     offline_orders,
     offline_past,
     offline_pasted,
+    offline_pastimes,
     offline_praise,
     offline_proactive,
     offline_recount,
@@ -539,6 +540,8 @@ def _statements(turn: _Turn, sentence: str) -> None:
         life = offline_life.about_someone(sentence, turn.seed, known_names(turn.view))
     if not understood and life is None:
         life = offline_life.plan(sentence, turn.seed)  # "dentist thursday at 3"
+    if not understood and life is None:
+        life = offline_pastimes.told(plain_told, turn.seed)  # "I grow tomatoes in my greenhouse"
     if not understood and life is not None:
         understood = True  # a word about it and a question back, and kept when it lasts
         turn.replies.append(life.reply)

@@ -169,3 +169,29 @@ def test_a_mood_with_no_i_am_is_met_in_words_of_its_kind(said: str, kind_word: s
 @pytest.mark.parametrize("said", ["still in Leeds", "still low on milk", "still tired of this"])
 def test_still_before_what_is_no_mood_is_none(said: str) -> None:
     assert mood(said) is None, said
+
+
+@pytest.mark.parametrize(
+    ("said", "kind_word"),
+    [
+        # chat drops the "I": missing someone, and worry said as "freaking out" (the lead's run
+        # of a teenage owner: "Tell me more!" and "Okay!")
+        ("miss him tbh", "miss"),
+        ("missing home so much", "home"),
+        ("exams start in may, kinda freaking out", "worr"),
+        ("panicking about tomorrow", "worr"),
+    ],
+)
+def test_a_feeling_with_the_i_dropped_is_met_in_words_of_its_kind(
+    said: str, kind_word: str
+) -> None:
+    pet = talked_to()
+    reply = pet.say(said)
+    assert kind_word in reply.casefold(), (said, reply)
+    assert pet.ops == []
+
+
+def test_miss_you_said_to_the_pet_is_no_low_feeling() -> None:
+    from shelldon.broker.offline_talk import feeling
+
+    assert feeling("miss you too") is None

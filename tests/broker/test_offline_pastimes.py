@@ -43,3 +43,17 @@ def test_what_only_looks_like_a_pastime_is_not_kept_as_one(said: str) -> None:
     pet = talked_to()
     pet.say(said)
     assert not [op for op in pet.ops if isinstance(op, Remember)], pet.ops
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("i play bass in a band called The Static Owls", "The owner plays bass in a band"),
+        ("I play the cello", "The owner plays the cello."),
+    ],
+)
+def test_an_instrument_played_is_kept(said: str, kept: str) -> None:
+    pet = talked_to()
+    pet.say(said)
+    kept_now = [op.content for op in pet.ops if isinstance(op, Remember)]
+    assert len(kept_now) == 1 and kept_now[0].startswith(kept), kept_now

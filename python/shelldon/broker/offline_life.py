@@ -16,7 +16,9 @@ like a pet that listens (a word about it and a question back), and kept when it 
   got back from Japan" -> welcomed back, asked how it was.
 
 `told` is None for anything else; the caller then acknowledges as before. Each kept sentence is
-the owner's own words turned to the third person (broker.offline_words), one fact per op.
+the owner's own words turned to the third person (broker.offline_words), one fact per op. Over
+400 lines because each shape of a life told here shares the reply helpers and kept-fact wording
+below; a pastime said by its craft's verb has its own module (broker.offline_pastimes).
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ _NEW_JOB = lazy(
 )
 _PLAY = lazy(
     r"^(?:i|we) (?:play|go|do) (?P<what>(?:football|soccer|tennis|basketball|chess|golf|the \w+|"
-    r"piano|guitar|violin|drums|yoga|pilates|climbing|running|swimming|hiking|cycling|"
+    r"piano|guitar|violin|drums|bass|cello|flute|sax(?:ophone)?|trumpet|ukulele|clarinet|keys|"
+    r"yoga|pilates|climbing|running|swimming|hiking|cycling|"
     r"badminton|volleyball|squash|rugby|hockey|cricket|board games|video games|[a-z]+ball)"
     r"(?: [\w -]+)?)\s*[.!]*$",
     re.IGNORECASE,

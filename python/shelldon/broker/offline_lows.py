@@ -37,7 +37,7 @@ _KINDS = (
     (
         "missing",
         lazy(
-            r"^i (?:really |still |just )?miss(?: having)?\b|"
+            r"^(?:i )?(?:really |still |just |so )?miss(?: having)?\b|"
             r"\bmissing (?:my|our|him|her|them|home)\b",
             re.I,
         ),

@@ -32,7 +32,8 @@ _SO = (
 _BARE = {
     "tired": "tired|exhausted|knackered|shattered|sleepy|drained|wiped out|burnt out|burned out",
     "low": "stressed|anxious|worried|nervous|sad|lonely|upset|miserable|depressed|overwhelmed|"
-    "frustrated|annoyed|angry|fed up|heartbroken|down in the dumps",
+    "frustrated|annoyed|angry|fed up|heartbroken|down in the dumps|freaking out|panicking|"
+    "dreading it",
     # "happy birthday!" is a wish, not a mood.
     "high": r"happy(?!\s+(?:new year|holidays|\w+day|\w+mas|anniversary|easter|hour))|excited|"
     "thrilled|stoked|buzzing|pumped|over the moon",

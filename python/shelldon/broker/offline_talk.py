@@ -363,6 +363,8 @@ _FEELINGS = (
             r"sad|lonely|miserable)\s+(?:day|week|night|morning|time)\b|^(?:ugh|sigh)\b|"
             r"^i (?:lost|failed|broke up|missed)\b|^i can't sleep\b|"
             r"^i (?:really |still |just |so )?miss\b|"
+            # with no "I", as chat drops it: "miss him tbh", "missing home so much"
+            r"^(?:(?:really|still|just|so) )?miss(?:ing)? (?:him|her|them|home|my|our)\b|"
             # "work is stressing me out", "nobody ever texts me" (the eighteenth pass: "Okay!")
             r"\b(?:is|are|was|'s|has been|keeps?) (?:really |so |totally )?(?:stressing|freaking|"
             r"wearing|getting) me (?:out|down)\b|"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import itertools
 import logging
 import os
 import socket
@@ -12,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -747,5 +749,67 @@ def test_an_answer_its_client_does_not_read_never_holds_what_the_handler_holds(
         assert isinstance(late, wire.Pong) and late.detail == big
         assert any("was not reading its answers" in r.getMessage() for r in caplog.records)
     finally:
+        server.stop()
+        thread.join(timeout=10)
+
+
+def test_a_request_that_comes_as_its_connection_is_chosen_for_room_is_still_answered(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The choice of whom to close for room and the close are two steps: the owner's `say`,
+    chosen while it had sent nothing, wrote its request in between; the request was read and its
+    answer then failed on the closed socket ("lost core (peer closed the connection)", a
+    clean-clone CI run, "pings at the cap"). The race is forced here: the choice itself sends the
+    chosen one's request and waits until the server has read it."""
+    order = itertools.count()
+    read_late = threading.Event()
+    newcomer_served = threading.Event()
+    release_busy = threading.Event()
+
+    def handle(peer: ipc.Peer, message: wire.Message, respond: ipc.Respond) -> wire._Msg:
+        turn = next(order)
+        if turn == 0:  # the busy one: not idle, so never chosen
+            release_busy.wait(10)
+        elif turn == 1:  # the chosen one's request, read between the choice and the close
+            read_late.set()
+            newcomer_served.wait(10)  # answered only once the close has been done
+        return wire.Pong(name="capped", pid=peer.pid)
+
+    server = ipc.ThreadedServer("capped", run_dir / "capped.sock", handle, max_per_uid=2)
+    thread = _serving(server)
+    held: list[socket.socket] = []
+    chosen: list[socket.socket] = []
+    real_order = ipc._eviction_order
+
+    def choose_then_send(connections: list[Any]) -> list[Any]:
+        idle = real_order(connections)
+        if idle and chosen:
+            ipc.send(chosen[0], wire.Ping())  # the owner's request, just after the choice
+            assert read_late.wait(10)
+        return idle
+
+    monkeypatch.setattr(ipc, "_eviction_order", choose_then_send)
+    try:
+        busy = ipc.connect(server.path)
+        held.append(busy)
+        ipc.send(busy, wire.Ping())
+        deadline = time.monotonic() + 10
+        while server.open_connections(os.geteuid()) < 1 and time.monotonic() < deadline:
+            threading.Event().wait(0.01)  # accepted (a state polled, bounded by the deadline)
+        late = ipc.connect(server.path)
+        held.append(late)
+        chosen.append(late)
+        while server.open_connections(os.geteuid()) < 2 and time.monotonic() < deadline:
+            threading.Event().wait(0.01)
+        newcomer = _served(server.path)  # at the cap: `late`, idle and unheard, is chosen
+        held.append(newcomer)
+        newcomer_served.set()
+        assert server.evicted == 1
+        assert isinstance(ipc.recv(late, deadline=time.monotonic() + 10), wire.Pong)
+    finally:
+        release_busy.set()
+        newcomer_served.set()
+        for sock in held:
+            sock.close()
         server.stop()
         thread.join(timeout=10)

@@ -768,7 +768,9 @@ class ThreadedServer:
         for victim in idle:
             self.evicted += 1
             with contextlib.suppress(OSError):
-                victim.sock.shutdown(socket.SHUT_RDWR)
+                victim.sock.shutdown(
+                    socket.SHUT_RD
+                )  # as in _make_room: a request in flight is answered
         return len(idle)
 
     def _take(self, conn: socket.socket) -> None:
@@ -861,7 +863,10 @@ class ThreadedServer:
         )
         self.evicted += 1
         with contextlib.suppress(OSError):
-            victim.sock.shutdown(socket.SHUT_RDWR)  # its recv wakes with EOF; the thread ends
+            # SHUT_RD, not RDWR: a request that came between the choice and this is still read
+            # and answered (with RDWR it was read and its answer failed: "lost core"); a later
+            # send breaks (EPIPE: not taken, sent again), and its recv wakes with EOF.
+            victim.sock.shutdown(socket.SHUT_RD)
         return None
 
     def wake_on_signals(self) -> int:
